@@ -1,0 +1,197 @@
+/*
+ * plugline.h — the stable C ABI of plugline, an embeddable plugin system for AI-agent hosts.
+ *
+ * This one header is the whole stable interface of libplugline.so. Python (ctypes) and Node
+ * (N-API) bindings use nothing else.
+ *
+ * Conventions
+ *  - Every fallible function returns a plugline_status: 0 (PLUGLINE_OK) or a negative error
+ *    code. Codes never change once released. On error, plugline_last_error_message() tells
+ *    what went wrong, and out-parameters are left untouched.
+ *  - Out-parameters come first (libgit2 style).
+ *  - Strings are UTF-8. Payloads carry explicit lengths and may contain any bytes (NUL
+ *    included); other strings are NUL-terminated.
+ *  - Buffers the library returns (char **out_json, ...) belong to the caller and are released
+ *    with plugline_free(). Handles are released with their own _free(); every _free(NULL) is a
+ *    no-op.
+ *  - No C++ exception ever crosses this boundary.
+ *
+ * Thread safety
+ *  - The version getters, plugline_status_str, plugline_last_error_message and plugline_free
+ *    may be called from any thread at any time.
+ *  - A plugline_config is used by one thread at a time.
+ *  - A plugline_host may be used from several threads at once.
+ *  - The last-error message is per thread: read it on the thread whose call failed.
+ */
+#ifndef PLUGLINE_PLUGLINE_H
+#define PLUGLINE_PLUGLINE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define PLUGLINE_VERSION_MAJOR 0
+#define PLUGLINE_VERSION_MINOR 1
+#define PLUGLINE_VERSION_PATCH 0
+
+/* Incremented whenever a released function's signature or behaviour changes incompatibly.
+ * Bindings compare it with plugline_abi_version() at load. */
+#define PLUGLINE_ABI_VERSION 1
+
+#if defined(_WIN32)
+#define PLUGLINE_API
+#elif defined(__GNUC__) || defined(__clang__)
+#define PLUGLINE_API __attribute__((visibility("default")))
+#else
+#define PLUGLINE_API
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- Status codes ------------------------------------------------------------------------ */
+
+typedef enum plugline_status {
+  PLUGLINE_OK = 0,
+  PLUGLINE_EINVALID = -1,     /* an argument is NULL, malformed, or not valid UTF-8 */
+  PLUGLINE_ENOTFOUND = -2,    /* a file, plugin or shaper does not exist */
+  PLUGLINE_EEXISTS = -3,      /* it already exists */
+  PLUGLINE_EPERMISSION = -4,  /* the operating system refused access */
+  PLUGLINE_ETIMEOUT = -5,     /* a time budget ran out */
+  PLUGLINE_ERESOURCE = -6,    /* memory, disk or an output bound ran out */
+  PLUGLINE_EUNAVAILABLE = -7, /* a feature not built in, or a backend that failed to load */
+  PLUGLINE_ESTATE = -8,       /* the call is not valid in the current state */
+  PLUGLINE_ECANCELLED = -9,   /* the operation was cancelled */
+  PLUGLINE_EIO = -10,         /* data was lost or corrupted */
+  PLUGLINE_EINTERNAL = -11,   /* a bug in plugline; the message says where */
+  PLUGLINE_EPLUGIN = -12      /* a plugin failed: it threw, crashed or answered wrongly */
+} plugline_status;
+
+/* The name of a status code ("PLUGLINE_EINVALID"); "PLUGLINE_UNKNOWN" for other values.
+ * The string is static. */
+PLUGLINE_API const char *plugline_status_str(int status);
+
+/* The message of the last failed call on this thread; "" when there was none. Never NULL.
+ * Valid until the next plugline call on this thread. */
+PLUGLINE_API const char *plugline_last_error_message(void);
+
+/* ---- Versions ---------------------------------------------------------------------------- */
+
+PLUGLINE_API int plugline_version_major(void);
+PLUGLINE_API int plugline_version_minor(void);
+PLUGLINE_API int plugline_version_patch(void);
+/* "0.1.0". Static string. */
+PLUGLINE_API const char *plugline_version_string(void);
+/* The PLUGLINE_ABI_VERSION the library was built with. */
+PLUGLINE_API int plugline_abi_version(void);
+
+/* ---- Memory ------------------------------------------------------------------------------ */
+
+/* Releases a buffer returned by the library. NULL is a no-op. */
+PLUGLINE_API void plugline_free(void *buffer);
+
+/* ---- Host configuration ------------------------------------------------------------------ */
+
+typedef struct plugline_config plugline_config;
+
+/* Creates a configuration with the defaults: home from $PLUGLINE_HOME (else ~/.plugline), no
+ * project directory, raw outputs stored, plugline's token estimate.
+ * Returns PLUGLINE_OK, PLUGLINE_EINVALID (out is NULL) or PLUGLINE_ERESOURCE. */
+PLUGLINE_API plugline_status plugline_config_new(plugline_config **out);
+
+/* Releases a configuration. NULL is a no-op. A host created from it does not need it. */
+PLUGLINE_API void plugline_config_free(plugline_config *config);
+
+/* Sets the state directory (config.yaml, plugins/, outputs/). NULL restores the default. */
+PLUGLINE_API plugline_status plugline_config_set_home(plugline_config *config, const char *path);
+
+/* Sets the project directory whose .plugline/ adds configuration and plugins. NULL: none. */
+PLUGLINE_API plugline_status plugline_config_set_project_dir(plugline_config *config,
+                                                             const char *path);
+
+/* 1 (default): store raw outputs under <home>/outputs and name the file in summaries.
+ * 0: the host keeps raw outputs itself; summaries name no file. */
+PLUGLINE_API plugline_status plugline_config_set_store_outputs(plugline_config *config,
+                                                               int enabled);
+
+/* Counts the tokens of `text` (`len` bytes, UTF-8) the way the host's model does. Called from
+ * any thread that shapes; must not call back into plugline. */
+typedef uint64_t (*plugline_token_count_fn)(const char *text, size_t len, void *user_data);
+
+/* Uses the host's token counter instead of plugline's estimate. `user_data` is passed to every
+ * call; `user_data_free` (may be NULL) is called once when no host or config uses it any
+ * more. fn == NULL restores the estimate. */
+PLUGLINE_API plugline_status plugline_config_set_token_counter(plugline_config *config,
+                                                               plugline_token_count_fn fn,
+                                                               void *user_data,
+                                                               void (*user_data_free)(void *));
+
+/* ---- Host -------------------------------------------------------------------------------- */
+
+typedef struct plugline_host plugline_host;
+
+/* Creates a host. `config` may be NULL for the defaults; it is copied, not kept.
+ * Problems in configuration files do not fail creation (see plugline_host_diagnostics).
+ * Returns PLUGLINE_OK, PLUGLINE_EINVALID (out is NULL), PLUGLINE_ESTATE (no home directory
+ * can be found) or PLUGLINE_ERESOURCE. */
+PLUGLINE_API plugline_status plugline_host_new(plugline_host **out, const plugline_config *config);
+
+/* Releases a host. NULL is a no-op. No call on the host may be running. */
+PLUGLINE_API void plugline_host_free(plugline_host *host);
+
+/* Problems found while opening the host (an unreadable or malformed config file, an unknown
+ * key), as a JSON array of strings, each naming the file. The buffer is released with
+ * plugline_free(). */
+PLUGLINE_API plugline_status plugline_host_diagnostics(char **out_json, size_t *out_len,
+                                                       plugline_host *host);
+
+/* The exit code to pass when it is not known (the command was killed, or is still running). */
+#define PLUGLINE_EXIT_CODE_UNKNOWN (-2147483647 - 1)
+
+typedef struct plugline_shape_options {
+  size_t struct_size; /* sizeof(plugline_shape_options); fields past it are taken as unset */
+  const char *shaper; /* NULL: choose by match(); else use this shaper id ("builtin-generic") */
+} plugline_shape_options;
+
+/* Shapes one command's output.
+ *
+ * `command` (UTF-8, `command_len` bytes) is the command line as the agent ran it; `output`
+ * (`output_len` bytes, any bytes) is what it printed, stdout and stderr interleaved;
+ * `exit_code` is its exit code or PLUGLINE_EXIT_CODE_UNKNOWN. `options` may be NULL.
+ *
+ * On success *out_json is a NUL-terminated JSON object (length in *out_len, which may be NULL):
+ *   {"summary", "render_mode": "summary"|"raw", "shaper", "confidence", "raw_path",
+ *    "raw_bytes", "raw_lines", "tokens_raw", "tokens_summary", "fallback": null|"why"}
+ * released with plugline_free(). A shaper that fails does not fail the call: the result falls
+ * back to raw output and "fallback" says why.
+ *
+ * Returns PLUGLINE_OK, PLUGLINE_EINVALID (NULL host/out_json, NULL command or output with a
+ * non-zero length, command not UTF-8, unknown forced shaper) or PLUGLINE_ERESOURCE. */
+PLUGLINE_API plugline_status plugline_host_shape(char **out_json, size_t *out_len,
+                                                 plugline_host *host, const char *command,
+                                                 size_t command_len, const char *output,
+                                                 size_t output_len, int exit_code,
+                                                 const plugline_shape_options *options);
+
+/* ---- Experimental: not covered by the stability promise ---------------------------------- */
+
+/* Loads the ES module at `module_path` (relative imports inside its directory work), calls the
+ * function `function` of its default export (or the default export itself when `function` is
+ * NULL or "") with the arguments in `args_json` (a JSON array, `args_len` bytes), awaits a
+ * returned promise, and returns the result as JSON in *out_json (released with plugline_free).
+ * The call is bounded by `timeout_ms` (0: 5000).
+ *
+ * Returns PLUGLINE_OK, PLUGLINE_EINVALID, PLUGLINE_ENOTFOUND (no such file or function),
+ * PLUGLINE_ETIMEOUT, PLUGLINE_ERESOURCE (heap limit), PLUGLINE_EUNAVAILABLE (built without
+ * V8, or the V8 backend failed to load) or PLUGLINE_EPLUGIN (the module threw or did not
+ * load: the message has the exception and its file:line). */
+PLUGLINE_API plugline_status plugline_js_call(char **out_json, size_t *out_len,
+                                              const char *module_path, const char *function,
+                                              const char *args_json, size_t args_len,
+                                              uint32_t timeout_ms);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* PLUGLINE_PLUGLINE_H */

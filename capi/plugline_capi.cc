@@ -1,0 +1,288 @@
+// The C ABI (include/plugline/plugline.h) over the C++ API. Every extern "C" body runs
+// through Guard(), so no C++ exception crosses the boundary, and every absl::Status becomes a
+// plugline_status through one table, StatusToCode().
+#include <unistd.h>
+
+#include <cstddef>
+#include <cstdlib>
+#include <cstring>
+#include <exception>
+#include <memory>
+#include <new>
+#include <string>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "core/strings.h"
+#include "core/json.h"
+#include "core/text.h"
+#include "js/runtime.h"
+#include "plugline/host.h"
+#include "plugline/plugline.h"
+
+struct plugline_config {
+  plugline::HostOptions options;
+  // Shared by every host created from this config; user_data_free runs when the last owner
+  // goes away.
+  std::shared_ptr<void> token_user_data;
+};
+
+struct plugline_host {
+  std::unique_ptr<plugline::Host> host;
+  std::shared_ptr<void> token_user_data;
+};
+
+using plugline::StrCat;
+
+namespace {
+
+thread_local std::string t_last_error;
+
+// The one table from absl::StatusCode to plugline_status.
+plugline_status StatusToCode(const absl::Status& status) {
+  switch (status.code()) {
+    case absl::StatusCode::kOk: return PLUGLINE_OK;
+    case absl::StatusCode::kInvalidArgument:
+    case absl::StatusCode::kOutOfRange: return PLUGLINE_EINVALID;
+    case absl::StatusCode::kNotFound: return PLUGLINE_ENOTFOUND;
+    case absl::StatusCode::kAlreadyExists: return PLUGLINE_EEXISTS;
+    case absl::StatusCode::kPermissionDenied:
+    case absl::StatusCode::kUnauthenticated: return PLUGLINE_EPERMISSION;
+    case absl::StatusCode::kDeadlineExceeded: return PLUGLINE_ETIMEOUT;
+    case absl::StatusCode::kResourceExhausted: return PLUGLINE_ERESOURCE;
+    case absl::StatusCode::kUnavailable:
+    case absl::StatusCode::kUnimplemented: return PLUGLINE_EUNAVAILABLE;
+    case absl::StatusCode::kFailedPrecondition: return PLUGLINE_ESTATE;
+    case absl::StatusCode::kCancelled:
+    case absl::StatusCode::kAborted: return PLUGLINE_ECANCELLED;
+    case absl::StatusCode::kDataLoss: return PLUGLINE_EIO;
+    case absl::StatusCode::kUnknown: return PLUGLINE_EPLUGIN;  // a plugin threw or crashed
+    case absl::StatusCode::kInternal:
+    default: return PLUGLINE_EINTERNAL;
+  }
+}
+
+plugline_status Fail(plugline_status code, std::string message) {
+  t_last_error = std::move(message);
+  return code;
+}
+
+plugline_status FromStatus(const absl::Status& status) {
+  if (status.ok()) return PLUGLINE_OK;
+  return Fail(StatusToCode(status), std::string(status.message()));
+}
+
+template <typename Body>
+plugline_status Guard(const char* function, Body body) noexcept {
+  try {
+    t_last_error.clear();
+    return body();
+  } catch (const std::bad_alloc&) {
+    return Fail(PLUGLINE_ERESOURCE, StrCat(function, ": out of memory"));
+  } catch (const std::exception& e) {
+    return Fail(PLUGLINE_EINTERNAL, StrCat(function, ": internal error: ", e.what()));
+  } catch (...) {
+    return Fail(PLUGLINE_EINTERNAL, StrCat(function, ": internal error"));
+  }
+}
+
+plugline_status NullArgument(const char* function, const char* name) {
+  return Fail(PLUGLINE_EINVALID, StrCat(function, ": ", name, " must not be NULL"));
+}
+
+// Copies `text` into a malloc'ed, NUL-terminated buffer the caller frees with plugline_free.
+plugline_status ReturnBuffer(const std::string& text, char** out, size_t* out_len) {
+  char* buffer = static_cast<char*>(std::malloc(text.size() + 1));
+  if (buffer == nullptr) return Fail(PLUGLINE_ERESOURCE, "out of memory");
+  std::memcpy(buffer, text.data(), text.size());
+  buffer[text.size()] = '\0';
+  *out = buffer;
+  if (out_len != nullptr) *out_len = text.size();
+  return PLUGLINE_OK;
+}
+
+}  // namespace
+
+extern "C" {
+
+const char* plugline_status_str(int status) {
+  switch (status) {
+    case PLUGLINE_OK: return "PLUGLINE_OK";
+    case PLUGLINE_EINVALID: return "PLUGLINE_EINVALID";
+    case PLUGLINE_ENOTFOUND: return "PLUGLINE_ENOTFOUND";
+    case PLUGLINE_EEXISTS: return "PLUGLINE_EEXISTS";
+    case PLUGLINE_EPERMISSION: return "PLUGLINE_EPERMISSION";
+    case PLUGLINE_ETIMEOUT: return "PLUGLINE_ETIMEOUT";
+    case PLUGLINE_ERESOURCE: return "PLUGLINE_ERESOURCE";
+    case PLUGLINE_EUNAVAILABLE: return "PLUGLINE_EUNAVAILABLE";
+    case PLUGLINE_ESTATE: return "PLUGLINE_ESTATE";
+    case PLUGLINE_ECANCELLED: return "PLUGLINE_ECANCELLED";
+    case PLUGLINE_EIO: return "PLUGLINE_EIO";
+    case PLUGLINE_EINTERNAL: return "PLUGLINE_EINTERNAL";
+    case PLUGLINE_EPLUGIN: return "PLUGLINE_EPLUGIN";
+    default: return "PLUGLINE_UNKNOWN";
+  }
+}
+
+const char* plugline_last_error_message(void) { return t_last_error.c_str(); }
+
+int plugline_version_major(void) { return PLUGLINE_VERSION_MAJOR; }
+int plugline_version_minor(void) { return PLUGLINE_VERSION_MINOR; }
+int plugline_version_patch(void) { return PLUGLINE_VERSION_PATCH; }
+const char* plugline_version_string(void) {
+  static const std::string version(plugline::VersionString());
+  return version.c_str();
+}
+int plugline_abi_version(void) { return PLUGLINE_ABI_VERSION; }
+
+void plugline_free(void* buffer) { std::free(buffer); }
+
+plugline_status plugline_config_new(plugline_config** out) {
+  return Guard(__func__, [&] {
+    if (out == nullptr) return NullArgument(__func__, "out");
+    *out = new plugline_config();
+    return PLUGLINE_OK;
+  });
+}
+
+void plugline_config_free(plugline_config* config) { delete config; }
+
+plugline_status plugline_config_set_home(plugline_config* config, const char* path) {
+  return Guard(__func__, [&] {
+    if (config == nullptr) return NullArgument(__func__, "config");
+    config->options.home = path == nullptr ? "" : path;
+    return PLUGLINE_OK;
+  });
+}
+
+plugline_status plugline_config_set_project_dir(plugline_config* config, const char* path) {
+  return Guard(__func__, [&] {
+    if (config == nullptr) return NullArgument(__func__, "config");
+    config->options.project_dir = path == nullptr ? "" : path;
+    return PLUGLINE_OK;
+  });
+}
+
+plugline_status plugline_config_set_store_outputs(plugline_config* config, int enabled) {
+  return Guard(__func__, [&] {
+    if (config == nullptr) return NullArgument(__func__, "config");
+    config->options.store_outputs = enabled != 0;
+    return PLUGLINE_OK;
+  });
+}
+
+plugline_status plugline_config_set_token_counter(plugline_config* config,
+                                                  plugline_token_count_fn fn, void* user_data,
+                                                  void (*user_data_free)(void*)) {
+  return Guard(__func__, [&] {
+    if (config == nullptr) return NullArgument(__func__, "config");
+    if (fn == nullptr) {
+      config->options.token_counter = nullptr;
+      config->token_user_data.reset();
+      if (user_data_free != nullptr && user_data != nullptr) user_data_free(user_data);
+      return PLUGLINE_OK;
+    }
+    std::shared_ptr<void> owned(user_data, [user_data_free](void* p) {
+      if (user_data_free != nullptr) user_data_free(p);
+    });
+    config->token_user_data = owned;
+    // The function holds the user data alive as long as any host uses it.
+    config->options.token_counter = [fn, owned](std::string_view text) -> uint64_t {
+      return fn(text.data(), text.size(), owned.get());
+    };
+    return PLUGLINE_OK;
+  });
+}
+
+plugline_status plugline_host_new(plugline_host** out, const plugline_config* config) {
+  return Guard(__func__, [&] {
+    if (out == nullptr) return NullArgument(__func__, "out");
+    plugline::HostOptions options = config != nullptr ? config->options : plugline::HostOptions();
+    absl::StatusOr<std::unique_ptr<plugline::Host>> host =
+        plugline::Host::Create(std::move(options));
+    if (!host.ok()) return FromStatus(host.status());
+    auto* handle = new plugline_host();
+    handle->host = *std::move(host);
+    if (config != nullptr) handle->token_user_data = config->token_user_data;
+    *out = handle;
+    return PLUGLINE_OK;
+  });
+}
+
+void plugline_host_free(plugline_host* host) { delete host; }
+
+plugline_status plugline_host_diagnostics(char** out_json, size_t* out_len, plugline_host* host) {
+  return Guard(__func__, [&] {
+    if (out_json == nullptr) return NullArgument(__func__, "out_json");
+    if (host == nullptr) return NullArgument(__func__, "host");
+    plugline::core::JsonWriter writer;
+    writer.BeginArray();
+    for (const std::string& message : host->host->diagnostics()) writer.String(message);
+    writer.EndArray();
+    return ReturnBuffer(writer.str(), out_json, out_len);
+  });
+}
+
+plugline_status plugline_host_shape(char** out_json, size_t* out_len, plugline_host* host,
+                                    const char* command, size_t command_len, const char* output,
+                                    size_t output_len, int exit_code,
+                                    const plugline_shape_options* options) {
+  return Guard(__func__, [&] {
+    if (out_json == nullptr) return NullArgument(__func__, "out_json");
+    if (host == nullptr) return NullArgument(__func__, "host");
+    if (command == nullptr && command_len != 0) return NullArgument(__func__, "command");
+    if (output == nullptr && output_len != 0) return NullArgument(__func__, "output");
+    plugline::ShapeRequest request;
+    request.command = std::string_view(command == nullptr ? "" : command, command_len);
+    request.output = std::string_view(output == nullptr ? "" : output, output_len);
+    if (exit_code != PLUGLINE_EXIT_CODE_UNKNOWN) request.exit_code = exit_code;
+    if (options != nullptr) {
+      // Fields beyond what the caller's struct_size covers are treated as unset.
+      if (options->struct_size >= offsetof(plugline_shape_options, shaper) + sizeof(char*) &&
+          options->shaper != nullptr) {
+        request.shaper = options->shaper;
+      }
+    }
+    absl::StatusOr<plugline::ShapeResult> result = host->host->Shape(request);
+    if (!result.ok()) return FromStatus(result.status());
+    return ReturnBuffer(result->ToJson(), out_json, out_len);
+  });
+}
+
+plugline_status plugline_js_call(char** out_json, size_t* out_len, const char* module_path,
+                                 const char* function, const char* args_json, size_t args_len,
+                                 uint32_t timeout_ms) {
+  return Guard(__func__, [&] {
+    if (out_json == nullptr) return NullArgument(__func__, "out_json");
+    if (module_path == nullptr) return NullArgument(__func__, "module_path");
+    if (args_json == nullptr && args_len != 0) return NullArgument(__func__, "args_json");
+    std::string_view args(args_json == nullptr ? "[]" : args_json,
+                          args_json == nullptr ? 2 : args_len);
+    if (!plugline::core::IsValidUtf8(args)) {
+      return Fail(PLUGLINE_EINVALID, "plugline_js_call: args_json is not valid UTF-8");
+    }
+    absl::StatusOr<plugline::core::Value> parsed = plugline::core::ParseJson(args, "args_json");
+    if (!parsed.ok()) return FromStatus(parsed.status());
+    if (!parsed->is_array()) {
+      return Fail(PLUGLINE_EINVALID, "plugline_js_call: args_json must be a JSON array");
+    }
+    std::string path = module_path;
+    if (!path.empty() && path[0] != '/') {
+      char cwd[4096];
+      if (getcwd(cwd, sizeof cwd) != nullptr) path = StrCat(cwd, "/", path);
+    }
+    absl::StatusOr<plugline::js::Runtime*> runtime = plugline::js::GetRuntime();
+    if (!runtime.ok()) return FromStatus(runtime.status());
+    absl::StatusOr<std::unique_ptr<plugline::js::Module>> module =
+        (*runtime)->Load(path, plugline::js::ModuleOptions());
+    if (!module.ok()) return FromStatus(module.status());
+    plugline::js::CallLimits limits;
+    limits.timeout = absl::Milliseconds(timeout_ms == 0 ? 5000 : timeout_ms);
+    absl::StatusOr<std::string> result =
+        (*module)->Call(function == nullptr ? "" : function, args, limits);
+    if (!result.ok()) return FromStatus(result.status());
+    return ReturnBuffer(*result, out_json, out_len);
+  });
+}
+
+}  // extern "C"

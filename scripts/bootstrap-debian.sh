@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# Installs everything plugline's build and tests need on Debian 12. Idempotent: a second run
+# that finds everything in place changes nothing and does not touch the network.
+#
+#   scripts/bootstrap-debian.sh            # as root, or as a user with sudo
+#
+# V8 comes from Debian's libnode108 (Node 18's shared library, V8 10.2). A plain
+# `apt-get install libnode-dev` is tried first (only if apt would not remove anything); where
+# another Node.js package blocks it (NodeSource's Node 20 does), the two .debs are unpacked
+# into a private prefix instead: $PLUGLINE_V8_PREFIX, default /opt/plugline/libnode108.
+set -euo pipefail
+
+V8_PREFIX=${PLUGLINE_V8_PREFIX:-/opt/plugline/libnode108}
+
+SUDO=
+if [ "$(id -u)" -ne 0 ]; then
+  if command -v sudo >/dev/null 2>&1; then SUDO=sudo; else
+    echo "bootstrap: run as root (or install sudo): apt-get needs it" >&2; exit 1
+  fi
+fi
+
+say() { printf 'bootstrap: %s\n' "$*" >&2; }
+
+PACKAGES=(
+  build-essential cmake ninja-build pkg-config binutils ca-certificates curl git file
+  libsimdjson-dev libuv1-dev libabsl-dev doctest-dev libyaml-cpp-dev
+  libcurl4-openssl-dev libssl-dev
+  python3 python3-pytest
+  # runtime libraries of libnode108 (needed when it is unpacked into the prefix)
+  libbrotli1 libc-ares2 libicu72 libnghttp2-14 libssl3 libuv1 zlib1g
+)
+# Node.js and npm for the N-API binding: keep whatever Node is installed (e.g. NodeSource 20).
+command -v node >/dev/null 2>&1 || PACKAGES+=(nodejs)
+command -v npm >/dev/null 2>&1 || PACKAGES+=(npm)
+
+missing=()
+for p in "${PACKAGES[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then
+    missing+=("$p")
+  fi
+done
+
+updated=0
+apt_update_once() {
+  if [ "$updated" -eq 0 ]; then
+    say "apt-get update"
+    $SUDO apt-get update -qq
+    updated=1
+  fi
+}
+
+if [ "${#missing[@]}" -gt 0 ]; then
+  apt_update_once
+  say "installing: ${missing[*]}"
+  $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+# --- V8 (libnode108) -------------------------------------------------------------------------
+v8_major() {  # prints V8_MAJOR_VERSION of the header under $1, or nothing
+  local h="$1/v8-version.h"
+  [ -f "$h" ] && awk '/#define V8_MAJOR_VERSION/{print $3}' "$h"
+}
+
+if [ "$(v8_major /usr/include/node)" = "10" ] && [ -e /usr/lib/x86_64-linux-gnu/libnode.so.108 ]; then
+  say "V8 10 found in /usr (libnode-dev)"
+elif [ "$(v8_major "$V8_PREFIX/usr/include/node")" = "10" ] && [ -e "$V8_PREFIX/usr/lib/x86_64-linux-gnu/libnode.so.108" ]; then
+  say "V8 10 found in $V8_PREFIX"
+else
+  apt_update_once
+  if ! [ -d /usr/include/node ] && $SUDO apt-get install -s libnode-dev 2>/dev/null | grep -q '^Inst libnode-dev' \
+     && ! $SUDO apt-get install -s libnode-dev 2>/dev/null | grep -q '^Remv'; then
+    say "installing libnode-dev from Debian"
+    $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends libnode-dev >/dev/null
+  else
+    say "libnode-dev cannot be installed system-wide here; unpacking libnode108 into $V8_PREFIX"
+    ver=$(apt-cache show --no-all-versions libnode108 | awk '/^Version:/{print $2; exit}')
+    [ -n "$ver" ] || { say "no libnode108 in the apt sources"; exit 1; }
+    debs=$(mktemp -d)
+    chmod 0777 "$debs"   # apt's sandbox user downloads into it
+    ( cd "$debs" && $SUDO apt-get download -qq "libnode108=$ver" "libnode-dev=$ver" )
+    $SUDO rm -rf "$V8_PREFIX.tmp"
+    $SUDO mkdir -p "$V8_PREFIX.tmp"
+    for f in "$debs"/libnode108_*.deb "$debs"/libnode-dev_*.deb; do $SUDO dpkg-deb -x "$f" "$V8_PREFIX.tmp"; done
+    rm -rf "$debs"
+    # Replace atomically so an interrupted run never leaves half a prefix behind.
+    $SUDO rm -rf "$V8_PREFIX"
+    $SUDO mv "$V8_PREFIX.tmp" "$V8_PREFIX"
+    [ "$(v8_major "$V8_PREFIX/usr/include/node")" = "10" ] || { say "unpacked headers are not V8 10"; exit 1; }
+  fi
+fi
+say "done"

@@ -1,0 +1,126 @@
+#include "catalog/download.h"
+
+#include <curl/curl.h>
+#include <openssl/evp.h>
+
+#include "absl/base/call_once.h"
+#include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "core/strings.h"
+#include "core/fs.h"
+
+namespace plugline::catalog {
+namespace {
+
+struct Sink {
+  std::string data;
+  uint64_t max_bytes;
+  bool overflow = false;
+};
+
+size_t OnData(char* ptr, size_t size, size_t nmemb, void* user) {
+  auto* sink = static_cast<Sink*>(user);
+  size_t n = size * nmemb;
+  if (sink->data.size() + n > sink->max_bytes) {
+    sink->overflow = true;
+    return 0;  // makes curl abort with CURLE_WRITE_ERROR
+  }
+  sink->data.append(ptr, n);
+  return n;
+}
+
+void GlobalInitOnce() {
+  static absl::once_flag once;
+  absl::call_once(once, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
+}
+
+}  // namespace
+
+std::string Sha256Hex(std::string_view data) {
+  unsigned char digest[EVP_MAX_MD_SIZE];
+  unsigned int length = 0;
+  EVP_Digest(data.data(), data.size(), digest, &length, EVP_sha256(), nullptr);
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string hex;
+  hex.reserve(length * 2);
+  for (unsigned int i = 0; i < length; ++i) {
+    hex.push_back(kHex[digest[i] >> 4]);
+    hex.push_back(kHex[digest[i] & 0xf]);
+  }
+  return hex;
+}
+
+absl::StatusOr<Downloaded> Fetch(const std::string& url, const DownloadOptions& options) {
+  std::string lower = absl::AsciiStrToLower(url);
+  if (!absl::StartsWith(lower, "file://") && !absl::StartsWith(lower, "http://") &&
+      !absl::StartsWith(lower, "https://")) {
+    return absl::InvalidArgumentError(
+        StrCat(url, ": unsupported URL (use file://, http:// or https://)"));
+  }
+  GlobalInitOnce();
+  CURL* curl = curl_easy_init();
+  if (curl == nullptr) return absl::ResourceExhaustedError("curl_easy_init failed");
+  Sink sink{std::string(), options.max_bytes};
+  char error[CURL_ERROR_SIZE] = {0};
+  curl_easy_setopt(curl, CURLOPT_URL, url.c_str());
+  curl_easy_setopt(curl, CURLOPT_PROTOCOLS_STR, "file,http,https");
+  curl_easy_setopt(curl, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
+  curl_easy_setopt(curl, CURLOPT_FOLLOWLOCATION, 1L);
+  curl_easy_setopt(curl, CURLOPT_MAXREDIRS, 5L);
+  curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
+  curl_easy_setopt(curl, CURLOPT_TIMEOUT_MS,
+                   static_cast<long>(absl::ToInt64Milliseconds(options.timeout)));
+  curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, OnData);
+  curl_easy_setopt(curl, CURLOPT_WRITEDATA, &sink);
+  curl_easy_setopt(curl, CURLOPT_ERRORBUFFER, error);
+  curl_easy_setopt(curl, CURLOPT_USERAGENT, "plugline");
+  if (options.max_bytes > 0) {
+    curl_easy_setopt(curl, CURLOPT_MAXFILESIZE_LARGE,
+                     static_cast<curl_off_t>(options.max_bytes));
+  }
+  CURLcode rc = curl_easy_perform(curl);
+  long http_status = 0;
+  curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &http_status);
+  curl_easy_cleanup(curl);
+
+  if (sink.overflow || rc == CURLE_FILESIZE_EXCEEDED) {
+    return absl::ResourceExhaustedError(
+        StrCat(url, ": larger than the limit of ", options.max_bytes, " bytes"));
+  }
+  if (rc == CURLE_OPERATION_TIMEDOUT) {
+    return absl::DeadlineExceededError(StrCat(url, ": timed out after ",
+                                                    absl::FormatDuration(options.timeout)));
+  }
+  if (rc == CURLE_FILE_COULDNT_READ_FILE) {
+    return absl::NotFoundError(StrCat(url, ": ", error[0] ? error : "cannot read file"));
+  }
+  if (rc != CURLE_OK) {
+    return absl::UnavailableError(
+        StrCat(url, ": ", error[0] ? error : curl_easy_strerror(rc)));
+  }
+  if (http_status >= 400) {
+    std::string what = StrCat(url, ": HTTP ", http_status);
+    return http_status == 404 ? absl::NotFoundError(what) : absl::UnavailableError(what);
+  }
+  Downloaded result;
+  result.sha256 = Sha256Hex(sink.data);
+  result.content = std::move(sink.data);
+  if (!options.expected_sha256.empty() &&
+      absl::AsciiStrToLower(options.expected_sha256) != result.sha256) {
+    return absl::DataLossError(StrCat(url, ": checksum mismatch: expected sha256 ",
+                                            options.expected_sha256, ", got ", result.sha256));
+  }
+  return result;
+}
+
+absl::StatusOr<Downloaded> DownloadToFile(const std::string& url, const std::string& dest_path,
+                                          const DownloadOptions& options) {
+  absl::StatusOr<Downloaded> fetched = Fetch(url, options);
+  if (!fetched.ok()) return fetched.status();
+  absl::Status written = core::WriteFileAtomic(dest_path, fetched->content);
+  if (!written.ok()) return written;
+  return fetched;
+}
+
+}  // namespace plugline::catalog

@@ -1,0 +1,267 @@
+// The plugline command-line tool.
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "core/strings.h"
+#include "absl/strings/str_join.h"
+#include "core/fs.h"
+#include "exec/process.h"
+#include "plugline/host.h"
+
+namespace plugline::cli {
+namespace {
+
+constexpr int kExitUsage = 2;
+constexpr int kExitNotFound = 127;
+constexpr int kExitNotExecutable = 126;
+
+constexpr std::string_view kUsage =
+    "usage: plugline <command> [options]\n"
+    "\n"
+    "commands:\n"
+    "  run [--raw] [--json] [--shaper ID] [--] COMMAND [ARG...]\n"
+    "        run COMMAND, store its full output under $PLUGLINE_HOME/outputs, print a\n"
+    "        summary, and exit with COMMAND's exit code\n"
+    "          --raw         no shaping: pass the output through unchanged\n"
+    "          --json        print the shaping result as JSON\n"
+    "          --shaper ID   use this shaper instead of the best match\n"
+    "  shape --command CMD [--exit-code N] [--json] [--shaper ID]\n"
+    "        shape output read from standard input, as if CMD had printed it\n"
+    "  version\n"
+    "        print plugline's version\n"
+    "\n"
+    "environment: PLUGLINE_HOME (default ~/.plugline)\n";
+
+void WriteAll(int fd, std::string_view data) {
+  while (!data.empty()) {
+    ssize_t n = ::write(fd, data.data(), data.size());
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return;
+    }
+    data.remove_prefix(static_cast<size_t>(n));
+  }
+}
+
+void Error(std::string_view message) {
+  WriteAll(STDERR_FILENO, StrCat("plugline: ", message, "\n"));
+}
+
+// Quotes an argument for display so the command line reads back the way a shell would run it.
+std::string ShellQuote(std::string_view arg) {
+  if (!arg.empty() && arg.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                            "0123456789-_./=:,+@%") == std::string_view::npos) {
+    return std::string(arg);
+  }
+  std::string quoted = "'";
+  for (char c : arg) {
+    if (c == '\'') {
+      quoted += "'\\''";
+    } else {
+      quoted += c;
+    }
+  }
+  quoted += "'";
+  return quoted;
+}
+
+struct ShapeFlags {
+  bool json = false;
+  std::string shaper;
+};
+
+// Prints a shaping result: the summary (ending in a newline) or its JSON.
+void PrintResult(const ShapeResult& result, const ShapeFlags& flags) {
+  if (flags.json) {
+    WriteAll(STDOUT_FILENO, StrCat(result.ToJson(), "\n"));
+    return;
+  }
+  WriteAll(STDOUT_FILENO, result.summary);
+  if (!result.summary.empty() && result.summary.back() != '\n') WriteAll(STDOUT_FILENO, "\n");
+  if (result.fallback) Error(StrCat("note: ", *result.fallback));
+}
+
+absl::StatusOr<std::unique_ptr<Host>> OpenHost() {
+  HostOptions options;
+  char cwd[4096];
+  if (::getcwd(cwd, sizeof cwd) != nullptr) options.project_dir = cwd;
+  absl::StatusOr<std::unique_ptr<Host>> host = Host::Create(std::move(options));
+  if (host.ok()) {
+    for (const std::string& diagnostic : (*host)->diagnostics()) {
+      Error(StrCat("warning: ", diagnostic));
+    }
+  }
+  return host;
+}
+
+int Run(const std::vector<std::string>& args) {
+  ShapeFlags flags;
+  bool raw = false;
+  size_t i = 0;
+  for (; i < args.size(); ++i) {
+    const std::string& arg = args[i];
+    if (arg == "--") {
+      ++i;
+      break;
+    } else if (arg == "--raw") {
+      raw = true;
+    } else if (arg == "--json") {
+      flags.json = true;
+    } else if (arg == "--shaper") {
+      if (++i == args.size()) {
+        Error("--shaper needs a shaper id");
+        return kExitUsage;
+      }
+      flags.shaper = args[i];
+    } else if (arg.size() > 1 && arg[0] == '-') {
+      Error(StrCat("run: unknown option ", arg, "\n\n", kUsage));
+      return kExitUsage;
+    } else {
+      break;
+    }
+  }
+  if (i >= args.size()) {
+    Error(StrCat("run: no command given\n\n", kUsage));
+    return kExitUsage;
+  }
+  exec::ProcessSpec spec;
+  spec.argv.assign(args.begin() + static_cast<ptrdiff_t>(i), args.end());
+  spec.inherit_stdin = true;
+  spec.merge_output = true;
+  spec.forward_signals = true;
+  if (raw) {
+    // No shaping: the output streams through as it arrives.
+    spec.on_output = [](std::string_view chunk) { WriteAll(STDOUT_FILENO, chunk); };
+  }
+  std::vector<std::string> quoted;
+  for (const std::string& arg : spec.argv) quoted.push_back(ShellQuote(arg));
+  const std::string command = absl::StrJoin(quoted, " ");
+
+  absl::StatusOr<exec::ProcessResult> result = exec::RunProcess(spec);
+  if (!result.ok()) {
+    Error(ToStd(result.status().message()));
+    return absl::IsNotFound(result.status()) ? kExitNotFound : kExitNotExecutable;
+  }
+  const int exit_code = result->ShellExitCode();
+  if (raw) return exit_code;
+
+  absl::StatusOr<std::unique_ptr<Host>> host = OpenHost();
+  if (!host.ok()) {
+    // Without a state directory nothing can be stored, so nothing is elided.
+    Error(StrCat("warning: ", host.status().message(), "; showing the output unshaped"));
+    WriteAll(STDOUT_FILENO, result->output);
+    return exit_code;
+  }
+  ShapeRequest request;
+  request.command = command;
+  request.output = result->output;
+  request.exit_code = exit_code;
+  request.shaper = flags.shaper;
+  absl::StatusOr<ShapeResult> shaped = (*host)->Shape(request);
+  if (!shaped.ok()) {
+    Error(ToStd(shaped.status().message()));
+    WriteAll(STDOUT_FILENO, result->output);
+    return exit_code;
+  }
+  PrintResult(*shaped, flags);
+  return exit_code;
+}
+
+int Shape(const std::vector<std::string>& args) {
+  ShapeFlags flags;
+  std::string command;
+  bool have_command = false;
+  std::optional<int> exit_code;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& arg = args[i];
+    auto value = [&](std::string_view name) -> const std::string* {
+      if (i + 1 >= args.size()) {
+        Error(StrCat(name, " needs a value"));
+        return nullptr;
+      }
+      return &args[++i];
+    };
+    if (arg == "--command") {
+      const std::string* v = value("--command");
+      if (v == nullptr) return kExitUsage;
+      command = *v;
+      have_command = true;
+    } else if (arg == "--exit-code") {
+      const std::string* v = value("--exit-code");
+      int code;
+      if (v == nullptr || !absl::SimpleAtoi(*v, &code)) {
+        Error("--exit-code needs an integer");
+        return kExitUsage;
+      }
+      exit_code = code;
+    } else if (arg == "--json") {
+      flags.json = true;
+    } else if (arg == "--shaper") {
+      const std::string* v = value("--shaper");
+      if (v == nullptr) return kExitUsage;
+      flags.shaper = *v;
+    } else {
+      Error(StrCat("shape: unknown argument ", arg, "\n\n", kUsage));
+      return kExitUsage;
+    }
+  }
+  if (!have_command) {
+    Error(StrCat("shape: --command is required\n\n", kUsage));
+    return kExitUsage;
+  }
+  std::string output;
+  char buf[65536];
+  for (;;) {
+    ssize_t n = ::read(STDIN_FILENO, buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    output.append(buf, static_cast<size_t>(n));
+  }
+  absl::StatusOr<std::unique_ptr<Host>> host = OpenHost();
+  if (!host.ok()) {
+    Error(ToStd(host.status().message()));
+    return 1;
+  }
+  ShapeRequest request;
+  request.command = command;
+  request.output = output;
+  request.exit_code = exit_code;
+  request.shaper = flags.shaper;
+  absl::StatusOr<ShapeResult> shaped = (*host)->Shape(request);
+  if (!shaped.ok()) {
+    Error(ToStd(shaped.status().message()));
+    return kExitUsage;
+  }
+  PrintResult(*shaped, flags);
+  return 0;
+}
+
+int Main(int argc, char** argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  if (args.empty() || args[0] == "help" || args[0] == "--help" || args[0] == "-h") {
+    WriteAll(args.empty() ? STDERR_FILENO : STDOUT_FILENO, kUsage);
+    return args.empty() ? kExitUsage : 0;
+  }
+  std::string subcommand = args[0];
+  args.erase(args.begin());
+  if (subcommand == "run") return Run(args);
+  if (subcommand == "shape") return Shape(args);
+  if (subcommand == "version" || subcommand == "--version") {
+    WriteAll(STDOUT_FILENO, StrCat("plugline ", VersionString(), "\n"));
+    return 0;
+  }
+  Error(StrCat("unknown command '", subcommand, "'\n\n", kUsage));
+  return kExitUsage;
+}
+
+}  // namespace
+}  // namespace plugline::cli
+
+int main(int argc, char** argv) { return plugline::cli::Main(argc, argv); }

@@ -1,0 +1,167 @@
+#include "core/config.h"
+
+#include <pwd.h>
+#include <unistd.h>
+
+#include <cstdlib>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "core/strings.h"
+#include "core/fs.h"
+#include "core/json.h"
+
+namespace plugline::core {
+
+std::string ExpandTilde(std::string_view path) {
+  if (path != "~" && !path.starts_with("~/")) return std::string(path);
+  const char* home = std::getenv("HOME");
+  std::string base;
+  if (home != nullptr && *home != '\0') {
+    base = home;
+  } else if (const struct passwd* pw = ::getpwuid(::getuid()); pw != nullptr && pw->pw_dir) {
+    base = pw->pw_dir;
+  }
+  return StrCat(base, path.substr(1));
+}
+
+absl::StatusOr<std::string> ResolveHome(std::string_view explicit_home) {
+  std::string home;
+  if (!explicit_home.empty()) {
+    home = ExpandTilde(explicit_home);
+  } else if (const char* env = std::getenv("PLUGLINE_HOME"); env != nullptr && *env != '\0') {
+    home = ExpandTilde(env);
+  } else {
+    home = ExpandTilde("~/.plugline");
+    if (home == "/.plugline") {
+      return absl::FailedPreconditionError(
+          "cannot find a home directory for ~/.plugline: set PLUGLINE_HOME");
+    }
+  }
+  if (!absl::StartsWith(home, "/")) {
+    char cwd[4096];
+    if (::getcwd(cwd, sizeof cwd) != nullptr) home = JoinPath(cwd, home);
+  }
+  while (home.size() > 1 && home.back() == '/') home.pop_back();
+  return home;
+}
+
+namespace {
+
+class Reader {
+ public:
+  Reader(std::string_view source, std::vector<std::string>* diagnostics)
+      : source_(source), diagnostics_(diagnostics) {}
+
+  void Problem(std::string_view key, std::string_view what) {
+    if (diagnostics_) diagnostics_->push_back(StrCat(source_, ": ", key, ": ", what));
+  }
+
+  void UnknownKeys(const Value& object, std::string_view prefix,
+                   std::initializer_list<std::string_view> known) {
+    for (const auto& [key, value] : object.as_object()) {
+      bool found = false;
+      for (std::string_view k : known) found = found || k == key;
+      if (!found) {
+        Problem(StrCat(prefix, key), "unknown key (ignored)");
+      }
+    }
+  }
+
+  void Bool(const Value& object, std::string_view key, std::string_view path, bool* out) {
+    const Value* v = object.Find(key);
+    if (v == nullptr) return;
+    if (!v->is_bool()) {
+      Problem(path, StrCat("expected true or false, got ", Value::KindName(v->kind())));
+      return;
+    }
+    *out = v->as_bool();
+  }
+
+  void Count(const Value& object, std::string_view key, std::string_view path, uint64_t scale,
+             uint64_t* out) {
+    const Value* v = object.Find(key);
+    if (v == nullptr) return;
+    std::optional<int64_t> i = v->as_integer();
+    if (!i || *i < 0) {
+      Problem(path, "expected a non-negative integer");
+      return;
+    }
+    *out = static_cast<uint64_t>(*i) * scale;
+  }
+
+ private:
+  std::string_view source_;
+  std::vector<std::string>* diagnostics_;
+};
+
+}  // namespace
+
+void ApplyConfigText(std::string_view text, std::string_view source, Config* config,
+                     std::vector<std::string>* diagnostics) {
+  absl::StatusOr<Value> doc = ParseYaml(text, source);
+  if (!doc.ok()) {
+    if (diagnostics) diagnostics->push_back(std::string(doc.status().message()));
+    return;
+  }
+  if (doc->is_null()) return;  // an empty file
+  Reader reader(source, diagnostics);
+  if (!doc->is_object()) {
+    reader.Problem("(top level)", StrCat("expected a mapping, got ",
+                                               Value::KindName(doc->kind())));
+    return;
+  }
+  reader.UnknownKeys(*doc, "", {"plugins", "outputs"});
+  if (const Value* plugins = doc->Find("plugins"); plugins != nullptr && !plugins->is_null()) {
+    if (!plugins->is_object()) {
+      reader.Problem("plugins", "expected a mapping");
+    } else {
+      reader.UnknownKeys(*plugins, "plugins.", {"enabled", "dirs"});
+      reader.Bool(*plugins, "enabled", "plugins.enabled", &config->plugins.enabled);
+      if (const Value* dirs = plugins->Find("dirs"); dirs != nullptr) {
+        if (!dirs->is_array()) {
+          reader.Problem("plugins.dirs", "expected a list of directories");
+        } else {
+          for (const Value& dir : dirs->as_array()) {
+            if (!dir.is_string() || dir.as_string().empty()) {
+              reader.Problem("plugins.dirs", "every entry must be a non-empty string");
+              continue;
+            }
+            config->plugins.dirs.push_back(ExpandTilde(dir.as_string()));
+          }
+        }
+      }
+    }
+  }
+  if (const Value* outputs = doc->Find("outputs"); outputs != nullptr && !outputs->is_null()) {
+    if (!outputs->is_object()) {
+      reader.Problem("outputs", "expected a mapping");
+    } else {
+      reader.UnknownKeys(*outputs, "outputs.", {"keep_files", "max_total_mb"});
+      reader.Count(*outputs, "keep_files", "outputs.keep_files", 1,
+                   &config->outputs.keep_files);
+      reader.Count(*outputs, "max_total_mb", "outputs.max_total_mb", 1ull << 20,
+                   &config->outputs.max_total_bytes);
+    }
+  }
+}
+
+Config LoadConfig(const std::string& home, const std::string& project_dir,
+                  std::vector<std::string>* diagnostics) {
+  Config config;
+  std::vector<std::string> files = {JoinPath(home, "config.yaml")};
+  if (!project_dir.empty()) files.push_back(JoinPath(project_dir, ".plugline/config.yaml"));
+  for (const std::string& file : files) {
+    absl::StatusOr<std::string> text = ReadFile(file);
+    if (!text.ok()) {
+      if (!absl::IsNotFound(text.status()) && diagnostics) {
+        diagnostics->push_back(std::string(text.status().message()));
+      }
+      continue;
+    }
+    ApplyConfigText(*text, file, &config, diagnostics);
+  }
+  return config;
+}
+
+}  // namespace plugline::core

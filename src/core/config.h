@@ -1,0 +1,51 @@
+// Configuration: <home>/config.yaml, then <project>/.plugline/config.yaml on top of it.
+//
+//   plugins:
+//     enabled: true          # false: no plugin from any directory is loaded
+//     dirs: [~/more-plugins] # extra plugin directories, after the default ones
+//   outputs:
+//     keep_files: 500        # raw outputs kept under <home>/outputs
+//     max_total_mb: 512      # and at most this many MiB in all
+//
+// A problem in a file (bad YAML, a wrong type, an unknown key) never stops plugline: it is
+// reported as a diagnostic that names the file and the key, and the default is used.
+#ifndef PLUGLINE_CORE_CONFIG_H_
+#define PLUGLINE_CORE_CONFIG_H_
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "core/output_store.h"
+
+namespace plugline::core {
+
+struct PluginsConfig {
+  bool enabled = true;
+  std::vector<std::string> dirs;
+};
+
+struct Config {
+  PluginsConfig plugins;
+  OutputRetention outputs;
+};
+
+// Where plugline keeps its state: `explicit_home` if non-empty, else $PLUGLINE_HOME, else
+// ~/.plugline. A leading "~/" is expanded. The directory is not created here.
+absl::StatusOr<std::string> ResolveHome(std::string_view explicit_home);
+
+// "~/x" -> "$HOME/x"; other paths unchanged.
+std::string ExpandTilde(std::string_view path);
+
+// Loads the configuration files that exist. Appends one message per problem to `diagnostics`.
+Config LoadConfig(const std::string& home, const std::string& project_dir,
+                  std::vector<std::string>* diagnostics);
+
+// Applies one parsed document (the text of `source`) on top of `config`.
+void ApplyConfigText(std::string_view text, std::string_view source, Config* config,
+                     std::vector<std::string>* diagnostics);
+
+}  // namespace plugline::core
+
+#endif  // PLUGLINE_CORE_CONFIG_H_

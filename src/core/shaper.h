@@ -1,0 +1,62 @@
+// The shaper interface: what the pipeline asks of every shaper, whatever it is written in
+// (built-in C++, a JS module, a host callback). Mirrors the AgentOps plugin contract.
+#ifndef PLUGLINE_CORE_SHAPER_H_
+#define PLUGLINE_CORE_SHAPER_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "plugline/host.h"
+
+namespace plugline::core {
+
+struct ShaperMeta {
+  std::string id;           // unique in a registry: "builtin-test", "prisma"
+  std::string name;
+  std::string version;
+  std::string description;
+  std::string author;
+  std::string tier;         // "built-in" | "community" | "premium"
+  std::string output_kind;
+  int priority = 100;       // higher wins a confidence tie
+};
+
+struct MatchResult {
+  bool matched = false;
+  double confidence = 0;    // 0..1
+  std::vector<std::string> signals;
+};
+
+struct ShapeContext {
+  std::string_view command;
+  std::optional<int> exit_code;
+  uint64_t output_bytes = 0;
+  uint64_t output_lines = 0;
+  // Where the raw output is stored, for elision markers; empty when it is not stored, in
+  // which case a shaper must not elide (the pipeline shows the raw output anyway).
+  std::string_view raw_path;
+};
+
+struct ShapeOutput {
+  std::string summary;
+  RenderMode render_mode = RenderMode::kSummary;
+};
+
+class Shaper {
+ public:
+  virtual ~Shaper() = default;
+  virtual const ShaperMeta& meta() const = 0;
+  // `snippet` is the bounded view of the output described in docs/shaping.md.
+  virtual absl::StatusOr<MatchResult> Match(std::string_view command, std::string_view snippet,
+                                            std::optional<int> exit_code) = 0;
+  virtual absl::StatusOr<ShapeOutput> Shape(std::string_view output,
+                                            const ShapeContext& context) = 0;
+};
+
+}  // namespace plugline::core
+
+#endif  // PLUGLINE_CORE_SHAPER_H_

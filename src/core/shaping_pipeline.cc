@@ -1,0 +1,153 @@
+#include "core/shaping_pipeline.h"
+
+#include <algorithm>
+
+#include "absl/strings/str_cat.h"
+#include "core/strings.h"
+#include "absl/strings/str_join.h"
+#include "core/text.h"
+
+namespace plugline::core {
+namespace {
+
+// Moves `pos` back to the start of a UTF-8 character so a cut never splits one.
+size_t Utf8Boundary(std::string_view text, size_t pos) {
+  while (pos > 0 && pos < text.size() &&
+         (static_cast<unsigned char>(text[pos]) & 0xC0) == 0x80) {
+    --pos;
+  }
+  return pos;
+}
+
+// The first `chars` characters (code points) of `text`.
+std::string_view FirstChars(std::string_view text, size_t chars) {
+  size_t pos = 0;
+  for (size_t seen = 0; pos < text.size() && seen < chars; ++seen) {
+    ++pos;
+    while (pos < text.size() && (static_cast<unsigned char>(text[pos]) & 0xC0) == 0x80) ++pos;
+  }
+  return text.substr(0, pos);
+}
+
+bool LastLineNames(std::string_view summary, std::string_view path) {
+  size_t end = summary.find_last_not_of('\n');
+  if (end == std::string_view::npos) return false;
+  size_t start = summary.rfind('\n', end);
+  start = start == std::string_view::npos ? 0 : start + 1;
+  return summary.substr(start, end - start + 1).find(path) != std::string_view::npos;
+}
+
+}  // namespace
+
+std::string MakeSnippet(std::string_view output) {
+  if (output.size() <= kSnippetHeadBytes + kSnippetTailBytes) return std::string(output);
+  size_t head_end = kSnippetHeadBytes;
+  // Prefer to end the head at a newline within the last quarter of the window.
+  size_t nl = output.rfind('\n', head_end);
+  if (nl != std::string_view::npos && nl >= kSnippetHeadBytes * 3 / 4) head_end = nl;
+  head_end = Utf8Boundary(output, head_end);
+  size_t tail_start = output.size() - kSnippetTailBytes;
+  size_t nl2 = output.find('\n', tail_start);
+  if (nl2 != std::string_view::npos && nl2 < tail_start + kSnippetTailBytes / 4) {
+    tail_start = nl2 + 1;
+  }
+  tail_start = Utf8Boundary(output, tail_start);
+  return StrCat(output.substr(0, head_end), "\n", output.substr(tail_start));
+}
+
+absl::StatusOr<ShapeResult> ShaperPipeline::Run(const ShapeRequest& request,
+                                                const RawOutputLocation& raw) {
+  ShapeResult result;
+  result.raw_path = raw.path;
+  result.raw_bytes = request.output.size();
+  result.raw_lines = CountLines(request.output);
+  result.tokens_raw = counter_->Count(request.output);
+
+  // 1. Choose the shaper.
+  Shaper* winner = nullptr;
+  if (!request.shaper.empty()) {
+    for (const auto& shaper : shapers_) {
+      if (shaper->meta().id == request.shaper || shaper->meta().name == request.shaper) {
+        winner = shaper.get();
+      }
+    }
+    if (winner == nullptr) {
+      std::vector<std::string> ids;
+      for (const auto& shaper : shapers_) ids.push_back(shaper->meta().id);
+      return absl::InvalidArgumentError(StrCat("unknown shaper '", request.shaper,
+                                                     "'; known: ", absl::StrJoin(ids, ", ")));
+    }
+    result.confidence = 1.0;
+  } else {
+    const std::string snippet = MakeSnippet(request.output);
+    for (const auto& shaper : shapers_) {
+      absl::StatusOr<MatchResult> match =
+          shaper->Match(request.command, snippet, request.exit_code);
+      if (!match.ok() || !match->matched) continue;
+      double confidence = std::clamp(match->confidence, 0.0, 1.0);
+      bool better = winner == nullptr || confidence > result.confidence;
+      if (!better && confidence == result.confidence) {
+        const ShaperMeta& a = shaper->meta();
+        const ShaperMeta& b = winner->meta();
+        better = a.priority > b.priority || (a.priority == b.priority && a.id < b.id);
+      }
+      if (better) {
+        winner = shaper.get();
+        result.confidence = confidence;
+      }
+    }
+  }
+
+  // 2. Shape. Without a stored copy nothing may be elided, so the raw output is shown.
+  std::string_view output = request.output;
+  auto show_raw = [&](std::optional<std::string> why) {
+    result.summary.assign(output);
+    result.render_mode = RenderMode::kRaw;
+    if (why) result.fallback = std::move(why);
+  };
+  if (winner == nullptr) {
+    show_raw("no shaper matched");
+  } else {
+    result.shaper = winner->meta().id;
+    ShapeContext context{request.command, request.exit_code, result.raw_bytes, result.raw_lines,
+                         raw.path};
+    absl::StatusOr<ShapeOutput> shaped = winner->Shape(output, context);
+    if (!shaped.ok()) {
+      // The seed's rule: a failed shaper shows the first 500 characters of the raw output.
+      std::string_view head = FirstChars(output, kFallbackChars);
+      result.summary.assign(head);
+      if (head.size() < output.size()) {
+        if (!result.summary.empty() && result.summary.back() != '\n') result.summary += '\n';
+        StrAppend(&result.summary, "… ", FormatCount(output.size() - head.size()),
+                        " more bytes (", FormatCount(result.raw_lines), " lines in all)");
+      }
+      const char* verb =
+          absl::IsDeadlineExceeded(shaped.status()) ? "shaper timed out: " : "shaper threw: ";
+      result.fallback = StrCat(verb, shaped.status().message());
+    } else if (shaped->render_mode == RenderMode::kRaw) {
+      show_raw(std::nullopt);
+    } else {
+      result.summary = std::move(shaped->summary);
+    }
+  }
+
+  // 3. The rules that hold whatever the shaper did.
+  if (result.render_mode == RenderMode::kSummary) {
+    if (raw.path.empty() && !raw.store_error.empty()) {
+      show_raw(StrCat("raw output could not be stored (", raw.store_error,
+                            "); showing it in full"));
+    } else {
+      if (!raw.path.empty() && !LastLineNames(result.summary, raw.path)) {
+        if (!result.summary.empty() && result.summary.back() != '\n') result.summary += '\n';
+        StrAppend(&result.summary, "full output: ", raw.path);
+      }
+      // Never worse than raw.
+      if (result.summary.size() >= output.size()) show_raw(std::nullopt);
+    }
+  }
+  result.tokens_summary =
+      result.render_mode == RenderMode::kRaw ? result.tokens_raw : counter_->Count(result.summary);
+  return result;
+}
+
+}  // namespace plugline::core

@@ -1,0 +1,52 @@
+// The shaping pipeline: ask every shaper whether it recognizes an output, let the winner
+// summarize it, and enforce the rules that make a summary trustworthy (docs/shaping.md).
+#ifndef PLUGLINE_CORE_SHAPING_PIPELINE_H_
+#define PLUGLINE_CORE_SHAPING_PIPELINE_H_
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "core/shaper.h"
+#include "core/tokens.h"
+#include "plugline/host.h"
+
+namespace plugline::core {
+
+// The part of an output that match() sees: all of it when it is at most
+// kSnippetHeadBytes + kSnippetTailBytes, otherwise the first kSnippetHeadBytes and the last
+// kSnippetTailBytes joined by one "\n", each cut at a line boundary when one is near.
+inline constexpr size_t kSnippetHeadBytes = 4096;
+inline constexpr size_t kSnippetTailBytes = 4096;
+std::string MakeSnippet(std::string_view output);
+
+// How many characters of raw output a failed shaper's fallback shows (the seed's rule).
+inline constexpr size_t kFallbackChars = 500;
+
+// Where the raw output of one shaping request went.
+struct RawOutputLocation {
+  std::string path;         // empty when not stored
+  std::string store_error;  // why storing failed; empty when it did not fail or was off
+};
+
+class ShaperPipeline {
+ public:
+  explicit ShaperPipeline(const TokenCounter* counter) : counter_(counter) {}
+
+  void Add(std::shared_ptr<Shaper> shaper) { shapers_.push_back(std::move(shaper)); }
+  const std::vector<std::shared_ptr<Shaper>>& shapers() const { return shapers_; }
+
+  // Runs match over every shaper (or uses request.shaper), shapes with the winner and applies
+  // the fallback and never-worse-than-raw rules. InvalidArgument for an unknown forced shaper.
+  absl::StatusOr<ShapeResult> Run(const ShapeRequest& request, const RawOutputLocation& raw);
+
+ private:
+  std::vector<std::shared_ptr<Shaper>> shapers_;
+  const TokenCounter* counter_;
+};
+
+}  // namespace plugline::core
+
+#endif  // PLUGLINE_CORE_SHAPING_PIPELINE_H_

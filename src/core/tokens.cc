@@ -1,0 +1,90 @@
+#include "core/tokens.h"
+
+namespace plugline::core {
+namespace {
+
+enum class CharClass { kSpace, kNewline, kLetter, kDigit, kPunct, kOther };
+
+CharClass Classify(unsigned char c) {
+  if (c == '\n' || c == '\r') return CharClass::kNewline;
+  if (c == ' ' || c == '\t' || c == '\v' || c == '\f') return CharClass::kSpace;
+  if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_') return CharClass::kLetter;
+  if (c >= '0' && c <= '9') return CharClass::kDigit;
+  if (c < 0x80) return CharClass::kPunct;
+  return CharClass::kOther;
+}
+
+// Mirrors the pre-tokenization of GPT-style BPE vocabularies (o200k_base, cl100k_base): text
+// splits into letter runs (with their leading space), digit runs of at most three, single
+// punctuation marks and newline runs; common English words are one token, long identifiers
+// and words split into pieces of about five letters, and non-ASCII text costs about one token
+// per character. Good to ±15% on code and tool output; a host that needs exact numbers passes
+// its own counter.
+class EstimateTokenCounter final : public TokenCounter {
+ public:
+  uint64_t Count(std::string_view text) const override {
+    uint64_t tokens = 0;
+    const auto* s = reinterpret_cast<const unsigned char*>(text.data());
+    const size_t n = text.size();
+    size_t i = 0;
+    while (i < n) {
+      CharClass cls = Classify(s[i]);
+      size_t j = i + 1;
+      switch (cls) {
+        case CharClass::kLetter:
+          while (j < n && Classify(s[j]) == CharClass::kLetter) ++j;
+          tokens += (j - i + 4) / 5;
+          break;
+        case CharClass::kDigit:
+          while (j < n && Classify(s[j]) == CharClass::kDigit) ++j;
+          tokens += (j - i + 2) / 3;
+          break;
+        case CharClass::kNewline:
+          while (j < n && Classify(s[j]) == CharClass::kNewline) ++j;
+          tokens += 1;
+          break;
+        case CharClass::kSpace:
+          // A single space joins the next word; runs of indentation cost about one token per
+          // four columns.
+          while (j < n && Classify(s[j]) == CharClass::kSpace) ++j;
+          if (j - i > 1) tokens += (j - i + 3) / 4;
+          break;
+        case CharClass::kPunct:
+          // Repeated punctuation ("=====", "----") merges in BPE vocabularies.
+          while (j < n && s[j] == s[i] && j - i < 8) ++j;
+          tokens += 1;
+          break;
+        case CharClass::kOther:
+          // One UTF-8 code point: skip its continuation bytes.
+          while (j < n && (s[j] & 0xC0) == 0x80) ++j;
+          tokens += 1;
+          break;
+      }
+      i = j;
+    }
+    return tokens;
+  }
+  std::string_view name() const override { return "estimate"; }
+};
+
+class FunctionTokenCounter final : public TokenCounter {
+ public:
+  explicit FunctionTokenCounter(TokenCountFunction function) : function_(std::move(function)) {}
+  uint64_t Count(std::string_view text) const override { return function_(text); }
+  std::string_view name() const override { return "host"; }
+
+ private:
+  TokenCountFunction function_;
+};
+
+}  // namespace
+
+std::unique_ptr<TokenCounter> MakeEstimateTokenCounter() {
+  return std::make_unique<EstimateTokenCounter>();
+}
+
+std::unique_ptr<TokenCounter> MakeFunctionTokenCounter(TokenCountFunction function) {
+  return std::make_unique<FunctionTokenCounter>(std::move(function));
+}
+
+}  // namespace plugline::core

@@ -1,0 +1,77 @@
+// Running a child process with libuv: the one way plugline starts programs, for
+// `plugline run` and for exec plugins. No libuv type appears in this header.
+#ifndef PLUGLINE_EXEC_PROCESS_H_
+#define PLUGLINE_EXEC_PROCESS_H_
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/time/time.h"
+
+namespace plugline::exec {
+
+struct ProcessSpec {
+  // argv[0] is looked up on PATH when it contains no '/'.
+  std::vector<std::string> argv;
+  // Working directory; empty: the caller's.
+  std::string cwd;
+  // Added to (or replacing in) the caller's environment.
+  std::vector<std::pair<std::string, std::string>> extra_env;
+
+  // stdin: inherit the caller's, or feed `stdin_data` and close, or (neither) /dev/null.
+  bool inherit_stdin = false;
+  std::optional<std::string> stdin_data;
+
+  // true: stdout and stderr share one pipe, so `output` holds both in exactly the order the
+  // child wrote them (like 2>&1). false: stderr goes to `error_output`.
+  bool merge_output = true;
+
+  // Start the child in its own process group; signals on timeout go to the whole group.
+  bool own_process_group = false;
+
+  // Past this many bytes of output the child (group) is killed; 0 = no bound.
+  size_t max_output_bytes = 0;
+
+  // After this long the child gets SIGTERM, and SIGKILL `kill_grace` later.
+  absl::Duration timeout = absl::InfiniteDuration();
+  absl::Duration kill_grace = absl::Seconds(2);
+
+  // Forward SIGINT, SIGTERM, SIGHUP and SIGQUIT received by this process to the child while
+  // it runs (this process then survives them and reports the child's exit). SIGINT/SIGQUIT
+  // are not forwarded when they came from the terminal, which already sent them to the child.
+  bool forward_signals = false;
+
+  // Called with each chunk of output as it arrives (on the calling thread).
+  std::function<void(std::string_view chunk)> on_output;
+  // Called about every `tick_interval` while the child runs (e.g. a progress line).
+  std::function<void(absl::Duration elapsed)> on_tick;
+  absl::Duration tick_interval = absl::Seconds(1);
+};
+
+struct ProcessResult {
+  int exit_status = 0;     // valid when term_signal == 0
+  int term_signal = 0;     // the signal that ended the child, or 0
+  bool timed_out = false;
+  bool output_limit_hit = false;
+  std::string output;        // stdout, or stdout+stderr when merged
+  std::string error_output;  // stderr when not merged
+  absl::Duration elapsed;
+
+  // The exit code a shell would report: the status, or 128 + signal.
+  int ShellExitCode() const { return term_signal != 0 ? 128 + term_signal : exit_status; }
+};
+
+// Runs the process to completion. Fails only when it cannot be started: NotFound ("command
+// not found: x"), PermissionDenied ("permission denied: x"), InvalidArgument (empty argv).
+// Every outcome after a successful start — exit code, signal, timeout, output bound — is in
+// the result. Each call uses its own libuv loop: safe to call from several threads.
+absl::StatusOr<ProcessResult> RunProcess(const ProcessSpec& spec);
+
+}  // namespace plugline::exec
+
+#endif  // PLUGLINE_EXEC_PROCESS_H_

@@ -1,0 +1,121 @@
+// ParseYaml (declared in core/json.h) on top of yaml-cpp. yaml-cpp reports errors by
+// throwing; every exception is caught here and becomes an absl::Status naming the source.
+#include <yaml-cpp/yaml.h>
+
+#include <cmath>
+#include <limits>
+#include <regex>
+
+#include "absl/status/status.h"
+#include "absl/strings/ascii.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "core/strings.h"
+#include "core/json.h"
+
+namespace plugline::core {
+namespace {
+
+// Bounds that keep a hostile document (deep nesting, alias bombs) from exhausting memory.
+constexpr int kMaxDepth = 128;
+constexpr size_t kMaxNodes = 1'000'000;
+
+struct Converter {
+  std::string_view source;
+  size_t nodes = 0;
+
+  absl::Status Error(const YAML::Node& node, std::string_view what) {
+    const YAML::Mark mark = node.Mark();
+    if (mark.is_null()) return absl::InvalidArgumentError(StrCat(source, ": ", what));
+    return absl::InvalidArgumentError(
+        StrCat(source, ":", mark.line + 1, ":", mark.column + 1, ": ", what));
+  }
+
+  static Value ResolvePlain(const std::string& s) {
+    // YAML 1.2 core schema for untagged plain scalars.
+    static const std::regex kInt("[-+]?[0-9]+");
+    static const std::regex kFloat("[-+]?(\\.[0-9]+|[0-9]+(\\.[0-9]*)?)([eE][-+]?[0-9]+)?");
+    if (s.empty() || s == "~" || s == "null" || s == "Null" || s == "NULL") return Value();
+    if (s == "true" || s == "True" || s == "TRUE") return Value(true);
+    if (s == "false" || s == "False" || s == "FALSE") return Value(false);
+    if (std::regex_match(s, kInt)) {
+      int64_t i;
+      if (absl::SimpleAtoi(s, &i)) return Value(i);
+      double d;
+      if (absl::SimpleAtod(s, &d)) return Value(d);
+    }
+    if (s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'o')) {
+      int64_t i;
+      if (s[1] == 'x' && absl::SimpleHexAtoi(s.substr(2), &i)) return Value(i);
+      if (s[1] == 'o') {
+        char* end = nullptr;
+        long long v = std::strtoll(s.c_str() + 2, &end, 8);
+        if (end && *end == '\0') return Value(static_cast<int64_t>(v));
+      }
+    }
+    if (std::regex_match(s, kFloat)) {
+      double d;
+      if (absl::SimpleAtod(s, &d)) return Value(d);
+    }
+    std::string lower = absl::AsciiStrToLower(s);
+    if (lower == ".inf" || lower == "+.inf") return Value(std::numeric_limits<double>::infinity());
+    if (lower == "-.inf") return Value(-std::numeric_limits<double>::infinity());
+    if (lower == ".nan") return Value(std::nan(""));
+    return Value(s);
+  }
+
+  absl::StatusOr<Value> Convert(const YAML::Node& node, int depth) {
+    if (++nodes > kMaxNodes) return Error(node, "document too large (more than 1,000,000 nodes)");
+    if (depth > kMaxDepth) return Error(node, "nesting too deep (more than 128 levels)");
+    switch (node.Type()) {
+      case YAML::NodeType::Undefined:
+      case YAML::NodeType::Null: return Value();
+      case YAML::NodeType::Scalar:
+        // Tag "!" marks a quoted (non-plain) scalar: always a string.
+        if (node.Tag() == "!" || (node.Tag() != "?" && !node.Tag().empty())) {
+          return Value(node.Scalar());
+        }
+        return ResolvePlain(node.Scalar());
+      case YAML::NodeType::Sequence: {
+        ValueArray items;
+        for (const YAML::Node& item : node) {
+          auto converted = Convert(item, depth + 1);
+          if (!converted.ok()) return converted.status();
+          items.push_back(*std::move(converted));
+        }
+        return Value(std::move(items));
+      }
+      case YAML::NodeType::Map: {
+        ValueObject members;
+        for (const auto& kv : node) {
+          if (!kv.first.IsScalar()) return Error(kv.first, "mapping keys must be scalars");
+          auto converted = Convert(kv.second, depth + 1);
+          if (!converted.ok()) return converted.status();
+          members.emplace_back(kv.first.Scalar(), *std::move(converted));
+        }
+        return Value(std::move(members));
+      }
+    }
+    return Value();
+  }
+};
+
+}  // namespace
+
+absl::StatusOr<Value> ParseYaml(std::string_view text, std::string_view source) {
+  try {
+    YAML::Node root = YAML::Load(std::string(text));
+    Converter converter{source};
+    return converter.Convert(root, 0);
+  } catch (const YAML::Exception& e) {
+    if (e.mark.is_null()) {
+      return absl::InvalidArgumentError(StrCat(source, ": invalid YAML: ", e.msg));
+    }
+    return absl::InvalidArgumentError(StrCat(source, ":", e.mark.line + 1, ":",
+                                                   e.mark.column + 1, ": invalid YAML: ", e.msg));
+  } catch (const std::exception& e) {
+    return absl::InvalidArgumentError(StrCat(source, ": invalid YAML: ", e.what()));
+  }
+}
+
+}  // namespace plugline::core

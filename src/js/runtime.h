@@ -1,0 +1,94 @@
+// The JS runtime interface: everything core knows about running JavaScript.
+//
+// One implementation exists, V8 (src/js/v8/), built as a separate shared module
+// (libplugline-v8.so) that GetRuntime() loads the first time a JS plugin must run: loading V8
+// costs ≈ 57 ms per process, so a process that runs no JS plugin never pays it. A build with
+// PLUGLINE_WITH_V8=OFF has no backend; GetRuntime() then returns Unavailable with that reason.
+//
+// Errors: NotFound (no such file, no such export), DeadlineExceeded (time budget),
+// ResourceExhausted (heap or ArrayBuffer limit), Unknown (the JS code threw, or failed to
+// compile: the message has file:line and the exception), Unavailable (no backend).
+#ifndef PLUGLINE_JS_RUNTIME_H_
+#define PLUGLINE_JS_RUNTIME_H_
+
+#include <cstddef>
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "absl/status/statusor.h"
+#include "absl/time/time.h"
+
+namespace plugline::js {
+
+// Bumped whenever this header changes in a way the backend module must match.
+inline constexpr int kBackendInterfaceVersion = 1;
+
+// Where console.* output of a module goes. `level` is "log", "info", "warn", "error" or
+// "debug". Called on the thread that runs the module.
+using LogFunction = std::function<void(std::string_view level, std::string_view message)>;
+
+struct ModuleOptions {
+  // Imports must resolve inside this directory. Empty: the module file's own directory.
+  std::string root_dir;
+  // V8 heap limit of the module's isolate.
+  size_t heap_limit_bytes = 128u << 20;
+  // Total ArrayBuffer memory the module may hold.
+  size_t array_buffer_limit_bytes = 64u << 20;
+  // Budget for loading: compiling and evaluating the module's top level.
+  absl::Duration load_timeout = absl::Seconds(5);
+  // Receives console.* output; empty: discarded.
+  LogFunction log;
+};
+
+struct CallLimits {
+  absl::Duration timeout = absl::Seconds(5);
+};
+
+// A loaded ES module with its own isolate. Calls are serialized; a Module may be used from
+// any thread. A module that hit a limit is discarded and loaded again on the next call.
+class Module {
+ public:
+  virtual ~Module() = default;
+
+  // Calls `function` of the module's default export (the default export itself when
+  // `function` is empty) with the elements of `args_json` (a JSON array) as arguments, with
+  // the default export as `this`. A returned promise is awaited. Returns the result as JSON
+  // ("null" for undefined).
+  virtual absl::StatusOr<std::string> Call(std::string_view function, std::string_view args_json,
+                                           const CallLimits& limits) = 0;
+
+  // The JSON of a property of the default export ("null" when it is undefined).
+  virtual absl::StatusOr<std::string> Get(std::string_view property) = 0;
+
+  // The type of the default export ("object", "function", "undefined", ...) and, for an
+  // object, which of `names` are functions: {"type":"object","functions":["match"]}.
+  virtual absl::StatusOr<std::string> DescribeDefault(std::string_view names_json) = 0;
+};
+
+class Runtime {
+ public:
+  virtual ~Runtime() = default;
+  // "V8 10.2.154.26-node.37".
+  virtual std::string engine() const = 0;
+  // Loads and evaluates the module at `path` (absolute).
+  virtual absl::StatusOr<std::unique_ptr<Module>> Load(const std::string& path,
+                                                       const ModuleOptions& options) = 0;
+};
+
+// The process-wide runtime, loading the backend module on first use. Thread-safe. The result
+// is cached, failures included.
+absl::StatusOr<Runtime*> GetRuntime();
+
+// True once the backend module is loaded into this process.
+bool RuntimeLoaded();
+
+}  // namespace plugline::js
+
+// The one symbol the backend module exports. Returns nullptr and sets *error (a static
+// string) on failure.
+extern "C" typedef plugline::js::Runtime* (*plugline_js_backend_create_fn)(int interface_version,
+                                                                        const char** error);
+
+#endif  // PLUGLINE_JS_RUNTIME_H_
