@@ -556,7 +556,7 @@ absl::StatusOr<v8::Local<v8::Value>> Instance::Settle(v8::Local<v8::Context> con
   }
   if (isolate_->IsExecutionTerminating()) return value;  // reported by the caller
   return absl::DeadlineExceededError(
-      StrCat("the promise returned by ", what, " never settled"));
+      StrCat(what, " returned a promise that never settled"));
 }
 
 absl::Status Instance::Load() {
