@@ -98,7 +98,7 @@ absl::StatusOr<ShapeResult> ShaperPipeline::Run(const ShapeRequest& request,
     }
   }
 
-  // 2. Shape. Without a stored copy nothing may be elided, so the raw output is shown.
+  // 2. Shape.
   std::string_view output = request.output;
   auto show_raw = [&](std::optional<std::string> why) {
     result.summary.assign(output);
@@ -132,18 +132,17 @@ absl::StatusOr<ShapeResult> ShaperPipeline::Run(const ShapeRequest& request,
   }
 
   // 3. The rules that hold whatever the shaper did.
-  if (result.render_mode == RenderMode::kSummary) {
-    if (raw.path.empty() && !raw.store_error.empty()) {
-      show_raw(StrCat("raw output could not be stored (", raw.store_error,
-                            "); showing it in full"));
-    } else {
-      if (!raw.path.empty() && !LastLineNames(result.summary, raw.path)) {
-        if (!result.summary.empty() && result.summary.back() != '\n') result.summary += '\n';
-        StrAppend(&result.summary, "full output: ", raw.path);
-      }
-      // Never worse than raw.
-      if (result.summary.size() >= output.size()) show_raw(std::nullopt);
+  if (!raw.store_error.empty()) {
+    // Without a stored copy nothing may be elided, whatever the shaper produced.
+    show_raw(StrCat("raw output could not be stored (", raw.store_error,
+                    "); showing it in full"));
+  } else if (result.render_mode == RenderMode::kSummary) {
+    if (!raw.path.empty() && !LastLineNames(result.summary, raw.path)) {
+      if (!result.summary.empty() && result.summary.back() != '\n') result.summary += '\n';
+      StrAppend(&result.summary, "full output: ", raw.path);
     }
+    // Never worse than raw.
+    if (result.summary.size() >= output.size()) show_raw(std::nullopt);
   }
   result.tokens_summary =
       result.render_mode == RenderMode::kRaw ? result.tokens_raw : counter_->Count(result.summary);

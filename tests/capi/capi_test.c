@@ -1,0 +1,222 @@
+/* The C ABI from C11 (-pedantic -Werror): every function, with good and NULL arguments. */
+#define _POSIX_C_SOURCE 200809L
+#include <plugline/plugline.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static int failures = 0;
+
+#define EXPECT(cond)                                                      \
+  do {                                                                    \
+    if (!(cond)) {                                                        \
+      fprintf(stderr, "%s:%d: expected %s\n", __FILE__, __LINE__, #cond); \
+      ++failures;                                                         \
+    }                                                                     \
+  } while (0)
+
+#define EXPECT_STATUS(expr, code)                                                    \
+  do {                                                                               \
+    plugline_status got_ = (expr);                                                   \
+    if (got_ != (code)) {                                                            \
+      fprintf(stderr, "%s:%d: %s returned %s, expected %s (%s)\n", __FILE__, __LINE__, \
+              #expr, plugline_status_str(got_), plugline_status_str(code),           \
+              plugline_last_error_message());                                        \
+      ++failures;                                                                    \
+    }                                                                                \
+  } while (0)
+
+static uint64_t count_bytes(const char *text, size_t len, void *user_data) {
+  int *calls = (int *)user_data;
+  (void)text;
+  ++*calls;
+  return (uint64_t)len;
+}
+
+static int freed = 0;
+static void free_counter(void *user_data) {
+  (void)user_data;
+  ++freed;
+}
+
+static void test_versions(void) {
+  char expected[32];
+  snprintf(expected, sizeof expected, "%d.%d.%d", PLUGLINE_VERSION_MAJOR, PLUGLINE_VERSION_MINOR,
+           PLUGLINE_VERSION_PATCH);
+  EXPECT(plugline_version_major() == PLUGLINE_VERSION_MAJOR);
+  EXPECT(plugline_version_minor() == PLUGLINE_VERSION_MINOR);
+  EXPECT(plugline_version_patch() == PLUGLINE_VERSION_PATCH);
+  EXPECT(strcmp(plugline_version_string(), expected) == 0);
+  EXPECT(plugline_abi_version() == PLUGLINE_ABI_VERSION);
+}
+
+static void test_status_strings(void) {
+  EXPECT(strcmp(plugline_status_str(PLUGLINE_OK), "PLUGLINE_OK") == 0);
+  EXPECT(strcmp(plugline_status_str(PLUGLINE_EINVALID), "PLUGLINE_EINVALID") == 0);
+  EXPECT(strcmp(plugline_status_str(PLUGLINE_EPLUGIN), "PLUGLINE_EPLUGIN") == 0);
+  EXPECT(strcmp(plugline_status_str(12345), "PLUGLINE_UNKNOWN") == 0);
+  EXPECT(plugline_last_error_message() != NULL);
+  /* Frozen values: changing one breaks every compiled host. */
+  EXPECT(PLUGLINE_EINVALID == -1 && PLUGLINE_ENOTFOUND == -2 && PLUGLINE_ETIMEOUT == -5);
+  EXPECT(PLUGLINE_EINTERNAL == -11 && PLUGLINE_EPLUGIN == -12);
+}
+
+static void test_null_arguments(void) {
+  plugline_config *config = NULL;
+  char *json = NULL;
+  size_t len = 0;
+  EXPECT_STATUS(plugline_config_new(NULL), PLUGLINE_EINVALID);
+  EXPECT(strstr(plugline_last_error_message(), "out must not be NULL") != NULL);
+  EXPECT_STATUS(plugline_config_set_home(NULL, "/tmp"), PLUGLINE_EINVALID);
+  EXPECT_STATUS(plugline_config_set_project_dir(NULL, "/tmp"), PLUGLINE_EINVALID);
+  EXPECT_STATUS(plugline_config_set_store_outputs(NULL, 1), PLUGLINE_EINVALID);
+  EXPECT_STATUS(plugline_config_set_token_counter(NULL, count_bytes, NULL, NULL),
+                PLUGLINE_EINVALID);
+  EXPECT_STATUS(plugline_host_new(NULL, NULL), PLUGLINE_EINVALID);
+  EXPECT_STATUS(plugline_host_diagnostics(&json, &len, NULL), PLUGLINE_EINVALID);
+  EXPECT_STATUS(plugline_host_diagnostics(NULL, &len, NULL), PLUGLINE_EINVALID);
+  EXPECT_STATUS(plugline_host_shape(&json, &len, NULL, "ls", 2, "x", 1, 0, NULL),
+                PLUGLINE_EINVALID);
+  EXPECT(strstr(plugline_last_error_message(), "host must not be NULL") != NULL);
+  EXPECT_STATUS(plugline_js_call(&json, &len, NULL, "f", "[]", 2, 0), PLUGLINE_EINVALID);
+  EXPECT_STATUS(plugline_js_call(NULL, &len, "/x.js", "f", "[]", 2, 0), PLUGLINE_EINVALID);
+  EXPECT(json == NULL); /* out-parameters untouched on error */
+  plugline_config_free(NULL);
+  plugline_host_free(NULL);
+  plugline_free(NULL);
+  (void)config;
+}
+
+static void make_home(char *buf, size_t size) {
+  const char *tmp = getenv("TMPDIR");
+  snprintf(buf, size, "%s/plugline-capi-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+  if (mkdtemp(buf) == NULL) {
+    perror("mkdtemp");
+    exit(2);
+  }
+}
+
+static char *numbered_output(int lines, size_t *len) {
+  char *out = malloc((size_t)lines * 16 + 1);
+  size_t pos = 0;
+  int i;
+  for (i = 1; i <= lines; ++i) pos += (size_t)sprintf(out + pos, "line %d\n", i);
+  *len = pos;
+  return out;
+}
+
+static void test_shape(void) {
+  char home[512];
+  plugline_config *config = NULL;
+  plugline_host *host = NULL;
+  char *json = NULL;
+  size_t json_len = 0;
+  size_t output_len = 0;
+  char *output = numbered_output(500, &output_len);
+  int calls = 0;
+  plugline_shape_options options;
+  static const char binary[] = {'a', '\0', (char)0xff, 'b', '\n'};
+
+  make_home(home, sizeof home);
+  EXPECT_STATUS(plugline_config_new(&config), PLUGLINE_OK);
+  EXPECT_STATUS(plugline_config_set_home(config, home), PLUGLINE_OK);
+  EXPECT_STATUS(plugline_config_set_project_dir(config, NULL), PLUGLINE_OK);
+  EXPECT_STATUS(plugline_config_set_store_outputs(config, 1), PLUGLINE_OK);
+  EXPECT_STATUS(plugline_config_set_token_counter(config, count_bytes, &calls, free_counter),
+                PLUGLINE_OK);
+  EXPECT_STATUS(plugline_host_new(&host, config), PLUGLINE_OK);
+  plugline_config_free(config); /* the host keeps what it needs */
+  EXPECT(freed == 0);
+
+  EXPECT_STATUS(plugline_host_diagnostics(&json, &json_len, host), PLUGLINE_OK);
+  EXPECT(json != NULL && strcmp(json, "[]") == 0 && json_len == 2);
+  plugline_free(json);
+  json = NULL;
+
+  EXPECT_STATUS(plugline_host_shape(&json, &json_len, host, "make", 4, output, output_len, 2, NULL),
+                PLUGLINE_OK);
+  EXPECT(json != NULL && strlen(json) == json_len);
+  if (json != NULL) {
+    EXPECT(strstr(json, "\"render_mode\":\"summary\"") != NULL);
+    EXPECT(strstr(json, "\"shaper\":\"builtin-generic\"") != NULL);
+    EXPECT(strstr(json, "440 lines hidden") != NULL);
+    EXPECT(strstr(json, "\"raw_lines\":500") != NULL);
+    EXPECT(strstr(json, "\"fallback\":null") != NULL);
+  }
+  EXPECT(calls == 2); /* raw and summary counted by the host's counter */
+  plugline_free(json);
+  json = NULL;
+
+  /* Forced shaper through the options struct; an unknown one fails with a message. */
+  options.struct_size = sizeof options;
+  options.shaper = "builtin-generic";
+  EXPECT_STATUS(plugline_host_shape(&json, NULL, host, "make", 4, output, output_len,
+                                    PLUGLINE_EXIT_CODE_UNKNOWN, &options),
+                PLUGLINE_OK);
+  plugline_free(json);
+  json = NULL;
+  options.shaper = "no-such-shaper";
+  EXPECT_STATUS(plugline_host_shape(&json, NULL, host, "make", 4, output, output_len, 0, &options),
+                PLUGLINE_EINVALID);
+  EXPECT(strstr(plugline_last_error_message(), "no-such-shaper") != NULL);
+  EXPECT(json == NULL);
+
+  /* Bytes with NUL and invalid UTF-8 are fine as output; a non-UTF-8 command is not. */
+  EXPECT_STATUS(plugline_host_shape(&json, &json_len, host, "cat", 3, binary, sizeof binary, 0,
+                                    NULL),
+                PLUGLINE_OK);
+  EXPECT(json != NULL && strlen(json) == json_len); /* no raw NUL inside the JSON */
+  plugline_free(json);
+  json = NULL;
+  EXPECT_STATUS(plugline_host_shape(&json, &json_len, host, "c\xff", 2, "x", 1, 0, NULL),
+                PLUGLINE_EINVALID);
+  EXPECT(strstr(plugline_last_error_message(), "UTF-8") != NULL);
+  /* NULL payload with non-zero length is refused; empty output is fine. */
+  EXPECT_STATUS(plugline_host_shape(&json, &json_len, host, "x", 1, NULL, 5, 0, NULL),
+                PLUGLINE_EINVALID);
+  EXPECT_STATUS(plugline_host_shape(&json, &json_len, host, "true", 4, NULL, 0, 0, NULL),
+                PLUGLINE_OK);
+  plugline_free(json);
+
+  plugline_host_free(host);
+  EXPECT(freed == 1); /* user_data_free ran once, when the last owner went away */
+  free(output);
+}
+
+static void test_js_call(void) {
+  char *json = NULL;
+  size_t len = 0;
+  const char *module = PLUGLINE_TEST_SOURCE_DIR "/js/modules/calc/index.js";
+  plugline_status status = plugline_js_call(&json, &len, module, "sum", "[[1,2]]", 7, 0);
+#if PLUGLINE_TEST_WITH_V8
+  EXPECT_STATUS(status, PLUGLINE_OK);
+  EXPECT(json != NULL && strstr(json, "\"total\":3") != NULL);
+  plugline_free(json);
+  json = NULL;
+  EXPECT_STATUS(plugline_js_call(&json, &len, module, "fails", NULL, 0, 0), PLUGLINE_EPLUGIN);
+  EXPECT(strstr(plugline_last_error_message(), "RangeError") != NULL);
+  EXPECT_STATUS(plugline_js_call(&json, &len, module, "spin", "[]", 2, 100), PLUGLINE_ETIMEOUT);
+  EXPECT_STATUS(plugline_js_call(&json, &len, module, "sum", "{", 1, 0), PLUGLINE_EINVALID);
+  EXPECT_STATUS(plugline_js_call(&json, &len, "/nonexistent/x.js", NULL, "[]", 2, 0),
+                PLUGLINE_ENOTFOUND);
+#else
+  EXPECT_STATUS(status, PLUGLINE_EUNAVAILABLE);
+  EXPECT(strstr(plugline_last_error_message(), "PLUGLINE_WITH_V8=OFF") != NULL);
+#endif
+}
+
+int main(void) {
+  test_versions();
+  test_status_strings();
+  test_null_arguments();
+  test_shape();
+  test_js_call();
+  if (failures != 0) {
+    fprintf(stderr, "%d expectation(s) failed\n", failures);
+    return 1;
+  }
+  puts("capi: all expectations met");
+  return 0;
+}

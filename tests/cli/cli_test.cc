@@ -1,0 +1,163 @@
+// Runs the real `plugline` binary as a user would.
+#include <doctest/doctest.h>
+
+#include "absl/strings/match.h"
+#include "core/json.h"
+#include "core/fs.h"
+#include "core/strings.h"
+#include "core/text.h"
+#include "exec/process.h"
+#include "test_util.h"
+
+namespace plugline::cli {
+namespace {
+
+using plugline::testing::ReadFileOrEmpty;
+using plugline::testing::TempDir;
+
+struct Cli {
+  TempDir home;
+  exec::ProcessResult Run(std::vector<std::string> args, std::string home_override = "") {
+    exec::ProcessSpec spec;
+    spec.argv = {plugline::testing::BinDir() + "/plugline"};
+    spec.argv.insert(spec.argv.end(), args.begin(), args.end());
+    spec.extra_env = {{"PLUGLINE_HOME", home_override.empty() ? home.path() : home_override}};
+    spec.merge_output = false;
+    spec.timeout = absl::Seconds(60);
+    auto result = exec::RunProcess(spec);
+    REQUIRE_MESSAGE(result.ok(), result.status().ToString());
+    return *result;
+  }
+};
+
+std::string Last(std::string_view text) {
+  auto lines = core::SplitLines(text);
+  return lines.empty() ? "" : std::string(lines.back());
+}
+
+TEST_CASE("plugline run prints a head/tail summary and stores the raw output byte for byte") {
+  Cli cli;
+  auto run = cli.Run({"run", "--", "seq", "1", "1000"});
+  CHECK(run.exit_status == 0);
+  std::string last = Last(run.output);
+  REQUIRE(absl::StartsWith(last, "full output: " + cli.home.path() + "/outputs/"));
+  std::string raw_path = last.substr(std::string("full output: ").size());
+  std::string expected;
+  for (int i = 1; i <= 1000; ++i) StrAppend(&expected, i, "\n");
+  CHECK(ReadFileOrEmpty(raw_path) == expected);
+  CHECK(run.output.find("… 940 lines hidden (lines 31–970 of 1,000)") != std::string::npos);
+  CHECK(run.output.find("\n30\n") != std::string::npos);
+  CHECK(run.output.find("\n31\n") == std::string::npos);
+  CHECK(run.output.find("\n971\n") != std::string::npos);
+}
+
+TEST_CASE("plugline run exits with the command's exit code, signals as 128+n") {
+  Cli cli;
+  CHECK(cli.Run({"run", "--", "sh", "-c", "echo failing; exit 3"}).exit_status == 3);
+  CHECK(cli.Run({"run", "sh", "-c", "kill -KILL $$"}).exit_status == 128 + 9);
+}
+
+TEST_CASE("a command that does not exist: 127 and a clear message") {
+  Cli cli;
+  auto run = cli.Run({"run", "--", "plugline-definitely-missing", "--flag"});
+  CHECK(run.exit_status == 127);
+  CHECK(run.error_output == "plugline: command not found: plugline-definitely-missing\n");
+}
+
+TEST_CASE("interleaved stdout and stderr keep their order in the raw file") {
+  Cli cli;
+  auto run = cli.Run({"run", "--json", "--", "sh", "-c",
+                      "for i in $(seq 1 100); do echo out$i; echo err$i >&2; done"});
+  auto json = core::ParseJson(run.output, "plugline run --json");
+  REQUIRE(json.ok());
+  std::string expected;
+  for (int i = 1; i <= 100; ++i) StrAppend(&expected, "out", i, "\nerr", i, "\n");
+  CHECK(ReadFileOrEmpty(json->Find("raw_path")->as_string()) == expected);
+  CHECK(json->Find("raw_lines")->as_integer() == 200);
+  CHECK(json->Find("shaper")->as_string() == "builtin-generic");
+}
+
+TEST_CASE("NUL bytes and invalid UTF-8: raw file exact, JSON valid") {
+  Cli cli;
+  auto run = cli.Run({"run", "--json", "--", "printf", "a\\000b\\377\\376c\\n"});
+  auto json = core::ParseJson(run.output, "plugline run --json");
+  REQUIRE(json.ok());
+  CHECK(ReadFileOrEmpty(json->Find("raw_path")->as_string()) ==
+        std::string("a\0b\xff\xfe" "c\n", 7));
+  CHECK(json->Find("render_mode")->as_string() == "raw");
+}
+
+TEST_CASE("--raw passes output through unchanged and stores nothing") {
+  Cli cli;
+  auto run = cli.Run({"run", "--raw", "--", "seq", "1", "500"});
+  CHECK(core::CountLines(run.output) == 500);
+  CHECK_FALSE(core::PathExists(cli.home.path() + "/outputs"));
+}
+
+TEST_CASE("an unusable PLUGLINE_HOME: the command still runs, output shown in full, warning") {
+  Cli cli;
+  plugline::testing::WriteFile(cli.home.Sub("a-file"), "x");
+  auto run = cli.Run({"run", "--", "seq", "1", "500"}, cli.home.Sub("a-file"));
+  CHECK(run.exit_status == 0);
+  CHECK(core::CountLines(run.output) == 500);
+  CHECK(run.error_output.find("raw output could not be stored") != std::string::npos);
+}
+
+TEST_CASE("plugline run without a JS plugin never loads V8") {
+  Cli cli;
+  // The child prints its parent's memory map: the plugline process itself.
+  auto run = cli.Run({"run", "--raw", "--", "sh", "-c", "cat /proc/$PPID/maps"});
+  REQUIRE(run.output.find("plugline") != std::string::npos);  // it is plugline's map
+  CHECK(run.output.find("libnode") == std::string::npos);
+  CHECK(run.output.find("libplugline-v8") == std::string::npos);
+}
+
+TEST_CASE("plugline shape reads stdin, --shaper forces one, unknown shaper is an error") {
+  Cli cli;
+  exec::ProcessSpec spec;
+  spec.argv = {plugline::testing::BinDir() + "/plugline", "shape", "--command", "make",
+               "--exit-code", "2", "--json", "--shaper", "builtin-generic"};
+  spec.extra_env = {{"PLUGLINE_HOME", cli.home.path()}};
+  std::string input;
+  for (int i = 0; i < 400; ++i) StrAppend(&input, "compiling unit ", i, "\n");
+  spec.stdin_data = input;
+  spec.merge_output = false;
+  auto result = exec::RunProcess(spec);
+  REQUIRE(result.ok());
+  CHECK(result->exit_status == 0);
+  auto json = core::ParseJson(result->output, "plugline shape --json");
+  REQUIRE(json.ok());
+  CHECK(json->Find("shaper")->as_string() == "builtin-generic");
+  CHECK(json->Find("raw_lines")->as_integer() == 400);
+  CHECK(ReadFileOrEmpty(json->Find("raw_path")->as_string()) == input);
+
+  auto unknown = cli.Run({"shape", "--command", "x", "--shaper", "nope"});
+  CHECK(unknown.exit_status == 2);
+  CHECK(unknown.error_output.find("unknown shaper 'nope'") != std::string::npos);
+}
+
+TEST_CASE("usage errors exit 2 with the usage text") {
+  Cli cli;
+  auto none = cli.Run({"run"});
+  CHECK(none.exit_status == 2);
+  CHECK(none.error_output.find("usage: plugline") != std::string::npos);
+  CHECK(cli.Run({"frobnicate"}).exit_status == 2);
+  auto version = cli.Run({"version"});
+  CHECK(version.output.rfind("plugline 0.", 0) == 0);
+}
+
+TEST_CASE("a real failing pytest run keeps its exit code and its failure") {
+  Cli cli;
+  std::string project = plugline::testing::SourceDir() + "/../examples/projects/pytest-failing";
+  auto run = cli.Run({"run", "--json", "--", "/usr/bin/python3", "-m", "pytest", "-p",
+                      "no:cacheprovider", project});
+  CHECK(run.exit_status == 1);
+  auto json = core::ParseJson(run.output, "pytest result");
+  REQUIRE(json.ok());
+  std::string raw = ReadFileOrEmpty(json->Find("raw_path")->as_string());
+  CHECK(raw.find("FAILED") != std::string::npos);
+  CHECK(json->Find("summary")->as_string().find("test_discount_is_capped") != std::string::npos);
+}
+
+}  // namespace
+}  // namespace plugline::cli

@@ -1,0 +1,66 @@
+#include "core/config.h"
+
+#include <doctest/doctest.h>
+#include <stdlib.h>
+
+#include "test_util.h"
+
+namespace plugline::core {
+namespace {
+
+using plugline::testing::TempDir;
+using plugline::testing::WriteFile;
+
+TEST_CASE("config.yaml is read, and the project's file applies on top") {
+  TempDir home, project;
+  WriteFile(home.Sub("config.yaml"),
+            "plugins:\n  enabled: true\n  dirs: [~/extra]\noutputs:\n  keep_files: 7\n");
+  WriteFile(project.Sub(".plugline/config.yaml"), "outputs:\n  max_total_mb: 3\n");
+  std::vector<std::string> diagnostics;
+  Config config = LoadConfig(home.path(), project.path(), &diagnostics);
+  CHECK(diagnostics.empty());
+  CHECK(config.plugins.enabled);
+  REQUIRE(config.plugins.dirs.size() == 1);
+  CHECK(config.plugins.dirs[0] == ExpandTilde("~/extra"));
+  CHECK(config.outputs.keep_files == 7);
+  CHECK(config.outputs.max_total_bytes == 3u << 20);
+}
+
+TEST_CASE("config problems are diagnostics that name the file and key, defaults stay") {
+  TempDir home;
+  WriteFile(home.Sub("config.yaml"),
+            "plugins:\n  enabled: maybe\n  colour: red\noutputs:\n  keep_files: -4\nextra: 1\n");
+  std::vector<std::string> diagnostics;
+  Config config = LoadConfig(home.path(), "", &diagnostics);
+  REQUIRE(diagnostics.size() == 4);
+  std::string file = home.Sub("config.yaml");
+  CHECK(diagnostics[0] == file + ": extra: unknown key (ignored)");
+  CHECK(diagnostics[1] == file + ": plugins.colour: unknown key (ignored)");
+  CHECK(diagnostics[2] == file + ": plugins.enabled: expected true or false, got a string");
+  CHECK(diagnostics[3] == file + ": outputs.keep_files: expected a non-negative integer");
+  CHECK(config.plugins.enabled);
+  CHECK(config.outputs.keep_files == OutputRetention().keep_files);
+}
+
+TEST_CASE("malformed YAML is one diagnostic with the file and line") {
+  TempDir home;
+  WriteFile(home.Sub("config.yaml"), "plugins:\n  dirs: [a, b\n");
+  std::vector<std::string> diagnostics;
+  LoadConfig(home.path(), "", &diagnostics);
+  REQUIRE(diagnostics.size() == 1);
+  CHECK(diagnostics[0].find(home.Sub("config.yaml") + ":") == 0);
+}
+
+TEST_CASE("ResolveHome: explicit, then PLUGLINE_HOME, then ~/.plugline") {
+  CHECK(*ResolveHome("/x/y/") == "/x/y");
+  const char* saved = getenv("PLUGLINE_HOME");
+  std::string saved_value = saved ? saved : "";
+  setenv("PLUGLINE_HOME", "/from/env", 1);
+  CHECK(*ResolveHome("") == "/from/env");
+  unsetenv("PLUGLINE_HOME");
+  CHECK(*ResolveHome("") == ExpandTilde("~/.plugline"));
+  if (saved) setenv("PLUGLINE_HOME", saved_value.c_str(), 1);
+}
+
+}  // namespace
+}  // namespace plugline::core

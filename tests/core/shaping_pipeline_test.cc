@@ -1,0 +1,210 @@
+#include "core/shaping_pipeline.h"
+
+#include <doctest/doctest.h>
+
+#include "absl/strings/str_cat.h"
+#include "builtin/builtin_shapers.h"
+#include "core/strings.h"
+#include "core/text.h"
+
+namespace plugline::core {
+namespace {
+
+// A shaper whose answers a test sets directly.
+class FakeShaper : public Shaper {
+ public:
+  FakeShaper(std::string id, double confidence, int priority = 100) {
+    meta_.id = std::move(id);
+    meta_.name = meta_.id;
+    meta_.priority = priority;
+    confidence_ = confidence;
+  }
+  const ShaperMeta& meta() const override { return meta_; }
+  absl::StatusOr<MatchResult> Match(std::string_view, std::string_view snippet,
+                                    std::optional<int>) override {
+    last_snippet = std::string(snippet);
+    if (match_error) return absl::UnknownError("match threw");
+    return MatchResult{confidence_ > 0, confidence_, {}};
+  }
+  absl::StatusOr<ShapeOutput> Shape(std::string_view output, const ShapeContext& ctx) override {
+    ++shape_calls;
+    last_context_lines = ctx.output_lines;
+    if (!shape_error.ok()) return shape_error;
+    return ShapeOutput{summary, mode};
+  }
+
+  ShaperMeta meta_;
+  double confidence_;
+  bool match_error = false;
+  absl::Status shape_error;
+  std::string summary = "short summary";
+  RenderMode mode = RenderMode::kSummary;
+  int shape_calls = 0;
+  uint64_t last_context_lines = 0;
+  std::string last_snippet;
+};
+
+std::string Lines(int n) {
+  std::string out;
+  for (int i = 1; i <= n; ++i) StrAppend(&out, "line ", i, " of the output\n");
+  return out;
+}
+
+struct Fixture {
+  std::unique_ptr<TokenCounter> counter = MakeEstimateTokenCounter();
+  ShaperPipeline pipeline{counter.get()};
+  RawOutputLocation raw{"/state/outputs/x.log", ""};
+};
+
+TEST_CASE("highest confidence wins, ties go to priority, then id") {
+  Fixture f;
+  auto low = std::make_shared<FakeShaper>("low", 0.5);
+  auto high = std::make_shared<FakeShaper>("high", 0.9);
+  auto tie_a = std::make_shared<FakeShaper>("tie-a", 0.9);
+  f.pipeline.Add(low);
+  f.pipeline.Add(tie_a);
+  f.pipeline.Add(high);
+  std::string output = Lines(200);
+  auto result = f.pipeline.Run(ShapeRequest{"cmd", output, 0, ""}, f.raw);
+  REQUIRE(result.ok());
+  CHECK(result->shaper == "high");  // same confidence and priority: "high" < "tie-a"
+  CHECK(result->confidence == 0.9);
+  CHECK(high->shape_calls == 1);
+  CHECK(high->last_context_lines == 200);
+
+  auto favoured = std::make_shared<FakeShaper>("zz-favoured", 0.9, 150);
+  f.pipeline.Add(favoured);
+  result = f.pipeline.Run(ShapeRequest{"cmd", output, 0, ""}, f.raw);
+  CHECK(result->shaper == "zz-favoured");
+}
+
+TEST_CASE("the summary's last line names the raw output, counts are filled in") {
+  Fixture f;
+  f.pipeline.Add(std::make_shared<FakeShaper>("s", 0.9));
+  std::string output = Lines(300);
+  auto result = f.pipeline.Run(ShapeRequest{"cmd", output, 1, ""}, f.raw);
+  REQUIRE(result.ok());
+  CHECK(result->render_mode == RenderMode::kSummary);
+  CHECK(result->summary == "short summary\nfull output: /state/outputs/x.log");
+  CHECK(result->raw_bytes == output.size());
+  CHECK(result->raw_lines == 300);
+  CHECK(result->tokens_raw > 10 * result->tokens_summary);
+  CHECK_FALSE(result->fallback.has_value());
+}
+
+TEST_CASE("a shaper that fails shows the first 500 characters and says why") {
+  Fixture f;
+  auto broken = std::make_shared<FakeShaper>("broken", 0.9);
+  broken->shape_error = absl::UnknownError("plugin.js:3: TypeError: x is undefined");
+  f.pipeline.Add(broken);
+  std::string output = Lines(300);
+  auto result = f.pipeline.Run(ShapeRequest{"cmd", output, 1, ""}, f.raw);
+  REQUIRE(result.ok());
+  REQUIRE(result->fallback.has_value());
+  CHECK(*result->fallback == "shaper threw: plugin.js:3: TypeError: x is undefined");
+  CHECK(result->summary.substr(0, 500) == output.substr(0, 500));
+  CHECK(result->summary.find(StrCat("… ", FormatCount(output.size() - 500), " more bytes")) !=
+        std::string::npos);
+  CHECK(result->summary.find("full output: /state/outputs/x.log") != std::string::npos);
+
+  broken->shape_error = absl::DeadlineExceededError("shape() exceeded 1s");
+  result = f.pipeline.Run(ShapeRequest{"cmd", output, 1, ""}, f.raw);
+  CHECK(*result->fallback == "shaper timed out: shape() exceeded 1s");
+}
+
+TEST_CASE("the fallback cuts at a character, never inside a UTF-8 sequence") {
+  Fixture f;
+  auto broken = std::make_shared<FakeShaper>("broken", 0.9);
+  broken->shape_error = absl::UnknownError("boom");
+  f.pipeline.Add(broken);
+  std::string output;
+  for (int i = 0; i < 400; ++i) output += "é✓";  // 2- and 3-byte characters
+  auto result = f.pipeline.Run(ShapeRequest{"cmd", output, 0, ""}, f.raw);
+  REQUIRE(result.ok());
+  CHECK(IsValidUtf8(result->summary));
+  CHECK(result->summary.rfind("é✓", 0) == 0);
+}
+
+TEST_CASE("never worse than raw: a summary that is not smaller shows the raw output") {
+  Fixture f;
+  auto verbose = std::make_shared<FakeShaper>("verbose", 0.9);
+  verbose->summary = std::string(5000, 'x');
+  f.pipeline.Add(verbose);
+  std::string output = Lines(20);
+  auto result = f.pipeline.Run(ShapeRequest{"cmd", output, 0, ""}, f.raw);
+  REQUIRE(result.ok());
+  CHECK(result->render_mode == RenderMode::kRaw);
+  CHECK(result->summary == output);
+  CHECK(result->tokens_summary == result->tokens_raw);
+}
+
+TEST_CASE("renderMode raw from a shaper shows the raw output") {
+  Fixture f;
+  auto raw = std::make_shared<FakeShaper>("raw", 0.9);
+  raw->mode = RenderMode::kRaw;
+  f.pipeline.Add(raw);
+  std::string output = Lines(100);
+  auto result = f.pipeline.Run(ShapeRequest{"cmd", output, 0, ""}, f.raw);
+  CHECK(result->render_mode == RenderMode::kRaw);
+  CHECK(result->summary == output);
+  CHECK(result->shaper == "raw");
+}
+
+TEST_CASE("when the raw output could not be stored nothing is elided") {
+  Fixture f;
+  f.pipeline.Add(std::make_shared<FakeShaper>("s", 0.9));
+  std::string output = Lines(300);
+  auto result =
+      f.pipeline.Run(ShapeRequest{"cmd", output, 0, ""}, RawOutputLocation{"", "disk full"});
+  REQUIRE(result.ok());
+  CHECK(result->render_mode == RenderMode::kRaw);
+  CHECK(result->summary == output);
+  REQUIRE(result->fallback.has_value());
+  CHECK(result->fallback->find("disk full") != std::string::npos);
+}
+
+TEST_CASE("a forced shaper skips match, an unknown one is an error that lists the known") {
+  Fixture f;
+  auto a = std::make_shared<FakeShaper>("a", 0.9);
+  auto b = std::make_shared<FakeShaper>("b", 0.0);  // would never match
+  f.pipeline.Add(a);
+  f.pipeline.Add(b);
+  std::string output = Lines(100);
+  auto result = f.pipeline.Run(ShapeRequest{"cmd", output, 0, "b"}, f.raw);
+  REQUIRE(result.ok());
+  CHECK(result->shaper == "b");
+  CHECK(b->shape_calls == 1);
+  auto unknown = f.pipeline.Run(ShapeRequest{"cmd", output, 0, "nope"}, f.raw);
+  REQUIRE_FALSE(unknown.ok());
+  CHECK(unknown.status().code() == absl::StatusCode::kInvalidArgument);
+  CHECK(std::string(unknown.status().message()) == "unknown shaper 'nope'; known: a, b");
+}
+
+TEST_CASE("a shaper whose match fails is passed over") {
+  Fixture f;
+  auto failing = std::make_shared<FakeShaper>("failing", 0.99);
+  failing->match_error = true;
+  f.pipeline.Add(failing);
+  f.pipeline.Add(builtin::MakeGenericShaper());
+  std::string output = Lines(500);
+  auto result = f.pipeline.Run(ShapeRequest{"cmd", output, 0, ""}, f.raw);
+  CHECK(result->shaper == "builtin-generic");
+}
+
+TEST_CASE("the snippet is bounded: head and tail of a large output") {
+  Fixture f;
+  auto spy = std::make_shared<FakeShaper>("spy", 0.9);
+  f.pipeline.Add(spy);
+  std::string output = Lines(5000);
+  REQUIRE(f.pipeline.Run(ShapeRequest{"cmd", output, 0, ""}, f.raw).ok());
+  CHECK(spy->last_snippet.size() <= kSnippetHeadBytes + kSnippetTailBytes + 1);
+  CHECK(spy->last_snippet.rfind("line 1 of the output\n", 0) == 0);
+  CHECK(spy->last_snippet.find("line 5000 of the output\n") != std::string::npos);
+  CHECK(spy->last_snippet.find("line 2500 of") == std::string::npos);
+  std::string small = Lines(10);
+  REQUIRE(f.pipeline.Run(ShapeRequest{"cmd", small, 0, ""}, f.raw).ok());
+  CHECK(spy->last_snippet == small);
+}
+
+}  // namespace
+}  // namespace plugline::core

@@ -1,0 +1,2 @@
+import secret from "../calc/index.js";
+export default { secret };

@@ -1,0 +1,5 @@
+export default {
+  match(command) {
+    return { matched: true, confidence: 0.9 ;
+  },
+};

@@ -1,0 +1,2 @@
+const config = undefined;
+export default { threshold: config.threshold };

@@ -1,0 +1,194 @@
+#include "js/runtime.h"
+
+#include <doctest/doctest.h>
+
+#include <string>
+#include <vector>
+
+#include "core/json.h"
+#include "test_util.h"
+
+namespace plugline::js {
+namespace {
+
+std::string Module(std::string_view relative) {
+  return plugline::testing::SourceDir() + "/js/modules/" + std::string(relative);
+}
+
+#if PLUGLINE_TEST_WITH_V8
+
+Runtime* TheRuntime() {
+  auto runtime = GetRuntime();
+  REQUIRE_MESSAGE(runtime.ok(), runtime.status().ToString());
+  return *runtime;
+}
+
+std::unique_ptr<js::Module> Load(std::string_view relative, ModuleOptions options = {}) {
+  auto module = TheRuntime()->Load(Module(relative), options);
+  REQUIRE_MESSAGE(module.ok(), module.status().ToString());
+  return *std::move(module);
+}
+
+TEST_CASE("the runtime is V8 10 from libnode108, loaded on demand") {
+  CHECK(TheRuntime()->engine().rfind("V8 10.", 0) == 0);
+  CHECK(RuntimeLoaded());
+}
+
+TEST_CASE("a module with a relative import is called with JSON arguments") {
+  std::vector<std::string> logs;
+  ModuleOptions options;
+  options.log = [&](std::string_view level, std::string_view message) {
+    logs.push_back(std::string(level) + ": " + std::string(message));
+  };
+  auto module = Load("calc/index.js", options);
+  REQUIRE(logs.size() == 1);
+  CHECK(logs[0] == "log: calc loaded {\"precision\":2}");
+
+  auto result = module->Call("sum", "[[1,2,3.5]]", CallLimits{});
+  REQUIRE(result.ok());
+  auto value = core::ParseJson(*result, "sum()");
+  REQUIRE(value.ok());
+  CHECK(value->Find("total")->as_number() == 6.5);
+  CHECK(value->Find("precision")->as_integer() == 2);
+  CHECK(value->Find("calls")->as_integer() == 1);
+  // State persists between calls of the same module.
+  CHECK(*module->Call("calls", "[]", CallLimits{}) == "1");
+
+  CHECK(*module->Call("echo", R"(["a",{"b":[null,true]},3])", CallLimits{}) ==
+        R"(["a",{"b":[null,true]},3])");
+  CHECK(*module->Call("nothing", "[]", CallLimits{}) == "null");
+  CHECK(*module->Get("meta") == R"({"name":"calc","version":"1.0.0","priority":120})");
+  CHECK(*module->Get("absent") == "null");
+  CHECK(*module->DescribeDefault(R"(["sum","meta","nope"])") ==
+        R"({"type":"object","functions":["sum"]})");
+}
+
+TEST_CASE("a returned promise is awaited and import.meta.url names the file") {
+  auto module = Load("calc/index.js");
+  auto result = module->Call("later", "[7]", CallLimits{});
+  REQUIRE(result.ok());
+  auto value = core::ParseJson(*result, "later()");
+  CHECK(value->Find("value")->as_integer() == 7);
+  CHECK(value->Find("url")->as_string() == "file://" + Module("calc/index.js"));
+}
+
+TEST_CASE("exceptions and rejections carry file:line and the message") {
+  auto module = Load("calc/index.js");
+  auto thrown = module->Call("fails", "[]", CallLimits{});
+  REQUIRE_FALSE(thrown.ok());
+  CHECK(thrown.status().code() == absl::StatusCode::kUnknown);
+  std::string message(thrown.status().message());
+  CHECK(message.find(Module("calc/index.js") + ":21:") == 0);
+  CHECK(message.find("RangeError: value out of range: 42") != std::string::npos);
+
+  auto rejected = module->Call("rejects", "[]", CallLimits{});
+  REQUIRE_FALSE(rejected.ok());
+  CHECK(std::string(rejected.status().message()).find("Error: async failure") !=
+        std::string::npos);
+
+  auto missing = module->Call("nope", "[]", CallLimits{});
+  CHECK(missing.status().code() == absl::StatusCode::kNotFound);
+  auto cyclic = module->Call("cyclic", "[]", CallLimits{});
+  REQUIRE_FALSE(cyclic.ok());
+  CHECK(std::string(cyclic.status().message()).find("not JSON-serializable") != std::string::npos);
+  auto bad_args = module->Call("echo", "{\"not\":\"an array\"}", CallLimits{});
+  CHECK(bad_args.status().code() == absl::StatusCode::kInvalidArgument);
+}
+
+TEST_CASE("an infinite loop is stopped at its deadline and the module works again after") {
+  auto module = Load("calc/index.js");
+  REQUIRE(module->Call("sum", "[[1]]", CallLimits{}).ok());
+  auto spun = module->Call("spin", "[]", CallLimits{absl::Milliseconds(100)});
+  REQUIRE_FALSE(spun.ok());
+  CHECK(spun.status().code() == absl::StatusCode::kDeadlineExceeded);
+  // try/catch in JS cannot swallow the termination.
+  auto caught = module->Call("catchesTermination", "[]", CallLimits{absl::Milliseconds(100)});
+  CHECK(caught.status().code() == absl::StatusCode::kDeadlineExceeded);
+  // The terminated isolate was discarded: the next call runs in a fresh one (state reset).
+  auto after = module->Call("calls", "[]", CallLimits{});
+  REQUIRE(after.ok());
+  CHECK(*after == "0");
+}
+
+TEST_CASE("a promise that can never settle is reported, not waited on forever") {
+  auto module = Load("calc/index.js");
+  auto pending = module->Call("pending", "[]", CallLimits{absl::Seconds(5)});
+  REQUIRE_FALSE(pending.ok());
+  CHECK(pending.status().code() == absl::StatusCode::kDeadlineExceeded);
+  CHECK(std::string(pending.status().message()).find("never settled") != std::string::npos);
+}
+
+TEST_CASE("the heap limit stops a runaway allocation and the isolate is replaced") {
+  ModuleOptions options;
+  options.heap_limit_bytes = 32u << 20;
+  auto module = Load("calc/index.js", options);
+  auto hog = module->Call("hog", "[]", CallLimits{absl::Seconds(30)});
+  REQUIRE_FALSE(hog.ok());
+  CHECK(hog.status().code() == absl::StatusCode::kResourceExhausted);
+  CHECK(std::string(hog.status().message()).find("heap limit of 32 MiB") != std::string::npos);
+  CHECK(module->Call("sum", "[[2,2]]", CallLimits{}).ok());
+}
+
+TEST_CASE("ArrayBuffer memory is capped") {
+  ModuleOptions options;
+  options.array_buffer_limit_bytes = 8u << 20;
+  auto module = Load("calc/index.js", options);
+  auto buffers = module->Call("buffers", "[]", CallLimits{absl::Seconds(10)});
+  REQUIRE_FALSE(buffers.ok());
+  CHECK(buffers.status().code() == absl::StatusCode::kResourceExhausted);
+}
+
+TEST_CASE("broken modules fail to load with a reason that names the file") {
+  auto syntax = TheRuntime()->Load(Module("broken/syntax.js"), {});
+  REQUIRE_FALSE(syntax.ok());
+  CHECK(std::string(syntax.status().message()).find(Module("broken/syntax.js") + ":3:") == 0);
+  CHECK(std::string(syntax.status().message()).find("SyntaxError") != std::string::npos);
+
+  auto throws = TheRuntime()->Load(Module("broken/throws_on_load.js"), {});
+  REQUIRE_FALSE(throws.ok());
+  CHECK(std::string(throws.status().message()).find("TypeError") != std::string::npos);
+
+  auto missing = TheRuntime()->Load(Module("broken/does-not-exist.js"), {});
+  CHECK(missing.status().code() == absl::StatusCode::kNotFound);
+}
+
+TEST_CASE("imports cannot leave the plugin's folder or reach packages") {
+  auto escapes = TheRuntime()->Load(Module("broken/escapes.js"), {});
+  REQUIRE_FALSE(escapes.ok());
+  CHECK(std::string(escapes.status().message()).find("outside the plugin's folder") !=
+        std::string::npos);
+  auto bare = TheRuntime()->Load(Module("broken/bare.js"), {});
+  REQUIRE_FALSE(bare.ok());
+  CHECK(std::string(bare.status().message()).find("cannot import 'fs'") != std::string::npos);
+  // With the whole modules/ tree as the root, the same import is allowed.
+  ModuleOptions wide;
+  wide.root_dir = plugline::testing::SourceDir() + "/js/modules";
+  CHECK(TheRuntime()->Load(Module("broken/escapes.js"), wide).ok());
+}
+
+TEST_CASE("modules are isolated from each other") {
+  auto a = Load("calc/index.js");
+  auto b = Load("calc/index.js");
+  REQUIRE(a->Call("sum", "[[1]]", CallLimits{}).ok());
+  REQUIRE(a->Call("sum", "[[1]]", CallLimits{}).ok());
+  CHECK(*a->Call("calls", "[]", CallLimits{}) == "2");
+  CHECK(*b->Call("calls", "[]", CallLimits{}) == "0");
+  // One module terminated does not disturb the other.
+  CHECK_FALSE(a->Call("spin", "[]", CallLimits{absl::Milliseconds(50)}).ok());
+  CHECK(*b->Call("calls", "[]", CallLimits{}) == "0");
+}
+
+#else
+
+TEST_CASE("without V8, the runtime is unavailable and says why") {
+  auto runtime = GetRuntime();
+  REQUIRE_FALSE(runtime.ok());
+  CHECK(runtime.status().code() == absl::StatusCode::kUnavailable);
+  CHECK(std::string(runtime.status().message()).find("PLUGLINE_WITH_V8=OFF") != std::string::npos);
+  CHECK_FALSE(RuntimeLoaded());
+}
+
+#endif
+
+}  // namespace
+}  // namespace plugline::js

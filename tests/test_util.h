@@ -1,0 +1,36 @@
+// Helpers shared by the C++ tests: temporary directories and file access.
+#ifndef PLUGLINE_TESTS_TEST_UTIL_H_
+#define PLUGLINE_TESTS_TEST_UTIL_H_
+
+#include <string>
+#include <string_view>
+
+namespace plugline::testing {
+
+// A fresh directory under $TMPDIR, removed with everything in it when the object goes away.
+class TempDir {
+ public:
+  TempDir();
+  ~TempDir();
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  const std::string& path() const { return path_; }
+  // path()/name
+  std::string Sub(std::string_view name) const;
+
+ private:
+  std::string path_;
+};
+
+// Writes a file (creating parent directories); aborts the test on failure.
+void WriteFile(const std::string& path, std::string_view content);
+// Reads a whole file; "" when it cannot be read.
+std::string ReadFileOrEmpty(const std::string& path);
+
+// The directory of test sources and of built binaries.
+std::string SourceDir();
+std::string BinDir();
+
+}  // namespace plugline::testing
+
+#endif  // PLUGLINE_TESTS_TEST_UTIL_H_
