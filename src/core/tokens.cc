@@ -15,11 +15,11 @@ CharClass Classify(unsigned char c) {
 }
 
 // Mirrors the pre-tokenization of GPT-style BPE vocabularies (o200k_base, cl100k_base): text
-// splits into letter runs (with their leading space), digit runs of at most three, single
-// punctuation marks and newline runs; common English words are one token, long identifiers
-// and words split into pieces of about five letters, and non-ASCII text costs about one token
-// per character. Good to ±15% on code and tool output; a host that needs exact numbers passes
-// its own counter.
+// splits into letter runs (with their leading space), digit runs of at most three,
+// punctuation runs and newline runs; words and identifiers up to about eight letters are one
+// token, and non-ASCII text costs about one token per character. docs/tokens.md has the
+// rules and how far they are from real o200k_base counts; a host that needs exact numbers
+// passes its own counter.
 class EstimateTokenCounter final : public TokenCounter {
  public:
   uint64_t Count(std::string_view text) const override {
@@ -33,7 +33,7 @@ class EstimateTokenCounter final : public TokenCounter {
       switch (cls) {
         case CharClass::kLetter:
           while (j < n && Classify(s[j]) == CharClass::kLetter) ++j;
-          tokens += (j - i + 4) / 5;
+          tokens += (j - i + 7) / 8;
           break;
         case CharClass::kDigit:
           while (j < n && Classify(s[j]) == CharClass::kDigit) ++j;
@@ -44,15 +44,14 @@ class EstimateTokenCounter final : public TokenCounter {
           tokens += 1;
           break;
         case CharClass::kSpace:
-          // A single space joins the next word; runs of indentation cost about one token per
-          // four columns.
+          // A single space joins the next word; a run of indentation is about one token.
           while (j < n && Classify(s[j]) == CharClass::kSpace) ++j;
-          if (j - i > 1) tokens += (j - i + 3) / 4;
+          if (j - i > 1) tokens += (j - i + 15) / 16;
           break;
         case CharClass::kPunct:
-          // Repeated punctuation ("=====", "----") merges in BPE vocabularies.
-          while (j < n && s[j] == s[i] && j - i < 8) ++j;
-          tokens += 1;
+          // Punctuation merges in BPE vocabularies: "::", "();", "=====", "-->".
+          while (j < n && Classify(s[j]) == CharClass::kPunct) ++j;
+          tokens += (j - i + 1) / 2;
           break;
         case CharClass::kOther:
           // One UTF-8 code point: skip its continuation bytes.

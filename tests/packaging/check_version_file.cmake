@@ -1,0 +1,37 @@
+# cmake -DVERSION_FILE=<pluglineConfigVersion.cmake> -DREQUEST=<x.y[.z]> -DEXPECT_COMPATIBLE=0|1
+#       -P check_version_file.cmake
+# Evaluates an installed package version file the way find_package(plugline <REQUEST>) does and
+# fails unless its verdict is the expected one.
+if(NOT EXISTS "${VERSION_FILE}")
+  message(FATAL_ERROR "no version file at '${VERSION_FILE}'")
+endif()
+set(PACKAGE_FIND_NAME plugline)
+set(PACKAGE_FIND_VERSION "${REQUEST}")
+string(REPLACE "." ";" _parts "${REQUEST}")
+list(LENGTH _parts PACKAGE_FIND_VERSION_COUNT)
+list(APPEND _parts 0 0 0)
+list(GET _parts 0 PACKAGE_FIND_VERSION_MAJOR)
+list(GET _parts 1 PACKAGE_FIND_VERSION_MINOR)
+list(GET _parts 2 PACKAGE_FIND_VERSION_PATCH)
+set(PACKAGE_FIND_VERSION_TWEAK 0)
+# The version file compares pointer sizes only when the consumer enabled a language.
+set(CMAKE_SIZEOF_VOID_P "")
+include("${VERSION_FILE}")
+if(PACKAGE_VERSION_UNSUITABLE)
+  set(PACKAGE_VERSION_COMPATIBLE FALSE)
+endif()
+if(PACKAGE_VERSION_COMPATIBLE)
+  set(_got 1)
+else()
+  set(_got 0)
+endif()
+if(NOT _got EQUAL EXPECT_COMPATIBLE)
+  if(EXPECT_COMPATIBLE)
+    set(_want "accept")
+  else()
+    set(_want "refuse")
+  endif()
+  message(FATAL_ERROR "pluglineConfigVersion.cmake (version ${PACKAGE_VERSION}) should ${_want} "
+                      "find_package(plugline ${REQUEST})")
+endif()
+message(STATUS "plugline ${PACKAGE_VERSION} vs request ${REQUEST}: compatible=${_got} (as expected)")
