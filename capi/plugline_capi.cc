@@ -13,6 +13,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "absl/time/time.h"
 #include "core/strings.h"
 #include "core/json.h"
 #include "core/text.h"
@@ -273,11 +274,16 @@ plugline_status plugline_js_call(char** out_json, size_t* out_len, const char* m
     }
     absl::StatusOr<plugline::js::Runtime*> runtime = plugline::js::GetRuntime();
     if (!runtime.ok()) return FromStatus(runtime.status());
+    // The budget bounds the module's top level and, separately, the call: a message then
+    // always names the budget the caller gave.
+    const absl::Duration budget = absl::Milliseconds(timeout_ms == 0 ? 5000 : timeout_ms);
+    plugline::js::ModuleOptions module_options;
+    module_options.load_timeout = budget;
     absl::StatusOr<std::unique_ptr<plugline::js::Module>> module =
-        (*runtime)->Load(path, plugline::js::ModuleOptions());
+        (*runtime)->Load(path, module_options);
     if (!module.ok()) return FromStatus(module.status());
     plugline::js::CallLimits limits;
-    limits.timeout = absl::Milliseconds(timeout_ms == 0 ? 5000 : timeout_ms);
+    limits.timeout = budget;
     absl::StatusOr<std::string> result =
         (*module)->Call(function == nullptr ? "" : function, args, limits);
     if (!result.ok()) return FromStatus(result.status());

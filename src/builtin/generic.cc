@@ -44,10 +44,11 @@ class GenericShaper final : public core::Shaper {
     std::string summary;
     summary.reserve(4096);
     for (size_t i = 0; i < kHeadLines; ++i) StrAppend(&summary, lines[i], "\n");
+    // The pipeline ends the summary with "full output: <path>".
     StrAppend(&summary, "… ", core::FormatCount(hidden), " lines hidden (lines ",
                     core::FormatCount(kHeadLines + 1), "–",
                     core::FormatCount(kHeadLines + hidden), " of ",
-                    core::FormatCount(lines.size()), "), full output: ", context.raw_path, "\n");
+                    core::FormatCount(lines.size()), ")\n");
     for (size_t i = lines.size() - kTailLines; i < lines.size(); ++i) {
       StrAppend(&summary, lines[i], "\n");
     }

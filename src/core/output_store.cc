@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <vector>
 
 #include "absl/strings/match.h"
@@ -22,11 +23,8 @@ OutputStore::OutputStore(std::string dir, OutputRetention retention)
 absl::StatusOr<std::string> OutputStore::Store(std::string_view output) {
   absl::Status status = MakeDirs(dir_);
   if (!status.ok()) return status;
-  uint64_t sequence;
-  {
-    absl::MutexLock lock(&mu_);
-    sequence = ++sequence_;
-  }
+  static std::atomic<uint64_t> process_sequence{0};
+  const uint64_t sequence = process_sequence.fetch_add(1) + 1;
   // The time prefix makes names sort oldest-first, which is what pruning relies on; pid and
   // sequence keep concurrent writers (threads or processes) apart.
   std::string name = StrCat(

@@ -7,7 +7,6 @@
 #include <string_view>
 
 #include "absl/status/statusor.h"
-#include "absl/synchronization/mutex.h"
 
 namespace plugline::core {
 
@@ -16,7 +15,8 @@ struct OutputRetention {
   uint64_t max_total_bytes = 512ull << 20;     // and at most this much in all
 };
 
-// Stores outputs as <dir>/<UTC time>-<pid>-<n>.log, byte for byte, each written atomically.
+// Stores outputs as <dir>/<UTC time>-<pid>-<n>.log, byte for byte, each written atomically;
+// n counts per process, so hosts in one process and processes on one machine never collide.
 // After each store, the oldest files beyond the retention bounds are deleted (the file just
 // written is always kept). Safe to use from several threads and several processes.
 class OutputStore {
@@ -33,8 +33,6 @@ class OutputStore {
 
   std::string dir_;
   OutputRetention retention_;
-  absl::Mutex mu_;
-  uint64_t sequence_ ABSL_GUARDED_BY(mu_) = 0;
 };
 
 }  // namespace plugline::core

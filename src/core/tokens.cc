@@ -3,9 +3,9 @@
 namespace plugline::core {
 namespace {
 
-enum class CharClass { kSpace, kNewline, kLetter, kDigit, kPunct, kOther };
+enum class CharClass : unsigned char { kSpace, kNewline, kLetter, kDigit, kPunct, kOther };
 
-CharClass Classify(unsigned char c) {
+constexpr CharClass ClassifySlow(unsigned char c) {
   if (c == '\n' || c == '\r') return CharClass::kNewline;
   if (c == ' ' || c == '\t' || c == '\v' || c == '\f') return CharClass::kSpace;
   if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_') return CharClass::kLetter;
@@ -13,6 +13,17 @@ CharClass Classify(unsigned char c) {
   if (c < 0x80) return CharClass::kPunct;
   return CharClass::kOther;
 }
+
+// Counting runs over every byte of large outputs: classify through a table.
+struct ClassTable {
+  CharClass classes[256];
+  constexpr ClassTable() : classes() {
+    for (int c = 0; c < 256; ++c) classes[c] = ClassifySlow(static_cast<unsigned char>(c));
+  }
+};
+constexpr ClassTable kClassTable;
+
+inline CharClass Classify(unsigned char c) { return kClassTable.classes[c]; }
 
 // Mirrors the pre-tokenization of GPT-style BPE vocabularies (o200k_base, cl100k_base): text
 // splits into letter runs (with their leading space), digit runs of at most three,

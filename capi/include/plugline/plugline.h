@@ -17,8 +17,8 @@
  *  - No C++ exception ever crosses this boundary.
  *
  * Thread safety
- *  - The version getters, plugline_status_str, plugline_last_error_message and plugline_free
- *    may be called from any thread at any time.
+ *  - The version getters, plugline_status_str, plugline_last_error_message, plugline_free and
+ *    plugline_js_call may be called from any thread at any time.
  *  - A plugline_config is used by one thread at a time.
  *  - A plugline_host may be used from several threads at once.
  *  - The last-error message is per thread: read it on the thread whose call failed.
@@ -110,12 +110,15 @@ PLUGLINE_API plugline_status plugline_config_set_project_dir(plugline_config *co
                                                              const char *path);
 
 /* 1 (default): store raw outputs under <home>/outputs and name the file in summaries.
- * 0: the host keeps raw outputs itself; summaries name no file. */
+ * 0: the host keeps raw outputs itself; summaries name no file, and a shaper that can only
+ * elide by pointing at the stored copy (builtin-generic) shows the output in full. */
 PLUGLINE_API plugline_status plugline_config_set_store_outputs(plugline_config *config,
                                                                int enabled);
 
-/* Counts the tokens of `text` (`len` bytes, UTF-8) the way the host's model does. Called from
- * any thread that shapes; must not call back into plugline. */
+/* Counts the tokens of `text` (`len` bytes) the way the host's model does. The text is a raw
+ * output or a summary exactly as plugline holds it: usually UTF-8, but a raw output may hold
+ * any bytes, NUL included. Called from any thread that shapes; must not call back into
+ * plugline. */
 typedef uint64_t (*plugline_token_count_fn)(const char *text, size_t len, void *user_data);
 
 /* Uses the host's token counter instead of plugline's estimate. `user_data` is passed to every
@@ -184,7 +187,10 @@ PLUGLINE_API plugline_status plugline_host_shape(char **out_json, size_t *out_le
  * Returns PLUGLINE_OK, PLUGLINE_EINVALID, PLUGLINE_ENOTFOUND (no such file or function),
  * PLUGLINE_ETIMEOUT, PLUGLINE_ERESOURCE (heap limit), PLUGLINE_EUNAVAILABLE (built without
  * V8, or the V8 backend failed to load) or PLUGLINE_EPLUGIN (the module threw or did not
- * load: the message has the exception and its file:line). */
+ * load: the message has the exception and its file:line).
+ *
+ * Each call loads the module into a fresh V8 isolate (a few milliseconds). `timeout_ms` bounds
+ * the module's top level and, separately, the call. May be called from any thread. */
 PLUGLINE_API plugline_status plugline_js_call(char **out_json, size_t *out_len,
                                               const char *module_path, const char *function,
                                               const char *args_json, size_t args_len,

@@ -1,0 +1,219 @@
+'use strict';
+// plugline for Node.js: the JS face of the N-API addon plugline.node (src/addon.cc), which
+// speaks only plugline's stable C ABI.
+//
+// Every call is synchronous and runs on the calling thread: shaping takes microseconds to a
+// few milliseconds, so it does not need a thread pool. jsCall() blocks for as long as the
+// plugin runs, bounded by its timeoutMs (default 5000 ms).
+//
+// Errors from plugline are PluglineError (a subclass of Error) with .status (the negative
+// plugline_status number), .code ("PLUGLINE_EINVALID", ...) and plugline's message. Arguments
+// of the wrong type are TypeError, as in Node's own APIs.
+
+const fs = require('node:fs');
+const path = require('node:path');
+
+/** The plugline_abi_version() this wrapper was written for. */
+const EXPECTED_ABI_VERSION = 1;
+
+class PluglineError extends Error {
+  /**
+   * @param {string} message  plugline_last_error_message() of the failed call
+   * @param {number} status   the plugline_status (negative)
+   * @param {string} code     plugline_status_str(status), e.g. "PLUGLINE_EINVALID"
+   */
+  constructor(message, status, code) {
+    super(message);
+    this.name = 'PluglineError';
+    this.status = status;
+    this.code = code;
+  }
+}
+
+// Where the addon is: $PLUGLINE_NODE_ADDON when set (then the only candidate), else
+// ./build/plugline.node inside this package.
+function loadAddon() {
+  const fromEnv = process.env.PLUGLINE_NODE_ADDON;
+  const candidate = fromEnv
+    ? path.resolve(fromEnv)
+    : path.join(__dirname, 'build', 'plugline.node');
+  const origin = fromEnv ? '$PLUGLINE_NODE_ADDON' : 'the package\'s build/ directory';
+  if (!fs.existsSync(candidate)) {
+    throw new Error(
+      `plugline: cannot find the native addon: tried ${candidate} (from ${origin}): ` +
+        'no such file. Build it with CMake (see bindings/node/README.md) and set ' +
+        'PLUGLINE_NODE_ADDON to <build>/lib/plugline.node, or make build/ in this package ' +
+        'point at <build>/lib.');
+  }
+  let addon;
+  try {
+    addon = require(candidate);
+  } catch (cause) {
+    throw new Error(
+      `plugline: cannot load the native addon ${candidate} (from ${origin}): ${cause.message}`,
+      { cause });
+  }
+  if (typeof addon.abiVersion !== 'function' || addon.abiVersion() !== EXPECTED_ABI_VERSION) {
+    const found = typeof addon.abiVersion === 'function' ? addon.abiVersion() : 'none';
+    throw new Error(
+      `plugline: ${candidate} reports ABI version ${found}, but this package needs ` +
+        `${EXPECTED_ABI_VERSION}: rebuild the addon and libplugline from the same source`);
+  }
+  addon.setErrorClass(PluglineError);
+  addon.path = candidate;
+  return addon;
+}
+
+const addon = loadAddon();
+
+/** The exit code meaning "not known" (killed by a signal, still running). */
+const EXIT_CODE_UNKNOWN = addon.EXIT_CODE_UNKNOWN;
+
+function checkOptions(options, allowed, what) {
+  if (options === undefined || options === null) return {};
+  if (typeof options !== 'object' || Array.isArray(options)) {
+    throw new TypeError(`${what} must be an object`);
+  }
+  for (const key of Object.keys(options)) {
+    if (!allowed.includes(key)) {
+      throw new TypeError(`${what}: unknown option "${key}" (known: ${allowed.join(', ')})`);
+    }
+  }
+  return options;
+}
+
+function checkOptionalString(value, name) {
+  if (value !== undefined && value !== null && typeof value !== 'string') {
+    throw new TypeError(`${name} must be a string`);
+  }
+  return value ?? null;
+}
+
+/** plugline's version, "0.1.0" (plugline_version_string()). */
+function version() {
+  return addon.version();
+}
+
+/** The ABI version of the loaded libplugline (plugline_abi_version()). */
+function abiVersion() {
+  return addon.abiVersion();
+}
+
+/**
+ * A plugline host: configuration, plugins, the shaping pipeline and the raw-output store.
+ * Release it with close() when done (otherwise it is released when garbage-collected).
+ */
+class Host {
+  #native;
+
+  /**
+   * @param {object} [options]
+   * @param {string} [options.home]          state directory; default $PLUGLINE_HOME, else ~/.plugline
+   * @param {string} [options.projectDir]    a project whose .plugline/ adds config and plugins
+   * @param {boolean} [options.storeOutputs] keep raw outputs under <home>/outputs (default true)
+   * @throws {PluglineError} e.g. PLUGLINE_ESTATE when no home directory can be found
+   */
+  constructor(options) {
+    const { home, projectDir, storeOutputs } =
+      checkOptions(options, ['home', 'projectDir', 'storeOutputs'], 'Host options');
+    if (storeOutputs !== undefined && typeof storeOutputs !== 'boolean') {
+      throw new TypeError('storeOutputs must be a boolean');
+    }
+    this.#native = new addon.Host(
+      checkOptionalString(home, 'home'),
+      checkOptionalString(projectDir, 'projectDir'),
+      storeOutputs);
+  }
+
+  /**
+   * Shapes one command's output (plugline_host_shape).
+   *
+   * @param {string} command   the command line as the agent ran it
+   * @param {string|Buffer|Uint8Array|ArrayBuffer} output  what it printed; bytes are passed
+   *        as they are (any bytes, NUL included), a string as UTF-8
+   * @param {number|null} [exitCode]  its exit code; undefined or null: not known
+   * @param {object} [options]
+   * @param {string} [options.shaper]  force this shaper ("builtin-generic") instead of match()
+   * @returns {{summary: string, render_mode: 'summary'|'raw', shaper: string,
+   *   confidence: number, raw_path: string|null, raw_bytes: number, raw_lines: number,
+   *   tokens_raw: number, tokens_summary: number, fallback: string|null}}
+   * @throws {PluglineError} PLUGLINE_EINVALID (e.g. unknown shaper), PLUGLINE_ERESOURCE,
+   *   PLUGLINE_ESTATE (closed host)
+   */
+  shape(command, output, exitCode, options) {
+    const { shaper } = checkOptions(options, ['shaper'], 'shape options');
+    if (typeof command !== 'string') throw new TypeError('command must be a string');
+    if (typeof output !== 'string' && !ArrayBuffer.isView(output) &&
+        !(output instanceof ArrayBuffer)) {
+      throw new TypeError('output must be a string, a Buffer, a TypedArray or an ArrayBuffer');
+    }
+    if (exitCode !== undefined && exitCode !== null &&
+        !(Number.isInteger(exitCode) && exitCode >= -2147483648 && exitCode <= 2147483647)) {
+      throw new TypeError('exitCode must be a 32-bit integer, null or undefined');
+    }
+    const json = this.#native.shape(command, output, exitCode ?? null,
+                                    checkOptionalString(shaper, 'shaper'));
+    return JSON.parse(json);
+  }
+
+  /**
+   * Problems found while opening the host (malformed config files, unknown keys), each
+   * naming its file.
+   * @returns {string[]}
+   */
+  diagnostics() {
+    return JSON.parse(this.#native.diagnostics());
+  }
+
+  /** Releases the host now. Idempotent; any later call throws PluglineError PLUGLINE_ESTATE. */
+  close() {
+    this.#native.close();
+  }
+
+  /** True after close(). */
+  get closed() {
+    return this.#native.closed;
+  }
+}
+
+if (typeof Symbol.dispose === 'symbol') {
+  Host.prototype[Symbol.dispose] = Host.prototype.close;
+}
+
+/**
+ * EXPERIMENTAL (plugline_js_call): loads the ES module at `modulePath` into one of
+ * plugline's own V8 isolates (not this Node.js process's), calls `fn` of its default export
+ * (the default export itself when `fn` is null, undefined or "") with `args`, awaits a
+ * returned promise and returns the result. Blocks the calling thread until the call ends.
+ *
+ * @param {string} modulePath  path of the module (relative: to process.cwd())
+ * @param {string|null} [fn]   name of the function of the default export
+ * @param {Array} [args]       JSON-able arguments
+ * @param {number} [timeoutMs] time budget in milliseconds; 0 or undefined: 5000
+ * @returns {*} the JSON-able result (null for undefined)
+ * @throws {PluglineError} PLUGLINE_ENOTFOUND, PLUGLINE_ETIMEOUT, PLUGLINE_ERESOURCE,
+ *   PLUGLINE_EUNAVAILABLE, PLUGLINE_EPLUGIN (the module threw: the message has file:line)
+ */
+function jsCall(modulePath, fn, args, timeoutMs) {
+  if (typeof modulePath !== 'string') throw new TypeError('modulePath must be a string');
+  if (args === undefined || args === null) args = [];
+  if (!Array.isArray(args)) throw new TypeError('args must be an array');
+  if (timeoutMs !== undefined && timeoutMs !== null &&
+      !(Number.isInteger(timeoutMs) && timeoutMs >= 0 && timeoutMs <= 0xffffffff)) {
+    throw new TypeError('timeoutMs must be an integer between 0 and 4294967295');
+  }
+  const json = addon.jsCall(path.resolve(modulePath), checkOptionalString(fn, 'fn'),
+                            JSON.stringify(args), timeoutMs ?? 0);
+  return JSON.parse(json);
+}
+
+module.exports = {
+  version,
+  abiVersion,
+  Host,
+  jsCall,
+  PluglineError,
+  EXIT_CODE_UNKNOWN,
+  /** The file the native addon was loaded from. */
+  addonPath: addon.path,
+};

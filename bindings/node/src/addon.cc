@@ -1,0 +1,415 @@
+// plugline.node: the N-API addon under bindings/node/index.js.
+//
+// It speaks only plugline's stable C ABI (plugline/plugline.h) and does the marshalling:
+// JS strings and byte buffers in, JSON text out (index.js parses it). Argument checking that
+// reads better in JS (option objects, defaults) lives in index.js; this file still checks every
+// type it reads, because the native functions can be called directly.
+//
+// Errors. Built with NODE_ADDON_API_DISABLE_CPP_EXCEPTIONS: a failure becomes a pending JS
+// exception and the callback returns. A failed plugline call becomes a PluglineError (the
+// class index.js registers through setErrorClass) with .status, .code and the message of
+// plugline_last_error_message(). No C++ exception may unwind into Node's C code: every
+// callback that allocates C++ memory (std::string) runs its body through Guard(), which turns
+// an exception into a PluglineError; the others cannot throw.
+//
+// Threads. Every call is synchronous on the calling JS thread; plugline's last-error message
+// is per thread, so it is read right after the failed call, on the same thread.
+#include <napi.h>
+
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <exception>
+#include <limits>
+#include <new>
+#include <string>
+#include <utility>
+
+#include "plugline/plugline.h"
+
+namespace {
+
+// Per-environment state (one per main thread or worker_thread that loads the addon).
+struct AddonData {
+  // PluglineError from index.js; empty until setErrorClass() is called.
+  Napi::FunctionReference error_class;
+};
+
+// Throws a PluglineError(message, status, code) as a JS exception. `code` is
+// plugline_status_str(status). Allocates no C++ memory, so it is safe inside a catch handler.
+void ThrowPluglineError(Napi::Env env, int status, const char* code, const char* message) {
+  Napi::String js_message = Napi::String::New(env, message);
+  if (env.IsExceptionPending()) return;
+  Napi::Object error;
+  AddonData* data = env.GetInstanceData<AddonData>();
+  if (data != nullptr && !data->error_class.IsEmpty()) {
+    error = data->error_class.New(
+        {js_message, Napi::Number::New(env, status), Napi::String::New(env, code)});
+    if (env.IsExceptionPending()) return;  // the constructor threw: let that propagate
+  } else {
+    // Before index.js registered its class (or when the addon is used bare): an Error with
+    // the same fields.
+    error = Napi::Error::New(env, message).Value();
+    error.Set("name", Napi::String::New(env, "PluglineError"));
+    error.Set("status", Napi::Number::New(env, status));
+    error.Set("code", Napi::String::New(env, code));
+    if (env.IsExceptionPending()) return;
+  }
+  Napi::Error(env, error).ThrowAsJavaScriptException();
+}
+
+// A PluglineError raised by the addon itself (a closed host, a NUL in a path).
+void ThrowPluglineError(Napi::Env env, plugline_status status, const char* message) {
+  ThrowPluglineError(env, status, plugline_status_str(status), message);
+}
+
+// Throws the error of the plugline call that just returned `status`, on this thread.
+void ThrowLastError(Napi::Env env, plugline_status status) {
+  // The message is valid until the next plugline call on this thread: take the code first,
+  // then the message, and make no plugline call until it is copied into a JS string.
+  const char* code = plugline_status_str(status);
+  const char* message = plugline_last_error_message();
+  ThrowPluglineError(env, status, code, *message != '\0' ? message : code);
+}
+
+// Reads an integer in [min, max]; false for anything else (NaN, a fraction, a non-number).
+bool ReadInteger(const Napi::Value& value, double min, double max, double* out) {
+  if (!value.IsNumber()) return false;
+  double number = value.As<Napi::Number>().DoubleValue();
+  if (!std::isfinite(number) || std::trunc(number) != number || number < min || number > max) {
+    return false;
+  }
+  *out = number;
+  return true;
+}
+
+void ThrowTypeError(Napi::Env env, const char* message) {
+  Napi::TypeError::New(env, message).ThrowAsJavaScriptException();
+}
+
+// Runs a callback body; turns a C++ exception (in practice std::bad_alloc from a string copy)
+// into a PluglineError so that it never unwinds into Node.
+template <typename Body>
+Napi::Value Guard(Napi::Env env, Body&& body) noexcept {
+  try {
+    return std::forward<Body>(body)();
+  } catch (const std::bad_alloc&) {
+    ThrowPluglineError(env, PLUGLINE_ERESOURCE, "plugline addon: out of memory");
+  } catch (const std::exception& e) {
+    ThrowPluglineError(env, PLUGLINE_EINTERNAL, e.what());
+  } catch (...) {
+    ThrowPluglineError(env, PLUGLINE_EINTERNAL, "plugline addon: unknown C++ exception");
+  }
+  return env.Undefined();
+}
+
+// Owns a buffer returned by the library.
+class PluglineBuffer {
+ public:
+  PluglineBuffer() = default;
+  PluglineBuffer(const PluglineBuffer&) = delete;
+  PluglineBuffer& operator=(const PluglineBuffer&) = delete;
+  ~PluglineBuffer() { plugline_free(data_); }
+  char** out() { return &data_; }
+  size_t* out_len() { return &len_; }
+  Napi::String ToJs(Napi::Env env) const { return Napi::String::New(env, data_, len_); }
+
+ private:
+  char* data_ = nullptr;
+  size_t len_ = 0;
+};
+
+// Reads a string argument that plugline takes NUL-terminated. Null/undefined give
+// *is_null = true when `nullable`. Returns false with a pending exception otherwise.
+bool ReadCString(Napi::Env env, const Napi::Value& value, const char* what, bool nullable,
+                 std::string* out, bool* is_null) {
+  if (is_null != nullptr) *is_null = false;
+  if (nullable && (value.IsUndefined() || value.IsNull())) {
+    if (is_null != nullptr) *is_null = true;
+    return true;
+  }
+  if (!value.IsString()) {
+    std::string message =
+        std::string(what) + (nullable ? " must be a string or null" : " must be a string");
+    ThrowTypeError(env, message.c_str());
+    return false;
+  }
+  *out = value.As<Napi::String>().Utf8Value();
+  if (out->find('\0') != std::string::npos) {
+    std::string message = std::string(what) + " must not contain a NUL character";
+    ThrowPluglineError(env, PLUGLINE_EINVALID, message.c_str());
+    return false;
+  }
+  return true;
+}
+
+// Bytes of a string (as UTF-8, copied into `storage`) or of an ArrayBuffer, TypedArray (a
+// Buffer) or DataView (read in place: calls are synchronous, so the memory cannot move).
+bool ReadBytes(Napi::Env env, const Napi::Value& value, const char* what, std::string* storage,
+               const char** data, size_t* len) {
+  if (value.IsString()) {
+    *storage = value.As<Napi::String>().Utf8Value();
+    *data = storage->data();
+    *len = storage->size();
+    return true;
+  }
+  if (value.IsTypedArray()) {
+    Napi::TypedArray array = value.As<Napi::TypedArray>();
+    Napi::ArrayBuffer buffer = array.ArrayBuffer();
+    *data = static_cast<const char*>(buffer.Data()) + array.ByteOffset();
+    *len = array.ByteLength();
+    return true;
+  }
+  if (value.IsDataView()) {
+    Napi::DataView view = value.As<Napi::DataView>();
+    *data = static_cast<const char*>(view.Data());
+    *len = view.ByteLength();
+    return true;
+  }
+  if (value.IsArrayBuffer()) {
+    Napi::ArrayBuffer buffer = value.As<Napi::ArrayBuffer>();
+    *data = static_cast<const char*>(buffer.Data());
+    *len = buffer.ByteLength();
+    return true;
+  }
+  std::string message =
+      std::string(what) + " must be a string, a Buffer, a TypedArray or an ArrayBuffer";
+  ThrowTypeError(env, message.c_str());
+  return false;
+}
+
+// ---- Host ---------------------------------------------------------------------------------
+
+// new Host(home: string|null, projectDir: string|null, storeOutputs: boolean)
+class HostWrap : public Napi::ObjectWrap<HostWrap> {
+ public:
+  static Napi::Function Define(Napi::Env env) {
+    return DefineClass(
+        env, "Host",
+        {InstanceMethod<&HostWrap::Shape>("shape"),
+         InstanceMethod<&HostWrap::Diagnostics>("diagnostics"),
+         InstanceMethod<&HostWrap::Close>("close"), InstanceAccessor<&HostWrap::Closed>("closed")});
+  }
+
+  explicit HostWrap(const Napi::CallbackInfo& info) : Napi::ObjectWrap<HostWrap>(info) {
+    // A pending exception on return makes node-addon-api discard the half-built object.
+    Guard(info.Env(), [&] { return Construct(info); });
+  }
+
+  ~HostWrap() override { plugline_host_free(host_); }
+
+ private:
+  Napi::Value Construct(const Napi::CallbackInfo& info) {
+    Napi::Env env = info.Env();
+    std::string home, project_dir;
+    bool home_null = true, project_dir_null = true;
+    if (!ReadCString(env, info[0], "home", true, &home, &home_null)) return env.Undefined();
+    if (!ReadCString(env, info[1], "projectDir", true, &project_dir, &project_dir_null)) {
+      return env.Undefined();
+    }
+    bool store_outputs = true;
+    if (!info[2].IsUndefined() && !info[2].IsNull()) {
+      if (!info[2].IsBoolean()) {
+        ThrowTypeError(env, "storeOutputs must be a boolean");
+        return env.Undefined();
+      }
+      store_outputs = info[2].As<Napi::Boolean>().Value();
+    }
+
+    plugline_config* config = nullptr;
+    plugline_status status = plugline_config_new(&config);
+    if (status == PLUGLINE_OK && !home_null)
+      status = plugline_config_set_home(config, home.c_str());
+    if (status == PLUGLINE_OK && !project_dir_null) {
+      status = plugline_config_set_project_dir(config, project_dir.c_str());
+    }
+    if (status == PLUGLINE_OK) status = plugline_config_set_store_outputs(config, store_outputs);
+    if (status == PLUGLINE_OK) status = plugline_host_new(&host_, config);
+    if (status != PLUGLINE_OK) {
+      ThrowLastError(env, status);  // before plugline_config_free, which could reset it
+      plugline_config_free(config);
+      return env.Undefined();
+    }
+    plugline_config_free(config);
+    return env.Undefined();
+  }
+
+  // A PluglineError(PLUGLINE_ESTATE) after close().
+  bool CheckOpen(Napi::Env env) {
+    if (host_ != nullptr) return true;
+    ThrowPluglineError(env, PLUGLINE_ESTATE, "plugline: the Host is closed");
+    return false;
+  }
+
+  // shape(command: string, output: string|Buffer|TypedArray|ArrayBuffer,
+  //       exitCode: int32|null|undefined, shaper: string|null|undefined) -> JSON string
+  Napi::Value Shape(const Napi::CallbackInfo& info) {
+    Napi::Env env = info.Env();
+    return Guard(env, [&]() -> Napi::Value {
+      if (!CheckOpen(env)) return env.Undefined();
+      if (!info[0].IsString()) {
+        ThrowTypeError(env, "command must be a string");
+        return env.Undefined();
+      }
+      std::string command = info[0].As<Napi::String>().Utf8Value();
+      std::string output_storage;
+      const char* output = nullptr;
+      size_t output_len = 0;
+      if (!ReadBytes(env, info[1], "output", &output_storage, &output, &output_len)) {
+        return env.Undefined();
+      }
+      int exit_code = PLUGLINE_EXIT_CODE_UNKNOWN;
+      if (!info[2].IsUndefined() && !info[2].IsNull()) {
+        double number = 0;
+        if (!ReadInteger(info[2], std::numeric_limits<int32_t>::min(),
+                         std::numeric_limits<int32_t>::max(), &number)) {
+          ThrowTypeError(env, "exitCode must be a 32-bit integer, null or undefined");
+          return env.Undefined();
+        }
+        exit_code = static_cast<int>(number);
+      }
+      std::string shaper;
+      bool shaper_null = true;
+      if (!ReadCString(env, info[3], "shaper", true, &shaper, &shaper_null)) return env.Undefined();
+
+      plugline_shape_options options{};
+      options.struct_size = sizeof options;
+      options.shaper = shaper_null ? nullptr : shaper.c_str();
+      PluglineBuffer result;
+      plugline_status status =
+          plugline_host_shape(result.out(), result.out_len(), host_, command.data(), command.size(),
+                              output, output_len, exit_code, &options);
+      if (status != PLUGLINE_OK) {
+        ThrowLastError(env, status);
+        return env.Undefined();
+      }
+      return result.ToJs(env);
+    });
+  }
+
+  // diagnostics() -> JSON string (an array of strings)
+  Napi::Value Diagnostics(const Napi::CallbackInfo& info) {
+    Napi::Env env = info.Env();
+    return Guard(env, [&]() -> Napi::Value {
+      if (!CheckOpen(env)) return env.Undefined();
+      PluglineBuffer result;
+      plugline_status status = plugline_host_diagnostics(result.out(), result.out_len(), host_);
+      if (status != PLUGLINE_OK) {
+        ThrowLastError(env, status);
+        return env.Undefined();
+      }
+      return result.ToJs(env);
+    });
+  }
+
+  // close(): releases the host now instead of at garbage collection. Idempotent.
+  Napi::Value Close(const Napi::CallbackInfo& info) {
+    plugline_host_free(host_);
+    host_ = nullptr;
+    return info.Env().Undefined();
+  }
+
+  Napi::Value Closed(const Napi::CallbackInfo& info) {
+    return Napi::Boolean::New(info.Env(), host_ == nullptr);
+  }
+
+  plugline_host* host_ = nullptr;
+};
+
+// ---- Module functions ---------------------------------------------------------------------
+
+Napi::Value Version(const Napi::CallbackInfo& info) {
+  return Napi::String::New(info.Env(), plugline_version_string());
+}
+
+Napi::Value AbiVersion(const Napi::CallbackInfo& info) {
+  return Napi::Number::New(info.Env(), plugline_abi_version());
+}
+
+Napi::Value StatusString(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  if (!info[0].IsNumber()) {
+    ThrowTypeError(env, "status must be a number");
+    return env.Undefined();
+  }
+  return Napi::String::New(env, plugline_status_str(info[0].As<Napi::Number>().Int32Value()));
+}
+
+// setErrorClass(PluglineError): the constructor, called as new C(message, status, code), of
+// the errors this addon throws.
+Napi::Value SetErrorClass(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  if (!info[0].IsFunction()) {
+    ThrowTypeError(env, "setErrorClass expects a constructor");
+    return env.Undefined();
+  }
+  env.GetInstanceData<AddonData>()->error_class = Napi::Persistent(info[0].As<Napi::Function>());
+  return env.Undefined();
+}
+
+// jsCall(modulePath: string, function: string|null, argsJson: string, timeoutMs: uint32)
+//   -> JSON string. Experimental, like plugline_js_call.
+Napi::Value JsCall(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  return Guard(env, [&]() -> Napi::Value {
+    std::string module_path, function;
+    bool function_null = true;
+    if (!ReadCString(env, info[0], "modulePath", false, &module_path, nullptr)) {
+      return env.Undefined();
+    }
+    if (!ReadCString(env, info[1], "fn", true, &function, &function_null)) return env.Undefined();
+    if (!info[2].IsString()) {
+      ThrowTypeError(env, "argsJson must be a string");
+      return env.Undefined();
+    }
+    std::string args_json = info[2].As<Napi::String>().Utf8Value();
+    uint32_t timeout_ms = 0;
+    if (!info[3].IsUndefined() && !info[3].IsNull()) {
+      double number = 0;
+      if (!ReadInteger(info[3], 0, std::numeric_limits<uint32_t>::max(), &number)) {
+        ThrowTypeError(env, "timeoutMs must be an integer between 0 and 4294967295");
+        return env.Undefined();
+      }
+      timeout_ms = static_cast<uint32_t>(number);
+    }
+    PluglineBuffer result;
+    plugline_status status = plugline_js_call(result.out(), result.out_len(), module_path.c_str(),
+                                              function_null ? nullptr : function.c_str(),
+                                              args_json.data(), args_json.size(), timeout_ms);
+    if (status != PLUGLINE_OK) {
+      ThrowLastError(env, status);
+      return env.Undefined();
+    }
+    return result.ToJs(env);
+  });
+}
+
+Napi::Object Init(Napi::Env env, Napi::Object exports) {
+  Guard(env, [&]() -> Napi::Value {
+    // The header this addon was compiled with must describe the library it loaded.
+    if (plugline_abi_version() != PLUGLINE_ABI_VERSION) {
+      char message[160];
+      std::snprintf(message, sizeof message,
+                    "plugline: libplugline has ABI version %d, but this addon was built for %d",
+                    plugline_abi_version(), PLUGLINE_ABI_VERSION);
+      Napi::Error::New(env, message).ThrowAsJavaScriptException();
+      return env.Undefined();
+    }
+    env.SetInstanceData(new AddonData());
+    exports.Set("version", Napi::Function::New<Version>(env, "version"));
+    exports.Set("abiVersion", Napi::Function::New<AbiVersion>(env, "abiVersion"));
+    exports.Set("statusString", Napi::Function::New<StatusString>(env, "statusString"));
+    exports.Set("setErrorClass", Napi::Function::New<SetErrorClass>(env, "setErrorClass"));
+    exports.Set("jsCall", Napi::Function::New<JsCall>(env, "jsCall"));
+    exports.Set("Host", HostWrap::Define(env));
+    exports.Set("EXIT_CODE_UNKNOWN", Napi::Number::New(env, PLUGLINE_EXIT_CODE_UNKNOWN));
+    exports.Set("ABI_VERSION", Napi::Number::New(env, PLUGLINE_ABI_VERSION));
+    return env.Undefined();
+  });
+  return exports;
+}
+
+}  // namespace
+
+NODE_API_MODULE(plugline, Init)

@@ -1,0 +1,161 @@
+'use strict';
+// Host and shaping through the addon, with a fresh temporary home per test.
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+
+const { Host, PluglineError } = require('..');
+
+const homes = [];
+test.after(() => homes.forEach((home) => fs.rmSync(home, { recursive: true, force: true })));
+
+function tempHome() {
+  const home = fs.mkdtempSync(path.join(os.tmpdir(), 'plugline-node-'));
+  homes.push(home);
+  return home;
+}
+
+function numberedLines(count) {
+  return Array.from({ length: count }, (_, i) => `line ${i + 1}: compiling unit ${i}`).join('\n') + '\n';
+}
+
+function lastLine(text) {
+  const lines = text.replace(/\n+$/, '').split('\n');
+  return lines[lines.length - 1];
+}
+
+test('500 lines are summarised; the raw output is stored byte for byte', (t) => {
+  const home = tempHome();
+  const host = new Host({ home });
+  t.after(() => host.close());
+  const output = numberedLines(500);
+
+  const result = host.shape('make -j8', output, 2);
+
+  assert.equal(result.render_mode, 'summary');
+  assert.equal(result.shaper, 'builtin-generic');
+  assert.equal(result.fallback, null);
+  assert.ok(result.summary.includes('… 440 lines hidden'), result.summary);
+  assert.equal(result.raw_lines, 500);
+  assert.equal(result.raw_bytes, Buffer.byteLength(output));
+  assert.ok(result.tokens_summary < result.tokens_raw);
+  assert.ok(result.raw_path.startsWith(path.join(home, 'outputs') + path.sep), result.raw_path);
+  assert.equal(lastLine(result.summary), `full output: ${result.raw_path}`);
+  assert.deepEqual(fs.readFileSync(result.raw_path), Buffer.from(output));
+});
+
+test('a Buffer with NUL and 0xff bytes is passed with its length and stored exactly', (t) => {
+  const host = new Host({ home: tempHome() });
+  t.after(() => host.close());
+  const lines = [];
+  for (let i = 0; i < 500; i++) {
+    lines.push(Buffer.from(`row ${i} `), Buffer.from([0x00, 0xff, 0xfe, 0x00, 0x80]), Buffer.from('\n'));
+  }
+  const output = Buffer.concat(lines);
+  assert.ok(output.includes(0) && output.includes(0xff));
+
+  const result = host.shape('dump --binary', output, 0);
+
+  assert.equal(result.render_mode, 'summary');
+  assert.equal(result.raw_bytes, output.length);
+  assert.equal(result.raw_lines, 500);
+  assert.equal(lastLine(result.summary), `full output: ${result.raw_path}`);
+  assert.ok(fs.readFileSync(result.raw_path).equals(output), 'raw file differs from the Buffer');
+});
+
+test('a view into a larger buffer passes only its own bytes', (t) => {
+  const host = new Host({ home: tempHome() });
+  t.after(() => host.close());
+  const backing = Buffer.from('XXXX' + numberedLines(100) + 'YYYY');
+  const view = new Uint8Array(backing.buffer, backing.byteOffset + 4, backing.length - 8);
+
+  const result = host.shape('cat log', view);
+
+  assert.equal(result.raw_bytes, view.byteLength);
+  assert.ok(fs.readFileSync(result.raw_path).equals(Buffer.from(numberedLines(100))));
+});
+
+test('a short output comes back raw', (t) => {
+  const host = new Host({ home: tempHome() });
+  t.after(() => host.close());
+  const result = host.shape('ls', 'a.txt\nb.txt\n', 0);
+  assert.equal(result.render_mode, 'raw');
+  assert.equal(result.summary, 'a.txt\nb.txt\n');
+  assert.equal(result.raw_lines, 2);
+});
+
+test('exitCode may be omitted, undefined or null (PLUGLINE_EXIT_CODE_UNKNOWN)', (t) => {
+  const host = new Host({ home: tempHome() });
+  t.after(() => host.close());
+  for (const exitCode of [undefined, null]) {
+    assert.equal(host.shape('sleep 100', 'killed\n', exitCode).render_mode, 'raw');
+  }
+  assert.equal(host.shape('sleep 100', 'killed\n').render_mode, 'raw');
+  assert.throws(() => host.shape('x', 'y', 1.5), TypeError);
+  assert.throws(() => host.shape('x', 'y', 2 ** 31), TypeError);
+  assert.throws(() => host.shape('x', 42), TypeError);
+});
+
+test('a forced shaper is used; an unknown one throws PluglineError PLUGLINE_EINVALID', (t) => {
+  const host = new Host({ home: tempHome() });
+  t.after(() => host.close());
+  assert.equal(host.shape('x', 'y\n', 0, { shaper: 'builtin-generic' }).shaper, 'builtin-generic');
+  assert.throws(() => host.shape('npm test', 'ok\n', 0, { shaper: 'no-such-shaper' }), (error) => {
+    assert.ok(error instanceof PluglineError);
+    assert.ok(error instanceof Error);
+    assert.equal(error.code, 'PLUGLINE_EINVALID');
+    assert.equal(error.status, -1);
+    assert.match(error.message, /no-such-shaper/);
+    return true;
+  });
+  assert.throws(() => host.shape('x', 'y', 0, { shapr: 'typo' }), TypeError);
+});
+
+test('storeOutputs: false writes no file and names none', (t) => {
+  const home = tempHome();
+  const host = new Host({ home, storeOutputs: false });
+  t.after(() => host.close());
+  const result = host.shape('make', numberedLines(500), 0);
+  assert.equal(result.raw_path, null);
+  assert.ok(!result.summary.includes('full output:'));
+  assert.ok(!fs.existsSync(path.join(home, 'outputs')) ||
+            fs.readdirSync(path.join(home, 'outputs')).length === 0);
+});
+
+test('diagnostics() names a malformed config file; a clean home has none', (t) => {
+  const clean = new Host({ home: tempHome() });
+  t.after(() => clean.close());
+  assert.deepEqual(clean.diagnostics(), []);
+
+  const home = tempHome();
+  fs.writeFileSync(path.join(home, 'config.yaml'), 'plugins: [unclosed\n');
+  const host = new Host({ home });
+  t.after(() => host.close());
+  const diagnostics = host.diagnostics();
+  assert.equal(diagnostics.length, 1);
+  assert.ok(diagnostics[0].includes(path.join(home, 'config.yaml')), diagnostics[0]);
+});
+
+test('close() is idempotent; a closed host throws PLUGLINE_ESTATE', () => {
+  const host = new Host({ home: tempHome() });
+  assert.equal(host.closed, false);
+  host.close();
+  host.close();
+  assert.equal(host.closed, true);
+  assert.throws(() => host.shape('ls', 'a\n'), { name: 'PluglineError', code: 'PLUGLINE_ESTATE' });
+  assert.throws(() => host.diagnostics(), { code: 'PLUGLINE_ESTATE' });
+});
+
+test('bad Host options are TypeErrors', () => {
+  assert.throws(() => new Host({ home: 42 }), TypeError);
+  assert.throws(() => new Host({ storeOutputs: 'yes' }), TypeError);
+  assert.throws(() => new Host({ hom: '/tmp' }), TypeError);
+  assert.throws(() => new Host('/tmp'), TypeError);
+});
+
+test('a path with a NUL character is refused, not truncated', () => {
+  assert.throws(() => new Host({ home: `${tempHome()}\0/etc` }),
+                { name: 'PluglineError', code: 'PLUGLINE_EINVALID' });
+});

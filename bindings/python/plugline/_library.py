@@ -1,0 +1,157 @@
+"""Finding and loading libplugline, and describing its C ABI to ctypes.
+
+Nothing outside this module touches ctypes function declarations; the rest of the package
+calls through :func:`lib`. The prototypes below mirror ``capi/include/plugline/plugline.h``
+exactly; the header is the only interface this binding uses.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import ctypes.util
+import os
+import sys
+
+#: The PLUGLINE_ABI_VERSION this binding was written for.
+ABI_VERSION = 1
+
+#: PLUGLINE_EXIT_CODE_UNKNOWN: the exit code passed when it is not known.
+EXIT_CODE_UNKNOWN = -2147483647 - 1
+
+#: The environment variable naming the library file to load (a full path).
+LIBRARY_ENV = "PLUGLINE_LIBRARY"
+
+_PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
+
+if sys.platform == "darwin":
+    _FILE_NAMES = ("libplugline.1.dylib", "libplugline.dylib")
+elif sys.platform == "win32":
+    _FILE_NAMES = ("plugline.dll",)
+else:
+    _FILE_NAMES = ("libplugline.so.1", "libplugline.so")
+
+
+class plugline_shape_options(ctypes.Structure):  # noqa: N801 - the C name, on purpose
+    """``struct plugline_shape_options``; ``struct_size`` must be ``ctypes.sizeof`` of it."""
+
+    _fields_ = [
+        ("struct_size", ctypes.c_size_t),
+        ("shaper", ctypes.c_char_p),
+    ]
+
+
+#: ``plugline_token_count_fn``: uint64_t (*)(const char *text, size_t len, void *user_data).
+#: ``text`` is declared as a void pointer so that ctypes does not stop it at a NUL byte.
+TOKEN_COUNT_FN = ctypes.CFUNCTYPE(ctypes.c_uint64, ctypes.c_void_p, ctypes.c_size_t,
+                                  ctypes.c_void_p)
+
+#: The ``user_data_free`` callback type; ``USER_DATA_FREE_FN()`` is a NULL one.
+USER_DATA_FREE_FN = ctypes.CFUNCTYPE(None, ctypes.c_void_p)
+
+_c_int = ctypes.c_int
+_c_size_t = ctypes.c_size_t
+_c_void_p = ctypes.c_void_p
+_c_char_p = ctypes.c_char_p
+_out_buffer = ctypes.POINTER(ctypes.c_void_p)
+_out_size = ctypes.POINTER(ctypes.c_size_t)
+
+# name: (restype, argtypes). plugline_status is an int-sized enum: declared as c_int.
+_PROTOTYPES = {
+    "plugline_status_str": (_c_char_p, [_c_int]),
+    "plugline_last_error_message": (_c_char_p, []),
+    "plugline_version_major": (_c_int, []),
+    "plugline_version_minor": (_c_int, []),
+    "plugline_version_patch": (_c_int, []),
+    "plugline_version_string": (_c_char_p, []),
+    "plugline_abi_version": (_c_int, []),
+    "plugline_free": (None, [_c_void_p]),
+    "plugline_config_new": (_c_int, [_out_buffer]),
+    "plugline_config_free": (None, [_c_void_p]),
+    "plugline_config_set_home": (_c_int, [_c_void_p, _c_char_p]),
+    "plugline_config_set_project_dir": (_c_int, [_c_void_p, _c_char_p]),
+    "plugline_config_set_store_outputs": (_c_int, [_c_void_p, _c_int]),
+    "plugline_config_set_token_counter": (
+        _c_int, [_c_void_p, TOKEN_COUNT_FN, _c_void_p, USER_DATA_FREE_FN]),
+    "plugline_host_new": (_c_int, [_out_buffer, _c_void_p]),
+    "plugline_host_free": (None, [_c_void_p]),
+    "plugline_host_diagnostics": (_c_int, [_out_buffer, _out_size, _c_void_p]),
+    "plugline_host_shape": (
+        _c_int, [_out_buffer, _out_size, _c_void_p, _c_char_p, _c_size_t, _c_char_p, _c_size_t,
+                 _c_int, ctypes.POINTER(plugline_shape_options)]),
+    "plugline_js_call": (
+        _c_int, [_out_buffer, _out_size, _c_char_p, _c_char_p, _c_char_p, _c_size_t,
+                 ctypes.c_uint32]),
+}
+
+
+def _candidates() -> list[tuple[str, str]]:
+    """Where to look, in order, as (how it was found, what to pass to dlopen)."""
+    explicit = os.environ.get(LIBRARY_ENV)
+    if explicit:
+        # An explicit choice is the only candidate: silently loading another copy would hide
+        # the mistake.
+        # Made absolute so that the V8 backend, found next to the library, is still found
+        # after the process changes directory.
+        return [(f"${LIBRARY_ENV}", os.path.abspath(explicit))]
+    candidates = [("next to the package", os.path.join(_PACKAGE_DIR, name))
+                  for name in _FILE_NAMES]
+    found = ctypes.util.find_library("plugline")
+    if found:
+        candidates.append(('ctypes.util.find_library("plugline")', found))
+    candidates.append(("the dynamic loader's search path", _FILE_NAMES[0]))
+    return candidates
+
+
+def _declare(library: ctypes.CDLL) -> None:
+    for name, (restype, argtypes) in _PROTOTYPES.items():
+        function = getattr(library, name)
+        function.restype = restype
+        function.argtypes = argtypes
+
+
+def check_abi(library: ctypes.CDLL, path: str) -> None:
+    """Raises ImportError unless ``library`` speaks the ABI this binding was written for."""
+    found = library.plugline_abi_version()
+    if found != ABI_VERSION:
+        raise ImportError(
+            f"plugline: {path} has C ABI version {found}, but this Python binding was written "
+            f"for ABI version {ABI_VERSION}; install a matching libplugline or binding "
+            f"(set ${LIBRARY_ENV} to choose the library file)")
+
+
+def _load() -> tuple[ctypes.CDLL, str]:
+    tried = []
+    for how, path in _candidates():
+        is_file_path = os.sep in path
+        if is_file_path and not os.path.exists(path):
+            tried.append(f"{path} ({how}: no such file)")
+            continue
+        try:
+            library = ctypes.CDLL(path)
+        except OSError as error:
+            tried.append(f"{path} ({how}: {error})")
+            continue
+        try:
+            _declare(library)
+        except AttributeError as error:
+            tried.append(f"{path} ({how}: not libplugline: {error})")
+            continue
+        check_abi(library, path)
+        return library, path
+    raise ImportError(
+        "plugline: cannot load the plugline shared library; tried: " + "; ".join(tried)
+        + f". Set ${LIBRARY_ENV} to the full path of libplugline.so, or put the library "
+        "on the loader's search path (LD_LIBRARY_PATH).")
+
+
+_library, _library_path = _load()
+
+
+def lib() -> ctypes.CDLL:
+    """The loaded library, with every function of the C ABI declared."""
+    return _library
+
+
+def library_path() -> str:
+    """The file (or soname) the library was loaded from."""
+    return _library_path

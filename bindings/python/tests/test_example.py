@@ -1,0 +1,37 @@
+"""examples/python/shape_output.py runs a command and prints plugline's summary."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from conftest import REPO_ROOT
+
+EXAMPLE = REPO_ROOT / "examples" / "python" / "shape_output.py"
+
+
+def run_example(home: Path, *command: str) -> subprocess.CompletedProcess[str]:
+    environment = dict(os.environ, PYTHONPATH=str(REPO_ROOT / "bindings" / "python"))
+    return subprocess.run([sys.executable, str(EXAMPLE), "--home", str(home), "--", *command],
+                          env=environment, capture_output=True, text=True, timeout=60)
+
+
+def test_long_output_is_summarized(home: Path) -> None:
+    result = run_example(home, sys.executable, "-c", "for i in range(500): print('row', i)")
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0] == "row 0"
+    assert any("440 lines hidden" in line for line in lines)
+    assert lines[-1].startswith(f"full output: {home / 'outputs'}")
+    raw_path = Path(lines[-1].removeprefix("full output: "))
+    expected = "".join(f"row {i}\n" for i in range(500)).encode()
+    assert raw_path.read_bytes() == expected
+    assert "builtin-generic: summary" in result.stderr
+
+
+def test_exit_status_is_the_commands(home: Path) -> None:
+    result = run_example(home, sys.executable, "-c", "print('short'); raise SystemExit(3)")
+    assert result.returncode == 3
+    assert result.stdout == "short\n"
