@@ -43,6 +43,11 @@ std::vector<std::string> Candidates() {
     std::string dir = DirOf(self);
     paths.push_back(StrCat(dir, "/", PLUGLINE_BACKEND_SUBDIR, "/", kBackendFile));
     paths.push_back(StrCat(dir, "/../lib/", PLUGLINE_BACKEND_SUBDIR, "/", kBackendFile));
+    // An installed CLI in <prefix>/bin with a multiarch libdir (lib/x86_64-linux-gnu).
+    if (std::string_view(PLUGLINE_INSTALL_LIBDIR_RELATIVE) != "lib") {
+      paths.push_back(StrCat(dir, "/../", PLUGLINE_INSTALL_LIBDIR_RELATIVE, "/",
+                             PLUGLINE_BACKEND_SUBDIR, "/", kBackendFile));
+    }
   }
   paths.push_back(StrCat(PLUGLINE_INSTALL_LIBDIR, "/", PLUGLINE_BACKEND_SUBDIR, "/",
                                kBackendFile));

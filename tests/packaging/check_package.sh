@@ -51,6 +51,7 @@ here="$source_dir/tests/packaging"
 cmake_bin="${CMAKE_COMMAND:-cmake}"
 
 work="$(mktemp -d "${TMPDIR:-/tmp}/plugline-packaging-${mode:-none}.XXXXXX")" || exit 1
+# shellcheck disable=SC2317  # called by the EXIT trap
 cleanup() {
   if [[ "${PLUGLINE_PACKAGING_KEEP:-0}" == 1 ]]; then
     echo "-- kept $work"
@@ -103,6 +104,8 @@ cmake_args=()
 cmake_args+=(-DCMAKE_FIND_USE_PACKAGE_REGISTRY=OFF -DCMAKE_FIND_USE_SYSTEM_PACKAGE_REGISTRY=OFF)
 build_args=()
 [[ -n "$build_type" ]] && build_args+=(--config "$build_type")
+# One job per core whatever the generator (make alone would run one at a time).
+parallel_args=(--parallel "$(nproc 2>/dev/null || echo 2)")
 
 # run_consumer NAME EXECUTABLE: runs a consumer with a fresh home (and the JS check with V8).
 run_consumer() {
@@ -160,9 +163,9 @@ check_find_package() {
   local headers
   headers="$(cd "$prefix/$includedir" && find . -type f | sort | tr '\n' ' ')"
   [[ "$headers" == "./plugline/plugline.h " ]] || fail "installed headers are '$headers', want only plugline/plugline.h"
-  if find "$prefix" -name '*.a' | grep -q .; then
-    fail "a static library was installed: $(find "$prefix" -name '*.a' | tr '\n' ' ')"
-  fi
+  local archives
+  archives="$(find "$prefix" -name '*.a')"
+  [[ -z "$archives" ]] || fail "a static library was installed: $(tr '\n' ' ' <<<"$archives")"
   if grep -q 'plugline_core\|plugline::core' "$lib/cmake/plugline/"*.cmake; then
     fail "the exported targets mention plugline_core"
   fi
@@ -216,17 +219,16 @@ check_find_package() {
   step "configure and build consumer/ with find_package(plugline) and CMAKE_PREFIX_PATH=$prefix"
   run consumer-configure "$cmake_bin" -S "$here/consumer" -B "$work/consumer-build" \
     "${cmake_args[@]}" "-DCMAKE_PREFIX_PATH=$prefix"
-  run consumer-build "$cmake_bin" --build "$work/consumer-build" "${build_args[@]}"
+  run consumer-build "$cmake_bin" --build "$work/consumer-build" "${build_args[@]}" "${parallel_args[@]}"
   local found
   found="$(sed -n 's/^plugline_DIR:PATH=//p' "$work/consumer-build/CMakeCache.txt")"
   [[ "$found" == "$lib/cmake/plugline" ]] || fail "find_package found plugline in '$found', not in $lib/cmake/plugline"
   local exe="$work/consumer-build/consumer"
   [[ -x "$exe" ]] || exe="$(find "$work/consumer-build" -type f -name consumer -perm -u+x | head -1)"
-  if ldd "$exe" | grep -q "libplugline.*=> $lib/"; then
-    :
-  else
-    fail "the consumer does not load libplugline from $lib: $(ldd "$exe" | grep plugline)"
-  fi
+  # (Output captured first: with pipefail, `ldd | grep -q` can fail on ldd's SIGPIPE.)
+  local loaded
+  loaded="$(ldd "$exe" 2>&1 | grep libplugline)"
+  [[ "$loaded" == *"=> $lib/libplugline"* ]] || fail "the consumer does not load libplugline from $lib: $loaded"
   run_consumer find_package "$exe"
 
   step "build consumer/main.c with pkg-config --cflags --libs plugline"
@@ -264,7 +266,7 @@ check_add_subdirectory() {
   step "configure subproject/ (add_subdirectory(plugline), PLUGLINE_WITH_V8=$with_v8)"
   run subproject-configure "$cmake_bin" -S "$here/subproject" -B "$build" "${args[@]}"
   step "build subproject/ (compiles plugline again)"
-  run subproject-build "$cmake_bin" --build "$build" "${build_args[@]}"
+  run subproject-build "$cmake_bin" --build "$build" "${build_args[@]}" "${parallel_args[@]}"
 
   # Nothing of plugline's own test, benchmark or example targets was generated.
   if "$cmake_bin" --build "$build" --target help >"$work/targets.log" 2>&1; then
