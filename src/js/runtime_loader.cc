@@ -15,9 +15,10 @@
 namespace plugline::js {
 namespace {
 
-constexpr const char* kBackendFile = "libplugline-v8.so";
-
 std::atomic<bool> g_loaded{false};
+
+#if PLUGLINE_WITH_V8
+constexpr const char* kBackendFile = "libplugline-v8.so";
 
 std::string DirOf(const std::string& path) {
   size_t slash = path.rfind('/');
@@ -66,6 +67,8 @@ int DlopenFlags() {
   if (deepbind) flags |= RTLD_DEEPBIND;
   return flags;
 }
+
+#endif  // PLUGLINE_WITH_V8
 
 absl::StatusOr<Runtime*> LoadBackend() {
 #if !PLUGLINE_WITH_V8

@@ -11,11 +11,11 @@
 namespace plugline::js {
 namespace {
 
+#if PLUGLINE_TEST_WITH_V8
+
 std::string Module(std::string_view relative) {
   return plugline::testing::SourceDir() + "/js/modules/" + std::string(relative);
 }
-
-#if PLUGLINE_TEST_WITH_V8
 
 Runtime* TheRuntime() {
   auto runtime = GetRuntime();
