@@ -15,4 +15,5 @@ set +e
 build/bin/plugline run -- /usr/bin/python3 -m pytest -v examples/projects/pytest-failing
 code=$?
 set -e
-printf '\n(pytest exited with %d, and so did plugline run; the full output is at the path above)\n' "$code"
+printf '\n(pytest exited with %d, and so did plugline run; raw outputs are kept in %s)\n' \
+  "$code" "${PLUGLINE_HOME:-$HOME/.plugline}/outputs"
