@@ -12,7 +12,10 @@ namespace plugline::builtin {
 // Every built-in shaper, in a fixed order.
 std::vector<std::shared_ptr<core::Shaper>> MakeBuiltinShapers();
 
-// The generic shaper: matches anything at low confidence; keeps the head and the tail.
+// Each built-in (see docs/shaping.md for what each keeps).
+std::shared_ptr<core::Shaper> MakeTestShaper();
+// The generic shaper: matches anything at low confidence; keeps the head, the tail and the
+// error lines between.
 std::shared_ptr<core::Shaper> MakeGenericShaper();
 
 }  // namespace plugline::builtin

@@ -1,9 +1,11 @@
 // builtin-generic: for output no other shaper recognizes. It cannot know what matters, so it
-// keeps the head (where commands announce what they do) and the tail (where they say how it
-// ended) and counts what it hides.
-#include "absl/strings/str_cat.h"
-#include "core/strings.h"
+// keeps the head (where commands announce what they do), the tail (where they say how it
+// ended) and, from the middle, lines that look like trouble (errors, failures, exceptions)
+// with one line of context each; runs of identical lines are folded; everything else is
+// counted.
 #include "builtin/builtin_shapers.h"
+#include "builtin/common.h"
+#include "core/strings.h"
 #include "core/text.h"
 
 namespace plugline::builtin {
@@ -11,7 +13,8 @@ namespace {
 
 constexpr size_t kHeadLines = 30;
 constexpr size_t kTailLines = 30;
-// Below this many hidden lines eliding is not worth a marker: show everything.
+constexpr size_t kMaxTroubleLines = 100;
+// Below this many hidden lines eliding is not worth it: the output is shown raw.
 constexpr size_t kMinHiddenLines = 10;
 
 class GenericShaper final : public core::Shaper {
@@ -20,7 +23,8 @@ class GenericShaper final : public core::Shaper {
     meta_.id = "builtin-generic";
     meta_.name = "generic";
     meta_.version = "1.0.0";
-    meta_.description = "Any output: keeps the first and last 30 lines, counts what it hides";
+    meta_.description =
+        "Any output: the first and last 30 lines and the error lines between, the rest counted";
     meta_.author = "plugline";
     meta_.tier = "built-in";
     meta_.output_kind = "generic";
@@ -40,19 +44,14 @@ class GenericShaper final : public core::Shaper {
     if (lines.size() < kHeadLines + kTailLines + kMinHiddenLines || context.raw_path.empty()) {
       return core::ShapeOutput{"", RenderMode::kRaw};
     }
-    const size_t hidden = lines.size() - kHeadLines - kTailLines;
-    std::string summary;
-    summary.reserve(4096);
-    for (size_t i = 0; i < kHeadLines; ++i) StrAppend(&summary, lines[i], "\n");
-    // The pipeline ends the summary with "full output: <path>".
-    StrAppend(&summary, "… ", core::FormatCount(hidden), " lines hidden (lines ",
-                    core::FormatCount(kHeadLines + 1), "–",
-                    core::FormatCount(kHeadLines + hidden), " of ",
-                    core::FormatCount(lines.size()), ")\n");
-    for (size_t i = lines.size() - kTailLines; i < lines.size(); ++i) {
-      StrAppend(&summary, lines[i], "\n");
-    }
-    return core::ShapeOutput{std::move(summary), RenderMode::kSummary};
+    SummaryWriter out(&lines);
+    std::string tool = ToolName(context.command);
+    std::string note = ExitNote(context.exit_code);
+    if (note.empty() && context.exit_code) note = "exit 0";
+    out.Header(StrCat(tool.empty() ? "output" : tool, ": ", note.empty() ? "" : StrCat(note, ", "),
+                      core::FormatCount(lines.size()), " lines"));
+    WriteHeadTail(lines, kHeadLines, kTailLines, LooksLikeErrorLine, kMaxTroubleLines, out);
+    return core::ShapeOutput{out.Take(), RenderMode::kSummary};
   }
 
  private:
@@ -62,9 +61,5 @@ class GenericShaper final : public core::Shaper {
 }  // namespace
 
 std::shared_ptr<core::Shaper> MakeGenericShaper() { return std::make_shared<GenericShaper>(); }
-
-std::vector<std::shared_ptr<core::Shaper>> MakeBuiltinShapers() {
-  return {MakeGenericShaper()};
-}
 
 }  // namespace plugline::builtin

@@ -63,6 +63,13 @@ absl::StatusOr<ShapeResult> ShaperPipeline::Run(const ShapeRequest& request,
   result.raw_lines = CountLines(request.output);
   result.tokens_raw = counter_->Count(request.output);
 
+  // Shapers, and a raw rendering, see the output as a terminal showed it: no ANSI escapes,
+  // redraws applied. The stored file keeps the exact bytes.
+  std::string normalized;
+  const std::string_view output =
+      NormalizeTerminalOutput(request.output, &normalized) ? std::string_view(normalized)
+                                                           : request.output;
+
   // 1. Choose the shaper.
   Shaper* winner = nullptr;
   if (!request.shaper.empty()) {
@@ -79,7 +86,7 @@ absl::StatusOr<ShapeResult> ShaperPipeline::Run(const ShapeRequest& request,
     }
     result.confidence = 1.0;
   } else {
-    const std::string snippet = MakeSnippet(request.output);
+    const std::string snippet = MakeSnippet(output);
     for (const auto& shaper : shapers_) {
       absl::StatusOr<MatchResult> match =
           shaper->Match(request.command, snippet, request.exit_code);
@@ -99,7 +106,6 @@ absl::StatusOr<ShapeResult> ShaperPipeline::Run(const ShapeRequest& request,
   }
 
   // 2. Shape.
-  std::string_view output = request.output;
   auto show_raw = [&](std::optional<std::string> why) {
     result.summary.assign(output);
     result.render_mode = RenderMode::kRaw;
@@ -109,7 +115,7 @@ absl::StatusOr<ShapeResult> ShaperPipeline::Run(const ShapeRequest& request,
     show_raw("no shaper matched");
   } else {
     result.shaper = winner->meta().id;
-    ShapeContext context{request.command, request.exit_code, result.raw_bytes, result.raw_lines,
+    ShapeContext context{request.command, request.exit_code, output.size(), CountLines(output),
                          raw.path};
     absl::StatusOr<ShapeOutput> shaped = winner->Shape(output, context);
     if (!shaped.ok()) {
@@ -144,8 +150,10 @@ absl::StatusOr<ShapeResult> ShaperPipeline::Run(const ShapeRequest& request,
     // Never worse than raw.
     if (result.summary.size() >= output.size()) show_raw(std::nullopt);
   }
-  result.tokens_summary =
-      result.render_mode == RenderMode::kRaw ? result.tokens_raw : counter_->Count(result.summary);
+  result.tokens_summary = result.summary.size() == request.output.size() &&
+                                   result.summary == request.output
+                               ? result.tokens_raw
+                               : counter_->Count(result.summary);
   return result;
 }
 

@@ -102,3 +102,137 @@ std::string FormatBytes(uint64_t n) {
 }
 
 }  // namespace plugline::core
+
+namespace plugline::core {
+namespace {
+
+// Applies one line's carriage returns and backspaces the way a terminal would: text after a
+// CR overwrites from column 0, a backspace moves one character left. Works on bytes of UTF-8
+// by whole characters.
+void AppendRedrawnLine(std::string_view line, std::string* out) {
+  if (line.find_first_of("\r\b") == std::string_view::npos) {
+    out->append(line);
+    return;
+  }
+  // Columns as UTF-8 characters.
+  std::vector<std::string_view> cells;
+  size_t cursor = 0;
+  size_t i = 0;
+  while (i < line.size()) {
+    char c = line[i];
+    if (c == '\r') {
+      cursor = 0;
+      ++i;
+      continue;
+    }
+    if (c == '\b') {
+      if (cursor > 0) --cursor;
+      ++i;
+      continue;
+    }
+    size_t len = 1;
+    unsigned char u = static_cast<unsigned char>(c);
+    if (u >= 0xC0) {
+      len = u >= 0xF0 ? 4 : u >= 0xE0 ? 3 : 2;
+      if (i + len > line.size()) len = line.size() - i;
+    }
+    std::string_view cell = line.substr(i, len);
+    if (cursor < cells.size()) {
+      cells[cursor] = cell;
+    } else {
+      cells.push_back(cell);
+    }
+    ++cursor;
+    i += len;
+  }
+  for (std::string_view cell : cells) out->append(cell);
+}
+
+// Length of the escape sequence starting at text[i] == '\x1b' (at least 1), and, for
+// "cursor up" (ESC [ n A / ESC [ n F), how many lines it moves up.
+size_t EscapeLength(std::string_view text, size_t i, int* lines_up) {
+  *lines_up = 0;
+  if (i + 1 >= text.size()) return 1;
+  char kind = text[i + 1];
+  if (kind == '[') {  // CSI: parameters and intermediates, then one final byte 0x40-0x7e
+    size_t j = i + 2;
+    int n = 0;
+    bool digits = false;
+    while (j < text.size() && static_cast<unsigned char>(text[j]) >= 0x20 &&
+           static_cast<unsigned char>(text[j]) <= 0x3f) {
+      if (text[j] >= '0' && text[j] <= '9') {
+        n = n * 10 + (text[j] - '0');
+        digits = true;
+      }
+      ++j;
+    }
+    while (j < text.size() && static_cast<unsigned char>(text[j]) >= 0x20 &&
+           static_cast<unsigned char>(text[j]) <= 0x2f) {
+      ++j;
+    }
+    if (j >= text.size()) return text.size() - i;
+    if (text[j] == 'A' || text[j] == 'F') *lines_up = digits ? n : 1;
+    return j + 1 - i;
+  }
+  if (kind == ']' || kind == 'P' || kind == '_' || kind == '^') {
+    // OSC / DCS / APC / PM: up to BEL or ST (ESC \).
+    size_t j = i + 2;
+    while (j < text.size()) {
+      if (text[j] == '\a') return j + 1 - i;
+      if (text[j] == '\x1b' && j + 1 < text.size() && text[j + 1] == '\\') return j + 2 - i;
+      ++j;
+    }
+    return text.size() - i;
+  }
+  if (kind == '(' || kind == ')' || kind == '#' || kind == '%') return std::min<size_t>(3, text.size() - i);
+  return 2;  // ESC followed by one character (ESC 7, ESC 8, ESC M, ...)
+}
+
+}  // namespace
+
+bool NormalizeTerminalOutput(std::string_view text, std::string* out) {
+  if (text.find_first_of("\x1b\r\b") == std::string_view::npos) return false;
+  std::string result;
+  result.reserve(text.size());
+  std::string line;  // the current line without escapes, before redraws are applied
+  // Start offsets of the lines completed so far in `result`, for "cursor up" redraws.
+  std::vector<size_t> line_starts;
+  auto finish_line = [&](bool newline) {
+    if (!line.empty() && line.back() == '\r' && newline) line.pop_back();  // CRLF
+    line_starts.push_back(result.size());
+    AppendRedrawnLine(line, &result);
+    if (newline) result.push_back('\n');
+    line.clear();
+  };
+  size_t i = 0;
+  while (i < text.size()) {
+    size_t next = text.find_first_of("\x1b\n", i);
+    if (next == std::string_view::npos) {
+      line.append(text.substr(i));
+      break;
+    }
+    line.append(text.substr(i, next - i));
+    if (text[next] == '\n') {
+      finish_line(true);
+      i = next + 1;
+      continue;
+    }
+    int up = 0;
+    size_t length = EscapeLength(text, next, &up);
+    if (up > 0 && line.find_first_not_of(" \t\r") == std::string::npos) {
+      // The lines above are about to be redrawn: drop them (the redraw replaces them).
+      size_t drop = std::min<size_t>(static_cast<size_t>(up), line_starts.size());
+      if (drop > 0) {
+        result.resize(line_starts[line_starts.size() - drop]);
+        line_starts.resize(line_starts.size() - drop);
+      }
+      line.clear();
+    }
+    i = next + length;
+  }
+  if (!line.empty()) finish_line(false);
+  *out = std::move(result);
+  return true;
+}
+
+}  // namespace plugline::core

@@ -24,6 +24,14 @@ size_t CountLines(std::string_view text);
 // terminator does not start an empty last line. The views point into `text`.
 std::vector<std::string_view> SplitLines(std::string_view text);
 
+// Output as a person saw it in a terminal, for shaping: ANSI escape sequences (colours,
+// cursor movement, OSC titles and links) removed; carriage-return and backspace redraws
+// applied, so a progress bar that redrew itself 500 times is one line showing its final
+// state; "cursor up" redraws replace the lines they redraw; CRLF becomes LF. Returns false
+// (and leaves *out untouched) when `text` needs none of this, which is the common case and
+// costs one scan.
+bool NormalizeTerminalOutput(std::string_view text, std::string* out);
+
 // "3912" -> "3,912".
 std::string FormatCount(uint64_t n);
 

@@ -1,5 +1,7 @@
 #include <doctest/doctest.h>
 
+#include <algorithm>
+
 #include "builtin/builtin_shapers.h"
 #include "core/strings.h"
 #include "core/text.h"
@@ -22,12 +24,41 @@ TEST_CASE("generic keeps 30 head and 30 tail lines and counts the rest") {
   auto shaped = generic->Shape(output, ctx);
   REQUIRE(shaped.ok());
   auto lines = core::SplitLines(shaped->summary);
-  REQUIRE(lines.size() == 61);
-  CHECK(lines[0] == "entry 1");
-  CHECK(lines[29] == "entry 30");
-  CHECK(lines[30] == "… 3,902 lines hidden (lines 31–3,932 of 3,962)");
-  CHECK(lines[31] == "entry 3933");
-  CHECK(lines[60] == "entry 3962");
+  REQUIRE(lines.size() == 62);
+  CHECK(lines[0] == "cmd: exit 0, 3,962 lines");
+  CHECK(lines[1] == "entry 1");
+  CHECK(lines[30] == "entry 30");
+  CHECK(lines[31] == "… 3,902 lines omitted (lines 31–3,932 of 3,962)");
+  CHECK(lines[32] == "entry 3933");
+  CHECK(lines[61] == "entry 3962");
+}
+
+TEST_CASE("generic keeps error lines from the middle with their context, and folds repeats") {
+  auto generic = MakeGenericShaper();
+  std::string output;
+  for (int i = 1; i <= 1000; ++i) {
+    if (i == 500) {
+      output += "src/net.c:88: error: connection refused by 10.0.0.7\n";
+    } else if (i >= 10 && i < 20) {
+      output += "waiting for lock\n";
+    } else {
+      StrAppend(&output, "step ", i, " done\n");
+    }
+  }
+  core::ShapeContext ctx{"./deploy.sh --prod", 3, output.size(), 1000, "/s/a.log"};
+  auto shaped = generic->Shape(output, ctx);
+  REQUIRE(shaped.ok());
+  auto lines = core::SplitLines(shaped->summary);
+  CHECK(lines[0] == "deploy.sh: exit 3, 1,000 lines");
+  auto at = std::find(lines.begin(), lines.end(), "src/net.c:88: error: connection refused by 10.0.0.7");
+  REQUIRE(at != lines.end());
+  CHECK(*(at - 1) == "step 499 done");         // one line of context
+  CHECK(*(at - 2) == "… 468 lines omitted");   // lines 31-498
+  CHECK(*(at + 1) == "… 470 lines omitted (lines 501–970 of 1,000)");
+  auto lock = std::find(lines.begin(), lines.end(), "waiting for lock");
+  REQUIRE(lock != lines.end());
+  CHECK(*(lock + 1) == "… 9 repeats of the line above");
+  CHECK(*(lock + 2) == "step 20 done");
 }
 
 TEST_CASE("generic shows short outputs and unstored outputs raw") {

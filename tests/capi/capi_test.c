@@ -141,7 +141,7 @@ static void test_shape(void) {
   if (json != NULL) {
     EXPECT(strstr(json, "\"render_mode\":\"summary\"") != NULL);
     EXPECT(strstr(json, "\"shaper\":\"builtin-generic\"") != NULL);
-    EXPECT(strstr(json, "440 lines hidden") != NULL);
+    EXPECT(strstr(json, "440 lines omitted") != NULL);
     EXPECT(strstr(json, "\"raw_lines\":500") != NULL);
     EXPECT(strstr(json, "\"fallback\":null") != NULL);
   }

@@ -45,7 +45,7 @@ TEST_CASE("plugline run prints a head/tail summary and stores the raw output byt
   std::string expected;
   for (int i = 1; i <= 1000; ++i) StrAppend(&expected, i, "\n");
   CHECK(ReadFileOrEmpty(raw_path) == expected);
-  CHECK(run.output.find("… 940 lines hidden (lines 31–970 of 1,000)") != std::string::npos);
+  CHECK(run.output.find("… 940 lines omitted (lines 31–970 of 1,000)") != std::string::npos);
   CHECK(run.output.find("\n30\n") != std::string::npos);
   CHECK(run.output.find("\n31\n") == std::string::npos);
   CHECK(run.output.find("\n971\n") != std::string::npos);

@@ -31,7 +31,7 @@ TEST_CASE("Host shapes with the generic shaper, stores the raw output and report
   CHECK(result->render_mode == RenderMode::kSummary);
   CHECK(result->raw_path.find(home.path() + "/outputs/") == 0);
   CHECK(ReadFileOrEmpty(result->raw_path) == output);
-  CHECK(result->summary.find("… 440 lines hidden (lines 31–470 of 500)") != std::string::npos);
+  CHECK(result->summary.find("… 440 lines omitted (lines 31–470 of 500)") != std::string::npos);
 
   auto json = core::ParseJson(result->ToJson(), "result");
   REQUIRE(json.ok());

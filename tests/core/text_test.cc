@@ -49,3 +49,49 @@ TEST_CASE("UTF-8 validation and repair") {
 
 }  // namespace
 }  // namespace plugline::core
+
+namespace plugline::core {
+namespace {
+
+std::string Normalized(std::string_view text) {
+  std::string out;
+  return NormalizeTerminalOutput(text, &out) ? out : std::string(text);
+}
+
+TEST_CASE("plain text needs no normalization and is not copied") {
+  std::string out = "untouched";
+  CHECK_FALSE(NormalizeTerminalOutput("line one\nline two\n", &out));
+  CHECK(out == "untouched");
+}
+
+TEST_CASE("ANSI colours, OSC titles and links are removed") {
+  CHECK(Normalized("\x1b[31mFAIL\x1b[0m src/a.test.js\n") == "FAIL src/a.test.js\n");
+  CHECK(Normalized("\x1b[1;32m✓\x1b[39;22m ok\n") == "✓ ok\n");
+  CHECK(Normalized("\x1b]0;title\x07text\n") == "text\n");
+  CHECK(Normalized("\x1b]8;;https://x.org\x1b\\link\x1b]8;;\x1b\\\n") == "link\n");
+  CHECK(Normalized("a\x1b[Kb\n") == "ab\n");
+}
+
+TEST_CASE("carriage-return redraws keep what the terminal finally showed") {
+  CHECK(Normalized("progress 10%\rprogress 55%\rprogress 100%\ndone\n") ==
+        "progress 100%\ndone\n");
+  CHECK(Normalized("abcdef\rxy\n") == "xycdef\n");  // overwrite, as a terminal does
+  CHECK(Normalized("windows line\r\nnext\r\n") == "windows line\nnext\n");
+  CHECK(Normalized("12345\b\b\bab\n") == "12ab5\n");
+  CHECK(Normalized("é✓x\r✓\n") == "✓✓x\n");  // by characters, not bytes
+}
+
+TEST_CASE("cursor-up redraws replace the lines they redraw") {
+  std::string frames;
+  for (int i = 0; i < 3; ++i) {
+    if (i > 0) frames += "\x1b[2A\x1b[2K";
+    frames += "layer 1: " + std::to_string(i * 40) + "%\n";
+    if (i > 0) frames += "\x1b[2K";
+    frames += "layer 2: " + std::to_string(i * 30) + "%\n";
+  }
+  frames += "complete\n";
+  CHECK(Normalized("first\n" + frames) == "first\nlayer 1: 80%\nlayer 2: 60%\ncomplete\n");
+}
+
+}  // namespace
+}  // namespace plugline::core

@@ -37,7 +37,7 @@ test('500 lines are summarised; the raw output is stored byte for byte', (t) => 
   assert.equal(result.render_mode, 'summary');
   assert.equal(result.shaper, 'builtin-generic');
   assert.equal(result.fallback, null);
-  assert.ok(result.summary.includes('… 440 lines hidden'), result.summary);
+  assert.ok(result.summary.includes('… 440 lines omitted'), result.summary);
   assert.equal(result.raw_lines, 500);
   assert.equal(result.raw_bytes, Buffer.byteLength(output));
   assert.ok(result.tokens_summary < result.tokens_raw);

@@ -23,7 +23,7 @@ def test_long_output_is_summarized(home: Path) -> None:
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
     assert lines[0] == "row 0"
-    assert any("440 lines hidden" in line for line in lines)
+    assert any("440 lines omitted" in line for line in lines)
     assert lines[-1].startswith(f"full output: {home / 'outputs'}")
     raw_path = Path(lines[-1].removeprefix("full output: "))
     expected = "".join(f"row {i}\n" for i in range(500)).encode()

@@ -21,7 +21,7 @@ def test_long_output_is_summarized_and_stored_byte_for_byte(host: plugline.Host,
     assert result["shaper"] == "builtin-generic"
     assert result["fallback"] is None
     summary = result["summary"]
-    assert "… 440 lines hidden" in summary
+    assert "… 440 lines omitted" in summary
     assert "line 1 of the output" in summary and "line 500 of the output" in summary
     assert "line 250 of the output" not in summary
     raw_path = Path(result["raw_path"])

@@ -1,0 +1,9 @@
+#include "builtin/builtin_shapers.h"
+
+namespace plugline::builtin {
+
+std::vector<std::shared_ptr<core::Shaper>> MakeBuiltinShapers() {
+  return {MakeTestShaper(), MakeGenericShaper()};
+}
+
+}  // namespace plugline::builtin

@@ -1,0 +1,296 @@
+#include "builtin/common.h"
+
+#include <algorithm>
+#include <cctype>
+
+#include "core/strings.h"
+#include "core/text.h"
+
+namespace plugline::builtin {
+
+SummaryWriter::SummaryWriter(const std::vector<std::string_view>* source) : source_(source) {
+  text_.reserve(4096);
+  if (source_ != nullptr) shown_.assign(source_->size(), false);
+}
+
+void SummaryWriter::Header(std::string_view header) {
+  text_.append(header);
+  text_.push_back('\n');
+  ++lines_;
+}
+
+void SummaryWriter::Line(std::string_view line) {
+  text_.append(line);
+  text_.push_back('\n');
+  ++lines_;
+  if (source_ == nullptr || source_->empty()) return;
+  // Which source line is this? Views into the output are ordered by address.
+  const char* p = line.data();
+  const auto& src = *source_;
+  if (p < src.front().data() || p > src.back().data() + src.back().size()) return;
+  auto it = std::upper_bound(src.begin(), src.end(), p,
+                             [](const char* a, std::string_view b) { return a < b.data(); });
+  if (it == src.begin()) return;
+  size_t index = static_cast<size_t>(it - src.begin()) - 1;
+  if (src[index].data() == p && !shown_[index]) {
+    shown_[index] = true;
+    ++shown_count_;
+  }
+}
+
+void SummaryWriter::Lines(const std::vector<std::string_view>& lines) {
+  for (std::string_view line : lines) Line(line);
+}
+
+void SummaryWriter::Elided(uint64_t count, std::string_view what) {
+  if (count == 0) return;
+  StrAppend(&text_, "… ", core::FormatCount(count), " ", what, "\n");
+  ++lines_;
+}
+
+void SummaryWriter::ElidedLines(uint64_t count, std::string_view what) {
+  Elided(count, what);
+  elided_lines_ += count;
+}
+
+void SummaryWriter::Omitted(uint64_t count, std::string_view singular, std::string_view plural) {
+  if (count == 0) return;
+  Elided(count, StrCat(count == 1 ? singular : plural, " omitted"));
+}
+
+uint64_t SummaryWriter::UnaccountedLines() const {
+  if (source_ == nullptr) return 0;
+  uint64_t accounted = shown_count_ + elided_lines_;
+  return source_->size() > accounted ? source_->size() - accounted : 0;
+}
+
+std::vector<std::string> CommandWords(std::string_view command) {
+  std::vector<std::string> words;
+  std::string word;
+  bool in_word = false;
+  char quote = 0;
+  for (size_t i = 0; i < command.size(); ++i) {
+    char c = command[i];
+    if (quote != 0) {
+      if (c == quote) {
+        quote = 0;
+      } else if (c == '\\' && quote == '"' && i + 1 < command.size()) {
+        word.push_back(command[++i]);
+      } else {
+        word.push_back(c);
+      }
+      continue;
+    }
+    if (c == '\'' || c == '"') {
+      quote = c;
+      in_word = true;
+    } else if (c == '\\' && i + 1 < command.size()) {
+      word.push_back(command[++i]);
+      in_word = true;
+    } else if (c == ' ' || c == '\t' || c == '\n') {
+      if (in_word) words.push_back(std::move(word));
+      word.clear();
+      in_word = false;
+    } else {
+      word.push_back(c);
+      in_word = true;
+    }
+  }
+  if (in_word) words.push_back(std::move(word));
+  return words;
+}
+
+namespace {
+
+std::string Lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+std::string BaseName(std::string_view path) {
+  size_t slash = path.rfind('/');
+  return std::string(slash == std::string_view::npos ? path : path.substr(slash + 1));
+}
+
+// Index of the word that names the tool, past env assignments and wrappers.
+size_t ToolIndex(const std::vector<std::string>& words) {
+  static constexpr std::string_view kWrappers[] = {
+      "sudo", "env", "time", "nice", "nohup", "npx", "pnpx", "bunx", "exec", "command",
+      "stdbuf", "timeout", "xvfb-run", "uv", "poetry", "pipenv", "hatch"};
+  size_t i = 0;
+  while (i < words.size()) {
+    const std::string& w = words[i];
+    if (w.find('=') != std::string::npos && w[0] != '-' && w.find('/') == std::string::npos) {
+      ++i;  // VAR=value
+      continue;
+    }
+    std::string base = Lower(BaseName(w));
+    bool wrapper = false;
+    for (std::string_view k : kWrappers) wrapper = wrapper || base == k;
+    if (base == "timeout" && i + 1 < words.size()) {
+      i += 2;  // timeout DURATION cmd
+      continue;
+    }
+    if ((base == "uv" || base == "poetry" || base == "pipenv" || base == "hatch") &&
+        i + 1 < words.size() && words[i + 1] == "run") {
+      i += 2;
+      continue;
+    }
+    if (wrapper) {
+      ++i;
+      while (i < words.size() && words[i].size() > 1 && words[i][0] == '-') ++i;  // its flags
+      continue;
+    }
+    // python -m tool, node --test is the tool "node".
+    if ((base.rfind("python", 0) == 0) && i + 2 < words.size() && words[i + 1] == "-m") {
+      return i + 2;
+    }
+    return i;
+  }
+  return words.size();
+}
+
+}  // namespace
+
+std::string ToolName(std::string_view command) {
+  std::vector<std::string> words = CommandWords(command);
+  size_t i = ToolIndex(words);
+  if (i >= words.size()) return "";
+  std::string name = Lower(BaseName(words[i]));
+  // "pytest-3", "python3.11" keep their family name.
+  if (name.rfind("python", 0) == 0) return "python";
+  if (name.rfind("pytest", 0) == 0) return "pytest";
+  return name;
+}
+
+std::vector<std::string> ToolArgs(std::string_view command) {
+  std::vector<std::string> words = CommandWords(command);
+  size_t i = ToolIndex(words);
+  if (i >= words.size()) return {};
+  return std::vector<std::string>(words.begin() + static_cast<ptrdiff_t>(i) + 1, words.end());
+}
+
+bool CommandMentions(std::string_view command, std::initializer_list<std::string_view> names) {
+  std::vector<std::string> words = CommandWords(command);
+  for (size_t i = ToolIndex(words); i < words.size(); ++i) {
+    std::string base = Lower(BaseName(words[i]));
+    for (std::string_view name : names) {
+      if (base == name) return true;
+    }
+  }
+  return false;
+}
+
+bool ContainsIgnoreCase(std::string_view haystack, std::string_view needle) {
+  if (needle.empty()) return true;
+  if (haystack.size() < needle.size()) return false;
+  const unsigned char first = static_cast<unsigned char>(std::tolower(needle[0]));
+  for (size_t i = 0; i + needle.size() <= haystack.size(); ++i) {
+    if (static_cast<unsigned char>(std::tolower(haystack[i])) != first) continue;
+    size_t j = 1;
+    while (j < needle.size() &&
+           std::tolower(static_cast<unsigned char>(haystack[i + j])) ==
+               std::tolower(static_cast<unsigned char>(needle[j]))) {
+      ++j;
+    }
+    if (j == needle.size()) return true;
+  }
+  return false;
+}
+
+std::string_view Trim(std::string_view s) {
+  size_t b = s.find_first_not_of(" \t");
+  if (b == std::string_view::npos) return {};
+  size_t e = s.find_last_not_of(" \t");
+  return s.substr(b, e - b + 1);
+}
+
+bool LooksLikeErrorLine(std::string_view line) {
+  static constexpr std::string_view kWords[] = {
+      "error",  "fail",      "fatal",     "panic",   "exception",          "traceback",
+      "denied", "not found", "abort",     "killed",  "segmentation fault", "undefined reference",
+      "cannot", "unable to", "no such file"};
+  if (line.size() > 4096) line = line.substr(0, 4096);
+  bool hit = false;
+  for (std::string_view word : kWords) hit = hit || ContainsIgnoreCase(line, word);
+  if (!hit) return false;
+  // "0 errors", "no failures", "without errors" report the absence of trouble.
+  static constexpr std::string_view kAbsence[] = {" 0 error", " 0 fail", "no error", "no fail",
+                                                   "without error", "0 errors", "0 failed"};
+  for (std::string_view absence : kAbsence) {
+    if (ContainsIgnoreCase(line, absence)) return false;
+  }
+  return true;
+}
+
+void WriteHeadTail(const std::vector<std::string_view>& lines, size_t head, size_t tail,
+                   const std::function<bool(std::string_view)>& keep, size_t max_kept,
+                   SummaryWriter& out) {
+  const size_t n = lines.size();
+  if (n <= head + tail) {
+    WriteFolded(lines, out);
+    return;
+  }
+  WriteFolded(std::vector<std::string_view>(lines.begin(), lines.begin() + head), out);
+  const size_t middle_end = n - tail;
+  size_t next = head;  // first middle line not yet written or counted
+  size_t kept = 0;
+  for (size_t i = head; i < middle_end && kept < max_kept; ++i) {
+    if (!keep || !keep(lines[i])) continue;
+    size_t from = (i > next && i > head) ? i - 1 : i;  // one line of context before
+    if (from > next) {
+      out.ElidedLines(from - next, from - next == 1 ? "line omitted" : "lines omitted");
+    }
+    for (size_t j = std::max(from, next); j <= i; ++j) out.Line(lines[j]);
+    next = i + 1;
+    ++kept;
+  }
+  if (middle_end > next) {
+    out.ElidedLines(middle_end - next, StrCat(middle_end - next == 1 ? "line" : "lines",
+                                         " omitted (lines ", core::FormatCount(next + 1), "–",
+                                         core::FormatCount(middle_end), " of ",
+                                         core::FormatCount(n), ")"));
+  }
+  WriteFolded(std::vector<std::string_view>(lines.begin() + middle_end, lines.end()), out);
+}
+
+void WriteFolded(const std::vector<std::string_view>& lines, SummaryWriter& out) {
+  size_t i = 0;
+  while (i < lines.size()) {
+    size_t j = i + 1;
+    while (j < lines.size() && lines[j] == lines[i]) ++j;
+    out.Line(lines[i]);
+    if (j - i > 1) {
+      out.ElidedLines(j - i - 1,
+                      j - i - 1 == 1 ? "repeat of the line above" : "repeats of the line above");
+    }
+    i = j;
+  }
+}
+
+std::optional<uint64_t> CountBefore(std::string_view text, std::string_view word) {
+  size_t pos = 0;
+  while ((pos = text.find(word, pos)) != std::string_view::npos) {
+    // The word must stand alone on its left; a number and spaces precede it.
+    size_t end = pos;
+    while (end > 0 && text[end - 1] == ' ') --end;
+    size_t start = end;
+    while (start > 0 && std::isdigit(static_cast<unsigned char>(text[start - 1]))) --start;
+    bool word_start = pos == 0 || !std::isalpha(static_cast<unsigned char>(text[pos - 1]));
+    if (start < end && end < pos && word_start) {
+      uint64_t value = 0;
+      for (size_t i = start; i < end; ++i) value = value * 10 + static_cast<uint64_t>(text[i] - '0');
+      return value;
+    }
+    pos += word.size();
+  }
+  return std::nullopt;
+}
+
+std::string ExitNote(std::optional<int> exit_code) {
+  if (!exit_code || *exit_code == 0) return "";
+  return StrCat("exit ", *exit_code);
+}
+
+}  // namespace plugline::builtin

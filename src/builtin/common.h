@@ -1,0 +1,92 @@
+// What the built-in shapers share: a summary writer that keeps the rules (every line is a
+// line of the output, a count, or a marked elision), command parsing, and line helpers.
+#ifndef PLUGLINE_BUILTIN_COMMON_H_
+#define PLUGLINE_BUILTIN_COMMON_H_
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace plugline::builtin {
+
+// Builds a summary line by line. Three kinds of line, and only these:
+//  - Header(): the first line, the outcome, composed of the tool's name and facts read from
+//    the output (counts, pass/fail) — "pytest: FAILED — 2 failed, 32 passed";
+//  - Line(): a line of the output, verbatim;
+//  - Elided()/ElidedLines(): a counted elision marker, always starting with "… ".
+// Given the output's lines, it tracks which were shown and which a marker accounted for, so
+// a shaper can count exactly what is left with UnaccountedLines().
+class SummaryWriter {
+ public:
+  explicit SummaryWriter(const std::vector<std::string_view>* source = nullptr);
+  void Header(std::string_view header);
+  void Line(std::string_view line);
+  void Lines(const std::vector<std::string_view>& lines);
+  // "… <count> <what>", e.g. Elided(651, "passed tests omitted"). Nothing when count is 0.
+  void Elided(uint64_t count, std::string_view what);
+  // The same, for a marker that stands for `count` lines of the output.
+  void ElidedLines(uint64_t count, std::string_view what);
+  // "… <count> <singular|plural> omitted" (not counted as lines).
+  void Omitted(uint64_t count, std::string_view singular, std::string_view plural);
+  // Lines of the source neither shown nor accounted for by an ElidedLines() marker.
+  uint64_t UnaccountedLines() const;
+  size_t lines() const { return lines_; }
+  size_t size() const { return text_.size(); }
+  std::string Take() { return std::move(text_); }
+
+ private:
+  std::string text_;
+  size_t lines_ = 0;
+  const std::vector<std::string_view>* source_;
+  std::vector<bool> shown_;
+  uint64_t shown_count_ = 0;
+  uint64_t elided_lines_ = 0;
+};
+
+// The words of a command line (shell quoting removed, no expansion).
+std::vector<std::string> CommandWords(std::string_view command);
+
+// The tool a command runs, seen through wrappers: "python3 -m pytest -q" -> "pytest",
+// "npx jest" -> "jest", "FOO=1 sudo /usr/bin/make -j8" -> "make", "go test ./..." -> "go",
+// "npm run test" -> "npm". Lower case, no directory.
+std::string ToolName(std::string_view command);
+
+// The words after the tool: "go test ./..." -> {"test", "./..."}.
+std::vector<std::string> ToolArgs(std::string_view command);
+
+// True when any word of the command (after wrappers) equals one of `names`.
+bool CommandMentions(std::string_view command, std::initializer_list<std::string_view> names);
+
+// Case-insensitive substring search (ASCII).
+bool ContainsIgnoreCase(std::string_view haystack, std::string_view needle);
+
+// Leading and trailing spaces and tabs removed.
+std::string_view Trim(std::string_view s);
+
+// Lines that signal trouble in output no shaper understands: "error", "fail", "fatal",
+// "panic", "exception", "traceback", "denied", "not found", "segmentation fault", "abort".
+bool LooksLikeErrorLine(std::string_view line);
+
+// Keeps the first `head` and last `tail` lines and, between them, up to `max_kept` lines for
+// which `keep` is true (each with one line of context before it); everything else is counted
+// in markers. The workhorse of the generic shaper and the fallback of the others.
+void WriteHeadTail(const std::vector<std::string_view>& lines, size_t head, size_t tail,
+                   const std::function<bool(std::string_view)>& keep, size_t max_kept,
+                   SummaryWriter& out);
+
+// Writes `lines`, folding runs of identical consecutive lines into the first one and
+// "… repeated N more times".
+void WriteFolded(const std::vector<std::string_view>& lines, SummaryWriter& out);
+
+// Parses "<number> <word>" pairs: CountBefore("2 failed, 32 passed in 0.1s", "passed") -> 32.
+std::optional<uint64_t> CountBefore(std::string_view text, std::string_view word);
+
+// The exit code as text for a header: "exit 2", or "" when unknown or 0.
+std::string ExitNote(std::optional<int> exit_code);
+
+}  // namespace plugline::builtin
+
+#endif  // PLUGLINE_BUILTIN_COMMON_H_

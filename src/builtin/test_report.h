@@ -1,0 +1,73 @@
+// What the test shaper reads out of a test runner's output, and the parsers that read it.
+//
+// A parser never invents: every string_view here points into the output. Counts are read
+// from the runner's own totals lines when it prints them, else counted from per-test lines.
+#ifndef PLUGLINE_BUILTIN_TEST_REPORT_H_
+#define PLUGLINE_BUILTIN_TEST_REPORT_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace plugline::builtin {
+
+enum class TestRunner {
+  kPytest,
+  kUnittest,
+  kJest,
+  kVitest,
+  kMocha,
+  kTap,  // node --test (TAP reporter) and any TAP producer
+  kNodeSpec,  // node --test with the spec reporter
+  kCargo,
+  kGo,
+  kCtest,
+  kGtest,
+};
+
+std::string_view RunnerName(TestRunner runner);
+
+struct TestFailure {
+  std::string_view name;                 // as the runner printed it
+  std::vector<std::string_view> detail;  // the failure's lines, verbatim, heading first
+};
+
+struct TestCounts {
+  std::optional<uint64_t> passed, failed, errors, skipped, total;
+};
+
+struct TestReport {
+  TestRunner runner = TestRunner::kPytest;
+  std::vector<TestFailure> failures;
+  // Lines that matter outside any one test's failure: collection errors, a crash, build
+  // errors, the runner's list of failed tests. Kept verbatim.
+  std::vector<std::string_view> problems;
+  // The runner's own totals lines, verbatim, in order ("Tests: 2 failed, 10 passed, 12 total").
+  std::vector<std::string_view> totals;
+  TestCounts counts;
+  // Per-test "passed" lines seen (omitted from the summary, but counted).
+  uint64_t passing_lines = 0;
+  // Other things left out, counted: {count, "passing packages omitted"}.
+  std::vector<std::pair<uint64_t, std::string_view>> elided;
+  // True when the output had the runner's result structure (a totals line or per-test
+  // results). A report without it is not trusted for a success claim.
+  bool has_results = false;
+};
+
+// Which runner produced `output`, from the command and the output's own signals.
+// `confidence` is 0 when nothing points to a test runner.
+struct RunnerGuess {
+  TestRunner runner;
+  double confidence = 0;
+  std::string signal;
+};
+RunnerGuess GuessRunner(std::string_view command, std::string_view output);
+
+// Parses with the given runner's rules.
+TestReport ParseTestOutput(TestRunner runner, const std::vector<std::string_view>& lines);
+
+}  // namespace plugline::builtin
+
+#endif  // PLUGLINE_BUILTIN_TEST_REPORT_H_

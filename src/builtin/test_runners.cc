@@ -1,0 +1,939 @@
+// Parsers for test runners' output. Each reads lines as the runner prints them (verbose and
+// quiet modes) and fills a TestReport with views into the output.
+#include <algorithm>
+#include <cctype>
+#include <map>
+#include <string>
+
+#include "builtin/common.h"
+#include "builtin/test_report.h"
+
+namespace plugline::builtin {
+namespace {
+
+bool AllOf(std::string_view s, char c, size_t min_len) {
+  return s.size() >= min_len && s.find_first_not_of(c) == std::string_view::npos;
+}
+
+bool IsBlank(std::string_view s) { return Trim(s).empty(); }
+
+// "=== title ===" (pytest sections) -> "title"; empty when the line is not one.
+std::string_view FramedTitle(std::string_view line, char frame) {
+  if (line.size() < 7 || line[0] != frame || line.back() != frame) return {};
+  size_t b = line.find_first_not_of(frame);
+  size_t e = line.find_last_not_of(frame);
+  if (b == std::string_view::npos || b < 3 || line.size() - 1 - e < 3) return {};
+  std::string_view inner = Trim(line.substr(b, e - b + 1));
+  return inner;
+}
+
+bool IsDigit(char c) { return c >= '0' && c <= '9'; }
+
+std::optional<uint64_t> LeadingNumber(std::string_view s) {
+  s = Trim(s);
+  size_t i = 0;
+  uint64_t value = 0;
+  while (i < s.size() && IsDigit(s[i])) value = value * 10 + static_cast<uint64_t>(s[i++] - '0');
+  if (i == 0) return std::nullopt;
+  return value;
+}
+
+void Add(std::optional<uint64_t>& field, std::optional<uint64_t> value) {
+  if (!value) return;
+  field = field.value_or(0) + *value;
+}
+
+void TrimTrailingBlank(std::vector<std::string_view>& lines) {
+  while (!lines.empty() && IsBlank(lines.back())) lines.pop_back();
+}
+
+void CloseFailure(TestReport& report, TestFailure* current) {
+  if (current != nullptr) TrimTrailingBlank(current->detail);
+}
+
+// ---- pytest ---------------------------------------------------------------------------------
+
+bool IsPytestCounts(std::string_view text) {
+  // "2 failed, 32 passed, 1 warning in 0.08s", "no tests ran in 0.01s", "1 error in 0.2s"
+  if (text.find(" in ") == std::string_view::npos) return false;
+  static constexpr std::string_view kWords[] = {"passed", "failed", "error", "skipped",
+                                                "xfailed", "xpassed", "deselected",
+                                                "no tests ran", "warning"};
+  bool word = false;
+  for (std::string_view w : kWords) word = word || text.find(w) != std::string_view::npos;
+  if (!word) return false;
+  size_t in = text.rfind(" in ");
+  std::string_view tail = Trim(text.substr(in + 4));
+  return !tail.empty() && IsDigit(tail[0]);
+}
+
+void ReadPytestCounts(std::string_view text, TestCounts& counts) {
+  counts.passed = CountBefore(text, "passed");
+  counts.failed = CountBefore(text, "failed");
+  counts.errors = CountBefore(text, "error");
+  counts.skipped = CountBefore(text, "skipped");
+}
+
+void ParsePytest(const std::vector<std::string_view>& lines, TestReport& report) {
+  enum class Section { kNone, kFailures, kShortSummary, kOther } section = Section::kNone;
+  TestFailure* current = nullptr;
+  for (std::string_view line : lines) {
+    std::string_view title = FramedTitle(line, '=');
+    if (!title.empty()) {
+      CloseFailure(report, current);
+      current = nullptr;
+      if (IsPytestCounts(title)) {
+        report.totals.push_back(line);
+        ReadPytestCounts(title, report.counts);
+        report.has_results = true;
+        section = Section::kNone;
+      } else if (title == "FAILURES" || title == "ERRORS") {
+        section = Section::kFailures;
+      } else if (title.starts_with("short test summary")) {
+        section = Section::kShortSummary;
+      } else {
+        section = Section::kOther;  // test session starts, warnings summary, PASSES, ...
+      }
+      continue;
+    }
+    if (section != Section::kFailures &&
+        ((IsPytestCounts(line) && LeadingNumber(line)) || Trim(line).starts_with("no tests ran in"))) {
+      report.totals.push_back(line);  // -q prints the counts without the frame
+      ReadPytestCounts(line, report.counts);
+      report.has_results = true;
+      continue;
+    }
+    switch (section) {
+      case Section::kFailures: {
+        std::string_view name = FramedTitle(line, '_');
+        if (!name.empty()) {
+          CloseFailure(report, current);
+          report.failures.push_back(TestFailure{name, {line}});
+          current = &report.failures.back();
+        } else if (current != nullptr) {
+          current->detail.push_back(line);
+        } else if (!IsBlank(line)) {
+          report.problems.push_back(line);
+        }
+        break;
+      }
+      case Section::kShortSummary:
+        if (!IsBlank(line)) report.problems.push_back(line);
+        break;
+      case Section::kNone:
+      case Section::kOther:
+        if (line.find(" PASSED") != std::string_view::npos && line.find("::") != std::string_view::npos) {
+          ++report.passing_lines;
+          report.has_results = true;
+        } else if (line.starts_with("Interrupted:") || line.starts_with("ERROR: ") ||
+                   line.starts_with("ImportError") || line.starts_with("E   ")) {
+          report.problems.push_back(line);
+        }
+        break;
+    }
+  }
+  CloseFailure(report, current);
+}
+
+// ---- unittest -------------------------------------------------------------------------------
+
+void ParseUnittest(const std::vector<std::string_view>& lines, TestReport& report) {
+  TestFailure* current = nullptr;
+  for (size_t i = 0; i < lines.size(); ++i) {
+    std::string_view line = lines[i];
+    if (AllOf(line, '=', 20)) {
+      CloseFailure(report, current);
+      current = nullptr;
+      if (i + 1 < lines.size() &&
+          (lines[i + 1].starts_with("FAIL: ") || lines[i + 1].starts_with("ERROR: "))) {
+        std::string_view heading = lines[i + 1];
+        report.failures.push_back(TestFailure{heading.substr(heading.find(' ') + 1), {heading}});
+        current = &report.failures.back();
+        ++i;
+      }
+      continue;
+    }
+    if (line.starts_with("Ran ") && line.find(" test") != std::string_view::npos) {
+      CloseFailure(report, current);
+      current = nullptr;
+      report.totals.push_back(line);
+      report.counts.total = LeadingNumber(line.substr(4));
+      report.has_results = true;
+      // The verdict follows after a blank line: "OK", "OK (skipped=1)", "FAILED (failures=2)".
+      for (size_t j = i + 1; j < lines.size() && j <= i + 3; ++j) {
+        std::string_view verdict = Trim(lines[j]);
+        if (verdict.starts_with("OK") || verdict.starts_with("FAILED")) {
+          report.totals.push_back(lines[j]);
+          auto value = [&](std::string_view key) -> std::optional<uint64_t> {
+            size_t at = verdict.find(key);
+            if (at == std::string_view::npos) return std::nullopt;
+            return LeadingNumber(verdict.substr(at + key.size()));
+          };
+          report.counts.failed = value("failures=").value_or(0);
+          report.counts.errors = value("errors=").value_or(0);
+          report.counts.skipped = value("skipped=");
+          if (report.counts.total) {
+            uint64_t not_passed = *report.counts.failed + *report.counts.errors +
+                                  report.counts.skipped.value_or(0) +
+                                  value("expected failures=").value_or(0);
+            report.counts.passed = *report.counts.total >= not_passed
+                                       ? *report.counts.total - not_passed
+                                       : 0;
+          }
+          i = j;
+          break;
+        }
+      }
+      continue;
+    }
+    if (current != nullptr) {
+      if (AllOf(line, '-', 20)) {
+        // The dash line under the heading is decoration; one before "Ran" ends the block.
+        if (current->detail.size() == 1) continue;
+        CloseFailure(report, current);
+        current = nullptr;
+        continue;
+      }
+      current->detail.push_back(line);
+      continue;
+    }
+    if (line.ends_with(" ... ok") || line.ends_with(" ... ok\r")) {
+      ++report.passing_lines;
+    } else if (line.ends_with("... FAIL") || line.ends_with("... ERROR")) {
+      // Listed again with details below.
+    } else if (line.starts_with("Traceback ") || line.starts_with("ImportError") ||
+               line.starts_with("ModuleNotFoundError")) {
+      report.problems.push_back(line);
+    }
+  }
+  CloseFailure(report, current);
+}
+
+// ---- jest -----------------------------------------------------------------------------------
+
+bool IsJestTotals(std::string_view line) {
+  return line.starts_with("Test Suites:") || line.starts_with("Tests:") ||
+         line.starts_with("Snapshots:") || line.starts_with("Time:") ||
+         line.starts_with("Ran all test suites");
+}
+
+void ParseJest(const std::vector<std::string_view>& lines, TestReport& report) {
+  TestFailure* current = nullptr;
+  bool in_summary_repeat = false;  // "Summary of all failing tests" repeats the blocks
+  for (std::string_view line : lines) {
+    std::string_view t = Trim(line);
+    if (IsJestTotals(line)) {
+      CloseFailure(report, current);
+      current = nullptr;
+      in_summary_repeat = false;
+      report.totals.push_back(line);
+      report.has_results = true;
+      if (line.starts_with("Tests:")) {
+        report.counts.failed = CountBefore(line, "failed");
+        report.counts.passed = CountBefore(line, "passed");
+        report.counts.skipped = CountBefore(line, "skipped");
+        report.counts.total = CountBefore(line, "total");
+      }
+      continue;
+    }
+    if (t.starts_with("Summary of all failing tests")) {
+      CloseFailure(report, current);
+      current = nullptr;
+      in_summary_repeat = true;
+      continue;
+    }
+    if (in_summary_repeat) continue;
+    if (line.starts_with("PASS ")) {
+      CloseFailure(report, current);
+      current = nullptr;
+      continue;
+    }
+    if (line.starts_with("FAIL ")) {
+      CloseFailure(report, current);
+      current = nullptr;
+      report.problems.push_back(line);
+      continue;
+    }
+    if (t.starts_with("● ")) {
+      CloseFailure(report, current);
+      report.failures.push_back(TestFailure{t.substr(std::string_view("● ").size()), {line}});
+      current = &report.failures.back();
+      continue;
+    }
+    if (current != nullptr) {
+      current->detail.push_back(line);
+      continue;
+    }
+    if (t.starts_with("✓") || t.starts_with("√")) {
+      ++report.passing_lines;
+      report.has_results = true;
+    }
+  }
+  CloseFailure(report, current);
+}
+
+// ---- vitest ---------------------------------------------------------------------------------
+
+void ParseVitest(const std::vector<std::string_view>& lines, TestReport& report) {
+  TestFailure* current = nullptr;
+  bool in_failures = false;
+  bool in_errors = false;
+  for (std::string_view line : lines) {
+    std::string_view t = Trim(line);
+    if (t.starts_with("Test Files ") || t.starts_with("Tests ") || t.starts_with("Start at ") ||
+        t.starts_with("Duration ") || t.starts_with("Errors ")) {
+      CloseFailure(report, current);
+      current = nullptr;
+      in_failures = in_errors = false;
+      report.totals.push_back(line);
+      report.has_results = true;
+      if (t.starts_with("Tests ")) {
+        report.counts.failed = CountBefore(t, "failed");
+        report.counts.passed = CountBefore(t, "passed");
+        report.counts.skipped = CountBefore(t, "skipped");
+        size_t paren = t.rfind('(');
+        if (paren != std::string_view::npos) report.counts.total = LeadingNumber(t.substr(paren + 1));
+      }
+      continue;
+    }
+    if (t.starts_with("⎯") && t.find("Failed Tests") != std::string_view::npos) {
+      in_failures = true;
+      continue;
+    }
+    if (t.starts_with("⎯") && t.find("Unhandled Error") != std::string_view::npos) {
+      CloseFailure(report, current);
+      current = nullptr;
+      in_errors = true;
+      report.problems.push_back(line);
+      continue;
+    }
+    if (t.starts_with("⎯")) {  // "⎯⎯⎯[1/2]⎯" separates failures
+      CloseFailure(report, current);
+      current = nullptr;
+      continue;
+    }
+    if (in_failures && (t.starts_with("FAIL ") || t.starts_with("FAIL\t"))) {
+      CloseFailure(report, current);
+      report.failures.push_back(TestFailure{Trim(t.substr(4)), {line}});
+      current = &report.failures.back();
+      continue;
+    }
+    if (current != nullptr) {
+      current->detail.push_back(line);
+      continue;
+    }
+    if (in_errors) {
+      if (!IsBlank(line)) report.problems.push_back(line);
+      continue;
+    }
+    if (t.starts_with("✓") || t.starts_with("√")) {
+      ++report.passing_lines;
+      report.has_results = true;
+    } else if (t.starts_with("❯") || t.starts_with("×") || t.starts_with("FAIL")) {
+      report.problems.push_back(line);  // the failing file / test index
+    }
+  }
+  CloseFailure(report, current);
+}
+
+// ---- mocha ----------------------------------------------------------------------------------
+
+void ParseMocha(const std::vector<std::string_view>& lines, TestReport& report) {
+  TestFailure* current = nullptr;
+  bool in_failures = false;
+  for (std::string_view line : lines) {
+    std::string_view t = Trim(line);
+    auto number = LeadingNumber(t);
+    if (number && (t.find(" passing") != std::string_view::npos ||
+                   t.find(" failing") != std::string_view::npos ||
+                   t.find(" pending") != std::string_view::npos) &&
+        t.size() < 40) {
+      report.totals.push_back(line);
+      report.has_results = true;
+      if (t.find(" passing") != std::string_view::npos) report.counts.passed = number;
+      if (t.find(" pending") != std::string_view::npos) report.counts.skipped = number;
+      if (t.find(" failing") != std::string_view::npos) {
+        report.counts.failed = number;
+        in_failures = true;
+      }
+      continue;
+    }
+    if (in_failures) {
+      // "  1) Suite" starts a failure; its lines run to the next one.
+      size_t paren = t.find(") ");
+      bool heading = number && paren != std::string_view::npos &&
+                     t.substr(0, paren).find_first_not_of("0123456789") == std::string_view::npos &&
+                     line.size() - t.size() <= 4;
+      if (heading) {
+        CloseFailure(report, current);
+        report.failures.push_back(TestFailure{t.substr(paren + 2), {line}});
+        current = &report.failures.back();
+      } else if (current != nullptr) {
+        current->detail.push_back(line);
+      }
+      continue;
+    }
+    if (t.starts_with("✔") || t.starts_with("✓")) ++report.passing_lines;
+  }
+  CloseFailure(report, current);
+}
+
+// ---- TAP (node --test) ----------------------------------------------------------------------
+
+void ParseTap(const std::vector<std::string_view>& lines, TestReport& report) {
+  TestFailure* current = nullptr;
+  for (std::string_view line : lines) {
+    std::string_view t = Trim(line);
+    if (t.starts_with("# ")) {
+      std::string_view rest = t.substr(2);
+      static constexpr std::string_view kKeys[] = {"tests ", "suites ", "pass ", "fail ",
+                                                   "cancelled ", "skipped ", "todo ",
+                                                   "duration_ms "};
+      bool totals = false;
+      for (std::string_view key : kKeys) {
+        if (rest.starts_with(key) && LeadingNumber(rest.substr(key.size()))) totals = true;
+      }
+      if (totals && line.starts_with("# ")) {  // top level only
+        CloseFailure(report, current);
+        current = nullptr;
+        report.totals.push_back(line);
+        report.has_results = true;
+        if (rest.starts_with("pass ")) report.counts.passed = LeadingNumber(rest.substr(5));
+        if (rest.starts_with("fail ")) report.counts.failed = LeadingNumber(rest.substr(5));
+        if (rest.starts_with("skipped ")) report.counts.skipped = LeadingNumber(rest.substr(8));
+        if (rest.starts_with("tests ")) report.counts.total = LeadingNumber(rest.substr(6));
+        continue;
+      }
+      if (rest.starts_with("Subtest:")) {
+        if (current != nullptr && current->detail.size() > 1) {
+          CloseFailure(report, current);
+          current = nullptr;
+        }
+        continue;
+      }
+    }
+    if (t.starts_with("not ok ")) {
+      CloseFailure(report, current);
+      std::string_view name = t.substr(7);
+      size_t dash = name.find(" - ");
+      if (dash != std::string_view::npos) name = name.substr(dash + 3);
+      report.failures.push_back(TestFailure{name, {line}});
+      current = &report.failures.back();
+      report.has_results = true;
+      continue;
+    }
+    if (t.starts_with("ok ")) {
+      CloseFailure(report, current);
+      current = nullptr;
+      ++report.passing_lines;
+      report.has_results = true;
+      continue;
+    }
+    if (current != nullptr) {
+      current->detail.push_back(line);
+      if (t == "...") {
+        CloseFailure(report, current);
+        current = nullptr;
+      }
+    }
+  }
+  CloseFailure(report, current);
+  // A parent reported "not ok" only because a subtest failed repeats nothing new.
+  std::erase_if(report.failures, [](const TestFailure& f) {
+    for (std::string_view line : f.detail) {
+      if (line.find("failureType: 'subtestsFailed'") != std::string_view::npos) return true;
+    }
+    return false;
+  });
+}
+
+// ---- node --test, spec reporter --------------------------------------------------------------
+
+void ParseNodeSpec(const std::vector<std::string_view>& lines, TestReport& report) {
+  TestFailure* current = nullptr;
+  size_t current_indent = 0;
+  bool in_failing_section = false;
+  for (std::string_view line : lines) {
+    std::string_view t = Trim(line);
+    size_t indent = line.find_first_not_of(" \t");
+    if (indent == std::string_view::npos) indent = line.size();
+    if (t.starts_with("ℹ ")) {
+      CloseFailure(report, current);
+      current = nullptr;
+      std::string_view rest = t.substr(std::string_view("ℹ ").size());
+      report.totals.push_back(line);
+      report.has_results = true;
+      if (rest.starts_with("pass ")) report.counts.passed = LeadingNumber(rest.substr(5));
+      if (rest.starts_with("fail ")) report.counts.failed = LeadingNumber(rest.substr(5));
+      if (rest.starts_with("skipped ")) report.counts.skipped = LeadingNumber(rest.substr(8));
+      if (rest.starts_with("tests ")) report.counts.total = LeadingNumber(rest.substr(6));
+      continue;
+    }
+    if (t.starts_with("✖ failing tests")) {
+      CloseFailure(report, current);
+      current = nullptr;
+      in_failing_section = true;
+      report.failures.clear();  // the section repeats each failure with its details
+      continue;
+    }
+    if (t.starts_with("✖ ")) {
+      CloseFailure(report, current);
+      report.failures.push_back(TestFailure{t.substr(std::string_view("✖ ").size()), {line}});
+      current = &report.failures.back();
+      current_indent = indent;
+      report.has_results = true;
+      continue;
+    }
+    if (t.starts_with("✔ ")) {
+      CloseFailure(report, current);
+      current = nullptr;
+      ++report.passing_lines;
+      report.has_results = true;
+      continue;
+    }
+    if (current != nullptr) {
+      if (!IsBlank(line) && indent <= current_indent && !in_failing_section) {
+        CloseFailure(report, current);
+        current = nullptr;
+        continue;
+      }
+      current->detail.push_back(line);
+    }
+  }
+  CloseFailure(report, current);
+}
+
+// ---- cargo test -----------------------------------------------------------------------------
+
+void ParseCargo(const std::vector<std::string_view>& lines, TestReport& report) {
+  TestFailure* current = nullptr;
+  enum class Section { kNone, kDetails, kList } section = Section::kNone;
+  for (std::string_view line : lines) {
+    if (line.starts_with("test result: ")) {
+      CloseFailure(report, current);
+      current = nullptr;
+      section = Section::kNone;
+      report.totals.push_back(line);
+      report.has_results = true;
+      Add(report.counts.passed, CountBefore(line, "passed"));
+      Add(report.counts.failed, CountBefore(line, "failed"));
+      Add(report.counts.skipped, CountBefore(line, "ignored"));
+      continue;
+    }
+    if (line == "failures:") {
+      CloseFailure(report, current);
+      current = nullptr;
+      section = section == Section::kNone ? Section::kDetails : Section::kList;
+      continue;
+    }
+    if (line.starts_with("running ") && line.find(" test") != std::string_view::npos) {
+      report.has_results = true;
+      continue;
+    }
+    if (line.starts_with("test ") && line.find(" ... ") != std::string_view::npos) {
+      if (line.ends_with(" ok")) ++report.passing_lines;
+      continue;
+    }
+    if (section == Section::kDetails) {
+      if (line.starts_with("---- ") && line.ends_with(" ----")) {
+        CloseFailure(report, current);
+        std::string_view name = line.substr(5, line.size() - 10);
+        size_t space = name.rfind(' ');
+        if (space != std::string_view::npos) name = name.substr(0, space);  // " stdout"
+        report.failures.push_back(TestFailure{name, {line}});
+        current = &report.failures.back();
+      } else if (current != nullptr) {
+        current->detail.push_back(line);
+      }
+      continue;
+    }
+    if (section == Section::kList) {
+      if (!IsBlank(line)) report.problems.push_back(line);
+      continue;
+    }
+    // Build errors and cargo's own errors ("error: test failed, to rerun pass `--lib`").
+    if (line.starts_with("error") || line.starts_with("  --> ") || line.starts_with(" --> ") ||
+        line.starts_with("thread '") || line.starts_with("warning: unused")) {
+      if (!line.starts_with("warning")) report.problems.push_back(line);
+    }
+  }
+  CloseFailure(report, current);
+}
+
+// ---- go test --------------------------------------------------------------------------------
+
+std::string_view GoTestName(std::string_view t, std::string_view prefix) {
+  std::string_view rest = t.substr(prefix.size());
+  size_t space = rest.find(' ');
+  return space == std::string_view::npos ? rest : rest.substr(0, space);
+}
+
+void ParseGo(const std::vector<std::string_view>& lines, TestReport& report) {
+  // With -v, a test's log lines come before its "--- FAIL" line: keep them per running test.
+  std::map<std::string_view, std::vector<std::string_view>> running;
+  std::string_view last_run;
+  TestFailure* current = nullptr;
+  size_t current_indent = 0;
+  bool in_panic = false;
+  uint64_t passed = 0, failed = 0, skipped = 0;
+  uint64_t ok_packages = 0;
+  for (std::string_view line : lines) {
+    std::string_view t = Trim(line);
+    size_t indent = line.find_first_not_of(" \t");
+    if (indent == std::string_view::npos) indent = line.size();
+    if (t.starts_with("=== RUN ")) {
+      CloseFailure(report, current);
+      current = nullptr;
+      last_run = Trim(t.substr(8));
+      running[last_run];
+      report.has_results = true;
+      continue;
+    }
+    if (t.starts_with("=== PAUSE ") || t.starts_with("=== CONT ") || t.starts_with("=== NAME ")) {
+      last_run = Trim(t.substr(t.find(' ', 4) + 1));
+      continue;
+    }
+    if (t.starts_with("--- PASS: ") || t.starts_with("--- SKIP: ")) {
+      CloseFailure(report, current);
+      current = nullptr;
+      std::string_view name = GoTestName(t, t.starts_with("--- PASS: ") ? "--- PASS: " : "--- SKIP: ");
+      running.erase(name);
+      if (t.starts_with("--- PASS: ")) {
+        ++passed;
+        ++report.passing_lines;
+      } else {
+        ++skipped;
+      }
+      report.has_results = true;
+      continue;
+    }
+    if (t.starts_with("--- FAIL: ")) {
+      CloseFailure(report, current);
+      std::string_view name = GoTestName(t, "--- FAIL: ");
+      TestFailure failure{name, {}};
+      auto it = running.find(name);
+      if (it != running.end()) {
+        failure.detail = it->second;
+        running.erase(it);
+      }
+      failure.detail.insert(failure.detail.begin(), line);
+      report.failures.push_back(std::move(failure));
+      current = &report.failures.back();
+      current_indent = indent;
+      ++failed;
+      report.has_results = true;
+      continue;
+    }
+    if (t.starts_with("panic: ") || in_panic) {
+      CloseFailure(report, current);
+      current = nullptr;
+      if (t.starts_with("panic: ")) in_panic = true;
+      if (t.starts_with("FAIL") || t.starts_with("exit status")) {
+        in_panic = false;
+      } else {
+        report.problems.push_back(line);
+        continue;
+      }
+    }
+    if (t.starts_with("ok  ") || t.starts_with("ok\t") ||
+        ((t.starts_with("FAIL\t") || t.starts_with("FAIL ")) && t.size() > 5) ||
+        t.starts_with("?   \t")) {
+      CloseFailure(report, current);
+      current = nullptr;
+      if (t.starts_with("ok")) {
+        ++ok_packages;
+        if (ok_packages <= 10) report.totals.push_back(line);
+      } else if (!t.starts_with("?")) {
+        report.totals.push_back(line);
+      }
+      report.has_results = true;
+      continue;
+    }
+    if (t == "PASS" || t == "FAIL") {
+      CloseFailure(report, current);
+      current = nullptr;
+      continue;
+    }
+    if (t.starts_with("# ") || (t.find(".go:") != std::string_view::npos && indent == 0)) {
+      report.problems.push_back(line);  // build errors: "# pkg", "./x.go:5:2: undefined: y"
+      continue;
+    }
+    if (current != nullptr && indent > current_indent) {
+      current->detail.push_back(line);
+      continue;
+    }
+    CloseFailure(report, current);
+    current = nullptr;
+    if (!last_run.empty() && running.count(last_run) != 0) running[last_run].push_back(line);
+  }
+  CloseFailure(report, current);
+  if (ok_packages > 10) report.elided.emplace_back(ok_packages - 10, "more passing packages omitted");
+  if (passed + failed > 0) {
+    report.counts.passed = passed;
+    report.counts.failed = failed;
+    if (skipped > 0) report.counts.skipped = skipped;
+  }
+}
+
+// ---- ctest ----------------------------------------------------------------------------------
+
+bool IsCtestResult(std::string_view t, std::string_view* name, bool* passed) {
+  // "1/84 Test  #1: name ......   Passed    0.05 sec"
+  size_t slash = t.find('/');
+  if (slash == std::string_view::npos || !LeadingNumber(t)) return false;
+  size_t test = t.find(" Test ");
+  size_t hash = t.find('#');
+  size_t colon = t.find(": ", hash == std::string_view::npos ? 0 : hash);
+  if (test == std::string_view::npos || hash == std::string_view::npos ||
+      colon == std::string_view::npos) {
+    return false;
+  }
+  std::string_view rest = t.substr(colon + 2);
+  size_t dots = rest.find(" ..");
+  if (dots == std::string_view::npos) dots = rest.find("..");
+  *name = Trim(rest.substr(0, dots));
+  *passed = t.find("   Passed") != std::string_view::npos ||
+            t.find(" Passed ") != std::string_view::npos;
+  return true;
+}
+
+void ParseCtest(const std::vector<std::string_view>& lines, TestReport& report) {
+  TestFailure* current = nullptr;
+  bool in_list = false;
+  for (std::string_view line : lines) {
+    std::string_view t = Trim(line);
+    std::string_view name;
+    bool passed = false;
+    if (t.starts_with("Start ") && t.find(':') != std::string_view::npos) {
+      CloseFailure(report, current);
+      current = nullptr;
+      continue;
+    }
+    if (IsCtestResult(t, &name, &passed)) {
+      CloseFailure(report, current);
+      current = nullptr;
+      report.has_results = true;
+      if (passed) {
+        ++report.passing_lines;
+      } else {
+        report.failures.push_back(TestFailure{name, {line}});
+        current = &report.failures.back();
+      }
+      continue;
+    }
+    if (t.find("tests passed") != std::string_view::npos && t.find("out of") != std::string_view::npos) {
+      CloseFailure(report, current);
+      current = nullptr;
+      report.totals.push_back(line);
+      report.has_results = true;
+      report.counts.failed = CountBefore(t, "tests failed");
+      report.counts.total = LeadingNumber(t.substr(t.find("out of") + 6));
+      if (report.counts.total && report.counts.failed) {
+        report.counts.passed = *report.counts.total - std::min(*report.counts.total, *report.counts.failed);
+      }
+      continue;
+    }
+    if (t.starts_with("Total Test time")) {
+      report.totals.push_back(line);
+      continue;
+    }
+    if (t.starts_with("The following tests FAILED") || t.starts_with("The following tests did not run")) {
+      CloseFailure(report, current);
+      current = nullptr;
+      in_list = true;
+      report.problems.push_back(line);
+      continue;
+    }
+    if (t.starts_with("Errors while running CTest") || t.starts_with("No tests were found")) {
+      report.problems.push_back(line);
+      continue;
+    }
+    if (in_list) {
+      if (IsBlank(line)) {
+        in_list = false;
+      } else {
+        report.problems.push_back(line);
+      }
+      continue;
+    }
+    if (current != nullptr) current->detail.push_back(line);
+  }
+  CloseFailure(report, current);
+}
+
+// ---- GoogleTest -----------------------------------------------------------------------------
+
+void ParseGtest(const std::vector<std::string_view>& lines, TestReport& report) {
+  std::vector<std::string_view> running;  // lines since "[ RUN      ]"
+  bool in_test = false;
+  for (std::string_view line : lines) {
+    std::string_view t = Trim(line);
+    if (t.starts_with("[ RUN      ]")) {
+      running.assign(1, line);
+      in_test = true;
+      report.has_results = true;
+      continue;
+    }
+    if (t.starts_with("[       OK ]")) {
+      ++report.passing_lines;
+      running.clear();
+      in_test = false;
+      continue;
+    }
+    if (t.starts_with("[  SKIPPED ]") && in_test) {
+      running.clear();
+      in_test = false;
+      continue;
+    }
+    if (t.starts_with("[  FAILED  ]") && in_test) {
+      running.push_back(line);
+      std::string_view name = Trim(t.substr(12));
+      size_t paren = name.find(" (");
+      if (paren != std::string_view::npos) name = name.substr(0, paren);
+      report.failures.push_back(TestFailure{name, running});
+      running.clear();
+      in_test = false;
+      continue;
+    }
+    if (t.starts_with("[==========]") && t.find(" ran.") != std::string_view::npos) {
+      report.totals.push_back(line);
+      report.counts.total = LeadingNumber(t.substr(12));
+      continue;
+    }
+    if (t.starts_with("[  PASSED  ]")) {
+      report.totals.push_back(line);
+      report.counts.passed = LeadingNumber(t.substr(12));
+      report.has_results = true;
+      continue;
+    }
+    if (t.starts_with("[  FAILED  ]") && t.find("listed below") != std::string_view::npos) {
+      report.totals.push_back(line);
+      report.counts.failed = LeadingNumber(t.substr(12));
+      continue;
+    }
+    if (t.starts_with("[  SKIPPED ]") && t.find("test") != std::string_view::npos &&
+        LeadingNumber(t.substr(12))) {
+      report.totals.push_back(line);
+      report.counts.skipped = LeadingNumber(t.substr(12));
+      continue;
+    }
+    if (t.find("FAILED TEST") != std::string_view::npos && LeadingNumber(t)) {
+      report.totals.push_back(line);
+      continue;
+    }
+    if (in_test) {
+      running.push_back(line);
+    } else if (t.starts_with("[  FAILED  ]")) {
+      report.problems.push_back(line);  // the list of failed tests
+    }
+  }
+  if (in_test && !running.empty()) {
+    // The binary died inside a test (a crash): that test is the failure.
+    std::string_view name = Trim(Trim(running.front()).substr(12));
+    report.failures.push_back(TestFailure{name, running});
+  }
+}
+
+}  // namespace
+
+std::string_view RunnerName(TestRunner runner) {
+  switch (runner) {
+    case TestRunner::kPytest: return "pytest";
+    case TestRunner::kUnittest: return "unittest";
+    case TestRunner::kJest: return "jest";
+    case TestRunner::kVitest: return "vitest";
+    case TestRunner::kMocha: return "mocha";
+    case TestRunner::kTap: return "tap";
+    case TestRunner::kNodeSpec: return "node --test";
+    case TestRunner::kCargo: return "cargo test";
+    case TestRunner::kGo: return "go test";
+    case TestRunner::kCtest: return "ctest";
+    case TestRunner::kGtest: return "googletest";
+  }
+  return "tests";
+}
+
+RunnerGuess GuessRunner(std::string_view command, std::string_view output) {
+  const std::string tool = ToolName(command);
+  const std::vector<std::string> args = ToolArgs(command);
+  const std::string first_arg = args.empty() ? "" : args[0];
+  auto has = [&](std::string_view s) { return output.find(s) != std::string_view::npos; };
+  auto has_line_start = [&](std::string_view s) {
+    return output.starts_with(s) || output.find(std::string("\n") + std::string(s)) != std::string_view::npos;
+  };
+  bool node_test = tool == "node" && std::find(args.begin(), args.end(), "--test") != args.end();
+
+  RunnerGuess best{TestRunner::kPytest, 0, ""};
+  auto consider = [&](TestRunner runner, double confidence, std::string signal) {
+    if (confidence > best.confidence) best = RunnerGuess{runner, confidence, std::move(signal)};
+  };
+
+  // From the command.
+  if (tool == "pytest" || tool == "py.test") consider(TestRunner::kPytest, 0.95, "command: pytest");
+  if (tool == "unittest") consider(TestRunner::kUnittest, 0.95, "command: python -m unittest");
+  if (tool == "jest") consider(TestRunner::kJest, 0.95, "command: jest");
+  if (tool == "vitest") consider(TestRunner::kVitest, 0.95, "command: vitest");
+  if (tool == "mocha") consider(TestRunner::kMocha, 0.95, "command: mocha");
+  if (tool == "ctest") consider(TestRunner::kCtest, 0.95, "command: ctest");
+  if (node_test) {
+    consider(has("ℹ tests ") ? TestRunner::kNodeSpec : TestRunner::kTap, 0.95,
+             "command: node --test");
+  }
+  if (tool == "cargo" && (first_arg == "test" || first_arg == "nextest")) {
+    // Without test results the output is a build failure: the build shaper reads it better.
+    consider(TestRunner::kCargo, has("test result:") || has("running ") ? 0.95 : 0.5,
+             "command: cargo test");
+  }
+  if (tool == "go" && first_arg == "test") consider(TestRunner::kGo, 0.95, "command: go test");
+
+  // From the output, for wrappers (npm test, make check, a script) and saved output.
+  if (has("test session starts") ||
+      (has(" passed") && has_line_start("=====") && has(" in ") && has("===\n"))) {
+    consider(TestRunner::kPytest, 0.85, "output: pytest session");
+  }
+  if (has_line_start("Ran ") && (has("\nOK") || has("\nFAILED ("))) {
+    consider(TestRunner::kUnittest, 0.85, "output: unittest summary");
+  }
+  if (has_line_start("Tests:") && has("total")) consider(TestRunner::kJest, 0.85, "output: jest summary");
+  if (has(" Test Files ") && has(" Tests ")) consider(TestRunner::kVitest, 0.85, "output: vitest summary");
+  if (has(" passing (")) consider(TestRunner::kMocha, 0.85, "output: mocha summary");
+  if (has_line_start("TAP version") || (has_line_start("# tests ") && has_line_start("# pass "))) {
+    consider(TestRunner::kTap, 0.85, "output: TAP");
+  }
+  if (has_line_start("ℹ tests ") && has_line_start("ℹ pass ")) {
+    consider(TestRunner::kNodeSpec, 0.85, "output: node test summary");
+  }
+  if (has_line_start("test result: ")) consider(TestRunner::kCargo, 0.85, "output: cargo test result");
+  if (has_line_start("--- FAIL: ") || has_line_start("=== RUN ") || has("\nok  \t") ||
+      has("\nFAIL\t")) {
+    consider(TestRunner::kGo, 0.8, "output: go test");
+  }
+  if (has("tests passed, ") && has(" out of ")) consider(TestRunner::kCtest, 0.85, "output: ctest summary");
+  if (has("[==========]") && has("[ RUN      ]")) consider(TestRunner::kGtest, 0.85, "output: googletest");
+  // ctest --output-on-failure embeds googletest output; ctest's summary decides.
+  if (best.runner == TestRunner::kGtest && has("tests passed, ") && has(" out of ")) {
+    best.runner = TestRunner::kCtest;
+  }
+  return best;
+}
+
+TestReport ParseTestOutput(TestRunner runner, const std::vector<std::string_view>& lines) {
+  TestReport report;
+  report.runner = runner;
+  switch (runner) {
+    case TestRunner::kPytest: ParsePytest(lines, report); break;
+    case TestRunner::kUnittest: ParseUnittest(lines, report); break;
+    case TestRunner::kJest: ParseJest(lines, report); break;
+    case TestRunner::kVitest: ParseVitest(lines, report); break;
+    case TestRunner::kMocha: ParseMocha(lines, report); break;
+    case TestRunner::kTap: ParseTap(lines, report); break;
+    case TestRunner::kNodeSpec: ParseNodeSpec(lines, report); break;
+    case TestRunner::kCargo: ParseCargo(lines, report); break;
+    case TestRunner::kGo: ParseGo(lines, report); break;
+    case TestRunner::kCtest: ParseCtest(lines, report); break;
+    case TestRunner::kGtest: ParseGtest(lines, report); break;
+  }
+  return report;
+}
+
+}  // namespace plugline::builtin
