@@ -172,14 +172,8 @@ void ParseUnittest(const std::vector<std::string_view>& lines, TestReport& repor
           report.counts.failed = value("failures=").value_or(0);
           report.counts.errors = value("errors=").value_or(0);
           report.counts.skipped = value("skipped=");
-          if (report.counts.total) {
-            uint64_t not_passed = *report.counts.failed + *report.counts.errors +
-                                  report.counts.skipped.value_or(0) +
-                                  value("expected failures=").value_or(0);
-            report.counts.passed = *report.counts.total >= not_passed
-                                       ? *report.counts.total - not_passed
-                                       : 0;
-          }
+          // unittest prints no pass count, and errors in setUpClass are not tests run: the
+          // number that passed cannot be derived exactly, so it is not stated.
           i = j;
           break;
         }
@@ -296,7 +290,8 @@ void ParseVitest(const std::vector<std::string_view>& lines, TestReport& report)
       }
       continue;
     }
-    if (t.starts_with("⎯") && t.find("Failed Tests") != std::string_view::npos) {
+    if (t.starts_with("⎯") && (t.find("Failed Tests") != std::string_view::npos ||
+                               t.find("Failed Suites") != std::string_view::npos)) {
       in_failures = true;
       continue;
     }
@@ -430,21 +425,30 @@ void ParseTap(const std::vector<std::string_view>& lines, TestReport& report) {
       continue;
     }
     if (current != nullptr) {
-      current->detail.push_back(line);
       if (t == "...") {
         CloseFailure(report, current);
         current = nullptr;
+      } else if (t != "---" && !t.starts_with("duration_ms:")) {
+        current->detail.push_back(line);  // the YAML block's content, without its frame
       }
     }
   }
   CloseFailure(report, current);
-  // A parent reported "not ok" only because a subtest failed repeats nothing new.
-  std::erase_if(report.failures, [](const TestFailure& f) {
+  // A parent reported "not ok" only because a subtest failed adds nothing but its name: keep
+  // its heading line, which gives the failing subtests their context.
+  std::vector<TestFailure> kept;
+  for (TestFailure& f : report.failures) {
+    bool parent = false;
     for (std::string_view line : f.detail) {
-      if (line.find("failureType: 'subtestsFailed'") != std::string_view::npos) return true;
+      parent = parent || line.find("failureType: 'subtestsFailed'") != std::string_view::npos;
     }
-    return false;
-  });
+    if (parent) {
+      report.problems.push_back(f.detail.front());
+    } else {
+      kept.push_back(std::move(f));
+    }
+  }
+  report.failures = std::move(kept);
 }
 
 // ---- node --test, spec reporter --------------------------------------------------------------
@@ -473,12 +477,32 @@ void ParseNodeSpec(const std::vector<std::string_view>& lines, TestReport& repor
       CloseFailure(report, current);
       current = nullptr;
       in_failing_section = true;
-      report.failures.clear();  // the section repeats each failure with its details
+      // The section repeats each failing test with its details. Of the listing above keep
+      // the top-level headings, which name the suites.
+      for (const TestFailure& f : report.failures) {
+        if (!f.detail.empty() && !f.detail.front().starts_with(" ")) {
+          report.problems.push_back(f.detail.front());
+        }
+      }
+      report.failures.clear();
+      continue;
+    }
+    if (in_failing_section && t.starts_with("test at ")) {
+      CloseFailure(report, current);
+      report.failures.push_back(TestFailure{t, {line}});
+      current = &report.failures.back();
       continue;
     }
     if (t.starts_with("✖ ")) {
+      std::string_view name = t.substr(std::string_view("✖ ").size());
+      if (in_failing_section && current != nullptr && current->detail.size() == 1 &&
+          Trim(current->detail.front()).starts_with("test at ")) {
+        current->name = name;
+        current->detail.push_back(line);
+        continue;
+      }
       CloseFailure(report, current);
-      report.failures.push_back(TestFailure{t.substr(std::string_view("✖ ").size()), {line}});
+      report.failures.push_back(TestFailure{name, {line}});
       current = &report.failures.back();
       current_indent = indent;
       report.has_results = true;
@@ -568,37 +592,39 @@ std::string_view GoTestName(std::string_view t, std::string_view prefix) {
   return space == std::string_view::npos ? rest : rest.substr(0, space);
 }
 
+// The top-level test a (sub)test belongs to: "TestParse/empty" -> "TestParse".
+std::string_view GoTopLevel(std::string_view name) { return name.substr(0, name.find('/')); }
+
 void ParseGo(const std::vector<std::string_view>& lines, TestReport& report) {
-  // With -v, a test's log lines come before its "--- FAIL" line: keep them per running test.
+  // With -v, a test's log lines come before its "--- FAIL" line: keep them per top-level test.
+  // Counts are of top-level tests; a failing subtest shows inside its parent's block.
   std::map<std::string_view, std::vector<std::string_view>> running;
   std::string_view last_run;
   TestFailure* current = nullptr;
-  size_t current_indent = 0;
   bool in_panic = false;
   uint64_t passed = 0, failed = 0, skipped = 0;
-  uint64_t ok_packages = 0;
+  uint64_t package_lines = 0;
   for (std::string_view line : lines) {
     std::string_view t = Trim(line);
-    size_t indent = line.find_first_not_of(" \t");
-    if (indent == std::string_view::npos) indent = line.size();
+    const bool top = !line.empty() && line[0] != ' ' && line[0] != '\t';
     if (t.starts_with("=== RUN ")) {
       CloseFailure(report, current);
       current = nullptr;
-      last_run = Trim(t.substr(8));
+      last_run = GoTopLevel(Trim(t.substr(8)));
       running[last_run];
       report.has_results = true;
       continue;
     }
     if (t.starts_with("=== PAUSE ") || t.starts_with("=== CONT ") || t.starts_with("=== NAME ")) {
-      last_run = Trim(t.substr(t.find(' ', 4) + 1));
+      last_run = GoTopLevel(Trim(t.substr(t.find(' ', 4) + 1)));
       continue;
     }
-    if (t.starts_with("--- PASS: ") || t.starts_with("--- SKIP: ")) {
+    if (top && (t.starts_with("--- PASS: ") || t.starts_with("--- SKIP: "))) {
       CloseFailure(report, current);
       current = nullptr;
-      std::string_view name = GoTestName(t, t.starts_with("--- PASS: ") ? "--- PASS: " : "--- SKIP: ");
-      running.erase(name);
-      if (t.starts_with("--- PASS: ")) {
+      bool pass = t.starts_with("--- PASS: ");
+      running.erase(GoTestName(t, pass ? "--- PASS: " : "--- SKIP: "));
+      if (pass) {
         ++passed;
         ++report.passing_lines;
       } else {
@@ -607,7 +633,7 @@ void ParseGo(const std::vector<std::string_view>& lines, TestReport& report) {
       report.has_results = true;
       continue;
     }
-    if (t.starts_with("--- FAIL: ")) {
+    if (top && t.starts_with("--- FAIL: ")) {
       CloseFailure(report, current);
       std::string_view name = GoTestName(t, "--- FAIL: ");
       TestFailure failure{name, {}};
@@ -619,7 +645,6 @@ void ParseGo(const std::vector<std::string_view>& lines, TestReport& report) {
       failure.detail.insert(failure.detail.begin(), line);
       report.failures.push_back(std::move(failure));
       current = &report.failures.back();
-      current_indent = indent;
       ++failed;
       report.has_results = true;
       continue;
@@ -635,15 +660,13 @@ void ParseGo(const std::vector<std::string_view>& lines, TestReport& report) {
         continue;
       }
     }
-    if (t.starts_with("ok  ") || t.starts_with("ok\t") ||
-        ((t.starts_with("FAIL\t") || t.starts_with("FAIL ")) && t.size() > 5) ||
-        t.starts_with("?   \t")) {
+    if (t.starts_with("ok  ") || t.starts_with("ok\t") || t.starts_with("?   ") ||
+        ((t.starts_with("FAIL\t") || t.starts_with("FAIL ")) && t.size() > 5)) {
       CloseFailure(report, current);
       current = nullptr;
-      if (t.starts_with("ok")) {
-        ++ok_packages;
-        if (ok_packages <= 10) report.totals.push_back(line);
-      } else if (!t.starts_with("?")) {
+      if (t.starts_with("FAIL")) {
+        report.totals.push_back(line);
+      } else if (++package_lines <= 10) {
         report.totals.push_back(line);
       }
       report.has_results = true;
@@ -654,12 +677,12 @@ void ParseGo(const std::vector<std::string_view>& lines, TestReport& report) {
       current = nullptr;
       continue;
     }
-    if (t.starts_with("# ") || (t.find(".go:") != std::string_view::npos && indent == 0)) {
+    if (top && (t.starts_with("# ") || t.find(".go:") != std::string_view::npos)) {
       report.problems.push_back(line);  // build errors: "# pkg", "./x.go:5:2: undefined: y"
       continue;
     }
-    if (current != nullptr && indent > current_indent) {
-      current->detail.push_back(line);
+    if (current != nullptr && !top) {
+      current->detail.push_back(line);  // its messages and its subtests' results
       continue;
     }
     CloseFailure(report, current);
@@ -667,7 +690,9 @@ void ParseGo(const std::vector<std::string_view>& lines, TestReport& report) {
     if (!last_run.empty() && running.count(last_run) != 0) running[last_run].push_back(line);
   }
   CloseFailure(report, current);
-  if (ok_packages > 10) report.elided.emplace_back(ok_packages - 10, "more passing packages omitted");
+  if (package_lines > 10) {
+    report.elided.emplace_back(package_lines - 10, "more package result lines omitted");
+  }
   if (passed + failed > 0) {
     report.counts.passed = passed;
     report.counts.failed = failed;

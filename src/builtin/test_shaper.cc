@@ -29,15 +29,18 @@ bool IsBlankLine(std::string_view s) { return Trim(s).empty(); }
 // not the user's code.
 bool IsLibraryFrame(std::string_view line) {
   std::string_view t = Trim(line);
+  // "at f (x.js:1:2)", "File \"x.py\", line 3", "f (x.js:1:2)" (TAP stacks), "❯ x.ts:1:2",
+  // Go's "\t/usr/lib/go/src/x.go:12 +0x1d", Rust's "at /rustc/.../x.rs:5".
   bool frame = t.starts_with("at ") || t.starts_with("File \"") || t.starts_with("❯ ") ||
                (t.find(".go:") != std::string_view::npos && line.starts_with("\t")) ||
-               t.starts_with("/") || t.find(": 0x") != std::string_view::npos;
+               t.starts_with("/") || t.find(": 0x") != std::string_view::npos ||
+               (t.ends_with(")") && t.find(" (") != std::string_view::npos);
   if (!frame) return false;
   static constexpr std::string_view kLibraries[] = {
-      "node_modules/", "node:internal", "internal/", "site-packages/", "dist-packages/",
-      "/usr/lib/python", "<frozen ", "/_pytest/", "/pluggy/", "/usr/lib/go", "/usr/local/go/",
-      "/rustc/", ".cargo/registry", "/libstd/", "/library/std/", "/library/core/",
-      "testing/testing.go", "runtime/panic.go", "node:events", "node:test"};
+      "node_modules/", "(node:", " node:", "node:internal", "(<anonymous>)", "internal/",
+      "site-packages/", "dist-packages/", "/usr/lib/python", "<frozen ", "/_pytest/",
+      "/pluggy/", "/usr/lib/go", "/usr/local/go/", "/rustc/", ".cargo/registry", "/libstd/",
+      "/library/std/", "/library/core/", "testing/testing.go", "runtime/panic.go"};
   for (std::string_view lib : kLibraries) {
     if (t.find(lib) != std::string_view::npos) return true;
   }
@@ -71,24 +74,139 @@ bool IsLocationLine(std::string_view line) {
          !IsLibraryFrame(line);
 }
 
-// A failure's block without library frames, capped in length: the head, the user-code
-// locations and key lines of the middle, and the tail.
-void WriteBlock(const std::vector<std::string_view>& detail, SummaryWriter& out) {
+// A code frame line: "  16 |   code", ">  8 |   code" (jest, babel), "     23|   code" (vitest).
+bool IsCodeFrameLine(std::string_view line) {
+  std::string_view t = Trim(line);
+  if (!t.empty() && t[0] == '>') t = Trim(t.substr(1));
+  size_t i = 0;
+  while (i < t.size() && t[i] >= '0' && t[i] <= '9') ++i;
+  if (i == 0) return false;
+  while (i < t.size() && t[i] == ' ') ++i;
+  return i < t.size() && t[i] == '|';
+}
+
+// The caret line under a code frame: "     |          ^".
+bool IsCaretLine(std::string_view line) {
+  std::string_view t = Trim(line);
+  return t.starts_with("|") && t.find('^') != std::string_view::npos &&
+         t.find_first_not_of("|^~ ") == std::string_view::npos;
+}
+
+// pytest's frame separator "_ _ _ _ ..." and its location lines "path.py:13: in f".
+bool IsPytestFrameSeparator(std::string_view line) {
+  return line.size() >= 7 && line.starts_with("_ _ ") &&
+         line.find_first_not_of("_ ") == std::string_view::npos;
+}
+bool IsPytestLocation(std::string_view line) {
+  if (line.empty() || line[0] == ' ' || line[0] == '>' || line.starts_with("E ")) return false;
+  size_t colon = line.find(".py:");
+  if (colon == std::string_view::npos) return false;
+  size_t i = colon + 4;
+  return i < line.size() && line[i] >= '0' && line[i] <= '9';
+}
+
+struct BlockLines {
   std::vector<std::string_view> kept;
-  uint64_t library_lines = 0;
+  uint64_t library = 0;  // lines of stack frames in libraries
+  uint64_t context = 0;  // source lines around the failing one
+};
+
+// pytest: per frame keep the failing source line (">"), the error lines ("E"), the location
+// and captured-output headers; a frame in a library keeps only its "E" lines and location.
+BlockLines SelectPytest(const std::vector<std::string_view>& detail) {
+  BlockLines out;
+  out.kept.push_back(detail.front());
+  size_t start = 1;
+  while (start < detail.size()) {
+    size_t end = start;
+    while (end < detail.size() && !IsPytestFrameSeparator(detail[end])) ++end;
+    bool library = false;
+    for (size_t i = start; i < end; ++i) {
+      if (IsPytestLocation(detail[i]) && IsLibraryFrame(StrCat("File \"", detail[i]))) {
+        library = true;
+      }
+    }
+    bool captured = false;
+    size_t captured_lines = 0;
+    for (size_t i = start; i < end; ++i) {
+      std::string_view line = detail[i];
+      if (line.starts_with("----") || line.starts_with("- Captured") ||
+          (line.starts_with("---") && line.find("Captured") != std::string_view::npos)) {
+        captured = true;
+        captured_lines = 0;
+        out.kept.push_back(line);
+        continue;
+      }
+      if (captured) {
+        if (captured_lines++ < 10) {
+          out.kept.push_back(line);
+        } else {
+          ++out.context;
+        }
+        continue;
+      }
+      bool essential = line.starts_with("E ") || IsPytestLocation(line) ||
+                       (!library && line.starts_with(">"));
+      if (essential) {
+        out.kept.push_back(line);
+      } else if (library) {
+        ++out.library;
+      } else if (!IsBlankLine(line)) {
+        ++out.context;
+      } else {
+        ++out.context;
+      }
+    }
+    if (end < detail.size()) ++out.context;  // the separator
+    start = end + 1;
+  }
+  return out;
+}
+
+// Other runners: drop stack frames in libraries and code-frame context lines (the failing
+// line, marked ">" or underlined by a caret, stays).
+BlockLines SelectGeneric(const std::vector<std::string_view>& detail) {
+  BlockLines out;
   for (size_t i = 0; i < detail.size(); ++i) {
-    if (IsLibraryFrame(detail[i])) {
-      ++library_lines;
+    std::string_view line = detail[i];
+    if (IsLibraryFrame(line)) {
+      ++out.library;
       // A Python frame's code line follows its "File ..." line.
-      if (Trim(detail[i]).starts_with("File \"") && i + 1 < detail.size() &&
+      if (Trim(line).starts_with("File \"") && i + 1 < detail.size() &&
           !Trim(detail[i + 1]).starts_with("File \"") && !IsBlankLine(detail[i + 1])) {
         ++i;
-        ++library_lines;
+        ++out.library;
       }
       continue;
     }
-    kept.push_back(detail[i]);
+    if (IsCaretLine(line)) {
+      ++out.context;
+      continue;
+    }
+    if (IsCodeFrameLine(line)) {
+      bool failing_line = Trim(line).starts_with(">") ||
+                          (i + 1 < detail.size() && IsCaretLine(detail[i + 1]));
+      if (!failing_line) {
+        ++out.context;
+        continue;
+      }
+    }
+    out.kept.push_back(line);
   }
+  // Blank lines left at the end, or doubled, carry nothing.
+  while (!out.kept.empty() && IsBlankLine(out.kept.back())) {
+    out.kept.pop_back();
+    ++out.context;
+  }
+  return out;
+}
+
+// A failure's block: its essential lines, capped in length (the head, the user-code
+// locations and key lines of the middle, and the tail), with what was left out counted.
+void WriteBlock(const std::vector<std::string_view>& detail, TestRunner runner,
+                SummaryWriter& out) {
+  BlockLines block = runner == TestRunner::kPytest ? SelectPytest(detail) : SelectGeneric(detail);
+  const std::vector<std::string_view>& kept = block.kept;
   if (kept.size() <= kMaxBlockLines) {
     out.Lines(kept);
   } else {
@@ -109,9 +227,14 @@ void WriteBlock(const std::vector<std::string_view>& detail, SummaryWriter& out)
     out.ElidedLines(skipped, skipped == 1 ? "line omitted" : "lines omitted");
     for (size_t i = kept.size() - tail; i < kept.size(); ++i) out.Line(kept[i]);
   }
-  out.ElidedLines(library_lines,
-                  library_lines == 1 ? "line of library stack frames omitted"
-                                     : "lines of library stack frames omitted");
+  uint64_t dropped = block.library + block.context;
+  if (dropped > 0) {
+    std::string what = StrCat(dropped == 1 ? "line" : "lines", " of ",
+                              block.context > 0 ? "source context" : "",
+                              block.context > 0 && block.library > 0 ? " and " : "",
+                              block.library > 0 ? "library stack frames" : "", " omitted");
+    out.ElidedLines(dropped, what);
+  }
 }
 
 void WriteCompact(const TestFailure& failure, SummaryWriter& out) {
@@ -138,22 +261,6 @@ std::string_view Unframe(std::string_view line) {
   return t.substr(b, e - b + 1);
 }
 
-// Runs of spaces and tabs as one space, for lines joined into one.
-std::string Collapse(std::string_view s) {
-  std::string out;
-  bool space = false;
-  for (char c : s) {
-    if (c == ' ' || c == '\t') {
-      space = true;
-      continue;
-    }
-    if (space && !out.empty()) out.push_back(' ');
-    space = false;
-    out.push_back(c);
-  }
-  return out;
-}
-
 std::string CountsText(const TestCounts& c) {
   std::string text;
   auto add = [&](const std::optional<uint64_t>& n, std::string_view word, bool always) {
@@ -162,9 +269,12 @@ std::string CountsText(const TestCounts& c) {
   };
   add(c.failed, "failed", false);
   add(c.errors, c.errors.value_or(0) == 1 ? "error" : "errors", false);
-  add(c.passed, "passed", true);
+  add(c.passed, "passed", false);
   add(c.skipped, "skipped", false);
-  if (text.empty() && c.total) StrAppend(&text, core::FormatCount(*c.total), " tests");
+  if (c.total && !c.passed) {
+    StrAppend(&text, text.empty() ? "" : ", ", core::FormatCount(*c.total),
+              *c.total == 1 ? " test" : " tests", " run");
+  }
   return text;
 }
 
@@ -213,15 +323,12 @@ class TestShaper final : public core::Shaper {
 
     std::string counts = CountsText(report.counts);
     if (!failed && exit_ok) {
-      // Success collapses to one line: the runner's own totals (counts and time).
+      // Success collapses to one line: the counts, then the runner's own totals lines (trimmed,
+      // otherwise verbatim), which carry the time.
       std::string line = StrCat(runner, ": passed");
-      if (report.totals.empty() || report.totals.size() > 4) {
-        if (!counts.empty()) StrAppend(&line, " — ", counts);
-      }
-      if (!report.totals.empty() && report.totals.size() <= 4) {
-        for (std::string_view totals : report.totals) {
-          StrAppend(&line, " · ", Collapse(Unframe(totals)));
-        }
+      if (!counts.empty()) StrAppend(&line, " — ", counts);
+      if (report.totals.size() <= 8) {
+        for (std::string_view totals : report.totals) StrAppend(&line, " · ", Unframe(totals));
       }
       out.Header(line);
       return core::ShapeOutput{out.Take(), RenderMode::kSummary};
@@ -238,7 +345,7 @@ class TestShaper final : public core::Shaper {
     size_t index = 0;
     for (const TestFailure& failure : report.failures) {
       if (index++ < kFullFailures) {
-        WriteBlock(failure.detail, out);
+        WriteBlock(failure.detail, report.runner, out);
       } else {
         WriteCompact(failure, out);
       }

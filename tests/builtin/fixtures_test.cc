@@ -1,0 +1,168 @@
+// Every fixture in tests/fixtures/ (real outputs of real tools, see its README) through the
+// whole pipeline, checking what a faithful summary must do:
+//  - the family's shaper wins;
+//  - every must_keep string of the fixture survives;
+//  - every summary line is a line of the output, the header, a counted "… " marker, or the
+//    "full output:" line (elide, never fabricate);
+//  - large outputs shrink a lot, and nothing is ever larger than the raw output;
+//  - test counts in the header agree with the fixture's facts.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cctype>
+#include <filesystem>
+#include <string>
+#include <unordered_set>
+
+#include "core/json.h"
+#include "core/strings.h"
+#include "core/text.h"
+#include "plugline/host.h"
+#include "test_util.h"
+
+namespace plugline {
+namespace {
+
+namespace fs = std::filesystem;
+using plugline::testing::ReadFileOrEmpty;
+using plugline::testing::TempDir;
+
+struct Fixture {
+  std::string name;
+  std::string output;
+  core::Value meta;
+};
+
+std::vector<Fixture> LoadFamily(const std::string& family) {
+  std::vector<Fixture> fixtures;
+  fs::path dir = fs::path(plugline::testing::SourceDir()) / "fixtures" / family;
+  if (!fs::exists(dir)) return fixtures;
+  for (const auto& entry : fs::directory_iterator(dir)) {
+    if (entry.path().extension() != ".json") continue;
+    Fixture f;
+    f.name = family + "/" + entry.path().stem().string();
+    auto meta = core::ParseJson(ReadFileOrEmpty(entry.path().string()), f.name + ".json");
+    REQUIRE_MESSAGE(meta.ok(), meta.status().ToString());
+    f.meta = *std::move(meta);
+    fs::path out = entry.path();
+    out.replace_extension(".out");
+    REQUIRE_MESSAGE(fs::exists(out), f.name << ".out is missing");
+    f.output = ReadFileOrEmpty(out.string());
+    fixtures.push_back(std::move(f));
+  }
+  std::sort(fixtures.begin(), fixtures.end(),
+            [](const Fixture& a, const Fixture& b) { return a.name < b.name; });
+  return fixtures;
+}
+
+std::string Str(const core::Value& meta, std::string_view key) {
+  const core::Value* v = meta.Find(key);
+  return v != nullptr && v->is_string() ? v->as_string() : "";
+}
+
+std::optional<int64_t> Fact(const core::Value& meta, std::string_view key) {
+  const core::Value* facts = meta.Find("facts");
+  if (facts == nullptr) return std::nullopt;
+  const core::Value* v = facts->Find(key);
+  return v != nullptr ? v->as_integer() : std::nullopt;
+}
+
+void CheckFamily(const std::string& family) {
+  std::vector<Fixture> fixtures = LoadFamily(family);
+  if (fixtures.empty()) {
+    MESSAGE("no fixtures for " << family);
+    return;
+  }
+  TempDir home;
+  auto host = Host::Create(HostOptions{home.path(), "", true, nullptr});
+  REQUIRE(host.ok());
+  for (const Fixture& f : fixtures) {
+    INFO("fixture ", f.name);
+    std::string command = Str(f.meta, "command");
+    std::optional<int> exit_code;
+    if (const core::Value* code = f.meta.Find("exit_code"); code && code->as_integer()) {
+      exit_code = static_cast<int>(*code->as_integer());
+    }
+    auto result = (*host)->Shape(ShapeRequest{command, f.output, exit_code, ""});
+    REQUIRE_MESSAGE(result.ok(), result.status().ToString());
+    INFO("summary:\n", result->summary);
+    CHECK(core::IsValidUtf8(result->summary));
+    CHECK(result->tokens_summary <= result->tokens_raw);
+    const size_t raw_lines = core::CountLines(f.output);
+
+    // The family's shaper wins (tiny outputs may be shown raw by it; that is fine).
+    std::string expected = "builtin-" + Str(f.meta, "family");
+    CHECK_MESSAGE(result->shaper == expected, "chosen: " << result->shaper);
+
+    // Every must-keep identifier survives.
+    if (const core::Value* keep = f.meta.Find("must_keep"); keep && keep->is_array()) {
+      for (const core::Value& item : keep->as_array()) {
+        if (!item.is_string()) continue;
+        CHECK_MESSAGE(result->summary.find(item.as_string()) != std::string::npos,
+                      "lost: " << item.as_string());
+      }
+    }
+
+    if (result->render_mode == RenderMode::kSummary) {
+      // Elide, never fabricate.
+      std::string normalized;
+      std::string_view text = core::NormalizeTerminalOutput(f.output, &normalized)
+                                  ? std::string_view(normalized)
+                                  : std::string_view(f.output);
+      std::unordered_set<std::string_view> source;
+      for (std::string_view line : core::SplitLines(text)) source.insert(line);
+      bool json_output = !text.empty() && (text[0] == '[' || text[0] == '{');
+      auto lines = core::SplitLines(result->summary);
+      for (size_t i = 1; i < lines.size() && !json_output; ++i) {
+        std::string_view line = lines[i];
+        bool ok = source.count(line) != 0 || line.starts_with("… ") ||
+                  (i + 1 == lines.size() && line.starts_with("full output: "));
+        CHECK_MESSAGE(ok, "line " << i << " is not from the output: [" << std::string(line) << "]");
+      }
+      // Test counts in the header: failures always stated, and no count that is wrong.
+      if (family == "test" && !lines.empty()) {
+        // The shaper's own counts come before the runner's totals (" · ...").
+        std::string header(lines[0].substr(0, lines[0].find(" · ")));
+        for (const char* key : {"failed", "passed"}) {
+          std::optional<int64_t> n = Fact(f.meta, key);
+          if (!n) continue;
+          std::string stated = core::FormatCount(static_cast<uint64_t>(*n)) + " " + key;
+          if (std::string(key) == "failed" && *n > 0) {
+            CHECK_MESSAGE(header.find(stated) != std::string::npos, "header lacks " << stated);
+          }
+          // Every count the header states for this key must be the fixture's.
+          for (size_t at = header.find(std::string(" ") + key); at != std::string::npos;
+               at = header.find(std::string(" ") + key, at + 1)) {
+            size_t begin = at;
+            while (begin > 0 && (std::isdigit(static_cast<unsigned char>(header[begin - 1])) ||
+                                 header[begin - 1] == ',')) {
+              --begin;
+            }
+            if (begin == at) continue;  // not a count ("unittest: passed")
+            CHECK_MESSAGE(header.substr(begin, at - begin) ==
+                              core::FormatCount(static_cast<uint64_t>(*n)),
+                          "header says " << header.substr(begin, at - begin) << " "
+                                         << std::string(key) << ", fixture " << *n);
+          }
+        }
+      }
+    }
+    // Large outputs shrink a lot.
+    if (raw_lines >= 200) {
+      CHECK_MESSAGE(result->tokens_summary * 2 <= result->tokens_raw,
+                    "only " << result->tokens_raw << " -> " << result->tokens_summary << " tokens");
+    }
+  }
+}
+
+TEST_CASE("fixtures: test runners") { CheckFamily("test"); }
+TEST_CASE("fixtures: typescript") { CheckFamily("typescript"); }
+TEST_CASE("fixtures: eslint") { CheckFamily("eslint"); }
+TEST_CASE("fixtures: build") { CheckFamily("build"); }
+TEST_CASE("fixtures: git-diff") { CheckFamily("git-diff"); }
+TEST_CASE("fixtures: search") { CheckFamily("search"); }
+TEST_CASE("fixtures: logs") { CheckFamily("logs"); }
+TEST_CASE("fixtures: generic") { CheckFamily("generic"); }
+
+}  // namespace
+}  // namespace plugline
