@@ -172,6 +172,14 @@ plugline_status plugline_config_set_store_outputs(plugline_config* config, int e
   });
 }
 
+plugline_status plugline_config_set_record_stats(plugline_config* config, int enabled) {
+  return Guard(__func__, [&] {
+    if (config == nullptr) return NullArgument(__func__, "config");
+    config->options.record_stats = enabled != 0;
+    return PLUGLINE_OK;
+  });
+}
+
 plugline_status plugline_config_set_token_counter(plugline_config* config,
                                                   plugline_token_count_fn fn, void* user_data,
                                                   void (*user_data_free)(void*)) {
@@ -221,6 +229,16 @@ plugline_status plugline_host_diagnostics(char** out_json, size_t* out_len, plug
     for (const std::string& message : host->host->diagnostics()) writer.String(message);
     writer.EndArray();
     return ReturnBuffer(writer.str(), out_json, out_len);
+  });
+}
+
+plugline_status plugline_host_stats(char** out_json, size_t* out_len, plugline_host* host) {
+  return Guard(__func__, [&] {
+    if (out_json == nullptr) return NullArgument(__func__, "out_json");
+    if (host == nullptr) return NullArgument(__func__, "host");
+    absl::StatusOr<std::string> stats = host->host->StatsJson();
+    if (!stats.ok()) return FromStatus(stats.status());
+    return ReturnBuffer(*stats, out_json, out_len);
   });
 }
 

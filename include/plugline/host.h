@@ -41,6 +41,8 @@ struct HostOptions {
   bool store_outputs = true;
   // The host's own token counter. Empty: plugline's documented estimate (docs/tokens.md).
   TokenCountFunction token_counter;
+  // Keep per-shaper statistics in <home>/stats.json (also switchable in config.yaml).
+  bool record_stats = true;
 };
 
 enum class RenderMode { kSummary, kRaw };
@@ -80,6 +82,9 @@ class Host {
   // Shapes one command's output. Fails only on invalid arguments (a command that is not valid
   // UTF-8, an unknown forced shaper); shaper failures fall back and are reported in the result.
   absl::StatusOr<ShapeResult> Shape(const ShapeRequest& request);
+
+  // The per-shaper statistics as JSON (docs/stats.md); "{}"-like empty stats when none yet.
+  absl::StatusOr<std::string> StatsJson() const;
 
   // The resolved state directory.
   const std::string& home() const;

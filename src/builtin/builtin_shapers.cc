@@ -3,7 +3,8 @@
 namespace plugline::builtin {
 
 std::vector<std::shared_ptr<core::Shaper>> MakeBuiltinShapers() {
-  return {MakeTestShaper(), MakeGenericShaper()};
+  return {MakeTestShaper(),   MakeTypescriptShaper(), MakeEslintShaper(), MakeBuildShaper(),
+          MakeGitDiffShaper(), MakeSearchShaper(),     MakeLogsShaper(),   MakeGenericShaper()};
 }
 
 }  // namespace plugline::builtin

@@ -14,6 +14,12 @@ std::vector<std::shared_ptr<core::Shaper>> MakeBuiltinShapers();
 
 // Each built-in (see docs/shaping.md for what each keeps).
 std::shared_ptr<core::Shaper> MakeTestShaper();
+std::shared_ptr<core::Shaper> MakeTypescriptShaper();
+std::shared_ptr<core::Shaper> MakeEslintShaper();
+std::shared_ptr<core::Shaper> MakeBuildShaper();
+std::shared_ptr<core::Shaper> MakeGitDiffShaper();
+std::shared_ptr<core::Shaper> MakeSearchShaper();
+std::shared_ptr<core::Shaper> MakeLogsShaper();
 // The generic shaper: matches anything at low confidence; keeps the head, the tail and the
 // error lines between.
 std::shared_ptr<core::Shaper> MakeGenericShaper();

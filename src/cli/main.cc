@@ -8,10 +8,14 @@
 #include <vector>
 
 #include "absl/strings/numbers.h"
+#include "absl/strings/str_format.h"
 #include "absl/strings/str_cat.h"
 #include "core/strings.h"
 #include "absl/strings/str_join.h"
 #include "core/fs.h"
+#include "core/json.h"
+#include "core/strings.h"
+#include "core/text.h"
 #include "exec/process.h"
 #include "plugline/host.h"
 
@@ -21,6 +25,8 @@ namespace {
 constexpr int kExitUsage = 2;
 constexpr int kExitNotFound = 127;
 constexpr int kExitNotExecutable = 126;
+// `plugline run` shows a progress line on a terminal once a command has run this long.
+constexpr absl::Duration kProgressAfter = absl::Seconds(2);
 
 constexpr std::string_view kUsage =
     "usage: plugline <command> [options]\n"
@@ -34,6 +40,8 @@ constexpr std::string_view kUsage =
     "          --shaper ID   use this shaper instead of the best match\n"
     "  shape --command CMD [--exit-code N] [--json] [--shaper ID]\n"
     "        shape output read from standard input, as if CMD had printed it\n"
+    "  stats [--json]\n"
+    "        per-shaper statistics: matches, shapes, tokens saved, shape time\n"
     "  version\n"
     "        print plugline's version\n"
     "\n"
@@ -136,15 +144,33 @@ int Run(const std::vector<std::string>& args) {
   spec.inherit_stdin = true;
   spec.merge_output = true;
   spec.forward_signals = true;
+  uint64_t lines_seen = 0;
+  bool progress_shown = false;
   if (raw) {
     // No shaping: the output streams through as it arrives.
     spec.on_output = [](std::string_view chunk) { WriteAll(STDOUT_FILENO, chunk); };
+  } else if (::isatty(STDERR_FILENO)) {
+    // A person is watching: after a few seconds, show that the command is alive and how much
+    // it has printed, on one line of stderr that is rewritten in place.
+    spec.on_output = [&lines_seen](std::string_view chunk) {
+      for (char c : chunk) lines_seen += c == '\n';
+    };
+    spec.tick_interval = absl::Seconds(1);
+    spec.on_tick = [&](absl::Duration elapsed) {
+      if (elapsed < kProgressAfter) return;
+      progress_shown = true;
+      WriteAll(STDERR_FILENO,
+               StrCat("\rplugline: running ", spec.argv[0], " — ",
+                      absl::ToInt64Seconds(elapsed), "s, ", core::FormatCount(lines_seen),
+                      lines_seen == 1 ? " line" : " lines", " so far\x1b[K"));
+    };
   }
   std::vector<std::string> quoted;
   for (const std::string& arg : spec.argv) quoted.push_back(ShellQuote(arg));
   const std::string command = absl::StrJoin(quoted, " ");
 
   absl::StatusOr<exec::ProcessResult> result = exec::RunProcess(spec);
+  if (progress_shown) WriteAll(STDERR_FILENO, "\r\x1b[K");  // clear the progress line
   if (!result.ok()) {
     Error(ToStd(result.status().message()));
     return absl::IsNotFound(result.status()) ? kExitNotFound : kExitNotExecutable;
@@ -243,6 +269,56 @@ int Shape(const std::vector<std::string>& args) {
   return 0;
 }
 
+int Stats(const std::vector<std::string>& args) {
+  bool json = false;
+  for (const std::string& arg : args) {
+    if (arg == "--json") {
+      json = true;
+    } else {
+      Error(StrCat("stats: unknown argument ", arg, "\n\n", kUsage));
+      return kExitUsage;
+    }
+  }
+  absl::StatusOr<std::unique_ptr<Host>> host = OpenHost();
+  if (!host.ok()) {
+    Error(ToStd(host.status().message()));
+    return 1;
+  }
+  absl::StatusOr<std::string> stats = (*host)->StatsJson();
+  if (!stats.ok()) {
+    Error(ToStd(stats.status().message()));
+    return 1;
+  }
+  if (json) {
+    WriteAll(STDOUT_FILENO, StrCat(*stats, "\n"));
+    return 0;
+  }
+  absl::StatusOr<core::Value> value = core::ParseJson(*stats, "stats");
+  const core::Value* shapers = value.ok() ? value->Find("shapers") : nullptr;
+  if (shapers == nullptr || !shapers->is_object() || shapers->as_object().empty()) {
+    WriteAll(STDOUT_FILENO, StrCat("no statistics yet (", (*host)->home(), "/stats.json)\n"));
+    return 0;
+  }
+  auto number = [](const core::Value& s, std::string_view key) {
+    const core::Value* v = s.Find(key);
+    return v != nullptr && v->is_number() ? v->as_number() : 0.0;
+  };
+  std::string table = absl::StrFormat("%-22s %8s %8s %6s %14s %8s\n", "shaper", "matches",
+                                      "shapes", "fails", "tokens saved", "avg ms");
+  for (const auto& [id, s] : shapers->as_object()) {
+    double saved = number(s, "tokens_saved");
+    std::string saved_text = core::FormatCount(static_cast<uint64_t>(saved < 0 ? -saved : saved));
+    if (saved < 0) saved_text = "-" + saved_text;
+    StrAppend(&table, absl::StrFormat("%-22s %8s %8s %6s %14s %8.2f\n", id,
+                                      core::FormatCount(static_cast<uint64_t>(number(s, "match_count"))),
+                                      core::FormatCount(static_cast<uint64_t>(number(s, "shape_count"))),
+                                      core::FormatCount(static_cast<uint64_t>(number(s, "fail_count"))),
+                                      saved_text, number(s, "average_shape_ms")));
+  }
+  WriteAll(STDOUT_FILENO, table);
+  return 0;
+}
+
 int Main(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
   if (args.empty() || args[0] == "help" || args[0] == "--help" || args[0] == "-h") {
@@ -253,6 +329,7 @@ int Main(int argc, char** argv) {
   args.erase(args.begin());
   if (subcommand == "run") return Run(args);
   if (subcommand == "shape") return Shape(args);
+  if (subcommand == "stats") return Stats(args);
   if (subcommand == "version" || subcommand == "--version") {
     WriteAll(STDOUT_FILENO, StrCat("plugline ", VersionString(), "\n"));
     return 0;

@@ -111,7 +111,7 @@ void ApplyConfigText(std::string_view text, std::string_view source, Config* con
                                                Value::KindName(doc->kind())));
     return;
   }
-  reader.UnknownKeys(*doc, "", {"plugins", "outputs"});
+  reader.UnknownKeys(*doc, "", {"plugins", "outputs", "stats"});
   if (const Value* plugins = doc->Find("plugins"); plugins != nullptr && !plugins->is_null()) {
     if (!plugins->is_object()) {
       reader.Problem("plugins", "expected a mapping");
@@ -142,6 +142,14 @@ void ApplyConfigText(std::string_view text, std::string_view source, Config* con
                    &config->outputs.keep_files);
       reader.Count(*outputs, "max_total_mb", "outputs.max_total_mb", 1ull << 20,
                    &config->outputs.max_total_bytes);
+    }
+  }
+  if (const Value* stats = doc->Find("stats"); stats != nullptr && !stats->is_null()) {
+    if (!stats->is_object()) {
+      reader.Problem("stats", "expected a mapping");
+    } else {
+      reader.UnknownKeys(*stats, "stats.", {"enabled"});
+      reader.Bool(*stats, "enabled", "stats.enabled", &config->stats_enabled);
     }
   }
 }

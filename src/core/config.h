@@ -6,6 +6,8 @@
 //   outputs:
 //     keep_files: 500        # raw outputs kept under <home>/outputs
 //     max_total_mb: 512      # and at most this many MiB in all
+//   stats:
+//     enabled: true          # per-shaper statistics in <home>/stats.json
 //
 // A problem in a file (bad YAML, a wrong type, an unknown key) never stops plugline: it is
 // reported as a diagnostic that names the file and the key, and the default is used.
@@ -29,6 +31,7 @@ struct PluginsConfig {
 struct Config {
   PluginsConfig plugins;
   OutputRetention outputs;
+  bool stats_enabled = true;
 };
 
 // Where plugline keeps its state: `explicit_home` if non-empty, else $PLUGLINE_HOME, else

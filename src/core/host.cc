@@ -2,12 +2,14 @@
 #include "plugline/host.h"
 
 #include "absl/strings/str_cat.h"
+#include "absl/time/clock.h"
 #include "builtin/builtin_shapers.h"
 #include "core/config.h"
 #include "core/fs.h"
 #include "core/json.h"
 #include "core/output_store.h"
 #include "core/shaping_pipeline.h"
+#include "core/stats.h"
 #include "core/text.h"
 #include "core/tokens.h"
 #include "core/version.h"
@@ -51,6 +53,7 @@ struct Host::Impl {
   std::unique_ptr<core::TokenCounter> counter;
   std::unique_ptr<core::OutputStore> outputs;
   std::unique_ptr<core::ShaperPipeline> pipeline;
+  std::unique_ptr<core::StatsStore> stats;
 };
 
 Host::Host(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
@@ -69,6 +72,7 @@ absl::StatusOr<std::unique_ptr<Host>> Host::Create(HostOptions options) {
     impl->outputs = std::make_unique<core::OutputStore>(core::JoinPath(impl->home, "outputs"),
                                                         impl->config.outputs);
   }
+  impl->stats = std::make_unique<core::StatsStore>(impl->home);
   impl->pipeline = std::make_unique<core::ShaperPipeline>(impl->counter.get());
   for (auto& shaper : builtin::MakeBuiltinShapers()) impl->pipeline->Add(std::move(shaper));
   impl->options = std::move(options);
@@ -88,7 +92,19 @@ absl::StatusOr<ShapeResult> Host::Shape(const ShapeRequest& request) {
       raw.store_error = std::string(path.status().message());
     }
   }
-  return impl_->pipeline->Run(request, raw);
+  core::ShapeTrace trace;
+  absl::StatusOr<ShapeResult> result = impl_->pipeline->Run(request, raw, &trace);
+  if (result.ok() && impl_->options.record_stats && impl_->config.stats_enabled) {
+    // Statistics are best effort: a read-only home must not fail shaping.
+    impl_->stats->Record(trace, absl::Now()).IgnoreError();
+  }
+  return result;
+}
+
+absl::StatusOr<std::string> Host::StatsJson() const {
+  absl::StatusOr<core::Value> stats = impl_->stats->Load();
+  if (!stats.ok()) return stats.status();
+  return core::ToJson(*stats);
 }
 
 const std::string& Host::home() const { return impl_->home; }

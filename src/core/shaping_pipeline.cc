@@ -5,6 +5,7 @@
 #include "absl/strings/str_cat.h"
 #include "core/strings.h"
 #include "absl/strings/str_join.h"
+#include "absl/time/clock.h"
 #include "core/text.h"
 
 namespace plugline::core {
@@ -56,12 +57,15 @@ std::string MakeSnippet(std::string_view output) {
 }
 
 absl::StatusOr<ShapeResult> ShaperPipeline::Run(const ShapeRequest& request,
-                                                const RawOutputLocation& raw) {
+                                                const RawOutputLocation& raw, ShapeTrace* trace) {
+  ShapeTrace local_trace;
+  if (trace == nullptr) trace = &local_trace;
   ShapeResult result;
   result.raw_path = raw.path;
   result.raw_bytes = request.output.size();
   result.raw_lines = CountLines(request.output);
   result.tokens_raw = counter_->Count(request.output);
+  trace->tokens_raw = result.tokens_raw;
 
   // Shapers, and a raw rendering, see the output as a terminal showed it: no ANSI escapes,
   // redraws applied. The stored file keeps the exact bytes.
@@ -91,6 +95,7 @@ absl::StatusOr<ShapeResult> ShaperPipeline::Run(const ShapeRequest& request,
       absl::StatusOr<MatchResult> match =
           shaper->Match(request.command, snippet, request.exit_code);
       if (!match.ok() || !match->matched) continue;
+      trace->matched.push_back(shaper->meta().id);
       double confidence = std::clamp(match->confidence, 0.0, 1.0);
       bool better = winner == nullptr || confidence > result.confidence;
       if (!better && confidence == result.confidence) {
@@ -117,7 +122,22 @@ absl::StatusOr<ShapeResult> ShaperPipeline::Run(const ShapeRequest& request,
     result.shaper = winner->meta().id;
     ShapeContext context{request.command, request.exit_code, output.size(), CountLines(output),
                          raw.path};
+    const absl::Time shape_start = absl::Now();
     absl::StatusOr<ShapeOutput> shaped = winner->Shape(output, context);
+    trace->shaper = result.shaper;
+    trace->shape_ms = absl::ToDoubleMilliseconds(absl::Now() - shape_start);
+    trace->failed = !shaped.ok();
+    if (shaped.ok()) {
+      // What the shaper itself produced, before the never-worse-than-raw rule: a summary
+      // larger than the raw output counts against it.
+      if (shaped->render_mode != RenderMode::kRaw) {
+        trace->tokens_shaper_summary = counter_->Count(shaped->summary);
+      } else {
+        trace->tokens_shaper_summary = output.data() == request.output.data()
+                                           ? result.tokens_raw
+                                           : counter_->Count(output);
+      }
+    }
     if (!shaped.ok()) {
       // The seed's rule: a failed shaper shows the first 500 characters of the raw output.
       std::string_view head = FirstChars(output, kFallbackChars);

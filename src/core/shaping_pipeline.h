@@ -10,6 +10,7 @@
 
 #include "absl/status/statusor.h"
 #include "core/shaper.h"
+#include "core/stats.h"
 #include "core/tokens.h"
 #include "plugline/host.h"
 
@@ -40,7 +41,9 @@ class ShaperPipeline {
 
   // Runs match over every shaper (or uses request.shaper), shapes with the winner and applies
   // the fallback and never-worse-than-raw rules. InvalidArgument for an unknown forced shaper.
-  absl::StatusOr<ShapeResult> Run(const ShapeRequest& request, const RawOutputLocation& raw);
+  // `trace`, when given, receives what happened, for the stats.
+  absl::StatusOr<ShapeResult> Run(const ShapeRequest& request, const RawOutputLocation& raw,
+                                  ShapeTrace* trace = nullptr);
 
  private:
   std::vector<std::shared_ptr<Shaper>> shapers_;

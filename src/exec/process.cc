@@ -318,6 +318,7 @@ absl::StatusOr<ProcessResult> RunProcess(const ProcessSpec& spec) {
     return absl::InternalError(StrCat("cannot start ", name, ": ", uv_strerror(rc)));
   }
   if (merged[0] >= 0) uv_pipe_open(&run->out_pipe, merged[0]);
+  if (spec.on_spawn) spec.on_spawn(run->process.pid);
 
   uv_read_start(reinterpret_cast<uv_stream_t*>(&run->out_pipe), OnAlloc, OnRead);
   if (run->err_open) {

@@ -46,6 +46,9 @@ struct ProcessSpec {
   // are not forwarded when they came from the terminal, which already sent them to the child.
   bool forward_signals = false;
 
+  // Called once with the child's pid right after it started (on the calling thread).
+  std::function<void(int pid)> on_spawn;
+
   // Called with each chunk of output as it arrives (on the calling thread).
   std::function<void(std::string_view chunk)> on_output;
   // Called about every `tick_interval` while the child runs (e.g. a progress line).

@@ -1,5 +1,10 @@
 // Runs the real `plugline` binary as a user would.
 #include <doctest/doctest.h>
+#include <signal.h>
+
+#include <thread>
+
+#include "absl/time/clock.h"
 
 #include "absl/strings/match.h"
 #include "core/json.h"
@@ -157,6 +162,80 @@ TEST_CASE("a real failing pytest run keeps its exit code and its failure") {
   std::string raw = ReadFileOrEmpty(json->Find("raw_path")->as_string());
   CHECK(raw.find("FAILED") != std::string::npos);
   CHECK(json->Find("summary")->as_string().find("test_discount_is_capped") != std::string::npos);
+}
+
+}  // namespace
+}  // namespace plugline::cli
+
+namespace plugline::cli {
+namespace {
+
+TEST_CASE("plugline run forwards SIGTERM to the command and exits with its code") {
+  Cli cli;
+  exec::ProcessSpec spec;
+  spec.argv = {plugline::testing::BinDir() + "/plugline", "run", "--", "sh", "-c",
+               "trap 'echo got TERM; exit 42' TERM; sleep 30 & wait"};
+  spec.extra_env = {{"PLUGLINE_HOME", cli.home.path()}};
+  spec.timeout = absl::Seconds(20);
+  std::thread killer;
+  spec.on_spawn = [&](int pid) {
+    killer = std::thread([pid] {
+      absl::SleepFor(absl::Milliseconds(700));
+      ::kill(pid, SIGTERM);
+    });
+  };
+  auto result = exec::RunProcess(spec);
+  killer.join();
+  REQUIRE(result.ok());
+  CHECK_FALSE(result->timed_out);
+  CHECK(result->exit_status == 42);
+  CHECK(result->output.find("got TERM") != std::string::npos);
+}
+
+TEST_CASE("plugline run passes its stdin to the command") {
+  Cli cli;
+  exec::ProcessSpec spec;
+  spec.argv = {plugline::testing::BinDir() + "/plugline", "run", "--", "wc", "-l"};
+  spec.extra_env = {{"PLUGLINE_HOME", cli.home.path()}};
+  spec.stdin_data = "one\ntwo\nthree\n";
+  auto result = exec::RunProcess(spec);
+  REQUIRE(result.ok());
+  CHECK(result->output == "3\n");
+}
+
+TEST_CASE("plugline run shows progress on a terminal for a long command, and only there") {
+  Cli cli;
+  // `script` gives plugline a pseudo-terminal as stdout and stderr.
+  std::string command = plugline::testing::BinDir() +
+                        "/plugline run -- sh -c 'echo started; sleep 3.2; echo finished'";
+  exec::ProcessSpec spec;
+  spec.argv = {"script", "-qfec", command, "/dev/null"};
+  spec.extra_env = {{"PLUGLINE_HOME", cli.home.path()}};
+  auto result = exec::RunProcess(spec);
+  REQUIRE(result.ok());
+  CHECK(result->output.find("plugline: running sh — ") != std::string::npos);
+  CHECK(result->output.find("finished") != std::string::npos);
+  // Without a terminal there is no progress line.
+  auto piped = cli.Run({"run", "--", "sh", "-c", "sleep 2.5; echo finished"});
+  CHECK(piped.error_output.find("running") == std::string::npos);
+}
+
+TEST_CASE("plugline stats counts shapings across processes") {
+  Cli cli;
+  std::vector<std::thread> runs;
+  for (int i = 0; i < 6; ++i) {
+    runs.emplace_back([&] { cli.Run({"run", "--", "seq", "1", "300"}); });
+  }
+  for (auto& run : runs) run.join();
+  auto stats = cli.Run({"stats", "--json"});
+  auto json = core::ParseJson(stats.output, "plugline stats --json");
+  REQUIRE(json.ok());
+  const core::Value* generic = json->Find("shapers")->Find("builtin-generic");
+  REQUIRE(generic != nullptr);
+  CHECK(generic->Find("shape_count")->as_integer() == 6);
+  CHECK(generic->Find("tokens_saved")->as_number() > 0);
+  auto table = cli.Run({"stats"});
+  CHECK(table.output.find("builtin-generic") != std::string::npos);
 }
 
 }  // namespace

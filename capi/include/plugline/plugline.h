@@ -115,6 +115,11 @@ PLUGLINE_API plugline_status plugline_config_set_project_dir(plugline_config *co
 PLUGLINE_API plugline_status plugline_config_set_store_outputs(plugline_config *config,
                                                                int enabled);
 
+/* 1 (default): keep per-shaper statistics in <home>/stats.json (match and shape counts, tokens
+ * saved, shape time, a daily time series; see docs/stats.md). 0: keep none. */
+PLUGLINE_API plugline_status plugline_config_set_record_stats(plugline_config *config,
+                                                              int enabled);
+
 /* Counts the tokens of `text` (`len` bytes) the way the host's model does. The text is a raw
  * output or a summary exactly as plugline holds it: usually UTF-8, but a raw output may hold
  * any bytes, NUL included. Called from any thread that shapes; must not call back into
@@ -147,6 +152,15 @@ PLUGLINE_API void plugline_host_free(plugline_host *host);
  * plugline_free(). */
 PLUGLINE_API plugline_status plugline_host_diagnostics(char **out_json, size_t *out_len,
                                                        plugline_host *host);
+
+/* The per-shaper statistics of the host's state directory as a JSON object (docs/stats.md):
+ *   {"version": 1, "shapers": {"<id>": {"match_count", "shape_count", "fail_count",
+ *    "tokens_saved", "shape_ms_total", "average_shape_ms"}}, "daily": {"YYYY-MM-DD": {...}}}
+ * Counts from every process that used the same home. Released with plugline_free().
+ * Returns PLUGLINE_OK, PLUGLINE_EINVALID, or PLUGLINE_EINVALID/PLUGLINE_EPERMISSION when the
+ * stats file is unreadable or corrupt (the message names it). */
+PLUGLINE_API plugline_status plugline_host_stats(char **out_json, size_t *out_len,
+                                                 plugline_host *host);
 
 /* The exit code to pass when it is not known (the command was killed, or is still running). */
 #define PLUGLINE_EXIT_CODE_UNKNOWN (-2147483647 - 1)

@@ -1,0 +1,34 @@
+// builtin-build: PLACEHOLDER being written (not yet a shaper: it never matches).
+#include "builtin/builtin_shapers.h"
+#include "builtin/common.h"
+
+namespace plugline::builtin {
+namespace {
+
+class BuildShaper final : public core::Shaper {
+ public:
+  BuildShaper() {
+    meta_.id = "builtin-build";
+    meta_.name = "build";
+    meta_.version = "1.0.0";
+    meta_.tier = "built-in";
+    meta_.author = "plugline";
+  }
+  const core::ShaperMeta& meta() const override { return meta_; }
+  absl::StatusOr<core::MatchResult> Match(std::string_view, std::string_view,
+                                          std::optional<int>) override {
+    return core::MatchResult{false, 0, {}};
+  }
+  absl::StatusOr<core::ShapeOutput> Shape(std::string_view, const core::ShapeContext&) override {
+    return core::ShapeOutput{"", RenderMode::kRaw};
+  }
+
+ private:
+  core::ShaperMeta meta_;
+};
+
+}  // namespace
+
+std::shared_ptr<core::Shaper> MakeBuildShaper() { return std::make_shared<BuildShaper>(); }
+
+}  // namespace plugline::builtin
