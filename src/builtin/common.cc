@@ -182,19 +182,63 @@ bool CommandMentions(std::string_view command, std::initializer_list<std::string
   return false;
 }
 
+namespace {
+
+struct FoldTable {
+  unsigned char lower[256];
+  constexpr FoldTable() : lower() {
+    for (int c = 0; c < 256; ++c) {
+      lower[c] = static_cast<unsigned char>(c >= 'A' && c <= 'Z' ? c + 32 : c);
+    }
+  }
+};
+constexpr FoldTable kFold;
+
+inline unsigned char Fold(char c) { return kFold.lower[static_cast<unsigned char>(c)]; }
+
+}  // namespace
+
 bool ContainsIgnoreCase(std::string_view haystack, std::string_view needle) {
   if (needle.empty()) return true;
   if (haystack.size() < needle.size()) return false;
-  const unsigned char first = static_cast<unsigned char>(std::tolower(needle[0]));
+  const unsigned char first = Fold(needle[0]);
   for (size_t i = 0; i + needle.size() <= haystack.size(); ++i) {
-    if (static_cast<unsigned char>(std::tolower(haystack[i])) != first) continue;
+    if (Fold(haystack[i]) != first) continue;
     size_t j = 1;
-    while (j < needle.size() &&
-           std::tolower(static_cast<unsigned char>(haystack[i + j])) ==
-               std::tolower(static_cast<unsigned char>(needle[j]))) {
-      ++j;
-    }
+    while (j < needle.size() && Fold(haystack[i + j]) == Fold(needle[j])) ++j;
     if (j == needle.size()) return true;
+  }
+  return false;
+}
+
+KeywordMatcher::KeywordMatcher(std::initializer_list<std::string_view> keywords)
+    : bigrams_(65536 / 64, 0) {
+  for (std::string_view keyword : keywords) {
+    std::string folded;
+    for (char c : keyword) folded.push_back(static_cast<char>(Fold(c)));
+    size_t bigram = (static_cast<size_t>(static_cast<unsigned char>(folded[0])) << 8) |
+                    static_cast<unsigned char>(folded.size() > 1 ? folded[1] : 0);
+    bigrams_[bigram / 64] |= uint64_t{1} << (bigram % 64);
+    keywords_.push_back(std::move(folded));
+  }
+}
+
+bool KeywordMatcher::Contains(std::string_view text) const {
+  if (text.size() < 2) return false;
+  const size_t n = text.size();
+  for (size_t i = 0; i + 1 < n; ++i) {
+    size_t bigram = (static_cast<size_t>(Fold(text[i])) << 8) | Fold(text[i + 1]);
+    if ((bigrams_[bigram / 64] >> (bigram % 64) & 1) == 0) continue;
+    for (const std::string& keyword : keywords_) {
+      if (static_cast<unsigned char>(keyword[0]) != Fold(text[i]) || i + keyword.size() > n) {
+        continue;
+      }
+      size_t j = 1;
+      while (j < keyword.size() && Fold(text[i + j]) == static_cast<unsigned char>(keyword[j])) {
+        ++j;
+      }
+      if (j == keyword.size()) return true;
+    }
   }
   return false;
 }
@@ -207,21 +251,15 @@ std::string_view Trim(std::string_view s) {
 }
 
 bool LooksLikeErrorLine(std::string_view line) {
-  static constexpr std::string_view kWords[] = {
-      "error",  "fail",      "fatal",     "panic",   "exception",          "traceback",
-      "denied", "not found", "abort",     "killed",  "segmentation fault", "undefined reference",
-      "cannot", "unable to", "no such file"};
-  if (line.size() > 4096) line = line.substr(0, 4096);
-  bool hit = false;
-  for (std::string_view word : kWords) hit = hit || ContainsIgnoreCase(line, word);
-  if (!hit) return false;
+  static const KeywordMatcher kTrouble({"error", "fail", "fatal", "panic", "exception",
+                                        "traceback", "denied", "not found", "abort", "killed",
+                                        "segmentation fault", "undefined reference", "cannot",
+                                        "unable to", "no such file"});
   // "0 errors", "no failures", "without errors" report the absence of trouble.
-  static constexpr std::string_view kAbsence[] = {" 0 error", " 0 fail", "no error", "no fail",
-                                                   "without error", "0 errors", "0 failed"};
-  for (std::string_view absence : kAbsence) {
-    if (ContainsIgnoreCase(line, absence)) return false;
-  }
-  return true;
+  static const KeywordMatcher kAbsence({" 0 error", " 0 fail", "no error", "no fail",
+                                        "without error", "0 errors", "0 failed"});
+  if (line.size() > 4096) line = line.substr(0, 4096);
+  return kTrouble.Contains(line) && !kAbsence.Contains(line);
 }
 
 void WriteHeadTail(const std::vector<std::string_view>& lines, size_t head, size_t tail,

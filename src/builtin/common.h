@@ -63,6 +63,19 @@ bool CommandMentions(std::string_view command, std::initializer_list<std::string
 // Case-insensitive substring search (ASCII).
 bool ContainsIgnoreCase(std::string_view haystack, std::string_view needle);
 
+// Finds any of a fixed set of ASCII keywords in a line, ignoring case, in one pass over the
+// line: a table of the keywords' first two letters (case-folded) selects the few positions
+// worth comparing. For per-line checks over large outputs.
+class KeywordMatcher {
+ public:
+  explicit KeywordMatcher(std::initializer_list<std::string_view> keywords);
+  bool Contains(std::string_view text) const;
+
+ private:
+  std::vector<std::string> keywords_;  // lower case, at least 2 characters
+  std::vector<uint64_t> bigrams_;      // 65,536 bits: folded first two bytes of a keyword
+};
+
 // Leading and trailing spaces and tabs removed.
 std::string_view Trim(std::string_view s);
 

@@ -12,6 +12,7 @@
 #include "builtin/common.h"
 #include "builtin/test_report.h"
 #include "core/strings.h"
+#include "core/shaping_pipeline.h"
 #include "core/text.h"
 
 namespace plugline::builtin {
@@ -303,7 +304,8 @@ class TestShaper final : public core::Shaper {
 
   absl::StatusOr<core::ShapeOutput> Shape(std::string_view output,
                                           const core::ShapeContext& context) override {
-    RunnerGuess guess = GuessRunner(context.command, output);
+    // The same bounded view match() had: signals are in the head and the tail.
+    RunnerGuess guess = GuessRunner(context.command, core::MakeSnippet(output));
     std::vector<std::string_view> lines = core::SplitLines(output);
     TestReport report = ParseTestOutput(guess.runner, lines);
     const std::string runner(RunnerName(report.runner));

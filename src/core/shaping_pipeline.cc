@@ -120,8 +120,9 @@ absl::StatusOr<ShapeResult> ShaperPipeline::Run(const ShapeRequest& request,
     show_raw("no shaper matched");
   } else {
     result.shaper = winner->meta().id;
-    ShapeContext context{request.command, request.exit_code, output.size(), CountLines(output),
-                         raw.path};
+    const uint64_t lines =
+        output.data() == request.output.data() ? result.raw_lines : CountLines(output);
+    ShapeContext context{request.command, request.exit_code, output.size(), lines, raw.path};
     const absl::Time shape_start = absl::Now();
     absl::StatusOr<ShapeOutput> shaped = winner->Shape(output, context);
     trace->shaper = result.shaper;

@@ -1,6 +1,7 @@
 #include "core/text.h"
 
 #include <cstdio>
+#include <cstring>
 
 #include "absl/strings/str_format.h"
 
@@ -62,7 +63,12 @@ std::string SanitizeUtf8(std::string_view text) {
 size_t CountLines(std::string_view text) {
   if (text.empty()) return 0;
   size_t lines = 0;
-  for (char c : text) lines += c == '\n';
+  const char* p = text.data();
+  const char* end = p + text.size();
+  while ((p = static_cast<const char*>(std::memchr(p, '\n', static_cast<size_t>(end - p))))) {
+    ++lines;
+    ++p;
+  }
   if (text.back() != '\n') ++lines;
   return lines;
 }
@@ -191,7 +197,12 @@ size_t EscapeLength(std::string_view text, size_t i, int* lines_up) {
 }  // namespace
 
 bool NormalizeTerminalOutput(std::string_view text, std::string* out) {
-  if (text.find_first_of("\x1b\r\b") == std::string_view::npos) return false;
+  // Three memchr scans are much faster than one find_first_of over large outputs.
+  if (std::memchr(text.data(), '\x1b', text.size()) == nullptr &&
+      std::memchr(text.data(), '\r', text.size()) == nullptr &&
+      std::memchr(text.data(), '\b', text.size()) == nullptr) {
+    return false;
+  }
   std::string result;
   result.reserve(text.size());
   std::string line;  // the current line without escapes, before redraws are applied

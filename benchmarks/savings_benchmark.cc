@@ -1,0 +1,99 @@
+// The savings table: every fixture through a real host, raw tokens against summary tokens,
+// and whether every must-keep identifier survived.
+//
+// usage: savings_benchmark [FIXTURES_DIR]
+// Prints one row per fixture, then the median saving over outputs of 50 lines or more and the
+// share of must-keep identifiers kept. Tokens are plugline's estimate (docs/tokens.md).
+#include <plugline/host.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "core/json.h"
+#include "core/text.h"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string Read(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  fs::path dir = argc > 1 ? argv[1] : PLUGLINE_BENCH_FIXTURES;
+  char home[] = "/tmp/plugline-savings-XXXXXX";
+  if (mkdtemp(home) == nullptr) return 1;
+  plugline::HostOptions options;
+  options.home = home;
+  options.record_stats = false;
+  auto host = plugline::Host::Create(options);
+  if (!host.ok()) return 1;
+
+  std::vector<fs::path> metas;
+  for (const auto& family : fs::directory_iterator(dir)) {
+    if (!family.is_directory() || family.path().filename() == "generators") continue;
+    for (const auto& entry : fs::directory_iterator(family.path())) {
+      if (entry.path().extension() == ".json") metas.push_back(entry.path());
+    }
+  }
+  std::sort(metas.begin(), metas.end());
+  std::printf("%-38s %-18s %7s %8s %8s %7s %6s\n", "fixture", "shaper", "lines", "raw tok",
+              "sum tok", "saved", "kept");
+  std::vector<double> savings_50;
+  size_t keep_total = 0, keep_found = 0, fixtures = 0;
+  for (const fs::path& meta_path : metas) {
+    auto meta = plugline::core::ParseJson(Read(meta_path), meta_path.string());
+    if (!meta.ok()) continue;
+    std::string output = Read(fs::path(meta_path).replace_extension(".out"));
+    std::string command;
+    std::optional<int> exit_code;
+    if (const auto* c = meta->Find("command"); c && c->is_string()) command = c->as_string();
+    if (const auto* e = meta->Find("exit_code"); e && e->as_integer()) {
+      exit_code = static_cast<int>(*e->as_integer());
+    }
+    auto result = (*host)->Shape(plugline::ShapeRequest{command, output, exit_code, ""});
+    if (!result.ok()) continue;
+    ++fixtures;
+    size_t kept = 0, total = 0;
+    if (const auto* keep = meta->Find("must_keep"); keep && keep->is_array()) {
+      for (const auto& item : keep->as_array()) {
+        if (!item.is_string()) continue;
+        ++total;
+        kept += result->summary.find(item.as_string()) != std::string::npos;
+      }
+    }
+    keep_total += total;
+    keep_found += kept;
+    uint64_t lines = plugline::core::CountLines(output);
+    double saved = result->tokens_raw == 0
+                       ? 0
+                       : 100.0 * (1.0 - static_cast<double>(result->tokens_summary) /
+                                            static_cast<double>(result->tokens_raw));
+    if (lines >= 50) savings_50.push_back(saved);
+    std::string name = meta_path.parent_path().filename().string() + "/" + meta_path.stem().string();
+    std::printf("%-38s %-18s %7llu %8llu %8llu %6.1f%% %3zu/%-3zu\n", name.c_str(),
+                result->shaper.c_str(), static_cast<unsigned long long>(lines),
+                static_cast<unsigned long long>(result->tokens_raw),
+                static_cast<unsigned long long>(result->tokens_summary), saved, kept, total);
+  }
+  std::sort(savings_50.begin(), savings_50.end());
+  double median = savings_50.empty() ? 0 : savings_50[savings_50.size() / 2];
+  std::printf("\n%zu fixtures; median tokens saved on the %zu outputs of 50+ lines: %.1f%%\n",
+              fixtures, savings_50.size(), median);
+  std::printf("must-keep identifiers kept: %zu of %zu (%.1f%%)\n", keep_found, keep_total,
+              keep_total ? 100.0 * keep_found / keep_total : 100.0);
+  std::string cleanup = std::string("rm -rf ") + home;
+  return std::system(cleanup.c_str()) == 0 ? 0 : 1;
+}
