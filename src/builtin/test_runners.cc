@@ -725,6 +725,7 @@ bool IsCtestResult(std::string_view t, std::string_view* name, bool* passed) {
 void ParseCtest(const std::vector<std::string_view>& lines, TestReport& report) {
   TestFailure* current = nullptr;
   bool in_list = false;
+  uint64_t passed_count = 0, skipped = 0;
   for (std::string_view line : lines) {
     std::string_view t = Trim(line);
     std::string_view name;
@@ -740,6 +741,10 @@ void ParseCtest(const std::vector<std::string_view>& lines, TestReport& report) 
       report.has_results = true;
       if (passed) {
         ++report.passing_lines;
+        ++passed_count;
+      } else if (t.find("***Skipped") != std::string_view::npos ||
+                 t.find("***Not Run (Disabled)") != std::string_view::npos) {
+        ++skipped;  // ctest counts a skip as passed in its percentage; it is not a pass
       } else {
         report.failures.push_back(TestFailure{name, {line}});
         current = &report.failures.back();
@@ -753,9 +758,6 @@ void ParseCtest(const std::vector<std::string_view>& lines, TestReport& report) 
       report.has_results = true;
       report.counts.failed = CountBefore(t, "tests failed");
       report.counts.total = LeadingNumber(t.substr(t.find("out of") + 6));
-      if (report.counts.total && report.counts.failed) {
-        report.counts.passed = *report.counts.total - std::min(*report.counts.total, *report.counts.failed);
-      }
       continue;
     }
     if (t.starts_with("Total Test time")) {
@@ -784,6 +786,11 @@ void ParseCtest(const std::vector<std::string_view>& lines, TestReport& report) 
     if (current != nullptr) current->detail.push_back(line);
   }
   CloseFailure(report, current);
+  // Counted from the per-test result lines (ctest's percentage counts skips as passes).
+  if (passed_count + skipped > 0 || !report.failures.empty()) {
+    report.counts.passed = passed_count;
+    if (skipped > 0) report.counts.skipped = skipped;
+  }
 }
 
 // ---- GoogleTest -----------------------------------------------------------------------------
@@ -842,7 +849,8 @@ void ParseGtest(const std::vector<std::string_view>& lines, TestReport& report) 
       report.counts.skipped = LeadingNumber(t.substr(12));
       continue;
     }
-    if (t.find("FAILED TEST") != std::string_view::npos && LeadingNumber(t)) {
+    if ((t.find("FAILED TEST") != std::string_view::npos && LeadingNumber(t)) ||
+        t.starts_with("YOU HAVE ")) {
       report.totals.push_back(line);
       continue;
     }
@@ -901,8 +909,10 @@ RunnerGuess GuessRunner(std::string_view command, std::string_view output) {
   if (tool == "mocha") consider(TestRunner::kMocha, 0.95, "command: mocha");
   if (tool == "ctest") consider(TestRunner::kCtest, 0.95, "command: ctest");
   if (node_test) {
-    consider(has("ℹ tests ") ? TestRunner::kNodeSpec : TestRunner::kTap, 0.95,
-             "command: node --test");
+    // The spec reporter (a TTY's default, or --test-reporter=spec) marks tests with ✔/✖/▶.
+    bool spec = has("ℹ tests ") || has_line_start("✔ ") || has_line_start("✖ ") ||
+                has_line_start("▶ ") || has("\n  ✔ ");
+    consider(spec ? TestRunner::kNodeSpec : TestRunner::kTap, 0.95, "command: node --test");
   }
   if (tool == "cargo" && (first_arg == "test" || first_arg == "nextest")) {
     // Without test results the output is a build failure: the build shaper reads it better.
