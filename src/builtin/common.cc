@@ -19,8 +19,29 @@ void SummaryWriter::Header(std::string_view header) {
   ++lines_;
 }
 
+namespace {
+
+// Moves a cut position back to the start of a UTF-8 character.
+size_t CharBoundary(std::string_view text, size_t pos) {
+  while (pos > 0 && pos < text.size() && (static_cast<unsigned char>(text[pos]) & 0xC0) == 0x80) {
+    --pos;
+  }
+  return pos;
+}
+
+}  // namespace
+
 void SummaryWriter::Line(std::string_view line) {
-  text_.append(line);
+  if (line.size() > kMaxLineBytes) {
+    size_t head = CharBoundary(line, kLineHeadBytes);
+    size_t tail = CharBoundary(line, line.size() - kLineTailBytes);
+    text_.append(line.substr(0, head));
+    StrAppend(&text_, "\n… ", core::FormatCount(tail - head), " bytes of this line omitted\n");
+    text_.append(line.substr(tail));
+    lines_ += 2;
+  } else {
+    text_.append(line);
+  }
   text_.push_back('\n');
   ++lines_;
   if (source_ == nullptr || source_->empty()) return;
@@ -169,6 +190,45 @@ std::vector<std::string> ToolArgs(std::string_view command) {
   size_t i = ToolIndex(words);
   if (i >= words.size()) return {};
   return std::vector<std::string>(words.begin() + static_cast<ptrdiff_t>(i) + 1, words.end());
+}
+
+std::vector<std::string_view> PipelineStages(std::string_view command) {
+  std::vector<std::string_view> stages;
+  size_t start = 0;
+  char quote = 0;
+  auto push = [&](size_t end) {
+    std::string_view stage = Trim(command.substr(start, end - start));
+    if (!stage.empty()) stages.push_back(stage);
+  };
+  for (size_t i = 0; i < command.size(); ++i) {
+    char c = command[i];
+    if (quote != 0) {
+      if (c == quote) quote = 0;
+      else if (c == '\\' && quote == '"') ++i;
+      continue;
+    }
+    if (c == '\\') {
+      ++i;
+    } else if (c == '\'' || c == '"') {
+      quote = c;
+    } else if (c == '|' && i + 1 < command.size() && command[i + 1] == '|') {
+      stages.clear();  // a || b: the last command's pipeline
+      start = i + 2;
+      ++i;
+    } else if (c == '|') {
+      push(i);
+      if (i + 1 < command.size() && command[i + 1] == '&') ++i;  // |&
+      start = i + 1;
+    } else if (c == '&' && i > 0 && (command[i - 1] == '>' || command[i - 1] == '<')) {
+      // a redirection: 2>&1, >&2
+    } else if (c == ';' || c == '\n' || c == '&') {
+      stages.clear();
+      if (c == '&' && i + 1 < command.size() && command[i + 1] == '&') ++i;
+      start = i + 1;
+    }
+  }
+  push(command.size());
+  return stages;
 }
 
 bool CommandMentions(std::string_view command, std::initializer_list<std::string_view> names) {

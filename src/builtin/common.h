@@ -15,10 +15,16 @@ namespace plugline::builtin {
 // Builds a summary line by line. Three kinds of line, and only these:
 //  - Header(): the first line, the outcome, composed of the tool's name and facts read from
 //    the output (counts, pass/fail) — "pytest: FAILED — 2 failed, 32 passed";
-//  - Line(): a line of the output, verbatim;
+//  - Line(): a line of the output, verbatim — except that a line longer than kMaxLineBytes is
+//    cut: its first kLineHeadBytes, a marker "… N bytes of this line omitted", its last
+//    kLineTailBytes (minified JavaScript, a 50 MB JSON blob, binary data);
 //  - Elided()/ElidedLines(): a counted elision marker, always starting with "… ".
 // Given the output's lines, it tracks which were shown and which a marker accounted for, so
 // a shaper can count exactly what is left with UnaccountedLines().
+inline constexpr size_t kMaxLineBytes = 4096;
+inline constexpr size_t kLineHeadBytes = 2048;
+inline constexpr size_t kLineTailBytes = 512;
+
 class SummaryWriter {
  public:
   explicit SummaryWriter(const std::vector<std::string_view>* source = nullptr);
@@ -56,6 +62,11 @@ std::string ToolName(std::string_view command);
 
 // The words after the tool: "go test ./..." -> {"test", "./..."}.
 std::vector<std::string> ToolArgs(std::string_view command);
+
+// The stages of the command's last pipeline, split at unquoted `|`: the output a shaper sees
+// is that pipeline's. Earlier commands joined by `&&`, `||`, `;`, `&` or newlines are dropped:
+// "cd src && grep -rn x . | head -50" -> {"grep -rn x .", "head -50"}. Stages are trimmed.
+std::vector<std::string_view> PipelineStages(std::string_view command);
 
 // True when any word of the command (after wrappers) equals one of `names`.
 bool CommandMentions(std::string_view command, std::initializer_list<std::string_view> names);

@@ -14,8 +14,10 @@ namespace {
 constexpr size_t kHeadLines = 30;
 constexpr size_t kTailLines = 30;
 constexpr size_t kMaxTroubleLines = 100;
-// Below this many hidden lines eliding is not worth it: the output is shown raw.
+// Below this many hidden lines eliding is not worth it: the output is shown raw...
 constexpr size_t kMinHiddenLines = 10;
+// ...unless the output is this large anyway.
+constexpr size_t kHugeOutputBytes = 64 * 1024;
 
 class GenericShaper final : public core::Shaper {
  public:
@@ -41,7 +43,11 @@ class GenericShaper final : public core::Shaper {
   absl::StatusOr<core::ShapeOutput> Shape(std::string_view output,
                                           const core::ShapeContext& context) override {
     std::vector<std::string_view> lines = core::SplitLines(output);
-    if (lines.size() < kHeadLines + kTailLines + kMinHiddenLines || context.raw_path.empty()) {
+    // Few lines show as they are — unless they are huge (a minified bundle, binary data, one
+    // 50 MB line): then the long lines are cut.
+    const bool huge_lines = output.size() > kHugeOutputBytes;
+    if ((lines.size() < kHeadLines + kTailLines + kMinHiddenLines && !huge_lines) ||
+        context.raw_path.empty()) {
       return core::ShapeOutput{"", RenderMode::kRaw};
     }
     SummaryWriter out(&lines);

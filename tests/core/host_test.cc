@@ -112,3 +112,62 @@ TEST_CASE("empty output and binary output do not break shaping") {
 
 }  // namespace
 }  // namespace plugline
+
+namespace plugline {
+namespace {
+
+TEST_CASE("bad input: one 50 MB line, binary, CRLF, look-alike output") {
+  TempDir home;
+  auto host = Host::Create(HostOptions{home.path(), "", true, nullptr});
+  REQUIRE(host.ok());
+
+  // A single 50 MB line: cut, counted, never shown whole.
+  std::string line(50u << 20, 'x');
+  line += "END";
+  auto huge = (*host)->Shape(ShapeRequest{"node build.js", line, 0, ""});
+  REQUIRE(huge.ok());
+  CHECK(huge->render_mode == RenderMode::kSummary);
+  CHECK(huge->summary.size() < 8192);
+  CHECK(huge->summary.find("bytes of this line omitted") != std::string::npos);
+  CHECK(huge->summary.find("xEND") != std::string::npos);  // the line's end is kept
+  CHECK(ReadFileOrEmpty(huge->raw_path).size() == line.size());
+
+  // Binary output: valid JSON, nothing crashes, raw kept exactly.
+  std::string binary;
+  for (int i = 0; i < 300000; ++i) binary.push_back(static_cast<char>((i * 131) % 256));
+  auto shaped = (*host)->Shape(ShapeRequest{"cat /usr/bin/true", binary, 0, ""});
+  REQUIRE(shaped.ok());
+  CHECK(core::ParseJson(shaped->ToJson(), "binary").ok());
+  CHECK(shaped->summary.size() < binary.size());
+
+  // CRLF output is read like LF output.
+  std::string crlf;
+  for (int i = 1; i <= 500; ++i) StrAppend(&crlf, "row ", i, "\r\n");
+  auto windows = (*host)->Shape(ShapeRequest{"type rows.txt", crlf, 0, ""});
+  REQUIRE(windows.ok());
+  CHECK(windows->summary.find("\r") == std::string::npos);
+  CHECK(windows->summary.find("… 440 lines omitted (lines 31–470 of 500)") != std::string::npos);
+
+  // pytest output printed by `cat`: recognized by its content, at lower confidence, and the
+  // summary says only what the output says.
+  std::string saved =
+      "============================= test session starts ==============================\n"
+      "collected 2 items\n\n"
+      "tests/test_a.py .F                                                       [100%]\n\n"
+      "=================================== FAILURES ===================================\n"
+      "___________________________________ test_b ____________________________________\n\n"
+      "    def test_b():\n"
+      ">       assert 1 + 1 == 3\n"
+      "E       assert (1 + 1) == 3\n\n"
+      "tests/test_a.py:5: AssertionError\n"
+      "=========================== short test summary info ============================\n"
+      "FAILED tests/test_a.py::test_b - assert (1 + 1) == 3\n"
+      "========================= 1 failed, 1 passed in 0.02s ==========================\n";
+  auto cat = (*host)->Shape(ShapeRequest{"cat last-run.log", saved, 0, ""});
+  REQUIRE(cat.ok());
+  CHECK(cat->shaper == "builtin-test");
+  CHECK(cat->confidence < 0.9);
+}
+
+}  // namespace
+}  // namespace plugline
