@@ -51,6 +51,14 @@ export class Host {
   shape(command: string, output: string | ArrayBufferView | ArrayBuffer,
         exitCode?: number | null, options?: ShapeOptions): ShapeResult;
   diagnostics(): string[];
+  stats(): {
+    version: number;
+    shapers?: Record<string, {
+      match_count?: number; shape_count?: number; fail_count?: number; tokens_saved?: number;
+      shape_ms_total?: number; average_shape_ms: number;
+    }>;
+    daily?: Record<string, Record<string, { shapes: number; tokens_raw: number; tokens_saved?: number }>>;
+  };
   close(): void;
   readonly closed: boolean;
 }

@@ -165,6 +165,16 @@ class Host {
     return JSON.parse(this.#native.diagnostics());
   }
 
+  /**
+   * Per-shaper statistics of the host's home (docs/stats.md): for each shaper match_count,
+   * shape_count, fail_count, tokens_saved (negative when its summaries were larger than the
+   * raw output), shape_ms_total, average_shape_ms; and a daily time series.
+   * @returns {object}
+   */
+  stats() {
+    return JSON.parse(this.#native.stats());
+  }
+
   /** Releases the host now. Idempotent; any later call throws PluglineError PLUGLINE_ESTATE. */
   close() {
     this.#native.close();

@@ -359,9 +359,10 @@ void WriteFolded(const std::vector<std::string_view>& lines, SummaryWriter& out)
     size_t j = i + 1;
     while (j < lines.size() && lines[j] == lines[i]) ++j;
     out.Line(lines[i]);
-    if (j - i > 1) {
-      out.ElidedLines(j - i - 1,
-                      j - i - 1 == 1 ? "repeat of the line above" : "repeats of the line above");
+    if (j - i == 2) {
+      out.Line(lines[i + 1]);  // a marker would be no shorter than the line
+    } else if (j - i > 2) {
+      out.ElidedLines(j - i - 1, "repeats of the line above");
     }
     i = j;
   }

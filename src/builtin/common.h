@@ -101,8 +101,8 @@ void WriteHeadTail(const std::vector<std::string_view>& lines, size_t head, size
                    const std::function<bool(std::string_view)>& keep, size_t max_kept,
                    SummaryWriter& out);
 
-// Writes `lines`, folding runs of identical consecutive lines into the first one and
-// "… repeated N more times".
+// Writes `lines`, folding runs of three or more identical consecutive lines into the first
+// one and "… N repeats of the line above".
 void WriteFolded(const std::vector<std::string_view>& lines, SummaryWriter& out);
 
 // Parses "<number> <word>" pairs: CountBefore("2 failed, 32 passed in 0.1s", "passed") -> 32.

@@ -1,8 +1,10 @@
 // builtin-generic: for output no other shaper recognizes. It cannot know what matters, so it
 // keeps the head (where commands announce what they do), the tail (where they say how it
 // ended) and, from the middle, lines that look like trouble (errors, failures, exceptions)
-// with one line of context each; runs of identical lines are folded; everything else is
-// counted.
+// and a few section headings, each with one line of context; runs of identical lines are
+// folded; everything else is counted.
+#include <cctype>
+
 #include "builtin/builtin_shapers.h"
 #include "builtin/common.h"
 #include "core/strings.h"
@@ -14,10 +16,19 @@ namespace {
 constexpr size_t kHeadLines = 30;
 constexpr size_t kTailLines = 30;
 constexpr size_t kMaxTroubleLines = 100;
+constexpr size_t kMaxHeadingLines = 20;
 // Below this many hidden lines eliding is not worth it: the output is shown raw...
 constexpr size_t kMinHiddenLines = 10;
 // ...unless the output is this large anyway.
 constexpr size_t kHugeOutputBytes = 64 * 1024;
+
+// "Disassembly of section .text:", "Section headers:", "Summary:": a short line at the left
+// margin that announces what follows.
+bool IsHeading(std::string_view line) {
+  const unsigned char first = static_cast<unsigned char>(line.empty() ? ' ' : line[0]);
+  return line.size() >= 4 && line.size() <= 80 && line.back() == ':' && std::isalpha(first) &&
+         line.find(' ') != std::string_view::npos;
+}
 
 class GenericShaper final : public core::Shaper {
  public:
@@ -56,7 +67,17 @@ class GenericShaper final : public core::Shaper {
     if (note.empty() && context.exit_code) note = "exit 0";
     out.Header(StrCat(tool.empty() ? "output" : tool, ": ", note.empty() ? "" : StrCat(note, ", "),
                       core::FormatCount(lines.size()), " lines"));
-    WriteHeadTail(lines, kHeadLines, kTailLines, LooksLikeErrorLine, kMaxTroubleLines, out);
+    // From the middle: trouble first, and a few headings that show the output's structure.
+    size_t headings = 0;
+    auto keep = [&headings](std::string_view line) {
+      if (LooksLikeErrorLine(line)) return true;
+      if (headings < kMaxHeadingLines && IsHeading(line)) {
+        ++headings;
+        return true;
+      }
+      return false;
+    };
+    WriteHeadTail(lines, kHeadLines, kTailLines, keep, kMaxTroubleLines + kMaxHeadingLines, out);
     return core::ShapeOutput{out.Take(), RenderMode::kSummary};
   }
 

@@ -189,6 +189,7 @@ class HostWrap : public Napi::ObjectWrap<HostWrap> {
         env, "Host",
         {InstanceMethod<&HostWrap::Shape>("shape"),
          InstanceMethod<&HostWrap::Diagnostics>("diagnostics"),
+         InstanceMethod<&HostWrap::Stats>("stats"),
          InstanceMethod<&HostWrap::Close>("close"), InstanceAccessor<&HostWrap::Closed>("closed")});
   }
 
@@ -295,6 +296,21 @@ class HostWrap : public Napi::ObjectWrap<HostWrap> {
       if (!CheckOpen(env)) return env.Undefined();
       PluglineBuffer result;
       plugline_status status = plugline_host_diagnostics(result.out(), result.out_len(), host_);
+      if (status != PLUGLINE_OK) {
+        ThrowLastError(env, status);
+        return env.Undefined();
+      }
+      return result.ToJs(env);
+    });
+  }
+
+  // stats() -> JSON string (the per-shaper statistics of the host's home)
+  Napi::Value Stats(const Napi::CallbackInfo& info) {
+    Napi::Env env = info.Env();
+    return Guard(env, [&]() -> Napi::Value {
+      if (!CheckOpen(env)) return env.Undefined();
+      PluglineBuffer result;
+      plugline_status status = plugline_host_stats(result.out(), result.out_len(), host_);
       if (status != PLUGLINE_OK) {
         ThrowLastError(env, status);
         return env.Undefined();

@@ -32,7 +32,7 @@ test('500 lines are summarised; the raw output is stored byte for byte', (t) => 
   t.after(() => host.close());
   const output = numberedLines(500);
 
-  const result = host.shape('make -j8', output, 2);
+  const result = host.shape('seq 500', output, 2);
 
   assert.equal(result.render_mode, 'summary');
   assert.equal(result.shaper, 'builtin-generic');
@@ -117,7 +117,7 @@ test('storeOutputs: false writes no file and names none', (t) => {
   const home = tempHome();
   const host = new Host({ home, storeOutputs: false });
   t.after(() => host.close());
-  const result = host.shape('make', numberedLines(500), 0);
+  const result = host.shape('seq 500', numberedLines(500), 0);
   assert.equal(result.raw_path, null);
   assert.ok(!result.summary.includes('full output:'));
   assert.ok(!fs.existsSync(path.join(home, 'outputs')) ||
@@ -158,4 +158,16 @@ test('bad Host options are TypeErrors', () => {
 test('a path with a NUL character is refused, not truncated', () => {
   assert.throws(() => new Host({ home: `${tempHome()}\0/etc` }),
                 { name: 'PluglineError', code: 'PLUGLINE_EINVALID' });
+});
+
+test('stats() counts shapings per shaper', (t) => {
+  const home = tempHome();
+  const host = new Host({ home });
+  t.after(() => host.close());
+  host.shape('seq 500', numberedLines(500), 0);
+  host.shape('seq 500', numberedLines(500), 0);
+  const stats = host.stats();
+  assert.equal(stats.shapers['builtin-generic'].shape_count, 2);
+  assert.ok(stats.shapers['builtin-generic'].tokens_saved > 0);
+  assert.ok(stats.shapers['builtin-generic'].average_shape_ms >= 0);
 });

@@ -140,7 +140,8 @@ class Host:
 
     def __init__(self, home: Optional[StrPath] = None, project_dir: Optional[StrPath] = None,
                  store_outputs: bool = True,
-                 token_counter: Optional[TokenCounter] = None) -> None:
+                 token_counter: Optional[TokenCounter] = None,
+                 record_stats: bool = True) -> None:
         self._handle: Optional[int] = None  # first, so that __del__ works if we fail below
         self._free = _library.lib().plugline_host_free
         self._cond = threading.Condition()
@@ -163,6 +164,7 @@ class Host:
             if project_bytes is not None:
                 check(lib.plugline_config_set_project_dir(config, project_bytes))
             check(lib.plugline_config_set_store_outputs(config, 1 if store_outputs else 0))
+            check(lib.plugline_config_set_record_stats(config, 1 if record_stats else 0))
             if counter is not None:
                 # No user_data: the bridge object itself outlives the host (see close()).
                 check(lib.plugline_config_set_token_counter(
@@ -247,6 +249,17 @@ class Host:
         lib = _library.lib()
         with self._use() as handle:
             data = call_for_buffer(lib.plugline_host_diagnostics, handle)
+        return json.loads(data)
+
+    def stats(self) -> dict[str, Any]:
+        """Per-shaper statistics of this host's state directory (docs/stats.md): for each
+        shaper ``match_count``, ``shape_count``, ``fail_count``, ``tokens_saved`` (negative
+        when its summaries were larger than the raw output), ``shape_ms_total`` and
+        ``average_shape_ms``, plus a ``daily`` time series. Counts come from every process
+        that used the same home."""
+        lib = _library.lib()
+        with self._use() as handle:
+            data = call_for_buffer(lib.plugline_host_stats, handle)
         return json.loads(data)
 
     def shape(self, command: Union[str, bytes], output: Union[str, bytes],

@@ -70,11 +70,13 @@ _PROTOTYPES = {
     "plugline_config_set_home": (_c_int, [_c_void_p, _c_char_p]),
     "plugline_config_set_project_dir": (_c_int, [_c_void_p, _c_char_p]),
     "plugline_config_set_store_outputs": (_c_int, [_c_void_p, _c_int]),
+    "plugline_config_set_record_stats": (_c_int, [_c_void_p, _c_int]),
     "plugline_config_set_token_counter": (
         _c_int, [_c_void_p, TOKEN_COUNT_FN, _c_void_p, USER_DATA_FREE_FN]),
     "plugline_host_new": (_c_int, [_out_buffer, _c_void_p]),
     "plugline_host_free": (None, [_c_void_p]),
     "plugline_host_diagnostics": (_c_int, [_out_buffer, _out_size, _c_void_p]),
+    "plugline_host_stats": (_c_int, [_out_buffer, _out_size, _c_void_p]),
     "plugline_host_shape": (
         _c_int, [_out_buffer, _out_size, _c_void_p, _c_char_p, _c_size_t, _c_char_p, _c_size_t,
                  _c_int, ctypes.POINTER(plugline_shape_options)]),

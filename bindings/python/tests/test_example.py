@@ -22,7 +22,8 @@ def test_long_output_is_summarized(home: Path) -> None:
     result = run_example(home, sys.executable, "-c", "for i in range(500): print('row', i)")
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
-    assert lines[0] == "row 0"
+    assert lines[0] == "python: exit 0, 500 lines"
+    assert lines[1] == "row 0"
     assert any("440 lines omitted" in line for line in lines)
     assert lines[-1].startswith(f"full output: {home / 'outputs'}")
     raw_path = Path(lines[-1].removeprefix("full output: "))

@@ -15,7 +15,7 @@ from conftest import numbered_lines
 def test_long_output_is_summarized_and_stored_byte_for_byte(host: plugline.Host,
                                                             home: Path) -> None:
     output = numbered_lines(500)
-    result = host.shape("make -j8", output, exit_code=0)
+    result = host.shape("seq 500", output, exit_code=0)
 
     assert result["render_mode"] == "summary"
     assert result["shaper"] == "builtin-generic"
@@ -49,9 +49,10 @@ def test_nul_bytes_and_invalid_utf8_are_stored_exactly(host: plugline.Host) -> N
     assert Path(result["raw_path"]).read_bytes() == output
     assert result["raw_bytes"] == len(output)
     assert result["render_mode"] == "summary"
-    head = result["summary"].split("\n")[:2]
-    assert head[0] == "nul\x00inside"
-    assert head[1].startswith("invalid \ufffd") and head[1].endswith(" utf-8")
+    head = result["summary"].split("\n")[:3]
+    assert head[0] == "cat: exit 0, 500 lines" or head[0].startswith("cat: ")  # the header
+    assert head[1] == "nul\x00inside"
+    assert head[2].startswith("invalid \ufffd") and head[2].endswith(" utf-8")
 
 
 def test_str_output_is_encoded_as_utf8(host: plugline.Host) -> None:
@@ -120,7 +121,7 @@ def test_argument_types_are_checked(host: plugline.Host) -> None:
 def test_store_outputs_false_elides_nothing(home: Path) -> None:
     output = numbered_lines(500)
     with plugline.Host(home=home, store_outputs=False) as host:
-        result = host.shape("make", output, exit_code=0)
+        result = host.shape("seq 500", output, exit_code=0)
     assert result["raw_path"] is None
     assert result["render_mode"] == "raw"
     assert result["summary"].encode() == output
@@ -208,7 +209,8 @@ def test_concurrent_shapes_from_several_threads(host: plugline.Host) -> None:
     assert len({result["raw_path"] for _, result in results}) == 80
     for output, result in results:
         assert Path(result["raw_path"]).read_bytes() == output
-        assert result["summary"].startswith(output.split(b"\n")[0].decode())
+        # The header, then the output's first line.
+        assert result["summary"].split("\n")[1] == output.split(b"\n")[0].decode()
 
 
 def test_error_messages_belong_to_the_failing_thread(host: plugline.Host) -> None:
@@ -270,3 +272,21 @@ def test_two_hosts_on_one_home_never_share_a_raw_file(home: Path) -> None:
             b = second.shape("b", b"second %d\n" % round_number)
         assert a["raw_path"] != b["raw_path"]
         assert Path(a["raw_path"]).read_bytes() == b"first %d\n" % round_number
+
+
+def test_stats_count_shapings_and_can_be_turned_off(tmp_path: Path) -> None:
+    output = "".join(f"line {i}\n" for i in range(1, 501))
+    with plugline.Host(home=tmp_path) as host:
+        host.shape("seq 500", output, 0)
+        host.shape("seq 500", output, 0)
+        stats = host.stats()
+    generic = stats["shapers"]["builtin-generic"]
+    assert generic["shape_count"] == 2
+    assert generic["match_count"] == 2
+    assert generic["tokens_saved"] > 0
+    assert sum(day["builtin-generic"]["shapes"] for day in stats["daily"].values()) == 2
+
+    quiet = tmp_path / "quiet"
+    with plugline.Host(home=quiet, record_stats=False) as host:
+        host.shape("seq 500", output, 0)
+        assert host.stats().get("shapers", {}) == {}
