@@ -44,6 +44,10 @@ struct TestReport {
   // Lines that matter outside any one test's failure: collection errors, a crash, build
   // errors, the runner's list of failed tests. Kept verbatim.
   std::vector<std::string_view> problems;
+  // The runner's own list of what failed ("FAILED tests/x.py::test_a - assert 1 == 2",
+  // "The following tests FAILED:"). Lines naming a test whose failure is shown are left out
+  // of a summary (counted); the others are kept.
+  std::vector<std::string_view> index;
   // The runner's own totals lines, verbatim, in order ("Tests: 2 failed, 10 passed, 12 total").
   std::vector<std::string_view> totals;
   TestCounts counts;

@@ -118,7 +118,7 @@ void ParsePytest(const std::vector<std::string_view>& lines, TestReport& report)
         break;
       }
       case Section::kShortSummary:
-        if (!IsBlank(line)) report.problems.push_back(line);
+        if (!IsBlank(line)) report.index.push_back(line);
         break;
       case Section::kNone:
       case Section::kOther:
@@ -245,7 +245,7 @@ void ParseJest(const std::vector<std::string_view>& lines, TestReport& report) {
     if (line.starts_with("FAIL ")) {
       CloseFailure(report, current);
       current = nullptr;
-      report.problems.push_back(line);
+      report.index.push_back(line);
       continue;
     }
     if (t.starts_with("● ")) {
@@ -325,7 +325,7 @@ void ParseVitest(const std::vector<std::string_view>& lines, TestReport& report)
       ++report.passing_lines;
       report.has_results = true;
     } else if (t.starts_with("❯") || t.starts_with("×") || t.starts_with("FAIL")) {
-      report.problems.push_back(line);  // the failing file / test index
+      report.index.push_back(line);  // the failing file / test index
     }
   }
   CloseFailure(report, current);
@@ -572,7 +572,7 @@ void ParseCargo(const std::vector<std::string_view>& lines, TestReport& report) 
       continue;
     }
     if (section == Section::kList) {
-      if (!IsBlank(line)) report.problems.push_back(line);
+      if (!IsBlank(line)) report.index.push_back(line);
       continue;
     }
     // Build errors and cargo's own errors ("error: test failed, to rerun pass `--lib`").
@@ -768,7 +768,7 @@ void ParseCtest(const std::vector<std::string_view>& lines, TestReport& report) 
       CloseFailure(report, current);
       current = nullptr;
       in_list = true;
-      report.problems.push_back(line);
+      report.problems.push_back(line);  // ctest's list is short and canonical: kept
       continue;
     }
     if (t.starts_with("Errors while running CTest") || t.starts_with("No tests were found")) {
@@ -857,7 +857,7 @@ void ParseGtest(const std::vector<std::string_view>& lines, TestReport& report) 
     if (in_test) {
       running.push_back(line);
     } else if (t.starts_with("[  FAILED  ]")) {
-      report.problems.push_back(line);  // the list of failed tests
+      report.problems.push_back(line);  // the list of failed tests (short): kept
     }
   }
   if (in_test && !running.empty()) {

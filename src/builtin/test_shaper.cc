@@ -7,6 +7,7 @@
 // collapses to one line with the runner's own counts and time. When the output has no test
 // results the shaper says nothing about tests and keeps the head, the tail and the error lines.
 #include <algorithm>
+#include <cctype>
 
 #include "builtin/builtin_shapers.h"
 #include "builtin/common.h"
@@ -117,6 +118,12 @@ struct BlockLines {
 BlockLines SelectPytest(const std::vector<std::string_view>& detail) {
   BlockLines out;
   out.kept.push_back(detail.front());
+  // Where the exception was finally raised: the block's last location line, kept even when
+  // it is in a library; other library locations go.
+  size_t last_location = 0;
+  for (size_t i = 1; i < detail.size(); ++i) {
+    if (IsPytestLocation(detail[i])) last_location = i;
+  }
   size_t start = 1;
   while (start < detail.size()) {
     size_t end = start;
@@ -146,8 +153,9 @@ BlockLines SelectPytest(const std::vector<std::string_view>& detail) {
         }
         continue;
       }
-      bool essential = line.starts_with("E ") || IsPytestLocation(line) ||
-                       (!library && line.starts_with(">"));
+      bool location = IsPytestLocation(line) &&
+                      (i == last_location || !IsLibraryFrame(StrCat("File \"", line)));
+      bool essential = line.starts_with("E ") || location || (!library && line.starts_with(">"));
       if (essential) {
         out.kept.push_back(line);
       } else if (library) {
@@ -262,6 +270,19 @@ std::string_view Unframe(std::string_view line) {
   return t.substr(b, e - b + 1);
 }
 
+// True when `line` names the test `name`: it appears with no identifier character after it
+// (so "test_a" does not match "test_ab").
+bool NamesTest(std::string_view line, std::string_view name) {
+  if (name.size() < 3) return false;
+  for (size_t at = line.find(name); at != std::string_view::npos; at = line.find(name, at + 1)) {
+    size_t end = at + name.size();
+    if (end == line.size()) return true;
+    char c = line[end];
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_') return true;
+  }
+  return false;
+}
+
 std::string CountsText(const TestCounts& c) {
   std::string text;
   auto add = [&](const std::optional<uint64_t>& n, std::string_view word, bool always) {
@@ -310,7 +331,8 @@ class TestShaper final : public core::Shaper {
     TestReport report = ParseTestOutput(guess.runner, lines);
     const std::string runner(RunnerName(report.runner));
     const bool exit_ok = !context.exit_code || *context.exit_code == 0;
-    const bool failed = !report.failures.empty() || report.counts.failed.value_or(0) > 0 ||
+    const bool failed = !report.failures.empty() || !report.index.empty() ||
+                        report.counts.failed.value_or(0) > 0 ||
                         report.counts.errors.value_or(0) > 0;
     SummaryWriter out(&lines);
 
@@ -345,13 +367,45 @@ class TestShaper final : public core::Shaper {
     out.Header(header);
 
     size_t index = 0;
-    for (const TestFailure& failure : report.failures) {
+    for (size_t f = 0; f < report.failures.size(); ++f) {
+      const TestFailure& failure = report.failures[f];
+      // The same failure again (a broken fixture failing many tests): say so, do not repeat.
+      const TestFailure* same = nullptr;
+      for (size_t g = 0; g < f && same == nullptr; ++g) {
+        const auto& a = report.failures[g].detail;
+        const auto& b = failure.detail;
+        if (a.size() == b.size() && a.size() > 1 && std::equal(a.begin() + 1, a.end(), b.begin() + 1)) {
+          same = &report.failures[g];
+        }
+      }
+      if (same != nullptr) {
+        out.Line(failure.detail.front());
+        uint64_t n = failure.detail.size() - 1;
+        out.ElidedLines(n, StrCat(n == 1 ? "line" : "lines", " identical to the failure of ",
+                                  same->name, " omitted"));
+        continue;
+      }
       if (index++ < kFullFailures) {
         WriteBlock(failure.detail, report.runner, out);
       } else {
         WriteCompact(failure, out);
       }
     }
+    // The runner's list of failures: lines for tests shown above are counted, others kept.
+    uint64_t listed = 0;
+    for (std::string_view line : report.index) {
+      bool shown = false;
+      for (const TestFailure& failure : report.failures) {
+        shown = shown || NamesTest(line, failure.name);
+      }
+      if (shown) {
+        ++listed;
+      } else {
+        out.Line(line);
+      }
+    }
+    out.ElidedLines(listed, listed == 1 ? "line of the runner's list of failures omitted"
+                                        : "lines of the runner's list of failures omitted");
     size_t problems = 0;
     for (std::string_view line : report.problems) {
       if (problems++ < kMaxProblemLines) out.Line(line);
@@ -359,7 +413,7 @@ class TestShaper final : public core::Shaper {
     if (report.problems.size() > kMaxProblemLines) {
       out.Elided(report.problems.size() - kMaxProblemLines, "more lines omitted");
     }
-    if (!failed && report.failures.empty() && report.problems.empty()) {
+    if (!failed && report.failures.empty() && report.problems.empty() && report.index.empty()) {
       // A non-zero exit with no failure the runner reported: show where it says why.
       WriteHeadTail(lines, 10, 15, LooksLikeErrorLine, 50, out);
       out.Lines(report.totals);
