@@ -3,6 +3,7 @@
 // ended) and, from the middle, lines that look like trouble (errors, failures, exceptions)
 // and a few section headings, each with one line of context; runs of identical lines are
 // folded; everything else is counted.
+#include <algorithm>
 #include <cctype>
 
 #include "builtin/builtin_shapers.h"
@@ -13,6 +14,8 @@
 namespace plugline::builtin {
 namespace {
 
+// Head and tail: an eighth of the output each, between 10 and 30 lines.
+constexpr size_t kMinEdgeLines = 10;
 constexpr size_t kHeadLines = 30;
 constexpr size_t kTailLines = 30;
 constexpr size_t kMaxTroubleLines = 100;
@@ -57,8 +60,8 @@ class GenericShaper final : public core::Shaper {
     // Few lines show as they are — unless they are huge (a minified bundle, binary data, one
     // 50 MB line): then the long lines are cut.
     const bool huge_lines = output.size() > kHugeOutputBytes;
-    if ((lines.size() < kHeadLines + kTailLines + kMinHiddenLines && !huge_lines) ||
-        context.raw_path.empty()) {
+    const size_t edge = std::clamp(lines.size() / 8, kMinEdgeLines, kHeadLines);
+    if ((lines.size() < 2 * edge + kMinHiddenLines && !huge_lines) || context.raw_path.empty()) {
       return core::ShapeOutput{"", RenderMode::kRaw};
     }
     SummaryWriter out(&lines);
@@ -77,7 +80,8 @@ class GenericShaper final : public core::Shaper {
       }
       return false;
     };
-    WriteHeadTail(lines, kHeadLines, kTailLines, keep, kMaxTroubleLines + kMaxHeadingLines, out);
+    WriteHeadTail(lines, edge, std::min(edge, kTailLines), keep,
+                  kMaxTroubleLines + kMaxHeadingLines, out);
     return core::ShapeOutput{out.Take(), RenderMode::kSummary};
   }
 

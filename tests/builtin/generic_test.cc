@@ -64,10 +64,16 @@ TEST_CASE("generic keeps error lines from the middle with their context, and fol
 TEST_CASE("generic shows short outputs and unstored outputs raw") {
   auto generic = MakeGenericShaper();
   std::string output;
-  for (int i = 1; i <= 69; ++i) StrAppend(&output, "entry ", i, "\n");
-  core::ShapeContext ctx{"cmd", 0, output.size(), 69, "/s/a.log"};
+  // Under 30 lines (10 of head, 10 of tail, at least 10 to hide) nothing is worth eliding.
+  for (int i = 1; i <= 29; ++i) StrAppend(&output, "entry ", i, "\n");
+  core::ShapeContext ctx{"cmd", 0, output.size(), 29, "/s/a.log"};
   CHECK(generic->Shape(output, ctx)->render_mode == RenderMode::kRaw);
-  for (int i = 70; i <= 500; ++i) StrAppend(&output, "entry ", i, "\n");
+  for (int i = 30; i <= 80; ++i) StrAppend(&output, "entry ", i, "\n");
+  core::ShapeContext medium{"cmd", 0, output.size(), 80, "/s/a.log"};
+  auto shaped = generic->Shape(output, medium);
+  REQUIRE(shaped->render_mode == RenderMode::kSummary);
+  CHECK(shaped->summary.find("… 60 lines omitted (lines 11–70 of 80)") != std::string::npos);
+  for (int i = 81; i <= 500; ++i) StrAppend(&output, "entry ", i, "\n");
   core::ShapeContext unstored{"cmd", 0, output.size(), 500, ""};
   CHECK(generic->Shape(output, unstored)->render_mode == RenderMode::kRaw);
 }

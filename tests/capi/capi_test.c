@@ -139,7 +139,7 @@ static void test_shape(void) {
   plugline_free(json);
   json = NULL;
 
-  EXPECT_STATUS(plugline_host_shape(&json, &json_len, host, "make", 4, output, output_len, 2, NULL),
+  EXPECT_STATUS(plugline_host_shape(&json, &json_len, host, "seq 500", 7, output, output_len, 2, NULL),
                 PLUGLINE_OK);
   EXPECT(json != NULL && strlen(json) == json_len);
   if (json != NULL) {
@@ -156,13 +156,13 @@ static void test_shape(void) {
   /* Forced shaper through the options struct; an unknown one fails with a message. */
   options.struct_size = sizeof options;
   options.shaper = "builtin-generic";
-  EXPECT_STATUS(plugline_host_shape(&json, NULL, host, "make", 4, output, output_len,
+  EXPECT_STATUS(plugline_host_shape(&json, NULL, host, "seq 500", 7, output, output_len,
                                     PLUGLINE_EXIT_CODE_UNKNOWN, &options),
                 PLUGLINE_OK);
   plugline_free(json);
   json = NULL;
   options.shaper = "no-such-shaper";
-  EXPECT_STATUS(plugline_host_shape(&json, NULL, host, "make", 4, output, output_len, 0, &options),
+  EXPECT_STATUS(plugline_host_shape(&json, NULL, host, "seq 500", 7, output, output_len, 0, &options),
                 PLUGLINE_EINVALID);
   EXPECT(strstr(plugline_last_error_message(), "no-such-shaper") != NULL);
   EXPECT(json == NULL);

@@ -120,7 +120,7 @@ TEST_CASE("plugline run without a JS plugin never loads V8") {
 TEST_CASE("plugline shape reads stdin, --shaper forces one, unknown shaper is an error") {
   Cli cli;
   exec::ProcessSpec spec;
-  spec.argv = {plugline::testing::BinDir() + "/plugline", "shape", "--command", "make",
+  spec.argv = {plugline::testing::BinDir() + "/plugline", "shape", "--command", "my-tool",
                "--exit-code", "2", "--json", "--shaper", "builtin-generic"};
   spec.extra_env = {{"PLUGLINE_HOME", cli.home.path()}};
   std::string input;

@@ -25,7 +25,7 @@ TEST_CASE("Host shapes with the generic shaper, stores the raw output and report
   REQUIRE(host.ok());
   CHECK((*host)->home() == home.path());
   std::string output = Numbered(500);
-  auto result = (*host)->Shape(ShapeRequest{"make", output, 2, ""});
+  auto result = (*host)->Shape(ShapeRequest{"seq 500", output, 2, ""});
   REQUIRE(result.ok());
   CHECK(result->shaper == "builtin-generic");
   CHECK(result->render_mode == RenderMode::kSummary);
@@ -58,7 +58,7 @@ TEST_CASE("a home that cannot hold outputs: the output is shown in full, with th
   auto host = Host::Create(HostOptions{dir.Sub("not-a-dir"), "", true, nullptr});
   REQUIRE(host.ok());
   std::string output = Numbered(500);
-  auto result = (*host)->Shape(ShapeRequest{"make", output, 0, ""});
+  auto result = (*host)->Shape(ShapeRequest{"seq 500", output, 0, ""});
   REQUIRE(result.ok());
   CHECK(result->render_mode == RenderMode::kRaw);
   CHECK(result->summary == output);
@@ -70,7 +70,7 @@ TEST_CASE("a home that cannot hold outputs: the output is shown in full, with th
 TEST_CASE("store_outputs=false: summaries elide and name no file") {
   TempDir home;
   auto host = Host::Create(HostOptions{home.path(), "", false, nullptr});
-  auto result = (*host)->Shape(ShapeRequest{"make", Numbered(500), 0, ""});
+  auto result = (*host)->Shape(ShapeRequest{"seq 500", Numbered(500), 0, ""});
   REQUIRE(result.ok());
   CHECK(result->raw_path.empty());
   CHECK(result->render_mode == RenderMode::kRaw);  // generic elides only with a stored copy
@@ -81,7 +81,7 @@ TEST_CASE("a host token counter is used for both counts") {
   HostOptions options{home.path(), "", true, [](std::string_view t) { return t.size(); }};
   auto host = Host::Create(options);
   std::string output = Numbered(500);
-  auto result = (*host)->Shape(ShapeRequest{"make", output, 0, ""});
+  auto result = (*host)->Shape(ShapeRequest{"seq 500", output, 0, ""});
   CHECK(result->tokens_raw == output.size());
   CHECK(result->tokens_summary == result->summary.size());
 }
