@@ -1,9 +1,2317 @@
-// builtin-build: PLACEHOLDER being written (not yet a shaper: it never matches).
+// builtin-build: compilers and build tools.
+//
+// Recognizes, in any mix (make runs gcc, cmake runs make or ninja, cargo runs rustc, npm runs
+// webpack):
+//  - gcc/g++/clang diagnostics: "file:line:col: error|warning|note: message" with their source,
+//    caret and fix-it lines, the context lines before them ("In file included from",
+//    "file: In function 'f':", "required from here"), clang's "N warnings and M errors
+//    generated."; linker messages (GNU ld, lld, mold, "undefined reference to", collect2);
+//    MSVC/tsc-style "file(line,col): error CODE: message";
+//  - make: recipe lines echoed (collapsed into a count), "make[1]: Entering directory" (kept
+//    before the problems that happened in that directory), "make: *** [...] Error 1";
+//  - cmake: configure ("-- " status lines, "CMake Error at CMakeLists.txt:N (cmd):" blocks,
+//    "-- Configuring incomplete"), builds ("[ 45%] Building CXX object", "Built target");
+//    ninja ("[12/340] ...", "FAILED: target" and its command, "ninja: build stopped");
+//  - cargo/rustc: "   Compiling x v0.1.0" status lines, "error[E0308]: ..." blocks with their
+//    " --> file:line:col" and "  |" spans and help/note lines, cargo's summary lines;
+//  - go build/vet: "# pkg" then "file.go:10:2: message" (tab-indented continuation lines);
+//  - webpack ("ERROR in ./src/x.js 5:0-24" blocks, "asset ..." lines, "webpack 5.x compiled
+//    ..."), vite ("vite vX building ...", "✓ N modules transformed.", "error during build:",
+//    dist/ asset lines, "✓ built in");
+//  - npm/yarn/pnpm install ("npm error"/"npm ERR!" blocks, "npm WARN deprecated" counted,
+//    "added N packages ...", audit and funding lines); apt/apt-get (package lists,
+//    "Get:/Unpacking/Setting up" progress, "E:"/"W:" lines, "N upgraded, M newly installed").
+//
+// Keeps: every error with its location and message (the first ones with their source lines,
+// notes and context, capped; further ones as their heading line), the first warnings in full
+// and the warnings of files that have errors as their heading line, the rest counted by kind;
+// the failure lines of make/ninja (the first and last ones when many), linker and tool error
+// lines, the tool's outcome lines, and output the shaper does not know (capped). Collapses
+// progress, echoed commands, directory changes and informational lines into counts. A clean
+// success is the header and the few lines naming what was produced.
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
 #include "builtin/builtin_shapers.h"
 #include "builtin/common.h"
+#include "builtin/test_report.h"
+#include "core/strings.h"
+#include "core/text.h"
 
 namespace plugline::builtin {
 namespace {
+
+using std::string_view;
+constexpr size_t kNone = string_view::npos;
+
+// ---- limits ---------------------------------------------------------------------------------
+
+constexpr size_t kFullErrors = 15;      // errors shown with source lines, notes and context
+constexpr size_t kFullWarnings = 10;    // warnings shown with source lines
+constexpr size_t kMaxHeadOnly = 400;    // further diagnostics shown as their heading line
+constexpr size_t kErrorBody = 16;       // body lines (source, caret, message) of a full error
+constexpr size_t kWarningBody = 6;
+constexpr size_t kErrorNotes = 4;       // notes shown under a full error
+constexpr size_t kWarningNotes = 2;
+constexpr size_t kNoteBody = 3;         // body lines of a shown note
+constexpr size_t kContextLines = 8;     // include/instantiation context of a full error
+constexpr size_t kStandaloneNotes = 10;
+constexpr size_t kOtherAll = 60;        // unknown lines: all shown up to this many
+constexpr size_t kOtherHead = 20, kOtherTail = 20, kOtherTrouble = 40;
+
+// ---- line kinds -----------------------------------------------------------------------------
+
+enum class Kind : uint8_t {
+  kOther,        // not recognized: kept, capped
+  kBlank,        // blank lines, and "npm error" with nothing after it
+  kProgress,     // "[ 45%] Building", "[12/340]", "   Compiling", "Get:1", "Unpacking": counted
+  kCommand,      // recipes echoed by make, the command under ninja's "FAILED:": counted
+  kDirectory,    // make[1]: Entering/Leaving directory
+  kChatter,      // informational: cmake "-- Detecting", apt "Reading package lists..."
+  kStatus,       // outcome lines: kept
+  kTarget,       // "[ 24%] Built target x": kept (capped) when the build had problems
+  kAsset,        // webpack "asset ...", vite "dist/..." lines: kept, capped
+  kCrate,        // cargo "Compiling x v1 (/path)": a crate of the workspace: kept, capped
+  kInstalled,    // apt "Setting up x (1.2) ...": kept, capped
+  kListItem,     // the package list under apt's "The following NEW packages": kept, capped
+  kBuildFail,    // make "*** [...] Error 1", ninja "FAILED: x": kept, first and last ones
+  kLinker,       // linker messages: kept, capped
+  kErrorLine,    // npm error, apt E:, ninja: error: kept, capped
+  kWarnLine,     // npm WARN, apt W:, make: warning:, cmake "Could NOT find": kept, capped
+  kDeprecation,  // npm WARN deprecated: counted
+  // Lines of a diagnostic (see Diag).
+  kContext,      // "In file included from", "x.c: In function", "# pkg"; outside a Diag: other
+  kDiagHead,
+  kDiagBody,
+  kNoteHead,
+  kNoteBody,
+  kCount
+};
+
+constexpr size_t kKinds = static_cast<size_t>(Kind::kCount);
+
+enum class Sev : uint8_t { kError, kWarning, kNote };
+enum class Style : uint8_t { kCompiler, kRust, kCMake, kWebpack, kVite };
+
+struct Diag {
+  size_t begin = 0;  // its first line: context lines come before the heading
+  size_t head = 0;
+  size_t end = 0;    // one past its last line
+  Sev sev = Sev::kError;
+  Style style = Style::kCompiler;
+  bool duplicate = false;  // the same heading was printed before (a header in two units)
+  size_t rank = 0;         // among the diagnostics of its severity
+  string_view file;
+  string_view key;         // the kind of a warning, for counting: "[-Wunused-variable]"
+};
+
+struct Parsed {
+  std::vector<Kind> kinds;
+  std::vector<Diag> diags;
+  std::array<uint64_t, kKinds> kind_count{};
+  uint64_t errors = 0, warnings = 0;   // diagnostics and counted error lines
+  uint64_t undefined_refs = 0, linker_errors = 0, build_fails = 0, error_lines = 0;
+  absl::flat_hash_set<string_view> files, error_files;
+  bool failure_signal = false;         // the tool said it failed
+  string_view success;                 // the verdict the tool's own success line gives
+  // Progress, for a success header.
+  uint64_t crates_compiled = 0, crates_checked = 0, objects = 0, targets = 0, packages = 0;
+  uint64_t ninja_done = 0, ninja_total = 0;
+  // What the output looks like, for the label of `cat build.log`.
+  bool seen_cargo = false, seen_go = false, seen_webpack = false, seen_vite = false,
+       seen_npm = false, seen_apt = false, seen_cmake = false, seen_ninja = false,
+       seen_make = false, seen_compiler = false;
+};
+
+// ---- small helpers --------------------------------------------------------------------------
+
+bool IsDigit(char c) { return c >= '0' && c <= '9'; }
+bool IsUpper(char c) { return c >= 'A' && c <= 'Z'; }
+bool IsLower(char c) { return c >= 'a' && c <= 'z'; }
+// (Plain loops: find_first_of and its kin scan the set once per character.)
+bool IsBlankLine(string_view s) {
+  for (char c : s) {
+    if (c != ' ' && c != '\t') return false;
+  }
+  return true;
+}
+// Leading and trailing blanks removed.
+string_view Strip(string_view s) {
+  size_t b = 0, e = s.size();
+  while (b < e && (s[b] == ' ' || s[b] == '\t')) ++b;
+  while (e > b && (s[e - 1] == ' ' || s[e - 1] == '\t')) --e;
+  return s.substr(b, e - b);
+}
+bool Indented(string_view s) { return !s.empty() && (s[0] == ' ' || s[0] == '\t'); }
+bool Contains(string_view s, string_view what) { return s.find(what) != kNone; }
+
+// starts_with/ends_with on a literal: the length is a constant, so the comparison is inlined
+// (this runs on every line of outputs of many megabytes).
+template <size_t N>
+bool Starts(string_view s, const char (&lit)[N]) {
+  return s.size() >= N - 1 && std::memcmp(s.data(), lit, N - 1) == 0;
+}
+template <size_t N>
+bool Ends(string_view s, const char (&lit)[N]) {
+  return s.size() >= N - 1 && std::memcmp(s.data() + s.size() - (N - 1), lit, N - 1) == 0;
+}
+
+// "12" or "12:5": digits separated by ':', nothing else.
+bool IsLineColumn(string_view s) {
+  if (s.empty() || !IsDigit(s[0])) return false;
+  for (char c : s) {
+    if (!IsDigit(c) && c != ':') return false;
+  }
+  return true;
+}
+
+uint64_t ParseNumber(string_view s) {
+  uint64_t v = 0;
+  for (char c : s) {
+    if (!IsDigit(c)) break;
+    v = v * 10 + static_cast<uint64_t>(c - '0');
+  }
+  return v;
+}
+
+string_view BaseName(string_view path) {
+  for (size_t i = path.size(); i-- > 0;) {
+    if (path[i] == '/' || path[i] == '\\') return path.substr(i + 1);
+  }
+  return path;
+}
+
+string_view FirstWord(string_view s) {
+  size_t end = 0;
+  while (end < s.size() && s[end] != ' ' && s[end] != '\t') ++end;
+  if (end == s.size()) end = kNone;
+  return end == kNone ? s : s.substr(0, end);
+}
+
+// A small set of short names, looked up by length (cheaper than hashing every line's first
+// word).
+class NameSet {
+ public:
+  NameSet(std::initializer_list<string_view> names) {
+    for (string_view n : names) {
+      if (!n.empty()) by_size_[std::min(n.size(), kMax)].push_back(n);
+    }
+  }
+  bool Has(string_view name) const {
+    if (name.size() >= kMax) return false;
+    for (string_view n : by_size_[name.size()]) {
+      if (n[0] == name[0] && std::memcmp(n.data(), name.data(), n.size()) == 0) return true;
+    }
+    return false;
+  }
+
+ private:
+  static constexpr size_t kMax = 16;
+  std::array<std::vector<string_view>, kMax + 1> by_size_;
+};
+
+// Compiler drivers: cc, gcc, g++, clang++, gcc-12, x86_64-linux-gnu-gcc-12, arm-none-eabi-g++.
+bool IsCompilerName(string_view name) {
+  // Drop a version suffix: "-12", "-15.0.1".
+  size_t dash = name.rfind('-');
+  if (dash != kNone && dash + 1 < name.size() && IsDigit(name[dash + 1]) &&
+      name.find_first_not_of("0123456789.", dash + 1) == kNone) {
+    name = name.substr(0, dash);
+  }
+  static const NameSet kNames = {"cc",  "c++", "gcc", "g++", "clang", "clang++", "cpp",  "c89",
+                                 "c99", "icc", "icpc", "icx", "icpx", "tcc",    "nvcc", "emcc",
+                                 "em++"};
+  if (kNames.Has(name)) return true;
+  if (dash == kNone && name.find('-') == kNone) return false;
+  return Ends(name, "-gcc") || Ends(name, "-g++") || Ends(name, "-clang") ||
+         Ends(name, "-clang++") || Ends(name, "-cc") || Ends(name, "-c++");
+}
+
+// A recipe echoed by make (or a script under `set -x` without the "+"): its first word is a
+// compiler or one of the tools recipes run.
+bool IsCommandLine(string_view line) {
+  if (line.empty() || !(IsLower(line[0]) || line[0] == '/' || line[0] == '.')) return false;
+  string_view word = FirstWord(line);
+  if (word.size() == line.size() || word.size() > 64) return false;  // a command has arguments
+  if (Ends(word, ":")) word.remove_suffix(1);                          // "libtool: compile: ..."
+  string_view name = BaseName(word);
+  if (name.empty() || name.size() > 32) return false;
+  static const NameSet kTools = {
+      "ar",      "ranlib", "ld",      "as",      "nasm",    "yasm",    "strip",  "objcopy",
+      "install", "mkdir",  "rm",      "cp",      "mv",      "ln",      "touch",  "echo",
+      "printf",  "sed",    "awk",     "cd",      "cmake",   "ccache",  "distcc", "libtool",
+      "make",    "gmake",  "rustc",   "javac",   "chmod",   "tar",     "m4",     "bison",
+      "flex",    "yacc",   "lex",     "protoc",  "windres", "doxygen", "gzip",   "xxd",
+      "ld.lld",  "ld.gold", "lld",    "mold",    "llvm-ar", "gcc-ar",  "cargo",  "go"};
+  return kTools.Has(name) || IsCompilerName(name);
+}
+
+// cargo's status lines: a capitalized verb right-aligned to column 12 ("   Compiling x").
+string_view CargoVerb(string_view line) {
+  size_t spaces = line.find_first_not_of(' ');
+  if (spaces == kNone || spaces == 0 || spaces >= 12 || !IsUpper(line[spaces])) return {};
+  if (line.size() <= 12 || line[12] != ' ') return {};
+  for (size_t i = spaces + 1; i < 12; ++i) {
+    if (!IsLower(line[i]) && line[i] != '-') return {};
+  }
+  return line.substr(spaces, 12 - spaces);
+}
+
+// kbuild and automake silent rules: "  CC      kernel/fork.o", "  CCLD     prog".
+bool IsKbuildProgress(string_view line) {
+  if (line.size() < 6 || line[0] != ' ' || line[1] != ' ' || !IsUpper(line[2])) return false;
+  size_t i = 2;
+  while (i < line.size() && (IsUpper(line[i]) || IsDigit(line[i]) || line[i] == '_')) ++i;
+  if (i - 2 < 2 || i - 2 > 8 || i + 2 >= line.size()) return false;
+  if (line.substr(i).starts_with(" [M] ")) return true;
+  return line[i] == ' ' && line[i + 1] == ' ';
+}
+
+// "[ 45%] ..." (cmake's makefiles): the text after "] ", or empty.
+string_view PercentProgress(string_view line) {
+  if (line.size() < 7 || line[0] != '[') return {};
+  size_t close = line.find("%] ");
+  if (close == kNone || close > 5) return {};
+  for (size_t i = 1; i < close; ++i) {
+    if (line[i] != ' ' && !IsDigit(line[i])) return {};
+  }
+  return line.substr(close + 3);
+}
+
+// "[12/340] ..." (ninja, and tools that copy it): done and total.
+bool NinjaProgress(string_view line, uint64_t* done, uint64_t* total) {
+  if (line.size() < 6 || line[0] != '[') return false;
+  size_t i = 1;
+  while (i < line.size() && line[i] == ' ') ++i;
+  size_t a = i;
+  while (i < line.size() && IsDigit(line[i])) ++i;
+  if (i == a || i >= line.size() || line[i] != '/') return false;
+  size_t b = ++i;
+  while (i < line.size() && IsDigit(line[i])) ++i;
+  if (i == b || i + 1 >= line.size() || line[i] != ']' || line[i + 1] != ' ') return false;
+  *done = ParseNumber(line.substr(a));
+  *total = ParseNumber(line.substr(b));
+  return true;
+}
+
+// A caret line under a source line: only spaces, '^' and '~' (clang, old gcc).
+bool IsCaretLine(string_view line) {
+  return line.find('^') != kNone && line.find_first_not_of(" \t^~") == kNone;
+}
+
+// rustc's gutter: "12 |     code".
+bool IsRustGutter(string_view line) {
+  size_t i = 0;
+  while (i < line.size() && IsDigit(line[i])) ++i;
+  if (i == 0) return false;
+  while (i < line.size() && line[i] == ' ') ++i;
+  return i < line.size() && line[i] == '|';
+}
+
+// "make: ", "make[2]: ", "gmake[1]: ", "/usr/bin/make: ": the text after the prefix.
+// `level` is the recursion level in brackets (0 for the top-level make). `colon`: the first
+// ": " in the line, when the caller knows it.
+bool MakePrefix(string_view line, string_view* rest, int* level = nullptr, size_t colon = kNone) {
+  if (colon == kNone) colon = line.find(": ");
+  if (colon == kNone || colon > 64) return false;
+  string_view token = line.substr(0, colon);
+  if (!Ends(token, "make") && !Ends(token, "]") && !Ends(token, "make.exe")) return false;
+  string_view name = BaseName(token);
+  int depth = 0;
+  if (name.ends_with(']')) {
+    size_t open = name.find('[');
+    if (open == kNone) return false;
+    depth = static_cast<int>(ParseNumber(name.substr(open + 1)));
+    name = name.substr(0, open);
+  }
+  if (level != nullptr) *level = depth;
+  if (Ends(name, ".exe")) name.remove_suffix(4);
+  if (name != "make" && name != "gmake" && name != "mingw32-make" && name != "bmake" &&
+      name != "remake") {
+    return false;
+  }
+  *rest = line.substr(colon + 2);
+  return true;
+}
+
+bool SeverityPrefix(string_view rest, bool located, Sev* sev, string_view* msg) {
+  struct Word {
+    string_view text;
+    Sev sev;
+    bool any_location;  // also after a program name (no file:line)
+  };
+  static constexpr Word kWords[] = {
+      {"error: ", Sev::kError, true},          {"fatal error: ", Sev::kError, true},
+      {"warning: ", Sev::kWarning, true},      {"note: ", Sev::kNote, true},
+      {"remark: ", Sev::kNote, false},         {"internal compiler error: ", Sev::kError, true},
+      {"sorry, unimplemented: ", Sev::kError, false}, {"Error: ", Sev::kError, false},
+      {"Warning: ", Sev::kWarning, false}};
+  if (rest.empty()) return false;
+  const char c = rest[0];
+  if (c != 'e' && c != 'f' && c != 'w' && c != 'n' && c != 'r' && c != 'i' && c != 's' &&
+      c != 'E' && c != 'W') {
+    return false;
+  }
+  // rustc --error-format=short, cargo --message-format=short: "error[E0425]: ..."
+  if (Starts(rest, "error[") || Starts(rest, "warning[")) {
+    size_t close = rest.find("]: ");
+    if (close == kNone || close > 16) return false;
+    *sev = c == 'e' ? Sev::kError : Sev::kWarning;
+    *msg = rest.substr(close + 3);
+    return true;
+  }
+  for (const Word& w : kWords) {
+    if ((located || w.any_location) && rest.starts_with(w.text)) {
+      *sev = w.sev;
+      *msg = rest.substr(w.text.size());
+      return true;
+    }
+  }
+  return false;
+}
+
+struct Located {
+  enum Type : uint8_t { kNo, kDiag, kContext, kBuildFail, kStatus } type = kNo;
+  Sev sev = Sev::kError;
+  bool sub = false;  // gcc's continuation ("warning:   'x'"): part of the previous diagnostic
+  string_view file;
+  string_view msg;
+};
+
+bool IsInstantiationContext(string_view t) {
+  static constexpr string_view kStarts[] = {
+      "required from", "required by", "recursively required", "in 'constexpr' expansion",
+      "in ‘constexpr’ expansion", "instantiated from", "in instantiation of"};
+  for (string_view s : kStarts) {
+    if (t.starts_with(s)) return true;
+  }
+  return false;
+}
+
+// "file:line[:col]: severity: message", "program: severity: message", "file: In function 'f':",
+// "file:line:col:   required from here", go's "file.go:line:col: message",
+// "file(line,col): error CODE: message" (MSVC, tsc), "file:line:col - error TS1: message".
+// `sep` is the position of the first ": " in `line`, if the caller knows it.
+Located ParseLocated(string_view line, size_t sep = kNone - 1) {
+  Located r;
+  if (line.empty() || Indented(line)) return r;
+  if (sep == kNone - 1) sep = line.find(": ");
+  if (sep == kNone) return r;
+  if (sep > 0 && sep <= 1024) {
+    string_view loc = line.substr(0, sep);
+    string_view rest = line.substr(sep + 2);
+    string_view path = loc;
+    bool has_line = false;
+    for (size_t c = loc.find(':'); c != kNone; c = loc.find(':', c + 1)) {
+      if (c > 0 && IsLineColumn(loc.substr(c + 1))) {
+        path = loc.substr(0, c);
+        has_line = true;
+        break;
+      }
+    }
+    bool program = !has_line;
+    for (size_t k = 0; program && k < loc.size(); ++k) {
+      program = loc[k] != ':' && loc[k] != ' ' && loc[k] != '\t';
+    }
+    bool path_ok = !path.empty() && (path.find(' ') == kNone || path.find('/') != kNone);
+    if (path_ok && (has_line || program || loc.find(':') == kNone)) {
+      if (has_line && Starts(rest, "***")) {
+        r.type = Located::kBuildFail;
+        return r;
+      }
+      if ((has_line || program) && SeverityPrefix(rest, has_line, &r.sev, &r.msg)) {
+        r.type = Located::kDiag;
+        r.sub = Starts(r.msg, "  ");
+        if (has_line) r.file = path;
+        return r;
+      }
+      if (has_line) {
+        if (IsInstantiationContext(Strip(rest))) {
+          r.type = Located::kContext;
+          return r;
+        }
+        if (Ends(path, ".go")) {
+          r.type = rest == "too many errors" ? Located::kStatus : Located::kDiag;
+          r.file = path;
+          r.msg = rest;
+          return r;
+        }
+      } else if ((Starts(rest, "In ") || Starts(rest, "At ")) && line.back() == ':') {
+        r.type = Located::kContext;
+        return r;
+      }
+    }
+  }
+  if (sep == 0 || sep > 1024) return r;
+  string_view loc = line.substr(0, sep);
+  // "file(12,5): error TS2322: ..." / "file(12): warning C4996: ..."
+  if (loc.back() == ')') {
+    size_t open = loc.rfind('(');
+    if (open != kNone && open > 0) {
+      string_view nums = loc.substr(open + 1, loc.size() - open - 2);
+      string_view rest = line.substr(sep + 2);
+      bool ok = !nums.empty() && IsDigit(nums[0]) &&
+                nums.find_first_not_of("0123456789,") == kNone;
+      for (auto [word, sev] : {std::pair{string_view("error "), Sev::kError},
+                               std::pair{string_view("fatal error "), Sev::kError},
+                               std::pair{string_view("warning "), Sev::kWarning}}) {
+        if (ok && rest.starts_with(word)) {
+          r.type = Located::kDiag;
+          r.sev = sev;
+          r.file = loc.substr(0, open);
+          r.msg = rest.substr(word.size());
+          return r;
+        }
+      }
+    }
+  }
+  // tsc --pretty: "src/a.ts:12:5 - error TS2322: ..." (the first ": " follows the code)
+  size_t code = loc.size();
+  while (code > 0 && IsDigit(loc[code - 1])) --code;
+  if (code < 2 || code == loc.size() || loc[code - 2] != 'T' || loc[code - 1] != 'S') return r;
+  size_t dash = loc.find(" - ");
+  if (dash != kNone) {
+    string_view rest = line.substr(dash + 3);
+    string_view where = loc.substr(0, dash);
+    size_t c = where.find(':');
+    bool ok = c != kNone && c > 0 && IsLineColumn(where.substr(c + 1));
+    if (ok && (Starts(rest, "error TS") || Starts(rest, "warning TS"))) {
+      r.type = Located::kDiag;
+      r.sev = rest[0] == 'e' ? Sev::kError : Sev::kWarning;
+      r.file = where.substr(0, c);
+      r.msg = rest;
+      return r;
+    }
+  }
+  return r;
+}
+
+// The kind of a warning, for counting: its flag ("[-Wunused-variable]") or its message up to
+// the first quoted name ("unused variable").
+string_view WarningKey(string_view head, string_view msg) {
+  // A flag or check name in brackets at the end: "[-Wunused-variable]" (gcc, clang),
+  // "[bugprone-use-after-move]" (clang-tidy), "[arg-type]" (mypy).
+  if (Ends(head, "]")) {
+    size_t open = head.rfind('[');
+    if (open != kNone && open + 2 < head.size() && head.find(' ', open) == kNone) {
+      return head.substr(open);
+    }
+  }
+  size_t end = msg.size();
+  for (string_view q : {string_view("‘"), string_view("'"), string_view("`"), string_view("\""),
+                        string_view(":")}) {
+    end = std::min(end, msg.find(q));
+  }
+  string_view key = Strip(msg.substr(0, end));
+  // "this `if` has identical blocks": the words before the quote say too little.
+  if (key.size() < 8) key = Strip(msg);
+  if (key.size() > 60) key = key.substr(0, 60);
+  // Do not cut a UTF-8 character.
+  while (!key.empty() && (static_cast<unsigned char>(key.back()) & 0xC0) == 0x80) key.remove_suffix(1);
+  if (!key.empty() && static_cast<unsigned char>(key.back()) >= 0xC0) key.remove_suffix(1);
+  return key.empty() ? msg.substr(0, std::min<size_t>(msg.size(), 40)) : key;
+}
+
+// cargo's and rustc's own summary lines, which start like diagnostics.
+bool IsCargoSummary(string_view line, bool* failure) {
+  *failure = false;
+  if (Starts(line, "error: ")) {
+    for (string_view s : {"could not compile", "aborting due to", "build failed",
+                          "process didn't exit successfully", "failed to compile"}) {
+      if (line.substr(7).starts_with(s)) {
+        *failure = true;
+        return true;
+      }
+    }
+    return false;
+  }
+  if (Starts(line, "warning: ")) {
+    string_view rest = line.substr(9);
+    if (Starts(rest, "`") && Contains(rest, " generated ")) return true;
+    if (Starts(rest, "build failed")) return true;
+    return false;
+  }
+  return false;
+}
+
+// ---- parsing --------------------------------------------------------------------------------
+
+class Parser {
+ public:
+  explicit Parser(const std::vector<string_view>& lines) : lines_(lines) {
+    p_.kinds.assign(lines.size(), Kind::kOther);
+  }
+
+  Parsed Run() {
+    const size_t n = lines_.size();
+    for (size_t i = 0; i < n; ++i) {
+      if (Continue(i)) continue;
+      Classify(i);
+    }
+    CloseBlock();
+    Finish();
+    return std::move(p_);
+  }
+
+ private:
+  enum class Mode { kNone, kCompiler, kRust, kCMake, kBlock, kList };
+
+  void Set(size_t i, Kind k) { p_.kinds[i] = k; }
+
+  // A line that continues the open multi-line block.
+  bool Continue(size_t i) {
+    string_view line = lines_[i];
+    const bool blank = IsBlankLine(line);
+    switch (mode_) {
+      case Mode::kNone:
+        return false;
+      case Mode::kCompiler:
+        if (!blank && Indented(line) && !IsKbuildProgress(line) && CargoVerb(line).empty()) {
+          Extend(i, in_note_ ? Kind::kNoteBody : Kind::kDiagBody);
+          return true;
+        }
+        // clang prints a source line that starts in column 1 as it is, then the caret line.
+        if (!blank && !Indented(line) && i + 1 < lines_.size() && IsCaretLine(lines_[i + 1]) &&
+            ParseLocated(line).type == Located::kNo) {
+          Extend(i, in_note_ ? Kind::kNoteBody : Kind::kDiagBody);
+          return true;
+        }
+        break;
+      case Mode::kRust:
+        if (!blank && CargoVerb(line).empty() &&
+            (Indented(line) || IsRustGutter(line) || Starts(line, "help:") ||
+             Starts(line, "note:") || Starts(line, "= ") ||
+             Starts(line, "suggestion:") || line == "...")) {
+          Extend(i, Kind::kDiagBody);
+          return true;
+        }
+        break;
+      case Mode::kCMake:
+        if (blank || Indented(line) || Starts(line, "Call Stack (most recent call first):") ||
+            Starts(line, "This warning is for project developers") ||
+            Starts(line, "This error is for project developers")) {
+          Extend(i, Kind::kDiagBody);
+          return true;
+        }
+        break;
+      case Mode::kBlock:  // webpack's ERROR in, vite's error during build: up to a blank line
+        if (!blank && !(Starts(line, "webpack ") && Contains(line, " compiled"))) {
+          Extend(i, Kind::kDiagBody);
+          return true;
+        }
+        break;
+      case Mode::kList:
+        if (!blank && Indented(line)) {
+          Set(i, list_kind_);
+          return true;
+        }
+        break;
+    }
+    CloseBlock();
+    return false;
+  }
+
+  void Extend(size_t i, Kind k) {
+    Set(i, k);
+    if (open_ >= 0) p_.diags[static_cast<size_t>(open_)].end = i + 1;
+  }
+
+  void CloseBlock() {
+    if (mode_ == Mode::kCMake && open_ >= 0) {
+      // Blank lines after a cmake message are not part of it.
+      Diag& d = p_.diags[static_cast<size_t>(open_)];
+      while (d.end > d.head + 1 && IsBlankLine(lines_[d.end - 1])) {
+        --d.end;
+        Set(d.end, Kind::kBlank);
+      }
+    }
+    mode_ = Mode::kNone;
+    in_note_ = false;
+  }
+
+  void StartDiag(size_t i, Sev sev, Style style, string_view file, string_view key, Mode mode) {
+    Diag d;
+    d.begin = pending_ != kNone ? pending_ : i;
+    d.head = i;
+    d.end = i + 1;
+    d.sev = sev;
+    d.style = style;
+    d.file = file;
+    d.key = key;
+    pending_ = kNone;
+    Set(i, Kind::kDiagHead);
+    p_.diags.push_back(d);
+    open_ = static_cast<int>(p_.diags.size()) - 1;
+    mode_ = mode;
+    in_note_ = false;
+  }
+
+  // A note (or gcc's continuation of a diagnostic) extends the open diagnostic.
+  bool AttachNote(size_t i) {
+    if (open_ < 0) return false;
+    Set(i, Kind::kNoteHead);
+    p_.diags[static_cast<size_t>(open_)].end = i + 1;
+    pending_ = kNone;  // its context lines are inside the diagnostic's range already
+    mode_ = Mode::kCompiler;
+    in_note_ = true;
+    return true;
+  }
+
+  void Context(size_t i) {
+    Set(i, Kind::kContext);
+    if (pending_ == kNone) pending_ = i;
+  }
+
+  // Something that is not part of a diagnostic: the open one (and pending context) ends.
+  void Plain(size_t i, Kind k) {
+    Set(i, k);
+    open_ = -1;
+    pending_ = kNone;
+  }
+
+  void Classify(size_t i) {
+    string_view line = lines_[i];
+    if (IsBlankLine(line)) {
+      Plain(i, Kind::kBlank);
+      return;
+    }
+    if (after_failed_) {
+      // ninja prints the failed edge's command right after "FAILED: target".
+      after_failed_ = false;
+      uint64_t a, b;
+      if (!NinjaProgress(line, &a, &b) && ParseLocated(line).type == Located::kNo) {
+        Plain(i, Kind::kCommand);
+        return;
+      }
+    }
+    if (Indented(line)) {
+      ClassifyIndented(i, line);
+      return;
+    }
+    switch (line[0]) {
+      case '[':
+        if (ClassifyBracket(i, line)) return;
+        break;
+      case 'e':
+      case 'w':
+        if (ClassifyRust(i, line)) return;
+        break;
+      case 'I':
+        if (Starts(line, "In file included from ")) {
+          Context(i);
+          return;
+        }
+        break;
+      case 'F':
+        if (Starts(line, "FAILED: ")) {
+          Plain(i, Kind::kBuildFail);
+          ++p_.build_fails;
+          after_failed_ = true;
+          p_.seen_ninja = true;
+          return;
+        }
+        break;
+      case 'C':
+        if (ClassifyCMakeMessage(i, line)) return;
+        break;
+      case '-':
+        if (Starts(line, "-- ")) {
+          ClassifyCMakeStatus(i, line);
+          return;
+        }
+        break;
+      case 'E':
+      case 'W':
+        if (ClassifyCapitalE(i, line)) return;
+        break;
+      case 'n':
+        if (ClassifyNpm(i, line)) return;
+        if (Starts(line, "ninja: ")) {
+          ClassifyNinja(i, line.substr(7));
+          return;
+        }
+        break;
+      case '#':
+        if (line.size() > 2 && line[1] == ' ' && line[2] != ' ' && IsGoPackage(line.substr(2))) {
+          Context(i);
+          p_.seen_go = true;
+          return;
+        }
+        break;
+      default:
+        break;
+    }
+    if (ClassifyTools(i, line)) return;
+    // Diagnostics, make's and the linker's lines all have a ": " (searched for once).
+    const size_t sep = line.find(": ");
+    if (sep == kNone) {
+      if (ClassifyLinkerPrefix(i, line)) return;
+      if (ClassifyCompilerStatus(i, line)) return;
+      Plain(i, IsCommandLine(line) ? Kind::kCommand : Kind::kOther);
+      return;
+    }
+    string_view make_rest;
+    if (MakePrefix(line, &make_rest, nullptr, sep)) {
+      ClassifyMake(i, make_rest);
+      return;
+    }
+    if (ClassifyLinker(i, line, sep)) return;
+    Located loc = ParseLocated(line, sep);
+    switch (loc.type) {
+      case Located::kDiag:
+        ClassifyLocated(i, line, loc);
+        return;
+      case Located::kContext:
+        Context(i);
+        return;
+      case Located::kBuildFail:  // "Makefile:12: *** missing separator.  Stop."
+        Plain(i, Kind::kBuildFail);
+        ++p_.build_fails;
+        p_.seen_make = true;
+        return;
+      case Located::kStatus:
+        Plain(i, Kind::kStatus);
+        return;
+      case Located::kNo:
+        break;
+    }
+    if (ClassifyCompilerStatus(i, line)) return;
+    if (IsCommandLine(line)) {
+      Plain(i, Kind::kCommand);
+      return;
+    }
+    Plain(i, Kind::kOther);
+  }
+
+  static bool IsGoPackage(string_view s) {
+    // "example.com/x/y", "example.com/x [example.com/x.test]", "command-line-arguments"
+    size_t space = s.find(' ');
+    string_view pkg = space == kNone ? s : s.substr(0, space);
+    if (pkg.empty() || pkg.find_first_of("\t:") != kNone) return false;
+    if (space != kNone && !(s[space + 1] == '[' && s.back() == ']')) return false;
+    return pkg.find('/') != kNone || pkg.find('.') != kNone || pkg == "command-line-arguments" ||
+           (space == kNone && pkg.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789_-") == kNone);
+  }
+
+  void ClassifyIndented(size_t i, string_view line) {
+    string_view verb = CargoVerb(line);
+    if (!verb.empty()) {
+      ClassifyCargo(i, line, verb);
+      return;
+    }
+    if (IsKbuildProgress(line)) {
+      Plain(i, Kind::kProgress);
+      return;
+    }
+    string_view t = Strip(line);
+    if (Starts(t, "from ") && i > 0 && p_.kinds[i - 1] == Kind::kContext) {
+      Context(i);  // gcc's include chain: "                 from src/main.c:1:"
+      return;
+    }
+    // webpack's module lists: "  ./src/index.js + 2 modules 1.38 KiB [built] [code generated]"
+    if (Contains(t, "[built]") || Contains(t, "[code generated]") || Contains(t, "[orphan]") ||
+        (Contains(t, "[cached]") && Contains(t, " modules"))) {
+      Plain(i, Kind::kChatter);
+      p_.seen_webpack = true;
+      return;
+    }
+    if (Starts(t, "run `npm fund`") || Starts(t, "npm audit fix") ||
+        Starts(t, "npm fund")) {
+      Plain(i, Kind::kChatter);
+      return;
+    }
+    Plain(i, Kind::kOther);
+  }
+
+  void ClassifyCargo(size_t i, string_view line, string_view verb) {
+    p_.seen_cargo = true;
+    if (verb == "Finished") {
+      Plain(i, Kind::kStatus);
+      p_.success = "finished";
+      return;
+    }
+    if (verb == "Running" || verb == "Executable" || verb == "Installed" || verb == "Replaced") {
+      Plain(i, Kind::kStatus);
+      return;
+    }
+    if (verb == "Compiling" || verb == "Checking" || verb == "Documenting") {
+      if (verb == "Compiling") ++p_.crates_compiled;
+      if (verb == "Checking") ++p_.crates_checked;
+      // A crate of the workspace names its directory: "Compiling x v0.1.0 (/home/me/x)".
+      size_t open = line.rfind(" (");
+      bool local = open != kNone && line.back() == ')' && open + 2 < line.size() &&
+                   (line[open + 2] == '/' || line[open + 2] == '.' ||
+                    (line.size() > open + 4 && line[open + 3] == ':'));
+      Plain(i, local ? Kind::kCrate : Kind::kProgress);
+      return;
+    }
+    Plain(i, Kind::kProgress);
+  }
+
+  bool ClassifyBracket(size_t i, string_view line) {
+    string_view what = PercentProgress(line);
+    if (!what.empty()) {
+      p_.seen_cmake = true;
+      if (Starts(what, "Built target ")) {
+        Plain(i, Kind::kTarget);
+        ++p_.targets;
+        if (Starts(line, "[100%]")) p_.success = "built";
+        return true;
+      }
+      if (Starts(what, "Building ") && Contains(what, " object ")) ++p_.objects;
+      Plain(i, Kind::kProgress);
+      return true;
+    }
+    uint64_t done = 0, total = 0;
+    if (NinjaProgress(line, &done, &total)) {
+      p_.ninja_done = done;
+      p_.ninja_total = total;
+      p_.seen_ninja = true;
+      Plain(i, Kind::kProgress);
+      return true;
+    }
+    return false;
+  }
+
+  bool ClassifyRust(size_t i, string_view line) {
+    bool failure = false;
+    if (IsCargoSummary(line, &failure)) {
+      Plain(i, Kind::kStatus);
+      p_.failure_signal = p_.failure_signal || failure;
+      p_.seen_cargo = true;
+      return true;
+    }
+    Sev sev;
+    string_view msg;
+    if (Starts(line, "error[") || Starts(line, "warning[")) {
+      size_t close = line.find("]: ");
+      if (close == kNone) return false;
+      sev = line[0] == 'e' ? Sev::kError : Sev::kWarning;
+      msg = line.substr(close + 3);
+    } else if (Starts(line, "error: ")) {
+      sev = Sev::kError;
+      msg = line.substr(7);
+    } else if (Starts(line, "warning: ")) {
+      sev = Sev::kWarning;
+      msg = line.substr(9);
+    } else {
+      return false;
+    }
+    StartDiag(i, sev, Style::kRust, {}, WarningKey(line, msg), Mode::kRust);
+    Count(p_.diags.back());
+    return true;
+  }
+
+  bool ClassifyCMakeMessage(size_t i, string_view line) {
+    Sev sev;
+    if (Starts(line, "CMake Error")) {
+      sev = Sev::kError;
+    } else if (Starts(line, "CMake Warning") || Starts(line, "CMake Deprecation Warning")) {
+      sev = Sev::kWarning;
+    } else {
+      return false;
+    }
+    p_.seen_cmake = true;
+    // "CMake Error at CMakeLists.txt:11 (find_package):", "CMake Error in x/CMakeLists.txt:"
+    string_view file;
+    size_t at = line.find(" at ");
+    if (at == kNone) at = line.find(" in ");
+    if (at != kNone) {
+      string_view loc = line.substr(at + 4);
+      size_t end = loc.find_first_of(": ");
+      file = loc.substr(0, end);
+    }
+    string_view key = line.substr(0, std::min(line.find(" at "), line.find(':')));
+    StartDiag(i, sev, Style::kCMake, file, key, Mode::kCMake);
+    Count(p_.diags.back());
+    return true;
+  }
+
+  void ClassifyCMakeStatus(size_t i, string_view line) {
+    string_view t = line.substr(3);
+    if (Starts(t, "Configuring incomplete") || Starts(t, "Generating incomplete")) {
+      Plain(i, Kind::kStatus);
+      p_.failure_signal = true;
+      p_.seen_cmake = true;
+    } else if (Starts(t, "Configuring done") || Starts(t, "Generating done") ||
+               Starts(t, "Build files have been written to")) {
+      Plain(i, Kind::kStatus);
+      if (!Starts(t, "Configuring done")) p_.success = "configured";
+      p_.seen_cmake = true;
+    } else if (Starts(t, "The ") && Contains(t, " compiler identification is")) {
+      Plain(i, Kind::kStatus);
+      p_.seen_cmake = true;
+    } else if (Starts(t, "Could NOT find") || LooksLikeErrorLine(t)) {
+      Plain(i, Kind::kWarnLine);
+    } else if (Starts(t, "Installing: ") || Starts(t, "Up-to-date: ")) {
+      Plain(i, Kind::kProgress);
+    } else {
+      Plain(i, Kind::kChatter);
+    }
+  }
+
+  // "ERROR in", "WARNING in" (webpack), "E: ", "W: ", "Err:" (apt).
+  bool ClassifyCapitalE(size_t i, string_view line) {
+    if (Starts(line, "ERROR in ") || Starts(line, "WARNING in ")) {
+      p_.seen_webpack = true;
+      Sev sev = line[0] == 'E' ? Sev::kError : Sev::kWarning;
+      string_view where = line.substr(line.find(" in ") + 4);
+      // A module ("./src/x.js 5:0-24"), or what else it is about ("asset size limit: ...").
+      const bool module = Starts(where, "./") || Starts(where, "/") || Starts(where, "../");
+      string_view file = module ? FirstWord(where) : string_view();
+      string_view key = module ? string_view("module warnings")
+                               : where.substr(0, std::min(where.find(':'), where.size()));
+      StartDiag(i, sev, Style::kWebpack, file, key, Mode::kBlock);
+      Count(p_.diags.back());
+      return true;
+    }
+    if (Starts(line, "E: ")) {
+      Plain(i, Kind::kErrorLine);
+      ++p_.errors;
+      ++p_.error_lines;
+      return true;
+    }
+    if (Starts(line, "W: ")) {
+      Plain(i, Kind::kWarnLine);
+      return true;
+    }
+    if (Starts(line, "Err:") && line.size() > 4 && IsDigit(line[4])) {
+      Plain(i, Kind::kErrorLine);
+      ++p_.error_lines;
+      return true;
+    }
+    if (Starts(line, "Errors were encountered while processing:")) {
+      Plain(i, Kind::kErrorLine);
+      ++p_.error_lines;
+      mode_ = Mode::kList;
+      list_kind_ = Kind::kErrorLine;
+      return true;
+    }
+    return false;
+  }
+
+  bool ClassifyNpm(size_t i, string_view line) {
+    string_view rest;
+    bool error = false;
+    if (Starts(line, "npm ERR!")) {
+      rest = line.substr(8);
+      error = true;
+    } else if (Starts(line, "npm error")) {
+      rest = line.substr(9);
+      error = true;
+    } else if (Starts(line, "npm WARN") || Starts(line, "npm warn")) {
+      rest = Strip(line.substr(8));
+      p_.seen_npm = true;
+      Plain(i, Starts(rest, "deprecated ") ? Kind::kDeprecation : Kind::kWarnLine);
+      return true;
+    } else if (Starts(line, "npm notice") || Starts(line, "npm info") ||
+               Starts(line, "npm http") || Starts(line, "npm verb") ||
+               Starts(line, "npm timing") || Starts(line, "npm sill")) {
+      Plain(i, Kind::kChatter);
+      p_.seen_npm = true;
+      return true;
+    } else {
+      return false;
+    }
+    if (!rest.empty() && rest[0] != ' ') return false;  // "npm errorx"
+    p_.seen_npm = true;
+    rest = Strip(rest);
+    if (rest.empty()) {
+      Plain(i, Kind::kBlank);
+      return true;
+    }
+    Plain(i, Kind::kErrorLine);
+    ++p_.error_lines;
+    if (error && Starts(rest, "code ")) ++p_.errors;
+    return true;
+  }
+
+  void ClassifyNinja(size_t i, string_view rest) {
+    p_.seen_ninja = true;
+    if (Starts(rest, "build stopped")) {
+      Plain(i, Kind::kStatus);
+      p_.failure_signal = true;
+    } else if (Starts(rest, "no work to do")) {
+      Plain(i, Kind::kStatus);
+      p_.success = "up to date";
+    } else if (Starts(rest, "error: ")) {
+      Plain(i, Kind::kErrorLine);
+      ++p_.errors;
+      ++p_.error_lines;
+    } else if (Starts(rest, "Entering directory") || Starts(rest, "Leaving directory")) {
+      Plain(i, Kind::kDirectory);
+    } else if (Starts(rest, "warning: ")) {
+      Plain(i, Kind::kWarnLine);
+    } else {
+      Plain(i, Kind::kStatus);
+    }
+  }
+
+  void ClassifyMake(size_t i, string_view rest) {
+    p_.seen_make = true;
+    if (Starts(rest, "***")) {
+      if (Contains(rest, "Waiting for unfinished jobs")) {
+        Plain(i, Kind::kStatus);
+      } else {
+        Plain(i, Kind::kBuildFail);
+        ++p_.build_fails;
+      }
+    } else if (Starts(rest, "Entering directory") || Starts(rest, "Leaving directory")) {
+      Plain(i, Kind::kDirectory);
+    } else if (Starts(rest, "Nothing to be done") || Ends(rest, "is up to date.")) {
+      Plain(i, Kind::kStatus);
+      if (p_.success.empty()) p_.success = "up to date";
+    } else if (Starts(rest, "Target ") && Contains(rest, "not remade because of errors")) {
+      Plain(i, Kind::kStatus);
+      p_.failure_signal = true;
+    } else if (Starts(rest, "warning: ")) {
+      Plain(i, Kind::kWarnLine);
+    } else {
+      Plain(i, Kind::kOther);
+    }
+  }
+
+  // lld's ">>> referenced by" lines and macOS ld's "Undefined symbols" list: no ": " in them.
+  bool ClassifyLinkerPrefix(size_t i, string_view line) {
+    if (Starts(line, "Undefined symbols for architecture")) {
+      Plain(i, Kind::kLinker);
+      ++p_.linker_errors;
+      mode_ = Mode::kList;
+      list_kind_ = Kind::kLinker;
+      return true;
+    }
+    if (Starts(line, ">>> ")) {
+      Plain(i, Kind::kLinker);
+      return true;
+    }
+    return false;
+  }
+
+  bool ClassifyLinker(size_t i, string_view line, size_t sep) {
+    if (ClassifyLinkerPrefix(i, line)) return true;
+    // "main.c:(.text+0x2a): undefined reference to `pow'", "/usr/bin/ld: x.o: in function `f':"
+    bool undefined =
+        sep > 0 && line[sep - 1] == ')' && Starts(line.substr(sep + 2), "undefined reference to ");
+    bool linker = undefined;
+    string_view token = line.substr(0, sep);
+    if (!linker && sep < 200 &&
+        (Ends(token, "ld") || Ends(token, "ld.bfd") || Ends(token, "ld.gold") ||
+         Ends(token, "mold") || Ends(token, "ld64"))) {
+      string_view name = BaseName(token);
+      linker = name == "ld" || Starts(name, "ld.") || Ends(name, "-ld") ||
+               name == "ld64.lld" || name == "lld" || name == "mold" || name == "ld64";
+      undefined = linker && (Contains(line, "undefined reference to ") ||
+                             Contains(line, "undefined symbol"));
+    }
+    if (!linker) return false;
+    Plain(i, Kind::kLinker);
+    p_.seen_compiler = true;
+    if (undefined) {
+      ++p_.undefined_refs;
+    } else if (!Contains(line, ": in function ") && !Starts(line, ">>> ") &&
+               !Contains(line, "warning: ") &&
+               (Contains(line, "cannot find") || Contains(line, "multiple definition") ||
+                Contains(line, "error") || Contains(line, "not found") ||
+                Contains(line, "relocation "))) {
+      ++p_.linker_errors;
+    }
+    return true;
+  }
+
+  void ClassifyLocated(size_t i, string_view line, const Located& loc) {
+    p_.seen_compiler = true;
+    if (loc.sev == Sev::kNote || loc.sub) {
+      if (AttachNote(i)) return;
+    }
+    StartDiag(i, loc.sev, Style::kCompiler, loc.file,
+              loc.sev == Sev::kWarning ? WarningKey(line, loc.msg) : string_view(),
+              Mode::kCompiler);
+    Count(p_.diags.back());
+  }
+
+  bool ClassifyCompilerStatus(size_t i, string_view line) {
+    // clang: "2 warnings and 1 error generated.", "1 warning generated."
+    if (Ends(line, " generated.") && IsDigit(line[0]) &&
+        (Contains(line, " warning") || Contains(line, " error"))) {
+      Plain(i, Kind::kStatus);
+      return true;
+    }
+    if (line == "compilation terminated." ||
+        ((Starts(line, "cc1") || Starts(line, "cc1plus")) &&
+         Contains(line, "being treated as errors"))) {
+      Plain(i, Kind::kStatus);
+      return true;
+    }
+    if (Starts(line, "Scanning dependencies of target ") ||
+        Starts(line, "Consolidate compiler generated dependencies of target ")) {
+      Plain(i, Kind::kProgress);
+      return true;
+    }
+    return false;
+  }
+
+  // npm/yarn results, apt, vite, webpack, go: lines recognized by how they start.
+  bool ClassifyTools(size_t i, string_view line) {
+    const char c = line[0];
+    if (IsDigit(c)) {
+      // apt: "0 upgraded, 2 newly installed, 0 to remove and 136 not upgraded."
+      if (Contains(line, " upgraded, ") && Contains(line, " newly installed")) {
+        Plain(i, Kind::kStatus);
+        p_.seen_apt = true;
+        if (p_.success.empty()) p_.success = "ok";
+        return true;
+      }
+      // npm: "18 packages are looking for funding", "3 vulnerabilities (1 low, 2 high)"
+      if (Contains(line, " looking for funding") || Contains(line, " vulnerabilit")) {
+        Plain(i, Kind::kStatus);
+        p_.seen_npm = true;
+        return true;
+      }
+    }
+    switch (c) {
+      case 'a':
+        if ((Starts(line, "added ") || Starts(line, "audited ")) &&
+            Contains(line, " package")) {
+          NpmResult(i);
+          return true;
+        }
+        if (Starts(line, "asset ") && (Contains(line, " bytes") || Contains(line, "iB"))) {
+          Plain(i, Kind::kAsset);
+          p_.seen_webpack = true;
+          return true;
+        }
+        if (Starts(line, "assets by ")) {
+          Plain(i, Kind::kChatter);
+          p_.seen_webpack = true;
+          return true;
+        }
+        break;
+      case 'r':
+        if (Starts(line, "removed ") && Contains(line, " package")) {
+          NpmResult(i);
+          return true;
+        }
+        if (Starts(line, "rendering chunks")) {
+          Plain(i, Kind::kProgress);
+          return true;
+        }
+        if (Starts(line, "runtime modules ")) {
+          Plain(i, Kind::kChatter);
+          return true;
+        }
+        break;
+      case 'c':
+        if (Starts(line, "changed ") && Contains(line, " package")) {
+          NpmResult(i);
+          return true;
+        }
+        if (Starts(line, "computing gzip size")) {
+          Plain(i, Kind::kProgress);
+          return true;
+        }
+        if (Starts(line, "cacheable modules ")) {
+          Plain(i, Kind::kChatter);
+          return true;
+        }
+        break;
+      case 'u':
+        if (Starts(line, "up to date") &&
+            (Contains(line, "audited") || Contains(line, " in "))) {
+          NpmResult(i);
+          p_.success = "up to date";
+          return true;
+        }
+        break;
+      case 'f':
+        if (Starts(line, "found ") && Contains(line, "vulnerabilit")) {
+          Plain(i, Kind::kStatus);
+          p_.seen_npm = true;
+          return true;
+        }
+        break;
+      case 'o':
+        if (Starts(line, "orphan modules ")) {
+          Plain(i, Kind::kChatter);
+          return true;
+        }
+        break;
+      case 'm':
+        if (Starts(line, "modules by ")) {
+          Plain(i, Kind::kChatter);
+          return true;
+        }
+        break;
+      case 'j':
+        if (Starts(line, "javascript modules ")) {
+          Plain(i, Kind::kChatter);
+          return true;
+        }
+        break;
+      case 'R':
+        if (Starts(line, "Reading package lists") ||
+            Starts(line, "Reading state information")) {
+          Plain(i, Kind::kChatter);
+          p_.seen_apt = true;
+          return true;
+        }
+        if (Starts(line, "Removing ") && Ends(line, "...")) {
+          Plain(i, Kind::kProgress);
+          return true;
+        }
+        if (Starts(line, "Run `npm audit` for details")) {
+          Plain(i, Kind::kChatter);
+          return true;
+        }
+        break;
+      case 'B':
+        if (Starts(line, "Building dependency tree")) {
+          Plain(i, Kind::kChatter);
+          p_.seen_apt = true;
+          return true;
+        }
+        break;
+      case 'G':
+      case 'H':
+      case 'I':
+        if ((Starts(line, "Get:") || Starts(line, "Hit:") || Starts(line, "Ign:")) &&
+            line.size() > 4 && IsDigit(line[4])) {
+          Plain(i, Kind::kProgress);
+          p_.seen_apt = true;
+          return true;
+        }
+        break;
+      case 'S':
+        if (Starts(line, "Setting up ")) {
+          Plain(i, Kind::kInstalled);
+          ++p_.packages;
+          p_.seen_apt = true;
+          return true;
+        }
+        if (Starts(line, "Selecting previously unselected package")) {
+          Plain(i, Kind::kProgress);
+          return true;
+        }
+        if (line == "Suggested packages:") {
+          AptList(i, Kind::kChatter);
+          return true;
+        }
+        break;
+      case 'P':
+        if (Starts(line, "Preparing to unpack ") || Starts(line, "Processing triggers for ") ||
+            Starts(line, "Purging configuration files")) {
+          Plain(i, Kind::kProgress);
+          return true;
+        }
+        break;
+      case 'U':
+        if (Starts(line, "Unpacking ")) {
+          Plain(i, Kind::kProgress);
+          return true;
+        }
+        if (Starts(line, "Use 'apt autoremove'") || Starts(line, "Use 'sudo apt autoremove'")) {
+          Plain(i, Kind::kChatter);
+          return true;
+        }
+        break;
+      case 'F':
+        if (Starts(line, "Fetched ") && Contains(line, " in ")) {
+          Plain(i, Kind::kChatter);
+          return true;
+        }
+        break;
+      case 'N':
+        if (Starts(line, "Need to get ")) {
+          Plain(i, Kind::kChatter);
+          return true;
+        }
+        break;
+      case 'A':
+        if (Starts(line, "After this operation")) {
+          Plain(i, Kind::kChatter);
+          return true;
+        }
+        break;
+      case 'T':
+        if (Starts(line, "The following ")) {
+          bool keep = Contains(line, " NEW packages") || Contains(line, " will be upgraded") ||
+                      Contains(line, " will be REMOVED") || Contains(line, " DOWNGRADED") ||
+                      Contains(line, " held packages will be changed") ||
+                      Contains(line, " have been kept back");
+          if (keep) {
+            Plain(i, Kind::kStatus);
+            mode_ = Mode::kList;
+            list_kind_ = Kind::kListItem;
+          } else {
+            AptList(i, Kind::kChatter);
+          }
+          p_.seen_apt = true;
+          return true;
+        }
+        if (Starts(line, "To address ")) {
+          Plain(i, Kind::kChatter);
+          return true;
+        }
+        break;
+      case 'd':
+        if (Starts(line, "debconf: ")) {
+          Plain(i, Kind::kChatter);
+          return true;
+        }
+        if (Starts(line, "dpkg: error") || Starts(line, "dpkg: dependency problems")) {
+          Plain(i, Kind::kErrorLine);
+          ++p_.error_lines;
+          return true;
+        }
+        if (Starts(line, "dist/") && IsViteAsset(line)) {
+          Plain(i, Kind::kAsset);
+          p_.seen_vite = true;
+          return true;
+        }
+        break;
+      case '(':
+        if (Starts(line, "(Reading database")) {
+          Plain(i, Kind::kProgress);
+          return true;
+        }
+        if (Starts(line, "(!) ")) {  // vite/rollup warning
+          StartDiag(i, Sev::kWarning, Style::kVite, {}, string_view("(!)"), Mode::kBlock);
+          Count(p_.diags.back());
+          return true;
+        }
+        break;
+      case 'v':
+        if (Starts(line, "vite v") && Contains(line, " building")) {
+          Plain(i, Kind::kStatus);
+          p_.seen_vite = true;
+          return true;
+        }
+        break;
+      case 't':
+        if (Starts(line, "transforming")) {
+          Plain(i, Kind::kProgress);
+          return true;
+        }
+        break;
+      case 'w':
+        if (Starts(line, "webpack ") && Contains(line, " compiled")) {
+          Plain(i, Kind::kStatus);
+          p_.seen_webpack = true;
+          if (Contains(line, "successfully")) {
+            p_.success = "compiled successfully";
+          } else if (Contains(line, " error")) {
+            p_.failure_signal = true;
+          } else if (p_.success.empty()) {
+            p_.success = "compiled";
+          }
+          return true;
+        }
+        break;
+      case 'g':
+        if (Starts(line, "go: ")) {
+          string_view rest = line.substr(4);
+          p_.seen_go = true;
+          if (Starts(rest, "downloading ") || Starts(rest, "finding ") ||
+              Starts(rest, "extracting ") || Starts(rest, "added ") ||
+              Starts(rest, "upgraded ")) {
+            Plain(i, Kind::kProgress);
+          } else {
+            Plain(i, Kind::kErrorLine);
+            ++p_.error_lines;
+          }
+          return true;
+        }
+        break;
+      default:
+        break;
+    }
+    if (Starts(line, "\xE2\x9C\x93 ")) {  // "✓ 6 modules transformed.", "✓ built in 258ms"
+      Plain(i, Kind::kStatus);
+      p_.seen_vite = true;
+      if (line.substr(4).starts_with("built in")) p_.success = "built";
+      return true;
+    }
+    if (Starts(line, "\xE2\x9C\x97 ")) {  // "✗ Build failed in 75ms"
+      Plain(i, Kind::kStatus);
+      p_.seen_vite = true;
+      p_.failure_signal = true;
+      return true;
+    }
+    if (Starts(line, "error during build:")) {
+      p_.seen_vite = true;
+      StartDiag(i, Sev::kError, Style::kVite, {}, {}, Mode::kBlock);
+      Count(p_.diags.back());
+      return true;
+    }
+    // webpack: "2 errors have detailed information that is not shown." and its hint.
+    if ((IsDigit(c) && Contains(line, " detailed information that is not shown")) ||
+        Starts(line, "Use 'stats.errorDetails: true'")) {
+      Plain(i, Kind::kChatter);
+      return true;
+    }
+    if (Starts(line, "WARNING: apt does not have a stable CLI interface")) {
+      Plain(i, Kind::kChatter);
+      return true;
+    }
+    if (Starts(line, "Created symlink ") || Starts(line, "update-alternatives: ")) {
+      Plain(i, Kind::kChatter);
+      return true;
+    }
+    if (Ends(line, ").") && Contains(line, " is already the newest version")) {
+      Plain(i, Kind::kStatus);
+      if (p_.success.empty()) p_.success = "up to date";
+      return true;
+    }
+    return false;
+  }
+
+  static bool IsViteAsset(string_view line) {
+    return Contains(line, " kB") || Contains(line, " B ") || Ends(line, " B");
+  }
+
+  void NpmResult(size_t i) {
+    Plain(i, Kind::kStatus);
+    p_.seen_npm = true;
+    if (p_.success.empty()) p_.success = "ok";
+  }
+
+  void AptList(size_t i, Kind item_kind) {
+    Plain(i, Kind::kChatter);
+    mode_ = Mode::kList;
+    list_kind_ = item_kind;
+  }
+
+  void Count(Diag& d) {
+    if (d.sev == Sev::kError) {
+      d.rank = p_.errors++;
+    } else if (d.sev == Sev::kWarning) {
+      d.rank = p_.warnings++;
+    }
+  }
+
+  void Finish() {
+    // Files, duplicates, and rustc's location (" --> src/main.rs:4:18").
+    // Repeats matter only where a diagnostic would be shown in full: among the first ones.
+    absl::flat_hash_set<std::pair<string_view, string_view>> heads;
+    string_view last_file;
+    for (Diag& d : p_.diags) {
+      string_view where;  // rustc's headings carry no location: the line after does
+      if (d.style == Style::kRust) {
+        for (size_t j = d.head + 1; j < d.end && j < d.head + 4; ++j) {
+          string_view t = Strip(lines_[j]);
+          if (!Starts(t, "--> ")) continue;
+          where = t;
+          string_view loc = t.substr(4);
+          for (size_t c = loc.find(':'); c != kNone && d.file.empty(); c = loc.find(':', c + 1)) {
+            if (c > 0 && IsLineColumn(loc.substr(c + 1))) d.file = loc.substr(0, c);
+          }
+          break;
+        }
+      }
+      if (d.sev == Sev::kNote) continue;
+      if (d.rank < std::max(kFullErrors, kFullWarnings) &&
+          !heads.insert({lines_[d.head], where}).second) {
+        d.duplicate = true;
+      }
+      if (!d.file.empty() && d.file != last_file) {
+        p_.files.insert(d.file);
+        last_file = d.file;
+      }
+      if (!d.file.empty() && d.sev == Sev::kError) p_.error_files.insert(d.file);
+    }
+    // ninja's last step done: the build ran to its end.
+    if (p_.success.empty() && p_.ninja_total > 0 && p_.ninja_done == p_.ninja_total) {
+      p_.success = "built";
+    }
+    for (Kind& k : p_.kinds) ++p_.kind_count[static_cast<size_t>(k)];
+  }
+
+  const std::vector<string_view>& lines_;
+  Parsed p_;
+  Mode mode_ = Mode::kNone;
+  Kind list_kind_ = Kind::kChatter;
+  int open_ = -1;
+  size_t pending_ = kNone;
+  bool in_note_ = false;
+  bool after_failed_ = false;
+};
+
+// ---- the summary ----------------------------------------------------------------------------
+
+string_view CategoryName(Kind k) {
+  switch (k) {
+    case Kind::kBlank: return "blank";
+    case Kind::kProgress: return "build progress";
+    case Kind::kCommand: return "commands";
+    case Kind::kDirectory: return "directory changes";
+    case Kind::kChatter: return "informational";
+    case Kind::kStatus: return "status";
+    case Kind::kTarget: return "built targets";
+    case Kind::kAsset: return "assets";
+    case Kind::kCrate: return "crates";
+    case Kind::kInstalled: return "packages set up";
+    case Kind::kListItem: return "package list";
+    case Kind::kBuildFail: return "failed targets";
+    case Kind::kLinker: return "linker";
+    case Kind::kErrorLine: return "error lines";
+    case Kind::kWarnLine: return "warning lines";
+    case Kind::kDeprecation: return "deprecation warnings";
+    case Kind::kContext:
+    case Kind::kDiagHead:
+    case Kind::kDiagBody:
+    case Kind::kNoteHead:
+    case Kind::kNoteBody: return "source lines and notes";
+    case Kind::kOther:
+    case Kind::kCount: break;
+  }
+  return "other";
+}
+
+// The name of one line of a category: "1 command", "1 line of those warnings".
+std::string CategoryOne(string_view name) {
+  static constexpr std::pair<string_view, string_view> kOne[] = {
+      {"commands", "command"},
+      {"directory changes", "directory change"},
+      {"built targets", "built target"},
+      {"assets", "asset"},
+      {"crates", "crate"},
+      {"packages set up", "package set up"},
+      {"failed targets", "failed target"},
+      {"error lines", "error line"},
+      {"warning lines", "warning line"},
+      {"deprecation warnings", "deprecation warning"},
+      {"lines of those warnings", "line of those warnings"},
+      {"lines of those errors", "line of those errors"}};
+  for (const auto& [many, one] : kOne) {
+    if (name == many) return std::string(one);
+  }
+  return std::string(name);
+}
+
+// Where a line that was left out is counted in the final marker.
+enum class Cat : uint8_t { kOfKind, kHiddenWarning, kHiddenError, kDetail };
+
+std::string Plural(uint64_t n, string_view one, string_view many) {
+  return StrCat(core::FormatCount(n), " ", n == 1 ? one : many);
+}
+
+// A JavaScript stack frame in a library or the runtime ("at f (node_modules/x.js:1:2)",
+// "at async Promise.all (index 3)"): not the user's code.
+bool IsLibraryFrame(string_view line) {
+  string_view t = Strip(line);
+  if (!Starts(t, "at ")) return false;
+  return Contains(t, "node_modules") || Contains(t, "node:") || Contains(t, "(internal/") ||
+         t.find_first_of("/\\") == kNone;
+}
+
+class Writer {
+ public:
+  // `full`: keep where problems happened (progress anchors, targets); `failed`: also keep the
+  // last progress line, which shows how far the build got.
+  Writer(const std::vector<string_view>& lines, const Parsed& p, bool full, bool failed,
+         SummaryWriter& out)
+      : lines_(lines), p_(p), full_(full), failed_(failed), out_(out), used_(lines.size(), 0) {
+    for (size_t i = 0; i < lines.size(); ++i) {
+      if (p.kinds[i] == Kind::kProgress || p.kinds[i] == Kind::kCrate) {
+        last_progress_overall_ = i;
+      }
+    }
+    // Lines of kinds shown in the main loop (context outside a diagnostic is plain output).
+    size_t d = 0;
+    for (size_t i = 0; i < lines.size();) {
+      if (d < p.diags.size() && p.diags[d].begin == i) {
+        i = p.diags[d++].end;
+        continue;
+      }
+      Kind k = p.kinds[i] == Kind::kContext ? Kind::kOther : p.kinds[i];
+      ++totals_[static_cast<size_t>(k)];
+      ++i;
+    }
+  }
+
+  void Write() {
+    size_t d = 0;
+    const size_t n = lines_.size();
+    for (size_t i = 0; i < n;) {
+      if (d < p_.diags.size() && p_.diags[d].begin == i) {
+        const Diag& diag = p_.diags[d++];
+        WriteDiag(diag);
+        i = diag.end;
+        continue;
+      }
+      i = WriteLine(i);
+    }
+    FlushGap();
+    for (size_t i = 0; i < n; ++i) {
+      if (used_[i] == 0) Drop(i);
+    }
+    WriteTotals();
+  }
+
+ private:
+  // ---- bookkeeping
+  void Emit(size_t i) {
+    if (used_[i]) return;
+    FlushGap();
+    out_.Line(lines_[i]);
+    used_[i] = 1;
+    last_emitted_ = i;
+  }
+  void Drop(size_t i, Cat cat = Cat::kOfKind) {
+    if (used_[i] == 1) return;
+    used_[i] = 2;  // counted in the final marker
+    switch (cat) {
+      case Cat::kOfKind: {
+        Kind k = p_.kinds[i] == Kind::kContext ? Kind::kOther : p_.kinds[i];
+        ++dropped_[static_cast<size_t>(k)];
+        break;
+      }
+      case Cat::kHiddenWarning: ++hidden_warning_lines_; break;
+      case Cat::kHiddenError: ++hidden_error_lines_; break;
+      case Cat::kDetail:
+        if (IsBlankLine(lines_[i])) {
+          ++dropped_[static_cast<size_t>(Kind::kBlank)];
+        } else {
+          ++dropped_[static_cast<size_t>(Kind::kDiagBody)];
+        }
+        break;
+    }
+  }
+  void FlushGap() {
+    if (gap_ == 0) return;
+    uint64_t g = gap_;
+    gap_ = 0;
+    out_.ElidedLines(g, g == 1 ? "line of other output omitted" : "lines of other output omitted");
+  }
+  size_t Rank(Kind k) { return rank_[static_cast<size_t>(k)]++; }
+  uint64_t Total(Kind k) const { return totals_[static_cast<size_t>(k)]; }
+
+  // Before a problem: the directory make was in and the build step that was running.
+  void Anchors(size_t at) {
+    if (!full_) return;
+    size_t dir = kNone;
+    // The directory of the make that printed it ("make[2]: ***" is level 2; a compiler's
+    // message belongs to the directory entered last).
+    int level = -1;
+    string_view rest;
+    if (at < lines_.size() && p_.kinds[at] == Kind::kBuildFail) MakePrefix(lines_[at], &rest, &level);
+    for (size_t k = dirs_.size(); k-- > 0 && level != 0;) {
+      if (level < 0 || dirs_[k].second == level) {
+        if (used_[dirs_[k].first] == 0) dir = dirs_[k].first;
+        break;
+      }
+    }
+    size_t prog = (last_progress_ != kNone && !used_[last_progress_] &&
+                   (last_emitted_ == kNone || last_progress_ > last_emitted_) && last_progress_ < at)
+                      ? last_progress_
+                      : kNone;
+    if (dir != kNone && prog != kNone && prog < dir) std::swap(dir, prog);
+    if (dir != kNone) Emit(dir);
+    if (prog != kNone) Emit(prog);
+  }
+
+  // Keeps the first `head` and the last `tail` lines of a kind.
+  bool Capped(Kind k, size_t head, size_t tail) {
+    size_t r = Rank(k);
+    uint64_t total = Total(k);
+    return r < head || r + tail >= total;
+  }
+
+  size_t WriteLine(size_t i) {
+    const Kind kind = p_.kinds[i];
+    switch (kind) {
+      case Kind::kProgress:
+      case Kind::kCrate:
+        last_progress_ = i;
+        if ((kind == Kind::kCrate && Capped(kind, 10, 0)) ||
+            (full_ && failed_ && i == last_progress_overall_)) {
+          Emit(i);
+        }
+        // Else counted at the end, unless a problem right after it shows it as its anchor.
+        return i + 1;
+      case Kind::kDirectory: {
+        string_view rest;
+        int level = 0;
+        if (MakePrefix(lines_[i], &rest, &level)) {
+          string_view dir = rest.substr(std::min(rest.size(), rest.find("directory")));
+          if (Starts(rest, "Entering")) {
+            dirs_.emplace_back(i, level);
+          } else {
+            // Parallel makes leave in any order: close the one that names this directory.
+            for (size_t k = dirs_.size(); k-- > 0;) {
+              if (lines_[dirs_[k].first].ends_with(dir)) {
+                dirs_.erase(dirs_.begin() + static_cast<ptrdiff_t>(k));
+                break;
+              }
+            }
+          }
+        }
+        return i + 1;  // counted at the end unless a problem in that directory shows it
+      }
+      case Kind::kBlank:
+      case Kind::kCommand:
+      case Kind::kChatter:
+      case Kind::kDeprecation:
+        Drop(i);
+        return i + 1;
+      case Kind::kStatus:
+        if (Capped(kind, 10, 30)) {
+          Emit(i);
+        } else {
+          Drop(i);
+        }
+        return i + 1;
+      case Kind::kTarget:
+        if (full_ && Capped(kind, 10, 10)) {
+          Emit(i);
+        } else {
+          Drop(i);
+        }
+        return i + 1;
+      case Kind::kAsset:
+      case Kind::kInstalled:
+      case Kind::kListItem:
+        if (Capped(kind, 10, 0)) {
+          Emit(i);
+        } else {
+          Drop(i);
+        }
+        return i + 1;
+      case Kind::kBuildFail:
+        if (Capped(kind, 5, 5)) {
+          Anchors(i);
+          Emit(i);
+        } else {
+          Drop(i);
+        }
+        return i + 1;
+      case Kind::kLinker:
+        if (Capped(kind, 20, 10)) {
+          Anchors(i);
+          Emit(i);
+        } else {
+          Drop(i);
+        }
+        return i + 1;
+      case Kind::kErrorLine:
+        if (Capped(kind, 40, 20)) {
+          Anchors(i);
+          Emit(i);
+        } else {
+          Drop(i);
+        }
+        return i + 1;
+      case Kind::kWarnLine:
+        if (Capped(kind, 20, 0)) {
+          Emit(i);
+        } else {
+          Drop(i);
+        }
+        return i + 1;
+      default:
+        return WriteOther(i);
+    }
+  }
+
+  // Output the shaper does not know: all of it when short; else its head, its tail and the
+  // lines that look like trouble. Runs of one repeated line are folded.
+  size_t WriteOther(size_t i) {
+    const uint64_t total = Total(Kind::kOther);
+    size_t j = i + 1;
+    while (j < lines_.size() && lines_[j] == lines_[i] &&
+           (p_.kinds[j] == Kind::kOther || p_.kinds[j] == Kind::kContext)) {
+      ++j;
+    }
+    const size_t run = j - i;
+    const size_t r = rank_[static_cast<size_t>(Kind::kOther)];
+    rank_[static_cast<size_t>(Kind::kOther)] += run;
+    bool show = total <= kOtherAll || r < kOtherHead || r + run + kOtherTail > total;
+    if (!show && trouble_ < kOtherTrouble && LooksLikeErrorLine(lines_[i])) {
+      show = true;
+      ++trouble_;
+    }
+    if (!show) {
+      for (size_t k = i; k < j; ++k) used_[k] = 1;
+      gap_ += run;
+      return j;
+    }
+    Emit(i);
+    if (run > 1) {
+      for (size_t k = i + 1; k < j; ++k) used_[k] = 1;
+      out_.ElidedLines(run - 1, run - 1 == 1 ? "repeat of the line above"
+                                             : "repeats of the line above");
+    }
+    return j;
+  }
+
+  enum class Show { kFull, kContextAndHead, kHead, kHidden };
+
+  Show Decide(const Diag& d) {
+    switch (d.sev) {
+      case Sev::kError:
+        if (d.rank < kFullErrors) return d.duplicate ? Show::kContextAndHead : Show::kFull;
+        if (head_only_ < kMaxHeadOnly) {
+          ++head_only_;
+          return Show::kHead;
+        }
+        return Show::kHidden;
+      case Sev::kWarning:
+        if (d.rank < kFullWarnings) return d.duplicate ? Show::kContextAndHead : Show::kFull;
+        if (!d.file.empty() && p_.error_files.count(d.file) != 0 && head_only_ < kMaxHeadOnly) {
+          ++head_only_;
+          return Show::kHead;
+        }
+        return Show::kHidden;
+      case Sev::kNote:
+        if (notes_shown_ < kStandaloneNotes) {
+          ++notes_shown_;
+          return Show::kFull;
+        }
+        return Show::kHidden;
+    }
+    return Show::kHidden;
+  }
+
+  void WriteDiag(const Diag& d) {
+    const Show show = Decide(d);
+    if (show == Show::kHidden) {
+      Cat cat = d.sev == Sev::kWarning ? Cat::kHiddenWarning : Cat::kHiddenError;
+      for (size_t i = d.begin; i < d.end; ++i) Drop(i, cat);
+      if (d.sev == Sev::kWarning) {
+        ++hidden_warnings_;
+        ++hidden_keys_[d.key];
+      } else if (d.sev == Sev::kError) {
+        ++hidden_errors_;
+      }
+      return;
+    }
+    Anchors(d.begin);
+    const bool error = d.sev == Sev::kError;
+    const size_t ctx_cap = error ? kContextLines : 4;
+    std::vector<size_t> dropped;
+    // Context lines.
+    const size_t ctx = d.head - d.begin;
+    if (show == Show::kHead) {
+      for (size_t i = d.begin; i < d.head; ++i) Drop(i, Cat::kDetail);
+    } else if (ctx <= ctx_cap) {
+      for (size_t i = d.begin; i < d.head; ++i) Emit(i);
+    } else {
+      // The outermost two and the innermost lines (next to the diagnostic).
+      Emit(d.begin);
+      Emit(d.begin + 1);
+      const size_t skip = ctx - ctx_cap;
+      for (size_t i = d.begin + 2; i < d.begin + 2 + skip; ++i) used_[i] = 1;
+      out_.ElidedLines(skip, skip == 1 ? "line of context omitted" : "lines of context omitted");
+      for (size_t i = d.begin + 2 + skip; i < d.head; ++i) Emit(i);
+    }
+    Emit(d.head);
+    if (show != Show::kFull) {
+      for (size_t i = d.head + 1; i < d.end; ++i) Drop(i, Cat::kDetail);
+      return;
+    }
+    const size_t body_cap =
+        error ? kErrorBody : (d.style == Style::kRust ? kWarningBody + 2 : kWarningBody);
+    const size_t notes_cap = error ? kErrorNotes : kWarningNotes;
+    size_t i = d.head + 1;
+    size_t body = 0;
+    for (; i < d.end && p_.kinds[i] == Kind::kDiagBody; ++i) {
+      string_view line = lines_[i];
+      if (IsBlankLine(line)) {
+        Drop(i, Cat::kDetail);
+      } else if (IsLibraryFrame(line) || body >= body_cap) {
+        dropped.push_back(i);
+      } else {
+        Emit(i);
+        ++body;
+      }
+    }
+    // Notes: each is its context lines, its heading and its body.
+    size_t notes = 0;
+    while (i < d.end) {
+      size_t start = i;
+      while (i < d.end && p_.kinds[i] == Kind::kContext) ++i;
+      size_t head = i;
+      if (i < d.end) ++i;  // the note's heading
+      while (i < d.end && p_.kinds[i] != Kind::kContext && p_.kinds[i] != Kind::kNoteHead) ++i;
+      if (notes++ < notes_cap) {
+        // Up to two context lines next to the note, its heading, the start of its body.
+        for (size_t k = start; k < head; ++k) {
+          if (head - k <= 2) {
+            Emit(k);
+          } else {
+            dropped.push_back(k);
+          }
+        }
+        if (head < d.end) Emit(head);
+        for (size_t k = head + 1; k < i; ++k) {
+          if (k - head <= kNoteBody) {
+            Emit(k);
+          } else {
+            dropped.push_back(k);
+          }
+        }
+      } else {
+        for (size_t k = start; k < i; ++k) dropped.push_back(k);
+      }
+    }
+    if (dropped.size() >= 3) {
+      for (size_t k : dropped) used_[k] = 1;
+      string_view what = d.sev == Sev::kError     ? "error"
+                         : d.sev == Sev::kWarning ? "warning"
+                                                  : "note";
+      out_.ElidedLines(dropped.size(), StrCat("more lines of this ", what, " omitted"));
+    } else {
+      for (size_t k : dropped) Drop(k, Cat::kDetail);
+    }
+  }
+
+  void WriteTotals() {
+    if (hidden_errors_ > 0) {
+      out_.Elided(hidden_errors_, hidden_errors_ == 1 ? "more error omitted" : "more errors omitted");
+    }
+    if (hidden_warnings_ > 0) {
+      std::vector<std::pair<string_view, uint64_t>> keys(hidden_keys_.begin(), hidden_keys_.end());
+      std::sort(keys.begin(), keys.end(), [](const auto& a, const auto& b) {
+        return a.second != b.second ? a.second > b.second : a.first < b.first;
+      });
+      std::string what = StrCat(hidden_warnings_ == 1 ? "more warning" : "more warnings",
+                                " omitted: ");
+      size_t listed = 0;
+      uint64_t rest = hidden_warnings_;
+      for (const auto& [key, count] : keys) {
+        if (listed == 8) break;
+        StrAppend(&what, listed == 0 ? "" : ", ", core::FormatCount(count), " ", key);
+        rest -= count;
+        ++listed;
+      }
+      if (rest > 0) StrAppend(&what, ", ", core::FormatCount(rest), " of other kinds");
+      out_.Elided(hidden_warnings_, what);
+    }
+    // Whatever is left, by what it is.
+    std::vector<std::pair<uint64_t, std::string>> cats;
+    std::array<uint64_t, kKinds> merged{};
+    for (size_t k = 0; k < kKinds; ++k) {
+      string_view name = CategoryName(static_cast<Kind>(k));
+      // Fold kinds that share a name.
+      size_t first = k;
+      for (size_t j = 0; j < k; ++j) {
+        if (CategoryName(static_cast<Kind>(j)) == name) {
+          first = j;
+          break;
+        }
+      }
+      merged[first] += dropped_[k];
+    }
+    for (size_t k = 0; k < kKinds; ++k) {
+      if (merged[k] > 0) cats.emplace_back(merged[k], std::string(CategoryName(static_cast<Kind>(k))));
+    }
+    if (hidden_warning_lines_ > 0) cats.emplace_back(hidden_warning_lines_, "lines of those warnings");
+    if (hidden_error_lines_ > 0) cats.emplace_back(hidden_error_lines_, "lines of those errors");
+    std::stable_sort(cats.begin(), cats.end(),
+                     [](const auto& a, const auto& b) { return a.first > b.first; });
+    uint64_t total = 0;
+    for (const auto& c : cats) total += c.first;
+    if (total == 0) return;
+    std::string what = total == 1 ? "other line omitted" : "other lines omitted";
+    if (total != out_.UnaccountedLines()) {
+      // Should not happen; never state a breakdown that does not add up.
+      out_.ElidedLines(out_.UnaccountedLines(), what);
+      return;
+    }
+    for (size_t c = 0; c < cats.size(); ++c) {
+      StrAppend(&what, c == 0 ? ": " : ", ", core::FormatCount(cats[c].first), " ",
+                cats[c].first == 1 ? CategoryOne(cats[c].second) : cats[c].second);
+    }
+    out_.ElidedLines(total, what);
+  }
+
+  const std::vector<string_view>& lines_;
+  const Parsed& p_;
+  const bool full_;
+  const bool failed_;
+  SummaryWriter& out_;
+  std::vector<uint8_t> used_;  // 1: shown or in an inline marker; 2: in the final marker
+  std::array<uint64_t, kKinds> totals_{};
+  std::array<uint64_t, kKinds> rank_{};
+  std::array<uint64_t, kKinds> dropped_{};
+  size_t last_progress_overall_ = kNone, last_progress_ = kNone;
+  size_t last_emitted_ = kNone;
+  std::vector<std::pair<size_t, int>> dirs_;  // open "Entering directory" lines, make level
+  uint64_t gap_ = 0;
+  size_t trouble_ = 0;
+  size_t head_only_ = 0;
+  size_t notes_shown_ = 0;
+  uint64_t hidden_warnings_ = 0, hidden_errors_ = 0;
+  uint64_t hidden_warning_lines_ = 0, hidden_error_lines_ = 0;
+  absl::flat_hash_map<string_view, uint64_t> hidden_keys_;
+};
+
+// ---- the command ----------------------------------------------------------------------------
+
+bool IsOneOf(string_view s, std::initializer_list<string_view> names) {
+  for (string_view n : names) {
+    if (s == n) return true;
+  }
+  return false;
+}
+
+std::string FirstPlainArg(const std::vector<std::string>& args, size_t from = 0) {
+  for (size_t i = from; i < args.size(); ++i) {
+    if (!args[i].empty() && args[i][0] != '-' && args[i][0] != '+') return args[i];
+  }
+  return "";
+}
+
+// kTool: the command runs the tool whose output this is. kWrapper: make, ninja, cmake --build
+// run other tools, whose output another shaper may read better. kCargoTest: a build failure of
+// `cargo test` is ours, its test results are the test shaper's.
+enum class CmdKind { kNone, kTool, kWrapper, kCargoTest };
+
+struct CommandInfo {
+  CmdKind kind = CmdKind::kNone;
+  std::string label;  // "cargo build", "make", "cmake --build", "npm install"
+  double confidence = 0;
+};
+
+bool IsCatLike(string_view tool) {
+  return IsOneOf(tool, {"cat", "tail", "head", "less", "more", "bat", "batcat", "tac", "zcat",
+                        "type", "sed", "awk", "grep", "cut"});
+}
+
+CommandInfo ReadCommand(string_view command) {
+  CommandInfo info;
+  // The output is the last pipeline's: its first command made it; later stages may only pick
+  // lines ("make 2>&1 | tail -50"), else the output is something else.
+  std::vector<string_view> stages = PipelineStages(command);
+  if (stages.empty()) return info;
+  for (size_t i = 1; i < stages.size(); ++i) {
+    if (!IsOneOf(ToolName(stages[i]), {"head", "tail", "less", "more", "cat", "tee", "grep",
+                                        "egrep", "fgrep", "rg"})) {
+      return info;
+    }
+  }
+  std::string tool = ToolName(stages[0]);
+  std::vector<std::string> args = ToolArgs(stages[0]);
+  if ((tool == "ccache" || tool == "distcc") && !args.empty()) {
+    tool = std::string(BaseName(args[0]));
+    args.erase(args.begin());
+  }
+  const std::string first = FirstPlainArg(args);
+  auto set = [&](CmdKind kind, std::string label, double confidence) {
+    info = CommandInfo{kind, std::move(label), confidence};
+  };
+  if (IsCompilerName(tool) || tool == "rustc") {
+    set(CmdKind::kTool, tool, 0.95);
+  } else if (IsOneOf(tool, {"make", "gmake", "mingw32-make", "bmake", "remake"})) {
+    set(CmdKind::kWrapper, "make", 0.9);
+  } else if (tool == "ninja" || tool == "samu") {
+    set(CmdKind::kWrapper, tool, 0.9);
+  } else if (tool == "cmake") {
+    std::string label = "cmake";
+    for (const std::string& a : args) {
+      if (a == "--build" || a == "--install") label = StrCat("cmake ", a);
+    }
+    // Configuring prints cmake's own lines; --build runs make or ninja.
+    set(label == "cmake" ? CmdKind::kTool : CmdKind::kWrapper, label,
+        label == "cmake" ? 0.95 : 0.9);
+  } else if (tool == "meson" && IsOneOf(first, {"compile", "setup", "install"})) {
+    set(CmdKind::kWrapper, StrCat("meson ", first), 0.9);
+  } else if (tool == "cargo") {
+    if (IsOneOf(first, {"build", "b", "check", "c", "clippy", "rustc", "doc", "d", "install",
+                        "fix", "bench"})) {
+      set(CmdKind::kTool, StrCat("cargo ", first), 0.95);
+    } else if (IsOneOf(first, {"run", "r"})) {
+      set(CmdKind::kTool, StrCat("cargo ", first), 0.9);
+    } else if (IsOneOf(first, {"test", "t", "nextest"})) {
+      set(CmdKind::kCargoTest, StrCat("cargo ", first), 0.9);
+    }
+  } else if (tool == "go") {
+    if (IsOneOf(first, {"build", "install", "vet"})) {
+      set(CmdKind::kTool, StrCat("go ", first), 0.95);
+    } else if (first == "run" || first == "generate") {
+      set(CmdKind::kTool, StrCat("go ", first), 0.85);
+    }
+  } else if (tool == "webpack" || tool == "webpack-cli") {
+    set(CmdKind::kTool, "webpack", 0.95);
+  } else if (tool == "vite" && first == "build") {
+    set(CmdKind::kTool, "vite build", 0.95);
+  } else if (IsOneOf(tool, {"npm", "pnpm", "yarn", "bun", "cnpm"})) {
+    if (IsOneOf(first, {"install", "i", "ci", "add", "update", "up", "upgrade", "uninstall",
+                        "remove", "rm", "un", "prune", "dedupe", "rebuild"}) ||
+        (tool == "yarn" && first.empty())) {
+      set(CmdKind::kTool, first.empty() ? tool : StrCat(tool, " ", first), 0.9);
+    }
+  } else if (IsOneOf(tool, {"apt", "apt-get", "aptitude"})) {
+    if (IsOneOf(first, {"install", "remove", "purge", "upgrade", "dist-upgrade", "full-upgrade",
+                        "update", "autoremove", "reinstall", "build-dep"})) {
+      set(CmdKind::kTool, StrCat(tool, " ", first), 0.95);
+    }
+  } else if (tool == "dpkg") {
+    for (const std::string& a : args) {
+      if (IsOneOf(a, {"-i", "--install", "-r", "--remove", "-P", "--purge", "--configure"})) {
+        set(CmdKind::kTool, "dpkg", 0.85);
+      }
+    }
+  }
+  if (info.label.empty()) {
+    // Not a build command: the label is what it runs ("npm run build", "build.sh").
+    if (IsOneOf(tool, {"npm", "pnpm", "yarn", "bun"}) && first == "run") {
+      info.label = StrCat(tool, " run ", FirstPlainArg(args, 1));
+    } else if (!IsCatLike(tool)) {
+      info.label = tool;
+    }
+  }
+  return info;
+}
+
+// What the output's own lines say it is (for commands that do not name a build tool).
+struct OutputGuess {
+  double confidence = 0;
+  std::string signal;
+  bool build_signals = false;  // compiler diagnostics, commands, progress
+};
+
+OutputGuess GuessFromOutput(string_view s) {
+  OutputGuess g;
+  auto has = [&](string_view x) { return s.find(x) != kNone; };
+  auto line_start = [&](string_view x) {
+    if (s.starts_with(x)) return true;
+    for (size_t at = s.find(x); at != kNone; at = s.find(x, at + 1)) {
+      if (at > 0 && s[at - 1] == '\n') return true;
+    }
+    return false;
+  };
+  auto consider = [&](double c, string_view signal) {
+    if (c > g.confidence) {
+      g.confidence = c;
+      g.signal = std::string(signal);
+    }
+  };
+  bool cargo_status = has("   Compiling ") || has("    Checking ");
+  if ((cargo_status || has("\n --> ") || has("\n  --> ")) &&
+      (line_start("error[E") || has("could not compile") || has("    Finished ") ||
+       line_start("warning: unused"))) {
+    consider(0.8, "output: cargo/rustc");
+  }
+  bool c_diag = false;
+  for (string_view sev : {": error: ", ": warning: ", ": fatal error: "}) {
+    for (size_t at = s.find(sev); at != kNone && !c_diag; at = s.find(sev, at + 1)) {
+      size_t bol = s.rfind('\n', at);
+      bol = bol == kNone ? 0 : bol + 1;
+      Located loc = ParseLocated(s.substr(bol, s.find('\n', at) - bol));
+      if (loc.type == Located::kDiag && !loc.file.empty()) {
+        string_view ext = loc.file.substr(std::min(loc.file.size(), loc.file.rfind('.')));
+        c_diag = IsOneOf(ext, {".c", ".cc", ".cpp", ".cxx", ".c++", ".h", ".hh", ".hpp", ".hxx",
+                               ".m", ".mm", ".cu", ".s", ".S", ".f90", ".inl", ".ipp", ".tcc"});
+      }
+      if (at > 64 * 1024) break;
+    }
+  }
+  if (c_diag || has(" errors generated.") || has(" error generated.") ||
+      has(" warnings generated.") || has(" warning generated.") || has(": In function ")) {
+    consider(0.8, "output: compiler diagnostics");
+    g.build_signals = true;
+  }
+  if (has("undefined reference to `") || has("collect2: error: ld returned")) {
+    consider(0.8, "output: linker errors");
+    g.build_signals = true;
+  }
+  if (has("make: *** ") || has("]: *** ") || has("]: Entering directory")) {
+    consider(0.75, "output: make");
+  }
+  if (line_start("CMake Error") || has("-- Configuring done") ||
+      has("-- Build files have been written") || has("-- Configuring incomplete")) {
+    consider(0.8, "output: cmake");
+  }
+  if (line_start("[  0%] ") || has("%] Building ") || has("%] Built target ") ||
+      has("%] Linking ")) {
+    consider(0.8, "output: cmake build");
+    g.build_signals = true;
+  }
+  if (has("ninja: build stopped") || (line_start("FAILED: ") && has("] Building "))) {
+    consider(0.8, "output: ninja");
+    g.build_signals = true;
+  }
+  if (line_start("# ") && has(".go:")) {
+    for (size_t at = s.find(".go:"); at != kNone; at = s.find(".go:", at + 1)) {
+      size_t bol = s.rfind('\n', at);
+      bol = bol == kNone ? 0 : bol + 1;
+      Located loc = ParseLocated(s.substr(bol, s.find('\n', at) - bol));
+      if (loc.type == Located::kDiag && Ends(loc.file, ".go")) {
+        consider(0.8, "output: go build");
+        g.build_signals = true;
+        break;
+      }
+      if (at > 64 * 1024) break;
+    }
+  }
+  if ((has("webpack ") && has(" compiled ")) || line_start("ERROR in ./")) {
+    consider(0.8, "output: webpack");
+  }
+  if ((line_start("vite v") && has(" building ")) || line_start("error during build:") ||
+      line_start("\xE2\x9C\x93 built in ")) {
+    consider(0.8, "output: vite");
+  }
+  if (line_start("npm ERR! code ") || line_start("npm error code ") ||
+      (line_start("added ") && has(" packages")) || line_start("npm WARN deprecated ") ||
+      line_start("npm warn deprecated ")) {
+    consider(0.75, "output: npm");
+  }
+  if (line_start("Reading package lists...") &&
+      (line_start("E: ") || line_start("Setting up ") || has(" newly installed"))) {
+    consider(0.75, "output: apt");
+  }
+  if (line_start("   Compiling ") || line_start("cc ") || line_start("gcc ") ||
+      line_start("g++ ") || line_start("c++ ") || line_start("clang ") ||
+      line_start("/usr/bin/c") || has("%] Building ")) {
+    g.build_signals = true;
+  }
+  return g;
+}
+
+std::string DetectedLabel(const Parsed& p) {
+  if (p.seen_cargo) return "cargo";
+  if (p.seen_go) return "go build";
+  if (p.seen_webpack) return "webpack";
+  if (p.seen_vite) return "vite";
+  if (p.seen_npm) return "npm";
+  if (p.seen_apt) return "apt";
+  if (p.seen_ninja) return "ninja";
+  if (p.seen_cmake) return "cmake";
+  if (p.seen_make) return "make";
+  if (p.seen_compiler) return "compiler";
+  return "build";
+}
+
+// core::SplitLines, with the vector sized before it is filled: on outputs of many megabytes
+// its growth (copies, fresh pages) cost more than the parsing.
+std::vector<string_view> SplitLinesSized(string_view text) {
+  size_t count = 1;
+  for (const char *p = text.data(), *end = p + text.size();
+       (p = static_cast<const char*>(std::memchr(p, '\n', static_cast<size_t>(end - p)))) != nullptr;
+       ++p) {
+    ++count;
+  }
+  std::vector<string_view> lines;
+  lines.reserve(count);
+  size_t start = 0;
+  while (start < text.size()) {
+    size_t nl = text.find('\n', start);
+    size_t end = nl == kNone ? text.size() : nl;
+    size_t content_end = end;
+    if (content_end > start && text[content_end - 1] == '\r') --content_end;
+    lines.push_back(text.substr(start, content_end - start));
+    if (nl == kNone) break;
+    start = nl + 1;
+  }
+  return lines;
+}
 
 class BuildShaper final : public core::Shaper {
  public:
@@ -11,16 +2319,130 @@ class BuildShaper final : public core::Shaper {
     meta_.id = "builtin-build";
     meta_.name = "build";
     meta_.version = "1.0.0";
-    meta_.tier = "built-in";
+    meta_.description =
+        "Compilers and build tools (gcc/clang, make, cmake, ninja, cargo, go, webpack, vite, "
+        "npm install, apt): every error with its location, warnings counted, progress "
+        "collapsed";
     meta_.author = "plugline";
+    meta_.tier = "built-in";
+    meta_.output_kind = "build";
   }
+
   const core::ShaperMeta& meta() const override { return meta_; }
-  absl::StatusOr<core::MatchResult> Match(std::string_view, std::string_view,
+
+  absl::StatusOr<core::MatchResult> Match(string_view command, string_view snippet,
                                           std::optional<int>) override {
-    return core::MatchResult{false, 0, {}};
+    CommandInfo cmd = ReadCommand(command);
+    OutputGuess out = GuessFromOutput(snippet);
+    double confidence = 0;
+    std::string signal;
+    if (cmd.confidence > 0) {
+      confidence = cmd.confidence;
+      signal = StrCat("command: ", cmd.label);
+      if (cmd.kind == CmdKind::kCargoTest) {
+        // With test results the test shaper reads it better; a build failure is ours.
+        bool results = Contains(snippet, "test result: ") || Contains(snippet, "\nrunning ") ||
+                       Contains(snippet, "        PASS ") || Contains(snippet, " Starting ");
+        confidence = results ? 0.6 : 0.9;
+      } else if (cmd.kind == CmdKind::kWrapper && !out.build_signals && out.confidence < 0.8) {
+        // make lint, ninja docs: another tool's output may be better read by its shaper.
+        confidence = 0.75;
+      }
+    }
+    if (out.confidence > confidence) {
+      confidence = out.confidence;
+      signal = out.signal;
+    }
+    if (confidence <= 0) return core::MatchResult{false, 0, {}};
+    if (cmd.kind == CmdKind::kNone || cmd.kind == CmdKind::kWrapper) {
+      // A test run (make check, a script) is the test shaper's.
+      RunnerGuess test = GuessRunner(command, snippet);
+      if (test.confidence >= 0.8) confidence = std::min(confidence, 0.7);
+    }
+    return core::MatchResult{true, confidence, {signal}};
   }
-  absl::StatusOr<core::ShapeOutput> Shape(std::string_view, const core::ShapeContext&) override {
-    return core::ShapeOutput{"", RenderMode::kRaw};
+
+  absl::StatusOr<core::ShapeOutput> Shape(string_view output,
+                                          const core::ShapeContext& context) override {
+    std::vector<string_view> lines = SplitLinesSized(output);
+    if (lines.empty() || context.raw_path.empty()) {
+      return core::ShapeOutput{"", RenderMode::kRaw};
+    }
+    CommandInfo cmd = ReadCommand(context.command);
+    Parsed p = Parser(lines).Run();
+    std::string label = cmd.label.empty() ? DetectedLabel(p) : cmd.label;
+    SummaryWriter out(&lines);
+    const bool exit_known = context.exit_code.has_value();
+    const int exit_code = context.exit_code.value_or(0);
+
+    uint64_t recognized = 0;
+    for (size_t k = 0; k < kKinds; ++k) {
+      if (k != static_cast<size_t>(Kind::kOther) && k != static_cast<size_t>(Kind::kBlank) &&
+          k != static_cast<size_t>(Kind::kContext)) {
+        recognized += p.kind_count[k];
+      }
+    }
+    if (recognized == 0) {
+      // Not a build output this shaper knows: claim nothing, keep the head, the tail and the
+      // lines that look like trouble.
+      out.Header(StrCat(label, ": ", exit_known ? StrCat("exit ", exit_code) : "exit status unknown",
+                        ", ", core::FormatCount(lines.size()),
+                        lines.size() == 1 ? " line" : " lines"));
+      WriteHeadTail(lines, 20, 20, LooksLikeErrorLine, 100, out);
+      return core::ShapeOutput{out.Take(), RenderMode::kSummary};
+    }
+
+    const bool problems = p.errors > 0 || p.build_fails > 0 || p.undefined_refs > 0 ||
+                          p.linker_errors > 0 || p.error_lines > 0 || p.failure_signal;
+    const bool exit_ok = !exit_known || exit_code == 0;
+    std::string verdict;
+    bool failed = false;
+    if (problems) {
+      failed = !(exit_known && exit_code == 0);
+      verdict = failed ? "failed" : "exit 0";
+    } else if (!exit_ok) {
+      verdict = StrCat("exit ", exit_code);
+    } else if (!p.success.empty()) {
+      verdict = std::string(p.success);
+    } else {
+      verdict = exit_known ? "exit 0" : "no errors reported";
+    }
+    std::vector<std::string> facts;
+    if (p.errors > 0) facts.push_back(Plural(p.errors, "error", "errors"));
+    if (p.warnings > 0) facts.push_back(Plural(p.warnings, "warning", "warnings"));
+    if (!facts.empty() && !p.files.empty()) {
+      facts.back() += StrCat(" in ", Plural(p.files.size(), "file", "files"));
+    }
+    if (p.undefined_refs > 0) {
+      facts.push_back(Plural(p.undefined_refs, "undefined reference", "undefined references"));
+    }
+    if (p.linker_errors > 0) facts.push_back(Plural(p.linker_errors, "linker error", "linker errors"));
+    if (!problems && exit_ok) {
+      if (p.crates_compiled > 0) {
+        facts.push_back(Plural(p.crates_compiled, "crate compiled", "crates compiled"));
+      }
+      if (p.crates_checked > 0) facts.push_back(Plural(p.crates_checked, "crate checked", "crates checked"));
+      if (p.objects > 0) facts.push_back(Plural(p.objects, "object built", "objects built"));
+      if (p.targets > 0) facts.push_back(Plural(p.targets, "target built", "targets built"));
+      if (p.ninja_total > 0 && p.objects == 0) {
+        facts.push_back(p.ninja_done == p.ninja_total
+                            ? Plural(p.ninja_total, "build step", "build steps")
+                            : StrCat(core::FormatCount(p.ninja_done), "/",
+                                     core::FormatCount(p.ninja_total), " build steps"));
+      }
+      if (p.packages > 0) facts.push_back(Plural(p.packages, "package set up", "packages set up"));
+    }
+    std::string header = StrCat(label, ": ", verdict);
+    for (size_t f = 0; f < facts.size(); ++f) StrAppend(&header, f == 0 ? " — " : ", ", facts[f]);
+    if (failed && exit_known && exit_code != 0) StrAppend(&header, " (exit ", exit_code, ")");
+    out.Header(header);
+
+    // A clean success keeps only what names the result; anything with problems or warnings
+    // keeps where they happened.
+    const bool full = problems || !exit_ok || p.warnings > 0 || !p.diags.empty() ||
+                      p.kind_count[static_cast<size_t>(Kind::kWarnLine)] > 0;
+    Writer(lines, p, full, problems || !exit_ok, out).Write();
+    return core::ShapeOutput{out.Take(), RenderMode::kSummary};
   }
 
  private:

@@ -1,9 +1,451 @@
-// builtin-typescript: PLACEHOLDER being written (not yet a shaper: it never matches).
+// builtin-typescript: the TypeScript compiler — tsc, tsc -b, tsc --watch, vue-tsc, tsgo (tsc 7).
+//
+// Recognizes tsc's two diagnostic formats:
+//  - plain (tsc's default when its output is not a terminal):
+//      src/a.ts(12,5): error TS2322: Type 'string' is not assignable to type 'number'.
+//    with the message chain on the following lines, indented two spaces per level;
+//  - pretty (--pretty, or a terminal):
+//      src/a.ts:12:5 - error TS2322: Type 'string' is not assignable to type 'number'.
+//    then the message chain, a code frame ("12 const x: number = s;" and a "~~~" underline),
+//    related locations (tsc 5: "  src/b.ts:3:7", its frame, "    'x' is declared here.";
+//    tsc 7: "  src/b.ts:3:7 - 'x' is declared here.", its frame), and at the end
+//    "Found 12 errors in 6 files." / "Found 1 error in src/a.ts:3" and the "Errors  Files" table;
+// and around them: global diagnostics ("error TS18003: No inputs were found in config file"),
+// tsc -b's project lines ("Building project '…'...", with --verbose the timestamped
+// "Projects in this build:" list and up-to-date checks) and watch mode ("[10:01:02 AM] File
+// change detected...", "Found 0 errors. Watching for file changes.").
+//
+// Keeps, in output order: every error's header line (file(line,col), code, message), its
+// message chain and related locations, the code frame's source line for the first errors
+// (underlines and blank lines are dropped), "Building project" lines that precede errors, and
+// "Found N errors" with, when errors were omitted, the per-file table's rows for their files.
+// Every diagnostic up to 100; beyond, the first 60, the first of each code not yet shown and
+// the last 5; the others are counted by code. In watch mode only the last compilation is summarized. Success collapses to
+// "tsc: no errors". Output without tsc diagnostics and a failing exit: head, tail and the lines
+// that look like errors.
+#include <algorithm>
+#include <cctype>
+#include <unordered_map>
+#include <unordered_set>
+
 #include "builtin/builtin_shapers.h"
 #include "builtin/common.h"
+#include "core/strings.h"
+#include "core/text.h"
 
 namespace plugline::builtin {
 namespace {
+
+constexpr size_t kAllErrorsUpTo = 100;     // up to this many diagnostics, all are shown
+constexpr size_t kHeadErrors = 60;         // otherwise the first ones,
+constexpr size_t kCodeExamples = 20;       // the first of each code not yet shown,
+constexpr size_t kTailErrors = 5;          // and the last ones
+constexpr size_t kFramedErrors = 20;       // diagnostics whose code-frame source lines are kept
+constexpr size_t kMaxDiagnosticLines = 14;  // lines kept per diagnostic after its header
+constexpr size_t kMaxTableRows = 20;
+constexpr size_t kMaxProjectList = 20;
+constexpr size_t kMaxOtherErrorLines = 30;
+constexpr size_t kMaxSuccessLines = 30;
+constexpr size_t kMaxCodesListed = 12;
+
+bool IsDigit(char c) { return c >= '0' && c <= '9'; }
+
+bool AllDigits(std::string_view s) {
+  if (s.empty()) return false;
+  for (char c : s) {
+    if (!IsDigit(c)) return false;
+  }
+  return true;
+}
+
+bool IsBlank(std::string_view s) {
+  for (char c : s) {
+    if (c != ' ' && c != '\t') return false;
+  }
+  return true;
+}
+
+// Strip() without its per-character set lookups: this runs on every line.
+std::string_view Strip(std::string_view s) {
+  size_t b = 0, e = s.size();
+  while (b < e && (s[b] == ' ' || s[b] == '\t')) ++b;
+  while (e > b && (s[e - 1] == ' ' || s[e - 1] == '\t')) --e;
+  return s.substr(b, e - b);
+}
+bool IsIndented(std::string_view s) { return !s.empty() && (s[0] == ' ' || s[0] == '\t'); }
+
+struct Header {
+  std::string_view file;  // empty for a global diagnostic
+  std::string_view code;  // "TS2322"
+  bool error = false;
+  bool pretty = false;
+};
+
+// "file(12,5): error TS2322: …", "file:12:5 - error TS2322: …", "error TS18003: …".
+std::optional<Header> ParseHeader(std::string_view line) {
+  if (line.size() < 10 || IsIndented(line)) return std::nullopt;
+  for (size_t ts = line.find(" TS"); ts != std::string_view::npos; ts = line.find(" TS", ts + 1)) {
+    size_t end = ts + 3;
+    while (end < line.size() && IsDigit(line[end])) ++end;
+    if (end == ts + 3 || end >= line.size() || line[end] != ':' || end - ts > 20 ||
+        ts >= 0xffff) {
+      continue;
+    }
+    size_t word = ts;
+    while (word > 0 && std::isalpha(static_cast<unsigned char>(line[word - 1]))) --word;
+    std::string_view category = line.substr(word, ts - word);
+    if (category != "error" && category != "warning" && category != "message" &&
+        category != "suggestion") {
+      continue;
+    }
+    Header header;
+    header.code = line.substr(ts + 1, end - ts - 1);
+    header.error = category == "error";
+    std::string_view prefix = line.substr(0, word);
+    if (prefix.empty()) return header;  // global
+    if (prefix.ends_with("): ")) {     // plain: file(line,col)
+      std::string_view loc = prefix.substr(0, prefix.size() - 3);
+      size_t open = loc.rfind('(');
+      if (open == std::string_view::npos || open == 0) continue;
+      std::string_view nums = loc.substr(open + 1);
+      size_t comma = nums.find(',');
+      if (comma == std::string_view::npos || !AllDigits(nums.substr(0, comma)) ||
+          !AllDigits(nums.substr(comma + 1))) {
+        continue;
+      }
+      header.file = loc.substr(0, open);
+      return header;
+    }
+    if (prefix.ends_with(" - ")) {  // pretty: file:line:col
+      std::string_view loc = prefix.substr(0, prefix.size() - 3);
+      size_t c2 = loc.rfind(':');
+      if (c2 == std::string_view::npos || c2 == 0) continue;
+      size_t c1 = loc.rfind(':', c2 - 1);
+      if (c1 == std::string_view::npos || c1 == 0 || !AllDigits(loc.substr(c1 + 1, c2 - c1 - 1)) ||
+          !AllDigits(loc.substr(c2 + 1))) {
+        continue;
+      }
+      header.file = loc.substr(0, c1);
+      header.pretty = true;
+      return header;
+    }
+  }
+  return std::nullopt;
+}
+
+// Where a timestamp prefix ends: "8:15:55 PM - Building…" and "[8:15:55 PM] Found 0 errors…"
+// (any locale's time: digits, ':' and letters) -> the offset of the message; 0 when none.
+size_t TimestampEnd(std::string_view line) {
+  if (line.size() < 4 || (line[0] != '[' && !IsDigit(line[0]))) return 0;
+  std::string_view head = line.substr(0, 40);
+  std::string_view time;
+  size_t end = 0;
+  if (line[0] == '[') {
+    size_t close = head.find("] ");
+    if (close == std::string_view::npos) return 0;
+    time = head.substr(1, close - 1);
+    end = close + 2;
+  } else {
+    size_t dash = head.find(" - ");
+    if (dash == std::string_view::npos) return 0;
+    time = head.substr(0, dash);
+    end = dash + 3;
+  }
+  if (time.empty() || !IsDigit(time[0]) || time.find(':') == std::string_view::npos) return 0;
+  for (char c : time) {
+    if (!IsDigit(c) && c != ':' && c != ' ' && c != '.' &&
+        !std::isalpha(static_cast<unsigned char>(c))) {
+      return 0;
+    }
+  }
+  return end;
+}
+
+// "Found 12 errors in 6 files.", "Found 1 error in src/a.ts:3", "Found 0 errors. Watching…".
+std::optional<uint64_t> FoundCount(std::string_view message) {
+  if (!message.starts_with("Found ")) return std::nullopt;
+  return CountBefore(message.substr(0, 40), "error");
+}
+
+// A code frame's source line: "12 const x = 1;" (gutter at column 0 for the diagnostic, four
+// spaces in for a related location), or an empty source line "12".
+bool IsFrameSource(std::string_view line) {
+  size_t i = line.find_first_not_of(' ');
+  if (i == std::string_view::npos || !IsDigit(line[i])) return false;
+  while (i < line.size() && IsDigit(line[i])) ++i;
+  return i == line.size() || line[i] == ' ';
+}
+
+// The underline under a frame line ("      ~~~~") or the ellipsis of a long span ("...").
+bool IsFrameMark(std::string_view line) {
+  std::string_view t = Strip(line);
+  return (!t.empty() && t.find_first_not_of('~') == std::string_view::npos) || t == "...";
+}
+
+// A row of the "Errors  Files" table: "     3  src/api/client.ts:2".
+bool IsTableRow(std::string_view line) {
+  if (!IsIndented(line)) return false;
+  std::string_view t = Strip(line);
+  size_t i = 0;
+  while (i < t.size() && IsDigit(t[i])) ++i;
+  return i > 0 && t.substr(i).starts_with("  ");
+}
+
+// The file of a table row: "     3  src/api/client.ts:2" -> "src/api/client.ts".
+std::string_view TableRowFile(std::string_view row) {
+  std::string_view t = Strip(row);
+  t = Strip(t.substr(t.find_first_not_of("0123456789")));
+  size_t colon = t.rfind(':');
+  return colon != std::string_view::npos && AllDigits(t.substr(colon + 1)) ? t.substr(0, colon) : t;
+}
+
+enum class Kind : uint8_t {
+  kOther,
+  kBlank,
+  kEarlier,      // a watch-mode compilation before the last one
+  kHeader,       // a diagnostic's first line
+  kMessage,      // its message chain, a related location or related message
+  kSource,       // a code frame's source line
+  kFrame,        // a code frame's underline or ellipsis
+  kFound,        // "Found N errors…"
+  kTable,        // "Errors  Files" and its rows
+  kProgress,     // timestamped build / watch chatter
+  kTrouble,      // timestamped line reporting a problem ("Skipping build … has errors")
+  kSection,      // "Building project '…'..."
+  kProjects,     // "Projects in this build:" and its list
+};
+
+// A diagnostic: its lines, and where its file and code are in its header line (compact: an
+// output can hold hundreds of thousands).
+struct Diagnostic {
+  uint32_t begin = 0;  // header line
+  uint32_t end = 0;    // one past its last line
+  uint32_t file_len = 0;
+  uint16_t code_off = 0;
+  uint8_t code_len = 0;
+  bool error = false;
+  std::string_view file(const std::vector<std::string_view>& lines) const {
+    return lines[begin].substr(0, file_len);
+  }
+  std::string_view code(const std::vector<std::string_view>& lines) const {
+    return lines[begin].substr(code_off, code_len);
+  }
+};
+
+struct Parse {
+  std::vector<Kind> kinds;
+  std::vector<Diagnostic> diagnostics;
+  size_t first = 0;  // first line of the last watch-mode compilation
+  std::optional<uint64_t> found;  // the last "Found N errors"
+  bool watch = false;
+};
+
+Parse ParseTsc(const std::vector<std::string_view>& lines) {
+  Parse p;
+  const size_t n = lines.size();
+  p.kinds.assign(n, Kind::kOther);
+  p.diagnostics.reserve(n);
+  // Watch mode: each "File change detected" starts a new compilation; only the last counts.
+  for (size_t i = 0; i < n; ++i) {
+    size_t ts = TimestampEnd(lines[i]);
+    if (ts == 0) continue;
+    std::string_view message = lines[i].substr(ts);
+    if (message.starts_with("File change detected")) p.first = i;
+    if (message.starts_with("Starting compilation in watch mode") ||
+        message.starts_with("File change detected")) {
+      p.watch = true;
+    }
+  }
+  for (size_t i = 0; i < p.first; ++i) p.kinds[i] = Kind::kEarlier;
+
+  bool pretty_output = false;
+  size_t i = p.first;
+  while (i < n) {
+    std::string_view line = lines[i];
+    if (std::optional<Header> h = ParseHeader(line)) {
+      pretty_output = pretty_output || h->pretty;
+      const bool pretty = h->pretty || (h->file.empty() && pretty_output);
+      p.kinds[i] = Kind::kHeader;
+      size_t j = i + 1;
+      while (j < n && IsIndented(lines[j]) && !IsBlank(lines[j])) p.kinds[j++] = Kind::kMessage;
+      if (pretty) {
+        // Blank lines, the code frame, related locations, until the next unindented line.
+        while (j < n) {
+          std::string_view l = lines[j];
+          Kind kind;
+          if (IsBlank(l)) {
+            kind = Kind::kBlank;
+          } else if (IsFrameMark(l)) {
+            kind = Kind::kFrame;
+          } else if (IsFrameSource(l)) {
+            kind = Kind::kSource;
+          } else if (IsIndented(l)) {
+            kind = Kind::kMessage;
+          } else {
+            break;
+          }
+          p.kinds[j++] = kind;
+        }
+        while (j > i + 1 && p.kinds[j - 1] == Kind::kBlank) --j;  // layout between blocks
+      }
+      p.diagnostics.push_back(Diagnostic{
+          static_cast<uint32_t>(i), static_cast<uint32_t>(j),
+          static_cast<uint32_t>(h->file.size()),
+          static_cast<uint16_t>(h->code.data() - line.data()),
+          static_cast<uint8_t>(h->code.size()), h->error});
+      i = j;
+      continue;
+    }
+    if (IsBlank(line)) {
+      p.kinds[i++] = Kind::kBlank;
+      continue;
+    }
+    if (line.starts_with("Errors  Files")) {
+      p.kinds[i++] = Kind::kTable;
+      while (i < n && IsTableRow(lines[i])) p.kinds[i++] = Kind::kTable;
+      continue;
+    }
+    size_t ts = TimestampEnd(line);
+    std::string_view message = line.substr(ts);
+    if (std::optional<uint64_t> found = FoundCount(message)) {
+      p.kinds[i++] = Kind::kFound;
+      p.found = found;
+      continue;
+    }
+    if (ts > 0) {
+      if (message.starts_with("Projects in this build")) {
+        p.kinds[i++] = Kind::kProjects;
+        while (i < n && Strip(lines[i]).starts_with("* ") && IsIndented(lines[i])) {
+          p.kinds[i++] = Kind::kProjects;
+        }
+        continue;
+      }
+      p.kinds[i] = message.starts_with("Building project") ? Kind::kSection
+                   : LooksLikeErrorLine(message)          ? Kind::kTrouble
+                                                          : Kind::kProgress;
+      ++i;
+      continue;
+    }
+    ++i;  // kOther
+  }
+  return p;
+}
+
+// Counts per key (error codes, rule ids). Outputs have few distinct keys, mostly in runs, so
+// a short list searched from the last hit is cheaper than hashing every occurrence.
+class Tally {
+ public:
+  // Counts one `key`; true when it is new.
+  bool Add(std::string_view key) {
+    if (last_ < items_.size() && items_[last_].first == key) {
+      ++items_[last_].second;
+      return false;
+    }
+    const size_t before = items_.size();
+    if (items_.size() >= kIndexFrom) {
+      auto [it, added] = index_.try_emplace(key, items_.size());
+      if (added) items_.emplace_back(key, 0);
+      last_ = it->second;
+    } else {
+      last_ = 0;
+      while (last_ < items_.size() && items_[last_].first != key) ++last_;
+      if (last_ == items_.size()) {
+        items_.emplace_back(key, 0);
+        if (items_.size() == kIndexFrom) {
+          for (size_t k = 0; k < items_.size(); ++k) index_.emplace(items_[k].first, k);
+        }
+      }
+    }
+    ++items_[last_].second;
+    return items_.size() > before;
+  }
+  const std::vector<std::pair<std::string_view, uint64_t>>& items() const { return items_; }
+
+ private:
+  static constexpr size_t kIndexFrom = 64;
+  std::vector<std::pair<std::string_view, uint64_t>> items_;
+  std::unordered_map<std::string_view, size_t> index_;
+  size_t last_ = 0;
+};
+
+// Which diagnostics are shown: all of them when few; otherwise the first ones, the first of
+// each code not yet shown, and the last ones.
+std::vector<bool> SelectShown(const std::vector<Diagnostic>& diagnostics,
+                              const std::vector<std::string_view>& lines) {
+  const size_t n = diagnostics.size();
+  std::vector<bool> shown(n, n <= kAllErrorsUpTo);
+  if (n <= kAllErrorsUpTo) return shown;
+  Tally codes;
+  for (size_t k = 0; k < kHeadErrors; ++k) {
+    shown[k] = true;
+    codes.Add(diagnostics[k].code(lines));
+  }
+  size_t examples = 0;
+  for (size_t k = kHeadErrors; k + kTailErrors < n && examples < kCodeExamples; ++k) {
+    if (codes.Add(diagnostics[k].code(lines))) {
+      shown[k] = true;
+      ++examples;
+    }
+  }
+  for (size_t k = n - kTailErrors; k < n; ++k) shown[k] = true;
+  return shown;
+}
+
+
+// "180 TS2304, 178 TS2345, …" — most frequent first.
+std::string Breakdown(const Tally& counts) {
+  std::vector<std::pair<std::string_view, uint64_t>> sorted = counts.items();
+  std::sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) {
+    return a.second != b.second ? a.second > b.second : a.first < b.first;
+  });
+  std::string text;
+  for (size_t k = 0; k < sorted.size() && k < kMaxCodesListed; ++k) {
+    StrAppend(&text, k == 0 ? "" : ", ", core::FormatCount(sorted[k].second), " ",
+              sorted[k].first);
+  }
+  if (sorted.size() > kMaxCodesListed) {
+    uint64_t rest = 0;
+    for (size_t k = kMaxCodesListed; k < sorted.size(); ++k) rest += sorted[k].second;
+    StrAppend(&text, ", ", core::FormatCount(rest), " with ",
+              core::FormatCount(sorted.size() - kMaxCodesListed), " other codes");
+  }
+  return text;
+}
+
+std::string Plural(uint64_t n, std::string_view singular, std::string_view plural) {
+  return StrCat(core::FormatCount(n), " ", n == 1 ? singular : plural);
+}
+
+bool ToolIs(std::string_view command, std::initializer_list<std::string_view> names) {
+  std::string tool = ToolName(command);
+  for (std::string_view name : names) {
+    if (tool == name) return true;
+  }
+  // Package runners: "pnpm exec tsc", "yarn tsc", "bun x tsc", "npm exec -- tsc",
+  // "yarn run tsc", "node node_modules/typescript/lib/tsc.js".
+  static constexpr std::string_view kRunners[] = {"npm", "pnpm", "yarn", "bun", "node", "deno"};
+  if (std::find(std::begin(kRunners), std::end(kRunners), tool) == std::end(kRunners)) {
+    return false;
+  }
+  std::vector<std::string> args = ToolArgs(command);
+  for (size_t k = 0; k < args.size() && k < 4; ++k) {
+    std::string_view arg = args[k];
+    if (arg == "exec" || arg == "x" || arg == "dlx" || arg == "run" || arg == "--" ||
+        arg.starts_with("-")) {
+      continue;
+    }
+    size_t slash = arg.rfind('/');
+    std::string_view base = slash == std::string_view::npos ? arg : arg.substr(slash + 1);
+    for (std::string_view ext : {".js", ".cjs", ".mjs"}) {
+      if (base.ends_with(ext)) base.remove_suffix(ext.size());
+    }
+    for (std::string_view name : names) {
+      if (base == name) return true;
+    }
+    return false;
+  }
+  return false;
+}
 
 class TypescriptShaper final : public core::Shaper {
  public:
@@ -11,19 +453,255 @@ class TypescriptShaper final : public core::Shaper {
     meta_.id = "builtin-typescript";
     meta_.name = "typescript";
     meta_.version = "1.0.0";
-    meta_.tier = "built-in";
+    meta_.description =
+        "TypeScript compiler (tsc, tsc -b, watch mode): every error with its code and message, "
+        "code frames and progress dropped";
     meta_.author = "plugline";
+    meta_.tier = "built-in";
+    meta_.output_kind = "typecheck";
   }
+
   const core::ShaperMeta& meta() const override { return meta_; }
-  absl::StatusOr<core::MatchResult> Match(std::string_view, std::string_view,
+
+  absl::StatusOr<core::MatchResult> Match(std::string_view command, std::string_view snippet,
                                           std::optional<int>) override {
+    if (ToolIs(command, {"tsc", "vue-tsc", "tsgo", "tsc-watch"})) {
+      return core::MatchResult{true, 0.95, {"command: tsc"}};
+    }
+    size_t located = 0;
+    bool watch = false;
+    for (std::string_view line : core::SplitLines(snippet)) {
+      if (std::optional<Header> h = ParseHeader(line); h && !h->file.empty()) ++located;
+      size_t ts = TimestampEnd(line);
+      if (ts > 0 && (line.substr(ts).starts_with("Starting compilation in watch mode") ||
+                     (FoundCount(line.substr(ts)) &&
+                      line.find("Watching for file changes") != std::string_view::npos))) {
+        watch = true;
+      }
+    }
+    if (located > 0) return core::MatchResult{true, 0.85, {"output: tsc diagnostics"}};
+    if (watch) return core::MatchResult{true, 0.8, {"output: tsc watch mode"}};
     return core::MatchResult{false, 0, {}};
   }
-  absl::StatusOr<core::ShapeOutput> Shape(std::string_view, const core::ShapeContext&) override {
-    return core::ShapeOutput{"", RenderMode::kRaw};
+
+  absl::StatusOr<core::ShapeOutput> Shape(std::string_view output,
+                                          const core::ShapeContext& context) override {
+    if (context.raw_path.empty()) return core::ShapeOutput{"", RenderMode::kRaw};
+    std::vector<std::string_view> lines = core::SplitLines(output);
+    const Parse p = ParseTsc(lines);
+    SummaryWriter out(&lines);
+    const std::string tool = ToolIs(context.command, {"vue-tsc"})  ? "vue-tsc"
+                             : ToolIs(context.command, {"tsgo"}) ? "tsgo"
+                                                                 : "tsc";
+    const bool exit_ok = !context.exit_code || *context.exit_code == 0;
+    const std::string note = ExitNote(context.exit_code);
+
+    uint64_t errors = 0, others = 0;
+    std::unordered_set<std::string_view> files;
+    std::string_view last_file;
+    for (const Diagnostic& d : p.diagnostics) {
+      (d.error ? errors : others) += 1;
+      std::string_view file = d.file(lines);
+      if (d.error && !file.empty() && file != last_file) files.insert(file);
+      if (d.error) last_file = file;
+    }
+
+    if (p.diagnostics.empty()) {
+      if (exit_ok && p.found.value_or(0) == 0) return Success(lines, p, tool, out);
+      // A failure without diagnostics tsc would print: show where it says why.
+      out.Header(StrCat(tool, ": ",
+                        p.found ? Plural(*p.found, "error", "errors") + " reported, none parsed"
+                                : "no diagnostics in the output",
+                        note.empty() ? "" : StrCat(" (", note, ")")));
+      WriteHeadTail(lines, 20, 20, LooksLikeErrorLine, 100, out);
+      return core::ShapeOutput{out.Take(), RenderMode::kSummary};
+    }
+
+    // The header: the counts, the tool's own total when it printed one.
+    uint64_t total = p.found.value_or(errors);
+    std::string header = StrCat(tool, ": ", Plural(total, "error", "errors"));
+    if (!files.empty()) StrAppend(&header, " in ", Plural(files.size(), "file", "files"));
+    if (others > 0) StrAppend(&header, ", ", Plural(others, "other diagnostic", "other diagnostics"));
+    if (!note.empty()) StrAppend(&header, " (", note, ")");
+    out.Header(header);
+    if (p.first > 0) {
+      out.ElidedLines(p.first, "lines of earlier watch-mode compilations omitted");
+    }
+
+    const std::vector<bool> shown = SelectShown(p.diagnostics, lines);
+    // What is omitted: counted by code, and the files it is in (for the table).
+    uint64_t omitted = 0, omitted_lines = 0, runs = 0;
+    Tally omitted_codes;
+    std::unordered_set<std::string_view> omitted_files;
+    for (size_t k = 0; k < shown.size(); ++k) {
+      if (shown[k]) continue;
+      const Diagnostic& d = p.diagnostics[k];
+      ++omitted;
+      omitted_codes.Add(d.code(lines));
+      omitted_lines += d.end - d.begin;
+      if (k == 0 || p.diagnostics[k - 1].file(lines) != d.file(lines)) {
+        omitted_files.insert(d.file(lines));
+      }
+      if (k == 0 || shown[k - 1]) ++runs;
+    }
+    // One run of omitted errors: its marker says what they are; several: each says how many,
+    // and a last marker says what they are.
+    const std::string breakdown = Breakdown(omitted_codes);
+    auto gap_marker = [&](uint64_t gap) {
+      if (gap == 0) return;
+      out.Elided(gap, StrCat(gap == 1 ? "error omitted" : "errors omitted",
+                             runs == 1 ? StrCat(": ", breakdown) : ""));
+    };
+
+    // "Building project" lines are kept when diagnostics follow them (before the next one).
+    const size_t n = lines.size();
+    std::vector<bool> section_has_errors(n, false);
+    bool seen = false;
+    for (size_t i = n; i-- > p.first;) {
+      if (p.kinds[i] == Kind::kHeader) seen = true;
+      if (p.kinds[i] == Kind::kSection) {
+        section_has_errors[i] = seen;
+        seen = false;
+      }
+    }
+    size_t project_lines = 0;
+    for (Kind k : p.kinds) project_lines += k == Kind::kProjects ? 1 : 0;
+
+    std::vector<std::string_view> totals;  // written after the markers
+    uint64_t gap = 0, frame_lines = 0, kept_other = 0;
+    size_t diag = 0;
+    size_t i = p.first;
+    while (i < n) {
+      switch (p.kinds[i]) {
+        case Kind::kHeader: {
+          const Diagnostic& d = p.diagnostics[diag];
+          if (shown[diag]) {
+            gap_marker(gap);
+            gap = 0;
+            frame_lines += WriteDiagnostic(lines, p.kinds, d, diag < kFramedErrors, out);
+          } else {
+            ++gap;
+          }
+          ++diag;
+          i = d.end;
+          continue;
+        }
+        case Kind::kFound:
+        case Kind::kTable:
+          totals.push_back(lines[i]);
+          break;
+        case Kind::kSection:
+          if (section_has_errors[i]) out.Line(lines[i]);
+          break;
+        case Kind::kTrouble:  // "Skipping build of project … because its dependency … has errors"
+          if (kept_other++ < kMaxOtherErrorLines) out.Line(lines[i]);
+          break;
+        case Kind::kProjects:
+          if (project_lines <= kMaxProjectList + 1) out.Line(lines[i]);
+          break;
+        case Kind::kOther:
+          if (kept_other < kMaxOtherErrorLines && LooksLikeErrorLine(lines[i])) {
+            out.Line(lines[i]);
+            ++kept_other;
+          }
+          break;
+        default:
+          break;
+      }
+      ++i;
+    }
+    gap_marker(gap);
+    if (runs > 1) {
+      out.Elided(omitted, StrCat(omitted == 1 ? "error" : "errors", " omitted in all: ", breakdown));
+    }
+    // The totals; and the per-file table's rows for the files with omitted errors (when none
+    // was omitted the table repeats what is shown and goes with the other lines).
+    std::vector<std::string_view> tail;
+    uint64_t table_lines = 0, table_kept = 0, rows_kept = 0;
+    for (std::string_view line : totals) {
+      if (!line.starts_with("Errors  Files") && !IsTableRow(line)) {
+        tail.push_back(line);
+        continue;
+      }
+      if (omitted == 0) continue;
+      ++table_lines;
+      if (line.starts_with("Errors  Files")) {
+        tail.push_back(line);
+        ++table_kept;
+      } else if (rows_kept < kMaxTableRows && omitted_files.count(TableRowFile(line)) != 0) {
+        tail.push_back(line);
+        ++table_kept;
+        ++rows_kept;
+      }
+    }
+    out.ElidedLines(frame_lines, frame_lines == 1 ? "code-frame line omitted"
+                                                  : "code-frame lines omitted");
+    const uint64_t table_omitted = table_lines - table_kept;
+    uint64_t rest = out.UnaccountedLines();
+    rest -= std::min<uint64_t>(rest, omitted_lines + tail.size() + table_omitted);
+    out.Omitted(rest, "other line", "other lines");
+    out.Lines(tail);
+    out.ElidedLines(table_omitted, table_omitted == 1 ? "other row of the table omitted"
+                                                      : "other rows of the table omitted");
+    return core::ShapeOutput{out.Take(), RenderMode::kSummary};
   }
 
  private:
+  // The header, the message chain and related locations, and (when `framed`) the code
+  // frame's source lines; long ones keep their first and last lines. Returns the number of
+  // code-frame lines dropped.
+  static uint64_t WriteDiagnostic(const std::vector<std::string_view>& lines,
+                                  const std::vector<Kind>& kinds, const Diagnostic& d,
+                                  bool framed, SummaryWriter& out) {
+    out.Line(lines[d.begin]);
+    std::vector<std::string_view> kept;
+    uint64_t frames = 0;
+    for (size_t j = d.begin + 1; j < d.end; ++j) {
+      Kind k = kinds[j];
+      if (k == Kind::kMessage || (k == Kind::kSource && framed)) {
+        kept.push_back(lines[j]);
+      } else if (k == Kind::kSource || k == Kind::kFrame) {
+        ++frames;
+      }
+    }
+    if (kept.size() <= kMaxDiagnosticLines) {
+      out.Lines(kept);
+    } else {
+      const size_t head = kMaxDiagnosticLines - 4, tail = 3;
+      for (size_t j = 0; j < head; ++j) out.Line(kept[j]);
+      size_t skipped = kept.size() - head - tail;
+      out.ElidedLines(skipped, skipped == 1 ? "more line of this diagnostic omitted"
+                                            : "more lines of this diagnostic omitted");
+      for (size_t j = kept.size() - tail; j < kept.size(); ++j) out.Line(kept[j]);
+    }
+    return frames;
+  }
+
+  static core::ShapeOutput Success(const std::vector<std::string_view>& lines, const Parse& p,
+                                   const std::string& tool, SummaryWriter& out) {
+    out.Header(StrCat(tool, ": no errors", p.watch ? " (watch mode)" : ""));
+    std::vector<std::string_view> other;
+    for (size_t i = p.first; i < lines.size(); ++i) {
+      if (p.kinds[i] == Kind::kOther) other.push_back(lines[i]);
+    }
+    if (p.first > 0) {
+      out.ElidedLines(p.first, "lines of earlier watch-mode compilations omitted");
+    }
+    // Whatever else the command printed (--listFiles, --showConfig, --version…): its head
+    // and tail.
+    if (other.size() <= kMaxSuccessLines) {
+      out.Lines(other);
+    } else {
+      const size_t head = 10, tail = 10;
+      for (size_t k = 0; k < head; ++k) out.Line(other[k]);
+      out.ElidedLines(other.size() - head - tail, "lines omitted");
+      for (size_t k = other.size() - tail; k < other.size(); ++k) out.Line(other[k]);
+    }
+    out.Omitted(out.UnaccountedLines(), "line of progress or layout",
+                "lines of progress and layout");
+    return core::ShapeOutput{out.Take(), RenderMode::kSummary};
+  }
+
   core::ShaperMeta meta_;
 };
 

@@ -1,0 +1,743 @@
+// Tests for builtin-build: compilers and build tools. The inputs are real outputs of the tools
+// (gcc 12, clang 14, GNU make 4.3, cmake 3.25 + ninja 1.11, cargo 1.8x, go 1.19, webpack 5,
+// vite 7, npm 10, apt 2.6), shortened or repeated where a test needs more of them.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <optional>
+#include <string>
+#include <unordered_map>
+
+#include "builtin/builtin_shapers.h"
+#include "core/strings.h"
+#include "core/text.h"
+
+namespace plugline::builtin {
+namespace {
+
+std::string Shape(std::string_view command, const std::string& output, std::optional<int> exit) {
+  auto shaper = MakeBuildShaper();
+  core::ShapeContext ctx{command, exit, output.size(), core::CountLines(output), "/s/out.log"};
+  auto shaped = shaper->Shape(output, ctx);
+  REQUIRE(shaped.ok());
+  return shaped->render_mode == RenderMode::kRaw ? "<raw>" : shaped->summary;
+}
+
+double Confidence(std::string_view command, std::string_view output,
+                  std::optional<int> exit = 1) {
+  auto match = MakeBuildShaper()->Match(command, output, exit);
+  REQUIRE(match.ok());
+  return match->matched ? match->confidence : 0;
+}
+
+uint64_t MarkerCount(std::string_view line) {
+  uint64_t n = 0;
+  for (char c : line.substr(4)) {  // after "… "
+    if (c == ',') continue;
+    if (c < '0' || c > '9') break;
+    n = n * 10 + static_cast<uint64_t>(c - '0');
+  }
+  return n;
+}
+
+// Every summary line after the header is a line of the output or a "… " marker, and the lines
+// shown plus the lines the markers stand for are all the output's lines: nothing is invented,
+// nothing disappears uncounted.
+void CheckAccounting(const std::string& output, const std::string& summary) {
+  auto in = core::SplitLines(output);
+  std::unordered_map<std::string_view, int> source;
+  for (std::string_view line : in) ++source[line];
+  auto lines = core::SplitLines(summary);
+  uint64_t shown = 0, elided = 0;
+  for (size_t i = 1; i < lines.size(); ++i) {
+    std::string_view line = lines[i];
+    if (line.starts_with("… ")) {
+      // Counts of warnings and errors, not of lines.
+      if (line.find(" more warning") != std::string_view::npos ||
+          line.find(" more error omitted") != std::string_view::npos ||
+          line.find(" more errors omitted") != std::string_view::npos) {
+        continue;
+      }
+      elided += MarkerCount(line);
+      continue;
+    }
+    INFO("line: ", std::string(line));
+    CHECK(source[line] > 0);
+    --source[line];
+    ++shown;
+  }
+  CHECK(shown + elided == in.size());
+}
+
+bool Has(const std::string& summary, std::string_view line) {
+  for (std::string_view l : core::SplitLines(summary)) {
+    if (l == line) return true;
+  }
+  return false;
+}
+
+std::string_view Header(const std::string& summary) { return core::SplitLines(summary)[0]; }
+std::string_view LastLine(const std::string& summary) { return core::SplitLines(summary).back(); }
+
+// ---- gcc / clang ----------------------------------------------------------------------------
+
+const std::string kGcc =
+    "a.c: In function ‘f’:\n"
+    "a.c:2:43: error: ‘y’ undeclared (first use in this function)\n"
+    "    2 | int f(int x) { int unused; return SQ(x) + y; }\n"
+    "      |                                           ^\n"
+    "a.c:2:43: note: each undeclared identifier is reported only once for each function it "
+    "appears in\n"
+    "a.c:2:20: warning: unused variable ‘unused’ [-Wunused-variable]\n"
+    "    2 | int f(int x) { int unused; return SQ(x) + y; }\n"
+    "      |                    ^~~~~~\n"
+    "a.c: In function ‘g’:\n"
+    "a.c:3:24: warning: passing argument 1 of ‘f’ makes integer from pointer without a cast "
+    "[-Wint-conversion]\n"
+    "    3 | int g(void) { return f(\"s\"); }\n"
+    "      |                        ^~~\n"
+    "      |                        |\n"
+    "      |                        char *\n"
+    "In file included from a.c:1:\n"
+    "a.h:1:11: note: expected ‘int’ but argument is of type ‘char *’\n"
+    "    1 | int f(int x);\n"
+    "      |       ~~~~^\n"
+    "b.c: In function ‘h’:\n"
+    "b.c:9:1: warning: control reaches end of non-void function [-Wreturn-type]\n"
+    "    9 | }\n"
+    "      | ^\n";
+
+TEST_CASE("build: gcc errors keep location, message, source, notes and context") {
+  std::string s = Shape("gcc -Wall -c a.c b.c", kGcc, 1);
+  CHECK(Header(s) == "gcc: failed — 1 error, 3 warnings in 2 files (exit 1)");
+  // Few lines, all of them diagnostics: everything is kept, in order.
+  auto lines = core::SplitLines(s);
+  auto in = core::SplitLines(kGcc);
+  REQUIRE(lines.size() == in.size() + 1);
+  for (size_t i = 0; i < in.size(); ++i) CHECK(lines[i + 1] == in[i]);
+  CheckAccounting(kGcc, s);
+}
+
+TEST_CASE("build: clang's unindented source lines, notes and totals") {
+  const std::string out =
+      "a.c:2:43: error: use of undeclared identifier 'y'\n"
+      "int f(int x) { int unused; return SQ(x) + y; }\n"
+      "                                          ^\n"
+      "a.c:3:24: warning: incompatible pointer to integer conversion passing 'char[2]' to "
+      "parameter of type 'int' [-Wint-conversion]\n"
+      "int g(void) { return f(\"s\"); }\n"
+      "                       ^~~\n"
+      "a.c:2:11: note: passing argument to parameter 'x' here\n"
+      "int f(int x) { int unused; return SQ(x) + y; }\n"
+      "          ^\n"
+      "1 warning and 1 error generated.\n"
+      "/usr/bin/ld: /tmp/l-34ed27.o: in function `main':\n"
+      "l.c:(.text+0x10): undefined reference to `h'\n"
+      "l.c:(.text+0x18): undefined reference to `k'\n"
+      "clang: error: linker command failed with exit code 1 (use -v to see invocation)\n";
+  std::string s = Shape("clang -Wall a.c l.c", out, 1);
+  CHECK(Header(s) == "clang: failed — 2 errors, 1 warning in 1 file, 2 undefined references (exit 1)");
+  CHECK(Has(s, "int f(int x) { int unused; return SQ(x) + y; }"));  // clang's source line
+  CHECK(Has(s, "a.c:2:11: note: passing argument to parameter 'x' here"));
+  CHECK(Has(s, "1 warning and 1 error generated."));
+  CHECK(Has(s, "l.c:(.text+0x10): undefined reference to `h'"));
+  CHECK(Has(s, "clang: error: linker command failed with exit code 1 (use -v to see invocation)"));
+  CheckAccounting(out, s);
+}
+
+TEST_CASE("build: many errors: the first ones in full, the rest by their heading; warnings counted by flag") {
+  std::string out;
+  for (int i = 0; i < 40; ++i) {
+    std::string f = StrCat("src/m", i, ".c");
+    StrAppend(&out, f, ": In function ‘m", i, "’:\n");
+    if (i % 2 == 0) {
+      StrAppend(&out, f, ":9:14: error: ‘limit_", i, "’ undeclared (first use in this function)\n",
+                "    9 |     score += limit_", i, ";\n", "      |              ^~~~~~~~~\n");
+    }
+    StrAppend(&out, f, ":5:9: warning: unused variable ‘scratch_", i, "’ [-Wunused-variable]\n",
+              "    5 |     int scratch = 2;\n", "      |         ^~~~~~~\n");
+    StrAppend(&out, f, ":6:23: warning: comparison of integer expressions of different signedness "
+                       "[-Wsign-compare]\n",
+              "    6 |     for (int i = 0; i < n; i++)\n", "      |                       ^\n");
+    StrAppend(&out, "make: *** [Makefile:11: build/m", i, ".o] Error 1\n");
+  }
+  std::string s = Shape("make -k", out, 2);
+  CHECK(Header(s) == "make: failed — 20 errors, 80 warnings in 40 files (exit 2)");
+  // Every error's heading line is there.
+  for (int i = 0; i < 40; i += 2) {
+    CHECK(Has(s, StrCat("src/m", i, ".c:9:14: error: ‘limit_", i, "’ undeclared (first use in this function)")));
+  }
+  // The first 15 errors keep their source lines; the later ones do not.
+  CHECK(Has(s, "    9 |     score += limit_28;"));
+  CHECK_FALSE(Has(s, "    9 |     score += limit_30;"));
+  // Warnings in files with errors are kept (their heading); the others are counted by flag.
+  CHECK(Has(s, "src/m38.c:5:9: warning: unused variable ‘scratch_38’ [-Wunused-variable]"));
+  CHECK_FALSE(Has(s, "src/m39.c:5:9: warning: unused variable ‘scratch_39’ [-Wunused-variable]"));
+  // The first 10 warnings (files m0-m4) and those of files with errors are shown.
+  CHECK(Has(s, "… 36 more warnings omitted: 18 [-Wsign-compare], 18 [-Wunused-variable]"));
+  // make's failure lines: the first five and the last five.
+  CHECK(Has(s, "make: *** [Makefile:11: build/m0.o] Error 1"));
+  CHECK(Has(s, "make: *** [Makefile:11: build/m39.o] Error 1"));
+  CHECK_FALSE(Has(s, "make: *** [Makefile:11: build/m20.o] Error 1"));
+  CHECK(std::string(LastLine(s)).starts_with("… "));
+  CheckAccounting(out, s);
+}
+
+TEST_CASE("build: MSVC and tsc style locations are diagnostics too") {
+  const std::string out =
+      "src/app.ts(12,5): error TS2322: Type 'string' is not assignable to type 'number'.\n"
+      "main.cpp(7): warning C4996: 'strcpy': This function or variable may be unsafe.\n";
+  std::string s = Shape("make", out, 2);
+  CHECK(Header(s) == "make: failed — 1 error, 1 warning in 2 files (exit 2)");
+}
+
+// ---- make -----------------------------------------------------------------------------------
+
+const std::string kMakeRecursive =
+    "make -C lib\n"
+    "make[1]: Entering directory '/w/proj/lib'\n"
+    "cc -O2 -Wall -c -o strbuf.o strbuf.c\n"
+    "ar rcs libutil.a strbuf.o\n"
+    "make[1]: Leaving directory '/w/proj/lib'\n"
+    "make -C app\n"
+    "make[1]: Entering directory '/w/proj/app'\n"
+    "cc -O2 -Wall -I../lib -c -o render.o render.c\n"
+    "render.c: In function ‘render_post’:\n"
+    "render.c:17:28: error: ‘const struct post’ has no member named ‘content’\n"
+    "   17 |     strbuf_append(out, post->content);\n"
+    "      |                            ^~\n"
+    "make[1]: *** [<builtin>: render.o] Error 1\n"
+    "make[1]: Leaving directory '/w/proj/app'\n"
+    "make: *** [Makefile:9: app] Error 2\n";
+
+TEST_CASE("build: make keeps the directory of the failure and counts commands") {
+  std::string s = Shape("make", kMakeRecursive, 2);
+  const std::string expected =
+      "make: failed — 1 error in 1 file (exit 2)\n"
+      "make[1]: Entering directory '/w/proj/app'\n"
+      "render.c: In function ‘render_post’:\n"
+      "render.c:17:28: error: ‘const struct post’ has no member named ‘content’\n"
+      "   17 |     strbuf_append(out, post->content);\n"
+      "      |                            ^~\n"
+      "make[1]: *** [<builtin>: render.o] Error 1\n"
+      "make: *** [Makefile:9: app] Error 2\n"
+      "… 8 other lines omitted: 5 commands, 3 directory changes\n";
+  CHECK(s == expected);
+  CheckAccounting(kMakeRecursive, s);
+}
+
+TEST_CASE("build: make running a test program keeps the program's output") {
+  const std::string out =
+      "cc -O2 -g -Wall -o build/test_csv build/csv.o tests/test_csv.c -lm\n"
+      "./build/test_csv\n"
+      "median of {4,1,3,2}: expected 2.5, got 3\n"
+      "9 checks, 1 failed\n"
+      "make: *** [Makefile:21: check] Error 1\n";
+  std::string s = Shape("make check", out, 2);
+  CHECK(Header(s) == "make: failed (exit 2)");
+  CHECK(Has(s, "median of {4,1,3,2}: expected 2.5, got 3"));
+  CHECK(Has(s, "9 checks, 1 failed"));
+  CHECK(Has(s, "… 1 other line omitted: 1 command"));
+}
+
+TEST_CASE("build: unknown output under make keeps its head, tail and trouble, counted") {
+  std::string out;
+  for (int i = 1; i <= 300; ++i) {
+    if (i == 150) {
+      out += "connection to 10.0.0.7 failed, retrying\n";
+    } else {
+      StrAppend(&out, "step ", i, " ok\n");
+    }
+  }
+  out += "make: *** [Makefile:3: deploy] Error 1\n";
+  std::string s = Shape("make deploy", out, 2);
+  CHECK(Header(s) == "make: failed (exit 2)");
+  CHECK(Has(s, "step 1 ok"));
+  CHECK(Has(s, "step 20 ok"));
+  CHECK_FALSE(Has(s, "step 21 ok"));
+  CHECK(Has(s, "… 129 lines of other output omitted"));
+  CHECK(Has(s, "connection to 10.0.0.7 failed, retrying"));
+  CHECK(Has(s, "… 130 lines of other output omitted"));
+  CHECK(Has(s, "step 300 ok"));
+  CHECK(Has(s, "make: *** [Makefile:3: deploy] Error 1"));
+  CheckAccounting(out, s);
+}
+
+TEST_CASE("build: output the shaper does not recognize falls back to head and tail") {
+  std::string out;
+  for (int i = 1; i <= 100; ++i) StrAppend(&out, "frobnicating widget ", i, "\n");
+  std::string s = Shape("make widgets", out, 3);
+  CHECK(Header(s) == "make: exit 3, 100 lines");
+  CHECK(Has(s, "frobnicating widget 1"));
+  CHECK(Has(s, "… 60 lines omitted (lines 21–80 of 100)"));
+  CHECK(Has(s, "frobnicating widget 100"));
+}
+
+// ---- cmake and ninja ------------------------------------------------------------------------
+
+TEST_CASE("build: cmake configure error keeps the message block") {
+  const std::string out =
+      "-- The CXX compiler identification is GNU 12.2.0\n"
+      "-- Detecting CXX compiler ABI info\n"
+      "-- Detecting CXX compiler ABI info - done\n"
+      "-- Found Threads: TRUE  \n"
+      "CMake Error at CMakeLists.txt:11 (find_package):\n"
+      "  By not providing \"FindZeroMQ.cmake\" in CMAKE_MODULE_PATH this project has\n"
+      "  asked CMake to find a package configuration file provided by \"ZeroMQ\", but\n"
+      "  CMake did not find one.\n"
+      "\n"
+      "    ZeroMQConfig.cmake\n"
+      "\n"
+      "\n"
+      "-- Configuring incomplete, errors occurred!\n"
+      "See also \"/w/build/CMakeFiles/CMakeOutput.log\".\n";
+  std::string s = Shape("cmake -S . -B build", out, 1);
+  const std::string expected =
+      "cmake: failed — 1 error in 1 file (exit 1)\n"
+      "-- The CXX compiler identification is GNU 12.2.0\n"
+      "CMake Error at CMakeLists.txt:11 (find_package):\n"
+      "  By not providing \"FindZeroMQ.cmake\" in CMAKE_MODULE_PATH this project has\n"
+      "  asked CMake to find a package configuration file provided by \"ZeroMQ\", but\n"
+      "  CMake did not find one.\n"
+      "    ZeroMQConfig.cmake\n"
+      "-- Configuring incomplete, errors occurred!\n"
+      "See also \"/w/build/CMakeFiles/CMakeOutput.log\".\n"
+      "… 6 other lines omitted: 3 blank, 3 informational\n";
+  CHECK(s == expected);
+}
+
+TEST_CASE("build: cmake configure success with a warning, then ninja") {
+  const std::string configure =
+      "-- The C compiler identification is GNU 12.2.0\n"
+      "-- Detecting C compiler ABI info\n"
+      "-- Detecting C compiler ABI info - done\n"
+      "-- Check for working C compiler: /usr/bin/cc - skipped\n"
+      "CMake Warning at CMakeLists.txt:3 (message):\n"
+      "  deprecated option FOO used\n"
+      "\n"
+      "\n"
+      "-- Configuring done\n"
+      "-- Generating done\n"
+      "-- Build files have been written to: /w/cm/build\n";
+  std::string s = Shape("cmake -S . -B build -G Ninja", configure, 0);
+  CHECK(Header(s) == "cmake: configured — 1 warning in 1 file");
+  CHECK(Has(s, "CMake Warning at CMakeLists.txt:3 (message):"));
+  CHECK(Has(s, "  deprecated option FOO used"));
+  CHECK(Has(s, "-- Build files have been written to: /w/cm/build"));
+
+  const std::string build =
+      "[1/3] Building C object CMakeFiles/app.dir/a.c.o\n"
+      "[2/3] Building C object CMakeFiles/app.dir/b.c.o\n"
+      "/w/cm/b.c: In function ‘b’:\n"
+      "/w/cm/b.c:1:17: warning: unused variable ‘z’ [-Wunused-variable]\n"
+      "    1 | int b(void){int z; return 1;}\n"
+      "      |                 ^\n"
+      "[3/3] Linking C executable app\n";
+  s = Shape("cmake --build build", build, 0);
+  CHECK(Header(s) == "cmake --build: built — 1 warning in 1 file, 3 build steps");
+  CHECK(Has(s, "[2/3] Building C object CMakeFiles/app.dir/b.c.o"));  // the step that warned
+  CHECK(Has(s, "/w/cm/b.c:1:17: warning: unused variable ‘z’ [-Wunused-variable]"));
+  CheckAccounting(build, s);
+}
+
+TEST_CASE("build: a clean cmake build collapses to one line") {
+  std::string out;
+  for (int i = 0; i < 200; ++i) {
+    StrAppend(&out, "[", i / 2, "%] Building CXX object CMakeFiles/core.dir/src/f", i, ".cpp.o\n");
+  }
+  out += "[ 99%] Linking CXX static library libcore.a\n[ 99%] Built target core\n";
+  out += "[100%] Linking CXX executable app\n[100%] Built target app\n";
+  std::string s = Shape("cmake --build build -j8", out, 0);
+  CHECK(s ==
+        "cmake --build: built — 200 objects built, 2 targets built\n"
+        "… 204 other lines omitted: 202 build progress, 2 built targets\n");
+}
+
+TEST_CASE("build: ninja failure keeps FAILED, the errors and where the build stopped") {
+  const std::string out =
+      "[1/8] Building CXX object CMakeFiles/s.dir/src/cal.cpp.o\n"
+      "FAILED: CMakeFiles/s.dir/src/cal.cpp.o \n"
+      "/usr/bin/c++ -Iinclude -Wall -o CMakeFiles/s.dir/src/cal.cpp.o -c /w/src/cal.cpp\n"
+      "/w/src/cal.cpp: In function ‘int fit()’:\n"
+      "/w/src/cal.cpp:26:9: error: ‘struct Cal’ has no member named ‘scale’\n"
+      "   26 |     cal.scale = slope;\n"
+      "      |         ^~~~~\n"
+      "[2/8] Building CXX object CMakeFiles/s.dir/src/filter.cpp.o\n"
+      "[3/8] Building CXX object CMakeFiles/s.dir/src/reading.cpp.o\n"
+      "ninja: build stopped: subcommand failed.\n";
+  std::string s = Shape("ninja -C build", out, 1);
+  CHECK(s ==
+        "ninja: failed — 1 error in 1 file (exit 1)\n"
+        "[1/8] Building CXX object CMakeFiles/s.dir/src/cal.cpp.o\n"
+        "FAILED: CMakeFiles/s.dir/src/cal.cpp.o \n"
+        "/w/src/cal.cpp: In function ‘int fit()’:\n"
+        "/w/src/cal.cpp:26:9: error: ‘struct Cal’ has no member named ‘scale’\n"
+        "   26 |     cal.scale = slope;\n"
+        "      |         ^~~~~\n"
+        "[3/8] Building CXX object CMakeFiles/s.dir/src/reading.cpp.o\n"
+        "ninja: build stopped: subcommand failed.\n"
+        "… 2 other lines omitted: 1 build progress, 1 command\n");
+}
+
+// ---- cargo ----------------------------------------------------------------------------------
+
+const std::string kCargoFail =
+    "   Compiling libc v0.2.150\n"
+    "   Compiling rs v0.1.0 (/w/rs)\n"
+    "error[E0308]: mismatched types\n"
+    " --> src/main.rs:6:39\n"
+    "  |\n"
+    "6 | mod t { #[test] fn a() { let y: u32 = \"s\"; } }\n"
+    "  |                                 ---   ^^^ expected `u32`, found `&str`\n"
+    "  |                                 |\n"
+    "  |                                 expected due to this\n"
+    "\n"
+    "error[E0308]: mismatched types\n"
+    " --> src/lib.rs:2:5\n"
+    "  |\n"
+    "2 |     \"x\"\n"
+    "  |     ^^^ expected `i32`, found `&str`\n"
+    "\n"
+    "warning: unused variable: `x`\n"
+    " --> src/main.rs:2:9\n"
+    "  |\n"
+    "2 |     let x = 5;\n"
+    "  |         ^ help: if this is intentional, prefix it with an underscore: `_x`\n"
+    "  |\n"
+    "  = note: `#[warn(unused_variables)]` (part of `#[warn(unused)]`) on by default\n"
+    "\n"
+    "For more information about this error, try `rustc --explain E0308`.\n"
+    "warning: `rs` (bin \"rs\" test) generated 1 warning\n"
+    "error: could not compile `rs` (bin \"rs\" test) due to 2 previous errors; 1 warning emitted\n";
+
+TEST_CASE("build: cargo errors keep their blocks; same heading at another place is not a repeat") {
+  std::string s = Shape("cargo test", kCargoFail, 101);
+  CHECK(Header(s) == "cargo test: failed — 2 errors, 1 warning in 2 files (exit 101)");
+  CHECK(Has(s, "   Compiling rs v0.1.0 (/w/rs)"));  // the workspace's crate
+  CHECK_FALSE(Has(s, "   Compiling libc v0.2.150"));
+  CHECK(Has(s, " --> src/main.rs:6:39"));
+  CHECK(Has(s, " --> src/lib.rs:2:5"));
+  CHECK(Has(s, "  |     ^^^ expected `i32`, found `&str`"));
+  CHECK(Has(s, "  = note: `#[warn(unused_variables)]` (part of `#[warn(unused)]`) on by default"));
+  CHECK(Has(s, "error: could not compile `rs` (bin \"rs\" test) due to 2 previous errors; 1 warning emitted"));
+  CheckAccounting(kCargoFail, s);
+  // A build failure of `cargo test` is this shaper's; its test results are not.
+  CHECK(Confidence("cargo test", kCargoFail) == doctest::Approx(0.9));
+  CHECK(Confidence("cargo test", "running 3 tests\ntest a ... ok\n\ntest result: ok. 3 passed;") <
+        0.85);
+}
+
+TEST_CASE("build: cargo and rustc short message format") {
+  const std::string out =
+      "src/main.rs:8:37: error[E0425]: cannot find value `totl` in this scope\n"
+      "src/main.rs:2:9: warning: unused variable: `x`\n"
+      "error: could not compile `x` (bin \"x\") due to 1 previous error; 1 warning emitted\n";
+  std::string s = Shape("cargo build --message-format=short", out, 101);
+  CHECK(Header(s) == "cargo build: failed — 1 error, 1 warning in 1 file (exit 101)");
+}
+
+TEST_CASE("build: a cargo build that passed is one line and the workspace's crates") {
+  std::string out;
+  for (int i = 0; i < 60; ++i) StrAppend(&out, "   Compiling dep", i, " v1.0.", i, "\n");
+  out += "   Compiling ledger v0.1.0 (/w/crates/ledger)\n";
+  out += "    Finished `dev` profile [unoptimized + debuginfo] target(s) in 14.02s\n";
+  std::string s = Shape("cargo build", out, 0);
+  CHECK(s ==
+        "cargo build: finished — 61 crates compiled\n"
+        "   Compiling ledger v0.1.0 (/w/crates/ledger)\n"
+        "    Finished `dev` profile [unoptimized + debuginfo] target(s) in 14.02s\n"
+        "… 60 other lines omitted: 60 build progress\n");
+}
+
+// ---- go -------------------------------------------------------------------------------------
+
+TEST_CASE("build: go build errors under their package") {
+  const std::string out =
+      "# example.com/warehouse/internal/store\n"
+      "internal/store/store.go:44:50: undefined: ErrOutOfStock\n"
+      "internal/store/store.go:72:14: too many return values\n"
+      "\thave ([]Item, nil)\n"
+      "\twant ([]Item)\n"
+      "# example.com/warehouse/internal/report\n"
+      "internal/report/report.go:7:2: imported and not used: \"strings\"\n"
+      "internal/report/report.go:47:30: too many errors\n";
+  std::string s = Shape("go build ./...", out, 2);
+  CHECK(Header(s) == "go build: failed — 3 errors in 2 files (exit 2)");
+  auto lines = core::SplitLines(s);
+  auto in = core::SplitLines(out);
+  REQUIRE(lines.size() == in.size() + 1);  // all of it is errors
+  CHECK(Confidence("./build.sh", out) == doctest::Approx(0.8));
+}
+
+// ---- webpack, vite --------------------------------------------------------------------------
+
+TEST_CASE("build: webpack errors kept, module lists dropped") {
+  const std::string out =
+      "assets by status 2.36 KiB [cached] 2 assets\n"
+      "cacheable modules 2.79 KiB\n"
+      "  ./src/index.js + 2 modules 1.38 KiB [built] [code generated]\n"
+      "  ./src/cart.js 452 bytes [built] [code generated] [1 error]\n"
+      "\n"
+      "ERROR in ./src/index.js 4:0-45\n"
+      "Module not found: Error: Can't resolve './utils/analytics.js' in '/w/src'\n"
+      "\n"
+      "ERROR in ./src/cart.js 6:88\n"
+      "Module parse failed: Unexpected token (6:88)\n"
+      "> 6 |     .map((it) => format(it.price * it.qty)\n"
+      "    |                                          ^\n"
+      " @ ./src/index.js 2:0-50 12:21-31\n"
+      "\n"
+      "1 error has detailed information that is not shown.\n"
+      "Use 'stats.errorDetails: true' resp. '--stats-error-details' to show it.\n"
+      "\n"
+      "webpack 5.113.0 compiled with 2 errors in 714 ms\n";
+  std::string s = Shape("npx webpack", out, 1);
+  CHECK(s ==
+        "webpack: failed — 2 errors in 2 files (exit 1)\n"
+        "ERROR in ./src/index.js 4:0-45\n"
+        "Module not found: Error: Can't resolve './utils/analytics.js' in '/w/src'\n"
+        "ERROR in ./src/cart.js 6:88\n"
+        "Module parse failed: Unexpected token (6:88)\n"
+        "> 6 |     .map((it) => format(it.price * it.qty)\n"
+        "    |                                          ^\n"
+        " @ ./src/index.js 2:0-50 12:21-31\n"
+        "webpack 5.113.0 compiled with 2 errors in 714 ms\n"
+        "… 10 other lines omitted: 6 informational, 4 blank\n");
+  CHECK(Confidence("npm run build", out) == doctest::Approx(0.8));
+}
+
+TEST_CASE("build: vite success keeps its assets (capped) and totals") {
+  std::string out =
+      "vite v7.3.8 building client environment for production...\n"
+      "transforming...\n"
+      "✓ 612 modules transformed.\n"
+      "rendering chunks...\n"
+      "computing gzip size...\n";
+  for (int i = 0; i < 14; ++i) {
+    StrAppend(&out, "dist/assets/chunk-", i, ".js   1", i, ".73 kB │ gzip: 0.93 kB\n");
+  }
+  out += "✓ built in 2.58s\n";
+  std::string s = Shape("npx vite build", out, 0);
+  CHECK(Header(s) == "vite build: built");
+  CHECK(Has(s, "✓ 612 modules transformed."));
+  CHECK(Has(s, "dist/assets/chunk-9.js   19.73 kB │ gzip: 0.93 kB"));
+  CHECK_FALSE(Has(s, "dist/assets/chunk-10.js   110.73 kB │ gzip: 0.93 kB"));
+  CHECK(Has(s, "✓ built in 2.58s"));
+  CHECK(LastLine(s) == "… 7 other lines omitted: 4 assets, 3 build progress");
+}
+
+TEST_CASE("build: vite failure keeps the error, drops library stack frames") {
+  const std::string out =
+      "vite v7.3.8 building client environment for production...\n"
+      "✗ Build failed in 75ms\n"
+      "error during build:\n"
+      "Could not resolve \"./lib/sound.js\" from \"src/main.js\"\n"
+      "file: /w/src/main.js\n"
+      "    at getRollupError (file:///w/node_modules/rollup/dist/es/shared/parseAst.js:355:41)\n"
+      "    at error (file:///w/node_modules/rollup/dist/es/shared/parseAst.js:351:42)\n"
+      "    at async Promise.all (index 3)\n";
+  std::string s = Shape("npx vite build", out, 1);
+  CHECK(s ==
+        "vite build: failed — 1 error (exit 1)\n"
+        "vite v7.3.8 building client environment for production...\n"
+        "✗ Build failed in 75ms\n"
+        "error during build:\n"
+        "Could not resolve \"./lib/sound.js\" from \"src/main.js\"\n"
+        "file: /w/src/main.js\n"
+        "… 3 more lines of this error omitted\n");
+}
+
+// ---- npm, apt -------------------------------------------------------------------------------
+
+TEST_CASE("build: npm errors kept without their empty lines; deprecations counted") {
+  const std::string out =
+      "npm warn deprecated inflight@1.0.6: This module is not supported, and leaks memory.\n"
+      "npm warn deprecated glob@7.2.3: Glob versions prior to v9 are no longer supported\n"
+      "npm error code ERESOLVE\n"
+      "npm error ERESOLVE unable to resolve dependency tree\n"
+      "npm error\n"
+      "npm error While resolving: dashboard@1.0.0\n"
+      "npm error Found: react@18.3.1\n"
+      "npm error\n"
+      "npm error Could not resolve dependency:\n"
+      "npm error peer react@\"17.0.2\" from react-dom@17.0.2\n"
+      "npm error A complete log of this run can be found in: /root/.npm/_logs/x-debug-0.log\n";
+  std::string s = Shape("npm install react@18", out, 1);
+  CHECK(Header(s) == "npm install: failed — 1 error (exit 1)");
+  CHECK(Has(s, "npm error peer react@\"17.0.2\" from react-dom@17.0.2"));
+  CHECK_FALSE(Has(s, "npm error"));
+  CHECK(LastLine(s) == "… 4 other lines omitted: 2 blank, 2 deprecation warnings");
+  CheckAccounting(out, s);
+}
+
+TEST_CASE("build: npm install that passed") {
+  const std::string out =
+      "npm warn deprecated inflight@1.0.6: This module is not supported, and leaks memory.\n"
+      "\n"
+      "added 73 packages, and audited 74 packages in 9s\n"
+      "\n"
+      "18 packages are looking for funding\n"
+      "  run `npm fund` for details\n"
+      "\n"
+      "found 0 vulnerabilities\n";
+  std::string s = Shape("npm ci", out, 0);
+  CHECK(s ==
+        "npm ci: ok\n"
+        "added 73 packages, and audited 74 packages in 9s\n"
+        "18 packages are looking for funding\n"
+        "found 0 vulnerabilities\n"
+        "… 5 other lines omitted: 3 blank, 1 informational, 1 deprecation warning\n");
+}
+
+TEST_CASE("build: apt-get install") {
+  std::string out =
+      "Reading package lists...\n"
+      "Building dependency tree...\n"
+      "Reading state information...\n"
+      "The following NEW packages will be installed:\n"
+      "  cowsay libtext-charwidth-perl\n"
+      "0 upgraded, 2 newly installed, 0 to remove and 136 not upgraded.\n"
+      "Get:1 http://deb.debian.org/debian bookworm/main amd64 cowsay all 3.03+dfsg2-8 [21.4 kB]\n"
+      "Fetched 30.9 kB in 0s (107 kB/s)\n"
+      "Unpacking cowsay (3.03+dfsg2-8) ...\n"
+      "Setting up libtext-charwidth-perl:amd64 (0.04-11) ...\n"
+      "Setting up cowsay (3.03+dfsg2-8) ...\n"
+      "Processing triggers for man-db (2.11.2-2) ...\n";
+  std::string s = Shape("sudo apt-get install -y cowsay", out, 0);
+  CHECK(s ==
+        "apt-get install: ok — 2 packages set up\n"
+        "The following NEW packages will be installed:\n"
+        "  cowsay libtext-charwidth-perl\n"
+        "0 upgraded, 2 newly installed, 0 to remove and 136 not upgraded.\n"
+        "Setting up libtext-charwidth-perl:amd64 (0.04-11) ...\n"
+        "Setting up cowsay (3.03+dfsg2-8) ...\n"
+        "… 7 other lines omitted: 4 informational, 3 build progress\n");
+  const std::string fail =
+      "Reading package lists...\nBuilding dependency tree...\nReading state information...\n"
+      "E: Unable to locate package nonexistent-pkg-xyz\n";
+  s = Shape("apt-get install -y nonexistent-pkg-xyz", fail, 100);
+  CHECK(Header(s) == "apt-get install: failed — 1 error (exit 100)");
+  CHECK(Has(s, "E: Unable to locate package nonexistent-pkg-xyz"));
+}
+
+TEST_CASE("build: lld's undefined symbols and the driver's error") {
+  const std::string out =
+      "ld.lld: error: undefined symbol: parse_config\n"
+      ">>> referenced by main.c:12 (src/main.c:12)\n"
+      ">>>               /tmp/main-1f2e3d.o:(main)\n"
+      "clang: error: linker command failed with exit code 1 (use -v to see invocation)\n";
+  std::string s = Shape("clang -fuse-ld=lld -o app main.c", out, 1);
+  CHECK(Header(s) == "clang: failed — 1 error, 1 undefined reference (exit 1)");
+  CHECK(Has(s, "ld.lld: error: undefined symbol: parse_config"));
+  CHECK(Has(s, ">>> referenced by main.c:12 (src/main.c:12)"));
+}
+
+TEST_CASE("build: webpack warnings counted by what they are about") {
+  std::string out;
+  out += "asset main.js 812 KiB [emitted] [minimized] [big] (name: main)\n\n";
+  for (int i = 0; i < 12; ++i) {
+    StrAppend(&out, "WARNING in ./src/m", i, ".js 3:0-20\n",
+              "export 'x' (imported as 'x') was not found in './lib' (possible exports: y)\n\n");
+  }
+  out += "WARNING in asset size limit: The following asset(s) exceed the recommended size limit "
+         "(244 KiB).\nAssets: \n  main.js (812 KiB)\n\n";
+  out += "webpack 5.113.0 compiled with 13 warnings in 2114 ms\n";
+  std::string s = Shape("npx webpack --mode production", out, 0);
+  CHECK(Header(s) == "webpack: compiled — 13 warnings in 12 files");
+  CHECK(Has(s, "WARNING in ./src/m9.js 3:0-20"));
+  CHECK_FALSE(Has(s, "WARNING in ./src/m10.js 3:0-20"));
+  CHECK(Has(s, "… 3 more warnings omitted: 2 module warnings, 1 asset size limit"));
+  CHECK(Has(s, "webpack 5.113.0 compiled with 13 warnings in 2114 ms"));
+  CheckAccounting(out, s);
+}
+
+TEST_CASE("build: cmake developer warnings keep their text, not the boilerplate line") {
+  const std::string out =
+      "CMake Warning (dev) at CMakeLists.txt:4 (find_package):\n"
+      "  Policy CMP0167 is not set: The FindBoost module is removed.\n"
+      "This warning is for project developers.  Use -Wno-dev to suppress it.\n"
+      "\n"
+      "-- Configuring done\n"
+      "-- Generating done\n"
+      "-- Build files have been written to: /w/build\n";
+  std::string s = Shape("cmake ..", out, 0);
+  CHECK(Header(s) == "cmake: configured — 1 warning in 1 file");
+  CHECK(Has(s, "  Policy CMP0167 is not set: The FindBoost module is removed."));
+}
+
+TEST_CASE("build: cargo check that passed") {
+  const std::string out =
+      "    Checking serde v1.0.200\n"
+      "    Checking app v0.1.0 (/w/app)\n"
+      "    Finished `dev` profile [unoptimized + debuginfo] target(s) in 1.20s\n";
+  std::string s = Shape("cargo check", out, 0);
+  CHECK(Header(s) == "cargo check: finished — 2 crates checked");
+}
+
+TEST_CASE("build: a pipeline that only picks lines is still the build's output") {
+  CHECK(Confidence("cd build && make -j8 2>&1 | tail -40", kMakeRecursive) == doctest::Approx(0.9));
+  CHECK(Confidence("cargo build 2>&1 | grep -A5 error", kCargoFail) == doctest::Approx(0.95));
+  // A later stage that transforms the lines: only the output's own signals count.
+  CHECK(Confidence("make 2>&1 | sort", kMakeRecursive) == doctest::Approx(0.8));
+  std::string s = Shape("cd build && make 2>&1 | tail -40", kMakeRecursive, 2);
+  CHECK(Header(s) == "make: failed — 1 error in 1 file (exit 2)");
+}
+
+// ---- outcomes -------------------------------------------------------------------------------
+
+TEST_CASE("build: success is never claimed against the exit code") {
+  const std::string out =
+      "   Compiling rs v0.1.0 (/w/rs)\n"
+      "    Finished `dev` profile [unoptimized + debuginfo] target(s) in 0.61s\n"
+      "     Running `target/debug/rs`\n"
+      "thread 'main' panicked at src/main.rs:3:5:\n"
+      "boom\n";
+  std::string s = Shape("cargo run", out, 101);
+  CHECK(Header(s) == "cargo run: exit 101");
+  CHECK(Has(s, "thread 'main' panicked at src/main.rs:3:5:"));
+  CHECK(Has(s, "boom"));
+  // Unknown exit: no claim beyond the output's own words.
+  const std::string warn_only =
+      "b.c:1:17: warning: unused variable ‘z’ [-Wunused-variable]\n"
+      "    1 | int b(void){int z; return 1;}\n"
+      "      |                 ^\n";
+  CHECK(Header(Shape("cat build.log", warn_only, std::nullopt)) ==
+        "compiler: no errors reported — 1 warning in 1 file");
+  CHECK(Header(Shape("gcc -c b.c", warn_only, 0)) == "gcc: exit 0 — 1 warning in 1 file");
+}
+
+TEST_CASE("build: empty output is shown as it is") {
+  CHECK(Shape("go build ./...", "", 0) == "<raw>");
+}
+
+// ---- matching -------------------------------------------------------------------------------
+
+TEST_CASE("build: match confidences") {
+  CHECK(Confidence("gcc -Wall -c a.c", kGcc) == doctest::Approx(0.95));
+  CHECK(Confidence("x86_64-linux-gnu-g++-12 -c a.cc", kGcc) == doctest::Approx(0.95));
+  CHECK(Confidence("cargo build --release", kCargoFail) == doctest::Approx(0.95));
+  CHECK(Confidence("go build ./...", "") == doctest::Approx(0.95));
+  CHECK(Confidence("apt-get install -y cowsay", "Reading package lists...\n") ==
+        doctest::Approx(0.95));
+  CHECK(Confidence("npm install", "added 3 packages in 1s\n") == doctest::Approx(0.9));
+  CHECK(Confidence("make -j8", kMakeRecursive) == doctest::Approx(0.9));
+  // The command runs something else, the output is a build log.
+  CHECK(Confidence("cat build.log", kGcc) == doctest::Approx(0.8));
+  CHECK(Confidence("cat build.log", kMakeRecursive) == doctest::Approx(0.8));
+  CHECK(Confidence("./ci.sh", kCargoFail) == doctest::Approx(0.8));
+  // make running something that is not a build: lower, so that shaper can win.
+  CHECK(Confidence("make lint", "npx eslint src\n\n/w/src/a.js\n  1:1  error  'x' is not defined  no-undef\n") ==
+        doctest::Approx(0.75));
+  // make running a test suite: the test shaper's.
+  CHECK(Confidence("make test", "============ test session starts ============\n"
+                                "collected 3 items\n\ntests/test_a.py ...\n"
+                                "============ 3 passed in 0.01s ============\n") <= 0.7);
+  // Not a build.
+  CHECK(Confidence("ls -la", "total 0\ndrwxr-xr-x 2 root root 40 Nov 29 .\n") == 0);
+  CHECK(Confidence("dpkg -l", "ii  adduser  3.134  all  add and remove users\n") == 0);
+  CHECK(Confidence("cargo test", "running 1 test\ntest a ... ok\n\ntest result: ok. 1 passed;\n") <
+        0.85);
+}
+
+}  // namespace
+}  // namespace plugline::builtin

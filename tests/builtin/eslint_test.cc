@@ -1,0 +1,257 @@
+// Tests for builtin-eslint: stylish (and next lint), compact, unix, json, ESLint's own failure,
+// many problems, success, unrecognized output, and match().
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "builtin/builtin_shapers.h"
+#include "core/strings.h"
+#include "core/text.h"
+
+namespace plugline::builtin {
+namespace {
+
+std::vector<std::string> Shape(std::string_view command, std::optional<int> exit_code,
+                               const std::string& output) {
+  auto shaper = MakeEslintShaper();
+  core::ShapeContext ctx{command, exit_code, output.size(), core::CountLines(output),
+                         "/s/outputs/a.log"};
+  auto shaped = shaper->Shape(output, ctx);
+  REQUIRE(shaped.ok());
+  CHECK(shaped->render_mode == RenderMode::kSummary);
+  std::vector<std::string> lines;
+  for (std::string_view line : core::SplitLines(shaped->summary)) lines.emplace_back(line);
+  return lines;
+}
+
+bool Has(const std::vector<std::string>& lines, std::string_view line) {
+  return std::find(lines.begin(), lines.end(), line) != lines.end();
+}
+
+double Confidence(std::string_view command, std::string_view output) {
+  auto match = MakeEslintShaper()->Match(command, output, 1);
+  REQUIRE(match.ok());
+  return match->matched ? match->confidence : 0;
+}
+
+constexpr std::string_view kStylish =
+    "\n"
+    "/app/src/a.js\n"
+    "   3:10  error    'x' is not defined                 no-undef\n"
+    "  12:5   warning  Unexpected console statement       no-console\n"
+    "\n"
+    "/app/src/b.ts\n"
+    "   1:1   error    Parsing error: Unexpected token )\n"
+    "   7:14  warning  Unexpected any. Specify a different type  @typescript-eslint/no-explicit-any\n"
+    "\n"
+    "✖ 4 problems (2 errors, 2 warnings)\n"
+    "  0 errors and 1 warning potentially fixable with the `--fix` option.\n"
+    "\n";
+
+TEST_CASE("eslint: stylish keeps every row under its file and the totals") {
+  auto lines = Shape("npx eslint src", 1, std::string(kStylish));
+  std::vector<std::string> expected = {
+      "eslint: 4 problems (2 errors, 2 warnings) in 2 files (exit 1)",
+      "/app/src/a.js",
+      "   3:10  error    'x' is not defined                 no-undef",
+      "  12:5   warning  Unexpected console statement       no-console",
+      "/app/src/b.ts",
+      "   1:1   error    Parsing error: Unexpected token )",
+      "   7:14  warning  Unexpected any. Specify a different type  @typescript-eslint/no-explicit-any",
+      "… 4 other lines omitted",
+      "✖ 4 problems (2 errors, 2 warnings)",
+      "  0 errors and 1 warning potentially fixable with the `--fix` option.",
+  };
+  CHECK(lines == expected);
+}
+
+TEST_CASE("eslint: many warnings keep the first ones and count the rest by rule") {
+  std::string output = "\n/app/src/big.js\n";
+  for (int i = 1; i <= 40; ++i) {
+    StrAppend(&output, "  ", i, ":1  warning  Unexpected console statement  ",
+              i % 8 == 0 ? "curly" : "no-console", "\n");
+    if (i == 20) output += "  20:9  error  'y' is not defined  no-undef\n";
+  }
+  output += "\n✖ 41 problems (1 error, 40 warnings)\n";
+  auto lines = Shape("eslint .", 1, output);
+  CHECK(lines[0] == "eslint: 41 problems (1 error, 40 warnings) in 1 file (exit 1)");
+  CHECK(lines[1] == "/app/src/big.js");
+  CHECK(lines[16] == "  15:1  warning  Unexpected console statement  no-console");
+  CHECK(lines[17] == "  20:9  error  'y' is not defined  no-undef");
+  CHECK(lines[18] == "… 25 warnings omitted: 21 no-console, 4 curly");
+  CHECK(lines[19] == "… 2 other lines omitted");
+  CHECK(lines[20] == "✖ 41 problems (1 error, 40 warnings)");
+  CHECK(lines.size() == 21);
+}
+
+TEST_CASE("eslint: very many errors keep the first, one of each other rule, the last") {
+  std::string output;
+  int n = 0;
+  for (int f = 0; f < 50; ++f) {
+    StrAppend(&output, "\n/app/src/m", f, ".js\n");
+    for (int r = 0; r < 6; ++r, ++n) {
+      std::string_view rule = n == 200 ? "no-dupe-keys" : (n % 2 ? "eqeqeq" : "no-undef");
+      StrAppend(&output, "  ", r + 1, ":2  error  Problem ", n, "  ", rule, "\n");
+    }
+  }
+  StrAppend(&output, "\n✖ 300 problems (300 errors, 0 warnings)\n");
+  auto lines = Shape("eslint src", 1, output);
+  CHECK(lines[0] == "eslint: 300 problems (300 errors, 0 warnings) in 50 files (exit 1)");
+  // 100 errors in 17 files (16 whole, 4 of the 17th).
+  CHECK(lines[1] == "/app/src/m0.js");
+  CHECK(lines[117] == "  4:2  error  Problem 99  eqeqeq");
+  CHECK(lines[118] == "… 100 errors omitted");
+  CHECK(lines[119] == "/app/src/m33.js");
+  CHECK(lines[120] == "  3:2  error  Problem 200  no-dupe-keys");
+  CHECK(lines[121] == "… 94 errors omitted");
+  CHECK(lines[122] == "/app/src/m49.js");
+  CHECK(lines[123] == "  2:2  error  Problem 295  eqeqeq");
+  CHECK(lines[127] == "  6:2  error  Problem 299  eqeqeq");
+  CHECK(lines[128] == "… 194 errors omitted in all: 97 eqeqeq, 97 no-undef");
+  // 51 blank lines and the 31 path lines of files with nothing shown.
+  CHECK(lines[129] == "… 82 other lines omitted");
+  CHECK(lines[130] == "✖ 300 problems (300 errors, 0 warnings)");
+  CHECK(lines.size() == 131);
+}
+
+TEST_CASE("eslint: --max-warnings and a warnings-only run") {
+  std::string output =
+      "\n/app/src/a.js\n  3:37  warning  'unit' is defined but never used  no-unused-vars\n\n"
+      "✖ 1 problem (0 errors, 1 warning)\n\nESLint found too many warnings (maximum: 0).\n";
+  auto lines = Shape("eslint --max-warnings 0 src", 1, output);
+  CHECK(lines[0] == "eslint: 1 problem (0 errors, 1 warning) in 1 file (exit 1)");
+  CHECK(lines.back() == "ESLint found too many warnings (maximum: 0).");
+}
+
+TEST_CASE("eslint: next lint rows") {
+  std::string output =
+      "\n./pages/index.js\n"
+      "5:3  Warning: Do not use `<img>` element.  @next/next/no-img-element\n"
+      "9:7  Error: 'x' is assigned a value but never used.  no-unused-vars\n"
+      "\ninfo  - Need to disable some ESLint rules? Learn more here: "
+      "https://nextjs.org/docs/basic-features/eslint#disabling-rules\n";
+  auto lines = Shape("npx next lint", 1, output);
+  CHECK(lines[0] == "eslint: 2 problems (1 error, 1 warning) in 1 file (exit 1)");
+  CHECK(lines[1] == "./pages/index.js");
+  CHECK(lines[3] == "9:7  Error: 'x' is assigned a value but never used.  no-unused-vars");
+}
+
+TEST_CASE("eslint: compact and unix formats") {
+  std::string compact =
+      "/app/src/a.js: line 3, col 10, Error - 'x' is not defined. (no-undef)\n"
+      "/app/src/a.js: line 12, col 5, Warning - Unexpected console statement. (no-console)\n"
+      "/app/src/b.js: line 1, col 1, Error - Parsing error: Unexpected token )\n"
+      "\n3 problems\n";
+  auto lines = Shape("eslint -f compact src", 1, compact);
+  CHECK(lines[0] == "eslint: 3 problems (2 errors, 1 warning) in 2 files (exit 1)");
+  CHECK(lines[3] == "/app/src/b.js: line 1, col 1, Error - Parsing error: Unexpected token )");
+  CHECK(lines.back() == "3 problems");
+  std::string unix_format =
+      "/app/src/a.js:3:10: 'x' is not defined. [Error/no-undef]\n"
+      "/app/src/a.js:12:5: Unexpected console statement. [Warning/no-console]\n"
+      "/app/src/b.js:1:1: Parsing error: Unexpected token ) [Error]\n"
+      "\n3 problems\n";
+  lines = Shape("eslint -f unix src", 1, unix_format);
+  CHECK(lines[0] == "eslint: 3 problems (2 errors, 1 warning) in 2 files (exit 1)");
+  CHECK(lines[1] == "/app/src/a.js:3:10: 'x' is not defined. [Error/no-undef]");
+}
+
+TEST_CASE("eslint: json is rendered from its fields, ignoring sources and fixes") {
+  std::string output =
+      "[{\"filePath\":\"/app/src/a.js\",\"messages\":[{\"ruleId\":\"no-undef\",\"severity\":2,"
+      "\"message\":\"'x' is not defined.\",\"line\":3,\"column\":10,\"nodeType\":\"Identifier\","
+      "\"messageId\":\"undef\",\"endLine\":3,\"endColumn\":11},{\"ruleId\":\"prefer-const\","
+      "\"severity\":1,\"message\":\"'y' is never reassigned.\\nUse 'const' instead.\",\"line\":5,"
+      "\"column\":5,\"fix\":{\"range\":[40,43],\"text\":\"const\"},\"suggestions\":[{\"desc\":"
+      "\"a \\\"quoted\\\" } ] desc\",\"fix\":{\"range\":[1,2],\"text\":\"}\"}}]}],"
+      "\"suppressedMessages\":[],\"errorCount\":1,\"fatalErrorCount\":0,\"warningCount\":1,"
+      "\"fixableErrorCount\":0,\"fixableWarningCount\":1,\"source\":\"let y = \\\"[{\\\\\\\"\\\";"
+      "\\n}\"},{\"source\":\"ok\",\"filePath\":\"/app/src/b.js\",\"messages\":[],"
+      "\"suppressedMessages\":[],\"errorCount\":0,\"fatalErrorCount\":0,\"warningCount\":0,"
+      "\"fixableErrorCount\":0,\"fixableWarningCount\":0,\"usedDeprecatedRules\":[]}]\n";
+  auto lines = Shape("npx eslint --format json src", 1, output);
+  std::vector<std::string> expected = {
+      "eslint: 2 problems (1 error, 1 warning) in 1 file of 2 linted (exit 1)",
+      "/app/src/a.js:3:10 error 'x' is not defined. no-undef",
+      "/app/src/a.js:5:5 warning 'y' is never reassigned. Use 'const' instead. prefer-const",
+  };
+  CHECK(lines == expected);
+  // json-with-metadata wraps the same results.
+  std::string with_metadata =
+      "{\"results\":[{\"filePath\":\"/app/src/a.js\",\"messages\":[{\"ruleId\":null,"
+      "\"fatal\":true,\"severity\":2,\"message\":\"Parsing error: Unexpected token )\",\"line\":1,"
+      "\"column\":1}],\"errorCount\":1,\"warningCount\":0,\"source\":\"a(\"}],"
+      "\"metadata\":{\"cwd\":\"/app\",\"rulesMeta\":{\"no-undef\":{\"type\":\"problem\"}}}}\n";
+  lines = Shape("eslint -f json-with-metadata src", 1, with_metadata);
+  CHECK(lines == std::vector<std::string>{
+                     "eslint: 1 problem (1 error, 0 warnings) in 1 file of 1 linted (exit 1)",
+                     "/app/src/a.js:1:1 error Parsing error: Unexpected token )"});
+  CHECK(Shape("eslint -f json src", 0, "[]\n") ==
+        std::vector<std::string>{"eslint: no problems in 0 files"});
+  // Reformatted (jq .), after npm's banner.
+  std::string pretty =
+      "\n> app@1.0.0 lint\n> eslint -f json src | jq .\n\n"
+      "[\n  {\n    \"filePath\": \"/app/src/a.js\",\n    \"messages\": [\n      {\n"
+      "        \"ruleId\": \"eqeqeq\",\n        \"severity\": 2,\n"
+      "        \"message\": \"Expected '===' and instead saw '=='.\",\n"
+      "        \"line\": 7,\n        \"column\": 16\n      }\n    ],\n"
+      "    \"errorCount\": 1,\n    \"warningCount\": 0,\n    \"source\": \"x\"\n  }\n]\n";
+  lines = Shape("npm run lint", 1, pretty);
+  CHECK(lines == std::vector<std::string>{
+                     "eslint: 1 problem (1 error, 0 warnings) in 1 file of 1 linted (exit 1)",
+                     "/app/src/a.js:7:16 error Expected '===' and instead saw '=='. eqeqeq",
+                     "… 4 other lines omitted"});
+}
+
+TEST_CASE("eslint: its own failure keeps the reason") {
+  std::string output =
+      "\nOops! Something went wrong! :(\n\nESLint: 9.39.5\n\n"
+      "TypeError: Key \"rules\": Key \"no-console\": Expected severity of \"off\", 0, \"warn\", 1, "
+      "\"error\", or 2.\n";
+  for (int i = 0; i < 9; ++i) StrAppend(&output, "    at f", i, " (/app/node_modules/eslint/x.js:1:1)\n");
+  auto lines = Shape("npx eslint src", 2, output);
+  CHECK(lines[0] == "eslint: failed to run (exit 2)");
+  CHECK(lines[1] == "Oops! Something went wrong! :(");
+  CHECK(lines[2] == "ESLint: 9.39.5");
+  CHECK(lines[3].starts_with("TypeError: Key \"rules\""));
+  CHECK(lines[8] == "    at f4 (/app/node_modules/eslint/x.js:1:1)");
+  CHECK(lines[9] == "… 4 more stack frames omitted");
+  CHECK(lines[10] == "… 3 blank lines omitted");
+}
+
+TEST_CASE("eslint: a clean run is one line; unrecognized output is not guessed at") {
+  CHECK(Shape("eslint src", 0, "") == std::vector<std::string>{"eslint: no problems"});
+  auto lines = Shape("npx eslint src", 1,
+                     "npm error could not determine executable to run\nsome other line\n");
+  CHECK(lines[0] == "eslint: no lint results in the output (exit 1)");
+  CHECK(Has(lines, "npm error could not determine executable to run"));
+}
+
+TEST_CASE("eslint: match") {
+  CHECK(Confidence("npx eslint src", "") == doctest::Approx(0.95));
+  CHECK(Confidence("pnpm exec eslint --fix .", "") == doctest::Approx(0.95));
+  CHECK(Confidence("eslint_d src", "") == doctest::Approx(0.95));
+  CHECK(Confidence("yarn run eslint .", "") == doctest::Approx(0.95));
+  CHECK(Confidence("node node_modules/eslint/bin/eslint.js src", "") == doctest::Approx(0.95));
+  CHECK(Confidence("npm run lint", "") == 0);
+  CHECK(Confidence("npx next lint", "") == doctest::Approx(0.9));
+  // Only the output says it is ESLint.
+  CHECK(Confidence("npm run lint", kStylish) == doctest::Approx(0.85));
+  CHECK(Confidence("cat lint.log", "\n/app/a.js\n  3:10  error  'x' is not defined  no-undef\n") ==
+        doctest::Approx(0.7));
+  CHECK(Confidence("cat report.json", "[{\"filePath\":\"/a.js\",\"messages\":[]}]") ==
+        doctest::Approx(0.85));
+  CHECK(Confidence("npm run lint", "\nOops! Something went wrong! :(\n\nESLint: 8.57.0\n") ==
+        doctest::Approx(0.85));
+  CHECK(Confidence("make lint", "/app/a.js:3:10: 'x' is not defined. [Error/no-undef]\n\n"
+                                "1 problem\n") == doctest::Approx(0.8));
+  // Neither does.
+  CHECK(Confidence("cat notes.txt", "3:10 is the time\nerror: nothing\n") == 0);
+  CHECK(Confidence("grep -rn eslint .", "./package.json:12:    \"eslint\": \"^9.0.0\",\n") == 0);
+  CHECK(Confidence("tsc", "src/a.ts(3,7): error TS2322: Type 'string' is not assignable.\n") == 0);
+}
+
+}  // namespace
+}  // namespace plugline::builtin

@@ -1,0 +1,448 @@
+// Tests for builtin-logs: each log format it reads, the header's counts, folding of repeats,
+// stack-trace trimming, exact elision counts, the fallback and match() confidences.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "builtin/builtin_shapers.h"
+#include "core/strings.h"
+#include "core/text.h"
+
+namespace plugline::builtin {
+namespace {
+
+std::vector<std::string> Shape(std::string_view command, const std::string& output,
+                               std::optional<int> exit_code = 0) {
+  auto logs = MakeLogsShaper();
+  core::ShapeContext ctx{command, exit_code, output.size(), core::CountLines(output),
+                         "/s/outputs/x.log"};
+  auto shaped = logs->Shape(output, ctx);
+  REQUIRE(shaped.ok());
+  if (shaped->render_mode == RenderMode::kRaw) return {"<raw>"};
+  std::vector<std::string> lines;
+  for (std::string_view line : core::SplitLines(shaped->summary)) lines.emplace_back(line);
+  return lines;
+}
+
+double Confidence(std::string_view command, const std::string& output) {
+  auto logs = MakeLogsShaper();
+  auto match = logs->Match(command, output, 0);
+  REQUIRE(match.ok());
+  return match->matched ? match->confidence : 0;
+}
+
+bool Has(const std::vector<std::string>& lines, std::string_view line) {
+  return std::find(lines.begin(), lines.end(), line) != lines.end();
+}
+
+size_t IndexOf(const std::vector<std::string>& lines, std::string_view line) {
+  auto it = std::find(lines.begin(), lines.end(), line);
+  REQUIRE_MESSAGE(it != lines.end(), "missing: " << std::string(line));
+  return static_cast<size_t>(it - lines.begin());
+}
+
+// Every line of the summary after the header is a line of the output or a "… " marker.
+void CheckVerbatim(const std::vector<std::string>& summary, const std::string& output) {
+  std::vector<std::string_view> source = core::SplitLines(output);
+  for (size_t i = 1; i < summary.size(); ++i) {
+    bool ok = summary[i].starts_with("… ") ||
+              std::find(source.begin(), source.end(), summary[i]) != source.end();
+    CHECK_MESSAGE(ok, "not from the output: " << summary[i]);
+  }
+}
+
+// Python logging (asctime levelname name message) with a traceback and many warnings.
+std::string PythonLog() {
+  std::string out;
+  for (int i = 1; i <= 200; ++i) {
+    StrAppend(&out, "2026-11-29 20:01:", i % 60 < 10 ? "0" : "", i % 60, ",", 100 + i,
+              " INFO     worker [311] job ", i, " done in ", i % 7, " ms\n");
+    if (i % 20 == 0) {
+      StrAppend(&out, "2026-11-29 20:01:", i % 60 < 10 ? "0" : "", i % 60, ",", 200 + i,
+                " WARNING  worker [311] queue depth ", 100 + i, " above 100\n");
+    }
+    if (i == 120) {
+      out +=
+          "2026-11-29 20:01:00,777 ERROR    worker [311] job 120 failed\n"
+          "Traceback (most recent call last):\n"
+          "  File \"/srv/app/worker.py\", line 40, in run\n"
+          "    result = handler(job)\n"
+          "             ^^^^^^^^^^^^\n"
+          "  File \"/usr/lib/python3/dist-packages/requests/api.py\", line 59, in request\n"
+          "    return session.request(method=method, url=url, **kwargs)\n"
+          "  File \"/srv/app/handlers.py\", line 12, in handler\n"
+          "    raise ValueError(f\"bad payload {job.id}\")\n"
+          "ValueError: bad payload 120\n";
+    }
+  }
+  out += "2026-11-29 20:02:01,001 CRITICAL worker [311] out of workers, exiting\n";
+  return out;
+}
+
+TEST_CASE("logs: python logging — header counts, traceback trimmed, warnings folded, exact elisions") {
+  std::string out = PythonLog();
+  auto s = Shape("python3 worker.py", out, 1);
+  CheckVerbatim(s, out);
+  // 200 info + 10 warnings + 1 error with 9 traceback lines + 1 critical.
+  CHECK(s[0] ==
+        "log: 221 lines, 1 critical, 1 error, 10 warnings, 200 info (2026-11-29 20:01:01,101 – "
+        "2026-11-29 20:02:01,001), exit 1");
+  // The first five lines as they are.
+  CHECK(s[1] == "2026-11-29 20:01:01,101 INFO     worker [311] job 1 done in 1 ms");
+  CHECK(s[5] == "2026-11-29 20:01:05,105 INFO     worker [311] job 5 done in 5 ms");
+  // 10 warnings are few: each is shown.
+  CHECK(Has(s, "2026-11-29 20:01:20,220 WARNING  worker [311] queue depth 120 above 100"));
+  CHECK(Has(s, "2026-11-29 20:01:20,400 WARNING  worker [311] queue depth 300 above 100"));
+  // Between them, the info chatter counted: lines 6..20 are jobs 6..20 (15 lines).
+  size_t w1 = IndexOf(s, "2026-11-29 20:01:20,220 WARNING  worker [311] queue depth 120 above 100");
+  CHECK(s[w1 - 1] == "… 15 info lines omitted");
+  // The traceback: the error line, the user's frames with their code, the exception; the
+  // library frame (2 lines) and the ^^^ marker counted.
+  size_t e = IndexOf(s, "2026-11-29 20:01:00,777 ERROR    worker [311] job 120 failed");
+  CHECK(s[e + 1] == "Traceback (most recent call last):");
+  CHECK(s[e + 2] == "  File \"/srv/app/worker.py\", line 40, in run");
+  CHECK(s[e + 3] == "    result = handler(job)");
+  CHECK(s[e + 4] == "  File \"/srv/app/handlers.py\", line 12, in handler");
+  CHECK(s[e + 5] == "    raise ValueError(f\"bad payload {job.id}\")");
+  CHECK(s[e + 6] == "ValueError: bad payload 120");
+  CHECK(s[e + 7] == "… 3 lines of library stack frames and ^~ markers omitted");
+  // The last ten lines as they are, the critical one last.
+  CHECK(s.back() == "2026-11-29 20:02:01,001 CRITICAL worker [311] out of workers, exiting");
+  // Every line is shown or counted once.
+  uint64_t counted = 0, shown = 0;
+  for (size_t i = 1; i < s.size(); ++i) {
+    if (s[i].starts_with("… ")) {
+      counted += std::stoull(s[i].substr(std::string("… ").size()));
+    } else {
+      ++shown;
+    }
+  }
+  CHECK(shown + counted == 221);
+}
+
+TEST_CASE("logs: many warnings fold by kind, errors fold with the last occurrence's timestamp") {
+  std::string out;
+  for (int i = 0; i < 300; ++i) {
+    StrAppend(&out, "2026-11-29T20:", 10 + i / 60, ":", i % 60 < 10 ? "0" : "", i % 60,
+              ".000Z WARN  [cache] eviction of key user:", 1000 + i, " took ", i, "ms\n");
+    StrAppend(&out, "2026-11-29T20:", 10 + i / 60, ":", i % 60 < 10 ? "0" : "", i % 60,
+              ".500Z INFO  [http] GET /api/items/", i, " 200\n");
+    if (i % 50 == 7) {
+      StrAppend(&out, "2026-11-29T20:", 10 + i / 60, ":", i % 60 < 10 ? "0" : "", i % 60,
+                ".900Z ERROR [db] connection to 10.0.0.", i % 9, ":5432 refused (attempt ", i,
+                ")\n");
+    }
+  }
+  auto s = Shape("kubectl logs deploy/api", out);
+  CheckVerbatim(s, out);
+  CHECK(s[0] ==
+        "log: 606 lines, 6 errors, 300 warnings, 300 info (2026-11-29T20:10:00.000Z – "
+        "2026-11-29T20:14:59.500Z)");
+  // One kind of warning: shown once with its repeats counted.
+  size_t w = IndexOf(s, "2026-11-29T20:10:00.000Z WARN  [cache] eviction of key user:1000 took 0ms");
+  CHECK(s[w + 1] == "… 299 repeats of the line above (last at 2026-11-29T20:14:59.000Z)");
+  // Six errors equal but for numbers and the IP: one line and its repeats.
+  size_t e = IndexOf(s, "2026-11-29T20:10:07.900Z ERROR [db] connection to 10.0.0.7:5432 refused (attempt 7)");
+  CHECK(s[e + 1] == "… 5 repeats of the line above (last at 2026-11-29T20:14:17.900Z)");
+  CHECK(s.size() < 40);
+}
+
+TEST_CASE("logs: pino JSON lines kept verbatim, numeric levels counted") {
+  std::string out;
+  for (int i = 0; i < 60; ++i) {
+    StrAppend(&out, "{\"level\":30,\"time\":17959841", 10000 + i * 7,
+              ",\"pid\":7,\"reqId\":\"c9a25dca-5aec-45bf-a945-fd3006b9d5", 10 + i,
+              "\",\"msg\":\"request completed\"}\n");
+  }
+  out +=
+      "{\"level\":50,\"time\":1795984110500,\"pid\":7,\"err\":{\"type\":\"TypeError\","
+      "\"message\":\"Cannot read properties of undefined (reading 'total')\",\"stack\":\"TypeError: "
+      "x\\n    at invoice (/srv/server.js:29:53)\"},\"msg\":\"request failed\"}\n"
+      "{\"level\":40,\"time\":1795984110600,\"pid\":7,\"sku\":\"SKU-1\",\"msg\":\"item not found\"}\n"
+      "{\"level\":50,\"time\":1795984110700,\"pid\":7,\"err\":{\"type\":\"TypeError\","
+      "\"message\":\"Cannot read properties of undefined (reading 'total')\",\"stack\":\"TypeError: "
+      "x\\n    at invoice (/srv/server.js:29:53)\"},\"msg\":\"request failed\"}\n";
+  for (int i = 0; i < 20; ++i) {
+    StrAppend(&out, "{\"level\":\"info\",\"time\":17959842", 10000 + i,
+              ",\"pid\":7,\"msg\":\"heartbeat\"}\n");
+  }
+  auto s = Shape("node server.js", out);
+  CHECK(s[0] == "log: 83 lines, 2 errors, 1 warning, 80 info (1795984110000 – 1795984210019)");
+  // The lines as they are; the two errors equal but for the time: one, and its repeat.
+  size_t e = IndexOf(s, core::SplitLines(out)[60]);
+  CHECK(s[e - 1] == "… 55 info lines omitted");
+  CHECK(s[e + 1] == "… 1 repeat of the line above (last at 1795984110700)");
+  CHECK(s[e + 2] == std::string(core::SplitLines(out)[61]));  // the warning
+  CHECK(s[e + 3] == "… 10 info lines omitted");
+}
+
+TEST_CASE("logs: nginx access log grouped by status: 5xx kept, 4xx few shown, 2xx counted") {
+  std::string out;
+  auto line = [&](int sec, std::string_view request, int status) {
+    StrAppend(&out, "203.0.113.", sec % 200, " - - [29/Nov/2026:20:12:", sec < 10 ? "0" : "", sec,
+              " +0000] \"", request, "\" ", status, " 512 \"-\" \"curl/8.0\"\n");
+  };
+  for (int i = 0; i < 50; ++i) line(i, "GET /index.html HTTP/1.1", 200);
+  line(50, "GET /api/orders/1 HTTP/1.1", 502);
+  line(51, "GET /api/orders/2 HTTP/1.1", 502);
+  line(52, "GET /api/orders/3 HTTP/1.1", 500);  // same path shape, other status
+  line(53, "GET /wp-login.php HTTP/1.1", 404);
+  line(54, "POST /api/orders HTTP/1.1", 413);
+  for (int i = 55; i < 59; ++i) line(i, "GET /old HTTP/1.1", 301);
+  for (int i = 0; i < 20; ++i) line(59, "GET /index.html HTTP/1.1", 200);
+  auto s = Shape("tail -n 200 /var/log/nginx/access.log", out);
+  CheckVerbatim(s, out);
+  CHECK(s[0] ==
+        "access log: 79 requests by status: 1 × 500, 2 × 502, 1 × 404, 1 × 413, 4 × 301, 70 × 200 "
+        "(29/Nov/2026:20:12:00 +0000 – 29/Nov/2026:20:12:59 +0000)");
+  size_t e = IndexOf(s, "203.0.113.50 - - [29/Nov/2026:20:12:50 +0000] \"GET /api/orders/1 HTTP/1.1\" 502 512 \"-\" \"curl/8.0\"");
+  CHECK(s[e - 1] == "… 45 2xx lines omitted");
+  CHECK(s[e + 1] == "… 1 repeat of the line above (last at 29/Nov/2026:20:12:51 +0000)");
+  CHECK(s[e + 2] == "203.0.113.52 - - [29/Nov/2026:20:12:52 +0000] \"GET /api/orders/3 HTTP/1.1\" 500 512 \"-\" \"curl/8.0\"");
+  CHECK(s[e + 3] == "203.0.113.53 - - [29/Nov/2026:20:12:53 +0000] \"GET /wp-login.php HTTP/1.1\" 404 512 \"-\" \"curl/8.0\"");
+  CHECK(s[e + 4] == "203.0.113.54 - - [29/Nov/2026:20:12:54 +0000] \"POST /api/orders HTTP/1.1\" 413 512 \"-\" \"curl/8.0\"");
+  CHECK(s[e + 5] == "… 14 lines omitted (4 3xx, 10 2xx)");
+}
+
+TEST_CASE("logs: PostgreSQL errors keep their DETAIL, HINT and STATEMENT lines") {
+  std::string out;
+  for (int i = 0; i < 30; ++i) {
+    StrAppend(&out, "2026-11-29 20:29:0", i / 10, ".", 100 + i,
+              " UTC [19521] LOG:  checkpoint starting: time\n");
+  }
+  out +=
+      "2026-11-29 20:29:09.779 UTC [19668] app@shop ERROR:  duplicate key value violates unique "
+      "constraint \"items_pkey\"\n"
+      "2026-11-29 20:29:09.779 UTC [19668] app@shop DETAIL:  Key (sku)=(SKU-1) already exists.\n"
+      "2026-11-29 20:29:09.779 UTC [19668] app@shop STATEMENT:  INSERT INTO items VALUES ('SKU-1');\n"
+      "2026-11-29 20:29:10.001 UTC [19700] app@shop LOG:  duration: 1706.793 ms  statement: SELECT "
+      "pg_sleep(1.7)\n"
+      "2026-11-29 20:29:13.126 UTC [19836] app@archive FATAL:  database \"archive\" does not exist\n";
+  for (int i = 0; i < 12; ++i) {
+    StrAppend(&out, "2026-11-29 20:29:2", i / 10, ".", 100 + i,
+              " UTC [19521] LOG:  checkpoint complete\n");
+  }
+  auto s = Shape("cat /var/log/postgresql/postgresql-15-main.log", out);
+  CheckVerbatim(s, out);
+  CHECK(s[0] ==
+        "log: 47 lines, 1 fatal, 1 error, 43 LOG (2026-11-29 20:29:00.100 UTC – 2026-11-29 "
+        "20:29:21.111 UTC)");
+  size_t e = IndexOf(s, core::SplitLines(out)[30]);
+  CHECK(s[e - 1] == "… 25 LOG lines omitted");
+  CHECK(s[e + 1] == "2026-11-29 20:29:09.779 UTC [19668] app@shop DETAIL:  Key (sku)=(SKU-1) already exists.");
+  CHECK(s[e + 2] == "2026-11-29 20:29:09.779 UTC [19668] app@shop STATEMENT:  INSERT INTO items VALUES ('SKU-1');");
+  CHECK(s[e + 3] == "… 1 LOG line omitted");
+  CHECK(s[e + 4] == std::string(core::SplitLines(out)[34]));  // FATAL
+}
+
+TEST_CASE("logs: syslog lines without a level: trouble kept, the rest counted") {
+  std::string out;
+  for (int i = 0; i < 40; ++i) {
+    StrAppend(&out, "Nov  9 03:1", i / 10, ":0", i % 10, " web01 CRON[", 2000 + i,
+              "]: (root) CMD (run-parts /etc/cron.hourly)\n");
+    if (i == 20) {
+      out += "Nov  9 03:12:00 web01 backup.sh[4242]: pg_dump of shop failed (exit 1)\n";
+      out += "Nov  9 03:12:01 web01 kernel: [ 8123.4567] Out of memory: Killed process 4242 (pg_dump)\n";
+    }
+  }
+  auto s = Shape("journalctl --since today", out);
+  CheckVerbatim(s, out);
+  CHECK(s[0] == "log: 42 lines (Nov  9 03:10:00 – Nov  9 03:13:09)");
+  size_t e = IndexOf(s, "Nov  9 03:12:00 web01 backup.sh[4242]: pg_dump of shop failed (exit 1)");
+  CHECK(s[e - 1] == "… 16 lines without a level omitted");
+  CHECK(s[e + 1] == "Nov  9 03:12:01 web01 kernel: [ 8123.4567] Out of memory: Killed process 4242 (pg_dump)");
+  CHECK(s[e + 2] == "… 9 lines without a level omitted");
+}
+
+TEST_CASE("logs: other formats — glog, logfmt, bracketed, Apache error, Ruby, Go stack, Java trace") {
+  SUBCASE("glog/klog") {
+    std::string out;
+    for (int i = 0; i < 30; ++i) {
+      StrAppend(&out, "I1129 20:12:", 10 + i, ".123456    4242 server.go:88] served /healthz\n");
+    }
+    out += "E1129 20:12:59.000001    4242 server.go:120] failed to sync pod kube-system/dns: timeout\n";
+    out += "W1129 20:13:00.000001    4242 server.go:130] slow disk\n";
+    auto s = Shape("kubectl logs -n kube-system kubelet-x", out);
+    CHECK(s[0] == "log: 32 lines, 1 error, 1 warning, 30 info (1129 20:12:10.123456 – 1129 20:13:00.000001)");
+    CHECK(Has(s, "E1129 20:12:59.000001    4242 server.go:120] failed to sync pod kube-system/dns: timeout"));
+  }
+  SUBCASE("logfmt") {
+    std::string out;
+    for (int i = 0; i < 30; ++i) {
+      StrAppend(&out, "time=2026-11-29T20:12:", 10 + i, "Z level=info msg=\"tick\" n=", i, "\n");
+    }
+    out += "time=2026-11-29T20:13:00Z level=error msg=\"dial tcp 10.1.2.3:443: i/o timeout\"\n";
+    auto s = Shape("docker logs api", out);
+    CHECK(s[0] == "log: 31 lines, 1 error, 30 info (2026-11-29T20:12:10Z – 2026-11-29T20:13:00Z)");
+    CHECK(Has(s, "time=2026-11-29T20:13:00Z level=error msg=\"dial tcp 10.1.2.3:443: i/o timeout\""));
+  }
+  SUBCASE("bracketed levels and Apache's [module:level]") {
+    std::string out;
+    for (int i = 0; i < 30; ++i) {
+      StrAppend(&out, "[Sun Nov 29 20:12:", 10 + i, ".123456 2026] [mpm_event:notice] [pid 1] resuming\n");
+    }
+    out += "[Sun Nov 29 20:13:00.000001 2026] [proxy:error] [pid 9] (111)Connection refused: AH00957: backend down\n";
+    auto s = Shape("cat /var/log/apache2/error.log", out);
+    CHECK(s[0] == "log: 31 lines, 1 error, 30 notices (Sun Nov 29 20:12:10.123456 2026 – Sun Nov 29 20:13:00.000001 2026)");
+    CHECK(s[s.size() - 1] == "[Sun Nov 29 20:13:00.000001 2026] [proxy:error] [pid 9] (111)Connection refused: AH00957: backend down");
+  }
+  SUBCASE("Ruby Logger and a level word opening the line") {
+    std::string out;
+    for (int i = 0; i < 30; ++i) {
+      StrAppend(&out, "I, [2026-11-29T20:12:", 10 + i, ".000001 #77]  INFO -- : Completed 200 OK\n");
+    }
+    out += "E, [2026-11-29T20:13:00.000001 #77] ERROR -- : PG::ConnectionBad: could not connect\n";
+    out += "WARNING:root:disk almost full\n";
+    auto s = Shape("heroku logs --tail", out);
+    CHECK(s[0] == "log: 32 lines, 1 error, 1 warning, 30 info (2026-11-29T20:12:10.000001 – 2026-11-29T20:13:00.000001)");
+  }
+  SUBCASE("Go panic after log.Printf lines: the runtime's frames (two lines each) counted") {
+    std::string out;
+    for (int i = 0; i < 25; ++i) StrAppend(&out, "2026/11/29 20:12:", 10 + i, " handled request ", i, "\n");
+    out +=
+        "panic: runtime error: invalid memory address or nil pointer dereference\n"
+        "goroutine 18 [running]:\n"
+        "main.(*Server).handle(0x0, {0x5c1f20, 0xc000120000})\n"
+        "\t/home/u/app/server.go:42 +0x1c\n"
+        "net/http.HandlerFunc.ServeHTTP(0x0?, {0x5c1f20?, 0xc000120000?}, 0x0?)\n"
+        "\t/usr/local/go/src/net/http/server.go:2136 +0x29\n"
+        "exit status 2\n";
+    auto s = Shape("./server", out, 1);
+    CHECK(s[0] == "log: 32 lines, 1 panic (2026/11/29 20:12:10 – 2026/11/29 20:12:34), exit 1");
+    size_t p = IndexOf(s, "panic: runtime error: invalid memory address or nil pointer dereference");
+    // Lines 6..22 counted; 23..25 are among the last ten lines.
+    CHECK(s[p - 4] == "… 17 lines without a level omitted");
+    CHECK(s[p - 1] == "2026/11/29 20:12:34 handled request 24");
+    CHECK(s[p + 2] == "main.(*Server).handle(0x0, {0x5c1f20, 0xc000120000})");
+    CHECK(s[p + 3] == "\t/home/u/app/server.go:42 +0x1c");
+    CHECK(s[p + 4] == "exit status 2");
+    CHECK(s[p + 5] == "… 2 lines of library stack frames omitted");
+  }
+  SUBCASE("Java stack trace: library frames counted, Caused by kept") {
+    std::string out;
+    for (int i = 0; i < 30; ++i) {
+      StrAppend(&out, "2026-11-29 20:12:", 10 + i, ".123  INFO 1 --- [main] c.e.Api : ok\n");
+    }
+    out +=
+        "2026-11-29 20:13:00.001 ERROR 1 --- [nio-8080-exec-1] c.e.Api : request failed\n"
+        "java.lang.IllegalStateException: order 7 has no lines\n"
+        "\tat com.example.orders.Invoice.total(Invoice.java:41)\n"
+        "\tat org.springframework.web.servlet.FrameworkServlet.service(FrameworkServlet.java:897)\n"
+        "\tat java.base/java.lang.Thread.run(Thread.java:840)\n"
+        "Caused by: java.lang.NullPointerException: lines is null\n"
+        "\tat com.example.orders.Order.lines(Order.java:12)\n"
+        "\t... 2 more\n";
+    for (int i = 0; i < 10; ++i) {
+      StrAppend(&out, "2026-11-29 20:13:", 10 + i, ".123  INFO 1 --- [main] c.e.Api : ok\n");
+    }
+    auto s = Shape("kubectl logs api-7d9f", out);
+    size_t e = IndexOf(s, "2026-11-29 20:13:00.001 ERROR 1 --- [nio-8080-exec-1] c.e.Api : request failed");
+    CHECK(s[e + 1] == "java.lang.IllegalStateException: order 7 has no lines");
+    CHECK(s[e + 2] == "\tat com.example.orders.Invoice.total(Invoice.java:41)");
+    CHECK(s[e + 3] == "Caused by: java.lang.NullPointerException: lines is null");
+    CHECK(s[e + 4] == "\tat com.example.orders.Order.lines(Order.java:12)");
+    CHECK(s[e + 5] == "\t... 2 more");
+    CHECK(s[e + 6] == "… 2 lines of library stack frames omitted");
+  }
+}
+
+TEST_CASE("logs: a crash printed after the last log line is kept") {
+  std::string out;
+  for (int i = 0; i < 40; ++i) {
+    StrAppend(&out, "2026-11-29T20:12:", 10 + i, ".000Z info: served request ", i, "\n");
+  }
+  out +=
+      "/srv/app/server.js:36\n"
+      "      throw new Error('reindex failed');\n"
+      "      ^\n"
+      "\n"
+      "Error: reindex failed\n"
+      "    at Immediate.reindex (/srv/app/server.js:36:13)\n"
+      "    at process.processImmediate (node:internal/timers:483:21)\n"
+      "\n"
+      "Node.js v20.20.2\n";
+  for (int i = 0; i < 11; ++i) out += "restarting in 1s\n";
+  auto s = Shape("docker logs api", out, 1);
+  CheckVerbatim(s, out);
+  CHECK(s[0] == "log: 60 lines, 40 info (2026-11-29T20:12:10.000Z – 2026-11-29T20:12:49.000Z), exit 1");
+  size_t e = IndexOf(s, "Error: reindex failed");
+  CHECK(s[e + 1] == "    at Immediate.reindex (/srv/app/server.js:36:13)");
+  CHECK(Has(s, "/srv/app/server.js:36"));
+}
+
+TEST_CASE("logs: a quiet log is the header, the first and last lines and one count") {
+  std::string out;
+  for (int i = 0; i < 500; ++i) {
+    StrAppend(&out, "2026-11-29 20:", 10 + i / 60, ":", i % 60 < 10 ? "0" : "", i % 60,
+              " [INFO] tick ", i, "\n");
+  }
+  auto s = Shape("tail -n 500 /var/log/app/app.log", out);
+  REQUIRE(s.size() == 17);
+  CHECK(s[0] == "log: 500 lines, 500 info (2026-11-29 20:10:00 – 2026-11-29 20:18:19)");
+  CHECK(s[1] == "2026-11-29 20:10:00 [INFO] tick 0");
+  CHECK(s[6] == "… 485 info lines omitted");
+  CHECK(s[16] == "2026-11-29 20:18:19 [INFO] tick 499");
+}
+
+TEST_CASE("logs: output without log structure falls back to head, tail and error lines") {
+  std::string out;
+  for (int i = 0; i < 300; ++i) {
+    if (i == 150) {
+      out += "panic: runtime error: index out of range [3] with length 3\n";
+    } else {
+      StrAppend(&out, "processing record ", i, "\n");
+    }
+  }
+  auto s = Shape("kubectl logs job/import", out, 2);
+  CHECK(s[0] == "kubectl: exit 2, 300 lines");
+  CHECK(Has(s, "panic: runtime error: index out of range [3] with length 3"));
+  CHECK(s[1] == "processing record 0");
+  // Tiny outputs and unstored ones are shown raw.
+  CHECK(Shape("journalctl -u x", "-- No entries --\n") == std::vector<std::string>{"<raw>"});
+}
+
+TEST_CASE("logs: match confidences") {
+  std::string log;
+  for (int i = 0; i < 20; ++i) {
+    StrAppend(&log, "2026-11-29 20:12:", 10 + i, ",000 INFO app: step ", i, "\n");
+  }
+  std::string access;
+  for (int i = 0; i < 20; ++i) {
+    StrAppend(&access, "10.0.0.1 - - [29/Nov/2026:20:12:", 10 + i,
+              " +0000] \"GET / HTTP/1.1\" 200 12 \"-\" \"curl/8\"\n");
+  }
+  std::string compiler =
+      "src/main.c:12:5: error: 'x' undeclared (first use in this function)\n"
+      "src/main.c:14:1: warning: control reaches end of non-void function\n"
+      "make: *** [Makefile:8: main.o] Error 1\n";
+  std::string pytest =
+      "============================= test session starts ==============================\n"
+      "collected 3 items\n\ntests/test_a.py ..F                                   [100%]\n"
+      "=========================== 1 failed, 2 passed in 0.05s ===========================\n";
+  std::string levels;
+  for (int i = 0; i < 10; ++i) StrAppend(&levels, "[INFO] Building module ", i, "\n");
+
+  // Commands that read logs.
+  CHECK(Confidence("journalctl -u nginx --no-pager", log) == doctest::Approx(0.9));
+  CHECK(Confidence("kubectl logs deploy/api --tail=200", log) == doctest::Approx(0.9));
+  CHECK(Confidence("docker compose logs web | tail -100", log) == doctest::Approx(0.9));
+  CHECK(Confidence("sudo tail -f /srv/app/current", log) == doctest::Approx(0.9));
+  CHECK(Confidence("cat /var/log/syslog", log) == doctest::Approx(0.9));
+  CHECK(Confidence("tail -n 5000 /tmp/nginx/access.log", access) == doctest::Approx(0.9));
+  // A logs command whose output is not a log: still this shaper, below output-specific ones.
+  CHECK(Confidence("docker logs runner", pytest) == doctest::Approx(0.65));
+  // Only the output's signals: at most 0.8, below the test and build shapers.
+  CHECK(Confidence("python3 app.py", log) == doctest::Approx(0.8));
+  CHECK(Confidence("./run.sh", access) == doctest::Approx(0.8));
+  CHECK(Confidence("mvn -q exec:java", levels) == doctest::Approx(0.55));
+  // Looks like a log file, but the output is a compiler's or a test runner's: not a log.
+  CHECK(Confidence("cat build.log", compiler) == 0);
+  CHECK(Confidence("tail -n 50 test.log", pytest) == 0);
+  CHECK(Confidence("make", compiler) == 0);
+  CHECK(Confidence("ls -la", "total 8\ndrwxr-xr-x 2 root root 4096 Nov 29 20:12 .\n") == 0);
+}
+
+}  // namespace
+}  // namespace plugline::builtin

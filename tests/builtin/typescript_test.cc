@@ -1,0 +1,275 @@
+// Tests for builtin-typescript: tsc's plain and pretty formats, tsc -b, watch mode, many
+// errors, success, unrecognized output, and match().
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "builtin/builtin_shapers.h"
+#include "core/strings.h"
+#include "core/text.h"
+
+namespace plugline::builtin {
+namespace {
+
+std::vector<std::string> Shape(std::string_view command, std::optional<int> exit_code,
+                               const std::string& output) {
+  auto shaper = MakeTypescriptShaper();
+  core::ShapeContext ctx{command, exit_code, output.size(), core::CountLines(output),
+                         "/s/outputs/a.log"};
+  auto shaped = shaper->Shape(output, ctx);
+  REQUIRE(shaped.ok());
+  CHECK(shaped->render_mode == RenderMode::kSummary);
+  std::vector<std::string> lines;
+  for (std::string_view line : core::SplitLines(shaped->summary)) lines.emplace_back(line);
+  return lines;
+}
+
+bool Has(const std::vector<std::string>& lines, std::string_view line) {
+  return std::find(lines.begin(), lines.end(), line) != lines.end();
+}
+
+double Confidence(std::string_view command, std::string_view output) {
+  auto match = MakeTypescriptShaper()->Match(command, output, 2);
+  REQUIRE(match.ok());
+  return match->matched ? match->confidence : 0;
+}
+
+constexpr std::string_view kPlain =
+    "src/a.ts(3,7): error TS2322: Type 'string' is not assignable to type 'number'.\n"
+    "src/a.ts(9,1): error TS2304: Cannot find name 'foo'.\n"
+    "src/lib/b.ts(20,14): error TS2345: Argument of type '{ id: string; }' is not assignable to "
+    "parameter of type 'User'.\n"
+    "  Property 'name' is missing in type '{ id: string; }' but required in type 'User'.\n";
+
+TEST_CASE("typescript: plain format keeps every error with its message chain") {
+  auto lines = Shape("npx tsc --noEmit", 2, std::string(kPlain));
+  REQUIRE(lines.size() == 5);
+  CHECK(lines[0] == "tsc: 3 errors in 2 files (exit 2)");
+  CHECK(lines[1] == "src/a.ts(3,7): error TS2322: Type 'string' is not assignable to type 'number'.");
+  CHECK(lines[4] ==
+        "  Property 'name' is missing in type '{ id: string; }' but required in type 'User'.");
+}
+
+TEST_CASE("typescript: pretty format drops code frames and keeps related locations") {
+  std::string output =
+      "src/cart.ts:31:24 - error TS2551: Property 'line' does not exist on type 'Cart'. Did you "
+      "mean 'lines'?\n"
+      "\n"
+      "31     const count = this.line.length;\n"
+      "                          ~~~~\n"
+      "\n"
+      "  src/cart.ts:10:11\n"
+      "    10   private lines: CartLine[] = [];\n"
+      "                 ~~~~~\n"
+      "    'lines' is declared here.\n"
+      "\n"
+      "src/config.ts:20:14 - error TS2322: Type '{ port: string; }' is not assignable to type "
+      "'AppConfig'.\n"
+      "  The types of 'port' are incompatible between these types.\n"
+      "    Type 'string' is not assignable to type 'number'.\n"
+      "\n"
+      "20 export const config: AppConfig = readRaw();\n"
+      "                ~~~~~~\n"
+      "\n"
+      "\n"
+      "Found 2 errors in 2 files.\n"
+      "\n"
+      "Errors  Files\n"
+      "     1  src/cart.ts:31\n"
+      "     1  src/config.ts:20\n";
+  auto lines = Shape("tsc --pretty", 2, output);
+  std::vector<std::string> expected = {
+      "tsc: 2 errors in 2 files (exit 2)",
+      "src/cart.ts:31:24 - error TS2551: Property 'line' does not exist on type 'Cart'. Did you "
+      "mean 'lines'?",
+      "31     const count = this.line.length;",
+      "  src/cart.ts:10:11",
+      "    10   private lines: CartLine[] = [];",
+      "    'lines' is declared here.",
+      "src/config.ts:20:14 - error TS2322: Type '{ port: string; }' is not assignable to type "
+      "'AppConfig'.",
+      "  The types of 'port' are incompatible between these types.",
+      "    Type 'string' is not assignable to type 'number'.",
+      "20 export const config: AppConfig = readRaw();",
+      "… 3 code-frame lines omitted",
+      // 7 blank lines and the 3 lines of the table (which repeats what is shown).
+      "… 10 other lines omitted",
+      "Found 2 errors in 2 files.",
+  };
+  CHECK(lines == expected);
+}
+
+TEST_CASE("typescript: tsc 7's related locations on one line") {
+  std::string output =
+      "src/cart.ts:45:18 - error TS2554: Expected 1 arguments, but got 0.\n"
+      "\n"
+      "45   const merged = new Cart();\n"
+      "                    ~~~~~~~~~~\n"
+      "\n"
+      "  src/cart.ts:12:15 - An argument for 'owner' was not provided.\n"
+      "    12   constructor(private readonly owner: User) {}\n"
+      "                     ~~~~~~~~~~~~~~~~~~~~~~~~~~~~\n"
+      "\n"
+      "\n"
+      "Found 1 error in src/cart.ts:45\n"
+      "\n";
+  auto lines = Shape("tsgo --noEmit --pretty", 1, output);
+  CHECK(lines[0] == "tsgo: 1 error in 1 file (exit 1)");
+  CHECK(Has(lines, "  src/cart.ts:12:15 - An argument for 'owner' was not provided."));
+  CHECK(lines.back() == "Found 1 error in src/cart.ts:45");
+}
+
+TEST_CASE("typescript: many errors keep the first, one of each other code, the last") {
+  std::string output;
+  const char* codes[] = {"TS2322", "TS2345", "TS2339"};
+  for (int i = 0; i < 300; ++i) {
+    const char* code = i == 150 ? "TS7006" : codes[i % 3];
+    StrAppend(&output, "src/m", i / 4, ".ts(", i + 1, ",5): error ", code, ": Problem number ",
+              i, ".\n");
+    if (i % 10 == 0) StrAppend(&output, "  Detail of problem ", i, ".\n");
+  }
+  auto lines = Shape("tsc", 2, output);
+  CHECK(lines[0] == "tsc: 300 errors in 75 files (exit 2)");
+  // The first 60 errors (with the detail lines of 0, 10, ..., 50).
+  CHECK(lines[1] == "src/m0.ts(1,5): error TS2322: Problem number 0.");
+  CHECK(lines[2] == "  Detail of problem 0.");
+  CHECK(lines[66] == "src/m14.ts(60,5): error TS2339: Problem number 59.");
+  // Then the first TS7006, then the last 5, each gap counted.
+  CHECK(lines[67] == "… 90 errors omitted");
+  CHECK(lines[68] == "src/m37.ts(151,5): error TS7006: Problem number 150.");
+  CHECK(lines[69] == "  Detail of problem 150.");
+  CHECK(lines[70] == "… 144 errors omitted");
+  CHECK(lines[71] == "src/m73.ts(296,5): error TS2345: Problem number 295.");
+  CHECK(lines[75] == "src/m74.ts(300,5): error TS2339: Problem number 299.");
+  CHECK(lines[76] == "… 234 errors omitted in all: 78 TS2322, 78 TS2339, 78 TS2345");
+  CHECK(lines.size() == 77);
+}
+
+TEST_CASE("typescript: tsc -b --verbose keeps the projects that have errors") {
+  std::string output =
+      "8:15:55 PM - Projects in this build: \n"
+      "    * packages/core/tsconfig.json\n"
+      "    * packages/api/tsconfig.json\n"
+      "\n"
+      "8:15:55 PM - Project 'packages/core/tsconfig.json' is up to date because newest input "
+      "'packages/core/src/a.ts' is older than output 'packages/core/tsconfig.tsbuildinfo'\n"
+      "\n"
+      "8:15:55 PM - Project 'packages/api/tsconfig.json' is out of date because output file "
+      "'packages/api/tsconfig.tsbuildinfo' does not exist\n"
+      "\n"
+      "8:15:55 PM - Building project '/r/packages/api/tsconfig.json'...\n"
+      "\n"
+      "packages/api/src/h.ts(17,31): error TS2345: Argument of type 'string | undefined' is not "
+      "assignable to parameter of type 'string'.\n"
+      "  Type 'undefined' is not assignable to type 'string'.\n";
+  auto lines = Shape("npx tsc -b --verbose", 1, output);
+  std::vector<std::string> expected = {
+      "tsc: 1 error in 1 file (exit 1)",
+      "8:15:55 PM - Projects in this build: ",
+      "    * packages/core/tsconfig.json",
+      "    * packages/api/tsconfig.json",
+      "8:15:55 PM - Building project '/r/packages/api/tsconfig.json'...",
+      "packages/api/src/h.ts(17,31): error TS2345: Argument of type 'string | undefined' is not "
+      "assignable to parameter of type 'string'.",
+      "  Type 'undefined' is not assignable to type 'string'.",
+      "… 6 other lines omitted",
+  };
+  CHECK(lines == expected);
+}
+
+TEST_CASE("typescript: success is one line; watch mode summarizes the last compilation") {
+  CHECK(Shape("tsc --noEmit", 0, "") == std::vector<std::string>{"tsc: no errors"});
+  std::string watch =
+      "[10:00:00 AM] Starting compilation in watch mode...\n"
+      "\n"
+      "src/a.ts(3,7): error TS2322: Type 'string' is not assignable to type 'number'.\n"
+      "\n"
+      "[10:00:02 AM] Found 1 error. Watching for file changes.\n"
+      "\n"
+      "[10:01:10 AM] File change detected. Starting incremental compilation...\n"
+      "\n"
+      "[10:01:11 AM] Found 0 errors. Watching for file changes.\n";
+  auto lines = Shape("tsc -w", std::nullopt, watch);
+  std::vector<std::string> expected = {
+      "tsc: no errors (watch mode)",
+      "… 6 lines of earlier watch-mode compilations omitted",
+      "… 3 lines of progress and layout omitted",
+  };
+  CHECK(lines == expected);
+  // The same log, the other way round: the last compilation failed.
+  std::string failing =
+      "[10:00:00 AM] Starting compilation in watch mode...\n"
+      "[10:00:02 AM] Found 0 errors. Watching for file changes.\n"
+      "[10:01:10 AM] File change detected. Starting incremental compilation...\n"
+      "src/a.ts(3,7): error TS2322: Type 'string' is not assignable to type 'number'.\n"
+      "[10:01:11 AM] Found 1 error. Watching for file changes.\n";
+  lines = Shape("tsc -w", std::nullopt, failing);
+  expected = {
+      "tsc: 1 error in 1 file",
+      "… 2 lines of earlier watch-mode compilations omitted",
+      "src/a.ts(3,7): error TS2322: Type 'string' is not assignable to type 'number'.",
+      "… 1 other line omitted",
+      "[10:01:11 AM] Found 1 error. Watching for file changes.",
+  };
+  CHECK(lines == expected);
+}
+
+TEST_CASE("typescript: global errors count without a file") {
+  auto lines = Shape("tsc -p .", 1,
+                     "error TS5058: The specified path does not exist: 'tsconfig.app.json'.\n");
+  CHECK(lines[0] == "tsc: 1 error (exit 1)");
+  CHECK(lines[1] == "error TS5058: The specified path does not exist: 'tsconfig.app.json'.");
+}
+
+TEST_CASE("typescript: a long message chain keeps its first and last lines") {
+  std::string output = "src/a.ts(1,1): error TS2769: No overload matches this call.\n";
+  for (int i = 1; i <= 20; ++i) StrAppend(&output, "  Overload detail ", i, ".\n");
+  auto lines = Shape("tsc", 2, output);
+  REQUIRE(lines.size() == 1 + 1 + 10 + 1 + 3);
+  CHECK(lines[11] == "  Overload detail 10.");
+  CHECK(lines[12] == "… 7 more lines of this diagnostic omitted");
+  CHECK(lines[13] == "  Overload detail 18.");
+  CHECK(lines[15] == "  Overload detail 20.");
+}
+
+TEST_CASE("typescript: output without diagnostics and a failing exit is not guessed at") {
+  std::string output =
+      "npm error could not determine executable to run\n"
+      "npm error A complete log of this run can be found in: /root/.npm/_logs/x.log\n";
+  auto lines = Shape("npx tsc --noEmit", 1, output);
+  CHECK(lines[0] == "tsc: no diagnostics in the output (exit 1)");
+  CHECK(Has(lines, "npm error could not determine executable to run"));
+  // A failure among lines tsc did not write is kept.
+  std::string mixed = std::string(kPlain) + "npm ERR! Lifecycle script `typecheck` failed\n" +
+                      "just chatter\n";
+  lines = Shape("npm run typecheck", 2, mixed);
+  CHECK(lines[0] == "tsc: 3 errors in 2 files (exit 2)");
+  CHECK(Has(lines, "npm ERR! Lifecycle script `typecheck` failed"));
+  CHECK(lines.back() == "… 1 other line omitted");
+}
+
+TEST_CASE("typescript: match") {
+  CHECK(Confidence("npx tsc --noEmit", "") == doctest::Approx(0.95));
+  CHECK(Confidence("pnpm exec tsc -b", "") == doctest::Approx(0.95));
+  CHECK(Confidence("yarn tsc", "") == doctest::Approx(0.95));
+  CHECK(Confidence("node_modules/.bin/vue-tsc --noEmit", "") == doctest::Approx(0.95));
+  CHECK(Confidence("node node_modules/typescript/lib/tsc.js -p .", "") == doctest::Approx(0.95));
+  CHECK(Confidence("npm run typecheck", "") == 0);
+  // Only the output says it is tsc.
+  CHECK(Confidence("cat build.log", kPlain) == doctest::Approx(0.85));
+  CHECK(Confidence("npm run typecheck",
+                   "src/a.ts:3:7 - error TS2322: Type 'string' is not assignable to type "
+                   "'number'.\n") == doctest::Approx(0.85));
+  CHECK(Confidence("npm run dev",
+                   "[9:00:00 AM] Starting compilation in watch mode...\n") ==
+        doctest::Approx(0.8));
+  // Neither does.
+  CHECK(Confidence("cat notes.txt", "error: something else\nTS is great\n") == 0);
+  CHECK(Confidence("grep -rn tsc src", "src/a.js:3: run tsc first\n") == 0);
+  CHECK(Confidence("make", "cc -c a.c\na.c:3:5: error: expected ';'\n") == 0);
+}
+
+}  // namespace
+}  // namespace plugline::builtin
