@@ -1,9 +1,771 @@
-// builtin-git-diff: PLACEHOLDER being written (not yet a shaper: it never matches).
+// builtin-git-diff: git diff / show / log (-p, --stat, --oneline, full), format-patch, status
+// (long, --short, --porcelain v1 and v2), and plain unified or normal diffs (`diff -u`, `diff`).
+//
+// Diffs: every file header ("diff --git a/x b/x") and its rename / copy / mode / new / deleted /
+// binary markers, and every hunk header are kept. Changed lines are kept up to a budget shared
+// fairly between files (small files whole, large files trimmed to the head and tail of each
+// hunk); when the diff is large, context lines and index/---/+++ lines go first. Deleted
+// files' old contents are counted, not shown. Every gap says how many changed lines it hides.
+// Logs: every commit's hash line, its Merge/Author/Date lines and subject; long messages are
+// trimmed; past 100 commits (200 one-line commits) the rest is counted. --stat blocks are
+// kept, long ones trimmed, always with their "N files changed" line. Status: branch lines,
+// section headings and every path (long untracked lists counted); hints are dropped.
+//
+// The header counts what the output shows: "git diff: 40 files changed, +3,711 −1,344",
+// "git log: 20 commits, …", "git status: 4 staged, 3 unstaged, 2 untracked".
+#include <algorithm>
+#include <cstring>
+
+#include "absl/container/flat_hash_map.h"
 #include "builtin/builtin_shapers.h"
 #include "builtin/common.h"
+#include "core/strings.h"
+#include "core/text.h"
 
 namespace plugline::builtin {
 namespace {
+
+// Hunk lines (changed + context) shown whole when they fit; otherwise context goes.
+constexpr uint64_t kBodyBudget = 250;
+// Changed lines kept when trimming, shared between files (the budget grows with the number
+// of files, up to kMaxChangedBudget), at most this many per file.
+constexpr uint64_t kChangedBudget = 250;
+constexpr uint64_t kChangedPerExtraFile = 8;
+constexpr uint64_t kMaxChangedBudget = 600;
+constexpr uint64_t kMaxChangedPerFile = 80;
+constexpr size_t kMaxCommits = 100;
+constexpr size_t kMaxOnelineCommits = 200;
+constexpr uint64_t kMessageBudget = 120;  // message lines after the subjects, all commits
+constexpr uint64_t kStatBlockLines = 100;
+constexpr uint64_t kStatBudget = 400;
+constexpr uint64_t kMaxOtherLines = 100;
+constexpr uint64_t kMaxTrackedPaths = 200;  // per status section
+constexpr uint64_t kMaxUntrackedPaths = 30;
+
+bool IsDigit(char c) { return c >= '0' && c <= '9'; }
+bool IsHex(char c) { return IsDigit(c) || (c >= 'a' && c <= 'f'); }
+
+size_t HexRun(std::string_view s, size_t from = 0) {
+  size_t i = from;
+  while (i < s.size() && IsHex(s[i])) ++i;
+  return i - from;
+}
+
+bool IsBlank(std::string_view s) { return Trim(s).empty(); }
+
+// Reads a decimal number at s[*i], advancing *i.
+bool ReadNumber(std::string_view s, size_t* i, uint64_t* value) {
+  size_t start = *i;
+  uint64_t v = 0;
+  while (*i < s.size() && IsDigit(s[*i])) v = v * 10 + static_cast<uint64_t>(s[(*i)++] - '0');
+  if (*i == start) return false;
+  *value = v;
+  return true;
+}
+
+// "-12,7" or "-12" (count 1) at s[*i] with the given sign.
+bool ReadRange(std::string_view s, size_t* i, char sign, uint64_t* count) {
+  if (*i >= s.size() || s[*i] != sign) return false;
+  ++*i;
+  uint64_t start = 0;
+  if (!ReadNumber(s, i, &start)) return false;
+  *count = 1;
+  if (*i < s.size() && s[*i] == ',') {
+    ++*i;
+    if (!ReadNumber(s, i, count)) return false;
+  }
+  return true;
+}
+
+// "@@ -12,7 +12,9 @@ func" -> old 7, new 9.
+bool ParseHunkHeader(std::string_view s, uint64_t* old_count, uint64_t* new_count) {
+  if (!s.starts_with("@@ ")) return false;
+  size_t i = 3;
+  if (!ReadRange(s, &i, '-', old_count)) return false;
+  if (i >= s.size() || s[i] != ' ') return false;
+  ++i;
+  if (!ReadRange(s, &i, '+', new_count)) return false;
+  return s.substr(i).starts_with(" @@");
+}
+
+// "@@@ -1,3 -1,3 +1,4 @@@" (combined diff of a merge) -> 2 parents.
+size_t CombinedParents(std::string_view s) {
+  size_t at = 0;
+  while (at < s.size() && s[at] == '@') ++at;
+  if (at < 3 || at >= s.size() || s[at] != ' ') return 0;
+  if (s.find(std::string(at, '@'), at) == std::string_view::npos) return 0;
+  return at - 1;
+}
+
+// A normal-format diff command: "12c12", "5,7d4", "8a9,10" -> lines removed and added.
+bool ParseNormalCommand(std::string_view s, uint64_t* removed, uint64_t* added) {
+  size_t i = 0;
+  uint64_t a = 0, b = 0, c = 0, d = 0;
+  if (!ReadNumber(s, &i, &a)) return false;
+  b = a;
+  if (i < s.size() && s[i] == ',') {
+    ++i;
+    if (!ReadNumber(s, &i, &b)) return false;
+  }
+  if (i >= s.size() || (s[i] != 'a' && s[i] != 'c' && s[i] != 'd')) return false;
+  char op = s[i++];
+  if (!ReadNumber(s, &i, &c)) return false;
+  d = c;
+  if (i < s.size() && s[i] == ',') {
+    ++i;
+    if (!ReadNumber(s, &i, &d)) return false;
+  }
+  if (i != s.size() || b < a || d < c) return false;
+  *removed = op == 'a' ? 0 : b - a + 1;
+  *added = op == 'd' ? 0 : d - c + 1;
+  return true;
+}
+
+// "commit 1a2b3c4…" (git log / show, maybe with decorations).
+bool IsCommitLine(std::string_view s) {
+  return s.starts_with("commit ") && HexRun(s, 7) >= 7 &&
+         (s.size() == 7 + HexRun(s, 7) || s[7 + HexRun(s, 7)] == ' ');
+}
+
+// "From 1a2b…(40) Mon Sep 17 00:00:00 2001" (format-patch).
+bool IsMboxFromLine(std::string_view s) {
+  return s.starts_with("From ") && HexRun(s, 5) >= 40 && s.size() > 45 && s[45] == ' ';
+}
+
+// "1a2b3c4 subject" (--oneline and similar formats).
+bool IsOnelineCommit(std::string_view s) {
+  size_t n = HexRun(s);
+  return n >= 7 && n <= 64 && (n == s.size() || s[n] == ' ');
+}
+
+// "Author: …", "Merge: …", "Date:   …": a header line of a commit.
+bool IsHeaderField(std::string_view s) {
+  size_t i = 0;
+  while (i < s.size() && (std::isalpha(static_cast<unsigned char>(s[i])) || s[i] == '-')) ++i;
+  return i > 0 && i < s.size() && s[i] == ':';
+}
+
+// " src/x.c | 12 +++---", " logo.png | Bin 185 -> 244 bytes".
+bool IsStatLine(std::string_view s) {
+  if (s.size() < 4 || s[0] != ' ') return false;
+  size_t bar = s.find(" | ");
+  if (bar == std::string_view::npos) return false;
+  std::string_view rest = Trim(s.substr(bar + 3));
+  return !rest.empty() && (IsDigit(rest[0]) || rest.starts_with("Bin"));
+}
+
+// " 40 files changed, 3711 insertions(+), 1344 deletions(-)".
+bool IsStatSummary(std::string_view s) {
+  std::string_view t = Trim(s);
+  size_t i = 0;
+  uint64_t n = 0;
+  if (!ReadNumber(t, &i, &n)) return false;
+  return t.substr(i).starts_with(" file changed") || t.substr(i).starts_with(" files changed");
+}
+
+// --numstat "12\t3\tpath", "-\t-\tpath"; --name-status "M\tpath", "R100\told\tnew".
+bool IsNumstatOrNameStatus(std::string_view s) {
+  size_t tab = s.find('\t');
+  if (tab == std::string_view::npos || tab == 0 || tab > 8) return false;
+  std::string_view first = s.substr(0, tab);
+  if (first == "-" || first.find_first_not_of("0123456789") == std::string_view::npos) {
+    size_t tab2 = s.find('\t', tab + 1);
+    std::string_view second = s.substr(tab + 1, tab2 == std::string_view::npos ? 0 : tab2 - tab - 1);
+    return tab2 != std::string_view::npos && !second.empty() &&
+           (second == "-" || second.find_first_not_of("0123456789") == std::string_view::npos);
+  }
+  return std::strchr("ACDMRTUXB", first[0]) != nullptr &&
+         first.find_first_not_of("0123456789", 1) == std::string_view::npos;
+}
+
+// The new path of a "diff --git a/x b/x" line (or the last word of another "diff" line).
+std::string_view DiffLinePath(std::string_view s) {
+  if (s.starts_with("diff --git ")) {
+    std::string_view rest = s.substr(11);
+    if (rest.size() % 2 == 1) {
+      size_t half = rest.size() / 2;
+      if (rest[half] == ' ' && half > 2 && rest.substr(2, half - 2) == rest.substr(half + 3)) {
+        return rest.substr(half + 3);
+      }
+    }
+    size_t b = rest.rfind(" b/");
+    if (b != std::string_view::npos) return rest.substr(b + 3);
+  }
+  if (s.starts_with("diff --cc ")) return s.substr(10);
+  if (s.starts_with("diff --combined ")) return s.substr(16);
+  size_t space = s.rfind(' ');
+  return space == std::string_view::npos ? s : s.substr(space + 1);
+}
+
+// The path of a "--- a/x\t2024-…" / "+++ b/x" line; empty for /dev/null.
+std::string_view MinusPlusPath(std::string_view s, bool git) {
+  std::string_view path = s.substr(4);
+  size_t tab = path.find('\t');
+  if (tab != std::string_view::npos) path = path.substr(0, tab);
+  if (path == "/dev/null") return {};
+  if (git && path.size() > 2 && path[1] == '/') path = path.substr(2);
+  return path;
+}
+
+std::string PlusMinus(uint64_t added, uint64_t removed) {
+  if (added > 0 && removed > 0) {
+    return StrCat("+", core::FormatCount(added), " −", core::FormatCount(removed));
+  }
+  if (added > 0) return StrCat("+", core::FormatCount(added));
+  return StrCat("−", core::FormatCount(removed));
+}
+
+std::string Plural(uint64_t n, std::string_view one, std::string_view many) {
+  return StrCat(core::FormatCount(n), " ", n == 1 ? one : many);
+}
+
+// Shares `budget` between items fairly: every item gets min(n, c) for the largest c that
+// fits (at most `max_each`), and what is left goes one by one to the items still cut.
+std::vector<uint64_t> FairShares(const std::vector<uint64_t>& n, uint64_t budget,
+                                 uint64_t max_each) {
+  auto used = [&](uint64_t c) {
+    uint64_t sum = 0;
+    for (uint64_t x : n) sum += std::min(x, c);
+    return sum;
+  };
+  uint64_t lo = 0, hi = max_each;
+  while (lo < hi) {
+    uint64_t mid = lo + (hi - lo + 1) / 2;
+    if (used(mid) <= budget) {
+      lo = mid;
+    } else {
+      hi = mid - 1;
+    }
+  }
+  std::vector<uint64_t> share(n.size());
+  uint64_t left = budget - std::min(budget, used(lo));
+  for (size_t i = 0; i < n.size(); ++i) {
+    share[i] = std::min(n[i], lo);
+    if (left > 0 && n[i] > lo && lo < max_each) {
+      ++share[i];
+      --left;
+    }
+  }
+  return share;
+}
+
+// ---- The command ------------------------------------------------------------------------------
+
+enum class Sub { kNone, kDiff, kShow, kLog, kStatus };
+
+struct GitCommand {
+  std::string label;  // "git diff", "diff", "" when the command is no diff/log/status tool
+  Sub sub = Sub::kNone;
+  bool short_status = false;
+  bool git = false;
+};
+
+GitCommand ParseCommand(std::string_view command) {
+  GitCommand cmd;
+  std::vector<std::string_view> stages = PipelineStages(command);
+  if (stages.empty()) return cmd;
+  // Later stages must keep the lines as they are (paging, head/tail, filtering lines).
+  for (size_t i = 1; i < stages.size(); ++i) {
+    std::string tool = ToolName(stages[i]);
+    static constexpr std::string_view kKeepers[] = {"head", "tail", "less", "more", "cat",
+                                                    "tee",  "grep", "egrep", "fgrep", "rg"};
+    if (std::find(std::begin(kKeepers), std::end(kKeepers), tool) == std::end(kKeepers)) {
+      return cmd;
+    }
+  }
+  std::string tool = ToolName(stages[0]);
+  std::vector<std::string> args = ToolArgs(stages[0]);
+  if (tool == "diff" || tool == "colordiff") {
+    cmd.label = tool;
+    cmd.sub = Sub::kDiff;
+    return cmd;
+  }
+  if (tool == "hg" || tool == "svn" || tool == "jj") {
+    if (!args.empty() && args[0] == "diff") {
+      cmd.label = StrCat(tool, " diff");
+      cmd.sub = Sub::kDiff;
+    }
+    return cmd;
+  }
+  if (tool != "git") return cmd;
+  size_t i = 0;
+  while (i < args.size() && args[i].starts_with("-")) {
+    const std::string& a = args[i];
+    i += (a == "-C" || a == "-c" || a == "--git-dir" || a == "--work-tree" ||
+          a == "--namespace") ? 2 : 1;
+  }
+  if (i >= args.size()) return cmd;
+  const std::string& sub = args[i];
+  cmd.git = true;
+  if (sub == "diff" || sub == "diff-tree" || sub == "diff-index" || sub == "diff-files" ||
+      sub == "format-patch") {
+    cmd.sub = Sub::kDiff;
+  } else if (sub == "show") {
+    cmd.sub = Sub::kShow;
+  } else if (sub == "log" || sub == "whatchanged" || sub == "reflog") {
+    cmd.sub = Sub::kLog;
+  } else if (sub == "stash" && i + 1 < args.size() && args[i + 1] == "show") {
+    cmd.sub = Sub::kShow;
+  } else if (sub == "status") {
+    cmd.sub = Sub::kStatus;
+    for (size_t j = i + 1; j < args.size(); ++j) {
+      const std::string& a = args[j];
+      if (a == "--short" || a.starts_with("--porcelain") ||
+          (a.size() > 1 && a[0] == '-' && a[1] != '-' && a.find('s') != std::string::npos)) {
+        cmd.short_status = true;
+      }
+    }
+  } else {
+    return cmd;
+  }
+  cmd.label = StrCat("git ", sub == "stash" ? "stash show" : sub);
+  return cmd;
+}
+
+// ---- Diffs and logs ---------------------------------------------------------------------------
+
+enum Kind : uint8_t {
+  kKeep,        // always shown
+  kFileHeader,  // "diff --git …" (or the "---" line of a plain diff): starts a file
+  kHunkHeader,  // "@@ … @@", "12c12": starts a hunk
+  kAdd,
+  kDel,
+  kContext,  // context lines, "\ No newline at end of file"
+  kMeta,     // index and ---/+++ lines of a git diff, binary patch data
+  kCommit,   // "commit <hash>", "From <hash> …": starts a commit
+  kOneline,  // "<hash> subject"
+  kBody,     // commit message lines after the subject
+  kStat,     // --stat, --numstat, --name-status lines
+  kOther,
+  kBlank,  // blank lines, graph-only lines
+};
+
+struct FileInfo {
+  size_t line = 0;
+  std::string_view path;
+  uint64_t added = 0, removed = 0;
+  bool deleted = false;
+  bool real = true;  // false: hunks with no file header (a plain two-file diff)
+  size_t first_hunk = 0, hunks = 0;
+};
+
+struct HunkInfo {
+  size_t file = 0;
+  uint64_t added = 0, removed = 0;
+  uint64_t changed() const { return added + removed; }
+};
+
+struct CommitInfo {
+  size_t line = 0;
+  uint64_t body = 0;
+};
+
+struct PatchReport {
+  std::vector<uint8_t> kind;
+  std::vector<FileInfo> files;
+  std::vector<HunkInfo> hunks;
+  std::vector<CommitInfo> commits;
+  std::vector<uint64_t> stat_blocks;  // lines per block
+  std::vector<size_t> stat_summaries;
+  uint64_t changed = 0, context = 0, added = 0, removed = 0, stat_lines = 0;
+  bool full_commits = false;  // any "commit <hash>" (not one-line) commit
+};
+
+// The graph drawn by `git log --graph`: its width is taken from the last line that starts a
+// commit or a diff, so the lines between keep their own leading spaces.
+size_t GraphRun(std::string_view s) {
+  size_t i = 0;
+  while (i < s.size() && std::strchr("*|/\\_ ", s[i]) != nullptr && s[i] != '\0') ++i;
+  return i;
+}
+
+PatchReport ParsePatch(const std::vector<std::string_view>& lines) {
+  PatchReport r;
+  const size_t n = lines.size();
+  r.kind.assign(n, kOther);
+  enum class HunkMode { kNone, kUnified, kCombined, kNormal } hunk = HunkMode::kNone;
+  uint64_t old_left = 0, new_left = 0;
+  size_t parents = 0;
+  enum class Msg { kNone, kHeader, kMessage, kEmailHeader, kEmailBody } msg = Msg::kNone;
+  bool subject_seen = false;
+  bool header_open = false;  // between a file header and its first hunk
+  bool git_file = false;
+  bool binary_data = false;
+  bool graph = false;
+  size_t graph_width = 0;
+  for (std::string_view l : lines) {
+    if (IsBlank(l)) continue;
+    graph = l.starts_with("* ") || l == "*";
+    break;
+  }
+
+  auto file = [&]() -> FileInfo* { return r.files.empty() ? nullptr : &r.files.back(); };
+  auto start_file = [&](size_t i, std::string_view path, bool real) {
+    FileInfo f;
+    f.line = i;
+    f.path = path;
+    f.real = real;
+    f.first_hunk = r.hunks.size();
+    r.files.push_back(f);
+    header_open = real;
+  };
+  auto start_hunk = [&](size_t i) {
+    if (r.files.empty()) start_file(i, {}, false);  // hunks with no file header before them
+    header_open = false;
+    r.files.back().hunks++;
+    r.hunks.push_back(HunkInfo{r.files.size() - 1, 0, 0});
+  };
+  auto changed = [&](size_t i, bool add) {
+    r.kind[i] = add ? kAdd : kDel;
+    ++r.changed;
+    (add ? r.added : r.removed)++;
+    (add ? r.files.back().added : r.files.back().removed)++;
+    (add ? r.hunks.back().added : r.hunks.back().removed)++;
+  };
+
+  for (size_t i = 0; i < n; ++i) {
+    std::string_view s = lines[i];
+    if (graph) {
+      size_t run = GraphRun(s);
+      std::string_view rest = s.substr(run);
+      if (rest.empty()) {
+        r.kind[i] = kBlank;
+        continue;
+      }
+      if (IsCommitLine(rest) || rest.starts_with("diff ") || IsOnelineCommit(rest)) {
+        graph_width = run;
+      }
+      s = s.substr(std::min(run, graph_width));
+    }
+
+    // Inside a hunk.
+    if (hunk == HunkMode::kUnified) {
+      if (old_left > 0 || new_left > 0) {
+        char c = s.empty() ? ' ' : s[0];
+        if (c == ' ' && old_left > 0 && new_left > 0) {
+          r.kind[i] = kContext;
+          ++r.context;
+          --old_left;
+          --new_left;
+          continue;
+        }
+        if (c == '-' && old_left > 0) {
+          changed(i, false);
+          --old_left;
+          continue;
+        }
+        if (c == '+' && new_left > 0) {
+          changed(i, true);
+          --new_left;
+          continue;
+        }
+      }
+      if (s.starts_with("\\")) {
+        r.kind[i] = kContext;
+        ++r.context;
+        continue;
+      }
+      hunk = HunkMode::kNone;
+    } else if (hunk == HunkMode::kCombined) {
+      bool body = s.size() >= parents;
+      for (size_t k = 0; body && k < parents; ++k) body = s[k] == ' ' || s[k] == '+' || s[k] == '-';
+      if (body) {
+        std::string_view cols = s.substr(0, parents);
+        if (cols.find('+') != std::string_view::npos) {
+          changed(i, true);
+        } else if (cols.find('-') != std::string_view::npos) {
+          changed(i, false);
+        } else {
+          r.kind[i] = kContext;
+          ++r.context;
+        }
+        continue;
+      }
+      if (s.starts_with("\\")) {
+        r.kind[i] = kContext;
+        ++r.context;
+        continue;
+      }
+      hunk = HunkMode::kNone;
+    } else if (hunk == HunkMode::kNormal) {
+      if ((s.starts_with("< ") || s == "<") && old_left > 0) {
+        changed(i, false);
+        --old_left;
+        continue;
+      }
+      if (s == "---" && old_left == 0 && new_left > 0) {
+        r.kind[i] = kMeta;
+        continue;
+      }
+      if ((s.starts_with("> ") || s == ">") && new_left > 0) {
+        changed(i, true);
+        --new_left;
+        continue;
+      }
+      if (s.starts_with("\\")) {
+        r.kind[i] = kContext;
+        ++r.context;
+        continue;
+      }
+      hunk = HunkMode::kNone;
+    }
+    if (binary_data) {
+      if (!s.starts_with("diff ") && !IsCommitLine(s) && !IsMboxFromLine(s)) {
+        r.kind[i] = kMeta;
+        continue;
+      }
+      binary_data = false;
+    }
+
+    // Between hunks.
+    if (IsBlank(s)) {
+      r.kind[i] = kBlank;
+      if (msg == Msg::kHeader) msg = Msg::kMessage;
+      if (msg == Msg::kEmailHeader) msg = Msg::kEmailBody;
+      continue;
+    }
+    if (IsCommitLine(s) || IsMboxFromLine(s)) {
+      r.kind[i] = kCommit;
+      r.commits.push_back(CommitInfo{i, 0});
+      r.full_commits = true;
+      msg = IsCommitLine(s) ? Msg::kHeader : Msg::kEmailHeader;
+      subject_seen = false;
+      header_open = false;
+      continue;
+    }
+    if (msg == Msg::kHeader) {
+      if (IsHeaderField(s)) {
+        r.kind[i] = kKeep;
+        continue;
+      }
+      msg = Msg::kNone;
+    } else if (msg == Msg::kEmailHeader) {
+      if (s.starts_with("From:") || s.starts_with("Date:") || s.starts_with("Subject:")) {
+        r.kind[i] = kKeep;
+        subject_seen = subject_seen || s.starts_with("Subject:");
+      } else if (s[0] == ' ' || s[0] == '\t') {
+        r.kind[i] = kKeep;  // a folded header line
+      } else {
+        r.kind[i] = kMeta;
+      }
+      continue;
+    } else if (msg == Msg::kEmailBody) {
+      if (s == "---") {
+        r.kind[i] = kMeta;
+        msg = Msg::kNone;
+        continue;
+      }
+      if (!s.starts_with("diff --git ")) {
+        r.kind[i] = kBody;
+        r.commits.back().body++;
+        continue;
+      }
+      msg = Msg::kNone;
+    } else if (msg == Msg::kMessage) {
+      if (s.starts_with("    ")) {
+        if (!subject_seen && !IsBlank(s)) {
+          r.kind[i] = kKeep;
+          subject_seen = true;
+        } else {
+          r.kind[i] = kBody;
+          r.commits.back().body++;
+        }
+        continue;
+      }
+      msg = Msg::kNone;
+    }
+
+    if (s.starts_with("diff ") && s.size() > 5 && s[5] != ' ') {
+      start_file(i, DiffLinePath(s), true);
+      git_file = s.starts_with("diff --git ") || s.starts_with("diff --cc ") ||
+                 s.starts_with("diff --combined ");
+      r.kind[i] = kFileHeader;
+      continue;
+    }
+    if (s.starts_with("Index: ") && i + 1 < n && lines[i + 1].starts_with("=====")) {
+      start_file(i, s.substr(7), true);
+      git_file = false;
+      r.kind[i] = kFileHeader;
+      r.kind[++i] = kMeta;
+      continue;
+    }
+    if (header_open) {
+      if (s.starts_with("index ") || s.starts_with("--- ") || s.starts_with("+++ ")) {
+        r.kind[i] = kMeta;
+        if (!s.starts_with("index ")) {
+          std::string_view path = MinusPlusPath(s, git_file);
+          if (path.empty() && s.starts_with("+++ ")) file()->deleted = true;
+          if (!path.empty() && (s.starts_with("+++ ") || file()->path.empty())) file()->path = path;
+        }
+        continue;
+      }
+      if (s.starts_with("GIT binary patch")) {
+        r.kind[i] = kMeta;
+        binary_data = true;
+        continue;
+      }
+      static constexpr std::string_view kMarkers[] = {
+          "old mode ",   "new mode ", "deleted file mode", "new file mode", "similarity index",
+          "dissimilarity index", "rename from ", "rename to ", "copy from ", "copy to ",
+          "Binary files "};
+      bool marker = false;
+      for (std::string_view m : kMarkers) marker = marker || s.starts_with(m);
+      if (marker) {
+        r.kind[i] = kKeep;
+        if (s.starts_with("deleted file mode")) file()->deleted = true;
+        if (s.starts_with("rename to ")) file()->path = s.substr(10);
+        if (s.starts_with("copy to ")) file()->path = s.substr(8);
+        continue;
+      }
+    }
+    if (s.starts_with("--- ") && i + 1 < n && lines[i + 1].starts_with("+++ ")) {
+      // A plain unified diff: these two lines are the file's header.
+      std::string_view path = MinusPlusPath(lines[i + 1], false);
+      start_file(i, path.empty() ? MinusPlusPath(s, false) : path, true);
+      if (path.empty()) r.files.back().deleted = true;
+      git_file = false;
+      r.kind[i] = kFileHeader;
+      r.kind[++i] = kKeep;
+      continue;
+    }
+    if (s.starts_with("@@")) {
+      uint64_t old_count = 0, new_count = 0;
+      if (ParseHunkHeader(s, &old_count, &new_count)) {
+        start_hunk(i);
+        hunk = HunkMode::kUnified;
+        old_left = old_count;
+        new_left = new_count;
+        r.kind[i] = kHunkHeader;
+        continue;
+      }
+      if (size_t p = CombinedParents(s); p > 0) {
+        start_hunk(i);
+        hunk = HunkMode::kCombined;
+        parents = p;
+        r.kind[i] = kHunkHeader;
+        continue;
+      }
+    }
+    if (IsDigit(s[0])) {
+      uint64_t removed = 0, added = 0;
+      if (ParseNormalCommand(s, &removed, &added)) {
+        start_hunk(i);
+        hunk = HunkMode::kNormal;
+        old_left = removed;
+        new_left = added;
+        r.kind[i] = kHunkHeader;
+        continue;
+      }
+    }
+    if ((s.starts_with("Binary files ") || s.starts_with("Files ")) && s.ends_with(" differ")) {
+      start_file(i, {}, true);
+      header_open = false;
+      r.kind[i] = kFileHeader;
+      continue;
+    }
+    if (s.starts_with("Only in ")) {
+      start_file(i, {}, true);
+      header_open = false;
+      r.kind[i] = kFileHeader;
+      continue;
+    }
+    if (IsStatSummary(s)) {
+      r.kind[i] = kKeep;
+      r.stat_summaries.push_back(i);
+      continue;
+    }
+    if (IsStatLine(s) || IsNumstatOrNameStatus(s)) {
+      r.kind[i] = kStat;
+      if (i == 0 || r.kind[i - 1] != kStat) r.stat_blocks.push_back(0);  // a new block
+      r.stat_blocks.back()++;
+      ++r.stat_lines;
+      continue;
+    }
+    if (IsOnelineCommit(s)) {
+      r.kind[i] = kOneline;
+      r.commits.push_back(CommitInfo{i, 0});
+      continue;
+    }
+    if (s == "-- " && i + 1 < n && !lines[i + 1].empty() && IsDigit(lines[i + 1][0])) {
+      r.kind[i] = kBlank;  // format-patch's signature: "-- " and the git version
+      r.kind[++i] = kBlank;
+      continue;
+    }
+    if (s.starts_with("\\ ")) {
+      r.kind[i] = kContext;
+      ++r.context;
+      continue;
+    }
+    r.kind[i] = LooksLikeErrorLine(s) ? kKeep : kOther;
+  }
+  return r;
+}
+
+std::string PatchHeader(const GitCommand& cmd, const PatchReport& r) {
+  std::vector<std::string> parts;
+  size_t commits = r.commits.size();
+  if (commits > 0) parts.push_back(Plural(commits, "commit", "commits"));
+  size_t real_files = 0;
+  for (const FileInfo& f : r.files) real_files += f.real ? 1 : 0;
+  if (real_files > 0) {
+    std::string files = commits > 1 ? Plural(real_files, "file diff", "file diffs")
+                                    : StrCat(Plural(real_files, "file", "files"), " changed");
+    if (r.changed > 0) StrAppend(&files, ", ", PlusMinus(r.added, r.removed));
+    parts.push_back(files);
+  } else if (!r.hunks.empty()) {
+    std::string hunks = Plural(r.hunks.size(), "hunk", "hunks");
+    if (r.changed > 0) StrAppend(&hunks, ", ", PlusMinus(r.added, r.removed));
+    parts.push_back(hunks);
+  }
+  if (parts.empty() && r.stat_summaries.empty() && r.stat_lines > 0) {
+    // --name-status / --numstat: a line per file.
+    parts.push_back(StrCat(Plural(r.stat_lines, "file", "files"), " changed"));
+  }
+  std::string header = cmd.label;
+  StrAppend(&header, ":");
+  for (size_t i = 0; i < parts.size(); ++i) StrAppend(&header, i == 0 ? " " : ", ", parts[i]);
+  return header;
+}
+
+// Where omitted untracked paths are: " (50 in ./, 20 under build/)", the three largest groups.
+std::string UntrackedGroups(const std::vector<std::string_view>& paths) {
+  std::vector<std::pair<std::string_view, uint64_t>> groups;
+  absl::flat_hash_map<std::string_view, size_t> index;
+  for (std::string_view p : paths) {
+    size_t slash = p.find('/');
+    std::string_view key = slash == std::string_view::npos || slash + 1 == p.size()
+                               ? std::string_view()
+                               : p.substr(0, slash + 1);
+    auto [it, inserted] = index.try_emplace(key, groups.size());
+    if (inserted) groups.emplace_back(key, 0);
+    groups[it->second].second++;
+  }
+  if (groups.size() < 2 && (groups.empty() || groups[0].first.empty())) return "";
+  std::stable_sort(groups.begin(), groups.end(),
+                   [](const auto& a, const auto& b) { return a.second > b.second; });
+  std::string text = " (";
+  uint64_t rest = 0;
+  for (size_t i = 0; i < groups.size(); ++i) {
+    if (i >= 3) {
+      rest += groups[i].second;
+      continue;
+    }
+    StrAppend(&text, i == 0 ? "" : ", ", core::FormatCount(groups[i].second),
+              groups[i].first.empty() ? " in ./" : StrCat(" under ", groups[i].first));
+  }
+  if (rest > 0) StrAppend(&text, ", ", core::FormatCount(rest), " elsewhere");
+  return text + ")";
+}
+
+void WriteStatusHeaderCounts(std::string* header, uint64_t unmerged, uint64_t staged,
+                             uint64_t unstaged, uint64_t untracked) {
+  std::vector<std::string> parts;
+  if (unmerged > 0) parts.push_back(StrCat(core::FormatCount(unmerged), " unmerged"));
+  if (staged > 0) parts.push_back(StrCat(core::FormatCount(staged), " staged"));
+  if (unstaged > 0) parts.push_back(StrCat(core::FormatCount(unstaged), " unstaged"));
+  if (untracked > 0) parts.push_back(StrCat(core::FormatCount(untracked), " untracked"));
+  for (size_t i = 0; i < parts.size(); ++i) StrAppend(header, i == 0 ? " " : ", ", parts[i]);
+}
 
 class GitDiffShaper final : public core::Shaper {
  public:
@@ -11,19 +773,517 @@ class GitDiffShaper final : public core::Shaper {
     meta_.id = "builtin-git-diff";
     meta_.name = "git-diff";
     meta_.version = "1.0.0";
-    meta_.tier = "built-in";
+    meta_.description =
+        "git diff/show/log/status and unified diffs: every file and hunk header, changed lines "
+        "to a budget, every commit's hash, author, date and subject, every status path";
     meta_.author = "plugline";
+    meta_.tier = "built-in";
+    meta_.output_kind = "diff";
   }
+
   const core::ShaperMeta& meta() const override { return meta_; }
-  absl::StatusOr<core::MatchResult> Match(std::string_view, std::string_view,
+
+  absl::StatusOr<core::MatchResult> Match(std::string_view command, std::string_view snippet,
                                           std::optional<int>) override {
-    return core::MatchResult{false, 0, {}};
+    GitCommand cmd = ParseCommand(command);
+    if (cmd.sub != Sub::kNone) {
+      return core::MatchResult{true, cmd.git ? 0.95 : 0.9, {StrCat("command: ", cmd.label)}};
+    }
+    double confidence = 0;
+    std::string signal;
+    std::vector<std::string_view> lines = core::SplitLines(snippet.substr(0, 4096));
+    size_t first = 0;
+    while (first < lines.size() && IsBlank(lines[first])) ++first;
+    if (first < lines.size()) {
+      std::string_view head = lines[first];
+      if (head.starts_with("diff --git ") || head.starts_with("diff --cc ")) {
+        confidence = 0.85;
+        signal = "output starts with diff --git";
+      } else if ((IsCommitLine(head) && HexRun(head, 7) >= 40 && first + 1 < lines.size() &&
+                  (lines[first + 1].starts_with("Author: ") ||
+                   lines[first + 1].starts_with("Merge: "))) ||
+                 IsMboxFromLine(head)) {
+        confidence = 0.85;
+        signal = "output starts with a git commit";
+      } else if (head.starts_with("On branch ") || head.starts_with("HEAD detached ")) {
+        for (std::string_view l : lines) {
+          if (l == "Changes to be committed:" || l == "Changes not staged for commit:" ||
+              l == "Untracked files:" || l.starts_with("nothing to commit")) {
+            confidence = 0.8;
+            signal = "git status output";
+          }
+        }
+      }
+    }
+    for (size_t i = 0; confidence == 0 && i + 2 < lines.size(); ++i) {
+      uint64_t a = 0, b = 0;
+      if (lines[i].starts_with("--- ") && lines[i + 1].starts_with("+++ ") &&
+          ParseHunkHeader(lines[i + 2], &a, &b)) {
+        confidence = 0.8;
+        signal = "unified diff headers";
+      } else if (lines[i].starts_with("diff --git ")) {
+        confidence = 0.7;
+        signal = "diff --git in the output";
+      }
+    }
+    if (confidence == 0) return core::MatchResult{false, 0, {}};
+    return core::MatchResult{true, confidence, {signal}};
   }
-  absl::StatusOr<core::ShapeOutput> Shape(std::string_view, const core::ShapeContext&) override {
-    return core::ShapeOutput{"", RenderMode::kRaw};
+
+  absl::StatusOr<core::ShapeOutput> Shape(std::string_view output,
+                                          const core::ShapeContext& context) override {
+    GitCommand cmd = ParseCommand(context.command);
+    std::vector<std::string_view> lines = core::SplitLines(output);
+    const std::string note = ExitNote(context.exit_code);
+    const bool exit_ok = note.empty();
+    if (cmd.label.empty()) cmd.label = GuessLabel(lines);
+
+    if (lines.empty()) {
+      std::string what = !exit_ok                   ? note
+                         : cmd.sub == Sub::kLog     ? "no commits"
+                         : cmd.sub == Sub::kStatus  ? "clean"
+                         : cmd.label == "diff"      ? "no differences"
+                                                    : "no changes";
+      return core::ShapeOutput{StrCat(cmd.label, ": ", what, "\n"), RenderMode::kSummary};
+    }
+    bool status = cmd.sub == Sub::kStatus || (cmd.sub == Sub::kNone && LooksLikeLongStatus(lines));
+    if (status) {
+      std::optional<std::string> shaped =
+          cmd.short_status ? ShapeShortStatus(cmd, lines, note) : ShapeLongStatus(cmd, lines, note);
+      if (shaped) return core::ShapeOutput{std::move(*shaped), RenderMode::kSummary};
+      return Fallback(cmd, lines, note);
+    }
+    PatchReport report = ParsePatch(lines);
+    bool structure = !report.files.empty() || !report.commits.empty() ||
+                     report.stat_lines > 0 || !report.stat_summaries.empty();
+    if (structure && report.files.empty() && !report.full_commits && report.stat_lines == 0 &&
+        report.stat_summaries.empty()) {
+      // Only "<hex> text" lines: a one-line log when they are most of the output (a file's
+      // contents, `git show HEAD:x`, may have a few lines that start with hex digits).
+      size_t content = 0;
+      for (std::string_view l : lines) content += IsBlank(l) ? 0 : 1;
+      structure = report.commits.size() * 2 > content;
+    }
+    if (!structure) return Fallback(cmd, lines, note);
+    return core::ShapeOutput{WritePatch(cmd, lines, report, note), RenderMode::kSummary};
   }
 
  private:
+  static std::string GuessLabel(const std::vector<std::string_view>& lines) {
+    for (std::string_view l : lines) {
+      if (IsBlank(l)) continue;
+      if (IsCommitLine(l) || IsMboxFromLine(l)) return "git log";
+      if (l.starts_with("On branch ") || l.starts_with("HEAD detached ")) return "git status";
+      return "diff";
+    }
+    return "diff";
+  }
+
+  static bool LooksLikeLongStatus(const std::vector<std::string_view>& lines) {
+    for (std::string_view l : lines) {
+      if (IsBlank(l)) continue;
+      return l.starts_with("On branch ") || l.starts_with("HEAD detached ") ||
+             l.starts_with("Not currently on any branch");
+    }
+    return false;
+  }
+
+  static core::ShapeOutput Fallback(const GitCommand& cmd, const std::vector<std::string_view>& lines,
+                                    const std::string& note) {
+    SummaryWriter out(&lines);
+    out.Header(StrCat(cmd.label, ": ", note.empty() ? "" : StrCat(note, ", "),
+                      Plural(lines.size(), "line", "lines")));
+    WriteHeadTail(lines, 20, 20, LooksLikeErrorLine, 50, out);
+    return core::ShapeOutput{out.Take(), RenderMode::kSummary};
+  }
+
+  static std::string WritePatch(const GitCommand& cmd, const std::vector<std::string_view>& lines,
+                                const PatchReport& r, const std::string& note) {
+    const size_t n = lines.size();
+    SummaryWriter out(&lines);
+    std::string header = PatchHeader(cmd, r);
+    if (r.files.empty() && r.commits.size() <= 1 && r.stat_summaries.size() == 1) {
+      // --stat without the diff: the totals line's own numbers.
+      std::string_view totals = Trim(lines[r.stat_summaries[0]]);
+      uint64_t files = 0;
+      size_t at = 0;
+      ReadNumber(totals, &at, &files);
+      uint64_t added = CountBefore(totals, "insertion").value_or(0);
+      uint64_t removed = CountBefore(totals, "deletion").value_or(0);
+      StrAppend(&header, r.commits.empty() ? " " : ", ", Plural(files, "file", "files"),
+                " changed");
+      if (added + removed > 0) StrAppend(&header, ", ", PlusMinus(added, removed));
+    }
+    if (!note.empty()) StrAppend(&header, " (", note, ")");
+    out.Header(header);
+
+    // Past the commit limit the rest is counted.
+    const size_t limit = r.full_commits ? kMaxCommits : kMaxOnelineCommits;
+    const size_t cutoff = r.commits.size() > limit ? r.commits[limit].line : n;
+
+    // Budgets for changed lines.
+    const bool keep_context = r.changed + r.context <= kBodyBudget;
+    std::vector<uint64_t> hunk_cap(r.hunks.size());
+    if (keep_context) {
+      for (size_t h = 0; h < r.hunks.size(); ++h) hunk_cap[h] = r.hunks[h].changed();
+    } else {
+      std::vector<uint64_t> wanted(r.files.size(), 0);
+      for (size_t f = 0; f < r.files.size(); ++f) {
+        const FileInfo& file = r.files[f];
+        if (file.line < cutoff && !file.deleted) wanted[f] = file.added + file.removed;
+      }
+      uint64_t budget = std::min(kMaxChangedBudget,
+                                 kChangedBudget + kChangedPerExtraFile * (r.files.size() - 1));
+      std::vector<uint64_t> file_cap = FairShares(wanted, budget, kMaxChangedPerFile);
+      for (size_t f = 0; f < r.files.size(); ++f) {
+        const FileInfo& file = r.files[f];
+        std::vector<uint64_t> sizes;
+        for (size_t h = file.first_hunk; h < file.first_hunk + file.hunks; ++h) {
+          sizes.push_back(r.hunks[h].changed());
+        }
+        std::vector<uint64_t> caps = FairShares(sizes, file_cap[f], UINT64_MAX / 4);
+        for (size_t k = 0; k < caps.size(); ++k) hunk_cap[file.first_hunk + k] = caps[k];
+      }
+    }
+    size_t shown_commits = std::min(r.commits.size(), limit);
+    uint64_t body_budget =
+        std::clamp<uint64_t>(kMessageBudget / std::max<size_t>(shown_commits, 1), 3, 40);
+
+    uint64_t context_dropped = 0, meta_dropped = 0;
+    size_t hunk = SIZE_MAX, commit = SIZE_MAX, block = SIZE_MAX;
+    uint64_t ordinal = 0;  // changed line within the hunk
+    uint64_t body_shown = 0, stat_shown_total = 0, stat_shown_block = 0, stat_limit = 0;
+    uint64_t other_shown = 0;
+    struct Pending {
+      uint64_t lines = 0, added = 0, removed = 0;
+      size_t file = SIZE_MAX;
+    } pending;
+    auto flush = [&]() {
+      if (pending.lines == 0) return;
+      std::string_view path = pending.file < r.files.size() ? r.files[pending.file].path : "";
+      out.ElidedLines(pending.lines,
+                      StrCat(pending.lines == 1 ? "changed line" : "changed lines",
+                             path.empty() ? "" : StrCat(" of ", path), " omitted (",
+                             PlusMinus(pending.added, pending.removed), ")"));
+      pending = Pending{};
+    };
+    auto show = [&](size_t i) {
+      flush();
+      out.Line(lines[i]);
+    };
+
+    for (size_t i = 0; i < cutoff; ++i) {
+      switch (r.kind[i]) {
+        case kFileHeader:
+          show(i);
+          break;
+        case kHunkHeader: {
+          ++hunk;
+          ordinal = 0;
+          const HunkInfo& h = r.hunks[hunk];
+          if (hunk_cap[hunk] == 0 && h.changed() > 0) {
+            if (pending.file != h.file) flush();
+            out.Line(lines[i]);
+            pending.lines += h.changed();
+            pending.added += h.added;
+            pending.removed += h.removed;
+            pending.file = h.file;
+          } else {
+            show(i);
+          }
+          break;
+        }
+        case kAdd:
+        case kDel: {
+          const uint64_t cap = hunk_cap[hunk];
+          const uint64_t total = r.hunks[hunk].changed();
+          const uint64_t j = ordinal++;
+          if (cap == 0) break;  // counted with the hunk header
+          const uint64_t head = (cap + 1) / 2, tail = cap - head;
+          if (j < head || j >= total - tail) {
+            show(i);
+          } else if (j == head) {
+            uint64_t added = 0, removed = 0, left = total - tail - head;
+            for (size_t k = i; k < n && left > 0; ++k) {
+              if (r.kind[k] == kAdd || r.kind[k] == kDel) {
+                (r.kind[k] == kAdd ? added : removed)++;
+                --left;
+              }
+            }
+            flush();
+            out.ElidedLines(added + removed,
+                            StrCat(added + removed == 1 ? "changed line" : "changed lines",
+                                   " omitted (", PlusMinus(added, removed), ")"));
+          }
+          break;
+        }
+        case kContext:
+          if (keep_context) {
+            show(i);
+          } else {
+            ++context_dropped;
+          }
+          break;
+        case kMeta:
+          if (keep_context) {
+            show(i);
+          } else {
+            ++meta_dropped;
+          }
+          break;
+        case kCommit:
+        case kOneline:
+          ++commit;
+          body_shown = 0;
+          show(i);
+          break;
+        case kKeep:
+          show(i);
+          break;
+        case kBody: {
+          uint64_t total = r.commits[commit].body;
+          if (body_shown < body_budget) {
+            show(i);
+          } else if (body_shown == body_budget) {
+            flush();
+            out.ElidedLines(total - body_budget,
+                            StrCat(total - body_budget == 1 ? "more line" : "more lines",
+                                   " of the commit message omitted"));
+          }
+          ++body_shown;
+          break;
+        }
+        case kStat: {
+          if (i == 0 || r.kind[i - 1] != kStat) {
+            ++block;
+            stat_shown_block = 0;
+            uint64_t room = kStatBudget - std::min(kStatBudget, stat_shown_total);
+            stat_limit = std::min(r.stat_blocks[block] <= kStatBlockLines
+                                      ? r.stat_blocks[block]
+                                      : kStatBlockLines - 20,
+                                  room);
+          }
+          if (stat_shown_block < stat_limit) {
+            show(i);
+            ++stat_shown_total;
+          } else if (stat_shown_block == stat_limit) {
+            uint64_t rest = r.stat_blocks[block] - stat_limit;
+            flush();
+            out.ElidedLines(rest, StrCat(rest == 1 ? "more stat line" : "more stat lines",
+                                         " omitted"));
+          }
+          ++stat_shown_block;
+          break;
+        }
+        case kOther:
+          if (other_shown < kMaxOtherLines) {
+            show(i);
+            ++other_shown;
+          }
+          break;
+        case kBlank:
+        default:
+          break;
+      }
+    }
+    flush();
+    if (cutoff < n) {
+      size_t more = r.commits.size() - limit;
+      std::string what = r.full_commits
+                             ? StrCat("lines of ", Plural(more, "more commit", "more commits"),
+                                      " omitted")
+                             : StrCat(more == n - cutoff ? "more commits" : "lines of more commits",
+                                      " omitted");
+      out.ElidedLines(n - cutoff, what);
+    }
+    out.ElidedLines(context_dropped,
+                    context_dropped == 1 ? "context line omitted" : "context lines omitted");
+    if (meta_dropped > 0) {
+      out.ElidedLines(meta_dropped, StrCat(meta_dropped == 1 ? "line" : "lines",
+                                           " of index and ---/+++ headers omitted"));
+    }
+    uint64_t rest = out.UnaccountedLines();
+    out.ElidedLines(rest, rest == 1 ? "other line omitted" : "other lines omitted");
+    return out.Take();
+  }
+
+  // `git status` (long format).
+  static std::optional<std::string> ShapeLongStatus(const GitCommand& cmd,
+                                                    const std::vector<std::string_view>& lines,
+                                                    const std::string& note) {
+    enum class Section { kNone, kStaged, kUnstaged, kUnmerged, kUntracked } section = Section::kNone;
+    uint64_t counts[5] = {0, 0, 0, 0, 0};
+    bool recognized = false, nothing = false;
+    std::vector<uint8_t> show(lines.size(), 0);
+    // Pass 1: what each line is, and the counts.
+    std::vector<uint8_t> entry(lines.size(), 0);  // section + 1 for entries
+    for (size_t i = 0; i < lines.size(); ++i) {
+      std::string_view s = lines[i];
+      if (s.starts_with("#")) s = s.substr(s.starts_with("# ") ? 2 : 1);  // git before 1.8.5
+      if (IsBlank(s)) continue;
+      if (s == "Changes to be committed:") {
+        section = Section::kStaged;
+      } else if (s == "Changes not staged for commit:") {
+        section = Section::kUnstaged;
+      } else if (s == "Unmerged paths:") {
+        section = Section::kUnmerged;
+      } else if (s == "Untracked files:" || s == "Ignored files:") {
+        section = Section::kUntracked;
+      } else if (s[0] == '\t' && section != Section::kNone) {
+        entry[i] = static_cast<uint8_t>(section) + 1;
+        counts[static_cast<int>(section)]++;
+        continue;
+      } else if (s[0] == ' ' && Trim(s).starts_with("(") && Trim(s).ends_with(")")) {
+        continue;  // a hint: "  (use "git add <file>..." to include in what will be committed)"
+      } else {
+        section = Section::kNone;
+        if (s.starts_with("On branch ") || s.starts_with("HEAD detached ") ||
+            s.starts_with("Not currently on any branch") || s.starts_with("No commits yet") ||
+            s.starts_with("Initial commit")) {
+          recognized = true;
+        }
+        if (s.starts_with("nothing to commit") || s.starts_with("nothing added to commit")) {
+          recognized = true;
+          nothing = s.starts_with("nothing to commit");
+        }
+      }
+      recognized = recognized || section != Section::kNone;
+      show[i] = 1;
+    }
+    if (!recognized) return std::nullopt;
+
+    SummaryWriter out(&lines);
+    std::string header = StrCat(cmd.label.empty() ? "git status" : cmd.label, ":");
+    uint64_t staged = counts[1], unstaged = counts[2], unmerged = counts[3], untracked = counts[4];
+    if (staged + unstaged + unmerged + untracked == 0) {
+      StrAppend(&header, nothing ? " nothing to commit" : " no changes listed");
+    } else {
+      WriteStatusHeaderCounts(&header, unmerged, staged, unstaged, untracked);
+    }
+    if (!note.empty()) StrAppend(&header, " (", note, ")");
+    out.Header(header);
+    uint64_t shown_in_section = 0, dropped = 0;
+    uint8_t current = 0;
+    std::vector<std::string_view> dropped_paths;
+    auto close = [&]() {
+      if (dropped > 0) {
+        out.ElidedLines(dropped, StrCat("more ", current == 5 ? "untracked" : "changed",
+                                        dropped == 1 ? " path omitted" : " paths omitted",
+                                        current == 5 ? UntrackedGroups(dropped_paths) : ""));
+      }
+      dropped = 0;
+      dropped_paths.clear();
+      shown_in_section = 0;
+    };
+    for (size_t i = 0; i < lines.size(); ++i) {
+      if (entry[i] != 0) {
+        if (entry[i] != current) {
+          close();
+          current = entry[i];
+        }
+        uint64_t cap = entry[i] == 5 ? kMaxUntrackedPaths : kMaxTrackedPaths;
+        if (shown_in_section < cap) {
+          out.Line(lines[i]);
+          ++shown_in_section;
+        } else {
+          ++dropped;
+          if (entry[i] == 5) dropped_paths.push_back(Trim(lines[i].substr(lines[i].find('\t') + 1)));
+        }
+      } else if (show[i]) {
+        close();
+        current = 0;
+        out.Line(lines[i]);
+      }
+    }
+    close();
+    uint64_t rest = out.UnaccountedLines();
+    out.ElidedLines(rest, rest == 1 ? "hint or blank line omitted" : "hint and blank lines omitted");
+    return out.Take();
+  }
+
+  // `git status --short` / `--porcelain` (v1 and v2).
+  static std::optional<std::string> ShapeShortStatus(const GitCommand& cmd,
+                                                     const std::vector<std::string_view>& lines,
+                                                     const std::string& note) {
+    uint64_t staged = 0, unstaged = 0, unmerged = 0, untracked = 0, entries = 0, unknown = 0;
+    // 0: other line, 1: tracked entry, 2: untracked entry
+    std::vector<uint8_t> type(lines.size(), 0);
+    auto code = [](char c) { return std::strchr(" MTADRCU?!", c) != nullptr && c != '\0'; };
+    for (size_t i = 0; i < lines.size(); ++i) {
+      std::string_view s = lines[i];
+      if (IsBlank(s) || s.starts_with("## ") || s.starts_with("# ")) continue;
+      char x = 0, y = 0;
+      if ((s[0] == '1' || s[0] == '2' || s[0] == 'u') && s.size() > 5 && s[1] == ' ' &&
+          s[4] == ' ') {
+        x = s[2] == '.' ? ' ' : s[2];  // porcelain v2
+        y = s[3] == '.' ? ' ' : s[3];
+        if (s[0] == 'u') x = y = 'U';
+      } else if ((s[0] == '?' || s[0] == '!') && s.size() > 2 && s[1] == ' ') {
+        x = y = s[0];  // porcelain v2 untracked / ignored
+      } else if (s.size() > 3 && code(s[0]) && code(s[1]) && s[2] == ' ') {
+        x = s[0];
+        y = s[1];
+      } else {
+        ++unknown;
+        continue;
+      }
+      ++entries;
+      if (x == '?' || x == '!') {
+        ++untracked;
+        type[i] = 2;
+        continue;
+      }
+      type[i] = 1;
+      if (x == 'U' || y == 'U' || (x == 'A' && y == 'A') || (x == 'D' && y == 'D')) {
+        ++unmerged;
+        continue;
+      }
+      if (x != ' ') ++staged;
+      if (y != ' ') ++unstaged;
+    }
+    if (entries == 0 || unknown * 10 > entries) {
+      if (entries == 0 && unknown == 0) {
+        // Only the branch line: a clean tree.
+        SummaryWriter out(&lines);
+        out.Header(StrCat(cmd.label, ": clean", note.empty() ? "" : StrCat(" (", note, ")")));
+        out.Lines(lines);
+        return out.Take();
+      }
+      return std::nullopt;
+    }
+    SummaryWriter out(&lines);
+    std::string header = StrCat(cmd.label, ":");
+    WriteStatusHeaderCounts(&header, unmerged, staged, unstaged, untracked);
+    if (!note.empty()) StrAppend(&header, " (", note, ")");
+    out.Header(header);
+    uint64_t shown[3] = {0, 0, 0}, dropped[3] = {0, 0, 0};
+    std::vector<std::string_view> dropped_paths;
+    for (size_t i = 0; i < lines.size(); ++i) {
+      uint8_t t = type[i];
+      if (t == 0) {
+        if (!IsBlank(lines[i])) out.Line(lines[i]);
+        continue;
+      }
+      uint64_t cap = t == 2 ? kMaxUntrackedPaths : kMaxTrackedPaths * 2;
+      if (shown[t] < cap) {
+        out.Line(lines[i]);
+        ++shown[t];
+      } else {
+        ++dropped[t];
+        // "?? path" (v1) or "? path" (v2).
+        if (t == 2) dropped_paths.push_back(lines[i].substr(lines[i][1] == ' ' ? 2 : 3));
+      }
+    }
+    out.ElidedLines(dropped[1], dropped[1] == 1 ? "more changed path omitted"
+                                                : "more changed paths omitted");
+    out.ElidedLines(dropped[2], StrCat(dropped[2] == 1 ? "more untracked path omitted"
+                                                       : "more untracked paths omitted",
+                                       UntrackedGroups(dropped_paths)));
+    uint64_t rest = out.UnaccountedLines();
+    out.ElidedLines(rest, rest == 1 ? "blank line omitted" : "blank lines omitted");
+    return out.Take();
+  }
+
   core::ShaperMeta meta_;
 };
 

@@ -1,0 +1,350 @@
+// Tests for builtin-git-diff: git diff / show / log / status and plain diffs.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <string>
+
+#include "builtin/builtin_shapers.h"
+#include "builtin/common.h"
+#include "core/strings.h"
+#include "core/text.h"
+
+namespace plugline::builtin {
+namespace {
+
+double Confidence(std::string_view command, std::string_view output) {
+  auto shaper = MakeGitDiffShaper();
+  auto match = shaper->Match(command, output, 0);
+  REQUIRE(match.ok());
+  return match->matched ? match->confidence : 0;
+}
+
+std::string Shape(std::string_view command, std::string_view output,
+                  std::optional<int> exit_code = 0) {
+  auto shaper = MakeGitDiffShaper();
+  core::ShapeContext ctx{command, exit_code, output.size(), core::CountLines(output),
+                         "/s/outputs/a.log"};
+  auto shaped = shaper->Shape(output, ctx);
+  REQUIRE(shaped.ok());
+  CHECK(shaped->render_mode == RenderMode::kSummary);
+  return shaped->summary;
+}
+
+std::vector<std::string> Lines(const std::string& text) {
+  std::vector<std::string> out;
+  for (std::string_view l : core::SplitLines(text)) out.emplace_back(l);
+  return out;
+}
+
+bool Has(const std::vector<std::string>& lines, std::string_view line) {
+  return std::find(lines.begin(), lines.end(), line) != lines.end();
+}
+
+// Every line is the header, a line of the output or a "… " marker.
+void CheckFaithful(const std::string& output, const std::string& summary) {
+  auto source = core::SplitLines(output);
+  auto lines = core::SplitLines(summary);
+  for (size_t i = 1; i < lines.size(); ++i) {
+    bool ok = lines[i].starts_with("… ") ||
+              std::find(source.begin(), source.end(), lines[i]) != source.end();
+    CHECK_MESSAGE(ok, "not from the output: [" << std::string(lines[i]) << "]");
+  }
+}
+
+// Sum of the counts of "… N …" markers that stand for lines (all of this shaper's markers).
+uint64_t MarkedLines(const std::string& summary) {
+  uint64_t total = 0;
+  for (std::string_view l : core::SplitLines(summary)) {
+    if (!l.starts_with("… ")) continue;
+    uint64_t n = 0;
+    for (char c : l.substr(4)) {
+      if (c == ',') continue;
+      if (c < '0' || c > '9') break;
+      n = n * 10 + static_cast<uint64_t>(c - '0');
+    }
+    total += n;
+  }
+  return total;
+}
+
+std::string SmallDiff() {
+  return "diff --git a/src/db.c b/src/db.c\n"
+         "index faa8b0d..1a80999 100644\n"
+         "--- a/src/db.c\n"
+         "+++ b/src/db.c\n"
+         "@@ -5,7 +5,7 @@\n"
+         " #include <time.h>\n"
+         " \n"
+         "-#define DB_BUSY_RETRIES 5\n"
+         "+#define DB_BUSY_RETRIES 8\n"
+         " \n"
+         " struct db {\n"
+         "diff --git a/src/http.c b/src/http.c\n"
+         "index d87cebd..06a82ea 100644\n"
+         "--- a/src/http.c\n"
+         "+++ b/src/http.c\n"
+         "@@ -47,3 +47,5 @@ static void handle(http_ctx *ctx)\n"
+         "         return;\n"
+         "+    if (x)\n"
+         "+        return;\n"
+         "     }\n";
+}
+
+// A new file of `n` lines "+line i" in one hunk.
+std::string NewFile(std::string_view path, int n) {
+  std::string out = StrCat("diff --git a/", path, " b/", path, "\nnew file mode 100644\n",
+                           "index 0000000..1111111\n--- /dev/null\n+++ b/", path, "\n",
+                           "@@ -0,0 +1,", n, " @@\n");
+  for (int i = 1; i <= n; ++i) StrAppend(&out, "+line ", i, "\n");
+  return out;
+}
+
+TEST_CASE("git-diff match: the command names git diff/show/log/status or diff") {
+  CHECK(Confidence("git diff", "") == doctest::Approx(0.95));
+  CHECK(Confidence("git --no-pager log -p -n 5", "") == doctest::Approx(0.95));
+  CHECK(Confidence("git -C repo show HEAD~1", "") == doctest::Approx(0.95));
+  CHECK(Confidence("git status -s", "") == doctest::Approx(0.95));
+  CHECK(Confidence("cd repo && git log --oneline | head -20", "") == doctest::Approx(0.95));
+  CHECK(Confidence("diff -u old.c new.c", "") == doctest::Approx(0.9));
+  // Not ours: other git commands, a pipeline that changes the lines, git grep.
+  CHECK(Confidence("git push origin main", "To github.com:x/y.git\n") == 0);
+  CHECK(Confidence("git grep -n foo", "src/a.c:3:foo\n") == 0);
+  CHECK(Confidence("git diff | wc -l", "42\n") == 0);
+  CHECK(Confidence("make", "gcc -c x.c\n") == 0);
+}
+
+TEST_CASE("git-diff match: output signals when the command is something else") {
+  // `cat build.log`-style: the output itself is a diff, a log, or a status.
+  CHECK(Confidence("cat changes.patch", SmallDiff()) == doctest::Approx(0.85));
+  CHECK(Confidence("cat old.patch", "--- a.txt\t2024-01-01\n+++ b.txt\t2024-01-02\n"
+                                    "@@ -1 +1 @@\n-a\n+b\n") == doctest::Approx(0.8));
+  CHECK(Confidence("cat log.txt",
+                   "commit 6d9334605b357868cd57e6c380e664fcb9f92ac2\n"
+                   "Author: Priya Raman <priya@stockd.dev>\nDate:   Thu Mar 14 2024\n") ==
+        doctest::Approx(0.85));
+  CHECK(Confidence("./status.sh", "On branch main\nnothing to commit, working tree clean\n") ==
+        doctest::Approx(0.8));
+  CHECK(Confidence("./run.sh", "On branch main of the river\n") == 0);
+}
+
+TEST_CASE("git-diff: a small diff is kept whole under a header counted from the diff") {
+  std::string output = SmallDiff();
+  std::string summary = Shape("git diff", output);
+  auto lines = Lines(summary);
+  CHECK(lines[0] == "git diff: 2 files changed, +3 −1");
+  CHECK(lines.size() == core::CountLines(output) + 1);
+  CheckFaithful(output, summary);
+}
+
+TEST_CASE("git-diff: a large hunk keeps its head and tail, the middle counted exactly") {
+  std::string output = NewFile("gen.txt", 600);
+  std::string summary = Shape("git diff --cached", output);
+  auto lines = Lines(summary);
+  CHECK(lines[0] == "git diff: 1 file changed, +600");
+  CHECK(lines[1] == "diff --git a/gen.txt b/gen.txt");
+  CHECK(lines[2] == "new file mode 100644");
+  CHECK(lines[3] == "@@ -0,0 +1,600 @@");
+  CHECK(lines[4] == "+line 1");
+  CHECK(lines[43] == "+line 40");
+  CHECK(lines[44] == "… 520 changed lines omitted (+520)");
+  CHECK(lines[45] == "+line 561");
+  CHECK(lines[84] == "+line 600");
+  CHECK(lines[85] == "… 3 lines of index and ---/+++ headers omitted");
+  CHECK(lines.size() == 86);
+  CheckFaithful(output, summary);
+  CHECK(MarkedLines(summary) + 80 + 3 == core::CountLines(output));  // 80 shown + 3 headers
+}
+
+TEST_CASE("git-diff: the budget is shared fairly; context goes first; deleted files counted") {
+  std::string output = "diff --git a/small.c b/small.c\nindex 1..2 100644\n--- a/small.c\n"
+                       "+++ b/small.c\n@@ -1,8 +1,8 @@\n ctx 1\n ctx 2\n ctx 3\n";
+  for (int i = 0; i < 2; ++i) StrAppend(&output, "-old ", i, "\n+new ", i, "\n");
+  output += " ctx 4\n ctx 5\n ctx 6\n";
+  output += "diff --git a/old.py b/old.py\ndeleted file mode 100644\nindex 3..0000000\n"
+            "--- a/old.py\n+++ /dev/null\n@@ -1,22 +0,0 @@\n";
+  for (int i = 0; i < 22; ++i) StrAppend(&output, "-gone ", i, "\n");
+  output += NewFile("big.txt", 500);
+  std::string summary = Shape("git diff HEAD~3", output);
+  auto lines = Lines(summary);
+  CHECK(lines[0] == "git diff: 3 files changed, +502 −24");
+  // The small file whole (but its context), the deleted file's lines counted with its name.
+  CHECK(Has(lines, "-old 0"));
+  CHECK(Has(lines, "+new 1"));
+  CHECK_FALSE(Has(lines, " ctx 1"));
+  CHECK(Has(lines, "deleted file mode 100644"));
+  CHECK(Has(lines, "@@ -1,22 +0,0 @@"));
+  CHECK(Has(lines, "… 22 changed lines of old.py omitted (−22)"));
+  // The big file: at most 80 lines (budget 250 + 8 per extra file, 80 per file).
+  CHECK(Has(lines, "… 420 changed lines omitted (+420)"));
+  CHECK(Has(lines, "… 6 context lines omitted"));
+  CHECK(Has(lines, "… 9 lines of index and ---/+++ headers omitted"));
+  CheckFaithful(output, summary);
+  size_t shown = lines.size() - 1 - 4;  // minus the header and the four markers
+  CHECK(MarkedLines(summary) + shown == core::CountLines(output));
+}
+
+TEST_CASE("git-diff: a minified file's huge line is cut like every built-in's") {
+  std::string output = StrCat("diff --git a/app.min.js b/app.min.js\nindex 1..2 100644\n"
+                              "--- a/app.min.js\n+++ b/app.min.js\n@@ -1 +1 @@\n-",
+                              std::string(5000, 'a'), "\n+", std::string(6000, 'b'), "\n");
+  auto lines = Lines(Shape("git diff", output));
+  CHECK(lines[0] == "git diff: 1 file changed, +1 −1");
+  CHECK(Has(lines, "… 2,441 bytes of this line omitted"));
+  CHECK(Has(lines, "… 3,441 bytes of this line omitted"));
+}
+
+TEST_CASE("git-diff: a '-- ' line inside a hunk is a deleted line, not a header") {
+  std::string output =
+      "--- a/schema.sql\n+++ b/schema.sql\n@@ -1,2 +1,1 @@\n--- drop me\n select 1;\n";
+  auto lines = Lines(Shape("diff -u a/schema.sql b/schema.sql", output, 1));
+  CHECK(lines[0] == "diff: 1 file changed, −1 (exit 1)");
+}
+
+TEST_CASE("git-diff: normal-format diffs count hunks") {
+  std::string output = "3c3\n< b\n---\n> B\n7a8,9\n> x\n> y\n";
+  auto lines = Lines(Shape("diff a.txt b.txt", output, 1));
+  CHECK(lines[0] == "diff: 2 hunks, +3 −1 (exit 1)");
+}
+
+TEST_CASE("git-diff: log keeps every commit's hash, author, date and subject") {
+  std::string output;
+  for (int i = 0; i < 30; ++i) {
+    StrAppend(&output, "commit ", std::string(38, 'a'), i < 10 ? "0" : "", i, "\n",
+              "Author: Dev ", i, " <dev@x.org>\nDate:   Mon Mar 4 09:00:00 2024 +0100\n\n",
+              "    subject number ", i, "\n    \n");
+    for (int b = 0; b < 9; ++b) StrAppend(&output, "    body line ", b, " of ", i, "\n");
+    output += "\n";
+  }
+  std::string summary = Shape("git log", output);
+  auto lines = Lines(summary);
+  CHECK(lines[0] == "git log: 30 commits");
+  for (int i = 0; i < 30; ++i) {
+    CHECK(Has(lines, StrCat("    subject number ", i)));
+    CHECK(Has(lines, StrCat("Author: Dev ", i, " <dev@x.org>")));
+  }
+  // 120 message lines shared by 30 commits: 4 each, the other 5 counted (the blank "    "
+  // line is a blank line).
+  CHECK(Has(lines, "    body line 3 of 7"));
+  CHECK_FALSE(Has(lines, "    body line 4 of 7"));
+  CHECK(Has(lines, "… 5 more lines of the commit message omitted"));
+  CheckFaithful(output, summary);
+}
+
+TEST_CASE("git-diff: a long one-line log keeps 200 commits and counts the rest") {
+  std::string output;
+  for (int i = 0; i < 250; ++i) {
+    std::string hash = StrCat("abc", 1000 + i);  // 7 hex digits
+    StrAppend(&output, hash, " fix number ", i, "\n");
+  }
+  auto lines = Lines(Shape("git log --oneline", output));
+  CHECK(lines[0] == "git log: 250 commits");
+  CHECK(lines[200] == "abc1199 fix number 199");
+  CHECK(lines[201] == "… 50 more commits omitted");
+  CHECK(lines.size() == 202);
+}
+
+TEST_CASE("git-diff: --graph logs are read through the graph") {
+  std::string output =
+      "* c954a5f main: handle SIGTERM\n"
+      "*   92154d9 Merge branch 'feature/metrics'\n"
+      "|\\  \n"
+      "| * 35275b4 http: expose GET /metrics\n"
+      "* | 06893da README: mention make test\n"
+      "|/  \n"
+      "* d322069 Release 2.0\n";
+  auto lines = Lines(Shape("git log --graph --oneline", output));
+  CHECK(lines[0] == "git log: 5 commits");
+}
+
+TEST_CASE("git-diff: --stat output keeps its lines and reads the totals line") {
+  std::string output =
+      " src/db.c   | 5 +++--\n src/http.c | 5 +++++\n 2 files changed, 8 insertions(+), 2 "
+      "deletions(-)\n";
+  auto lines = Lines(Shape("git diff --stat", output));
+  CHECK(lines[0] == "git diff: 2 files changed, +8 −2");
+  CHECK(lines[3] == " 2 files changed, 8 insertions(+), 2 deletions(-)");
+}
+
+TEST_CASE("git-diff: status (long) keeps branch lines, headings and paths; drops hints") {
+  std::string output =
+      "On branch main\n"
+      "Your branch is ahead of 'origin/main' by 2 commits.\n"
+      "  (use \"git push\" to publish your local commits)\n\n"
+      "Changes to be committed:\n"
+      "  (use \"git restore --staged <file>...\" to unstage)\n"
+      "\tmodified:   Makefile\n"
+      "\trenamed:    a.py -> b.py\n\n"
+      "Changes not staged for commit:\n"
+      "  (use \"git add <file>...\" to update what will be committed)\n"
+      "\tmodified:   src/db.c\n\n"
+      "Untracked files:\n"
+      "  (use \"git add <file>...\" to include in what will be committed)\n";
+  for (int i = 0; i < 40; ++i) StrAppend(&output, "\tbuild/out", i, ".o\n");
+  for (int i = 0; i < 5; ++i) StrAppend(&output, "\tnote", i, ".txt\n");
+  output += "\n";
+  std::string summary = Shape("git status", output);
+  auto lines = Lines(summary);
+  CHECK(lines[0] == "git status: 2 staged, 1 unstaged, 45 untracked");
+  CHECK(lines[1] == "On branch main");
+  CHECK(lines[2] == "Your branch is ahead of 'origin/main' by 2 commits.");
+  CHECK(Has(lines, "\trenamed:    a.py -> b.py"));
+  CHECK(Has(lines, "Untracked files:"));
+  CHECK(Has(lines, "\tbuild/out29.o"));
+  CHECK_FALSE(Has(lines, "\tbuild/out30.o"));
+  CHECK(Has(lines, "… 15 more untracked paths omitted (10 under build/, 5 in ./)"));
+  CHECK(lines.back() == "… 8 hint and blank lines omitted");
+  CheckFaithful(output, summary);
+}
+
+TEST_CASE("git-diff: status --short and --porcelain=v2 are counted") {
+  std::string shortfmt = "## main...origin/main [ahead 1]\nM  Makefile\n D docs/x.md\nMM a.c\n"
+                         "UU conflict.c\n?? TODO.txt\n";
+  auto lines = Lines(Shape("git status -sb", shortfmt));
+  CHECK(lines[0] == "git status: 1 unmerged, 2 staged, 2 unstaged, 1 untracked");
+  CHECK(lines.size() == 7);
+  std::string v2 =
+      "# branch.oid c9bf8f5a\n# branch.head main\n"
+      "1 MM N... 100644 100644 100644 d0762 7ec28 README.md\n"
+      "1 .M N... 100644 100644 100644 faa8b faa8b src/db.c\n? junk/\n";
+  lines = Lines(Shape("git status --porcelain=v2 --branch", v2));
+  CHECK(lines[0] == "git status: 1 staged, 2 unstaged, 1 untracked");
+}
+
+TEST_CASE("git-diff: success collapses: clean status, empty diff") {
+  auto lines = Lines(Shape("git status", "On branch main\nnothing to commit, working tree clean\n"));
+  CHECK(lines[0] == "git status: nothing to commit");
+  CHECK(Shape("git diff", "") == "git diff: no changes\n");
+  CHECK(Shape("git log", "") == "git log: no commits\n");
+}
+
+TEST_CASE("git-diff: an output it does not recognize falls back to head, tail and errors") {
+  std::string output =
+      "fatal: ambiguous argument 'v3.0': unknown revision or path not in the working tree.\n"
+      "Use '--' to separate paths from revisions, like this:\n"
+      "'git <command> [<revision>...] -- [<file>...]'\n";
+  auto lines = Lines(Shape("git diff v3.0", output, 128));
+  CHECK(lines[0] == "git diff: exit 128, 3 lines");
+  CHECK(lines[1] == "fatal: ambiguous argument 'v3.0': unknown revision or path not in the "
+                    "working tree.");
+  // `git show HEAD:x` prints a file: a few lines starting with hex digits are no log.
+  std::string file = "deadbeef00 magic\nint main() {}\n  return 0;\n}\n// end\n";
+  lines = Lines(Shape("git show HEAD:src/x.c", file));
+  CHECK(lines[0] == "git show: 5 lines");
+  // `git status` outside a repository: no status structure, no claim about the tree.
+  lines = Lines(Shape("git status", "fatal: not a git repository (or any of the parent "
+                                    "directories): .git\n", 128));
+  CHECK(lines[0] == "git status: exit 128, 1 line");
+}
+
+TEST_CASE("PipelineStages: the last pipeline of a command line") {
+  auto stages = PipelineStages("cd src && grep -rn 'a|b' . 2>&1 | head -50");
+  REQUIRE(stages.size() == 2);
+  CHECK(stages[0] == "grep -rn 'a|b' . 2>&1");
+  CHECK(stages[1] == "head -50");
+  CHECK(PipelineStages("make || git status").size() == 1);
+  CHECK(PipelineStages("git status; git diff")[0] == "git diff");
+  CHECK(PipelineStages("make |& tee log").size() == 2);
+}
+
+}  // namespace
+}  // namespace plugline::builtin
