@@ -146,6 +146,21 @@ void CheckFamily(const std::string& family) {
           }
         }
       }
+      // Search counts in the header are the fixture's.
+      if (family == "search" && !lines.empty()) {
+        std::string header(lines[0]);
+        std::optional<int64_t> matches = Fact(f.meta, "matches");
+        std::optional<int64_t> files = Fact(f.meta, "files");
+        if (matches && *matches > 0) {
+          CHECK_MESSAGE(header.find(core::FormatCount(static_cast<uint64_t>(*matches))) !=
+                            std::string::npos,
+                        "header lacks " << *matches << " matches");
+        } else if (!matches && files && *files > 0) {
+          CHECK_MESSAGE(header.find(core::FormatCount(static_cast<uint64_t>(*files))) !=
+                            std::string::npos,
+                        "header lacks " << *files << " paths");
+        }
+      }
     }
     // Large outputs shrink a lot.
     if (raw_lines >= 200) {
