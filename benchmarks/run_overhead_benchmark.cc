@@ -1,9 +1,11 @@
 // Whole-process overhead of `plugline run -- true` against bare `true`.
 //
-// usage: run_overhead_benchmark [PLUGLINE_BINARY] [RUNS]
+// usage: run_overhead_benchmark [PLUGLINE_BINARY] [RUNS] [JS_PLUGINS]
 // Spawns each command RUNS times (default 200) with posix_spawn and waits for it, with
 // PLUGLINE_HOME in a fresh temporary directory, and prints wall-time statistics and the
 // difference of the medians. Also reports whether libnode was mapped into the plugline process.
+// Then installs JS_PLUGINS (default 1 and 20) small JS shapers and measures again: the time a
+// run pays for JS plugins (loading V8, one isolate per plugin, match() on each).
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -72,6 +74,31 @@ int main(int argc, char** argv) {
   }
   std::printf("%-44s %s\n", "libnode mapped in `plugline run -- true`",
               libnode_maps == 0 ? "no" : "YES");
+  std::vector<int> plugin_counts = {1, 20};
+  if (argc > 3) plugin_counts = {std::atoi(argv[3])};
+  int installed = 0;
+  for (int count : plugin_counts) {
+    std::string dir = std::string(home) + "/plugins";
+    std::system(("mkdir -p " + dir).c_str());
+    for (; installed < count; ++installed) {
+      std::string path = dir + "/p" + std::to_string(installed) + ".js";
+      FILE* f = std::fopen(path.c_str(), "w");
+      if (f == nullptr) return 1;
+      std::fprintf(f,
+                   "export default {\n"
+                   "  meta: { name: \"p%d\", version: \"1\", description: \"d\", tier: \"community\" },\n"
+                   "  match(c) { return /^tool%d\\b/.test(c) ? { matched: true, confidence: 0.9 } : { matched: false, confidence: 0 }; },\n"
+                   "  shape(o) { return { summary: o.split(\"\\n\").length + \" lines\" }; },\n"
+                   "};\n",
+                   installed, installed);
+      std::fclose(f);
+    }
+    auto with_js = plugline::bench::Summarize(Measure({plugline, "run", "--", "true"}, runs / 4 + 1));
+    std::string label = "plugline run -- true, " + std::to_string(count) + " JS shaper(s)";
+    plugline::bench::Print(label.c_str(), with_js);
+    std::printf("%-44s %.3f ms (median)\n", "  added by the JS plugins",
+                with_js.median - wrapped.median);
+  }
   std::string cleanup = std::string("rm -rf ") + home;
   return std::system(cleanup.c_str()) == 0 ? 0 : 1;
 }

@@ -242,6 +242,22 @@ plugline_status plugline_host_stats(char** out_json, size_t* out_len, plugline_h
   });
 }
 
+plugline_status plugline_host_plugins(char** out_json, size_t* out_len, plugline_host* host) {
+  return Guard(__func__, [&] {
+    if (out_json == nullptr) return NullArgument(__func__, "out_json");
+    if (host == nullptr) return NullArgument(__func__, "host");
+    return ReturnBuffer(host->host->PluginsJson(), out_json, out_len);
+  });
+}
+
+plugline_status plugline_host_reload(plugline_host* host) {
+  return Guard(__func__, [&] {
+    if (host == nullptr) return NullArgument(__func__, "host");
+    host->host->Reload();
+    return PLUGLINE_OK;
+  });
+}
+
 plugline_status plugline_host_shape(char** out_json, size_t* out_len, plugline_host* host,
                                     const char* command, size_t command_len, const char* output,
                                     size_t output_len, int exit_code,

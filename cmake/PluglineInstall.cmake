@@ -6,6 +6,9 @@
 #   <libdir>/libplugline.so.<ver>, .so.1, .so       the C ABI library and its soname links
 #   <libdir>/plugline/libplugline-v8.so             the V8 backend, dlopen'ed by libplugline.so
 #                                                   (looked up at <dir of libplugline.so>/plugline/)
+#   <libdir>/plugline/plugline-js-worker            the worker process of JS process isolation,
+#                                                   found where the backend is; it finds the
+#                                                   backend in its own directory
 #   <bindir>/plugline                               the command-line tool
 #   <libdir>/cmake/plugline/                        find_package(plugline) -> plugline::plugline
 #   <libdir>/pkgconfig/plugline.pc                  pkg-config --cflags --libs plugline
@@ -22,7 +25,8 @@
 # backend keeps its INSTALL_RPATH to libnode108's private prefix (src/js/v8/CMakeLists.txt).
 #
 # Components, for packagers (cmake --install <build> --component <name>):
-#   plugline_runtime      the shared library (versioned file and soname link), V8 backend, CLI
+#   plugline_runtime      the shared library (versioned file and soname link), V8 backend, JS
+#                         worker, CLI
 #   plugline_development  header, unversioned .so link, CMake package files, plugline.pc
 
 include(CMakePackageConfigHelpers)
@@ -61,6 +65,17 @@ install(TARGETS plugline_capi
 if(TARGET plugline_js_v8)
   install(TARGETS plugline_js_v8
     LIBRARY
+      DESTINATION "${CMAKE_INSTALL_LIBDIR}/${PLUGLINE_BACKEND_SUBDIR}"
+      COMPONENT plugline_runtime)
+endif()
+
+# The JS worker (Isolation::kProcess) lives beside the backend: the parent looks for it with the
+# same candidate list as for the backend (src/js/runtime_loader.cc), and the worker, which links
+# plugline_core statically like the CLI, loads the backend from its own directory. It links only
+# libraries on the default search path, so it needs no RPATH.
+if(TARGET plugline_js_worker)
+  install(TARGETS plugline_js_worker
+    RUNTIME
       DESTINATION "${CMAKE_INSTALL_LIBDIR}/${PLUGLINE_BACKEND_SUBDIR}"
       COMPONENT plugline_runtime)
 endif()

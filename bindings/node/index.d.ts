@@ -44,6 +44,20 @@ export interface ShapeResult {
   tokens_raw: number;
   tokens_summary: number;
   fallback: string | null;
+  /** Shapers whose match() failed and were left out. */
+  skipped: { plugin: string; why: string; detail: string }[];
+}
+
+export interface PluginInfo {
+  id: string;
+  kind: "builtin-shaper" | "js-shaper";
+  tier: "built-in" | "community" | "premium" | null;
+  state: "enabled" | "disabled" | "broken" | "shadowed";
+  reason: string | null;
+  path: string | null;
+  source: "built-in" | "global" | "project" | "config";
+  version: string | null;
+  description: string | null;
 }
 
 export class Host {
@@ -59,6 +73,8 @@ export class Host {
     }>;
     daily?: Record<string, Record<string, { shapes: number; tokens_raw: number; tokens_saved?: number }>>;
   };
+  plugins(): PluginInfo[];
+  reload(): void;
   close(): void;
   readonly closed: boolean;
 }

@@ -175,6 +175,22 @@ class Host {
     return JSON.parse(this.#native.stats());
   }
 
+  /**
+   * Every shaper this host can use — built-ins and plugins from its plugin directories —
+   * with id, kind ("builtin-shaper" | "js-shaper"), tier, state ("enabled" | "disabled" |
+   * "broken" | "shadowed"), reason (why it is not enabled), path, source, version and
+   * description. Loads plugins not loaded yet.
+   * @returns {object[]}
+   */
+  plugins() {
+    return JSON.parse(this.#native.plugins()).plugins;
+  }
+
+  /** Re-reads configuration and rescans plugin directories (unchanged plugins stay loaded). */
+  reload() {
+    this.#native.reload();
+  }
+
   /** Releases the host now. Idempotent; any later call throws PluglineError PLUGLINE_ESTATE. */
   close() {
     this.#native.close();

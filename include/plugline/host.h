@@ -66,6 +66,13 @@ struct ShapeResult {
   uint64_t tokens_raw = 0;
   uint64_t tokens_summary = 0;
   std::optional<std::string> fallback;  // why the summary is not the shaper's, if it is not
+  // Shapers left out because their match() failed (threw, timed out, wrong result type).
+  struct Skipped {
+    std::string shaper;
+    std::string why;     // "match() failed" | "match() timed out"
+    std::string detail;  // the error
+  };
+  std::vector<Skipped> skipped;
 
   std::string ToJson() const;
 };
@@ -86,10 +93,25 @@ class Host {
   // The per-shaper statistics as JSON (docs/stats.md); "{}"-like empty stats when none yet.
   absl::StatusOr<std::string> StatsJson() const;
 
+  // Every plugin and built-in shaper with its state, as JSON (docs/plugins-shapers.md):
+  // {"plugins": [{"id", "kind", "tier", "state", "reason", "path", "source", "version",
+  // "description"}]}. Loads plugins not loaded yet, so broken ones show their reason.
+  std::string PluginsJson();
+
+  // Loads every plugin not loaded yet (they load on first use otherwise). A host that knows
+  // a shaping is coming — `plugline run` while the command runs — can call this on another
+  // thread so the first Shape() does not wait for plugins to load.
+  void Preload();
+
+  // Re-reads configuration and rescans plugin directories. Unchanged plugins stay loaded;
+  // new, changed and previously broken ones load on next use. Diagnostics are replaced.
+  void Reload();
+
   // The resolved state directory.
   const std::string& home() const;
-  // Problems found while opening (unreadable config, bad keys), one message each.
-  const std::vector<std::string>& diagnostics() const;
+  // Problems found while opening or reloading (unreadable config, bad keys, unreadable
+  // plugin directories), one message each.
+  std::vector<std::string> diagnostics() const;
 
  private:
   struct Impl;

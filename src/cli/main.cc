@@ -1,6 +1,8 @@
 // The plugline command-line tool.
 #include <unistd.h>
 
+#include <thread>
+
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -40,6 +42,9 @@ constexpr std::string_view kUsage =
     "          --shaper ID   use this shaper instead of the best match\n"
     "  shape --command CMD [--exit-code N] [--json] [--shaper ID]\n"
     "        shape output read from standard input, as if CMD had printed it\n"
+    "  plugins [--json]\n"
+    "        every shaper: built-ins and plugins (id, kind, tier, state, statistics);\n"
+    "        broken plugins with the reason they do not run\n"
     "  stats [--json]\n"
     "        per-shaper statistics: matches, shapes, tokens saved, shape time\n"
     "  version\n"
@@ -169,7 +174,22 @@ int Run(const std::vector<std::string>& args) {
   for (const std::string& arg : spec.argv) quoted.push_back(ShellQuote(arg));
   const std::string command = absl::StrJoin(quoted, " ");
 
+  // Plugins load while the command runs (V8 and one isolate per JS plugin take a while), so a
+  // command that runs longer than that pays nothing for them. Started once the child exists,
+  // so no descriptor the loader opens can leak into it.
+  absl::StatusOr<std::unique_ptr<Host>> host = absl::UnavailableError("not opened");
+  std::thread preload;
+  if (!raw) {
+    host = OpenHost();
+    if (host.ok()) {
+      Host* opened = host->get();
+      spec.on_spawn = [&preload, opened](int) {
+        preload = std::thread([opened] { opened->Preload(); });
+      };
+    }
+  }
   absl::StatusOr<exec::ProcessResult> result = exec::RunProcess(spec);
+  if (preload.joinable()) preload.join();
   if (progress_shown) WriteAll(STDERR_FILENO, "\r\x1b[K");  // clear the progress line
   if (!result.ok()) {
     Error(ToStd(result.status().message()));
@@ -178,7 +198,6 @@ int Run(const std::vector<std::string>& args) {
   const int exit_code = result->ShellExitCode();
   if (raw) return exit_code;
 
-  absl::StatusOr<std::unique_ptr<Host>> host = OpenHost();
   if (!host.ok()) {
     // Without a state directory nothing can be stored, so nothing is elided.
     Error(StrCat("warning: ", host.status().message(), "; showing the output unshaped"));
@@ -319,6 +338,67 @@ int Stats(const std::vector<std::string>& args) {
   return 0;
 }
 
+int Plugins(const std::vector<std::string>& args) {
+  bool json = false;
+  for (const std::string& arg : args) {
+    if (arg == "--json") {
+      json = true;
+    } else {
+      Error(StrCat("plugins: unknown argument ", arg, "\n\n", kUsage));
+      return kExitUsage;
+    }
+  }
+  absl::StatusOr<std::unique_ptr<Host>> host = OpenHost();
+  if (!host.ok()) {
+    Error(ToStd(host.status().message()));
+    return 1;
+  }
+  std::string listing = (*host)->PluginsJson();
+  if (json) {
+    WriteAll(STDOUT_FILENO, StrCat(listing, "\n"));
+    return 0;
+  }
+  absl::StatusOr<core::Value> plugins = core::ParseJson(listing, "plugins");
+  if (!plugins.ok()) {
+    Error(ToStd(plugins.status().message()));
+    return 1;
+  }
+  // Statistics are optional here: a corrupt stats file must not hide the listing.
+  absl::StatusOr<std::string> stats_json = (*host)->StatsJson();
+  absl::StatusOr<core::Value> stats =
+      stats_json.ok() ? core::ParseJson(*stats_json, "stats") : stats_json.status();
+  const core::Value* shapers = stats.ok() ? stats->Find("shapers") : nullptr;
+  auto text = [](const core::Value& v, std::string_view key) -> std::string {
+    const core::Value* f = v.Find(key);
+    return f != nullptr && f->is_string() ? f->as_string() : std::string("-");
+  };
+  auto count = [&](std::string_view id, std::string_view key) -> std::string {
+    const core::Value* s = shapers != nullptr ? shapers->Find(id) : nullptr;
+    const core::Value* v = s != nullptr ? s->Find(key) : nullptr;
+    if (v == nullptr || !v->is_number()) return "0";
+    double n = v->as_number();
+    std::string formatted = core::FormatCount(static_cast<uint64_t>(n < 0 ? -n : n));
+    return n < 0 ? "-" + formatted : formatted;
+  };
+  std::string table = absl::StrFormat("%-22s %-15s %-10s %-9s %8s %8s %13s\n", "id", "kind",
+                                      "tier", "state", "matches", "shapes", "tokens saved");
+  std::string problems;
+  for (const core::Value& p : plugins->Find("plugins")->as_array()) {
+    std::string id = text(p, "id");
+    std::string state = text(p, "state");
+    StrAppend(&table, absl::StrFormat("%-22s %-15s %-10s %-9s %8s %8s %13s\n", id,
+                                      text(p, "kind"), text(p, "tier"), state,
+                                      count(id, "match_count"), count(id, "shape_count"),
+                                      count(id, "tokens_saved")));
+    if (state != "enabled") {
+      StrAppend(&problems, "\n", id, " (", state, "): ", text(p, "path"), "\n  ",
+                text(p, "reason"), "\n");
+    }
+  }
+  WriteAll(STDOUT_FILENO, StrCat(table, problems));
+  return 0;
+}
+
 int Main(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
   if (args.empty() || args[0] == "help" || args[0] == "--help" || args[0] == "-h") {
@@ -330,6 +410,7 @@ int Main(int argc, char** argv) {
   if (subcommand == "run") return Run(args);
   if (subcommand == "shape") return Shape(args);
   if (subcommand == "stats") return Stats(args);
+  if (subcommand == "plugins") return Plugins(args);
   if (subcommand == "version" || subcommand == "--version") {
     WriteAll(STDOUT_FILENO, StrCat("plugline ", VersionString(), "\n"));
     return 0;

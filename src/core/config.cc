@@ -78,6 +78,16 @@ class Reader {
     *out = v->as_bool();
   }
 
+  void Isolation(const Value& object, std::string_view path, bool* process) {
+    const Value* v = object.Find("isolation");
+    if (v == nullptr) return;
+    if (v->is_string() && (v->as_string() == "in-process" || v->as_string() == "process")) {
+      *process = v->as_string() == "process";
+      return;
+    }
+    Problem(path, "expected \"in-process\" or \"process\"");
+  }
+
   void Count(const Value& object, std::string_view key, std::string_view path, uint64_t scale,
              uint64_t* out) {
     const Value* v = object.Find(key);
@@ -95,7 +105,40 @@ class Reader {
   std::vector<std::string>* diagnostics_;
 };
 
+// Applies the keys of a `js` or `overrides.<id>` mapping. `prefix` names it in diagnostics.
+void ApplyJsSettings(const Value& object, std::string_view prefix, bool allow_enabled,
+                     Reader* reader, JsPluginSettings* settings) {
+  if (allow_enabled) {
+    reader->UnknownKeys(object, prefix,
+                        {"enabled", "isolation", "match_timeout_ms", "shape_timeout_ms",
+                         "load_timeout_ms", "heap_limit_mb"});
+    reader->Bool(object, "enabled", StrCat(prefix, "enabled"), &settings->enabled);
+  } else {
+    reader->UnknownKeys(object, prefix,
+                        {"isolation", "match_timeout_ms", "shape_timeout_ms", "load_timeout_ms",
+                         "heap_limit_mb"});
+  }
+  reader->Isolation(object, StrCat(prefix, "isolation"), &settings->process_isolation);
+  reader->Count(object, "match_timeout_ms", StrCat(prefix, "match_timeout_ms"), 1,
+                &settings->match_timeout_ms);
+  reader->Count(object, "shape_timeout_ms", StrCat(prefix, "shape_timeout_ms"), 1,
+                &settings->shape_timeout_ms);
+  reader->Count(object, "load_timeout_ms", StrCat(prefix, "load_timeout_ms"), 1,
+                &settings->load_timeout_ms);
+  reader->Count(object, "heap_limit_mb", StrCat(prefix, "heap_limit_mb"), 1ull << 20,
+                &settings->heap_limit_bytes);
+}
+
 }  // namespace
+
+JsPluginSettings PluginsConfig::ForPlugin(std::string_view id) const {
+  JsPluginSettings settings = js;
+  Reader quiet("", nullptr);  // problems were reported when the file was read
+  for (const auto& [name, value] : overrides) {
+    if (name == id) ApplyJsSettings(value, "", true, &quiet, &settings);
+  }
+  return settings;
+}
 
 void ApplyConfigText(std::string_view text, std::string_view source, Config* config,
                      std::vector<std::string>* diagnostics) {
@@ -116,7 +159,7 @@ void ApplyConfigText(std::string_view text, std::string_view source, Config* con
     if (!plugins->is_object()) {
       reader.Problem("plugins", "expected a mapping");
     } else {
-      reader.UnknownKeys(*plugins, "plugins.", {"enabled", "dirs"});
+      reader.UnknownKeys(*plugins, "plugins.", {"enabled", "dirs", "js", "overrides"});
       reader.Bool(*plugins, "enabled", "plugins.enabled", &config->plugins.enabled);
       if (const Value* dirs = plugins->Find("dirs"); dirs != nullptr) {
         if (!dirs->is_array()) {
@@ -128,6 +171,30 @@ void ApplyConfigText(std::string_view text, std::string_view source, Config* con
               continue;
             }
             config->plugins.dirs.push_back(ExpandTilde(dir.as_string()));
+          }
+        }
+      }
+      if (const Value* js = plugins->Find("js"); js != nullptr && !js->is_null()) {
+        if (!js->is_object()) {
+          reader.Problem("plugins.js", "expected a mapping");
+        } else {
+          ApplyJsSettings(*js, "plugins.js.", false, &reader, &config->plugins.js);
+        }
+      }
+      if (const Value* overrides = plugins->Find("overrides");
+          overrides != nullptr && !overrides->is_null()) {
+        if (!overrides->is_object()) {
+          reader.Problem("plugins.overrides", "expected a mapping of plugin ids");
+        } else {
+          for (const auto& [id, value] : overrides->as_object()) {
+            std::string prefix = StrCat("plugins.overrides.", id, ".");
+            if (!value.is_object()) {
+              reader.Problem(StrCat("plugins.overrides.", id), "expected a mapping");
+              continue;
+            }
+            JsPluginSettings scratch;  // only to report problems now
+            ApplyJsSettings(value, prefix, true, &reader, &scratch);
+            config->plugins.overrides.emplace_back(id, value);
           }
         }
       }

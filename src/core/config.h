@@ -3,6 +3,14 @@
 //   plugins:
 //     enabled: true          # false: no plugin from any directory is loaded
 //     dirs: [~/more-plugins] # extra plugin directories, after the default ones
+//     js:                    # limits of every JS plugin (docs/plugins-shapers.md)
+//       isolation: in-process  # or "process": each plugin in a worker process
+//       match_timeout_ms: 200
+//       shape_timeout_ms: 2000
+//       load_timeout_ms: 2000
+//       heap_limit_mb: 64
+//     overrides:             # per plugin id: enabled, and any key of `js`
+//       prisma: {isolation: process, shape_timeout_ms: 5000}
 //   outputs:
 //     keep_files: 500        # raw outputs kept under <home>/outputs
 //     max_total_mb: 512      # and at most this many MiB in all
@@ -14,18 +22,37 @@
 #ifndef PLUGLINE_CORE_CONFIG_H_
 #define PLUGLINE_CORE_CONFIG_H_
 
+#include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "core/json.h"
 #include "core/output_store.h"
 
 namespace plugline::core {
 
+// Limits and isolation of one JS plugin.
+struct JsPluginSettings {
+  bool enabled = true;
+  bool process_isolation = false;
+  uint64_t match_timeout_ms = 200;
+  uint64_t shape_timeout_ms = 2000;
+  uint64_t load_timeout_ms = 2000;
+  uint64_t heap_limit_bytes = 64ull << 20;
+};
+
 struct PluginsConfig {
   bool enabled = true;
   std::vector<std::string> dirs;
+  JsPluginSettings js;  // the defaults
+  // Per plugin id, in file order: the mappings under plugins.overrides.<id>.
+  std::vector<std::pair<std::string, Value>> overrides;
+
+  // The settings of one plugin: the defaults with its overrides applied.
+  JsPluginSettings ForPlugin(std::string_view id) const;
 };
 
 struct Config {

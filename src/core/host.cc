@@ -2,17 +2,22 @@
 #include "plugline/host.h"
 
 #include "absl/strings/str_cat.h"
+#include "absl/synchronization/mutex.h"
+#include "core/strings.h"
 #include "absl/time/clock.h"
 #include "builtin/builtin_shapers.h"
 #include "core/config.h"
 #include "core/fs.h"
 #include "core/json.h"
+#include "core/log.h"
 #include "core/output_store.h"
+#include "core/plugins.h"
 #include "core/shaping_pipeline.h"
 #include "core/stats.h"
 #include "core/text.h"
 #include "core/tokens.h"
 #include "core/version.h"
+#include "js/js_shaper.h"
 
 namespace plugline {
 
@@ -41,6 +46,15 @@ std::string ShapeResult::ToJson() const {
   } else {
     w.Null();
   }
+  w.Key("skipped").BeginArray();
+  for (const Skipped& s : skipped) {
+    w.BeginObject();
+    w.Key("plugin").String(s.shaper);
+    w.Key("why").String(s.why);
+    w.Key("detail").String(s.detail);
+    w.EndObject();
+  }
+  w.EndArray();
   w.EndObject();
   return w.Take();
 }
@@ -48,12 +62,32 @@ std::string ShapeResult::ToJson() const {
 struct Host::Impl {
   HostOptions options;
   std::string home;
-  std::vector<std::string> diagnostics;
-  core::Config config;
   std::unique_ptr<core::TokenCounter> counter;
-  std::unique_ptr<core::OutputStore> outputs;
-  std::unique_ptr<core::ShaperPipeline> pipeline;
   std::unique_ptr<core::StatsStore> stats;
+  std::unique_ptr<core::Log> log;
+  std::vector<std::shared_ptr<core::Shaper>> builtins;
+  std::unique_ptr<core::PluginRegistry> plugins;
+
+  mutable absl::Mutex mu;  // guards what Reload() replaces
+  std::vector<std::string> diagnostics ABSL_GUARDED_BY(mu);
+  core::Config config ABSL_GUARDED_BY(mu);
+  std::shared_ptr<core::OutputStore> outputs ABSL_GUARDED_BY(mu);
+
+  void LoadConfiguration() ABSL_LOCKS_EXCLUDED(mu) {
+    std::vector<std::string> diagnostics;
+    core::Config config = core::LoadConfig(home, options.project_dir, &diagnostics);
+    plugins->Refresh(core::PluginDirs(home, options.project_dir, config), config.plugins,
+                     &diagnostics);
+    std::shared_ptr<core::OutputStore> store;
+    if (options.store_outputs) {
+      store = std::make_shared<core::OutputStore>(core::JoinPath(home, "outputs"),
+                                                  config.outputs);
+    }
+    absl::MutexLock lock(&mu);
+    this->diagnostics = std::move(diagnostics);
+    this->config = std::move(config);
+    outputs = std::move(store);
+  }
 };
 
 Host::Host(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
@@ -64,41 +98,85 @@ absl::StatusOr<std::unique_ptr<Host>> Host::Create(HostOptions options) {
   absl::StatusOr<std::string> home = core::ResolveHome(options.home);
   if (!home.ok()) return home.status();
   impl->home = *home;
-  impl->config = core::LoadConfig(impl->home, options.project_dir, &impl->diagnostics);
   impl->counter = options.token_counter
                       ? core::MakeFunctionTokenCounter(options.token_counter)
                       : core::MakeEstimateTokenCounter();
-  if (options.store_outputs) {
-    impl->outputs = std::make_unique<core::OutputStore>(core::JoinPath(impl->home, "outputs"),
-                                                        impl->config.outputs);
-  }
   impl->stats = std::make_unique<core::StatsStore>(impl->home);
-  impl->pipeline = std::make_unique<core::ShaperPipeline>(impl->counter.get());
-  for (auto& shaper : builtin::MakeBuiltinShapers()) impl->pipeline->Add(std::move(shaper));
+  impl->log = std::make_unique<core::Log>(core::JoinPath(impl->home, "logs"));
+  for (auto& shaper : builtin::MakeBuiltinShapers()) impl->builtins.push_back(std::move(shaper));
+  js::JsShaperOptions js_options;
+  js_options.code_cache_dir = core::JoinPath(impl->home, "cache/v8");
+  js_options.log = impl->log.get();
+  const core::Log* log = impl->log.get();
+  impl->plugins = std::make_unique<core::PluginRegistry>(
+      [js_options, log](const core::PluginFile& file, const core::JsPluginSettings& settings)
+          -> absl::StatusOr<core::LoadedPlugin> {
+        absl::StatusOr<core::LoadedPlugin> loaded = js::LoadJsShaper(file, settings, js_options);
+        if (!loaded.ok()) {
+          log->Write("error", StrCat("plugin ", file.name),
+                     StrCat(file.entry, " is broken: ", loaded.status().message()));
+        }
+        return loaded;
+      });
   impl->options = std::move(options);
+  impl->LoadConfiguration();
   return std::unique_ptr<Host>(new Host(std::move(impl)));
 }
+
+void Host::Reload() { impl_->LoadConfiguration(); }
+
+void Host::Preload() { impl_->plugins->Shapers(); }
 
 absl::StatusOr<ShapeResult> Host::Shape(const ShapeRequest& request) {
   if (!core::IsValidUtf8(request.command)) {
     return absl::InvalidArgumentError("command is not valid UTF-8");
   }
+  std::shared_ptr<core::OutputStore> outputs;
+  bool stats_enabled;
+  {
+    absl::MutexLock lock(&impl_->mu);
+    outputs = impl_->outputs;
+    stats_enabled = impl_->config.stats_enabled;
+  }
   core::RawOutputLocation raw;
-  if (impl_->outputs) {
-    absl::StatusOr<std::string> path = impl_->outputs->Store(request.output);
+  if (outputs) {
+    absl::StatusOr<std::string> path = outputs->Store(request.output);
     if (path.ok()) {
       raw.path = *std::move(path);
     } else {
       raw.store_error = std::string(path.status().message());
     }
   }
+  core::ShaperPipeline pipeline(impl_->counter.get());
+  for (const auto& shaper : impl_->builtins) pipeline.Add(shaper);
+  for (auto& shaper : impl_->plugins->Shapers()) pipeline.Add(std::move(shaper));
   core::ShapeTrace trace;
-  absl::StatusOr<ShapeResult> result = impl_->pipeline->Run(request, raw, &trace);
-  if (result.ok() && impl_->options.record_stats && impl_->config.stats_enabled) {
+  absl::StatusOr<ShapeResult> result = pipeline.Run(request, raw, &trace);
+  if (result.ok()) {
+    for (const ShapeResult::Skipped& skipped : result->skipped) {
+      impl_->log->Write("warn", StrCat("shaper ", skipped.shaper),
+                        StrCat(skipped.why, ": ", skipped.detail));
+    }
+    if (result->fallback && !result->shaper.empty()) {
+      impl_->log->Write("warn", StrCat("shaper ", result->shaper), *result->fallback);
+    }
+  }
+  if (result.ok() && impl_->options.record_stats && stats_enabled) {
     // Statistics are best effort: a read-only home must not fail shaping.
     impl_->stats->Record(trace, absl::Now()).IgnoreError();
   }
   return result;
+}
+
+std::string Host::PluginsJson() {
+  std::vector<core::PluginInfo> infos;
+  for (const auto& shaper : impl_->builtins) {
+    const core::ShaperMeta& meta = shaper->meta();
+    infos.push_back(core::PluginInfo{meta.id, "builtin-shaper", meta.tier, "enabled", "", "",
+                                     "built-in", meta.version, meta.description});
+  }
+  for (core::PluginInfo& info : impl_->plugins->List()) infos.push_back(std::move(info));
+  return core::PluginListJson(infos);
 }
 
 absl::StatusOr<std::string> Host::StatsJson() const {
@@ -108,6 +186,9 @@ absl::StatusOr<std::string> Host::StatsJson() const {
 }
 
 const std::string& Host::home() const { return impl_->home; }
-const std::vector<std::string>& Host::diagnostics() const { return impl_->diagnostics; }
+std::vector<std::string> Host::diagnostics() const {
+  absl::MutexLock lock(&impl_->mu);
+  return impl_->diagnostics;
+}
 
 }  // namespace plugline

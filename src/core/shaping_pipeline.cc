@@ -94,7 +94,16 @@ absl::StatusOr<ShapeResult> ShaperPipeline::Run(const ShapeRequest& request,
     for (const auto& shaper : shapers_) {
       absl::StatusOr<MatchResult> match =
           shaper->Match(request.command, snippet, request.exit_code);
-      if (!match.ok() || !match->matched) continue;
+      if (!match.ok()) {
+        // A match() that fails leaves that shaper out; the others still compete.
+        result.skipped.push_back(ShapeResult::Skipped{
+            shaper->meta().id,
+            absl::IsDeadlineExceeded(match.status()) ? "match() timed out" : "match() failed",
+            std::string(match.status().message())});
+        trace->match_failed.push_back(shaper->meta().id);
+        continue;
+      }
+      if (!match->matched) continue;
       trace->matched.push_back(shaper->meta().id);
       double confidence = std::clamp(match->confidence, 0.0, 1.0);
       bool better = winner == nullptr || confidence > result.confidence;

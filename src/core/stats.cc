@@ -78,7 +78,9 @@ StatsStore::StatsStore(std::string home)
       lock_path_(JoinPath(home_, "stats.lock")) {}
 
 absl::Status StatsStore::Record(const ShapeTrace& trace, absl::Time when) {
-  if (trace.matched.empty() && trace.shaper.empty()) return absl::OkStatus();
+  if (trace.matched.empty() && trace.shaper.empty() && trace.match_failed.empty()) {
+    return absl::OkStatus();
+  }
   absl::Status made = MakeDirs(home_);
   if (!made.ok()) return made;
   absl::StatusOr<FileLock> lock = FileLock::Acquire(lock_path_);
@@ -95,6 +97,9 @@ absl::Status StatsStore::Record(const ShapeTrace& trace, absl::Time when) {
   root.Set("version", 1);
   Value* shapers = Child(root, "shapers");
   for (const std::string& id : trace.matched) AddNumber(*Child(*shapers, id), "match_count", 1);
+  for (const std::string& id : trace.match_failed) {
+    AddNumber(*Child(*shapers, id), "match_fail_count", 1);
+  }
   if (!trace.shaper.empty()) {
     Value* s = Child(*shapers, trace.shaper);
     const double saved = static_cast<double>(trace.tokens_raw) -

@@ -4,6 +4,7 @@
 //
 //   {"version": 1,
 //    "shapers": {"builtin-test": {"match_count": 12, "shape_count": 9, "fail_count": 1,
+//                                 "match_fail_count": 0,
 //                                 "tokens_saved": 48210, "shape_ms_total": 3.4}},
 //    "daily": {"2026-11-29": {"builtin-test": {"shapes": 9, "tokens_raw": 51000,
 //                                              "tokens_saved": 48210}}}}
@@ -31,6 +32,7 @@ struct ShapeTrace {
   uint64_t tokens_raw = 0;
   uint64_t tokens_shaper_summary = 0;  // tokens of what the shaper returned
   double shape_ms = 0;
+  std::vector<std::string> match_failed;  // ids of every shaper whose match() failed
 };
 
 // Days of time series kept.

@@ -12,11 +12,13 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "core/strings.h"
-
-extern char** environ;
+#include "exec/spawn_internal.h"
 
 namespace plugline::exec {
 namespace {
+
+using internal::BuildEnvironment;
+using internal::SigpipeGuard;
 
 constexpr size_t kReadBufferBytes = 64 * 1024;
 // After the child exits, output still in flight is read; a grandchild that keeps the pipe
@@ -175,50 +177,6 @@ void OnStdinWritten(uv_write_t* req, int) {
   run->CloseStream(&run->in_pipe, &run->in_open);
 }
 
-std::vector<std::string> BuildEnvironment(const ProcessSpec& spec) {
-  std::vector<std::string> env;
-  for (char** e = environ; e != nullptr && *e != nullptr; ++e) {
-    std::string_view entry(*e);
-    std::string_view key = entry.substr(0, entry.find('='));
-    bool replaced = false;
-    for (const auto& [k, v] : spec.extra_env) replaced = replaced || k == key;
-    if (!replaced) env.emplace_back(entry);
-  }
-  for (const auto& [k, v] : spec.extra_env) env.push_back(StrCat(k, "=", v));
-  return env;
-}
-
-// Keeps a SIGPIPE raised by writing to a child that closed its stdin from killing the
-// process: blocked for this thread during the run, and consumed if it became pending.
-class SigpipeGuard {
- public:
-  SigpipeGuard() {
-    sigset_t block;
-    sigemptyset(&block);
-    sigaddset(&block, SIGPIPE);
-    sigset_t pending;
-    sigpending(&pending);
-    was_pending_ = sigismember(&pending, SIGPIPE) == 1;
-    pthread_sigmask(SIG_BLOCK, &block, &old_);
-  }
-  ~SigpipeGuard() {
-    sigset_t pending;
-    sigpending(&pending);
-    if (!was_pending_ && sigismember(&pending, SIGPIPE) == 1) {
-      sigset_t only;
-      sigemptyset(&only);
-      sigaddset(&only, SIGPIPE);
-      struct timespec zero = {0, 0};
-      sigtimedwait(&only, nullptr, &zero);
-    }
-    pthread_sigmask(SIG_SETMASK, &old_, nullptr);
-  }
-
- private:
-  sigset_t old_;
-  bool was_pending_ = false;
-};
-
 }  // namespace
 
 absl::StatusOr<ProcessResult> RunProcess(const ProcessSpec& spec) {
@@ -237,7 +195,7 @@ absl::StatusOr<ProcessResult> RunProcess(const ProcessSpec& spec) {
   std::vector<std::string> env_strings;
   std::vector<char*> env;
   if (!spec.extra_env.empty()) {
-    env_strings = BuildEnvironment(spec);
+    env_strings = BuildEnvironment(spec.extra_env);
     for (std::string& e : env_strings) env.push_back(e.data());
     env.push_back(nullptr);
   }
@@ -308,14 +266,7 @@ absl::StatusOr<ProcessResult> RunProcess(const ProcessSpec& spec) {
     if (run->in_open) run->CloseStream(&run->in_pipe, &run->in_open);
     uv_run(&run->loop, UV_RUN_DEFAULT);
     uv_loop_close(&run->loop);
-    const std::string& name = spec.argv[0];
-    if (rc == UV_ENOENT) {
-      return absl::NotFoundError(StrCat("command not found: ", name));
-    }
-    if (rc == UV_EACCES || rc == UV_EPERM) {
-      return absl::PermissionDeniedError(StrCat("permission denied: ", name));
-    }
-    return absl::InternalError(StrCat("cannot start ", name, ": ", uv_strerror(rc)));
+    return internal::SpawnError(rc, spec.argv[0]);
   }
   if (merged[0] >= 0) uv_pipe_open(&run->out_pipe, merged[0]);
   if (spec.on_spawn) spec.on_spawn(run->process.pid);

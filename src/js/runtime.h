@@ -14,8 +14,10 @@
 #include <cstddef>
 #include <functional>
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
@@ -23,7 +25,7 @@
 namespace plugline::js {
 
 // Bumped whenever this header changes in a way the backend module must match.
-inline constexpr int kBackendInterfaceVersion = 1;
+inline constexpr int kBackendInterfaceVersion = 2;
 
 // Where console.* output of a module goes. `level` is "log", "info", "warn", "error" or
 // "debug". Called on the thread that runs the module.
@@ -40,6 +42,35 @@ struct ModuleOptions {
   absl::Duration load_timeout = absl::Seconds(5);
   // Receives console.* output; empty: discarded.
   LogFunction log;
+  // Where V8 code caches are kept, one file per source file named by the SHA-256 of its
+  // content and V8's cache version tag, so unchanged plugins compile from cache in a new
+  // process. Written atomically. Empty: no code cache.
+  std::string code_cache_dir;
+  // Process isolation only: the worker's address-space budget (RLIMIT_DATA). 0: heap limit +
+  // ArrayBuffer limit + 256 MiB for V8 itself.
+  size_t process_memory_limit_bytes = 0;
+};
+
+// One argument of Module::CallArgs, passed to JS without a JSON round trip.
+struct Arg {
+  enum class Kind { kUndefined, kNull, kBool, kNumber, kString, kJson };
+  Kind kind = Kind::kUndefined;
+  bool boolean = false;
+  double number = 0;
+  std::string_view text;  // kString: the string (UTF-8); kJson: JSON text, parsed in JS
+
+  static Arg Null() { return Arg{Kind::kNull, false, 0, {}}; }
+  static Arg Bool(bool b) { return Arg{Kind::kBool, b, 0, {}}; }
+  static Arg Number(double n) { return Arg{Kind::kNumber, false, n, {}}; }
+  static Arg String(std::string_view s) { return Arg{Kind::kString, false, 0, s}; }
+  static Arg Json(std::string_view json) { return Arg{Kind::kJson, false, 0, json}; }
+};
+
+// How a module is isolated from the host process.
+enum class Isolation {
+  kInProcess,  // an isolate in this process: fast; stops loops, heap and ArrayBuffer blow-ups
+  kProcess,    // an isolate in a worker process under setrlimit and a kill timer: also stops
+               // what V8 cannot interrupt (one huge allocation, long built-ins)
 };
 
 struct CallLimits {
@@ -59,12 +90,21 @@ class Module {
   virtual absl::StatusOr<std::string> Call(std::string_view function, std::string_view args_json,
                                            const CallLimits& limits) = 0;
 
+  // Call() with typed arguments: no JSON parse on the way in. Same result and errors.
+  virtual absl::StatusOr<std::string> CallArgs(std::string_view function,
+                                               std::span<const Arg> args,
+                                               const CallLimits& limits) = 0;
+
   // The JSON of a property of the default export ("null" when it is undefined).
   virtual absl::StatusOr<std::string> Get(std::string_view property) = 0;
 
   // The type of the default export ("object", "function", "undefined", ...) and, for an
   // object, which of `names` are functions: {"type":"object","functions":["match"]}.
   virtual absl::StatusOr<std::string> DescribeDefault(std::string_view names_json) = 0;
+
+  // Every file of the module graph (canonical absolute paths), the entry file first: what a
+  // cache of this module's metadata must be keyed on.
+  virtual std::vector<std::string> files() = 0;
 };
 
 class Runtime {
@@ -80,6 +120,11 @@ class Runtime {
 // The process-wide runtime, loading the backend module on first use. Thread-safe. The result
 // is cached, failures included.
 absl::StatusOr<Runtime*> GetRuntime();
+
+// The runtime for an isolation mode: kInProcess is GetRuntime(); kProcess runs each module in
+// its own worker process (plugline-js-worker, installed next to the backend module) and never
+// loads V8 into this process.
+absl::StatusOr<Runtime*> GetRuntime(Isolation isolation);
 
 // True once the backend module is loaded into this process.
 bool RuntimeLoaded();

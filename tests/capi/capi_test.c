@@ -75,6 +75,9 @@ static void test_null_arguments(void) {
   EXPECT_STATUS(plugline_config_set_record_stats(NULL, 1), PLUGLINE_EINVALID);
   EXPECT_STATUS(plugline_host_stats(&json, &len, NULL), PLUGLINE_EINVALID);
   EXPECT_STATUS(plugline_host_stats(NULL, &len, NULL), PLUGLINE_EINVALID);
+  EXPECT_STATUS(plugline_host_plugins(&json, &len, NULL), PLUGLINE_EINVALID);
+  EXPECT_STATUS(plugline_host_plugins(NULL, &len, NULL), PLUGLINE_EINVALID);
+  EXPECT_STATUS(plugline_host_reload(NULL), PLUGLINE_EINVALID);
   EXPECT_STATUS(plugline_config_set_token_counter(NULL, count_bytes, NULL, NULL),
                 PLUGLINE_EINVALID);
   EXPECT_STATUS(plugline_host_new(NULL, NULL), PLUGLINE_EINVALID);
@@ -188,6 +191,12 @@ static void test_shape(void) {
   EXPECT_STATUS(plugline_host_stats(&json, &json_len, host), PLUGLINE_OK);
   EXPECT(json != NULL && strstr(json, "\"builtin-generic\"") != NULL);
   EXPECT(json != NULL && strstr(json, "\"shape_count\":4") != NULL);
+  plugline_free(json);
+  json = NULL;
+
+  EXPECT_STATUS(plugline_host_reload(host), PLUGLINE_OK);
+  EXPECT_STATUS(plugline_host_plugins(&json, &json_len, host), PLUGLINE_OK);
+  EXPECT(json != NULL && strstr(json, "\"id\":\"builtin-test\",\"kind\":\"builtin-shaper\"") != NULL);
   plugline_free(json);
   json = NULL;
 

@@ -117,6 +117,66 @@ TEST_CASE("plugline run without a JS plugin never loads V8") {
   CHECK(run.output.find("libplugline-v8") == std::string::npos);
 }
 
+// Runs `plugline shape` with the dynamic loader reporting every library it loads (dlopen too).
+std::string LoadedLibraries(Cli& cli) {
+  exec::ProcessSpec spec;
+  spec.argv = {plugline::testing::BinDir() + "/plugline", "shape", "--command", "terra plan"};
+  spec.extra_env = {{"PLUGLINE_HOME", cli.home.path()}, {"LD_DEBUG", "files"}};
+  spec.stdin_data = "one\ntwo\n";
+  spec.merge_output = false;
+  spec.timeout = absl::Seconds(60);
+  auto result = exec::RunProcess(spec);
+  REQUIRE(result.ok());
+  CHECK(result->exit_status == 0);
+  return result->error_output;
+}
+
+TEST_CASE("shaping loads V8 only when a JS plugin is installed") {
+  Cli cli;
+  std::string without = LoadedLibraries(cli);
+  REQUIRE(without.find("libabsl") != std::string::npos);  // LD_DEBUG did report
+  CHECK(without.find("libnode") == std::string::npos);
+  CHECK(without.find("libplugline-v8") == std::string::npos);
+#if PLUGLINE_TEST_WITH_V8
+  plugline::testing::WriteFile(cli.home.Sub("plugins/terra.js"), R"(export default {
+  meta: { name: "terra", version: "1", description: "d", tier: "community" },
+  match(c) { return { matched: c.startsWith("terra"), confidence: 0.9 }; },
+  shape() { return { summary: "t" }; },
+};)");
+  std::string with = LoadedLibraries(cli);
+  CHECK(with.find("libnode") != std::string::npos);
+#endif
+}
+
+TEST_CASE("plugline plugins lists built-ins and plugins, broken ones with their reason") {
+  Cli cli;
+  plugline::testing::WriteFile(cli.home.Sub("plugins/broken.js"), "export default {\n  meta: ,\n};\n");
+  auto listing = cli.Run({"plugins"});
+  CHECK(listing.exit_status == 0);
+  CHECK(listing.output.find("builtin-test") != std::string::npos);
+  CHECK(listing.output.find("broken.js") != std::string::npos);
+  auto json = cli.Run({"plugins", "--json"});
+  CHECK(json.exit_status == 0);
+  auto value = core::ParseJson(json.output, "plugins --json");
+  REQUIRE(value.ok());
+  const core::Value* plugins = value->Find("plugins");
+  REQUIRE(plugins != nullptr);
+  bool found = false;
+  for (const core::Value& p : plugins->as_array()) {
+    if (p.Find("id")->as_string() != "broken") continue;
+    found = true;
+    CHECK(p.Find("state")->as_string() == "broken");
+    CHECK(p.Find("kind")->as_string() == "js-shaper");
+#if PLUGLINE_TEST_WITH_V8
+    CHECK(p.Find("reason")->as_string().find("broken.js:2") != std::string::npos);
+#else
+    CHECK(p.Find("reason")->as_string().find("without V8") != std::string::npos);
+#endif
+  }
+  CHECK(found);
+  CHECK(cli.Run({"plugins", "--bogus"}).exit_status == 2);
+}
+
 TEST_CASE("plugline shape reads stdin, --shaper forces one, unknown shaper is an error") {
   Cli cli;
   exec::ProcessSpec spec;

@@ -25,14 +25,14 @@ TEST_CASE("stats count matches, shapes, failures, savings and time per shaper") 
   StatsStore store(home.path());
   absl::Time day = absl::FromCivil(absl::CivilSecond(2026, 11, 29, 12, 0, 0), absl::UTCTimeZone());
   REQUIRE(store.Record(ShapeTrace{{"builtin-test", "builtin-generic"}, "builtin-test", false,
-                                  1000, 100, 2.0},
+                                  1000, 100, 2.0, {}},
                        day)
               .ok());
   REQUIRE(store.Record(ShapeTrace{{"builtin-test", "builtin-generic"}, "builtin-test", false,
-                                  500, 800, 1.0},  // larger than raw: negative savings
+                                  500, 800, 1.0, {}},  // larger than raw: negative savings
                        day)
               .ok());
-  REQUIRE(store.Record(ShapeTrace{{"builtin-test"}, "builtin-test", true, 300, 0, 4.0}, day).ok());
+  REQUIRE(store.Record(ShapeTrace{{"builtin-test"}, "builtin-test", true, 300, 0, 4.0, {}}, day).ok());
   auto stats = store.Load();
   REQUIRE(stats.ok());
   CHECK(Number(*stats, "builtin-test", "match_count") == 3);
@@ -58,7 +58,7 @@ TEST_CASE("concurrent writers lose no counts") {
     threads.emplace_back([&] {
       StatsStore store(home.path());  // separate stores, as separate processes would have
       for (int i = 0; i < kEach; ++i) {
-        CHECK(store.Record(ShapeTrace{{"s"}, "s", false, 10, 1, 0.1}, absl::Now()).ok());
+        CHECK(store.Record(ShapeTrace{{"s"}, "s", false, 10, 1, 0.1, {}}, absl::Now()).ok());
       }
     });
   }
@@ -76,7 +76,7 @@ TEST_CASE("a corrupt stats file is set aside, not lost, and counting restarts") 
   auto broken = store.Load();
   REQUIRE_FALSE(broken.ok());
   CHECK(std::string(broken.status().message()).find(home.Sub("stats.json")) == 0);
-  REQUIRE(store.Record(ShapeTrace{{"s"}, "s", false, 10, 1, 0.1}, absl::Now()).ok());
+  REQUIRE(store.Record(ShapeTrace{{"s"}, "s", false, 10, 1, 0.1, {}}, absl::Now()).ok());
   CHECK(store.Load().ok());
   auto names = ListDir(home.path());
   bool aside = false;
@@ -89,7 +89,7 @@ TEST_CASE("the time series keeps a bounded number of days") {
   StatsStore store(home.path());
   absl::Time start = absl::FromCivil(absl::CivilDay(2025, 1, 1), absl::UTCTimeZone());
   for (int d = 0; d < kStatsDaysKept + 5; ++d) {
-    REQUIRE(store.Record(ShapeTrace{{"s"}, "s", false, 10, 1, 0.1}, start + absl::Hours(24 * d)).ok());
+    REQUIRE(store.Record(ShapeTrace{{"s"}, "s", false, 10, 1, 0.1, {}}, start + absl::Hours(24 * d)).ok());
   }
   auto stats = store.Load();
   const Value* daily = stats->Find("daily");

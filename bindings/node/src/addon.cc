@@ -190,6 +190,8 @@ class HostWrap : public Napi::ObjectWrap<HostWrap> {
         {InstanceMethod<&HostWrap::Shape>("shape"),
          InstanceMethod<&HostWrap::Diagnostics>("diagnostics"),
          InstanceMethod<&HostWrap::Stats>("stats"),
+         InstanceMethod<&HostWrap::Plugins>("plugins"),
+         InstanceMethod<&HostWrap::Reload>("reload"),
          InstanceMethod<&HostWrap::Close>("close"), InstanceAccessor<&HostWrap::Closed>("closed")});
   }
 
@@ -316,6 +318,32 @@ class HostWrap : public Napi::ObjectWrap<HostWrap> {
         return env.Undefined();
       }
       return result.ToJs(env);
+    });
+  }
+
+  // plugins() -> JSON string ({"plugins": [...]}: built-ins and plugins with their state)
+  Napi::Value Plugins(const Napi::CallbackInfo& info) {
+    Napi::Env env = info.Env();
+    return Guard(env, [&]() -> Napi::Value {
+      if (!CheckOpen(env)) return env.Undefined();
+      PluglineBuffer result;
+      plugline_status status = plugline_host_plugins(result.out(), result.out_len(), host_);
+      if (status != PLUGLINE_OK) {
+        ThrowLastError(env, status);
+        return env.Undefined();
+      }
+      return result.ToJs(env);
+    });
+  }
+
+  // reload(): re-reads configuration and rescans plugin directories.
+  Napi::Value Reload(const Napi::CallbackInfo& info) {
+    Napi::Env env = info.Env();
+    return Guard(env, [&]() -> Napi::Value {
+      if (!CheckOpen(env)) return env.Undefined();
+      plugline_status status = plugline_host_reload(host_);
+      if (status != PLUGLINE_OK) ThrowLastError(env, status);
+      return env.Undefined();
     });
   }
 

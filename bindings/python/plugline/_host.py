@@ -262,6 +262,24 @@ class Host:
             data = call_for_buffer(lib.plugline_host_stats, handle)
         return json.loads(data)
 
+    def plugins(self) -> list[dict[str, Any]]:
+        """Every shaper this host can use — built-ins and the plugins in its plugin
+        directories — as dicts with ``id``, ``kind`` ("builtin-shaper", "js-shaper"),
+        ``tier``, ``state`` ("enabled", "disabled", "broken", "shadowed"), ``reason`` (why it
+        is not enabled, e.g. a syntax error with file and line), ``path``, ``source``,
+        ``version`` and ``description``. Loads plugins not loaded yet."""
+        lib = _library.lib()
+        with self._use() as handle:
+            data = call_for_buffer(lib.plugline_host_plugins, handle)
+        return json.loads(data)["plugins"]
+
+    def reload(self) -> None:
+        """Re-reads configuration and rescans plugin directories: new and changed plugins
+        load on next use, unchanged ones stay loaded."""
+        lib = _library.lib()
+        with self._use() as handle:
+            check(lib.plugline_host_reload(handle))
+
     def shape(self, command: Union[str, bytes], output: Union[str, bytes],
               exit_code: Optional[int] = None, shaper: Optional[str] = None) -> dict[str, Any]:
         """Shapes one command's output into what the model should read.
@@ -282,7 +300,8 @@ class Host:
             The result as a dict: ``summary``, ``render_mode`` (``"summary"`` or ``"raw"``),
             ``shaper``, ``confidence``, ``raw_path`` (None when not stored), ``raw_bytes``,
             ``raw_lines``, ``tokens_raw``, ``tokens_summary``, ``fallback`` (None, or why the
-            summary is not the shaper's). Text in the result is valid UTF-8; bytes of the
+            summary is not the shaper's), ``skipped`` (shapers whose ``match()`` failed:
+            dicts with ``plugin``, ``why``, ``detail``). Text in the result is valid UTF-8; bytes of the
             output that are not are shown as U+FFFD.
 
         Raises:

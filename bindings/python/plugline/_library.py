@@ -77,6 +77,8 @@ _PROTOTYPES = {
     "plugline_host_free": (None, [_c_void_p]),
     "plugline_host_diagnostics": (_c_int, [_out_buffer, _out_size, _c_void_p]),
     "plugline_host_stats": (_c_int, [_out_buffer, _out_size, _c_void_p]),
+    "plugline_host_plugins": (_c_int, [_out_buffer, _out_size, _c_void_p]),
+    "plugline_host_reload": (_c_int, [_c_void_p]),
     "plugline_host_shape": (
         _c_int, [_out_buffer, _out_size, _c_void_p, _c_char_p, _c_size_t, _c_char_p, _c_size_t,
                  _c_int, ctypes.POINTER(plugline_shape_options)]),

@@ -162,6 +162,21 @@ PLUGLINE_API plugline_status plugline_host_diagnostics(char **out_json, size_t *
 PLUGLINE_API plugline_status plugline_host_stats(char **out_json, size_t *out_len,
                                                  plugline_host *host);
 
+/* Every shaper the host can use — the built-ins and the plugins found in its plugin
+ * directories — with its state, as a JSON object (docs/plugins-shapers.md):
+ *   {"plugins": [{"id", "kind", "tier", "state", "reason", "path", "source", "version",
+ *                 "description"}]}
+ * kind is "builtin-shaper" or "js-shaper"; state is "enabled", "disabled", "broken" (reason
+ * says why: syntax error with file and line, bad exports, invalid meta) or "shadowed".
+ * Loads plugins not loaded yet. Released with plugline_free(). */
+PLUGLINE_API plugline_status plugline_host_plugins(char **out_json, size_t *out_len,
+                                                   plugline_host *host);
+
+/* Re-reads the configuration files and rescans the plugin directories. Plugins whose files
+ * did not change stay loaded; new, changed and broken ones load on next use. Must not run
+ * concurrently with another call on the same host. Returns PLUGLINE_OK or PLUGLINE_EINVALID. */
+PLUGLINE_API plugline_status plugline_host_reload(plugline_host *host);
+
 /* The exit code to pass when it is not known (the command was killed, or is still running). */
 #define PLUGLINE_EXIT_CODE_UNKNOWN (-2147483647 - 1)
 

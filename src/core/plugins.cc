@@ -1,0 +1,296 @@
+#include "core/plugins.h"
+
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <atomic>
+#include <thread>
+
+#include "absl/strings/match.h"
+#include "core/fs.h"
+#include "core/json.h"
+#include "core/strings.h"
+
+namespace plugline::core {
+namespace {
+
+bool IsRegularFile(const std::string& path) {
+  struct stat st;
+  return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
+}
+
+bool IsDirectory(const std::string& path) {
+  struct stat st;
+  return ::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+std::string_view StripJsExtension(std::string_view name) {
+  for (std::string_view ext : {".mjs", ".js"}) {
+    if (absl::EndsWith(ToAbsl(name), ToAbsl(ext)) && name.size() > ext.size()) {
+      return name.substr(0, name.size() - ext.size());
+    }
+  }
+  return {};
+}
+
+constexpr std::string_view kReservedPrefix = "builtin-";
+
+}  // namespace
+
+std::vector<PluginDir> PluginDirs(const std::string& home, const std::string& project_dir,
+                                  const Config& config) {
+  std::vector<PluginDir> dirs;
+  if (!config.plugins.enabled) return dirs;
+  dirs.push_back({JoinPath(home, "plugins"), "global"});
+  if (!project_dir.empty()) {
+    dirs.push_back({JoinPath(project_dir, ".plugline/plugins"), "project"});
+  }
+  for (const std::string& dir : config.plugins.dirs) {
+    std::string path = dir;
+    if (!path.starts_with("/") && !project_dir.empty()) path = JoinPath(project_dir, path);
+    dirs.push_back({path, "config"});
+  }
+  return dirs;
+}
+
+std::vector<PluginFile> DiscoverPlugins(const std::vector<PluginDir>& dirs,
+                                        std::vector<std::string>* diagnostics) {
+  std::vector<PluginFile> found;
+  std::vector<std::string> seen_dirs;
+  for (const PluginDir& dir : dirs) {
+    // The same directory named twice (a config dir that is the global one) loads once.
+    if (std::find(seen_dirs.begin(), seen_dirs.end(), dir.path) != seen_dirs.end()) continue;
+    seen_dirs.push_back(dir.path);
+    absl::StatusOr<std::vector<std::string>> names = ListDir(dir.path);
+    if (!names.ok()) {
+      if (!absl::IsNotFound(names.status()) && diagnostics != nullptr) {
+        diagnostics->push_back(StrCat("plugin directory ", dir.path, ": ",
+                                      names.status().message()));
+      }
+      continue;
+    }
+    std::sort(names->begin(), names->end());
+    for (const std::string& name : *names) {
+      if (name.empty() || name[0] == '.') continue;
+      std::string path = JoinPath(dir.path, name);
+      if (std::string_view stem = StripJsExtension(name); !stem.empty()) {
+        if (IsRegularFile(path)) found.push_back({path, dir.path, std::string(stem), dir.source});
+        continue;
+      }
+      if (!IsDirectory(path)) continue;
+      for (const char* index : {"index.js", "index.mjs"}) {
+        std::string entry = JoinPath(path, index);
+        if (IsRegularFile(entry)) {
+          found.push_back({entry, path, name, dir.source});
+          break;
+        }
+      }
+    }
+  }
+  return found;
+}
+
+std::string PluginListJson(const std::vector<PluginInfo>& plugins) {
+  JsonWriter w;
+  auto optional = [&](std::string_view key, const std::string& value) {
+    w.Key(key);
+    if (value.empty()) {
+      w.Null();
+    } else {
+      w.String(value);
+    }
+  };
+  w.BeginObject();
+  w.Key("plugins").BeginArray();
+  for (const PluginInfo& p : plugins) {
+    w.BeginObject();
+    w.Key("id").String(p.id);
+    w.Key("kind").String(p.kind);
+    optional("tier", p.tier);
+    w.Key("state").String(p.state);
+    optional("reason", p.reason);
+    optional("path", p.path);
+    w.Key("source").String(p.source);
+    optional("version", p.version);
+    optional("description", p.description);
+    w.EndObject();
+  }
+  w.EndArray();
+  w.EndObject();
+  return w.Take();
+}
+
+PluginRegistry::FileStamp PluginRegistry::Stamp(const std::string& path) {
+  FileStamp stamp;
+  stamp.path = path;
+  struct stat st;
+  if (::stat(path.c_str(), &st) == 0) {
+    stamp.size = st.st_size;
+    stamp.mtime_ns = static_cast<int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;
+    stamp.inode = st.st_ino;
+  }
+  return stamp;
+}
+
+void PluginRegistry::Refresh(const std::vector<PluginDir>& dirs, const PluginsConfig& config,
+                             std::vector<std::string>* diagnostics) {
+  std::vector<PluginFile> files = DiscoverPlugins(dirs, diagnostics);
+  absl::MutexLock lock(&mu_);
+  std::vector<Entry> previous = std::move(entries_);
+  entries_.clear();
+  config_ = config;
+  for (PluginFile& file : files) {
+    Entry entry;
+    entry.settings = config.ForPlugin(file.name);
+    // Keep a loaded plugin whose files and settings are unchanged.
+    for (Entry& old : previous) {
+      if (old.file.entry != file.entry || !old.loaded || !old.error.empty()) continue;
+      bool unchanged = old.file.root == file.root && old.stamps.size() > 0;
+      for (const FileStamp& stamp : old.stamps) {
+        unchanged = unchanged && Stamp(stamp.path) == stamp;
+      }
+      std::string id = old.plugin.shaper ? old.plugin.shaper->meta().id : file.name;
+      JsPluginSettings now = config.ForPlugin(id);
+      unchanged = unchanged && now.process_isolation == old.settings.process_isolation &&
+                  now.heap_limit_bytes == old.settings.heap_limit_bytes &&
+                  now.load_timeout_ms == old.settings.load_timeout_ms &&
+                  now.match_timeout_ms == old.settings.match_timeout_ms &&
+                  now.shape_timeout_ms == old.settings.shape_timeout_ms;
+      if (unchanged) {
+        entry = std::move(old);
+        entry.settings.enabled = now.enabled;
+      }
+      break;
+    }
+    entry.file = std::move(file);
+    entries_.push_back(std::move(entry));
+  }
+}
+
+void PluginRegistry::LoadPending() {
+  std::vector<Entry*> pending;
+  for (Entry& entry : entries_) {
+    if (entry.loaded) continue;
+    if (!entry.settings.enabled) continue;  // disabled by its file name: never loaded
+    pending.push_back(&entry);
+  }
+  if (pending.empty()) return;
+  auto load_one = [this](Entry* entry) {
+    absl::StatusOr<LoadedPlugin> loaded = loader_(entry->file, entry->settings);
+    if (loaded.ok() && loaded->shaper != nullptr) {
+      const std::string& id = loaded->shaper->meta().id;
+      if (id != entry->file.name) {
+        // Settings are keyed by id; the file name was only a guess before loading.
+        JsPluginSettings by_id = config_.ForPlugin(id);
+        if (by_id.process_isolation != entry->settings.process_isolation ||
+            by_id.heap_limit_bytes != entry->settings.heap_limit_bytes ||
+            by_id.load_timeout_ms != entry->settings.load_timeout_ms ||
+            by_id.match_timeout_ms != entry->settings.match_timeout_ms ||
+            by_id.shape_timeout_ms != entry->settings.shape_timeout_ms) {
+          entry->settings = by_id;
+          loaded = loader_(entry->file, entry->settings);
+        } else {
+          entry->settings.enabled = by_id.enabled;
+        }
+      }
+    }
+    entry->loaded = true;
+    if (loaded.ok()) {
+      entry->plugin = *std::move(loaded);
+      entry->error.clear();
+      for (const std::string& path : entry->plugin.files) entry->stamps.push_back(Stamp(path));
+      if (entry->stamps.empty()) entry->stamps.push_back(Stamp(entry->file.entry));
+    } else {
+      entry->error = std::string(loaded.status().message());
+    }
+  };
+  // Isolates are independent: load on up to two threads (the machines this targets have few
+  // cores, and loading is CPU-bound).
+  size_t threads = std::min<size_t>(pending.size(),
+                                    std::max(1u, std::min(2u, std::thread::hardware_concurrency())));
+  if (threads <= 1) {
+    for (Entry* entry : pending) load_one(entry);
+    return;
+  }
+  std::atomic<size_t> next{0};
+  auto worker = [&] {
+    for (size_t i = next++; i < pending.size(); i = next++) load_one(pending[i]);
+  };
+  std::vector<std::thread> pool;
+  for (size_t t = 1; t < threads; ++t) pool.emplace_back(worker);
+  worker();
+  for (std::thread& t : pool) t.join();
+}
+
+std::vector<PluginInfo> PluginRegistry::Describe() const {
+  std::vector<PluginInfo> out;
+  for (const Entry& entry : entries_) {
+    PluginInfo info;
+    info.kind = "js-shaper";
+    info.path = entry.file.entry;
+    info.source = entry.file.source;
+    info.id = entry.file.name;
+    if (!entry.error.empty()) {
+      info.state = "broken";
+      info.reason = entry.error;
+    } else if (!entry.loaded) {
+      info.state = "disabled";
+      info.reason = StrCat("disabled in config (plugins.overrides.", entry.file.name,
+                           ".enabled: false)");
+    } else {
+      const ShaperMeta& meta = entry.plugin.shaper->meta();
+      info.id = meta.id;
+      info.tier = meta.tier;
+      info.version = meta.version;
+      info.description = meta.description;
+      if (meta.id.starts_with(kReservedPrefix)) {
+        info.state = "broken";
+        info.reason = StrCat("the id '", meta.id, "' is reserved for built-in shapers (",
+                             kReservedPrefix, "*)");
+      } else if (!entry.settings.enabled) {
+        info.state = "disabled";
+        info.reason = StrCat("disabled in config (plugins.overrides.", meta.id,
+                             ".enabled: false)");
+      } else {
+        info.state = "enabled";
+      }
+    }
+    out.push_back(std::move(info));
+  }
+  // The same id twice: the one loaded last (project over global, config dirs last) wins.
+  for (size_t i = 0; i < out.size(); ++i) {
+    if (out[i].state != "enabled") continue;
+    for (size_t j = i + 1; j < out.size(); ++j) {
+      if (out[j].state == "enabled" && out[j].id == out[i].id) {
+        out[i].state = "shadowed";
+        out[i].reason = StrCat("shadowed by ", out[j].path);
+        break;
+      }
+    }
+  }
+  return out;
+}
+
+std::vector<std::shared_ptr<Shaper>> PluginRegistry::Shapers() {
+  absl::MutexLock lock(&mu_);
+  LoadPending();
+  std::vector<PluginInfo> infos = Describe();
+  std::vector<std::shared_ptr<Shaper>> out;
+  for (size_t i = 0; i < entries_.size(); ++i) {
+    if (infos[i].state == "enabled") out.push_back(entries_[i].plugin.shaper);
+  }
+  return out;
+}
+
+std::vector<PluginInfo> PluginRegistry::List() {
+  absl::MutexLock lock(&mu_);
+  LoadPending();
+  return Describe();
+}
+
+size_t PluginRegistry::size() const {
+  absl::MutexLock lock(&mu_);
+  return entries_.size();
+}
+
+}  // namespace plugline::core

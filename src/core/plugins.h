@@ -1,0 +1,125 @@
+// Plugin discovery and the registry of plugins a host runs.
+//
+// Where plugins come from, in this order (DESIGN.md "Dispatch rules"): <home>/plugins, then
+// <project>/.plugline/plugins, then each of config `plugins.dirs`. In a directory, a plugin is
+//   - a file `<name>.js` or `<name>.mjs`: its imports are confined to that directory;
+//   - a folder `<name>/` with `index.js` or `index.mjs`: its imports are confined to the folder.
+// Hidden entries (".x") are ignored; folders without an index (e.g. shared helpers of
+// single-file plugins, or exec plugins with plugin.yaml, which a later version runs) too.
+//
+// The registry loads plugins lazily (the first time a shaper list or listing is asked for),
+// several at once, and on Refresh() keeps every loaded plugin whose files are unchanged: a
+// new or edited file is picked up without re-evaluating the others.
+#ifndef PLUGLINE_CORE_PLUGINS_H_
+#define PLUGLINE_CORE_PLUGINS_H_
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/synchronization/mutex.h"
+#include "core/config.h"
+#include "core/shaper.h"
+
+namespace plugline::core {
+
+struct PluginDir {
+  std::string path;
+  std::string source;  // "global", "project" or "config"
+};
+
+// The plugin directories of a home, a project and a configuration, in load order.
+std::vector<PluginDir> PluginDirs(const std::string& home, const std::string& project_dir,
+                                  const Config& config);
+
+struct PluginFile {
+  std::string entry;   // absolute path of the file to load
+  std::string root;    // the directory its imports must stay inside
+  std::string name;    // file stem or folder name
+  std::string source;  // of its PluginDir
+};
+
+// The candidate plugins of `dirs`, in load order (directory order, then name order). A
+// directory that does not exist is skipped silently; one that cannot be read is reported.
+std::vector<PluginFile> DiscoverPlugins(const std::vector<PluginDir>& dirs,
+                                        std::vector<std::string>* diagnostics);
+
+// What a loader returns for a plugin that loaded.
+struct LoadedPlugin {
+  std::shared_ptr<Shaper> shaper;
+  std::vector<std::string> files;  // every file it read: a change to one reloads it
+};
+
+// One line of `plugline plugins`.
+struct PluginInfo {
+  std::string id;
+  std::string kind;    // "builtin-shaper", "js-shaper"
+  std::string tier;    // "built-in", "community", "premium"; "" when unknown (broken)
+  std::string state;   // "enabled", "disabled", "broken", "shadowed"
+  std::string reason;  // why it is broken, disabled or shadowed; "" when enabled
+  std::string path;    // its file; "" for built-ins
+  std::string source;  // "built-in", "global", "project", "config"
+  std::string version;
+  std::string description;
+};
+
+// {"plugins": [{"id", "kind", "tier", "state", "reason", "path", "source", "version",
+// "description"}]}, null for empty reason/path/tier.
+std::string PluginListJson(const std::vector<PluginInfo>& plugins);
+
+class PluginRegistry {
+ public:
+  using Loader = std::function<absl::StatusOr<LoadedPlugin>(const PluginFile& file,
+                                                            const JsPluginSettings& settings)>;
+
+  explicit PluginRegistry(Loader loader) : loader_(std::move(loader)) {}
+
+  // Rescans `dirs` (nothing is loaded here). Plugins whose files did not change keep their
+  // loaded state; broken ones are retried.
+  void Refresh(const std::vector<PluginDir>& dirs, const PluginsConfig& config,
+               std::vector<std::string>* diagnostics);
+
+  // Loads whatever is not loaded yet, then returns the enabled shapers in load order.
+  std::vector<std::shared_ptr<Shaper>> Shapers();
+
+  // Loads whatever is not loaded yet, then describes every plugin found.
+  std::vector<PluginInfo> List();
+
+  // How many plugin files were found (without loading any).
+  size_t size() const;
+
+ private:
+  struct FileStamp {
+    std::string path;
+    int64_t size = -1;
+    int64_t mtime_ns = -1;
+    uint64_t inode = 0;
+    bool operator==(const FileStamp&) const = default;
+  };
+  struct Entry {
+    PluginFile file;
+    JsPluginSettings settings;
+    bool disabled_by_name = false;
+    bool loaded = false;  // the loader ran (successfully or not)
+    LoadedPlugin plugin;
+    std::string error;    // the loader's error: the plugin is broken
+    std::vector<FileStamp> stamps;
+  };
+
+  static FileStamp Stamp(const std::string& path);
+  void LoadPending() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // Ids, shadowing and reserved names, after loading.
+  std::vector<PluginInfo> Describe() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+
+  Loader loader_;
+  mutable absl::Mutex mu_;
+  PluginsConfig config_ ABSL_GUARDED_BY(mu_);
+  std::vector<Entry> entries_ ABSL_GUARDED_BY(mu_);
+};
+
+}  // namespace plugline::core
+
+#endif  // PLUGLINE_CORE_PLUGINS_H_

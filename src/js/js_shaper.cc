@@ -1,0 +1,278 @@
+#include "js/js_shaper.h"
+
+#include <cmath>
+
+#include "absl/strings/match.h"
+#include "absl/time/time.h"
+#include "core/json.h"
+#include "core/strings.h"
+#include "core/text.h"
+#include "js/runtime.h"
+
+namespace plugline::js {
+namespace {
+
+constexpr size_t kMaxIdLength = 64;
+
+// The JSON type of a value, for messages: "a string", "an object", ...
+std::string_view TypeName(const core::Value& value) {
+  return core::Value::KindName(value.kind());
+}
+
+bool ValidId(std::string_view id) {
+  if (id.empty() || id.size() > kMaxIdLength || id[0] == '.' || id[0] == '-') return false;
+  for (char c : id) {
+    bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+              c == '.' || c == '_' || c == '-';
+    if (!ok) return false;
+  }
+  return true;
+}
+
+absl::Status MetaError(std::string_view what) {
+  return absl::InvalidArgumentError(StrCat("invalid meta: ", what));
+}
+
+absl::StatusOr<core::ShaperMeta> ParseMeta(std::string_view json) {
+  absl::StatusOr<core::Value> value = core::ParseJson(json, "meta");
+  if (!value.ok()) return MetaError(ToStd(value.status().message()));
+  if (value->is_null()) return MetaError("the default export has no meta object");
+  if (!value->is_object()) {
+    return MetaError(StrCat("meta must be an object, got ", TypeName(*value)));
+  }
+  core::ShaperMeta meta;
+  auto required_string = [&](std::string_view key, std::string* out) -> absl::Status {
+    const core::Value* v = value->Find(key);
+    if (v == nullptr) return MetaError(StrCat("meta.", key, " is missing"));
+    if (!v->is_string()) {
+      return MetaError(StrCat("meta.", key, " must be a string, got ", TypeName(*v)));
+    }
+    *out = v->as_string();
+    return absl::OkStatus();
+  };
+  auto optional_string = [&](std::string_view key, std::string* out) -> absl::Status {
+    const core::Value* v = value->Find(key);
+    if (v == nullptr || v->is_null()) return absl::OkStatus();
+    if (!v->is_string()) {
+      return MetaError(StrCat("meta.", key, " must be a string, got ", TypeName(*v)));
+    }
+    *out = v->as_string();
+    return absl::OkStatus();
+  };
+  for (auto [key, out] : {std::pair<std::string_view, std::string*>{"name", &meta.name},
+                          {"version", &meta.version},
+                          {"description", &meta.description},
+                          {"tier", &meta.tier}}) {
+    absl::Status s = required_string(key, out);
+    if (!s.ok()) return s;
+  }
+  if (!ValidId(meta.name)) {
+    return MetaError(StrCat("meta.name '", meta.name,
+                            "' is not a valid id (1-64 letters, digits, '.', '_' or '-')"));
+  }
+  if (meta.tier != "built-in" && meta.tier != "community" && meta.tier != "premium") {
+    return MetaError(StrCat("meta.tier must be \"built-in\", \"community\" or \"premium\", got \"",
+                            meta.tier, "\""));
+  }
+  for (auto [key, out] : {std::pair<std::string_view, std::string*>{"author", &meta.author},
+                          {"outputKind", &meta.output_kind}}) {
+    absl::Status s = optional_string(key, out);
+    if (!s.ok()) return s;
+  }
+  if (const core::Value* p = value->Find("priority"); p != nullptr && !p->is_null()) {
+    if (!p->is_number() || !std::isfinite(p->as_number())) {
+      return MetaError(StrCat("meta.priority must be a number, got ", TypeName(*p)));
+    }
+    double priority = std::round(p->as_number());
+    if (priority < -1e6 || priority > 1e6) {
+      return MetaError("meta.priority must be between -1000000 and 1000000");
+    }
+    meta.priority = static_cast<int>(priority);
+  }
+  if (const core::Value* t = value->Find("targetModels"); t != nullptr && !t->is_null()) {
+    if (!t->is_array()) {
+      return MetaError(StrCat("meta.targetModels must be an array of strings, got ",
+                              TypeName(*t)));
+    }
+    for (const core::Value& model : t->as_array()) {
+      if (!model.is_string()) {
+        return MetaError("meta.targetModels must be an array of strings");
+      }
+    }
+  }
+  meta.id = meta.name;
+  return meta;
+}
+
+class JsShaper final : public core::Shaper {
+ public:
+  JsShaper(core::ShaperMeta meta, std::unique_ptr<Module> module,
+           const core::JsPluginSettings& settings)
+      : meta_(std::move(meta)), module_(std::move(module)) {
+    match_limits_.timeout = absl::Milliseconds(settings.match_timeout_ms);
+    shape_limits_.timeout = absl::Milliseconds(settings.shape_timeout_ms);
+  }
+
+  const core::ShaperMeta& meta() const override { return meta_; }
+
+  absl::StatusOr<core::MatchResult> Match(std::string_view command, std::string_view snippet,
+                                          std::optional<int> exit_code) override {
+    const Arg args[] = {Arg::String(command), Arg::String(snippet),
+                        exit_code ? Arg::Number(*exit_code) : Arg::Null()};
+    absl::StatusOr<std::string> result = module_->CallArgs("match", args, match_limits_);
+    if (!result.ok()) return result.status();
+    return ParseMatchResult(*result);
+  }
+
+  absl::StatusOr<core::ShapeOutput> Shape(std::string_view output,
+                                          const core::ShapeContext& context) override {
+    core::JsonWriter w;
+    w.BeginObject();
+    w.Key("command").String(context.command);
+    w.Key("exitCode");
+    if (context.exit_code) {
+      w.Int(*context.exit_code);
+    } else {
+      w.Null();
+    }
+    w.Key("outputBytes").Int(static_cast<int64_t>(context.output_bytes));
+    w.Key("outputLines").Int(static_cast<int64_t>(context.output_lines));
+    w.EndObject();
+    std::string context_json = w.Take();
+    const Arg args[] = {Arg::String(output), Arg::Json(context_json)};
+    absl::StatusOr<std::string> result = module_->CallArgs("shape", args, shape_limits_);
+    if (!result.ok()) return result.status();
+    return ParseShapeResult(*result);
+  }
+
+ private:
+  const core::ShaperMeta meta_;
+  std::unique_ptr<Module> module_;
+  CallLimits match_limits_;
+  CallLimits shape_limits_;
+};
+
+}  // namespace
+
+absl::StatusOr<core::MatchResult> ParseMatchResult(std::string_view json) {
+  absl::StatusOr<core::Value> value = core::ParseJson(json, "match() result");
+  if (!value.ok()) return value.status();
+  auto bad = [](std::string_view what) {
+    return absl::InvalidArgumentError(StrCat("match() returned ", what));
+  };
+  if (!value->is_object()) {
+    return bad(StrCat(TypeName(*value), "; expected {matched, confidence, signals?}"));
+  }
+  core::MatchResult match;
+  const core::Value* matched = value->Find("matched");
+  if (matched == nullptr || !matched->is_bool()) {
+    return bad(StrCat("matched as ", matched == nullptr ? "missing" : TypeName(*matched),
+                      "; expected a boolean"));
+  }
+  match.matched = matched->as_bool();
+  const core::Value* confidence = value->Find("confidence");
+  if (confidence == nullptr || confidence->is_null()) {
+    if (match.matched) return bad("matched: true without a confidence");
+  } else if (!confidence->is_number()) {
+    return bad(StrCat("confidence as ", TypeName(*confidence), "; expected a number"));
+  } else {
+    match.confidence = confidence->as_number();
+  }
+  if (const core::Value* signals = value->Find("signals");
+      signals != nullptr && !signals->is_null()) {
+    if (!signals->is_array()) {
+      return bad(StrCat("signals as ", TypeName(*signals), "; expected an array of strings"));
+    }
+    for (const core::Value& s : signals->as_array()) {
+      if (!s.is_string()) return bad("a signal that is not a string");
+      match.signals.push_back(s.as_string());
+    }
+  }
+  return match;
+}
+
+absl::StatusOr<core::ShapeOutput> ParseShapeResult(std::string_view json) {
+  absl::StatusOr<core::Value> value = core::ParseJson(json, "shape() result");
+  if (!value.ok()) return value.status();
+  auto bad = [](std::string_view what) {
+    return absl::InvalidArgumentError(StrCat("shape() returned ", what));
+  };
+  if (!value->is_object()) {
+    return bad(StrCat(TypeName(*value), "; expected {summary, renderMode?}"));
+  }
+  core::ShapeOutput out;
+  const core::Value* summary = value->Find("summary");
+  if (summary == nullptr || !summary->is_string()) {
+    return bad(StrCat("summary as ", summary == nullptr ? "missing" : TypeName(*summary),
+                      "; expected a string"));
+  }
+  out.summary = summary->as_string();
+  if (const core::Value* mode = value->Find("renderMode"); mode != nullptr && !mode->is_null()) {
+    if (!mode->is_string() || (mode->as_string() != "summary" && mode->as_string() != "raw")) {
+      return bad("a renderMode other than \"summary\" or \"raw\"");
+    }
+    if (mode->as_string() == "raw") out.render_mode = RenderMode::kRaw;
+  }
+  return out;
+}
+
+absl::StatusOr<core::LoadedPlugin> LoadJsShaper(const core::PluginFile& file,
+                                                const core::JsPluginSettings& settings,
+                                                const JsShaperOptions& options) {
+  absl::StatusOr<Runtime*> runtime = GetRuntime(
+      settings.process_isolation ? Isolation::kProcess : Isolation::kInProcess);
+  if (!runtime.ok()) return runtime.status();
+  ModuleOptions module_options;
+  module_options.root_dir = file.root;
+  module_options.heap_limit_bytes = settings.heap_limit_bytes;
+  module_options.array_buffer_limit_bytes = settings.heap_limit_bytes / 2;
+  module_options.load_timeout = absl::Milliseconds(settings.load_timeout_ms);
+  module_options.code_cache_dir = options.code_cache_dir;
+  if (options.log != nullptr) {
+    const core::Log* log = options.log;
+    std::string source = StrCat("plugin ", file.name);
+    module_options.log = [log, source](std::string_view level, std::string_view message) {
+      log->Write(level, source, message);
+    };
+  }
+  absl::StatusOr<std::unique_ptr<Module>> module = (*runtime)->Load(file.entry, module_options);
+  if (!module.ok()) return module.status();
+  absl::StatusOr<std::string> described = (*module)->DescribeDefault(R"(["match","shape"])");
+  if (!described.ok()) return described.status();
+  absl::StatusOr<core::Value> shape = core::ParseJson(*described, "the default export");
+  if (!shape.ok()) return shape.status();
+  const core::Value* type = shape->Find("type");
+  std::string type_name = type != nullptr && type->is_string() ? type->as_string() : "unknown";
+  if (type_name == "undefined") {
+    return absl::InvalidArgumentError(
+        "no default export: a shaper plugin must `export default { meta, match, shape }`");
+  }
+  if (type_name != "object") {
+    return absl::InvalidArgumentError(StrCat(
+        "the default export is ", type_name == "function" ? "a function" : type_name,
+        ", not a shaper: a shaper plugin must `export default { meta, match, shape }`"));
+  }
+  bool has_match = false;
+  bool has_shape = false;
+  if (const core::Value* fns = shape->Find("functions"); fns != nullptr && fns->is_array()) {
+    for (const core::Value& fn : fns->as_array()) {
+      if (fn.is_string() && fn.as_string() == "match") has_match = true;
+      if (fn.is_string() && fn.as_string() == "shape") has_shape = true;
+    }
+  }
+  if (!has_match || !has_shape) {
+    return absl::InvalidArgumentError(StrCat(
+        "the default export has no ", !has_match ? "match()" : "shape()",
+        " function: a shaper plugin must `export default { meta, match, shape }`"));
+  }
+  absl::StatusOr<std::string> meta_json = (*module)->Get("meta");
+  if (!meta_json.ok()) return meta_json.status();
+  absl::StatusOr<core::ShaperMeta> meta = ParseMeta(*meta_json);
+  if (!meta.ok()) return meta.status();
+  core::LoadedPlugin loaded;
+  loaded.files = (*module)->files();
+  loaded.shaper = std::make_shared<JsShaper>(*std::move(meta), *std::move(module), settings);
+  return loaded;
+}
+
+}  // namespace plugline::js

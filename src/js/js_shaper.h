@@ -1,0 +1,36 @@
+// JS shaper plugins: an ES module that default-exports {meta, match, shape} (the AgentOps
+// contract, docs/plugins-shapers.md), adapted to core::Shaper over a js::Module.
+#ifndef PLUGLINE_JS_JS_SHAPER_H_
+#define PLUGLINE_JS_JS_SHAPER_H_
+
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "core/config.h"
+#include "core/log.h"
+#include "core/plugins.h"
+
+namespace plugline::js {
+
+struct JsShaperOptions {
+  std::string code_cache_dir;        // "" = no V8 code cache
+  const core::Log* log = nullptr;    // console.* of the plugin; may be null
+};
+
+// Loads and validates one plugin file. Errors are the reason the plugin is broken: the
+// runtime is unavailable, the file does not compile (file:line), its top level threw, the
+// default export is not a shaper, or `meta` is invalid (the field is named).
+absl::StatusOr<core::LoadedPlugin> LoadJsShaper(const core::PluginFile& file,
+                                                const core::JsPluginSettings& settings,
+                                                const JsShaperOptions& options);
+
+// Checks a match() result: {matched: boolean, confidence: number, signals?: string[]}
+// (confidence may be omitted when matched is false). Exposed for tests.
+absl::StatusOr<core::MatchResult> ParseMatchResult(std::string_view json);
+
+// Checks a shape() result: {summary: string, renderMode?: "summary" | "raw"}.
+absl::StatusOr<core::ShapeOutput> ParseShapeResult(std::string_view json);
+
+}  // namespace plugline::js
+
+#endif  // PLUGLINE_JS_JS_SHAPER_H_

@@ -1,0 +1,2 @@
+import { shared } from "./lib/shared.js";
+export const a = shared + 1;

@@ -1,0 +1,1 @@
+export const shared = 10;

@@ -1,0 +1,2 @@
+await new Promise((resolve, reject) => setTimeout(() => reject(new RangeError("no config")), 1));
+export default {};
