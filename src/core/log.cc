@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <cstdlib>
 
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
@@ -15,11 +16,13 @@ namespace plugline::core {
 
 Log::Log(std::string dir) : dir_(std::move(dir)) {
   if (!dir_.empty()) path_ = JoinPath(dir_, "plugline.log");
+  const char* debug = std::getenv("PLUGLINE_DEBUG");
+  debug_ = debug != nullptr && *debug != '\0' && std::string_view(debug) != "0";
 }
 
 void Log::Write(std::string_view level, std::string_view source,
                 std::string_view message) const {
-  if (path_.empty()) return;
+  if (path_.empty() || (level == "debug" && !debug_)) return;
   std::string line = StrCat(absl::FormatTime("%Y-%m-%dT%H:%M:%E3SZ", absl::Now(),
                                              absl::UTCTimeZone()),
                             " ", level, " ", source, ": ");

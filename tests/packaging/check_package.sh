@@ -145,7 +145,7 @@ check_find_package() {
     "$libdir/cmake/plugline/plugline-targets.cmake"
     "$libdir/pkgconfig/plugline.pc"
   )
-  [[ "$with_v8" == ON ]] && expected+=("$libdir/plugline/libplugline-v8.so")
+  [[ "$with_v8" == ON ]] && expected+=("$libdir/plugline/libplugline-v8.so" "$libdir/plugline/plugline-js-worker")
   [[ "$with_cli" == ON ]] && expected+=("$bindir/plugline")
   local file
   for file in "${expected[@]}"; do
@@ -178,7 +178,8 @@ check_find_package() {
     fi
   done
   local elf runpath
-  for elf in "$lib/libplugline.so" "$prefix/$bindir/plugline" "$lib/plugline/libplugline-v8.so"; do
+  for elf in "$lib/libplugline.so" "$prefix/$bindir/plugline" "$lib/plugline/libplugline-v8.so" \
+             "$lib/plugline/plugline-js-worker"; do
     [[ -e "$elf" ]] || continue
     runpath="$(readelf -d "$elf" | sed -n 's/.*(\(RPATH\|RUNPATH\)).*\[\(.*\)\]/\2/p')"
     case "$runpath" in
