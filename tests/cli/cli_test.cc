@@ -148,6 +148,26 @@ TEST_CASE("shaping loads V8 only when a JS plugin is installed") {
 #endif
 }
 
+#if PLUGLINE_TEST_WITH_V8
+TEST_CASE("plugline run: a JS shaper loads while the command runs and shapes its output") {
+  for (const char* isolation : {"in-process", "process"}) {
+    CAPTURE(isolation);
+    Cli cli;
+    plugline::testing::WriteFile(cli.home.Sub("config.yaml"),
+                                 StrCat("plugins:\n  js:\n    isolation: ", isolation, "\n"));
+    plugline::testing::WriteFile(cli.home.Sub("plugins/counter.js"), R"(export default {
+  meta: { name: "counter", version: "1", description: "d", tier: "community" },
+  match(c) { return /\bcount-me\b/.test(c) ? { matched: true, confidence: 0.99 } : { matched: false }; },
+  shape(output, ctx) { return { summary: `counted ${ctx.outputLines} lines, exit ${ctx.exitCode}` }; },
+};)");
+    auto run = cli.Run({"run", "--", "sh", "-c", "sleep 0.2; seq 300; exit 3", "count-me"});
+    CHECK(run.exit_status == 3);
+    CHECK(absl::StartsWith(run.output, "counted 300 lines, exit 3\n"));
+    CHECK(run.error_output.empty());
+  }
+}
+#endif
+
 TEST_CASE("plugline plugins lists built-ins and plugins, broken ones with their reason") {
   Cli cli;
   plugline::testing::WriteFile(cli.home.Sub("plugins/broken.js"), "export default {\n  meta: ,\n};\n");
