@@ -182,8 +182,17 @@ void EventLoop::OnTimer(uv_timer_t* handle) {
 
 int64_t EventLoop::NextDueMs() {
   if (!loop_ready_ || timers_.empty()) return -1;
+  // Ask the timers themselves: uv_backend_timeout() answers 0 whenever the loop has anything
+  // pending (a handle being closed, say), and a UV_RUN_ONCE on that answer would then block
+  // until the timer is really due — possibly long after the call's deadline.
   uv_update_time(&loop_);
-  return uv_backend_timeout(&loop_);
+  int64_t next = -1;
+  for (const auto& [id, timer] : timers_) {
+    if (!uv_is_active(reinterpret_cast<const uv_handle_t*>(&timer->handle))) continue;
+    int64_t due = static_cast<int64_t>(uv_timer_get_due_in(&timer->handle));
+    if (next < 0 || due < next) next = due;
+  }
+  return next;
 }
 
 bool EventLoop::RunOnce() {
