@@ -1597,10 +1597,6 @@ std::string CategoryOne(string_view name) {
 // Where a line that was left out is counted in the final marker.
 enum class Cat : uint8_t { kOfKind, kHiddenWarning, kHiddenError, kDetail };
 
-std::string Plural(uint64_t n, string_view one, string_view many) {
-  return StrCat(core::FormatCount(n), " ", n == 1 ? one : many);
-}
-
 // A JavaScript stack frame in a library or the runtime ("at f (node_modules/x.js:1:2)",
 // "at async Promise.all (index 3)"): not the user's code.
 bool IsLibraryFrame(string_view line) {

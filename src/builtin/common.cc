@@ -392,4 +392,61 @@ std::string ExitNote(std::optional<int> exit_code) {
   return StrCat("exit ", *exit_code);
 }
 
+std::string Plural(uint64_t n, std::string_view one, std::string_view many) {
+  return StrCat(core::FormatCount(n), " ", n == 1 ? one : many);
+}
+
+std::vector<uint64_t> FairShares(const std::vector<uint64_t>& n, uint64_t budget,
+                                 uint64_t max_each, bool at_least_one) {
+  auto used = [&](uint64_t c) {
+    uint64_t sum = 0;
+    for (uint64_t x : n) sum += std::min(x, c);
+    return sum;
+  };
+  uint64_t lo = 0, hi = max_each;
+  while (lo < hi) {
+    uint64_t mid = lo + (hi - lo + 1) / 2;
+    if (used(mid) <= budget) {
+      lo = mid;
+    } else {
+      hi = mid - 1;
+    }
+  }
+  std::vector<uint64_t> share(n.size());
+  uint64_t left = budget - std::min(budget, used(lo));
+  for (size_t i = 0; i < n.size(); ++i) {
+    share[i] = std::min(n[i], lo);
+    if (left > 0 && n[i] > lo && lo < max_each) {
+      ++share[i];
+      --left;
+    }
+    if (at_least_one && share[i] == 0 && n[i] > 0) share[i] = 1;
+  }
+  return share;
+}
+
+bool Tally::Add(std::string_view key) {
+  if (last_ < items_.size() && items_[last_].first == key) {
+    ++items_[last_].second;
+    return false;
+  }
+  const size_t before = items_.size();
+  if (items_.size() >= kIndexFrom) {
+    auto [it, added] = index_.try_emplace(key, items_.size());
+    if (added) items_.emplace_back(key, 0);
+    last_ = it->second;
+  } else {
+    last_ = 0;
+    while (last_ < items_.size() && items_[last_].first != key) ++last_;
+    if (last_ == items_.size()) {
+      items_.emplace_back(key, 0);
+      if (items_.size() == kIndexFrom) {
+        for (size_t k = 0; k < items_.size(); ++k) index_.emplace(items_[k].first, k);
+      }
+    }
+  }
+  ++items_[last_].second;
+  return items_.size() > before;
+}
+
 }  // namespace plugline::builtin

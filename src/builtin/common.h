@@ -8,6 +8,8 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
+#include <utility>
 #include <vector>
 
 namespace plugline::builtin {
@@ -110,6 +112,31 @@ std::optional<uint64_t> CountBefore(std::string_view text, std::string_view word
 
 // The exit code as text for a header: "exit 2", or "" when unknown or 0.
 std::string ExitNote(std::optional<int> exit_code);
+
+// "1 error", "3,412 errors": a formatted count and the noun that agrees with it.
+std::string Plural(uint64_t n, std::string_view one, std::string_view many);
+
+// Shares `budget` between items fairly: every item gets min(n, c) for the largest c that fits
+// (at most `max_each`), and what is left goes one by one to the items still cut. With
+// `at_least_one`, every non-empty item keeps at least one (the sum may then pass `budget`).
+std::vector<uint64_t> FairShares(const std::vector<uint64_t>& n, uint64_t budget,
+                                 uint64_t max_each, bool at_least_one = false);
+
+// Counts per key (error codes, rule ids). Outputs have few distinct keys, mostly in runs, so
+// a short list searched from the last hit is cheaper than hashing every occurrence. Keys
+// must outlive the Tally.
+class Tally {
+ public:
+  // Counts one `key`; true when it is new.
+  bool Add(std::string_view key);
+  const std::vector<std::pair<std::string_view, uint64_t>>& items() const { return items_; }
+
+ private:
+  static constexpr size_t kIndexFrom = 64;
+  std::vector<std::pair<std::string_view, uint64_t>> items_;
+  std::unordered_map<std::string_view, size_t> index_;
+  size_t last_ = 0;
+};
 
 }  // namespace plugline::builtin
 

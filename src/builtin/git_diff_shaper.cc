@@ -215,39 +215,6 @@ std::string PlusMinus(uint64_t added, uint64_t removed) {
   return StrCat("−", core::FormatCount(removed));
 }
 
-std::string Plural(uint64_t n, std::string_view one, std::string_view many) {
-  return StrCat(core::FormatCount(n), " ", n == 1 ? one : many);
-}
-
-// Shares `budget` between items fairly: every item gets min(n, c) for the largest c that
-// fits (at most `max_each`), and what is left goes one by one to the items still cut.
-std::vector<uint64_t> FairShares(const std::vector<uint64_t>& n, uint64_t budget,
-                                 uint64_t max_each) {
-  auto used = [&](uint64_t c) {
-    uint64_t sum = 0;
-    for (uint64_t x : n) sum += std::min(x, c);
-    return sum;
-  };
-  uint64_t lo = 0, hi = max_each;
-  while (lo < hi) {
-    uint64_t mid = lo + (hi - lo + 1) / 2;
-    if (used(mid) <= budget) {
-      lo = mid;
-    } else {
-      hi = mid - 1;
-    }
-  }
-  std::vector<uint64_t> share(n.size());
-  uint64_t left = budget - std::min(budget, used(lo));
-  for (size_t i = 0; i < n.size(); ++i) {
-    share[i] = std::min(n[i], lo);
-    if (left > 0 && n[i] > lo && lo < max_each) {
-      ++share[i];
-      --left;
-    }
-  }
-  return share;
-}
 
 // ---- The command ------------------------------------------------------------------------------
 

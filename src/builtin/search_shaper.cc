@@ -40,10 +40,6 @@ constexpr size_t kSampleLines = 4000;
 bool IsDigit(char c) { return c >= '0' && c <= '9'; }
 bool IsBlank(std::string_view s) { return Trim(s).empty(); }
 
-std::string Plural(uint64_t n, std::string_view one, std::string_view many) {
-  return StrCat(core::FormatCount(n), " ", n == 1 ? one : many);
-}
-
 // ---- The command ------------------------------------------------------------------------------
 
 enum class Tool { kNone, kGrep, kRg, kAg, kAck, kGitGrep, kFind, kFd, kLocate };
@@ -432,36 +428,6 @@ std::string ErrorsText(uint64_t binary, uint64_t errors) {
   return text;
 }
 
-// Shares `budget` between groups fairly (see git_diff_shaper.cc): small groups whole, large
-// ones cut to the same size; every group keeps at least one line.
-std::vector<uint64_t> FairShares(const std::vector<uint64_t>& n, uint64_t budget,
-                                 uint64_t max_each) {
-  auto used = [&](uint64_t c) {
-    uint64_t sum = 0;
-    for (uint64_t x : n) sum += std::min(x, c);
-    return sum;
-  };
-  uint64_t lo = 0, hi = max_each;
-  while (lo < hi) {
-    uint64_t mid = lo + (hi - lo + 1) / 2;
-    if (used(mid) <= budget) {
-      lo = mid;
-    } else {
-      hi = mid - 1;
-    }
-  }
-  std::vector<uint64_t> share(n.size());
-  uint64_t left = budget - std::min(budget, used(lo));
-  for (size_t i = 0; i < n.size(); ++i) {
-    share[i] = std::min(n[i], lo);
-    if (left > 0 && n[i] > lo && lo < max_each) {
-      ++share[i];
-      --left;
-    }
-    if (share[i] == 0 && n[i] > 0) share[i] = 1;
-  }
-  return share;
-}
 
 // Error lines: the first kMaxErrorLines are shown where they are; the rest are counted by kind.
 class ErrorLines {
@@ -814,7 +780,7 @@ class SearchShaper final : public core::Shaper {
     const size_t shown_groups = std::min(groups.size(), kMaxFiles);
     std::vector<uint64_t> wanted(shown_groups);
     for (size_t g = 0; g < shown_groups; ++g) wanted[g] = groups[g].matches;
-    std::vector<uint64_t> share = FairShares(wanted, kMatchBudget, kMaxPerFile);
+    std::vector<uint64_t> share = FairShares(wanted, kMatchBudget, kMaxPerFile, /*at_least_one=*/true);
     const bool all_fit = [&] {
       for (size_t g = 0; g < shown_groups; ++g) {
         if (share[g] < groups[g].matches) return false;
@@ -1172,7 +1138,7 @@ class SearchShaper final : public core::Shaper {
     const size_t shown_groups = std::min(groups.size(), kMaxDirGroups);
     std::vector<uint64_t> wanted(shown_groups);
     for (size_t g = 0; g < shown_groups; ++g) wanted[g] = groups[g].count;
-    std::vector<uint64_t> share = FairShares(wanted, kPathBudget, kPathBudget);
+    std::vector<uint64_t> share = FairShares(wanted, kPathBudget, kPathBudget, /*at_least_one=*/true);
     for (size_t i = 0; i < n; ++i) {
       if (!is_path[i]) continue;
       size_t g = group_of[i];
@@ -1250,7 +1216,7 @@ class SearchShaper final : public core::Shaper {
     const size_t shown_groups = std::min(groups.size(), kMaxFiles);
     std::vector<uint64_t> wanted(shown_groups);
     for (size_t g = 0; g < shown_groups; ++g) wanted[g] = groups[g].matches;
-    std::vector<uint64_t> share = FairShares(wanted, kMatchBudget, kMaxPerFile);
+    std::vector<uint64_t> share = FairShares(wanted, kMatchBudget, kMaxPerFile, /*at_least_one=*/true);
     size_t g = SIZE_MAX;
     uint64_t shown = 0, dropped = 0, dropped_matches = 0, late = 0, late_matches = 0;
     uint64_t rendered_lines = 0;

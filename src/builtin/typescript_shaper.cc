@@ -331,42 +331,6 @@ Parse ParseTsc(const std::vector<std::string_view>& lines) {
   return p;
 }
 
-// Counts per key (error codes, rule ids). Outputs have few distinct keys, mostly in runs, so
-// a short list searched from the last hit is cheaper than hashing every occurrence.
-class Tally {
- public:
-  // Counts one `key`; true when it is new.
-  bool Add(std::string_view key) {
-    if (last_ < items_.size() && items_[last_].first == key) {
-      ++items_[last_].second;
-      return false;
-    }
-    const size_t before = items_.size();
-    if (items_.size() >= kIndexFrom) {
-      auto [it, added] = index_.try_emplace(key, items_.size());
-      if (added) items_.emplace_back(key, 0);
-      last_ = it->second;
-    } else {
-      last_ = 0;
-      while (last_ < items_.size() && items_[last_].first != key) ++last_;
-      if (last_ == items_.size()) {
-        items_.emplace_back(key, 0);
-        if (items_.size() == kIndexFrom) {
-          for (size_t k = 0; k < items_.size(); ++k) index_.emplace(items_[k].first, k);
-        }
-      }
-    }
-    ++items_[last_].second;
-    return items_.size() > before;
-  }
-  const std::vector<std::pair<std::string_view, uint64_t>>& items() const { return items_; }
-
- private:
-  static constexpr size_t kIndexFrom = 64;
-  std::vector<std::pair<std::string_view, uint64_t>> items_;
-  std::unordered_map<std::string_view, size_t> index_;
-  size_t last_ = 0;
-};
 
 // Which diagnostics are shown: all of them when few; otherwise the first ones, the first of
 // each code not yet shown, and the last ones.
@@ -410,10 +374,6 @@ std::string Breakdown(const Tally& counts) {
               core::FormatCount(sorted.size() - kMaxCodesListed), " other codes");
   }
   return text;
-}
-
-std::string Plural(uint64_t n, std::string_view singular, std::string_view plural) {
-  return StrCat(core::FormatCount(n), " ", n == 1 ? singular : plural);
 }
 
 bool ToolIs(std::string_view command, std::initializer_list<std::string_view> names) {

@@ -35,6 +35,14 @@ std::string_view StripJsExtension(std::string_view name) {
 
 constexpr std::string_view kReservedPrefix = "builtin-";
 
+// Whether a plugin loaded with `a` must be loaded again to run with `b` (`enabled` only
+// decides whether it runs).
+bool SameLoadSettings(const JsPluginSettings& a, const JsPluginSettings& b) {
+  return a.process_isolation == b.process_isolation && a.heap_limit_bytes == b.heap_limit_bytes &&
+         a.load_timeout_ms == b.load_timeout_ms && a.match_timeout_ms == b.match_timeout_ms &&
+         a.shape_timeout_ms == b.shape_timeout_ms;
+}
+
 }  // namespace
 
 std::vector<PluginDir> PluginDirs(const std::string& home, const std::string& project_dir,
@@ -138,6 +146,7 @@ void PluginRegistry::Refresh(const std::vector<PluginDir>& dirs, const PluginsCo
   absl::MutexLock lock(&mu_);
   std::vector<Entry> previous = std::move(entries_);
   entries_.clear();
+  enabled_.reset();
   config_ = config;
   for (PluginFile& file : files) {
     Entry entry;
@@ -151,11 +160,7 @@ void PluginRegistry::Refresh(const std::vector<PluginDir>& dirs, const PluginsCo
       }
       std::string id = old.plugin.shaper ? old.plugin.shaper->meta().id : file.name;
       JsPluginSettings now = config.ForPlugin(id);
-      unchanged = unchanged && now.process_isolation == old.settings.process_isolation &&
-                  now.heap_limit_bytes == old.settings.heap_limit_bytes &&
-                  now.load_timeout_ms == old.settings.load_timeout_ms &&
-                  now.match_timeout_ms == old.settings.match_timeout_ms &&
-                  now.shape_timeout_ms == old.settings.shape_timeout_ms;
+      unchanged = unchanged && SameLoadSettings(now, old.settings);
       if (unchanged) {
         entry = std::move(old);
         entry.settings.enabled = now.enabled;
@@ -182,11 +187,7 @@ void PluginRegistry::LoadPending() {
       if (id != entry->file.name) {
         // Settings are keyed by id; the file name was only a guess before loading.
         JsPluginSettings by_id = config_.ForPlugin(id);
-        if (by_id.process_isolation != entry->settings.process_isolation ||
-            by_id.heap_limit_bytes != entry->settings.heap_limit_bytes ||
-            by_id.load_timeout_ms != entry->settings.load_timeout_ms ||
-            by_id.match_timeout_ms != entry->settings.match_timeout_ms ||
-            by_id.shape_timeout_ms != entry->settings.shape_timeout_ms) {
+        if (!SameLoadSettings(by_id, entry->settings)) {
           entry->settings = by_id;
           loaded = loader_(entry->file, entry->settings);
         } else {
@@ -273,24 +274,21 @@ std::vector<PluginInfo> PluginRegistry::Describe() const {
 
 std::vector<std::shared_ptr<Shaper>> PluginRegistry::Shapers() {
   absl::MutexLock lock(&mu_);
+  // Shaping asks on every call; the answer changes only when Refresh() ran.
+  if (enabled_) return *enabled_;
   LoadPending();
   std::vector<PluginInfo> infos = Describe();
-  std::vector<std::shared_ptr<Shaper>> out;
+  enabled_.emplace();
   for (size_t i = 0; i < entries_.size(); ++i) {
-    if (infos[i].state == "enabled") out.push_back(entries_[i].plugin.shaper);
+    if (infos[i].state == "enabled") enabled_->push_back(entries_[i].plugin.shaper);
   }
-  return out;
+  return *enabled_;
 }
 
 std::vector<PluginInfo> PluginRegistry::List() {
   absl::MutexLock lock(&mu_);
   LoadPending();
   return Describe();
-}
-
-size_t PluginRegistry::size() const {
-  absl::MutexLock lock(&mu_);
-  return entries_.size();
 }
 
 }  // namespace plugline::core

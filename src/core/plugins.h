@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -88,9 +89,6 @@ class PluginRegistry {
   // Loads whatever is not loaded yet, then describes every plugin found.
   std::vector<PluginInfo> List();
 
-  // How many plugin files were found (without loading any).
-  size_t size() const;
-
  private:
   struct FileStamp {
     std::string path;
@@ -118,6 +116,8 @@ class PluginRegistry {
   mutable absl::Mutex mu_;
   PluginsConfig config_ ABSL_GUARDED_BY(mu_);
   std::vector<Entry> entries_ ABSL_GUARDED_BY(mu_);
+  // The enabled shapers once everything is loaded; reset by Refresh().
+  std::optional<std::vector<std::shared_ptr<Shaper>>> enabled_ ABSL_GUARDED_BY(mu_);
 };
 
 }  // namespace plugline::core

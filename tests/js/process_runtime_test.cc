@@ -15,6 +15,7 @@
 #include "core/json.h"
 #include "exec/process.h"
 #include "js/runtime.h"
+#include "js/js_test_util.h"
 #include "test_util.h"
 
 namespace plugline::js {
@@ -22,9 +23,7 @@ namespace {
 
 #if PLUGLINE_TEST_WITH_V8
 
-std::string ModulePath(std::string_view relative) {
-  return plugline::testing::SourceDir() + "/js/modules/" + std::string(relative);
-}
+using testing::ModulePath;
 
 Runtime* Process() {
   auto runtime = GetRuntime(Isolation::kProcess);

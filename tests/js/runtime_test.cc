@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/json.h"
+#include "js/js_test_util.h"
 #include "test_util.h"
 
 namespace plugline::js {
@@ -13,21 +14,9 @@ namespace {
 
 #if PLUGLINE_TEST_WITH_V8
 
-std::string Module(std::string_view relative) {
-  return plugline::testing::SourceDir() + "/js/modules/" + std::string(relative);
-}
-
-Runtime* TheRuntime() {
-  auto runtime = GetRuntime();
-  REQUIRE_MESSAGE(runtime.ok(), runtime.status().ToString());
-  return *runtime;
-}
-
-std::unique_ptr<js::Module> Load(std::string_view relative, ModuleOptions options = {}) {
-  auto module = TheRuntime()->Load(Module(relative), options);
-  REQUIRE_MESSAGE(module.ok(), module.status().ToString());
-  return *std::move(module);
-}
+using testing::LoadModule;
+using testing::ModulePath;
+using testing::TheRuntime;
 
 TEST_CASE("the runtime is V8 10 from libnode108, loaded on demand") {
   CHECK(TheRuntime()->engine().rfind("V8 10.", 0) == 0);
@@ -41,7 +30,7 @@ TEST_CASE("a module with a relative import is called with JSON arguments") {
     // The backend reports each load at level "debug" (timings, code cache).
     if (level != "debug") logs.push_back(std::string(level) + ": " + std::string(message));
   };
-  auto module = Load("calc/index.js", options);
+  auto module = LoadModule("calc/index.js", options);
   REQUIRE(logs.size() == 1);
   CHECK(logs[0] == "log: calc loaded {\"precision\":2}");
 
@@ -65,21 +54,21 @@ TEST_CASE("a module with a relative import is called with JSON arguments") {
 }
 
 TEST_CASE("a returned promise is awaited and import.meta.url names the file") {
-  auto module = Load("calc/index.js");
+  auto module = LoadModule("calc/index.js");
   auto result = module->Call("later", "[7]", CallLimits{});
   REQUIRE(result.ok());
   auto value = core::ParseJson(*result, "later()");
   CHECK(value->Find("value")->as_integer() == 7);
-  CHECK(value->Find("url")->as_string() == "file://" + Module("calc/index.js"));
+  CHECK(value->Find("url")->as_string() == "file://" + ModulePath("calc/index.js"));
 }
 
 TEST_CASE("exceptions and rejections carry file:line and the message") {
-  auto module = Load("calc/index.js");
+  auto module = LoadModule("calc/index.js");
   auto thrown = module->Call("fails", "[]", CallLimits{});
   REQUIRE_FALSE(thrown.ok());
   CHECK(thrown.status().code() == absl::StatusCode::kUnknown);
   std::string message(thrown.status().message());
-  CHECK(message.find(Module("calc/index.js") + ":21:") == 0);
+  CHECK(message.find(ModulePath("calc/index.js") + ":21:") == 0);
   CHECK(message.find("RangeError: value out of range: 42") != std::string::npos);
 
   auto rejected = module->Call("rejects", "[]", CallLimits{});
@@ -97,7 +86,7 @@ TEST_CASE("exceptions and rejections carry file:line and the message") {
 }
 
 TEST_CASE("an infinite loop is stopped at its deadline and the module works again after") {
-  auto module = Load("calc/index.js");
+  auto module = LoadModule("calc/index.js");
   REQUIRE(module->Call("sum", "[[1]]", CallLimits{}).ok());
   auto spun = module->Call("spin", "[]", CallLimits{absl::Milliseconds(100)});
   REQUIRE_FALSE(spun.ok());
@@ -112,7 +101,7 @@ TEST_CASE("an infinite loop is stopped at its deadline and the module works agai
 }
 
 TEST_CASE("a promise that can never settle is reported, not waited on forever") {
-  auto module = Load("calc/index.js");
+  auto module = LoadModule("calc/index.js");
   auto pending = module->Call("pending", "[]", CallLimits{absl::Seconds(5)});
   REQUIRE_FALSE(pending.ok());
   CHECK(pending.status().code() == absl::StatusCode::kDeadlineExceeded);
@@ -122,7 +111,7 @@ TEST_CASE("a promise that can never settle is reported, not waited on forever") 
 TEST_CASE("the heap limit stops a runaway allocation and the isolate is replaced") {
   ModuleOptions options;
   options.heap_limit_bytes = 32u << 20;
-  auto module = Load("calc/index.js", options);
+  auto module = LoadModule("calc/index.js", options);
   auto hog = module->Call("hog", "[]", CallLimits{absl::Seconds(30)});
   REQUIRE_FALSE(hog.ok());
   CHECK(hog.status().code() == absl::StatusCode::kResourceExhausted);
@@ -133,43 +122,43 @@ TEST_CASE("the heap limit stops a runaway allocation and the isolate is replaced
 TEST_CASE("ArrayBuffer memory is capped") {
   ModuleOptions options;
   options.array_buffer_limit_bytes = 8u << 20;
-  auto module = Load("calc/index.js", options);
+  auto module = LoadModule("calc/index.js", options);
   auto buffers = module->Call("buffers", "[]", CallLimits{absl::Seconds(10)});
   REQUIRE_FALSE(buffers.ok());
   CHECK(buffers.status().code() == absl::StatusCode::kResourceExhausted);
 }
 
 TEST_CASE("broken modules fail to load with a reason that names the file") {
-  auto syntax = TheRuntime()->Load(Module("broken/syntax.js"), {});
+  auto syntax = TheRuntime()->Load(ModulePath("broken/syntax.js"), {});
   REQUIRE_FALSE(syntax.ok());
-  CHECK(std::string(syntax.status().message()).find(Module("broken/syntax.js") + ":3:") == 0);
+  CHECK(std::string(syntax.status().message()).find(ModulePath("broken/syntax.js") + ":3:") == 0);
   CHECK(std::string(syntax.status().message()).find("SyntaxError") != std::string::npos);
 
-  auto throws = TheRuntime()->Load(Module("broken/throws_on_load.js"), {});
+  auto throws = TheRuntime()->Load(ModulePath("broken/throws_on_load.js"), {});
   REQUIRE_FALSE(throws.ok());
   CHECK(std::string(throws.status().message()).find("TypeError") != std::string::npos);
 
-  auto missing = TheRuntime()->Load(Module("broken/does-not-exist.js"), {});
+  auto missing = TheRuntime()->Load(ModulePath("broken/does-not-exist.js"), {});
   CHECK(missing.status().code() == absl::StatusCode::kNotFound);
 }
 
 TEST_CASE("imports cannot leave the plugin's folder or reach packages") {
-  auto escapes = TheRuntime()->Load(Module("broken/escapes.js"), {});
+  auto escapes = TheRuntime()->Load(ModulePath("broken/escapes.js"), {});
   REQUIRE_FALSE(escapes.ok());
   CHECK(std::string(escapes.status().message()).find("outside the plugin's folder") !=
         std::string::npos);
-  auto bare = TheRuntime()->Load(Module("broken/bare.js"), {});
+  auto bare = TheRuntime()->Load(ModulePath("broken/bare.js"), {});
   REQUIRE_FALSE(bare.ok());
   CHECK(std::string(bare.status().message()).find("cannot import 'fs'") != std::string::npos);
   // With the whole modules/ tree as the root, the same import is allowed.
   ModuleOptions wide;
   wide.root_dir = plugline::testing::SourceDir() + "/js/modules";
-  CHECK(TheRuntime()->Load(Module("broken/escapes.js"), wide).ok());
+  CHECK(TheRuntime()->Load(ModulePath("broken/escapes.js"), wide).ok());
 }
 
 TEST_CASE("modules are isolated from each other") {
-  auto a = Load("calc/index.js");
-  auto b = Load("calc/index.js");
+  auto a = LoadModule("calc/index.js");
+  auto b = LoadModule("calc/index.js");
   REQUIRE(a->Call("sum", "[[1]]", CallLimits{}).ok());
   REQUIRE(a->Call("sum", "[[1]]", CallLimits{}).ok());
   CHECK(*a->Call("calls", "[]", CallLimits{}) == "2");
