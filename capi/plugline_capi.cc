@@ -12,11 +12,14 @@
 #include <string>
 
 #include "absl/status/status.h"
+#include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
 #include "absl/time/time.h"
 #include "core/strings.h"
 #include "core/json.h"
 #include "core/text.h"
+#include "core/hooks.h"
 #include "js/runtime.h"
 #include "plugline/host.h"
 #include "plugline/plugline.h"
@@ -31,6 +34,13 @@ struct plugline_config {
 struct plugline_host {
   std::unique_ptr<plugline::Host> host;
   std::shared_ptr<void> token_user_data;
+};
+
+struct plugline_hook_answer {
+  std::string json;          // set by plugline_hook_answer_set
+  bool has_json = false;
+  std::string failure;       // set by plugline_hook_answer_fail
+  std::string invalid;       // why the JSON given to plugline_hook_answer_set was refused
 };
 
 using plugline::StrCat;
@@ -281,6 +291,108 @@ plugline_status plugline_host_shape(char** out_json, size_t* out_len, plugline_h
     absl::StatusOr<plugline::ShapeResult> result = host->host->Shape(request);
     if (!result.ok()) return FromStatus(result.status());
     return ReturnBuffer(result->ToJson(), out_json, out_len);
+  });
+}
+
+plugline_status plugline_host_dispatch(char** out_json, size_t* out_len, plugline_host* host,
+                                       const char* event, const char* payload_json,
+                                       size_t payload_len) {
+  return Guard(__func__, [&] {
+    if (out_json == nullptr) return NullArgument(__func__, "out_json");
+    if (host == nullptr) return NullArgument(__func__, "host");
+    if (event == nullptr) return NullArgument(__func__, "event");
+    if (payload_json == nullptr) return NullArgument(__func__, "payload_json");
+    absl::StatusOr<plugline::DispatchResult> result =
+        host->host->Dispatch(event, std::string_view(payload_json, payload_len));
+    if (!result.ok()) return FromStatus(result.status());
+    return ReturnBuffer(result->ToJson(), out_json, out_len);
+  });
+}
+
+plugline_status plugline_hook_answer_set(plugline_hook_answer* answer, const char* answer_json,
+                                         size_t len) {
+  return Guard(__func__, [&] {
+    if (answer == nullptr) return NullArgument(__func__, "answer");
+    if (answer_json == nullptr) return NullArgument(__func__, "answer_json");
+    std::string_view text(answer_json, len);
+    absl::StatusOr<plugline::HookAnswer> parsed = plugline::core::ParseHookAnswer(text, "answer");
+    if (!parsed.ok()) {
+      answer->invalid = std::string(parsed.status().message());
+      return Fail(PLUGLINE_EINVALID, StrCat(__func__, ": ", answer->invalid));
+    }
+    answer->json = std::string(text);
+    answer->has_json = true;
+    answer->invalid.clear();
+    return PLUGLINE_OK;
+  });
+}
+
+plugline_status plugline_hook_answer_fail(plugline_hook_answer* answer, const char* message) {
+  return Guard(__func__, [&] {
+    if (answer == nullptr) return NullArgument(__func__, "answer");
+    answer->failure = message == nullptr ? "" : message;
+    return PLUGLINE_OK;
+  });
+}
+
+plugline_status plugline_host_add_hook(plugline_host* host, const plugline_hook_options* options,
+                                       plugline_hook_fn fn, void* user_data,
+                                       void (*user_data_free)(void*)) {
+  return Guard(__func__, [&] {
+    if (host == nullptr) return NullArgument(__func__, "host");
+    if (options == nullptr) return NullArgument(__func__, "options");
+    if (fn == nullptr) return NullArgument(__func__, "fn");
+    auto covers = [&](size_t offset, size_t size) { return options->struct_size >= offset + size; };
+    plugline::NativeHookOptions hook;
+    if (covers(offsetof(plugline_hook_options, id), sizeof(char*)) && options->id != nullptr) {
+      hook.id = options->id;
+    }
+    if (hook.id.empty()) return Fail(PLUGLINE_EINVALID, StrCat(__func__, ": the id is empty"));
+    if (covers(offsetof(plugline_hook_options, events), sizeof(char*)) &&
+        options->events != nullptr) {
+      for (absl::string_view name : absl::StrSplit(options->events, ',', absl::SkipWhitespace())) {
+        hook.events.push_back(std::string(absl::StripAsciiWhitespace(name)));
+      }
+    }
+    if (covers(offsetof(plugline_hook_options, fail_closed), sizeof(int))) {
+      hook.fail_closed = options->fail_closed != 0;
+    }
+    // user_data is released with the hook (removal or the host's end), not on failure here.
+    auto owned = std::make_shared<std::unique_ptr<void, void (*)(void*)>>(
+        std::unique_ptr<void, void (*)(void*)>(nullptr, +[](void*) {}));
+    const std::string id = hook.id;
+    hook.function = [fn, user_data, owned, id](std::string_view event, std::string_view payload)
+        -> absl::StatusOr<plugline::HookAnswer> {
+      plugline_hook_answer answer;
+      const std::string event_text(event);  // NUL-terminated for C
+      const std::string payload_text(payload);
+      int rc = fn(event_text.c_str(), payload_text.c_str(), payload_text.size(), &answer,
+                  user_data);
+      if (rc != 0) {
+        return absl::UnknownError(answer.failure.empty()
+                                      ? StrCat("native hook ", id, " returned ", rc)
+                                      : answer.failure);
+      }
+      if (!answer.invalid.empty()) {
+        return absl::InvalidArgumentError(StrCat("native hook ", id, " answered: ", answer.invalid));
+      }
+      if (!answer.has_json) return plugline::HookAnswer{};
+      return plugline::core::ParseHookAnswer(answer.json, "answer");
+    };
+    absl::Status added = host->host->AddHook(std::move(hook));
+    if (!added.ok()) return FromStatus(added);
+    if (user_data_free != nullptr) {
+      *owned = std::unique_ptr<void, void (*)(void*)>(user_data, user_data_free);
+    }
+    return PLUGLINE_OK;
+  });
+}
+
+plugline_status plugline_host_remove_hook(plugline_host* host, const char* id) {
+  return Guard(__func__, [&] {
+    if (host == nullptr) return NullArgument(__func__, "host");
+    if (id == nullptr) return NullArgument(__func__, "id");
+    return FromStatus(host->host->RemoveHook(id));
   });
 }
 

@@ -1,5 +1,4 @@
-// plugline's C++ API: a Host that shapes command output (and, in later versions, dispatches
-// hook events to plugins).
+// plugline's C++ API: a Host that shapes command output and dispatches hook events to plugins.
 //
 // This header is the C++ face of the same engine that libplugline.so exposes through the
 // stable C ABI in <plugline/plugline.h>. It is for C++ programs that build plugline as part of
@@ -19,7 +18,9 @@
 #include <string_view>
 #include <vector>
 
+#include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "plugline/hooks.h"
 
 namespace plugline {
 
@@ -77,6 +78,22 @@ struct ShapeResult {
   std::string ToJson() const;
 };
 
+// A hook implemented by the host itself (docs/hooks.md). It joins the same chain as plugins,
+// after every plugin found in plugin directories, in the order hooks were added.
+struct NativeHookOptions {
+  // Unique among the host's native hooks; shown in results and listings.
+  std::string id;
+  // The events it runs on; "*" = every event; empty = none.
+  std::vector<std::string> events;
+  // Gets the event and the payload JSON (with "event" set); returns its answer, or an error,
+  // which skips it (or denies, when fail_closed) like any plugin's failure. Called on the
+  // thread that dispatches. An exception it throws counts as an error.
+  std::function<absl::StatusOr<HookAnswer>(std::string_view event, std::string_view payload_json)>
+      function;
+  // A failure counts as a deny on pre_tool_call (a plugin's `on_error: closed`).
+  bool fail_closed = false;
+};
+
 class Host {
  public:
   // Opens the state directory and loads configuration. Configuration problems do not fail
@@ -93,9 +110,25 @@ class Host {
   // The per-shaper statistics as JSON (docs/stats.md); "{}"-like empty stats when none yet.
   absl::StatusOr<std::string> StatsJson() const;
 
-  // Every plugin and built-in shaper with its state, as JSON (docs/plugins-shapers.md):
+  // Runs the hook plugins subscribed to `event` on `payload_json` (a JSON object, DESIGN.md
+  // "Payload"; "arguments" and "result", when present, are strings), one after another in
+  // dispatch order (docs/hooks.md), and returns what they decided. A plugin's failure is never
+  // an error here: it is in the result (skipped, or a deny for a fail-closed plugin).
+  // Errors: InvalidArgument for an empty event or a payload that is not a JSON object.
+  absl::StatusOr<DispatchResult> Dispatch(std::string_view event, std::string_view payload_json);
+
+  // Adds a native hook. AlreadyExists when a native hook has that id; InvalidArgument when the
+  // id is empty or the function is missing.
+  absl::Status AddHook(NativeHookOptions hook);
+  // Removes a native hook. NotFound when there is none with that id. A dispatch already
+  // running keeps the hook until it ends.
+  absl::Status RemoveHook(std::string_view id);
+
+  // Every plugin, built-in shaper and native hook with its state, as JSON
+  // (docs/plugins-shapers.md, docs/plugins-exec.md):
   // {"plugins": [{"id", "kind", "tier", "state", "reason", "path", "source", "version",
-  // "description"}]}. Loads plugins not loaded yet, so broken ones show their reason.
+  // "description", "events", "warnings"}]}. Loads plugins not loaded yet, so broken ones show
+  // their reason.
   std::string PluginsJson();
 
   // Loads every plugin not loaded yet (they load on first use otherwise). A host that knows

@@ -42,9 +42,13 @@ constexpr std::string_view kUsage =
     "          --shaper ID   use this shaper instead of the best match\n"
     "  shape --command CMD [--exit-code N] [--json] [--shaper ID]\n"
     "        shape output read from standard input, as if CMD had printed it\n"
+    "  hook EVENT [--payload FILE]\n"
+    "        dispatch EVENT (pre_tool_call, post_tool_call, session_start, ...) to the hook\n"
+    "        plugins with the JSON payload read from FILE (- or none: standard input) and\n"
+    "        print the result as JSON; exit status 0, or 3 when a plugin denied\n"
     "  plugins [--json]\n"
-    "        every shaper: built-ins and plugins (id, kind, tier, state, statistics);\n"
-    "        broken plugins with the reason they do not run\n"
+    "        every plugin: built-in shapers, JS shapers, exec hooks (id, kind, tier, state,\n"
+    "        statistics); broken plugins with the reason they do not run\n"
     "  stats [--json]\n"
     "        per-shaper statistics: matches, shapes, tokens saved, shape time\n"
     "  version\n"
@@ -225,6 +229,19 @@ int Run(const std::vector<std::string>& args) {
   return exit_code;
 }
 
+// Reads all of `fd`.
+std::string ReadAll(int fd) {
+  std::string data;
+  char buf[65536];
+  for (;;) {
+    ssize_t n = ::read(fd, buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    data.append(buf, static_cast<size_t>(n));
+  }
+  return data;
+}
+
 int Shape(const std::vector<std::string>& args) {
   ShapeFlags flags;
   std::string command;
@@ -267,14 +284,7 @@ int Shape(const std::vector<std::string>& args) {
     Error(StrCat("shape: --command is required\n\n", kUsage));
     return kExitUsage;
   }
-  std::string output;
-  char buf[65536];
-  for (;;) {
-    ssize_t n = ::read(STDIN_FILENO, buf, sizeof buf);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) break;
-    output.append(buf, static_cast<size_t>(n));
-  }
+  std::string output = ReadAll(STDIN_FILENO);
   absl::StatusOr<std::unique_ptr<Host>> host = OpenHost();
   if (!host.ok()) {
     Error(ToStd(host.status().message()));
@@ -390,9 +400,20 @@ int Plugins(const std::vector<std::string>& args) {
   std::string table = absl::StrFormat("%-22s %-15s %-10s %-9s %8s %8s %13s\n", "id", "kind",
                                       "tier", "state", "matches", "shapes", "tokens saved");
   std::string problems;
+  std::string hooks;
   for (const core::Value& p : plugins->Find("plugins")->as_array()) {
     std::string id = text(p, "id");
     std::string state = text(p, "state");
+    if (const core::Value* events = p.Find("events");
+        events != nullptr && events->is_array() && state == "enabled") {
+      std::vector<std::string> names;
+      for (const core::Value& e : events->as_array()) {
+        if (e.is_string()) names.push_back(e.as_string());
+      }
+      if (!names.empty()) {
+        StrAppend(&hooks, absl::StrFormat("  %-22s %s\n", id, absl::StrJoin(names, ", ")));
+      }
+    }
     StrAppend(&table, absl::StrFormat("%-22s %-15s %-10s %-9s %8s %8s %13s\n", id,
                                       text(p, "kind"), text(p, "tier"), state,
                                       count(id, "match_count"), count(id, "shape_count"),
@@ -402,8 +423,70 @@ int Plugins(const std::vector<std::string>& args) {
                 text(p, "reason"), "\n");
     }
   }
-  WriteAll(STDOUT_FILENO, StrCat(table, problems));
+  if (!hooks.empty()) hooks = StrCat("\nhooks (plugline hook EVENT):\n", hooks);
+  WriteAll(STDOUT_FILENO, StrCat(table, hooks, problems));
   return 0;
+}
+
+constexpr int kExitDenied = 3;
+
+int Hook(const std::vector<std::string>& args) {
+  std::string event;
+  std::string payload_file = "-";
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& arg = args[i];
+    if (arg == "--payload") {
+      if (i + 1 >= args.size()) {
+        Error("--payload needs a file name (- for standard input)");
+        return kExitUsage;
+      }
+      payload_file = args[++i];
+    } else if (arg.starts_with("--payload=")) {
+      payload_file = arg.substr(std::string_view("--payload=").size());
+    } else if (arg.starts_with("-") && arg != "-") {
+      Error(StrCat("hook: unknown option ", arg, "\n\n", kUsage));
+      return kExitUsage;
+    } else if (event.empty()) {
+      event = arg;
+    } else {
+      Error(StrCat("hook: unexpected argument ", arg, "\n\n", kUsage));
+      return kExitUsage;
+    }
+  }
+  if (event.empty()) {
+    Error(StrCat("hook: no event given\n\n", kUsage));
+    return kExitUsage;
+  }
+  std::string payload;
+  if (payload_file == "-") {
+    payload = ReadAll(STDIN_FILENO);
+  } else {
+    absl::StatusOr<std::string> text = core::ReadFile(payload_file);
+    if (!text.ok()) {
+      Error(StrCat("hook: ", text.status().message()));
+      return 1;
+    }
+    payload = *std::move(text);
+  }
+  // Nothing at all is an empty payload: `plugline hook session_start </dev/null`.
+  if (payload.find_first_not_of(" \t\r\n") == std::string::npos) payload = "{}";
+  absl::StatusOr<std::unique_ptr<Host>> host = OpenHost();
+  if (!host.ok()) {
+    Error(ToStd(host.status().message()));
+    return 1;
+  }
+  absl::StatusOr<DispatchResult> result = (*host)->Dispatch(event, payload);
+  if (!result.ok()) {
+    std::string source = payload_file == "-" ? "standard input" : payload_file;
+    Error(StrCat("hook: the payload (", source, "): ", result.status().message()));
+    return kExitUsage;
+  }
+  WriteAll(STDOUT_FILENO, StrCat(result->ToJson(), "\n"));
+  for (const DispatchResult::Skipped& skipped : result->skipped) {
+    Error(StrCat("note: plugin ", skipped.plugin, " skipped: ", skipped.detail));
+  }
+  AbandonHost(*std::move(host));
+  return result->denied ? kExitDenied : 0;
 }
 
 int Main(int argc, char** argv) {
@@ -418,6 +501,7 @@ int Main(int argc, char** argv) {
   if (subcommand == "shape") return Shape(args);
   if (subcommand == "stats") return Stats(args);
   if (subcommand == "plugins") return Plugins(args);
+  if (subcommand == "hook") return Hook(args);
   if (subcommand == "version" || subcommand == "--version") {
     WriteAll(STDOUT_FILENO, StrCat("plugline ", VersionString(), "\n"));
     return 0;

@@ -141,7 +141,8 @@ JsPluginSettings PluginsConfig::ForPlugin(std::string_view id) const {
 }
 
 void ApplyConfigText(std::string_view text, std::string_view source, Config* config,
-                     std::vector<std::string>* diagnostics) {
+                     std::vector<std::string>* diagnostics, std::string_view base_dir,
+                     std::string_view dir_source) {
   absl::StatusOr<Value> doc = ParseYaml(text, source);
   if (!doc.ok()) {
     if (diagnostics) diagnostics->push_back(std::string(doc.status().message()));
@@ -170,7 +171,11 @@ void ApplyConfigText(std::string_view text, std::string_view source, Config* con
               reader.Problem("plugins.dirs", "every entry must be a non-empty string");
               continue;
             }
-            config->plugins.dirs.push_back(ExpandTilde(dir.as_string()));
+            std::string path = ExpandTilde(dir.as_string());
+            if (!path.starts_with("/") && !base_dir.empty()) {
+              path = JoinPath(std::string(base_dir), path);
+            }
+            config->plugins.dirs.push_back({std::move(path), std::string(dir_source)});
           }
         }
       }
@@ -224,9 +229,16 @@ void ApplyConfigText(std::string_view text, std::string_view source, Config* con
 Config LoadConfig(const std::string& home, const std::string& project_dir,
                   std::vector<std::string>* diagnostics) {
   Config config;
-  std::vector<std::string> files = {JoinPath(home, "config.yaml")};
-  if (!project_dir.empty()) files.push_back(JoinPath(project_dir, ".plugline/config.yaml"));
-  for (const std::string& file : files) {
+  struct File {
+    std::string path;
+    std::string base;
+    std::string_view source;
+  };
+  std::vector<File> files = {{JoinPath(home, "config.yaml"), home, "global-config"}};
+  if (!project_dir.empty()) {
+    files.push_back({JoinPath(project_dir, ".plugline/config.yaml"), project_dir, "project-config"});
+  }
+  for (const auto& [file, base, source] : files) {
     absl::StatusOr<std::string> text = ReadFile(file);
     if (!text.ok()) {
       if (!absl::IsNotFound(text.status()) && diagnostics) {
@@ -234,7 +246,7 @@ Config LoadConfig(const std::string& home, const std::string& project_dir,
       }
       continue;
     }
-    ApplyConfigText(*text, file, &config, diagnostics);
+    ApplyConfigText(*text, file, &config, diagnostics, base, source);
   }
   return config;
 }

@@ -2,7 +2,9 @@
 //
 //   plugins:
 //     enabled: true          # false: no plugin from any directory is loaded
-//     dirs: [~/more-plugins] # extra plugin directories, after the default ones
+//     dirs: [~/more-plugins] # extra plugin directories; a relative one is relative to the
+//                            # file's base: <home> for the global file, <project> for the
+//                            # project's. Loaded before the default ones (plugins.h)
 //     js:                    # limits of every JS plugin (docs/plugins-shapers.md)
 //       isolation: in-process  # or "process": each plugin in a worker process
 //       match_timeout_ms: 200
@@ -44,9 +46,16 @@ struct JsPluginSettings {
   uint64_t heap_limit_bytes = 64ull << 20;
 };
 
+// A directory named under plugins.dirs, and which file named it.
+struct ConfigDir {
+  std::string path;    // absolute (tilde expanded, relative ones joined to the file's base)
+  std::string source;  // "global-config" or "project-config"
+  bool operator==(const ConfigDir&) const = default;
+};
+
 struct PluginsConfig {
   bool enabled = true;
-  std::vector<std::string> dirs;
+  std::vector<ConfigDir> dirs;  // in file order, the global file's first
   JsPluginSettings js;  // the defaults
   // Per plugin id, in file order: the mappings under plugins.overrides.<id>.
   std::vector<std::pair<std::string, Value>> overrides;
@@ -72,9 +81,11 @@ std::string ExpandTilde(std::string_view path);
 Config LoadConfig(const std::string& home, const std::string& project_dir,
                   std::vector<std::string>* diagnostics);
 
-// Applies one parsed document (the text of `source`) on top of `config`.
+// Applies one parsed document (the text of the file `source`) on top of `config`. Relative
+// plugins.dirs are joined to `base_dir` (when not empty) and recorded with `dir_source`.
 void ApplyConfigText(std::string_view text, std::string_view source, Config* config,
-                     std::vector<std::string>* diagnostics);
+                     std::vector<std::string>* diagnostics, std::string_view base_dir = {},
+                     std::string_view dir_source = "global-config");
 
 }  // namespace plugline::core
 

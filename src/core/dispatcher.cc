@@ -212,8 +212,12 @@ absl::StatusOr<DispatchResult> Dispatch(std::string_view event, std::string_view
   return out;
 }
 
+}  // namespace plugline::core
+
+namespace plugline {
+
 std::string DispatchResult::ToJson() const {
-  JsonWriter w;
+  core::JsonWriter w;
   w.BeginObject();
   w.Key("event").String(event);
   w.Key("denied").Bool(denied);
@@ -261,6 +265,10 @@ std::string DispatchResult::ToJson() const {
   w.EndObject();
   return w.Take();
 }
+
+}  // namespace plugline
+
+namespace plugline::core {
 
 NativeHook::NativeHook(std::string id, std::vector<std::string> events, Function function,
                        bool fail_closed)

@@ -72,39 +72,8 @@ inline constexpr std::string_view kActionIgnored = "ignored";  // followed by ":
 // "deadline_exceeded", "resource_exhausted", "invalid_argument", ...
 inline constexpr std::string_view kWhyBadAnswer = "bad_answer";
 
-struct DispatchResult {
-  struct Notice {
-    std::string plugin;
-    std::string text;
-  };
-  struct Skipped {
-    std::string plugin;
-    std::string why;     // a short code: kWhyBadAnswer or a status code name
-    std::string detail;  // the failure's message
-  };
-  struct PluginRecord {
-    std::string plugin;
-    std::string action;  // see the vocabulary above
-    double ms = 0;       // wall time of the plugin's Call, in milliseconds (µs resolution)
-  };
-
-  std::string event;
-  bool denied = false;
-  std::string denied_by;  // the denying plugin's id, when denied
-  std::string reason;     // the deny reason (never empty when denied)
-  // The payload's final "arguments" / "result" after every plugin ran; nullopt when the
-  // payload had none and no plugin set one.
-  std::optional<std::string> arguments;
-  std::optional<std::string> result;
-  std::vector<Notice> notices;        // in the order the plugins gave them
-  std::vector<Skipped> skipped;       // in chain order
-  std::vector<PluginRecord> plugins;  // one per plugin that ran, in chain order
-
-  // {"event","denied","denied_by","reason","arguments","result","notices":[{"plugin","text"}],
-  //  "skipped":[{"plugin","why","detail"}],"plugins":[{"plugin","action","ms"}]}; denied_by and
-  // reason are null unless denied, arguments and result null when absent.
-  std::string ToJson() const;
-};
+// The public struct of <plugline/hooks.h>.
+using DispatchResult = plugline::DispatchResult;
 
 // Dispatches `event` with `payload_json` (a JSON object, DESIGN.md "Payload") to `plugins`, in
 // the given order (the caller orders by source, then name). The payload's "event" field is set to
@@ -130,6 +99,7 @@ class NativeHook : public HookPlugin {
              bool fail_closed = false);
 
   const std::string& id() const override { return id_; }
+  const std::vector<std::string>& events() const { return events_; }
   bool Handles(std::string_view event) const override;
   bool fail_closed() const override { return fail_closed_; }
   absl::StatusOr<HookAnswer> Call(std::string_view event, std::string_view payload_json) override;

@@ -10,6 +10,8 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "core/json.h"
+#include "plugline/hooks.h"
 
 namespace plugline::core {
 
@@ -18,14 +20,16 @@ inline constexpr std::string_view kCanonicalEvents[] = {
     "session_start", "session_end",     "turn_end",   "user_prompt", "pre_tool_call",
     "post_tool_call", "tool_definition", "shell_env", "pre_compact"};
 
-// A plugin's answer; every field optional; all absent ({} or no output) = no opinion.
-struct HookAnswer {
-  bool deny = false;
-  std::string reason;                     // why it denied
-  std::optional<std::string> arguments;   // new arguments (a JSON-encoded string), pre_tool_call
-  std::optional<std::string> result;      // a replacement result, post_tool_call
-  std::optional<std::string> notice;      // a message for the agent or user, any event
-};
+// A plugin's answer (the public struct of <plugline/hooks.h>).
+using HookAnswer = plugline::HookAnswer;
+
+// A plugin's answer from its JSON object (the exec protocol's answer, a native hook's answer
+// from the C ABI): every field optional, null and "" count as absent, unknown fields are
+// ignored, `arguments` must be valid JSON text. InvalidArgument otherwise, the message starting
+// with `source` ("stdout: `deny` must be true or false, not a string").
+absl::StatusOr<HookAnswer> HookAnswerFromValue(const Value& doc, std::string_view source);
+// The same from text; empty or whitespace-only text is no opinion.
+absl::StatusOr<HookAnswer> ParseHookAnswer(std::string_view text, std::string_view source);
 
 class HookPlugin {
  public:

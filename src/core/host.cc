@@ -1,12 +1,15 @@
 // plugline::Host: wires configuration, the output store, the token counter and the shapers.
 #include "plugline/host.h"
 
+#include <algorithm>
+
 #include "absl/strings/str_cat.h"
 #include "absl/synchronization/mutex.h"
 #include "core/strings.h"
 #include "absl/time/clock.h"
 #include "builtin/builtin_shapers.h"
 #include "core/config.h"
+#include "core/dispatcher.h"
 #include "core/fs.h"
 #include "core/json.h"
 #include "core/log.h"
@@ -17,6 +20,7 @@
 #include "core/text.h"
 #include "core/tokens.h"
 #include "core/version.h"
+#include "exec/exec_plugin.h"
 #include "js/js_shaper.h"
 
 namespace plugline {
@@ -68,6 +72,9 @@ struct Host::Impl {
   std::vector<std::shared_ptr<core::Shaper>> builtins;
   std::unique_ptr<core::PluginRegistry> plugins;
 
+  absl::Mutex hooks_mu;  // guards native_hooks
+  std::vector<std::shared_ptr<core::NativeHook>> native_hooks ABSL_GUARDED_BY(hooks_mu);
+
   mutable absl::Mutex mu;  // guards what Reload() replaces
   std::vector<std::string> diagnostics ABSL_GUARDED_BY(mu);
   core::Config config ABSL_GUARDED_BY(mu);
@@ -90,6 +97,41 @@ struct Host::Impl {
   }
 };
 
+namespace {
+
+// An exec plugin folder (src/exec) as a registry entry. What the plugin writes to stderr goes
+// to the log, one record per call.
+absl::StatusOr<core::LoadedPlugin> LoadExecHook(const core::PluginFile& file,
+                                                const core::Log* log) {
+  core::LoadedPlugin loaded;
+  absl::StatusOr<exec::ExecPluginManifest> manifest =
+      exec::LoadExecPluginManifest(file.root, &loaded.warnings);
+  if (!manifest.ok()) return manifest.status();
+  for (const std::string& warning : loaded.warnings) {
+    log->Write("warn", StrCat("plugin ", manifest->name), warning);
+  }
+  exec::ExecPluginStderrSink sink = [log](const std::string& id, std::string_view text) {
+    log->Write("info", StrCat("plugin ", id, " stderr"), text);
+  };
+  absl::StatusOr<std::shared_ptr<core::HookPlugin>> hook =
+      exec::LoadExecPlugin(file.root, nullptr, std::move(sink));
+  if (!hook.ok()) return hook.status();
+  loaded.hook = *std::move(hook);
+  loaded.id = manifest->name;
+  loaded.kind = "exec-hook";
+  loaded.version = manifest->version;
+  loaded.description = manifest->description;
+  loaded.events = manifest->hooks;
+  // A changed manifest or program reloads the plugin (and restarts a persistent one).
+  loaded.files.push_back(manifest->manifest_path);
+  if (manifest->resolved_command.starts_with(StrCat(manifest->dir, "/"))) {
+    loaded.files.push_back(manifest->resolved_command);
+  }
+  return loaded;
+}
+
+}  // namespace
+
 Host::Host(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 Host::~Host() = default;
 
@@ -111,7 +153,9 @@ absl::StatusOr<std::unique_ptr<Host>> Host::Create(HostOptions options) {
   impl->plugins = std::make_unique<core::PluginRegistry>(
       [js_options, log](const core::PluginFile& file, const core::JsPluginSettings& settings)
           -> absl::StatusOr<core::LoadedPlugin> {
-        absl::StatusOr<core::LoadedPlugin> loaded = js::LoadJsShaper(file, settings, js_options);
+        absl::StatusOr<core::LoadedPlugin> loaded =
+            file.kind == core::PluginKind::kExec ? LoadExecHook(file, log)
+                                                 : js::LoadJsShaper(file, settings, js_options);
         if (!loaded.ok()) {
           log->Write("error", StrCat("plugin ", file.name),
                      StrCat(file.entry, " is broken: ", loaded.status().message()));
@@ -168,14 +212,72 @@ absl::StatusOr<ShapeResult> Host::Shape(const ShapeRequest& request) {
   return result;
 }
 
+absl::StatusOr<DispatchResult> Host::Dispatch(std::string_view event,
+                                              std::string_view payload_json) {
+  // Plugins in dispatch order, then the host's own hooks in the order they were added.
+  std::vector<std::shared_ptr<core::HookPlugin>> chain = impl_->plugins->Hooks();
+  {
+    absl::MutexLock lock(&impl_->hooks_mu);
+    chain.insert(chain.end(), impl_->native_hooks.begin(), impl_->native_hooks.end());
+  }
+  absl::StatusOr<DispatchResult> result = core::Dispatch(event, payload_json, chain);
+  if (!result.ok()) return result;
+  // The log names plugins and what they did, never payload contents.
+  for (const DispatchResult::Skipped& skipped : result->skipped) {
+    impl_->log->Write("warn", StrCat("plugin ", skipped.plugin),
+                      StrCat(event, ": skipped (", skipped.why, "): ", skipped.detail));
+  }
+  if (result->denied) {
+    impl_->log->Write("info", StrCat("plugin ", result->denied_by),
+                      StrCat(event, ": denied: ", result->reason));
+  }
+  return result;
+}
+
+absl::Status Host::AddHook(NativeHookOptions hook) {
+  if (hook.id.empty()) return absl::InvalidArgumentError("a native hook needs an id");
+  if (!hook.function) {
+    return absl::InvalidArgumentError(StrCat("native hook ", hook.id, " has no function"));
+  }
+  absl::MutexLock lock(&impl_->hooks_mu);
+  for (const auto& existing : impl_->native_hooks) {
+    if (existing->id() == hook.id) {
+      return absl::AlreadyExistsError(StrCat("a native hook with id ", hook.id, " exists"));
+    }
+  }
+  impl_->native_hooks.push_back(std::make_shared<core::NativeHook>(
+      std::move(hook.id), std::move(hook.events), std::move(hook.function), hook.fail_closed));
+  return absl::OkStatus();
+}
+
+absl::Status Host::RemoveHook(std::string_view id) {
+  absl::MutexLock lock(&impl_->hooks_mu);
+  auto& hooks = impl_->native_hooks;
+  auto it = std::find_if(hooks.begin(), hooks.end(),
+                         [id](const auto& hook) { return hook->id() == id; });
+  if (it == hooks.end()) return absl::NotFoundError(StrCat("no native hook with id ", id));
+  hooks.erase(it);
+  return absl::OkStatus();
+}
+
 std::string Host::PluginsJson() {
   std::vector<core::PluginInfo> infos;
   for (const auto& shaper : impl_->builtins) {
     const core::ShaperMeta& meta = shaper->meta();
     infos.push_back(core::PluginInfo{meta.id, "builtin-shaper", meta.tier, "enabled", "", "",
-                                     "built-in", meta.version, meta.description});
+                                     "built-in", meta.version, meta.description, {}, {}});
   }
   for (core::PluginInfo& info : impl_->plugins->List()) infos.push_back(std::move(info));
+  absl::MutexLock lock(&impl_->hooks_mu);
+  for (const auto& hook : impl_->native_hooks) {
+    core::PluginInfo info;
+    info.id = hook->id();
+    info.kind = "native-hook";
+    info.state = "enabled";
+    info.source = "host";
+    info.events = hook->events();
+    infos.push_back(std::move(info));
+  }
   return core::PluginListJson(infos);
 }
 

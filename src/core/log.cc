@@ -10,6 +10,7 @@
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
 #include "core/fs.h"
+#include "core/redact.h"
 #include "core/strings.h"
 
 namespace plugline::core {
@@ -26,8 +27,10 @@ void Log::Write(std::string_view level, std::string_view source,
   std::string line = StrCat(absl::FormatTime("%Y-%m-%dT%H:%M:%E3SZ", absl::Now(),
                                              absl::UTCTimeZone()),
                             " ", level, " ", source, ": ");
-  line.reserve(line.size() + message.size() + 1);
-  for (char c : message) {
+  // A plugin's stderr or error may quote its payload: secrets are masked before they are kept.
+  const std::string redacted = RedactSecrets(message);
+  line.reserve(line.size() + redacted.size() + 1);
+  for (char c : redacted) {
     if (c == '\n') {
       line += "\\n";
     } else if (c == '\r') {

@@ -4,7 +4,8 @@
 // One line per message: "<UTC time> <level> <source>: <message>", message newlines escaped as
 // "\n" so a line is a record. Appends use O_APPEND, so several processes may log at once.
 // When the file passes kMaxLogBytes it is renamed to plugline.log.1 (one generation kept).
-// Messages at level "debug" (e.g. a JS plugin's load timings, console.debug) are written only
+// Every message passes through RedactSecrets (redact.h) first: API keys, tokens, passwords and
+// private keys a plugin printed are masked. Messages at level "debug" (e.g. a JS plugin's load timings, console.debug) are written only
 // when $PLUGLINE_DEBUG is set to a non-empty value other than "0".
 #ifndef PLUGLINE_CORE_LOG_H_
 #define PLUGLINE_CORE_LOG_H_

@@ -35,9 +35,17 @@ std::string_view StripJsExtension(std::string_view name) {
 
 constexpr std::string_view kReservedPrefix = "builtin-";
 
+// A loaded plugin's id: what the loader said, else its shaper's meta id, else the file name.
+std::string IdOf(const LoadedPlugin& plugin, const std::string& file_name) {
+  if (!plugin.id.empty()) return plugin.id;
+  if (plugin.shaper != nullptr) return plugin.shaper->meta().id;
+  return file_name;
+}
+
 // Whether a plugin loaded with `a` must be loaded again to run with `b` (`enabled` only
-// decides whether it runs).
-bool SameLoadSettings(const JsPluginSettings& a, const JsPluginSettings& b) {
+// decides whether it runs; exec plugins use none of the JS settings).
+bool SameLoadSettings(PluginKind kind, const JsPluginSettings& a, const JsPluginSettings& b) {
+  if (kind == PluginKind::kExec) return true;
   return a.process_isolation == b.process_isolation && a.heap_limit_bytes == b.heap_limit_bytes &&
          a.load_timeout_ms == b.load_timeout_ms && a.match_timeout_ms == b.match_timeout_ms &&
          a.shape_timeout_ms == b.shape_timeout_ms;
@@ -49,14 +57,11 @@ std::vector<PluginDir> PluginDirs(const std::string& home, const std::string& pr
                                   const Config& config) {
   std::vector<PluginDir> dirs;
   if (!config.plugins.enabled) return dirs;
+  // ConfigDir lists the global file's directories before the project file's.
+  for (const ConfigDir& dir : config.plugins.dirs) dirs.push_back({dir.path, dir.source});
   dirs.push_back({JoinPath(home, "plugins"), "global"});
   if (!project_dir.empty()) {
     dirs.push_back({JoinPath(project_dir, ".plugline/plugins"), "project"});
-  }
-  for (const std::string& dir : config.plugins.dirs) {
-    std::string path = dir;
-    if (!path.starts_with("/") && !project_dir.empty()) path = JoinPath(project_dir, path);
-    dirs.push_back({path, "config"});
   }
   return dirs;
 }
@@ -82,14 +87,20 @@ std::vector<PluginFile> DiscoverPlugins(const std::vector<PluginDir>& dirs,
       if (name.empty() || name[0] == '.') continue;
       std::string path = JoinPath(dir.path, name);
       if (std::string_view stem = StripJsExtension(name); !stem.empty()) {
-        if (IsRegularFile(path)) found.push_back({path, dir.path, std::string(stem), dir.source});
+        if (IsRegularFile(path)) {
+          found.push_back({path, dir.path, std::string(stem), dir.source, PluginKind::kJsModule});
+        }
         continue;
       }
       if (!IsDirectory(path)) continue;
+      if (std::string manifest = JoinPath(path, "plugin.yaml"); IsRegularFile(manifest)) {
+        found.push_back({manifest, path, name, dir.source, PluginKind::kExec});
+        continue;
+      }
       for (const char* index : {"index.js", "index.mjs"}) {
         std::string entry = JoinPath(path, index);
         if (IsRegularFile(entry)) {
-          found.push_back({entry, path, name, dir.source});
+          found.push_back({entry, path, name, dir.source, PluginKind::kJsModule});
           break;
         }
       }
@@ -121,6 +132,12 @@ std::string PluginListJson(const std::vector<PluginInfo>& plugins) {
     w.Key("source").String(p.source);
     optional("version", p.version);
     optional("description", p.description);
+    w.Key("events").BeginArray();
+    for (const std::string& e : p.events) w.String(e);
+    w.EndArray();
+    w.Key("warnings").BeginArray();
+    for (const std::string& warning : p.warnings) w.String(warning);
+    w.EndArray();
     w.EndObject();
   }
   w.EndArray();
@@ -158,9 +175,8 @@ void PluginRegistry::Refresh(const std::vector<PluginDir>& dirs, const PluginsCo
       for (const FileStamp& stamp : old.stamps) {
         unchanged = unchanged && Stamp(stamp.path) == stamp;
       }
-      std::string id = old.plugin.shaper ? old.plugin.shaper->meta().id : file.name;
-      JsPluginSettings now = config.ForPlugin(id);
-      unchanged = unchanged && SameLoadSettings(now, old.settings);
+      JsPluginSettings now = config.ForPlugin(IdOf(old.plugin, file.name));
+      unchanged = unchanged && SameLoadSettings(file.kind, now, old.settings);
       if (unchanged) {
         entry = std::move(old);
         entry.settings.enabled = now.enabled;
@@ -172,22 +188,23 @@ void PluginRegistry::Refresh(const std::vector<PluginDir>& dirs, const PluginsCo
   }
 }
 
-void PluginRegistry::LoadPending() {
+void PluginRegistry::LoadPending(std::optional<PluginKind> kind) {
   std::vector<Entry*> pending;
   for (Entry& entry : entries_) {
     if (entry.loaded) continue;
+    if (kind.has_value() && entry.file.kind != *kind) continue;
     if (!entry.settings.enabled) continue;  // disabled by its file name: never loaded
     pending.push_back(&entry);
   }
   if (pending.empty()) return;
   auto load_one = [this](Entry* entry) {
     absl::StatusOr<LoadedPlugin> loaded = loader_(entry->file, entry->settings);
-    if (loaded.ok() && loaded->shaper != nullptr) {
-      const std::string& id = loaded->shaper->meta().id;
+    if (loaded.ok()) {
+      const std::string id = IdOf(*loaded, entry->file.name);
       if (id != entry->file.name) {
         // Settings are keyed by id; the file name was only a guess before loading.
         JsPluginSettings by_id = config_.ForPlugin(id);
-        if (!SameLoadSettings(by_id, entry->settings)) {
+        if (!SameLoadSettings(entry->file.kind, by_id, entry->settings)) {
           entry->settings = by_id;
           loaded = loader_(entry->file, entry->settings);
         } else {
@@ -227,30 +244,38 @@ std::vector<PluginInfo> PluginRegistry::Describe() const {
   std::vector<PluginInfo> out;
   for (const Entry& entry : entries_) {
     PluginInfo info;
-    info.kind = "js-shaper";
-    info.path = entry.file.entry;
+    info.kind = entry.file.kind == PluginKind::kExec ? "exec-hook" : "js-shaper";
+    // An exec plugin is its folder; a JS plugin its file.
+    info.path = entry.file.kind == PluginKind::kExec ? entry.file.root : entry.file.entry;
     info.source = entry.file.source;
     info.id = entry.file.name;
     if (!entry.error.empty()) {
       info.state = "broken";
       info.reason = entry.error;
-    } else if (!entry.loaded) {
+    } else if (!entry.loaded && !entry.settings.enabled) {
       info.state = "disabled";
       info.reason = StrCat("disabled in config (plugins.overrides.", entry.file.name,
                            ".enabled: false)");
+    } else if (!entry.loaded) {
+      info.state = "pending";  // never returned by List(), which loads everything
     } else {
-      const ShaperMeta& meta = entry.plugin.shaper->meta();
-      info.id = meta.id;
-      info.tier = meta.tier;
-      info.version = meta.version;
-      info.description = meta.description;
-      if (meta.id.starts_with(kReservedPrefix)) {
+      const LoadedPlugin& plugin = entry.plugin;
+      info.id = IdOf(plugin, entry.file.name);
+      if (!plugin.kind.empty()) info.kind = plugin.kind;
+      const ShaperMeta* meta = plugin.shaper ? &plugin.shaper->meta() : nullptr;
+      info.tier = !plugin.tier.empty() || meta == nullptr ? plugin.tier : meta->tier;
+      info.version = !plugin.version.empty() || meta == nullptr ? plugin.version : meta->version;
+      info.description = !plugin.description.empty() || meta == nullptr ? plugin.description
+                                                                          : meta->description;
+      info.events = plugin.events;
+      info.warnings = plugin.warnings;
+      if (info.id.starts_with(kReservedPrefix)) {
         info.state = "broken";
-        info.reason = StrCat("the id '", meta.id, "' is reserved for built-in shapers (",
+        info.reason = StrCat("the id '", info.id, "' is reserved for built-in plugins (",
                              kReservedPrefix, "*)");
       } else if (!entry.settings.enabled) {
         info.state = "disabled";
-        info.reason = StrCat("disabled in config (plugins.overrides.", meta.id,
+        info.reason = StrCat("disabled in config (plugins.overrides.", info.id,
                              ".enabled: false)");
       } else {
         info.state = "enabled";
@@ -258,11 +283,14 @@ std::vector<PluginInfo> PluginRegistry::Describe() const {
     }
     out.push_back(std::move(info));
   }
-  // The same id twice: the one loaded last (project over global, config dirs last) wins.
+  // The same id twice: the one found last (project over global) wins.
+  auto live = [](const PluginInfo& info) {
+    return info.state == "enabled" || info.state == "pending";
+  };
   for (size_t i = 0; i < out.size(); ++i) {
-    if (out[i].state != "enabled") continue;
+    if (!live(out[i])) continue;
     for (size_t j = i + 1; j < out.size(); ++j) {
-      if (out[j].state == "enabled" && out[j].id == out[i].id) {
+      if (live(out[j]) && out[j].id == out[i].id) {
         out[i].state = "shadowed";
         out[i].reason = StrCat("shadowed by ", out[j].path);
         break;
@@ -276,18 +304,33 @@ std::vector<std::shared_ptr<Shaper>> PluginRegistry::Shapers() {
   absl::MutexLock lock(&mu_);
   // Shaping asks on every call; the answer changes only when Refresh() ran.
   if (enabled_) return *enabled_;
-  LoadPending();
+  LoadPending(std::nullopt);  // exec plugins load in microseconds; their ids can shadow
   std::vector<PluginInfo> infos = Describe();
   enabled_.emplace();
   for (size_t i = 0; i < entries_.size(); ++i) {
-    if (infos[i].state == "enabled") enabled_->push_back(entries_[i].plugin.shaper);
+    if (infos[i].state == "enabled" && entries_[i].plugin.shaper != nullptr) {
+      enabled_->push_back(entries_[i].plugin.shaper);
+    }
   }
   return *enabled_;
 }
 
+std::vector<std::shared_ptr<HookPlugin>> PluginRegistry::Hooks() {
+  absl::MutexLock lock(&mu_);
+  LoadPending(PluginKind::kExec);
+  std::vector<PluginInfo> infos = Describe();
+  std::vector<std::shared_ptr<HookPlugin>> hooks;
+  for (size_t i = 0; i < entries_.size(); ++i) {
+    if (infos[i].state == "enabled" && entries_[i].plugin.hook != nullptr) {
+      hooks.push_back(entries_[i].plugin.hook);
+    }
+  }
+  return hooks;
+}
+
 std::vector<PluginInfo> PluginRegistry::List() {
   absl::MutexLock lock(&mu_);
-  LoadPending();
+  LoadPending(std::nullopt);
   return Describe();
 }
 

@@ -1,15 +1,18 @@
 // Plugin discovery and the registry of plugins a host runs.
 //
-// Where plugins come from, in this order (DESIGN.md "Dispatch rules"): <home>/plugins, then
-// <project>/.plugline/plugins, then each of config `plugins.dirs`. In a directory, a plugin is
+// Where plugins come from, in this order (DESIGN.md "Dispatch rules"): the `plugins.dirs` of
+// <home>/config.yaml, those of <project>/.plugline/config.yaml, <home>/plugins, then
+// <project>/.plugline/plugins. Hooks run in that order (name order inside a directory), and a
+// later plugin with the same id shadows an earlier one. In a directory, a plugin is
+//   - a folder `<name>/` with `plugin.yaml`: an exec hook plugin (src/exec, docs/plugins-exec.md);
 //   - a file `<name>.js` or `<name>.mjs`: its imports are confined to that directory;
 //   - a folder `<name>/` with `index.js` or `index.mjs`: its imports are confined to the folder.
-// Hidden entries (".x") are ignored; folders without an index (e.g. shared helpers of
-// single-file plugins, or exec plugins with plugin.yaml, which a later version runs) too.
+// Hidden entries (".x") are ignored; folders with neither (e.g. shared helpers of single-file
+// plugins) too. A folder with both plugin.yaml and an index is an exec plugin.
 //
-// The registry loads plugins lazily (the first time a shaper list or listing is asked for),
-// several at once, and on Refresh() keeps every loaded plugin whose files are unchanged: a
-// new or edited file is picked up without re-evaluating the others.
+// The registry loads plugins lazily (the first time a shaper list, hook list or listing is
+// asked for), several at once, and on Refresh() keeps every loaded plugin whose files are
+// unchanged: a new or edited file is picked up without re-evaluating the others.
 #ifndef PLUGLINE_CORE_PLUGINS_H_
 #define PLUGLINE_CORE_PLUGINS_H_
 
@@ -23,24 +26,28 @@
 #include "absl/status/statusor.h"
 #include "absl/synchronization/mutex.h"
 #include "core/config.h"
+#include "core/hooks.h"
 #include "core/shaper.h"
 
 namespace plugline::core {
 
 struct PluginDir {
   std::string path;
-  std::string source;  // "global", "project" or "config"
+  std::string source;  // "global-config", "project-config", "global" or "project"
 };
 
 // The plugin directories of a home, a project and a configuration, in load order.
 std::vector<PluginDir> PluginDirs(const std::string& home, const std::string& project_dir,
                                   const Config& config);
 
+enum class PluginKind { kJsModule, kExec };
+
 struct PluginFile {
-  std::string entry;   // absolute path of the file to load
-  std::string root;    // the directory its imports must stay inside
+  std::string entry;   // absolute path of the file to load (an exec plugin's plugin.yaml)
+  std::string root;    // the directory its imports (or command) must stay inside
   std::string name;    // file stem or folder name
   std::string source;  // of its PluginDir
+  PluginKind kind = PluginKind::kJsModule;
 };
 
 // The candidate plugins of `dirs`, in load order (directory order, then name order). A
@@ -48,16 +55,23 @@ struct PluginFile {
 std::vector<PluginFile> DiscoverPlugins(const std::vector<PluginDir>& dirs,
                                         std::vector<std::string>* diagnostics);
 
-// What a loader returns for a plugin that loaded.
+// What a loader returns for a plugin that loaded: a shaper, a hook plugin, or both.
 struct LoadedPlugin {
   std::shared_ptr<Shaper> shaper;
+  std::shared_ptr<HookPlugin> hook;
   std::vector<std::string> files;  // every file it read: a change to one reloads it
+  // For the listing. With a shaper, id/tier/version/description default to its meta.
+  std::string id;
+  std::string kind;                 // "js-shaper", "exec-hook"
+  std::string tier, version, description;
+  std::vector<std::string> events;  // the events a hook plugin subscribes to
+  std::vector<std::string> warnings;  // e.g. unknown manifest keys
 };
 
 // One line of `plugline plugins`.
 struct PluginInfo {
   std::string id;
-  std::string kind;    // "builtin-shaper", "js-shaper"
+  std::string kind;    // "builtin-shaper", "js-shaper", "exec-hook", "native-hook"
   std::string tier;    // "built-in", "community", "premium"; "" when unknown (broken)
   std::string state;   // "enabled", "disabled", "broken", "shadowed"
   std::string reason;  // why it is broken, disabled or shadowed; "" when enabled
@@ -65,10 +79,12 @@ struct PluginInfo {
   std::string source;  // "built-in", "global", "project", "config"
   std::string version;
   std::string description;
+  std::vector<std::string> events;    // hooks: the events it runs on
+  std::vector<std::string> warnings;  // problems that did not stop it loading
 };
 
 // {"plugins": [{"id", "kind", "tier", "state", "reason", "path", "source", "version",
-// "description"}]}, null for empty reason/path/tier.
+// "description", "events", "warnings"}]}, null for empty reason/path/tier/version/description.
 std::string PluginListJson(const std::vector<PluginInfo>& plugins);
 
 class PluginRegistry {
@@ -85,6 +101,10 @@ class PluginRegistry {
 
   // Loads whatever is not loaded yet, then returns the enabled shapers in load order.
   std::vector<std::shared_ptr<Shaper>> Shapers();
+
+  // Loads the hook plugins not loaded yet (not the JS shapers: they cannot hook), then returns
+  // the enabled ones in dispatch order.
+  std::vector<std::shared_ptr<HookPlugin>> Hooks();
 
   // Loads whatever is not loaded yet, then describes every plugin found.
   std::vector<PluginInfo> List();
@@ -108,8 +128,9 @@ class PluginRegistry {
   };
 
   static FileStamp Stamp(const std::string& path);
-  void LoadPending() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
-  // Ids, shadowing and reserved names, after loading.
+  // Loads the pending entries of `kind` (every kind when nullopt).
+  void LoadPending(std::optional<PluginKind> kind) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // Ids, shadowing and reserved names. An entry not loaded yet is "pending", known by its name.
   std::vector<PluginInfo> Describe() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
 
   Loader loader_;

@@ -145,6 +145,8 @@ void OnStderr(uv_stream_t* stream, ssize_t nread, const uv_buf_t* buf) {
     s->ClosePipe(&s->err_pipe, &s->err_open);
     return;
   }
+  if (nread == 0) return;
+  if (s->spec.on_stderr) s->spec.on_stderr(std::string_view(buf->base, static_cast<size_t>(nread)));
   s->err_tail.append(buf->base, static_cast<size_t>(nread));
   size_t keep = s->spec.stderr_tail_bytes;
   if (s->err_tail.size() > keep) s->err_tail.erase(0, s->err_tail.size() - keep);
@@ -352,6 +354,8 @@ absl::StatusOr<std::string> Child::ReadLine(absl::Time deadline) {
   if (s.out_eof) return absl::UnavailableError("the child closed its output");
   return absl::DeadlineExceededError("the child did not answer in time");
 }
+
+void Child::CloseInput() { state_->ClosePipe(&state_->in_pipe, &state_->in_open); }
 
 void Child::Kill(int signal) { state_->KillNow(signal); }
 

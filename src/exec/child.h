@@ -10,6 +10,7 @@
 #define PLUGLINE_EXEC_CHILD_H_
 
 #include <cstddef>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -42,6 +43,10 @@ struct ChildSpec {
   enum class Stderr { kInherit, kDiscard, kCapture };
   Stderr stderr_mode = Stderr::kCapture;
   size_t stderr_tail_bytes = 16 * 1024;
+  // With Stderr::kCapture, also called with each chunk of stderr as it is read (besides the
+  // tail), on the thread running the Child call that read it (the destructor included). May
+  // be null.
+  std::function<void(std::string_view chunk)> on_stderr;
 
   // A stdout line longer than this kills the child (ReadLine() then fails with
   // ResourceExhausted). 0: no bound.
@@ -85,6 +90,10 @@ class Child {
   // the child closed its stdout (usually: it exited; Wait() says how); ResourceExhausted when
   // the line passed max_line_bytes (the child was killed).
   absl::StatusOr<std::string> ReadLine(absl::Time deadline);
+
+  // Closes the child's stdin (it reads EOF: a polite request to exit). Later WriteLine calls
+  // fail with Unavailable.
+  void CloseInput();
 
   // Sends `signal` to the child (its group when own_process_group). A no-op once it exited.
   void Kill(int signal);

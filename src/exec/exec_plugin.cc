@@ -14,8 +14,10 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/match.h"
+#include "absl/time/clock.h"
 #include "core/json.h"
 #include "core/strings.h"
+#include "exec/child.h"
 #include "exec/process.h"
 
 namespace plugline::exec {
@@ -222,6 +224,19 @@ std::string SignalName(int signum) {
   return StrCat("SIG", abbrev);
 }
 
+bool HandlesEvent(const ExecPluginManifest& m, std::string_view event) {
+  return std::find(m.hooks.begin(), m.hooks.end(), event) != m.hooks.end();
+}
+
+// "exited with status N" / "killed by signal SIGSEGV (11)", the wording of both protocols.
+absl::Status ExitError(int exit_status, int term_signal) {
+  if (term_signal != 0) {
+    return absl::UnknownError(
+        StrCat("killed by signal ", SignalName(term_signal), " (", term_signal, ")"));
+  }
+  return absl::UnknownError(StrCat("exited with status ", exit_status));
+}
+
 absl::Status WithStderr(absl::Status status, std::string_view err) {
   std::string tail = StderrTail(err);
   if (tail.empty()) return status;
@@ -250,10 +265,6 @@ absl::StatusOr<ExecPluginManifest> LoadExecPluginManifest(const std::string& dir
   if (!doc.ok()) return doc.status();  // names the file, line and column
   if (absl::Status s = ReadManifest(*doc, m, warnings); !s.ok()) return s;
 
-  if (m.protocol == ExecPluginManifest::Protocol::kPersistent) {
-    return absl::UnimplementedError(
-        StrCat(m.manifest_path, ": `protocol: persistent` is not supported yet"));
-  }
   if (m.command.find('/') == std::string::npos) {
     m.resolved_command = m.command;  // looked up on PATH at each call
   } else {
@@ -267,9 +278,7 @@ absl::StatusOr<ExecPluginManifest> LoadExecPluginManifest(const std::string& dir
 ExecPlugin::ExecPlugin(ExecPluginManifest manifest, ExecPluginStderrSink stderr_sink)
     : manifest_(std::move(manifest)), stderr_sink_(std::move(stderr_sink)) {}
 
-bool ExecPlugin::Handles(std::string_view event) const {
-  return std::find(manifest_.hooks.begin(), manifest_.hooks.end(), event) != manifest_.hooks.end();
-}
+bool ExecPlugin::Handles(std::string_view event) const { return HandlesEvent(manifest_, event); }
 
 absl::StatusOr<core::HookAnswer> ExecPlugin::Call(std::string_view /*event*/,
                                                   std::string_view payload_json) {
@@ -320,13 +329,8 @@ absl::StatusOr<core::HookAnswer> ExecPlugin::Call(std::string_view /*event*/,
     return WithStderr(
         absl::DeadlineExceededError(StrCat("timed out after ", manifest_.timeout_ms, " ms")), err);
   }
-  if (result.term_signal != 0) {
-    return WithStderr(absl::UnknownError(StrCat("killed by signal ", SignalName(result.term_signal),
-                                                " (", result.term_signal, ")")),
-                      err);
-  }
-  if (result.exit_status != 0) {
-    return WithStderr(absl::UnknownError(StrCat("exited with status ", result.exit_status)), err);
+  if (result.term_signal != 0 || result.exit_status != 0) {
+    return WithStderr(ExitError(result.exit_status, result.term_signal), err);
   }
   absl::StatusOr<core::HookAnswer> answer = ParseExecPluginAnswer(result.output);
   if (!answer.ok()) return WithStderr(answer.status(), err);
@@ -334,50 +338,239 @@ absl::StatusOr<core::HookAnswer> ExecPlugin::Call(std::string_view /*event*/,
 }
 
 absl::StatusOr<core::HookAnswer> ParseExecPluginAnswer(std::string_view stdout_text) {
-  core::HookAnswer answer;
-  if (stdout_text.find_first_not_of(" \t\r\n") == std::string_view::npos) return answer;
-  absl::StatusOr<Value> doc = core::ParseJson(stdout_text, "stdout");
-  if (!doc.ok()) return doc.status();  // "stdout: invalid JSON: ..."
-  if (!doc->is_object()) {
-    return absl::InvalidArgumentError(
-        StrCat("stdout: the answer must be a JSON object, not ", KindOf(*doc)));
-  }
-  // Unknown fields are ignored (newer protocol versions may add some); null = absent. An
-  // empty string is absent too: the seed's template answer lists every field empty.
-  if (const Value* deny = doc->Find("deny"); deny != nullptr && !deny->is_null()) {
-    if (!deny->is_bool()) {
-      return absl::InvalidArgumentError(
-          StrCat("stdout: `deny` must be true or false, not ", KindOf(*deny)));
-    }
-    answer.deny = deny->as_bool();
-  }
-  struct StringField {
-    std::string_view key;
-    std::optional<std::string>* out;
-  };
-  std::optional<std::string> reason;
-  const StringField fields[] = {{"reason", &reason},
-                                {"arguments", &answer.arguments},
-                                {"result", &answer.result},
-                                {"notice", &answer.notice}};
-  for (const StringField& field : fields) {
-    const Value* v = doc->Find(field.key);
-    if (v == nullptr || v->is_null()) continue;
-    if (!v->is_string()) {
-      return absl::InvalidArgumentError(
-          StrCat("stdout: `", field.key, "` must be a string, not ", KindOf(*v)));
-    }
-    if (!v->as_string().empty()) *field.out = v->as_string();
-  }
-  answer.reason = reason.value_or("");
-  if (answer.arguments.has_value()) {
-    absl::StatusOr<Value> args = core::ParseJson(*answer.arguments, "`arguments`");
-    if (!args.ok()) {
-      return absl::InvalidArgumentError(
-          StrCat("stdout: `arguments` must be a JSON-encoded string: ", args.status().message()));
+  return core::ParseHookAnswer(stdout_text, "stdout");
+}
+
+// --- protocol: persistent ---------------------------------------------------------------
+
+namespace {
+
+// The first wait for the exit of a process that closed its stdout (SIGCHLD arrives a moment
+// after the EOF); past it, the wait goes on until the call's deadline.
+constexpr absl::Duration kExitNoticeWait = absl::Milliseconds(100);
+// How long the destructor lets the process exit by itself after closing its stdin.
+constexpr absl::Duration kShutdownWait = absl::Milliseconds(100);
+
+// One request line (without its '\n'): {"id":<id>,"event":<event>,"payload":<payload>}.
+std::string RequestLine(int64_t id, std::string_view event, std::string_view payload) {
+  std::string line;
+  line.reserve(payload.size() + event.size() + 48);
+  StrAppend(&line, "{\"id\":", id, ",\"event\":");
+  core::AppendJsonString(line, event);
+  line += ",\"payload\":";
+  if (payload.find_first_not_of(" \t\r\n") == std::string_view::npos) {
+    line += "{}";
+  } else {
+    const size_t start = line.size();
+    line.append(payload);
+    // JSON allows a raw newline only as whitespace between tokens: a space means the same, and
+    // keeps the request on one line.
+    for (size_t i = start; i < line.size(); ++i) {
+      if (line[i] == '\n' || line[i] == '\r') line[i] = ' ';
     }
   }
+  line += '}';
+  return line;
+}
+
+}  // namespace
+
+struct PersistentExecPlugin::Process {
+  std::unique_ptr<Child> child;
+  int pid = 0;  // also the process group's id
+  int64_t next_id = 1;
+};
+
+PersistentExecPlugin::PersistentExecPlugin(ExecPluginManifest manifest,
+                                           ExecPluginStderrSink stderr_sink)
+    : manifest_(std::move(manifest)), stderr_sink_(std::move(stderr_sink)) {}
+
+PersistentExecPlugin::~PersistentExecPlugin() {
+  absl::MutexLock lock(&mu_);
+  if (process_ == nullptr) return;
+  process_->child->CloseInput();  // EOF: the program's cue to exit
+  process_->child->Wait(absl::Now() + kShutdownWait);
+  Discard(absl::ZeroDuration());
+}
+
+bool PersistentExecPlugin::Handles(std::string_view event) const {
+  return HandlesEvent(manifest_, event);
+}
+
+int PersistentExecPlugin::pid() const {
+  absl::MutexLock lock(&mu_);
+  return process_ != nullptr ? process_->pid : 0;
+}
+
+int64_t PersistentExecPlugin::restarts() const {
+  absl::MutexLock lock(&mu_);
+  return processes_started_ > 0 ? processes_started_ - 1 : 0;
+}
+
+absl::StatusOr<core::HookAnswer> PersistentExecPlugin::Call(std::string_view event,
+                                                            std::string_view payload_json) {
+  absl::StatusOr<core::HookAnswer> answer;
+  std::string err;
+  {
+    absl::MutexLock lock(&mu_);
+    answer = CallLocked(event, payload_json);
+    if (call_stderr_dropped_ > 0) {
+      err = StrCat("[… ", call_stderr_dropped_, " bytes of stderr dropped]\n");
+    }
+    err += call_stderr_;
+    call_stderr_.clear();
+    call_stderr_dropped_ = 0;
+  }
+  // Outside the lock: a sink that logs slowly does not hold up other threads' calls.
+  if (stderr_sink_ && !err.empty()) stderr_sink_(manifest_.name, err);
   return answer;
+}
+
+void PersistentExecPlugin::TakeStderr(std::string_view chunk) {
+  call_stderr_.append(chunk);
+  if (call_stderr_.size() > kExecPluginMaxStderrBytes) {
+    const size_t drop = call_stderr_.size() - kExecPluginMaxStderrBytes;
+    call_stderr_.erase(0, drop);
+    call_stderr_dropped_ += drop;
+  }
+}
+
+absl::Status PersistentExecPlugin::EnsureProcess() {
+  if (process_ != nullptr) {
+    // Died between calls (killed from outside, crashed while idle): it never saw a request of
+    // this call, so a new process takes over without failing the call.
+    if (!process_->child->Wait(absl::Now()).has_value()) return absl::OkStatus();
+    Discard(absl::ZeroDuration());
+  }
+  ChildSpec spec;
+  spec.argv.reserve(manifest_.args.size() + 1);
+  spec.argv.push_back(manifest_.resolved_command);
+  spec.argv.insert(spec.argv.end(), manifest_.args.begin(), manifest_.args.end());
+  spec.cwd = manifest_.dir;
+  spec.extra_env = manifest_.env;
+  spec.own_process_group = true;
+  spec.stderr_mode = ChildSpec::Stderr::kCapture;
+  spec.stderr_tail_bytes = 4 * 1024;
+  // Runs inside the Child calls made by this object's methods, which hold mu_.
+  spec.on_stderr = [this](std::string_view chunk)
+                       ABSL_NO_THREAD_SAFETY_ANALYSIS { TakeStderr(chunk); };
+  spec.max_line_bytes = kExecPluginMaxStdoutBytes;
+  absl::StatusOr<std::unique_ptr<Child>> child = Child::Start(spec);
+  if (!child.ok()) return child.status();  // "command not found: x", "permission denied: x"
+  process_ = std::make_unique<Process>();
+  process_->child = *std::move(child);
+  process_->pid = process_->child->pid();
+  ++processes_started_;
+  return absl::OkStatus();
+}
+
+void PersistentExecPlugin::Discard(absl::Duration term_grace) {
+  if (process_ == nullptr) return;
+  Child& child = *process_->child;
+  if (term_grace > absl::ZeroDuration() && !child.exit().has_value()) {
+    child.Kill(SIGTERM);
+    child.Wait(absl::Now() + term_grace);
+  }
+  const int pid = process_->pid;
+  process_.reset();  // SIGKILLs the group if the program still runs, and reaps it
+  // Whatever the program left behind in its group goes with it (the group id cannot be reused
+  // while any member lives).
+  if (pid > 0) ::kill(-pid, SIGKILL);
+}
+
+absl::Status PersistentExecPlugin::Died(absl::Time deadline) {
+  Child& child = *process_->child;
+  // Wait() also waits for stderr's EOF, which a grandchild may hold: once the exit is known,
+  // that is not waited for further.
+  std::optional<ChildExit> exit = child.Wait(absl::Now() + kExitNoticeWait);
+  if (!exit.has_value()) exit = child.Wait(deadline);
+  absl::Status status =
+      exit.has_value()
+          ? ExitError(exit->exit_status, exit->term_signal)
+          : absl::UnknownError("closed its stdout without answering (the process was killed)");
+  Discard(absl::ZeroDuration());
+  return WithStderr(std::move(status), call_stderr_);
+}
+
+absl::StatusOr<core::HookAnswer> PersistentExecPlugin::CallLocked(std::string_view event,
+                                                                  std::string_view payload_json) {
+  const absl::Duration timeout = absl::Milliseconds(manifest_.timeout_ms);
+  bool startup_allowed = false;  // this call started the process and has its startup allowance
+  auto timed_out = [&] {
+    Discard(kExecPluginKillGrace);
+    std::string message = StrCat("timed out after ", manifest_.timeout_ms, " ms");
+    if (startup_allowed) {
+      StrAppend(&message, " (plus ", absl::ToInt64Milliseconds(kExecPluginStartupAllowance),
+                " ms for a new process to start)");
+    }
+    return WithStderr(absl::DeadlineExceededError(message), call_stderr_);
+  };
+  auto protocol_failure = [&](absl::Status status) {
+    Discard(absl::ZeroDuration());
+    return WithStderr(std::move(status), call_stderr_);
+  };
+
+  absl::Time deadline;
+  int64_t id = 0;
+  for (int attempt = 0;; ++attempt) {
+    const bool reusing = process_ != nullptr;
+    const int64_t started_before = processes_started_;
+    if (absl::Status started = EnsureProcess(); !started.ok()) return started;
+    if (attempt == 0) deadline = absl::Now() + timeout;
+    // The program's startup (an interpreter, imports) is not part of a call's work.
+    if (processes_started_ != started_before && !startup_allowed) {
+      deadline += kExecPluginStartupAllowance;
+      startup_allowed = true;
+    }
+    id = process_->next_id++;
+    absl::Status written =
+        process_->child->WriteLine(RequestLine(id, event, payload_json), deadline);
+    if (written.ok()) break;
+    if (written.code() == absl::StatusCode::kDeadlineExceeded) return timed_out();
+    // Unavailable: the program closed its stdin or died. One that was started by an earlier
+    // call and died unnoticed never saw this request: a new process gets it, once.
+    if (attempt == 0 && reusing && processes_started_ == started_before) {
+      Discard(absl::ZeroDuration());
+      continue;
+    }
+    return Died(deadline);
+  }
+
+  for (;;) {
+    absl::StatusOr<std::string> line = process_->child->ReadLine(deadline);
+    if (!line.ok()) {
+      switch (line.status().code()) {
+        case absl::StatusCode::kDeadlineExceeded:
+          return timed_out();
+        case absl::StatusCode::kResourceExhausted:  // the Child killed it already
+          return protocol_failure(absl::ResourceExhaustedError(
+              StrCat("answer line exceeded ", kExecPluginMaxStdoutBytes >> 20, " MiB")));
+        default:  // Unavailable: stdout closed, the program exited
+          return Died(deadline);
+      }
+    }
+    if (line->find_first_not_of(" \t\r") == std::string::npos) continue;  // an empty line
+    absl::StatusOr<Value> doc = core::ParseJson(*line, "stdout");
+    if (!doc.ok()) return protocol_failure(doc.status());  // "stdout: invalid JSON: ..."
+    // Not an object: the same message a oneshot answer gets.
+    if (!doc->is_object()) return protocol_failure(core::HookAnswerFromValue(*doc, "stdout").status());
+    const Value* answer_id = doc->Find("id");
+    std::optional<int64_t> number =
+        answer_id != nullptr && answer_id->is_number() ? answer_id->as_integer() : std::nullopt;
+    if (!number.has_value()) {
+      return protocol_failure(
+          absl::InvalidArgumentError("stdout: the answer line has no integer `id`"));
+    }
+    if (*number < id) continue;  // a late answer to an earlier request
+    if (*number > id) {
+      return protocol_failure(absl::InvalidArgumentError(
+          StrCat("stdout: the answer's `id` ", *number, " is not the request's (", id, ")")));
+    }
+    // In step with the program: a mistyped field fails this call only.
+    absl::StatusOr<core::HookAnswer> answer = core::HookAnswerFromValue(*doc, "stdout");
+    if (!answer.ok()) return WithStderr(answer.status(), call_stderr_);
+    return answer;
+  }
 }
 
 absl::StatusOr<std::shared_ptr<core::HookPlugin>> LoadExecPlugin(const std::string& dir,
@@ -385,6 +578,10 @@ absl::StatusOr<std::shared_ptr<core::HookPlugin>> LoadExecPlugin(const std::stri
                                                                  ExecPluginStderrSink stderr_sink) {
   absl::StatusOr<ExecPluginManifest> manifest = LoadExecPluginManifest(dir, warnings);
   if (!manifest.ok()) return manifest.status();
+  if (manifest->protocol == ExecPluginManifest::Protocol::kPersistent) {
+    return std::shared_ptr<core::HookPlugin>(
+        std::make_shared<PersistentExecPlugin>(*std::move(manifest), std::move(stderr_sink)));
+  }
   return std::shared_ptr<core::HookPlugin>(
       std::make_shared<ExecPlugin>(*std::move(manifest), std::move(stderr_sink)));
 }

@@ -6,6 +6,7 @@
 #include <unistd.h>
 #include <uv.h>
 
+#include <algorithm>
 #include <cstring>
 #include <memory>
 
@@ -22,8 +23,11 @@ using internal::SigpipeGuard;
 
 constexpr size_t kReadBufferBytes = 64 * 1024;
 // After the child exits, output still in flight is read; a grandchild that keeps the pipe
-// open (a daemon started by the command) is not waited for longer than this.
+// open (a daemon started by the command) is not waited for longer than this, nor past the
+// spec's timeout deadline — but always at least kMinDrainMs, so that what the child wrote
+// just before it exited is still read.
 constexpr uint64_t kDrainAfterExitMs = 2000;
+constexpr uint64_t kMinDrainMs = 50;
 constexpr int kForwardedSignals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
 
 // True when this process is in the foreground of its controlling terminal: a SIGINT from the
@@ -142,7 +146,16 @@ void OnExit(uv_process_t* process, int64_t exit_status, int term_signal) {
   CloseIfActive(reinterpret_cast<uv_handle_t*>(&run->tick_timer));
   for (uv_signal_t& signal : run->signals) CloseIfActive(reinterpret_cast<uv_handle_t*>(&signal));
   if (run->out_open || run->err_open) {
-    uv_timer_start(&run->drain_timer, OnDrainTimeout, kDrainAfterExitMs, 0);
+    uint64_t drain_ms = kDrainAfterExitMs;
+    if (run->spec->timeout != absl::InfiniteDuration()) {
+      const uint64_t timeout_ns =
+          static_cast<uint64_t>(std::max<int64_t>(0, absl::ToInt64Nanoseconds(run->spec->timeout)));
+      const uint64_t elapsed_ns = uv_hrtime() - run->start_ns;
+      const uint64_t left_ms =
+          elapsed_ns >= timeout_ns ? 0 : (timeout_ns - elapsed_ns + 999'999) / 1'000'000;
+      drain_ms = std::clamp(left_ms, kMinDrainMs, kDrainAfterExitMs);
+    }
+    uv_timer_start(&run->drain_timer, OnDrainTimeout, drain_ms, 0);
   } else {
     CloseIfActive(reinterpret_cast<uv_handle_t*>(&run->drain_timer));
   }

@@ -37,7 +37,10 @@ struct ProcessSpec {
   // Past this many bytes of output the child (group) is killed; 0 = no bound.
   size_t max_output_bytes = 0;
 
-  // After this long the child gets SIGTERM, and SIGKILL `kill_grace` later.
+  // After this long the child gets SIGTERM, and SIGKILL `kill_grace` later. It also bounds
+  // the drain: once the child exited, its output is read to EOF, but a grandchild that keeps
+  // the pipe open is waited for at most 2 s and not past this deadline (a floor of 50 ms still
+  // reads what the child wrote just before exiting).
   absl::Duration timeout = absl::InfiniteDuration();
   absl::Duration kill_grace = absl::Seconds(2);
 
@@ -72,7 +75,9 @@ struct ProcessResult {
 // Runs the process to completion. Fails only when it cannot be started: NotFound ("command
 // not found: x"), PermissionDenied ("permission denied: x"), InvalidArgument (empty argv).
 // Every outcome after a successful start — exit code, signal, timeout, output bound — is in
-// the result. Each call uses its own libuv loop: safe to call from several threads.
+// the result. Each call uses its own libuv loop: safe to call from several threads. It returns
+// when the child exited and its output reached EOF, or when the drain after the exit ended
+// (2 s, or the timeout deadline when that is sooner; see `timeout`).
 absl::StatusOr<ProcessResult> RunProcess(const ProcessSpec& spec);
 
 }  // namespace plugline::exec

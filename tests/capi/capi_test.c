@@ -86,6 +86,11 @@ static void test_null_arguments(void) {
   EXPECT_STATUS(plugline_host_shape(&json, &len, NULL, "ls", 2, "x", 1, 0, NULL),
                 PLUGLINE_EINVALID);
   EXPECT(strstr(plugline_last_error_message(), "host must not be NULL") != NULL);
+  EXPECT_STATUS(plugline_host_dispatch(&json, &len, NULL, "turn_end", "{}", 2), PLUGLINE_EINVALID);
+  EXPECT_STATUS(plugline_host_add_hook(NULL, NULL, NULL, NULL, NULL), PLUGLINE_EINVALID);
+  EXPECT_STATUS(plugline_host_remove_hook(NULL, "x"), PLUGLINE_EINVALID);
+  EXPECT_STATUS(plugline_hook_answer_set(NULL, "{}", 2), PLUGLINE_EINVALID);
+  EXPECT_STATUS(plugline_hook_answer_fail(NULL, "x"), PLUGLINE_EINVALID);
   EXPECT_STATUS(plugline_js_call(&json, &len, NULL, "f", "[]", 2, 0), PLUGLINE_EINVALID);
   EXPECT_STATUS(plugline_js_call(NULL, &len, "/x.js", "f", "[]", 2, 0), PLUGLINE_EINVALID);
   EXPECT(json == NULL); /* out-parameters untouched on error */
@@ -205,6 +210,103 @@ static void test_shape(void) {
   free(output);
 }
 
+/* A native hook that rewrites the command to "ls -la" when it is "ls", denies "rm", and
+ * fails on "boom". */
+static int hook_calls = 0;
+static int hook_freed = 0;
+static int guard_hook(const char *event, const char *payload, size_t len,
+                      plugline_hook_answer *answer, void *user_data) {
+  static const char rewrite[] = "{\"arguments\":\"{\\\"command\\\":\\\"ls -la\\\"}\"}";
+  static const char deny[] = "{\"deny\":true,\"reason\":\"no rm\"}";
+  (void)event;
+  (void)len;
+  ++*(int *)user_data;
+  if (strstr(payload, "boom") != NULL) {
+    plugline_hook_answer_fail(answer, "boom is not allowed to happen");
+    return 1;
+  }
+  if (strstr(payload, "rm ") != NULL) {
+    return plugline_hook_answer_set(answer, deny, strlen(deny)) == PLUGLINE_OK ? 0 : 1;
+  }
+  if (strstr(payload, "\\\"ls\\\"") != NULL) {
+    return plugline_hook_answer_set(answer, rewrite, strlen(rewrite)) == PLUGLINE_OK ? 0 : 1;
+  }
+  return 0;
+}
+static void free_hook(void *user_data) {
+  (void)user_data;
+  ++hook_freed;
+}
+
+static void test_hooks(void) {
+  char home[512];
+  plugline_config *config = NULL;
+  plugline_host *host = NULL;
+  char *json = NULL;
+  size_t len = 0;
+  plugline_hook_options options;
+  static const char ls[] = "{\"tool\":\"terminal\",\"arguments\":\"{\\\"command\\\":\\\"ls\\\"}\"}";
+  static const char rm[] = "{\"tool\":\"terminal\",\"arguments\":\"{\\\"command\\\":\\\"rm -rf /\\\"}\"}";
+  static const char boom[] = "{\"tool\":\"boom\"}";
+
+  make_home(home, sizeof home);
+  EXPECT_STATUS(plugline_config_new(&config), PLUGLINE_OK);
+  EXPECT_STATUS(plugline_config_set_home(config, home), PLUGLINE_OK);
+  EXPECT_STATUS(plugline_host_new(&host, config), PLUGLINE_OK);
+  plugline_config_free(config);
+
+  memset(&options, 0, sizeof options);
+  options.struct_size = sizeof options;
+  options.id = "guard";
+  options.events = "pre_tool_call, post_tool_call";
+  EXPECT_STATUS(plugline_host_add_hook(host, &options, guard_hook, &hook_calls, free_hook),
+                PLUGLINE_OK);
+  EXPECT_STATUS(plugline_host_add_hook(host, &options, guard_hook, &hook_calls, free_hook),
+                PLUGLINE_EEXISTS);
+  options.id = "";
+  EXPECT_STATUS(plugline_host_add_hook(host, &options, guard_hook, NULL, NULL), PLUGLINE_EINVALID);
+
+  EXPECT_STATUS(plugline_host_dispatch(&json, &len, host, "pre_tool_call", ls, strlen(ls)),
+                PLUGLINE_OK);
+  EXPECT(json != NULL && strstr(json, "\"arguments\":\"{\\\"command\\\":\\\"ls -la\\\"}\"") != NULL);
+  EXPECT(json != NULL && strstr(json, "\"action\":\"rewrite\"") != NULL);
+  plugline_free(json);
+  json = NULL;
+
+  EXPECT_STATUS(plugline_host_dispatch(&json, &len, host, "pre_tool_call", rm, strlen(rm)),
+                PLUGLINE_OK);
+  EXPECT(json != NULL && strstr(json, "\"denied\":true,\"denied_by\":\"guard\",\"reason\":\"no rm\"") != NULL);
+  plugline_free(json);
+  json = NULL;
+
+  EXPECT_STATUS(plugline_host_dispatch(&json, &len, host, "pre_tool_call", boom, strlen(boom)),
+                PLUGLINE_OK);
+  EXPECT(json != NULL && strstr(json, "boom is not allowed to happen") != NULL);
+  EXPECT(json != NULL && strstr(json, "\"denied\":false") != NULL);
+  plugline_free(json);
+  json = NULL;
+
+  /* Not subscribed: the hook does not run. */
+  EXPECT_STATUS(plugline_host_dispatch(&json, &len, host, "turn_end", "{}", 2), PLUGLINE_OK);
+  EXPECT(json != NULL && strstr(json, "\"plugins\":[]") != NULL);
+  plugline_free(json);
+  json = NULL;
+  EXPECT(hook_calls == 3);
+
+  EXPECT_STATUS(plugline_host_dispatch(&json, &len, host, "pre_tool_call", "[1]", 3),
+                PLUGLINE_EINVALID);
+  EXPECT(json == NULL);
+  EXPECT_STATUS(plugline_host_plugins(&json, &len, host), PLUGLINE_OK);
+  EXPECT(json != NULL && strstr(json, "\"id\":\"guard\",\"kind\":\"native-hook\"") != NULL);
+  plugline_free(json);
+  json = NULL;
+
+  EXPECT_STATUS(plugline_host_remove_hook(host, "guard"), PLUGLINE_OK);
+  EXPECT(hook_freed == 1);
+  EXPECT_STATUS(plugline_host_remove_hook(host, "guard"), PLUGLINE_ENOTFOUND);
+  plugline_host_free(host);
+}
+
 static void test_js_call(void) {
   char *json = NULL;
   size_t len = 0;
@@ -232,6 +334,7 @@ int main(void) {
   test_status_strings();
   test_null_arguments();
   test_shape();
+  test_hooks();
   test_js_call();
   if (failures != 0) {
     fprintf(stderr, "%d expectation(s) failed\n", failures);

@@ -1,7 +1,9 @@
 // Runs the real `plugline` binary as a user would.
 #include <doctest/doctest.h>
 #include <signal.h>
+#include <sys/stat.h>
 
+#include <optional>
 #include <thread>
 
 #include "absl/time/clock.h"
@@ -22,8 +24,10 @@ using plugline::testing::TempDir;
 
 struct Cli {
   TempDir home;
-  exec::ProcessResult Run(std::vector<std::string> args, std::string home_override = "") {
+  exec::ProcessResult Run(std::vector<std::string> args, std::string home_override = "",
+                          std::optional<std::string> stdin_data = std::nullopt) {
     exec::ProcessSpec spec;
+    spec.stdin_data = std::move(stdin_data);
     spec.argv = {plugline::testing::BinDir() + "/plugline"};
     spec.argv.insert(spec.argv.end(), args.begin(), args.end());
     spec.extra_env = {{"PLUGLINE_HOME", home_override.empty() ? home.path() : home_override}};
@@ -195,6 +199,48 @@ TEST_CASE("plugline plugins lists built-ins and plugins, broken ones with their 
   }
   CHECK(found);
   CHECK(cli.Run({"plugins", "--bogus"}).exit_status == 2);
+}
+
+TEST_CASE("plugline hook: payload from stdin or --payload, result JSON, 3 when denied") {
+  Cli cli;
+  plugline::testing::WriteFile(cli.home.Sub("plugins/no-rm/plugin.yaml"),
+                               "name: no-rm\ncommand: ./run.sh\nhooks: [pre_tool_call]\n");
+  plugline::testing::WriteFile(cli.home.Sub("plugins/no-rm/run.sh"), R"sh(#!/bin/sh
+case "$(cat)" in
+  *'rm -rf'*) echo '{"deny":true,"reason":"no rm -rf"}' ;;
+  *) echo '{"notice":"checked"}' ;;
+esac
+)sh");
+  ::chmod(cli.home.Sub("plugins/no-rm/run.sh").c_str(), 0755);
+  const std::string rm = R"({"tool":"terminal","arguments":"{\"command\":\"rm -rf /\"}"})";
+  auto denied = cli.Run({"hook", "pre_tool_call"}, "", rm);
+  CHECK(denied.exit_status == 3);
+  auto value = core::ParseJson(denied.output, "hook");
+  REQUIRE(value.ok());
+  CHECK(value->Find("denied")->as_bool());
+  CHECK(value->Find("denied_by")->as_string() == "no-rm");
+  CHECK(value->Find("reason")->as_string() == "no rm -rf");
+
+  plugline::testing::WriteFile(cli.home.Sub("ls.json"),
+                               R"({"tool":"terminal","arguments":"{\"command\":\"ls\"}"})");
+  auto allowed = cli.Run({"hook", "pre_tool_call", "--payload", cli.home.Sub("ls.json")});
+  CHECK(allowed.exit_status == 0);
+  CHECK(allowed.output.find(R"("notices":[{"plugin":"no-rm","text":"checked"}])") !=
+        std::string::npos);
+  // Nothing on stdin is an empty payload; observe-only events reach no pre_tool_call plugin.
+  auto empty = cli.Run({"hook", "session_start"}, "", "");
+  CHECK(empty.exit_status == 0);
+  CHECK(empty.output.find(R"("plugins":[])") != std::string::npos);
+
+  auto bad = cli.Run({"hook", "pre_tool_call"}, "", "{not json");
+  CHECK(bad.exit_status == 2);
+  CHECK(bad.error_output.find("the payload (standard input)") != std::string::npos);
+  auto missing = cli.Run({"hook", "pre_tool_call", "--payload", cli.home.Sub("nope.json")});
+  CHECK(missing.exit_status == 1);
+  CHECK(missing.error_output.find("nope.json") != std::string::npos);
+  CHECK(cli.Run({"hook"}).exit_status == 2);
+  CHECK(cli.Run({"hook", "a", "b"}).exit_status == 2);
+  CHECK(cli.Run({"hook", "a", "--bogus"}).exit_status == 2);
 }
 
 TEST_CASE("plugline shape reads stdin, --shaper forces one, unknown shaper is an error") {

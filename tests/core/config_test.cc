@@ -21,9 +21,20 @@ TEST_CASE("config.yaml is read, and the project's file applies on top") {
   CHECK(diagnostics.empty());
   CHECK(config.plugins.enabled);
   REQUIRE(config.plugins.dirs.size() == 1);
-  CHECK(config.plugins.dirs[0] == ExpandTilde("~/extra"));
+  CHECK(config.plugins.dirs[0].path == ExpandTilde("~/extra"));
   CHECK(config.outputs.keep_files == 7);
   CHECK(config.outputs.max_total_bytes == 3u << 20);
+}
+
+TEST_CASE("plugins.dirs: relative to the file's base, with the file that named them") {
+  TempDir home, project;
+  WriteFile(home.Sub("config.yaml"), "plugins:\n  dirs: [mine, /abs/dir]\n");
+  WriteFile(project.Sub(".plugline/config.yaml"), "plugins:\n  dirs: [tools/plugins]\n");
+  Config config = LoadConfig(home.path(), project.path(), nullptr);
+  REQUIRE(config.plugins.dirs.size() == 3);
+  CHECK(config.plugins.dirs[0] == ConfigDir{home.Sub("mine"), "global-config"});
+  CHECK(config.plugins.dirs[1] == ConfigDir{"/abs/dir", "global-config"});
+  CHECK(config.plugins.dirs[2] == ConfigDir{project.Sub("tools/plugins"), "project-config"});
 }
 
 TEST_CASE("config problems are diagnostics that name the file and key, defaults stay") {

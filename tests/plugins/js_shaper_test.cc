@@ -199,7 +199,7 @@ TEST_CASE("broken plugins are listed with their reason and never run; the host c
                    Expect{"throws.js", "no config here"}, Expect{"throws.js", "throws.js:1"},
                    Expect{"badtier.js", "meta.tier must be"},
                    Expect{"nometa.js", "no meta object"},
-                   Expect{"reserved.js", "reserved for built-in shapers"},
+                   Expect{"reserved.js", "reserved for built-in plugins"},
                    Expect{"badimport.js", "missing.js"},
                    Expect{"escape.js", "outside the plugin's folder"}}) {
     core::Value entry = f.Entry(StrCat("/plugins/", e.file));

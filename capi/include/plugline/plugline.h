@@ -162,12 +162,14 @@ PLUGLINE_API plugline_status plugline_host_diagnostics(char **out_json, size_t *
 PLUGLINE_API plugline_status plugline_host_stats(char **out_json, size_t *out_len,
                                                  plugline_host *host);
 
-/* Every shaper the host can use — the built-ins and the plugins found in its plugin
- * directories — with its state, as a JSON object (docs/plugins-shapers.md):
+/* Every plugin the host can use — the built-in shapers, the plugins found in its plugin
+ * directories, its native hooks — with its state, as a JSON object (docs/plugins-shapers.md,
+ * docs/plugins-exec.md):
  *   {"plugins": [{"id", "kind", "tier", "state", "reason", "path", "source", "version",
- *                 "description"}]}
- * kind is "builtin-shaper" or "js-shaper"; state is "enabled", "disabled", "broken" (reason
- * says why: syntax error with file and line, bad exports, invalid meta) or "shadowed".
+ *                 "description", "events", "warnings"}]}
+ * kind is "builtin-shaper", "js-shaper", "exec-hook" or "native-hook"; state is "enabled",
+ * "disabled", "broken" (reason says why: syntax error with file and line, bad exports,
+ * invalid meta, a bad plugin.yaml) or "shadowed".
  * Loads plugins not loaded yet. Released with plugline_free(). */
 PLUGLINE_API plugline_status plugline_host_plugins(char **out_json, size_t *out_len,
                                                    plugline_host *host);
@@ -204,6 +206,73 @@ PLUGLINE_API plugline_status plugline_host_shape(char **out_json, size_t *out_le
                                                  size_t command_len, const char *output,
                                                  size_t output_len, int exit_code,
                                                  const plugline_shape_options *options);
+
+/* ---- Hooks ------------------------------------------------------------------------------- */
+
+/* Dispatches one event to the host's hook plugins (exec plugins in its plugin directories,
+ * then native hooks in the order they were added), one after another; a deny ends the chain
+ * (docs/hooks.md).
+ *
+ * `event` is a canonical event name ("pre_tool_call", "post_tool_call", "session_start",
+ * "session_end", "turn_end", "user_prompt", "tool_definition", "shell_env", "pre_compact") or
+ * any other name, dispatched as observe-only. `payload_json` (`payload_len` bytes) is a JSON
+ * object, e.g. {"session_id":"ses_1","tool":"terminal","arguments":"{\"command\":\"ls\"}"};
+ * "arguments" and "result", when present, are strings; other fields pass through to plugins.
+ *
+ * On success *out_json is a JSON object released with plugline_free():
+ *   {"event", "denied", "denied_by", "reason", "arguments", "result",
+ *    "notices": [{"plugin", "text"}], "skipped": [{"plugin", "why", "detail"}],
+ *    "plugins": [{"plugin", "action", "ms"}]}
+ * A plugin that crashes, times out or answers wrongly does not fail the call: it is listed
+ * under "skipped" (or denies, when it fails closed).
+ *
+ * Returns PLUGLINE_OK or PLUGLINE_EINVALID (NULL or empty event, payload not a JSON object). */
+PLUGLINE_API plugline_status plugline_host_dispatch(char **out_json, size_t *out_len,
+                                                    plugline_host *host, const char *event,
+                                                    const char *payload_json,
+                                                    size_t payload_len);
+
+/* Where a native hook puts its answer; valid only during the callback. */
+typedef struct plugline_hook_answer plugline_hook_answer;
+
+/* Sets the hook's answer: a JSON object with the fields of an exec plugin's answer, every one
+ * optional: {"deny": bool, "reason": "...", "arguments": "<JSON-encoded string>",
+ * "result": "...", "notice": "..."}. Not calling it (or "{}") means no opinion. Returns
+ * PLUGLINE_OK, or PLUGLINE_EINVALID when the JSON is not such an object (the hook is then
+ * skipped with that reason, as if it had failed). */
+PLUGLINE_API plugline_status plugline_hook_answer_set(plugline_hook_answer *answer,
+                                                      const char *answer_json, size_t len);
+
+/* Records why the hook failed, for a callback that returns non-zero. */
+PLUGLINE_API plugline_status plugline_hook_answer_fail(plugline_hook_answer *answer,
+                                                       const char *message);
+
+/* A native hook: gets the event name and the payload JSON (with "event" set), answers through
+ * plugline_hook_answer_set, returns 0; any other return value is a failure (skipped, or a deny
+ * when the hook fails closed). Called on the thread that calls plugline_host_dispatch; must
+ * not call back into the same host. */
+typedef int (*plugline_hook_fn)(const char *event, const char *payload_json, size_t payload_len,
+                                plugline_hook_answer *answer, void *user_data);
+
+typedef struct plugline_hook_options {
+  size_t struct_size; /* sizeof(plugline_hook_options); fields past it are taken as unset */
+  const char *id;     /* unique among the host's native hooks; shown in results */
+  const char *events; /* comma-separated event names; "*" = every event; NULL or "" = none */
+  int fail_closed;    /* non-zero: a failure counts as a deny on pre_tool_call */
+} plugline_hook_options;
+
+/* Adds a native hook to the host's chain, after every plugin and every hook added before it.
+ * `user_data` is passed to every call; `user_data_free` (may be NULL) is called once when the
+ * hook is removed or the host freed.
+ * Returns PLUGLINE_OK, PLUGLINE_EINVALID (NULL host/options/fn, empty id) or PLUGLINE_EEXISTS
+ * (a native hook with that id exists; user_data_free is then not called). */
+PLUGLINE_API plugline_status plugline_host_add_hook(plugline_host *host,
+                                                    const plugline_hook_options *options,
+                                                    plugline_hook_fn fn, void *user_data,
+                                                    void (*user_data_free)(void *));
+
+/* Removes a native hook. Returns PLUGLINE_OK, PLUGLINE_EINVALID or PLUGLINE_ENOTFOUND. */
+PLUGLINE_API plugline_status plugline_host_remove_hook(plugline_host *host, const char *id);
 
 /* ---- Experimental: not covered by the stability promise ---------------------------------- */
 

@@ -1,0 +1,62 @@
+// plugline's C++ API for hook events: what a hook plugin answers, and what a dispatch gives
+// back to the host (DESIGN.md "Dispatch rules", "What the host gets back"). Included by
+// <plugline/host.h>; see docs/hooks.md.
+#ifndef PLUGLINE_HOOKS_H_
+#define PLUGLINE_HOOKS_H_
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace plugline {
+
+// A hook plugin's answer to one event; every field optional; all absent = no opinion. It is the
+// exec protocol's answer object (docs/plugins-exec.md) as a struct.
+struct HookAnswer {
+  bool deny = false;
+  std::string reason;                    // why it denied
+  std::optional<std::string> arguments;  // new arguments (a JSON-encoded string), pre_tool_call
+  std::optional<std::string> result;     // a replacement result, post_tool_call
+  std::optional<std::string> notice;     // a message for the agent or user, any event
+};
+
+// What a dispatch decided: final values after every plugin ran, in order.
+struct DispatchResult {
+  struct Notice {
+    std::string plugin;
+    std::string text;
+  };
+  struct Skipped {
+    std::string plugin;
+    std::string why;     // a short code: "bad_answer" or a status code name ("deadline_exceeded")
+    std::string detail;  // the failure's message
+  };
+  struct PluginRecord {
+    std::string plugin;
+    // "none", "notice", "rewrite", "replace", "deny", "skipped", or "ignored: <what> on <event>"
+    // (docs/hooks.md).
+    std::string action;
+    double ms = 0;  // wall time of the plugin's call, in milliseconds (µs resolution)
+  };
+
+  std::string event;
+  bool denied = false;
+  std::string denied_by;  // the denying plugin's id, when denied
+  std::string reason;     // the deny reason (never empty when denied)
+  // The payload's final "arguments" / "result" after every plugin ran; nullopt when the
+  // payload had none and no plugin set one.
+  std::optional<std::string> arguments;
+  std::optional<std::string> result;
+  std::vector<Notice> notices;        // in the order the plugins gave them
+  std::vector<Skipped> skipped;       // in chain order
+  std::vector<PluginRecord> plugins;  // one per plugin that ran, in chain order
+
+  // {"event","denied","denied_by","reason","arguments","result","notices":[{"plugin","text"}],
+  //  "skipped":[{"plugin","why","detail"}],"plugins":[{"plugin","action","ms"}]}; denied_by and
+  // reason are null unless denied, arguments and result null when absent.
+  std::string ToJson() const;
+};
+
+}  // namespace plugline
+
+#endif  // PLUGLINE_HOOKS_H_

@@ -1,0 +1,64 @@
+#include "core/hooks.h"
+
+#include "absl/status/status.h"
+#include "core/strings.h"
+
+namespace plugline::core {
+namespace {
+
+std::string KindOf(const Value& value) { return std::string(Value::KindName(value.kind())); }
+
+}  // namespace
+
+absl::StatusOr<HookAnswer> HookAnswerFromValue(const Value& doc, std::string_view source) {
+  if (!doc.is_object()) {
+    return absl::InvalidArgumentError(
+        StrCat(source, ": the answer must be a JSON object, not ", KindOf(doc)));
+  }
+  HookAnswer answer;
+  // Unknown fields are ignored (newer protocol versions may add some); null = absent. An
+  // empty string is absent too: the seed's template answer lists every field empty.
+  if (const Value* deny = doc.Find("deny"); deny != nullptr && !deny->is_null()) {
+    if (!deny->is_bool()) {
+      return absl::InvalidArgumentError(
+          StrCat(source, ": `deny` must be true or false, not ", KindOf(*deny)));
+    }
+    answer.deny = deny->as_bool();
+  }
+  struct StringField {
+    std::string_view key;
+    std::optional<std::string>* out;
+  };
+  std::optional<std::string> reason;
+  const StringField fields[] = {{"reason", &reason},
+                                {"arguments", &answer.arguments},
+                                {"result", &answer.result},
+                                {"notice", &answer.notice}};
+  for (const StringField& field : fields) {
+    const Value* v = doc.Find(field.key);
+    if (v == nullptr || v->is_null()) continue;
+    if (!v->is_string()) {
+      return absl::InvalidArgumentError(
+          StrCat(source, ": `", field.key, "` must be a string, not ", KindOf(*v)));
+    }
+    if (!v->as_string().empty()) *field.out = v->as_string();
+  }
+  answer.reason = reason.value_or("");
+  if (answer.arguments.has_value()) {
+    absl::StatusOr<Value> args = ParseJson(*answer.arguments, "`arguments`");
+    if (!args.ok()) {
+      return absl::InvalidArgumentError(StrCat(source, ": `arguments` must be a JSON-encoded string: ",
+                                               args.status().message()));
+    }
+  }
+  return answer;
+}
+
+absl::StatusOr<HookAnswer> ParseHookAnswer(std::string_view text, std::string_view source) {
+  if (text.find_first_not_of(" \t\r\n") == std::string_view::npos) return HookAnswer();
+  absl::StatusOr<Value> doc = ParseJson(text, source);
+  if (!doc.ok()) return doc.status();  // "<source>: invalid JSON: ..."
+  return HookAnswerFromValue(*doc, source);
+}
+
+}  // namespace plugline::core
