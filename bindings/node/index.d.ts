@@ -50,14 +50,80 @@ export interface ShapeResult {
 
 export interface PluginInfo {
   id: string;
-  kind: "builtin-shaper" | "js-shaper";
+  kind: "builtin-shaper" | "js-shaper" | "exec-hook" | "native-hook";
   tier: "built-in" | "community" | "premium" | null;
   state: "enabled" | "disabled" | "broken" | "shadowed";
   reason: string | null;
   path: string | null;
-  source: "built-in" | "global" | "project" | "config";
+  /** Where it came from: "host" for a native hook. */
+  source: "built-in" | "global" | "project" | "global-config" | "project-config" | "host";
   version: string | null;
   description: string | null;
+  /** The events a hook subscribes to ("*" = every event). */
+  events: string[];
+  /** Non-fatal problems (an unknown key in plugin.yaml). */
+  warnings: string[];
+}
+
+/** The canonical hook events; any other name is dispatched as observe-only. */
+export type HookEvent =
+  | "pre_tool_call" | "post_tool_call" | "session_start" | "session_end" | "turn_end"
+  | "user_prompt" | "tool_definition" | "shell_env" | "pre_compact";
+
+/** What a dispatch carries: a JSON object. */
+export interface HookPayload {
+  session_id?: string;
+  tool?: string;
+  /** The tool's arguments, JSON-encoded. */
+  arguments?: string;
+  /** The tool's result (post_tool_call). */
+  result?: string;
+  /** Set by plugline in the payload a hook receives. */
+  event?: string;
+  [field: string]: unknown;
+}
+
+/** A hook's answer; every field optional; none = no opinion. */
+export interface HookAnswer {
+  deny?: boolean;
+  reason?: string;
+  /** New arguments, JSON-encoded (pre_tool_call). */
+  arguments?: string;
+  /** A replacement result (post_tool_call). */
+  result?: string;
+  /** A message for the agent or user (any event). */
+  notice?: string;
+}
+
+/**
+ * A native hook. Called synchronously during dispatch(); throwing (or returning anything but
+ * an object, null or undefined) makes the hook fail with String(error) as the reason.
+ */
+export type HookFunction =
+  (event: string, payload: HookPayload) => HookAnswer | null | undefined | void;
+
+export interface AddHookOptions {
+  /** A failure of the hook counts as a deny on pre_tool_call (default false). */
+  failClosed?: boolean;
+}
+
+/** What dispatch() decided, after every hook in the chain ran. */
+export interface DispatchResult {
+  event: string;
+  denied: boolean;
+  /** The denying hook's id; null unless denied. */
+  denied_by: string | null;
+  /** The deny reason; null unless denied. */
+  reason: string | null;
+  /** The final arguments (JSON-encoded); null when absent. */
+  arguments: string | null;
+  /** The final result; null when absent. */
+  result: string | null;
+  notices: { plugin: string; text: string }[];
+  /** Hooks that failed and were left out: why is a short code, detail the message. */
+  skipped: { plugin: string; why: string; detail: string }[];
+  /** One entry per hook that ran, in chain order. */
+  plugins: { plugin: string; action: string; ms: number }[];
 }
 
 export class Host {
@@ -75,6 +141,11 @@ export class Host {
   };
   plugins(): PluginInfo[];
   reload(): void;
+  dispatch(event: HookEvent | (string & {}),
+           payload: HookPayload | string | ArrayBufferView | ArrayBuffer): DispatchResult;
+  addHook(id: string, events: readonly (HookEvent | (string & {}))[] | "*" | string,
+          fn: HookFunction, options?: AddHookOptions): void;
+  removeHook(id: string): void;
   close(): void;
   readonly closed: boolean;
 }

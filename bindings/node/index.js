@@ -4,7 +4,8 @@
 //
 // Every call is synchronous and runs on the calling thread: shaping takes microseconds to a
 // few milliseconds, so it does not need a thread pool. jsCall() blocks for as long as the
-// plugin runs, bounded by its timeoutMs (default 5000 ms).
+// plugin runs, bounded by its timeoutMs (default 5000 ms); dispatch() blocks while the exec
+// plugins run (each bounded by its own timeout) and calls native hooks on this thread.
 //
 // Errors from plugline are PluglineError (a subclass of Error) with .status (the negative
 // plugline_status number), .code ("PLUGLINE_EINVALID", ...) and plugline's message. Arguments
@@ -100,11 +101,14 @@ function abiVersion() {
 }
 
 /**
- * A plugline host: configuration, plugins, the shaping pipeline and the raw-output store.
- * Release it with close() when done (otherwise it is released when garbage-collected).
+ * A plugline host: configuration, plugins, the shaping pipeline, hooks and the raw-output
+ * store. Release it with close() when done (otherwise it is released when garbage-collected).
  */
 class Host {
   #native;
+  // Native hooks: id -> the function the addon calls. The addon holds it weakly, so this map
+  // is what keeps it alive while the hook is registered.
+  #hooks = new Map();
 
   /**
    * @param {object} [options]
@@ -176,10 +180,11 @@ class Host {
   }
 
   /**
-   * Every shaper this host can use — built-ins and plugins from its plugin directories —
-   * with id, kind ("builtin-shaper" | "js-shaper"), tier, state ("enabled" | "disabled" |
-   * "broken" | "shadowed"), reason (why it is not enabled), path, source, version and
-   * description. Loads plugins not loaded yet.
+   * Every plugin this host can use — built-in shapers, plugins from its plugin directories,
+   * its native hooks — with id, kind ("builtin-shaper" | "js-shaper" | "exec-hook" |
+   * "native-hook"), tier, state ("enabled" | "disabled" | "broken" | "shadowed"), reason (why
+   * it is not enabled), path, source, version, description, events (a hook's events) and
+   * warnings. Loads plugins not loaded yet.
    * @returns {object[]}
    */
   plugins() {
@@ -191,9 +196,107 @@ class Host {
     this.#native.reload();
   }
 
+  /**
+   * Dispatches one event to the host's hooks (plugline_host_dispatch): the exec plugins of its
+   * plugin directories first, in their order, then the native hooks (addHook) in the order
+   * they were added; a deny ends the chain. A hook that crashes, times out, throws or answers
+   * wrongly does not fail the call: it is listed under `skipped` (or denies, when it fails
+   * closed). Native hooks run synchronously, on this thread, inside the call.
+   *
+   * @param {string} event  "pre_tool_call", "post_tool_call", "session_start", "session_end",
+   *        "turn_end", "user_prompt", "tool_definition", "shell_env", "pre_compact", or any
+   *        other name (dispatched as observe-only)
+   * @param {object|string|Buffer|Uint8Array|ArrayBuffer} payload  the event's JSON object:
+   *        an object is passed through JSON.stringify, a string or bytes as they are.
+   *        "arguments" and "result", when present, are strings (the tool's arguments
+   *        JSON-encoded); other fields pass through to the hooks.
+   * @returns {{event: string, denied: boolean, denied_by: string|null, reason: string|null,
+   *   arguments: string|null, result: string|null, notices: {plugin: string, text: string}[],
+   *   skipped: {plugin: string, why: string, detail: string}[],
+   *   plugins: {plugin: string, action: string, ms: number}[]}}
+   * @throws {PluglineError} PLUGLINE_EINVALID (empty event, payload not a JSON object),
+   *   PLUGLINE_ESTATE (closed host, or called from inside one of its own native hooks)
+   */
+  dispatch(event, payload) {
+    if (typeof event !== 'string') throw new TypeError('event must be a string');
+    let json = payload;
+    if (typeof payload !== 'string' && !ArrayBuffer.isView(payload) &&
+        !(payload instanceof ArrayBuffer)) {
+      if (payload === null || typeof payload !== 'object') {
+        throw new TypeError('payload must be an object, a JSON string, a Buffer, a TypedArray ' +
+                            'or an ArrayBuffer');
+      }
+      json = JSON.stringify(payload);
+    }
+    return JSON.parse(this.#native.dispatch(event, json));
+  }
+
+  /**
+   * Adds a native hook (plugline_host_add_hook): a JS function in the host's hook chain, after
+   * every plugin and every native hook added before it.
+   *
+   * `fn(event, payload)` is called synchronously during dispatch(), with the event name and
+   * the payload object ("event" set; "arguments" as rewritten by the hooks before it). It
+   * returns its answer — an object with any of deny (boolean), reason, arguments (a
+   * JSON-encoded string), result, notice — or null/undefined for no opinion. If it throws,
+   * or returns anything else, the hook fails: the dispatch lists it under `skipped` with
+   * String(error) ("Error: message") as detail and goes on, or denies when the hook fails
+   * closed. It must not call into this host (that throws PLUGLINE_ESTATE).
+   *
+   * @param {string} id  unique among the host's native hooks; shown in results and plugins()
+   * @param {string[]|string} events  event names, or "*" for every event
+   * @param {(event: string, payload: object) => object|null|undefined} fn
+   * @param {object} [options]
+   * @param {boolean} [options.failClosed]  a failure counts as a deny on pre_tool_call
+   * @throws {PluglineError} PLUGLINE_EEXISTS (the id is taken), PLUGLINE_EINVALID (empty id),
+   *   PLUGLINE_ESTATE
+   */
+  addHook(id, events, fn, options) {
+    const { failClosed } = checkOptions(options, ['failClosed'], 'addHook options');
+    if (typeof id !== 'string') throw new TypeError('id must be a string');
+    const names = typeof events === 'string' ? [events] : events;
+    if (!Array.isArray(names) || !names.every((name) => typeof name === 'string')) {
+      throw new TypeError('events must be an array of event names, or "*"');
+    }
+    for (const name of names) {
+      if (name.includes(',') || name.trim() === '') {
+        throw new TypeError(`events: ${JSON.stringify(name)} is not an event name`);
+      }
+    }
+    if (typeof fn !== 'function') throw new TypeError('fn must be a function');
+    if (failClosed !== undefined && typeof failClosed !== 'boolean') {
+      throw new TypeError('failClosed must be a boolean');
+    }
+    // The addon speaks JSON text. Whatever this throws (fn, or the answer check) the addon
+    // catches and turns into the hook's failure, described as String(error).
+    const call = (hookEvent, payloadJson) => {
+      const answer = fn(hookEvent, JSON.parse(payloadJson));
+      if (answer === undefined || answer === null) return null;
+      if (typeof answer !== 'object' || Array.isArray(answer)) {
+        const what = Array.isArray(answer) ? 'an array' : typeof answer;
+        throw new TypeError(`hook "${id}" returned ${what}, not an object, null or undefined`);
+      }
+      return JSON.stringify(answer);
+    };
+    this.#native.addHook(id, names.join(','), call, failClosed ?? false);
+    this.#hooks.set(id, call);
+  }
+
+  /**
+   * Removes the native hook `id` (plugline_host_remove_hook); later dispatches do not call it.
+   * @param {string} id
+   * @throws {PluglineError} PLUGLINE_ENOTFOUND (no native hook has this id), PLUGLINE_ESTATE
+   */
+  removeHook(id) {
+    if (typeof id !== 'string') throw new TypeError('id must be a string');
+    this.#native.removeHook(id);
+    this.#hooks.delete(id);
+  }
+
   /** Releases the host now. Idempotent; any later call throws PluglineError PLUGLINE_ESTATE. */
   close() {
     this.#native.close();
+    this.#hooks.clear();
   }
 
   /** True after close(). */

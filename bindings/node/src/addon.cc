@@ -14,6 +14,13 @@
 //
 // Threads. Every call is synchronous on the calling JS thread; plugline's last-error message
 // is per thread, so it is read right after the failed call, on the same thread.
+//
+// Native hooks. plugline calls a hook on the thread that dispatches, inside
+// plugline_host_dispatch, so a JS hook runs synchronously on the JS thread, in the middle of
+// the addon's dispatch() callback. CallJsHook never lets a JS exception or a C++ exception
+// escape into plugline: either becomes the hook's failure (plugline_hook_answer_fail). The
+// hook holds its function weakly; index.js keeps it alive (in a Map on its Host), so that a
+// hook whose function refers back to its host does not keep the host alive forever.
 #include <napi.h>
 
 #include <cmath>
@@ -24,6 +31,7 @@
 #include <limits>
 #include <new>
 #include <string>
+#include <thread>
 #include <utility>
 
 #include "plugline/plugline.h"
@@ -179,6 +187,90 @@ bool ReadBytes(Napi::Env env, const Napi::Value& value, const char* what, std::s
   return false;
 }
 
+// ---- Native hooks -------------------------------------------------------------------------
+
+// The user_data of a JS native hook.
+struct JsHook {
+  napi_env env;
+  Napi::FunctionReference function;  // weak: index.js holds the function
+  std::thread::id thread;            // the JS thread of `env`
+};
+
+void FreeJsHook(void* user_data) { delete static_cast<JsHook*>(user_data); }
+
+// What a thrown value says, as String(value) would ("Error: message", "TypeError: ..."), for
+// plugline_hook_answer_fail. Clears a second exception thrown while converting it.
+std::string DescribeThrown(napi_env env, napi_value thrown) {
+  napi_value text = nullptr;
+  size_t length = 0;
+  if (napi_coerce_to_string(env, thrown, &text) == napi_ok &&
+      napi_get_value_string_utf8(env, text, nullptr, 0, &length) == napi_ok) {
+    std::string message(length + 1, '\0');
+    if (napi_get_value_string_utf8(env, text, message.data(), message.size(), &length) == napi_ok) {
+      message.resize(length);
+      return message;
+    }
+  }
+  bool pending = false;
+  if (napi_is_exception_pending(env, &pending) == napi_ok && pending) {
+    napi_value ignored = nullptr;
+    napi_get_and_clear_last_exception(env, &ignored);
+  }
+  return "the hook threw a value that cannot be converted to a string";
+}
+
+// plugline_hook_fn for a JS function(event: string, payloadJson: string) -> string|null|undefined
+// (the answer JSON; index.js wraps the user's function to speak JSON).
+int CallJsHook(const char* event, const char* payload_json, size_t payload_len,
+               plugline_hook_answer* answer, void* user_data) noexcept {
+  auto* hook = static_cast<JsHook*>(user_data);
+  try {
+    if (std::this_thread::get_id() != hook->thread) {
+      plugline_hook_answer_fail(answer,
+                                "plugline addon: a JS hook was called off its JS thread; skipped");
+      return 1;
+    }
+    Napi::Env env(hook->env);
+    Napi::HandleScope scope(env);
+    Napi::Function function = hook->function.Value();
+    if (function.IsEmpty()) {
+      plugline_hook_answer_fail(answer, "plugline addon: the hook's function was collected");
+      return 1;
+    }
+    Napi::Value result = function.Call(
+        {Napi::String::New(env, event), Napi::String::New(env, payload_json, payload_len)});
+    bool pending = false;
+    if (napi_is_exception_pending(env, &pending) == napi_ok && pending) {
+      napi_value thrown = nullptr;
+      if (napi_get_and_clear_last_exception(env, &thrown) != napi_ok) {
+        plugline_hook_answer_fail(answer, "plugline addon: the hook threw");
+        return 1;
+      }
+      const std::string message = DescribeThrown(env, thrown);
+      plugline_hook_answer_fail(answer, message.c_str());
+      return 1;
+    }
+    if (result.IsEmpty()) {  // no exception, yet no value: JS cannot run (the env is ending)
+      plugline_hook_answer_fail(answer, "plugline addon: the hook could not run");
+      return 1;
+    }
+    if (result.IsUndefined() || result.IsNull()) return 0;  // no opinion
+    if (!result.IsString()) {
+      plugline_hook_answer_fail(answer, "plugline addon: the hook's answer is not a JSON string");
+      return 1;
+    }
+    // An answer plugline refuses makes it skip the hook with its own reason.
+    const std::string json = result.As<Napi::String>().Utf8Value();
+    plugline_hook_answer_set(answer, json.data(), json.size());
+    return 0;
+  } catch (const std::bad_alloc&) {
+    plugline_hook_answer_fail(answer, "plugline addon: out of memory");
+  } catch (...) {
+    plugline_hook_answer_fail(answer, "plugline addon: unexpected C++ exception in a hook");
+  }
+  return 1;
+}
+
 // ---- Host ---------------------------------------------------------------------------------
 
 // new Host(home: string|null, projectDir: string|null, storeOutputs: boolean)
@@ -192,6 +284,9 @@ class HostWrap : public Napi::ObjectWrap<HostWrap> {
          InstanceMethod<&HostWrap::Stats>("stats"),
          InstanceMethod<&HostWrap::Plugins>("plugins"),
          InstanceMethod<&HostWrap::Reload>("reload"),
+         InstanceMethod<&HostWrap::Dispatch>("dispatch"),
+         InstanceMethod<&HostWrap::AddHook>("addHook"),
+         InstanceMethod<&HostWrap::RemoveHook>("removeHook"),
          InstanceMethod<&HostWrap::Close>("close"), InstanceAccessor<&HostWrap::Closed>("closed")});
   }
 
@@ -238,8 +333,15 @@ class HostWrap : public Napi::ObjectWrap<HostWrap> {
     return env.Undefined();
   }
 
-  // A PluglineError(PLUGLINE_ESTATE) after close().
+  // A PluglineError(PLUGLINE_ESTATE) after close(), and from inside one of the host's own
+  // native hooks (plugline_hook_fn must not call back into the dispatching host; close()
+  // there would free it under the dispatch).
   bool CheckOpen(Napi::Env env) {
+    if (dispatch_depth_ > 0) {
+      ThrowPluglineError(env, PLUGLINE_ESTATE,
+                         "plugline: a native hook called back into its own host");
+      return false;
+    }
     if (host_ != nullptr) return true;
     ThrowPluglineError(env, PLUGLINE_ESTATE, "plugline: the Host is closed");
     return false;
@@ -347,8 +449,94 @@ class HostWrap : public Napi::ObjectWrap<HostWrap> {
     });
   }
 
-  // close(): releases the host now instead of at garbage collection. Idempotent.
+  // dispatch(event: string, payload: string|Buffer|TypedArray|ArrayBuffer) -> JSON string.
+  // Native hooks run inside, on this thread.
+  Napi::Value Dispatch(const Napi::CallbackInfo& info) {
+    Napi::Env env = info.Env();
+    return Guard(env, [&]() -> Napi::Value {
+      if (!CheckOpen(env)) return env.Undefined();
+      std::string event;
+      if (!ReadCString(env, info[0], "event", false, &event, nullptr)) return env.Undefined();
+      std::string payload_storage;
+      const char* payload = nullptr;
+      size_t payload_len = 0;
+      if (!ReadBytes(env, info[1], "payload", &payload_storage, &payload, &payload_len)) {
+        return env.Undefined();
+      }
+      if (payload == nullptr) payload = "";  // an empty ArrayBuffer; plugline wants non-NULL
+      PluglineBuffer result;
+      ++dispatch_depth_;
+      plugline_status status = plugline_host_dispatch(result.out(), result.out_len(), host_,
+                                                      event.c_str(), payload, payload_len);
+      --dispatch_depth_;
+      if (status != PLUGLINE_OK) {
+        ThrowLastError(env, status);
+        return env.Undefined();
+      }
+      return result.ToJs(env);
+    });
+  }
+
+  // addHook(id: string, events: string (comma-separated, "*" = all),
+  //         fn: (event: string, payloadJson: string) => string|null|undefined,
+  //         failClosed: boolean). `fn` is held weakly (see the top of this file).
+  Napi::Value AddHook(const Napi::CallbackInfo& info) {
+    Napi::Env env = info.Env();
+    return Guard(env, [&]() -> Napi::Value {
+      if (!CheckOpen(env)) return env.Undefined();
+      std::string id, events;
+      if (!ReadCString(env, info[0], "id", false, &id, nullptr)) return env.Undefined();
+      if (!ReadCString(env, info[1], "events", false, &events, nullptr)) return env.Undefined();
+      if (!info[2].IsFunction()) {
+        ThrowTypeError(env, "fn must be a function");
+        return env.Undefined();
+      }
+      bool fail_closed = false;
+      if (!info[3].IsUndefined() && !info[3].IsNull()) {
+        if (!info[3].IsBoolean()) {
+          ThrowTypeError(env, "failClosed must be a boolean");
+          return env.Undefined();
+        }
+        fail_closed = info[3].As<Napi::Boolean>().Value();
+      }
+      auto* hook =
+          new JsHook{env, Napi::Weak(info[2].As<Napi::Function>()), std::this_thread::get_id()};
+      plugline_hook_options options{};
+      options.struct_size = sizeof options;
+      options.id = id.c_str();
+      options.events = events.c_str();
+      options.fail_closed = fail_closed ? 1 : 0;
+      plugline_status status =
+          plugline_host_add_hook(host_, &options, CallJsHook, hook, FreeJsHook);
+      if (status != PLUGLINE_OK) {
+        ThrowLastError(env, status);  // before deleting the hook, which makes no plugline call
+        delete hook;                  // on failure plugline does not call FreeJsHook
+      }
+      return env.Undefined();
+    });
+  }
+
+  // removeHook(id: string)
+  Napi::Value RemoveHook(const Napi::CallbackInfo& info) {
+    Napi::Env env = info.Env();
+    return Guard(env, [&]() -> Napi::Value {
+      if (!CheckOpen(env)) return env.Undefined();
+      std::string id;
+      if (!ReadCString(env, info[0], "id", false, &id, nullptr)) return env.Undefined();
+      plugline_status status = plugline_host_remove_hook(host_, id.c_str());
+      if (status != PLUGLINE_OK) ThrowLastError(env, status);
+      return env.Undefined();
+    });
+  }
+
+  // close(): releases the host now instead of at garbage collection. Idempotent; refused
+  // from inside one of the host's native hooks.
   Napi::Value Close(const Napi::CallbackInfo& info) {
+    if (dispatch_depth_ > 0) {
+      ThrowPluglineError(info.Env(), PLUGLINE_ESTATE,
+                         "plugline: Host.close() called from inside one of its native hooks");
+      return info.Env().Undefined();
+    }
     plugline_host_free(host_);
     host_ = nullptr;
     return info.Env().Undefined();
@@ -359,6 +547,7 @@ class HostWrap : public Napi::ObjectWrap<HostWrap> {
   }
 
   plugline_host* host_ = nullptr;
+  int dispatch_depth_ = 0;  // dispatches running on this host (on the JS thread)
 };
 
 // ---- Module functions ---------------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""plugline.Host: a plugline host handle, and the token-counter bridge."""
+"""plugline.Host: a plugline host handle, and the token-counter and native-hook bridges."""
 
 from __future__ import annotations
 
@@ -9,13 +9,16 @@ import operator
 import os
 import threading
 import warnings
-from typing import Any, Callable, Iterator, Optional, Union
+from collections import abc
+from typing import Any, Callable, Dict, Iterable, Iterator, Mapping, Optional, Union
 
 from . import _library
 from ._errors import InvalidStateError, Status, call_for_buffer, check
 
 StrPath = Union[str, "os.PathLike[str]", bytes]
 TokenCounter = Callable[[str], int]
+#: A native hook: ``function(event, payload) -> answer or None``.
+HookFunction = Callable[[str, Dict[str, Any]], Optional[Dict[str, Any]]]
 
 _UINT64_LIMIT = 1 << 64
 _INT32_MIN = -(1 << 31)
@@ -82,6 +85,112 @@ class _TokenCounterBridge:
         return failures
 
 
+class _HookBridge:
+    """Wraps a Python callable as a ``plugline_hook_fn``.
+
+    The library calls it on the thread that runs :meth:`Host.dispatch`, inside the C call. A
+    Python exception must never unwind through C: anything the function raises (or an answer
+    that is not a dict or None, or not JSON-serializable) becomes the hook's failure, through
+    ``plugline_hook_answer_fail`` and a non-zero return, which the library reports under
+    ``skipped`` (or as a deny when the hook fails closed). A ``KeyboardInterrupt`` or
+    ``SystemExit`` is also recorded in ``state.interrupts``, for :meth:`Host.dispatch` to
+    re-raise once the C call has returned.
+
+    ``state`` is the host's per-thread hook state: ``depth`` counts the hook calls running on
+    this thread, so that the host can refuse a call back into itself from inside one.
+    """
+
+    def __init__(self, function: HookFunction, state: threading.local) -> None:
+        # Looked up once, not on every call.
+        lib = _library.lib()
+        answer_set = lib.plugline_hook_answer_set
+        answer_fail = lib.plugline_hook_answer_fail
+
+        def call(event: Optional[bytes], payload: Optional[int], length: int,
+                 answer: Optional[int], _user_data: Optional[int]) -> int:
+            try:
+                state.depth = getattr(state, "depth", 0) + 1
+                try:
+                    data = ctypes.string_at(payload, length) if payload and length else b"{}"
+                    reply = function((event or b"").decode("utf-8", "replace"), json.loads(data))
+                    if reply is None:
+                        return 0  # no opinion
+                    if not isinstance(reply, abc.Mapping):
+                        raise TypeError(f"the hook returned {type(reply).__name__}, not a dict "
+                                        "or None")
+                    text = json.dumps(dict(reply), allow_nan=False).encode("ascii")
+                finally:
+                    state.depth -= 1
+                # An answer the library refuses (a "deny" that is not a bool, ...) makes it
+                # skip the hook with its own reason: nothing more to do here.
+                answer_set(answer, text, len(text))
+                return 0
+            except BaseException as exception:  # noqa: B902 - nothing may unwind into C
+                try:
+                    if not isinstance(exception, Exception):
+                        interrupts = getattr(state, "interrupts", None)
+                        if interrupts is None:
+                            interrupts = state.interrupts = []
+                        interrupts.append(exception)
+                    answer_fail(answer, _describe_exception(exception))
+                except BaseException:  # noqa: B902 - the library's own message will do
+                    pass
+                return 1
+
+        # The library holds only the raw function pointer: the Host keeps this bridge alive
+        # for as long as the library may call it (see Host.remove_hook).
+        self.c_function = _library.HOOK_FN(call)
+
+
+def _describe_exception(exception: BaseException) -> bytes:
+    """``"RuntimeError: what it said"`` as NUL-free UTF-8, for plugline_hook_answer_fail."""
+    try:
+        text = str(exception)
+    except Exception:  # noqa: BLE001 - a broken __str__ must not hide the failure
+        text = ""
+    name = type(exception).__name__
+    message = f"{name}: {text}" if text else name
+    return message.encode("utf-8", "replace").replace(b"\0", b"\\0")
+
+
+def _encode_name(value: object, what: str) -> bytes:
+    """A str argument the library takes NUL-terminated (an event name, a hook id)."""
+    if not isinstance(value, str):
+        raise TypeError(f"plugline: {what} must be str, not {type(value).__name__}")
+    encoded = value.encode("utf-8", "surrogatepass")
+    if b"\0" in encoded:
+        raise ValueError(f"plugline: {what} contains a NUL character")
+    return encoded
+
+
+def _encode_events(events: Union[str, Iterable[str]]) -> bytes:
+    """The comma-separated list plugline_hook_options.events takes."""
+    names = [events] if isinstance(events, str) else events
+    if isinstance(names, (bytes, bytearray)) or not isinstance(names, abc.Iterable):
+        raise TypeError(f"plugline: events must be a list of event names or \"*\", not "
+                        f"{type(events).__name__}")
+    encoded = []
+    for name in names:
+        name_bytes = _encode_name(name, "an event name")
+        if b"," in name_bytes or not name_bytes.strip():
+            raise ValueError(f"plugline: {name!r} is not an event name")
+        encoded.append(name_bytes)
+    return b",".join(encoded)
+
+
+def _encode_payload(payload: Union[Mapping[str, Any], str, bytes]) -> bytes:
+    if isinstance(payload, abc.Mapping):
+        return json.dumps(dict(payload), allow_nan=False).encode("ascii")
+    if isinstance(payload, str):
+        # As for a command: a lone surrogate becomes bytes that are not UTF-8, which the
+        # library rejects with PLUGLINE_EINVALID.
+        return payload.encode("utf-8", "surrogatepass")
+    if isinstance(payload, (bytes, bytearray, memoryview)):
+        return bytes(payload)
+    raise TypeError(f"plugline: payload must be a dict, str or bytes, not "
+                    f"{type(payload).__name__}")
+
+
 def _encode_path(path: StrPath, what: str) -> bytes:
     encoded = os.fsencode(path)
     if b"\0" in encoded:
@@ -110,7 +219,7 @@ def _encode_output(output: Union[str, bytes]) -> bytes:
 
 
 class Host:
-    """A plugline host: configuration, the raw-output store and the shapers.
+    """A plugline host: configuration, the raw-output store, the shapers and the hooks.
 
     Args:
         home: the state directory (``config.yaml``, ``plugins/``, ``outputs/``). None: the
@@ -135,7 +244,9 @@ class Host:
 
     Thread safety: a Host may be used from several threads at once; the library does the
     locking, and the GIL is released while it works. :meth:`close` waits for calls running in
-    other threads to return. A Host is also a context manager that closes it on exit.
+    other threads to return. A Host is also a context manager that closes it on exit. The
+    token counter and native hooks must not call into their own host: such a call raises
+    :class:`plugline.InvalidStateError`.
     """
 
     def __init__(self, home: Optional[StrPath] = None, project_dir: Optional[StrPath] = None,
@@ -148,6 +259,14 @@ class Host:
         self._closed = False
         self._active: dict[int, int] = {}  # thread id -> calls it is running on this host
         self._counter: Optional[_TokenCounterBridge] = None
+        # Native hooks: id -> the bridge the library calls. A removed hook's bridge waits in
+        # _retired until no call is running on this host, since a dispatch that started
+        # before the removal may still call it. _hooks_lock keeps the library's list and
+        # _hooks in step.
+        self._hooks: dict[str, _HookBridge] = {}
+        self._retired: list[_HookBridge] = []
+        self._hooks_lock = threading.Lock()
+        self._hook_state = threading.local()  # per thread: .depth, .interrupts
 
         home_bytes = None if home is None else _encode_path(home, "home")
         project_bytes = None if project_dir is None else _encode_path(project_dir, "project_dir")
@@ -189,7 +308,7 @@ class Host:
                 raise InvalidStateError(
                     Status.ESTATE,
                     "Host.close() called from inside a call on the same host (from the token "
-                    "counter?)")
+                    "counter or a native hook?)")
             self._closed = True
             while self._active:
                 self._cond.wait()
@@ -197,8 +316,10 @@ class Host:
                 return
             handle, self._handle = self._handle, None
         self._free(handle)
-        # The library no longer holds the function pointer: the callback may go.
+        # The library no longer holds the function pointers: the callbacks may go.
         self._counter = None
+        self._hooks = {}
+        self._retired = []
 
     @property
     def closed(self) -> bool:
@@ -226,11 +347,16 @@ class Host:
     def _use(self) -> Iterator[int]:
         """Holds the handle open for one call; raises if the host is closed."""
         thread = threading.get_ident()
+        if getattr(self._hook_state, "depth", 0):
+            raise InvalidStateError(
+                Status.ESTATE, "a native hook called back into its own host (plugline_hook_fn "
+                "must not call the host that dispatches to it)")
         with self._cond:
             if self._closed or self._handle is None:
                 raise InvalidStateError(Status.ESTATE, "the Host is closed")
             handle = self._handle
             self._active[thread] = self._active.get(thread, 0) + 1
+        retired: list[_HookBridge] = []
         try:
             yield handle
         finally:
@@ -239,7 +365,12 @@ class Host:
                 if not self._active[thread]:
                     del self._active[thread]
                 if not self._active:
+                    # No dispatch is running, so the library can no longer call a removed
+                    # hook.
+                    retired, self._retired = self._retired, []
                     self._cond.notify_all()
+            # Released outside the lock: dropping a hook's function may run arbitrary code.
+            del retired
 
     # -- calls ------------------------------------------------------------------------------
 
@@ -263,11 +394,13 @@ class Host:
         return json.loads(data)
 
     def plugins(self) -> list[dict[str, Any]]:
-        """Every shaper this host can use — built-ins and the plugins in its plugin
-        directories — as dicts with ``id``, ``kind`` ("builtin-shaper", "js-shaper"),
-        ``tier``, ``state`` ("enabled", "disabled", "broken", "shadowed"), ``reason`` (why it
-        is not enabled, e.g. a syntax error with file and line), ``path``, ``source``,
-        ``version`` and ``description``. Loads plugins not loaded yet."""
+        """Every plugin this host can use — built-in shapers, the plugins in its plugin
+        directories, its native hooks — as dicts with ``id``, ``kind`` ("builtin-shaper",
+        "js-shaper", "exec-hook", "native-hook"), ``tier``, ``state`` ("enabled",
+        "disabled", "broken", "shadowed"), ``reason`` (why it is not enabled, e.g. a syntax
+        error with file and line, or a bad ``plugin.yaml``), ``path``, ``source``,
+        ``version``, ``description``, ``events`` (the events a hook subscribes to) and
+        ``warnings``. Loads plugins not loaded yet."""
         lib = _library.lib()
         with self._use() as handle:
             data = call_for_buffer(lib.plugline_host_plugins, handle)
@@ -340,6 +473,132 @@ class Host:
             if counter is not None:
                 _surface(counter.take_failures())
         return json.loads(data)
+
+    # -- hooks ------------------------------------------------------------------------------
+
+    def dispatch(self, event: str,
+                 payload: Union[Mapping[str, Any], str, bytes]) -> dict[str, Any]:
+        """Dispatches one event to the host's hooks and returns what they decided.
+
+        The exec plugins of the host's plugin directories run first, in their order, then the
+        native hooks (:meth:`add_hook`) in the order they were added, one after another; a
+        deny ends the chain. A hook that crashes, times out, raises or answers wrongly does
+        not fail the call: it is listed under ``skipped`` (or denies, when it fails closed).
+
+        Args:
+            event: a canonical event name (``"pre_tool_call"``, ``"post_tool_call"``,
+                ``"session_start"``, ``"session_end"``, ``"turn_end"``, ``"user_prompt"``,
+                ``"tool_definition"``, ``"shell_env"``, ``"pre_compact"``) or any other name,
+                dispatched as observe-only.
+            payload: the event's JSON object, e.g. ``{"session_id": "ses_1", "tool":
+                "terminal", "arguments": '{"command": "ls"}'}``. ``"arguments"`` and
+                ``"result"``, when present, are strings (the tool's arguments JSON-encoded);
+                other fields pass through to the hooks. A dict is encoded with
+                :func:`json.dumps` (NaN and infinities are refused); a str or bytes is
+                passed as it is and must hold a JSON object.
+
+        Returns:
+            The result as a dict: ``event``, ``denied``, ``denied_by`` and ``reason`` (None
+            unless denied), ``arguments`` and ``result`` (their final values, None when
+            absent), ``notices`` (dicts with ``plugin``, ``text``), ``skipped`` (dicts with
+            ``plugin``, ``why``, ``detail``: for a native hook that raised, ``detail`` is
+            ``"ExceptionType: message"``) and ``plugins`` (one dict per hook that ran, with
+            ``plugin``, ``action`` and ``ms``, in chain order).
+
+        Raises:
+            plugline.InvalidArgumentError: an empty event, or a payload that is not a JSON
+                object.
+            plugline.InvalidStateError: the host is closed, or the call comes from inside one
+                of its own native hooks.
+            TypeError, ValueError: the event is not a str or holds a NUL; the payload is not
+                a dict, str or bytes, or not JSON-serializable.
+            KeyboardInterrupt, SystemExit: raised inside a native hook (which then failed);
+                re-raised once the C call has returned.
+
+        Thread safety: may be called from several threads at once; native hooks then run
+        concurrently, each on the thread whose dispatch called it.
+        """
+        event_bytes = _encode_name(event, "event")
+        payload_bytes = _encode_payload(payload)
+        lib = _library.lib()
+        state = self._hook_state
+        try:
+            with self._use() as handle:
+                data = call_for_buffer(lib.plugline_host_dispatch, handle, event_bytes,
+                                       payload_bytes, len(payload_bytes))
+        finally:
+            interrupts = getattr(state, "interrupts", None)
+            if interrupts:
+                state.interrupts = []
+                raise interrupts[0]
+        return json.loads(data)
+
+    def add_hook(self, id: str, events: Union[str, Iterable[str]],  # noqa: A002 - the C name
+                 function: HookFunction, *, fail_closed: bool = False) -> None:
+        """Adds a native hook: a Python function in the host's hook chain, after every plugin
+        and every native hook added before it.
+
+        Args:
+            id: the hook's name, unique among this host's native hooks; shown in dispatch
+                results and listed by :meth:`plugins` with kind ``"native-hook"``.
+            events: the event names it subscribes to (a list of str, or one str), or
+                ``"*"`` for every event.
+            function: ``function(event: str, payload: dict) -> dict | None``, called during
+                :meth:`dispatch` on the dispatching thread with the event name and the
+                payload (with ``"event"`` set, and ``"arguments"`` as rewritten by the hooks
+                before it). It returns its answer — a dict with any of ``"deny"`` (bool),
+                ``"reason"``, ``"arguments"`` (a JSON-encoded str), ``"result"``,
+                ``"notice"`` — or None for no opinion. If it raises, or returns something
+                else, the hook fails: the dispatch lists it under ``skipped`` with the
+                exception as ``"ExceptionType: message"`` and goes on. It must not call
+                into this host (that raises :class:`plugline.InvalidStateError`).
+            fail_closed: True makes a failure of the hook a deny on ``pre_tool_call``.
+
+        Raises:
+            plugline.AlreadyExistsError: a native hook with this id exists.
+            plugline.InvalidArgumentError: the id is empty.
+            plugline.InvalidStateError: the host is closed.
+            TypeError, ValueError: an argument of the wrong type, a NUL in the id or an
+                event name, an event name with a comma.
+
+        The host keeps ``function`` alive until the hook is removed or the host closed.
+        """
+        id_bytes = _encode_name(id, "id")
+        events_bytes = _encode_events(events)
+        if not callable(function):
+            raise TypeError("plugline: function must be callable(event, payload) -> "
+                            "dict | None")
+        bridge = _HookBridge(function, self._hook_state)
+        options = _library.plugline_hook_options(
+            ctypes.sizeof(_library.plugline_hook_options), id_bytes, events_bytes,
+            1 if fail_closed else 0)
+        lib = _library.lib()
+        with self._use() as handle:
+            with self._hooks_lock:
+                # No user_data: the bridge lives in self._hooks while the library has it.
+                check(lib.plugline_host_add_hook(handle, ctypes.byref(options),
+                                                 bridge.c_function, None,
+                                                 _library.USER_DATA_FREE_FN()))
+                self._hooks[id] = bridge
+
+    def remove_hook(self, id: str) -> None:  # noqa: A002 - the C name
+        """Removes the native hook ``id``; later dispatches no longer call it. Its function
+        is released once no call on this host that started before the removal is running.
+
+        Raises:
+            plugline.NotFoundError: no native hook has this id.
+            plugline.InvalidStateError: the host is closed, or the call comes from inside one
+                of its own native hooks.
+        """
+        id_bytes = _encode_name(id, "id")
+        lib = _library.lib()
+        with self._use() as handle:
+            with self._hooks_lock:
+                check(lib.plugline_host_remove_hook(handle, id_bytes))
+                bridge = self._hooks.pop(id, None)
+            if bridge is not None:
+                with self._cond:
+                    self._retired.append(bridge)
 
 
 def _surface(failures: list[BaseException]) -> None:

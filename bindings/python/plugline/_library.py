@@ -40,10 +40,27 @@ class plugline_shape_options(ctypes.Structure):  # noqa: N801 - the C name, on p
     ]
 
 
+class plugline_hook_options(ctypes.Structure):  # noqa: N801 - the C name, on purpose
+    """``struct plugline_hook_options``; ``struct_size`` must be ``ctypes.sizeof`` of it."""
+
+    _fields_ = [
+        ("struct_size", ctypes.c_size_t),
+        ("id", ctypes.c_char_p),
+        ("events", ctypes.c_char_p),
+        ("fail_closed", ctypes.c_int),
+    ]
+
+
 #: ``plugline_token_count_fn``: uint64_t (*)(const char *text, size_t len, void *user_data).
 #: ``text`` is declared as a void pointer so that ctypes does not stop it at a NUL byte.
 TOKEN_COUNT_FN = ctypes.CFUNCTYPE(ctypes.c_uint64, ctypes.c_void_p, ctypes.c_size_t,
                                   ctypes.c_void_p)
+
+#: ``plugline_hook_fn``: int (*)(const char *event, const char *payload_json, size_t payload_len,
+#: plugline_hook_answer *answer, void *user_data). ``payload_json`` is declared as a void
+#: pointer so that ctypes hands over the address and the length decides what is read.
+HOOK_FN = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_char_p, ctypes.c_void_p, ctypes.c_size_t,
+                           ctypes.c_void_p, ctypes.c_void_p)
 
 #: The ``user_data_free`` callback type; ``USER_DATA_FREE_FN()`` is a NULL one.
 USER_DATA_FREE_FN = ctypes.CFUNCTYPE(None, ctypes.c_void_p)
@@ -82,6 +99,14 @@ _PROTOTYPES = {
     "plugline_host_shape": (
         _c_int, [_out_buffer, _out_size, _c_void_p, _c_char_p, _c_size_t, _c_char_p, _c_size_t,
                  _c_int, ctypes.POINTER(plugline_shape_options)]),
+    "plugline_host_dispatch": (
+        _c_int, [_out_buffer, _out_size, _c_void_p, _c_char_p, _c_char_p, _c_size_t]),
+    "plugline_hook_answer_set": (_c_int, [_c_void_p, _c_char_p, _c_size_t]),
+    "plugline_hook_answer_fail": (_c_int, [_c_void_p, _c_char_p]),
+    "plugline_host_add_hook": (
+        _c_int, [_c_void_p, ctypes.POINTER(plugline_hook_options), HOOK_FN, _c_void_p,
+                 USER_DATA_FREE_FN]),
+    "plugline_host_remove_hook": (_c_int, [_c_void_p, _c_char_p]),
     "plugline_js_call": (
         _c_int, [_out_buffer, _out_size, _c_char_p, _c_char_p, _c_char_p, _c_size_t,
                  ctypes.c_uint32]),
