@@ -10,6 +10,8 @@
 #include <memory>
 #include <new>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/strings/ascii.h"
@@ -29,11 +31,18 @@ struct plugline_config {
   // Shared by every host created from this config; user_data_free runs when the last owner
   // goes away.
   std::shared_ptr<void> token_user_data;
+  std::shared_ptr<void> client_user_data;
 };
 
 struct plugline_host {
   std::unique_ptr<plugline::Host> host;
   std::shared_ptr<void> token_user_data;
+  std::shared_ptr<void> client_user_data;
+};
+
+struct plugline_reply {
+  std::string json;
+  bool has_json = false;
 };
 
 struct plugline_hook_answer {
@@ -222,7 +231,10 @@ plugline_status plugline_host_new(plugline_host** out, const plugline_config* co
     if (!host.ok()) return FromStatus(host.status());
     auto* handle = new plugline_host();
     handle->host = *std::move(host);
-    if (config != nullptr) handle->token_user_data = config->token_user_data;
+    if (config != nullptr) {
+      handle->token_user_data = config->token_user_data;
+      handle->client_user_data = config->client_user_data;
+    }
     *out = handle;
     return PLUGLINE_OK;
   });
@@ -393,6 +405,132 @@ plugline_status plugline_host_remove_hook(plugline_host* host, const char* id) {
     if (host == nullptr) return NullArgument(__func__, "host");
     if (id == nullptr) return NullArgument(__func__, "id");
     return FromStatus(host->host->RemoveHook(id));
+  });
+}
+
+plugline_status plugline_host_trigger(char** out_json, size_t* out_len, plugline_host* host,
+                                      const char* name, const char* input_json, size_t input_len,
+                                      const char* output_json, size_t output_len) {
+  return Guard(__func__, [&] {
+    if (out_json == nullptr) return NullArgument(__func__, "out_json");
+    if (host == nullptr) return NullArgument(__func__, "host");
+    if (name == nullptr) return NullArgument(__func__, "name");
+    if (input_json == nullptr) return NullArgument(__func__, "input_json");
+    if (output_json == nullptr) return NullArgument(__func__, "output_json");
+    absl::StatusOr<plugline::TriggerResult> result =
+        host->host->Trigger(name, std::string_view(input_json, input_len),
+                            std::string_view(output_json, output_len));
+    if (!result.ok()) return FromStatus(result.status());
+    return ReturnBuffer(result->ToJson(), out_json, out_len);
+  });
+}
+
+plugline_status plugline_host_tools(char** out_json, size_t* out_len, plugline_host* host,
+                                    const char* builtin_tools) {
+  return Guard(__func__, [&] {
+    if (out_json == nullptr) return NullArgument(__func__, "out_json");
+    if (host == nullptr) return NullArgument(__func__, "host");
+    std::vector<std::string> names;
+    if (builtin_tools != nullptr) {
+      for (absl::string_view name : absl::StrSplit(builtin_tools, ',', absl::SkipWhitespace())) {
+        names.push_back(std::string(absl::StripAsciiWhitespace(name)));
+      }
+    }
+    return ReturnBuffer(host->host->ToolsJson(names), out_json, out_len);
+  });
+}
+
+plugline_status plugline_host_execute_tool(char** out_json, size_t* out_len, plugline_host* host,
+                                           const char* name, const char* args_json,
+                                           size_t args_len, const char* context_json,
+                                           size_t context_len) {
+  return Guard(__func__, [&] {
+    if (out_json == nullptr) return NullArgument(__func__, "out_json");
+    if (host == nullptr) return NullArgument(__func__, "host");
+    if (name == nullptr) return NullArgument(__func__, "name");
+    std::string_view args = args_json == nullptr ? "{}" : std::string_view(args_json, args_len);
+    std::string_view context =
+        context_json == nullptr ? "{}" : std::string_view(context_json, context_len);
+    for (auto [what, text] : {std::pair{"args_json", args}, std::pair{"context_json", context}}) {
+      absl::StatusOr<plugline::core::Value> value = plugline::core::ParseJson(text, what);
+      if (!value.ok()) return FromStatus(value.status());
+      if (!value->is_object()) {
+        return Fail(PLUGLINE_EINVALID, StrCat(__func__, ": ", what, " must be a JSON object"));
+      }
+    }
+    absl::StatusOr<std::string> result = host->host->ExecuteTool(name, args, context);
+    if (!result.ok()) return FromStatus(result.status());
+    return ReturnBuffer(*result, out_json, out_len);
+  });
+}
+
+plugline_status plugline_reply_set(plugline_reply* reply, const char* json, size_t len) {
+  return Guard(__func__, [&] {
+    if (reply == nullptr) return NullArgument(__func__, "reply");
+    if (json == nullptr) return NullArgument(__func__, "json");
+    std::string_view text(json, len);
+    absl::StatusOr<plugline::core::Value> parsed = plugline::core::ParseJson(text, "reply");
+    if (!parsed.ok()) return FromStatus(parsed.status());
+    reply->json = std::string(text);
+    reply->has_json = true;
+    return PLUGLINE_OK;
+  });
+}
+
+plugline_status plugline_config_set_client(plugline_config* config, plugline_client_fn fn,
+                                           void* user_data, void (*user_data_free)(void*)) {
+  return Guard(__func__, [&] {
+    if (config == nullptr) return NullArgument(__func__, "config");
+    if (fn == nullptr) {
+      config->options.client = nullptr;
+      config->client_user_data.reset();
+      if (user_data_free != nullptr && user_data != nullptr) user_data_free(user_data);
+      return PLUGLINE_OK;
+    }
+    std::shared_ptr<void> owned(user_data, [user_data_free](void* p) {
+      if (user_data_free != nullptr) user_data_free(p);
+    });
+    config->client_user_data = owned;
+    config->options.client = [fn, owned](std::string_view path,
+                                         std::string_view args) -> absl::StatusOr<std::string> {
+      plugline_reply reply;
+      const std::string path_text(path);
+      const std::string args_text(args);
+      int rc = fn(path_text.c_str(), args_text.c_str(), args_text.size(), &reply, owned.get());
+      if (rc != 0) {
+        std::string message = StrCat("the host's client callback failed (", rc, ")");
+        if (reply.has_json) {
+          absl::StatusOr<plugline::core::Value> value =
+              plugline::core::ParseJson(reply.json, "reply");
+          if (value.ok() && value->is_string()) message = value->as_string();
+        }
+        return absl::UnknownError(message);
+      }
+      return reply.has_json ? reply.json : std::string("null");
+    };
+    return PLUGLINE_OK;
+  });
+}
+
+plugline_status plugline_config_set_server_url(plugline_config* config, const char* url) {
+  return Guard(__func__, [&] {
+    if (config == nullptr) return NullArgument(__func__, "config");
+    config->options.server_url = url == nullptr ? "" : url;
+    return PLUGLINE_OK;
+  });
+}
+
+plugline_status plugline_config_set_plugin_config(plugline_config* config, const char* json) {
+  return Guard(__func__, [&] {
+    if (config == nullptr) return NullArgument(__func__, "config");
+    std::string text = json == nullptr ? "{}" : json;
+    absl::StatusOr<plugline::core::Value> value = plugline::core::ParseJson(text, "plugin config");
+    if (!value.ok()) return FromStatus(value.status());
+    if (!value->is_object()) {
+      return Fail(PLUGLINE_EINVALID, StrCat(__func__, ": the configuration must be a JSON object"));
+    }
+    config->options.plugin_config_json = std::move(text);
+    return PLUGLINE_OK;
   });
 }
 

@@ -34,6 +34,9 @@ PLUGLINE_NODE_ADDON="$PWD/build/lib/plugline.node" node --test bindings/node/tes
 step "example plugins' unit tests (node --test)"
 node --test examples/plugins/test/*.test.mjs
 
+step "plugline's own JS modules (node --test)"
+node --test tests/js/modules/
+
 step "build without V8 (PLUGLINE_WITH_V8=OFF) and its tests"
 cmake -S . -B build-nov8 -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPLUGLINE_WITH_V8=OFF \
   -DPLUGLINE_BUILD_NODE_BINDING=OFF -DPLUGLINE_BUILD_BENCHMARKS=OFF -DPLUGLINE_BUILD_EXAMPLES=OFF \

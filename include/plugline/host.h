@@ -44,6 +44,35 @@ struct HostOptions {
   TokenCountFunction token_counter;
   // Keep per-shaper statistics in <home>/stats.json (also switchable in config.yaml).
   bool record_stats = true;
+
+  // OpenCode plugins (docs/plugins-opencode.md): `client.<path>(...args)` in a plugin calls
+  // this with the path ("app.log") and the arguments as a JSON array; its JSON answer resolves
+  // the plugin's promise, an error rejects it. Called on the thread running the plugin's hook.
+  // Empty: client calls reject with "the host gave plugline no client callback".
+  std::function<absl::StatusOr<std::string>(std::string_view path, std::string_view args_json)>
+      client = nullptr;
+  // ctx.serverUrl of OpenCode plugins; empty: none.
+  std::string server_url = "";
+  // What OpenCode plugins' `config` hooks receive, once after loading (a JSON object).
+  std::string plugin_config_json = "{}";
+};
+
+// What Host::Trigger returns: the output after every plugin's hook ran, in order.
+struct TriggerResult {
+  std::string name;
+  std::string output_json;
+  struct Error {
+    std::string plugin;
+    std::string message;
+  };
+  std::vector<Error> errors;  // hooks that threw (their plugin's later hooks did not run)
+  struct PluginRecord {
+    std::string plugin;
+    double ms = 0;
+  };
+  std::vector<PluginRecord> plugins;  // every plugin that has the hook, in order
+  // {"name", "output", "errors": [{"plugin","message"}], "plugins": [{"plugin","ms"}]}
+  std::string ToJson() const;
 };
 
 enum class RenderMode { kSummary, kRaw };
@@ -123,6 +152,27 @@ class Host {
   // Removes a native hook. NotFound when there is none with that id. A dispatch already
   // running keeps the hook until it ends.
   absl::Status RemoveHook(std::string_view id);
+
+  // Runs the OpenCode hook `name` ("shell.env", "chat.params", "tool.execute.before", ...) of
+  // every plugin that has it, in dispatch order, with `input_json` and `output_json` (JSON
+  // objects); each plugin mutates the output the previous one left. A hook that throws is
+  // recorded in `errors` and the next plugin still runs. InvalidArgument when the name is empty
+  // or input/output are not JSON objects.
+  absl::StatusOr<TriggerResult> Trigger(std::string_view name, std::string_view input_json,
+                                        std::string_view output_json);
+
+  // The tools plugins add, as JSON: {"tools": [{"name", "description", "parameters" (JSON
+  // Schema), "plugin", "overrides_builtin"}]}; `builtin_tools` are the host's own tool names, so
+  // that a plugin tool replacing one says so. With two plugins defining one name, the later
+  // (in dispatch order) wins.
+  std::string ToolsJson(const std::vector<std::string>& builtin_tools = {});
+
+  // Runs a plugin tool: `args_json` (a JSON object) is validated against its schema, defaults
+  // applied; `context_json` is {sessionID, messageID, agent, directory, worktree}. Returns
+  // {"ok", "output", "error", "title", "metadata", "plugin"}: a tool that throws or gets bad
+  // arguments is ok:false with the error. NotFound when no plugin has the tool.
+  absl::StatusOr<std::string> ExecuteTool(std::string_view name, std::string_view args_json,
+                                          std::string_view context_json);
 
   // Every plugin, built-in shaper and native hook with its state, as JSON
   // (docs/plugins-shapers.md, docs/plugins-exec.md):

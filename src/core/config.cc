@@ -111,12 +111,12 @@ void ApplyJsSettings(const Value& object, std::string_view prefix, bool allow_en
   if (allow_enabled) {
     reader->UnknownKeys(object, prefix,
                         {"enabled", "isolation", "match_timeout_ms", "shape_timeout_ms",
-                         "load_timeout_ms", "heap_limit_mb"});
+                         "load_timeout_ms", "hook_timeout_ms", "heap_limit_mb"});
     reader->Bool(object, "enabled", StrCat(prefix, "enabled"), &settings->enabled);
   } else {
     reader->UnknownKeys(object, prefix,
                         {"isolation", "match_timeout_ms", "shape_timeout_ms", "load_timeout_ms",
-                         "heap_limit_mb"});
+                         "hook_timeout_ms", "heap_limit_mb"});
   }
   reader->Isolation(object, StrCat(prefix, "isolation"), &settings->process_isolation);
   reader->Count(object, "match_timeout_ms", StrCat(prefix, "match_timeout_ms"), 1,
@@ -125,6 +125,8 @@ void ApplyJsSettings(const Value& object, std::string_view prefix, bool allow_en
                 &settings->shape_timeout_ms);
   reader->Count(object, "load_timeout_ms", StrCat(prefix, "load_timeout_ms"), 1,
                 &settings->load_timeout_ms);
+  reader->Count(object, "hook_timeout_ms", StrCat(prefix, "hook_timeout_ms"), 1,
+                &settings->hook_timeout_ms);
   reader->Count(object, "heap_limit_mb", StrCat(prefix, "heap_limit_mb"), 1ull << 20,
                 &settings->heap_limit_bytes);
 }

@@ -10,6 +10,7 @@
 //       match_timeout_ms: 200
 //       shape_timeout_ms: 2000
 //       load_timeout_ms: 2000
+//       hook_timeout_ms: 5000  # an OpenCode plugin's hook call or tool (incl. its `$` commands)
 //       heap_limit_mb: 64
 //     overrides:             # per plugin id: enabled, and any key of `js`
 //       prisma: {isolation: process, shape_timeout_ms: 5000}
@@ -43,6 +44,7 @@ struct JsPluginSettings {
   uint64_t match_timeout_ms = 200;
   uint64_t shape_timeout_ms = 2000;
   uint64_t load_timeout_ms = 2000;
+  uint64_t hook_timeout_ms = 5000;  // one hook call, a tool's execute, a `$` command
   uint64_t heap_limit_bytes = 64ull << 20;
 };
 

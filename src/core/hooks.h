@@ -45,6 +45,57 @@ class HookPlugin {
   // what happened; the dispatcher skips the plugin with that reason.
   virtual absl::StatusOr<HookAnswer> Call(std::string_view event,
                                           std::string_view payload_json) = 0;
+  // Called once before the plugin is dropped (host closing, plugin reloaded or removed), in
+  // dispatch order; an OpenCode plugin's `dispose` hooks run here. Errors are the plugin's to
+  // log.
+  virtual void Dispose() {}
+};
+
+// What one plugin's named hook did (TriggerNamed).
+struct NamedHookResult {
+  std::string output_json;  // the output after the plugin's hooks ran (mutated in place)
+  std::string error;        // non-empty: a hook threw this; the output is what it left
+};
+
+// Plugins with a hook vocabulary of their own, called as (input, output) with the output
+// mutated in place: OpenCode's "tool.execute.before", "shell.env", ... (docs/plugins-opencode.md).
+class NamedHookPlugin {
+ public:
+  virtual ~NamedHookPlugin() = default;
+  virtual const std::string& named_hooks_id() const = 0;
+  virtual bool HasNamedHook(std::string_view name) const = 0;
+  // Runs hook `name` with `input_json` and `output_json` (JSON objects). An error is a failure
+  // of the plugin itself (crash, time budget); a hook that throws is NamedHookResult::error.
+  virtual absl::StatusOr<NamedHookResult> TriggerNamed(std::string_view name,
+                                                       std::string_view input_json,
+                                                       std::string_view output_json) = 0;
+};
+
+// A tool a plugin adds to the agent.
+struct ToolInfo {
+  std::string name;
+  std::string description;
+  std::string parameters_json;  // a JSON Schema object
+  std::string plugin;           // the plugin that defines it
+};
+
+struct ToolResult {
+  bool ok = false;
+  std::string output;  // the tool's output, when ok
+  std::string error;   // why it failed, when not ok (execute threw, bad arguments)
+  std::string title;
+  std::string metadata_json;  // "" when none
+};
+
+class ToolProvider {
+ public:
+  virtual ~ToolProvider() = default;
+  virtual std::vector<ToolInfo> Tools() = 0;
+  // Runs tool `name` with `args_json` and the call's `context_json` ({sessionID, messageID,
+  // agent, directory, worktree}). A tool that throws is a ToolResult with ok = false; an error
+  // is a failure of the plugin itself.
+  virtual absl::StatusOr<ToolResult> ExecuteTool(std::string_view name, std::string_view args_json,
+                                                 std::string_view context_json) = 0;
 };
 
 }  // namespace plugline::core

@@ -1,6 +1,8 @@
 // plugline::Host: wires configuration, the output store, the token counter and the shapers.
 #include "plugline/host.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 
 #include "absl/strings/str_cat.h"
@@ -133,7 +135,10 @@ absl::StatusOr<core::LoadedPlugin> LoadExecHook(const core::PluginFile& file,
 }  // namespace
 
 Host::Host(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
-Host::~Host() = default;
+Host::~Host() {
+  // OpenCode plugins' dispose hooks, in order, before their isolates go.
+  if (impl_ != nullptr && impl_->plugins != nullptr) impl_->plugins->DisposeAll();
+}
 
 absl::StatusOr<std::unique_ptr<Host>> Host::Create(HostOptions options) {
   auto impl = std::make_unique<Impl>();
@@ -149,6 +154,15 @@ absl::StatusOr<std::unique_ptr<Host>> Host::Create(HostOptions options) {
   js::JsShaperOptions js_options;
   js_options.code_cache_dir = core::JoinPath(impl->home, "cache/v8");
   js_options.log = impl->log.get();
+  js_options.host.directory = options.project_dir;
+  if (js_options.host.directory.empty()) {
+    char cwd[4096];
+    if (::getcwd(cwd, sizeof cwd) != nullptr) js_options.host.directory = cwd;
+  }
+  js_options.host.server_url = options.server_url;
+  js_options.host.client = options.client;
+  js_options.host.config_json =
+      options.plugin_config_json.empty() ? "{}" : options.plugin_config_json;
   const core::Log* log = impl->log.get();
   impl->plugins = std::make_unique<core::PluginRegistry>(
       [js_options, log](const core::PluginFile& file, const core::JsPluginSettings& settings)
@@ -258,6 +272,149 @@ absl::Status Host::RemoveHook(std::string_view id) {
   if (it == hooks.end()) return absl::NotFoundError(StrCat("no native hook with id ", id));
   hooks.erase(it);
   return absl::OkStatus();
+}
+
+std::string TriggerResult::ToJson() const {
+  core::JsonWriter w;
+  w.BeginObject();
+  w.Key("name").String(name);
+  absl::StatusOr<core::Value> output = core::ParseJson(output_json, "output");
+  w.Key("output");
+  if (output.ok()) {
+    w.Value(*output);
+  } else {
+    w.Null();
+  }
+  w.Key("errors").BeginArray();
+  for (const Error& e : errors) {
+    w.BeginObject().Key("plugin").String(e.plugin).Key("message").String(e.message).EndObject();
+  }
+  w.EndArray();
+  w.Key("plugins").BeginArray();
+  for (const PluginRecord& p : plugins) {
+    w.BeginObject().Key("plugin").String(p.plugin).Key("ms").Double(p.ms).EndObject();
+  }
+  w.EndArray();
+  w.EndObject();
+  return w.Take();
+}
+
+absl::StatusOr<TriggerResult> Host::Trigger(std::string_view name, std::string_view input_json,
+                                            std::string_view output_json) {
+  if (name.empty()) return absl::InvalidArgumentError("trigger: the hook name is empty");
+  for (auto [what, text] : {std::pair{"input", input_json}, std::pair{"output", output_json}}) {
+    absl::StatusOr<core::Value> value = core::ParseJson(text, StrCat("trigger ", name, " ", what));
+    if (!value.ok()) return absl::InvalidArgumentError(value.status().message());
+    if (!value->is_object()) {
+      return absl::InvalidArgumentError(
+          StrCat("trigger ", name, ": the ", what, " must be a JSON object"));
+    }
+  }
+  TriggerResult result;
+  result.name = std::string(name);
+  result.output_json = std::string(output_json);
+  for (const auto& plugin : impl_->plugins->NamedHooks()) {
+    if (!plugin->HasNamedHook(name)) continue;
+    const auto start = absl::Now();
+    absl::StatusOr<core::NamedHookResult> ran =
+        plugin->TriggerNamed(name, input_json, result.output_json);
+    result.plugins.push_back(
+        {plugin->named_hooks_id(), absl::ToDoubleMilliseconds(absl::Now() - start)});
+    if (!ran.ok()) {
+      result.errors.push_back({plugin->named_hooks_id(), std::string(ran.status().message())});
+    } else {
+      result.output_json = std::move(ran->output_json);
+      if (!ran->error.empty()) result.errors.push_back({plugin->named_hooks_id(), ran->error});
+    }
+  }
+  for (const TriggerResult::Error& error : result.errors) {
+    impl_->log->Write("warn", StrCat("plugin ", error.plugin), StrCat(name, ": ", error.message));
+  }
+  return result;
+}
+
+std::string Host::ToolsJson(const std::vector<std::string>& builtin_tools) {
+  // Later plugins win a name; the listing keeps one entry per name, in first-seen order.
+  std::vector<core::ToolInfo> tools;
+  for (const auto& provider : impl_->plugins->ToolProviders()) {
+    for (core::ToolInfo& tool : provider->Tools()) {
+      auto same = std::find_if(tools.begin(), tools.end(),
+                               [&](const core::ToolInfo& t) { return t.name == tool.name; });
+      if (same != tools.end()) {
+        *same = std::move(tool);
+      } else {
+        tools.push_back(std::move(tool));
+      }
+    }
+  }
+  core::JsonWriter w;
+  w.BeginObject().Key("tools").BeginArray();
+  for (const core::ToolInfo& tool : tools) {
+    w.BeginObject();
+    w.Key("name").String(tool.name);
+    w.Key("description").String(tool.description);
+    absl::StatusOr<core::Value> parameters = core::ParseJson(tool.parameters_json, "parameters");
+    w.Key("parameters");
+    if (parameters.ok()) {
+      w.Value(*parameters);
+    } else {
+      w.Null();
+    }
+    w.Key("plugin").String(tool.plugin);
+    w.Key("overrides_builtin")
+        .Bool(std::find(builtin_tools.begin(), builtin_tools.end(), tool.name) !=
+              builtin_tools.end());
+    w.EndObject();
+  }
+  w.EndArray().EndObject();
+  return w.Take();
+}
+
+absl::StatusOr<std::string> Host::ExecuteTool(std::string_view name, std::string_view args_json,
+                                              std::string_view context_json) {
+  std::shared_ptr<core::ToolProvider> owner;
+  std::string plugin;
+  for (const auto& provider : impl_->plugins->ToolProviders()) {
+    for (const core::ToolInfo& tool : provider->Tools()) {
+      if (tool.name == name) {
+        owner = provider;  // the last one wins, as in ToolsJson
+        plugin = tool.plugin;
+      }
+    }
+  }
+  if (owner == nullptr) return absl::NotFoundError(StrCat("no plugin tool named ", name));
+  absl::StatusOr<core::ToolResult> result = owner->ExecuteTool(name, args_json, context_json);
+  core::ToolResult failed;
+  if (!result.ok()) {  // the plugin itself failed (time budget, heap): an error result too
+    failed.error = std::string(result.status().message());
+    result = failed;
+  }
+  core::JsonWriter w;
+  w.BeginObject();
+  w.Key("ok").Bool(result->ok);
+  w.Key("output").String(result->output);
+  w.Key("error");
+  if (result->ok) {
+    w.Null();
+  } else {
+    w.String(result->error);
+  }
+  w.Key("title").String(result->title);
+  absl::StatusOr<core::Value> metadata =
+      result->metadata_json.empty() ? absl::StatusOr<core::Value>(core::Value())
+                                    : core::ParseJson(result->metadata_json, "metadata");
+  w.Key("metadata");
+  if (metadata.ok()) {
+    w.Value(*metadata);
+  } else {
+    w.Null();
+  }
+  w.Key("plugin").String(plugin);
+  w.EndObject();
+  if (!result->ok) {
+    impl_->log->Write("warn", StrCat("tool ", name), StrCat("failed: ", result->error));
+  }
+  return w.Take();
 }
 
 std::string Host::PluginsJson() {

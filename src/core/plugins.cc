@@ -24,8 +24,12 @@ bool IsDirectory(const std::string& path) {
   return ::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
 }
 
+// "x.js", "x.mjs", "x.ts", "x.mts" → "x"; anything else (a declaration file "x.d.ts" too) → "".
 std::string_view StripJsExtension(std::string_view name) {
-  for (std::string_view ext : {".mjs", ".js"}) {
+  for (std::string_view declaration : {".d.ts", ".d.mts"}) {
+    if (absl::EndsWith(ToAbsl(name), ToAbsl(declaration))) return {};
+  }
+  for (std::string_view ext : {".mjs", ".js", ".mts", ".ts"}) {
     if (absl::EndsWith(ToAbsl(name), ToAbsl(ext)) && name.size() > ext.size()) {
       return name.substr(0, name.size() - ext.size());
     }
@@ -48,7 +52,7 @@ bool SameLoadSettings(PluginKind kind, const JsPluginSettings& a, const JsPlugin
   if (kind == PluginKind::kExec) return true;
   return a.process_isolation == b.process_isolation && a.heap_limit_bytes == b.heap_limit_bytes &&
          a.load_timeout_ms == b.load_timeout_ms && a.match_timeout_ms == b.match_timeout_ms &&
-         a.shape_timeout_ms == b.shape_timeout_ms;
+         a.shape_timeout_ms == b.shape_timeout_ms && a.hook_timeout_ms == b.hook_timeout_ms;
 }
 
 }  // namespace
@@ -97,7 +101,7 @@ std::vector<PluginFile> DiscoverPlugins(const std::vector<PluginDir>& dirs,
         found.push_back({manifest, path, name, dir.source, PluginKind::kExec});
         continue;
       }
-      for (const char* index : {"index.js", "index.mjs"}) {
+      for (const char* index : {"index.js", "index.mjs", "index.ts", "index.mts"}) {
         std::string entry = JoinPath(path, index);
         if (IsRegularFile(entry)) {
           found.push_back({entry, path, name, dir.source, PluginKind::kJsModule});
@@ -185,6 +189,10 @@ void PluginRegistry::Refresh(const std::vector<PluginDir>& dirs, const PluginsCo
     }
     entry.file = std::move(file);
     entries_.push_back(std::move(entry));
+  }
+  // Plugins not kept (removed, changed, reconfigured) are disposed of, in order.
+  for (Entry& old : previous) {
+    if (old.plugin.hook != nullptr) old.plugin.hook->Dispose();
   }
 }
 
@@ -315,17 +323,38 @@ std::vector<std::shared_ptr<Shaper>> PluginRegistry::Shapers() {
   return *enabled_;
 }
 
-std::vector<std::shared_ptr<HookPlugin>> PluginRegistry::Hooks() {
+template <typename T>
+std::vector<std::shared_ptr<T>> PluginRegistry::Enabled(std::shared_ptr<T> LoadedPlugin::*member) {
   absl::MutexLock lock(&mu_);
-  LoadPending(PluginKind::kExec);
+  // Any JS module may be an OpenCode plugin: everything must be loaded to know.
+  LoadPending(std::nullopt);
   std::vector<PluginInfo> infos = Describe();
-  std::vector<std::shared_ptr<HookPlugin>> hooks;
+  std::vector<std::shared_ptr<T>> out;
   for (size_t i = 0; i < entries_.size(); ++i) {
-    if (infos[i].state == "enabled" && entries_[i].plugin.hook != nullptr) {
-      hooks.push_back(entries_[i].plugin.hook);
+    if (infos[i].state == "enabled" && entries_[i].plugin.*member != nullptr) {
+      out.push_back(entries_[i].plugin.*member);
     }
   }
-  return hooks;
+  return out;
+}
+
+std::vector<std::shared_ptr<HookPlugin>> PluginRegistry::Hooks() {
+  return Enabled(&LoadedPlugin::hook);
+}
+
+std::vector<std::shared_ptr<NamedHookPlugin>> PluginRegistry::NamedHooks() {
+  return Enabled(&LoadedPlugin::named_hooks);
+}
+
+std::vector<std::shared_ptr<ToolProvider>> PluginRegistry::ToolProviders() {
+  return Enabled(&LoadedPlugin::tools);
+}
+
+void PluginRegistry::DisposeAll() {
+  absl::MutexLock lock(&mu_);
+  for (Entry& entry : entries_) {
+    if (entry.plugin.hook != nullptr) entry.plugin.hook->Dispose();
+  }
 }
 
 std::vector<PluginInfo> PluginRegistry::List() {

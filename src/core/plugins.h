@@ -6,7 +6,10 @@
 // later plugin with the same id shadows an earlier one. In a directory, a plugin is
 //   - a folder `<name>/` with `plugin.yaml`: an exec hook plugin (src/exec, docs/plugins-exec.md);
 //   - a file `<name>.js` or `<name>.mjs`: its imports are confined to that directory;
-//   - a folder `<name>/` with `index.js` or `index.mjs`: its imports are confined to the folder.
+//   - a file `<name>.ts` or `<name>.mts`: the same, TypeScript (its types are stripped when it
+//     loads, src/js/v8/typescript.h; declaration files `<name>.d.ts` are not plugins);
+//   - a folder `<name>/` with `index.js`, `index.mjs`, `index.ts` or `index.mts` (the first that
+//     exists, in that order): its imports are confined to the folder.
 // Hidden entries (".x") are ignored; folders with neither (e.g. shared helpers of single-file
 // plugins) too. A folder with both plugin.yaml and an index is an exec plugin.
 //
@@ -59,10 +62,12 @@ std::vector<PluginFile> DiscoverPlugins(const std::vector<PluginDir>& dirs,
 struct LoadedPlugin {
   std::shared_ptr<Shaper> shaper;
   std::shared_ptr<HookPlugin> hook;
+  std::shared_ptr<NamedHookPlugin> named_hooks;  // OpenCode plugins (the same object as hook)
+  std::shared_ptr<ToolProvider> tools;           // plugins that add tools
   std::vector<std::string> files;  // every file it read: a change to one reloads it
   // For the listing. With a shaper, id/tier/version/description default to its meta.
   std::string id;
-  std::string kind;                 // "js-shaper", "exec-hook"
+  std::string kind;                 // "js-shaper", "exec-hook", "opencode"
   std::string tier, version, description;
   std::vector<std::string> events;  // the events a hook plugin subscribes to
   std::vector<std::string> warnings;  // e.g. unknown manifest keys
@@ -71,7 +76,7 @@ struct LoadedPlugin {
 // One line of `plugline plugins`.
 struct PluginInfo {
   std::string id;
-  std::string kind;    // "builtin-shaper", "js-shaper", "exec-hook", "native-hook"
+  std::string kind;    // "builtin-shaper", "js-shaper", "exec-hook", "opencode", "native-hook"
   std::string tier;    // "built-in", "community", "premium"; "" when unknown (broken)
   std::string state;   // "enabled", "disabled", "broken", "shadowed"
   std::string reason;  // why it is broken, disabled or shadowed; "" when enabled
@@ -102,9 +107,15 @@ class PluginRegistry {
   // Loads whatever is not loaded yet, then returns the enabled shapers in load order.
   std::vector<std::shared_ptr<Shaper>> Shapers();
 
-  // Loads the hook plugins not loaded yet (not the JS shapers: they cannot hook), then returns
-  // the enabled ones in dispatch order.
+  // Loads the plugins not loaded yet, then returns the enabled hook plugins in dispatch order
+  // (exec plugins and OpenCode JS plugins).
   std::vector<std::shared_ptr<HookPlugin>> Hooks();
+  // The enabled plugins with named hooks (OpenCode), in dispatch order.
+  std::vector<std::shared_ptr<NamedHookPlugin>> NamedHooks();
+  // The enabled plugins that add tools, in dispatch order.
+  std::vector<std::shared_ptr<ToolProvider>> ToolProviders();
+  // Disposes of every loaded hook plugin, in dispatch order (the host is closing).
+  void DisposeAll();
 
   // Loads whatever is not loaded yet, then describes every plugin found.
   std::vector<PluginInfo> List();
@@ -128,6 +139,9 @@ class PluginRegistry {
   };
 
   static FileStamp Stamp(const std::string& path);
+  // The enabled plugins' `member`, in order, after loading everything.
+  template <typename T>
+  std::vector<std::shared_ptr<T>> Enabled(std::shared_ptr<T> LoadedPlugin::*member);
   // Loads the pending entries of `kind` (every kind when nullopt).
   void LoadPending(std::optional<PluginKind> kind) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // Ids, shadowing and reserved names. An entry not loaded yet is "pending", known by its name.

@@ -1,5 +1,7 @@
 #include "js/js_shaper.h"
 
+#include "js/opencode_plugin.h"
+
 #include <cmath>
 
 #include "absl/strings/match.h"
@@ -235,8 +237,17 @@ absl::StatusOr<core::LoadedPlugin> LoadJsShaper(const core::PluginFile& file,
       log->Write(level, source, message);
     };
   }
+  // Every JS plugin loads behind the wrapper entry, which tells shapers from OpenCode plugins.
+  AddPluginModules(&module_options);
+  module_options.host_call =
+      MakeHostCall(options.host, file.name, absl::Milliseconds(settings.hook_timeout_ms));
   absl::StatusOr<std::unique_ptr<Module>> module = (*runtime)->Load(file.entry, module_options);
   if (!module.ok()) return module.status();
+  absl::StatusOr<std::string> opencode = (*module)->Get("__plugline_opencode");
+  if (!opencode.ok()) return opencode.status();
+  if (*opencode == "true") {
+    return MakeOpenCodePlugin(file, settings, options.host, options.log, *std::move(module));
+  }
   absl::StatusOr<std::string> described = (*module)->DescribeDefault(R"(["match","shape"])");
   if (!described.ok()) return described.status();
   absl::StatusOr<core::Value> shape = core::ParseJson(*described, "the default export");

@@ -1,5 +1,6 @@
-// JS shaper plugins: an ES module that default-exports {meta, match, shape} (the AgentOps
-// contract, docs/plugins-shapers.md), adapted to core::Shaper over a js::Module.
+// JS plugins: an ES module that default-exports {meta, match, shape} (the AgentOps contract,
+// docs/plugins-shapers.md), adapted to core::Shaper over a js::Module — or, for any other
+// module, an OpenCode plugin (js/opencode_plugin.h, docs/plugins-opencode.md).
 #ifndef PLUGLINE_JS_JS_SHAPER_H_
 #define PLUGLINE_JS_JS_SHAPER_H_
 
@@ -9,17 +10,20 @@
 #include "core/config.h"
 #include "core/log.h"
 #include "core/plugins.h"
+#include "js/opencode_plugin.h"
 
 namespace plugline::js {
 
 struct JsShaperOptions {
   std::string code_cache_dir;        // "" = no V8 code cache
   const core::Log* log = nullptr;    // console.* of the plugin; may be null
+  JsHostContext host;                // the context OpenCode plugins get
 };
 
-// Loads and validates one plugin file. Errors are the reason the plugin is broken: the
-// runtime is unavailable, the file does not compile (file:line), its top level threw, the
-// default export is not a shaper, or `meta` is invalid (the field is named).
+// Loads and validates one plugin file: a shaper, or an OpenCode plugin (whose plugin functions
+// run here, once). Errors are the reason the plugin is broken: the runtime is unavailable, the
+// file does not compile (file:line), its top level threw, a shaper's `meta` is invalid (the
+// field is named), an OpenCode export is not a function or its plugin function threw.
 absl::StatusOr<core::LoadedPlugin> LoadJsShaper(const core::PluginFile& file,
                                                 const core::JsPluginSettings& settings,
                                                 const JsShaperOptions& options);

@@ -219,6 +219,8 @@ class ProcessModule final : public Module {
                             absl::Duration budget) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   absl::Status WorkerDied(std::string_view what, bool idle) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   void ForwardLog(const Value& log);
+  // Runs a host call the module made and returns the worker's reply line.
+  std::string HostReply(const Value& call);
   static absl::StatusOr<std::string> Result(absl::StatusOr<Value> reply);
 
   ProcessRuntime* const runtime_;
@@ -321,6 +323,16 @@ absl::Status ProcessModule::EnsureWorker() {
   WriteDuration(w, "load_timeout_ns", options_.load_timeout);
   w.Key("code_cache_dir").String(options_.code_cache_dir);
   w.Key("log").Bool(static_cast<bool>(options_.log));
+  w.Key("host_call").Bool(static_cast<bool>(options_.host_call));
+  if (!options_.wrapper_source.empty()) w.Key("wrapper_source").String(options_.wrapper_source);
+  if (!options_.builtin_modules.empty()) {
+    w.Key("builtin_modules").BeginArray();
+    for (const BuiltinModule& module : options_.builtin_modules) {
+      w.BeginObject().Key("specifier").String(module.specifier);
+      w.Key("source").String(module.source).EndObject();
+    }
+    w.EndArray();
+  }
   w.EndObject().EndObject();
   reload_pending_ = false;
   absl::StatusOr<Value> reply = Exchange(w.Take(), id, options_.load_timeout, "loading the module");
@@ -359,6 +371,13 @@ absl::StatusOr<Value> ProcessModule::Exchange(const std::string& request, int64_
     }
     if (const Value* log = message->Find("log"); log != nullptr) {
       ForwardLog(*log);
+      continue;
+    }
+    if (const Value* call = message->Find("host_call"); call != nullptr) {
+      // The module calls the host (ModuleOptions::host_call); the worker waits for the reply.
+      if (absl::Status written = worker_->WriteLine(HostReply(*call), deadline); !written.ok()) {
+        return WorkerFailed(written, what, budget);
+      }
       continue;
     }
     const Value* reply_id = message->Find("id");
@@ -418,6 +437,25 @@ absl::Status ProcessModule::WorkerDied(std::string_view what, bool idle) {
   if (!last_words.empty()) StrAppend(&message, ": ", last_words);
   StrAppend(&message, kAfter);
   return absl::UnknownError(message);
+}
+
+std::string ProcessModule::HostReply(const Value& call) {
+  const Value* request = call.Find("request");
+  absl::StatusOr<std::string> answer =
+      !options_.host_call ? absl::FailedPreconditionError("this plugin has no host callback")
+      : request == nullptr || !request->is_string()
+          ? absl::InvalidArgumentError("a host call without a request")
+          : options_.host_call(request->as_string());
+  JsonWriter w;
+  w.BeginObject().Key("host_reply").BeginObject();
+  if (answer.ok()) {
+    w.Key("ok").Bool(true).Key("answer").String(*answer);
+  } else {
+    w.Key("ok").Bool(false).Key("code").Int(static_cast<int>(answer.status().code()));
+    w.Key("message").String(ToStd(answer.status().message()));
+  }
+  w.EndObject().EndObject();
+  return w.Take();
 }
 
 void ProcessModule::ForwardLog(const Value& log) {

@@ -25,11 +25,23 @@
 namespace plugline::js {
 
 // Bumped whenever this header changes in a way the backend module must match.
-inline constexpr int kBackendInterfaceVersion = 2;
+inline constexpr int kBackendInterfaceVersion = 3;
 
 // Where console.* output of a module goes. `level` is "log", "info", "warn", "error" or
 // "debug". Called on the thread that runs the module.
 using LogFunction = std::function<void(std::string_view level, std::string_view message)>;
+
+// A call from JS into the host: JS `__plugline_host_call(request)` (a string, by convention
+// JSON) returns the function's answer as a string, or throws an Error with the status message.
+// Called synchronously on the thread that runs the module, during a Call or a load.
+using HostCallFunction = std::function<absl::StatusOr<std::string>(std::string_view request)>;
+
+// An ES module served by plugline under a bare specifier (`import { tool } from
+// "@opencode-ai/plugin"`), from source text.
+struct BuiltinModule {
+  std::string specifier;
+  std::string source;
+};
 
 struct ModuleOptions {
   // Imports must resolve inside this directory. Empty: the module file's own directory.
@@ -49,6 +61,15 @@ struct ModuleOptions {
   // Process isolation only: the worker's address-space budget (RLIMIT_DATA). 0: heap limit +
   // ArrayBuffer limit + 256 MiB for V8 itself.
   size_t process_memory_limit_bytes = 0;
+  // Modules importable by bare specifier. Other bare specifiers fail to import.
+  std::vector<BuiltinModule> builtin_modules;
+  // Non-empty: this ES module source is the entry instead of the file, and the file is what it
+  // imports as "plugline:plugin" (the file's own imports are still confined to root_dir). The
+  // default export of the wrapper is what Call/Get/DescribeDefault address. Lets plugline hold
+  // per-plugin state (an OpenCode plugin's hooks object) in JS between calls.
+  std::string wrapper_source;
+  // Receives __plugline_host_call() requests; empty: the call throws "no host callback".
+  HostCallFunction host_call;
 };
 
 // One argument of Module::CallArgs, passed to JS without a JSON round trip.

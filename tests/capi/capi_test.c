@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static int failures = 0;
@@ -87,6 +88,14 @@ static void test_null_arguments(void) {
                 PLUGLINE_EINVALID);
   EXPECT(strstr(plugline_last_error_message(), "host must not be NULL") != NULL);
   EXPECT_STATUS(plugline_host_dispatch(&json, &len, NULL, "turn_end", "{}", 2), PLUGLINE_EINVALID);
+  EXPECT_STATUS(plugline_host_trigger(&json, &len, NULL, "x", "{}", 2, "{}", 2), PLUGLINE_EINVALID);
+  EXPECT_STATUS(plugline_host_tools(&json, &len, NULL, NULL), PLUGLINE_EINVALID);
+  EXPECT_STATUS(plugline_host_execute_tool(&json, &len, NULL, "x", "{}", 2, NULL, 0),
+                PLUGLINE_EINVALID);
+  EXPECT_STATUS(plugline_reply_set(NULL, "{}", 2), PLUGLINE_EINVALID);
+  EXPECT_STATUS(plugline_config_set_client(NULL, NULL, NULL, NULL), PLUGLINE_EINVALID);
+  EXPECT_STATUS(plugline_config_set_server_url(NULL, "x"), PLUGLINE_EINVALID);
+  EXPECT_STATUS(plugline_config_set_plugin_config(NULL, "{}"), PLUGLINE_EINVALID);
   EXPECT_STATUS(plugline_host_add_hook(NULL, NULL, NULL, NULL, NULL), PLUGLINE_EINVALID);
   EXPECT_STATUS(plugline_host_remove_hook(NULL, "x"), PLUGLINE_EINVALID);
   EXPECT_STATUS(plugline_hook_answer_set(NULL, "{}", 2), PLUGLINE_EINVALID);
@@ -307,6 +316,91 @@ static void test_hooks(void) {
   plugline_host_free(host);
 }
 
+/* The client callback: answers app.log with {"logged":true}, fails anything else. */
+static int client_calls = 0;
+static int client_fn(const char *path, const char *args, size_t len, plugline_reply *reply,
+                     void *user_data) {
+  static const char logged[] = "{\"logged\":true}";
+  static const char refused[] = "\"refused by the host\"";
+  (void)args;
+  (void)len;
+  ++*(int *)user_data;
+  if (strcmp(path, "app.log") == 0) {
+    plugline_reply_set(reply, logged, strlen(logged));
+    return 0;
+  }
+  plugline_reply_set(reply, refused, strlen(refused));
+  return 1;
+}
+
+static void test_opencode(void) {
+  char home[512];
+  char path[700];
+  plugline_config *config = NULL;
+  plugline_host *host = NULL;
+  char *json = NULL;
+  size_t len = 0;
+  FILE *file;
+  static const char plugin[] =
+      "import { tool } from '@opencode-ai/plugin';\n"
+      "export default async ({ client }) => ({\n"
+      "  'chat.params': async (input, output) => {\n"
+      "    output.logged = await client.app.log({ body: {} });\n"
+      "    try { await client.other.thing(); } catch (e) { output.refused = e.message; }\n"
+      "  },\n"
+      "  tool: { twice: tool({ description: 'Doubles', args: { n: tool.schema.number() },\n"
+      "                        async execute(args) { return String(args.n * 2); } }) },\n"
+      "});\n";
+  make_home(home, sizeof home);
+  snprintf(path, sizeof path, "%s/plugins", home);
+  EXPECT(mkdir(path, 0700) == 0);
+  snprintf(path, sizeof path, "%s/plugins/oc.js", home);
+  file = fopen(path, "w");
+  EXPECT(file != NULL);
+  if (file == NULL) return;
+  fputs(plugin, file);
+  fclose(file);
+
+  EXPECT_STATUS(plugline_config_new(&config), PLUGLINE_OK);
+  EXPECT_STATUS(plugline_config_set_home(config, home), PLUGLINE_OK);
+  EXPECT_STATUS(plugline_config_set_client(config, client_fn, &client_calls, NULL), PLUGLINE_OK);
+  EXPECT_STATUS(plugline_config_set_server_url(config, "http://127.0.0.1:4096"), PLUGLINE_OK);
+  EXPECT_STATUS(plugline_config_set_plugin_config(config, "{\"model\":\"x\"}"), PLUGLINE_OK);
+  EXPECT_STATUS(plugline_config_set_plugin_config(config, "[1]"), PLUGLINE_EINVALID);
+  EXPECT_STATUS(plugline_host_new(&host, config), PLUGLINE_OK);
+  plugline_config_free(config);
+
+  EXPECT_STATUS(plugline_host_trigger(&json, &len, host, "chat.params", "{}", 2,
+                                      "{\"temperature\":1}", 17),
+                PLUGLINE_OK);
+#if PLUGLINE_TEST_WITH_V8
+  EXPECT(json != NULL && strstr(json, "\"logged\":{\"logged\":true}") != NULL);
+  EXPECT(json != NULL && strstr(json, "refused by the host") != NULL);
+  EXPECT(client_calls == 2);
+#endif
+  plugline_free(json);
+  json = NULL;
+  EXPECT_STATUS(plugline_host_trigger(&json, &len, host, "chat.params", "[]", 2, "{}", 2),
+                PLUGLINE_EINVALID);
+
+  EXPECT_STATUS(plugline_host_tools(&json, &len, host, "read,bash"), PLUGLINE_OK);
+#if PLUGLINE_TEST_WITH_V8
+  EXPECT(json != NULL && strstr(json, "\"name\":\"twice\"") != NULL);
+#endif
+  plugline_free(json);
+  json = NULL;
+#if PLUGLINE_TEST_WITH_V8
+  EXPECT_STATUS(plugline_host_execute_tool(&json, &len, host, "twice", "{\"n\":21}", 8, NULL, 0),
+                PLUGLINE_OK);
+  EXPECT(json != NULL && strstr(json, "\"ok\":true,\"output\":\"42\"") != NULL);
+  plugline_free(json);
+  json = NULL;
+#endif
+  EXPECT_STATUS(plugline_host_execute_tool(&json, &len, host, "nope", "{}", 2, NULL, 0),
+                PLUGLINE_ENOTFOUND);
+  plugline_host_free(host);
+}
+
 static void test_js_call(void) {
   char *json = NULL;
   size_t len = 0;
@@ -335,6 +429,7 @@ int main(void) {
   test_null_arguments();
   test_shape();
   test_hooks();
+  test_opencode();
   test_js_call();
   if (failures != 0) {
     fprintf(stderr, "%d expectation(s) failed\n", failures);

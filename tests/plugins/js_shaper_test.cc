@@ -170,7 +170,7 @@ TEST_CASE("broken plugins are listed with their reason and never run; the host c
   Fixture f;
   WriteFile(f.home.Sub("plugins/syntax.js"), "export default {\n  meta: {,\n};\n");
   WriteFile(f.home.Sub("plugins/noexport.js"), "const x = 1;\n");
-  WriteFile(f.home.Sub("plugins/fn.js"), "export default async function (ctx) { return {}; }\n");
+  WriteFile(f.home.Sub("plugins/fn.js"), "export default 42;\n");
   WriteFile(f.home.Sub("plugins/noshape.js"), R"(export default {
   meta: { name: "noshape", version: "1", description: "d", tier: "community" },
   match() { return { matched: true, confidence: 1 }; },
@@ -193,8 +193,8 @@ TEST_CASE("broken plugins are listed with their reason and never run; the host c
     const char* reason;
   };
   for (Expect e : {Expect{"syntax.js", "syntax.js:2:"}, Expect{"syntax.js", "SyntaxError"},
-                   Expect{"noexport.js", "no default export"},
-                   Expect{"fn.js", "the default export is a function"},
+                   Expect{"noexport.js", "the module exports nothing"},
+                   Expect{"fn.js", "Plugin export is not a function"},
                    Expect{"noshape.js", "has no shape() function"},
                    Expect{"throws.js", "no config here"}, Expect{"throws.js", "throws.js:1"},
                    Expect{"badtier.js", "meta.tier must be"},

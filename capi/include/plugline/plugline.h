@@ -274,6 +274,62 @@ PLUGLINE_API plugline_status plugline_host_add_hook(plugline_host *host,
 /* Removes a native hook. Returns PLUGLINE_OK, PLUGLINE_EINVALID or PLUGLINE_ENOTFOUND. */
 PLUGLINE_API plugline_status plugline_host_remove_hook(plugline_host *host, const char *id);
 
+/* ---- OpenCode plugins: hooks by name, tools, client ------------------------------------- */
+
+/* Runs the OpenCode hook `name` ("shell.env", "chat.params", "tool.execute.before", …) of every
+ * plugin that has it, in dispatch order, with `input_json` and `output_json` (JSON objects);
+ * each plugin mutates the output the previous one left (docs/plugins-opencode.md).
+ * *out_json: {"name", "output", "errors": [{"plugin","message"}], "plugins": [{"plugin","ms"}]}
+ * — a hook that throws is listed under "errors" and the other plugins still run.
+ * Returns PLUGLINE_OK or PLUGLINE_EINVALID (empty name, input/output not JSON objects). */
+PLUGLINE_API plugline_status plugline_host_trigger(char **out_json, size_t *out_len,
+                                                   plugline_host *host, const char *name,
+                                                   const char *input_json, size_t input_len,
+                                                   const char *output_json, size_t output_len);
+
+/* The tools plugins add: {"tools": [{"name", "description", "parameters" (JSON Schema),
+ * "plugin", "overrides_builtin"}]}. `builtin_tools` (comma-separated, may be NULL) are the
+ * host's own tool names, so that a plugin tool replacing one says so. */
+PLUGLINE_API plugline_status plugline_host_tools(char **out_json, size_t *out_len,
+                                                 plugline_host *host, const char *builtin_tools);
+
+/* Runs a plugin tool with `args_json` (a JSON object; validated, defaults applied) and
+ * `context_json` ({sessionID, messageID, agent, directory, worktree}; may be NULL).
+ * *out_json: {"ok", "output", "error", "title", "metadata", "plugin"} — a tool that throws or
+ * gets bad arguments is "ok": false with the error. Returns PLUGLINE_OK, PLUGLINE_EINVALID or
+ * PLUGLINE_ENOTFOUND (no plugin has the tool). */
+PLUGLINE_API plugline_status plugline_host_execute_tool(char **out_json, size_t *out_len,
+                                                        plugline_host *host, const char *name,
+                                                        const char *args_json, size_t args_len,
+                                                        const char *context_json,
+                                                        size_t context_len);
+
+/* Where a callback puts its reply; valid only during the callback. */
+typedef struct plugline_reply plugline_reply;
+/* Sets the reply: JSON text. Returns PLUGLINE_EINVALID when it is not valid JSON. */
+PLUGLINE_API plugline_status plugline_reply_set(plugline_reply *reply, const char *json,
+                                                size_t len);
+
+/* An OpenCode plugin's `client.<path>(...args)`: `path` is "app.log", `args_json` the JSON array
+ * of arguments. Reply with plugline_reply_set and return 0 (the plugin's promise resolves to
+ * the reply; no reply is null); return non-zero to reject it (plugline_reply_set may give the
+ * message as a JSON string). Called on the thread running the plugin's hook. */
+typedef int (*plugline_client_fn)(const char *path, const char *args_json, size_t args_len,
+                                  plugline_reply *reply, void *user_data);
+
+/* Installs the client callback OpenCode plugins' `client` calls reach. fn == NULL removes it
+ * (client calls then reject). `user_data_free` (may be NULL) is called when no host uses it. */
+PLUGLINE_API plugline_status plugline_config_set_client(plugline_config *config,
+                                                        plugline_client_fn fn, void *user_data,
+                                                        void (*user_data_free)(void *));
+
+/* ctx.serverUrl of OpenCode plugins (NULL: none), and the JSON object their `config` hooks
+ * receive after loading (NULL: {}). */
+PLUGLINE_API plugline_status plugline_config_set_server_url(plugline_config *config,
+                                                            const char *url);
+PLUGLINE_API plugline_status plugline_config_set_plugin_config(plugline_config *config,
+                                                               const char *json);
+
 /* ---- Experimental: not covered by the stability promise ---------------------------------- */
 
 /* Loads the ES module at `module_path` (relative imports inside its directory work), calls the

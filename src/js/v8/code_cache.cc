@@ -36,7 +36,19 @@ std::string Hex(const unsigned char* bytes, size_t size) {
   return out;
 }
 
-// mkdir -p with mode 0700 for every directory it creates.
+bool WriteAll(int fd, const char* data, size_t size) {
+  while (size > 0) {
+    ssize_t n = write(fd, data, size);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    data += n;
+    size -= static_cast<size_t>(n);
+  }
+  return true;
+}
+
+}  // namespace
+
 absl::Status MakeDirs(const std::string& dir) {
   struct stat st;
   if (stat(dir.c_str(), &st) == 0) {
@@ -54,18 +66,28 @@ absl::Status MakeDirs(const std::string& dir) {
   return absl::OkStatus();
 }
 
-bool WriteAll(int fd, const char* data, size_t size) {
-  while (size > 0) {
-    ssize_t n = write(fd, data, size);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return false;
-    data += n;
-    size -= static_cast<size_t>(n);
+absl::Status WriteFileAtomic(const std::string& path,
+                             std::initializer_list<std::string_view> parts) {
+  std::string temp = StrCat(path, ".tmp-XXXXXX");
+  int fd = mkostemp(temp.data(), O_CLOEXEC);
+  if (fd < 0)
+    return absl::PermissionDeniedError(StrCat("cannot create ", temp, ": ", strerror(errno)));
+  bool written = true;
+  for (std::string_view part : parts) {
+    if (written) written = WriteAll(fd, part.data(), part.size());
   }
-  return true;
+  int saved_errno = errno;
+  if (close(fd) != 0 && written) {
+    written = false;
+    saved_errno = errno;
+  }
+  if (!written || rename(temp.c_str(), path.c_str()) != 0) {
+    if (written) saved_errno = errno;
+    unlink(temp.c_str());
+    return absl::InternalError(StrCat("cannot write ", path, ": ", strerror(saved_errno)));
+  }
+  return absl::OkStatus();
 }
-
-}  // namespace
 
 std::string Sha256Hex(std::string_view data) {
   unsigned char digest[kDigestSize];
@@ -139,23 +161,7 @@ absl::Status CodeCacheStore::Write(const std::string& path, std::string_view pay
     header[sizeof kMagic + i] = static_cast<char>((length >> (8 * i)) & 0xff);
   Sha256(payload, reinterpret_cast<unsigned char*>(header.data() + sizeof kMagic + 8));
 
-  std::string temp = StrCat(path, ".tmp-XXXXXX");
-  int fd = mkostemp(temp.data(), O_CLOEXEC);
-  if (fd < 0)
-    return absl::PermissionDeniedError(StrCat("cannot create ", temp, ": ", strerror(errno)));
-  bool written =
-      WriteAll(fd, header.data(), header.size()) && WriteAll(fd, payload.data(), payload.size());
-  int saved_errno = errno;
-  if (close(fd) != 0 && written) {
-    written = false;
-    saved_errno = errno;
-  }
-  if (!written || rename(temp.c_str(), path.c_str()) != 0) {
-    if (written) saved_errno = errno;
-    unlink(temp.c_str());
-    return absl::InternalError(StrCat("cannot write ", path, ": ", strerror(saved_errno)));
-  }
-  return absl::OkStatus();
+  return WriteFileAtomic(path, {header, payload});
 }
 
 }  // namespace plugline::js::v8backend

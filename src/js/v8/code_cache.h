@@ -11,6 +11,7 @@
 #define PLUGLINE_JS_V8_CODE_CACHE_H_
 
 #include <cstdint>
+#include <initializer_list>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -21,6 +22,15 @@ namespace plugline::js::v8backend {
 
 // Lowercase hex of the SHA-256 of `data`.
 std::string Sha256Hex(std::string_view data);
+
+// mkdir -p; every directory it creates gets mode 0700.
+absl::Status MakeDirs(const std::string& dir);
+
+// Writes the concatenation of `parts` to `path` atomically: a temporary file beside it (mode
+// 0600), then rename, so a concurrent reader sees no file or the whole file. The directory
+// must exist.
+absl::Status WriteFileAtomic(const std::string& path,
+                             std::initializer_list<std::string_view> parts);
 
 class CodeCacheStore {
  public:

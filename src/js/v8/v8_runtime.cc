@@ -39,12 +39,15 @@
 #include "js/v8/code_cache.h"
 #include "js/v8/event_loop.h"
 #include "js/v8/text_coding.h"
+#include "js/v8/typescript.h"
 #include "js/v8/v8_util.h"
 
 namespace plugline::js::v8backend {
 namespace {
 
 constexpr size_t kHeapHeadroom = 64u << 20;
+// What a wrapper entry (ModuleOptions::wrapper_source) imports to get the plugin file.
+constexpr std::string_view kWrappedPluginSpecifier = "plugline:plugin";
 
 // ---- process-wide V8 ----------------------------------------------------------------------
 
@@ -396,7 +399,12 @@ class Instance {
   std::vector<std::string> files() const {
     std::vector<std::string> out;
     out.reserve(modules_.size());
-    for (const LoadedModule& loaded : modules_) out.push_back(loaded.path);
+    // The entry file first, even behind a wrapper; built-in and wrapper sources are no files.
+    if (!entry_path_.empty()) out.push_back(entry_path_);
+    for (const LoadedModule& loaded : modules_) {
+      if (loaded.path.starts_with("plugline:") || loaded.path == entry_path_) continue;
+      out.push_back(loaded.path);
+    }
     return out;
   }
 
@@ -447,7 +455,12 @@ class Instance {
   };
 
   absl::Status Load();
+  // Reads a module file and compiles it (CompileSource).
   absl::StatusOr<v8::Local<v8::Module>> CompileFile(const std::string& path);
+  // Compiles module source named `path` (a file's canonical path, or "plugline:<specifier>"
+  // for a built-in module) and records it in modules_.
+  absl::StatusOr<v8::Local<v8::Module>> CompileSource(const std::string& path,
+                                                      const std::string& source_code);
   void WriteCodeCaches();
   static v8::MaybeLocal<v8::Module> ResolveModule(v8::Local<v8::Context> context,
                                                   v8::Local<v8::String> specifier,
@@ -457,6 +470,7 @@ class Instance {
                                    v8::Local<v8::Object> meta);
   static size_t NearHeapLimit(void* data, size_t current, size_t initial);
   static void ConsoleCallback(const v8::FunctionCallbackInfo<v8::Value>& info);
+  static void HostCallCallback(const v8::FunctionCallbackInfo<v8::Value>& info);
   static void OnUncaughtMessage(v8::Local<v8::Message> message, v8::Local<v8::Value> error);
   void InstallGlobals(v8::Local<v8::Context> context);
   void Log(std::string_view level, std::string_view message) const {
@@ -490,6 +504,7 @@ class Instance {
   const std::string path_;
   const ModuleOptions options_;
   std::string root_;  // canonical root directory for imports
+  std::string entry_path_;  // the module file, canonical (imported by a wrapper entry)
   // Outlives the isolate (disposed of in ~Instance's body), which uses it to the end.
   std::unique_ptr<CappedAllocator> allocator_;
   std::optional<CodeCacheStore> code_cache_;
@@ -624,6 +639,29 @@ void Instance::ConsoleCallback(const v8::FunctionCallbackInfo<v8::Value>& info) 
   self->options_.log(level, message);
 }
 
+void Instance::HostCallCallback(const v8::FunctionCallbackInfo<v8::Value>& info) {
+  v8::Isolate* isolate = info.GetIsolate();
+  auto* self = static_cast<Instance*>(isolate->GetData(0));
+  if (!self->options_.host_call) {
+    isolate->ThrowException(
+        v8::Exception::Error(V8String(isolate, "this plugin has no host callback")));
+    return;
+  }
+  if (info.Length() < 1 || !info[0]->IsString()) {
+    isolate->ThrowException(v8::Exception::TypeError(
+        V8String(isolate, "__plugline_host_call(request) takes a string")));
+    return;
+  }
+  std::string request = StringToUtf8(isolate, info[0].As<v8::String>());
+  absl::StatusOr<std::string> answer = self->options_.host_call(request);
+  if (!answer.ok()) {
+    isolate->ThrowException(
+        v8::Exception::Error(V8String(isolate, ToStd(answer.status().message()))));
+    return;
+  }
+  info.GetReturnValue().Set(V8String(isolate, *answer));
+}
+
 void Instance::OnUncaughtMessage(v8::Local<v8::Message> message, v8::Local<v8::Value> error) {
   v8::Isolate* isolate = message->GetIsolate();
   auto* self = static_cast<Instance*>(isolate->GetData(0));
@@ -644,6 +682,13 @@ void Instance::InstallGlobals(v8::Local<v8::Context> context) {
     console->Set(context, name, fn).Check();
   }
   context->Global()->Set(context, V8Name(isolate_, "console"), console).Check();
+  v8::Local<v8::String> host_call = V8Name(isolate_, "__plugline_host_call");
+  context->Global()
+      ->Set(context, host_call,
+            v8::Function::New(context, &Instance::HostCallCallback, host_call, 1,
+                              v8::ConstructorBehavior::kThrow)
+                .ToLocalChecked())
+      .Check();
   event_loop_ = std::make_unique<EventLoop>(
       isolate_, [this](std::string_view message) { Log("error", message); });
   event_loop_->Install(context);
@@ -665,9 +710,19 @@ void Instance::InitializeImportMeta(v8::Local<v8::Context> context, v8::Local<v8
 }
 
 absl::StatusOr<v8::Local<v8::Module>> Instance::CompileFile(const std::string& path) {
-  int64_t start = MonotonicNowNs();
   absl::StatusOr<std::string> code = ReadWholeFile(path);
   if (!code.ok()) return code.status();
+  // A TypeScript file (.ts, .mts) is compiled from its type-stripped JavaScript (typescript.h).
+  code = PrepareModuleSource(path, *std::move(code), options_.code_cache_dir,
+                             [this](std::string_view message) { Log("debug", message); });
+  if (!code.ok()) return code.status();
+  return CompileSource(path, *code);
+}
+
+absl::StatusOr<v8::Local<v8::Module>> Instance::CompileSource(const std::string& path,
+                                                              const std::string& source_code) {
+  int64_t start = MonotonicNowNs();
+  const std::string* code = &source_code;
   v8::Local<v8::String> source_text;
   if (code->size() > static_cast<size_t>(v8::String::kMaxLength) ||
       !v8::String::NewFromUtf8(isolate_, code->data(), v8::NewStringType::kNormal,
@@ -680,7 +735,10 @@ absl::StatusOr<v8::Local<v8::Module>> Instance::CompileFile(const std::string& p
   LoadedModule loaded{path, {}, {}, {}};
   std::optional<std::string> cached;  // must outlive CompileModule, which reads it in place
   if (code_cache_) {
-    loaded.cache_path = code_cache_->PathFor(*code);
+    // Keyed by name and content: V8 keeps the script name of the source it cached, so two
+    // files with the same content (or two plugins' wrappers) must not share a cache, or errors
+    // in one would name the other.
+    loaded.cache_path = code_cache_->PathFor(StrCat(path, std::string_view("\0", 1), *code));
     std::string why;
     cached = code_cache_->Read(loaded.cache_path, &why);
     if (!why.empty()) {
@@ -766,6 +824,25 @@ v8::MaybeLocal<v8::Module> Instance::ResolveModule(v8::Local<v8::Context> contex
         isolate, StrCat("cannot import '", spec, "' from ", referrer_path, ": ", message))));
     return {};
   };
+  // The plugin file behind a wrapper entry (ModuleOptions::wrapper_source).
+  if (spec == kWrappedPluginSpecifier && !self->options_.wrapper_source.empty()) {
+    for (const LoadedModule& loaded : self->modules_) {
+      if (loaded.path == self->entry_path_) return loaded.module.Get(isolate);
+    }
+    absl::StatusOr<v8::Local<v8::Module>> module = self->CompileFile(self->entry_path_);
+    if (!module.ok()) return fail(std::string(module.status().message()));
+    return *module;
+  }
+  for (const BuiltinModule& builtin : self->options_.builtin_modules) {
+    if (builtin.specifier != spec) continue;
+    std::string name = StrCat("plugline:", spec);
+    for (const LoadedModule& loaded : self->modules_) {
+      if (loaded.path == name) return loaded.module.Get(isolate);
+    }
+    absl::StatusOr<v8::Local<v8::Module>> module = self->CompileSource(name, builtin.source);
+    if (!module.ok()) return fail(std::string(module.status().message()));
+    return *module;
+  }
   if (!absl::StartsWith(spec, "./") && !absl::StartsWith(spec, "../") &&
       !absl::StartsWith(spec, "/") && !absl::StartsWith(spec, "file://")) {
     return fail("only relative imports of files inside the plugin's folder are supported");
@@ -924,10 +1001,18 @@ absl::Status Instance::Load() {
   if (root_.empty()) {
     return absl::NotFoundError(StrCat("plugin root ", options_.root_dir, " does not exist"));
   }
+  entry_path_ = canonical;
   v8::Local<v8::Module> module;
   {
+    // With a wrapper, the wrapper is the entry and imports the file as "plugline:plugin". The
+    // file is compiled first all the same, so that its syntax errors read as they would
+    // without a wrapper (file:line:col), not as a failed import of the wrapper's.
     absl::StatusOr<v8::Local<v8::Module>> compiled = CompileFile(canonical);
     if (!compiled.ok()) return compiled.status();
+    if (!options_.wrapper_source.empty()) {
+      compiled = CompileSource(StrCat("plugline:wrapper:", canonical), options_.wrapper_source);
+      if (!compiled.ok()) return compiled.status();
+    }
     module = *compiled;
   }
   module_.Reset(isolate_, module);

@@ -42,7 +42,8 @@ v8::Local<v8::String> V8Name(v8::Isolate* isolate, std::string_view s) {
 std::string DescribeException(v8::Isolate* isolate, v8::Local<v8::Context> context,
                               v8::Local<v8::Value> exception, v8::Local<v8::Message> message) {
   std::string where;
-  if (!message.IsEmpty()) {
+  // An exception thrown from C++ (an import that cannot resolve) has no script: no location.
+  if (!message.IsEmpty() && !message->GetScriptResourceName()->IsUndefined()) {
     std::string file = ToStdString(isolate, message->GetScriptResourceName());
     int line = message->GetLineNumber(context).FromMaybe(0);
     int column = message->GetStartColumn(context).FromMaybe(-1) + 1;

@@ -20,6 +20,7 @@
 #include <cstring>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -90,6 +91,38 @@ class LineReader {
   std::string buffer_;
   size_t scan_ = 0;
 };
+
+// The reader of stdin, shared by the request loop and host calls made during a request.
+LineReader* g_reader = nullptr;
+
+// A host call from the module while a request runs: {"host_call":{"request":"..."}} goes to
+// the parent, which answers {"host_reply":{"ok":true,"answer":"..."}} or
+// {"host_reply":{"ok":false,"code":N,"message":"..."}} before anything else.
+absl::StatusOr<std::string> ForwardHostCall(std::string_view request) {
+  JsonWriter w;
+  w.BeginObject().Key("host_call").BeginObject().Key("request").String(request);
+  w.EndObject().EndObject();
+  SendMessage(w.Take());
+  std::string line;
+  if (g_reader == nullptr || !g_reader->Next(&line)) std::_Exit(0);  // the parent is gone
+  absl::StatusOr<Value> message = core::ParseJson(line, "the host's reply");
+  const Value* reply = message.ok() ? message->Find("host_reply") : nullptr;
+  if (reply == nullptr || !reply->is_object()) {
+    return absl::InternalError("the host answered a host call with something else");
+  }
+  const Value* ok = reply->Find("ok");
+  if (ok != nullptr && ok->is_bool() && ok->as_bool()) {
+    const Value* answer = reply->Find("answer");
+    return answer != nullptr && answer->is_string() ? answer->as_string() : std::string();
+  }
+  const Value* code = reply->Find("code");
+  const Value* text = reply->Find("message");
+  int64_t number = code != nullptr ? code->as_integer().value_or(0) : 0;
+  return absl::Status(number > 0 && number <= 16 ? static_cast<absl::StatusCode>(number)
+                                                 : absl::StatusCode::kUnknown,
+                      ToAbsl(text != nullptr && text->is_string() ? text->as_string()
+                                                                  : std::string("host call failed")));
+}
 
 std::string Reply(int64_t id, const absl::Status& status) {
   JsonWriter w;
@@ -187,6 +220,19 @@ ModuleOptions DecodeOptions(const Value* encoded) {
     options.array_buffer_limit_bytes = static_cast<size_t>(*v);
   }
   options.load_timeout = DurationField(*encoded, "load_timeout_ns", absl::InfiniteDuration());
+  options.wrapper_source = std::string(StringField(*encoded, "wrapper_source"));
+  if (const Value* modules = encoded->Find("builtin_modules");
+      modules != nullptr && modules->is_array()) {
+    for (const Value& module : modules->as_array()) {
+      if (!module.is_object()) continue;
+      options.builtin_modules.push_back({std::string(StringField(module, "specifier")),
+                                         std::string(StringField(module, "source"))});
+    }
+  }
+  if (const Value* host_call = encoded->Find("host_call");
+      host_call != nullptr && host_call->is_bool() && host_call->as_bool()) {
+    options.host_call = &ForwardHostCall;
+  }
   const Value* log = encoded->Find("log");
   if (log != nullptr && log->is_bool() && log->as_bool()) {
     options.log = [](std::string_view level, std::string_view message) {
@@ -303,6 +349,7 @@ int Main(int argc, char** argv) {
 
   Server server(*runtime);
   LineReader reader;
+  g_reader = &reader;
   std::string line;
   while (reader.Next(&line)) {
     if (line.empty()) continue;

@@ -1,0 +1,17 @@
+// plugline's own JS modules, embedded at build time (cmake/PluglineEmbed.cmake) from
+// src/js/modules/.
+#ifndef PLUGLINE_JS_EMBEDDED_H_
+#define PLUGLINE_JS_EMBEDDED_H_
+
+#include <string_view>
+
+namespace plugline::embedded {
+
+// src/js/modules/opencode_plugin.mjs: served as "@opencode-ai/plugin" (tool(), tool.schema).
+extern const std::string_view kOpenCodePluginModule;
+// src/js/modules/opencode_host.mjs: the wrapper entry of every JS plugin module.
+extern const std::string_view kOpenCodeHostModule;
+
+}  // namespace plugline::embedded
+
+#endif  // PLUGLINE_JS_EMBEDDED_H_

@@ -1,0 +1,332 @@
+// plugline's side of every JS plugin module: the wrapper entry (ModuleOptions::wrapper_source)
+// that imports the plugin file as "plugline:plugin" and decides what it is.
+//
+// - A module whose default export is an object with `meta`, `match` or `shape` is an AgentOps
+//   shaper: the wrapper re-exports that object, and plugline calls match()/shape() on it
+//   directly (src/js/js_shaper.cc).
+// - Anything else is an OpenCode plugin (docs/plugins-opencode.md): `export default async
+//   (ctx, options) => hooks`, named function exports (each a plugin; the same function exported
+//   twice runs once), or a `{ id, server }` default export. The wrapper's default export is then
+//   the API below, which src/js/opencode_plugin.cc calls; the hooks objects stay here, in the
+//   plugin's isolate, between calls.
+//
+// Everything that touches the machine goes through __plugline_host_call(JSON) (the host answers
+// synchronously with JSON): `client.*` calls ({kind:"client"}) and `$` ({kind:"shell"}).
+import * as plugin from "plugline:plugin";
+import { __plugline_tool_json_schema, __plugline_parse_tool_args } from "@opencode-ai/plugin";
+
+// Every hook of OpenCode's V1 `Hooks` interface (@opencode-ai/plugin index.d.ts).
+const KNOWN_HOOKS = new Set([
+  "dispose", "event", "config", "tool", "auth", "provider", "chat.message", "chat.params",
+  "chat.headers", "permission.ask", "command.execute.before", "tool.execute.before", "shell.env",
+  "tool.execute.after", "experimental.chat.messages.transform",
+  "experimental.chat.system.transform", "experimental.provider.small_model",
+  "experimental.session.compacting", "experimental.compaction.autocontinue",
+  "experimental.text.complete", "tool.definition",
+]);
+
+const exported = plugin.default;
+const isShaper = exported !== null && typeof exported === "object" &&
+    ("match" in exported || "shape" in exported || "meta" in exported);
+
+function hostCall(kind, body) {
+  const answer = __plugline_host_call(JSON.stringify({ kind, ...body }));
+  return answer === "" ? undefined : JSON.parse(answer);
+}
+
+function errorMessage(error) {
+  if (error instanceof Error) return error.message || String(error);
+  try {
+    return typeof error === "string" ? error : JSON.stringify(error) ?? String(error);
+  } catch {
+    return String(error);
+  }
+}
+
+// The plugins of the module, in OpenCode's order: a V1 `{ id, server }` default export, else
+// every export (sorted by name, as a module namespace is) that must each be a function.
+function findServers() {
+  if (exported !== null && typeof exported === "object" && typeof exported.server === "function") {
+    return [{ id: typeof exported.id === "string" ? exported.id : "default", server: exported.server }];
+  }
+  const servers = [];
+  const seen = new Set();
+  for (const [name, value] of Object.entries(plugin)) {
+    if (seen.has(value)) continue;
+    seen.add(value);
+    if (typeof value !== "function") {
+      throw new TypeError(`Plugin export is not a function (export '${name}' is ${value === null ? "null" : typeof value})`);
+    }
+    servers.push({ id: name, server: value });
+  }
+  if (servers.length === 0) {
+    throw new TypeError("the module exports nothing: a shaper plugin must `export default { meta, match, shape }`, an OpenCode plugin must export a plugin function");
+  }
+  return servers;
+}
+
+// ---- `client`: any method path, forwarded to the host -----------------------------------------
+
+function makeClient(path) {
+  const target = function () {};
+  return new Proxy(target, {
+    get(_, key) {
+      // Not a thenable, not serializable, no symbols: only method paths.
+      if (typeof key !== "string" || key === "then" || key === "toJSON") return undefined;
+      return makeClient([...path, key]);
+    },
+    apply(_, __, args) {
+      const name = path.join(".");
+      return Promise.resolve().then(() => {
+        if (path.length === 0) throw new TypeError("client is not a function");
+        return hostCall("client", { path: name, args });
+      });
+    },
+  });
+}
+
+// ---- `$`: a Bun-shell-like tagged template -----------------------------------------------------
+
+class ShellError extends Error {
+  constructor(output, command) {
+    super(`Failed with exit code ${output.exitCode}: ${command}${output.stderr ? `\n${output.stderr.trimEnd()}` : ""}`);
+    this.name = "ShellError";
+    this.exitCode = output.exitCode;
+    this.stdout = output.stdout;
+    this.stderr = output.stderr;
+  }
+  text() { return this.stdout; }
+  json() { return JSON.parse(this.stdout); }
+}
+
+class ShellOutput {
+  constructor(answer) {
+    this.exitCode = answer.exitCode;
+    this.stdout = answer.stdout;
+    this.stderr = answer.stderr;
+  }
+  text() { return this.stdout; }
+  json() { return JSON.parse(this.stdout); }
+  lines() { return splitLines(this.stdout); }
+}
+
+function splitLines(text) {
+  const lines = text.split("\n");
+  if (lines.length > 0 && lines[lines.length - 1] === "") lines.pop();
+  return lines.map((line) => (line.endsWith("\r") ? line.slice(0, -1) : line));
+}
+
+// The template's literal parts are shell text; every interpolation becomes one argument
+// ("$1", "$2", …) of `sh -c`, so a value is never parsed by the shell: `${"; rm -rf /"}` is one
+// argument. An array interpolates as several arguments; `{ raw: "..." }` is inserted as shell
+// text, as in Bun.
+function buildCommand(strings, values) {
+  let script = "";
+  const args = [];
+  const word = (value) => {
+    if (value === null || value === undefined) return "";
+    if (typeof value === "object" && typeof value.raw === "string") return value.raw;
+    args.push(value instanceof ShellOutput ? value.stdout : String(value));
+    return `"\${${args.length}}"`;
+  };
+  for (let i = 0; i < strings.raw.length; i++) {
+    script += strings.raw[i];
+    if (i < values.length) {
+      const value = values[i];
+      script += Array.isArray(value) ? value.map(word).filter((w) => w !== "").join(" ") : word(value);
+    }
+  }
+  return { script, args };
+}
+
+class ShellPromise {
+  constructor(command, defaults) {
+    this._command = command;
+    this._options = { cwd: defaults.cwd, env: defaults.env, nothrow: defaults.nothrow, stdin: undefined };
+    this._promise = null;
+  }
+  cwd(directory) { this._options.cwd = String(directory); return this; }
+  env(variables) { this._options.env = { ...(variables ?? {}) }; return this; }
+  quiet() { return this; }  // plugline never prints a command's output
+  nothrow() { this._options.nothrow = true; return this; }
+  throws(enabled) { this._options.nothrow = !enabled; return this; }
+  _run() {
+    if (this._promise === null) {
+      this._promise = Promise.resolve().then(() => {
+        const answer = hostCall("shell", {
+          script: this._command.script, args: this._command.args, cwd: this._options.cwd,
+          env: this._options.env, stdin: this._options.stdin,
+        });
+        const output = new ShellOutput(answer);
+        if (output.exitCode !== 0 && !this._options.nothrow) {
+          throw new ShellError(output, this._command.script);
+        }
+        return output;
+      });
+    }
+    return this._promise;
+  }
+  then(onFulfilled, onRejected) { return this._run().then(onFulfilled, onRejected); }
+  catch(onRejected) { return this._run().catch(onRejected); }
+  finally(onFinally) { return this._run().finally(onFinally); }
+  text() { return this._run().then((o) => o.stdout); }
+  json() { return this._run().then((o) => JSON.parse(o.stdout)); }
+  // Bun's lines() is an async iterable; this one is also awaitable as an array.
+  lines() {
+    const run = () => this._run().then((o) => splitLines(o.stdout));
+    return {
+      then: (a, b) => run().then(a, b),
+      async *[Symbol.asyncIterator]() { yield* await run(); },
+    };
+  }
+}
+
+function makeShell(defaults) {
+  const $ = (strings, ...values) => {
+    if (!Array.isArray(strings) || !strings.raw) {
+      throw new TypeError("$ is a tagged template: $`command ${arg}`");
+    }
+    return new ShellPromise(buildCommand(strings, values), defaults);
+  };
+  $.cwd = (directory) => { defaults.cwd = String(directory); return $; };
+  $.env = (variables) => { defaults.env = { ...(variables ?? {}) }; return $; };
+  $.nothrow = () => { defaults.nothrow = true; return $; };
+  $.throws = (enabled) => { defaults.nothrow = !enabled; return $; };
+  $.escape = (text) => `'${String(text).replaceAll("'", "'\\''")}'`;
+  return $;
+}
+
+// ---- the plugin API plugline calls -------------------------------------------------------------
+
+const loaded = [];  // [{ id, hooks }] in order
+
+function makeContext(context) {
+  const workspaces = new Map();
+  return {
+    project: context.project,
+    directory: context.directory,
+    worktree: context.worktree,
+    ...(context.serverUrl ? { serverUrl: typeof URL === "function" ? new URL(context.serverUrl) : context.serverUrl } : {}),
+    client: makeClient([]),
+    $: makeShell({ cwd: context.directory, env: undefined, nothrow: false }),
+    experimental_workspace: {
+      register(type, adapter) { workspaces.set(String(type), adapter); },
+    },
+  };
+}
+
+function toolEntries() {
+  const tools = new Map();  // later plugins override earlier ones with the same name
+  for (const { id, hooks } of loaded) {
+    const defs = hooks.tool;
+    if (defs === null || typeof defs !== "object") continue;
+    for (const [name, def] of Object.entries(defs)) tools.set(name, { plugin: id, def });
+  }
+  return tools;
+}
+
+// Runs `name` on every plugin of the module that has it, in order, until one throws.
+async function runHook(name, input, output) {
+  for (const { id, hooks } of loaded) {
+    const fn = hooks[name];
+    if (typeof fn !== "function") continue;
+    try {
+      await fn.call(hooks, input, output);
+    } catch (error) {
+      return { output, error: { plugin: id, message: errorMessage(error) } };
+    }
+  }
+  return { output };
+}
+
+// Runs a lifecycle hook on every plugin; an error is recorded and the others still run.
+async function runEach(name, ...args) {
+  const errors = [];
+  for (const { id, hooks } of loaded) {
+    const fn = hooks[name];
+    if (typeof fn !== "function") continue;
+    try {
+      await fn.apply(hooks, args);
+    } catch (error) {
+      errors.push({ plugin: id, message: errorMessage(error) });
+    }
+  }
+  return { errors };
+}
+
+const api = {
+  __plugline_opencode: true,
+
+  // Calls every plugin function with the context; reports hooks, unknown hook names and tools.
+  async init(context, options) {
+    const servers = findServers();
+    const ctx = makeContext(context);
+    const hooks = new Set();
+    const unknown = [];
+    for (const { id, server } of servers) {
+      const result = await server(ctx, options ?? undefined);
+      if (result === null || typeof result !== "object") {
+        throw new TypeError(`plugin '${id}' returned ${result === null ? "null" : typeof result}, not an object of hooks`);
+      }
+      loaded.push({ id, hooks: result });
+      for (const name of Object.keys(result)) {
+        if (KNOWN_HOOKS.has(name)) {
+          hooks.add(name);
+        } else if (!unknown.includes(name)) {
+          unknown.push(name);
+        }
+      }
+    }
+    const tools = [];
+    for (const [name, { plugin: id, def }] of toolEntries()) {
+      if (def === null || typeof def !== "object" || typeof def.execute !== "function") {
+        throw new TypeError(`tool '${name}' of plugin '${id}' has no execute function`);
+      }
+      tools.push({
+        name, plugin: id, description: String(def.description ?? ""),
+        parameters: __plugline_tool_json_schema(def.args),
+      });
+    }
+    return { plugins: servers.map((s) => s.id), hooks: [...hooks], unknown, tools };
+  },
+
+  // (input, output) hooks: mutate output; returns the output and the first error, if any.
+  trigger(name, input, output) { return runHook(name, input, output); },
+
+  event(event) { return runEach("event", { event }); },
+  config(config) { return runEach("config", config); },
+  dispose() { return runEach("dispose"); },
+
+  async executeTool(name, args, context) {
+    const entry = toolEntries().get(name);
+    if (entry === undefined) return { ok: false, error: `no tool '${name}'` };
+    let parsed;
+    try {
+      parsed = __plugline_parse_tool_args(entry.def.args, args);
+    } catch (error) {
+      return { ok: false, error: `invalid arguments for ${name}: ${errorMessage(error)}` };
+    }
+    let title;
+    let metadata;
+    const toolContext = {
+      ...context,
+      abort: { aborted: false, reason: undefined, onabort: null, addEventListener() {},
+               removeEventListener() {}, throwIfAborted() {} },
+      metadata(input) { title = input?.title ?? title; metadata = input?.metadata ?? metadata; },
+      async ask() {},
+    };
+    try {
+      const result = await entry.def.execute(parsed, toolContext);
+      if (typeof result === "string") return { ok: true, output: result, title, metadata };
+      if (result !== null && typeof result === "object" && typeof result.output === "string") {
+        return { ok: true, output: result.output, title: result.title ?? title,
+                 metadata: result.metadata ?? metadata };
+      }
+      return { ok: true, output: result === undefined ? "" : JSON.stringify(result), title, metadata };
+    } catch (error) {
+      return { ok: false, error: errorMessage(error) };
+    }
+  },
+};
+
+export default isShaper ? exported : api;

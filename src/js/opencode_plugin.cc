@@ -1,0 +1,422 @@
+#include "js/opencode_plugin.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <utility>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/synchronization/mutex.h"
+#include "core/json.h"
+#include "core/strings.h"
+#include "core/text.h"
+#include "exec/process.h"
+#include "js/embedded.h"
+
+namespace plugline::js {
+namespace {
+
+using core::Value;
+using core::ValueArray;
+using core::ValueObject;
+
+// Output of a `$` command kept for the plugin; past it the command is killed.
+constexpr size_t kShellMaxOutputBytes = size_t{16} << 20;
+
+std::string StringOr(const Value& object, std::string_view key, std::string_view fallback = "") {
+  const Value* v = object.Find(key);
+  return v != nullptr && v->is_string() ? v->as_string() : std::string(fallback);
+}
+
+absl::StatusOr<std::string> RunShell(const Value& request, const JsHostContext& context,
+                                     absl::Duration timeout) {
+  exec::ProcessSpec spec;
+  spec.argv = {"/bin/sh", "-c", StringOr(request, "script"), "sh"};
+  if (const Value* args = request.Find("args"); args != nullptr && args->is_array()) {
+    for (const Value& arg : args->as_array()) {
+      spec.argv.push_back(arg.is_string() ? arg.as_string() : core::ToJson(arg));
+    }
+  }
+  spec.cwd = StringOr(request, "cwd", context.directory);
+  if (const Value* env = request.Find("env"); env != nullptr && env->is_object()) {
+    for (const auto& [name, value] : env->as_object()) {
+      if (value.is_null()) continue;
+      spec.extra_env.emplace_back(name, value.is_string() ? value.as_string() : core::ToJson(value));
+    }
+  }
+  if (const Value* input = request.Find("stdin"); input != nullptr && input->is_string()) {
+    spec.stdin_data = input->as_string();
+  }
+  spec.merge_output = false;
+  spec.own_process_group = true;
+  spec.max_output_bytes = kShellMaxOutputBytes;
+  spec.timeout = timeout;
+  spec.kill_grace = absl::Seconds(1);
+  absl::StatusOr<exec::ProcessResult> run = exec::RunProcess(spec);
+  if (!run.ok()) return run.status();
+  if (run->timed_out) {
+    return absl::DeadlineExceededError(
+        StrCat("$`", StringOr(request, "script"), "` timed out after ",
+               absl::FormatDuration(timeout)));
+  }
+  if (run->output_limit_hit) {
+    return absl::ResourceExhaustedError(
+        StrCat("$`", StringOr(request, "script"), "` printed more than 16 MiB"));
+  }
+  core::JsonWriter w;
+  w.BeginObject();
+  w.Key("exitCode").Int(run->ShellExitCode());
+  w.Key("stdout").String(core::SanitizeUtf8(run->output));
+  w.Key("stderr").String(core::SanitizeUtf8(run->error_output));
+  w.EndObject();
+  return w.Take();
+}
+
+// The wrapper's {output, error?} answer to a trigger.
+absl::StatusOr<core::NamedHookResult> ParseTriggerResult(std::string_view json) {
+  absl::StatusOr<Value> value = core::ParseJson(json, "trigger result");
+  if (!value.ok()) return value.status();
+  core::NamedHookResult result;
+  const Value* output = value->Find("output");
+  result.output_json = output != nullptr ? core::ToJson(*output) : "{}";
+  if (const Value* error = value->Find("error"); error != nullptr && error->is_object()) {
+    result.error = StringOr(*error, "message", "the hook threw");
+  }
+  return result;
+}
+
+// Lifecycle hooks answer {errors:[{plugin, message}]}: logged, never fatal.
+void LogErrors(const core::Log* log, const std::string& id, std::string_view hook,
+               const absl::StatusOr<std::string>& answer) {
+  if (log == nullptr) return;
+  if (!answer.ok()) {
+    log->Write("warn", StrCat("plugin ", id), StrCat(hook, " failed: ", answer.status().message()));
+    return;
+  }
+  absl::StatusOr<Value> value = core::ParseJson(*answer, hook);
+  const Value* errors = value.ok() ? value->Find("errors") : nullptr;
+  if (errors == nullptr || !errors->is_array()) return;
+  for (const Value& error : errors->as_array()) {
+    log->Write("warn", StrCat("plugin ", id, "/", StringOr(error, "plugin")),
+               StrCat(hook, " hook threw: ", StringOr(error, "message")));
+  }
+}
+
+class OpenCodePlugin final : public core::HookPlugin,
+                             public core::NamedHookPlugin,
+                             public core::ToolProvider {
+ public:
+  OpenCodePlugin(std::string id, std::unique_ptr<Module> module,
+                 const core::JsPluginSettings& settings, const core::Log* log,
+                 std::vector<std::string> hooks, std::vector<core::ToolInfo> tools)
+      : id_(std::move(id)),
+        module_(std::move(module)),
+        log_(log),
+        hooks_(std::move(hooks)),
+        tools_(std::move(tools)) {
+    limits_.timeout = absl::Milliseconds(settings.hook_timeout_ms);
+  }
+
+  const std::string& id() const override { return id_; }
+  const std::string& named_hooks_id() const override { return id_; }
+
+  bool Handles(std::string_view event) const override {
+    return HasNamedHook(OpenCodeHookFor(event));
+  }
+  bool HasNamedHook(std::string_view name) const override {
+    return std::find(hooks_.begin(), hooks_.end(), name) != hooks_.end();
+  }
+
+  absl::StatusOr<core::HookAnswer> Call(std::string_view event,
+                                        std::string_view payload_json) override;
+
+  absl::StatusOr<core::NamedHookResult> TriggerNamed(std::string_view name,
+                                                     std::string_view input_json,
+                                                     std::string_view output_json) override {
+    std::string args = StrCat("[", core::ToJson(Value(name)), ",", input_json, ",", output_json, "]");
+    absl::StatusOr<std::string> answer = module_->Call("trigger", args, limits_);
+    if (!answer.ok()) return answer.status();
+    return ParseTriggerResult(*answer);
+  }
+
+  std::vector<core::ToolInfo> Tools() override { return tools_; }
+
+  absl::StatusOr<core::ToolResult> ExecuteTool(std::string_view name, std::string_view args_json,
+                                               std::string_view context_json) override {
+    std::string args = StrCat("[", core::ToJson(Value(name)), ",",
+                              args_json.empty() ? "{}" : args_json, ",",
+                              context_json.empty() ? "{}" : context_json, "]");
+    absl::StatusOr<std::string> answer = module_->Call("executeTool", args, limits_);
+    if (!answer.ok()) return answer.status();
+    absl::StatusOr<Value> value = core::ParseJson(*answer, "tool result");
+    if (!value.ok()) return value.status();
+    core::ToolResult result;
+    const Value* ok = value->Find("ok");
+    result.ok = ok != nullptr && ok->is_bool() && ok->as_bool();
+    result.output = StringOr(*value, "output");
+    result.error = StringOr(*value, "error");
+    result.title = StringOr(*value, "title");
+    if (const Value* metadata = value->Find("metadata"); metadata != nullptr && !metadata->is_null()) {
+      result.metadata_json = core::ToJson(*metadata);
+    }
+    return result;
+  }
+
+  void Configure(std::string_view config_json) {
+    LogErrors(log_, id_, "config", module_->Call("config", StrCat("[", config_json, "]"), limits_));
+  }
+
+  void Dispose() override {
+    if (!HasNamedHook("dispose")) return;
+    LogErrors(log_, id_, "dispose", module_->Call("dispose", "[]", limits_));
+  }
+
+ private:
+  // Runs a canonical event through the `event` hook: {event: {type, properties}}.
+  absl::StatusOr<core::HookAnswer> CallEvent(std::string_view event, const Value& payload);
+
+  const std::string id_;
+  const std::unique_ptr<Module> module_;  // serializes calls itself
+  const core::Log* const log_;
+  const std::vector<std::string> hooks_;
+  const std::vector<core::ToolInfo> tools_;
+  CallLimits limits_;
+};
+
+absl::StatusOr<core::HookAnswer> OpenCodePlugin::CallEvent(std::string_view event,
+                                                           const Value& payload) {
+  std::string session = StringOr(payload, "session_id");
+  Value body;
+  if (event == "session_start" || event == "session_end") {
+    Value info;
+    info.Set("id", Value(session));
+    body.Set("type", Value(event == "session_start" ? "session.created" : "session.deleted"));
+    Value properties;
+    properties.Set("info", std::move(info));
+    body.Set("properties", std::move(properties));
+  } else if (event == "turn_end") {
+    body.Set("type", Value("session.idle"));
+    Value properties;
+    properties.Set("sessionID", Value(session));
+    body.Set("properties", std::move(properties));
+  } else {
+    body.Set("type", Value(event));
+    body.Set("properties", payload);
+  }
+  absl::StatusOr<std::string> answer =
+      module_->Call("event", StrCat("[", core::ToJson(body), "]"), limits_);
+  if (!answer.ok()) return answer.status();
+  absl::StatusOr<Value> value = core::ParseJson(*answer, "event result");
+  if (!value.ok()) return value.status();
+  if (const Value* errors = value->Find("errors");
+      errors != nullptr && errors->is_array() && !errors->as_array().empty()) {
+    const Value& first = errors->as_array().front();
+    return absl::UnknownError(StrCat("the event hook of ", StringOr(first, "plugin"),
+                                     " threw: ", StringOr(first, "message")));
+  }
+  return core::HookAnswer{};
+}
+
+absl::StatusOr<core::HookAnswer> OpenCodePlugin::Call(std::string_view event,
+                                                      std::string_view payload_json) {
+  absl::StatusOr<Value> parsed = core::ParseJson(payload_json, "payload");
+  if (!parsed.ok()) return parsed.status();
+  const Value& payload = *parsed;
+  const std::string_view hook = OpenCodeHookFor(event);
+  if (hook == "event") return CallEvent(event, payload);
+
+  std::string session = StringOr(payload, "session_id");
+  std::string call_id = StringOr(payload, "call_id");
+  std::string tool = StringOr(payload, "tool");
+  Value args = ValueObject{};
+  if (const Value* text = payload.Find("arguments"); text != nullptr && text->is_string()) {
+    absl::StatusOr<Value> decoded = core::ParseJson(text->as_string(), "arguments");
+    if (decoded.ok()) args = *std::move(decoded);
+  }
+  Value input;
+  Value output;
+  if (hook == "tool.execute.before") {
+    input.Set("tool", Value(tool));
+    input.Set("sessionID", Value(session));
+    input.Set("callID", Value(call_id));
+    output.Set("args", args);
+  } else if (hook == "tool.execute.after") {
+    input.Set("tool", Value(tool));
+    input.Set("sessionID", Value(session));
+    input.Set("callID", Value(call_id));
+    input.Set("args", args);
+    output.Set("title", Value(StringOr(payload, "title")));
+    output.Set("output", Value(StringOr(payload, "result")));
+    output.Set("metadata", ValueObject{});
+  } else if (hook == "chat.message") {
+    input.Set("sessionID", Value(session));
+    Value part;
+    part.Set("type", Value("text"));
+    part.Set("text", Value(StringOr(payload, "prompt")));
+    Value message;
+    message.Set("role", Value("user"));
+    message.Set("sessionID", Value(session));
+    output.Set("message", std::move(message));
+    output.Set("parts", ValueArray{std::move(part)});
+  } else {
+    // tool_definition, shell_env, pre_compact: the host's payload is the input; the output
+    // the hook may change is in its "output" member (the dispatch result cannot carry it: a
+    // host that needs it triggers the hook by name).
+    input = payload;
+    const Value* given = payload.Find("output");
+    output = given != nullptr && given->is_object() ? *given : Value(ValueObject{});
+  }
+  const std::string before = core::ToJson(output);
+  absl::StatusOr<core::NamedHookResult> result =
+      TriggerNamed(hook, core::ToJson(input), before);
+  if (!result.ok()) return result.status();
+  core::HookAnswer answer;
+  if (!result->error.empty()) {
+    if (hook == "tool.execute.before") {  // OpenCode: a throw here refuses the tool call
+      answer.deny = true;
+      answer.reason = result->error;
+      return answer;
+    }
+    return absl::UnknownError(StrCat(hook, " threw: ", result->error));
+  }
+  if (result->output_json == before) return answer;
+  absl::StatusOr<Value> after = core::ParseJson(result->output_json, "hook output");
+  if (!after.ok()) return after.status();
+  if (hook == "tool.execute.before") {
+    if (const Value* new_args = after->Find("args"); new_args != nullptr) {
+      std::string text = core::ToJson(*new_args);
+      if (text != core::ToJson(args)) answer.arguments = std::move(text);
+    }
+  } else if (hook == "tool.execute.after") {
+    std::string text = StringOr(*after, "output");
+    if (text != StringOr(payload, "result")) answer.result = std::move(text);
+  }
+  return answer;
+}
+
+// The git work tree holding `directory` (the nearest parent with .git), else `directory`.
+std::string WorktreeOf(const std::string& directory) {
+  std::string dir = directory;
+  while (!dir.empty()) {
+    if (::access(StrCat(dir, "/.git").c_str(), F_OK) == 0) return dir;
+    size_t slash = dir.rfind('/');
+    if (slash == std::string::npos || slash == 0) break;
+    dir.resize(slash);
+  }
+  return directory;
+}
+
+}  // namespace
+
+std::string_view OpenCodeHookFor(std::string_view event) {
+  if (event == "pre_tool_call") return "tool.execute.before";
+  if (event == "post_tool_call") return "tool.execute.after";
+  if (event == "user_prompt") return "chat.message";
+  if (event == "tool_definition") return "tool.definition";
+  if (event == "shell_env") return "shell.env";
+  if (event == "pre_compact") return "experimental.session.compacting";
+  return "event";
+}
+
+void AddPluginModules(ModuleOptions* options) {
+  options->wrapper_source = std::string(embedded::kOpenCodeHostModule);
+  for (const char* specifier : {"@opencode-ai/plugin", "@opencode-ai/plugin/tool"}) {
+    options->builtin_modules.push_back(
+        {specifier, std::string(embedded::kOpenCodePluginModule)});
+  }
+}
+
+HostCallFunction MakeHostCall(const JsHostContext& context, std::string plugin_id,
+                              absl::Duration timeout) {
+  return [context, plugin_id = std::move(plugin_id),
+          timeout](std::string_view request_json) -> absl::StatusOr<std::string> {
+    absl::StatusOr<Value> request = core::ParseJson(request_json, "host call");
+    if (!request.ok()) return request.status();
+    std::string kind = StringOr(*request, "kind");
+    if (kind == "client") {
+      std::string path = StringOr(*request, "path");
+      if (!context.client) {
+        return absl::FailedPreconditionError(
+            StrCat("client.", path, "(): the host gave plugline no client callback"));
+      }
+      const Value* args = request->Find("args");
+      absl::StatusOr<std::string> answer =
+          context.client(path, args != nullptr ? core::ToJson(*args) : "[]");
+      if (!answer.ok()) {
+        return absl::Status(answer.status().code(),
+                            StrCat("client.", path, "() failed: ", answer.status().message()));
+      }
+      if (answer->empty()) return std::string("null");
+      absl::StatusOr<Value> valid = core::ParseJson(*answer, StrCat("client.", path, " answer"));
+      if (!valid.ok()) return valid.status();
+      return answer;
+    }
+    if (kind == "shell") return RunShell(*request, context, timeout);
+    return absl::InvalidArgumentError(StrCat("unknown host call '", kind, "'"));
+  };
+}
+
+absl::StatusOr<core::LoadedPlugin> MakeOpenCodePlugin(const core::PluginFile& file,
+                                                      const core::JsPluginSettings& settings,
+                                                      const JsHostContext& context,
+                                                      const core::Log* log,
+                                                      std::unique_ptr<Module> module) {
+  Value ctx;
+  std::string worktree = context.worktree.empty() ? WorktreeOf(context.directory) : context.worktree;
+  Value project;
+  project.Set("id", Value(worktree));
+  project.Set("worktree", Value(worktree));
+  if (::access(StrCat(worktree, "/.git").c_str(), F_OK) == 0) project.Set("vcs", Value("git"));
+  ctx.Set("project", std::move(project));
+  ctx.Set("directory", Value(context.directory));
+  ctx.Set("worktree", Value(worktree));
+  if (!context.server_url.empty()) ctx.Set("serverUrl", Value(context.server_url));
+  CallLimits init_limits;
+  init_limits.timeout = absl::Milliseconds(settings.load_timeout_ms);
+  absl::StatusOr<std::string> report_json =
+      module->Call("init", StrCat("[", core::ToJson(ctx), ",null]"), init_limits);
+  if (!report_json.ok()) return report_json.status();
+  absl::StatusOr<Value> report = core::ParseJson(*report_json, "init report");
+  if (!report.ok()) return report.status();
+
+  core::LoadedPlugin loaded;
+  std::vector<std::string> hooks;
+  if (const Value* list = report->Find("hooks"); list != nullptr && list->is_array()) {
+    for (const Value& name : list->as_array()) {
+      if (name.is_string()) hooks.push_back(name.as_string());
+    }
+  }
+  if (const Value* unknown = report->Find("unknown"); unknown != nullptr && unknown->is_array()) {
+    for (const Value& name : unknown->as_array()) {
+      if (name.is_string()) loaded.warnings.push_back(StrCat("unknown hook '", name.as_string(), "'"));
+    }
+  }
+  std::vector<core::ToolInfo> tools;
+  if (const Value* list = report->Find("tools"); list != nullptr && list->is_array()) {
+    for (const Value& tool : list->as_array()) {
+      const Value* parameters = tool.Find("parameters");
+      tools.push_back({StringOr(tool, "name"), StringOr(tool, "description"),
+                       parameters != nullptr ? core::ToJson(*parameters) : "{}",
+                       StringOr(tool, "plugin")});
+    }
+  }
+  loaded.files = module->files();
+  loaded.id = file.name;
+  loaded.kind = "opencode";
+  for (const std::string& hook : hooks) {
+    if (hook == "tool" || hook == "auth" || hook == "provider") continue;  // not events
+    loaded.events.push_back(hook);
+  }
+  bool has_config = std::find(hooks.begin(), hooks.end(), "config") != hooks.end();
+  auto plugin = std::make_shared<OpenCodePlugin>(file.name, std::move(module), settings, log,
+                                                 std::move(hooks), std::move(tools));
+  // The configuration, once, after load; errors are logged, never fatal (as OpenCode).
+  if (has_config) plugin->Configure(context.config_json);
+  loaded.hook = plugin;
+  loaded.named_hooks = plugin;
+  if (!plugin->Tools().empty()) loaded.tools = plugin;
+  return loaded;
+}
+
+}  // namespace plugline::js
