@@ -1,6 +1,6 @@
 // Hook dispatch through plugline::Host: per plugin per call for native hooks, one-shot exec
 // plugins (a small C program and the seed's sh script), persistent exec plugins (C and python3),
-// and a chain of 10 exec plugins.
+// a chain of 10 exec plugins, and OpenCode JS plugins (tool.execute.before, 1 and 10).
 //
 // usage: hooks_benchmark [NATIVE_CALLS=200000] [ONESHOT_CALLS=300] [PERSISTENT_CALLS=20000]
 // Figures are printed; nothing is asserted. The C plugin is hook_echo_plugin (built alongside).
@@ -191,6 +191,28 @@ int main(int argc, char** argv) {
     auto exec_host = Open(home);
     double ms = DispatchMs(*exec_host, c.calls, static_cast<size_t>(c.plugins));
     Line(c.what, ms, c.plugins, base);
+  }
+  // OpenCode JS plugins: tool.execute.before (the seed's .env blocker) through 1 and 10.
+  const std::string js_plugin =
+      "export default async () => ({\n"
+      "  'tool.execute.before': async (input, output) => {\n"
+      "    if (input.tool === 'read' && String(output.args.filePath).includes('.env')) {\n"
+      "      throw new Error('Do not read .env files');\n"
+      "    }\n"
+      "  },\n"
+      "});\n";
+  for (int n : {1, 10}) {
+    char tmpl[] = "/tmp/plugline-hooks-bench-XXXXXX";
+    std::string home = ::mkdtemp(tmpl);
+    homes.push_back(home);
+    for (int i = 0; i < n; ++i) {
+      Write(home + "/plugins/opencode-" + std::to_string(100 + i) + ".js", js_plugin);
+    }
+    auto js_host = Open(home);
+    double ms = DispatchMs(*js_host, persistent_calls, static_cast<size_t>(n));
+    Line(n == 1 ? "OpenCode JS plugin, tool.execute.before x1"
+                : "OpenCode JS plugin, tool.execute.before x10",
+         ms, n, base);
   }
   for (const std::string& home : homes) std::filesystem::remove_all(home);
   return 0;

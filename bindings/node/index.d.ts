@@ -26,7 +26,22 @@ export interface HostOptions {
   projectDir?: string | null;
   /** Keep raw outputs under <home>/outputs and name the file in summaries (default true). */
   storeOutputs?: boolean;
+  /**
+   * What OpenCode plugins' `client` reaches: `await client.app.log({...})` in a plugin calls
+   * `client("app.log", [{...}])` synchronously, on the JS thread, inside the call running the
+   * plugin's hook. Its JSON-able answer (undefined: null) resolves the plugin's promise; a
+   * throw (or a returned Promise) rejects it with "client.<path>() failed: " + String(error).
+   * Without it, client calls reject ("no client callback").
+   */
+  client?: ClientFunction | null;
+  /** ctx.serverUrl of OpenCode plugins. */
+  serverUrl?: string | null;
+  /** The JSON object (or its JSON text) OpenCode plugins' `config` hooks receive; default {}. */
+  pluginConfig?: Record<string, unknown> | string | null;
 }
+
+/** The host's side of OpenCode plugins' `client`: path is "app.log", args the call's arguments. */
+export type ClientFunction = (path: string, args: unknown[]) => unknown;
 
 export interface ShapeOptions {
   /** Use this shaper ("builtin-generic") instead of choosing by match(). */
@@ -126,6 +141,51 @@ export interface DispatchResult {
   plugins: { plugin: string; action: string; ms: number }[];
 }
 
+/** What trigger() returns: the output after every plugin's hook ran. */
+export interface TriggerResult<Output = Record<string, unknown>> {
+  name: string;
+  output: Output;
+  /** Hooks that threw; the other plugins still ran. */
+  errors: { plugin: string; message: string }[];
+  /** One entry per plugin that ran, in order. */
+  plugins: { plugin: string; ms: number }[];
+}
+
+/** A tool an OpenCode plugin adds. */
+export interface ToolInfo {
+  name: string;
+  description: string;
+  /** The JSON Schema of its arguments ({"type": "object", "properties": ...}). */
+  parameters: Record<string, unknown>;
+  /** The plugin that adds it. */
+  plugin: string;
+  /** It has the name of one of the host's built-in tools, and takes precedence over it. */
+  overrides_builtin: boolean;
+}
+
+/** What executeTool() gives to the tool's execute() as its context. */
+export interface ToolContext {
+  sessionID?: string;
+  messageID?: string;
+  agent?: string;
+  directory?: string;
+  worktree?: string;
+  [field: string]: unknown;
+}
+
+/** What executeTool() returns; a tool that throws or gets bad arguments is ok: false. */
+export interface ToolResult {
+  ok: boolean;
+  /** What execute() returned ("" when it failed). */
+  output: string;
+  /** Why it failed (it threw, or the arguments do not fit the schema); null when ok. */
+  error: string | null;
+  title: string;
+  metadata: Record<string, unknown> | null;
+  /** The plugin that has the tool. */
+  plugin: string;
+}
+
 export class Host {
   constructor(options?: HostOptions);
   shape(command: string, output: string | ArrayBufferView | ArrayBuffer,
@@ -146,6 +206,12 @@ export class Host {
   addHook(id: string, events: readonly (HookEvent | (string & {}))[] | "*" | string,
           fn: HookFunction, options?: AddHookOptions): void;
   removeHook(id: string): void;
+  trigger<Output = Record<string, unknown>>(
+    name: string, input: Record<string, unknown> | string | ArrayBufferView | ArrayBuffer,
+    output: Output | string | ArrayBufferView | ArrayBuffer): TriggerResult<Output>;
+  tools(builtinTools?: readonly string[] | null): { tools: ToolInfo[] };
+  executeTool(name: string, args: Record<string, unknown> | string,
+              context?: ToolContext | string | null): ToolResult;
   close(): void;
   readonly closed: boolean;
 }

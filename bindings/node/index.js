@@ -5,7 +5,9 @@
 // Every call is synchronous and runs on the calling thread: shaping takes microseconds to a
 // few milliseconds, so it does not need a thread pool. jsCall() blocks for as long as the
 // plugin runs, bounded by its timeoutMs (default 5000 ms); dispatch() blocks while the exec
-// plugins run (each bounded by its own timeout) and calls native hooks on this thread.
+// plugins run (each bounded by its own timeout) and calls native hooks on this thread;
+// trigger() and executeTool() block while OpenCode plugins run, and call the host's client on
+// this thread.
 //
 // Errors from plugline are PluglineError (a subclass of Error) with .status (the negative
 // plugline_status number), .code ("PLUGLINE_EINVALID", ...) and plugline's message. Arguments
@@ -90,6 +92,19 @@ function checkOptionalString(value, name) {
   return value ?? null;
 }
 
+// A JSON object argument as the addon takes it: an object through JSON.stringify; a string or
+// bytes as they are (plugline checks that they hold a JSON object).
+function toJsonObject(value, name) {
+  if (typeof value === 'string' || ArrayBuffer.isView(value) || value instanceof ArrayBuffer) {
+    return value;
+  }
+  if (value === null || typeof value !== 'object') {
+    throw new TypeError(`${name} must be an object, a JSON string, a Buffer, a TypedArray or ` +
+                        'an ArrayBuffer');
+  }
+  return JSON.stringify(value);
+}
+
 /** plugline's version, "0.1.0" (plugline_version_string()). */
 function version() {
   return addon.version();
@@ -109,24 +124,71 @@ class Host {
   // Native hooks: id -> the function the addon calls. The addon holds it weakly, so this map
   // is what keeps it alive while the hook is registered.
   #hooks = new Map();
+  // The client function the addon calls, held here for the same reason.
+  #client = null;
 
   /**
    * @param {object} [options]
    * @param {string} [options.home]          state directory; default $PLUGLINE_HOME, else ~/.plugline
    * @param {string} [options.projectDir]    a project whose .plugline/ adds config and plugins
    * @param {boolean} [options.storeOutputs] keep raw outputs under <home>/outputs (default true)
-   * @throws {PluglineError} e.g. PLUGLINE_ESTATE when no home directory can be found
+   * @param {(path: string, args: unknown[]) => unknown} [options.client]  what OpenCode
+   *        plugins' `client` reaches: `await client.app.log({...})` in a plugin calls
+   *        `client("app.log", [{...}])` synchronously, on this thread, inside the call that runs
+   *        the plugin's hook (trigger(), dispatch(), executeTool(), or plugins(), reload() and
+   *        close() for `config` and `dispose` hooks); its JSON-able answer (undefined: null)
+   *        resolves the plugin's promise. If it throws — or returns a Promise, which cannot be
+   *        awaited there, or something JSON.stringify refuses — the plugin's promise rejects
+   *        with "client.<path>() failed: " and String(error). It must not call into this host
+   *        (that throws PLUGLINE_ESTATE). Without a client, every client call rejects with a
+   *        message saying the host gave "no client callback".
+   * @param {string} [options.serverUrl]   ctx.serverUrl of OpenCode plugins
+   * @param {object|string} [options.pluginConfig]  the JSON object (or its JSON text) OpenCode
+   *        plugins' `config` hooks receive after loading; default {}
+   * @throws {PluglineError} e.g. PLUGLINE_ESTATE when no home directory can be found,
+   *   PLUGLINE_EINVALID when pluginConfig is not a JSON object
    */
   constructor(options) {
-    const { home, projectDir, storeOutputs } =
-      checkOptions(options, ['home', 'projectDir', 'storeOutputs'], 'Host options');
+    const { home, projectDir, storeOutputs, client, serverUrl, pluginConfig } =
+      checkOptions(options,
+                   ['home', 'projectDir', 'storeOutputs', 'client', 'serverUrl', 'pluginConfig'],
+                   'Host options');
     if (storeOutputs !== undefined && typeof storeOutputs !== 'boolean') {
       throw new TypeError('storeOutputs must be a boolean');
     }
+    if (client !== undefined && client !== null && typeof client !== 'function') {
+      throw new TypeError('client must be a function');
+    }
+    let pluginConfigJson = null;
+    if (pluginConfig !== undefined && pluginConfig !== null) {
+      if (typeof pluginConfig === 'string') {
+        pluginConfigJson = pluginConfig;
+      } else if (typeof pluginConfig === 'object' && !Array.isArray(pluginConfig)) {
+        pluginConfigJson = JSON.stringify(pluginConfig);
+      } else {
+        throw new TypeError('pluginConfig must be an object or a JSON string');
+      }
+    }
+    // The addon speaks JSON text. Whatever this throws (client, or the answer check) the addon
+    // catches and turns into a rejection of the plugin's promise, described as String(error).
+    const call = typeof client === 'function'
+      ? (clientPath, argsJson) => {
+          const answer = client(clientPath, JSON.parse(argsJson));
+          if (answer !== null && typeof answer === 'object' && typeof answer.then === 'function') {
+            throw new TypeError(`client("${clientPath}") returned a Promise: the client must ` +
+                                'answer synchronously');
+          }
+          return answer === undefined ? null : JSON.stringify(answer);
+        }
+      : null;
     this.#native = new addon.Host(
       checkOptionalString(home, 'home'),
       checkOptionalString(projectDir, 'projectDir'),
-      storeOutputs);
+      storeOutputs,
+      call,
+      checkOptionalString(serverUrl, 'serverUrl'),
+      pluginConfigJson);
+    this.#client = call;
   }
 
   /**
@@ -201,7 +263,9 @@ class Host {
    * plugin directories first, in their order, then the native hooks (addHook) in the order
    * they were added; a deny ends the chain. A hook that crashes, times out, throws or answers
    * wrongly does not fail the call: it is listed under `skipped` (or denies, when it fails
-   * closed). Native hooks run synchronously, on this thread, inside the call.
+   * closed). Native hooks run synchronously, on this thread, inside the call. OpenCode plugins
+   * take part through the hook each canonical event maps to (docs/plugins-opencode.md): a
+   * `tool.execute.before` that throws denies pre_tool_call with the error's message as reason.
    *
    * @param {string} event  "pre_tool_call", "post_tool_call", "session_start", "session_end",
    *        "turn_end", "user_prompt", "tool_definition", "shell_env", "pre_compact", or any
@@ -293,10 +357,84 @@ class Host {
     this.#hooks.delete(id);
   }
 
-  /** Releases the host now. Idempotent; any later call throws PluglineError PLUGLINE_ESTATE. */
+  /**
+   * Runs the OpenCode hook `name` of every plugin that has it (plugline_host_trigger), in
+   * dispatch order: each plugin mutates the output the previous one left. A hook that throws
+   * is listed under `errors` with its plugin, and the others still run. The client runs
+   * synchronously, on this thread, inside the call.
+   *
+   * @param {string} name  "chat.params", "shell.env", "tool.execute.before", ...
+   * @param {object|string|Buffer|Uint8Array|ArrayBuffer} input   the hook's input, a JSON
+   *        object (an object is passed through JSON.stringify, a string or bytes as they are)
+   * @param {object|string|Buffer|Uint8Array|ArrayBuffer} output  the output to start from
+   * @returns {{name: string, output: object, errors: {plugin: string, message: string}[],
+   *   plugins: {plugin: string, ms: number}[]}}
+   * @throws {PluglineError} PLUGLINE_EINVALID (empty name, input or output not a JSON
+   *   object), PLUGLINE_ESTATE (closed host, or called from inside one of its own callbacks)
+   */
+  trigger(name, input, output) {
+    if (typeof name !== 'string') throw new TypeError('name must be a string');
+    return JSON.parse(this.#native.trigger(name, toJsonObject(input, 'input'),
+                                           toJsonObject(output, 'output')));
+  }
+
+  /**
+   * The tools OpenCode plugins add (plugline_host_tools), each with its name, description,
+   * parameters (JSON Schema), plugin, and overrides_builtin: whether it has the name of one
+   * of `builtinTools` (the host's own tools), which it then takes precedence over.
+   *
+   * @param {string[]} [builtinTools]  the host's own tool names, e.g. ["read", "bash"]
+   * @returns {{tools: {name: string, description: string, parameters: object, plugin: string,
+   *   overrides_builtin: boolean}[]}}
+   * @throws {PluglineError} PLUGLINE_ESTATE
+   */
+  tools(builtinTools) {
+    let names = null;
+    if (builtinTools !== undefined && builtinTools !== null) {
+      if (!Array.isArray(builtinTools) ||
+          !builtinTools.every((name) => typeof name === 'string')) {
+        throw new TypeError('builtinTools must be an array of tool names');
+      }
+      for (const name of builtinTools) {
+        if (name.includes(',') || name.trim() === '') {
+          throw new TypeError(`builtinTools: ${JSON.stringify(name)} is not a tool name`);
+        }
+      }
+      if (builtinTools.length > 0) names = builtinTools.join(',');
+    }
+    return JSON.parse(this.#native.tools(names));
+  }
+
+  /**
+   * Runs a plugin tool (plugline_host_execute_tool): `args` are validated against its schema
+   * and defaults applied. A tool that throws, or gets bad arguments, does not throw here: the
+   * result is `ok: false` with the error.
+   *
+   * @param {string} name  a tool tools() lists
+   * @param {object|string} args  its arguments, a JSON object (or its JSON text)
+   * @param {object|string} [context]  what its execute() gets: any of sessionID, messageID,
+   *        agent, directory, worktree
+   * @returns {{ok: boolean, output: string, error: string|null, title: string,
+   *   metadata: object|null, plugin: string}}
+   * @throws {PluglineError} PLUGLINE_ENOTFOUND (no plugin has the tool), PLUGLINE_EINVALID
+   *   (args or context not a JSON object), PLUGLINE_ESTATE
+   */
+  executeTool(name, args, context) {
+    if (typeof name !== 'string') throw new TypeError('name must be a string');
+    const contextJson = context === undefined || context === null
+      ? null
+      : toJsonObject(context, 'context');
+    return JSON.parse(this.#native.executeTool(name, toJsonObject(args, 'args'), contextJson));
+  }
+
+  /**
+   * Releases the host now; the plugins' `dispose` hooks run inside (and may call the client).
+   * Idempotent; any later call throws PluglineError PLUGLINE_ESTATE.
+   */
   close() {
     this.#native.close();
     this.#hooks.clear();
+    this.#client = null;
   }
 
   /** True after close(). */

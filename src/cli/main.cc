@@ -3,6 +3,7 @@
 
 #include <thread>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -46,6 +47,13 @@ constexpr std::string_view kUsage =
     "        dispatch EVENT (pre_tool_call, post_tool_call, session_start, ...) to the hook\n"
     "        plugins with the JSON payload read from FILE (- or none: standard input) and\n"
     "        print the result as JSON; exit status 0, or 3 when a plugin denied\n"
+    "  trigger NAME [--input JSON] [--output JSON]\n"
+    "        run the OpenCode hook NAME (shell.env, chat.params, ...) of every plugin that has\n"
+    "        it with (input, output) and print the result JSON (the final output, errors)\n"
+    "  tools [--json]\n"
+    "        the tools plugins add: name, plugin, description (--json: with JSON Schema)\n"
+    "  tool NAME [--args JSON] [--context JSON]\n"
+    "        run a plugin tool and print its result JSON; exit status 0, or 1 when it failed\n"
     "  plugins [--json]\n"
     "        every plugin: built-in shapers, JS shapers, exec hooks (id, kind, tier, state,\n"
     "        statistics); broken plugins with the reason they do not run\n"
@@ -489,6 +497,142 @@ int Hook(const std::vector<std::string>& args) {
   return result->denied ? kExitDenied : 0;
 }
 
+// Options of the form `--name VALUE` (or `--name=VALUE`) after one positional argument.
+struct NamedArgs {
+  std::string positional;
+  std::vector<std::pair<std::string, std::string>> options;
+  std::string error;
+
+  const std::string* Get(std::string_view name) const {
+    for (const auto& [key, value] : options) {
+      if (key == name) return &value;
+    }
+    return nullptr;
+  }
+};
+
+NamedArgs ParseNamed(const std::vector<std::string>& args,
+                     const std::vector<std::string_view>& allowed, bool want_positional) {
+  NamedArgs parsed;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& arg = args[i];
+    if (arg.starts_with("--")) {
+      std::string name = arg.substr(2);
+      std::string value;
+      if (size_t eq = name.find('='); eq != std::string::npos) {
+        value = name.substr(eq + 1);
+        name.resize(eq);
+      } else if (name != "json") {
+        if (i + 1 >= args.size()) {
+          parsed.error = StrCat("--", name, " needs a value");
+          return parsed;
+        }
+        value = args[++i];
+      }
+      if (std::find(allowed.begin(), allowed.end(), name) == allowed.end()) {
+        parsed.error = StrCat("unknown option --", name);
+        return parsed;
+      }
+      parsed.options.emplace_back(name, value);
+    } else if (want_positional && parsed.positional.empty()) {
+      parsed.positional = arg;
+    } else {
+      parsed.error = StrCat("unexpected argument ", arg);
+      return parsed;
+    }
+  }
+  if (want_positional && parsed.positional.empty()) parsed.error = "a name is required";
+  return parsed;
+}
+
+int Trigger(const std::vector<std::string>& args) {
+  NamedArgs parsed = ParseNamed(args, {"input", "output"}, true);
+  if (!parsed.error.empty()) {
+    Error(StrCat("trigger: ", parsed.error, "\n\n", kUsage));
+    return kExitUsage;
+  }
+  const std::string* input = parsed.Get("input");
+  const std::string* output = parsed.Get("output");
+  absl::StatusOr<std::unique_ptr<Host>> host = OpenHost();
+  if (!host.ok()) {
+    Error(ToStd(host.status().message()));
+    return 1;
+  }
+  absl::StatusOr<TriggerResult> result = (*host)->Trigger(
+      parsed.positional, input != nullptr ? *input : "{}", output != nullptr ? *output : "{}");
+  if (!result.ok()) {
+    Error(StrCat("trigger: ", result.status().message()));
+    return kExitUsage;
+  }
+  WriteAll(STDOUT_FILENO, StrCat(result->ToJson(), "\n"));
+  AbandonHost(*std::move(host));
+  return 0;
+}
+
+int Tools(const std::vector<std::string>& args) {
+  NamedArgs parsed = ParseNamed(args, {"json"}, false);
+  if (!parsed.error.empty()) {
+    Error(StrCat("tools: ", parsed.error, "\n\n", kUsage));
+    return kExitUsage;
+  }
+  absl::StatusOr<std::unique_ptr<Host>> host = OpenHost();
+  if (!host.ok()) {
+    Error(ToStd(host.status().message()));
+    return 1;
+  }
+  std::string listing = (*host)->ToolsJson();
+  if (parsed.Get("json") != nullptr) {
+    WriteAll(STDOUT_FILENO, StrCat(listing, "\n"));
+  } else {
+    absl::StatusOr<core::Value> tools = core::ParseJson(listing, "tools");
+    std::string table = absl::StrFormat("%-24s %-20s %s\n", "tool", "plugin", "description");
+    if (tools.ok()) {
+      for (const core::Value& t : tools->Find("tools")->as_array()) {
+        StrAppend(&table, absl::StrFormat("%-24s %-20s %s\n", t.Find("name")->as_string(),
+                                          t.Find("plugin")->as_string(),
+                                          t.Find("description")->as_string()));
+      }
+    }
+    WriteAll(STDOUT_FILENO, table);
+  }
+  AbandonHost(*std::move(host));
+  return 0;
+}
+
+int Tool(const std::vector<std::string>& args) {
+  NamedArgs parsed = ParseNamed(args, {"args", "context"}, true);
+  if (!parsed.error.empty()) {
+    Error(StrCat("tool: ", parsed.error, "\n\n", kUsage));
+    return kExitUsage;
+  }
+  const std::string* tool_args = parsed.Get("args");
+  const std::string* context = parsed.Get("context");
+  absl::StatusOr<std::unique_ptr<Host>> host = OpenHost();
+  if (!host.ok()) {
+    Error(ToStd(host.status().message()));
+    return 1;
+  }
+  std::string default_context = "{}";
+  if (context == nullptr) {
+    char cwd[4096];
+    if (::getcwd(cwd, sizeof cwd) != nullptr) {
+      core::JsonWriter w;
+      w.BeginObject().Key("directory").String(cwd).EndObject();
+      default_context = w.Take();
+    }
+  }
+  absl::StatusOr<std::string> result = (*host)->ExecuteTool(
+      parsed.positional, tool_args != nullptr ? *tool_args : "{}",
+      context != nullptr ? *context : default_context);
+  if (!result.ok()) {
+    Error(StrCat("tool: ", result.status().message()));
+    return absl::IsNotFound(result.status()) ? 1 : kExitUsage;
+  }
+  WriteAll(STDOUT_FILENO, StrCat(*result, "\n"));
+  AbandonHost(*std::move(host));
+  return result->find("\"ok\":true") != std::string::npos ? 0 : 1;
+}
+
 int Main(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
   if (args.empty() || args[0] == "help" || args[0] == "--help" || args[0] == "-h") {
@@ -502,6 +646,9 @@ int Main(int argc, char** argv) {
   if (subcommand == "stats") return Stats(args);
   if (subcommand == "plugins") return Plugins(args);
   if (subcommand == "hook") return Hook(args);
+  if (subcommand == "trigger") return Trigger(args);
+  if (subcommand == "tools") return Tools(args);
+  if (subcommand == "tool") return Tool(args);
   if (subcommand == "version" || subcommand == "--version") {
     WriteAll(STDOUT_FILENO, StrCat("plugline ", VersionString(), "\n"));
     return 0;

@@ -396,9 +396,9 @@ absl::StatusOr<core::LoadedPlugin> MakeOpenCodePlugin(const core::PluginFile& fi
   if (const Value* list = report->Find("tools"); list != nullptr && list->is_array()) {
     for (const Value& tool : list->as_array()) {
       const Value* parameters = tool.Find("parameters");
+      // Named after the plugin as listed (the module), not the export that defines it.
       tools.push_back({StringOr(tool, "name"), StringOr(tool, "description"),
-                       parameters != nullptr ? core::ToJson(*parameters) : "{}",
-                       StringOr(tool, "plugin")});
+                       parameters != nullptr ? core::ToJson(*parameters) : "{}", file.name});
     }
   }
   loaded.files = module->files();

@@ -21,6 +21,14 @@
 // escape into plugline: either becomes the hook's failure (plugline_hook_answer_fail). The
 // hook holds its function weakly; index.js keeps it alive (in a Map on its Host), so that a
 // hook whose function refers back to its host does not keep the host alive forever.
+//
+// The client of OpenCode plugins. plugline calls it on the thread running the plugin's hook,
+// which for this addon is the JS thread, inside whichever call runs plugins (trigger(),
+// dispatch(), executeTool(), and plugins(), reload(), close() for `config` and `dispose`
+// hooks). CallJsClient turns whatever the JS function throws into a rejection of the
+// plugin's promise. It is held weakly, like a hook's function, and never called from a
+// garbage-collection finalizer (a host released by GC runs its plugins' `dispose` hooks
+// without a client: their client calls reject).
 #include <napi.h>
 
 #include <cmath>
@@ -271,9 +279,107 @@ int CallJsHook(const char* event, const char* payload_json, size_t payload_len,
   return 1;
 }
 
+// ---- The client of OpenCode plugins --------------------------------------------------------
+
+// The user_data of the client callback. plugline frees it (FreeJsClient) once no host uses it.
+struct JsClient {
+  napi_env env;
+  Napi::FunctionReference function;  // weak: index.js holds the function
+  std::thread::id thread;            // the JS thread of `env`
+  bool js_allowed = true;            // false while the owning host is freed by the GC
+};
+
+void FreeJsClient(void* user_data) { delete static_cast<JsClient*>(user_data); }
+
+// `text` as a JSON string literal. `text` is UTF-8 (from V8 or a literal); only the
+// characters JSON requires are escaped.
+std::string JsonQuote(const std::string& text) {
+  std::string quoted;
+  quoted.reserve(text.size() + 2);
+  quoted += '"';
+  for (char c : text) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (c == '"' || c == '\\') {
+      quoted += '\\';
+      quoted += c;
+    } else if (byte < 0x20) {
+      char escape[8];
+      std::snprintf(escape, sizeof escape, "\\u%04x", byte);
+      quoted += escape;
+    } else {
+      quoted += c;
+    }
+  }
+  quoted += '"';
+  return quoted;
+}
+
+// Rejects the plugin's promise with `message`: replies it as a JSON string and returns 1. If
+// even that fails (out of memory), plugline rejects with its own message.
+int RejectClientCall(plugline_reply* reply, const char* message) noexcept {
+  try {
+    const std::string quoted = JsonQuote(message);
+    plugline_reply_set(reply, quoted.data(), quoted.size());
+  } catch (...) {
+  }
+  return 1;
+}
+
+// plugline_client_fn for a JS function(path: string, argsJson: string) -> string|null|undefined
+// (the answer's JSON; index.js wraps the user's function to speak JSON).
+int CallJsClient(const char* path, const char* args_json, size_t args_len, plugline_reply* reply,
+                 void* user_data) noexcept {
+  auto* client = static_cast<JsClient*>(user_data);
+  try {
+    if (!client->js_allowed) {
+      return RejectClientCall(
+          reply, "plugline addon: the Host is being garbage-collected; JS cannot run now");
+    }
+    if (std::this_thread::get_id() != client->thread) {
+      return RejectClientCall(reply, "plugline addon: the client was called off its JS thread");
+    }
+    Napi::Env env(client->env);
+    Napi::HandleScope scope(env);
+    Napi::Function function = client->function.Value();
+    if (function.IsEmpty()) {
+      return RejectClientCall(reply, "plugline addon: the client function was collected");
+    }
+    Napi::Value result =
+        function.Call({Napi::String::New(env, path), Napi::String::New(env, args_json, args_len)});
+    bool pending = false;
+    if (napi_is_exception_pending(env, &pending) == napi_ok && pending) {
+      napi_value thrown = nullptr;
+      if (napi_get_and_clear_last_exception(env, &thrown) != napi_ok) {
+        return RejectClientCall(reply, "plugline addon: the client threw");
+      }
+      const std::string message = DescribeThrown(env, thrown);
+      return RejectClientCall(reply, message.c_str());
+    }
+    if (result.IsEmpty()) {  // no exception, yet no value: JS cannot run (the env is ending)
+      return RejectClientCall(reply, "plugline addon: the client could not run");
+    }
+    if (result.IsUndefined() || result.IsNull()) return 0;  // resolves to null
+    if (!result.IsString()) {
+      return RejectClientCall(reply, "plugline addon: the client's answer is not a JSON string");
+    }
+    const std::string json = result.As<Napi::String>().Utf8Value();
+    if (plugline_reply_set(reply, json.data(), json.size()) != PLUGLINE_OK) {
+      return RejectClientCall(reply, "plugline addon: the client's answer is not valid JSON");
+    }
+    return 0;
+  } catch (const std::bad_alloc&) {
+    return RejectClientCall(reply, "plugline addon: out of memory");
+  } catch (...) {
+    return RejectClientCall(reply, "plugline addon: unexpected C++ exception in the client");
+  }
+}
+
 // ---- Host ---------------------------------------------------------------------------------
 
-// new Host(home: string|null, projectDir: string|null, storeOutputs: boolean)
+// new Host(home: string|null, projectDir: string|null, storeOutputs: boolean|null,
+//          client: ((path: string, argsJson: string) => string|null|undefined)|null,
+//          serverUrl: string|null, pluginConfigJson: string|null)
+// `client` is held weakly (see the top of this file).
 class HostWrap : public Napi::ObjectWrap<HostWrap> {
  public:
   static Napi::Function Define(Napi::Env env) {
@@ -281,12 +387,13 @@ class HostWrap : public Napi::ObjectWrap<HostWrap> {
         env, "Host",
         {InstanceMethod<&HostWrap::Shape>("shape"),
          InstanceMethod<&HostWrap::Diagnostics>("diagnostics"),
-         InstanceMethod<&HostWrap::Stats>("stats"),
-         InstanceMethod<&HostWrap::Plugins>("plugins"),
+         InstanceMethod<&HostWrap::Stats>("stats"), InstanceMethod<&HostWrap::Plugins>("plugins"),
          InstanceMethod<&HostWrap::Reload>("reload"),
          InstanceMethod<&HostWrap::Dispatch>("dispatch"),
          InstanceMethod<&HostWrap::AddHook>("addHook"),
          InstanceMethod<&HostWrap::RemoveHook>("removeHook"),
+         InstanceMethod<&HostWrap::Trigger>("trigger"), InstanceMethod<&HostWrap::Tools>("tools"),
+         InstanceMethod<&HostWrap::ExecuteTool>("executeTool"),
          InstanceMethod<&HostWrap::Close>("close"), InstanceAccessor<&HostWrap::Closed>("closed")});
   }
 
@@ -295,7 +402,11 @@ class HostWrap : public Napi::ObjectWrap<HostWrap> {
     Guard(info.Env(), [&] { return Construct(info); });
   }
 
-  ~HostWrap() override { plugline_host_free(host_); }
+  ~HostWrap() override {
+    // A finalizer may not call into JS: the plugins' `dispose` hooks run without a client.
+    if (client_ != nullptr) client_->js_allowed = false;
+    plugline_host_free(host_);
+  }
 
  private:
   Napi::Value Construct(const Napi::CallbackInfo& info) {
@@ -314,6 +425,18 @@ class HostWrap : public Napi::ObjectWrap<HostWrap> {
       }
       store_outputs = info[2].As<Napi::Boolean>().Value();
     }
+    if (!info[3].IsUndefined() && !info[3].IsNull() && !info[3].IsFunction()) {
+      ThrowTypeError(env, "client must be a function or null");
+      return env.Undefined();
+    }
+    std::string server_url, plugin_config;
+    bool server_url_null = true, plugin_config_null = true;
+    if (!ReadCString(env, info[4], "serverUrl", true, &server_url, &server_url_null)) {
+      return env.Undefined();
+    }
+    if (!ReadCString(env, info[5], "pluginConfigJson", true, &plugin_config, &plugin_config_null)) {
+      return env.Undefined();
+    }
 
     plugline_config* config = nullptr;
     plugline_status status = plugline_config_new(&config);
@@ -323,23 +446,52 @@ class HostWrap : public Napi::ObjectWrap<HostWrap> {
       status = plugline_config_set_project_dir(config, project_dir.c_str());
     }
     if (status == PLUGLINE_OK) status = plugline_config_set_store_outputs(config, store_outputs);
+    JsClient* client = nullptr;
+    if (status == PLUGLINE_OK && info[3].IsFunction()) {
+      client =
+          new JsClient{env, Napi::Weak(info[3].As<Napi::Function>()), std::this_thread::get_id()};
+      // From here the config owns `client`: plugline frees it with the config and the
+      // hosts made from it (it fails only for a NULL config, or when out of memory, and
+      // then has already released it or never will; a leak beats a double free).
+      status = plugline_config_set_client(config, CallJsClient, client, FreeJsClient);
+    }
+    if (status == PLUGLINE_OK && !server_url_null) {
+      status = plugline_config_set_server_url(config, server_url.c_str());
+    }
+    if (status == PLUGLINE_OK && !plugin_config_null) {
+      status = plugline_config_set_plugin_config(config, plugin_config.c_str());
+    }
     if (status == PLUGLINE_OK) status = plugline_host_new(&host_, config);
     if (status != PLUGLINE_OK) {
       ThrowLastError(env, status);  // before plugline_config_free, which could reset it
       plugline_config_free(config);
       return env.Undefined();
     }
-    plugline_config_free(config);
+    plugline_config_free(config);  // the host keeps `client` alive
+    client_ = client;
     return env.Undefined();
   }
 
+  // Counts the calls into plugline running on this host (all on the JS thread): while one
+  // runs, a native hook or the client may call back, which CheckOpen refuses.
+  class CallScope {
+   public:
+    explicit CallScope(HostWrap* host) : host_(host) { ++host_->call_depth_; }
+    CallScope(const CallScope&) = delete;
+    CallScope& operator=(const CallScope&) = delete;
+    ~CallScope() { --host_->call_depth_; }
+
+   private:
+    HostWrap* host_;
+  };
+
   // A PluglineError(PLUGLINE_ESTATE) after close(), and from inside one of the host's own
-  // native hooks (plugline_hook_fn must not call back into the dispatching host; close()
-  // there would free it under the dispatch).
+  // native hooks or its client (they must not call back into the host that calls them;
+  // close() there would free it under the call).
   bool CheckOpen(Napi::Env env) {
-    if (dispatch_depth_ > 0) {
+    if (call_depth_ > 0) {
       ThrowPluglineError(env, PLUGLINE_ESTATE,
-                         "plugline: a native hook called back into its own host");
+                         "plugline: a native hook or the client called back into its own host");
       return false;
     }
     if (host_ != nullptr) return true;
@@ -382,6 +534,7 @@ class HostWrap : public Napi::ObjectWrap<HostWrap> {
       options.struct_size = sizeof options;
       options.shaper = shaper_null ? nullptr : shaper.c_str();
       PluglineBuffer result;
+      CallScope call(this);
       plugline_status status =
           plugline_host_shape(result.out(), result.out_len(), host_, command.data(), command.size(),
                               output, output_len, exit_code, &options);
@@ -429,6 +582,7 @@ class HostWrap : public Napi::ObjectWrap<HostWrap> {
     return Guard(env, [&]() -> Napi::Value {
       if (!CheckOpen(env)) return env.Undefined();
       PluglineBuffer result;
+      CallScope call(this);  // loading plugins runs their `config` hooks
       plugline_status status = plugline_host_plugins(result.out(), result.out_len(), host_);
       if (status != PLUGLINE_OK) {
         ThrowLastError(env, status);
@@ -443,6 +597,7 @@ class HostWrap : public Napi::ObjectWrap<HostWrap> {
     Napi::Env env = info.Env();
     return Guard(env, [&]() -> Napi::Value {
       if (!CheckOpen(env)) return env.Undefined();
+      CallScope call(this);  // a plugin dropped or replaced runs its `dispose` hook
       plugline_status status = plugline_host_reload(host_);
       if (status != PLUGLINE_OK) ThrowLastError(env, status);
       return env.Undefined();
@@ -465,10 +620,12 @@ class HostWrap : public Napi::ObjectWrap<HostWrap> {
       }
       if (payload == nullptr) payload = "";  // an empty ArrayBuffer; plugline wants non-NULL
       PluglineBuffer result;
-      ++dispatch_depth_;
-      plugline_status status = plugline_host_dispatch(result.out(), result.out_len(), host_,
-                                                      event.c_str(), payload, payload_len);
-      --dispatch_depth_;
+      plugline_status status;
+      {
+        CallScope call(this);
+        status = plugline_host_dispatch(result.out(), result.out_len(), host_, event.c_str(),
+                                        payload, payload_len);
+      }
       if (status != PLUGLINE_OK) {
         ThrowLastError(env, status);
         return env.Undefined();
@@ -529,16 +686,116 @@ class HostWrap : public Napi::ObjectWrap<HostWrap> {
     });
   }
 
+  // trigger(name: string, input: string|Buffer|..., output: string|Buffer|...) -> JSON string.
+  // The client runs inside, on this thread.
+  Napi::Value Trigger(const Napi::CallbackInfo& info) {
+    Napi::Env env = info.Env();
+    return Guard(env, [&]() -> Napi::Value {
+      if (!CheckOpen(env)) return env.Undefined();
+      std::string name;
+      if (!ReadCString(env, info[0], "name", false, &name, nullptr)) return env.Undefined();
+      std::string input_storage, output_storage;
+      const char* input = nullptr;
+      const char* output = nullptr;
+      size_t input_len = 0, output_len = 0;
+      if (!ReadBytes(env, info[1], "input", &input_storage, &input, &input_len) ||
+          !ReadBytes(env, info[2], "output", &output_storage, &output, &output_len)) {
+        return env.Undefined();
+      }
+      if (input == nullptr) input = "";  // an empty ArrayBuffer; plugline wants non-NULL
+      if (output == nullptr) output = "";
+      PluglineBuffer result;
+      plugline_status status;
+      {
+        CallScope call(this);
+        status = plugline_host_trigger(result.out(), result.out_len(), host_, name.c_str(), input,
+                                       input_len, output, output_len);
+      }
+      if (status != PLUGLINE_OK) {
+        ThrowLastError(env, status);
+        return env.Undefined();
+      }
+      return result.ToJs(env);
+    });
+  }
+
+  // tools(builtinTools: string|null (comma-separated)) -> JSON string ({"tools": [...]})
+  Napi::Value Tools(const Napi::CallbackInfo& info) {
+    Napi::Env env = info.Env();
+    return Guard(env, [&]() -> Napi::Value {
+      if (!CheckOpen(env)) return env.Undefined();
+      std::string builtin_tools;
+      bool builtin_tools_null = true;
+      if (!ReadCString(env, info[0], "builtinTools", true, &builtin_tools, &builtin_tools_null)) {
+        return env.Undefined();
+      }
+      PluglineBuffer result;
+      plugline_status status;
+      {
+        CallScope call(this);
+        status = plugline_host_tools(result.out(), result.out_len(), host_,
+                                     builtin_tools_null ? nullptr : builtin_tools.c_str());
+      }
+      if (status != PLUGLINE_OK) {
+        ThrowLastError(env, status);
+        return env.Undefined();
+      }
+      return result.ToJs(env);
+    });
+  }
+
+  // executeTool(name: string, argsJson: string, contextJson: string|null) -> JSON string
+  Napi::Value ExecuteTool(const Napi::CallbackInfo& info) {
+    Napi::Env env = info.Env();
+    return Guard(env, [&]() -> Napi::Value {
+      if (!CheckOpen(env)) return env.Undefined();
+      std::string name;
+      if (!ReadCString(env, info[0], "name", false, &name, nullptr)) return env.Undefined();
+      std::string args_storage, context_storage;
+      const char* args = nullptr;
+      const char* context = nullptr;
+      size_t args_len = 0, context_len = 0;
+      if (!ReadBytes(env, info[1], "args", &args_storage, &args, &args_len)) {
+        return env.Undefined();
+      }
+      if (args == nullptr) args = "";  // an empty ArrayBuffer: invalid JSON, not "{}"
+      if (!info[2].IsUndefined() && !info[2].IsNull()) {
+        if (!ReadBytes(env, info[2], "context", &context_storage, &context, &context_len)) {
+          return env.Undefined();
+        }
+        if (context == nullptr) context = "";
+      }
+      PluglineBuffer result;
+      plugline_status status;
+      {
+        CallScope call(this);
+        status = plugline_host_execute_tool(result.out(), result.out_len(), host_, name.c_str(),
+                                            args, args_len, context, context_len);
+      }
+      if (status != PLUGLINE_OK) {
+        ThrowLastError(env, status);
+        return env.Undefined();
+      }
+      return result.ToJs(env);
+    });
+  }
+
   // close(): releases the host now instead of at garbage collection. Idempotent; refused
-  // from inside one of the host's native hooks.
+  // from inside one of the host's native hooks or its client. The plugins' `dispose` hooks
+  // run inside, and may call the client.
   Napi::Value Close(const Napi::CallbackInfo& info) {
-    if (dispatch_depth_ > 0) {
-      ThrowPluglineError(info.Env(), PLUGLINE_ESTATE,
-                         "plugline: Host.close() called from inside one of its native hooks");
+    if (call_depth_ > 0) {
+      ThrowPluglineError(
+          info.Env(), PLUGLINE_ESTATE,
+          "plugline: Host.close() called from inside one of its native hooks or its client");
       return info.Env().Undefined();
     }
-    plugline_host_free(host_);
+    {
+      CallScope call(this);
+      plugline_host_free(host_);
+    }
     host_ = nullptr;
+    client_ = nullptr;  // freed with the host
     return info.Env().Undefined();
   }
 
@@ -547,7 +804,8 @@ class HostWrap : public Napi::ObjectWrap<HostWrap> {
   }
 
   plugline_host* host_ = nullptr;
-  int dispatch_depth_ = 0;  // dispatches running on this host (on the JS thread)
+  JsClient* client_ = nullptr;  // owned by plugline; valid while host_ is
+  int call_depth_ = 0;          // calls into plugline running on this host (see CallScope)
 };
 
 // ---- Module functions ---------------------------------------------------------------------

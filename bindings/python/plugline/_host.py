@@ -10,7 +10,7 @@ import os
 import threading
 import warnings
 from collections import abc
-from typing import Any, Callable, Dict, Iterable, Iterator, Mapping, Optional, Union
+from typing import Any, Callable, Dict, Iterable, Iterator, List, Mapping, Optional, Union
 
 from . import _library
 from ._errors import InvalidStateError, Status, call_for_buffer, check
@@ -19,6 +19,8 @@ StrPath = Union[str, "os.PathLike[str]", bytes]
 TokenCounter = Callable[[str], int]
 #: A native hook: ``function(event, payload) -> answer or None``.
 HookFunction = Callable[[str, Dict[str, Any]], Optional[Dict[str, Any]]]
+#: The client of OpenCode plugins: ``function(path, args) -> a JSON-able answer``.
+ClientFunction = Callable[[str, List[Any]], Any]
 
 _UINT64_LIMIT = 1 << 64
 _INT32_MIN = -(1 << 31)
@@ -142,8 +144,61 @@ class _HookBridge:
         self.c_function = _library.HOOK_FN(call)
 
 
+class _ClientBridge:
+    """Wraps a Python callable as a ``plugline_client_fn``: what an OpenCode plugin's
+    ``client.<path>(...args)`` reaches.
+
+    The library calls it on the thread running the plugin's hook (the thread inside
+    :meth:`Host.trigger`, :meth:`Host.dispatch`, ... or, for a ``config`` or ``dispose`` hook,
+    the call that loads or releases plugins). A Python exception must never unwind through
+    C: anything the function raises (or an answer that is not JSON-serializable) is replied
+    as a JSON string ``"ExceptionType: message"`` with a non-zero return, which rejects the
+    plugin's promise with that message. A ``KeyboardInterrupt`` or ``SystemExit`` is also
+    recorded in ``state.interrupts``, for the host to re-raise once the C call has returned.
+    While the function runs, ``state.depth`` is raised, so that a call back into the host is
+    refused (as from a native hook).
+    """
+
+    def __init__(self, function: ClientFunction, state: threading.local) -> None:
+        reply_set = _library.lib().plugline_reply_set
+
+        def call(path: Optional[bytes], args: Optional[int], length: int,
+                 reply: Optional[int], _user_data: Optional[int]) -> int:
+            try:
+                state.depth = getattr(state, "depth", 0) + 1
+                try:
+                    data = ctypes.string_at(args, length) if args and length else b"[]"
+                    arguments = json.loads(data)
+                    answer = function((path or b"").decode("utf-8", "replace"), arguments)
+                    text = json.dumps(answer, allow_nan=False).encode("ascii")
+                finally:
+                    state.depth -= 1
+                if reply_set(reply, text, len(text)) != Status.OK:
+                    # JSON that Python writes and plugline refuses: a lone surrogate.
+                    raise ValueError("plugline refused the client's answer as JSON")
+                return 0
+            except BaseException as exception:  # noqa: B902 - nothing may unwind into C
+                try:
+                    if not isinstance(exception, Exception):
+                        interrupts = getattr(state, "interrupts", None)
+                        if interrupts is None:
+                            interrupts = state.interrupts = []
+                        interrupts.append(exception)
+                    message = json.dumps(
+                        _describe_exception(exception).decode("utf-8", "replace")).encode("ascii")
+                    reply_set(reply, message, len(message))
+                except BaseException:  # noqa: B902 - the library's own message will do
+                    pass
+                return 1
+
+        # The library holds only the raw function pointer: the Host keeps this bridge alive
+        # until the library no longer uses it (see Host.close).
+        self.c_function = _library.CLIENT_FN(call)
+
+
 def _describe_exception(exception: BaseException) -> bytes:
-    """``"RuntimeError: what it said"`` as NUL-free UTF-8, for plugline_hook_answer_fail."""
+    """``"RuntimeError: what it said"`` as NUL-free UTF-8, for plugline_hook_answer_fail and
+    the client's rejections."""
     try:
         text = str(exception)
     except Exception:  # noqa: BLE001 - a broken __str__ must not hide the failure
@@ -178,7 +233,9 @@ def _encode_events(events: Union[str, Iterable[str]]) -> bytes:
     return b",".join(encoded)
 
 
-def _encode_payload(payload: Union[Mapping[str, Any], str, bytes]) -> bytes:
+def _encode_payload(payload: Union[Mapping[str, Any], str, bytes],
+                    what: str = "payload") -> bytes:
+    """A JSON object the library takes with a length: a dict is encoded, text passes as is."""
     if isinstance(payload, abc.Mapping):
         return json.dumps(dict(payload), allow_nan=False).encode("ascii")
     if isinstance(payload, str):
@@ -187,8 +244,22 @@ def _encode_payload(payload: Union[Mapping[str, Any], str, bytes]) -> bytes:
         return payload.encode("utf-8", "surrogatepass")
     if isinstance(payload, (bytes, bytearray, memoryview)):
         return bytes(payload)
-    raise TypeError(f"plugline: payload must be a dict, str or bytes, not "
+    raise TypeError(f"plugline: {what} must be a dict, str or bytes, not "
                     f"{type(payload).__name__}")
+
+
+def _encode_tool_names(names: Iterable[str]) -> Optional[bytes]:
+    """The comma-separated list plugline_host_tools takes; None for none."""
+    if isinstance(names, (str, bytes, bytearray)) or not isinstance(names, abc.Iterable):
+        raise TypeError(f"plugline: builtin_tools must be a list of tool names, not "
+                        f"{type(names).__name__}")
+    encoded = []
+    for name in names:
+        name_bytes = _encode_name(name, "a tool name")
+        if b"," in name_bytes or not name_bytes.strip():
+            raise ValueError(f"plugline: {name!r} is not a tool name")
+        encoded.append(name_bytes)
+    return b",".join(encoded) if encoded else None
 
 
 def _encode_path(path: StrPath, what: str) -> bytes:
@@ -236,29 +307,53 @@ class Host:
             (bytes / 4), the shape call goes on, and :meth:`shape` issues a
             :class:`TokenCounterWarning` carrying the exception (a ``KeyboardInterrupt`` or
             ``SystemExit`` is re-raised instead, once the C call has returned).
+        record_stats: True (default) keeps per-shaper statistics in ``<home>/stats.json``
+            (see :meth:`stats`); False keeps none.
+        client: ``callable(path: str, args: list) -> answer``, what OpenCode plugins'
+            ``client`` reaches (docs/plugins-opencode.md): ``await
+            client.app.log({...})`` in a plugin calls ``client("app.log", [{...}])``, and the
+            JSON-able answer (None is ``null``) resolves the plugin's promise. It is called on
+            the thread running the plugin's hook — the thread inside :meth:`trigger`,
+            :meth:`dispatch`, :meth:`execute_tool`, or the call that loads or releases
+            plugins (``config`` and ``dispose`` hooks) — and must not call into this host
+            (that raises :class:`plugline.InvalidStateError`). If it raises, or answers
+            something :func:`json.dumps` refuses, the plugin's promise rejects with
+            ``"client.<path>() failed: ExceptionType: message"`` (a ``KeyboardInterrupt`` or
+            ``SystemExit`` is also re-raised once the C call has returned). None: no client;
+            every ``client`` call rejects with a message saying the host gave "no client
+            callback".
+        server_url: ``ctx.serverUrl`` of OpenCode plugins. None: none.
+        plugin_config: the JSON object (a dict, or its JSON text) that OpenCode plugins'
+            ``config`` hooks receive after loading. None: ``{}``.
 
     Raises:
         plugline.Error: the library refused (e.g. ``InvalidStateError`` when no home
-            directory can be found). Problems in configuration files do not raise: see
+            directory can be found, ``InvalidArgumentError`` when ``plugin_config`` is not
+            a JSON object). Problems in configuration files do not raise: see
             :meth:`diagnostics`.
+        TypeError, ValueError: an argument of the wrong type, a NUL in a path or the URL.
 
     Thread safety: a Host may be used from several threads at once; the library does the
     locking, and the GIL is released while it works. :meth:`close` waits for calls running in
     other threads to return. A Host is also a context manager that closes it on exit. The
-    token counter and native hooks must not call into their own host: such a call raises
-    :class:`plugline.InvalidStateError`.
+    token counter, native hooks and the client must not call into their own host: such a
+    call raises :class:`plugline.InvalidStateError`.
     """
 
     def __init__(self, home: Optional[StrPath] = None, project_dir: Optional[StrPath] = None,
                  store_outputs: bool = True,
                  token_counter: Optional[TokenCounter] = None,
-                 record_stats: bool = True) -> None:
+                 record_stats: bool = True,
+                 client: Optional[ClientFunction] = None,
+                 server_url: Optional[str] = None,
+                 plugin_config: Union[Mapping[str, Any], str, None] = None) -> None:
         self._handle: Optional[int] = None  # first, so that __del__ works if we fail below
         self._free = _library.lib().plugline_host_free
         self._cond = threading.Condition()
         self._closed = False
         self._active: dict[int, int] = {}  # thread id -> calls it is running on this host
         self._counter: Optional[_TokenCounterBridge] = None
+        self._client: Optional[_ClientBridge] = None
         # Native hooks: id -> the bridge the library calls. A removed hook's bridge waits in
         # _retired until no call is running on this host, since a dispatch that started
         # before the removal may still call it. _hooks_lock keeps the library's list and
@@ -266,13 +361,26 @@ class Host:
         self._hooks: dict[str, _HookBridge] = {}
         self._retired: list[_HookBridge] = []
         self._hooks_lock = threading.Lock()
-        self._hook_state = threading.local()  # per thread: .depth, .interrupts
+        # Per thread: .depth (native hook or client calls running), .interrupts.
+        self._hook_state = threading.local()
 
         home_bytes = None if home is None else _encode_path(home, "home")
         project_bytes = None if project_dir is None else _encode_path(project_dir, "project_dir")
         if token_counter is not None and not callable(token_counter):
             raise TypeError("plugline: token_counter must be callable(str) -> int")
         counter = None if token_counter is None else _TokenCounterBridge(token_counter)
+        if client is not None and not callable(client):
+            raise TypeError("plugline: client must be callable(path: str, args: list) -> a "
+                            "JSON-able value")
+        client_bridge = None if client is None else _ClientBridge(client, self._hook_state)
+        url_bytes = None if server_url is None else _encode_name(server_url, "server_url")
+        plugin_config_bytes = None
+        if plugin_config is not None:
+            if isinstance(plugin_config, (bytes, bytearray, memoryview)):
+                raise TypeError("plugline: plugin_config must be a dict or str, not bytes")
+            plugin_config_bytes = _encode_payload(plugin_config, "plugin_config")
+            if b"\0" in plugin_config_bytes:
+                raise ValueError("plugline: plugin_config contains a NUL character")
 
         lib = _library.lib()
         config = ctypes.c_void_p()
@@ -288,11 +396,20 @@ class Host:
                 # No user_data: the bridge object itself outlives the host (see close()).
                 check(lib.plugline_config_set_token_counter(
                     config, counter.c_function, None, _library.USER_DATA_FREE_FN()))
+            if client_bridge is not None:
+                # No user_data either: the bridge outlives the host (see close()).
+                check(lib.plugline_config_set_client(
+                    config, client_bridge.c_function, None, _library.USER_DATA_FREE_FN()))
+            if url_bytes is not None:
+                check(lib.plugline_config_set_server_url(config, url_bytes))
+            if plugin_config_bytes is not None:
+                check(lib.plugline_config_set_plugin_config(config, plugin_config_bytes))
             handle = ctypes.c_void_p()
             check(lib.plugline_host_new(ctypes.byref(handle), config))
         finally:
             lib.plugline_config_free(config)
         self._counter = counter
+        self._client = client_bridge
         self._handle = handle.value
 
     # -- lifetime ---------------------------------------------------------------------------
@@ -308,7 +425,7 @@ class Host:
                 raise InvalidStateError(
                     Status.ESTATE,
                     "Host.close() called from inside a call on the same host (from the token "
-                    "counter or a native hook?)")
+                    "counter, a native hook or the client?)")
             self._closed = True
             while self._active:
                 self._cond.wait()
@@ -318,6 +435,7 @@ class Host:
         self._free(handle)
         # The library no longer holds the function pointers: the callbacks may go.
         self._counter = None
+        self._client = None
         self._hooks = {}
         self._retired = []
 
@@ -349,8 +467,9 @@ class Host:
         thread = threading.get_ident()
         if getattr(self._hook_state, "depth", 0):
             raise InvalidStateError(
-                Status.ESTATE, "a native hook called back into its own host (plugline_hook_fn "
-                "must not call the host that dispatches to it)")
+                Status.ESTATE, "a native hook or the client called back into its own host "
+                "(plugline_hook_fn and plugline_client_fn must not call the host that calls "
+                "them)")
         with self._cond:
             if self._closed or self._handle is None:
                 raise InvalidStateError(Status.ESTATE, "the Host is closed")
@@ -371,6 +490,20 @@ class Host:
                     self._cond.notify_all()
             # Released outside the lock: dropping a hook's function may run arbitrary code.
             del retired
+
+    @contextlib.contextmanager
+    def _running_plugins(self) -> Iterator[None]:
+        """Around a C call that may run plugins, and so native hooks or the client: once it
+        has returned, re-raises a ``KeyboardInterrupt`` or ``SystemExit`` one of them
+        swallowed on this thread."""
+        state = self._hook_state
+        try:
+            yield
+        finally:
+            interrupts = getattr(state, "interrupts", None)
+            if interrupts:
+                state.interrupts = []
+                raise interrupts[0]
 
     # -- calls ------------------------------------------------------------------------------
 
@@ -402,7 +535,7 @@ class Host:
         ``version``, ``description``, ``events`` (the events a hook subscribes to) and
         ``warnings``. Loads plugins not loaded yet."""
         lib = _library.lib()
-        with self._use() as handle:
+        with self._running_plugins(), self._use() as handle:
             data = call_for_buffer(lib.plugline_host_plugins, handle)
         return json.loads(data)["plugins"]
 
@@ -410,7 +543,7 @@ class Host:
         """Re-reads configuration and rescans plugin directories: new and changed plugins
         load on next use, unchanged ones stay loaded."""
         lib = _library.lib()
-        with self._use() as handle:
+        with self._running_plugins(), self._use() as handle:
             check(lib.plugline_host_reload(handle))
 
     def shape(self, command: Union[str, bytes], output: Union[str, bytes],
@@ -512,8 +645,12 @@ class Host:
                 of its own native hooks.
             TypeError, ValueError: the event is not a str or holds a NUL; the payload is not
                 a dict, str or bytes, or not JSON-serializable.
-            KeyboardInterrupt, SystemExit: raised inside a native hook (which then failed);
-                re-raised once the C call has returned.
+            KeyboardInterrupt, SystemExit: raised inside a native hook (which then failed)
+                or the client; re-raised once the C call has returned.
+
+        OpenCode plugins take part too, through the hook each canonical event maps to
+        (docs/plugins-opencode.md): a ``tool.execute.before`` that throws denies
+        ``pre_tool_call`` with the error's message as ``reason``.
 
         Thread safety: may be called from several threads at once; native hooks then run
         concurrently, each on the thread whose dispatch called it.
@@ -521,16 +658,9 @@ class Host:
         event_bytes = _encode_name(event, "event")
         payload_bytes = _encode_payload(payload)
         lib = _library.lib()
-        state = self._hook_state
-        try:
-            with self._use() as handle:
-                data = call_for_buffer(lib.plugline_host_dispatch, handle, event_bytes,
-                                       payload_bytes, len(payload_bytes))
-        finally:
-            interrupts = getattr(state, "interrupts", None)
-            if interrupts:
-                state.interrupts = []
-                raise interrupts[0]
+        with self._running_plugins(), self._use() as handle:
+            data = call_for_buffer(lib.plugline_host_dispatch, handle, event_bytes,
+                                   payload_bytes, len(payload_bytes))
         return json.loads(data)
 
     def add_hook(self, id: str, events: Union[str, Iterable[str]],  # noqa: A002 - the C name
@@ -599,6 +729,111 @@ class Host:
             if bridge is not None:
                 with self._cond:
                     self._retired.append(bridge)
+
+
+    # -- OpenCode plugins -------------------------------------------------------------------
+
+    def trigger(self, name: str, input: Union[Mapping[str, Any], str, bytes],  # noqa: A002
+                output: Union[Mapping[str, Any], str, bytes]) -> dict[str, Any]:
+        """Runs the OpenCode hook ``name`` of every plugin that has it, in dispatch order, and
+        returns the output the last one left (docs/plugins-opencode.md).
+
+        Args:
+            name: the hook's name: ``"chat.params"``, ``"shell.env"``,
+                ``"tool.execute.before"``, ``"experimental.text.complete"``, ...
+            input: the hook's first argument, a JSON object (a dict, or its JSON text).
+            output: the hook's second argument, a JSON object each plugin mutates in turn,
+                starting from this one.
+
+        Returns:
+            The result as a dict: ``name``, ``output`` (the final output object), ``errors``
+            (one dict per hook that threw, with ``plugin`` and ``message``: the other plugins
+            still ran) and ``plugins`` (one dict per plugin that ran, with ``plugin`` and
+            ``ms``, in order).
+
+        Raises:
+            plugline.InvalidArgumentError: an empty name, or an input or output that is not a
+                JSON object.
+            plugline.InvalidStateError: the host is closed, or the call comes from inside one
+                of its own callbacks (a native hook, the client).
+            TypeError, ValueError: the name is not a str or holds a NUL; the input or output
+                is not a dict, str or bytes, or not JSON-serializable.
+            KeyboardInterrupt, SystemExit: raised inside the client; re-raised once the C
+                call has returned.
+
+        Thread safety: may be called from several threads at once; the client is called on
+        the thread whose trigger runs the plugin's hook.
+        """
+        name_bytes = _encode_name(name, "name")
+        input_bytes = _encode_payload(input, "input")
+        output_bytes = _encode_payload(output, "output")
+        lib = _library.lib()
+        with self._running_plugins(), self._use() as handle:
+            data = call_for_buffer(lib.plugline_host_trigger, handle, name_bytes, input_bytes,
+                                   len(input_bytes), output_bytes, len(output_bytes))
+        return json.loads(data)
+
+    def tools(self, builtin_tools: Iterable[str] = ()) -> dict[str, Any]:
+        """The tools OpenCode plugins add (their ``tool`` hook).
+
+        Args:
+            builtin_tools: the names of the host's own tools (``["read", "bash"]``), so that
+                a plugin tool with one of these names — which takes precedence over the
+                host's — says so.
+
+        Returns:
+            ``{"tools": [...]}``, one dict per tool with ``name``, ``description``,
+            ``parameters`` (the JSON Schema of its arguments), ``plugin`` (the plugin that
+            adds it) and ``overrides_builtin`` (bool).
+
+        Raises:
+            plugline.InvalidStateError: the host is closed, or the call comes from inside one
+                of its own callbacks.
+            TypeError, ValueError: builtin_tools is not a list of str, or a name is empty or
+                holds a comma or a NUL.
+        """
+        names_bytes = _encode_tool_names(builtin_tools)
+        lib = _library.lib()
+        with self._running_plugins(), self._use() as handle:
+            data = call_for_buffer(lib.plugline_host_tools, handle, names_bytes)
+        return json.loads(data)
+
+    def execute_tool(self, name: str, args: Union[Mapping[str, Any], str, bytes],
+                     context: Union[Mapping[str, Any], str, bytes, None] = None
+                     ) -> dict[str, Any]:
+        """Runs the plugin tool ``name`` (one that :meth:`tools` lists).
+
+        Args:
+            name: the tool's name.
+            args: its arguments, a JSON object (a dict, or its JSON text); validated against
+                the tool's schema, with defaults applied.
+            context: what the tool's ``execute`` gets as its context: any of ``sessionID``,
+                ``messageID``, ``agent``, ``directory``, ``worktree``. None: ``{}``.
+
+        Returns:
+            The result as a dict: ``ok`` (bool), ``output`` (what ``execute`` returned),
+            ``error`` (why it failed: it threw, or the arguments do not fit the schema),
+            ``title``, ``metadata`` and ``plugin``. A tool that fails does not raise: it is
+            ``ok`` False with the error.
+
+        Raises:
+            plugline.NotFoundError: no plugin has this tool.
+            plugline.InvalidArgumentError: args or context is not a JSON object.
+            plugline.InvalidStateError: the host is closed, or the call comes from inside one
+                of its own callbacks.
+            TypeError, ValueError: an argument of the wrong type, a NUL in the name.
+            KeyboardInterrupt, SystemExit: raised inside the client; re-raised once the C
+                call has returned.
+        """
+        name_bytes = _encode_name(name, "name")
+        args_bytes = _encode_payload(args, "args")
+        context_bytes = None if context is None else _encode_payload(context, "context")
+        lib = _library.lib()
+        with self._running_plugins(), self._use() as handle:
+            data = call_for_buffer(lib.plugline_host_execute_tool, handle, name_bytes,
+                                   args_bytes, len(args_bytes), context_bytes,
+                                   0 if context_bytes is None else len(context_bytes))
+        return json.loads(data)
 
 
 def _surface(failures: list[BaseException]) -> None:

@@ -62,6 +62,11 @@ TOKEN_COUNT_FN = ctypes.CFUNCTYPE(ctypes.c_uint64, ctypes.c_void_p, ctypes.c_siz
 HOOK_FN = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_char_p, ctypes.c_void_p, ctypes.c_size_t,
                            ctypes.c_void_p, ctypes.c_void_p)
 
+#: ``plugline_client_fn``: int (*)(const char *path, const char *args_json, size_t args_len,
+#: plugline_reply *reply, void *user_data). ``args_json`` is a void pointer, as above.
+CLIENT_FN = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_char_p, ctypes.c_void_p, ctypes.c_size_t,
+                             ctypes.c_void_p, ctypes.c_void_p)
+
 #: The ``user_data_free`` callback type; ``USER_DATA_FREE_FN()`` is a NULL one.
 USER_DATA_FREE_FN = ctypes.CFUNCTYPE(None, ctypes.c_void_p)
 
@@ -107,6 +112,18 @@ _PROTOTYPES = {
         _c_int, [_c_void_p, ctypes.POINTER(plugline_hook_options), HOOK_FN, _c_void_p,
                  USER_DATA_FREE_FN]),
     "plugline_host_remove_hook": (_c_int, [_c_void_p, _c_char_p]),
+    "plugline_host_trigger": (
+        _c_int, [_out_buffer, _out_size, _c_void_p, _c_char_p, _c_char_p, _c_size_t, _c_char_p,
+                 _c_size_t]),
+    "plugline_host_tools": (_c_int, [_out_buffer, _out_size, _c_void_p, _c_char_p]),
+    "plugline_host_execute_tool": (
+        _c_int, [_out_buffer, _out_size, _c_void_p, _c_char_p, _c_char_p, _c_size_t, _c_char_p,
+                 _c_size_t]),
+    "plugline_reply_set": (_c_int, [_c_void_p, _c_char_p, _c_size_t]),
+    "plugline_config_set_client": (
+        _c_int, [_c_void_p, CLIENT_FN, _c_void_p, USER_DATA_FREE_FN]),
+    "plugline_config_set_server_url": (_c_int, [_c_void_p, _c_char_p]),
+    "plugline_config_set_plugin_config": (_c_int, [_c_void_p, _c_char_p]),
     "plugline_js_call": (
         _c_int, [_out_buffer, _out_size, _c_char_p, _c_char_p, _c_char_p, _c_size_t,
                  ctypes.c_uint32]),

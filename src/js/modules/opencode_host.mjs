@@ -13,7 +13,6 @@
 // Everything that touches the machine goes through __plugline_host_call(JSON) (the host answers
 // synchronously with JSON): `client.*` calls ({kind:"client"}) and `$` ({kind:"shell"}).
 import * as plugin from "plugline:plugin";
-import { __plugline_tool_json_schema, __plugline_parse_tool_args } from "@opencode-ai/plugin";
 
 // Every hook of OpenCode's V1 `Hooks` interface (@opencode-ai/plugin index.d.ts).
 const KNOWN_HOOKS = new Set([
@@ -28,6 +27,39 @@ const KNOWN_HOOKS = new Set([
 const exported = plugin.default;
 const isShaper = exported !== null && typeof exported === "object" &&
     ("match" in exported || "shape" in exported || "meta" in exported);
+
+// Tool schemas: the converters of "@opencode-ai/plugin", which a plugin with tools imports (it
+// registers them as globalThis.__plugline_tool_support). Not imported here: shapers and
+// tool-less plugins do not pay for compiling it. Without it, schemas that convert themselves
+// (toJSONSchema / safeParse, as Zod 4's do) still work.
+function toolJsonSchema(args) {
+  const support = globalThis.__plugline_tool_support;
+  if (support) return support.jsonSchema(args);
+  const properties = {};
+  const required = [];
+  for (const [key, schema] of Object.entries(args ?? {})) {
+    properties[key] = typeof schema?.toJSONSchema === "function" ? schema.toJSONSchema() : {};
+    if (!(typeof schema?.isOptional === "function" && schema.isOptional())) required.push(key);
+  }
+  return { type: "object", properties, ...(required.length ? { required } : {}), additionalProperties: false };
+}
+
+function parseToolArgs(args, value) {
+  const support = globalThis.__plugline_tool_support;
+  if (support) return support.parseArgs(args, value);
+  const out = {};
+  for (const [key, schema] of Object.entries(args ?? {})) {
+    const input = (value ?? {})[key];
+    if (typeof schema?.safeParse === "function") {
+      const result = schema.safeParse(input);
+      if (!result.success) throw new TypeError(`args.${key}: ${result.error?.message ?? "invalid"}`);
+      if (result.data !== undefined) out[key] = result.data;
+    } else if (input !== undefined) {
+      out[key] = input;
+    }
+  }
+  return out;
+}
 
 function hostCall(kind, body) {
   const answer = __plugline_host_call(JSON.stringify({ kind, ...body }));
@@ -284,7 +316,7 @@ const api = {
       }
       tools.push({
         name, plugin: id, description: String(def.description ?? ""),
-        parameters: __plugline_tool_json_schema(def.args),
+        parameters: toolJsonSchema(def.args),
       });
     }
     return { plugins: servers.map((s) => s.id), hooks: [...hooks], unknown, tools };
@@ -302,7 +334,7 @@ const api = {
     if (entry === undefined) return { ok: false, error: `no tool '${name}'` };
     let parsed;
     try {
-      parsed = __plugline_parse_tool_args(entry.def.args, args);
+      parsed = parseToolArgs(entry.def.args, args);
     } catch (error) {
       return { ok: false, error: `invalid arguments for ${name}: ${errorMessage(error)}` };
     }

@@ -1245,3 +1245,12 @@ export function __plugline_parse_tool_args(args, value) {
   if (issues.length > 0) throw new ZodError(issues);
   return data;
 }
+
+// plugline's wrapper (opencode_host.mjs) does not import this module, so that shaper plugins do
+// not pay for it; a plugin that declares tools imports it, and these are how the wrapper finds
+// the converters then. Not enumerable, not writable.
+if (!Object.prototype.hasOwnProperty.call(globalThis, "__plugline_tool_support")) {
+  Object.defineProperty(globalThis, "__plugline_tool_support", {
+    value: Object.freeze({ jsonSchema: __plugline_tool_json_schema, parseArgs: __plugline_parse_tool_args }),
+  });
+}
