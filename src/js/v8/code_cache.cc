@@ -66,6 +66,31 @@ absl::Status MakeDirs(const std::string& dir) {
   return absl::OkStatus();
 }
 
+std::optional<std::string> ReadFileIfAny(const std::string& path, std::string* why) {
+  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    if (errno != ENOENT) *why = StrCat("cannot read: ", strerror(errno));
+    return std::nullopt;
+  }
+  std::string data;
+  struct stat st;
+  if (fstat(fd, &st) == 0 && st.st_size > 0) data.reserve(static_cast<size_t>(st.st_size));
+  char buf[65536];
+  for (;;) {
+    ssize_t n = read(fd, buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      *why = StrCat("cannot read: ", strerror(errno));
+      close(fd);
+      return std::nullopt;
+    }
+    if (n == 0) break;
+    data.append(buf, static_cast<size_t>(n));
+  }
+  close(fd);
+  return data;
+}
+
 absl::Status WriteFileAtomic(const std::string& path,
                              std::initializer_list<std::string_view> parts) {
   std::string temp = StrCat(path, ".tmp-XXXXXX");
@@ -108,27 +133,9 @@ std::string CodeCacheStore::PathFor(std::string_view source) const {
 
 std::optional<std::string> CodeCacheStore::Read(const std::string& path, std::string* why) const {
   why->clear();
-  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) {
-    if (errno != ENOENT) *why = StrCat("cannot open: ", strerror(errno));
-    return std::nullopt;
-  }
-  std::string data;
-  struct stat st;
-  if (fstat(fd, &st) == 0 && st.st_size > 0) data.reserve(static_cast<size_t>(st.st_size));
-  char buf[65536];
-  for (;;) {
-    ssize_t n = read(fd, buf, sizeof buf);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) {
-      *why = StrCat("cannot read: ", strerror(errno));
-      close(fd);
-      return std::nullopt;
-    }
-    if (n == 0) break;
-    data.append(buf, static_cast<size_t>(n));
-  }
-  close(fd);
+  std::optional<std::string> read = ReadFileIfAny(path, why);
+  if (!read.has_value()) return std::nullopt;
+  std::string& data = *read;
   if (data.size() < kHeaderSize || memcmp(data.data(), kMagic, sizeof kMagic) != 0) {
     *why = "not a plugline code cache file";
     return std::nullopt;

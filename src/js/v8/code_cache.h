@@ -26,6 +26,10 @@ std::string Sha256Hex(std::string_view data);
 // mkdir -p; every directory it creates gets mode 0700.
 absl::Status MakeDirs(const std::string& dir);
 
+// A file's content; nullopt when it does not exist (*why stays as it was) or cannot be read
+// (*why says why). Shared by the code cache and the TypeScript cache.
+std::optional<std::string> ReadFileIfAny(const std::string& path, std::string* why);
+
 // Writes the concatenation of `parts` to `path` atomically: a temporary file beside it (mode
 // 0600), then rename, so a concurrent reader sees no file or the whole file. The directory
 // must exist.

@@ -46,29 +46,6 @@ std::string DirOf(const std::string& path) {
   return slash == 0 ? "/" : path.substr(0, slash);
 }
 
-// The file's content, or nullopt when it does not exist or cannot be read (then *why says why).
-std::optional<std::string> ReadFileIfAny(const std::string& path, std::string* why) {
-  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) {
-    if (errno != ENOENT) *why = StrCat("cannot read: ", strerror(errno));
-    return std::nullopt;
-  }
-  std::string data;
-  char buf[65536];
-  for (;;) {
-    ssize_t n = read(fd, buf, sizeof buf);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) {
-      *why = StrCat("cannot read: ", strerror(errno));
-      close(fd);
-      return std::nullopt;
-    }
-    if (n == 0) break;
-    data.append(buf, static_cast<size_t>(n));
-  }
-  close(fd);
-  return data;
-}
 
 // The stripped code stored in a cache file, or nullopt (with *why) when the trailer is
 // missing or does not match the code.
