@@ -111,8 +111,16 @@ void ApplyJsSettings(const Value& object, std::string_view prefix, bool allow_en
   if (allow_enabled) {
     reader->UnknownKeys(object, prefix,
                         {"enabled", "isolation", "match_timeout_ms", "shape_timeout_ms",
-                         "load_timeout_ms", "hook_timeout_ms", "heap_limit_mb"});
+                         "load_timeout_ms", "hook_timeout_ms", "heap_limit_mb", "options"});
     reader->Bool(object, "enabled", StrCat(prefix, "enabled"), &settings->enabled);
+    // An OpenCode plugin's options (its second argument): any mapping.
+    if (const Value* options = object.Find("options"); options != nullptr && !options->is_null()) {
+      if (options->is_object()) {
+        settings->options_json = ToJson(*options);
+      } else {
+        reader->Problem(StrCat(prefix, "options"), "expected a mapping");
+      }
+    }
   } else {
     reader->UnknownKeys(object, prefix,
                         {"isolation", "match_timeout_ms", "shape_timeout_ms", "load_timeout_ms",

@@ -12,7 +12,8 @@
 //       load_timeout_ms: 2000
 //       hook_timeout_ms: 5000  # an OpenCode plugin's hook call or tool (incl. its `$` commands)
 //       heap_limit_mb: 64
-//     overrides:             # per plugin id: enabled, and any key of `js`
+//     overrides:             # per plugin id: enabled, options (an OpenCode plugin's second
+//                            # argument), and any key of `js`
 //       prisma: {isolation: process, shape_timeout_ms: 5000}
 //   outputs:
 //     keep_files: 500        # raw outputs kept under <home>/outputs
@@ -46,6 +47,7 @@ struct JsPluginSettings {
   uint64_t load_timeout_ms = 2000;
   uint64_t hook_timeout_ms = 5000;  // one hook call, a tool's execute, a `$` command
   uint64_t heap_limit_bytes = 64ull << 20;
+  std::string options_json;  // plugins.overrides.<id>.options as JSON ("" when none)
 };
 
 // A directory named under plugins.dirs, and which file named it.

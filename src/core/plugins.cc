@@ -52,7 +52,8 @@ bool SameLoadSettings(PluginKind kind, const JsPluginSettings& a, const JsPlugin
   if (kind == PluginKind::kExec) return true;
   return a.process_isolation == b.process_isolation && a.heap_limit_bytes == b.heap_limit_bytes &&
          a.load_timeout_ms == b.load_timeout_ms && a.match_timeout_ms == b.match_timeout_ms &&
-         a.shape_timeout_ms == b.shape_timeout_ms && a.hook_timeout_ms == b.hook_timeout_ms;
+         a.shape_timeout_ms == b.shape_timeout_ms && a.hook_timeout_ms == b.hook_timeout_ms &&
+         a.options_json == b.options_json;
 }
 
 }  // namespace

@@ -9,6 +9,8 @@ namespace plugline::embedded {
 
 // src/js/modules/opencode_plugin.mjs: served as "@opencode-ai/plugin" (tool(), tool.schema).
 extern const std::string_view kOpenCodePluginModule;
+// src/js/modules/url.mjs: URL and URLSearchParams, served as "plugline:url".
+extern const std::string_view kUrlModule;
 // src/js/modules/opencode_host.mjs: the wrapper entry of every JS plugin module.
 extern const std::string_view kOpenCodeHostModule;
 

@@ -321,6 +321,13 @@ std::string_view OpenCodeHookFor(std::string_view event) {
 
 void AddPluginModules(ModuleOptions* options) {
   options->wrapper_source = std::string(embedded::kOpenCodeHostModule);
+  options->builtin_modules.push_back({"plugline:url", std::string(embedded::kUrlModule)});
+  // Takes the host-call function off the global object, for the wrapper alone.
+  options->builtin_modules.push_back(
+      {"plugline:host",
+       "const call = globalThis.__plugline_host_call;\n"
+       "delete globalThis.__plugline_host_call;\n"
+       "export default call;\n"});
   for (const char* specifier : {"@opencode-ai/plugin", "@opencode-ai/plugin/tool"}) {
     options->builtin_modules.push_back(
         {specifier, std::string(embedded::kOpenCodePluginModule)});
@@ -375,7 +382,10 @@ absl::StatusOr<core::LoadedPlugin> MakeOpenCodePlugin(const core::PluginFile& fi
   CallLimits init_limits;
   init_limits.timeout = absl::Milliseconds(settings.load_timeout_ms);
   absl::StatusOr<std::string> report_json =
-      module->Call("init", StrCat("[", core::ToJson(ctx), ",null]"), init_limits);
+      module->Call("init",
+                   StrCat("[", core::ToJson(ctx), ",",
+                          settings.options_json.empty() ? "null" : settings.options_json, "]"),
+                   init_limits);
   if (!report_json.ok()) return report_json.status();
   absl::StatusOr<Value> report = core::ParseJson(*report_json, "init report");
   if (!report.ok()) return report.status();

@@ -33,8 +33,8 @@ struct JsHostContext {
   std::string config_json = "{}";  // what the `config` hook receives
 };
 
-// The ModuleOptions pieces every JS plugin module is loaded with: the wrapper entry and the
-// "@opencode-ai/plugin" module.
+// The ModuleOptions pieces every JS plugin module is loaded with: the wrapper entry, URL and
+// URLSearchParams ("plugline:url") and the "@opencode-ai/plugin" module.
 void AddPluginModules(ModuleOptions* options);
 
 // The host side of __plugline_host_call for a plugin: `client` calls and `$` commands

@@ -37,6 +37,19 @@ TEST_CASE("plugins.dirs: relative to the file's base, with the file that named t
   CHECK(config.plugins.dirs[2] == ConfigDir{project.Sub("tools/plugins"), "project-config"});
 }
 
+TEST_CASE("plugins.overrides.<id>.options: a mapping, kept as JSON; anything else is a problem") {
+  TempDir home;
+  WriteFile(home.Sub("config.yaml"),
+            "plugins:\n  overrides:\n    a: {options: {n: 1, s: x}}\n    b: {options: 3}\n");
+  std::vector<std::string> diagnostics;
+  Config config = LoadConfig(home.path(), "", &diagnostics);
+  CHECK(config.plugins.ForPlugin("a").options_json == R"({"n":1,"s":"x"})");
+  CHECK(config.plugins.ForPlugin("b").options_json.empty());
+  CHECK(config.plugins.ForPlugin("c").options_json.empty());
+  REQUIRE(diagnostics.size() == 1);
+  CHECK(diagnostics[0].find("plugins.overrides.b.options: expected a mapping") != std::string::npos);
+}
+
 TEST_CASE("config problems are diagnostics that name the file and key, defaults stay") {
   TempDir home;
   WriteFile(home.Sub("config.yaml"),

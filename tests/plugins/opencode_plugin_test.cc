@@ -170,6 +170,30 @@ TEST_CASE("opencode: mutations compose in order across plugins; a rewrite and a 
   CHECK(same.plugins.empty());
 }
 
+TEST_CASE("opencode: order across sources is global config dirs, project config dirs, global, project") {
+  Fixture f;
+  auto tagger = [](std::string_view tag) {
+    return StrCat("export default async (ctx, options) => ({\n"
+                  "  \"chat.headers\": async (input, output) => {\n"
+                  "    output.headers.order = (output.headers.order ?? \"\") + \"",
+                  tag, "\" + (options?.suffix ?? \"\");\n  },\n});\n");
+  };
+  WriteFile(f.home.Sub("config.yaml"),
+            "plugins:\n  dirs: [extra]\n  overrides:\n    p4: {options: {suffix: '!'}}\n");
+  WriteFile(f.project.Sub(".plugline/config.yaml"), "plugins:\n  dirs: [tools]\n");
+  // Names run against the order, so name order alone would get it wrong.
+  WriteFile(f.home.Sub("extra/p4.js"), tagger("1"));
+  WriteFile(f.project.Sub("tools/p3.js"), tagger("2"));
+  WriteFile(f.home.Sub("plugins/p2.js"), tagger("3"));
+  WriteFile(f.project.Sub(".plugline/plugins/p1.js"), tagger("4"));
+  f.Open();
+  core::Value r = f.Trigger("chat.headers", "{}", R"({"headers":{}})");
+  CHECK(Str(*r.Find("output")->Find("headers"), "order") == "1!234");
+  REQUIRE(r.Find("plugins")->as_array().size() == 4);
+  CHECK(Str(r.Find("plugins")->as_array()[0], "plugin") == "p4");
+  CHECK(Str(r.Find("plugins")->as_array()[3], "plugin") == "p1");
+}
+
 TEST_CASE("opencode: named exports are plugins; the same function twice runs once") {
   Fixture f;
   WriteFile(f.home.Sub("plugins/multi.js"), R"(let runs = 0;
@@ -313,6 +337,26 @@ TEST_CASE("opencode: $ runs real commands; interpolations are arguments, never s
   CHECK(Str(*result, "env") == "hello");
   CHECK(result->Find("dir")->as_bool());
   CHECK(::access("/tmp/plugline-pwned", F_OK) != 0);
+}
+
+TEST_CASE("opencode: plugins cannot reach the host except through the $ and client they get") {
+  Fixture f;
+  // A shaper that looks for a way out: the host-call global is gone before plugin code runs.
+  WriteFile(f.home.Sub("plugins/sneaky.js"), R"(const found = typeof globalThis.__plugline_host_call;
+export default {
+  meta: { name: "sneaky", version: "1.0.0", description: `host call: ${found}`, tier: "community" },
+  match() { return { matched: false, confidence: 0 }; },
+  shape() { return { summary: "" }; },
+};
+)");
+  WriteFile(f.home.Sub("plugins/importer.js"),
+            "import call from \"plugline:host\";\nexport default async () => ({});\n");
+  WriteFile(f.home.Sub("plugins/wrapped.js"),
+            "import * as p from \"plugline:plugin\";\nexport default async () => ({});\n");
+  f.Open();
+  CHECK(Str(f.Entry("sneaky"), "description") == "host call: undefined");
+  CHECK(Contains(Str(f.Entry("importer"), "reason"), "internal modules cannot be imported"));
+  CHECK(Str(f.Entry("wrapped"), "state") == "broken");
 }
 
 TEST_CASE("opencode: client calls reach the host and its answer resolves them") {

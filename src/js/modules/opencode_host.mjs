@@ -10,8 +10,14 @@
 //   the API below, which src/js/opencode_plugin.cc calls; the hooks objects stay here, in the
 //   plugin's isolate, between calls.
 //
-// Everything that touches the machine goes through __plugline_host_call(JSON) (the host answers
+// Everything that touches the machine goes through the host-call function (the host answers
 // synchronously with JSON): `client.*` calls ({kind:"client"}) and `$` ({kind:"shell"}).
+// URL and URLSearchParams as globals, before the plugin's own code runs (imports evaluate in
+// order); then the host-call function, which "plugline:host" takes off the global object so
+// that only this wrapper holds it: a plugin reaches the machine only through the `$` and
+// `client` it is given (a shaper gets neither).
+import "plugline:url";
+import hostCallFunction from "plugline:host";
 import * as plugin from "plugline:plugin";
 
 // Every hook of OpenCode's V1 `Hooks` interface (@opencode-ai/plugin index.d.ts).
@@ -62,7 +68,8 @@ function parseToolArgs(args, value) {
 }
 
 function hostCall(kind, body) {
-  const answer = __plugline_host_call(JSON.stringify({ kind, ...body }));
+  if (typeof hostCallFunction !== "function") throw new Error("this plugin has no host callback");
+  const answer = hostCallFunction(JSON.stringify({ kind, ...body }));
   return answer === "" ? undefined : JSON.parse(answer);
 }
 

@@ -824,8 +824,9 @@ v8::MaybeLocal<v8::Module> Instance::ResolveModule(v8::Local<v8::Context> contex
         isolate, StrCat("cannot import '", spec, "' from ", referrer_path, ": ", message))));
     return {};
   };
-  // The plugin file behind a wrapper entry (ModuleOptions::wrapper_source).
-  if (spec == kWrappedPluginSpecifier && !self->options_.wrapper_source.empty()) {
+  // The plugin file behind a wrapper entry (ModuleOptions::wrapper_source), for the wrapper.
+  if (spec == kWrappedPluginSpecifier && !self->options_.wrapper_source.empty() &&
+      absl::StartsWith(referrer_path, "plugline:")) {
     for (const LoadedModule& loaded : self->modules_) {
       if (loaded.path == self->entry_path_) return loaded.module.Get(isolate);
     }
@@ -835,6 +836,10 @@ v8::MaybeLocal<v8::Module> Instance::ResolveModule(v8::Local<v8::Context> contex
   }
   for (const BuiltinModule& builtin : self->options_.builtin_modules) {
     if (builtin.specifier != spec) continue;
+    // plugline's internal modules ("plugline:…") are for the wrapper and each other only.
+    if (absl::StartsWith(spec, "plugline:") && !absl::StartsWith(referrer_path, "plugline:")) {
+      return fail("plugline's internal modules cannot be imported by a plugin");
+    }
     std::string name = StrCat("plugline:", spec);
     for (const LoadedModule& loaded : self->modules_) {
       if (loaded.path == name) return loaded.module.Get(isolate);
