@@ -11,6 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -64,6 +65,7 @@ std::unique_ptr<plugline::Host> Open(const std::string& home) {
 // Median ms of one Dispatch over `calls` calls (after 3 warm-up calls), checking that every
 // plugin ran without a failure.
 double DispatchMs(plugline::Host& host, int calls, size_t expect_plugins) {
+  calls = std::max(calls, 1);
   std::vector<double> samples;
   for (int i = 0; i < calls + 3; ++i) {
     double start = NowMs();
@@ -90,6 +92,7 @@ extern "C" char** environ;
 // The floor of a one-shot call on this machine: posix_spawn + waitpid of `argv` with stdin and
 // stdout on /dev/null, no event loop, no pipes (median ms).
 double SpawnFloorMs(const std::vector<std::string>& argv, int runs) {
+  runs = std::max(runs, 1);
   std::vector<char*> args;
   for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);

@@ -226,73 +226,79 @@ absl::StatusOr<core::HookAnswer> OpenCodePlugin::Call(std::string_view event,
   const std::string_view hook = OpenCodeHookFor(event);
   if (hook == "event") return CallEvent(event, payload);
 
-  std::string session = StringOr(payload, "session_id");
-  std::string call_id = StringOr(payload, "call_id");
-  std::string tool = StringOr(payload, "tool");
-  Value args = ValueObject{};
-  if (const Value* text = payload.Find("arguments"); text != nullptr && text->is_string()) {
-    absl::StatusOr<Value> decoded = core::ParseJson(text->as_string(), "arguments");
-    if (decoded.ok()) args = *std::move(decoded);
+  const std::string session = StringOr(payload, "session_id");
+  const std::string call_id = StringOr(payload, "call_id");
+  const std::string tool = StringOr(payload, "tool");
+  // The arguments stay JSON text (V8 parses them); anything but a JSON object counts as {}.
+  std::string args = StringOr(payload, "arguments");
+  {
+    size_t first = args.find_first_not_of(" \t\r\n");
+    if (first == std::string::npos || args[first] != '{') args = "{}";
   }
-  Value input;
-  Value output;
-  if (hook == "tool.execute.before") {
-    input.Set("tool", Value(tool));
-    input.Set("sessionID", Value(session));
-    input.Set("callID", Value(call_id));
-    output.Set("args", args);
-  } else if (hook == "tool.execute.after") {
-    input.Set("tool", Value(tool));
-    input.Set("sessionID", Value(session));
-    input.Set("callID", Value(call_id));
-    input.Set("args", args);
-    output.Set("title", Value(StringOr(payload, "title")));
-    output.Set("output", Value(StringOr(payload, "result")));
-    output.Set("metadata", ValueObject{});
+  core::JsonWriter in;
+  std::string output;
+  in.BeginObject();
+  if (hook == "tool.execute.before" || hook == "tool.execute.after") {
+    in.Key("tool").String(tool).Key("sessionID").String(session).Key("callID").String(call_id);
+    if (hook == "tool.execute.before") {
+      output = StrCat(R"({"args":)", args, "}");
+    } else {
+      in.Key("args").Raw(args);
+      core::JsonWriter out;
+      out.BeginObject().Key("title").String(StringOr(payload, "title"));
+      out.Key("output").String(StringOr(payload, "result")).Key("metadata").BeginObject().EndObject();
+      out.EndObject();
+      output = out.Take();
+    }
+    in.EndObject();
   } else if (hook == "chat.message") {
-    input.Set("sessionID", Value(session));
-    Value part;
-    part.Set("type", Value("text"));
-    part.Set("text", Value(StringOr(payload, "prompt")));
-    Value message;
-    message.Set("role", Value("user"));
-    message.Set("sessionID", Value(session));
-    output.Set("message", std::move(message));
-    output.Set("parts", ValueArray{std::move(part)});
+    in.Key("sessionID").String(session).EndObject();
+    core::JsonWriter out;
+    out.BeginObject().Key("message").BeginObject().Key("role").String("user");
+    out.Key("sessionID").String(session).EndObject();
+    out.Key("parts").BeginArray().BeginObject().Key("type").String("text");
+    out.Key("text").String(StringOr(payload, "prompt")).EndObject().EndArray().EndObject();
+    output = out.Take();
   } else {
     // tool_definition, shell_env, pre_compact: the host's payload is the input; the output
     // the hook may change is in its "output" member (the dispatch result cannot carry it: a
     // host that needs it triggers the hook by name).
-    input = payload;
+    in.EndObject();
     const Value* given = payload.Find("output");
-    output = given != nullptr && given->is_object() ? *given : Value(ValueObject{});
+    output = given != nullptr && given->is_object() ? core::ToJson(*given) : "{}";
   }
-  const std::string before = core::ToJson(output);
-  absl::StatusOr<core::NamedHookResult> result =
-      TriggerNamed(hook, core::ToJson(input), before);
-  if (!result.ok()) return result.status();
-  core::HookAnswer answer;
-  if (!result->error.empty()) {
+  std::string input = hook == "tool.execute.before" || hook == "tool.execute.after" ||
+                              hook == "chat.message"
+                          ? in.Take()
+                          : std::string(payload_json);
+  const Arg call_args[] = {Arg::String(hook), Arg::Json(input), Arg::Json(output)};
+  absl::StatusOr<std::string> answer = module_->CallArgs("triggerChanged", call_args, limits_);
+  if (!answer.ok()) return answer.status();
+  core::HookAnswer result;
+  if (*answer == "null") return result;  // no throw, nothing changed: no opinion
+  absl::StatusOr<core::NamedHookResult> ran = ParseTriggerResult(*answer);
+  if (!ran.ok()) return ran.status();
+  if (!ran->error.empty()) {
     if (hook == "tool.execute.before") {  // OpenCode: a throw here refuses the tool call
-      answer.deny = true;
-      answer.reason = result->error;
-      return answer;
+      result.deny = true;
+      result.reason = ran->error;
+      return result;
     }
-    return absl::UnknownError(StrCat(hook, " threw: ", result->error));
+    return absl::UnknownError(StrCat(hook, " threw: ", ran->error));
   }
-  if (result->output_json == before) return answer;
-  absl::StatusOr<Value> after = core::ParseJson(result->output_json, "hook output");
+  absl::StatusOr<Value> after = core::ParseJson(ran->output_json, "hook output");
   if (!after.ok()) return after.status();
   if (hook == "tool.execute.before") {
     if (const Value* new_args = after->Find("args"); new_args != nullptr) {
       std::string text = core::ToJson(*new_args);
-      if (text != core::ToJson(args)) answer.arguments = std::move(text);
+      absl::StatusOr<Value> old_args = core::ParseJson(args, "arguments");
+      if (!old_args.ok() || core::ToJson(*old_args) != text) result.arguments = std::move(text);
     }
   } else if (hook == "tool.execute.after") {
     std::string text = StringOr(*after, "output");
-    if (text != StringOr(payload, "result")) answer.result = std::move(text);
+    if (text != StringOr(payload, "result")) result.result = std::move(text);
   }
-  return answer;
+  return result;
 }
 
 // The git work tree holding `directory` (the nearest parent with .git), else `directory`.

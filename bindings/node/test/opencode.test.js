@@ -252,7 +252,7 @@ test('serverUrl and pluginConfig reach the plugins', (t) => {
                         { serverUrl: 'http://127.0.0.1:4096', pluginConfig: { model: 'x' } });
   if (host === null) return;
   assert.deepEqual(host.trigger('experimental.text.complete', {}, {}).output,
-                   { serverUrl: 'http://127.0.0.1:4096', config: { model: 'x' } });
+                   { serverUrl: 'http://127.0.0.1:4096/', config: { model: 'x' } });
 });
 
 test('bad OpenCode options are refused', () => {

@@ -274,7 +274,7 @@ def test_server_url_and_plugin_config_reach_plugins(home: Path, opened: Any) -> 
     write_plugins(home, context=CONTEXT)
     host = opened(server_url="http://127.0.0.1:4096", plugin_config={"model": "x"})
     output = host.trigger("experimental.text.complete", {}, {})["output"]
-    assert output == {"serverUrl": "http://127.0.0.1:4096", "config": {"model": "x"}}
+    assert output == {"serverUrl": "http://127.0.0.1:4096/", "config": {"model": "x"}}
 
 
 def test_bad_opencode_options_are_refused(home: Path) -> None:

@@ -332,6 +332,15 @@ const api = {
   // (input, output) hooks: mutate output; returns the output and the first error, if any.
   trigger(name, input, output) { return runHook(name, input, output); },
 
+  // trigger() for the hot path of canonical events: null when no hook threw and the output is
+  // unchanged (so the host parses nothing back), else what trigger() answers.
+  async triggerChanged(name, input, output) {
+    const before = JSON.stringify(output);
+    const result = await runHook(name, input, output);
+    if (result.error === undefined && JSON.stringify(result.output) === before) return null;
+    return result;
+  },
+
   event(event) { return runEach("event", { event }); },
   config(config) { return runEach("config", config); },
   dispose() { return runEach("dispose"); },
