@@ -45,6 +45,10 @@ class HookPlugin {
   // what happened; the dispatcher skips the plugin with that reason.
   virtual absl::StatusOr<HookAnswer> Call(std::string_view event,
                                           std::string_view payload_json) = 0;
+  // Called once after the plugin loaded, when every plugin of that loading pass has loaded, in
+  // dispatch order (loading itself runs on several threads): an OpenCode plugin's `config`
+  // hooks run here.
+  virtual void AfterLoad() {}
   // Called once before the plugin is dropped (host closing, plugin reloaded or removed), in
   // dispatch order; an OpenCode plugin's `dispose` hooks run here. Errors are the plugin's to
   // log.

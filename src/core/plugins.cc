@@ -237,6 +237,7 @@ void PluginRegistry::LoadPending(std::optional<PluginKind> kind) {
                                     std::max(1u, std::min(2u, std::thread::hardware_concurrency())));
   if (threads <= 1) {
     for (Entry* entry : pending) load_one(entry);
+    AfterLoad(pending);
     return;
   }
   std::atomic<size_t> next{0};
@@ -247,6 +248,14 @@ void PluginRegistry::LoadPending(std::optional<PluginKind> kind) {
   for (size_t t = 1; t < threads; ++t) pool.emplace_back(worker);
   worker();
   for (std::thread& t : pool) t.join();
+  AfterLoad(pending);
+}
+
+void PluginRegistry::AfterLoad(const std::vector<Entry*>& loaded) {
+  // In dispatch order, once the whole pass has loaded (loading ran on several threads).
+  for (Entry* entry : loaded) {
+    if (entry->error.empty() && entry->plugin.hook != nullptr) entry->plugin.hook->AfterLoad();
+  }
 }
 
 std::vector<PluginInfo> PluginRegistry::Describe() const {

@@ -144,6 +144,8 @@ class PluginRegistry {
   std::vector<std::shared_ptr<T>> Enabled(std::shared_ptr<T> LoadedPlugin::*member);
   // Loads the pending entries of `kind` (every kind when nullopt).
   void LoadPending(std::optional<PluginKind> kind) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // Calls HookPlugin::AfterLoad of the plugins just loaded, in order.
+  void AfterLoad(const std::vector<Entry*>& loaded) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // Ids, shadowing and reserved names. An entry not loaded yet is "pending", known by its name.
   std::vector<PluginInfo> Describe() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
 

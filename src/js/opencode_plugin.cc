@@ -163,9 +163,13 @@ class OpenCodePlugin final : public core::HookPlugin,
     return result;
   }
 
-  void Configure(std::string_view config_json) {
-    LogErrors(log_, id_, "config", module_->Call("config", StrCat("[", config_json, "]"), limits_));
+  // OpenCode calls `config` once every plugin is registered: the registry calls this when the
+  // whole loading pass is done, in order. Errors are logged, never fatal.
+  void AfterLoad() override {
+    if (config_json_.empty()) return;
+    LogErrors(log_, id_, "config", module_->Call("config", StrCat("[", config_json_, "]"), limits_));
   }
+  void set_config_json(std::string json) { config_json_ = std::move(json); }
 
   void Dispose() override {
     if (!HasNamedHook("dispose")) return;
@@ -182,6 +186,7 @@ class OpenCodePlugin final : public core::HookPlugin,
   const std::vector<std::string> hooks_;
   const std::vector<core::ToolInfo> tools_;
   CallLimits limits_;
+  std::string config_json_;  // what `config` hooks get; empty: the plugin has none
 };
 
 absl::StatusOr<core::HookAnswer> OpenCodePlugin::CallEvent(std::string_view event,
@@ -427,8 +432,8 @@ absl::StatusOr<core::LoadedPlugin> MakeOpenCodePlugin(const core::PluginFile& fi
   bool has_config = std::find(hooks.begin(), hooks.end(), "config") != hooks.end();
   auto plugin = std::make_shared<OpenCodePlugin>(file.name, std::move(module), settings, log,
                                                  std::move(hooks), std::move(tools));
-  // The configuration, once, after load; errors are logged, never fatal (as OpenCode).
-  if (has_config) plugin->Configure(context.config_json);
+  // The configuration, once the whole loading pass is done (AfterLoad), as OpenCode does.
+  if (has_config) plugin->set_config_json(context.config_json.empty() ? "{}" : context.config_json);
   loaded.hook = plugin;
   loaded.named_hooks = plugin;
   if (!plugin->Tools().empty()) loaded.tools = plugin;
