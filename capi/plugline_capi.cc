@@ -110,6 +110,14 @@ plugline_status NullArgument(const char* function, const char* name) {
   return Fail(PLUGLINE_EINVALID, StrCat(function, ": ", name, " must not be NULL"));
 }
 
+// A callback's user data, released with `user_data_free` (may be null) when the last owner
+// (config, host, hook) lets go of it.
+std::shared_ptr<void> OwnUserData(void* user_data, void (*user_data_free)(void*)) {
+  return std::shared_ptr<void>(user_data, [user_data_free](void* p) {
+    if (user_data_free != nullptr) user_data_free(p);
+  });
+}
+
 // Copies `text` into a malloc'ed, NUL-terminated buffer the caller frees with plugline_free.
 plugline_status ReturnBuffer(const std::string& text, char** out, size_t* out_len) {
   char* buffer = static_cast<char*>(std::malloc(text.size() + 1));
@@ -210,9 +218,7 @@ plugline_status plugline_config_set_token_counter(plugline_config* config,
       if (user_data_free != nullptr && user_data != nullptr) user_data_free(user_data);
       return PLUGLINE_OK;
     }
-    std::shared_ptr<void> owned(user_data, [user_data_free](void* p) {
-      if (user_data_free != nullptr) user_data_free(p);
-    });
+    std::shared_ptr<void> owned = OwnUserData(user_data, user_data_free);
     config->token_user_data = owned;
     // The function holds the user data alive as long as any host uses it.
     config->options.token_counter = [fn, owned](std::string_view text) -> uint64_t {
@@ -487,9 +493,7 @@ plugline_status plugline_config_set_client(plugline_config* config, plugline_cli
       if (user_data_free != nullptr && user_data != nullptr) user_data_free(user_data);
       return PLUGLINE_OK;
     }
-    std::shared_ptr<void> owned(user_data, [user_data_free](void* p) {
-      if (user_data_free != nullptr) user_data_free(p);
-    });
+    std::shared_ptr<void> owned = OwnUserData(user_data, user_data_free);
     config->client_user_data = owned;
     config->options.client = [fn, owned](std::string_view path,
                                          std::string_view args) -> absl::StatusOr<std::string> {

@@ -318,46 +318,43 @@ std::vector<PluginInfo> PluginRegistry::Describe() const {
   return out;
 }
 
-std::vector<std::shared_ptr<Shaper>> PluginRegistry::Shapers() {
-  absl::MutexLock lock(&mu_);
-  // Shaping asks on every call; the answer changes only when Refresh() ran.
+const PluginRegistry::EnabledLists& PluginRegistry::LoadedEnabled() {
+  // Asked on every shaping and every dispatch; the answer changes only when Refresh() runs.
   if (enabled_) return *enabled_;
-  LoadPending(std::nullopt);  // exec plugins load in microseconds; their ids can shadow
-  std::vector<PluginInfo> infos = Describe();
-  enabled_.emplace();
-  for (size_t i = 0; i < entries_.size(); ++i) {
-    if (infos[i].state == "enabled" && entries_[i].plugin.shaper != nullptr) {
-      enabled_->push_back(entries_[i].plugin.shaper);
-    }
-  }
-  return *enabled_;
-}
-
-template <typename T>
-std::vector<std::shared_ptr<T>> PluginRegistry::Enabled(std::shared_ptr<T> LoadedPlugin::*member) {
-  absl::MutexLock lock(&mu_);
-  // Any JS module may be an OpenCode plugin: everything must be loaded to know.
+  // Any JS module may be an OpenCode plugin (and exec manifests parse in microseconds):
+  // everything loads before anything is known to be enabled.
   LoadPending(std::nullopt);
   std::vector<PluginInfo> infos = Describe();
-  std::vector<std::shared_ptr<T>> out;
+  EnabledLists& lists = enabled_.emplace();
   for (size_t i = 0; i < entries_.size(); ++i) {
-    if (infos[i].state == "enabled" && entries_[i].plugin.*member != nullptr) {
-      out.push_back(entries_[i].plugin.*member);
-    }
+    if (infos[i].state != "enabled") continue;
+    const LoadedPlugin& plugin = entries_[i].plugin;
+    if (plugin.shaper != nullptr) lists.shapers.push_back(plugin.shaper);
+    if (plugin.hook != nullptr) lists.hooks.push_back(plugin.hook);
+    if (plugin.named_hooks != nullptr) lists.named_hooks.push_back(plugin.named_hooks);
+    if (plugin.tools != nullptr) lists.tools.push_back(plugin.tools);
   }
-  return out;
+  return lists;
+}
+
+std::vector<std::shared_ptr<Shaper>> PluginRegistry::Shapers() {
+  absl::MutexLock lock(&mu_);
+  return LoadedEnabled().shapers;
 }
 
 std::vector<std::shared_ptr<HookPlugin>> PluginRegistry::Hooks() {
-  return Enabled(&LoadedPlugin::hook);
+  absl::MutexLock lock(&mu_);
+  return LoadedEnabled().hooks;
 }
 
 std::vector<std::shared_ptr<NamedHookPlugin>> PluginRegistry::NamedHooks() {
-  return Enabled(&LoadedPlugin::named_hooks);
+  absl::MutexLock lock(&mu_);
+  return LoadedEnabled().named_hooks;
 }
 
 std::vector<std::shared_ptr<ToolProvider>> PluginRegistry::ToolProviders() {
-  return Enabled(&LoadedPlugin::tools);
+  absl::MutexLock lock(&mu_);
+  return LoadedEnabled().tools;
 }
 
 void PluginRegistry::DisposeAll() {

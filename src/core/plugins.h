@@ -139,9 +139,15 @@ class PluginRegistry {
   };
 
   static FileStamp Stamp(const std::string& path);
-  // The enabled plugins' `member`, in order, after loading everything.
-  template <typename T>
-  std::vector<std::shared_ptr<T>> Enabled(std::shared_ptr<T> LoadedPlugin::*member);
+  // The enabled plugins of each role, in order, once everything is loaded.
+  struct EnabledLists {
+    std::vector<std::shared_ptr<Shaper>> shapers;
+    std::vector<std::shared_ptr<HookPlugin>> hooks;
+    std::vector<std::shared_ptr<NamedHookPlugin>> named_hooks;
+    std::vector<std::shared_ptr<ToolProvider>> tools;
+  };
+  // Loads what is pending and computes the lists the first time after a Refresh().
+  const EnabledLists& LoadedEnabled() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // Loads the pending entries of `kind` (every kind when nullopt).
   void LoadPending(std::optional<PluginKind> kind) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // Calls HookPlugin::AfterLoad of the plugins just loaded, in order.
@@ -153,8 +159,8 @@ class PluginRegistry {
   mutable absl::Mutex mu_;
   PluginsConfig config_ ABSL_GUARDED_BY(mu_);
   std::vector<Entry> entries_ ABSL_GUARDED_BY(mu_);
-  // The enabled shapers once everything is loaded; reset by Refresh().
-  std::optional<std::vector<std::shared_ptr<Shaper>>> enabled_ ABSL_GUARDED_BY(mu_);
+  // The enabled plugins once everything is loaded; reset by Refresh().
+  std::optional<EnabledLists> enabled_ ABSL_GUARDED_BY(mu_);
 };
 
 }  // namespace plugline::core

@@ -15,6 +15,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/match.h"
 #include "absl/time/clock.h"
+#include "core/dispatcher.h"
 #include "core/json.h"
 #include "core/strings.h"
 #include "exec/child.h"
@@ -53,10 +54,6 @@ absl::Status FieldError(const std::string& file, std::string_view field, std::st
   return absl::InvalidArgumentError(StrCat(file, ": `", field, "` ", what));
 }
 
-bool IsCanonicalEvent(std::string_view name) {
-  return std::find(std::begin(core::kCanonicalEvents), std::end(core::kCanonicalEvents), name) !=
-         std::end(core::kCanonicalEvents);
-}
 
 // Resolves `command` (given as a path) and checks that it is an executable regular file.
 absl::StatusOr<std::string> ResolveCommandPath(const ExecPluginManifest& m) {
@@ -147,7 +144,7 @@ absl::Status ReadManifest(const Value& doc, ExecPluginManifest& m,
         return FieldError(file, StrCat("hooks[", i, "]"),
                           StrCat("must be an event name, not ", KindOf(hook)));
       }
-      if (!IsCanonicalEvent(hook.as_string())) {
+      if (!core::IsCanonicalEvent(hook.as_string())) {
         std::string known;
         for (std::string_view e : core::kCanonicalEvents) {
           StrAppend(&known, known.empty() ? "" : ", ", e);

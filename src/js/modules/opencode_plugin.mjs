@@ -123,7 +123,8 @@ class ZodType {
   // --- parsing
   /** Validates `value`; pushes issues (with paths below `path`) and returns the output. */
   _run(value, path, issues) {
-    throw new Error("not implemented");
+    // Abstract: every schema class below defines its own.
+    throw new TypeError(`${this.constructor.name} does not define _run`);
   }
 
   safeParse(value) {
