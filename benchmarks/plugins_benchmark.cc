@@ -179,8 +179,11 @@ int main(int argc, char** argv) {
     big += (i % 97 == 0) ? "src/unit" + std::to_string(i) + ".c:12: error: expected ';'\n"
                          : "compiling unit " + std::to_string(i) + " with flags -O2 -g\n";
   }
-  plugline::core::PluginFile file{home + "/plugins/bench0.js", home + "/plugins", "bench0",
-                                  "global"};
+  plugline::core::PluginFile file;
+  file.entry = home + "/plugins/bench0.js";
+  file.root = home + "/plugins";
+  file.name = "bench0";
+  file.source = "global";
   plugline::js::JsShaperOptions js_options;
   auto loaded = plugline::js::LoadJsShaper(file, plugline::core::JsPluginSettings{}, js_options);
   if (!loaded.ok()) return 1;

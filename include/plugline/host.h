@@ -190,6 +190,11 @@ class Host {
   // new, changed and previously broken ones load on next use. Diagnostics are replaced.
   void Reload();
 
+  // Runs the `dispose` hooks of the loaded OpenCode plugins, in order, once: the destructor
+  // does too, unless this ran. For a host about to end without destroying itself (the
+  // `plugline` command line ends its process right away).
+  void DisposePlugins();
+
   // The resolved state directory.
   const std::string& home() const;
   // Problems found while opening or reloading (unreadable config, bad keys, unreadable

@@ -127,9 +127,13 @@ absl::StatusOr<std::unique_ptr<Host>> OpenHost() {
 }
 
 // The process ends right after this: tearing down each JS plugin's isolate (≈ 2 ms each)
-// would only delay the exit. Everything a host persists (outputs, stats, log) is already
-// written; worker processes of isolated plugins exit when their stdin closes.
-void AbandonHost(std::unique_ptr<Host> host) { (void)host.release(); }
+// would only delay the exit. OpenCode plugins' dispose hooks run (a command is their whole
+// session); everything a host persists (outputs, stats, log) is already written; worker
+// processes of isolated plugins exit when their stdin closes.
+void AbandonHost(std::unique_ptr<Host> host) {
+  host->DisposePlugins();
+  (void)host.release();
+}
 
 int Run(const std::vector<std::string>& args) {
   ShapeFlags flags;

@@ -170,7 +170,7 @@ void ApplyConfigText(std::string_view text, std::string_view source, Config* con
     if (!plugins->is_object()) {
       reader.Problem("plugins", "expected a mapping");
     } else {
-      reader.UnknownKeys(*plugins, "plugins.", {"enabled", "dirs", "js", "overrides"});
+      reader.UnknownKeys(*plugins, "plugins.", {"enabled", "dirs", "packages", "js", "overrides"});
       reader.Bool(*plugins, "enabled", "plugins.enabled", &config->plugins.enabled);
       if (const Value* dirs = plugins->Find("dirs"); dirs != nullptr) {
         if (!dirs->is_array()) {
@@ -186,6 +186,36 @@ void ApplyConfigText(std::string_view text, std::string_view source, Config* con
               path = JoinPath(std::string(base_dir), path);
             }
             config->plugins.dirs.push_back({std::move(path), std::string(dir_source)});
+          }
+        }
+      }
+      if (const Value* packages = plugins->Find("packages");
+          packages != nullptr && !packages->is_null()) {
+        if (!packages->is_array()) {
+          reader.Problem("plugins.packages", "expected a list of npm package names");
+        } else {
+          for (const Value& entry : packages->as_array()) {
+            // "name" or [name, options], as OpenCode's `plugin` list.
+            const Value* name = &entry;
+            const Value* options = nullptr;
+            if (entry.is_array() && !entry.as_array().empty() && entry.as_array().size() <= 2) {
+              name = &entry.as_array()[0];
+              if (entry.as_array().size() == 2) options = &entry.as_array()[1];
+            }
+            if (!name->is_string() || name->as_string().empty()) {
+              reader.Problem("plugins.packages",
+                             "every entry must be a package name or [name, options]");
+              continue;
+            }
+            if (options != nullptr && !options->is_object() && !options->is_null()) {
+              reader.Problem(StrCat("plugins.packages.", name->as_string()),
+                             "the options must be a mapping");
+              continue;
+            }
+            config->plugins.packages.push_back(
+                {name->as_string(),
+                 options != nullptr && options->is_object() ? ToJson(*options) : std::string(),
+                 std::string(dir_source)});
           }
         }
       }

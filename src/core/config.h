@@ -5,6 +5,9 @@
 //     dirs: [~/more-plugins] # extra plugin directories; a relative one is relative to the
 //                            # file's base: <home> for the global file, <project> for the
 //                            # project's. Loaded before the default ones (plugins.h)
+//     packages:              # npm packages that are OpenCode plugins, installed with npm in
+//       - opencode-wakatime  # <home>/node_modules (global file) or <project>/.plugline/
+//       - ["@acme/guard@1.2", {strict: true}]  # node_modules; [name, options] as in OpenCode
 //     js:                    # limits of every JS plugin (docs/plugins-shapers.md)
 //       isolation: in-process  # or "process": each plugin in a worker process
 //       match_timeout_ms: 200
@@ -57,9 +60,19 @@ struct ConfigDir {
   bool operator==(const ConfigDir&) const = default;
 };
 
+// An npm package named under plugins.packages: "name" or "name@version", with the options
+// the plugin function receives (`[name, options]`).
+struct ConfigPackage {
+  std::string spec;          // as written: "name", "@scope/name@^1.2"
+  std::string options_json;  // "" when none
+  std::string source;        // "global-config" or "project-config"
+  bool operator==(const ConfigPackage&) const = default;
+};
+
 struct PluginsConfig {
   bool enabled = true;
   std::vector<ConfigDir> dirs;  // in file order, the global file's first
+  std::vector<ConfigPackage> packages;  // in file order, the global file's first
   JsPluginSettings js;  // the defaults
   // Per plugin id, in file order: the mappings under plugins.overrides.<id>.
   std::vector<std::pair<std::string, Value>> overrides;

@@ -137,6 +137,10 @@ absl::StatusOr<core::LoadedPlugin> LoadExecHook(const core::PluginFile& file,
 Host::Host(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 Host::~Host() {
   // OpenCode plugins' dispose hooks, in order, before their isolates go.
+  DisposePlugins();
+}
+
+void Host::DisposePlugins() {
   if (impl_ != nullptr && impl_->plugins != nullptr) impl_->plugins->DisposeAll();
 }
 

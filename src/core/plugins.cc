@@ -7,8 +7,10 @@
 #include <thread>
 
 #include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
 #include "core/fs.h"
 #include "core/json.h"
+#include "core/node_resolve.h"
 #include "core/strings.h"
 
 namespace plugline::core {
@@ -58,24 +60,100 @@ bool SameLoadSettings(PluginKind kind, const JsPluginSettings& a, const JsPlugin
 
 }  // namespace
 
+namespace {
+
+// The settings of plugin `id` found as `file`: a package's own options win over
+// plugins.overrides.<id>.options.
+JsPluginSettings SettingsFor(const PluginsConfig& config, const PluginFile& file,
+                             std::string_view id) {
+  JsPluginSettings settings = config.ForPlugin(id);
+  if (!file.options_json.empty()) settings.options_json = file.options_json;
+  return settings;
+}
+
+}  // namespace
+
 std::vector<PluginDir> PluginDirs(const std::string& home, const std::string& project_dir,
                                   const Config& config) {
   std::vector<PluginDir> dirs;
   if (!config.plugins.enabled) return dirs;
-  // ConfigDir lists the global file's directories before the project file's.
-  for (const ConfigDir& dir : config.plugins.dirs) dirs.push_back({dir.path, dir.source});
-  dirs.push_back({JoinPath(home, "plugins"), "global"});
+  const std::string home_modules = JoinPath(home, "node_modules");
+  std::vector<std::string> project_modules = {home_modules};
   if (!project_dir.empty()) {
-    dirs.push_back({JoinPath(project_dir, ".plugline/plugins"), "project"});
+    project_modules.insert(project_modules.begin(), JoinPath(project_dir, ".plugline/node_modules"));
+  }
+  // Each config file's packages, then its directories; the global file's first.
+  for (std::string_view source : {"global-config", "project-config"}) {
+    const std::vector<std::string>& modules =
+        source == "global-config" ? std::vector<std::string>{home_modules} : project_modules;
+    for (const ConfigPackage& package : config.plugins.packages) {
+      if (package.source != source) continue;
+      dirs.push_back({"", package.source, modules, package.spec, package.options_json});
+    }
+    for (const ConfigDir& dir : config.plugins.dirs) {
+      if (dir.source == source) dirs.push_back({dir.path, dir.source, {home_modules}, "", ""});
+    }
+  }
+  dirs.push_back({JoinPath(home, "plugins"), "global", {home_modules}, "", ""});
+  if (!project_dir.empty()) {
+    dirs.push_back({JoinPath(project_dir, ".plugline/plugins"), "project", {home_modules}, "", ""});
   }
   return dirs;
 }
+
+namespace {
+
+// A package named in config: its entry file, or why it cannot load.
+PluginFile DiscoverPackage(const PluginDir& dir) {
+  PluginFile file;
+  file.source = dir.source;
+  file.kind = PluginKind::kJsModule;
+  file.node_modules = dir.node_modules;
+  file.options_json = dir.options_json;
+  file.package = true;
+  absl::StatusOr<PackageSpec> spec = ParsePackageSpec(dir.package);
+  if (!spec.ok()) {
+    file.name = dir.package;
+    file.error = StrCat("plugins.packages: ", spec.status().message());
+    return file;
+  }
+  file.name = spec->name;
+  absl::StatusOr<NodePackage> package = FindNodePackage(spec->name, dir.node_modules);
+  if (!package.ok()) {
+    file.error = std::string(package.status().message());
+    if (absl::IsNotFound(package.status()) && !dir.node_modules.empty()) {
+      // <dir>/node_modules -> npm install --prefix <dir>
+      std::string prefix = dir.node_modules.front();
+      prefix.resize(prefix.size() - std::string_view("/node_modules").size());
+      absl::StrAppend(&file.error, "; install it with: npm install --prefix ", prefix, " ",
+                      dir.package);
+    }
+    return file;
+  }
+  file.entry = package->entry;
+  file.root = package->root;
+  file.package_version = package->version;
+  // npm resolves ranges when it installs; plugline checks only an exact version.
+  if (!spec->version.empty() && !package->version.empty() &&
+      spec->version.find_first_not_of("0123456789.") == std::string::npos &&
+      spec->version != package->version) {
+    file.warnings.push_back(StrCat("config asks for ", spec->name, "@", spec->version,
+                                   ", the installed version is ", package->version));
+  }
+  return file;
+}
+
+}  // namespace
 
 std::vector<PluginFile> DiscoverPlugins(const std::vector<PluginDir>& dirs,
                                         std::vector<std::string>* diagnostics) {
   std::vector<PluginFile> found;
   std::vector<std::string> seen_dirs;
   for (const PluginDir& dir : dirs) {
+    if (!dir.package.empty()) {
+      found.push_back(DiscoverPackage(dir));
+      continue;
+    }
     // The same directory named twice (a config dir that is the global one) loads once.
     if (std::find(seen_dirs.begin(), seen_dirs.end(), dir.path) != seen_dirs.end()) continue;
     seen_dirs.push_back(dir.path);
@@ -93,19 +171,37 @@ std::vector<PluginFile> DiscoverPlugins(const std::vector<PluginDir>& dirs,
       std::string path = JoinPath(dir.path, name);
       if (std::string_view stem = StripJsExtension(name); !stem.empty()) {
         if (IsRegularFile(path)) {
-          found.push_back({path, dir.path, std::string(stem), dir.source, PluginKind::kJsModule});
+          PluginFile file;
+          file.entry = path;
+          file.root = dir.path;
+          file.name = std::string(stem);
+          file.source = dir.source;
+          file.node_modules = dir.node_modules;
+          found.push_back(std::move(file));
         }
         continue;
       }
       if (!IsDirectory(path)) continue;
       if (std::string manifest = JoinPath(path, "plugin.yaml"); IsRegularFile(manifest)) {
-        found.push_back({manifest, path, name, dir.source, PluginKind::kExec});
+        PluginFile file;
+        file.entry = manifest;
+        file.root = path;
+        file.name = name;
+        file.source = dir.source;
+        file.kind = PluginKind::kExec;
+        found.push_back(std::move(file));
         continue;
       }
       for (const char* index : {"index.js", "index.mjs", "index.ts", "index.mts"}) {
         std::string entry = JoinPath(path, index);
         if (IsRegularFile(entry)) {
-          found.push_back({entry, path, name, dir.source, PluginKind::kJsModule});
+          PluginFile file;
+          file.entry = entry;
+          file.root = path;
+          file.name = name;
+          file.source = dir.source;
+          file.node_modules = dir.node_modules;
+          found.push_back(std::move(file));
           break;
         }
       }
@@ -172,7 +268,7 @@ void PluginRegistry::Refresh(const std::vector<PluginDir>& dirs, const PluginsCo
   config_ = config;
   for (PluginFile& file : files) {
     Entry entry;
-    entry.settings = config.ForPlugin(file.name);
+    entry.settings = SettingsFor(config, file, file.name);
     // Keep a loaded plugin whose files and settings are unchanged.
     for (Entry& old : previous) {
       if (old.file.entry != file.entry || !old.loaded || !old.error.empty()) continue;
@@ -180,7 +276,7 @@ void PluginRegistry::Refresh(const std::vector<PluginDir>& dirs, const PluginsCo
       for (const FileStamp& stamp : old.stamps) {
         unchanged = unchanged && Stamp(stamp.path) == stamp;
       }
-      JsPluginSettings now = config.ForPlugin(IdOf(old.plugin, file.name));
+      JsPluginSettings now = SettingsFor(config, file, IdOf(old.plugin, file.name));
       unchanged = unchanged && SameLoadSettings(file.kind, now, old.settings);
       if (unchanged) {
         entry = std::move(old);
@@ -193,7 +289,7 @@ void PluginRegistry::Refresh(const std::vector<PluginDir>& dirs, const PluginsCo
   }
   // Plugins not kept (removed, changed, reconfigured) are disposed of, in order.
   for (Entry& old : previous) {
-    if (old.plugin.hook != nullptr) old.plugin.hook->Dispose();
+    if (old.plugin.hook != nullptr && !old.disposed) old.plugin.hook->Dispose();
   }
 }
 
@@ -207,12 +303,17 @@ void PluginRegistry::LoadPending(std::optional<PluginKind> kind) {
   }
   if (pending.empty()) return;
   auto load_one = [this](Entry* entry) {
+    if (!entry->file.error.empty()) {  // found broken (a package that is not installed)
+      entry->loaded = true;
+      entry->error = entry->file.error;
+      return;
+    }
     absl::StatusOr<LoadedPlugin> loaded = loader_(entry->file, entry->settings);
     if (loaded.ok()) {
       const std::string id = IdOf(*loaded, entry->file.name);
       if (id != entry->file.name) {
         // Settings are keyed by id; the file name was only a guess before loading.
-        JsPluginSettings by_id = config_.ForPlugin(id);
+        JsPluginSettings by_id = SettingsFor(config_, entry->file, id);
         if (!SameLoadSettings(entry->file.kind, by_id, entry->settings)) {
           entry->settings = by_id;
           loaded = loader_(entry->file, entry->settings);
@@ -262,11 +363,15 @@ std::vector<PluginInfo> PluginRegistry::Describe() const {
   std::vector<PluginInfo> out;
   for (const Entry& entry : entries_) {
     PluginInfo info;
-    info.kind = entry.file.kind == PluginKind::kExec ? "exec-hook" : "js-shaper";
+    info.kind = entry.file.kind == PluginKind::kExec ? "exec-hook"
+                : entry.file.package                 ? "opencode"
+                                                     : "js-shaper";
     // An exec plugin is its folder; a JS plugin its file.
     info.path = entry.file.kind == PluginKind::kExec ? entry.file.root : entry.file.entry;
     info.source = entry.file.source;
     info.id = entry.file.name;
+    info.version = entry.file.package_version;
+    info.warnings = entry.file.warnings;
     if (!entry.error.empty()) {
       info.state = "broken";
       info.reason = entry.error;
@@ -282,11 +387,13 @@ std::vector<PluginInfo> PluginRegistry::Describe() const {
       if (!plugin.kind.empty()) info.kind = plugin.kind;
       const ShaperMeta* meta = plugin.shaper ? &plugin.shaper->meta() : nullptr;
       info.tier = !plugin.tier.empty() || meta == nullptr ? plugin.tier : meta->tier;
-      info.version = !plugin.version.empty() || meta == nullptr ? plugin.version : meta->version;
+      if (!plugin.version.empty() || meta != nullptr) {
+        info.version = !plugin.version.empty() || meta == nullptr ? plugin.version : meta->version;
+      }
       info.description = !plugin.description.empty() || meta == nullptr ? plugin.description
                                                                           : meta->description;
       info.events = plugin.events;
-      info.warnings = plugin.warnings;
+      info.warnings.insert(info.warnings.end(), plugin.warnings.begin(), plugin.warnings.end());
       if (info.id.starts_with(kReservedPrefix)) {
         info.state = "broken";
         info.reason = StrCat("the id '", info.id, "' is reserved for built-in plugins (",
@@ -360,7 +467,9 @@ std::vector<std::shared_ptr<ToolProvider>> PluginRegistry::ToolProviders() {
 void PluginRegistry::DisposeAll() {
   absl::MutexLock lock(&mu_);
   for (Entry& entry : entries_) {
-    if (entry.plugin.hook != nullptr) entry.plugin.hook->Dispose();
+    if (entry.plugin.hook == nullptr || entry.disposed) continue;
+    entry.plugin.hook->Dispose();
+    entry.disposed = true;
   }
 }
 

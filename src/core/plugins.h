@@ -1,9 +1,12 @@
 // Plugin discovery and the registry of plugins a host runs.
 //
-// Where plugins come from, in this order (DESIGN.md "Dispatch rules"): the `plugins.dirs` of
-// <home>/config.yaml, those of <project>/.plugline/config.yaml, <home>/plugins, then
-// <project>/.plugline/plugins. Hooks run in that order (name order inside a directory), and a
-// later plugin with the same id shadows an earlier one. In a directory, a plugin is
+// Where plugins come from, in this order (DESIGN.md "Dispatch rules"): the `plugins.packages`
+// then the `plugins.dirs` of <home>/config.yaml, the same of <project>/.plugline/config.yaml,
+// <home>/plugins, then <project>/.plugline/plugins. Hooks run in that order (name order inside a
+// directory), and a later plugin with the same id shadows an earlier one. A package (an
+// OpenCode plugin published on npm) is found in <home>/node_modules, for the project's file in
+// <project>/.plugline/node_modules first (core/node_resolve.h); its id is its name. In a
+// directory, a plugin is
 //   - a folder `<name>/` with `plugin.yaml`: an exec hook plugin (src/exec, docs/plugins-exec.md);
 //   - a file `<name>.js` or `<name>.mjs`: its imports are confined to that directory;
 //   - a file `<name>.ts` or `<name>.mts`: the same, TypeScript (its types are stripped when it
@@ -34,9 +37,15 @@
 
 namespace plugline::core {
 
+// A directory of plugins, or one npm package.
 struct PluginDir {
-  std::string path;
+  std::string path;    // the directory ("" for a package)
   std::string source;  // "global-config", "project-config", "global" or "project"
+  // Where bare imports ("zod") are looked for after the node_modules folders above the
+  // importing file; for a package, also where the package itself is looked for, first first.
+  std::vector<std::string> node_modules;
+  std::string package;       // non-empty: this entry is the npm package "name[@version]"
+  std::string options_json;  // a package's [name, options]; "" when none
 };
 
 // The plugin directories of a home, a project and a configuration, in load order.
@@ -51,6 +60,14 @@ struct PluginFile {
   std::string name;    // file stem or folder name
   std::string source;  // of its PluginDir
   PluginKind kind = PluginKind::kJsModule;
+  std::vector<std::string> node_modules;  // of its PluginDir
+  std::string options_json;  // a package's options, over plugins.overrides.<id>.options
+  // Non-empty: the plugin cannot load, and why (a package that is not installed); listed as
+  // broken, and looked for again on every refresh.
+  std::string error;
+  std::vector<std::string> warnings;  // found while discovering it (a version mismatch)
+  bool package = false;               // an npm package named in config
+  std::string package_version;        // its package.json version
 };
 
 // The candidate plugins of `dirs`, in load order (directory order, then name order). A
@@ -114,7 +131,8 @@ class PluginRegistry {
   std::vector<std::shared_ptr<NamedHookPlugin>> NamedHooks();
   // The enabled plugins that add tools, in dispatch order.
   std::vector<std::shared_ptr<ToolProvider>> ToolProviders();
-  // Disposes of every loaded hook plugin, in dispatch order (the host is closing).
+  // Disposes of every loaded hook plugin, in dispatch order (the host is closing); a plugin
+  // already disposed of is not disposed of again.
   void DisposeAll();
 
   // Loads whatever is not loaded yet, then describes every plugin found.
@@ -133,6 +151,7 @@ class PluginRegistry {
     JsPluginSettings settings;
     bool disabled_by_name = false;
     bool loaded = false;  // the loader ran (successfully or not)
+    bool disposed = false;  // DisposeAll ran its dispose hook
     LoadedPlugin plugin;
     std::string error;    // the loader's error: the plugin is broken
     std::vector<FileStamp> stamps;

@@ -1,5 +1,6 @@
 #include "js/js_shaper.h"
 
+#include "js/node_imports.h"
 #include "js/opencode_plugin.h"
 
 #include <cmath>
@@ -239,6 +240,7 @@ absl::StatusOr<core::LoadedPlugin> LoadJsShaper(const core::PluginFile& file,
   }
   // Every JS plugin loads behind the wrapper entry, which tells shapers from OpenCode plugins.
   AddPluginModules(&module_options);
+  AddNodeImports(&module_options, file.node_modules);
   module_options.host_call =
       MakeHostCall(options.host, file.name, absl::Milliseconds(settings.hook_timeout_ms));
   absl::StatusOr<std::unique_ptr<Module>> module = (*runtime)->Load(file.entry, module_options);

@@ -125,6 +125,8 @@ class OpenCodePlugin final : public core::HookPlugin,
     return HasNamedHook(OpenCodeHookFor(event));
   }
   bool HasNamedHook(std::string_view name) const override {
+    // auth.loader, auth.authorize, ...: operations on the `auth` object (opencode_host.mjs).
+    if (name.starts_with("auth.")) name = "auth";
     return std::find(hooks_.begin(), hooks_.end(), name) != hooks_.end();
   }
 
@@ -388,6 +390,7 @@ absl::StatusOr<core::LoadedPlugin> MakeOpenCodePlugin(const core::PluginFile& fi
   if (::access(StrCat(worktree, "/.git").c_str(), F_OK) == 0) project.Set("vcs", Value("git"));
   ctx.Set("project", std::move(project));
   ctx.Set("directory", Value(context.directory));
+  ctx.Set("plugin", Value(file.name));  // for the wrapper (auth listings), not the plugin
   ctx.Set("worktree", Value(worktree));
   if (!context.server_url.empty()) ctx.Set("serverUrl", Value(context.server_url));
   CallLimits init_limits;

@@ -325,6 +325,11 @@ absl::Status ProcessModule::EnsureWorker() {
   w.Key("log").Bool(static_cast<bool>(options_.log));
   w.Key("host_call").Bool(static_cast<bool>(options_.host_call));
   if (!options_.wrapper_source.empty()) w.Key("wrapper_source").String(options_.wrapper_source);
+  if (options_.resolve_import) {  // the worker makes its own resolver from the folders
+    w.Key("node_modules_dirs").BeginArray();
+    for (const std::string& dir : options_.node_modules_dirs) w.String(dir);
+    w.EndArray();
+  }
   if (!options_.builtin_modules.empty()) {
     w.Key("builtin_modules").BeginArray();
     for (const BuiltinModule& module : options_.builtin_modules) {

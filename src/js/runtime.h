@@ -25,7 +25,7 @@
 namespace plugline::js {
 
 // Bumped whenever this header changes in a way the backend module must match.
-inline constexpr int kBackendInterfaceVersion = 3;
+inline constexpr int kBackendInterfaceVersion = 4;
 
 // Where console.* output of a module goes. `level` is "log", "info", "warn", "error" or
 // "debug". Called on the thread that runs the module.
@@ -35,6 +35,15 @@ using LogFunction = std::function<void(std::string_view level, std::string_view 
 // JSON) returns the function's answer as a string, or throws an Error with the status message.
 // Called synchronously on the thread that runs the module, during a Call or a load.
 using HostCallFunction = std::function<absl::StatusOr<std::string>(std::string_view request)>;
+
+// Where a bare import goes (ModuleOptions::resolve_import): the file to load, and the folder
+// that file's own relative imports must stay inside (its package).
+struct ResolvedImport {
+  std::string path;
+  std::string root;
+};
+using ImportResolver = std::function<absl::StatusOr<ResolvedImport>(std::string_view specifier,
+                                                                    std::string_view referrer)>;
 
 // An ES module served by plugline under a bare specifier (`import { tool } from
 // "@opencode-ai/plugin"`), from source text.
@@ -70,6 +79,12 @@ struct ModuleOptions {
   std::string wrapper_source;
   // Receives __plugline_host_call() requests; empty: the call throws "no host callback".
   HostCallFunction host_call;
+  // Resolves bare imports that are not builtin modules ("zod", "@scope/pkg/sub", "#internal")
+  // of the file `referrer`. Empty: they fail to import.
+  ImportResolver resolve_import;
+  // What resolve_import was made from (js/opencode_plugin.h AddNodeImports): a worker process
+  // makes its own resolver from them.
+  std::vector<std::string> node_modules_dirs;
 };
 
 // One argument of Module::CallArgs, passed to JS without a JSON round trip.

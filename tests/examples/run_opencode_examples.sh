@@ -68,5 +68,34 @@ check "the Python tool runs through \$" 0 'r["ok"] and r["output"] == "5.5" and 
 check "bad arguments are an error result" 1 'not r["ok"] and "invalid arguments for add" in r["error"]' \
   "$PLUGLINE" tool add --args '{"a":"2; rm -rf /"}'
 
+# The npm package example, packed and installed with the real npm (offline: it has no
+# dependencies), then named in config with options.
+if command -v npm >/dev/null 2>&1; then
+  (cd "$TMP" && npm pack "$ROOT/examples/npm-package" --silent >/dev/null)
+  npm install --prefix "$PLUGLINE_HOME" --offline --no-audit --no-fund --silent \
+    "$TMP"/plugline-examples-dangerous-commands-*.tgz
+  {
+    printf 'plugins:\n'
+    [ -n "${ISOLATION:-}" ] && printf '  js:\n    isolation: %s\n' "$ISOLATION"
+    printf '  packages:\n'
+    printf '    - ["@plugline-examples/dangerous-commands@1.0.0", {allow: ["git push --force origin scratch"], extra: [{pattern: "\\\\bshutdown\\\\b", reason: "shuts the machine down"}]}]\n'
+  } > "$PLUGLINE_HOME/config.yaml"
+  check "the npm package is installed and listed" 0 \
+    '[(p["kind"], p["state"], p["version"], p["source"]) for p in r["plugins"] if p["id"] == "@plugline-examples/dangerous-commands"] == [("opencode", "enabled", "1.0.0", "global-config")]' \
+    "$PLUGLINE" plugins --json
+  check "the npm package refuses rm -rf ~" 3 \
+    'r["denied_by"] == "@plugline-examples/dangerous-commands" and "deletes a home or root directory" in r["reason"]' \
+    hook pre_tool_call '{"tool":"bash","arguments":"{\"command\":\"rm -rf ~\"}"}'
+  check "its options add patterns" 3 'r["reason"].endswith("shuts the machine down")' \
+    hook pre_tool_call '{"tool":"bash","arguments":"{\"command\":\"sudo shutdown now\"}"}'
+  # Allowed by the package (which runs first: config before directories); the TypeScript guard
+  # still refuses it.
+  check "its options allow a command; a later plugin may still refuse it" 3 \
+    'r["plugins"][0] == {**r["plugins"][0], "plugin": "@plugline-examples/dangerous-commands", "action": "none"} and r["denied_by"] == "command-guard"' \
+    hook pre_tool_call '{"tool":"bash","arguments":"{\"command\":\"git push --force origin scratch\"}"}'
+else
+  echo "skip the npm package example: npm is not installed"
+fi
+
 echo "opencode examples: $passed passed, $failed failed"
 [ "$failed" = 0 ]

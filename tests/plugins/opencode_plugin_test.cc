@@ -5,6 +5,8 @@
 #include <doctest/doctest.h>
 #include <unistd.h>
 
+#include <cstdlib>
+
 #include "absl/strings/match.h"
 #include "core/json.h"
 #include "core/strings.h"
@@ -412,6 +414,237 @@ TEST_CASE("opencode: config after load, dispose on reload and close, in order") 
   CHECK(ReadFileOrEmpty(log_file) == "config-a\nconfig-b\n");
   f.host.reset();
   CHECK(ReadFileOrEmpty(log_file) == "config-a\nconfig-b\ndispose-a\ndispose-b\n");
+}
+
+// npm packages: named in config (with options), found in node_modules, their own bare and
+// relative imports resolved as Node does; local plugins import packages too.
+void NpmPackagesWork(bool process_isolation) {
+  Fixture f;
+  auto tagger = [](std::string_view tag, std::string_view imports, std::string_view expr) {
+    return StrCat(imports, "export default async (ctx, options) => ({\n"
+                  "  \"chat.headers\": async (input, output) => {\n"
+                  "    output.headers.order = (output.headers.order ?? \"\") + ", expr, " + \"",
+                  tag, "\" + (options?.suffix ?? \"\");\n  },\n});\n");
+  };
+  std::string home_nm = f.home.Sub("node_modules");
+  std::string project_nm = f.project.Sub(".plugline/node_modules");
+  // A global package: conditional exports, a relative import and a dependency ("tiny-dep",
+  // CommonJS `main` beside an ES `module`).
+  WriteFile(home_nm + "/opencode-demo/package.json",
+            R"({"name":"opencode-demo","version":"1.2.0","type":"module",)"
+            R"("exports":{".":{"require":"./dist/index.cjs","import":"./dist/index.js"}}})");
+  WriteFile(home_nm + "/opencode-demo/dist/index.js",
+            tagger("1", "import { shout } from \"tiny-dep\";\nimport { mark } from \"./mark.js\";\n",
+                   "shout(mark(\"a\"))"));
+  WriteFile(home_nm + "/opencode-demo/dist/mark.js", "export const mark = (s) => `<${s}>`;\n");
+  WriteFile(home_nm + "/tiny-dep/package.json",
+            R"({"name":"tiny-dep","version":"0.1.0","main":"index.js","module":"esm.js"})");
+  WriteFile(home_nm + "/tiny-dep/index.js", "module.exports = { shout: (s) => s };\n");
+  WriteFile(home_nm + "/tiny-dep/esm.js", "export const shout = (s) => s.toUpperCase();\n");
+  // A scoped project package, and a local plugin that imports a project dependency.
+  WriteFile(project_nm + "/@acme/guard/package.json",
+            R"({"name":"@acme/guard","version":"0.3.0","type":"module","main":"index.js"})");
+  WriteFile(project_nm + "/@acme/guard/index.js", tagger("2", "", "\"\""));
+  WriteFile(project_nm + "/left-pad/package.json", R"({"name":"left-pad","exports":"./index.mjs"})");
+  WriteFile(project_nm + "/left-pad/index.mjs", "export default (s, n) => s.padStart(n, '.');\n");
+  WriteFile(f.home.Sub("plugins/p3.js"), tagger("3", "", "\"\""));
+  WriteFile(f.project.Sub(".plugline/plugins/p4.js"),
+            tagger("4", "import pad from \"left-pad\";\n", "pad(\"\", 2)"));
+  WriteFile(f.home.Sub("config.yaml"),
+            StrCat(process_isolation ? "plugins:\n  js: {isolation: process}\n" : "plugins:\n",
+                   "  packages:\n    - [\"opencode-demo@1.2.0\", {suffix: \"!\"}]\n"
+                   "    - not-installed\n    - ../escape\n"));
+  WriteFile(f.project.Sub(".plugline/config.yaml"), "plugins:\n  packages: [\"@acme/guard\"]\n");
+  f.Open(false);
+  core::Value r = f.Trigger("chat.headers", "{}", R"({"headers":{}})");
+  INFO(f.host->PluginsJson());
+  CHECK(Str(*r.Find("output")->Find("headers"), "order") == "<A>1!23..4");
+  REQUIRE(r.Find("plugins")->as_array().size() == 4);
+  CHECK(Str(r.Find("plugins")->as_array()[0], "plugin") == "opencode-demo");
+  CHECK(Str(r.Find("plugins")->as_array()[1], "plugin") == "@acme/guard");
+
+  core::Value demo = f.Entry("opencode-demo");
+  CHECK(Str(demo, "state") == "enabled");
+  CHECK(Str(demo, "kind") == "opencode");
+  CHECK(Str(demo, "version") == "1.2.0");
+  CHECK(Str(demo, "source") == "global-config");
+  CHECK(Contains(Str(demo, "path"), "opencode-demo/dist/index.js"));
+  CHECK(demo.Find("warnings")->as_array().empty());
+  core::Value missing = f.Entry("not-installed");
+  CHECK(Str(missing, "state") == "broken");
+  CHECK(Contains(Str(missing, "reason"), "package 'not-installed' is not installed"));
+  CHECK(Contains(Str(missing, "reason"),
+                 StrCat("npm install --prefix ", f.home.path(), " not-installed")));
+  CHECK(Contains(Str(f.Entry("../escape"), "reason"), "is not an npm package name"));
+
+  // Installing the missing package is picked up on reload.
+  WriteFile(home_nm + "/not-installed/package.json",
+            R"({"name":"not-installed","version":"2.0.0","type":"module"})");
+  WriteFile(home_nm + "/not-installed/index.js", tagger("0", "", "\"\""));
+  f.host->Reload();
+  core::Value again = f.Trigger("chat.headers", "{}", R"({"headers":{}})");
+  CHECK(Str(*again.Find("output")->Find("headers"), "order") == "<A>1!023..4");
+  CHECK(Str(f.Entry("not-installed"), "state") == "enabled");
+}
+
+TEST_CASE("opencode: npm packages and their imports load from node_modules (in process)") {
+  NpmPackagesWork(false);
+}
+
+TEST_CASE("opencode: npm packages and their imports load from node_modules (process isolation)") {
+  NpmPackagesWork(true);
+}
+
+TEST_CASE("opencode: package imports stay in their package, built-ins and the V2 API are refused") {
+  Fixture f;
+  std::string nm = f.home.Sub("node_modules");
+  WriteFile(f.home.Sub("secret.js"), "export const secret = 42;\n");
+  WriteFile(nm + "/sneaky/package.json", R"({"name":"sneaky","type":"module"})");
+  WriteFile(nm + "/sneaky/index.js",
+            "import { secret } from \"../../secret.js\";\nexport default async () => ({});\n");
+  WriteFile(nm + "/cjs-only/package.json", R"({"name":"cjs-only","main":"index.js"})");
+  WriteFile(nm + "/cjs-only/index.js", "module.exports = async () => ({});\n");
+  WriteFile(f.home.Sub("config.yaml"), "plugins:\n  packages: [sneaky, cjs-only, \"x@1.0.0\"]\n");
+  WriteFile(nm + "/x/package.json", R"({"name":"x","version":"1.1.0","type":"module"})");
+  WriteFile(nm + "/x/index.js", "export default async () => ({});\n");
+  WriteFile(f.home.Sub("plugins/uses-fs.js"),
+            "import { readFileSync } from \"node:fs\";\nexport default async () => ({});\n");
+  WriteFile(f.home.Sub("plugins/v2.js"),
+            "import { define } from \"@opencode-ai/plugin/v2/promise\";\n"
+            "export default define({ id: \"v2\", setup: async (ctx) => {} });\n");
+  // Even with the real package installed (for its types), plugline's own module is used.
+  WriteFile(nm + "/@opencode-ai/plugin/package.json",
+            R"({"name":"@opencode-ai/plugin","type":"module","exports":{".":"./index.js","./v2/promise":"./v2.js"}})");
+  WriteFile(nm + "/@opencode-ai/plugin/index.js", "throw new Error('not plugline\'s');\n");
+  WriteFile(nm + "/@opencode-ai/plugin/v2.js", "export const define = (x) => x;\n");
+  WriteFile(f.home.Sub("plugins/uses-tool.js"),
+            "import { tool } from \"@opencode-ai/plugin\";\n"
+            "export default async () => ({ tool: { hi: tool({ description: \"hi\", args: {}, "
+            "execute: async () => \"hi\" }) } });\n");
+  f.Open();
+  CHECK(Contains(Str(f.Entry("v2"), "reason"), "plugline runs OpenCode's V1 plugin API"));
+  CHECK(Str(f.Entry("uses-tool"), "state") == "enabled");
+  core::Value sneaky = f.Entry("sneaky");
+  CHECK(Str(sneaky, "state") == "broken");
+  CHECK(Contains(Str(sneaky, "reason"), "cannot import '../../secret.js'"));
+  CHECK(Contains(Str(sneaky, "reason"), "it resolves outside"));
+  core::Value cjs = f.Entry("cjs-only");
+  CHECK(Str(cjs, "state") == "broken");
+  CHECK(Contains(Str(cjs, "reason"), "a CommonJS module"));
+  core::Value fs = f.Entry("uses-fs");
+  CHECK(Str(fs, "state") == "broken");
+  CHECK(Contains(Str(fs, "reason"), "'node:fs' is a built-in module of Node.js or Bun"));
+  core::Value x = f.Entry("x");
+  CHECK(Str(x, "state") == "enabled");
+  REQUIRE(x.Find("warnings")->as_array().size() == 1);
+  CHECK(x.Find("warnings")->as_array()[0].as_string() ==
+        "config asks for x@1.0.0, the installed version is 1.1.0");
+}
+
+TEST_CASE("opencode: auth and provider hooks are driven by name, OAuth callbacks included") {
+  Fixture f;
+  WriteFile(f.home.Sub("plugins/acme.js"), R"(export const Acme = async () => ({
+  auth: {
+    provider: "acme",
+    loader: async (getAuth, provider) => {
+      const auth = await getAuth();
+      return { apiKey: auth.key, baseURL: `https://${provider.id}.example` };
+    },
+    methods: [
+      { type: "api", label: "API key",
+        prompts: [{ type: "text", key: "key", message: "Your key",
+                    validate: (v) => v.startsWith("sk-") ? undefined : "must start with sk-" }],
+        authorize: async (inputs) => inputs.key ? { type: "success", key: inputs.key } : { type: "failed" } },
+      { type: "oauth", label: "Browser",
+        authorize: async () => ({ url: "https://acme.example/login", instructions: "Paste the code",
+          method: "code",
+          callback: async (code) => code === "good"
+            ? { type: "success", refresh: "r1", access: "a1", expires: 7 } : { type: "failed" } }) },
+    ],
+  },
+  provider: { id: "acme", models: async (provider, ctx) => ({
+    ...(provider.models ?? {}), "acme-1": { id: "acme-1", name: `Acme 1 for ${ctx.auth?.type}` } }) },
+});
+)");
+  // A second plugin for the same provider: the first in load order answers auth; its
+  // provider hook runs after, on the models so far.
+  WriteFile(f.project.Sub(".plugline/plugins/acme2.js"), R"(export default async () => ({
+  auth: { provider: "acme", methods: [{ type: "api", label: "Other" }] },
+  provider: { id: "acme", models: async (provider) => ({ ...provider.models, "acme-2": { id: "acme-2" } }) },
+});
+)");
+  f.Open();
+  for (const char* id : {"acme", "acme2"}) {
+    INFO(Str(f.Entry(id), "reason"));
+    REQUIRE(Str(f.Entry(id), "state") == "enabled");
+  }
+  core::Value list = f.Trigger("auth", "{}", "{}");
+  REQUIRE(list.Find("output")->Find("providers") != nullptr);
+  const auto& providers = list.Find("output")->Find("providers")->as_array();
+  REQUIRE(providers.size() == 1);
+  CHECK(Str(providers[0], "plugin") == "acme");
+  CHECK(providers[0].Find("loader")->as_bool());
+  const auto& methods = providers[0].Find("methods")->as_array();
+  REQUIRE(methods.size() == 2);
+  CHECK(Str(methods[1], "type") == "oauth");
+  const core::Value& prompt = methods[0].Find("prompts")->as_array()[0];
+  CHECK(Str(prompt, "message") == "Your key");
+  CHECK(prompt.Find("validate")->as_bool());
+
+  core::Value loader = f.Trigger("auth.loader", R"({"provider":"acme","auth":{"type":"api","key":"sk-9"}})", "{}");
+  CHECK(Str(*loader.Find("output")->Find("options"), "apiKey") == "sk-9");
+  CHECK(Str(*loader.Find("output")->Find("options"), "baseURL") == "https://acme.example");
+  CHECK(Str(*loader.Find("output"), "plugin") == "acme");
+
+  core::Value invalid = f.Trigger("auth.validate", R"({"provider":"acme","method":0,"key":"key","value":"xx"})", "{}");
+  CHECK(Str(*invalid.Find("output"), "error") == "must start with sk-");
+  core::Value valid = f.Trigger("auth.validate", R"({"provider":"acme","method":"API key","key":"key","value":"sk-1"})", "{}");
+  CHECK(valid.Find("output")->Find("error") == nullptr);
+  core::Value api = f.Trigger("auth.authorize", R"({"provider":"acme","method":0,"inputs":{"key":"sk-2"}})", "{}");
+  CHECK(Str(*api.Find("output"), "type") == "success");
+  CHECK(Str(*api.Find("output"), "key") == "sk-2");
+
+  core::Value oauth = f.Trigger("auth.authorize", R"({"provider":"acme","method":"Browser"})", "{}");
+  CHECK(Str(*oauth.Find("output"), "url") == "https://acme.example/login");
+  CHECK(Str(*oauth.Find("output"), "method") == "code");
+  std::string handle = Str(*oauth.Find("output"), "callback");
+  REQUIRE(handle != "<null>");
+  core::Value done = f.Trigger("auth.callback", StrCat(R"({"callback":")", handle, R"(","code":"good"})"), "{}");
+  CHECK(Str(*done.Find("output"), "type") == "success");
+  CHECK(Str(*done.Find("output"), "access") == "a1");
+  // A handle answers once.
+  core::Value twice = f.Trigger("auth.callback", StrCat(R"({"callback":")", handle, R"(","code":"good"})"), "{}");
+  CHECK(twice.Find("output")->Find("type") == nullptr);
+
+  core::Value bad = f.Trigger("auth.authorize", R"({"provider":"acme","method":7})", "{}");
+  REQUIRE(bad.Find("errors")->as_array().size() == 1);
+  CHECK(Contains(Str(bad.Find("errors")->as_array()[0], "message"), "has no auth method 7"));
+
+  core::Value models = f.Trigger("provider", R"({"provider":{"id":"acme","models":{"old":{}}},"auth":{"type":"oauth"}})", "{}");
+  const core::Value* table = models.Find("output")->Find("models");
+  REQUIRE(table != nullptr);
+  CHECK(table->Find("old") != nullptr);
+  CHECK(Str(*table->Find("acme-1"), "name") == "Acme 1 for oauth");
+  CHECK(table->Find("acme-2") != nullptr);
+  core::Value other = f.Trigger("provider", R"({"provider":{"id":"other"}})", "{}");
+  CHECK(other.Find("output")->Find("models") == nullptr);
+}
+
+TEST_CASE("opencode: the plugline command line runs dispose hooks when a command ends") {
+  TempDir home;
+  TempDir project;
+  std::string marker = home.Sub("disposed.txt");
+  WriteFile(home.Sub("plugins/d.js"), StrCat(R"(export default async ({ $ }) => ({
+  "tool.execute.before": async () => {},
+  dispose: async () => { await $`echo disposed >> )", marker, R"(`; },
+});
+)"));
+  WriteFile(home.Sub("payload.json"), R"({"tool":"bash","arguments":"{}"})");
+  std::string command = StrCat("cd '", project.path(), "' && PLUGLINE_HOME='", home.path(), "' '",
+                               PLUGLINE_TEST_BIN_DIR, "/plugline' hook pre_tool_call --payload '",
+                               home.Sub("payload.json"), "' > /dev/null");
+  CHECK(std::system(command.c_str()) == 0);
+  CHECK(ReadFileOrEmpty(marker) == "disposed\n");
 }
 
 TEST_CASE("opencode: a TypeScript plugin loads with its types stripped") {

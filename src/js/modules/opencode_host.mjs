@@ -293,11 +293,155 @@ async function runEach(name, ...args) {
   return { errors };
 }
 
+// ---- `auth` and `provider`: objects, driven by name like the other hooks ----------------------
+//
+// OpenCode keeps these two hooks as objects (AuthHook, ProviderHook) and calls into them while
+// it logs a user in and lists models. A host does the same through trigger(name, input, output):
+//   auth            {provider?}                  output.providers += [{provider, plugin, loader,
+//                                                methods: [{type, label, prompts}]}]
+//   auth.loader     {provider, auth, info?}      output.options = await loader(() => auth, info)
+//   auth.authorize  {provider, method, inputs?}  output = the method's authorize() result; an
+//                                                OAuth callback becomes output.callback, a handle
+//   auth.callback   {callback, code?}            output = the callback's result
+//   auth.validate   {provider, method, key, value}  output.error = the prompt's validate() answer
+//   provider        {provider, auth?}            output.models = await models(provider, {auth})
+// For one provider the first plugin (in load order) with an auth hook for it answers, and says
+// so in output.plugin; every plugin whose provider hook has the provider's id runs, in order,
+// each seeing the models of the one before.
+const AUTH_OPERATIONS = new Set(["auth", "auth.loader", "auth.authorize", "auth.callback", "auth.validate"]);
+const oauthCallbacks = new Map();  // handle -> callback(code?)
+let moduleTag = "";                 // the plugin id plugline lists this module under
+let nextHandle = 1;
+
+function providerIdOf(value) {
+  return typeof value === "string" ? value : (value !== null && typeof value === "object" ? value.id : undefined);
+}
+
+function jsonSafe(value) {
+  return value === undefined ? undefined : JSON.parse(JSON.stringify(value));
+}
+
+function describePrompt(prompt) {
+  const described = {};
+  for (const [key, value] of Object.entries(prompt ?? {})) {
+    if (typeof value === "function") {
+      described[key] = true;  // validate / condition: the host asks through auth.validate
+    } else {
+      described[key] = jsonSafe(value);
+    }
+  }
+  return described;
+}
+
+function findMethod(auth, wanted) {
+  const methods = Array.isArray(auth.methods) ? auth.methods : [];
+  if (typeof wanted === "number") return methods[wanted];
+  return methods.find((method) => method?.label === wanted) ?? methods[Number(wanted)];
+}
+
+async function runAuth(name, input, output) {
+  input = input ?? {};
+  if (name === "auth.callback") {
+    const handle = String(input.callback ?? "");
+    const callback = oauthCallbacks.get(handle);
+    if (callback === undefined) return { output };
+    oauthCallbacks.delete(handle);
+    try {
+      Object.assign(output, jsonSafe(await callback(input.code)));
+      output.plugin = moduleTag;
+    } catch (error) {
+      return { output, error: { plugin: moduleTag, message: errorMessage(error) } };
+    }
+    return { output };
+  }
+  const provider = providerIdOf(input.provider);
+  for (const { id, hooks } of loaded) {
+    const auth = hooks.auth;
+    if (auth === null || typeof auth !== "object") continue;
+    if (provider !== undefined && auth.provider !== provider) continue;
+    try {
+      if (name === "auth") {
+        output.providers = Array.isArray(output.providers) ? output.providers : [];
+        if (output.providers.some((entry) => entry?.provider === auth.provider)) continue;
+        output.providers.push({
+          provider: auth.provider, plugin: moduleTag, loader: typeof auth.loader === "function",
+          methods: (Array.isArray(auth.methods) ? auth.methods : []).map((method) => ({
+            type: method?.type, label: method?.label,
+            prompts: (Array.isArray(method?.prompts) ? method.prompts : []).map(describePrompt),
+          })),
+        });
+        continue;
+      }
+      if (output.plugin !== undefined) return { output };  // an earlier plugin answered
+      if (name === "auth.loader") {
+        if (typeof auth.loader !== "function") continue;
+        const info = input.info ?? (typeof input.provider === "object" ? input.provider : { id: provider });
+        const options = await auth.loader(async () => input.auth, info);
+        output.options = { ...(output.options ?? {}), ...jsonSafe(options ?? {}) };
+      } else {
+        const method = findMethod(auth, input.method);
+        if (method === undefined) {
+          throw new Error(`provider '${auth.provider}' has no auth method ${JSON.stringify(input.method)}`);
+        }
+        if (name === "auth.validate") {
+          const prompt = (method.prompts ?? []).find((p) => p?.key === input.key);
+          const answer = typeof prompt?.validate === "function" ? prompt.validate(String(input.value ?? "")) : undefined;
+          if (answer !== undefined) output.error = String(answer);
+        } else {  // auth.authorize
+          if (typeof method.authorize !== "function") {
+            throw new Error(`auth method '${method.label}' of provider '${auth.provider}' has no authorize()`);
+          }
+          const result = await method.authorize(input.inputs ?? {});
+          for (const [key, value] of Object.entries(result ?? {})) {
+            if (key === "callback" && typeof value === "function") {
+              const handle = `${moduleTag}#${nextHandle++}`;
+              oauthCallbacks.set(handle, value.bind(result));
+              output.callback = handle;
+            } else if (typeof value !== "function") {
+              output[key] = jsonSafe(value);
+            }
+          }
+        }
+      }
+      output.plugin = moduleTag;
+      return { output };
+    } catch (error) {
+      if (name !== "auth") output.plugin = moduleTag;  // it answered, with an error
+      return { output, error: { plugin: id, message: errorMessage(error) } };
+    }
+  }
+  return { output };
+}
+
+async function runProvider(input, output) {
+  const wanted = providerIdOf(input?.provider);
+  for (const { id, hooks } of loaded) {
+    const hook = hooks.provider;
+    if (hook === null || typeof hook !== "object") continue;
+    if (wanted === undefined) {  // which providers plugins serve
+      output.providers = Array.isArray(output.providers) ? output.providers : [];
+      output.providers.push({ id: hook.id, plugin: moduleTag, models: typeof hook.models === "function" });
+      continue;
+    }
+    if (hook.id !== wanted || typeof hook.models !== "function") continue;
+    try {
+      const provider = typeof input.provider === "object"
+        ? { ...input.provider, ...(output.models ? { models: output.models } : {}) }
+        : { id: wanted, ...(output.models ? { models: output.models } : {}) };
+      output.models = jsonSafe(await hook.models(provider, { auth: input.auth })) ?? {};
+    } catch (error) {
+      return { output, error: { plugin: id, message: errorMessage(error) } };
+    }
+  }
+  return { output };
+}
+
 const api = {
   __plugline_opencode: true,
 
   // Calls every plugin function with the context; reports hooks, unknown hook names and tools.
   async init(context, options) {
+    moduleTag = String(context.plugin ?? "");
     const servers = findServers();
     const ctx = makeContext(context);
     const hooks = new Set();
@@ -330,7 +474,11 @@ const api = {
   },
 
   // (input, output) hooks: mutate output; returns the output and the first error, if any.
-  trigger(name, input, output) { return runHook(name, input, output); },
+  trigger(name, input, output) {
+    if (AUTH_OPERATIONS.has(name)) return runAuth(name, input, output);
+    if (name === "provider") return runProvider(input, output);
+    return runHook(name, input, output);
+  },
 
   // trigger() for the hot path of canonical events: null when no hook threw and the output is
   // unchanged (so the host parses nothing back), else what trigger() answers.

@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 #include <v8.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <climits>
@@ -504,6 +505,9 @@ class Instance {
   const std::string path_;
   const ModuleOptions options_;
   std::string root_;  // canonical root directory for imports
+  // The folders of the npm packages imported so far: a package file's relative imports stay
+  // inside its package.
+  std::vector<std::string> package_roots_;
   std::string entry_path_;  // the module file, canonical (imported by a wrapper entry)
   // Outlives the isolate (disposed of in ~Instance's body), which uses it to the end.
   std::unique_ptr<CappedAllocator> allocator_;
@@ -848,24 +852,45 @@ v8::MaybeLocal<v8::Module> Instance::ResolveModule(v8::Local<v8::Context> contex
     if (!module.ok()) return fail(std::string(module.status().message()));
     return *module;
   }
+  std::string resolved;
   if (!absl::StartsWith(spec, "./") && !absl::StartsWith(spec, "../") &&
       !absl::StartsWith(spec, "/") && !absl::StartsWith(spec, "file://")) {
-    return fail("only relative imports of files inside the plugin's folder are supported");
-  }
-  if (absl::StartsWith(spec, "file://")) spec = spec.substr(7);
-  std::string candidate = spec[0] == '/' ? spec : StrCat(DirOf(referrer_path), "/", spec);
-  std::string resolved;
-  for (const char* suffix : {"", ".js", ".mjs", "/index.js"}) {
-    resolved = RealPath(candidate + suffix);
-    if (!resolved.empty()) {
-      struct stat st;
-      if (stat(resolved.c_str(), &st) == 0 && S_ISREG(st.st_mode)) break;
-      resolved.clear();
+    // A bare import: an npm package (or a package's "#import").
+    if (!self->options_.resolve_import) {
+      return fail("only relative imports of files inside the plugin's folder are supported");
     }
-  }
-  if (resolved.empty()) return fail("no such file");
-  if (!absl::StartsWith(resolved, self->root_ + "/")) {
-    return fail(StrCat("it resolves outside the plugin's folder ", self->root_));
+    absl::StatusOr<ResolvedImport> found = self->options_.resolve_import(spec, referrer_path);
+    if (!found.ok()) return fail(std::string(found.status().message()));
+    resolved = std::move(found->path);
+    if (!found->root.empty() && found->root != self->root_ &&
+        std::find(self->package_roots_.begin(), self->package_roots_.end(), found->root) ==
+            self->package_roots_.end()) {
+      self->package_roots_.push_back(std::move(found->root));
+    }
+  } else {
+    if (absl::StartsWith(spec, "file://")) spec = spec.substr(7);
+    std::string candidate = spec[0] == '/' ? spec : StrCat(DirOf(referrer_path), "/", spec);
+    for (const char* suffix : {"", ".js", ".mjs", "/index.js"}) {
+      resolved = RealPath(candidate + suffix);
+      if (!resolved.empty()) {
+        struct stat st;
+        if (stat(resolved.c_str(), &st) == 0 && S_ISREG(st.st_mode)) break;
+        resolved.clear();
+      }
+    }
+    if (resolved.empty()) return fail("no such file");
+    // Inside the folder of the importing file: the plugin's, or its package's.
+    std::string root = self->root_;
+    for (const std::string& package : self->package_roots_) {
+      if (absl::StartsWith(referrer_path, package + "/") && package.size() > root.size()) {
+        root = package;
+      }
+    }
+    if (!absl::StartsWith(resolved, root + "/")) {
+      return fail(root == self->root_
+                      ? StrCat("it resolves outside the plugin's folder ", root)
+                      : StrCat("it resolves outside its package ", root));
+    }
   }
   for (const LoadedModule& loaded : self->modules_) {
     if (loaded.path == resolved) return loaded.module.Get(isolate);

@@ -30,6 +30,7 @@
 #include "absl/time/time.h"
 #include "core/json.h"
 #include "core/strings.h"
+#include "js/node_imports.h"
 #include "js/runtime.h"
 
 namespace plugline::js::worker {
@@ -228,6 +229,13 @@ ModuleOptions DecodeOptions(const Value* encoded) {
       options.builtin_modules.push_back({std::string(StringField(module, "specifier")),
                                          std::string(StringField(module, "source"))});
     }
+  }
+  if (const Value* dirs = encoded->Find("node_modules_dirs"); dirs != nullptr && dirs->is_array()) {
+    std::vector<std::string> list;
+    for (const Value& dir : dirs->as_array()) {
+      if (dir.is_string()) list.push_back(dir.as_string());
+    }
+    AddNodeImports(&options, std::move(list));
   }
   if (const Value* host_call = encoded->Find("host_call");
       host_call != nullptr && host_call->is_bool() && host_call->as_bool()) {

@@ -1,0 +1,2 @@
+import type { Plugin } from "@opencode-ai/plugin";
+export declare const DangerousCommands: Plugin;

@@ -1,0 +1,258 @@
+// npm package resolution for JS plugins (core/node_resolve.h): real folders, real package.json.
+#include "core/node_resolve.h"
+
+#include <doctest/doctest.h>
+#include <unistd.h>
+
+#include <filesystem>
+
+#include "core/strings.h"
+#include "test_util.h"
+
+namespace plugline::core {
+namespace {
+
+using plugline::testing::TempDir;
+using plugline::testing::WriteFile;
+
+bool Contains(absl::string_view haystack, std::string_view needle) {
+  return ToStd(haystack).find(needle) != std::string_view::npos;
+}
+
+std::string Real(const std::string& path) { return std::filesystem::canonical(path).string(); }
+
+TEST_CASE("package specs: names, scopes, versions; paths are not names") {
+  auto plain = ParsePackageSpec("opencode-wakatime");
+  REQUIRE(plain.ok());
+  CHECK(plain->name == "opencode-wakatime");
+  CHECK(plain->version.empty());
+  auto scoped = ParsePackageSpec("@acme/guard@^1.2.0");
+  REQUIRE(scoped.ok());
+  CHECK(scoped->name == "@acme/guard");
+  CHECK(scoped->version == "^1.2.0");
+  auto versioned = ParsePackageSpec("x@1.0.0");
+  REQUIRE(versioned.ok());
+  CHECK(versioned->version == "1.0.0");
+  for (const char* bad : {"../evil", "/etc", "a/b", "@scope", "@/x", ".hidden", "_x", "a b", "",
+                          "@acme/../../x", "x\\y"}) {
+    CAPTURE(bad);
+    auto parsed = ParsePackageSpec(bad);
+    REQUIRE_FALSE(parsed.ok());
+    CHECK(Contains(parsed.status().message(), "is not an npm package name"));
+  }
+}
+
+TEST_CASE("Node and Bun built-in modules are recognised by name") {
+  for (const char* builtin : {"fs", "node:fs", "fs/promises", "path", "node:child_process",
+                              "bun", "bun:sqlite", "crypto", "url"}) {
+    CAPTURE(builtin);
+    CHECK(IsRuntimeBuiltinModule(builtin));
+  }
+  for (const char* other : {"zod", "fsx", "@opencode-ai/plugin", "pathe"}) {
+    CAPTURE(other);
+    CHECK_FALSE(IsRuntimeBuiltinModule(other));
+  }
+}
+
+TEST_CASE("FindNodePackage: exports conditions in the package's order, then module, main, index") {
+  TempDir tmp;
+  std::string nm = tmp.Sub("node_modules");
+  // "require" comes first but is not a condition an ES module import matches.
+  WriteFile(nm + "/cond/package.json",
+            R"({"name":"cond","version":"2.1.0","exports":{".":{"require":"./r.cjs",)"
+            R"("import":"./esm/i.js","default":"./d.js"}}})");
+  WriteFile(nm + "/cond/r.cjs", "module.exports = 1;\n");
+  WriteFile(nm + "/cond/esm/i.js", "export default 1;\n");
+  WriteFile(nm + "/cond/d.js", "export default 2;\n");
+  auto cond = FindNodePackage("cond", {nm});
+  REQUIRE_MESSAGE(cond.ok(), cond.status().ToString());
+  CHECK(cond->entry == Real(nm + "/cond/esm/i.js"));
+  CHECK(cond->version == "2.1.0");
+  CHECK(cond->root == Real(nm + "/cond"));
+
+  // A string export.
+  WriteFile(nm + "/str/package.json", R"({"name":"str","exports":"./main.mjs"})");
+  WriteFile(nm + "/str/main.mjs", "export const x = 1;\n");
+  auto str = FindNodePackage("str", {nm});
+  REQUIRE(str.ok());
+  CHECK(str->entry == Real(nm + "/str/main.mjs"));
+
+  // `module` over `main`.
+  WriteFile(nm + "/legacy/package.json", R"({"name":"legacy","main":"cjs.js","module":"esm"})");
+  WriteFile(nm + "/legacy/cjs.js", "module.exports = require('./x');\n");
+  WriteFile(nm + "/legacy/esm.js", "export const x = 1;\n");
+  auto legacy = FindNodePackage("legacy", {nm});
+  REQUIRE(legacy.ok());
+  CHECK(legacy->entry == Real(nm + "/legacy/esm.js"));
+
+  // No package.json fields: index.js.
+  WriteFile(nm + "/bare/package.json", R"({"name":"bare","type":"module"})");
+  WriteFile(nm + "/bare/index.js", "export default {};\n");
+  auto bare = FindNodePackage("bare", {nm});
+  REQUIRE(bare.ok());
+  CHECK(bare->entry == Real(nm + "/bare/index.js"));
+
+  // Scoped, found in the second folder.
+  std::string other = tmp.Sub("other/node_modules");
+  WriteFile(other + "/@acme/guard/package.json",
+            R"({"name":"@acme/guard","type":"module","main":"src/index.ts"})");
+  WriteFile(other + "/@acme/guard/src/index.ts", "export const guard = async () => ({});\n");
+  auto scoped = FindNodePackage("@acme/guard", {nm, other});
+  REQUIRE_MESSAGE(scoped.ok(), scoped.status().ToString());
+  CHECK(scoped->entry == Real(other + "/@acme/guard/src/index.ts"));
+
+  auto missing = FindNodePackage("nope", {nm, other});
+  REQUIRE_FALSE(missing.ok());
+  CHECK(absl::IsNotFound(missing.status()));
+  CHECK(Contains(missing.status().message(), "package 'nope' is not installed"));
+  CHECK(Contains(missing.status().message(), nm));
+  CHECK(Contains(missing.status().message(), other));
+}
+
+TEST_CASE("FindNodePackage refuses what is not an ES module, and says why") {
+  TempDir tmp;
+  std::string nm = tmp.Sub("node_modules");
+  WriteFile(nm + "/cjs/package.json", R"({"name":"cjs","main":"index.js"})");
+  WriteFile(nm + "/cjs/index.js", "const x = require('./x');\nmodule.exports = { x };\n");
+  auto cjs = FindNodePackage("cjs", {nm});
+  REQUIRE_FALSE(cjs.ok());
+  CHECK(Contains(cjs.status().message(), "a CommonJS module"));
+  CHECK(Contains(cjs.status().message(), "ES modules only"));
+
+  // The same file with ES syntax loads although the package has no "type": "module".
+  WriteFile(nm + "/esm-no-type/package.json", R"({"name":"esm-no-type","main":"index.js"})");
+  WriteFile(nm + "/esm-no-type/index.js",
+            "// require('x') in a comment\nexport const plugin = async () => ({});\n");
+  CHECK(FindNodePackage("esm-no-type", {nm}).ok());
+
+  WriteFile(nm + "/only-cjs/package.json", R"({"name":"only-cjs","exports":{"require":"./i.cjs"}})");
+  WriteFile(nm + "/only-cjs/i.cjs", "module.exports = 1;\n");
+  auto only = FindNodePackage("only-cjs", {nm});
+  REQUIRE_FALSE(only.ok());
+  CHECK(Contains(only.status().message(), "no \"import\" or \"default\" condition"));
+
+  WriteFile(nm + "/dotcjs/package.json", R"({"name":"dotcjs","main":"i.cjs"})");
+  WriteFile(nm + "/dotcjs/i.cjs", "module.exports = 1;\n");
+  auto dotcjs = FindNodePackage("dotcjs", {nm});
+  REQUIRE_FALSE(dotcjs.ok());
+  CHECK(Contains(dotcjs.status().message(), "not an ES module"));
+
+  WriteFile(nm + "/broken/package.json", R"({"name": "broken",)");
+  auto broken = FindNodePackage("broken", {nm});
+  REQUIRE_FALSE(broken.ok());
+  CHECK(Contains(broken.status().message(), nm + "/broken/package.json"));
+
+  WriteFile(nm + "/gone/package.json", R"({"name":"gone","main":"dist/index.js"})");
+  auto gone = FindNodePackage("gone", {nm});
+  REQUIRE_FALSE(gone.ok());
+  CHECK(Contains(gone.status().message(), "\"main\" names 'dist/index.js', which does not exist"));
+}
+
+TEST_CASE("exports targets cannot leave their package") {
+  TempDir tmp;
+  std::string nm = tmp.Sub("node_modules");
+  WriteFile(tmp.Sub("secret.js"), "export default 'secret';\n");
+  WriteFile(nm + "/escape/package.json", R"({"name":"escape","exports":"./../../secret.js"})");
+  auto escape = FindNodePackage("escape", {nm});
+  REQUIRE_FALSE(escape.ok());
+  CHECK(Contains(escape.status().message(), "leaves the package"));
+
+  WriteFile(nm + "/abs/package.json", R"({"name":"abs","exports":"/etc/passwd"})");
+  auto abs = FindNodePackage("abs", {nm});
+  REQUIRE_FALSE(abs.ok());
+  CHECK(Contains(abs.status().message(), "does not start with \"./\""));
+
+  // A symlink inside the package that points out of it.
+  WriteFile(nm + "/link/package.json", R"({"name":"link","type":"module","exports":"./out.js"})");
+  REQUIRE(::symlink(tmp.Sub("secret.js").c_str(), (nm + "/link/out.js").c_str()) == 0);
+  auto link = FindNodePackage("link", {nm});
+  REQUIRE_FALSE(link.ok());
+  CHECK(Contains(link.status().message(), "outside"));
+}
+
+TEST_CASE("ResolveNodeImport: node_modules above the importer, subpaths, patterns, #imports") {
+  TempDir tmp;
+  std::string plugins = tmp.Sub("project/.plugline/plugins");
+  std::string referrer = plugins + "/guard.js";
+  WriteFile(referrer, "import 'zod';\n");
+  std::string nm = tmp.Sub("project/.plugline/node_modules");
+  WriteFile(nm + "/zod/package.json",
+            R"({"name":"zod","type":"module","exports":{".":{"import":"./index.js"},)"
+            R"("./v4":"./v4/index.js","./locales/*":"./locales/*.js","./internal/*":null}})");
+  WriteFile(nm + "/zod/index.js", "export const z = 1;\n");
+  WriteFile(nm + "/zod/v4/index.js", "export const z = 4;\n");
+  WriteFile(nm + "/zod/locales/en.js", "export default 'en';\n");
+  WriteFile(nm + "/zod/internal/x.js", "export default 'x';\n");
+
+  auto main = ResolveNodeImport("zod", referrer, {});
+  REQUIRE_MESSAGE(main.ok(), main.status().ToString());
+  CHECK(main->path == Real(nm + "/zod/index.js"));
+  CHECK(main->root == Real(nm + "/zod"));
+  auto v4 = ResolveNodeImport("zod/v4", referrer, {});
+  REQUIRE(v4.ok());
+  CHECK(v4->path == Real(nm + "/zod/v4/index.js"));
+  auto locale = ResolveNodeImport("zod/locales/en", referrer, {});
+  REQUIRE_MESSAGE(locale.ok(), locale.status().ToString());
+  CHECK(locale->path == Real(nm + "/zod/locales/en.js"));
+  auto hidden = ResolveNodeImport("zod/internal/x", referrer, {});
+  REQUIRE_FALSE(hidden.ok());
+  CHECK(Contains(hidden.status().message(), "does not export 'internal/x'"));
+  auto unexported = ResolveNodeImport("zod/package.json", referrer, {});
+  CHECK_FALSE(unexported.ok());
+
+  // Not above the importer: the fallback folders.
+  std::string home_nm = tmp.Sub("home/node_modules");
+  WriteFile(home_nm + "/picomatch/package.json", R"({"name":"picomatch","type":"module"})");
+  WriteFile(home_nm + "/picomatch/index.js", "export default () => true;\n");
+  auto fallback = ResolveNodeImport("picomatch", referrer, {home_nm});
+  REQUIRE(fallback.ok());
+  CHECK(fallback->path == Real(home_nm + "/picomatch/index.js"));
+  auto nowhere = ResolveNodeImport("picomatch", referrer, {});
+  REQUIRE_FALSE(nowhere.ok());
+  CHECK(Contains(nowhere.status().message(), "package 'picomatch' is not installed"));
+
+  // Without exports, a subpath is a file of the package.
+  WriteFile(home_nm + "/picomatch/lib/utils.js", "export const u = 1;\n");
+  auto sub = ResolveNodeImport("picomatch/lib/utils", referrer, {home_nm});
+  REQUIRE(sub.ok());
+  CHECK(sub->path == Real(home_nm + "/picomatch/lib/utils.js"));
+
+  // A package's own "#imports", from a file inside it.
+  WriteFile(nm + "/withimports/package.json",
+            R"({"name":"withimports","type":"module","imports":{"#util":"./src/util.js",)"
+            R"("#dep":"zod"}})");
+  WriteFile(nm + "/withimports/src/util.js", "export const u = 1;\n");
+  std::string inner = nm + "/withimports/src/main.js";
+  WriteFile(inner, "import '#util';\n");
+  auto util = ResolveNodeImport("#util", inner, {});
+  REQUIRE_MESSAGE(util.ok(), util.status().ToString());
+  CHECK(util->path == Real(nm + "/withimports/src/util.js"));
+  CHECK(util->root == Real(nm + "/withimports"));
+  auto dep = ResolveNodeImport("#dep", inner, {});
+  REQUIRE_MESSAGE(dep.ok(), dep.status().ToString());
+  CHECK(dep->path == Real(nm + "/zod/index.js"));
+  CHECK_FALSE(ResolveNodeImport("#nope", inner, {}).ok());
+
+  // Built-ins are refused by name, with the reason.
+  auto fs = ResolveNodeImport("node:fs", referrer, {});
+  REQUIRE_FALSE(fs.ok());
+  CHECK(Contains(fs.status().message(), "built-in module of Node.js or Bun"));
+  CHECK_FALSE(ResolveNodeImport("../../x", referrer, {}).ok());
+}
+
+TEST_CASE("a package installed as a symlink (npm link, workspaces) resolves to its real folder") {
+  TempDir tmp;
+  std::string source = tmp.Sub("src/my-plugin");
+  WriteFile(source + "/package.json", R"({"name":"my-plugin","type":"module","main":"index.js"})");
+  WriteFile(source + "/index.js", "export const p = async () => ({});\n");
+  std::string nm = tmp.Sub("node_modules");
+  std::filesystem::create_directories(nm);
+  REQUIRE(::symlink(source.c_str(), (nm + "/my-plugin").c_str()) == 0);
+  auto found = FindNodePackage("my-plugin", {nm});
+  REQUIRE_MESSAGE(found.ok(), found.status().ToString());
+  CHECK(found->root == Real(source));
+  CHECK(found->entry == Real(source + "/index.js"));
+}
+
+}  // namespace
+}  // namespace plugline::core
