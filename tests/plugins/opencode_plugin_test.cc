@@ -504,7 +504,8 @@ TEST_CASE("opencode: package imports stay in their package, built-ins and the V2
             "import { secret } from \"../../secret.js\";\nexport default async () => ({});\n");
   WriteFile(nm + "/cjs-only/package.json", R"({"name":"cjs-only","main":"index.js"})");
   WriteFile(nm + "/cjs-only/index.js", "module.exports = async () => ({});\n");
-  WriteFile(f.home.Sub("config.yaml"), "plugins:\n  packages: [sneaky, cjs-only, \"x@1.0.0\"]\n");
+  WriteFile(f.home.Sub("config.yaml"),
+            "plugins:\n  packages: [sneaky, cjs-only, \"x@1.0.0\", opencode-long-plugin-name]\n");
   WriteFile(nm + "/x/package.json", R"({"name":"x","version":"1.1.0","type":"module"})");
   WriteFile(nm + "/x/index.js", "export default async () => ({});\n");
   WriteFile(f.home.Sub("plugins/uses-fs.js"),
@@ -517,6 +518,20 @@ TEST_CASE("opencode: package imports stay in their package, built-ins and the V2
             R"({"name":"@opencode-ai/plugin","type":"module","exports":{".":"./index.js","./v2/promise":"./v2.js"}})");
   WriteFile(nm + "/@opencode-ai/plugin/index.js", "throw new Error('not plugline\'s');\n");
   WriteFile(nm + "/@opencode-ai/plugin/v2.js", "export const define = (x) => x;\n");
+  // A dependency whose folder is not inside the package's (and shorter) imports its own files;
+  // TypeScript sources import without extensions or as ".js".
+  WriteFile(nm + "/opencode-long-plugin-name/package.json",
+            R"({"name":"opencode-long-plugin-name","type":"module","main":"index.ts"})");
+  WriteFile(nm + "/opencode-long-plugin-name/index.ts",
+            "import { two } from \"./src/two\";\nimport { three } from \"./src/three.js\";\n"
+            "import { one } from \"ab\";\n"
+            "export default async () => ({ \"chat.headers\": async (i: unknown, o: any) => "
+            "{ o.headers.n = one + two + three; } });\n");
+  WriteFile(nm + "/opencode-long-plugin-name/src/two.ts", "export const two: number = 2;\n");
+  WriteFile(nm + "/opencode-long-plugin-name/src/three.ts", "export const three: number = 3;\n");
+  WriteFile(nm + "/ab/package.json", R"({"name":"ab","type":"module","exports":"./lib/index.js"})");
+  WriteFile(nm + "/ab/lib/index.js", "export { one } from \"./one.js\";\n");
+  WriteFile(nm + "/ab/lib/one.js", "export const one = 1;\n");
   WriteFile(f.home.Sub("plugins/uses-tool.js"),
             "import { tool } from \"@opencode-ai/plugin\";\n"
             "export default async () => ({ tool: { hi: tool({ description: \"hi\", args: {}, "
@@ -524,6 +539,15 @@ TEST_CASE("opencode: package imports stay in their package, built-ins and the V2
   f.Open();
   CHECK(Contains(Str(f.Entry("v2"), "reason"), "plugline runs OpenCode's V1 plugin API"));
   CHECK(Str(f.Entry("uses-tool"), "state") == "enabled");
+  core::Value ts = f.Entry("opencode-long-plugin-name");
+  INFO(Str(ts, "reason"));
+  if (!Contains(Str(ts, "reason"), "TypeScript support was not built")) {
+    CHECK(Str(ts, "state") == "enabled");
+    core::Value r = f.Trigger("chat.headers", "{}", R"({"headers":{}})");
+    const core::Value* n = r.Find("output")->Find("headers")->Find("n");
+    REQUIRE(n != nullptr);
+    CHECK(n->as_number() == 6);
+  }
   core::Value sneaky = f.Entry("sneaky");
   CHECK(Str(sneaky, "state") == "broken");
   CHECK(Contains(Str(sneaky, "reason"), "cannot import '../../secret.js'"));
@@ -553,7 +577,9 @@ TEST_CASE("opencode: auth and provider hooks are driven by name, OAuth callbacks
     methods: [
       { type: "api", label: "API key",
         prompts: [{ type: "text", key: "key", message: "Your key",
-                    validate: (v) => v.startsWith("sk-") ? undefined : "must start with sk-" }],
+                    validate: (v) => v.startsWith("sk-") ? undefined : "must start with sk-" },
+                  { type: "text", key: "org", message: "Org", when: { key: "kind", op: "eq", value: "team" } },
+                  { type: "text", key: "old", message: "Old", condition: (inputs) => inputs.kind === "legacy" }],
         authorize: async (inputs) => inputs.key ? { type: "success", key: inputs.key } : { type: "failed" } },
       { type: "oauth", label: "Browser",
         authorize: async () => ({ url: "https://acme.example/login", instructions: "Paste the code",
@@ -600,6 +626,19 @@ TEST_CASE("opencode: auth and provider hooks are driven by name, OAuth callbacks
   CHECK(Str(*invalid.Find("output"), "error") == "must start with sk-");
   core::Value valid = f.Trigger("auth.validate", R"({"provider":"acme","method":"API key","key":"key","value":"sk-1"})", "{}");
   CHECK(valid.Find("output")->Find("error") == nullptr);
+  auto show = [&](std::string_view key, std::string_view kind) {
+    core::Value r = f.Trigger("auth.condition",
+                              StrCat(R"({"provider":"acme","method":0,"key":")", key,
+                                     R"(","inputs":{"kind":")", kind, R"("}})"),
+                              "{}");
+    const core::Value* shown = r.Find("output")->Find("show");
+    return shown != nullptr && shown->is_bool() && shown->as_bool();
+  };
+  CHECK(show("org", "team"));
+  CHECK_FALSE(show("org", "solo"));
+  CHECK(show("old", "legacy"));
+  CHECK_FALSE(show("old", "team"));
+  CHECK(show("key", "team"));  // neither: always
   core::Value api = f.Trigger("auth.authorize", R"({"provider":"acme","method":0,"inputs":{"key":"sk-2"}})", "{}");
   CHECK(Str(*api.Find("output"), "type") == "success");
   CHECK(Str(*api.Find("output"), "key") == "sk-2");

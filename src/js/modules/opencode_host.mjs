@@ -304,11 +304,14 @@ async function runEach(name, ...args) {
 //                                                OAuth callback becomes output.callback, a handle
 //   auth.callback   {callback, code?}            output = the callback's result
 //   auth.validate   {provider, method, key, value}  output.error = the prompt's validate() answer
+//   auth.condition  {provider, method, key, inputs}  output.show = whether the prompt applies
+//                                                (its `when` rule, else its condition(inputs))
 //   provider        {provider, auth?}            output.models = await models(provider, {auth})
 // For one provider the first plugin (in load order) with an auth hook for it answers, and says
 // so in output.plugin; every plugin whose provider hook has the provider's id runs, in order,
 // each seeing the models of the one before.
-const AUTH_OPERATIONS = new Set(["auth", "auth.loader", "auth.authorize", "auth.callback", "auth.validate"]);
+const AUTH_OPERATIONS = new Set(["auth", "auth.loader", "auth.authorize", "auth.callback", "auth.validate",
+  "auth.condition"]);
 const oauthCallbacks = new Map();  // handle -> callback(code?)
 let moduleTag = "";                 // the plugin id plugline lists this module under
 let nextHandle = 1;
@@ -383,10 +386,22 @@ async function runAuth(name, input, output) {
         if (method === undefined) {
           throw new Error(`provider '${auth.provider}' has no auth method ${JSON.stringify(input.method)}`);
         }
+        const prompt = (method.prompts ?? []).find((p) => p?.key === input.key);
+        if ((name === "auth.validate" || name === "auth.condition") && prompt === undefined) {
+          throw new Error(`auth method '${method.label}' has no prompt '${input.key}'`);
+        }
         if (name === "auth.validate") {
-          const prompt = (method.prompts ?? []).find((p) => p?.key === input.key);
-          const answer = typeof prompt?.validate === "function" ? prompt.validate(String(input.value ?? "")) : undefined;
+          const answer = typeof prompt.validate === "function" ? prompt.validate(String(input.value ?? "")) : undefined;
           if (answer !== undefined) output.error = String(answer);
+        } else if (name === "auth.condition") {
+          const inputs = input.inputs ?? {};
+          const rule = prompt.when;
+          if (rule !== null && typeof rule === "object" && typeof rule.key === "string") {
+            const equal = String(inputs[rule.key] ?? "") === String(rule.value);
+            output.show = rule.op === "neq" ? !equal : equal;
+          } else {
+            output.show = typeof prompt.condition === "function" ? Boolean(prompt.condition(inputs)) : true;
+          }
         } else {  // auth.authorize
           if (typeof method.authorize !== "function") {
             throw new Error(`auth method '${method.label}' of provider '${auth.provider}' has no authorize()`);

@@ -870,8 +870,17 @@ v8::MaybeLocal<v8::Module> Instance::ResolveModule(v8::Local<v8::Context> contex
   } else {
     if (absl::StartsWith(spec, "file://")) spec = spec.substr(7);
     std::string candidate = spec[0] == '/' ? spec : StrCat(DirOf(referrer_path), "/", spec);
-    for (const char* suffix : {"", ".js", ".mjs", "/index.js"}) {
-      resolved = RealPath(candidate + suffix);
+    // As Node, then as TypeScript's bundler resolution: no extension, and "./x.js" for x.ts.
+    std::vector<std::string> candidates;
+    for (const char* suffix : {"", ".js", ".mjs", ".ts", ".mts", "/index.js", "/index.mjs",
+                               "/index.ts"}) {
+      candidates.push_back(candidate + suffix);
+    }
+    if (absl::EndsWith(candidate, ".js")) {
+      candidates.push_back(StrCat(candidate.substr(0, candidate.size() - 3), ".ts"));
+    }
+    for (const std::string& path : candidates) {
+      resolved = RealPath(path);
       if (!resolved.empty()) {
         struct stat st;
         if (stat(resolved.c_str(), &st) == 0 && S_ISREG(st.st_mode)) break;
@@ -879,13 +888,15 @@ v8::MaybeLocal<v8::Module> Instance::ResolveModule(v8::Local<v8::Context> contex
       }
     }
     if (resolved.empty()) return fail("no such file");
-    // Inside the folder of the importing file: the plugin's, or its package's.
-    std::string root = self->root_;
+    // Inside the folder of the importing file: the innermost of the plugin's and its packages'.
+    std::string root;
+    if (absl::StartsWith(referrer_path, self->root_ + "/")) root = self->root_;
     for (const std::string& package : self->package_roots_) {
       if (absl::StartsWith(referrer_path, package + "/") && package.size() > root.size()) {
         root = package;
       }
     }
+    if (root.empty()) root = self->root_;
     if (!absl::StartsWith(resolved, root + "/")) {
       return fail(root == self->root_
                       ? StrCat("it resolves outside the plugin's folder ", root)
