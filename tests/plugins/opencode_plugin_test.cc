@@ -8,6 +8,7 @@
 #include <cstdlib>
 
 #include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
 #include "core/json.h"
 #include "core/strings.h"
 #include "plugline/host.h"
@@ -170,6 +171,76 @@ TEST_CASE("opencode: mutations compose in order across plugins; a rewrite and a 
   // A plugin that changes nothing is no opinion.
   DispatchResult same = f.Dispatch("user_prompt", R"({"session_id":"s","prompt":"hi"})");
   CHECK(same.plugins.empty());
+}
+
+// Every (input, output) hook of the V1 Hooks interface, triggered by name with inputs and outputs
+// shaped as @opencode-ai/plugin's types: each of two plugins sees the input and the output the
+// one before left, and its mutation is in the final output.
+TEST_CASE("opencode: every V1 (input, output) hook runs by name, in order, mutating the output") {
+  Fixture f;
+  const std::vector<std::pair<std::string, std::pair<std::string, std::string>>> hooks = {
+      {"chat.message", {R"({"sessionID":"s","agent":"build","model":{"providerID":"p","modelID":"m"},"messageID":"m1"})",
+                        R"({"message":{"id":"m1","role":"user"},"parts":[{"type":"text","text":"hi"}]})"}},
+      {"chat.params", {R"({"sessionID":"s","agent":"build","model":{"id":"m"},"provider":{"id":"p"},"message":{"id":"m1"}})",
+                       R"({"temperature":1,"topP":1,"topK":40,"maxOutputTokens":null,"options":{}})"}},
+      {"chat.headers", {R"({"sessionID":"s","agent":"build"})", R"({"headers":{"x-a":"1"}})"}},
+      {"permission.ask", {R"({"id":"p1","type":"bash","pattern":"rm *","sessionID":"s","messageID":"m1","title":"rm","metadata":{}})",
+                          R"({"status":"ask"})"}},
+      {"command.execute.before", {R"({"command":"review","sessionID":"s","arguments":"HEAD~1"})", R"({"parts":[]})"}},
+      {"tool.execute.before", {R"({"tool":"bash","sessionID":"s","callID":"c1"})", R"({"args":{"command":"ls"}})"}},
+      {"shell.env", {R"({"cwd":"/srv","sessionID":"s","callID":"c1"})", R"({"env":{}})"}},
+      {"tool.execute.after", {R"({"tool":"bash","sessionID":"s","callID":"c1","args":{}})",
+                              R"({"title":"ls","output":"a b","metadata":{}})"}},
+      {"experimental.chat.messages.transform", {"{}", R"({"messages":[{"info":{"id":"m1"},"parts":[]}]})"}},
+      {"experimental.chat.system.transform", {R"({"sessionID":"s","model":{"id":"m"}})", R"({"system":["be brief"]})"}},
+      {"experimental.provider.small_model", {R"({"provider":{"id":"p"}})", R"({"model":null})"}},
+      {"experimental.session.compacting", {R"({"sessionID":"s"})", R"({"context":[]})"}},
+      {"experimental.compaction.autocontinue", {R"({"sessionID":"s","agent":"build","overflow":false})", R"({"enabled":true})"}},
+      {"experimental.text.complete", {R"({"sessionID":"s","messageID":"m1","partID":"p1"})", R"({"text":"draft"})"}},
+      {"tool.definition", {R"({"toolID":"bash"})", R"({"description":"Run a command","parameters":{}})"}},
+  };
+  // Each hook of plugin <tag> appends "<tag>:<hook>:<a field of the input>" to output.seen.
+  auto plugin = [&](std::string_view tag) {
+    std::string body = "export default async () => ({\n";
+    for (const auto& [name, io] : hooks) {
+      body += StrCat("  \"", name, "\": async (input, output) => { output.seen = [...(output.seen ?? []), `",
+                      tag, ":", name, ":${input.sessionID ?? input.toolID ?? input.id ?? input.provider?.id ?? '-'}`]; },\n");
+    }
+    return StrCat(body, "});\n");
+  };
+  WriteFile(f.home.Sub("plugins/first.js"), plugin("1"));
+  WriteFile(f.project.Sub(".plugline/plugins/second.js"), plugin("2"));
+  f.Open();
+  auto events = f.Entry("first").Find("events");
+  REQUIRE(events != nullptr);
+  CHECK(events->as_array().size() == hooks.size());
+  for (const auto& [name, io] : hooks) {
+    CAPTURE(name);
+    core::Value r = f.Trigger(name, io.first, io.second);
+    CHECK(r.Find("errors")->as_array().empty());
+    const core::Value* output = r.Find("output");
+    REQUIRE(output != nullptr);
+    // What the host passed is still there.
+    auto given = core::ParseJson(io.second, "output");
+    REQUIRE(given.ok());
+    for (const auto& [key, value] : given->as_object()) {
+      CAPTURE(key);
+      REQUIRE(output->Find(key) != nullptr);
+      CHECK(core::ToJson(*output->Find(key)) == core::ToJson(value));
+    }
+    auto input = core::ParseJson(io.first, "input");
+    REQUIRE(input.ok());
+    std::string field = "-";
+    for (const char* key : {"sessionID", "toolID", "id"}) {
+      if (const core::Value* v = input->Find(key); v != nullptr && field == "-") field = v->as_string();
+    }
+    if (field == "-" && input->Find("provider") != nullptr) field = Str(*input->Find("provider"), "id");
+    const core::Value* seen = output->Find("seen");
+    REQUIRE(seen != nullptr);
+    REQUIRE(seen->as_array().size() == 2);
+    CHECK(seen->as_array()[0].as_string() == StrCat("1:", name, ":", field));
+    CHECK(seen->as_array()[1].as_string() == StrCat("2:", name, ":", field));
+  }
 }
 
 TEST_CASE("opencode: order across sources is global config dirs, project config dirs, global, project") {
