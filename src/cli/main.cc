@@ -434,6 +434,13 @@ int Plugins(const std::vector<std::string>& args) {
       StrAppend(&problems, "\n", id, " (", state, "): ", text(p, "path"), "\n  ",
                 text(p, "reason"), "\n");
     }
+    if (const core::Value* warnings = p.Find("warnings");
+        warnings != nullptr && warnings->is_array()) {
+      for (const core::Value& warning : warnings->as_array()) {
+        if (!warning.is_string()) continue;
+        StrAppend(&problems, "\n", id, " (warning): ", warning.as_string(), "\n");
+      }
+    }
   }
   if (!hooks.empty()) hooks = StrCat("\nhooks (plugline hook EVENT):\n", hooks);
   WriteAll(STDOUT_FILENO, StrCat(table, hooks, problems));

@@ -757,6 +757,26 @@ TEST_CASE("opencode: the plugline command line runs dispose hooks when a command
   CHECK(ReadFileOrEmpty(marker) == "disposed\n");
 }
 
+TEST_CASE("opencode: plugline plugins lists a package's warnings and a missing package's fix") {
+  TempDir home;
+  TempDir project;
+  WriteFile(home.Sub("node_modules/pinned/package.json"),
+            R"({"name":"pinned","version":"1.0.1","type":"module"})");
+  WriteFile(home.Sub("node_modules/pinned/index.js"),
+            "export default async () => ({ \"shell.env\": async () => {}, \"tui.prompt.append\": async () => {} });\n");
+  WriteFile(home.Sub("config.yaml"), "plugins:\n  packages: [\"pinned@1.0.0\", absent]\n");
+  std::string out_file = home.Sub("out.txt");
+  std::string command = StrCat("cd '", project.path(), "' && PLUGLINE_HOME='", home.path(), "' '",
+                               PLUGLINE_TEST_BIN_DIR, "/plugline' plugins > '", out_file, "'");
+  CHECK(std::system(command.c_str()) == 0);
+  std::string out = ReadFileOrEmpty(out_file);
+  INFO(out);
+  CHECK(Contains(out, "pinned (warning): config asks for pinned@1.0.0, the installed version is 1.0.1"));
+  CHECK(Contains(out, "pinned (warning): unknown hook 'tui.prompt.append'"));
+  CHECK(Contains(out, "absent (broken)"));
+  CHECK(Contains(out, StrCat("npm install --prefix ", home.path(), " absent")));
+}
+
 TEST_CASE("opencode: a TypeScript plugin loads with its types stripped") {
   Fixture f;
   WriteFile(f.home.Sub("plugins/typed.ts"), R"(import type { Plugin } from "@opencode-ai/plugin";
