@@ -134,6 +134,16 @@ bool PathExists(const std::string& path) {
   return ::stat(path.c_str(), &st) == 0;
 }
 
+bool IsRegularFile(const std::string& path) {
+  struct stat st;
+  return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
+}
+
+bool IsDirectory(const std::string& path) {
+  struct stat st;
+  return ::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+}
+
 absl::StatusOr<std::vector<std::string>> ListDir(const std::string& path) {
   DIR* dir = ::opendir(path.c_str());
   if (dir == nullptr) return ErrnoToStatus(errno, StrCat("cannot list ", path));

@@ -30,6 +30,9 @@ absl::Status MakeDirs(const std::string& path);
 
 // True when `path` names an existing file or directory.
 bool PathExists(const std::string& path);
+// True when `path` names a regular file / a directory (symlinks followed).
+bool IsRegularFile(const std::string& path);
+bool IsDirectory(const std::string& path);
 
 // Names of the entries of a directory (no "." or ".."), unsorted.
 absl::StatusOr<std::vector<std::string>> ListDir(const std::string& path);

@@ -2,7 +2,6 @@
 
 #include <limits.h>
 #include <stdlib.h>
-#include <sys/stat.h>
 
 #include <array>
 #include <optional>
@@ -16,16 +15,6 @@
 
 namespace plugline::core {
 namespace {
-
-bool IsFile(const std::string& path) {
-  struct stat st;
-  return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
-}
-
-bool IsDir(const std::string& path) {
-  struct stat st;
-  return ::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
-}
 
 std::string RealPathOf(const std::string& path) {
   char buffer[PATH_MAX];
@@ -114,7 +103,7 @@ std::string StringMember(const Value& object, std::string_view key) {
 // The package.json nearest above `file` (for "type" and "#imports").
 std::optional<Package> EnclosingPackage(const std::string& file) {
   for (std::string dir = ParentDir(file);; dir = ParentDir(dir)) {
-    if (IsFile(JoinPath(dir, "package.json"))) {
+    if (IsRegularFile(JoinPath(dir, "package.json"))) {
       absl::StatusOr<Package> package = ReadPackage(dir);
       if (package.ok()) return *std::move(package);
       return std::nullopt;
@@ -137,7 +126,7 @@ bool IsCondition(std::string_view key) {
 std::string ProbeFile(const std::string& base) {
   for (const char* suffix : {"", ".js", ".mjs", ".ts", "/index.js", "/index.mjs", "/index.ts"}) {
     std::string candidate = StrCat(base, suffix);
-    if (IsFile(candidate)) return candidate;
+    if (IsRegularFile(candidate)) return candidate;
   }
   return std::string();
 }
@@ -180,7 +169,7 @@ absl::StatusOr<std::optional<Target>> ResolveTarget(const Package& package, cons
       }
     }
     std::string path = RealPathOf(JoinPath(package.root, text.substr(2)));
-    if (path.empty() || !IsFile(path)) {
+    if (path.empty() || !IsRegularFile(path)) {
       return absl::NotFoundError(StrCat(package.json_path, ": ", what, " maps to '", text,
                                         "', which does not exist"));
     }
@@ -417,7 +406,7 @@ absl::StatusOr<NodePackage> FindNodePackage(std::string_view name,
   }
   for (const std::string& dir : node_modules_dirs) {
     std::string root = JoinPath(dir, name);
-    if (!IsDir(root)) continue;
+    if (!IsDirectory(root)) continue;
     absl::StatusOr<Package> package = ReadPackage(root);
     if (!package.ok()) return package.status();
     absl::StatusOr<Target> entry = ResolveInPackage(*package, ".", name, name);
@@ -471,7 +460,7 @@ absl::StatusOr<NodeImport> ResolveNodeImport(std::string_view specifier, std::st
   for (std::string dir = ParentDir(referrer_path);; dir = ParentDir(dir)) {
     if (!dir.ends_with("/node_modules")) {
       std::string candidate = JoinPath(JoinPath(dir, "node_modules"), name);
-      if (IsDir(candidate)) {
+      if (IsDirectory(candidate)) {
         root = candidate;
         break;
       }
@@ -480,7 +469,7 @@ absl::StatusOr<NodeImport> ResolveNodeImport(std::string_view specifier, std::st
   }
   for (size_t i = 0; root.empty() && i < fallback_dirs.size(); ++i) {
     std::string candidate = JoinPath(fallback_dirs[i], name);
-    if (IsDir(candidate)) root = candidate;
+    if (IsDirectory(candidate)) root = candidate;
   }
   if (root.empty()) {
     std::string where = fallback_dirs.empty()

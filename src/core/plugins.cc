@@ -16,16 +16,6 @@
 namespace plugline::core {
 namespace {
 
-bool IsRegularFile(const std::string& path) {
-  struct stat st;
-  return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
-}
-
-bool IsDirectory(const std::string& path) {
-  struct stat st;
-  return ::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
-}
-
 // "x.js", "x.mjs", "x.ts", "x.mts" → "x"; anything else (a declaration file "x.d.ts" too) → "".
 std::string_view StripJsExtension(std::string_view name) {
   for (std::string_view declaration : {".d.ts", ".d.mts"}) {
