@@ -187,7 +187,7 @@ TEST_CASE("typescript plugins: an Error thrown at line N of a .ts file is report
   CHECK_MESSAGE(stack.find(tmp.Sub("q/lib.ts") + ":4:") != std::string::npos, stack);
 }
 
-TEST_CASE("typescript plugins: a syntax error names file:line:col; imports are not guessed") {
+TEST_CASE("typescript plugins: a syntax error names file:line:col; imports as Bun and tsc find them") {
   if (!TypeScriptBuilt()) return;
   TempDir tmp;
   WriteFile(tmp.Sub("bad/index.ts"),
@@ -211,14 +211,24 @@ TEST_CASE("typescript plugins: a syntax error names file:line:col; imports are n
   CHECK_MESSAGE(why.find(tmp.Sub("imp/broken.ts") + ":1:26: SyntaxError: ") != std::string::npos,
                 why);
 
-  // "./util" does not find util.ts: only explicit extensions.
+  // "./util" finds util.ts (Bun, bundlers), "./lib.js" finds lib.ts (tsc's NodeNext); a name
+  // that matches no file still fails.
   WriteFile(tmp.Sub("guess/util.ts"), "export const u: number = 1;\n");
-  WriteFile(tmp.Sub("guess/index.ts"), "import { u } from './util';\nexport default { u };\n");
+  WriteFile(tmp.Sub("guess/lib.ts"), "export const l: number = 2;\n");
+  WriteFile(tmp.Sub("guess/index.ts"),
+            "import { u } from './util';\nimport { l } from './lib.js';\n"
+            "export default { sum: u + l };\n");
   auto guessed = TheRuntime()->Load(tmp.Sub("guess/index.ts"), ModuleOptions{});
-  REQUIRE(!guessed.ok());
+  REQUIRE_MESSAGE(guessed.ok(), guessed.status().message());
+  auto sum = (*guessed)->Get("sum");
+  REQUIRE(sum.ok());
+  CHECK(*sum == "3");
+  WriteFile(tmp.Sub("miss/index.ts"), "import { u } from './utl';\nexport default { u };\n");
+  auto missing = TheRuntime()->Load(tmp.Sub("miss/index.ts"), ModuleOptions{});
+  REQUIRE(!missing.ok());
   CHECK_MESSAGE(
-      std::string(guessed.status().message()).find("cannot import './util'") != std::string::npos,
-      guessed.status().message());
+      std::string(missing.status().message()).find("cannot import './utl'") != std::string::npos,
+      missing.status().message());
 }
 
 TEST_CASE("typescript plugins: stripped files are cached by content and a hit starts no stripper") {
