@@ -11,6 +11,9 @@ namespace plugline::embedded {
 extern const std::string_view kOpenCodePluginModule;
 // src/js/modules/url.mjs: URL and URLSearchParams, served as "plugline:url".
 extern const std::string_view kUrlModule;
+// src/js/modules/node_path.mjs: Node's POSIX `path` and url's file-path helpers, behind
+// "path", "node:path", "url", ... (AddPluginModules).
+extern const std::string_view kNodePathModule;
 // src/js/modules/opencode_host.mjs: the wrapper entry of every JS plugin module.
 extern const std::string_view kOpenCodeHostModule;
 

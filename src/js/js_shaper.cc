@@ -239,7 +239,7 @@ absl::StatusOr<core::LoadedPlugin> LoadJsShaper(const core::PluginFile& file,
     };
   }
   // Every JS plugin loads behind the wrapper entry, which tells shapers from OpenCode plugins.
-  AddPluginModules(&module_options);
+  AddPluginModules(&module_options, options.host.directory);
   AddNodeImports(&module_options, file.node_modules);
   module_options.host_call =
       MakeHostCall(options.host, file.name, absl::Milliseconds(settings.hook_timeout_ms));

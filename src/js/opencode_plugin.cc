@@ -332,7 +332,7 @@ std::string_view OpenCodeHookFor(std::string_view event) {
   return "event";
 }
 
-void AddPluginModules(ModuleOptions* options) {
+void AddPluginModules(ModuleOptions* options, std::string_view directory) {
   options->wrapper_source = std::string(embedded::kOpenCodeHostModule);
   options->builtin_modules.push_back({"plugline:url", std::string(embedded::kUrlModule)});
   // Takes the host-call function off the global object, for the wrapper alone.
@@ -344,6 +344,32 @@ void AddPluginModules(ModuleOptions* options) {
   for (const char* specifier : {"@opencode-ai/plugin", "@opencode-ai/plugin/tool"}) {
     options->builtin_modules.push_back(
         {specifier, std::string(embedded::kOpenCodePluginModule)});
+  }
+  // Node's path and url helpers: pure functions (src/js/modules/node_path.mjs).
+  options->builtin_modules.push_back(
+      {"plugline:node-path", std::string(embedded::kNodePathModule)});
+  options->builtin_modules.push_back(
+      {"plugline:cwd",
+       StrCat("export default ", core::ToJson(Value(std::string(directory))), ";\n")});
+  const std::string path_source =
+      "import { createPath } from \"plugline:node-path\";\n"
+      "import cwd from \"plugline:cwd\";\n"
+      "const path = createPath(cwd);\n"
+      "export default path;\n"
+      "export const { sep, delimiter, normalize, isAbsolute, join, dirname, basename, extname,\n"
+      "  parse, format, resolve, relative, toNamespacedPath, posix } = path;\n";
+  for (const char* specifier : {"path", "node:path", "path/posix", "node:path/posix"}) {
+    options->builtin_modules.push_back({specifier, path_source});
+  }
+  const std::string url_source =
+      "import { createPath, createUrlHelpers } from \"plugline:node-path\";\n"
+      "import cwd from \"plugline:cwd\";\n"
+      "export const { fileURLToPath, pathToFileURL } = createUrlHelpers(createPath(cwd));\n"
+      "export const URL = globalThis.URL;\n"
+      "export const URLSearchParams = globalThis.URLSearchParams;\n"
+      "export default { fileURLToPath, pathToFileURL, URL, URLSearchParams };\n";
+  for (const char* specifier : {"url", "node:url"}) {
+    options->builtin_modules.push_back({specifier, url_source});
   }
 }
 

@@ -34,8 +34,10 @@ struct JsHostContext {
 };
 
 // The ModuleOptions pieces every JS plugin module is loaded with: the wrapper entry, URL and
-// URLSearchParams ("plugline:url") and the "@opencode-ai/plugin" module.
-void AddPluginModules(ModuleOptions* options);
+// URLSearchParams ("plugline:url"), the "@opencode-ai/plugin" module, and Node's pure `path`
+// and `url` helpers ("path", "node:path", "path/posix", "url", ...), whose path.resolve()
+// resolves against `directory` (as process.cwd() in Node).
+void AddPluginModules(ModuleOptions* options, std::string_view directory);
 
 // The host side of __plugline_host_call for a plugin: `client` calls and `$` commands
 // ({kind:"shell", script, args, cwd, env}: `sh -c script sh args...`, bounded by `timeout`).

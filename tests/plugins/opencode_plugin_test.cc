@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <cstdlib>
+#include <filesystem>
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
@@ -755,6 +756,43 @@ TEST_CASE("opencode: the plugline command line runs dispose hooks when a command
                                home.Sub("payload.json"), "' > /dev/null");
   CHECK(std::system(command.c_str()) == 0);
   CHECK(ReadFileOrEmpty(marker) == "disposed\n");
+}
+
+// Node's path and url helpers are served (pure functions); path.resolve() resolves against the
+// host's directory, import.meta.url is the plugin file.
+void PathAndUrlWork(bool process_isolation) {
+  Fixture f;
+  WriteFile(f.home.Sub("plugins/paths.js"), R"(import path, { join, resolve } from "node:path";
+import posix from "path/posix";
+import { fileURLToPath, pathToFileURL } from "url";
+const here = path.dirname(fileURLToPath(import.meta.url));
+export default async ({ directory }) => ({
+  "chat.headers": async (input, output) => {
+    output.headers = {
+      here, resolved: resolve("src/../lib"), joined: join(directory, ".env"),
+      file: pathToFileURL("/tmp/a b#c").href, base: posix.basename("/x/y.ts", ".ts"),
+      same: String(path.resolve() === directory),
+    };
+  },
+});
+)");
+  f.Open(process_isolation);
+  core::Value r = f.Trigger("chat.headers", "{}", "{}");
+  INFO(f.host->PluginsJson());
+  const core::Value* headers = r.Find("output")->Find("headers");
+  REQUIRE(headers != nullptr);
+  CHECK(Str(*headers, "here") == std::filesystem::canonical(f.home.Sub("plugins")).string());
+  CHECK(Str(*headers, "resolved") == StrCat(f.project.path(), "/lib"));
+  CHECK(Str(*headers, "joined") == StrCat(f.project.path(), "/.env"));
+  CHECK(Str(*headers, "file") == "file:///tmp/a%20b%23c");
+  CHECK(Str(*headers, "base") == "y");
+  CHECK(Str(*headers, "same") == "true");
+}
+
+TEST_CASE("opencode: Node's path and url helpers are served (in process)") { PathAndUrlWork(false); }
+
+TEST_CASE("opencode: Node's path and url helpers are served (process isolation)") {
+  PathAndUrlWork(true);
 }
 
 TEST_CASE("opencode: plugline plugins lists a package's warnings and a missing package's fix") {
