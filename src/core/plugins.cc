@@ -48,10 +48,6 @@ bool SameLoadSettings(PluginKind kind, const JsPluginSettings& a, const JsPlugin
          a.options_json == b.options_json;
 }
 
-}  // namespace
-
-namespace {
-
 // The settings of plugin `id` found as `file`: a package's own options win over
 // plugins.overrides.<id>.options.
 JsPluginSettings SettingsFor(const PluginsConfig& config, const PluginFile& file,
@@ -60,38 +56,6 @@ JsPluginSettings SettingsFor(const PluginsConfig& config, const PluginFile& file
   if (!file.options_json.empty()) settings.options_json = file.options_json;
   return settings;
 }
-
-}  // namespace
-
-std::vector<PluginDir> PluginDirs(const std::string& home, const std::string& project_dir,
-                                  const Config& config) {
-  std::vector<PluginDir> dirs;
-  if (!config.plugins.enabled) return dirs;
-  const std::string home_modules = JoinPath(home, "node_modules");
-  std::vector<std::string> project_modules = {home_modules};
-  if (!project_dir.empty()) {
-    project_modules.insert(project_modules.begin(), JoinPath(project_dir, ".plugline/node_modules"));
-  }
-  // Each config file's packages, then its directories; the global file's first.
-  for (std::string_view source : {"global-config", "project-config"}) {
-    const std::vector<std::string>& modules =
-        source == "global-config" ? std::vector<std::string>{home_modules} : project_modules;
-    for (const ConfigPackage& package : config.plugins.packages) {
-      if (package.source != source) continue;
-      dirs.push_back({"", package.source, modules, package.spec, package.options_json});
-    }
-    for (const ConfigDir& dir : config.plugins.dirs) {
-      if (dir.source == source) dirs.push_back({dir.path, dir.source, {home_modules}, "", ""});
-    }
-  }
-  dirs.push_back({JoinPath(home, "plugins"), "global", {home_modules}, "", ""});
-  if (!project_dir.empty()) {
-    dirs.push_back({JoinPath(project_dir, ".plugline/plugins"), "project", {home_modules}, "", ""});
-  }
-  return dirs;
-}
-
-namespace {
 
 // A package named in config: its entry file, or why it cannot load.
 PluginFile DiscoverPackage(const PluginDir& dir) {
@@ -134,6 +98,36 @@ PluginFile DiscoverPackage(const PluginDir& dir) {
 }
 
 }  // namespace
+
+std::vector<PluginDir> PluginDirs(const std::string& home, const std::string& project_dir,
+                                  const Config& config) {
+  std::vector<PluginDir> dirs;
+  if (!config.plugins.enabled) return dirs;
+  const std::string home_modules = JoinPath(home, "node_modules");
+  const std::vector<std::string> global_modules = {home_modules};
+  std::vector<std::string> project_modules = {home_modules};
+  if (!project_dir.empty()) {
+    project_modules.insert(project_modules.begin(),
+                           JoinPath(project_dir, ".plugline/node_modules"));
+  }
+  // Each config file's packages, then its directories; the global file's first.
+  for (std::string_view source : {"global-config", "project-config"}) {
+    const std::vector<std::string>& modules =
+        source == "global-config" ? global_modules : project_modules;
+    for (const ConfigPackage& package : config.plugins.packages) {
+      if (package.source != source) continue;
+      dirs.push_back({"", package.source, modules, package.spec, package.options_json});
+    }
+    for (const ConfigDir& dir : config.plugins.dirs) {
+      if (dir.source == source) dirs.push_back({dir.path, dir.source, {home_modules}, "", ""});
+    }
+  }
+  dirs.push_back({JoinPath(home, "plugins"), "global", {home_modules}, "", ""});
+  if (!project_dir.empty()) {
+    dirs.push_back({JoinPath(project_dir, ".plugline/plugins"), "project", {home_modules}, "", ""});
+  }
+  return dirs;
+}
 
 std::vector<PluginFile> DiscoverPlugins(const std::vector<PluginDir>& dirs,
                                         std::vector<std::string>* diagnostics) {
