@@ -37,6 +37,36 @@ TEST_CASE("plugins.dirs: relative to the file's base, with the file that named t
   CHECK(config.plugins.dirs[2] == ConfigDir{project.Sub("tools/plugins"), "project-config"});
 }
 
+TEST_CASE("plugins.packages: names or [name, options], with the file that named them") {
+  TempDir home, project;
+  WriteFile(home.Sub("config.yaml"),
+            "plugins:\n  packages:\n    - opencode-a\n    - [\"@s/b@1.2.0\", {strict: true}]\n"
+            "    - [c]\n    - 42\n    - [d, 7]\n    - [e, {}, extra]\n");
+  WriteFile(project.Sub(".plugline/config.yaml"), "plugins:\n  packages: [f]\n");
+  std::vector<std::string> diagnostics;
+  Config config = LoadConfig(home.path(), project.path(), &diagnostics);
+  REQUIRE(config.plugins.packages.size() == 4);
+  CHECK(config.plugins.packages[0] == ConfigPackage{"opencode-a", "", "global-config"});
+  CHECK(config.plugins.packages[1] == ConfigPackage{"@s/b@1.2.0", R"({"strict":true})", "global-config"});
+  CHECK(config.plugins.packages[2] == ConfigPackage{"c", "", "global-config"});
+  CHECK(config.plugins.packages[3] == ConfigPackage{"f", "", "project-config"});
+  REQUIRE(diagnostics.size() == 3);
+  for (const std::string& d : diagnostics) {
+    CAPTURE(d);
+    CHECK(d.find(home.Sub("config.yaml")) == 0);
+  }
+  CHECK(diagnostics[0].find("plugins.packages: every entry must be a package name or [name, options]") != std::string::npos);
+  CHECK(diagnostics[1].find("plugins.packages.d: the options must be a mapping") != std::string::npos);
+  CHECK(diagnostics[2].find("plugins.packages: every entry must be") != std::string::npos);
+
+  WriteFile(home.Sub("config.yaml"), "plugins:\n  packages: opencode-a\n");
+  diagnostics.clear();
+  config = LoadConfig(home.path(), "", &diagnostics);
+  CHECK(config.plugins.packages.empty());
+  REQUIRE(diagnostics.size() == 1);
+  CHECK(diagnostics[0].find("plugins.packages: expected a list of npm package names") != std::string::npos);
+}
+
 TEST_CASE("plugins.overrides.<id>.options: a mapping, kept as JSON; anything else is a problem") {
   TempDir home;
   WriteFile(home.Sub("config.yaml"),
