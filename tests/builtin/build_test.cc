@@ -145,7 +145,7 @@ TEST_CASE("build: clang's unindented source lines, notes and totals") {
   CheckAccounting(out, s);
 }
 
-TEST_CASE("build: many errors: the first ones in full, the rest by their heading; warnings counted by flag") {
+TEST_CASE("build: many errors: the first ones in full, the rest by their heading, warnings counted by flag") {
   std::string out;
   for (int i = 0; i < 40; ++i) {
     std::string f = StrCat("src/m", i, ".c");
@@ -410,7 +410,7 @@ const std::string kCargoFail =
     "warning: `rs` (bin \"rs\" test) generated 1 warning\n"
     "error: could not compile `rs` (bin \"rs\" test) due to 2 previous errors; 1 warning emitted\n";
 
-TEST_CASE("build: cargo errors keep their blocks; same heading at another place is not a repeat") {
+TEST_CASE("build: cargo errors keep their blocks, same heading at another place is not a repeat") {
   std::string s = Shape("cargo test", kCargoFail, 101);
   CHECK(Header(s) == "cargo test: failed — 2 errors, 1 warning in 2 files (exit 101)");
   CHECK(Has(s, "   Compiling rs v0.1.0 (/w/rs)"));  // the workspace's crate
@@ -549,7 +549,7 @@ TEST_CASE("build: vite failure keeps the error, drops library stack frames") {
 
 // ---- npm, apt -------------------------------------------------------------------------------
 
-TEST_CASE("build: npm errors kept without their empty lines; deprecations counted") {
+TEST_CASE("build: npm errors kept without their empty lines, deprecations counted") {
   const std::string out =
       "npm warn deprecated inflight@1.0.6: This module is not supported, and leaks memory.\n"
       "npm warn deprecated glob@7.2.3: Glob versions prior to v9 are no longer supported\n"

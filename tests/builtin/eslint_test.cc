@@ -221,7 +221,7 @@ TEST_CASE("eslint: its own failure keeps the reason") {
   CHECK(lines[10] == "… 3 blank lines omitted");
 }
 
-TEST_CASE("eslint: a clean run is one line; unrecognized output is not guessed at") {
+TEST_CASE("eslint: a clean run is one line, unrecognized output is not guessed at") {
   CHECK(Shape("eslint src", 0, "") == std::vector<std::string>{"eslint: no problems"});
   auto lines = Shape("npx eslint src", 1,
                      "npm error could not determine executable to run\nsome other line\n");

@@ -155,7 +155,7 @@ TEST_CASE("git-diff: a large hunk keeps its head and tail, the middle counted ex
   CHECK(MarkedLines(summary) + 80 + 3 == core::CountLines(output));  // 80 shown + 3 headers
 }
 
-TEST_CASE("git-diff: the budget is shared fairly; context goes first; deleted files counted") {
+TEST_CASE("git-diff: the budget is shared fairly, context goes first, deleted files counted") {
   std::string output = "diff --git a/small.c b/small.c\nindex 1..2 100644\n--- a/small.c\n"
                        "+++ b/small.c\n@@ -1,8 +1,8 @@\n ctx 1\n ctx 2\n ctx 3\n";
   for (int i = 0; i < 2; ++i) StrAppend(&output, "-old ", i, "\n+new ", i, "\n");
@@ -265,7 +265,7 @@ TEST_CASE("git-diff: --stat output keeps its lines and reads the totals line") {
   CHECK(lines[3] == " 2 files changed, 8 insertions(+), 2 deletions(-)");
 }
 
-TEST_CASE("git-diff: status (long) keeps branch lines, headings and paths; drops hints") {
+TEST_CASE("git-diff: status (long) keeps branch lines, headings and paths, drops hints") {
   std::string output =
       "On branch main\n"
       "Your branch is ahead of 'origin/main' by 2 commits.\n"

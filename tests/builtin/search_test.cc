@@ -165,7 +165,7 @@ TEST_CASE("search: past 40 error lines the rest are counted by kind") {
   CHECK(Accounted(summary) == 101);
 }
 
-TEST_CASE("search: no matches is one line; exit 1 is not trouble for grep") {
+TEST_CASE("search: no matches is one line, exit 1 is not trouble for grep") {
   CHECK(Shape("grep -rn nothing_here .", "", 1) == "grep: no matches\n");
   CHECK(Shape("rg nothing_here", "", 1) == "rg: no matches\n");
   CHECK(Shape("find . -name '*.zzz'", "", 0) == "find: nothing found\n");

@@ -179,7 +179,7 @@ TEST_CASE("typescript: tsc -b --verbose keeps the projects that have errors") {
   CHECK(lines == expected);
 }
 
-TEST_CASE("typescript: success is one line; watch mode summarizes the last compilation") {
+TEST_CASE("typescript: success is one line, watch mode summarizes the last compilation") {
   CHECK(Shape("tsc --noEmit", 0, "") == std::vector<std::string>{"tsc: no errors"});
   std::string watch =
       "[10:00:00 AM] Starting compilation in watch mode...\n"

@@ -67,7 +67,7 @@ TEST_CASE("plugins.packages: names or [name, options], with the file that named 
   CHECK(diagnostics[0].find("plugins.packages: expected a list of npm package names") != std::string::npos);
 }
 
-TEST_CASE("plugins.overrides.<id>.options: a mapping, kept as JSON; anything else is a problem") {
+TEST_CASE("plugins.overrides.<id>.options: a mapping, kept as JSON, anything else is a problem") {
   TempDir home;
   WriteFile(home.Sub("config.yaml"),
             "plugins:\n  overrides:\n    a: {options: {n: 1, s: x}}\n    b: {options: 3}\n");

@@ -21,7 +21,7 @@ bool Contains(absl::string_view haystack, std::string_view needle) {
 
 std::string Real(const std::string& path) { return std::filesystem::canonical(path).string(); }
 
-TEST_CASE("package specs: names, scopes, versions; paths are not names") {
+TEST_CASE("package specs: names, scopes, versions, paths are not names") {
   auto plain = ParsePackageSpec("opencode-wakatime");
   REQUIRE(plain.ok());
   CHECK(plain->name == "opencode-wakatime");

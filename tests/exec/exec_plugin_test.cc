@@ -97,7 +97,7 @@ TEST_CASE("exec plugin: deny with a reason, and no opinion when the payload is f
   CHECK(allowed->reason.empty());
 }
 
-TEST_CASE("exec plugin: a notice; args and env from the manifest; cwd is the plugin dir") {
+TEST_CASE("exec plugin: a notice, args and env from the manifest, cwd is the plugin dir") {
   auto plugin = MustLoad(Fixture("notice"));
   auto answer = plugin->Call("session_start", R"({"event":"session_start"})");
   INFO(answer.status().ToString());

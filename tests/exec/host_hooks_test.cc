@@ -126,7 +126,7 @@ TEST_CASE("host hooks: order is global config dirs, project config dirs, global,
   CHECK(Str(f.Entry("w"), "source") == "project");
 }
 
-TEST_CASE("host hooks: a deny ends the chain; the plugins after it never start") {
+TEST_CASE("host hooks: a deny ends the chain, the plugins after it never start") {
   Fixture f;
   Tagger(f.home.Sub("plugins/a-tag"), "a-tag", "--tagged");
   ShPlugin(f.home.Sub("plugins/b-deny"), "b-deny",
@@ -155,7 +155,7 @@ TEST_CASE("host hooks: a deny ends the chain; the plugins after it never start")
   CHECK(Contains(ReadFileOrEmpty(f.home.Sub("logs/plugline.log")), "denied: no make on fridays"));
 }
 
-TEST_CASE("host hooks: a crashing plugin between two good ones is skipped; the chain goes on") {
+TEST_CASE("host hooks: a crashing plugin between two good ones is skipped, the chain goes on") {
   Fixture f;
   Tagger(f.home.Sub("plugins/a-good"), "a-good", "--a");
   ShPlugin(f.home.Sub("plugins/b-crash"), "b-crash", "echo 'about to fail' >&2\nkill -SEGV $$");
@@ -219,7 +219,7 @@ TEST_CASE("host hooks: broken manifests are listed with the reason and never run
   CHECK(Contains(fine.Find("warnings")->as_array()[0].as_string(), "unknown key `colour`"));
 }
 
-TEST_CASE("host hooks: config turns plugins off, one or all; native hooks still run") {
+TEST_CASE("host hooks: config turns plugins off, one or all, native hooks still run") {
   Fixture f;
   ShPlugin(f.home.Sub("plugins/one"), "one", R"(echo '{"notice":"one"}')");
   ShPlugin(f.home.Sub("plugins/two"), "two", R"(echo '{"notice":"two"}')");
@@ -262,7 +262,7 @@ TEST_CASE("host hooks: reload picks up a dropped-in plugin and an edited manifes
   CHECK(f.Dispatch("turn_end", R"({"session_id":"s"})").notices.size() == 1);
 }
 
-TEST_CASE("host hooks: post_tool_call replacement; observe-only events ignore a deny") {
+TEST_CASE("host hooks: post_tool_call replacement, observe-only events ignore a deny") {
   Fixture f;
   ShPlugin(f.home.Sub("plugins/redact"), "redact",
            R"(echo '{"result":"[redacted]","deny":true}')", "[post_tool_call, session_start]");

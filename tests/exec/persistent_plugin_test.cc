@@ -330,7 +330,7 @@ TEST_CASE("persistent exec plugin: protocol violations fail the call and restart
 }
 
 TEST_CASE(
-    "persistent exec plugin: stale ids and empty lines are skipped; a bad field fails 1 call") {
+    "persistent exec plugin: stale ids and empty lines are skipped, a bad field fails 1 call") {
   auto plugin = MustLoad(Fixture("persistent"));
   auto first = plugin->Call("session_start", kSessionStart);
   REQUIRE(first.ok());

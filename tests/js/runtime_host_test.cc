@@ -85,7 +85,7 @@ TEST_CASE("runtime: built-in modules, a wrapper entry and host calls (process is
   BuiltinsWrapperAndHostCalls(Isolation::kProcess);
 }
 
-TEST_CASE("runtime: without a host callback, __plugline_host_call throws; unknown packages fail") {
+TEST_CASE("runtime: without a host callback, __plugline_host_call throws, unknown packages fail") {
   TempDir dir;
   WriteFile(dir.Sub("a.js"), "export default { ask() { return __plugline_host_call('x'); } };\n");
   WriteFile(dir.Sub("b.js"), "import x from \"@example/missing\";\nexport default x;\n");

@@ -166,7 +166,7 @@ TEST_CASE("a JS shaper competes with the built-ins: confidence, then priority, t
   CHECK(forced->shaper == "low");
 }
 
-TEST_CASE("broken plugins are listed with their reason and never run; the host carries on") {
+TEST_CASE("broken plugins are listed with their reason and never run, the host carries on") {
   Fixture f;
   WriteFile(f.home.Sub("plugins/syntax.js"), "export default {\n  meta: {,\n};\n");
   WriteFile(f.home.Sub("plugins/noexport.js"), "const x = 1;\n");
@@ -228,7 +228,7 @@ TEST_CASE("a project plugin with the same id shadows the global one") {
   CHECK(absl::StartsWith(f.Shape("terra plan", PlanOutput()).summary, "project terra\n"));
 }
 
-TEST_CASE("plugins.enabled: false loads no plugin; overrides can disable one") {
+TEST_CASE("plugins.enabled: false loads no plugin, overrides can disable one") {
   Fixture f;
   WriteFile(f.home.Sub("plugins/terra.js"), TerraPlugin());
   WriteFile(f.home.Sub("plugins/other.js"), TerraPlugin("other"));
@@ -324,7 +324,7 @@ TEST_CASE("JS shaper failures fall back and the host carries on (process isolati
   CheckFailureKinds(true);
 }
 
-TEST_CASE("match() that loops or throws leaves that plugin out; the others compete") {
+TEST_CASE("match() that loops or throws leaves that plugin out, the others compete") {
   Fixture f;
   WriteFile(f.home.Sub("config.yaml"), "plugins:\n  js:\n    match_timeout_ms: 100\n");
   WriteFile(f.home.Sub("plugins/looper.js"), R"(export default {
@@ -428,7 +428,7 @@ TEST_CASE("match() and shape() results are checked field by field") {
 }
 
 #if !PLUGLINE_TEST_WITH_V8
-TEST_CASE("without V8, JS plugins are listed as broken with the reason; shaping goes on") {
+TEST_CASE("without V8, JS plugins are listed as broken with the reason, shaping goes on") {
   Fixture f;
   WriteFile(f.home.Sub("plugins/terra.js"), TerraPlugin());
   f.Open();

@@ -137,7 +137,7 @@ TEST_CASE("opencode: the seed's .env blocker and shell.env injector (process iso
   SeedExamplesWork(true);
 }
 
-TEST_CASE("opencode: mutations compose in order across plugins; a rewrite and a replacement") {
+TEST_CASE("opencode: mutations compose in order across plugins, a rewrite and a replacement") {
   Fixture f;
   WriteFile(f.home.Sub("plugins/a-prefix.js"), R"(export default async () => ({
   "tool.execute.before": async (input, output) => { output.args.command = "nice " + output.args.command; },
@@ -268,7 +268,7 @@ TEST_CASE("opencode: order across sources is global config dirs, project config 
   CHECK(Str(r.Find("plugins")->as_array()[3], "plugin") == "p1");
 }
 
-TEST_CASE("opencode: named exports are plugins; the same function twice runs once") {
+TEST_CASE("opencode: named exports are plugins, the same function twice runs once") {
   Fixture f;
   WriteFile(f.home.Sub("plugins/multi.js"), R"(let runs = 0;
 const counted = async () => { runs += 1; return { "experimental.text.complete": async (i, o) => { o.text += `+${runs}`; } }; };
@@ -329,7 +329,7 @@ TEST_CASE("opencode: broken plugins and throwing hooks never stop the others") {
   CHECK(Contains(Str(params.Find("errors")->as_array()[0], "message"), "params broke"));
 }
 
-TEST_CASE("opencode: custom tools are listed with JSON Schema and executed; a throw is an error") {
+TEST_CASE("opencode: custom tools are listed with JSON Schema and executed, a throw is an error") {
   Fixture f;
   WriteFile(f.project.Sub(".plugline/plugins/math.js"), R"(import { tool } from "@opencode-ai/plugin";
 export default async ({ directory }) => ({
@@ -374,7 +374,7 @@ export default async ({ directory }) => ({
   CHECK(absl::IsNotFound(f.host->ExecuteTool("nope", "{}", "{}").status()));
 }
 
-TEST_CASE("opencode: $ runs real commands; interpolations are arguments, never shell text") {
+TEST_CASE("opencode: $ runs real commands, interpolations are arguments, never shell text") {
   Fixture f;
   WriteFile(f.home.Sub("plugins/shell.js"), R"(export default async ({ $, directory }) => ({
   "experimental.text.complete": async (input, output) => {

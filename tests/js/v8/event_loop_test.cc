@@ -34,7 +34,7 @@ TEST_CASE("microtasks run before timers, and timers in the order they are due") 
         R"(["sync","microtask","promise","timeout 0","timeout 5"])");
 }
 
-TEST_CASE("setInterval repeats until clearInterval; clearTimeout cancels") {
+TEST_CASE("setInterval repeats until clearInterval, clearTimeout cancels") {
   auto module = LoadModule("timers/index.js");
   CHECK(*module->Call("interval", "[3]", CallLimits{}) == "3");
   CHECK(*module->Call("cleared", "[]", CallLimits{}) == R"("ok")");

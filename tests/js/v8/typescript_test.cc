@@ -187,7 +187,7 @@ TEST_CASE("typescript plugins: an Error thrown at line N of a .ts file is report
   CHECK_MESSAGE(stack.find(tmp.Sub("q/lib.ts") + ":4:") != std::string::npos, stack);
 }
 
-TEST_CASE("typescript plugins: a syntax error names file:line:col; imports as Bun and tsc find them") {
+TEST_CASE("typescript plugins: a syntax error names file:line:col, imports as Bun and tsc find them") {
   if (!TypeScriptBuilt()) return;
   TempDir tmp;
   WriteFile(tmp.Sub("bad/index.ts"),
