@@ -309,8 +309,10 @@ absl::StatusOr<Target> ResolveLegacy(const Package& package, std::string_view su
 // that starts with import or export (Node's own "syntax detection" decides the same way, by
 // trying to parse).
 bool LooksLikeCommonJs(std::string_view text) {
-  bool commonjs = text.find("module.exports") != std::string_view::npos || text.find("exports.") != std::string_view::npos ||
-                  text.find("require(") != std::string_view::npos;
+  bool commonjs = false;
+  for (std::string_view marker : {"module.exports", "exports.", "require("}) {
+    commonjs = commonjs || text.find(marker) != std::string_view::npos;
+  }
   if (!commonjs) return false;
   for (absl::string_view piece : absl::StrSplit(ToAbsl(text), '\n')) {
     std::string_view line = ToStd(piece);

@@ -727,6 +727,20 @@ TEST_CASE("opencode: auth and provider hooks are driven by name, OAuth callbacks
   core::Value twice = f.Trigger("auth.callback", StrCat(R"({"callback":")", handle, R"(","code":"good"})"), "{}");
   CHECK(twice.Find("output")->Find("type") == nullptr);
 
+  // Abandoned flows: a plugin keeps its 32 newest unanswered handles.
+  std::vector<std::string> handles;
+  for (int i = 0; i < 33; ++i) {
+    core::Value started = f.Trigger("auth.authorize", R"({"provider":"acme","method":"Browser"})", "{}");
+    handles.push_back(Str(*started.Find("output"), "callback"));
+  }
+  auto answer = [&](const std::string& h) {
+    core::Value r = f.Trigger("auth.callback", StrCat(R"({"callback":")", h, R"(","code":"good"})"), "{}");
+    return Str(*r.Find("output"), "type");
+  };
+  CHECK(answer(handles.front()) == "<null>");
+  CHECK(answer(handles[1]) == "success");
+  CHECK(answer(handles.back()) == "success");
+
   core::Value bad = f.Trigger("auth.authorize", R"({"provider":"acme","method":7})", "{}");
   REQUIRE(bad.Find("errors")->as_array().size() == 1);
   CHECK(Contains(Str(bad.Find("errors")->as_array()[0], "message"), "has no auth method 7"));
@@ -789,7 +803,9 @@ export default async ({ directory }) => ({
   CHECK(Str(*headers, "same") == "true");
 }
 
-TEST_CASE("opencode: Node's path and url helpers are served (in process)") { PathAndUrlWork(false); }
+TEST_CASE("opencode: Node's path and url helpers are served (in process)") {
+  PathAndUrlWork(false);
+}
 
 TEST_CASE("opencode: Node's path and url helpers are served (process isolation)") {
   PathAndUrlWork(true);

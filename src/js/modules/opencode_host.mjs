@@ -312,7 +312,8 @@ async function runEach(name, ...args) {
 // each seeing the models of the one before.
 const AUTH_OPERATIONS = new Set(["auth", "auth.loader", "auth.authorize", "auth.callback", "auth.validate",
   "auth.condition"]);
-const oauthCallbacks = new Map();  // handle -> callback(code?)
+const oauthCallbacks = new Map();  // handle -> callback(code?), oldest first
+const MAX_PENDING_CALLBACKS = 32;
 let moduleTag = "";                 // the plugin id plugline lists this module under
 let nextHandle = 1;
 
@@ -411,6 +412,10 @@ async function runAuth(name, input, output) {
             if (key === "callback" && typeof value === "function") {
               const handle = `${moduleTag}#${nextHandle++}`;
               oauthCallbacks.set(handle, value.bind(result));
+              // Abandoned flows do not pile up: the oldest pending handle goes first.
+              if (oauthCallbacks.size > MAX_PENDING_CALLBACKS) {
+                oauthCallbacks.delete(oauthCallbacks.keys().next().value);
+              }
               output.callback = handle;
             } else if (typeof value !== "function") {
               output[key] = jsonSafe(value);
