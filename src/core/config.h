@@ -6,8 +6,9 @@
 //                            # file's base: <home> for the global file, <project> for the
 //                            # project's. Loaded before the default ones (plugins.h)
 //     packages:              # npm packages that are OpenCode plugins, installed with npm in
-//       - opencode-wakatime  # <home>/node_modules (global file) or <project>/.plugline/
-//       - ["@acme/guard@1.2", {strict: true}]  # node_modules; [name, options] as in OpenCode
+//       - opencode-some-plugin  # <home>/node_modules (global file; the project's file looks in
+//       - ["@acme/guard@1.2", {strict: true}]  # <project>/.plugline/node_modules and
+//                            # <project>/node_modules first); [name, options] as in OpenCode
 //     js:                    # limits of every JS plugin (docs/plugins-shapers.md)
 //       isolation: in-process  # or "process": each plugin in a worker process
 //       match_timeout_ms: 200

@@ -107,8 +107,9 @@ std::vector<PluginDir> PluginDirs(const std::string& home, const std::string& pr
   const std::vector<std::string> global_modules = {home_modules};
   std::vector<std::string> project_modules = {home_modules};
   if (!project_dir.empty()) {
-    project_modules.insert(project_modules.begin(),
-                           JoinPath(project_dir, ".plugline/node_modules"));
+    // The project's own node_modules too: a JS project may `npm install -D` its plugins.
+    project_modules.insert(project_modules.begin(), {JoinPath(project_dir, ".plugline/node_modules"),
+                                                     JoinPath(project_dir, "node_modules")});
   }
   // Each config file's packages, then its directories; the global file's first.
   for (std::string_view source : {"global-config", "project-config"}) {

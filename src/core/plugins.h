@@ -5,7 +5,8 @@
 // <home>/plugins, then <project>/.plugline/plugins. Hooks run in that order (name order inside a
 // directory), and a later plugin with the same id shadows an earlier one. A package (an
 // OpenCode plugin published on npm) is found in <home>/node_modules, for the project's file in
-// <project>/.plugline/node_modules first (core/node_resolve.h); its id is its name. In a
+// <project>/.plugline/node_modules, then <project>/node_modules, first (core/node_resolve.h);
+// its id is its name. In a
 // directory, a plugin is
 //   - a folder `<name>/` with `plugin.yaml`: an exec hook plugin (src/exec, docs/plugins-exec.md);
 //   - a file `<name>.js` or `<name>.mjs`: its imports are confined to that directory;

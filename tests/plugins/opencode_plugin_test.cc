@@ -526,12 +526,17 @@ void NpmPackagesWork(bool process_isolation) {
             StrCat(process_isolation ? "plugins:\n  js: {isolation: process}\n" : "plugins:\n",
                    "  packages:\n    - [\"opencode-demo@1.2.0\", {suffix: \"!\"}]\n"
                    "    - not-installed\n    - ../escape\n"));
-  WriteFile(f.project.Sub(".plugline/config.yaml"), "plugins:\n  packages: [\"@acme/guard\"]\n");
+  // A JS project's own node_modules serves the project's file too.
+  WriteFile(f.project.Sub("node_modules/dev-plugin/package.json"),
+            R"({"name":"dev-plugin","version":"0.0.1","type":"module"})");
+  WriteFile(f.project.Sub("node_modules/dev-plugin/index.js"), tagger("D", "", "\"\""));
+  WriteFile(f.project.Sub(".plugline/config.yaml"),
+            "plugins:\n  packages: [\"@acme/guard\", dev-plugin]\n");
   f.Open(false);
   core::Value r = f.Trigger("chat.headers", "{}", R"({"headers":{}})");
   INFO(f.host->PluginsJson());
-  CHECK(Str(*r.Find("output")->Find("headers"), "order") == "<A>1!23..4");
-  REQUIRE(r.Find("plugins")->as_array().size() == 4);
+  CHECK(Str(*r.Find("output")->Find("headers"), "order") == "<A>1!2D3..4");
+  REQUIRE(r.Find("plugins")->as_array().size() == 5);
   CHECK(Str(r.Find("plugins")->as_array()[0], "plugin") == "opencode-demo");
   CHECK(Str(r.Find("plugins")->as_array()[1], "plugin") == "@acme/guard");
 
@@ -555,7 +560,7 @@ void NpmPackagesWork(bool process_isolation) {
   WriteFile(home_nm + "/not-installed/index.js", tagger("0", "", "\"\""));
   f.host->Reload();
   core::Value again = f.Trigger("chat.headers", "{}", R"({"headers":{}})");
-  CHECK(Str(*again.Find("output")->Find("headers"), "order") == "<A>1!023..4");
+  CHECK(Str(*again.Find("output")->Find("headers"), "order") == "<A>1!02D3..4");
   CHECK(Str(f.Entry("not-installed"), "state") == "enabled");
 }
 
