@@ -429,7 +429,7 @@ absl::StatusOr<NodeImport> ResolveNodeImport(std::string_view specifier, std::st
   if (IsRuntimeBuiltinModule(specifier)) {
     return absl::FailedPreconditionError(StrCat(
         "'", specifier, "' is a built-in module of Node.js or Bun: plugline runs plugins in V8 "
-                        "without them, except path and url (use the context's $ for commands)"));
+                        "without them (path and url excepted)"));
   }
   std::string referrer_path(referrer);
   if (specifier.starts_with("#")) {

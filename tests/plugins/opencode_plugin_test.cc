@@ -609,6 +609,12 @@ TEST_CASE("opencode: package imports stay in their package, built-ins and the V2
   WriteFile(nm + "/ab/package.json", R"({"name":"ab","type":"module","exports":"./lib/index.js"})");
   WriteFile(nm + "/ab/lib/index.js", "export { one } from \"./one.js\";\n");
   WriteFile(nm + "/ab/lib/one.js", "export const one = 1;\n");
+  // A shaper imports packages the same way.
+  WriteFile(f.home.Sub("plugins/pkg-shaper.js"),
+            "import { one } from \"ab\";\nexport default {\n"
+            "  meta: { name: \"pkg-shaper\", version: \"1\", description: \"d\", tier: \"community\" },\n"
+            "  match: () => ({ confidence: one / 10 }),\n"
+            "  shape: (input) => ({ summary: `one is ${one}` }),\n};\n");
   WriteFile(f.home.Sub("plugins/uses-tool.js"),
             "import { tool } from \"@opencode-ai/plugin\";\n"
             "export default async () => ({ tool: { hi: tool({ description: \"hi\", args: {}, "
@@ -616,6 +622,9 @@ TEST_CASE("opencode: package imports stay in their package, built-ins and the V2
   f.Open();
   CHECK(Contains(Str(f.Entry("v2"), "reason"), "plugline runs OpenCode's V1 plugin API"));
   CHECK(Str(f.Entry("uses-tool"), "state") == "enabled");
+  INFO(Str(f.Entry("pkg-shaper"), "reason"));
+  CHECK(Str(f.Entry("pkg-shaper"), "state") == "enabled");
+  CHECK(Str(f.Entry("pkg-shaper"), "kind") == "js-shaper");
   core::Value ts = f.Entry("opencode-long-plugin-name");
   INFO(Str(ts, "reason"));
   if (!Contains(Str(ts, "reason"), "TypeScript support was not built")) {
