@@ -225,6 +225,15 @@ bool HandlesEvent(const ExecPluginManifest& m, std::string_view event) {
   return std::find(m.hooks.begin(), m.hooks.end(), event) != m.hooks.end();
 }
 
+// The program and its manifest `args`, as both protocols start it.
+std::vector<std::string> CommandLine(const ExecPluginManifest& m) {
+  std::vector<std::string> argv;
+  argv.reserve(m.args.size() + 1);
+  argv.push_back(m.resolved_command);
+  argv.insert(argv.end(), m.args.begin(), m.args.end());
+  return argv;
+}
+
 // "exited with status N" / "killed by signal SIGSEGV (11)", the wording of both protocols.
 absl::Status ExitError(int exit_status, int term_signal) {
   if (term_signal != 0) {
@@ -280,9 +289,7 @@ bool ExecPlugin::Handles(std::string_view event) const { return HandlesEvent(man
 absl::StatusOr<core::HookAnswer> ExecPlugin::Call(std::string_view /*event*/,
                                                   std::string_view payload_json) {
   ProcessSpec spec;
-  spec.argv.reserve(manifest_.args.size() + 1);
-  spec.argv.push_back(manifest_.resolved_command);
-  spec.argv.insert(spec.argv.end(), manifest_.args.begin(), manifest_.args.end());
+  spec.argv = CommandLine(manifest_);
   spec.cwd = manifest_.dir;
   spec.extra_env = manifest_.env;
   spec.stdin_data = std::string(payload_json);
@@ -440,9 +447,7 @@ absl::Status PersistentExecPlugin::EnsureProcess() {
     Discard(absl::ZeroDuration());
   }
   ChildSpec spec;
-  spec.argv.reserve(manifest_.args.size() + 1);
-  spec.argv.push_back(manifest_.resolved_command);
-  spec.argv.insert(spec.argv.end(), manifest_.args.begin(), manifest_.args.end());
+  spec.argv = CommandLine(manifest_);
   spec.cwd = manifest_.dir;
   spec.extra_env = manifest_.env;
   spec.own_process_group = true;

@@ -351,7 +351,8 @@ void AddPluginModules(ModuleOptions* options, std::string_view directory) {
   options->builtin_modules.push_back(
       {"plugline:cwd",
        StrCat("export default ", core::ToJson(Value(std::string(directory))), ";\n")});
-  const std::string path_source =
+  // Built once: every plugin load copies them (ModuleOptions owns its strings).
+  static const std::string path_source =
       "import { createPath } from \"plugline:node-path\";\n"
       "import cwd from \"plugline:cwd\";\n"
       "const path = createPath(cwd);\n"
@@ -361,7 +362,7 @@ void AddPluginModules(ModuleOptions* options, std::string_view directory) {
   for (const char* specifier : {"path", "node:path", "path/posix", "node:path/posix"}) {
     options->builtin_modules.push_back({specifier, path_source});
   }
-  const std::string url_source =
+  static const std::string url_source =
       "import { createPath, createUrlHelpers } from \"plugline:node-path\";\n"
       "import cwd from \"plugline:cwd\";\n"
       "export const { fileURLToPath, pathToFileURL } = createUrlHelpers(createPath(cwd));\n"

@@ -129,11 +129,7 @@ class _HookBridge:
                 return 0
             except BaseException as exception:  # noqa: B902 - nothing may unwind into C
                 try:
-                    if not isinstance(exception, Exception):
-                        interrupts = getattr(state, "interrupts", None)
-                        if interrupts is None:
-                            interrupts = state.interrupts = []
-                        interrupts.append(exception)
+                    _record_interrupt(state, exception)
                     answer_fail(answer, _describe_exception(exception))
                 except BaseException:  # noqa: B902 - the library's own message will do
                     pass
@@ -179,11 +175,7 @@ class _ClientBridge:
                 return 0
             except BaseException as exception:  # noqa: B902 - nothing may unwind into C
                 try:
-                    if not isinstance(exception, Exception):
-                        interrupts = getattr(state, "interrupts", None)
-                        if interrupts is None:
-                            interrupts = state.interrupts = []
-                        interrupts.append(exception)
+                    _record_interrupt(state, exception)
                     message = json.dumps(
                         _describe_exception(exception).decode("utf-8", "replace")).encode("ascii")
                     reply_set(reply, message, len(message))
@@ -194,6 +186,17 @@ class _ClientBridge:
         # The library holds only the raw function pointer: the Host keeps this bridge alive
         # until the library no longer uses it (see Host.close).
         self.c_function = _library.CLIENT_FN(call)
+
+
+def _record_interrupt(state: threading.local, exception: BaseException) -> None:
+    """Keeps a ``KeyboardInterrupt`` or ``SystemExit`` a callback swallowed (it may not unwind
+    through C) in ``state.interrupts``, for ``Host._running_plugins`` to re-raise."""
+    if isinstance(exception, Exception):
+        return
+    interrupts = getattr(state, "interrupts", None)
+    if interrupts is None:
+        interrupts = state.interrupts = []
+    interrupts.append(exception)
 
 
 def _describe_exception(exception: BaseException) -> bytes:
