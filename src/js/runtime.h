@@ -25,7 +25,7 @@
 namespace plugline::js {
 
 // Bumped whenever this header changes in a way the backend module must match.
-inline constexpr int kBackendInterfaceVersion = 4;
+inline constexpr int kBackendInterfaceVersion = 5;
 
 // Where console.* output of a module goes. `level` is "log", "info", "warn", "error" or
 // "debug". Called on the thread that runs the module.
@@ -85,6 +85,12 @@ struct ModuleOptions {
   // What resolve_import was made from (js/opencode_plugin.h AddNodeImports): a worker process
   // makes its own resolver from them.
   std::vector<std::string> node_modules_dirs;
+  // When V8 reports a fatal out-of-memory it cannot recover from (a C++ built-in allocating
+  // past the heap limit), abandon the module's isolate and fail the call with
+  // ResourceExhausted, instead of letting V8 end the process. The abandoned isolate's memory
+  // stays allocated, and the module fails every later call. A worker process sets this to
+  // false: it may die, and its parent starts a fresh one.
+  bool abandon_isolate_on_fatal_oom = true;
 };
 
 // One argument of Module::CallArgs, passed to JS without a JSON round trip.

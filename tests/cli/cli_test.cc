@@ -14,6 +14,7 @@
 #include "core/strings.h"
 #include "core/text.h"
 #include "exec/process.h"
+#include "cli/cli_runner.h"
 #include "test_util.h"
 
 namespace plugline::cli {
@@ -22,22 +23,7 @@ namespace {
 using plugline::testing::ReadFileOrEmpty;
 using plugline::testing::TempDir;
 
-struct Cli {
-  TempDir home;
-  exec::ProcessResult Run(std::vector<std::string> args, std::string home_override = "",
-                          std::optional<std::string> stdin_data = std::nullopt) {
-    exec::ProcessSpec spec;
-    spec.stdin_data = std::move(stdin_data);
-    spec.argv = {plugline::testing::BinDir() + "/plugline"};
-    spec.argv.insert(spec.argv.end(), args.begin(), args.end());
-    spec.extra_env = {{"PLUGLINE_HOME", home_override.empty() ? home.path() : home_override}};
-    spec.merge_output = false;
-    spec.timeout = absl::Seconds(60);
-    auto result = exec::RunProcess(spec);
-    REQUIRE_MESSAGE(result.ok(), result.status().ToString());
-    return *result;
-  }
-};
+using plugline::testing::Cli;
 
 std::string Last(std::string_view text) {
   auto lines = core::SplitLines(text);

@@ -213,6 +213,42 @@ TEST_CASE("process isolation: a long built-in that V8 cannot interrupt is killed
   CHECK(*after == R"({"matched":true,"calls":1,"exitCode":0})");
 }
 
+TEST_CASE("process isolation: plugin code that loops where the host touches it is stopped") {
+  ModuleOptions options;
+  options.load_timeout = absl::Milliseconds(100);
+  auto module = Load("looping/index.js", options);
+  const CallLimits limits{absl::Milliseconds(100)};
+  for (const char* function : {"throwsLoopingToString", "throwsLoopingMessage",
+                               "throwsLoopingStack", "returnsLoopingToJSON", "slowMethod"}) {
+    std::string name = function;
+    CAPTURE(name);
+    auto called = module->Call(function, "[]", limits);
+    CHECK(called.status().code() == absl::StatusCode::kDeadlineExceeded);
+  }
+  CHECK(module->Get("loopingGetter").status().code() == absl::StatusCode::kDeadlineExceeded);
+  CHECK(*module->Call("calls", "[]", limits) == "1");
+}
+
+TEST_CASE("process isolation: the allocations that abandon an isolate in process end the worker") {
+  ModuleOptions options;
+  options.heap_limit_bytes = 32u << 20;
+  options.array_buffer_limit_bytes = 16u << 20;
+  auto module = Load("oom/index.js", options);
+  // The worker's V8 dies of it (no isolate is abandoned there); the next call gets a new one.
+  auto filled = module->Call("hugeFill", "[]", CallLimits{absl::Seconds(20)});
+  REQUIRE_FALSE(filled.ok());
+  CHECK(filled.status().code() == absl::StatusCode::kResourceExhausted);
+  CHECK(Message(filled.status()).find("call to hugeFill() exceeded the worker's memory limit") ==
+        0);
+  CHECK(*module->Call("calls", "[]", CallLimits{}) == "1");
+  auto many = module->Call("manyWasmMemories", "[64,16]", CallLimits{absl::Seconds(10)});
+  CHECK(many.status().code() == absl::StatusCode::kResourceExhausted);
+  CHECK(Message(many.status()) ==
+        "call to manyWasmMemories() exceeded the ArrayBuffer and WebAssembly memory limit of "
+        "16 MiB");
+  CHECK(*module->Call("calls", "[]", CallLimits{}) == "1");
+}
+
 TEST_CASE("process isolation: a worker killed from outside is an error, then recovers") {
   std::set<int> before = WorkerPids();
   auto module = Load("hostile/index.js");

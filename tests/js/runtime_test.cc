@@ -128,6 +128,103 @@ TEST_CASE("ArrayBuffer memory is capped") {
   CHECK(buffers.status().code() == absl::StatusCode::kResourceExhausted);
 }
 
+// Each entry point into a plugin's code, with code of its own that loops there. Any that ran
+// outside the deadline would hang this test (and ctest's timeout would fail it).
+TEST_CASE("plugin code that loops is stopped wherever the host touches it") {
+  ModuleOptions options;
+  options.load_timeout = absl::Milliseconds(100);  // the budget of Get and DescribeDefault
+  testing::LogLines logs;
+  options.log = logs.Sink();  // console arguments are only formatted for a log
+  auto module = LoadModule("looping/index.js", options);
+  const CallLimits limits{absl::Milliseconds(100)};
+  for (const char* function :
+       {"throwsLoopingToString", "throwsLoopingMessage", "throwsLoopingStack",
+        "rejectsLoopingToString", "returnsLoopingToJSON", "logsLoopingToJSON", "slowMethod"}) {
+    std::string name = function;
+    CAPTURE(name);
+    auto called = module->Call(function, "[]", limits);
+    REQUIRE_FALSE(called.ok());
+    CHECK(called.status().code() == absl::StatusCode::kDeadlineExceeded);
+    CHECK(testing::Message(called) ==
+          std::string("call to ") + function + "() exceeded its time budget of 100ms");
+    std::vector<Arg> no_args;
+    CHECK(module->CallArgs(function, no_args, limits).status().code() ==
+          absl::StatusCode::kDeadlineExceeded);
+  }
+  auto getter = module->Get("loopingGetter");
+  CHECK(getter.status().code() == absl::StatusCode::kDeadlineExceeded);
+  CHECK(testing::Message(getter) ==
+        "reading loopingGetter of the default export exceeded its time budget of 100ms");
+  CHECK(module->Get("loopingToJSON").status().code() == absl::StatusCode::kDeadlineExceeded);
+  CHECK(module->DescribeDefault(R"(["calls","loopingGetter"])").status().code() ==
+        absl::StatusCode::kDeadlineExceeded);
+  // Each stop discarded the isolate; the module still answers from a fresh one.
+  CHECK(*module->Call("calls", "[]", limits) == "1");
+  CHECK(*module->Get("meta") == R"({"name":"looping","version":"1.0.0"})");
+
+  auto proxy = LoadModule("looping/proxy.js", options);
+  CHECK(proxy->Get("meta").status().code() == absl::StatusCode::kDeadlineExceeded);
+  CHECK(proxy->DescribeDefault(R"(["match"])").status().code() ==
+        absl::StatusCode::kDeadlineExceeded);
+  CHECK(proxy->Call("match", "[]", limits).status().code() ==
+        absl::StatusCode::kDeadlineExceeded);
+}
+
+TEST_CASE("an allocation V8 cannot stop abandons the plugin's isolate, not the process") {
+  ModuleOptions options;
+  options.heap_limit_bytes = 32u << 20;
+  auto module = LoadModule("oom/index.js", options);
+  auto other = LoadModule("calc/index.js");
+  REQUIRE(*module->Call("calls", "[]", CallLimits{}) == "1");
+  auto filled = module->Call("hugeFill", "[]", CallLimits{absl::Milliseconds(200)});
+  REQUIRE_FALSE(filled.ok());
+  CHECK(filled.status().code() == absl::StatusCode::kResourceExhausted);
+  std::string message = testing::Message(filled);
+  CHECK(message.find("call to hugeFill() ran out of memory in a way V8 cannot stop in process") ==
+        0);
+  CHECK(message.find("heap limit 32 MiB") != std::string::npos);
+  CHECK(message.find("isolation: process") != std::string::npos);
+  // The module does not run in this process again (each abandoned isolate keeps its heap);
+  // every later call says why, and nothing else is disturbed.
+  auto after = module->Call("calls", "[]", CallLimits{});
+  CHECK(after.status().code() == absl::StatusCode::kResourceExhausted);
+  CHECK(testing::Message(after) == message);
+  CHECK(module->Get("meta").status().code() == absl::StatusCode::kResourceExhausted);
+  CHECK(*other->Call("sum", "[[1,2]]", CallLimits{}) ==
+        R"({"total":3,"calls":1,"precision":2})");
+  CHECK(LoadModule("oom/index.js", options)->Call("calls", "[]", CallLimits{}).ok());
+
+  auto top_level = TheRuntime()->Load(ModulePath("oom/top_level.js"), options);
+  REQUIRE_FALSE(top_level.ok());
+  CHECK(top_level.status().code() == absl::StatusCode::kResourceExhausted);
+  CHECK(std::string(top_level.status().message()).find("loading the module ran out of memory") ==
+        0);
+}
+
+TEST_CASE("WebAssembly memory counts against the ArrayBuffer limit") {
+  ModuleOptions options;
+  options.array_buffer_limit_bytes = 16u << 20;
+  auto module = LoadModule("oom/index.js", options);
+  // One memory past the process-wide maximum is refused by V8 itself.
+  auto huge = module->Call("hugeWasmMemory", "[]", CallLimits{});
+  REQUIRE_FALSE(huge.ok());
+  CHECK(huge.status().code() == absl::StatusCode::kUnknown);
+  CHECK(testing::Message(huge).find("RangeError: WebAssembly.Memory()") != std::string::npos);
+  // Within the limit: fine.
+  CHECK(*module->Call("manyWasmMemories", "[3,16]", CallLimits{}) == "3");
+  // Each memory is allowed; together they are not (64 x 1 MiB, written to).
+  auto many = module->Call("manyWasmMemories", "[64,16]", CallLimits{absl::Seconds(10)});
+  REQUIRE_FALSE(many.ok());
+  CHECK(many.status().code() == absl::StatusCode::kResourceExhausted);
+  CHECK(testing::Message(many) ==
+        "call to manyWasmMemories() exceeded the ArrayBuffer and WebAssembly memory limit of "
+        "16 MiB");
+  auto grown = module->Call("growWasmMemory", "[1024]", CallLimits{absl::Seconds(10)});
+  REQUIRE_FALSE(grown.ok());
+  CHECK(grown.status().code() == absl::StatusCode::kResourceExhausted);
+  CHECK(*module->Call("calls", "[]", CallLimits{}) == "1");  // a fresh isolate
+}
+
 TEST_CASE("broken modules fail to load with a reason that names the file") {
   auto syntax = TheRuntime()->Load(ModulePath("broken/syntax.js"), {});
   REQUIRE_FALSE(syntax.ok());

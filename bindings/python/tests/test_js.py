@@ -150,3 +150,27 @@ def test_calls_from_several_threads(module: Path) -> None:
     for thread in threads:
         thread.join()
     assert results == {worker: worker + 100 for worker in range(6)}
+
+
+def test_a_shaper_allocation_v8_cannot_stop_leaves_the_python_host_alive(home: Path) -> None:
+    """`new Array(1e8).fill(1.5)` in match() used to end the Python process (V8's fatal OOM)."""
+    plugins = home / "plugins"
+    plugins.mkdir(parents=True)
+    (home / "config.yaml").write_text("plugins:\n  js:\n    heap_limit_mb: 32\n")
+    (plugins / "fill.js").write_text(
+        "export default {\n"
+        "  meta: { name: 'fill', version: '1.0.0', description: 'd', tier: 'community' },\n"
+        "  match() { return { matched: new Array(1e8).fill(1.5).length > 0, confidence: 1 }; },\n"
+        "  shape() { return { summary: 'never' }; },\n"
+        "};\n")
+    with plugline.Host(home=home) as host:
+        first = host.shape("make", b"built\n", exit_code=0)
+        assert first["summary"] == "built\n"
+        [skipped] = [s for s in first["skipped"] if s["plugin"] == "fill"]
+        assert skipped["detail"].startswith(
+            "call to match() ran out of memory in a way V8 cannot stop in process")
+        # The host goes on; the plugin stays out of this process, saying why.
+        second = host.shape("make", b"built again\n", exit_code=0)
+        assert second["summary"] == "built again\n"
+        assert [s["detail"] for s in second["skipped"] if s["plugin"] == "fill"] == [
+            skipped["detail"]]

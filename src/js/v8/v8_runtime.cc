@@ -2,16 +2,24 @@
 //
 // Rules this file keeps (see README.md here):
 //  - One isolate per module: a plugin that loops, leaks or is terminated touches nothing else.
-//  - Every entry into JS goes through one RAII scope (Entered) that takes the isolate's lock.
-//  - Every call runs under a deadline enforced by one watchdog thread calling
-//    TerminateExecution; after every call CancelTerminateExecution clears a termination that
-//    landed just as the call returned, so it cannot kill the next call.
-//  - A near-heap-limit callback terminates and grants 64 MiB of headroom so the stack can
-//    unwind; an isolate that hit a limit is discarded and rebuilt on the next call.
+//  - Every entry into JS goes through Instance::Enter and its RAII scope (JsScope): the
+//    isolate's lock and scopes *and* the deadline. Nothing touches a plugin's values outside
+//    it: reading exports and `meta` getters, toJSON, describing a thrown value (toString,
+//    `message` and `stack` getters) all run under the deadline, so no plugin code can hang the
+//    host.
+//  - The deadline is enforced by one watchdog thread calling TerminateExecution; after every
+//    entry CancelTerminateExecution clears a termination that landed just as it returned, so
+//    it cannot kill the next one.
+//  - A near-heap-limit callback terminates and grants 64 MiB of headroom once so the stack can
+//    unwind; an isolate that hit a limit is discarded and rebuilt on the next call. When a C++
+//    built-in keeps allocating past that (terminations only land in JS), V8 reports a fatal
+//    out-of-memory; Instance::Enter catches that report (OnFatalOom) and abandons the isolate
+//    instead of letting V8 end the process (see Enter for what that costs).
 //  - No v8::Local is stored in a member; only v8::Global.
 //  - Built with -fno-rtti -fno-exceptions, like libnode itself: no C++ exception may pass
 //    through a V8 callback (nothing here throws).
 #include <libplatform/libplatform.h>
+#include <setjmp.h>
 #include <stdlib.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -47,6 +55,8 @@ namespace plugline::js::v8backend {
 namespace {
 
 constexpr size_t kHeapHeadroom = 64u << 20;
+// The largest one WebAssembly memory may be, in any isolate of the process (a V8 flag).
+constexpr size_t kWasmMaxMemoryBytes = 256u << 20;
 // What a wrapper entry (ModuleOptions::wrapper_source) imports to get the plugin file.
 constexpr std::string_view kWrappedPluginSpecifier = "plugline:plugin";
 
@@ -59,6 +69,12 @@ void InitializeV8Once() {
   absl::call_once(once, [] {
     g_platform = new std::unique_ptr<v8::Platform>(v8::platform::NewDefaultPlatform(2));
     v8::V8::InitializePlatform(g_platform->get());
+    // A WebAssembly memory is not allocated through the ArrayBuffer allocator: without this
+    // one `new WebAssembly.Memory({initial: 65536})` reserves 4 GiB. Larger memories fail
+    // with a RangeError; what all of an isolate's memories add up to is checked against its
+    // ArrayBuffer limit (Instance::ExternalMemoryOverBudget).
+    std::string flags = StrCat("--wasm-max-mem-pages=", kWasmMaxMemoryBytes >> 16);
+    v8::V8::SetFlagsFromString(flags.c_str(), flags.size());
     v8::V8::Initialize();
   });
 }
@@ -85,7 +101,9 @@ class CappedAllocator final : public v8::ArrayBuffer::Allocator {
     free(data);
     Release(length);
   }
+  // Whether an allocation was refused since the last ResetExceeded() (each entry into JS).
   bool exceeded() const { return exceeded_.load(); }
+  void ResetExceeded() { exceeded_.store(false); }
 
  private:
   bool Reserve(size_t length) {
@@ -111,10 +129,18 @@ class CappedAllocator final : public v8::ArrayBuffer::Allocator {
 constexpr int64_t kDisarmed = INT64_MAX;
 constexpr int64_t kFired = INT64_MIN;
 
+// How often a call that runs longer is asked to check the memory limits that no V8 callback
+// reports as they are crossed (Instance::PollLimits).
+constexpr int64_t kLimitPollNs = 5'000'000;
+
 // One per isolate, registered with the watchdog for the isolate's lifetime.
 struct Alarm {
   v8::Isolate* isolate = nullptr;
   std::atomic<int64_t> deadline_ns{kDisarmed};
+  std::atomic<int64_t> armed_at_ns{0};
+  // Requested as an interrupt every kLimitPollNs while a call has run that long.
+  v8::InterruptCallback poll = nullptr;
+  void* poll_data = nullptr;
   bool fired() const { return deadline_ns.load(std::memory_order_relaxed) == kFired; }
 };
 
@@ -151,6 +177,7 @@ class Watchdog {
   }
 
   void Arm(Alarm* alarm, int64_t deadline_ns) {
+    alarm->armed_at_ns.store(MonotonicNowNs(), std::memory_order_relaxed);
     alarm->deadline_ns.store(deadline_ns);
     // Sequentially consistent with the thread's store of wake_at_ before and after its scan:
     // either the scan sees this deadline, or this load sees the wake-up time computed without
@@ -177,13 +204,34 @@ class Watchdog {
       int64_t next = kDisarmed;
       for (Alarm* alarm : alarms_) {
         int64_t deadline = alarm->deadline_ns.load();
-        if (deadline == kDisarmed || deadline == kFired) continue;
+        if (deadline == kDisarmed) continue;
+        if (deadline == kFired) {
+          // Still armed after firing: V8 forgets a termination once it unwinds to the embedder
+          // (no JS frame left), and plugline may call JS again before the entry ends (to
+          // describe what was thrown, whose `stack` getter is plugin code). Terminate again
+          // until the entry disarms.
+          alarm->isolate->TerminateExecution();
+          next = std::min(next, now + kLimitPollNs);
+          continue;
+        }
         if (deadline <= now) {
           if (alarm->deadline_ns.compare_exchange_strong(deadline, kFired)) {
             alarm->isolate->TerminateExecution();  // thread-safe by V8's contract
+            next = std::min(next, now + kLimitPollNs);  // and again, until disarmed
           }
-        } else if (deadline < next) {
-          next = deadline;
+          continue;
+        }
+        next = std::min(next, deadline);
+        if (alarm->poll != nullptr) {
+          // A call already running that long is asked to check its limits; a short one is
+          // left alone (it is usually over before this thread even looks). The alarm may have
+          // been re-armed meanwhile: an extra check is harmless.
+          int64_t poll_at = alarm->armed_at_ns.load(std::memory_order_relaxed) + kLimitPollNs;
+          if (poll_at <= now) {
+            alarm->isolate->RequestInterrupt(alarm->poll, alarm->poll_data);  // thread-safe
+            poll_at = now + kLimitPollNs;
+          }
+          next = std::min(next, poll_at);
         }
       }
       wake_at_ns_.store(next);
@@ -369,20 +417,44 @@ v8::MaybeLocal<v8::String> NewArgumentString(v8::Isolate* isolate, StringBufferP
 
 // What a guarded entry into JS is, for messages; built into text only when one is needed.
 struct Operation {
-  std::string_view function;  // empty: the default export itself
-  bool load = false;
+  enum class Kind { kCall, kLoad, kGet, kDescribe };
+  Kind kind = Kind::kCall;
+  std::string_view name;  // kCall: the function (empty: the default export); kGet: the property
 
-  std::string Describe() const {
-    if (load) return "loading the module";
-    if (function.empty()) return "call to the default export";
-    return StrCat("call to ", function, "()");
+  static Operation Call(std::string_view function) { return {Kind::kCall, function}; }
+  static Operation Load() { return {Kind::kLoad, {}}; }
+  static Operation Get(std::string_view property) { return {Kind::kGet, property}; }
+  static Operation Describe() { return {Kind::kDescribe, {}}; }
+
+  std::string Text() const {
+    switch (kind) {
+      case Kind::kLoad:
+        return "loading the module";
+      case Kind::kGet:
+        return StrCat("reading ", name, " of the default export");
+      case Kind::kDescribe:
+        return "reading the default export";
+      case Kind::kCall:
+        break;
+    }
+    if (name.empty()) return "call to the default export";
+    return StrCat("call to ", name, "()");
   }
 };
 
+class Instance;
+// The instance whose JS this thread runs (JsScope), for the fatal out-of-memory report, which
+// V8 delivers without a data pointer. Entries can nest (a host callback that calls into
+// another plugin), so each scope restores the one it replaced.
+thread_local Instance* t_entered = nullptr;
+
 class Instance {
  public:
+  // `*abandoned` (when given) is set when loading failed because V8 could not recover the
+  // isolate (Abandon): that module must not be loaded again in this process.
   static absl::StatusOr<std::unique_ptr<Instance>> Create(const std::string& path,
-                                                          const ModuleOptions& options);
+                                                          const ModuleOptions& options,
+                                                          bool* abandoned = nullptr);
   ~Instance();
 
   absl::StatusOr<std::string> Call(std::string_view function, std::string_view args_json,
@@ -393,7 +465,11 @@ class Instance {
   absl::StatusOr<std::string> DescribeDefault(std::string_view names_json);
 
   // True once a limit was hit: the isolate must not run again.
-  bool poisoned() const { return poisoned_; }
+  bool poisoned() const { return poisoned_ || abandoned_; }
+  // True once V8 reported a fatal out-of-memory in this isolate: it was abandoned (never
+  // entered or disposed of again, its memory is not returned), and its owner must not be
+  // destroyed (release it instead).
+  bool abandoned() const { return abandoned_; }
 
   // The files of the module graph in the order they were compiled: the entry first, then
   // each import as instantiation reached it.
@@ -412,24 +488,47 @@ class Instance {
  private:
   Instance(std::string path, const ModuleOptions& options);
 
-  // Everything needed to run JS in this instance, for the duration of one entry.
-  class Entered {
+  // One entry into this instance's JS: the isolate's lock and scopes, and the deadline, armed
+  // for as long as the scope lives. Made only by Enter(). Finish() disarms it and says what
+  // stopped the JS, if anything did.
+  class JsScope {
    public:
-    explicit Entered(Instance* instance)
-        : locker_(instance->isolate_),
-          isolate_scope_(instance->isolate_),
-          handles_(instance->isolate_),
-          context_(instance->context_.Get(instance->isolate_)),
-          context_scope_(context_) {}
+    JsScope(Instance* instance, absl::Duration timeout);
+    ~JsScope();
+    JsScope(const JsScope&) = delete;
+    JsScope& operator=(const JsScope&) = delete;
+
     v8::Local<v8::Context> context() const { return context_; }
+    int64_t deadline_ns() const { return deadline_ns_; }
+    // Disarms the deadline and returns `result`, unless a limit stopped the JS: then the
+    // limit's error (DeadlineExceeded, ResourceExhausted), and the isolate is poisoned.
+    absl::StatusOr<std::string> Finish(const Operation& operation, absl::Duration timeout,
+                                       absl::StatusOr<std::string> result);
 
    private:
+    Instance* const instance_;
+    Instance* const previous_entered_;
+    const int64_t deadline_ns_;
+    bool armed_ = true;
     v8::Locker locker_;
     v8::Isolate::Scope isolate_scope_;
     v8::HandleScope handles_;
     v8::Local<v8::Context> context_;
     v8::Context::Scope context_scope_;
   };
+
+  // Runs `body(scope)`, which returns the entry's result, inside a JsScope: the only way into
+  // this instance's JS. Also the place where a fatal out-of-memory report lands (OnFatalOom
+  // jumps back here): the isolate is then abandoned and the result is ResourceExhausted.
+  template <typename Body>
+  absl::StatusOr<std::string> Enter(const Operation& operation, absl::Duration timeout,
+                                    Body&& body);
+  template <typename Body>
+  __attribute__((noinline)) void RunScoped(const Operation& operation, absl::Duration timeout,
+                                           Body& body, absl::StatusOr<std::string>* result);
+  static void OnFatalOom(const char* location, bool is_heap_oom);
+  // After OnFatalOom: forget the isolate without touching it.
+  absl::Status Abandon(const Operation& operation);
 
   // Most calls pass a handful of arguments: no allocation for those.
   using ArgVector = absl::InlinedVector<v8::Local<v8::Value>, 8>;
@@ -456,6 +555,7 @@ class Instance {
   };
 
   absl::Status Load();
+  absl::Status LoadEntered(JsScope& scope);
   // Reads a module file and compiles it (CompileSource).
   absl::StatusOr<v8::Local<v8::Module>> CompileFile(const std::string& path);
   // Compiles module source named `path` (a file's canonical path, or "plugline:<specifier>"
@@ -470,6 +570,13 @@ class Instance {
   static void InitializeImportMeta(v8::Local<v8::Context> context, v8::Local<v8::Module> module,
                                    v8::Local<v8::Object> meta);
   static size_t NearHeapLimit(void* data, size_t current, size_t initial);
+  // An interrupt the watchdog requests during long calls: stops the JS when the isolate holds
+  // more ArrayBuffer and WebAssembly memory than its limit.
+  static void PollLimits(v8::Isolate* isolate, void* data);
+  // Whether ArrayBuffer and WebAssembly memory (V8's external memory: the allocator caps only
+  // the former) exceed options_.array_buffer_limit_bytes, after a full collection when the
+  // first look says so (buffers nobody holds count until they are swept).
+  bool ExternalMemoryOverBudget();
   static void ConsoleCallback(const v8::FunctionCallbackInfo<v8::Value>& info);
   static void HostCallCallback(const v8::FunctionCallbackInfo<v8::Value>& info);
   static void OnUncaughtMessage(v8::Local<v8::Message> message, v8::Local<v8::Value> error);
@@ -480,18 +587,18 @@ class Instance {
 
   // The default export's `function` (or the default export itself when it is empty).
   absl::StatusOr<Target> FindFunction(v8::Local<v8::Context> context, std::string_view function);
-  // Calls the target under the deadline and returns the result as JSON.
-  absl::StatusOr<std::string> Invoke(v8::Local<v8::Context> context, const Operation& operation,
-                                     const Target& target, ArgVector& args, absl::Duration timeout);
+  // Calls the target and returns the result as JSON.
+  absl::StatusOr<std::string> Invoke(JsScope& scope, const Operation& operation,
+                                     const Target& target, ArgVector& args);
   // An internalized JS string for a property name, cached: the same few names every call.
   v8::Local<v8::String> Key(std::string_view name);
 
-  // Runs `body` under the deadline, awaits a returned promise (running timers), and, when
-  // `json` is set, serializes the result into it while still under the deadline (toJSON may
-  // loop). Turns termination, limits and exceptions into a Status.
+  // Runs `body`, awaits a returned promise (running timers), and, when `json` is set,
+  // serializes the result into it (toJSON may loop: the scope's deadline covers it). Turns
+  // exceptions into a Status whose message describes them — also under the deadline, since a
+  // thrown value's toString and `stack` getter are plugin code.
   template <typename Body>
-  absl::Status Guarded(v8::Local<v8::Context> context, const Operation& operation,
-                       absl::Duration timeout, std::string* json, Body body);
+  absl::Status RunJs(JsScope& scope, const Operation& operation, std::string* json, Body body);
   // Waits for a promise to settle: microtasks, then timers while any is pending and the
   // deadline allows. Returns the fulfilled value, or the value itself when it is no promise.
   absl::StatusOr<v8::Local<v8::Value>> Settle(v8::Local<v8::Context> context,
@@ -500,7 +607,7 @@ class Instance {
   absl::StatusOr<std::string> ToJson(v8::Local<v8::Context> context, v8::Local<v8::Value> value,
                                      const Operation& operation);
   // The watchdog or the heap limit stopped this isolate's JS.
-  bool Stopped() const { return alarm_.fired() || heap_limit_hit_.load(); }
+  bool Stopped() const { return alarm_.fired() || heap_limit_hit_.load() || external_limit_hit_; }
 
   const std::string path_;
   const ModuleOptions options_;
@@ -526,15 +633,25 @@ class Instance {
   std::vector<CachedKey> keys_;
   LoadStats stats_;
   std::atomic<bool> heap_limit_hit_{false};
+  bool external_limit_hit_ = false;  // PollLimits stopped the JS
+  int near_heap_limit_calls_ = 0;
   bool deadline_passed_ = false;  // Settle() found the deadline too close for the next timer
+  bool terminated_ = false;       // a TryCatch of the current entry saw the termination
   bool poisoned_ = false;
+  // Where OnFatalOom returns to: the innermost Enter() of this instance on this thread.
+  sigjmp_buf oom_jump_;
+  bool oom_jump_set_ = false;
+  Instance* oom_previous_entered_ = nullptr;  // t_entered to restore after the jump
+  const char* oom_location_ = nullptr;        // V8's name for where the allocation failed
+  bool abandoned_ = false;
 };
 
 Instance::Instance(std::string path, const ModuleOptions& options)
     : path_(std::move(path)), options_(options) {}
 
 absl::StatusOr<std::unique_ptr<Instance>> Instance::Create(const std::string& path,
-                                                           const ModuleOptions& options) {
+                                                           const ModuleOptions& options,
+                                                           bool* abandoned) {
   InitializeV8Once();
   int64_t start = MonotonicNowNs();
   std::unique_ptr<Instance> instance(new Instance(path, options));
@@ -556,10 +673,13 @@ absl::StatusOr<std::unique_ptr<Instance>> Instance::Create(const std::string& pa
   v8::Isolate* isolate = v8::Isolate::New(params);
   instance->isolate_ = isolate;
   instance->alarm_.isolate = isolate;
+  instance->alarm_.poll = &Instance::PollLimits;
+  instance->alarm_.poll_data = instance.get();
   GetWatchdog().Register(&instance->alarm_);
   isolate->SetData(0, instance.get());
   isolate->SetMicrotasksPolicy(v8::MicrotasksPolicy::kExplicit);
   isolate->AddNearHeapLimitCallback(&Instance::NearHeapLimit, instance.get());
+  if (options.abandon_isolate_on_fatal_oom) isolate->SetOOMErrorHandler(&Instance::OnFatalOom);
   isolate->SetHostInitializeImportMetaObjectCallback(&Instance::InitializeImportMeta);
   // Exceptions nobody catches (a throwing queueMicrotask callback) go to the log; without a
   // listener V8 would print them to the host's stdout.
@@ -580,7 +700,13 @@ absl::StatusOr<std::unique_ptr<Instance>> Instance::Create(const std::string& pa
     instance->stats_.globals_ns = MonotonicNowNs() - context_done;
   }
   absl::Status status = instance->Load();
-  if (!status.ok()) return status;
+  if (!status.ok()) {
+    if (instance->abandoned()) {
+      (void)instance.release();  // never touched again
+      if (abandoned != nullptr) *abandoned = true;
+    }
+    return status;
+  }
   const LoadStats& s = instance->stats_;
   if (options.log) {
     std::string cache = "off";
@@ -598,6 +724,8 @@ absl::StatusOr<std::unique_ptr<Instance>> Instance::Create(const std::string& pa
 
 Instance::~Instance() {
   if (isolate_ == nullptr) return;
+  // An abandoned isolate is never touched again: its owner releases the Instance instead of
+  // destroying it (V8Module), so this is not reached for one.
   GetWatchdog().Unregister(&alarm_);
   {
     v8::Locker locker(isolate_);
@@ -617,7 +745,49 @@ size_t Instance::NearHeapLimit(void* data, size_t current, size_t /*initial*/) {
   auto* self = static_cast<Instance*>(data);
   self->heap_limit_hit_.store(true);
   self->isolate_->TerminateExecution();
-  return current + kHeapHeadroom;  // room for the stack to unwind; the isolate is discarded
+  // Room for the stack to unwind, once. Called again, something termination does not stop (a
+  // C++ built-in such as Array.prototype.fill over a huge array) keeps allocating: more room
+  // would let it take the machine's memory, so V8 is left to report the out-of-memory, which
+  // Enter() turns into an abandoned isolate.
+  if (self->near_heap_limit_calls_++ > 0) return current;
+  return current + kHeapHeadroom;
+}
+
+void Instance::PollLimits(v8::Isolate* isolate, void* data) {
+  auto* self = static_cast<Instance*>(data);
+  // One object V8 let past the heap limit (a string flattened to hundreds of MiB): the
+  // near-heap-limit callback only runs when a collection finds the heap full, which may not
+  // happen before the call ends.
+  v8::HeapStatistics heap;
+  isolate->GetHeapStatistics(&heap);
+  if (heap.used_heap_size() > self->options_.heap_limit_bytes + kHeapHeadroom) {
+    self->heap_limit_hit_.store(true);
+    isolate->TerminateExecution();
+    return;
+  }
+  // Once over, stay stopped: a termination does not outlive the JS it unwound.
+  if (!self->external_limit_hit_ && !self->ExternalMemoryOverBudget()) return;
+  self->external_limit_hit_ = true;
+  isolate->TerminateExecution();
+}
+
+bool Instance::ExternalMemoryOverBudget() {
+  const int64_t budget = static_cast<int64_t>(options_.array_buffer_limit_bytes);
+  if (isolate_->AdjustAmountOfExternalAllocatedMemory(0) <= budget) return false;
+  isolate_->LowMemoryNotification();
+  return isolate_->AdjustAmountOfExternalAllocatedMemory(0) > budget;
+}
+
+void Instance::OnFatalOom(const char* location, bool /*is_heap_oom*/) {
+  Instance* self = t_entered;
+  // Only an out-of-memory of an isolate this thread entered through Enter() can be survived.
+  // Anything else (a background thread of V8's, another isolate) ends the process, as V8
+  // intends when this returns.
+  if (self == nullptr || !self->oom_jump_set_ || v8::Isolate::TryGetCurrent() != self->isolate_) {
+    return;
+  }
+  self->oom_location_ = location;
+  siglongjmp(self->oom_jump_, 1);
 }
 
 void Instance::ConsoleCallback(const v8::FunctionCallbackInfo<v8::Value>& info) {
@@ -911,59 +1081,140 @@ v8::MaybeLocal<v8::Module> Instance::ResolveModule(v8::Local<v8::Context> contex
   return *module;
 }
 
+Instance::JsScope::JsScope(Instance* instance, absl::Duration timeout)
+    : instance_(instance),
+      previous_entered_(t_entered),
+      deadline_ns_(DeadlineAfter(timeout)),
+      locker_(instance->isolate_),
+      isolate_scope_(instance->isolate_),
+      handles_(instance->isolate_),
+      context_(instance->context_.Get(instance->isolate_)),
+      context_scope_(context_) {
+  t_entered = instance;
+  instance->deadline_passed_ = false;
+  instance->terminated_ = false;
+  instance->external_limit_hit_ = false;
+  instance->allocator_->ResetExceeded();
+  GetWatchdog().Arm(&instance->alarm_, deadline_ns_);
+}
+
+Instance::JsScope::~JsScope() {
+  if (armed_) GetWatchdog().Disarm(&instance_->alarm_);
+  // A termination that landed as the entry returned must not kill the next one.
+  instance_->isolate_->CancelTerminateExecution();
+  t_entered = previous_entered_;
+}
+
+absl::StatusOr<std::string> Instance::JsScope::Finish(const Operation& operation,
+                                                      absl::Duration timeout,
+                                                      absl::StatusOr<std::string> result) {
+  Instance* self = instance_;
+  bool fired = GetWatchdog().Disarm(&self->alarm_);
+  armed_ = false;
+  self->isolate_->CancelTerminateExecution();
+  if (self->heap_limit_hit_.load()) {
+    self->poisoned_ = true;
+    return absl::ResourceExhaustedError(StrCat(operation.Text(), " exceeded the heap limit of ",
+                                               self->options_.heap_limit_bytes >> 20, " MiB"));
+  }
+  // Memory a call leaves behind counts too: the next call would start over the limit.
+  if (self->external_limit_hit_ || self->ExternalMemoryOverBudget()) {
+    self->poisoned_ = true;
+    return absl::ResourceExhaustedError(
+        StrCat(operation.Text(), " exceeded the ArrayBuffer and WebAssembly memory limit of ",
+               self->options_.array_buffer_limit_bytes >> 20, " MiB"));
+  }
+  if (fired || self->deadline_passed_ || self->terminated_) {
+    self->poisoned_ = true;
+    return absl::DeadlineExceededError(
+        StrCat(operation.Text(), " exceeded its time budget of ", absl::FormatDuration(timeout)));
+  }
+  if (self->allocator_->exceeded() && !result.ok()) {
+    return absl::ResourceExhaustedError(
+        StrCat(operation.Text(), " exceeded the ArrayBuffer limit of ",
+               self->options_.array_buffer_limit_bytes >> 20, " MiB"));
+  }
+  return result;
+}
+
+// sigsetjmp/siglongjmp rather than anything gentler because V8 offers nothing gentler: its
+// fatal out-of-memory report (OnFatalOom) must not return. The jump lands here, above every
+// frame of the entry (RunScoped and V8's own), none of which is resumed: the isolate's lock,
+// its scopes, its heap, its libuv loop and whatever V8 was doing are left as they were and
+// the isolate is never touched again (Abandon). Nothing of plugline's is held in the frames
+// skipped but allocations (leaked with the isolate); the lock callers hold (V8Module's mutex)
+// is taken above this frame.
 template <typename Body>
-absl::Status Instance::Guarded(v8::Local<v8::Context> context, const Operation& operation,
-                               absl::Duration timeout, std::string* json, Body body) {
-  v8::HandleScope scope(isolate_);
+absl::StatusOr<std::string> Instance::Enter(const Operation& operation, absl::Duration timeout,
+                                            Body&& body) {
+  if (abandoned_) return absl::FailedPreconditionError("the isolate was abandoned");
+  absl::StatusOr<std::string> result = absl::UnknownError("not run");
+  oom_previous_entered_ = t_entered;
+  if (sigsetjmp(oom_jump_, 0) != 0) return Abandon(operation);
+  oom_jump_set_ = true;
+  RunScoped(operation, timeout, body, &result);
+  oom_jump_set_ = false;
+  return result;
+}
+
+template <typename Body>
+void Instance::RunScoped(const Operation& operation, absl::Duration timeout, Body& body,
+                         absl::StatusOr<std::string>* result) {
+  JsScope scope(this, timeout);
+  *result = scope.Finish(operation, timeout, body(scope));
+}
+
+absl::Status Instance::Abandon(const Operation& operation) {
+  oom_jump_set_ = false;
+  abandoned_ = true;
+  t_entered = oom_previous_entered_;
+  // The watchdog must let go of the isolate before it is forgotten.
+  GetWatchdog().Disarm(&alarm_);
+  GetWatchdog().Unregister(&alarm_);
+  std::string message = StrCat(
+      operation.Text(), " ran out of memory in a way V8 cannot stop in process (",
+      oom_location_ != nullptr ? oom_location_ : "out of memory",
+      "; heap limit ", options_.heap_limit_bytes >> 20,
+      " MiB): its isolate was abandoned and its memory stays allocated until the process ends; "
+      "the plugin does not run again in this process (isolation: process contains this)");
+  Log("error", message);
+  return absl::ResourceExhaustedError(message);
+}
+
+template <typename Body>
+absl::Status Instance::RunJs(JsScope& scope, const Operation& operation, std::string* json,
+                             Body body) {
+  v8::Local<v8::Context> context = scope.context();
+  v8::HandleScope handles(isolate_);
   v8::TryCatch try_catch(isolate_);
-  Watchdog& watchdog = GetWatchdog();
-  int64_t deadline = DeadlineAfter(timeout);
-  deadline_passed_ = false;
-  watchdog.Arm(&alarm_, deadline);
   v8::MaybeLocal<v8::Value> maybe = body();
   v8::Local<v8::Value> value;
-  bool ok = maybe.ToLocal(&value);
   absl::Status status;
+  bool ok = maybe.ToLocal(&value);
   if (ok) {
-    absl::StatusOr<v8::Local<v8::Value>> settled = Settle(context, value, operation, deadline);
+    absl::StatusOr<v8::Local<v8::Value>> settled =
+        Settle(context, value, operation, scope.deadline_ns());
     if (!settled.ok()) {
       status = settled.status();
-      ok = false;
     } else if (json != nullptr && !Stopped() && !deadline_passed_) {
       absl::StatusOr<std::string> text = ToJson(context, *settled, operation);
       if (text.ok()) {
         *json = *std::move(text);
       } else {
         status = text.status();
-        ok = false;
       }
     }
   }
-  bool fired = watchdog.Disarm(&alarm_);
-  // A termination that landed as the call returned must not kill the next call.
-  isolate_->CancelTerminateExecution();
-  if (heap_limit_hit_.load()) {
-    poisoned_ = true;
-    return absl::ResourceExhaustedError(StrCat(operation.Describe(), " exceeded the heap limit of ",
-                                               options_.heap_limit_bytes >> 20, " MiB"));
-  }
-  if (fired || deadline_passed_ || try_catch.HasTerminated()) {
-    poisoned_ = true;
-    return absl::DeadlineExceededError(StrCat(operation.Describe(), " exceeded its time budget of ",
-                                              absl::FormatDuration(timeout)));
-  }
-  if (allocator_->exceeded() && !ok) {
-    return absl::ResourceExhaustedError(StrCat(operation.Describe(),
-                                               " exceeded the ArrayBuffer limit of ",
-                                               options_.array_buffer_limit_bytes >> 20, " MiB"));
-  }
+  if (try_catch.HasTerminated()) terminated_ = true;
+  // Stopped: JsScope::Finish reports the limit; describing the exception would be pointless.
+  if (Stopped() || terminated_) return absl::AbortedError("stopped");
   if (!status.ok()) return status;
   if (!ok) {
     if (try_catch.HasCaught()) {
       return absl::UnknownError(
           DescribeException(isolate_, context, try_catch.Exception(), try_catch.Message()));
     }
-    return absl::UnknownError(StrCat(operation.Describe(), " failed"));
+    return absl::UnknownError(StrCat(operation.Text(), " failed"));
   }
   return absl::OkStatus();
 }
@@ -983,8 +1234,8 @@ absl::StatusOr<v8::Local<v8::Value>> Instance::Settle(v8::Local<v8::Context> con
         v8::Local<v8::Value> reason = promise->Result();
         std::string description = DescribeException(isolate_, context, reason,
                                                     v8::Exception::CreateMessage(isolate_, reason));
-        if (operation.load) return absl::UnknownError(description);
-        return absl::UnknownError(StrCat(operation.Describe(), " rejected: ", description));
+        if (operation.kind == Operation::Kind::kLoad) return absl::UnknownError(description);
+        return absl::UnknownError(StrCat(operation.Text(), " rejected: ", description));
       }
       case v8::Promise::kPending:
         break;
@@ -993,13 +1244,14 @@ absl::StatusOr<v8::Local<v8::Value>> Instance::Settle(v8::Local<v8::Context> con
     // Only a timer can settle it now; with none pending, waiting is pointless.
     if (event_loop_->pending_timers() == 0) {
       return absl::DeadlineExceededError(
-          operation.load ? std::string("the module's top level awaits a promise that never settles")
-                         : StrCat(operation.Describe(), " returned a promise that never settled"));
+          operation.kind == Operation::Kind::kLoad
+              ? std::string("the module's top level awaits a promise that never settles")
+                         : StrCat(operation.Text(), " returned a promise that never settled"));
     }
     int64_t due_ms = event_loop_->NextDueMs();
     if (due_ms < 0) {  // a timer of a terminated pass: nothing is really scheduled
       return absl::DeadlineExceededError(
-          StrCat(operation.Describe(), " returned a promise that never settled"));
+          StrCat(operation.Text(), " returned a promise that never settled"));
     }
     if (due_ms > 0 && MonotonicNowNs() + due_ms * 1000000 > deadline_ns) {
       deadline_passed_ = true;  // the next timer is due after the deadline: stop now
@@ -1019,7 +1271,7 @@ absl::StatusOr<std::string> Instance::ToJson(v8::Local<v8::Context> context,
   if (!v8::JSON::Stringify(context, value).ToLocal(&json)) {
     if (try_catch.HasTerminated()) return absl::UnknownError("terminated");  // reported by caller
     return absl::UnknownError(
-        StrCat(operation.Describe(), " returned a value that is not JSON-serializable: ",
+        StrCat(operation.Text(), " returned a value that is not JSON-serializable: ",
                try_catch.HasCaught() ? ToStdString(isolate_, try_catch.Exception()) : "unknown"));
   }
   std::string text = StringToUtf8(isolate_, json);
@@ -1028,12 +1280,6 @@ absl::StatusOr<std::string> Instance::ToJson(v8::Local<v8::Context> context,
 }
 
 absl::Status Instance::Load() {
-  v8::Locker locker(isolate_);
-  v8::Isolate::Scope isolate_scope(isolate_);
-  v8::HandleScope handles(isolate_);
-  v8::Local<v8::Context> context = context_.Get(isolate_);
-  v8::Context::Scope context_scope(context);
-
   std::string canonical = RealPath(path_);
   if (canonical.empty()) {
     return absl::NotFoundError(StrCat("cannot load ", path_, ": ", strerror(errno)));
@@ -1043,15 +1289,27 @@ absl::Status Instance::Load() {
     return absl::NotFoundError(StrCat("plugin root ", options_.root_dir, " does not exist"));
   }
   entry_path_ = canonical;
+  absl::StatusOr<std::string> loaded =
+      Enter(Operation::Load(), options_.load_timeout,
+            [&](JsScope& scope) -> absl::StatusOr<std::string> {
+              absl::Status status = LoadEntered(scope);
+              if (!status.ok()) return status;
+              return std::string();
+            });
+  return loaded.status();
+}
+
+absl::Status Instance::LoadEntered(JsScope& scope) {
+  v8::Local<v8::Context> context = scope.context();
   v8::Local<v8::Module> module;
   {
     // With a wrapper, the wrapper is the entry and imports the file as "plugline:plugin". The
     // file is compiled first all the same, so that its syntax errors read as they would
     // without a wrapper (file:line:col), not as a failed import of the wrapper's.
-    absl::StatusOr<v8::Local<v8::Module>> compiled = CompileFile(canonical);
+    absl::StatusOr<v8::Local<v8::Module>> compiled = CompileFile(entry_path_);
     if (!compiled.ok()) return compiled.status();
     if (!options_.wrapper_source.empty()) {
-      compiled = CompileSource(StrCat("plugline:wrapper:", canonical), options_.wrapper_source);
+      compiled = CompileSource(StrCat("plugline:wrapper:", entry_path_), options_.wrapper_source);
       if (!compiled.ok()) return compiled.status();
     }
     module = *compiled;
@@ -1059,13 +1317,12 @@ absl::Status Instance::Load() {
   module_.Reset(isolate_, module);
   int64_t start = MonotonicNowNs();
   int64_t compile_before = stats_.compile_ns;
-  Operation load{{}, /*load=*/true};
-  // With top-level await, Evaluate returns a promise: Guarded settles it like a call's.
-  absl::Status evaluated =
-      Guarded(context, load, options_.load_timeout, nullptr, [&]() -> v8::MaybeLocal<v8::Value> {
-        if (module->InstantiateModule(context, &Instance::ResolveModule).IsNothing()) return {};
-        return module->Evaluate(context);
-      });
+  const Operation load = Operation::Load();
+  // With top-level await, Evaluate returns a promise: RunJs settles it like a call's.
+  absl::Status evaluated = RunJs(scope, load, nullptr, [&]() -> v8::MaybeLocal<v8::Value> {
+    if (module->InstantiateModule(context, &Instance::ResolveModule).IsNothing()) return {};
+    return module->Evaluate(context);
+  });
   // Imports are compiled during instantiation; count them as compile time.
   stats_.evaluate_ns = MonotonicNowNs() - start - (stats_.compile_ns - compile_before);
   if (!evaluated.ok()) return evaluated;  // compile errors of imports carry their location
@@ -1121,145 +1378,157 @@ absl::StatusOr<Instance::Target> Instance::FindFunction(v8::Local<v8::Context> c
   return Target{receiver, callee.As<v8::Function>()};
 }
 
-absl::StatusOr<std::string> Instance::Invoke(v8::Local<v8::Context> context,
-                                             const Operation& operation, const Target& target,
-                                             ArgVector& args, absl::Duration timeout) {
+absl::StatusOr<std::string> Instance::Invoke(JsScope& scope, const Operation& operation,
+                                             const Target& target, ArgVector& args) {
   std::string json;
-  absl::Status status =
-      Guarded(context, operation, timeout, &json, [&]() -> v8::MaybeLocal<v8::Value> {
-        return target.function->Call(context, target.receiver, static_cast<int>(args.size()),
-                                     args.data());
-      });
+  absl::Status status = RunJs(scope, operation, &json, [&]() -> v8::MaybeLocal<v8::Value> {
+    return target.function->Call(scope.context(), target.receiver, static_cast<int>(args.size()),
+                                 args.data());
+  });
   if (!status.ok()) return status;
   return json;
 }
 
 absl::StatusOr<std::string> Instance::Call(std::string_view function, std::string_view args_json,
                                            absl::Duration timeout) {
-  Entered entered(this);
-  v8::Local<v8::Context> context = entered.context();
-  absl::StatusOr<Target> target = FindFunction(context, function);
-  if (!target.ok()) return target.status();
-  ArgVector args;
-  {
-    v8::TryCatch try_catch(isolate_);
-    v8::Local<v8::String> text;
-    v8::Local<v8::Value> parsed;
-    if (args_json.empty()) args_json = "[]";
-    if (args_json.size() > static_cast<size_t>(v8::String::kMaxLength) ||
-        !v8::String::NewFromUtf8(isolate_, args_json.data(), v8::NewStringType::kNormal,
-                                 static_cast<int>(args_json.size()))
-             .ToLocal(&text) ||
-        !v8::JSON::Parse(context, text).ToLocal(&parsed) || !parsed->IsArray()) {
-      return absl::InvalidArgumentError("arguments must be a JSON array");
+  const Operation operation = Operation::Call(function);
+  return Enter(operation, timeout, [&](JsScope& scope) -> absl::StatusOr<std::string> {
+    v8::Local<v8::Context> context = scope.context();
+    absl::StatusOr<Target> target = FindFunction(context, function);
+    if (!target.ok()) return target.status();
+    ArgVector args;
+    {
+      v8::TryCatch try_catch(isolate_);
+      v8::Local<v8::String> text;
+      v8::Local<v8::Value> parsed;
+      if (args_json.empty()) args_json = "[]";
+      if (args_json.size() > static_cast<size_t>(v8::String::kMaxLength) ||
+          !v8::String::NewFromUtf8(isolate_, args_json.data(), v8::NewStringType::kNormal,
+                                   static_cast<int>(args_json.size()))
+               .ToLocal(&text) ||
+          !v8::JSON::Parse(context, text).ToLocal(&parsed) || !parsed->IsArray()) {
+        return absl::InvalidArgumentError("arguments must be a JSON array");
+      }
+      v8::Local<v8::Array> array = parsed.As<v8::Array>();
+      for (uint32_t i = 0; i < array->Length(); ++i) {
+        args.push_back(array->Get(context, i).ToLocalChecked());
+      }
     }
-    v8::Local<v8::Array> array = parsed.As<v8::Array>();
-    for (uint32_t i = 0; i < array->Length(); ++i) {
-      args.push_back(array->Get(context, i).ToLocalChecked());
-    }
-  }
-  return Invoke(context, Operation{function}, *target, args, timeout);
+    return Invoke(scope, operation, *target, args);
+  });
 }
 
 absl::StatusOr<std::string> Instance::CallArgs(std::string_view function,
                                                std::span<const Arg> args_in,
                                                absl::Duration timeout) {
-  Entered entered(this);
-  v8::Local<v8::Context> context = entered.context();
-  absl::StatusOr<Target> target = FindFunction(context, function);
-  if (!target.ok()) return target.status();
-  ArgVector args;
-  for (size_t i = 0; i < args_in.size(); ++i) {
-    const Arg& arg = args_in[i];
-    switch (arg.kind) {
-      case Arg::Kind::kUndefined:
-        args.push_back(v8::Undefined(isolate_));
-        break;
-      case Arg::Kind::kNull:
-        args.push_back(v8::Null(isolate_));
-        break;
-      case Arg::Kind::kBool:
-        args.push_back(v8::Boolean::New(isolate_, arg.boolean));
-        break;
-      case Arg::Kind::kNumber:
-        args.push_back(v8::Number::New(isolate_, arg.number));
-        break;
-      case Arg::Kind::kString:
-      case Arg::Kind::kJson: {
-        v8::Local<v8::String> text;
-        if (!NewArgumentString(isolate_, GetStringBufferPool(), arg.text).ToLocal(&text)) {
-          return absl::InvalidArgumentError(StrCat("argument ", i + 1, " of ", function,
-                                                   "() is too long for a JS string (",
-                                                   arg.text.size(), " bytes)"));
-        }
-        if (arg.kind == Arg::Kind::kString) {
-          args.push_back(text);
+  const Operation operation = Operation::Call(function);
+  return Enter(operation, timeout, [&](JsScope& scope) -> absl::StatusOr<std::string> {
+    v8::Local<v8::Context> context = scope.context();
+    absl::StatusOr<Target> target = FindFunction(context, function);
+    if (!target.ok()) return target.status();
+    ArgVector args;
+    for (size_t i = 0; i < args_in.size(); ++i) {
+      const Arg& arg = args_in[i];
+      switch (arg.kind) {
+        case Arg::Kind::kUndefined:
+          args.push_back(v8::Undefined(isolate_));
+          break;
+        case Arg::Kind::kNull:
+          args.push_back(v8::Null(isolate_));
+          break;
+        case Arg::Kind::kBool:
+          args.push_back(v8::Boolean::New(isolate_, arg.boolean));
+          break;
+        case Arg::Kind::kNumber:
+          args.push_back(v8::Number::New(isolate_, arg.number));
+          break;
+        case Arg::Kind::kString:
+        case Arg::Kind::kJson: {
+          v8::Local<v8::String> text;
+          if (!NewArgumentString(isolate_, GetStringBufferPool(), arg.text).ToLocal(&text)) {
+            return absl::InvalidArgumentError(StrCat("argument ", i + 1, " of ", function,
+                                                     "() is too long for a JS string (",
+                                                     arg.text.size(), " bytes)"));
+          }
+          if (arg.kind == Arg::Kind::kString) {
+            args.push_back(text);
+            break;
+          }
+          v8::TryCatch try_catch(isolate_);
+          v8::Local<v8::Value> parsed;
+          if (!v8::JSON::Parse(context, text).ToLocal(&parsed)) {
+            return absl::InvalidArgumentError(StrCat(
+                "argument ", i + 1, " of ", function, "() is not valid JSON: ",
+                try_catch.HasCaught() ? ToStdString(isolate_, try_catch.Exception()) : "unknown"));
+          }
+          args.push_back(parsed);
           break;
         }
-        v8::TryCatch try_catch(isolate_);
-        v8::Local<v8::Value> parsed;
-        if (!v8::JSON::Parse(context, text).ToLocal(&parsed)) {
-          return absl::InvalidArgumentError(StrCat(
-              "argument ", i + 1, " of ", function, "() is not valid JSON: ",
-              try_catch.HasCaught() ? ToStdString(isolate_, try_catch.Exception()) : "unknown"));
-        }
-        args.push_back(parsed);
-        break;
       }
     }
-  }
-  return Invoke(context, Operation{function}, *target, args, timeout);
+    return Invoke(scope, operation, *target, args);
+  });
 }
 
+// Get and DescribeDefault read the plugin's own values (a `meta` getter, toJSON): they run
+// under the load budget, as a worker process bounds them (process_runtime.cc).
 absl::StatusOr<std::string> Instance::Get(std::string_view property) {
-  Entered entered(this);
-  v8::Local<v8::Context> context = entered.context();
-  v8::Local<v8::Value> target = default_export_.Get(isolate_);
-  if (!target->IsObject()) return std::string("null");
-  v8::TryCatch try_catch(isolate_);
-  v8::Local<v8::Value> value;
-  v8::Local<v8::String> json;
-  if (!target.As<v8::Object>()->Get(context, V8String(isolate_, property)).ToLocal(&value) ||
-      (!value->IsUndefined() && !v8::JSON::Stringify(context, value).ToLocal(&json))) {
-    return absl::UnknownError(
-        StrCat(path_, ": cannot read ", property, " of the default export: ",
-               try_catch.HasCaught() ? ToStdString(isolate_, try_catch.Exception()) : "unknown"));
-  }
-  if (value->IsUndefined()) return std::string("null");
-  std::string text = StringToUtf8(isolate_, json);
-  return text == "undefined" ? std::string("null") : text;
+  const Operation operation = Operation::Get(property);
+  return Enter(operation, options_.load_timeout, [&](JsScope& scope) -> absl::StatusOr<std::string> {
+    v8::Local<v8::Context> context = scope.context();
+    v8::Local<v8::Value> target = default_export_.Get(isolate_);
+    if (!target->IsObject()) return std::string("null");
+    v8::TryCatch try_catch(isolate_);
+    v8::Local<v8::Value> value;
+    v8::Local<v8::String> json;
+    if (!target.As<v8::Object>()->Get(context, V8String(isolate_, property)).ToLocal(&value) ||
+        (!value->IsUndefined() && !v8::JSON::Stringify(context, value).ToLocal(&json))) {
+      if (try_catch.HasTerminated()) terminated_ = true;
+      if (Stopped() || terminated_) return absl::AbortedError("stopped");  // Finish says why
+      return absl::UnknownError(StrCat(
+          path_, ": cannot read ", property, " of the default export: ",
+          try_catch.HasCaught() ? ToStdString(isolate_, try_catch.Exception()) : "unknown"));
+    }
+    if (value->IsUndefined()) return std::string("null");
+    std::string text = StringToUtf8(isolate_, json);
+    return text == "undefined" ? std::string("null") : text;
+  });
 }
 
 absl::StatusOr<std::string> Instance::DescribeDefault(std::string_view names_json) {
-  Entered entered(this);
-  v8::Local<v8::Context> context = entered.context();
-  v8::Local<v8::Value> value = default_export_.Get(isolate_);
-  std::string type = ToStdString(isolate_, value->TypeOf(isolate_));
-  if (value->IsNull()) type = "null";
-  std::string out = StrCat("{\"type\":\"", type, "\",\"functions\":[");
-  if (value->IsObject()) {
-    v8::TryCatch try_catch(isolate_);
-    v8::Local<v8::Value> names;
-    if (v8::JSON::Parse(context, V8String(isolate_, names_json)).ToLocal(&names) &&
-        names->IsArray()) {
-      v8::Local<v8::Array> array = names.As<v8::Array>();
-      bool first = true;
-      for (uint32_t i = 0; i < array->Length(); ++i) {
-        v8::Local<v8::Value> name = array->Get(context, i).ToLocalChecked();
-        v8::Local<v8::Value> member;
-        if (name->IsString() && value.As<v8::Object>()->Get(context, name).ToLocal(&member) &&
-            member->IsFunction()) {
-          v8::Local<v8::String> quoted;
-          if (v8::JSON::Stringify(context, name).ToLocal(&quoted)) {
-            StrAppend(&out, first ? "" : ",", ToStdString(isolate_, quoted));
-            first = false;
+  const Operation operation = Operation::Describe();
+  return Enter(operation, options_.load_timeout, [&](JsScope& scope) -> absl::StatusOr<std::string> {
+    v8::Local<v8::Context> context = scope.context();
+    v8::Local<v8::Value> value = default_export_.Get(isolate_);
+    std::string type = ToStdString(isolate_, value->TypeOf(isolate_));
+    if (value->IsNull()) type = "null";
+    std::string out = StrCat("{\"type\":\"", type, "\",\"functions\":[");
+    if (value->IsObject()) {
+      v8::TryCatch try_catch(isolate_);
+      v8::Local<v8::Value> names;
+      if (v8::JSON::Parse(context, V8String(isolate_, names_json)).ToLocal(&names) &&
+          names->IsArray()) {
+        v8::Local<v8::Array> array = names.As<v8::Array>();
+        bool first = true;
+        for (uint32_t i = 0; i < array->Length(); ++i) {
+          v8::Local<v8::Value> name = array->Get(context, i).ToLocalChecked();
+          v8::Local<v8::Value> member;
+          // A getter runs here: plugin code, under this entry's deadline.
+          if (name->IsString() && value.As<v8::Object>()->Get(context, name).ToLocal(&member) &&
+              member->IsFunction()) {
+            v8::Local<v8::String> quoted;
+            if (v8::JSON::Stringify(context, name).ToLocal(&quoted)) {
+              StrAppend(&out, first ? "" : ",", ToStdString(isolate_, quoted));
+              first = false;
+            }
           }
         }
       }
+      if (try_catch.HasTerminated()) terminated_ = true;
     }
-  }
-  out += "]}";
-  return out;
+    out += "]}";
+    return out;
+  });
 }
 
 // ---- the Module and Runtime the interface sees ---------------------------------------------
@@ -1268,15 +1537,17 @@ class V8Module final : public Module {
  public:
   V8Module(std::string path, ModuleOptions options, std::unique_ptr<Instance> instance)
       : path_(std::move(path)), options_(std::move(options)), instance_(std::move(instance)) {}
+  ~V8Module() override {
+    absl::MutexLock lock(&mu_);
+    if (instance_ != nullptr && instance_->abandoned()) (void)instance_.release();
+  }
 
   absl::StatusOr<std::string> Call(std::string_view function, std::string_view args_json,
                                    const CallLimits& limits) override {
     absl::MutexLock lock(&mu_);
     absl::Status ready = EnsureInstance();
     if (!ready.ok()) return ready;
-    absl::StatusOr<std::string> result = instance_->Call(function, args_json, limits.timeout);
-    Recycle();
-    return result;
+    return Recycle(instance_->Call(function, args_json, limits.timeout));
   }
 
   absl::StatusOr<std::string> CallArgs(std::string_view function, std::span<const Arg> args,
@@ -1284,9 +1555,7 @@ class V8Module final : public Module {
     absl::MutexLock lock(&mu_);
     absl::Status ready = EnsureInstance();
     if (!ready.ok()) return ready;
-    absl::StatusOr<std::string> result = instance_->CallArgs(function, args, limits.timeout);
-    Recycle();
-    return result;
+    return Recycle(instance_->CallArgs(function, args, limits.timeout));
   }
 
   std::vector<std::string> files() override {
@@ -1299,33 +1568,51 @@ class V8Module final : public Module {
     absl::MutexLock lock(&mu_);
     absl::Status ready = EnsureInstance();
     if (!ready.ok()) return ready;
-    return instance_->Get(property);
+    return Recycle(instance_->Get(property));
   }
 
   absl::StatusOr<std::string> DescribeDefault(std::string_view names_json) override {
     absl::MutexLock lock(&mu_);
     absl::Status ready = EnsureInstance();
     if (!ready.ok()) return ready;
-    return instance_->DescribeDefault(names_json);
+    return Recycle(instance_->DescribeDefault(names_json));
   }
 
  private:
   absl::Status EnsureInstance() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+    if (!abandoned_.ok()) return abandoned_;
     if (instance_ != nullptr) return absl::OkStatus();
-    absl::StatusOr<std::unique_ptr<Instance>> fresh = Instance::Create(path_, options_);
-    if (!fresh.ok()) return fresh.status();
+    bool abandoned = false;
+    absl::StatusOr<std::unique_ptr<Instance>> fresh =
+        Instance::Create(path_, options_, &abandoned);
+    if (!fresh.ok()) {
+      // Create() already forgot an abandoned isolate; it must not be rebuilt either.
+      if (abandoned) abandoned_ = fresh.status();
+      return fresh.status();
+    }
     instance_ = *std::move(fresh);
     return absl::OkStatus();
   }
-  // An isolate that hit a limit is discarded; the next call builds a new one.
-  void Recycle() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
-    if (instance_ != nullptr && instance_->poisoned()) instance_.reset();
+  // An isolate that hit a limit is discarded; the next call builds a new one. One that V8
+  // could not recover (abandoned) is forgotten and the module answers every later call with
+  // the error that abandoned it: each abandoned isolate keeps its heap until the process
+  // ends, so a module gets one.
+  absl::StatusOr<std::string> Recycle(absl::StatusOr<std::string> result)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+    if (instance_ != nullptr && instance_->abandoned()) {
+      (void)instance_.release();
+      abandoned_ = result.status();
+    } else if (instance_ != nullptr && instance_->poisoned()) {
+      instance_.reset();
+    }
+    return result;
   }
 
   const std::string path_;
   const ModuleOptions options_;
   absl::Mutex mu_;
   std::unique_ptr<Instance> instance_ ABSL_GUARDED_BY(mu_);
+  absl::Status abandoned_ ABSL_GUARDED_BY(mu_);
 };
 
 class V8Runtime final : public Runtime {

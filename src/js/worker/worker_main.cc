@@ -211,6 +211,10 @@ absl::StatusOr<std::vector<Arg>> DecodeArgs(const Value& encoded) {
 
 ModuleOptions DecodeOptions(const Value* encoded) {
   ModuleOptions options;
+  // A fatal out-of-memory ends this worker (RLIMIT_DATA or V8's own): the parent reports it
+  // and starts a fresh one, so the plugin goes on working, which an abandoned isolate would
+  // not.
+  options.abandon_isolate_on_fatal_oom = false;
   if (encoded == nullptr || !encoded->is_object()) return options;
   options.root_dir = std::string(StringField(*encoded, "root_dir"));
   options.code_cache_dir = std::string(StringField(*encoded, "code_cache_dir"));

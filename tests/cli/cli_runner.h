@@ -1,0 +1,38 @@
+// Runs the real `plugline` binary as a user would, with a fresh PLUGLINE_HOME per runner.
+#ifndef PLUGLINE_TESTS_CLI_CLI_RUNNER_H_
+#define PLUGLINE_TESTS_CLI_CLI_RUNNER_H_
+
+#include <doctest/doctest.h>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/time/time.h"
+#include "exec/process.h"
+#include "test_util.h"
+
+namespace plugline::testing {
+
+struct Cli {
+  TempDir home;
+  // Runs `plugline args...` with PLUGLINE_HOME set to home (or `home_override`); stdout and
+  // stderr apart. Fails the test when the binary cannot be started.
+  exec::ProcessResult Run(std::vector<std::string> args, std::string home_override = "",
+                          std::optional<std::string> stdin_data = std::nullopt) {
+    exec::ProcessSpec spec;
+    spec.stdin_data = std::move(stdin_data);
+    spec.argv = {BinDir() + "/plugline"};
+    spec.argv.insert(spec.argv.end(), args.begin(), args.end());
+    spec.extra_env = {{"PLUGLINE_HOME", home_override.empty() ? home.path() : home_override}};
+    spec.merge_output = false;
+    spec.timeout = absl::Seconds(60);
+    auto result = exec::RunProcess(spec);
+    REQUIRE_MESSAGE(result.ok(), result.status().ToString());
+    return *result;
+  }
+};
+
+}  // namespace plugline::testing
+
+#endif  // PLUGLINE_TESTS_CLI_CLI_RUNNER_H_
