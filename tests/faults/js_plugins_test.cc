@@ -101,6 +101,27 @@ TEST_CASE("a JS plugin whose meta getter or exports loop cannot hang plugline pl
   }
 }
 
+TEST_CASE("an OpenCode plugin whose hooks object or thrown value loops cannot hang plugline hook") {
+  Cli cli;
+  WriteFile(cli.home.Sub("config.yaml"), "plugins:\n  js:\n    hook_timeout_ms: 300\n");
+  WriteFile(cli.home.Sub("plugins/getter.js"),
+            "export default async () => ({ get \"tool.execute.before\"() { for (;;) {} } });\n");
+  WriteFile(cli.home.Sub("plugins/thrower.js"), R"(export default async () => ({
+  "tool.execute.after": async () => { throw { toString() { for (;;) {} } }; },
+});
+)");
+  auto before = cli.Run({"hook", "pre_tool_call"}, "", R"({"tool":"bash","arguments":"{}"})");
+  CHECK(before.exit_status == 0);
+  CHECK(before.output.find(R"("plugin":"getter","why":"deadline_exceeded")") != std::string::npos);
+  auto after = cli.Run({"hook", "post_tool_call"}, "",
+                       R"({"tool":"bash","arguments":"{}","result":"ok"})");
+  CHECK(after.exit_status == 0);
+  // The wrapper describes what a hook threw in JS, under the same budget; either way the
+  // plugin is skipped and the result stays.
+  CHECK(after.output.find(R"("skipped":[{"plugin":"thrower")") != std::string::npos);
+  CHECK(after.output.find(R"("result":"ok")") != std::string::npos);
+}
+
 TEST_CASE("a JS shaper's allocation V8 cannot stop does not kill plugline shape") {
   for (const char* isolation : {"in-process", "process"}) {
     CAPTURE(isolation);
