@@ -108,6 +108,27 @@ test('bad jsCall arguments are TypeErrors', () => {
   assert.throws(() => jsCall(main, 'greet', [], 1.5), TypeError);
 });
 
+test('a shaper allocation V8 cannot stop does not end the Node process', () => {
+  // new Array(1e8).fill(1.5) ignores termination and allocates past the heap limit: V8
+  // reports a fatal out-of-memory, and plugline abandons that plugin's isolate instead.
+  const home = path.join(dir, 'oom-home');
+  fs.mkdirSync(path.join(home, 'plugins'), { recursive: true });
+  fs.writeFileSync(path.join(home, 'config.yaml'), 'plugins:\n  js:\n    heap_limit_mb: 32\n');
+  fs.writeFileSync(path.join(home, 'plugins', 'fill.js'), `export default {
+  meta: { name: 'fill', version: '1.0.0', description: 'd', tier: 'community' },
+  match() { return { matched: new Array(1e8).fill(1.5).length > 0, confidence: 1 }; },
+  shape() { return { summary: 'never' }; },
+};
+`);
+  const host = new Host({ home });
+  const result = host.shape('make', 'built\n', 0);
+  assert.equal(result.summary, 'built\n');
+  const skipped = result.skipped.find((s) => s.plugin === 'fill');
+  assert.match(skipped.detail, /^call to match\(\) ran out of memory in a way V8 cannot stop in process/);
+  assert.equal(host.shape('make', 'again\n', 0).summary, 'again\n');
+  host.close();
+});
+
 test('after all that, Node\'s own JavaScript still works in this process', async () => {
   assert.equal(await new Promise((resolve) => setTimeout(() => resolve('timer'), 5)), 'timer');
   assert.equal(await Promise.all([1, 2].map(async (n) => n * 2)).then((v) => v.join()), '2,4');
