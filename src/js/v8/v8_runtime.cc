@@ -176,8 +176,9 @@ class Watchdog {
     std::erase(alarms_, alarm);
   }
 
-  void Arm(Alarm* alarm, int64_t deadline_ns) {
-    alarm->armed_at_ns.store(MonotonicNowNs(), std::memory_order_relaxed);
+  // `now_ns`: the monotonic time the deadline was computed from.
+  void Arm(Alarm* alarm, int64_t deadline_ns, int64_t now_ns) {
+    alarm->armed_at_ns.store(now_ns, std::memory_order_relaxed);
     alarm->deadline_ns.store(deadline_ns);
     // Sequentially consistent with the thread's store of wake_at_ before and after its scan:
     // either the scan sees this deadline, or this load sees the wake-up time computed without
@@ -254,8 +255,7 @@ Watchdog& GetWatchdog() {
   return *watchdog;
 }
 
-int64_t DeadlineAfter(absl::Duration timeout) {
-  int64_t now = MonotonicNowNs();
+int64_t DeadlineAfter(int64_t now, absl::Duration timeout) {
   if (timeout == absl::InfiniteDuration()) return kDisarmed - 1;
   int64_t ns = absl::ToInt64Nanoseconds(timeout);  // saturates
   return ns > kDisarmed - 1 - now ? kDisarmed - 1 : now + ns;
@@ -508,6 +508,7 @@ class Instance {
    private:
     Instance* const instance_;
     Instance* const previous_entered_;
+    const int64_t start_ns_;
     const int64_t deadline_ns_;
     bool armed_ = true;
     v8::Locker locker_;
@@ -1084,7 +1085,8 @@ v8::MaybeLocal<v8::Module> Instance::ResolveModule(v8::Local<v8::Context> contex
 Instance::JsScope::JsScope(Instance* instance, absl::Duration timeout)
     : instance_(instance),
       previous_entered_(t_entered),
-      deadline_ns_(DeadlineAfter(timeout)),
+      start_ns_(MonotonicNowNs()),
+      deadline_ns_(DeadlineAfter(start_ns_, timeout)),
       locker_(instance->isolate_),
       isolate_scope_(instance->isolate_),
       handles_(instance->isolate_),
@@ -1095,7 +1097,7 @@ Instance::JsScope::JsScope(Instance* instance, absl::Duration timeout)
   instance->terminated_ = false;
   instance->external_limit_hit_ = false;
   instance->allocator_->ResetExceeded();
-  GetWatchdog().Arm(&instance->alarm_, deadline_ns_);
+  GetWatchdog().Arm(&instance->alarm_, deadline_ns_, start_ns_);
 }
 
 Instance::JsScope::~JsScope() {
