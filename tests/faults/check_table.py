@@ -6,8 +6,9 @@ that prove it: a file path in backquotes followed by a test name in double quote
 e.g. `tests/faults/js_plugins_test.cc` "a JS shaper whose ...". This script fails when
   - a row names no test,
   - a named file does not exist, or does not define a test with that name
-    (C++: TEST_CASE("name"; Python: def name(; JS: test('name' or test("name"; shell: the
-    name appears in the script),
+    (C++: TEST_CASE("name" (the name may start on the next line); Python: def name(;
+    JS: test('name' or test("name", escapes such as \\' read as what they stand for;
+    shell: the name appears in the script),
   - a test case of tests/faults/*.cc is named by no row (the table must cover the family
     files completely).
 
@@ -24,15 +25,23 @@ REFERENCE = re.compile(r"`([^`]+)`((?:\s*\"[^\"]+\")+)")
 NAME = re.compile(r"\"([^\"]+)\"")
 
 
+CC_TEST = re.compile(r'TEST_CASE\(\s*"((?:[^"\\]|\\.)*)"')
+JS_TEST = re.compile(r"""\btest\(\s*(['"])((?:\\.|(?!\1).)*)\1""")
+
+
+def unescape(literal: str) -> str:
+    return re.sub(r"\\(.)", r"\1", literal)
+
+
 def defines(path: Path, name: str) -> bool:
     text = path.read_text(encoding="utf-8")
     suffix = path.suffix
     if suffix in (".cc", ".c", ".cpp"):
-        return f'TEST_CASE("{name}"' in text
+        return name in (unescape(m) for m in CC_TEST.findall(text))
     if suffix == ".py":
         return re.search(rf"^\s*def {re.escape(name)}\(", text, re.MULTILINE) is not None
     if suffix in (".js", ".mjs"):
-        return f"test('{name}'" in text or f'test("{name}"' in text
+        return name in (unescape(m[1]) for m in JS_TEST.findall(text))
     return name in text
 
 
@@ -64,7 +73,7 @@ def main() -> int:
                     problems.append(f"docs/faults.md:{number}: {file} has no test named \"{name}\"")
     for path in sorted((root / "tests" / "faults").glob("*.cc")):
         file = path.relative_to(root).as_posix()
-        for name in re.findall(r'TEST_CASE\("([^"]+)"', path.read_text(encoding="utf-8")):
+        for name in (unescape(m) for m in CC_TEST.findall(path.read_text(encoding="utf-8"))):
             if (file, name) not in named:
                 problems.append(f"{file}: test \"{name}\" is in no row of docs/faults.md")
     for problem in problems:
