@@ -136,7 +136,9 @@ class Host {
   // UTF-8, an unknown forced shaper); shaper failures fall back and are reported in the result.
   absl::StatusOr<ShapeResult> Shape(const ShapeRequest& request);
 
-  // The per-shaper statistics as JSON (docs/stats.md); "{}"-like empty stats when none yet.
+  // The per-shaper statistics as JSON (docs/stats.md); "{}"-like empty stats when none yet,
+  // or when the file was malformed (it is moved aside, with a warning in diagnostics()).
+  // FailedPrecondition when it was written by a newer plugline.
   absl::StatusOr<std::string> StatsJson() const;
 
   // Runs the hook plugins subscribed to `event` on `payload_json` (a JSON object, DESIGN.md
@@ -198,7 +200,9 @@ class Host {
   // The resolved state directory.
   const std::string& home() const;
   // Problems found while opening or reloading (unreadable config, bad keys, unreadable
-  // plugin directories), one message each.
+  // plugin directories), one message each; then problems with state files met since (a
+  // malformed stats.json moved aside, a newer one left alone so statistics are not recorded),
+  // each once, at most 256 in all. Reload() starts the list again.
   std::vector<std::string> diagnostics() const;
 
  private:

@@ -113,16 +113,24 @@ void PrintResult(const ShapeResult& result, const ShapeFlags& flags) {
   if (result.fallback) Error(StrCat("note: ", *result.fallback));
 }
 
+// How many of the host's diagnostics have been printed: the host adds some while it works (a
+// malformed stats file it moved aside), printed once the command is done.
+size_t diagnostics_printed = 0;
+
+void PrintNewDiagnostics(const Host& host) {
+  std::vector<std::string> diagnostics = host.diagnostics();
+  for (size_t i = diagnostics_printed; i < diagnostics.size(); ++i) {
+    Error(StrCat("warning: ", diagnostics[i]));
+  }
+  diagnostics_printed = std::max(diagnostics_printed, diagnostics.size());
+}
+
 absl::StatusOr<std::unique_ptr<Host>> OpenHost() {
   HostOptions options;
   char cwd[4096];
   if (::getcwd(cwd, sizeof cwd) != nullptr) options.project_dir = cwd;
   absl::StatusOr<std::unique_ptr<Host>> host = Host::Create(std::move(options));
-  if (host.ok()) {
-    for (const std::string& diagnostic : (*host)->diagnostics()) {
-      Error(StrCat("warning: ", diagnostic));
-    }
-  }
+  if (host.ok()) PrintNewDiagnostics(**host);
   return host;
 }
 
@@ -131,6 +139,7 @@ absl::StatusOr<std::unique_ptr<Host>> OpenHost() {
 // session); everything a host persists (outputs, stats, log) is already written; worker
 // processes of isolated plugins exit when their stdin closes.
 void AbandonHost(std::unique_ptr<Host> host) {
+  PrintNewDiagnostics(*host);
   host->DisposePlugins();
   (void)host.release();
 }
@@ -333,6 +342,7 @@ int Stats(const std::vector<std::string>& args) {
     return 1;
   }
   absl::StatusOr<std::string> stats = (*host)->StatsJson();
+  PrintNewDiagnostics(**host);
   if (!stats.ok()) {
     Error(ToStd(stats.status().message()));
     return 1;
@@ -444,6 +454,7 @@ int Plugins(const std::vector<std::string>& args) {
   }
   if (!hooks.empty()) hooks = StrCat("\nhooks (plugline hook EVENT):\n", hooks);
   WriteAll(STDOUT_FILENO, StrCat(table, hooks, problems));
+  PrintNewDiagnostics(**host);
   return 0;
 }
 

@@ -97,6 +97,24 @@ struct Host::Impl {
     this->config = std::move(config);
     outputs = std::move(store);
   }
+
+  // Problems with state files found while working (a malformed stats.json moved aside, a newer
+  // one left alone): logged, and added to diagnostics() so the host can show them. A message
+  // already there is not added again, and the list stays bounded, so a host that meets the same
+  // problem on every call does not grow.
+  void Warn(std::string_view source, const std::vector<std::string>& warnings)
+      ABSL_LOCKS_EXCLUDED(mu) {
+    if (warnings.empty()) return;
+    for (const std::string& warning : warnings) log->Write("warn", source, warning);
+    absl::MutexLock lock(&mu);
+    for (const std::string& warning : warnings) {
+      if (diagnostics.size() >= kMaxDiagnostics) break;
+      if (std::find(diagnostics.begin(), diagnostics.end(), warning) == diagnostics.end()) {
+        diagnostics.push_back(warning);
+      }
+    }
+  }
+  static constexpr size_t kMaxDiagnostics = 256;
 };
 
 namespace {
@@ -224,8 +242,14 @@ absl::StatusOr<ShapeResult> Host::Shape(const ShapeRequest& request) {
     }
   }
   if (result.ok() && impl_->options.record_stats && stats_enabled) {
-    // Statistics are best effort: a read-only home must not fail shaping.
-    impl_->stats->Record(trace, absl::Now()).IgnoreError();
+    // Statistics are best effort: a read-only home or a bad stats file must not fail shaping,
+    // but the host hears about it.
+    std::vector<std::string> warnings;
+    absl::Status recorded = impl_->stats->Record(trace, absl::Now(), &warnings);
+    if (!recorded.ok()) {
+      warnings.push_back(StrCat("statistics not recorded: ", recorded.message()));
+    }
+    impl_->Warn("stats", warnings);
   }
   return result;
 }
@@ -443,7 +467,9 @@ std::string Host::PluginsJson() {
 }
 
 absl::StatusOr<std::string> Host::StatsJson() const {
-  absl::StatusOr<core::Value> stats = impl_->stats->Load();
+  std::vector<std::string> warnings;
+  absl::StatusOr<core::Value> stats = impl_->stats->Load(&warnings);
+  impl_->Warn("stats", warnings);
   if (!stats.ok()) return stats.status();
   return core::ToJson(*stats);
 }

@@ -1,42 +1,13 @@
 #include "core/stats.h"
 
-#include <fcntl.h>
-#include <sys/file.h>
-#include <unistd.h>
-
 #include <algorithm>
-#include <cerrno>
 
-#include "absl/time/clock.h"
+#include "absl/strings/ascii.h"
 #include "core/fs.h"
 #include "core/strings.h"
 
 namespace plugline::core {
 namespace {
-
-// Holds an exclusive flock for its lifetime.
-class FileLock {
- public:
-  static absl::StatusOr<FileLock> Acquire(const std::string& path) {
-    int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
-    if (fd < 0) return ErrnoToStatus(errno, StrCat("cannot open ", path));
-    while (::flock(fd, LOCK_EX) != 0) {
-      if (errno == EINTR) continue;
-      int err = errno;
-      ::close(fd);
-      return ErrnoToStatus(err, StrCat("cannot lock ", path));
-    }
-    return FileLock(fd);
-  }
-  FileLock(FileLock&& other) noexcept : fd_(other.fd_) { other.fd_ = -1; }
-  ~FileLock() {
-    if (fd_ >= 0) ::close(fd_);  // closing releases the lock
-  }
-
- private:
-  explicit FileLock(int fd) : fd_(fd) {}
-  int fd_;
-};
 
 Value* Child(Value& parent, std::string_view key) {
   if (parent.Find(key) == nullptr) parent.Set(key, Value(ValueObject{}));
@@ -52,85 +23,123 @@ void AddNumber(Value& object, std::string_view key, double delta) {
   object.Set(key, Value(base + delta));
 }
 
-absl::StatusOr<Value> ReadStats(const std::string& path) {
-  absl::StatusOr<std::string> text = ReadFile(path);
-  if (!text.ok()) {
-    if (absl::IsNotFound(text.status())) {
-      Value empty(ValueObject{});
-      empty.Set("version", 1);
-      return empty;
-    }
-    return text.status();
+// "2026-11-29": the keys of `daily` sort by time only in this form.
+bool IsIsoDate(std::string_view key) {
+  if (key.size() != 10 || key[4] != '-' || key[7] != '-') return false;
+  for (size_t i : {0, 1, 2, 3, 5, 6, 8, 9}) {
+    if (!absl::ascii_isdigit(static_cast<unsigned char>(key[i]))) return false;
   }
-  absl::StatusOr<Value> value = ParseJson(*text, path);
-  if (!value.ok()) return value.status();
-  if (!value->is_object()) {
-    return absl::InvalidArgumentError(StrCat(path, ": expected a JSON object"));
+  return true;
+}
+
+using Check = absl::Status (*)(const Value&, std::string_view);
+
+// Checks the members of `object` named in `fields` that are present.
+absl::Status CheckFields(const Value& object, std::string_view where,
+                         std::initializer_list<std::pair<std::string_view, Check>> fields) {
+  for (const auto& [key, check] : fields) {
+    const Value* v = object.Find(key);
+    if (v == nullptr) continue;
+    if (absl::Status s = check(*v, StrCat(where, ".", key)); !s.ok()) return s;
   }
-  return value;
+  return absl::OkStatus();
 }
 
 }  // namespace
 
+absl::Status ValidateStats(const Value& doc) {
+  if (const Value* shapers = doc.Find("shapers")) {
+    if (absl::Status s = ExpectObject(*shapers, "shapers"); !s.ok()) return s;
+    for (const auto& [id, shaper] : shapers->as_object()) {
+      const std::string where = StrCat("shapers.", id);
+      if (absl::Status s = ExpectObject(shaper, where); !s.ok()) return s;
+      absl::Status s = CheckFields(shaper, where,
+                                   {{"match_count", ExpectCount},
+                                    {"shape_count", ExpectCount},
+                                    {"fail_count", ExpectCount},
+                                    {"match_fail_count", ExpectCount},
+                                    {"tokens_saved", ExpectInteger},
+                                    {"shape_ms_total", ExpectNonNegative}});
+      if (!s.ok()) return s;
+    }
+  }
+  if (const Value* daily = doc.Find("daily")) {
+    if (absl::Status s = ExpectObject(*daily, "daily"); !s.ok()) return s;
+    for (const auto& [day, buckets] : daily->as_object()) {
+      if (!IsIsoDate(day)) {
+        return absl::InvalidArgumentError(
+            StrCat("`daily` keys must be dates (YYYY-MM-DD), not \"", day, "\""));
+      }
+      const std::string where = StrCat("daily.", day);
+      if (absl::Status s = ExpectObject(buckets, where); !s.ok()) return s;
+      for (const auto& [id, bucket] : buckets.as_object()) {
+        const std::string bucket_where = StrCat(where, ".", id);
+        if (absl::Status s = ExpectObject(bucket, bucket_where); !s.ok()) return s;
+        absl::Status s = CheckFields(bucket, bucket_where,
+                                     {{"shapes", ExpectCount},
+                                      {"tokens_raw", ExpectCount},
+                                      {"tokens_saved", ExpectInteger}});
+        if (!s.ok()) return s;
+      }
+    }
+  }
+  return absl::OkStatus();
+}
+
 StatsStore::StatsStore(std::string home)
     : home_(std::move(home)),
-      path_(JoinPath(home_, "stats.json")),
-      lock_path_(JoinPath(home_, "stats.lock")) {}
+      file_(StateFileOptions{JoinPath(home_, "stats.json"), JoinPath(home_, "stats.lock"),
+                             kStatsVersion, ValidateStats, Durability::kNone}) {}
 
-absl::Status StatsStore::Record(const ShapeTrace& trace, absl::Time when) {
+absl::Status StatsStore::Record(const ShapeTrace& trace, absl::Time when,
+                                std::vector<std::string>* warnings) {
   if (trace.matched.empty() && trace.shaper.empty() && trace.match_failed.empty()) {
     return absl::OkStatus();
   }
   absl::Status made = MakeDirs(home_);
   if (!made.ok()) return made;
-  absl::StatusOr<FileLock> lock = FileLock::Acquire(lock_path_);
-  if (!lock.ok()) return lock.status();
-  absl::StatusOr<Value> stats = ReadStats(path_);
-  if (!stats.ok()) {
-    // A corrupt file is set aside, not lost, and counting starts again.
-    std::string aside = StrCat(path_, ".corrupt-", absl::ToUnixSeconds(when));
-    ::rename(path_.c_str(), aside.c_str());
-    stats = ReadStats(path_);
-    if (!stats.ok()) return stats.status();
-  }
-  Value& root = *stats;
-  root.Set("version", 1);
-  Value* shapers = Child(root, "shapers");
-  for (const std::string& id : trace.matched) AddNumber(*Child(*shapers, id), "match_count", 1);
-  for (const std::string& id : trace.match_failed) {
-    AddNumber(*Child(*shapers, id), "match_fail_count", 1);
-  }
-  if (!trace.shaper.empty()) {
-    Value* s = Child(*shapers, trace.shaper);
-    const double saved = static_cast<double>(trace.tokens_raw) -
-                         static_cast<double>(trace.tokens_shaper_summary);
-    if (trace.failed) {
-      AddNumber(*s, "fail_count", 1);
-    } else {
-      AddNumber(*s, "shape_count", 1);
-      AddNumber(*s, "tokens_saved", saved);
-    }
-    AddNumber(*s, "shape_ms_total", trace.shape_ms);
+  return file_.Update(
+      [&](Value& root) {
+        // ValidateStats has checked every member used here: each is absent or an object.
+        Value* shapers = Child(root, "shapers");
+        for (const std::string& id : trace.matched) {
+          AddNumber(*Child(*shapers, id), "match_count", 1);
+        }
+        for (const std::string& id : trace.match_failed) {
+          AddNumber(*Child(*shapers, id), "match_fail_count", 1);
+        }
+        if (trace.shaper.empty()) return absl::OkStatus();
+        Value* s = Child(*shapers, trace.shaper);
+        const double saved = static_cast<double>(trace.tokens_raw) -
+                             static_cast<double>(trace.tokens_shaper_summary);
+        if (trace.failed) {
+          AddNumber(*s, "fail_count", 1);
+        } else {
+          AddNumber(*s, "shape_count", 1);
+          AddNumber(*s, "tokens_saved", saved);
+        }
+        AddNumber(*s, "shape_ms_total", trace.shape_ms);
 
-    std::string day = absl::FormatTime("%Y-%m-%d", when, absl::UTCTimeZone());
-    Value* daily = Child(root, "daily");
-    Value* bucket = Child(*Child(*daily, day), trace.shaper);
-    AddNumber(*bucket, "shapes", 1);
-    AddNumber(*bucket, "tokens_raw", static_cast<double>(trace.tokens_raw));
-    if (!trace.failed) AddNumber(*bucket, "tokens_saved", saved);
-    // Bounded: the oldest days go first (keys are ISO dates, so they sort by time).
-    ValueObject& days = daily->as_object();
-    if (days.size() > static_cast<size_t>(kStatsDaysKept)) {
-      std::sort(days.begin(), days.end(),
-                [](const auto& a, const auto& b) { return a.first < b.first; });
-      days.erase(days.begin(), days.end() - kStatsDaysKept);
-    }
-  }
-  return WriteFileAtomic(path_, ToJson(root), Durability::kNone);
+        std::string day = absl::FormatTime("%Y-%m-%d", when, absl::UTCTimeZone());
+        Value* daily = Child(root, "daily");
+        Value* bucket = Child(*Child(*daily, day), trace.shaper);
+        AddNumber(*bucket, "shapes", 1);
+        AddNumber(*bucket, "tokens_raw", static_cast<double>(trace.tokens_raw));
+        if (!trace.failed) AddNumber(*bucket, "tokens_saved", saved);
+        // Bounded: the oldest days go first (keys are ISO dates, so they sort by time).
+        ValueObject& days = daily->as_object();
+        if (days.size() > static_cast<size_t>(kStatsDaysKept)) {
+          std::sort(days.begin(), days.end(),
+                    [](const auto& a, const auto& b) { return a.first < b.first; });
+          days.erase(days.begin(), days.end() - kStatsDaysKept);
+        }
+        return absl::OkStatus();
+      },
+      warnings);
 }
 
-absl::StatusOr<Value> StatsStore::Load() const {
-  absl::StatusOr<Value> stats = ReadStats(path_);
+absl::StatusOr<Value> StatsStore::Load(std::vector<std::string>* warnings) const {
+  absl::StatusOr<Value> stats = file_.Read(warnings);
   if (!stats.ok()) return stats;
   Value* shapers = Child(*stats, "shapers");
   for (auto& [id, s] : shapers->as_object()) {

@@ -1,6 +1,7 @@
 // Per-shaper statistics in <home>/stats.json: counts, tokens saved, shape time, and a daily
 // time series for charting savings. Safe with many plugline processes at once: every update
-// is a read-modify-write under an exclusive flock on <home>/stats.lock, written atomically.
+// is a read-modify-write under an exclusive flock on <home>/stats.lock, written atomically
+// (a StateFile, state_file.h, which also decides what happens to a malformed or newer file).
 //
 //   {"version": 1,
 //    "shapers": {"builtin-test": {"match_count": 12, "shape_count": 9, "fail_count": 1,
@@ -21,6 +22,7 @@
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
 #include "core/json.h"
+#include "core/state_file.h"
 
 namespace plugline::core {
 
@@ -37,24 +39,38 @@ struct ShapeTrace {
 
 // Days of time series kept.
 inline constexpr int kStatsDaysKept = 400;
+// The stats.json format this build reads and writes.
+inline constexpr int64_t kStatsVersion = 1;
+
+// Whether `doc` (a JSON object whose version is kStatsVersion) has the shape above: `shapers`
+// and `daily` absent or objects; every shaper an object whose counts are whole numbers >= 0,
+// `tokens_saved` a whole number, `shape_ms_total` a number >= 0; every `daily` key a date
+// (YYYY-MM-DD) holding an object of shaper buckets with `shapes` and `tokens_raw` whole numbers
+// >= 0 and `tokens_saved` a whole number. Members not named here are kept and not checked.
+// InvalidArgument naming the first wrong member otherwise.
+absl::Status ValidateStats(const Value& doc);
 
 class StatsStore {
  public:
   explicit StatsStore(std::string home);
 
-  // Adds one shaping to the stats. Errors (unwritable home) are returned, never fatal.
-  absl::Status Record(const ShapeTrace& trace, absl::Time when);
+  // Adds one shaping to the stats. A malformed file is moved aside first (a warning is appended
+  // to `warnings`, may be null) and counting starts again; a file of a newer version is left
+  // alone and the shaping is not counted (FailedPrecondition). Errors (unwritable home, newer
+  // file) are returned, never fatal.
+  absl::Status Record(const ShapeTrace& trace, absl::Time when,
+                      std::vector<std::string>* warnings = nullptr);
 
   // The stats as stored, plus "average_shape_ms" per shaper. An absent file is empty stats;
-  // a corrupt one is an error naming it.
-  absl::StatusOr<Value> Load() const;
+  // a malformed one is moved aside (a warning in `warnings`) and gives empty stats; a newer one
+  // is FailedPrecondition naming it.
+  absl::StatusOr<Value> Load(std::vector<std::string>* warnings = nullptr) const;
 
-  const std::string& path() const { return path_; }
+  const std::string& path() const { return file_.path(); }
 
  private:
   std::string home_;
-  std::string path_;
-  std::string lock_path_;
+  StateFile file_;
 };
 
 }  // namespace plugline::core

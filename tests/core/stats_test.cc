@@ -6,6 +6,7 @@
 
 #include "absl/time/clock.h"
 #include "core/fs.h"
+#include "core/strings.h"
 #include "test_util.h"
 
 namespace plugline::core {
@@ -69,19 +70,155 @@ TEST_CASE("concurrent writers lose no counts") {
   CHECK(Number(*stats, "s", "tokens_saved") == kThreads * kEach * 9);
 }
 
-TEST_CASE("a corrupt stats file is set aside, not lost, and counting restarts") {
+// The files in `home` moved aside by the stats store.
+std::vector<std::string> Corrupt(const TempDir& home) {
+  std::vector<std::string> found;
+  absl::StatusOr<std::vector<std::string>> names = ListDir(home.path());
+  REQUIRE(names.ok());
+  for (const std::string& name : *names) {
+    if (name.rfind("stats.json.corrupt-", 0) == 0) found.push_back(home.Sub(name));
+  }
+  return found;
+}
+
+TEST_CASE("a corrupt stats file is moved aside with a warning, not lost, and counting restarts") {
   TempDir home;
   plugline::testing::WriteFile(home.Sub("stats.json"), "{not json");
   StatsStore store(home.path());
-  auto broken = store.Load();
-  REQUIRE_FALSE(broken.ok());
-  CHECK(std::string(broken.status().message()).find(home.Sub("stats.json")) == 0);
+  std::vector<std::string> warnings;
+  auto empty = store.Load(&warnings);
+  REQUIRE(empty.ok());
+  CHECK(empty->Find("shapers")->as_object().empty());
+  REQUIRE(warnings.size() == 1);
+  CHECK(warnings[0].find(StrCat(home.Sub("stats.json"), " is malformed (invalid JSON")) == 0);
+  REQUIRE(Corrupt(home).size() == 1);
+  CHECK(plugline::testing::ReadFileOrEmpty(Corrupt(home)[0]) == "{not json");
   REQUIRE(store.Record(ShapeTrace{{"s"}, "s", false, 10, 1, 0.1, {}}, absl::Now()).ok());
-  CHECK(store.Load().ok());
-  auto names = ListDir(home.path());
-  bool aside = false;
-  for (const std::string& name : *names) aside = aside || name.rfind("stats.json.corrupt-", 0) == 0;
-  CHECK(aside);
+  auto stats = store.Load();
+  REQUIRE(stats.ok());
+  CHECK(Number(*stats, "s", "shape_count") == 1);
+}
+
+// Documents that parse as JSON objects of this version but not as stats: wrong types at every
+// level, numbers out of range. Each used to reach code that assumed the shape (the first one
+// aborted every `plugline run`). Through Record and Load alike: moved aside, a warning naming the
+// member, and the store goes on with fresh stats.
+TEST_CASE("malformed stats documents at every level are moved aside, never trusted") {
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {R"({"version":1,"shapers":[]})", "`shapers` must be an object, not an array"},
+      {R"({"version":1,"shapers":"x"})", "`shapers` must be an object, not a string"},
+      {R"({"version":1,"shapers":null})", "`shapers` must be an object, not null"},
+      {R"({"version":1,"shapers":{"s":[]}})", "`shapers.s` must be an object, not an array"},
+      {R"({"version":1,"shapers":{"s":7}})", "`shapers.s` must be an object, not 7"},
+      {R"({"version":1,"shapers":{"s":{"match_count":"3"}}})",
+       "`shapers.s.match_count` must be a whole number >= 0, not a string"},
+      {R"({"version":1,"shapers":{"s":{"shape_count":-1}}})",
+       "`shapers.s.shape_count` must be a whole number >= 0, not -1"},
+      {R"({"version":1,"shapers":{"s":{"fail_count":1.25}}})",
+       "`shapers.s.fail_count` must be a whole number >= 0, not 1.25"},
+      {R"({"version":1,"shapers":{"s":{"match_fail_count":true}}})",
+       "`shapers.s.match_fail_count` must be a whole number >= 0, not a boolean"},
+      {R"({"version":1,"shapers":{"s":{"match_count":1e20}}})",
+       "`shapers.s.match_count` must be a whole number >= 0, not 1e+20"},
+      {R"({"version":1,"shapers":{"s":{"tokens_saved":{}}}})",
+       "`shapers.s.tokens_saved` must be a whole number, not an object"},
+      {R"({"version":1,"shapers":{"s":{"tokens_saved":-1e300}}})",
+       "`shapers.s.tokens_saved` must be a whole number, not -1e+300"},
+      {R"({"version":1,"shapers":{"s":{"shape_ms_total":-0.5}}})",
+       "`shapers.s.shape_ms_total` must be a number >= 0, not -0.5"},
+      {R"({"version":1,"shapers":{"s":{"shape_ms_total":null}}})",
+       "`shapers.s.shape_ms_total` must be a number >= 0, not null"},
+      {R"({"version":1,"daily":[]})", "`daily` must be an object, not an array"},
+      {R"({"version":1,"daily":{"yesterday":{}}})", "`daily` keys must be dates (YYYY-MM-DD)"},
+      {R"({"version":1,"daily":{"2026-11-29":[]}})",
+       "`daily.2026-11-29` must be an object, not an array"},
+      {R"({"version":1,"daily":{"2026-11-29":{"s":1}}})",
+       "`daily.2026-11-29.s` must be an object, not 1"},
+      {R"({"version":1,"daily":{"2026-11-29":{"s":{"shapes":-2}}}})",
+       "`daily.2026-11-29.s.shapes` must be a whole number >= 0, not -2"},
+      {R"({"version":1,"daily":{"2026-11-29":{"s":{"tokens_raw":"9"}}}})",
+       "`daily.2026-11-29.s.tokens_raw` must be a whole number >= 0, not a string"},
+      {R"({"version":1,"daily":{"2026-11-29":{"s":{"tokens_saved":0.5}}}})",
+       "`daily.2026-11-29.s.tokens_saved` must be a whole number, not 0.5"},
+      {R"({"version":1,"shapers":{"s":{"match_count":NaN}}})", "invalid JSON"},
+      {R"({"version":"1","shapers":{}})", "`version` must be a whole number >= 1, not a string"},
+      {R"({"shapers":{}})", "`version` is missing"},
+      {R"([{"version":1}])", "must be a JSON object, not an array"},
+  };
+  for (const auto& [text, problem] : cases) {
+    CAPTURE(text);
+    for (bool through_record : {false, true}) {
+      TempDir home;
+      plugline::testing::WriteFile(home.Sub("stats.json"), text);
+      StatsStore store(home.path());
+      std::vector<std::string> warnings;
+      if (through_record) {
+        REQUIRE(store.Record(ShapeTrace{{"s"}, "s", false, 10, 4, 0.5, {}}, absl::Now(), &warnings)
+                    .ok());
+      } else {
+        auto stats = store.Load(&warnings);
+        REQUIRE(stats.ok());
+        CHECK(stats->Find("shapers")->as_object().empty());
+      }
+      REQUIRE(warnings.size() == 1);
+      CHECK_MESSAGE(warnings[0].find(problem) != std::string::npos, warnings[0]);
+      REQUIRE(Corrupt(home).size() == 1);
+      CHECK(plugline::testing::ReadFileOrEmpty(Corrupt(home)[0]) == text);
+      auto after = store.Load();
+      REQUIRE(after.ok());
+      if (through_record) CHECK(Number(*after, "s", "tokens_saved") == 6);
+    }
+  }
+}
+
+TEST_CASE("valid edge values in stats are kept: zero, 2^53, negative savings, unknown members") {
+  TempDir home;
+  const std::string text =
+      R"({"version":1,"shapers":{"s":{"match_count":9007199254740992,"shape_count":0,)"
+      R"("tokens_saved":-9007199254740992,"shape_ms_total":1e300,"note":"kept"}},)"
+      R"("daily":{"2026-11-29":{}},"comment":{"any":"thing"}})";
+  plugline::testing::WriteFile(home.Sub("stats.json"), text);
+  StatsStore store(home.path());
+  std::vector<std::string> warnings;
+  REQUIRE(store.Record(ShapeTrace{{"s"}, "s", false, 10, 4, 0.5, {}}, absl::Now(), &warnings).ok());
+  CHECK(warnings.empty());
+  CHECK(Corrupt(home).empty());
+  auto stats = store.Load();
+  REQUIRE(stats.ok());
+  CHECK(Number(*stats, "s", "shape_count") == 1);
+  CHECK(stats->Find("shapers")->Find("s")->Find("note")->as_string() == "kept");
+  CHECK(stats->Find("comment") != nullptr);
+}
+
+TEST_CASE("a stats file of a newer version: nothing recorded, nothing overwritten, said why") {
+  TempDir home;
+  const std::string newer = R"({"version":2,"shapers":"a layout from the future"})";
+  plugline::testing::WriteFile(home.Sub("stats.json"), newer);
+  StatsStore store(home.path());
+  absl::Status recorded = store.Record(ShapeTrace{{"s"}, "s", false, 10, 4, 0.5, {}}, absl::Now());
+  CHECK(recorded.code() == absl::StatusCode::kFailedPrecondition);
+  CHECK(std::string(recorded.message()).find("has version 2, newer than this plugline's (1)") !=
+        std::string::npos);
+  CHECK(store.Load().status().code() == absl::StatusCode::kFailedPrecondition);
+  CHECK(plugline::testing::ReadFileOrEmpty(home.Sub("stats.json")) == newer);
+  CHECK(Corrupt(home).empty());
+}
+
+TEST_CASE("a huge stats file is moved aside without being read whole") {
+  TempDir home;
+  // 65 MiB of whitespace around a valid document: over the 64 MiB bound.
+  std::string huge(size_t{65} << 20, ' ');
+  huge.append(R"({"version":1})");
+  plugline::testing::WriteFile(home.Sub("stats.json"), huge);
+  huge.clear();
+  huge.shrink_to_fit();
+  std::vector<std::string> warnings;
+  REQUIRE(StatsStore(home.path()).Record(ShapeTrace{{"s"}, "s", false, 1, 1, 0.1, {}},
+                                         absl::Now(), &warnings)
+              .ok());
+  REQUIRE(warnings.size() == 1);
+  CHECK(warnings[0].find("larger than 67108864 bytes") != std::string::npos);
+  CHECK(Corrupt(home).size() == 1);
 }
 
 TEST_CASE("the time series keeps a bounded number of days") {

@@ -148,8 +148,9 @@ PLUGLINE_API plugline_status plugline_host_new(plugline_host **out, const plugli
 PLUGLINE_API void plugline_host_free(plugline_host *host);
 
 /* Problems found while opening the host (an unreadable or malformed config file, an unknown
- * key), as a JSON array of strings, each naming the file. The buffer is released with
- * plugline_free(). */
+ * key), and problems with state files met since (a malformed stats.json moved aside, a newer
+ * one left alone), as a JSON array of strings, each naming the file. The buffer is released
+ * with plugline_free(). */
 PLUGLINE_API plugline_status plugline_host_diagnostics(char **out_json, size_t *out_len,
                                                        plugline_host *host);
 
@@ -157,8 +158,9 @@ PLUGLINE_API plugline_status plugline_host_diagnostics(char **out_json, size_t *
  *   {"version": 1, "shapers": {"<id>": {"match_count", "shape_count", "fail_count",
  *    "tokens_saved", "shape_ms_total", "average_shape_ms"}}, "daily": {"YYYY-MM-DD": {...}}}
  * Counts from every process that used the same home. Released with plugline_free().
- * Returns PLUGLINE_OK, PLUGLINE_EINVALID, or PLUGLINE_EINVALID/PLUGLINE_EPERMISSION when the
- * stats file is unreadable or corrupt (the message names it). */
+ * A malformed stats file is moved aside (see plugline_host_diagnostics) and gives empty stats.
+ * Returns PLUGLINE_OK, PLUGLINE_EINVALID, PLUGLINE_EPERMISSION when the stats file is
+ * unreadable, or PLUGLINE_ESTATE when a newer plugline wrote it (the message names it). */
 PLUGLINE_API plugline_status plugline_host_stats(char **out_json, size_t *out_len,
                                                  plugline_host *host);
 

@@ -1,0 +1,133 @@
+// State files that do not hold what plugline expects, through the real `plugline` binary: the
+// command still runs and prints its output, the file is kept aside, and the user is told.
+#include <doctest/doctest.h>
+
+#include <optional>
+
+#include "absl/strings/match.h"
+#include "core/fs.h"
+#include "core/json.h"
+#include "core/strings.h"
+#include "exec/process.h"
+#include "test_util.h"
+
+namespace plugline::cli {
+namespace {
+
+using plugline::testing::ReadFileOrEmpty;
+using plugline::testing::TempDir;
+using plugline::testing::WriteFile;
+
+exec::ProcessResult Plugline(const TempDir& home, std::vector<std::string> args,
+                             std::optional<std::string> stdin_data = std::nullopt) {
+  exec::ProcessSpec spec;
+  spec.argv = {plugline::testing::BinDir() + "/plugline"};
+  spec.argv.insert(spec.argv.end(), args.begin(), args.end());
+  spec.extra_env = {{"PLUGLINE_HOME", home.path()}};
+  spec.stdin_data = std::move(stdin_data);
+  spec.merge_output = false;
+  spec.timeout = absl::Seconds(60);
+  absl::StatusOr<exec::ProcessResult> result = exec::RunProcess(spec);
+  REQUIRE_MESSAGE(result.ok(), result.status().ToString());
+  return *result;
+}
+
+std::vector<std::string> CorruptStats(const TempDir& home) {
+  std::vector<std::string> found;
+  absl::StatusOr<std::vector<std::string>> names = core::ListDir(home.path());
+  REQUIRE(names.ok());
+  for (const std::string& name : *names) {
+    if (absl::StartsWith(name, "stats.json.corrupt-")) found.push_back(home.Sub(name));
+  }
+  return found;
+}
+
+// `{"version":1,"shapers":[]}` used to abort run, shape and stats (rc 134) after the command
+// had run, losing its output.
+TEST_CASE("a stats file of the wrong shape: run, shape and stats go on, warn, keep it aside") {
+  const std::string bad = R"({"version":1,"shapers":[]})";
+  const std::string warning_start = "plugline: warning: ";
+
+  SUBCASE("run") {
+    TempDir home;
+    WriteFile(home.Sub("stats.json"), bad);
+    exec::ProcessResult run = Plugline(home, {"run", "--", "sh", "-c", "echo the output; exit 4"});
+    CHECK(run.exit_status == 4);
+    CHECK(run.term_signal == 0);
+    CHECK(run.output.find("the output") != std::string::npos);
+    CHECK(run.error_output.find(StrCat(warning_start, home.Sub("stats.json"), " is malformed (",
+                                       "`shapers` must be an object, not an array); moved it "
+                                       "aside to ")) != std::string::npos);
+    REQUIRE(CorruptStats(home).size() == 1);
+    CHECK(ReadFileOrEmpty(CorruptStats(home)[0]) == bad);
+    CHECK(ReadFileOrEmpty(home.Sub("logs/plugline.log")).find("warn stats: ") != std::string::npos);
+    // Counting started again: this run is in the fresh file.
+    exec::ProcessResult stats = Plugline(home, {"stats", "--json"});
+    CHECK(stats.exit_status == 0);
+    CHECK(stats.error_output.empty());
+    absl::StatusOr<core::Value> json = core::ParseJson(stats.output, "stats");
+    REQUIRE(json.ok());
+    CHECK(json->Find("shapers")->Find("builtin-generic") != nullptr);
+  }
+  SUBCASE("shape") {
+    TempDir home;
+    WriteFile(home.Sub("stats.json"), bad);
+    exec::ProcessResult shape =
+        Plugline(home, {"shape", "--command", "make", "--exit-code", "0"}, "built\n");
+    CHECK(shape.exit_status == 0);
+    CHECK(shape.term_signal == 0);
+    CHECK(shape.output.find("built") != std::string::npos);
+    CHECK(shape.error_output.find(StrCat(warning_start, home.Sub("stats.json"),
+                                         " is malformed")) != std::string::npos);
+    CHECK(CorruptStats(home).size() == 1);
+  }
+  SUBCASE("stats") {
+    TempDir home;
+    WriteFile(home.Sub("stats.json"), bad);
+    exec::ProcessResult stats = Plugline(home, {"stats"});
+    CHECK(stats.exit_status == 0);
+    CHECK(stats.term_signal == 0);
+    CHECK(stats.output.find("no statistics yet") != std::string::npos);
+    CHECK(stats.error_output.find(StrCat(warning_start, home.Sub("stats.json"),
+                                         " is malformed")) != std::string::npos);
+    CHECK(CorruptStats(home).size() == 1);
+  }
+  SUBCASE("plugins") {
+    TempDir home;
+    WriteFile(home.Sub("stats.json"), bad);
+    exec::ProcessResult plugins = Plugline(home, {"plugins"});
+    CHECK(plugins.exit_status == 0);
+    CHECK(plugins.output.find("builtin-generic") != std::string::npos);
+    CHECK(plugins.error_output.find("is malformed") != std::string::npos);
+  }
+}
+
+TEST_CASE("a garbled stats file is kept as .corrupt-<time> and the user is told") {
+  TempDir home;
+  WriteFile(home.Sub("stats.json"), "{\"version\":1,\"shapers\":{\"builtin-gen");
+  exec::ProcessResult run = Plugline(home, {"run", "--", "seq", "1", "5"});
+  CHECK(run.exit_status == 0);
+  CHECK(run.error_output.find("is malformed (invalid JSON") != std::string::npos);
+  REQUIRE(CorruptStats(home).size() == 1);
+  CHECK(run.error_output.find(CorruptStats(home)[0]) != std::string::npos);
+}
+
+TEST_CASE("a stats file of a newer version is never overwritten: not recorded, and said why") {
+  TempDir home;
+  const std::string newer = R"({"version":7,"totals":{"everything":1}})";
+  WriteFile(home.Sub("stats.json"), newer);
+  exec::ProcessResult run = Plugline(home, {"run", "--", "seq", "1", "5"});
+  CHECK(run.exit_status == 0);
+  CHECK(run.output.find("5") != std::string::npos);
+  CHECK(run.error_output.find(StrCat("plugline: warning: statistics not recorded: ",
+                                     home.Sub("stats.json"), " has version 7, newer than this ",
+                                     "plugline's (1): left untouched")) != std::string::npos);
+  exec::ProcessResult stats = Plugline(home, {"stats"});
+  CHECK(stats.exit_status == 1);
+  CHECK(stats.error_output.find("has version 7") != std::string::npos);
+  CHECK(ReadFileOrEmpty(home.Sub("stats.json")) == newer);
+  CHECK(CorruptStats(home).empty());
+}
+
+}  // namespace
+}  // namespace plugline::cli
