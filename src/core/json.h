@@ -72,13 +72,27 @@ class Value {
   std::variant<std::monostate, bool, double, std::string, ValueArray, ValueObject> data_;
 };
 
+// What ParseJson does with a key that appears twice in one object. Readers disagree on which
+// copy counts (simdjson and Value::Find take the first, Python's json and JavaScript's
+// JSON.parse the last), so a plugin and the host could act on different values.
+enum class DuplicateKeys {
+  kReject,    // an error: everything plugline is given (answers, payloads, state, manifests)
+  kLastWins,  // the last copy, in the first one's place: for files Node reads (package.json)
+};
+
 // Parses one JSON document (RFC 8259) with simdjson. `source` names where the text came from
 // ("plugin audit-log stdout", "/home/u/.plugline/stats.json") and starts every error message.
-absl::StatusOr<Value> ParseJson(std::string_view text, std::string_view source);
+// A duplicate key is InvalidArgument by default: `<source>: duplicate key "deny" in the
+// top-level object (a key may appear only once)`, or `in the object at plugins.overrides[2]`.
+// Checking costs a linear scan per small object and a hash set per large one.
+absl::StatusOr<Value> ParseJson(std::string_view text, std::string_view source,
+                                DuplicateKeys duplicates = DuplicateKeys::kReject);
 
 // Parses one YAML document with yaml-cpp. Plain scalars resolve as YAML 1.2's core schema
 // (null, true/false, integers, floats); quoted scalars stay strings. An empty document is
-// null. Errors name `source` and the line and column.
+// null. Errors name `source` and the line and column. A key that appears twice in one mapping
+// is an error naming both lines (`<source>:4:1: duplicate key "on_error" (first at line 2)`):
+// YAML 1.2 forbids it, and other readers resolve it differently.
 absl::StatusOr<Value> ParseYaml(std::string_view text, std::string_view source);
 
 // Serializes `value` as compact JSON.

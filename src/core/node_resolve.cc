@@ -84,7 +84,8 @@ absl::StatusOr<Package> ReadPackage(const std::string& root) {
     if (absl::IsNotFound(text.status())) return package;
     return text.status();
   }
-  absl::StatusOr<Value> json = ParseJson(*text, package.json_path);
+  // Read as Node reads it: a repeated key (published packages have some) takes the last value.
+  absl::StatusOr<Value> json = ParseJson(*text, package.json_path, DuplicateKeys::kLastWins);
   if (!json.ok()) return json.status();
   if (!json->is_object()) {
     return absl::InvalidArgumentError(StrCat(package.json_path, ": expected a JSON object"));

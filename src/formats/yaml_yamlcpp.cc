@@ -12,6 +12,7 @@
 #include "absl/strings/str_cat.h"
 #include "core/strings.h"
 #include "core/json.h"
+#include "formats/duplicate_keys.h"
 
 namespace plugline::core {
 namespace {
@@ -87,8 +88,16 @@ struct Converter {
       }
       case YAML::NodeType::Map: {
         ValueObject members;
+        // Keys are views into the nodes' own strings, which `node` keeps alive.
+        formats::KeySet<YAML::Mark> keys;
         for (const auto& kv : node) {
           if (!kv.first.IsScalar()) return Error(kv.first, "mapping keys must be scalars");
+          if (const YAML::Mark* first = keys.Insert(kv.first.Scalar(), kv.first.Mark())) {
+            std::string what = "duplicate key ";
+            AppendJsonString(what, kv.first.Scalar());
+            if (!first->is_null()) StrAppend(&what, " (first at line ", first->line + 1, ")");
+            return Error(kv.first, what);
+          }
           auto converted = Convert(kv.second, depth + 1);
           if (!converted.ok()) return converted.status();
           members.emplace_back(kv.first.Scalar(), *std::move(converted));

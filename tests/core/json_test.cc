@@ -3,7 +3,9 @@
 #include <doctest/doctest.h>
 
 #include <string>
+#include <vector>
 
+#include "core/strings.h"
 #include "core/text.h"
 
 namespace plugline::core {
@@ -119,6 +121,102 @@ TEST_CASE("ParseYaml refuses an alias bomb instead of exhausting memory") {
   auto doc = ParseYaml(bomb, "bomb.yaml");
   REQUIRE_FALSE(doc.ok());
   CHECK(std::string(doc.status().message()).find("too large") != std::string::npos);
+}
+
+// Readers disagree on which copy of a repeated key wins, so plugline reads none: every JSON
+// document it is given (answers, payloads, state) is refused when a key repeats.
+TEST_CASE("ParseJson refuses a key that appears twice in one object, and says where") {
+  struct Case {
+    std::string text;
+    std::string message;
+  };
+  const std::vector<Case> cases = {
+      {R"({"deny":false,"deny":true})",
+       R"(answer: duplicate key "deny" in the top-level object (a key may appear only once))"},
+      {R"({"a":1,"b":2,"a":3})", R"(answer: duplicate key "a" in the top-level object)"},
+      {R"({"a":1,"a":2})", R"(answer: duplicate key "a" in the top-level object)"},
+      {R"({"plugins":{"overrides":{"x":{},"x":{}}}})",
+       R"(answer: duplicate key "x" in the object at plugins.overrides)"},
+      {R"([1,{"k":[{},{"z":0,"z":0}]}])", R"(answer: duplicate key "z" in the object at [1].k[1])"},
+      {R"({"a.b":{"\u001b[31m":{"q":1,"q":2}}})",
+       R"(answer: duplicate key "q" in the object at ["a.b"]["\u001b[31m"])"},
+      {R"({"\u001b]52;c;x\u0007":1,"\u001b]52;c;x\u0007":2})",
+       R"(answer: duplicate key "\u001b]52;c;x\u0007" in the top-level object)"},
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.text);
+    auto parsed = ParseJson(c.text, "answer");
+    REQUIRE_FALSE(parsed.ok());
+    CHECK(parsed.status().code() == absl::StatusCode::kInvalidArgument);
+    CHECK_MESSAGE(std::string(parsed.status().message()).find(c.message) == 0,
+                  parsed.status().message());
+  }
+  // Equal values at different places are not duplicates.
+  CHECK(ParseJson(R"({"a":{"a":{"a":1}},"b":[{"a":1},{"a":2}]})", "ok").ok());
+}
+
+TEST_CASE("ParseJson checks large objects for duplicates in linear time") {
+  // 200,000 distinct keys, then the same with the first key repeated last: a quadratic scan
+  // would take minutes here.
+  std::string text = "{";
+  for (int i = 0; i < 200000; ++i) StrAppend(&text, i ? "," : "", "\"k", i, "\":", i);
+  auto unique = ParseJson(text + "}", "big");
+  REQUIRE(unique.ok());
+  CHECK(unique->as_object().size() == 200000);
+  auto repeated = ParseJson(text + ",\"k0\":1}", "big");
+  REQUIRE_FALSE(repeated.ok());
+  CHECK(std::string(repeated.status().message()).find("duplicate key \"k0\"") != std::string::npos);
+  // Keys past the linear part of the check, and the one where it switches to a hash set.
+  for (int n : {15, 16, 17, 40}) {
+    std::string object = "{";
+    for (int i = 0; i < n; ++i) StrAppend(&object, i ? "," : "", "\"k", i, "\":0");
+    CHECK(ParseJson(object + "}", "n").ok());
+    for (int dup : {0, n / 2, n - 1}) {
+      CAPTURE(n);
+      CAPTURE(dup);
+      CHECK_FALSE(ParseJson(StrCat(object, ",\"k", dup, "\":1}"), "n").ok());
+    }
+  }
+}
+
+TEST_CASE("ParseJson with DuplicateKeys::kLastWins reads as Node's JSON.parse does") {
+  auto parsed = ParseJson(R"({"main":"a.js","x":{"k":1,"k":2},"main":"b.js"})", "package.json",
+                          DuplicateKeys::kLastWins);
+  REQUIRE(parsed.ok());
+  REQUIRE(parsed->as_object().size() == 2);
+  CHECK(parsed->as_object()[0].first == "main");  // in the first one's place
+  CHECK(parsed->Find("main")->as_string() == "b.js");
+  CHECK(parsed->Find("x")->Find("k")->as_integer() == 2);
+}
+
+TEST_CASE("ParseYaml refuses a key that appears twice in one mapping, naming both lines") {
+  struct Case {
+    std::string text;
+    std::string message;
+  };
+  const std::vector<Case> cases = {
+      {"name: guard\non_error: open\ncommand: ./run.sh\non_error: closed\n",
+       R"(plugin.yaml:4:1: duplicate key "on_error" (first at line 2))"},
+      {"plugins:\n  enabled: true\n  dirs: []\n  enabled: false\n",
+       R"(plugin.yaml:4:3: duplicate key "enabled" (first at line 2))"},
+      {"env: {A: 1, B: 2, A: 3}\n", R"(plugin.yaml:1:19: duplicate key "A" (first at line 1))"},
+      {"hooks:\n  - x: 1\n    x: 2\n", R"(plugin.yaml:3:5: duplicate key "x" (first at line 2))"},
+      // Quoting does not make another key: both are the string "1".
+      {"1: a\n\"1\": b\n", R"(plugin.yaml:2:1: duplicate key "1" (first at line 1))"},
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.text);
+    auto parsed = ParseYaml(c.text, "plugin.yaml");
+    REQUIRE_FALSE(parsed.ok());
+    CHECK(parsed.status().code() == absl::StatusCode::kInvalidArgument);
+    CHECK(std::string(parsed.status().message()) == c.message);
+  }
+  std::string big;
+  for (int i = 0; i < 50000; ++i) StrAppend(&big, "k", i, ": ", i, "\n");
+  auto unique = ParseYaml(big, "big.yaml");
+  REQUIRE(unique.ok());
+  CHECK(unique->as_object().size() == 50000);
+  CHECK_FALSE(ParseYaml(big + "k49999: again\n", "big.yaml").ok());
 }
 
 }  // namespace

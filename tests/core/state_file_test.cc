@@ -93,6 +93,7 @@ TEST_CASE("a malformed state file is moved aside with a warning, and the command
       {R"({"version":-3})", "`version` must be a whole number >= 1, not -3"},
       {R"({"version":1.5})", "`version` must be a whole number >= 1, not 1.5"},
       {R"({"version":null})", "`version` must be a whole number >= 1, not null"},
+      {R"({"version":1,"version":1})", "duplicate key \"version\""},
       {R"({"version":1,"count":-1})", "`count` must be a whole number >= 0, not -1"},
       {R"({"version":1,"count":0.5})", "`count` must be a whole number >= 0, not 0.5"},
       {R"({"version":1,"count":1e300})", "`count` must be a whole number >= 0, not 1e+300"},
