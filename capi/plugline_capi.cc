@@ -387,6 +387,11 @@ plugline_status plugline_host_add_hook(plugline_host* host, const plugline_hook_
       int rc = fn(event_text.c_str(), payload_text.c_str(), payload_text.size(), &answer,
                   user_data);
       if (rc != 0) {
+        // A hook that fails because plugline_hook_answer_set refused its answer: say why.
+        if (answer.failure.empty() && !answer.invalid.empty()) {
+          return absl::InvalidArgumentError(
+              StrCat("native hook ", id, " answered: ", answer.invalid));
+        }
         return absl::UnknownError(answer.failure.empty()
                                       ? StrCat("native hook ", id, " returned ", rc)
                                       : answer.failure);

@@ -139,6 +139,11 @@ export interface DispatchResult {
   skipped: { plugin: string; why: string; detail: string }[];
   /** One entry per hook that ran, in chain order. */
   plugins: { plugin: string; action: string; ms: number }[];
+  /**
+   * What did not stop the dispatch but is probably not what was meant: an answer key plugline
+   * does not read, an event name one edit away from a canonical one (plugin null).
+   */
+  warnings: { plugin: string | null; text: string }[];
 }
 
 /** What trigger() returns: the output after every plugin's hook ran. */

@@ -277,7 +277,8 @@ class Host {
    * @returns {{event: string, denied: boolean, denied_by: string|null, reason: string|null,
    *   arguments: string|null, result: string|null, notices: {plugin: string, text: string}[],
    *   skipped: {plugin: string, why: string, detail: string}[],
-   *   plugins: {plugin: string, action: string, ms: number}[]}}
+   *   plugins: {plugin: string, action: string, ms: number}[],
+   *   warnings: {plugin: string|null, text: string}[]}}
    * @throws {PluglineError} PLUGLINE_EINVALID (empty event, payload not a JSON object),
    *   PLUGLINE_ESTATE (closed host, or called from inside one of its own native hooks)
    */

@@ -18,6 +18,10 @@ struct HookAnswer {
   std::optional<std::string> arguments;  // new arguments (a JSON-encoded string), pre_tool_call
   std::optional<std::string> result;     // a replacement result, post_tool_call
   std::optional<std::string> notice;     // a message for the agent or user, any event
+  // What was wrong with the answer without making it unusable, one sentence each: a key
+  // plugline does not read ("unknown answer key \"denied\" ignored (did you mean \"deny\"?)").
+  // The dispatcher moves them into DispatchResult::warnings under the plugin's id.
+  std::vector<std::string> warnings;
 };
 
 // What a dispatch decided: final values after every plugin ran, in order.
@@ -30,6 +34,10 @@ struct DispatchResult {
     std::string plugin;
     std::string why;     // a short code: "bad_answer" or a status code name ("deadline_exceeded")
     std::string detail;  // the failure's message
+  };
+  struct Warning {
+    std::string plugin;  // the plugin it is about; "" for the dispatch itself (its event name)
+    std::string text;
   };
   struct PluginRecord {
     std::string plugin;
@@ -50,10 +58,15 @@ struct DispatchResult {
   std::vector<Notice> notices;        // in the order the plugins gave them
   std::vector<Skipped> skipped;       // in chain order
   std::vector<PluginRecord> plugins;  // one per plugin that ran, in chain order
+  // Things that did not stop the dispatch but probably are not what was meant: an answer key
+  // plugline does not read (`denied` for `deny`), an event name one edit away from a canonical
+  // one (`pre_tool_cal`, dispatched as observe-only). In chain order, the event's first.
+  std::vector<Warning> warnings;
 
   // {"event","denied","denied_by","reason","arguments","result","notices":[{"plugin","text"}],
-  //  "skipped":[{"plugin","why","detail"}],"plugins":[{"plugin","action","ms"}]}; denied_by and
-  // reason are null unless denied, arguments and result null when absent.
+  //  "skipped":[{"plugin","why","detail"}],"plugins":[{"plugin","action","ms"}],
+  //  "warnings":[{"plugin","text"}]}; denied_by and reason are null unless denied, arguments and
+  // result null when absent, a warning's plugin null when it is about the dispatch itself.
   std::string ToJson() const;
 };
 

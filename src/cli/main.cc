@@ -17,6 +17,7 @@
 #include "absl/strings/str_join.h"
 #include "core/fs.h"
 #include "core/json.h"
+#include "core/plugin_id.h"
 #include "core/strings.h"
 #include "core/text.h"
 #include "exec/process.h"
@@ -110,7 +111,7 @@ void PrintResult(const ShapeResult& result, const ShapeFlags& flags) {
   }
   WriteAll(STDOUT_FILENO, result.summary);
   if (!result.summary.empty() && result.summary.back() != '\n') WriteAll(STDOUT_FILENO, "\n");
-  if (result.fallback) Error(StrCat("note: ", *result.fallback));
+  if (result.fallback) Error(StrCat("note: ", core::EscapeControl(*result.fallback)));
 }
 
 // How many of the host's diagnostics have been printed: the host adds some while it works (a
@@ -407,9 +408,11 @@ int Plugins(const std::vector<std::string>& args) {
   absl::StatusOr<core::Value> stats =
       stats_json.ok() ? core::ParseJson(*stats_json, "stats") : stats_json.status();
   const core::Value* shapers = stats.ok() ? stats->Find("shapers") : nullptr;
+  // Ids, reasons and warnings come from plugins (and their file names): control characters are
+  // escaped before they reach the terminal.
   auto text = [](const core::Value& v, std::string_view key) -> std::string {
     const core::Value* f = v.Find(key);
-    return f != nullptr && f->is_string() ? f->as_string() : std::string("-");
+    return f != nullptr && f->is_string() ? core::EscapeControl(f->as_string()) : std::string("-");
   };
   auto count = [&](std::string_view id, std::string_view key) -> std::string {
     const core::Value* s = shapers != nullptr ? shapers->Find(id) : nullptr;
@@ -430,7 +433,7 @@ int Plugins(const std::vector<std::string>& args) {
         events != nullptr && events->is_array() && state == "enabled") {
       std::vector<std::string> names;
       for (const core::Value& e : events->as_array()) {
-        if (e.is_string()) names.push_back(e.as_string());
+        if (e.is_string()) names.push_back(core::EscapeControl(e.as_string()));
       }
       if (!names.empty()) {
         StrAppend(&hooks, absl::StrFormat("  %-22s %s\n", id, absl::StrJoin(names, ", ")));
@@ -448,7 +451,8 @@ int Plugins(const std::vector<std::string>& args) {
         warnings != nullptr && warnings->is_array()) {
       for (const core::Value& warning : warnings->as_array()) {
         if (!warning.is_string()) continue;
-        StrAppend(&problems, "\n", id, " (warning): ", warning.as_string(), "\n");
+        StrAppend(&problems, "\n", id, " (warning): ", core::EscapeControl(warning.as_string()),
+                  "\n");
       }
     }
   }
@@ -512,8 +516,17 @@ int Hook(const std::vector<std::string>& args) {
     return kExitUsage;
   }
   WriteAll(STDOUT_FILENO, StrCat(result->ToJson(), "\n"));
+  // Plugin text on the terminal: control characters escaped (the JSON above escapes its own).
+  using core::EscapeControl;
+  for (const DispatchResult::Warning& warning : result->warnings) {
+    Error(warning.plugin.empty()
+              ? StrCat("warning: ", EscapeControl(warning.text))
+              : StrCat("warning: plugin ", EscapeControl(warning.plugin), ": ",
+                       EscapeControl(warning.text)));
+  }
   for (const DispatchResult::Skipped& skipped : result->skipped) {
-    Error(StrCat("note: plugin ", skipped.plugin, " skipped: ", skipped.detail));
+    Error(StrCat("note: plugin ", EscapeControl(skipped.plugin), " skipped: ",
+                 EscapeControl(skipped.detail)));
   }
   AbandonHost(*std::move(host));
   return result->denied ? kExitDenied : 0;
@@ -610,9 +623,11 @@ int Tools(const std::vector<std::string>& args) {
     std::string table = absl::StrFormat("%-24s %-20s %s\n", "tool", "plugin", "description");
     if (tools.ok()) {
       for (const core::Value& t : tools->Find("tools")->as_array()) {
-        StrAppend(&table, absl::StrFormat("%-24s %-20s %s\n", t.Find("name")->as_string(),
-                                          t.Find("plugin")->as_string(),
-                                          t.Find("description")->as_string()));
+        // Plugin text: control characters escaped before they reach the terminal.
+        StrAppend(&table,
+                  absl::StrFormat("%-24s %-20s %s\n", core::EscapeControl(t.Find("name")->as_string()),
+                                  core::EscapeControl(t.Find("plugin")->as_string()),
+                                  core::EscapeControl(t.Find("description")->as_string())));
       }
     }
     WriteAll(STDOUT_FILENO, table);

@@ -10,12 +10,52 @@
 #include "absl/strings/ascii.h"
 #include "core/json.h"
 #include "core/strings.h"
+#include "core/suggest.h"
 
 namespace plugline::core {
 
 bool IsCanonicalEvent(std::string_view event) {
   return std::find(std::begin(kCanonicalEvents), std::end(kCanonicalEvents), event) !=
          std::end(kCanonicalEvents);
+}
+
+namespace {
+
+// "PreToolCall", "pre-tool-call" -> "pretoolcall".
+std::string Squeeze(std::string_view name) {
+  std::string out;
+  for (char c : name) {
+    if (c == '_' || c == '-' || c == '.' || c == ' ') continue;
+    out.push_back(absl::ascii_tolower(static_cast<unsigned char>(c)));
+  }
+  return out;
+}
+
+}  // namespace
+
+std::optional<std::string_view> NearCanonicalEvent(std::string_view event) {
+  if (event.empty() || IsCanonicalEvent(event)) return std::nullopt;
+  if (std::optional<std::string_view> meant = SuggestKnown(event, kCanonicalEvents)) return meant;
+  const std::string squeezed = Squeeze(event);
+  for (std::string_view canonical : kCanonicalEvents) {
+    const std::string target = Squeeze(canonical);
+    if (squeezed == target || IsOneEditApart(squeezed, target)) return canonical;
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> NearCanonicalEventWarning(std::string_view event) {
+  std::optional<std::string_view> meant = NearCanonicalEvent(event);
+  if (!meant.has_value()) return std::nullopt;
+  std::string text = "event ";
+  AppendJsonString(text, event);  // quoted and escaped: the name may come from anywhere
+  StrAppend(&text, " is not a canonical event (did you mean \"", *meant, "\"?)");
+  const EventCapabilities caps = CapabilitiesOf(*meant);
+  if (caps.can_deny || caps.can_replace_result) {
+    StrAppend(&text, ": it is observe-only, so no plugin can ",
+              caps.can_deny ? "deny it or rewrite its arguments" : "replace its result");
+  }
+  return text;
 }
 
 EventCapabilities CapabilitiesOf(std::string_view event) {
@@ -120,6 +160,9 @@ absl::StatusOr<DispatchResult> Dispatch(std::string_view event, std::string_view
   const EventCapabilities caps = CapabilitiesOf(event);
   DispatchResult out;
   out.event = std::string(event);
+  if (std::optional<std::string> near = NearCanonicalEventWarning(event)) {
+    out.warnings.push_back({"", *std::move(near)});
+  }
 
   for (const std::shared_ptr<HookPlugin>& plugin : plugins) {
     if (!plugin->Handles(event)) continue;
@@ -132,6 +175,11 @@ absl::StatusOr<DispatchResult> Dispatch(std::string_view event, std::string_view
     const auto start = std::chrono::steady_clock::now();
     absl::StatusOr<HookAnswer> answer = plugin->Call(event, payload_text);
     const double ms = ElapsedMs(start);
+    if (answer.ok()) {
+      for (std::string& warning : answer->warnings) {
+        out.warnings.push_back({id, std::move(warning)});
+      }
+    }
 
     // A failure, or an answer the dispatcher cannot use: skipped, or for a fail-closed plugin on
     // an event that can deny, a deny.
@@ -260,6 +308,17 @@ std::string DispatchResult::ToJson() const {
         .Key("ms")
         .Double(p.ms)
         .EndObject();
+  }
+  w.EndArray();
+  w.Key("warnings").BeginArray();
+  for (const Warning& warning : warnings) {
+    w.BeginObject().Key("plugin");
+    if (warning.plugin.empty()) {
+      w.Null();
+    } else {
+      w.String(warning.plugin);
+    }
+    w.Key("text").String(warning.text).EndObject();
   }
   w.EndArray();
   w.EndObject();

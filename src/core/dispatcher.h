@@ -20,6 +20,10 @@
 //   other failure.
 // - An empty `arguments`, `result` or `notice` string in an answer means "no opinion", as in the
 //   seed's protocol where `{"arguments":"","result":"","notice":""}` is the empty answer.
+// - An answer's warnings (unknown keys) go to the result's `warnings` under the plugin's id. An
+//   event name one edit away from a canonical one (NearCanonicalEvent) is dispatched as the
+//   observe-only event it is, with a warning first: a host that misspells pre_tool_call would
+//   otherwise see every deny "ignored" without being told why.
 //
 // Thread safety: Dispatch itself keeps no state; it calls the plugins from the calling thread,
 // so whether two dispatches may run at once depends on the plugins.
@@ -47,6 +51,16 @@ struct EventCapabilities {
 };
 EventCapabilities CapabilitiesOf(std::string_view event);
 bool IsCanonicalEvent(std::string_view event);
+
+// The canonical event a name that is not one was probably meant to be: one edit away
+// (pre_tool_cal, pre_tool_calls, pre_tool_clal), or the same once case and the separators
+// '_', '-', '.' and ' ' are set aside (PreToolCall, pre-tool-call), or one edit away from that.
+// nullopt for a canonical name and for names far from all of them (a host's own events).
+std::optional<std::string_view> NearCanonicalEvent(std::string_view event);
+
+// The warning for an event name NearCanonicalEvent matches, for the dispatch result and for
+// listings of plugins subscribed to it; nullopt when it matches none.
+std::optional<std::string> NearCanonicalEventWarning(std::string_view event);
 
 // The per-plugin `action` vocabulary of DispatchResult::PluginRecord, one per plugin that ran:
 //   "none"     answered with no opinion

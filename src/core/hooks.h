@@ -5,6 +5,7 @@
 #define PLUGLINE_CORE_HOOKS_H_
 
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -23,11 +24,21 @@ inline constexpr std::string_view kCanonicalEvents[] = {
 // A plugin's answer (the public struct of <plugline/hooks.h>).
 using HookAnswer = plugline::HookAnswer;
 
+// The keys of an answer object (docs/plugins-exec.md).
+inline constexpr std::string_view kAnswerKeys[] = {"deny", "reason", "arguments", "result",
+                                                   "notice"};
+// At most this many unknown keys of one answer are named in its warnings; the rest are counted.
+inline constexpr size_t kMaxUnknownKeyWarnings = 8;
+
 // A plugin's answer from its JSON object (the exec protocol's answer, a native hook's answer
-// from the C ABI): every field optional, null and "" count as absent, unknown fields are
-// ignored, `arguments` must be valid JSON text. InvalidArgument otherwise, the message starting
-// with `source` ("stdout: `deny` must be true or false, not a string").
-absl::StatusOr<HookAnswer> HookAnswerFromValue(const Value& doc, std::string_view source);
+// from the C ABI): every field optional, null and "" count as absent, `arguments` must be
+// valid JSON text. InvalidArgument otherwise, the message starting with `source` ("stdout:
+// `deny` must be true or false, not a string"). A key that is neither one of kAnswerKeys nor in
+// `also_known` (the persistent protocol's "id") is ignored — a newer protocol may add some —
+// and named in the answer's warnings, with the key meant when it is one edit away from one or a
+// known alias (`denied`, `block` for `deny`; `args` for `arguments`; `message` for `notice`).
+absl::StatusOr<HookAnswer> HookAnswerFromValue(const Value& doc, std::string_view source,
+                                               std::span<const std::string_view> also_known = {});
 // The same from text; empty or whitespace-only text is no opinion.
 absl::StatusOr<HookAnswer> ParseHookAnswer(std::string_view text, std::string_view source);
 

@@ -273,6 +273,10 @@ absl::StatusOr<DispatchResult> Host::Dispatch(std::string_view event,
     impl_->log->Write("info", StrCat("plugin ", result->denied_by),
                       StrCat(event, ": denied: ", result->reason));
   }
+  for (const DispatchResult::Warning& warning : result->warnings) {
+    impl_->log->Write("warn", warning.plugin.empty() ? "dispatch" : StrCat("plugin ", warning.plugin),
+                      warning.text);
+  }
   return result;
 }
 
@@ -285,6 +289,11 @@ absl::Status Host::AddHook(NativeHookOptions hook) {
   for (const auto& existing : impl_->native_hooks) {
     if (existing->id() == hook.id) {
       return absl::AlreadyExistsError(StrCat("a native hook with id ", hook.id, " exists"));
+    }
+  }
+  for (const std::string& event : hook.events) {
+    if (std::optional<std::string> near = core::NearCanonicalEventWarning(event)) {
+      impl_->log->Write("warn", StrCat("native hook ", hook.id), *near);
     }
   }
   impl_->native_hooks.push_back(std::make_shared<core::NativeHook>(
@@ -461,6 +470,11 @@ std::string Host::PluginsJson() {
     info.state = "enabled";
     info.source = "host";
     info.events = hook->events();
+    for (const std::string& event : info.events) {
+      if (std::optional<std::string> near = core::NearCanonicalEventWarning(event)) {
+        info.warnings.push_back(*std::move(near));
+      }
+    }
     infos.push_back(std::move(info));
   }
   return core::PluginListJson(infos);

@@ -10,6 +10,7 @@
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
 #include "core/fs.h"
+#include "core/plugin_id.h"
 #include "core/redact.h"
 #include "core/strings.h"
 
@@ -24,21 +25,13 @@ Log::Log(std::string dir) : dir_(std::move(dir)) {
 void Log::Write(std::string_view level, std::string_view source,
                 std::string_view message) const {
   if (path_.empty() || (level == "debug" && !debug_)) return;
+  // A plugin's stderr or error may quote its payload: secrets are masked before they are kept.
+  // Control characters are escaped in the source too (it names a plugin): a line is one record,
+  // and `cat`ing the log never replays a plugin's escape sequences on a terminal.
   std::string line = StrCat(absl::FormatTime("%Y-%m-%dT%H:%M:%E3SZ", absl::Now(),
                                              absl::UTCTimeZone()),
-                            " ", level, " ", source, ": ");
-  // A plugin's stderr or error may quote its payload: secrets are masked before they are kept.
-  const std::string redacted = RedactSecrets(message);
-  line.reserve(line.size() + redacted.size() + 1);
-  for (char c : redacted) {
-    if (c == '\n') {
-      line += "\\n";
-    } else if (c == '\r') {
-      line += "\\r";
-    } else {
-      line += c;
-    }
-  }
+                            " ", level, " ", EscapeControl(source), ": ",
+                            EscapeControl(RedactSecrets(message)));
   line += '\n';
   int fd = ::open(path_.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
   if (fd < 0 && errno == ENOENT) {

@@ -1,8 +1,9 @@
 // plugline's own log: <home>/logs/plugline.log. What plugins print (console.* of a JS plugin,
 // stderr of an exec plugin) and why a plugin failed goes here, never into the agent's output.
 //
-// One line per message: "<UTC time> <level> <source>: <message>", message newlines escaped as
-// "\n" so a line is a record. Appends use O_APPEND, so several processes may log at once.
+// One line per message: "<UTC time> <level> <source>: <message>", with every control character
+// of source and message escaped (core::EscapeControl: "\n", "\x1b", ...) so a line is a record
+// and no escape sequence reaches a terminal that shows the log. Appends use O_APPEND, so several processes may log at once.
 // When the file passes kMaxLogBytes it is renamed to plugline.log.1 (one generation kept).
 // Every message passes through RedactSecrets (redact.h) first: API keys, tokens, passwords and
 // private keys a plugin printed are masked. Messages at level "debug" (e.g. a JS plugin's load timings, console.debug) are written only

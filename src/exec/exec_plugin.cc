@@ -17,6 +17,7 @@
 #include "absl/time/clock.h"
 #include "core/dispatcher.h"
 #include "core/json.h"
+#include "core/plugin_id.h"
 #include "core/strings.h"
 #include "exec/child.h"
 #include "exec/process.h"
@@ -93,7 +94,7 @@ absl::Status ReadManifest(const Value& doc, ExecPluginManifest& m,
   for (const auto& [key, value] : doc.as_object()) {
     if (std::find(std::begin(kKnownKeys), std::end(kKnownKeys), key) == std::end(kKnownKeys) &&
         warnings != nullptr) {
-      warnings->push_back(StrCat(file, ": unknown key `", key, "` (ignored)"));
+      warnings->push_back(StrCat(file, ": unknown key `", core::EscapeControl(key), "` (ignored)"));
     }
   }
   // A key present with no value (`hooks:`) counts as absent.
@@ -114,6 +115,12 @@ absl::Status ReadManifest(const Value& doc, ExecPluginManifest& m,
 
   if (absl::Status s = scalar("name", m.name); !s.ok()) return s;
   if (m.name.empty()) return FieldError(file, "name", "is required");
+  // The id reaches results, listings, the log and terminals: a newline in it would forge a log
+  // record, an escape sequence would reach the user's terminal.
+  if (!core::IsValidPluginId(m.name)) {
+    return absl::InvalidArgumentError(
+        StrCat(file, ": ", core::InvalidPluginIdMessage("`name`", m.name)));
+  }
   if (absl::Status s = scalar("description", m.description); !s.ok()) return s;
   if (absl::Status s = scalar("version", m.version); !s.ok()) return s;
   if (absl::Status s = scalar("command", m.command); !s.ok()) return s;
@@ -149,8 +156,13 @@ absl::Status ReadManifest(const Value& doc, ExecPluginManifest& m,
         for (std::string_view e : core::kCanonicalEvents) {
           StrAppend(&known, known.empty() ? "" : ", ", e);
         }
-        return absl::InvalidArgumentError(
-            StrCat(file, ": unknown hook name `", hook.as_string(), "` (known: ", known, ")"));
+        std::string meant;
+        if (std::optional<std::string_view> near = core::NearCanonicalEvent(hook.as_string())) {
+          meant = StrCat("did you mean `", *near, "`? ");
+        }
+        return absl::InvalidArgumentError(StrCat(file, ": unknown hook name `",
+                                                 core::EscapeControl(hook.as_string()), "` (",
+                                                 meant, "known: ", known, ")"));
       }
       if (std::find(m.hooks.begin(), m.hooks.end(), hook.as_string()) == m.hooks.end()) {
         m.hooks.push_back(hook.as_string());
@@ -569,7 +581,8 @@ absl::StatusOr<core::HookAnswer> PersistentExecPlugin::CallLocked(std::string_vi
           StrCat("stdout: the answer's `id` ", *number, " is not the request's (", id, ")")));
     }
     // In step with the program: a mistyped field fails this call only.
-    absl::StatusOr<core::HookAnswer> answer = core::HookAnswerFromValue(*doc, "stdout");
+    static constexpr std::string_view kLineKeys[] = {"id"};
+    absl::StatusOr<core::HookAnswer> answer = core::HookAnswerFromValue(*doc, "stdout", kLineKeys);
     if (!answer.ok()) return WithStderr(answer.status(), call_stderr_);
     return answer;
   }

@@ -8,6 +8,7 @@
 #include "absl/strings/match.h"
 #include "absl/time/time.h"
 #include "core/json.h"
+#include "core/plugin_id.h"
 #include "core/strings.h"
 #include "core/text.h"
 #include "js/runtime.h"
@@ -15,21 +16,9 @@
 namespace plugline::js {
 namespace {
 
-constexpr size_t kMaxIdLength = 64;
-
 // The JSON type of a value, for messages: "a string", "an object", ...
 std::string_view TypeName(const core::Value& value) {
   return core::Value::KindName(value.kind());
-}
-
-bool ValidId(std::string_view id) {
-  if (id.empty() || id.size() > kMaxIdLength || id[0] == '.' || id[0] == '-') return false;
-  for (char c : id) {
-    bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-              c == '.' || c == '_' || c == '-';
-    if (!ok) return false;
-  }
-  return true;
 }
 
 absl::Status MetaError(std::string_view what) {
@@ -69,9 +58,8 @@ absl::StatusOr<core::ShaperMeta> ParseMeta(std::string_view json) {
     absl::Status s = required_string(key, out);
     if (!s.ok()) return s;
   }
-  if (!ValidId(meta.name)) {
-    return MetaError(StrCat("meta.name '", meta.name,
-                            "' is not a valid id (1-64 letters, digits, '.', '_' or '-')"));
+  if (!core::IsValidPluginId(meta.name)) {
+    return MetaError(core::InvalidPluginIdMessage("meta.name", meta.name));
   }
   if (meta.tier != "built-in" && meta.tier != "community" && meta.tier != "premium") {
     return MetaError(StrCat("meta.tier must be \"built-in\", \"community\" or \"premium\", got \"",

@@ -316,6 +316,68 @@ static void test_hooks(void) {
   plugline_host_free(host);
 }
 
+/* Answers with the JSON text its user_data points to; returns what plugline_hook_answer_set
+ * returned, so a refused answer is this hook's failure. */
+static int answer_with(const char *event, const char *payload, size_t len,
+                       plugline_hook_answer *answer, void *user_data) {
+  const char *text = (const char *)user_data;
+  (void)event;
+  (void)payload;
+  (void)len;
+  return plugline_hook_answer_set(answer, text, strlen(text)) == PLUGLINE_OK ? 0 : 1;
+}
+
+/* Answers a reader could take two ways, and keys plugline does not read. */
+static void test_hook_answer_faults(void) {
+  char home[512];
+  plugline_config *config = NULL;
+  plugline_host *host = NULL;
+  char *json = NULL;
+  size_t len = 0;
+  plugline_hook_options options;
+  static const char twice[] = "{\"deny\":false,\"deny\":true}";
+  static const char typo[] = "{\"denied\":true}";
+
+  make_home(home, sizeof home);
+  EXPECT_STATUS(plugline_config_new(&config), PLUGLINE_OK);
+  EXPECT_STATUS(plugline_config_set_home(config, home), PLUGLINE_OK);
+  EXPECT_STATUS(plugline_host_new(&host, config), PLUGLINE_OK);
+  plugline_config_free(config);
+
+  memset(&options, 0, sizeof options);
+  options.struct_size = sizeof options;
+  options.id = "typo";
+  options.events = "pre_tool_call";
+  EXPECT_STATUS(plugline_host_add_hook(host, &options, answer_with, (void *)typo, NULL),
+                PLUGLINE_OK);
+  EXPECT_STATUS(plugline_host_dispatch(&json, &len, host, "pre_tool_call", "{}", 2), PLUGLINE_OK);
+  EXPECT(json != NULL && strstr(json, "\"denied\":false") != NULL);
+  EXPECT(json != NULL &&
+         strstr(json, "\"warnings\":[{\"plugin\":\"typo\",\"text\":\"unknown answer key "
+                      "\\\"denied\\\" ignored (did you mean \\\"deny\\\"?)\"}]") != NULL);
+  plugline_free(json);
+  json = NULL;
+
+  /* A duplicate key: plugline_hook_answer_set refuses it, the hook fails, and fails closed. */
+  options.id = "twice";
+  options.fail_closed = 1;
+  EXPECT_STATUS(plugline_host_add_hook(host, &options, answer_with, (void *)twice, NULL),
+                PLUGLINE_OK);
+  EXPECT_STATUS(plugline_host_dispatch(&json, &len, host, "pre_tool_call", "{}", 2), PLUGLINE_OK);
+  EXPECT(json != NULL && strstr(json, "\"denied\":true,\"denied_by\":\"twice\"") != NULL);
+  EXPECT(json != NULL && strstr(json, "duplicate key \\\"deny\\\"") != NULL);
+  plugline_free(json);
+  json = NULL;
+
+  /* A payload with a duplicate key is the host's mistake: refused, nothing runs. */
+  EXPECT_STATUS(plugline_host_dispatch(&json, &len, host, "pre_tool_call",
+                                       "{\"tool\":\"a\",\"tool\":\"b\"}", 23),
+                PLUGLINE_EINVALID);
+  EXPECT(json == NULL);
+  EXPECT(strstr(plugline_last_error_message(), "duplicate key") != NULL);
+  plugline_host_free(host);
+}
+
 /* The client callback: answers app.log with {"logged":true}, fails anything else. */
 static int client_calls = 0;
 static int client_fn(const char *path, const char *args, size_t len, plugline_reply *reply,
@@ -429,6 +491,7 @@ int main(void) {
   test_null_arguments();
   test_shape();
   test_hooks();
+  test_hook_answer_faults();
   test_opencode();
   test_js_call();
   if (failures != 0) {

@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 
 #include "absl/strings/match.h"
+#include "absl/strings/str_split.h"
 #include "core/json.h"
 #include "core/strings.h"
 #include "plugline/host.h"
@@ -155,6 +156,117 @@ TEST_CASE("hook faults: a config.yaml with a duplicate key is a diagnostic namin
   REQUIRE(diagnostics.size() == 1);
   CHECK(Contains(diagnostics[0],
                  StrCat(home.Sub("config.yaml"), ":3:3: duplicate key \"enabled\" (first at line 2)")));
+}
+
+// --- unknown answer keys and near-miss event names --------------------------------------------
+
+TEST_CASE("hook faults: an exec plugin answering {\"denied\":true} is a warning naming deny") {
+  TempDir home;
+  ShPlugin(home, "guard", Manifest("guard"), R"(echo '{"denied":true,"reason":"no"}')");
+  auto host = Open(home);
+  DispatchResult r = Dispatch(*host);
+  CHECK_FALSE(r.denied);  // still no opinion: a guessed key is never acted on
+  REQUIRE(r.warnings.size() == 1);
+  CHECK(r.warnings[0].plugin == "guard");
+  CHECK(r.warnings[0].text == R"(unknown answer key "denied" ignored (did you mean "deny"?))");
+  auto json = core::ParseJson(r.ToJson(), "result");
+  REQUIRE(json.ok());
+  CHECK(json->Find("warnings")->as_array()[0].Find("plugin")->as_string() == "guard");
+  CHECK(Contains(ReadFileOrEmpty(home.Sub("logs/plugline.log")),
+                 R"(warn plugin guard: unknown answer key "denied" ignored)"));
+}
+
+TEST_CASE("hook faults: a persistent plugin's `id` is not an unknown key, a typo still is") {
+  TempDir home;
+  WriteFile(home.Sub("plugins/p/plugin.yaml"),
+            "name: p\ncommand: ./run.py\nhooks: [pre_tool_call]\nprotocol: persistent\n");
+  WriteFile(home.Sub("plugins/p/run.py"), R"(#!/usr/bin/env python3
+import json, sys
+for line in sys.stdin:
+    print(json.dumps({"id": json.loads(line)["id"], "notcie": "hi"}), flush=True)
+)");
+  ::chmod(home.Sub("plugins/p/run.py").c_str(), 0755);
+  auto host = Open(home);
+  DispatchResult r = Dispatch(*host);
+  REQUIRE(r.warnings.size() == 1);
+  CHECK(r.warnings[0].text == R"(unknown answer key "notcie" ignored (did you mean "notice"?))");
+}
+
+TEST_CASE("hook faults: dispatching pre_tool_cal warns that nothing can deny it") {
+  TempDir home;
+  ShPlugin(home, "guard", Manifest("guard"), R"(echo '{"deny":true}')");
+  auto host = Open(home);
+  REQUIRE(host->AddHook({"host-guard", {"*"}, [](std::string_view, std::string_view) {
+                           HookAnswer a;
+                           a.deny = true;
+                           return absl::StatusOr<HookAnswer>(a);
+                         }})
+              .ok());
+  DispatchResult r = Dispatch(*host, "pre_tool_cal");
+  CHECK_FALSE(r.denied);
+  REQUIRE_FALSE(r.warnings.empty());
+  CHECK(r.warnings[0].plugin.empty());
+  CHECK(Contains(r.warnings[0].text, R"(event "pre_tool_cal" is not a canonical event (did you )"
+                                     R"(mean "pre_tool_call"?))"));
+  CHECK(Contains(ReadFileOrEmpty(home.Sub("logs/plugline.log")), "warn dispatch: event"));
+  CHECK(Dispatch(*host, "deploy_finished").warnings.empty());
+}
+
+TEST_CASE("hook faults: a misspelt event is named at load: exec broken with the fix, native warned") {
+  TempDir home;
+  ShPlugin(home, "typo", "name: typo\ncommand: ./run.sh\nhooks: [pre_tool_cal]\n", "echo '{}'");
+  auto host = Open(home);
+  REQUIRE(host->AddHook({"mine", {"pre_tool_cal", "deploy_done"},
+                         [](std::string_view, std::string_view) {
+                           return absl::StatusOr<HookAnswer>(HookAnswer{});
+                         }})
+              .ok());
+  core::Value typo = Entry(*host, "typo");
+  CHECK(Str(typo, "state") == "broken");
+  CHECK(Contains(Str(typo, "reason"),
+                 "unknown hook name `pre_tool_cal` (did you mean `pre_tool_call`? known: "));
+  core::Value mine = Entry(*host, "mine");
+  REQUIRE(mine.Find("warnings")->as_array().size() == 1);  // deploy_done is the host's own
+  CHECK(Contains(mine.Find("warnings")->as_array()[0].as_string(),
+                 R"(event "pre_tool_cal" is not a canonical event (did you mean "pre_tool_call"?))"));
+  CHECK(Contains(ReadFileOrEmpty(home.Sub("logs/plugline.log")), "warn native hook mine: event"));
+}
+
+// --- plugin names -----------------------------------------------------------------------------
+
+TEST_CASE("hook faults: an exec plugin named with a newline or ESC is broken, nothing forged") {
+  TempDir home;
+  const std::string forged = "evil\n2026-01-01T00:00:00.000Z info plugin x: all clear";
+  ShPlugin(home, "newline", StrCat("name: \"", "evil\\n2026-01-01T00:00:00.000Z info plugin x: ",
+                                   "all clear\"\ncommand: ./run.sh\nhooks: [pre_tool_call]\n"),
+           R"(echo '{"notice":"ran"}')");
+  ShPlugin(home, "escape", "name: \"x\\e]52;c;ZWNobyBoaQ==\\a\"\ncommand: ./run.sh\n"
+                           "hooks: [pre_tool_call]\n",
+           R"(echo '{"notice":"ran"}')");
+  ShPlugin(home, "spaces", "name: two words\ncommand: ./run.sh\nhooks: [pre_tool_call]\n",
+           R"(echo '{"notice":"ran"}')");
+  auto host = Open(home);
+  DispatchResult r = Dispatch(*host);
+  CHECK(r.plugins.empty());  // none of them ran
+  const std::string listing = host->PluginsJson();
+  CHECK_FALSE(Contains(listing, "\x1b"));  // JSON escapes, but the reason is escaped before that
+  for (std::string_view folder : {"newline", "escape", "spaces"}) {
+    core::Value entry = Entry(*host, folder);
+    CAPTURE(folder);
+    CHECK(Str(entry, "state") == "broken");
+    CHECK(Contains(Str(entry, "reason"), "is not a valid id (1-64 letters, digits"));
+    CHECK_FALSE(Contains(Str(entry, "reason"), "\n"));
+    CHECK_FALSE(Contains(Str(entry, "reason"), "\x1b"));
+  }
+  CHECK(Contains(Str(Entry(*host, "newline"), "reason"),
+                 R"(`name` "evil\n2026-01-01T00:00:00.000Z info plugin x: all clear" is not)"));
+  CHECK(Contains(Str(Entry(*host, "escape"), "reason"), R"("x\x1b]52;c;ZWNobyBoaQ==\x07")"));
+  const std::string log = ReadFileOrEmpty(home.Sub("logs/plugline.log"));
+  CHECK_FALSE(Contains(log, forged));
+  CHECK_FALSE(Contains(log, "\x1b"));
+  for (absl::string_view line : absl::StrSplit(log, '\n')) {
+    CHECK((line.empty() || absl::StartsWith(line, "20")));  // every record is one line
+  }
 }
 
 }  // namespace

@@ -185,6 +185,7 @@ TEST_CASE("broken plugins are listed with their reason and never run, the host c
   WriteFile(f.home.Sub("plugins/badimport.js"), "import x from './missing.js';\nexport default x;\n");
   WriteFile(f.home.Sub("plugins/escape.js"), "import x from '../outside.js';\nexport default x;\n");
   WriteFile(f.home.Sub("outside.js"), "export default 1;\n");
+  WriteFile(f.home.Sub("plugins/badname.js"), TerraPlugin("x\\u001b[2J\\nforged"));
   WriteFile(f.home.Sub("plugins/good.js"), TerraPlugin("good"));
   f.Open();
 
@@ -201,7 +202,9 @@ TEST_CASE("broken plugins are listed with their reason and never run, the host c
                    Expect{"nometa.js", "no meta object"},
                    Expect{"reserved.js", "reserved for built-in plugins"},
                    Expect{"badimport.js", "missing.js"},
-                   Expect{"escape.js", "outside the plugin's folder"}}) {
+                   Expect{"escape.js", "outside the plugin's folder"},
+                   // The id is quoted escaped: no ESC or newline of it reaches a listing.
+                   Expect{"badname.js", R"(meta.name "x\x1b[2J\nforged" is not a valid id)"}}) {
     core::Value entry = f.Entry(StrCat("/plugins/", e.file));
     CAPTURE(e.file);
     CHECK(Str(entry, "state") == "broken");

@@ -176,6 +176,18 @@ test('odd answers and odd throws fail the hook, never the process', (t) => {
   }
 });
 
+test('unknown answer keys and near-miss event names are warnings', (t) => {
+  const host = openHost(t);
+  host.addHook('typo', '*', () => ({ denied: true, notice: 'checked' }));
+  const result = host.dispatch('pre_tool_call', { tool: 'terminal', arguments: '{}' });
+  assert.equal(result.denied, false);
+  assert.deepEqual(result.warnings,
+    [{ plugin: 'typo', text: 'unknown answer key "denied" ignored (did you mean "deny"?)' }]);
+  const misspelt = host.dispatch('pre_tool_cal', {});
+  assert.equal(misspelt.warnings[0].plugin, null);
+  assert.match(misspelt.warnings[0].text, /did you mean "pre_tool_call"\?/);
+});
+
 test('events choose what a hook sees', (t) => {
   const host = openHost(t);
   const seen = [];

@@ -638,8 +638,10 @@ class Host:
             unless denied), ``arguments`` and ``result`` (their final values, None when
             absent), ``notices`` (dicts with ``plugin``, ``text``), ``skipped`` (dicts with
             ``plugin``, ``why``, ``detail``: for a native hook that raised, ``detail`` is
-            ``"ExceptionType: message"``) and ``plugins`` (one dict per hook that ran, with
-            ``plugin``, ``action`` and ``ms``, in chain order).
+            ``"ExceptionType: message"``), ``plugins`` (one dict per hook that ran, with
+            ``plugin``, ``action`` and ``ms``, in chain order) and ``warnings`` (dicts with
+            ``plugin``, ``text``: an answer key plugline does not read, such as ``"denied"``;
+            an event name one edit away from a canonical one, with ``plugin`` None).
 
         Raises:
             plugline.InvalidArgumentError: an empty event, or a payload that is not a JSON

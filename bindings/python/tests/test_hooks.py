@@ -174,6 +174,17 @@ def test_answer_the_library_refuses_fails_the_hook(host: plugline.Host) -> None:
     assert "deny" in result["skipped"][0]["detail"]
 
 
+def test_unknown_answer_keys_and_near_miss_events_are_warnings(host: plugline.Host) -> None:
+    host.add_hook("typo", "*", lambda event, payload: {"denied": True, "notice": "checked"})
+    result = host.dispatch("pre_tool_call", tool_call("rm -rf /"))
+    assert result["denied"] is False  # a guessed key is never acted on, but it is reported
+    assert result["warnings"] == [
+        {"plugin": "typo", "text": 'unknown answer key "denied" ignored (did you mean "deny"?)'}]
+    misspelt = host.dispatch("pre_tool_cal", tool_call("ls"))
+    assert misspelt["warnings"][0]["plugin"] is None
+    assert 'did you mean "pre_tool_call"?' in misspelt["warnings"][0]["text"]
+
+
 def test_events_select_what_a_hook_sees(host: plugline.Host) -> None:
     seen: list[tuple[str, str]] = []
     host.add_hook("pre-only", ["pre_tool_call"], lambda e, p: seen.append(("pre-only", e)))

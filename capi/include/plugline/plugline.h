@@ -224,11 +224,13 @@ PLUGLINE_API plugline_status plugline_host_shape(char **out_json, size_t *out_le
  * On success *out_json is a JSON object released with plugline_free():
  *   {"event", "denied", "denied_by", "reason", "arguments", "result",
  *    "notices": [{"plugin", "text"}], "skipped": [{"plugin", "why", "detail"}],
- *    "plugins": [{"plugin", "action", "ms"}]}
+ *    "plugins": [{"plugin", "action", "ms"}], "warnings": [{"plugin", "text"}]}
  * A plugin that crashes, times out or answers wrongly does not fail the call: it is listed
- * under "skipped" (or denies, when it fails closed).
+ * under "skipped" (or denies, when it fails closed). "warnings" names an answer key plugline
+ * does not read and, with "plugin" null, an event name one edit away from a canonical one.
  *
- * Returns PLUGLINE_OK or PLUGLINE_EINVALID (NULL or empty event, payload not a JSON object). */
+ * Returns PLUGLINE_OK or PLUGLINE_EINVALID (NULL or empty event, payload not a JSON object or
+ * repeating a key). */
 PLUGLINE_API plugline_status plugline_host_dispatch(char **out_json, size_t *out_len,
                                                     plugline_host *host, const char *event,
                                                     const char *payload_json,
@@ -240,8 +242,10 @@ typedef struct plugline_hook_answer plugline_hook_answer;
 /* Sets the hook's answer: a JSON object with the fields of an exec plugin's answer, every one
  * optional: {"deny": bool, "reason": "...", "arguments": "<JSON-encoded string>",
  * "result": "...", "notice": "..."}. Not calling it (or "{}") means no opinion. Returns
- * PLUGLINE_OK, or PLUGLINE_EINVALID when the JSON is not such an object (the hook is then
- * skipped with that reason, as if it had failed). */
+ * PLUGLINE_OK, or PLUGLINE_EINVALID when the JSON is not such an object or repeats a key
+ * (the hook is then skipped with that reason, as if it had failed, also when the callback then
+ * returns non-zero without plugline_hook_answer_fail). A key that is not one of these is
+ * ignored and named in the dispatch result's "warnings". */
 PLUGLINE_API plugline_status plugline_hook_answer_set(plugline_hook_answer *answer,
                                                       const char *answer_json, size_t len);
 

@@ -1,0 +1,118 @@
+// `plugline hook` and `plugline plugins` on input plugline must not read two ways or pass on
+// raw, through the real binary with real exec plugins in $PLUGLINE_HOME/plugins.
+#include <doctest/doctest.h>
+#include <sys/stat.h>
+
+#include <optional>
+
+#include "absl/strings/match.h"
+#include "core/json.h"
+#include "core/strings.h"
+#include "exec/process.h"
+#include "test_util.h"
+
+namespace plugline::cli {
+namespace {
+
+using plugline::testing::ReadFileOrEmpty;
+using plugline::testing::TempDir;
+using plugline::testing::WriteFile;
+
+bool Contains(std::string_view haystack, std::string_view needle) {
+  return haystack.find(needle) != std::string_view::npos;
+}
+
+exec::ProcessResult Plugline(const TempDir& home, std::vector<std::string> args,
+                             std::optional<std::string> stdin_data = std::nullopt) {
+  exec::ProcessSpec spec;
+  spec.argv = {plugline::testing::BinDir() + "/plugline"};
+  spec.argv.insert(spec.argv.end(), args.begin(), args.end());
+  spec.extra_env = {{"PLUGLINE_HOME", home.path()}};
+  spec.stdin_data = std::move(stdin_data);
+  spec.merge_output = false;
+  spec.timeout = absl::Seconds(60);
+  absl::StatusOr<exec::ProcessResult> result = exec::RunProcess(spec);
+  REQUIRE_MESSAGE(result.ok(), result.status().ToString());
+  return *result;
+}
+
+void ShPlugin(const TempDir& home, std::string_view folder, std::string_view manifest,
+              std::string_view body) {
+  const std::string dir = home.Sub(StrCat("plugins/", folder));
+  WriteFile(dir + "/plugin.yaml", manifest);
+  WriteFile(dir + "/run.sh", StrCat("#!/bin/sh\nPAYLOAD=$(cat)\n", body, "\n"));
+  ::chmod((dir + "/run.sh").c_str(), 0755);
+}
+
+constexpr std::string_view kPayload = R"({"tool":"terminal","arguments":"{\"command\":\"ls\"}"})";
+
+core::Value Json(std::string_view text) {
+  absl::StatusOr<core::Value> value = core::ParseJson(text, "plugline output");
+  REQUIRE_MESSAGE(value.ok(), value.status().ToString());
+  return *std::move(value);
+}
+
+TEST_CASE("plugline hook: an answer with a duplicate key fails the plugin; fail-closed denies") {
+  TempDir home;
+  ShPlugin(home, "guard",
+           "name: guard\ncommand: ./run.sh\nhooks: [pre_tool_call]\non_error: closed\n",
+           R"(echo '{"deny":false,"deny":true}')");
+  exec::ProcessResult hook = Plugline(home, {"hook", "pre_tool_call"}, std::string(kPayload));
+  CHECK(hook.exit_status == 3);
+  core::Value result = Json(hook.output);
+  CHECK(result.Find("denied")->as_bool());
+  CHECK(Contains(result.Find("reason")->as_string(), R"(duplicate key "deny")"));
+}
+
+TEST_CASE("plugline hook: a payload with a duplicate key is refused, naming it") {
+  TempDir home;
+  exec::ProcessResult hook = Plugline(
+      home, {"hook", "pre_tool_call"},
+      R"({"tool":"terminal","arguments":"{\"command\":\"ls\"}","arguments":"{\"command\":\"rm\"}"})");
+  CHECK(hook.exit_status == 2);
+  CHECK(hook.output.empty());
+  CHECK(Contains(hook.error_output,
+                 R"(plugline: hook: the payload (standard input): dispatch pre_tool_call )"
+                 R"(payload: duplicate key "arguments" in the top-level object)"));
+}
+
+TEST_CASE("plugline hook: unknown answer keys and a misspelt event are warnings on stderr") {
+  TempDir home;
+  ShPlugin(home, "guard", "name: guard\ncommand: ./run.sh\nhooks: [pre_tool_call]\n",
+           R"(echo '{"denied":true}')");
+  exec::ProcessResult hook = Plugline(home, {"hook", "pre_tool_call"}, std::string(kPayload));
+  CHECK(hook.exit_status == 0);
+  core::Value result = Json(hook.output);
+  REQUIRE(result.Find("warnings")->as_array().size() == 1);
+  CHECK(Contains(hook.error_output,
+                 "plugline: warning: plugin guard: unknown answer key \"denied\" ignored (did "
+                 "you mean \"deny\"?)\n"));
+
+  exec::ProcessResult typo = Plugline(home, {"hook", "pre_tool_cal"}, std::string(kPayload));
+  CHECK(typo.exit_status == 0);
+  core::Value typo_result = Json(typo.output);
+  const core::Value& warning = typo_result.Find("warnings")->as_array()[0];
+  CHECK(warning.Find("plugin")->is_null());
+  CHECK(Contains(typo.error_output,
+                 "plugline: warning: event \"pre_tool_cal\" is not a canonical event (did you "
+                 "mean \"pre_tool_call\"?): it is observe-only, so no plugin can deny it or "
+                 "rewrite its arguments\n"));
+}
+
+TEST_CASE("plugline plugins: a misspelt hook and a bad name are broken; nothing raw on the terminal") {
+  TempDir home;
+  ShPlugin(home, "typo", "name: typo\ncommand: ./run.sh\nhooks: [pre_tool_cal]\n", "echo '{}'");
+  ShPlugin(home, "osc", "name: \"x\\e]52;c;ZWNobyBoaQ==\\a\\e[2J\"\ncommand: ./run.sh\n", "echo '{}'");
+  exec::ProcessResult plugins = Plugline(home, {"plugins"});
+  CHECK(plugins.exit_status == 0);
+  CHECK(Contains(plugins.output, "did you mean `pre_tool_call`?"));
+  CHECK(Contains(plugins.output, R"(`name` "x\x1b]52;c;ZWNobyBoaQ==\x07\x1b[2J" is not a valid id)"));
+  CHECK_FALSE(Contains(plugins.output, "\x1b"));
+  CHECK_FALSE(Contains(plugins.error_output, "\x1b"));
+  exec::ProcessResult json = Plugline(home, {"plugins", "--json"});
+  CHECK_FALSE(Contains(json.output, "\x1b"));
+  CHECK_FALSE(Contains(ReadFileOrEmpty(home.Sub("logs/plugline.log")), "\x1b"));
+}
+
+}  // namespace
+}  // namespace plugline::cli
