@@ -9,6 +9,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/ascii.h"
 #include "core/json.h"
+#include "core/redact.h"
 #include "core/strings.h"
 #include "core/suggest.h"
 
@@ -176,8 +177,8 @@ absl::StatusOr<DispatchResult> Dispatch(std::string_view event, std::string_view
     absl::StatusOr<HookAnswer> answer = plugin->Call(event, payload_text);
     const double ms = ElapsedMs(start);
     if (answer.ok()) {
-      for (std::string& warning : answer->warnings) {
-        out.warnings.push_back({id, std::move(warning)});
+      for (const std::string& warning : answer->warnings) {
+        out.warnings.push_back({id, RedactSecrets(warning)});
       }
     }
 
@@ -187,7 +188,10 @@ absl::StatusOr<DispatchResult> Dispatch(std::string_view event, std::string_view
     std::string detail;
     if (!answer.ok()) {
       why = CodeName(answer.status().code());
-      detail = std::string(answer.status().message());
+      // The failure quotes what the plugin printed (its last stderr line, a thrown error): it
+      // reaches the agent, so secrets are masked as in the log. Here, where it enters the
+      // result, so the fail-closed reason built from it is masked too.
+      detail = RedactSecrets(ToStd(answer.status().message()));
       if (detail.empty()) detail = StrCat("plugin ", id, " failed (", why, ")");
     } else if (caps.can_rewrite_arguments && !answer->deny && answer->arguments.has_value() &&
                !answer->arguments->empty()) {
@@ -197,7 +201,7 @@ absl::StatusOr<DispatchResult> Dispatch(std::string_view event, std::string_view
           ParseJson(*answer->arguments, StrCat("plugin ", id, " arguments"));
       if (!args.ok()) {
         why = std::string(kWhyBadAnswer);
-        detail = std::string(args.status().message());
+        detail = RedactSecrets(ToStd(args.status().message()));
       }
     }
     if (!why.empty()) {

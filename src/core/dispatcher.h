@@ -20,6 +20,8 @@
 //   other failure.
 // - An empty `arguments`, `result` or `notice` string in an answer means "no opinion", as in the
 //   seed's protocol where `{"arguments":"","result":"","notice":""}` is the empty answer.
+// - A skipped plugin's detail (and so a fail-closed plugin's deny reason) and the warnings pass
+//   through RedactSecrets (redact.h): they quote what a plugin printed, and go to the agent.
 // - An answer's warnings (unknown keys) go to the result's `warnings` under the plugin's id. An
 //   event name one edit away from a canonical one (NearCanonicalEvent) is dispatched as the
 //   observe-only event it is, with a warning first: a host that misspells pre_tool_call would

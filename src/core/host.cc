@@ -17,6 +17,7 @@
 #include "core/log.h"
 #include "core/output_store.h"
 #include "core/plugins.h"
+#include "core/redact.h"
 #include "core/shaping_pipeline.h"
 #include "core/stats.h"
 #include "core/text.h"
@@ -233,6 +234,12 @@ absl::StatusOr<ShapeResult> Host::Shape(const ShapeRequest& request) {
   core::ShapeTrace trace;
   absl::StatusOr<ShapeResult> result = pipeline.Run(request, raw, &trace);
   if (result.ok()) {
+    // What a shaper's failure said (a thrown error may quote the output or its environment)
+    // reaches the agent: secrets are masked here, where it enters the host's result.
+    for (ShapeResult::Skipped& skipped : result->skipped) {
+      skipped.detail = core::RedactSecrets(skipped.detail);
+    }
+    if (result->fallback) result->fallback = core::RedactSecrets(*result->fallback);
     for (const ShapeResult::Skipped& skipped : result->skipped) {
       impl_->log->Write("warn", StrCat("shaper ", skipped.shaper),
                         StrCat(skipped.why, ": ", skipped.detail));
@@ -357,11 +364,15 @@ absl::StatusOr<TriggerResult> Host::Trigger(std::string_view name, std::string_v
         plugin->TriggerNamed(name, input_json, result.output_json);
     result.plugins.push_back(
         {plugin->named_hooks_id(), absl::ToDoubleMilliseconds(absl::Now() - start)});
+    // A hook's thrown error goes to the host as it goes to the log: secrets masked.
     if (!ran.ok()) {
-      result.errors.push_back({plugin->named_hooks_id(), std::string(ran.status().message())});
+      result.errors.push_back(
+          {plugin->named_hooks_id(), core::RedactSecrets(ToStd(ran.status().message()))});
     } else {
       result.output_json = std::move(ran->output_json);
-      if (!ran->error.empty()) result.errors.push_back({plugin->named_hooks_id(), ran->error});
+      if (!ran->error.empty()) {
+        result.errors.push_back({plugin->named_hooks_id(), core::RedactSecrets(ran->error)});
+      }
     }
   }
   for (const TriggerResult::Error& error : result.errors) {
@@ -426,6 +437,8 @@ absl::StatusOr<std::string> Host::ExecuteTool(std::string_view name, std::string
     failed.error = std::string(result.status().message());
     result = failed;
   }
+  // A tool's thrown error, masked as the log masks it (its output is the tool's answer).
+  if (!result->ok) result->error = core::RedactSecrets(result->error);
   core::JsonWriter w;
   w.BeginObject();
   w.Key("ok").Bool(result->ok);
@@ -461,7 +474,13 @@ std::string Host::PluginsJson() {
     infos.push_back(core::PluginInfo{meta.id, "builtin-shaper", meta.tier, "enabled", "", "",
                                      "built-in", meta.version, meta.description, {}, {}});
   }
-  for (core::PluginInfo& info : impl_->plugins->List()) infos.push_back(std::move(info));
+  for (core::PluginInfo& info : impl_->plugins->List()) {
+    // Why a plugin is broken can quote its code or its output (a syntax error's line, a
+    // module's throw): masked as the log is.
+    info.reason = core::RedactSecrets(info.reason);
+    for (std::string& warning : info.warnings) warning = core::RedactSecrets(warning);
+    infos.push_back(std::move(info));
+  }
   absl::MutexLock lock(&impl_->hooks_mu);
   for (const auto& hook : impl_->native_hooks) {
     core::PluginInfo info;

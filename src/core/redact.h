@@ -1,6 +1,9 @@
 // Masking secrets in text that plugline writes to its log (what a plugin printed on stderr,
 // why it failed): a plugin that echoes its payload must not copy an API key into a file that
-// outlives the session. Best effort by shape, not by knowledge of the secret.
+// outlives the session. The same text reaches the agent and the terminal through results —
+// a skipped plugin's detail, a shaper's fallback, a broken plugin's reason, a hook's thrown
+// error — so each is masked where it enters its result (dispatcher.cc, host.cc), and the CLI
+// prints results only. Best effort by shape, not by knowledge of the secret.
 #ifndef PLUGLINE_CORE_REDACT_H_
 #define PLUGLINE_CORE_REDACT_H_
 

@@ -114,5 +114,96 @@ TEST_CASE("plugline plugins: a misspelt hook and a bad name are broken; nothing 
   CHECK_FALSE(Contains(ReadFileOrEmpty(home.Sub("logs/plugline.log")), "\x1b"));
 }
 
+TEST_CASE("plugline hook: a failing plugin's secrets are masked in the JSON, on stderr, in the log") {
+  TempDir home;
+  ShPlugin(home, "leaky", "name: leaky\ncommand: ./run.sh\nhooks: [pre_tool_call]\n",
+           "echo 'password=hunter2hunter2 sk-proj0123456789abcdefghij "
+           "ghp_0123456789abcdefghijABCDEFGHIJ012345 AKIAIOSFODNN7EXAMPLE' >&2\nexit 7");
+  exec::ProcessResult hook = Plugline(home, {"hook", "pre_tool_call"}, std::string(kPayload));
+  CHECK(hook.exit_status == 0);
+  CHECK(Contains(hook.error_output,
+                 "plugline: note: plugin leaky skipped: exited with status 7; stderr: "
+                 "password=[redacted] sk-[redacted] ghp_[redacted] AKIA[redacted]\n"));
+  const std::string log = ReadFileOrEmpty(home.Sub("logs/plugline.log"));
+  REQUIRE(Contains(log, "leaky"));
+  for (const std::string& text : {hook.output, hook.error_output, log}) {
+    CAPTURE(text);
+    for (std::string_view secret : {"hunter2hunter2", "sk-proj0123456789abcdefghij",
+                                    "ghp_0123456789abcdefghijABCDEFGHIJ012345",
+                                    "AKIAIOSFODNN7EXAMPLE"}) {
+      CHECK_FALSE(Contains(text, secret));
+    }
+  }
+}
+
+#if PLUGLINE_TEST_WITH_V8
+// JS shapers: a thrown error quoting a secret reaches skipped[].detail (match), the fallback and
+// the CLI's note (shape), and the listing (a module that throws while loading).
+TEST_CASE("plugline run: a JS shaper's thrown secrets are masked in the note, JSON and listing") {
+  TempDir home;
+  WriteFile(home.Sub("plugins/leaky-shape.js"), R"(export default {
+  meta: { name: "leaky-shape", version: "1", description: "d", tier: "community", priority: 1000 },
+  match() { return { matched: true, confidence: 1 }; },
+  shape() { throw new Error("cannot shape: token=hunter2hunter2 sk-proj0123456789abcdefghij"); },
+};
+)");
+  WriteFile(home.Sub("plugins/leaky-match.js"), R"(export default {
+  meta: { name: "leaky-match", version: "1", description: "d", tier: "community" },
+  match() { throw new Error("no match for AKIAIOSFODNN7EXAMPLE"); },
+  shape() { return { summary: "" }; },
+};
+)");
+  WriteFile(home.Sub("plugins/leaky-load.js"),
+            "throw new Error('config has password=hunter2hunter2');\nexport default {};\n");
+  exec::ProcessResult run = Plugline(home, {"run", "--", "echo", "hello"});
+  CHECK(run.exit_status == 0);
+  CHECK(Contains(run.error_output, "plugline: note: "));
+  CHECK(Contains(run.error_output, "token=[redacted] sk-[redacted]"));
+  exec::ProcessResult json = Plugline(home, {"run", "--json", "--", "echo", "hello"});
+  core::Value result = Json(json.output);
+  CHECK(Contains(result.Find("fallback")->as_string(), "sk-[redacted]"));
+  bool match_skipped = false;
+  for (const core::Value& s : result.Find("skipped")->as_array()) {
+    if (s.Find("plugin")->as_string() == "leaky-match") {
+      match_skipped = true;
+      CHECK(Contains(s.Find("detail")->as_string(), "AKIA[redacted]"));
+    }
+  }
+  CHECK(match_skipped);
+  exec::ProcessResult plugins = Plugline(home, {"plugins", "--json"});
+  CHECK(Contains(plugins.output, "password=[redacted]"));
+  const std::string log = ReadFileOrEmpty(home.Sub("logs/plugline.log"));
+  for (const std::string& text :
+       {run.output, run.error_output, json.output, json.error_output, plugins.output, log}) {
+    CAPTURE(text);
+    for (std::string_view secret : {"hunter2hunter2", "sk-proj0123456789abcdefghij",
+                                    "AKIAIOSFODNN7EXAMPLE"}) {
+      CHECK_FALSE(Contains(text, secret));
+    }
+  }
+}
+
+TEST_CASE("plugline trigger and hook: an OpenCode hook's thrown secret is masked") {
+  TempDir home;
+  WriteFile(home.Sub("plugins/leaky-env.js"), R"(export const Leaky = async () => ({
+  "shell.env": async () => { throw new Error("refusing: api_key=hunter2hunter2"); },
+  "tool.execute.before": async () => { throw new Error("blocked sk-proj0123456789abcdefghij"); },
+});
+)");
+  exec::ProcessResult trigger =
+      Plugline(home, {"trigger", "shell.env", "--input", "{}", "--output", R"({"env":{}})"});
+  CHECK(trigger.exit_status == 0);
+  CHECK(Contains(trigger.output, "api_key=[redacted]"));
+  CHECK_FALSE(Contains(trigger.output, "hunter2hunter2"));
+  exec::ProcessResult hook = Plugline(home, {"hook", "pre_tool_call"}, std::string(kPayload));
+  // OpenCode: a throw in tool.execute.before is a deny, its message the reason the plugin
+  // gives the model (as an exec plugin's `reason`, not masked); the log masks it.
+  CHECK(hook.exit_status == 3);
+  const std::string log = ReadFileOrEmpty(home.Sub("logs/plugline.log"));
+  CHECK_FALSE(Contains(log, "hunter2hunter2"));
+  CHECK_FALSE(Contains(log, "sk-proj0123456789abcdefghij"));
+}
+#endif
+
 }  // namespace
 }  // namespace plugline::cli

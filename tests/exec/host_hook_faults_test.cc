@@ -269,5 +269,63 @@ TEST_CASE("hook faults: an exec plugin named with a newline or ESC is broken, no
   }
 }
 
+// --- secrets in what a failing plugin prints ----------------------------------------------------
+
+constexpr std::string_view kSecrets[] = {"sk-proj0123456789abcdefghij",
+                                         "ghp_0123456789abcdefghijABCDEFGHIJ012345",
+                                         "AKIAIOSFODNN7EXAMPLE", "hunter2hunter2"};
+
+// Prints each secret on stderr (the last line is what a failure quotes) and fails.
+constexpr std::string_view kLeaky =
+    "echo 'debug: key sk-proj0123456789abcdefghij' >&2\n"
+    "echo 'aws AKIAIOSFODNN7EXAMPLE' >&2\n"
+    "echo 'login password=hunter2hunter2 token ghp_0123456789abcdefghijABCDEFGHIJ012345 "
+    "AKIAIOSFODNN7EXAMPLE sk-proj0123456789abcdefghij' >&2\n"
+    "exit 1";
+
+void CheckMasked(std::string_view text) {
+  CAPTURE(text);
+  for (std::string_view secret : kSecrets) CHECK_FALSE(Contains(text, secret));
+}
+
+TEST_CASE("hook faults: a failing plugin's stderr is masked in skipped[].detail and the log") {
+  TempDir home;
+  ShPlugin(home, "leaky", Manifest("leaky"), kLeaky);
+  auto host = Open(home);
+  DispatchResult r = Dispatch(*host);
+  REQUIRE(r.skipped.size() == 1);
+  const std::string& detail = r.skipped[0].detail;
+  CHECK(Contains(detail, "exited with status 1; stderr: login password=[redacted] token "
+                         "ghp_[redacted] AKIA[redacted] sk-[redacted]"));
+  CheckMasked(detail);
+  CheckMasked(r.ToJson());
+  const std::string log = ReadFileOrEmpty(home.Sub("logs/plugline.log"));
+  CHECK(Contains(log, "plugin leaky stderr"));
+  CheckMasked(log);
+}
+
+TEST_CASE("hook faults: a fail-closed plugin's deny reason quoting its stderr is masked") {
+  TempDir home;
+  ShPlugin(home, "leaky", Manifest("leaky", "on_error: closed\n"), kLeaky);
+  auto host = Open(home);
+  DispatchResult r = Dispatch(*host);
+  CHECK(r.denied);
+  CHECK(Contains(r.reason, "plugin leaky failed and fails closed: exited with status 1"));
+  CHECK(Contains(r.reason, "sk-[redacted]"));
+  CheckMasked(r.reason);
+}
+
+TEST_CASE("hook faults: a persistent plugin that dies printing secrets is masked too") {
+  TempDir home;
+  ShPlugin(home, "leaky", Manifest("leaky", "protocol: persistent\n"), "");
+  // Reads its request line (not to EOF, as the oneshot helper does), then dies.
+  WriteFile(home.Sub("plugins/leaky/run.sh"), StrCat("#!/bin/sh\nread line\n", kLeaky, "\n"));
+  auto host = Open(home);
+  DispatchResult r = Dispatch(*host);
+  REQUIRE(r.skipped.size() == 1);
+  CHECK(Contains(r.skipped[0].detail, "sk-[redacted]"));
+  CheckMasked(r.ToJson());
+}
+
 }  // namespace
 }  // namespace plugline
