@@ -109,6 +109,22 @@ TEST_CASE("FindNodePackage: exports conditions in the package's order, then modu
   CHECK(Contains(missing.status().message(), other));
 }
 
+// Published package.json files do repeat keys now and then; Node's JSON.parse takes the last
+// copy, so plugline resolves the package as Node would instead of refusing it.
+TEST_CASE("FindNodePackage reads a package.json with a repeated key as Node does: the last wins") {
+  TempDir tmp;
+  std::string nm = tmp.Sub("node_modules");
+  WriteFile(nm + "/twice/package.json",
+            R"({"name":"twice","version":"1.0.0","main":"./old.js","version":"1.2.0",)"
+            R"("main":"./new.js"})");
+  WriteFile(nm + "/twice/old.js", "export default 1;\n");
+  WriteFile(nm + "/twice/new.js", "export default 2;\n");
+  auto twice = FindNodePackage("twice", {nm});
+  REQUIRE_MESSAGE(twice.ok(), twice.status().ToString());
+  CHECK(twice->entry == Real(nm + "/twice/new.js"));
+  CHECK(twice->version == "1.2.0");
+}
+
 TEST_CASE("FindNodePackage refuses what is not an ES module, and says why") {
   TempDir tmp;
   std::string nm = tmp.Sub("node_modules");
