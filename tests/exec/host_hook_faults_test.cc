@@ -160,7 +160,7 @@ TEST_CASE("hook faults: a config.yaml with a duplicate key is a diagnostic namin
 
 // --- unknown answer keys and near-miss event names --------------------------------------------
 
-TEST_CASE("hook faults: an exec plugin answering {\"denied\":true} is a warning naming deny") {
+TEST_CASE("hook faults: an exec plugin answering denied for deny gets a warning naming deny") {
   TempDir home;
   ShPlugin(home, "guard", Manifest("guard"), R"(echo '{"denied":true,"reason":"no"}')");
   auto host = Open(home);

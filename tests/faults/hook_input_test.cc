@@ -1,5 +1,8 @@
-// `plugline hook` and `plugline plugins` on input plugline must not read two ways or pass on
-// raw, through the real binary with real exec plugins in $PLUGLINE_HOME/plugins.
+// Hook input plugline must not read two ways, and plugin text it must not pass on raw, through
+// the real `plugline` binary with real plugins in $PLUGLINE_HOME/plugins: duplicate keys in
+// answers and payloads, unknown answer keys and misspelt events, plugin names with control
+// characters, secrets in what failing plugins print or throw.
+// Rows of docs/faults.md ("Hook input and plugin text") name these test cases.
 #include <doctest/doctest.h>
 #include <sys/stat.h>
 
@@ -9,9 +12,10 @@
 #include "core/json.h"
 #include "core/strings.h"
 #include "exec/process.h"
+#include "cli/cli_runner.h"
 #include "test_util.h"
 
-namespace plugline::cli {
+namespace plugline {
 namespace {
 
 using plugline::testing::ReadFileOrEmpty;
@@ -22,19 +26,6 @@ bool Contains(std::string_view haystack, std::string_view needle) {
   return haystack.find(needle) != std::string_view::npos;
 }
 
-exec::ProcessResult Plugline(const TempDir& home, std::vector<std::string> args,
-                             std::optional<std::string> stdin_data = std::nullopt) {
-  exec::ProcessSpec spec;
-  spec.argv = {plugline::testing::BinDir() + "/plugline"};
-  spec.argv.insert(spec.argv.end(), args.begin(), args.end());
-  spec.extra_env = {{"PLUGLINE_HOME", home.path()}};
-  spec.stdin_data = std::move(stdin_data);
-  spec.merge_output = false;
-  spec.timeout = absl::Seconds(60);
-  absl::StatusOr<exec::ProcessResult> result = exec::RunProcess(spec);
-  REQUIRE_MESSAGE(result.ok(), result.status().ToString());
-  return *result;
-}
 
 void ShPlugin(const TempDir& home, std::string_view folder, std::string_view manifest,
               std::string_view body) {
@@ -53,11 +44,12 @@ core::Value Json(std::string_view text) {
 }
 
 TEST_CASE("plugline hook: an answer with a duplicate key fails the plugin; fail-closed denies") {
-  TempDir home;
+  testing::Cli cli;
+  const TempDir& home = cli.home;
   ShPlugin(home, "guard",
            "name: guard\ncommand: ./run.sh\nhooks: [pre_tool_call]\non_error: closed\n",
            R"(echo '{"deny":false,"deny":true}')");
-  exec::ProcessResult hook = Plugline(home, {"hook", "pre_tool_call"}, std::string(kPayload));
+  exec::ProcessResult hook = cli.Run({"hook", "pre_tool_call"}, "", std::string(kPayload));
   CHECK(hook.exit_status == 3);
   core::Value result = Json(hook.output);
   CHECK(result.Find("denied")->as_bool());
@@ -65,9 +57,9 @@ TEST_CASE("plugline hook: an answer with a duplicate key fails the plugin; fail-
 }
 
 TEST_CASE("plugline hook: a payload with a duplicate key is refused, naming it") {
-  TempDir home;
-  exec::ProcessResult hook = Plugline(
-      home, {"hook", "pre_tool_call"},
+  testing::Cli cli;
+  exec::ProcessResult hook = cli.Run(
+      {"hook", "pre_tool_call"}, "",
       R"({"tool":"terminal","arguments":"{\"command\":\"ls\"}","arguments":"{\"command\":\"rm\"}"})");
   CHECK(hook.exit_status == 2);
   CHECK(hook.output.empty());
@@ -77,10 +69,11 @@ TEST_CASE("plugline hook: a payload with a duplicate key is refused, naming it")
 }
 
 TEST_CASE("plugline hook: unknown answer keys and a misspelt event are warnings on stderr") {
-  TempDir home;
+  testing::Cli cli;
+  const TempDir& home = cli.home;
   ShPlugin(home, "guard", "name: guard\ncommand: ./run.sh\nhooks: [pre_tool_call]\n",
            R"(echo '{"denied":true}')");
-  exec::ProcessResult hook = Plugline(home, {"hook", "pre_tool_call"}, std::string(kPayload));
+  exec::ProcessResult hook = cli.Run({"hook", "pre_tool_call"}, "", std::string(kPayload));
   CHECK(hook.exit_status == 0);
   core::Value result = Json(hook.output);
   REQUIRE(result.Find("warnings")->as_array().size() == 1);
@@ -88,7 +81,7 @@ TEST_CASE("plugline hook: unknown answer keys and a misspelt event are warnings 
                  "plugline: warning: plugin guard: unknown answer key \"denied\" ignored (did "
                  "you mean \"deny\"?)\n"));
 
-  exec::ProcessResult typo = Plugline(home, {"hook", "pre_tool_cal"}, std::string(kPayload));
+  exec::ProcessResult typo = cli.Run({"hook", "pre_tool_cal"}, "", std::string(kPayload));
   CHECK(typo.exit_status == 0);
   core::Value typo_result = Json(typo.output);
   const core::Value& warning = typo_result.Find("warnings")->as_array()[0];
@@ -100,26 +93,28 @@ TEST_CASE("plugline hook: unknown answer keys and a misspelt event are warnings 
 }
 
 TEST_CASE("plugline plugins: a misspelt hook and a bad name are broken; nothing raw on the terminal") {
-  TempDir home;
+  testing::Cli cli;
+  const TempDir& home = cli.home;
   ShPlugin(home, "typo", "name: typo\ncommand: ./run.sh\nhooks: [pre_tool_cal]\n", "echo '{}'");
   ShPlugin(home, "osc", "name: \"x\\e]52;c;ZWNobyBoaQ==\\a\\e[2J\"\ncommand: ./run.sh\n", "echo '{}'");
-  exec::ProcessResult plugins = Plugline(home, {"plugins"});
+  exec::ProcessResult plugins = cli.Run({"plugins"});
   CHECK(plugins.exit_status == 0);
   CHECK(Contains(plugins.output, "did you mean `pre_tool_call`?"));
   CHECK(Contains(plugins.output, R"(`name` "x\x1b]52;c;ZWNobyBoaQ==\x07\x1b[2J" is not a valid id)"));
   CHECK_FALSE(Contains(plugins.output, "\x1b"));
   CHECK_FALSE(Contains(plugins.error_output, "\x1b"));
-  exec::ProcessResult json = Plugline(home, {"plugins", "--json"});
+  exec::ProcessResult json = cli.Run({"plugins", "--json"});
   CHECK_FALSE(Contains(json.output, "\x1b"));
   CHECK_FALSE(Contains(ReadFileOrEmpty(home.Sub("logs/plugline.log")), "\x1b"));
 }
 
 TEST_CASE("plugline hook: a failing plugin's secrets are masked in the JSON, on stderr, in the log") {
-  TempDir home;
+  testing::Cli cli;
+  const TempDir& home = cli.home;
   ShPlugin(home, "leaky", "name: leaky\ncommand: ./run.sh\nhooks: [pre_tool_call]\n",
            "echo 'password=hunter2hunter2 sk-proj0123456789abcdefghij "
            "ghp_0123456789abcdefghijABCDEFGHIJ012345 AKIAIOSFODNN7EXAMPLE' >&2\nexit 7");
-  exec::ProcessResult hook = Plugline(home, {"hook", "pre_tool_call"}, std::string(kPayload));
+  exec::ProcessResult hook = cli.Run({"hook", "pre_tool_call"}, "", std::string(kPayload));
   CHECK(hook.exit_status == 0);
   CHECK(Contains(hook.error_output,
                  "plugline: note: plugin leaky skipped: exited with status 7; stderr: "
@@ -140,7 +135,8 @@ TEST_CASE("plugline hook: a failing plugin's secrets are masked in the JSON, on 
 // JS shapers: a thrown error quoting a secret reaches skipped[].detail (match), the fallback and
 // the CLI's note (shape), and the listing (a module that throws while loading).
 TEST_CASE("plugline run: a JS shaper's thrown secrets are masked in the note, JSON and listing") {
-  TempDir home;
+  testing::Cli cli;
+  const TempDir& home = cli.home;
   WriteFile(home.Sub("plugins/leaky-shape.js"), R"(export default {
   meta: { name: "leaky-shape", version: "1", description: "d", tier: "community", priority: 1000 },
   match() { return { matched: true, confidence: 1 }; },
@@ -155,11 +151,11 @@ TEST_CASE("plugline run: a JS shaper's thrown secrets are masked in the note, JS
 )");
   WriteFile(home.Sub("plugins/leaky-load.js"),
             "throw new Error('config has password=hunter2hunter2');\nexport default {};\n");
-  exec::ProcessResult run = Plugline(home, {"run", "--", "echo", "hello"});
+  exec::ProcessResult run = cli.Run({"run", "--", "echo", "hello"});
   CHECK(run.exit_status == 0);
   CHECK(Contains(run.error_output, "plugline: note: "));
   CHECK(Contains(run.error_output, "token=[redacted] sk-[redacted]"));
-  exec::ProcessResult json = Plugline(home, {"run", "--json", "--", "echo", "hello"});
+  exec::ProcessResult json = cli.Run({"run", "--json", "--", "echo", "hello"});
   core::Value result = Json(json.output);
   CHECK(Contains(result.Find("fallback")->as_string(), "sk-[redacted]"));
   bool match_skipped = false;
@@ -170,7 +166,7 @@ TEST_CASE("plugline run: a JS shaper's thrown secrets are masked in the note, JS
     }
   }
   CHECK(match_skipped);
-  exec::ProcessResult plugins = Plugline(home, {"plugins", "--json"});
+  exec::ProcessResult plugins = cli.Run({"plugins", "--json"});
   CHECK(Contains(plugins.output, "password=[redacted]"));
   const std::string log = ReadFileOrEmpty(home.Sub("logs/plugline.log"));
   for (const std::string& text :
@@ -184,18 +180,19 @@ TEST_CASE("plugline run: a JS shaper's thrown secrets are masked in the note, JS
 }
 
 TEST_CASE("plugline trigger and hook: an OpenCode hook's thrown secret is masked") {
-  TempDir home;
+  testing::Cli cli;
+  const TempDir& home = cli.home;
   WriteFile(home.Sub("plugins/leaky-env.js"), R"(export const Leaky = async () => ({
   "shell.env": async () => { throw new Error("refusing: api_key=hunter2hunter2"); },
   "tool.execute.before": async () => { throw new Error("blocked sk-proj0123456789abcdefghij"); },
 });
 )");
   exec::ProcessResult trigger =
-      Plugline(home, {"trigger", "shell.env", "--input", "{}", "--output", R"({"env":{}})"});
+      cli.Run({"trigger", "shell.env", "--input", "{}", "--output", R"({"env":{}})"});
   CHECK(trigger.exit_status == 0);
   CHECK(Contains(trigger.output, "api_key=[redacted]"));
   CHECK_FALSE(Contains(trigger.output, "hunter2hunter2"));
-  exec::ProcessResult hook = Plugline(home, {"hook", "pre_tool_call"}, std::string(kPayload));
+  exec::ProcessResult hook = cli.Run({"hook", "pre_tool_call"}, "", std::string(kPayload));
   // OpenCode: a throw in tool.execute.before is a deny, its message the reason the plugin
   // gives the model (as an exec plugin's `reason`, not masked); the log masks it.
   CHECK(hook.exit_status == 3);
@@ -206,4 +203,4 @@ TEST_CASE("plugline trigger and hook: an OpenCode hook's thrown secret is masked
 #endif
 
 }  // namespace
-}  // namespace plugline::cli
+}  // namespace plugline

@@ -1,5 +1,6 @@
 // State files that do not hold what plugline expects, through the real `plugline` binary: the
 // command still runs and prints its output, the file is kept aside, and the user is told.
+// Rows of docs/faults.md ("State files") name these test cases.
 #include <doctest/doctest.h>
 
 #include <optional>
@@ -9,28 +10,16 @@
 #include "core/json.h"
 #include "core/strings.h"
 #include "exec/process.h"
+#include "cli/cli_runner.h"
 #include "test_util.h"
 
-namespace plugline::cli {
+namespace plugline {
 namespace {
 
 using plugline::testing::ReadFileOrEmpty;
 using plugline::testing::TempDir;
 using plugline::testing::WriteFile;
 
-exec::ProcessResult Plugline(const TempDir& home, std::vector<std::string> args,
-                             std::optional<std::string> stdin_data = std::nullopt) {
-  exec::ProcessSpec spec;
-  spec.argv = {plugline::testing::BinDir() + "/plugline"};
-  spec.argv.insert(spec.argv.end(), args.begin(), args.end());
-  spec.extra_env = {{"PLUGLINE_HOME", home.path()}};
-  spec.stdin_data = std::move(stdin_data);
-  spec.merge_output = false;
-  spec.timeout = absl::Seconds(60);
-  absl::StatusOr<exec::ProcessResult> result = exec::RunProcess(spec);
-  REQUIRE_MESSAGE(result.ok(), result.status().ToString());
-  return *result;
-}
 
 std::vector<std::string> CorruptStats(const TempDir& home) {
   std::vector<std::string> found;
@@ -49,9 +38,10 @@ TEST_CASE("a stats file of the wrong shape: run, shape and stats go on, warn, ke
   const std::string warning_start = "plugline: warning: ";
 
   SUBCASE("run") {
-    TempDir home;
+    testing::Cli cli;
+  const TempDir& home = cli.home;
     WriteFile(home.Sub("stats.json"), bad);
-    exec::ProcessResult run = Plugline(home, {"run", "--", "sh", "-c", "echo the output; exit 4"});
+    exec::ProcessResult run = cli.Run({"run", "--", "sh", "-c", "echo the output; exit 4"});
     CHECK(run.exit_status == 4);
     CHECK(run.term_signal == 0);
     CHECK(run.output.find("the output") != std::string::npos);
@@ -62,7 +52,7 @@ TEST_CASE("a stats file of the wrong shape: run, shape and stats go on, warn, ke
     CHECK(ReadFileOrEmpty(CorruptStats(home)[0]) == bad);
     CHECK(ReadFileOrEmpty(home.Sub("logs/plugline.log")).find("warn stats: ") != std::string::npos);
     // Counting started again: this run is in the fresh file.
-    exec::ProcessResult stats = Plugline(home, {"stats", "--json"});
+    exec::ProcessResult stats = cli.Run({"stats", "--json"});
     CHECK(stats.exit_status == 0);
     CHECK(stats.error_output.empty());
     absl::StatusOr<core::Value> json = core::ParseJson(stats.output, "stats");
@@ -70,10 +60,11 @@ TEST_CASE("a stats file of the wrong shape: run, shape and stats go on, warn, ke
     CHECK(json->Find("shapers")->Find("builtin-generic") != nullptr);
   }
   SUBCASE("shape") {
-    TempDir home;
+    testing::Cli cli;
+  const TempDir& home = cli.home;
     WriteFile(home.Sub("stats.json"), bad);
     exec::ProcessResult shape =
-        Plugline(home, {"shape", "--command", "make", "--exit-code", "0"}, "built\n");
+        cli.Run({"shape", "--command", "make", "--exit-code", "0"}, "", "built\n");
     CHECK(shape.exit_status == 0);
     CHECK(shape.term_signal == 0);
     CHECK(shape.output.find("built") != std::string::npos);
@@ -82,9 +73,10 @@ TEST_CASE("a stats file of the wrong shape: run, shape and stats go on, warn, ke
     CHECK(CorruptStats(home).size() == 1);
   }
   SUBCASE("stats") {
-    TempDir home;
+    testing::Cli cli;
+  const TempDir& home = cli.home;
     WriteFile(home.Sub("stats.json"), bad);
-    exec::ProcessResult stats = Plugline(home, {"stats"});
+    exec::ProcessResult stats = cli.Run({"stats"});
     CHECK(stats.exit_status == 0);
     CHECK(stats.term_signal == 0);
     CHECK(stats.output.find("no statistics yet") != std::string::npos);
@@ -93,9 +85,10 @@ TEST_CASE("a stats file of the wrong shape: run, shape and stats go on, warn, ke
     CHECK(CorruptStats(home).size() == 1);
   }
   SUBCASE("plugins") {
-    TempDir home;
+    testing::Cli cli;
+  const TempDir& home = cli.home;
     WriteFile(home.Sub("stats.json"), bad);
-    exec::ProcessResult plugins = Plugline(home, {"plugins"});
+    exec::ProcessResult plugins = cli.Run({"plugins"});
     CHECK(plugins.exit_status == 0);
     CHECK(plugins.output.find("builtin-generic") != std::string::npos);
     CHECK(plugins.error_output.find("is malformed") != std::string::npos);
@@ -103,9 +96,10 @@ TEST_CASE("a stats file of the wrong shape: run, shape and stats go on, warn, ke
 }
 
 TEST_CASE("a garbled stats file is kept as .corrupt-<time> and the user is told") {
-  TempDir home;
+  testing::Cli cli;
+  const TempDir& home = cli.home;
   WriteFile(home.Sub("stats.json"), "{\"version\":1,\"shapers\":{\"builtin-gen");
-  exec::ProcessResult run = Plugline(home, {"run", "--", "seq", "1", "5"});
+  exec::ProcessResult run = cli.Run({"run", "--", "seq", "1", "5"});
   CHECK(run.exit_status == 0);
   CHECK(run.error_output.find("is malformed (invalid JSON") != std::string::npos);
   REQUIRE(CorruptStats(home).size() == 1);
@@ -113,16 +107,17 @@ TEST_CASE("a garbled stats file is kept as .corrupt-<time> and the user is told"
 }
 
 TEST_CASE("a stats file of a newer version is never overwritten: not recorded, and said why") {
-  TempDir home;
+  testing::Cli cli;
+  const TempDir& home = cli.home;
   const std::string newer = R"({"version":7,"totals":{"everything":1}})";
   WriteFile(home.Sub("stats.json"), newer);
-  exec::ProcessResult run = Plugline(home, {"run", "--", "seq", "1", "5"});
+  exec::ProcessResult run = cli.Run({"run", "--", "seq", "1", "5"});
   CHECK(run.exit_status == 0);
   CHECK(run.output.find("5") != std::string::npos);
   CHECK(run.error_output.find(StrCat("plugline: warning: statistics not recorded: ",
                                      home.Sub("stats.json"), " has version 7, newer than this ",
                                      "plugline's (1): left untouched")) != std::string::npos);
-  exec::ProcessResult stats = Plugline(home, {"stats"});
+  exec::ProcessResult stats = cli.Run({"stats"});
   CHECK(stats.exit_status == 1);
   CHECK(stats.error_output.find("has version 7") != std::string::npos);
   CHECK(ReadFileOrEmpty(home.Sub("stats.json")) == newer);
@@ -130,4 +125,4 @@ TEST_CASE("a stats file of a newer version is never overwritten: not recorded, a
 }
 
 }  // namespace
-}  // namespace plugline::cli
+}  // namespace plugline
