@@ -44,7 +44,7 @@ TEST_CASE("Host: a stats file of the wrong shape is moved aside with a diagnosti
   CHECK((*host)->diagnostics().size() == 2);  // two files moved aside, two names
 }
 
-TEST_CASE("Host: a newer stats file is left alone; shaping goes on and diagnostics say why") {
+TEST_CASE("Host: a newer stats file is left alone, shaping goes on and diagnostics say why") {
   TempDir home;
   const std::string newer = R"({"version":2})";
   WriteFile(home.Sub("stats.json"), newer);

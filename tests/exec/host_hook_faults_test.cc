@@ -73,7 +73,7 @@ std::string Str(const core::Value& v, std::string_view key) {
 // --- duplicate keys ---------------------------------------------------------------------------
 
 // First-wins here and last-wins in Python/JS readers: `{"deny":false,"deny":true}` was allowed.
-TEST_CASE("hook faults: an answer with a duplicate key is a failed call; fail-closed denies") {
+TEST_CASE("hook faults: an answer with a duplicate key is a failed call, fail-closed denies") {
   TempDir home;
   ShPlugin(home, "open", Manifest("open"), R"(echo '{"deny":false,"deny":true}')");
   ShPlugin(home, "zz-after", Manifest("zz-after"), R"(echo '{"notice":"after ran"}')");

@@ -43,7 +43,7 @@ core::Value Json(std::string_view text) {
   return *std::move(value);
 }
 
-TEST_CASE("plugline hook: an answer with a duplicate key fails the plugin; fail-closed denies") {
+TEST_CASE("plugline hook: an answer with a duplicate key fails the plugin, fail-closed denies") {
   testing::Cli cli;
   const TempDir& home = cli.home;
   ShPlugin(home, "guard",
@@ -92,7 +92,7 @@ TEST_CASE("plugline hook: unknown answer keys and a misspelt event are warnings 
                  "rewrite its arguments\n"));
 }
 
-TEST_CASE("plugline plugins: a misspelt hook and a bad name are broken; nothing raw on the terminal") {
+TEST_CASE("plugline plugins: a misspelt hook and a bad name are broken, nothing raw on the terminal") {
   testing::Cli cli;
   const TempDir& home = cli.home;
   ShPlugin(home, "typo", "name: typo\ncommand: ./run.sh\nhooks: [pre_tool_cal]\n", "echo '{}'");
