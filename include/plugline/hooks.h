@@ -33,7 +33,7 @@ struct DispatchResult {
   struct Skipped {
     std::string plugin;
     std::string why;     // a short code: "bad_answer" or a status code name ("deadline_exceeded")
-    std::string detail;  // the failure's message
+    std::string detail;  // the failure's message, secrets masked (core/redact.h)
   };
   struct Warning {
     std::string plugin;  // the plugin it is about; "" for the dispatch itself (its event name)
