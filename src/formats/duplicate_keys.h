@@ -8,12 +8,14 @@
 #ifndef PLUGLINE_FORMATS_DUPLICATE_KEYS_H_
 #define PLUGLINE_FORMATS_DUPLICATE_KEYS_H_
 
+#include <algorithm>
 #include <cstddef>
 #include <string_view>
 #include <utility>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/container/inlined_vector.h"
 #include "absl/strings/string_view.h"
 
 namespace plugline::formats {
@@ -25,6 +27,9 @@ class KeySet {
  public:
   static constexpr size_t kLinearMax = 16;
 
+  // `expected`: how many keys the object has, when known, so the map is sized once.
+  explicit KeySet(size_t expected = 0) : expected_(expected) {}
+
   // Adds `key`; when an equal key was added before, returns its Info instead (and adds nothing).
   const Info* Insert(std::string_view key, Info info) {
     if (map_.empty()) {
@@ -35,7 +40,7 @@ class KeySet {
         small_.emplace_back(key, std::move(info));
         return nullptr;
       }
-      map_.reserve(kLinearMax * 2);
+      map_.reserve(std::max(expected_, kLinearMax * 2));
       for (auto& [seen, seen_info] : small_) map_.emplace(ToAbsl(seen), std::move(seen_info));
       small_.clear();
     }
@@ -46,7 +51,9 @@ class KeySet {
  private:
   static absl::string_view ToAbsl(std::string_view v) { return absl::string_view(v.data(), v.size()); }
 
-  std::vector<std::pair<std::string_view, Info>> small_;
+  size_t expected_;
+  // Inline: most objects are small, and an allocation per object would cost more than the scan.
+  absl::InlinedVector<std::pair<std::string_view, Info>, kLinearMax> small_;
   absl::flat_hash_map<absl::string_view, Info> map_;
 };
 

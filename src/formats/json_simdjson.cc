@@ -61,7 +61,7 @@ struct Converter {
         simdjson::dom::object object = element.get_object().value_unsafe();
         members.reserve(object.size());
         // The keys are views into the parser's string buffer, stable while it converts.
-        formats::KeySet<size_t> keys;
+        formats::KeySet<size_t> keys(object.size());
         for (simdjson::dom::key_value_pair field : object) {
           if (const size_t* earlier = keys.Insert(field.key, members.size())) {
             if (duplicates == DuplicateKeys::kReject) {
