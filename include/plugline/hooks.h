@@ -31,6 +31,12 @@ struct DispatchResult {
     std::string why;     // a short code: "bad_answer" or a status code name ("deadline_exceeded")
     std::string detail;  // the failure's message
   };
+  // A plugin that could not load (a bad manifest, a program that is not executable, a syntax
+  // error): it does not run, or, when it fails closed, denies in its place.
+  struct Broken {
+    std::string plugin;
+    std::string reason;
+  };
   struct PluginRecord {
     std::string plugin;
     // "none", "notice", "rewrite", "replace", "deny", "skipped", or "ignored: <what> on <event>"
@@ -50,10 +56,12 @@ struct DispatchResult {
   std::vector<Notice> notices;        // in the order the plugins gave them
   std::vector<Skipped> skipped;       // in chain order
   std::vector<PluginRecord> plugins;  // one per plugin that ran, in chain order
+  std::vector<Broken> broken;         // every broken plugin of the host, in chain order
 
   // {"event","denied","denied_by","reason","arguments","result","notices":[{"plugin","text"}],
-  //  "skipped":[{"plugin","why","detail"}],"plugins":[{"plugin","action","ms"}]}; denied_by and
-  // reason are null unless denied, arguments and result null when absent.
+  //  "skipped":[{"plugin","why","detail"}],"plugins":[{"plugin","action","ms"}],
+  //  "broken":[{"plugin","reason"}]}; denied_by and reason are null unless denied, arguments
+  //  and result null when absent.
   std::string ToJson() const;
 };
 
