@@ -293,14 +293,23 @@ std::string EffectiveProjectDir(const std::string& home, const std::string& proj
 }
 
 std::string UntrustedReason(const TrustCheck& check) {
-  const std::string command = StrCat("`plugline trust ", check.project, "`");
+  // The path as a shell would need it typed.
+  std::string shown = check.project;
+  if (shown.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+                              "-_./=:,+@%") != std::string::npos) {
+    shown = "'";
+    for (char c : check.project) shown += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    shown += "'";
+  }
+  const std::string command = StrCat("`plugline trust ", shown, "`");
   switch (check.state) {
     case TrustState::kNothingToTrust:
     case TrustState::kTrusted:
       return "";
     case TrustState::kUntrusted:
-      return StrCat("project ", check.project, " is not trusted: run ", command,
-                    " to allow its .plugline/ (`plugline trust --show` lists what that trusts)");
+      return StrCat("project ", check.project,
+                    " is not trusted, so its .plugline/ config and plugins are ignored: review "
+                    "them with `plugline trust --show ", shown, "`, then run ", command);
     case TrustState::kChanged: {
       std::string what;
       auto add = [&](std::string_view verb, const std::vector<std::string>& paths) {
@@ -312,11 +321,12 @@ std::string UntrustedReason(const TrustCheck& check) {
       add("changed", check.changed);
       add("removed", check.removed);
       return StrCat("project ", check.project, " changed since it was trusted (", what,
-                    "): run ", command, " again to allow it");
+                    "), so its .plugline/ config and plugins are ignored: review them with "
+                    "`plugline trust --show ", shown, "`, then run ", command, " again");
     }
     case TrustState::kUnknown:
       return StrCat("project ", check.project, " cannot be checked (", check.problem,
-                    "), so it is not trusted");
+                    "), so its .plugline/ config and plugins are ignored");
   }
   return "";
 }
