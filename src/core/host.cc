@@ -119,6 +119,10 @@ struct Host::Impl {
   void LoadConfiguration() ABSL_LOCKS_EXCLUDED(mu) {
     std::vector<std::string> diagnostics;
     guards->Invalidate();
+    {
+      absl::MutexLock lock(&late_mu);
+      late_warnings.clear();  // replaced, as the diagnostics are
+    }
     ProjectDecision project = DecideProject(&diagnostics);
     const std::string project_dir = project.load ? options.project_dir : std::string();
     core::Config config = core::LoadConfig(home, project_dir, &diagnostics);
