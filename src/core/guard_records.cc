@@ -117,9 +117,10 @@ void GuardRecords::Loaded(const std::string& folder, const GuardRecord& record,
   doc_ = std::move(written);
 }
 
-void GuardRecords::Invalidate() {
+void GuardRecords::Load(std::vector<std::string>* warnings) {
   absl::MutexLock lock(&mu_);
   doc_.reset();
+  Doc(warnings);
 }
 
 }  // namespace plugline::core

@@ -43,8 +43,9 @@ class GuardRecords {
   void Loaded(const std::string& folder, const GuardRecord& record,
               std::vector<std::string>* warnings);
 
-  // Forgets what was read, so the next call reads the file again (a reload).
-  void Invalidate();
+  // Reads the file again (a reload); what is wrong with it (malformed: moved aside; newer:
+  // not read) goes to `warnings`. Find() and Loaded() read it themselves when this has not run.
+  void Load(std::vector<std::string>* warnings);
 
  private:
   // The document, read once.

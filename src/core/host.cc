@@ -118,11 +118,7 @@ struct Host::Impl {
 
   void LoadConfiguration() ABSL_LOCKS_EXCLUDED(mu) {
     std::vector<std::string> diagnostics;
-    guards->Invalidate();
-    {
-      absl::MutexLock lock(&late_mu);
-      late_warnings.clear();  // replaced, as the diagnostics are
-    }
+    guards->Load(&diagnostics);
     ProjectDecision project = DecideProject(&diagnostics);
     const std::string project_dir = project.load ? options.project_dir : std::string();
     core::Config config = core::LoadConfig(home, project_dir, &diagnostics);
@@ -262,7 +258,7 @@ absl::StatusOr<std::unique_ptr<Host>> Host::Create(HostOptions options) {
       },
       // What a manifest says even when it is broken, and what the last good load said when
       // the manifest no longer parses.
-      [guards, state](const core::PluginFile& file) -> core::PluginHints {
+      [guards](const core::PluginFile& file) -> core::PluginHints {
         core::PluginHints hints;
         if (file.kind != core::PluginKind::kExec) return hints;
         exec::ExecManifestHints scan = exec::ScanExecManifest(file.root);
@@ -270,21 +266,18 @@ absl::StatusOr<std::unique_ptr<Host>> Host::Create(HostOptions options) {
         hints.fail_closed = scan.fail_closed;
         hints.protect = scan.protect;
         hints.events = scan.hooks;
+        // The records were read (and their problems reported) when the configuration loaded.
         if (!scan.parsed) {
-          std::vector<std::string> warnings;
-          if (std::optional<core::GuardRecord> record = guards->Find(file.root, &warnings)) {
+          if (std::optional<core::GuardRecord> record = guards->Find(file.root, nullptr)) {
             hints.fail_closed = hints.fail_closed || record->fail_closed;
             hints.protect = hints.protect || record->protect;
             if (hints.id.empty()) hints.id = record->id;
           }
-          state->Warn("plugins", warnings);
         }
         return hints;
       },
-      [guards, state](const std::string& folder) {
-        std::vector<std::string> warnings;
-        std::optional<core::GuardRecord> record = guards->Find(folder, &warnings);
-        state->Warn("plugins", warnings);
+      [guards](const std::string& folder) {
+        std::optional<core::GuardRecord> record = guards->Find(folder, nullptr);
         return record.has_value() && (record->fail_closed || record->protect);
       });
   impl->options = std::move(options);

@@ -638,11 +638,6 @@ std::vector<std::shared_ptr<Shaper>> PluginRegistry::Shapers() {
   return LoadedEnabled().shapers;
 }
 
-std::vector<std::shared_ptr<HookPlugin>> PluginRegistry::Hooks() {
-  absl::MutexLock lock(&mu_);
-  return LoadedEnabled().hooks;
-}
-
 HookChain PluginRegistry::Chain() {
   absl::MutexLock lock(&mu_);
   const EnabledLists& lists = LoadedEnabled();

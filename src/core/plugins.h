@@ -178,9 +178,8 @@ class PluginRegistry {
   std::vector<std::shared_ptr<Shaper>> Shapers();
 
   // Loads the plugins not loaded yet, then returns the enabled hook plugins in dispatch order
-  // (exec plugins and OpenCode JS plugins).
-  std::vector<std::shared_ptr<HookPlugin>> Hooks();
-  // The same, with broken fail-closed plugins as guards in their place, and every broken plugin.
+  // (exec plugins and OpenCode JS plugins) with broken fail-closed plugins as guards in their
+  // place, and every broken plugin.
   HookChain Chain();
   // The enabled plugins with named hooks (OpenCode), in dispatch order.
   std::vector<std::shared_ptr<NamedHookPlugin>> NamedHooks();

@@ -87,7 +87,7 @@ TEST_CASE("trust content: config, plugins, config dirs and the project's package
   CHECK(again->digest != content->digest);
 }
 
-TEST_CASE("trust content: a project without .plugline/ has nothing; a missing one is an error") {
+TEST_CASE("trust content: a project without .plugline/ has nothing, a missing one is an error") {
   TempDir project;
   WriteFile(project.Sub("README"), "hello\n");
   auto content = ScanProjectContent(project.path());
