@@ -191,6 +191,27 @@ plugline_status plugline_config_set_project_dir(plugline_config* config, const c
   });
 }
 
+plugline_status plugline_config_set_project_trust(plugline_config* config, int trust) {
+  return Guard(__func__, [&] {
+    if (config == nullptr) return NullArgument(__func__, "config");
+    switch (trust) {
+      case PLUGLINE_PROJECT_TRUST_STORE:
+        config->options.project_trust = plugline::ProjectTrust::kStore;
+        return PLUGLINE_OK;
+      case PLUGLINE_PROJECT_TRUST_TRUSTED:
+        config->options.project_trust = plugline::ProjectTrust::kTrusted;
+        return PLUGLINE_OK;
+      case PLUGLINE_PROJECT_TRUST_UNTRUSTED:
+        config->options.project_trust = plugline::ProjectTrust::kUntrusted;
+        return PLUGLINE_OK;
+      default:
+        return Fail(PLUGLINE_EINVALID,
+                    StrCat(__func__, ": trust must be PLUGLINE_PROJECT_TRUST_STORE, _TRUSTED or "
+                                     "_UNTRUSTED, not ", trust));
+    }
+  });
+}
+
 plugline_status plugline_config_set_store_outputs(plugline_config* config, int enabled) {
   return Guard(__func__, [&] {
     if (config == nullptr) return NullArgument(__func__, "config");

@@ -7,6 +7,8 @@
 
 #include <doctest/doctest.h>
 
+#include "core/trust.h"
+
 namespace plugline::testing {
 
 TempDir::TempDir() {
@@ -41,5 +43,11 @@ std::string ReadFileOrEmpty(const std::string& path) {
 
 std::string SourceDir() { return PLUGLINE_TEST_SOURCE_DIR; }
 std::string BinDir() { return PLUGLINE_TEST_BIN_DIR; }
+
+void TrustProject(const std::string& home, const std::string& project) {
+  auto trusted = core::TrustStore(home).Trust(project, nullptr);
+  if (absl::IsFailedPrecondition(trusted.status())) return;  // nothing to trust
+  REQUIRE_MESSAGE(trusted.ok(), trusted.status().ToString());
+}
 
 }  // namespace plugline::testing

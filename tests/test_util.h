@@ -27,6 +27,10 @@ void WriteFile(const std::string& path, std::string_view content);
 // Reads a whole file; "" when it cannot be read.
 std::string ReadFileOrEmpty(const std::string& path);
 
+// Trusts `project` in the trust store of `home` as `plugline trust` does (core/trust.h), so a
+// test of project plugins sees them load; a project with nothing to trust is left alone.
+void TrustProject(const std::string& home, const std::string& project);
+
 // The directory of test sources and of built binaries.
 std::string SourceDir();
 std::string BinDir();

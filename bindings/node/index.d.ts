@@ -24,6 +24,15 @@ export interface HostOptions {
   home?: string | null;
   /** A project whose .plugline/ adds configuration and plugins. */
   projectDir?: string | null;
+  /**
+   * Who decides whether that project's .plugline/ may load (docs/security.md): null or absent,
+   * the user's trust store (written by `plugline trust`) for the project as it is now; true,
+   * the host vouches for it (it asked the user itself, as an editor's workspace trust does);
+   * false, nothing of it loads. Until it may load, its plugins are listed as "untrusted" and
+   * nothing of it runs. Even a trusted project cannot disable or replace a protected global
+   * plugin.
+   */
+  projectTrusted?: boolean | null;
   /** Keep raw outputs under <home>/outputs and name the file in summaries (default true). */
   storeOutputs?: boolean;
   /**
@@ -65,9 +74,10 @@ export interface ShapeResult {
 
 export interface PluginInfo {
   id: string;
-  kind: "builtin-shaper" | "js-shaper" | "exec-hook" | "native-hook";
+  kind: "builtin-shaper" | "js-shaper" | "exec-hook" | "opencode" | "native-hook";
   tier: "built-in" | "community" | "premium" | null;
-  state: "enabled" | "disabled" | "broken" | "shadowed";
+  /** "untrusted": a project's plugin that is not trusted (reason: the command to run). */
+  state: "enabled" | "disabled" | "broken" | "shadowed" | "untrusted";
   reason: string | null;
   path: string | null;
   /** Where it came from: "host" for a native hook. */
@@ -76,8 +86,10 @@ export interface PluginInfo {
   description: string | null;
   /** The events a hook subscribes to ("*" = every event). */
   events: string[];
-  /** Non-fatal problems (an unknown key in plugin.yaml). */
+  /** Non-fatal problems (an unknown key in plugin.yaml, a project's ignored override). */
   warnings: string[];
+  /** A global plugin a project cannot disable, reconfigure or replace. */
+  protected: boolean;
 }
 
 /** The canonical hook events; any other name is dispatched as observe-only. */
@@ -144,6 +156,11 @@ export interface DispatchResult {
    * does not read, an event name one edit away from a canonical one (plugin null).
    */
   warnings: { plugin: string | null; text: string }[];
+  /**
+   * Every plugin that could not load, with why; one that fails closed denied in its place
+   * (the deny-capable events it subscribed to, every pre_tool_call when that cannot be told).
+   */
+  broken: { plugin: string; reason: string }[];
 }
 
 /** What trigger() returns: the output after every plugin's hook ran. */

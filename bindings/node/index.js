@@ -131,6 +131,13 @@ class Host {
    * @param {object} [options]
    * @param {string} [options.home]          state directory; default $PLUGLINE_HOME, else ~/.plugline
    * @param {string} [options.projectDir]    a project whose .plugline/ adds config and plugins
+   * @param {boolean|null} [options.projectTrusted]  who decides whether that project's .plugline/
+   *        may load (docs/security.md): null or absent, the user's trust store (written by
+   *        `plugline trust`) for the project as it is now; true, the host vouches for it, having
+   *        asked the user itself (an editor's workspace trust); false, nothing of it loads.
+   *        Until it may load, its plugins are listed as "untrusted" and nothing of it runs;
+   *        diagnostics() says what to run. Even a trusted project cannot disable, reconfigure or
+   *        replace a protected global plugin.
    * @param {boolean} [options.storeOutputs] keep raw outputs under <home>/outputs (default true)
    * @param {(path: string, args: unknown[]) => unknown} [options.client]  what OpenCode
    *        plugins' `client` reaches: `await client.app.log({...})` in a plugin calls
@@ -149,10 +156,15 @@ class Host {
    *   PLUGLINE_EINVALID when pluginConfig is not a JSON object
    */
   constructor(options) {
-    const { home, projectDir, storeOutputs, client, serverUrl, pluginConfig } =
+    const { home, projectDir, storeOutputs, client, serverUrl, pluginConfig, projectTrusted } =
       checkOptions(options,
-                   ['home', 'projectDir', 'storeOutputs', 'client', 'serverUrl', 'pluginConfig'],
+                   ['home', 'projectDir', 'storeOutputs', 'client', 'serverUrl', 'pluginConfig',
+                    'projectTrusted'],
                    'Host options');
+    if (projectTrusted !== undefined && projectTrusted !== null &&
+        typeof projectTrusted !== 'boolean') {
+      throw new TypeError('projectTrusted must be a boolean or null');
+    }
     if (storeOutputs !== undefined && typeof storeOutputs !== 'boolean') {
       throw new TypeError('storeOutputs must be a boolean');
     }
@@ -187,7 +199,8 @@ class Host {
       storeOutputs,
       call,
       checkOptionalString(serverUrl, 'serverUrl'),
-      pluginConfigJson);
+      pluginConfigJson,
+      projectTrusted === undefined ? null : projectTrusted);
     this.#client = call;
   }
 
@@ -223,8 +236,9 @@ class Host {
   }
 
   /**
-   * Problems found while opening the host (malformed config files, unknown keys), each
-   * naming its file.
+   * Problems found while opening the host (malformed config files, unknown keys, a project
+   * that is not trusted with the command that trusts it, a project's attempt to change a
+   * protected plugin), each naming its file or project.
    * @returns {string[]}
    */
   diagnostics() {
@@ -244,9 +258,11 @@ class Host {
   /**
    * Every plugin this host can use — built-in shapers, plugins from its plugin directories,
    * its native hooks — with id, kind ("builtin-shaper" | "js-shaper" | "exec-hook" |
-   * "native-hook"), tier, state ("enabled" | "disabled" | "broken" | "shadowed"), reason (why
-   * it is not enabled), path, source, version, description, events (a hook's events) and
-   * warnings. Loads plugins not loaded yet.
+   * "opencode" | "native-hook"), tier, state ("enabled" | "disabled" | "broken" | "shadowed" |
+   * "untrusted"), reason (why it is not enabled; for "untrusted", the command that trusts the
+   * project), path, source, version, description, events (a hook's events), warnings and
+   * protected (a global plugin a project cannot disable or replace). Loads plugins not loaded
+   * yet.
    * @returns {object[]}
    */
   plugins() {
@@ -278,7 +294,9 @@ class Host {
    *   arguments: string|null, result: string|null, notices: {plugin: string, text: string}[],
    *   skipped: {plugin: string, why: string, detail: string}[],
    *   plugins: {plugin: string, action: string, ms: number}[],
-   *   warnings: {plugin: string|null, text: string}[]}}
+   *   warnings: {plugin: string|null, text: string}[],
+   *   broken: {plugin: string, reason: string}[]}}  broken: every plugin that could not load;
+   *   one that fails closed denies the deny-capable events it subscribed to
    * @throws {PluglineError} PLUGLINE_EINVALID (empty event, payload not a JSON object),
    *   PLUGLINE_ESTATE (closed host, or called from inside one of its own native hooks)
    */

@@ -39,6 +39,12 @@ struct DispatchResult {
     std::string plugin;  // the plugin it is about; "" for the dispatch itself (its event name)
     std::string text;
   };
+  // A plugin that could not load (a bad manifest, a program that is not executable, a syntax
+  // error): it does not run, or, when it fails closed, denies in its place.
+  struct Broken {
+    std::string plugin;
+    std::string reason;
+  };
   struct PluginRecord {
     std::string plugin;
     // "none", "notice", "rewrite", "replace", "deny", "skipped", or "ignored: <what> on <event>"
@@ -63,10 +69,13 @@ struct DispatchResult {
   // one (`pre_tool_cal`, dispatched as observe-only). In chain order, the event's first.
   std::vector<Warning> warnings;
 
+  std::vector<Broken> broken;         // every broken plugin of the host, in chain order
+
   // {"event","denied","denied_by","reason","arguments","result","notices":[{"plugin","text"}],
   //  "skipped":[{"plugin","why","detail"}],"plugins":[{"plugin","action","ms"}],
-  //  "warnings":[{"plugin","text"}]}; denied_by and reason are null unless denied, arguments and
-  // result null when absent, a warning's plugin null when it is about the dispatch itself.
+  //  "warnings":[{"plugin","text"}],"broken":[{"plugin","reason"}]}; denied_by and reason are
+  //  null unless denied, arguments and result null when absent, a warning's plugin null when it
+  //  is about the dispatch itself.
   std::string ToJson() const;
 };
 

@@ -30,11 +30,24 @@ std::string_view VersionString();
 // Counts the tokens of a text the way the host's model would. Must be thread-safe.
 using TokenCountFunction = std::function<uint64_t(std::string_view text)>;
 
+// Who decides whether a project's .plugline/ may load (docs/security.md).
+enum class ProjectTrust {
+  // The user's trust store ($PLUGLINE_HOME/trust.json, written by `plugline trust`): the
+  // project's config and plugins load only when its content is what the user trusted.
+  kStore,
+  // The host vouches for the project, having asked the user itself (an editor's workspace
+  // trust): its config and plugins load without consulting the store.
+  kTrusted,
+  // The host says the project is not trusted: nothing of it loads, whatever the store says.
+  kUntrusted,
+};
+
 struct HostOptions {
   // The state directory. Empty: $PLUGLINE_HOME, or ~/.plugline when that is unset.
   std::string home;
   // The project directory whose .plugline/ adds configuration and plugins. Empty: none.
   std::string project_dir;
+
   // Store raw outputs under <home>/outputs so that summaries can point at them. Set it to false
   // only when the host keeps raw outputs itself: summaries then name no path. When storing is
   // on but fails (disk full, unwritable home), nothing is elided: the full output is returned
@@ -55,6 +68,11 @@ struct HostOptions {
   std::string server_url = "";
   // What OpenCode plugins' `config` hooks receive, once after loading (a JSON object).
   std::string plugin_config_json = "{}";
+
+  // Whether the project's .plugline/ loads (project_dir). Until it does, its plugins are
+  // listed as "untrusted" and nothing of it runs; diagnostics() says what to run. Even a
+  // trusted project cannot disable, reconfigure or replace a protected global plugin.
+  ProjectTrust project_trust = ProjectTrust::kStore;
 };
 
 // What Host::Trigger returns: the output after every plugin's hook ran, in order.
@@ -144,7 +162,9 @@ class Host {
   // Runs the hook plugins subscribed to `event` on `payload_json` (a JSON object, DESIGN.md
   // "Payload"; "arguments" and "result", when present, are strings), one after another in
   // dispatch order (docs/hooks.md), and returns what they decided. A plugin's failure is never
-  // an error here: it is in the result (skipped, or a deny for a fail-closed plugin).
+  // an error here: it is in the result (skipped, or a deny for a fail-closed plugin). A broken
+  // plugin that fails closed denies the deny-capable events it subscribed to; every broken
+  // plugin is in the result's `broken`.
   // Errors: InvalidArgument for an empty event or a payload that is not a JSON object.
   absl::StatusOr<DispatchResult> Dispatch(std::string_view event, std::string_view payload_json);
 
@@ -200,9 +220,11 @@ class Host {
   // The resolved state directory.
   const std::string& home() const;
   // Problems found while opening or reloading (unreadable config, bad keys, unreadable
-  // plugin directories), one message each; then problems with state files met since (a
-  // malformed stats.json moved aside, a newer one left alone so statistics are not recorded),
-  // each once, at most 256 in all. Reload() starts the list again.
+  // plugin directories, a project that is not trusted, a project's attempt to change a
+  // protected plugin, a malformed guards.json or trust.json set aside), one message each; then
+  // problems with state files met since (a malformed stats.json moved aside, a newer one left
+  // alone so statistics are not recorded), each once, at most 256 in all. Reload() starts the
+  // list again.
   std::vector<std::string> diagnostics() const;
 
  private:

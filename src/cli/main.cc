@@ -15,11 +15,13 @@
 #include "absl/strings/str_cat.h"
 #include "core/strings.h"
 #include "absl/strings/str_join.h"
+#include "core/config.h"
 #include "core/fs.h"
 #include "core/json.h"
 #include "core/plugin_id.h"
 #include "core/strings.h"
 #include "core/text.h"
+#include "core/trust.h"
 #include "exec/process.h"
 #include "plugline/host.h"
 
@@ -60,6 +62,17 @@ constexpr std::string_view kUsage =
     "        statistics); broken plugins with the reason they do not run\n"
     "  stats [--json]\n"
     "        per-shaper statistics: matches, shapes, tokens saved, shape time\n"
+    "  trust [DIR]\n"
+    "        trust the project DIR (default: the current directory): its .plugline/ config\n"
+    "        and plugins may load from now on, as they are now (a changed or added file needs\n"
+    "        trusting again); prints each file it trusts with its SHA-256\n"
+    "  trust --show [DIR]\n"
+    "        what `trust DIR` would trust, and whether DIR is trusted now (files added,\n"
+    "        changed or removed since); trusts nothing\n"
+    "  trust --revoke [DIR]   (or: untrust [DIR])\n"
+    "        stop trusting the project DIR\n"
+    "  trust --list\n"
+    "        the trusted projects\n"
     "  version\n"
     "        print plugline's version\n"
     "\n"
@@ -670,6 +683,171 @@ int Tool(const std::vector<std::string>& args) {
   return result->find("\"ok\":true") != std::string::npos ? 0 : 1;
 }
 
+// A file name as the terminal should show it: a repository may name a file with a newline or
+// an escape sequence in it, which would otherwise forge or hide lines of the listing.
+std::string Printable(std::string_view text) {
+  std::string out;
+  for (unsigned char c : text) {
+    if (c < 0x20 || c == 0x7f) {
+      out += absl::StrFormat("\\x%02x", c);
+    } else {
+      out += static_cast<char>(c);
+    }
+  }
+  return out;
+}
+
+// `plugline trust [--show|--revoke|--list] [DIR]`; `untrust DIR` is `trust --revoke DIR`.
+int Trust(const std::vector<std::string>& args, bool revoke) {
+  enum class Mode { kTrust, kShow, kRevoke, kList } mode = revoke ? Mode::kRevoke : Mode::kTrust;
+  std::string dir;
+  for (const std::string& arg : args) {
+    if (arg == "--show" && mode == Mode::kTrust) {
+      mode = Mode::kShow;
+    } else if (arg == "--revoke" && mode == Mode::kTrust) {
+      mode = Mode::kRevoke;
+    } else if (arg == "--list" && mode == Mode::kTrust) {
+      mode = Mode::kList;
+    } else if (arg.starts_with("-") || !dir.empty()) {
+      Error(StrCat("trust: unexpected argument ", arg, "\n\n", kUsage));
+      return kExitUsage;
+    } else {
+      dir = arg;
+    }
+  }
+  if (mode == Mode::kList && !dir.empty()) {
+    Error(StrCat("trust: --list takes no directory\n\n", kUsage));
+    return kExitUsage;
+  }
+  absl::StatusOr<std::string> home = core::ResolveHome("");
+  if (!home.ok()) {
+    Error(ToStd(home.status().message()));
+    return 1;
+  }
+  if (dir.empty()) {
+    char cwd[4096];
+    if (::getcwd(cwd, sizeof cwd) == nullptr) {
+      Error("trust: cannot tell the current directory; name the project");
+      return kExitUsage;
+    }
+    dir = cwd;
+  }
+  core::TrustStore store(*home);
+  std::vector<std::string> warnings;
+  auto flush_warnings = [&warnings] {
+    for (const std::string& w : warnings) Error(StrCat("warning: ", w));
+    warnings.clear();
+  };
+  auto listing = [](const std::vector<core::ContentFile>& files, std::string_view mark) {
+    std::string out;
+    for (const core::ContentFile& file : files) {
+      StrAppend(&out, mark, file.sha256, "  ", Printable(file.path), "\n");
+    }
+    return out;
+  };
+  switch (mode) {
+    case Mode::kList: {
+      absl::StatusOr<std::vector<core::TrustStore::Record>> records = store.List(&warnings);
+      flush_warnings();
+      if (!records.ok()) {
+        Error(StrCat("trust: ", records.status().message()));
+        return 1;
+      }
+      if (records->empty()) {
+        WriteAll(STDOUT_FILENO, StrCat("no trusted projects (", store.path(), ")\n"));
+        return 0;
+      }
+      std::string out;
+      for (const core::TrustStore::Record& r : *records) {
+        StrAppend(&out, Printable(r.project), "  trusted ", r.trusted_at, ", ",
+                  r.files.size(), r.files.size() == 1 ? " file" : " files", ", digest ", r.digest,
+                  "\n");
+      }
+      WriteAll(STDOUT_FILENO, out);
+      return 0;
+    }
+    case Mode::kRevoke: {
+      absl::Status revoked = store.Revoke(dir, &warnings);
+      flush_warnings();
+      if (!revoked.ok()) {
+        Error(StrCat("trust --revoke: ", revoked.message()));
+        return 1;
+      }
+      WriteAll(STDOUT_FILENO, StrCat("no longer trusted: ", dir, "\n"));
+      return 0;
+    }
+    case Mode::kShow:
+    case Mode::kTrust:
+      break;
+  }
+  const std::string project = core::EffectiveProjectDir(*home, dir);
+  if (project.empty()) {
+    if (!core::IsDirectory(dir)) {
+      Error(StrCat("trust: ", dir, " is not a directory"));
+      return 1;
+    }
+    WriteAll(STDOUT_FILENO, StrCat(dir, "/.plugline is plugline's home (", *home,
+                                   "): its config and plugins are your own and need no trust\n"));
+    return 0;
+  }
+  if (mode == Mode::kShow) {
+    core::TrustCheck check = store.Check(project, &warnings);
+    flush_warnings();
+    std::string out = StrCat("project ", Printable(project), ": ");
+    switch (check.state) {
+      case core::TrustState::kNothingToTrust:
+        StrAppend(&out, "nothing to trust (no .plugline/config.yaml, no .plugline/plugins/)\n");
+        WriteAll(STDOUT_FILENO, out);
+        return 0;
+      case core::TrustState::kUnknown:
+        Error(StrCat("trust --show: ", check.problem));
+        return 1;
+      case core::TrustState::kTrusted:
+        StrAppend(&out, "trusted since ", check.trusted_at, "\n");
+        break;
+      case core::TrustState::kUntrusted:
+        StrAppend(&out, "not trusted\n");
+        break;
+      case core::TrustState::kChanged:
+        StrAppend(&out, "changed since it was trusted at ", check.trusted_at,
+                  " (+ added, ~ changed, - removed)\n");
+        break;
+    }
+    auto has = [](const std::vector<std::string>& paths, const std::string& path) {
+      return std::find(paths.begin(), paths.end(), path) != paths.end();
+    };
+    for (const core::ContentFile& file : check.content.files) {
+      std::string_view mark = has(check.added, file.path)     ? "+ "
+                              : has(check.changed, file.path) ? "~ "
+                                                              : "  ";
+      StrAppend(&out, listing({file}, mark));
+    }
+    for (const std::string& path : check.removed) {
+      StrAppend(&out, "- ", Printable(path), "\n");
+    }
+    StrAppend(&out, check.content.files.size(), check.content.files.size() == 1 ? " file" : " files",
+              ", digest ", check.content.digest, "\n");
+    if (check.state != core::TrustState::kTrusted) {
+      StrAppend(&out, "to let these load: plugline trust ", ShellQuote(project), "\n");
+    }
+    WriteAll(STDOUT_FILENO, out);
+    return 0;
+  }
+  absl::StatusOr<core::ProjectContent> trusted = store.Trust(project, &warnings);
+  flush_warnings();
+  if (!trusted.ok()) {
+    Error(StrCat("trust: ", trusted.status().message()));
+    return 1;
+  }
+  WriteAll(STDOUT_FILENO,
+           StrCat("trusted ", Printable(trusted->project), " (",
+                  trusted->files.size(), trusted->files.size() == 1 ? " file" : " files",
+                  ", digest ", trusted->digest, "):\n", listing(trusted->files, "  "),
+                  "a protected global plugin still cannot be disabled or replaced by it; "
+                  "`plugline trust --revoke` undoes this\n"));
+  return 0;
+}
+
 int Main(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
   if (args.empty() || args[0] == "help" || args[0] == "--help" || args[0] == "-h") {
@@ -686,6 +864,8 @@ int Main(int argc, char** argv) {
   if (subcommand == "trigger") return Trigger(args);
   if (subcommand == "tools") return Tools(args);
   if (subcommand == "tool") return Tool(args);
+  if (subcommand == "trust") return Trust(args, false);
+  if (subcommand == "untrust") return Trust(args, true);
   if (subcommand == "version" || subcommand == "--version") {
     WriteAll(STDOUT_FILENO, StrCat("plugline ", VersionString(), "\n"));
     return 0;

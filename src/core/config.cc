@@ -106,13 +106,34 @@ class Reader {
 };
 
 // Applies the keys of a `js` or `overrides.<id>` mapping. `prefix` names it in diagnostics.
+// `from_project`: the mapping is in the project's file, which cannot protect a plugin.
 void ApplyJsSettings(const Value& object, std::string_view prefix, bool allow_enabled,
-                     Reader* reader, JsPluginSettings* settings) {
+                     Reader* reader, JsPluginSettings* settings, bool from_project = false) {
   if (allow_enabled) {
     reader->UnknownKeys(object, prefix,
                         {"enabled", "isolation", "match_timeout_ms", "shape_timeout_ms",
-                         "load_timeout_ms", "hook_timeout_ms", "heap_limit_mb", "options"});
+                         "load_timeout_ms", "hook_timeout_ms", "heap_limit_mb", "options",
+                         "on_error", "protected"});
     reader->Bool(object, "enabled", StrCat(prefix, "enabled"), &settings->enabled);
+    if (const Value* on_error = object.Find("on_error"); on_error != nullptr) {
+      if (on_error->is_string() &&
+          (on_error->as_string() == "open" || on_error->as_string() == "closed")) {
+        settings->fail_closed = on_error->as_string() == "closed";
+      } else {
+        reader->Problem(StrCat(prefix, "on_error"), "expected \"open\" or \"closed\"");
+      }
+    }
+    if (const Value* protect = object.Find("protected"); protect != nullptr) {
+      if (from_project) {
+        reader->Problem(StrCat(prefix, "protected"),
+                        "only the global config can protect a plugin (ignored)");
+      } else if (!protect->is_bool()) {
+        reader->Problem(StrCat(prefix, "protected"),
+                        StrCat("expected true or false, got ", Value::KindName(protect->kind())));
+      } else {
+        settings->protect = protect->as_bool();
+      }
+    }
     // An OpenCode plugin's options (its second argument): any mapping.
     if (const Value* options = object.Find("options"); options != nullptr && !options->is_null()) {
       if (options->is_object()) {
@@ -141,13 +162,25 @@ void ApplyJsSettings(const Value& object, std::string_view prefix, bool allow_en
 
 }  // namespace
 
-JsPluginSettings PluginsConfig::ForPlugin(std::string_view id) const {
-  JsPluginSettings settings = js;
+JsPluginSettings PluginsConfig::ForPlugin(std::string_view id, bool protect) const {
+  JsPluginSettings settings = protect ? global_js : js;
   Reader quiet("", nullptr);  // problems were reported when the file was read
-  for (const auto& [name, value] : overrides) {
-    if (name == id) ApplyJsSettings(value, "", true, &quiet, &settings);
+  for (const ConfigOverride& o : overrides) {
+    if (o.id != id) continue;
+    const bool from_project = o.source == "project-config";
+    if (protect && from_project) continue;
+    ApplyJsSettings(o.value, "", true, &quiet, &settings, from_project);
   }
   return settings;
+}
+
+std::vector<std::string> PluginsConfig::ProjectOverrideKeys(std::string_view id) const {
+  std::vector<std::string> keys;
+  for (const ConfigOverride& o : overrides) {
+    if (o.id != id || o.source != "project-config" || !o.value.is_object()) continue;
+    for (const auto& [key, value] : o.value.as_object()) keys.push_back(key);
+  }
+  return keys;
 }
 
 void ApplyConfigText(std::string_view text, std::string_view source, Config* config,
@@ -160,6 +193,9 @@ void ApplyConfigText(std::string_view text, std::string_view source, Config* con
   }
   if (doc->is_null()) return;  // an empty file
   Reader reader(source, diagnostics);
+  Reader quiet(source, nullptr);  // a second pass over what `reader` already reported
+  const bool from_project = dir_source == "project-config";
+  if (from_project) config->plugins.project_file = std::string(source);
   if (!doc->is_object()) {
     reader.Problem("(top level)", StrCat("expected a mapping, got ",
                                                Value::KindName(doc->kind())));
@@ -171,7 +207,8 @@ void ApplyConfigText(std::string_view text, std::string_view source, Config* con
       reader.Problem("plugins", "expected a mapping");
     } else {
       reader.UnknownKeys(*plugins, "plugins.", {"enabled", "dirs", "packages", "js", "overrides"});
-      reader.Bool(*plugins, "enabled", "plugins.enabled", &config->plugins.enabled);
+      reader.Bool(*plugins, "enabled", "plugins.enabled",
+                  from_project ? &config->plugins.project_enabled : &config->plugins.enabled);
       if (const Value* dirs = plugins->Find("dirs"); dirs != nullptr) {
         if (!dirs->is_array()) {
           reader.Problem("plugins.dirs", "expected a list of directories");
@@ -224,6 +261,9 @@ void ApplyConfigText(std::string_view text, std::string_view source, Config* con
           reader.Problem("plugins.js", "expected a mapping");
         } else {
           ApplyJsSettings(*js, "plugins.js.", false, &reader, &config->plugins.js);
+          if (!from_project) {
+            ApplyJsSettings(*js, "plugins.js.", false, &quiet, &config->plugins.global_js);
+          }
         }
       }
       if (const Value* overrides = plugins->Find("overrides");
@@ -238,8 +278,8 @@ void ApplyConfigText(std::string_view text, std::string_view source, Config* con
               continue;
             }
             JsPluginSettings scratch;  // only to report problems now
-            ApplyJsSettings(value, prefix, true, &reader, &scratch);
-            config->plugins.overrides.emplace_back(id, value);
+            ApplyJsSettings(value, prefix, true, &reader, &scratch, from_project);
+            config->plugins.overrides.push_back({id, value, std::string(dir_source)});
           }
         }
       }

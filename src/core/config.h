@@ -17,7 +17,8 @@
 //       hook_timeout_ms: 5000  # an OpenCode plugin's hook call or tool (incl. its `$` commands)
 //       heap_limit_mb: 64
 //     overrides:             # per plugin id: enabled, options (an OpenCode plugin's second
-//                            # argument), and any key of `js`
+//                            # argument), on_error (open|closed), protected (global file
+//                            # only), and any key of `js`
 //       prisma: {isolation: process, shape_timeout_ms: 5000}
 //   outputs:
 //     keep_files: 500        # raw outputs kept under <home>/outputs
@@ -27,10 +28,16 @@
 //
 // A problem in a file (bad YAML, a wrong type, an unknown key) never stops plugline: it is
 // reported as a diagnostic that names the file and the key, and the default is used.
+//
+// What the project's file may change is limited (docs/security.md): its `plugins.enabled`,
+// `plugins.js` and `plugins.overrides` are kept apart from the global file's, so that a
+// protected global plugin gets the global file's settings only (ForPlugin). Whether the
+// project's file is read at all is the host's decision (project trust, core/trust.h).
 #ifndef PLUGLINE_CORE_CONFIG_H_
 #define PLUGLINE_CORE_CONFIG_H_
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -52,6 +59,18 @@ struct JsPluginSettings {
   uint64_t hook_timeout_ms = 5000;  // one hook call, a tool's execute, a `$` command
   uint64_t heap_limit_bytes = 64ull << 20;
   std::string options_json;  // plugins.overrides.<id>.options as JSON ("" when none)
+  // plugins.overrides.<id>.on_error: true for "closed", false for "open"; nullopt when unset
+  // (an exec plugin's manifest decides; a JS plugin fails open).
+  std::optional<bool> fail_closed;
+  // plugins.overrides.<id>.protected of the global file; nullopt when unset.
+  std::optional<bool> protect;
+};
+
+// A mapping under plugins.overrides.<id>, and the file that gave it.
+struct ConfigOverride {
+  std::string id;
+  Value value;
+  std::string source;  // "global-config" or "project-config"
 };
 
 // A directory named under plugins.dirs, and which file named it.
@@ -71,15 +90,22 @@ struct ConfigPackage {
 };
 
 struct PluginsConfig {
-  bool enabled = true;
+  bool enabled = true;          // plugins.enabled of the global file: false loads nothing
+  bool project_enabled = true;  // plugins.enabled of the project's file
+  std::string project_file;     // the project's config.yaml when it was applied, else ""
   std::vector<ConfigDir> dirs;  // in file order, the global file's first
   std::vector<ConfigPackage> packages;  // in file order, the global file's first
-  JsPluginSettings js;  // the defaults
-  // Per plugin id, in file order: the mappings under plugins.overrides.<id>.
-  std::vector<std::pair<std::string, Value>> overrides;
+  JsPluginSettings js;          // the defaults, both files applied
+  JsPluginSettings global_js;   // the defaults of the global file alone
+  // Per plugin id, in file order (the global file's first): plugins.overrides.<id>.
+  std::vector<ConfigOverride> overrides;
 
-  // The settings of one plugin: the defaults with its overrides applied.
-  JsPluginSettings ForPlugin(std::string_view id) const;
+  // The settings of one plugin: the defaults with its overrides applied. `protect`: the
+  // plugin is a protected global one, so only the global file's defaults and overrides apply.
+  JsPluginSettings ForPlugin(std::string_view id, bool protect = false) const;
+  // The keys the project's file sets under plugins.overrides.<id> ("enabled", "isolation",
+  // ...), in file order; empty when it sets none.
+  std::vector<std::string> ProjectOverrideKeys(std::string_view id) const;
 };
 
 struct Config {

@@ -325,6 +325,11 @@ std::string DispatchResult::ToJson() const {
     w.Key("text").String(warning.text).EndObject();
   }
   w.EndArray();
+  w.Key("broken").BeginArray();
+  for (const Broken& b : broken) {
+    w.BeginObject().Key("plugin").String(b.plugin).Key("reason").String(b.reason).EndObject();
+  }
+  w.EndArray();
   w.EndObject();
   return w.Take();
 }

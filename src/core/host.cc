@@ -13,6 +13,7 @@
 #include "core/config.h"
 #include "core/dispatcher.h"
 #include "core/fs.h"
+#include "core/guard_records.h"
 #include "core/json.h"
 #include "core/log.h"
 #include "core/output_store.h"
@@ -22,8 +23,10 @@
 #include "core/stats.h"
 #include "core/text.h"
 #include "core/tokens.h"
+#include "core/trust.h"
 #include "core/version.h"
 #include "exec/exec_plugin.h"
+#include "exec/manifest_scan.h"
 #include "js/js_shaper.h"
 
 namespace plugline {
@@ -73,6 +76,7 @@ struct Host::Impl {
   std::unique_ptr<core::StatsStore> stats;
   std::unique_ptr<core::Log> log;
   std::vector<std::shared_ptr<core::Shaper>> builtins;
+  std::unique_ptr<core::GuardRecords> guards;
   std::unique_ptr<core::PluginRegistry> plugins;
 
   absl::Mutex hooks_mu;  // guards native_hooks
@@ -83,11 +87,55 @@ struct Host::Impl {
   core::Config config ABSL_GUARDED_BY(mu);
   std::shared_ptr<core::OutputStore> outputs ABSL_GUARDED_BY(mu);
 
+  // Whether the project's .plugline/ may load, and if not, why (for diagnostics and listing).
+  struct ProjectDecision {
+    bool load = false;
+    std::string untrusted;  // non-empty: the project has content that must not load
+  };
+  ProjectDecision DecideProject(std::vector<std::string>* diagnostics) {
+    ProjectDecision decision;
+    const std::string project = core::EffectiveProjectDir(home, options.project_dir);
+    if (project.empty()) return decision;
+    core::TrustCheck check;
+    switch (options.project_trust) {
+      case ProjectTrust::kTrusted:
+        decision.load = true;
+        return decision;
+      case ProjectTrust::kUntrusted: {
+        absl::StatusOr<core::ProjectContent> content = core::ScanProjectContent(project);
+        if (content.ok() && content->files.empty()) return decision;
+        decision.untrusted = StrCat("the host does not trust project ", project,
+                                    ", so its .plugline/ config and plugins are ignored");
+        return decision;
+      }
+      case ProjectTrust::kStore:
+        check = core::TrustStore(home).Check(project, diagnostics);
+        break;
+    }
+    if (check.state == core::TrustState::kTrusted) decision.load = true;
+    decision.untrusted = core::UntrustedReason(check);
+    return decision;
+  }
+
   void LoadConfiguration() ABSL_LOCKS_EXCLUDED(mu) {
     std::vector<std::string> diagnostics;
-    core::Config config = core::LoadConfig(home, options.project_dir, &diagnostics);
-    plugins->Refresh(core::PluginDirs(home, options.project_dir, config), config.plugins,
-                     &diagnostics);
+    guards->Load(&diagnostics);
+    ProjectDecision project = DecideProject(&diagnostics);
+    const std::string project_dir = project.load ? options.project_dir : std::string();
+    core::Config config = core::LoadConfig(home, project_dir, &diagnostics);
+    std::vector<core::PluginDir> dirs = core::PluginDirs(home, project_dir, config);
+    if (!project.untrusted.empty()) {
+      // Listed, never loaded: the project's plugins as its config would name them.
+      diagnostics.push_back(project.untrusted);
+      core::Config view = core::LoadConfig(home, options.project_dir, nullptr);
+      view.plugins.enabled = view.plugins.project_enabled = true;
+      for (core::PluginDir& dir : core::PluginDirs(home, options.project_dir, view)) {
+        if (dir.source != "project" && dir.source != "project-config") continue;
+        dir.untrusted = project.untrusted;
+        dirs.push_back(std::move(dir));
+      }
+    }
+    plugins->Refresh(dirs, config.plugins, &diagnostics);
     std::shared_ptr<core::OutputStore> store;
     if (options.store_outputs) {
       store = std::make_shared<core::OutputStore>(core::JoinPath(home, "outputs"),
@@ -123,11 +171,15 @@ namespace {
 // An exec plugin folder (src/exec) as a registry entry. What the plugin writes to stderr goes
 // to the log, one record per call.
 absl::StatusOr<core::LoadedPlugin> LoadExecHook(const core::PluginFile& file,
-                                                const core::Log* log) {
+                                                const core::Log* log, core::GuardRecords* guards,
+                                                std::vector<std::string>* state_warnings) {
   core::LoadedPlugin loaded;
   absl::StatusOr<exec::ExecPluginManifest> manifest =
       exec::LoadExecPluginManifest(file.root, &loaded.warnings);
   if (!manifest.ok()) return manifest.status();
+  // Remembered, so that the plugin still fails closed if its manifest later stops parsing.
+  guards->Loaded(file.root, {manifest->name, manifest->fail_closed, manifest->protect},
+                 state_warnings);
   for (const std::string& warning : loaded.warnings) {
     log->Write("warn", StrCat("plugin ", manifest->name), warning);
   }
@@ -187,17 +239,47 @@ absl::StatusOr<std::unique_ptr<Host>> Host::Create(HostOptions options) {
   js_options.host.config_json =
       options.plugin_config_json.empty() ? "{}" : options.plugin_config_json;
   const core::Log* log = impl->log.get();
+  impl->guards = std::make_unique<core::GuardRecords>(impl->home);
+  Impl* state = impl.get();
+  core::GuardRecords* guards = impl->guards.get();
   impl->plugins = std::make_unique<core::PluginRegistry>(
-      [js_options, log](const core::PluginFile& file, const core::JsPluginSettings& settings)
+      [js_options, log, guards, state](const core::PluginFile& file,
+                                       const core::JsPluginSettings& settings)
           -> absl::StatusOr<core::LoadedPlugin> {
+        std::vector<std::string> warnings;
         absl::StatusOr<core::LoadedPlugin> loaded =
-            file.kind == core::PluginKind::kExec ? LoadExecHook(file, log)
+            file.kind == core::PluginKind::kExec ? LoadExecHook(file, log, guards, &warnings)
                                                  : js::LoadJsShaper(file, settings, js_options);
+        state->Warn("plugins", warnings);
         if (!loaded.ok()) {
           log->Write("error", StrCat("plugin ", file.name),
                      StrCat(file.entry, " is broken: ", loaded.status().message()));
         }
         return loaded;
+      },
+      // What a manifest says even when it is broken, and what the last good load said when
+      // the manifest no longer parses.
+      [guards](const core::PluginFile& file) -> core::PluginHints {
+        core::PluginHints hints;
+        if (file.kind != core::PluginKind::kExec) return hints;
+        exec::ExecManifestHints scan = exec::ScanExecManifest(file.root);
+        hints.id = scan.name;
+        hints.fail_closed = scan.fail_closed;
+        hints.protect = scan.protect;
+        hints.events = scan.hooks;
+        // The records were read (and their problems reported) when the configuration loaded.
+        if (!scan.parsed) {
+          if (std::optional<core::GuardRecord> record = guards->Find(file.root, nullptr)) {
+            hints.fail_closed = hints.fail_closed || record->fail_closed;
+            hints.protect = hints.protect || record->protect;
+            if (hints.id.empty()) hints.id = record->id;
+          }
+        }
+        return hints;
+      },
+      [guards](const std::string& folder) {
+        std::optional<core::GuardRecord> record = guards->Find(folder, nullptr);
+        return record.has_value() && (record->fail_closed || record->protect);
       });
   impl->options = std::move(options);
   impl->LoadConfiguration();
@@ -263,14 +345,16 @@ absl::StatusOr<ShapeResult> Host::Shape(const ShapeRequest& request) {
 
 absl::StatusOr<DispatchResult> Host::Dispatch(std::string_view event,
                                               std::string_view payload_json) {
-  // Plugins in dispatch order, then the host's own hooks in the order they were added.
-  std::vector<std::shared_ptr<core::HookPlugin>> chain = impl_->plugins->Hooks();
+  // Plugins in dispatch order (broken fail-closed ones as guards), then the host's own hooks
+  // in the order they were added.
+  core::HookChain chain = impl_->plugins->Chain();
   {
     absl::MutexLock lock(&impl_->hooks_mu);
-    chain.insert(chain.end(), impl_->native_hooks.begin(), impl_->native_hooks.end());
+    chain.hooks.insert(chain.hooks.end(), impl_->native_hooks.begin(), impl_->native_hooks.end());
   }
-  absl::StatusOr<DispatchResult> result = core::Dispatch(event, payload_json, chain);
+  absl::StatusOr<DispatchResult> result = core::Dispatch(event, payload_json, chain.hooks);
   if (!result.ok()) return result;
+  result->broken = std::move(chain.broken);
   // The log names plugins and what they did, never payload contents.
   for (const DispatchResult::Skipped& skipped : result->skipped) {
     impl_->log->Write("warn", StrCat("plugin ", skipped.plugin),

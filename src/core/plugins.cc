@@ -6,8 +6,10 @@
 #include <atomic>
 #include <thread>
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "core/dispatcher.h"
 #include "core/fs.h"
 #include "core/json.h"
 #include "core/node_resolve.h"
@@ -38,6 +40,72 @@ std::string IdOf(const LoadedPlugin& plugin, const std::string& file_name) {
   return file_name;
 }
 
+bool IsGlobalSource(std::string_view source) {
+  return source == "global" || source == "global-config";
+}
+bool IsProjectSource(std::string_view source) {
+  return source == "project" || source == "project-config";
+}
+
+// A hinted id is used only when it looks like one (a text scan of a broken manifest may find
+// anything after `name:`).
+bool LooksLikeId(std::string_view id) {
+  if (id.empty() || id.size() > 128) return false;
+  for (char c : id) {
+    if (!(absl::ascii_isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' ||
+          c == '.' || c == '@' || c == '/')) {
+      return false;
+    }
+  }
+  return true;
+}
+
+// What a broken plugin that fails closed becomes in the chain: it cannot tell what it would have
+// answered, so it denies every deny-capable event it subscribed to (all of them when its
+// subscriptions cannot be read).
+class BrokenGuard final : public HookPlugin {
+ public:
+  BrokenGuard(std::string id, std::optional<std::vector<std::string>> events, std::string why)
+      : id_(std::move(id)), events_(std::move(events)), why_(std::move(why)) {}
+
+  const std::string& id() const override { return id_; }
+  bool Handles(std::string_view event) const override {
+    if (!CapabilitiesOf(event).can_deny) return false;
+    return !events_.has_value() ||
+           std::find(events_->begin(), events_->end(), event) != events_->end();
+  }
+  bool fail_closed() const override { return true; }
+  absl::StatusOr<HookAnswer> Call(std::string_view, std::string_view) override {
+    HookAnswer answer;
+    answer.deny = true;
+    answer.reason = StrCat("plugin ", id_, " is broken and fails closed: ", why_);
+    return answer;
+  }
+
+ private:
+  const std::string id_;
+  const std::optional<std::vector<std::string>> events_;
+  const std::string why_;
+};
+
+// A loaded hook whose fail-closedness the configuration sets (plugins.overrides.<id>.on_error).
+// Loading and disposing stay with the plugin itself.
+class FailClosedAs final : public HookPlugin {
+ public:
+  FailClosedAs(std::shared_ptr<HookPlugin> inner, bool fail_closed)
+      : inner_(std::move(inner)), fail_closed_(fail_closed) {}
+  const std::string& id() const override { return inner_->id(); }
+  bool Handles(std::string_view event) const override { return inner_->Handles(event); }
+  bool fail_closed() const override { return fail_closed_; }
+  absl::StatusOr<HookAnswer> Call(std::string_view event, std::string_view payload) override {
+    return inner_->Call(event, payload);
+  }
+
+ private:
+  const std::shared_ptr<HookPlugin> inner_;
+  const bool fail_closed_;
+};
+
 // Whether a plugin loaded with `a` must be loaded again to run with `b` (`enabled` only
 // decides whether it runs; exec plugins use none of the JS settings).
 bool SameLoadSettings(PluginKind kind, const JsPluginSettings& a, const JsPluginSettings& b) {
@@ -46,15 +114,6 @@ bool SameLoadSettings(PluginKind kind, const JsPluginSettings& a, const JsPlugin
          a.load_timeout_ms == b.load_timeout_ms && a.match_timeout_ms == b.match_timeout_ms &&
          a.shape_timeout_ms == b.shape_timeout_ms && a.hook_timeout_ms == b.hook_timeout_ms &&
          a.options_json == b.options_json;
-}
-
-// The settings of plugin `id` found as `file`: a package's own options win over
-// plugins.overrides.<id>.options.
-JsPluginSettings SettingsFor(const PluginsConfig& config, const PluginFile& file,
-                             std::string_view id) {
-  JsPluginSettings settings = config.ForPlugin(id);
-  if (!file.options_json.empty()) settings.options_json = file.options_json;
-  return settings;
 }
 
 // A package named in config: its entry file, or why it cannot load.
@@ -113,30 +172,35 @@ std::vector<PluginDir> PluginDirs(const std::string& home, const std::string& pr
   }
   // Each config file's packages, then its directories; the global file's first.
   for (std::string_view source : {"global-config", "project-config"}) {
+    if (source == "project-config" && !config.plugins.project_enabled) continue;
     const std::vector<std::string>& modules =
         source == "global-config" ? global_modules : project_modules;
     for (const ConfigPackage& package : config.plugins.packages) {
       if (package.source != source) continue;
-      dirs.push_back({"", package.source, modules, package.spec, package.options_json});
+      dirs.push_back({"", package.source, modules, package.spec, package.options_json, ""});
     }
     for (const ConfigDir& dir : config.plugins.dirs) {
-      if (dir.source == source) dirs.push_back({dir.path, dir.source, {home_modules}, "", ""});
+      if (dir.source == source) dirs.push_back({dir.path, dir.source, {home_modules}, "", "", ""});
     }
   }
-  dirs.push_back({JoinPath(home, "plugins"), "global", {home_modules}, "", ""});
-  if (!project_dir.empty()) {
-    dirs.push_back({JoinPath(project_dir, ".plugline/plugins"), "project", {home_modules}, "", ""});
+  dirs.push_back({JoinPath(home, "plugins"), "global", {home_modules}, "", "", ""});
+  if (!project_dir.empty() && config.plugins.project_enabled) {
+    dirs.push_back(
+        {JoinPath(project_dir, ".plugline/plugins"), "project", {home_modules}, "", "", ""});
   }
   return dirs;
 }
 
 std::vector<PluginFile> DiscoverPlugins(const std::vector<PluginDir>& dirs,
-                                        std::vector<std::string>* diagnostics) {
+                                        std::vector<std::string>* diagnostics,
+                                        const KnownGuardFolder& known_guard) {
   std::vector<PluginFile> found;
   std::vector<std::string> seen_dirs;
   for (const PluginDir& dir : dirs) {
+    const size_t first = found.size();
     if (!dir.package.empty()) {
       found.push_back(DiscoverPackage(dir));
+      found.back().untrusted = dir.untrusted;
       continue;
     }
     // The same directory named twice (a config dir that is the global one) loads once.
@@ -167,7 +231,8 @@ std::vector<PluginFile> DiscoverPlugins(const std::vector<PluginDir>& dirs,
         continue;
       }
       if (!IsDirectory(path)) continue;
-      if (std::string manifest = JoinPath(path, "plugin.yaml"); IsRegularFile(manifest)) {
+      const std::string manifest = JoinPath(path, "plugin.yaml");
+      if (IsRegularFile(manifest)) {
         PluginFile file;
         file.entry = manifest;
         file.root = path;
@@ -177,6 +242,7 @@ std::vector<PluginFile> DiscoverPlugins(const std::vector<PluginDir>& dirs,
         found.push_back(std::move(file));
         continue;
       }
+      bool is_js = false;
       for (const char* index : {"index.js", "index.mjs", "index.ts", "index.mts"}) {
         std::string entry = JoinPath(path, index);
         if (IsRegularFile(entry)) {
@@ -187,10 +253,25 @@ std::vector<PluginFile> DiscoverPlugins(const std::vector<PluginDir>& dirs,
           file.source = dir.source;
           file.node_modules = dir.node_modules;
           found.push_back(std::move(file));
+          is_js = true;
           break;
         }
       }
+      // A guard whose plugin.yaml vanished while its folder stayed is a broken guard, not
+      // a plugin that is no longer there.
+      if (!is_js && dir.untrusted.empty() && known_guard && known_guard(path)) {
+        PluginFile file;
+        file.entry = manifest;
+        file.root = path;
+        file.name = name;
+        file.source = dir.source;
+        file.kind = PluginKind::kExec;
+        file.error = StrCat(manifest, " is missing; the folder held a fail-closed plugin (remove "
+                                      "the folder to remove the plugin)");
+        found.push_back(std::move(file));
+      }
     }
+    for (size_t i = first; i < found.size(); ++i) found[i].untrusted = dir.untrusted;
   }
   return found;
 }
@@ -224,6 +305,7 @@ std::string PluginListJson(const std::vector<PluginInfo>& plugins) {
     w.Key("warnings").BeginArray();
     for (const std::string& warning : p.warnings) w.String(warning);
     w.EndArray();
+    w.Key("protected").Bool(p.protect);
     w.EndObject();
   }
   w.EndArray();
@@ -239,39 +321,98 @@ PluginRegistry::FileStamp PluginRegistry::Stamp(const std::string& path) {
     stamp.size = st.st_size;
     stamp.mtime_ns = static_cast<int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;
     stamp.inode = st.st_ino;
+    // chmod changes neither size nor mtime: a program made non-executable must reload.
+    stamp.ctime_ns = static_cast<int64_t>(st.st_ctim.tv_sec) * 1000000000 + st.st_ctim.tv_nsec;
+    stamp.mode = st.st_mode;
   }
   return stamp;
 }
 
+void PluginRegistry::Resolve(const PluginsConfig& config, Entry& entry, std::string_view id) {
+  const bool global = IsGlobalSource(entry.file.source);
+  entry.protect = false;
+  entry.ignored.clear();
+  entry.disabled_by.clear();
+  if (global) {
+    // The user's own word first (the global file), then the manifest; a fail-closed plugin is
+    // protected unless the global file says otherwise.
+    JsPluginSettings user = config.ForPlugin(id, /*protect=*/true);
+    const bool fails_closed = user.fail_closed.value_or(entry.hints.fail_closed);
+    entry.protect = user.protect.value_or(entry.hints.protect || fails_closed);
+  }
+  entry.settings = config.ForPlugin(id, entry.protect);
+  if (!entry.file.options_json.empty()) entry.settings.options_json = entry.file.options_json;
+  entry.fail_closed = entry.settings.fail_closed.value_or(entry.hints.fail_closed);
+  if (global && !config.project_enabled) {
+    if (entry.protect) {
+      entry.ignored.push_back("plugins.enabled: false");
+    } else {
+      entry.settings.enabled = false;
+      entry.disabled_by = StrCat(config.project_file, " (plugins.enabled: false)");
+    }
+  }
+  if (entry.protect) {
+    for (const std::string& key : config.ProjectOverrideKeys(id)) {
+      entry.ignored.push_back(StrCat("plugins.overrides.", id, ".", key));
+    }
+  }
+}
+
 void PluginRegistry::Refresh(const std::vector<PluginDir>& dirs, const PluginsConfig& config,
                              std::vector<std::string>* diagnostics) {
-  std::vector<PluginFile> files = DiscoverPlugins(dirs, diagnostics);
+  std::vector<PluginFile> files = DiscoverPlugins(dirs, diagnostics, known_guard_);
+  // Hints read manifests: outside the lock, and never for untrusted files.
+  std::vector<PluginHints> hints(files.size());
+  for (size_t i = 0; i < files.size(); ++i) {
+    if (files[i].untrusted.empty() && prober_) hints[i] = prober_(files[i]);
+  }
   absl::MutexLock lock(&mu_);
   std::vector<Entry> previous = std::move(entries_);
   entries_.clear();
   enabled_.reset();
   config_ = config;
-  for (PluginFile& file : files) {
+  for (size_t i = 0; i < files.size(); ++i) {
+    PluginFile& file = files[i];
     Entry entry;
-    entry.settings = SettingsFor(config, file, file.name);
+    entry.file = file;
+    entry.hints = std::move(hints[i]);
+    const std::string guess = LooksLikeId(entry.hints.id) ? entry.hints.id : file.name;
+    Resolve(config_, entry, guess);
     // Keep a loaded plugin whose files and settings are unchanged.
     for (Entry& old : previous) {
+      if (!file.untrusted.empty()) break;
       if (old.file.entry != file.entry || !old.loaded || !old.error.empty()) continue;
-      bool unchanged = old.file.root == file.root && old.stamps.size() > 0;
+      bool unchanged = old.file.root == file.root && old.stamps.size() > 0 &&
+                       old.file.source == file.source;
       for (const FileStamp& stamp : old.stamps) {
         unchanged = unchanged && Stamp(stamp.path) == stamp;
       }
-      JsPluginSettings now = SettingsFor(config, file, IdOf(old.plugin, file.name));
-      unchanged = unchanged && SameLoadSettings(file.kind, now, old.settings);
+      Entry now;
+      now.file = file;
+      now.hints = entry.hints;
+      Resolve(config_, now, IdOf(old.plugin, file.name));
+      unchanged = unchanged && SameLoadSettings(file.kind, now.settings, old.settings);
       if (unchanged) {
-        entry = std::move(old);
-        entry.settings.enabled = now.enabled;
+        Entry kept = std::move(old);
+        kept.file = std::move(now.file);
+        kept.hints = std::move(now.hints);
+        kept.settings.enabled = now.settings.enabled;
+        kept.settings.fail_closed = now.settings.fail_closed;
+        kept.settings.protect = now.settings.protect;
+        kept.protect = now.protect;
+        kept.fail_closed = now.fail_closed;
+        kept.disabled_by = std::move(now.disabled_by);
+        kept.ignored = std::move(now.ignored);
+        kept.chain_hook.reset();
+        entry = std::move(kept);
       }
       break;
     }
-    entry.file = std::move(file);
     entries_.push_back(std::move(entry));
   }
+  // What the project's file tried against protected plugins, as far as names tell before
+  // loading.
+  Describe(diagnostics);
   // Plugins not kept (removed, changed, reconfigured) are disposed of, in order.
   for (Entry& old : previous) {
     if (old.plugin.hook != nullptr && !old.disposed) old.plugin.hook->Dispose();
@@ -282,6 +423,7 @@ void PluginRegistry::LoadPending(std::optional<PluginKind> kind) {
   std::vector<Entry*> pending;
   for (Entry& entry : entries_) {
     if (entry.loaded) continue;
+    if (!entry.file.untrusted.empty()) continue;  // a project the user has not trusted
     if (kind.has_value() && entry.file.kind != *kind) continue;
     if (!entry.settings.enabled) continue;  // disabled by its file name: never loaded
     pending.push_back(&entry);
@@ -296,15 +438,11 @@ void PluginRegistry::LoadPending(std::optional<PluginKind> kind) {
     absl::StatusOr<LoadedPlugin> loaded = loader_(entry->file, entry->settings);
     if (loaded.ok()) {
       const std::string id = IdOf(*loaded, entry->file.name);
-      if (id != entry->file.name) {
-        // Settings are keyed by id; the file name was only a guess before loading.
-        JsPluginSettings by_id = SettingsFor(config_, entry->file, id);
-        if (!SameLoadSettings(entry->file.kind, by_id, entry->settings)) {
-          entry->settings = by_id;
-          loaded = loader_(entry->file, entry->settings);
-        } else {
-          entry->settings.enabled = by_id.enabled;
-        }
+      // Settings are keyed by id; the hint or file name was only a guess before loading.
+      const JsPluginSettings guessed = entry->settings;
+      Resolve(config_, *entry, id);
+      if (!SameLoadSettings(entry->file.kind, guessed, entry->settings)) {
+        loaded = loader_(entry->file, entry->settings);
       }
     }
     entry->loaded = true;
@@ -344,7 +482,7 @@ void PluginRegistry::AfterLoad(const std::vector<Entry*>& loaded) {
   }
 }
 
-std::vector<PluginInfo> PluginRegistry::Describe() const {
+std::vector<PluginInfo> PluginRegistry::Describe(std::vector<std::string>* protection_notes) const {
   std::vector<PluginInfo> out;
   for (const Entry& entry : entries_) {
     PluginInfo info;
@@ -354,16 +492,34 @@ std::vector<PluginInfo> PluginRegistry::Describe() const {
     // An exec plugin is its folder; a JS plugin its file.
     info.path = entry.file.kind == PluginKind::kExec ? entry.file.root : entry.file.entry;
     info.source = entry.file.source;
-    info.id = entry.file.name;
+    info.id = LooksLikeId(entry.hints.id) ? entry.hints.id : entry.file.name;
     info.version = entry.file.package_version;
     info.warnings = entry.file.warnings;
-    if (!entry.error.empty()) {
+    info.protect = entry.protect;
+    auto disabled_reason = [&entry](std::string_view id) {
+      if (!entry.disabled_by.empty()) return StrCat("disabled by ", entry.disabled_by);
+      return StrCat("disabled in config (plugins.overrides.", id, ".enabled: false)");
+    };
+    if (!entry.file.untrusted.empty()) {
+      info.state = "untrusted";
+      info.reason = entry.file.untrusted;
+    } else if (!entry.error.empty()) {
       info.state = "broken";
       info.reason = entry.error;
+      if (entry.fail_closed && entry.settings.enabled) {
+        std::string events = "every pre_tool_call";
+        if (entry.hints.events.has_value()) {
+          events.clear();
+          for (const std::string& e : *entry.hints.events) {
+            if (CapabilitiesOf(e).can_deny) StrAppend(&events, events.empty() ? "" : ", ", e);
+          }
+          if (events.empty()) events = "nothing (it subscribes to no event that can deny)";
+        }
+        info.warnings.push_back(StrCat("it fails closed: while it is broken it denies ", events));
+      }
     } else if (!entry.loaded && !entry.settings.enabled) {
       info.state = "disabled";
-      info.reason = StrCat("disabled in config (plugins.overrides.", entry.file.name,
-                           ".enabled: false)");
+      info.reason = disabled_reason(info.id);
     } else if (!entry.loaded) {
       info.state = "pending";  // never returned by List(), which loads everything
     } else {
@@ -385,18 +541,43 @@ std::vector<PluginInfo> PluginRegistry::Describe() const {
                              kReservedPrefix, "*)");
       } else if (!entry.settings.enabled) {
         info.state = "disabled";
-        info.reason = StrCat("disabled in config (plugins.overrides.", info.id,
-                             ".enabled: false)");
+        info.reason = disabled_reason(info.id);
       } else {
         info.state = "enabled";
       }
     }
     out.push_back(std::move(info));
   }
-  // The same id twice: the one found last (project over global) wins.
+  auto note = [&](PluginInfo& info, std::string text) {
+    if (protection_notes != nullptr) protection_notes->push_back(StrCat("plugin ", info.id, ": ", text));
+    info.warnings.push_back(std::move(text));
+  };
+  // What the project's file tried against protected plugins.
+  for (size_t i = 0; i < out.size(); ++i) {
+    const Entry& entry = entries_[i];
+    if (entry.ignored.empty()) continue;
+    std::string keys;
+    for (const std::string& key : entry.ignored) StrAppend(&keys, keys.empty() ? "" : ", ", key);
+    note(out[i], StrCat(config_.project_file, " sets ", keys,
+                        "; ignored: a project cannot change a protected global plugin"));
+  }
   auto live = [](const PluginInfo& info) {
     return info.state == "enabled" || info.state == "pending";
   };
+  // A project plugin never replaces a protected global one (whatever its state: a broken or
+  // disabled guard is still the user's).
+  for (size_t i = 0; i < out.size(); ++i) {
+    if (!out[i].protect) continue;
+    for (size_t j = 0; j < out.size(); ++j) {
+      if (!IsProjectSource(out[j].source) || !live(out[j]) || out[j].id != out[i].id) continue;
+      out[j].state = "shadowed";
+      out[j].reason = StrCat("a project plugin cannot replace the protected global plugin ",
+                             out[i].id, " (", out[i].path, ")");
+      note(out[i], StrCat(out[j].path, " has the same id; ignored: a project cannot replace a "
+                                       "protected global plugin"));
+    }
+  }
+  // The same id twice: the one found last (project over global) wins.
   for (size_t i = 0; i < out.size(); ++i) {
     if (!live(out[i])) continue;
     for (size_t j = i + 1; j < out.size(); ++j) {
@@ -419,10 +600,33 @@ const PluginRegistry::EnabledLists& PluginRegistry::LoadedEnabled() {
   std::vector<PluginInfo> infos = Describe();
   EnabledLists& lists = enabled_.emplace();
   for (size_t i = 0; i < entries_.size(); ++i) {
-    if (infos[i].state != "enabled") continue;
-    const LoadedPlugin& plugin = entries_[i].plugin;
+    Entry& entry = entries_[i];
+    const PluginInfo& info = infos[i];
+    if (info.state == "broken") {
+      lists.broken.push_back({info.id, info.reason});
+      // It cannot tell what it would have answered: it denies what it could have denied.
+      if (entry.fail_closed && entry.settings.enabled) {
+        std::optional<std::vector<std::string>> events = entry.hints.events;
+        if (entry.loaded && entry.error.empty()) events = entry.plugin.events;  // a reserved id
+        if (entry.chain_hook == nullptr) {
+          entry.chain_hook = std::make_shared<BrokenGuard>(info.id, std::move(events), info.reason);
+        }
+        lists.hooks.push_back(entry.chain_hook);
+      }
+      continue;
+    }
+    if (info.state != "enabled") continue;
+    const LoadedPlugin& plugin = entry.plugin;
     if (plugin.shaper != nullptr) lists.shapers.push_back(plugin.shaper);
-    if (plugin.hook != nullptr) lists.hooks.push_back(plugin.hook);
+    if (plugin.hook != nullptr) {
+      if (entry.chain_hook == nullptr) {
+        const bool fail_closed = entry.settings.fail_closed.value_or(plugin.hook->fail_closed());
+        entry.chain_hook = fail_closed == plugin.hook->fail_closed()
+                               ? plugin.hook
+                               : std::make_shared<FailClosedAs>(plugin.hook, fail_closed);
+      }
+      lists.hooks.push_back(entry.chain_hook);
+    }
     if (plugin.named_hooks != nullptr) lists.named_hooks.push_back(plugin.named_hooks);
     if (plugin.tools != nullptr) lists.tools.push_back(plugin.tools);
   }
@@ -434,9 +638,10 @@ std::vector<std::shared_ptr<Shaper>> PluginRegistry::Shapers() {
   return LoadedEnabled().shapers;
 }
 
-std::vector<std::shared_ptr<HookPlugin>> PluginRegistry::Hooks() {
+HookChain PluginRegistry::Chain() {
   absl::MutexLock lock(&mu_);
-  return LoadedEnabled().hooks;
+  const EnabledLists& lists = LoadedEnabled();
+  return {lists.hooks, lists.broken};
 }
 
 std::vector<std::shared_ptr<NamedHookPlugin>> PluginRegistry::NamedHooks() {

@@ -20,6 +20,21 @@
 // The registry loads plugins lazily (the first time a shaper list, hook list or listing is
 // asked for), several at once, and on Refresh() keeps every loaded plugin whose files are
 // unchanged: a new or edited file is picked up without re-evaluating the others.
+//
+// Trust and protection (docs/security.md):
+// - A directory marked `untrusted` (a project the user has not trusted) is listed, never
+//   loaded: its plugins are in state "untrusted" with the command to run as the reason.
+// - A global plugin (from the global config's packages and dirs, or <home>/plugins) is
+//   protected when the global config says so (plugins.overrides.<id>.protected), else when its
+//   manifest says `protected: true`, else when it fails closed. A project cannot disable it
+//   (neither its plugins.enabled: false nor an override of the project's file applies to it;
+//   the project's plugins.js defaults neither), nor replace it: a project plugin with its id is
+//   "shadowed" instead of shadowing it. Each ignored attempt is a warning of the plugin (and a
+//   diagnostic of Refresh when it can be told before loading).
+// - A broken plugin that fails closed stays in the hook chain as a guard that denies the
+//   deny-capable events it subscribed to (every pre_tool_call when those cannot be told), with a
+//   reason naming it and why it is broken. Broken plugins never shadow and are never shadowed:
+//   a broken plugin's id may be a guess. Every broken plugin is in HookChain::broken.
 #ifndef PLUGLINE_CORE_PLUGINS_H_
 #define PLUGLINE_CORE_PLUGINS_H_
 
@@ -47,6 +62,9 @@ struct PluginDir {
   std::vector<std::string> node_modules;
   std::string package;       // non-empty: this entry is the npm package "name[@version]"
   std::string options_json;  // a package's [name, options]; "" when none
+  // Non-empty: the directory belongs to a project that is not trusted, and this says why and
+  // what to run; its plugins are listed as "untrusted" and never loaded.
+  std::string untrusted;
 };
 
 // The plugin directories of a home, a project and a configuration, in load order.
@@ -69,12 +87,30 @@ struct PluginFile {
   std::vector<std::string> warnings;  // found while discovering it (a version mismatch)
   bool package = false;               // an npm package named in config
   std::string package_version;        // its package.json version
+  std::string untrusted;              // of its PluginDir
 };
 
+// Tells whether a folder held a fail-closed exec plugin when it last loaded (core/guard_records.h).
+using KnownGuardFolder = std::function<bool(const std::string& folder)>;
+
 // The candidate plugins of `dirs`, in load order (directory order, then name order). A
-// directory that does not exist is skipped silently; one that cannot be read is reported.
+// directory that does not exist is skipped silently; one that cannot be read is reported. A
+// folder with neither plugin.yaml nor an index file is skipped, unless `known_guard` says it
+// held a fail-closed exec plugin: it is then a broken exec plugin ("plugin.yaml is missing").
 std::vector<PluginFile> DiscoverPlugins(const std::vector<PluginDir>& dirs,
-                                        std::vector<std::string>* diagnostics);
+                                        std::vector<std::string>* diagnostics,
+                                        const KnownGuardFolder& known_guard = nullptr);
+
+// What can be told about a plugin before (or without) loading it: for an exec plugin, what
+// its manifest says even when it is broken (exec/manifest_scan.h, core/guard_records.h).
+struct PluginHints {
+  std::string id;            // its id when known ("" = the file name)
+  bool fail_closed = false;  // on_error: closed
+  bool protect = false;      // protected: true
+  // The events it subscribes to; nullopt when they cannot be told (a broken guard then denies
+  // every deny-capable event).
+  std::optional<std::vector<std::string>> events;
+};
 
 // What a loader returns for a plugin that loaded: a shaper, a hook plugin, or both.
 struct LoadedPlugin {
@@ -96,29 +132,45 @@ struct PluginInfo {
   std::string id;
   std::string kind;    // "builtin-shaper", "js-shaper", "exec-hook", "opencode", "native-hook"
   std::string tier;    // "built-in", "community", "premium"; "" when unknown (broken)
-  std::string state;   // "enabled", "disabled", "broken", "shadowed"
-  std::string reason;  // why it is broken, disabled or shadowed; "" when enabled
+  std::string state;   // "enabled", "disabled", "broken", "shadowed", "untrusted"
+  std::string reason;  // why it is broken, disabled, shadowed or untrusted; "" when enabled
   std::string path;    // its file; "" for built-ins
   std::string source;  // "built-in", "global", "project", "config"
   std::string version;
   std::string description;
   std::vector<std::string> events;    // hooks: the events it runs on
   std::vector<std::string> warnings;  // problems that did not stop it loading
+  bool protect = false;               // a protected global plugin
 };
 
 // {"plugins": [{"id", "kind", "tier", "state", "reason", "path", "source", "version",
-// "description", "events", "warnings"}]}, null for empty reason/path/tier/version/description.
+// "description", "events", "warnings", "protected"}]}, null for empty
+// reason/path/tier/version/description.
 std::string PluginListJson(const std::vector<PluginInfo>& plugins);
+
+// The hook chain of one dispatch and the broken plugins it was made without (or with, as
+// guards), from the same state of the registry.
+struct HookChain {
+  std::vector<std::shared_ptr<HookPlugin>> hooks;
+  std::vector<DispatchResult::Broken> broken;
+};
 
 class PluginRegistry {
  public:
   using Loader = std::function<absl::StatusOr<LoadedPlugin>(const PluginFile& file,
                                                             const JsPluginSettings& settings)>;
 
-  explicit PluginRegistry(Loader loader) : loader_(std::move(loader)) {}
+  // Tells what can be known of a plugin before loading it (called at every Refresh for every
+  // plugin found in a trusted directory; must be cheap and run no plugin code).
+  using Prober = std::function<PluginHints(const PluginFile& file)>;
+
+  explicit PluginRegistry(Loader loader, Prober prober = nullptr,
+                          KnownGuardFolder known_guard = nullptr)
+      : loader_(std::move(loader)), prober_(std::move(prober)), known_guard_(std::move(known_guard)) {}
 
   // Rescans `dirs` (nothing is loaded here). Plugins whose files did not change keep their
-  // loaded state; broken ones are retried.
+  // loaded state; broken ones are retried. What a project's config tries to do to a
+  // protected plugin, as far as it can be told without loading, goes to `diagnostics`.
   void Refresh(const std::vector<PluginDir>& dirs, const PluginsConfig& config,
                std::vector<std::string>* diagnostics);
 
@@ -126,8 +178,9 @@ class PluginRegistry {
   std::vector<std::shared_ptr<Shaper>> Shapers();
 
   // Loads the plugins not loaded yet, then returns the enabled hook plugins in dispatch order
-  // (exec plugins and OpenCode JS plugins).
-  std::vector<std::shared_ptr<HookPlugin>> Hooks();
+  // (exec plugins and OpenCode JS plugins) with broken fail-closed plugins as guards in their
+  // place, and every broken plugin.
+  HookChain Chain();
   // The enabled plugins with named hooks (OpenCode), in dispatch order.
   std::vector<std::shared_ptr<NamedHookPlugin>> NamedHooks();
   // The enabled plugins that add tools, in dispatch order.
@@ -145,15 +198,22 @@ class PluginRegistry {
     int64_t size = -1;
     int64_t mtime_ns = -1;
     uint64_t inode = 0;
+    int64_t ctime_ns = -1;
+    uint32_t mode = 0;
     bool operator==(const FileStamp&) const = default;
   };
   struct Entry {
     PluginFile file;
     JsPluginSettings settings;
-    bool disabled_by_name = false;
+    PluginHints hints;
+    bool protect = false;       // a protected global plugin
+    bool fail_closed = false;   // manifest or override: on_error: closed
+    std::string disabled_by;    // the project's file disabled it (plugins.enabled: false)
+    std::vector<std::string> ignored;  // what the project's file tried and could not do
     bool loaded = false;  // the loader ran (successfully or not)
     bool disposed = false;  // DisposeAll ran its dispose hook
     LoadedPlugin plugin;
+    std::shared_ptr<HookPlugin> chain_hook;  // what the chain runs: plugin.hook or a wrapper
     std::string error;    // the loader's error: the plugin is broken
     std::vector<FileStamp> stamps;
   };
@@ -162,7 +222,8 @@ class PluginRegistry {
   // The enabled plugins of each role, in order, once everything is loaded.
   struct EnabledLists {
     std::vector<std::shared_ptr<Shaper>> shapers;
-    std::vector<std::shared_ptr<HookPlugin>> hooks;
+    std::vector<std::shared_ptr<HookPlugin>> hooks;  // broken fail-closed ones as guards
+    std::vector<DispatchResult::Broken> broken;
     std::vector<std::shared_ptr<NamedHookPlugin>> named_hooks;
     std::vector<std::shared_ptr<ToolProvider>> tools;
   };
@@ -172,10 +233,17 @@ class PluginRegistry {
   void LoadPending(std::optional<PluginKind> kind) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // Calls HookPlugin::AfterLoad of the plugins just loaded, in order.
   void AfterLoad(const std::vector<Entry*>& loaded) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
-  // Ids, shadowing and reserved names. An entry not loaded yet is "pending", known by its name.
-  std::vector<PluginInfo> Describe() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // Ids, shadowing, protection and reserved names. An entry not loaded yet is "pending", known
+  // by its hinted id or name. What a project tried against protected plugins is appended to
+  // `protection_notes` (may be null) as well as to the plugins' warnings.
+  std::vector<PluginInfo> Describe(std::vector<std::string>* protection_notes = nullptr) const
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // Settings, protection and fail-closedness of `entry` known as `id` under `config`.
+  static void Resolve(const PluginsConfig& config, Entry& entry, std::string_view id);
 
   Loader loader_;
+  Prober prober_;
+  KnownGuardFolder known_guard_;
   mutable absl::Mutex mu_;
   PluginsConfig config_ ABSL_GUARDED_BY(mu_);
   std::vector<Entry> entries_ ABSL_GUARDED_BY(mu_);

@@ -29,7 +29,7 @@ using core::Value;
 
 constexpr std::string_view kKnownKeys[] = {"name",     "description", "version",    "command",
                                            "args",     "hooks",       "timeout_ms", "env",
-                                           "on_error", "protocol"};
+                                           "on_error", "protocol",    "protected"};
 
 // realpath(3) as a string; nullopt when the path does not exist (errno set).
 std::optional<std::string> RealPath(const std::string& path) {
@@ -202,6 +202,13 @@ absl::Status ReadManifest(const Value& doc, ExecPluginManifest& m,
     return FieldError(file, "on_error", StrCat("must be open or closed, not ", on_error));
   }
   m.fail_closed = on_error == "closed";
+
+  if (const Value* protect = find("protected")) {
+    if (!protect->is_bool()) {
+      return FieldError(file, "protected", StrCat("must be true or false, not ", KindOf(*protect)));
+    }
+    m.protect = protect->as_bool();
+  }
 
   std::string protocol = "oneshot";
   if (absl::Status s = scalar("protocol", protocol); !s.ok()) return s;

@@ -71,6 +71,8 @@ struct ExecPluginManifest {
   int64_t timeout_ms = kExecPluginDefaultTimeoutMs;
   std::vector<std::pair<std::string, std::string>> env;  // in manifest order
   bool fail_closed = false;                              // `on_error: closed`
+  // `protected: true`: a project cannot disable, reconfigure or replace it (docs/security.md).
+  bool protect = false;
   enum class Protocol { kOneshot, kPersistent };
   Protocol protocol = Protocol::kOneshot;
 };

@@ -72,6 +72,8 @@ static void test_null_arguments(void) {
   EXPECT(strstr(plugline_last_error_message(), "out must not be NULL") != NULL);
   EXPECT_STATUS(plugline_config_set_home(NULL, "/tmp"), PLUGLINE_EINVALID);
   EXPECT_STATUS(plugline_config_set_project_dir(NULL, "/tmp"), PLUGLINE_EINVALID);
+  EXPECT_STATUS(plugline_config_set_project_trust(NULL, PLUGLINE_PROJECT_TRUST_TRUSTED),
+                PLUGLINE_EINVALID);
   EXPECT_STATUS(plugline_config_set_store_outputs(NULL, 1), PLUGLINE_EINVALID);
   EXPECT_STATUS(plugline_config_set_record_stats(NULL, 1), PLUGLINE_EINVALID);
   EXPECT_STATUS(plugline_host_stats(&json, &len, NULL), PLUGLINE_EINVALID);
@@ -378,6 +380,95 @@ static void test_hook_answer_faults(void) {
   plugline_host_free(host);
 }
 
+/* mkdir -p of the directories above `path`, then the file with `content` and `mode`. */
+static void write_file(const char *path, const char *content, mode_t mode) {
+  char dir[1024];
+  char *slash;
+  FILE *f;
+  snprintf(dir, sizeof dir, "%s", path);
+  for (slash = strchr(dir + 1, '/'); slash != NULL; slash = strchr(slash + 1, '/')) {
+    *slash = '\0';
+    mkdir(dir, 0700);
+    *slash = '/';
+  }
+  f = fopen(path, "w");
+  if (f == NULL) {
+    perror(path);
+    exit(2);
+  }
+  fputs(content, f);
+  fclose(f);
+  chmod(path, mode);
+}
+
+/* A broken fail-closed exec guard denies and is listed under "broken"; a project's plugin is
+ * inert until the project is trusted (here: by the host, PLUGLINE_PROJECT_TRUST_TRUSTED). */
+static void test_broken_and_trust(void) {
+  char home[512], project[512], path[1024], marker[1024], script[1200];
+  plugline_config *config = NULL;
+  plugline_host *host = NULL;
+  char *json = NULL;
+  size_t len = 0;
+  static const char rm[] = "{\"tool\":\"terminal\",\"arguments\":\"{\\\"command\\\":\\\"rm\\\"}\"}";
+
+  make_home(home, sizeof home);
+  make_home(project, sizeof project);
+  snprintf(path, sizeof path, "%s/plugins/guard/plugin.yaml", home);
+  write_file(path, "name: guard\ncommand: ./run.sh\nhooks: [pre_tool_call]\non_error: closed\n",
+             0644);
+  snprintf(path, sizeof path, "%s/plugins/guard/run.sh", home);
+  write_file(path, "#!/bin/sh\necho '{}'\n", 0644); /* not executable: broken */
+  snprintf(marker, sizeof marker, "%s/ran", project);
+  snprintf(path, sizeof path, "%s/.plugline/plugins/p/plugin.yaml", project);
+  write_file(path, "name: p\ncommand: ./run.sh\nhooks: [turn_end]\n", 0644);
+  snprintf(path, sizeof path, "%s/.plugline/plugins/p/run.sh", project);
+  snprintf(script, sizeof script, "#!/bin/sh\ncat >/dev/null\ntouch '%s'\necho '{}'\n", marker);
+  write_file(path, script, 0755);
+
+  EXPECT_STATUS(plugline_config_new(&config), PLUGLINE_OK);
+  EXPECT_STATUS(plugline_config_set_home(config, home), PLUGLINE_OK);
+  EXPECT_STATUS(plugline_config_set_project_dir(config, project), PLUGLINE_OK);
+  EXPECT_STATUS(plugline_config_set_project_trust(config, 7), PLUGLINE_EINVALID);
+  EXPECT(strstr(plugline_last_error_message(), "PLUGLINE_PROJECT_TRUST_STORE") != NULL);
+  EXPECT_STATUS(plugline_host_new(&host, config), PLUGLINE_OK);
+
+  EXPECT_STATUS(plugline_host_dispatch(&json, &len, host, "pre_tool_call", rm, strlen(rm)),
+                PLUGLINE_OK);
+  EXPECT(json != NULL && strstr(json, "\"denied\":true,\"denied_by\":\"guard\"") != NULL);
+  EXPECT(json != NULL && strstr(json, "plugin guard is broken and fails closed") != NULL);
+  EXPECT(json != NULL && strstr(json, "\"broken\":[{\"plugin\":\"guard\",\"reason\":") != NULL);
+  plugline_free(json);
+  json = NULL;
+  /* The project is not trusted: its plugin is listed, never started. */
+  EXPECT_STATUS(plugline_host_dispatch(&json, &len, host, "turn_end", "{}", 2), PLUGLINE_OK);
+  EXPECT(json != NULL && strstr(json, "\"plugins\":[]") != NULL);
+  plugline_free(json);
+  json = NULL;
+  EXPECT(access(marker, F_OK) != 0);
+  EXPECT_STATUS(plugline_host_plugins(&json, &len, host), PLUGLINE_OK);
+  EXPECT(json != NULL && strstr(json, "\"state\":\"untrusted\"") != NULL);
+  plugline_free(json);
+  json = NULL;
+  EXPECT_STATUS(plugline_host_diagnostics(&json, &len, host), PLUGLINE_OK);
+  EXPECT(json != NULL && strstr(json, "is not trusted") != NULL &&
+         strstr(json, "plugline trust") != NULL);
+  plugline_free(json);
+  json = NULL;
+  plugline_host_free(host);
+
+  /* The host vouches for the project. */
+  EXPECT_STATUS(plugline_config_set_project_trust(config, PLUGLINE_PROJECT_TRUST_TRUSTED),
+                PLUGLINE_OK);
+  EXPECT_STATUS(plugline_host_new(&host, config), PLUGLINE_OK);
+  EXPECT_STATUS(plugline_host_dispatch(&json, &len, host, "turn_end", "{}", 2), PLUGLINE_OK);
+  EXPECT(json != NULL && strstr(json, "\"plugins\":[{\"plugin\":\"p\"") != NULL);
+  plugline_free(json);
+  json = NULL;
+  EXPECT(access(marker, F_OK) == 0);
+  plugline_host_free(host);
+  plugline_config_free(config);
+}
+
 /* The client callback: answers app.log with {"logged":true}, fails anything else. */
 static int client_calls = 0;
 static int client_fn(const char *path, const char *args, size_t len, plugline_reply *reply,
@@ -492,6 +583,7 @@ int main(void) {
   test_shape();
   test_hooks();
   test_hook_answer_faults();
+  test_broken_and_trust();
   test_opencode();
   test_js_call();
   if (failures != 0) {

@@ -465,6 +465,7 @@ TEST_CASE("dispatch: the result JSON has the shape of DESIGN.md") {
   r.skipped = {{"broken", "deadline_exceeded", "timed out after 5000 ms"}};
   r.plugins = {{"audit", "notice", 0.012}, {"broken", "skipped", 5000}, {"guard", "deny", 1.5}};
   r.warnings = {{"", "about the event"}, {"audit", "unknown answer key \"x\" ignored"}};
+  r.broken = {{"old-guard", "plugin.yaml: `command` is required"}};
   CHECK(
       r.ToJson() ==
       R"({"event":"pre_tool_call","denied":true,"denied_by":"guard","reason":"no \"rm\"",)"
@@ -474,13 +475,14 @@ TEST_CASE("dispatch: the result JSON has the shape of DESIGN.md") {
       R"("plugins":[{"plugin":"audit","action":"notice","ms":0.012},)"
       R"({"plugin":"broken","action":"skipped","ms":5000},{"plugin":"guard","action":"deny","ms":1.5}],)"
       R"("warnings":[{"plugin":null,"text":"about the event"},)"
-      R"({"plugin":"audit","text":"unknown answer key \"x\" ignored"}]})");
+      R"({"plugin":"audit","text":"unknown answer key \"x\" ignored"}],)"
+      R"("broken":[{"plugin":"old-guard","reason":"plugin.yaml: `command` is required"}]})");
 
   DispatchResult quiet;
   quiet.event = "turn_end";
   CHECK(quiet.ToJson() ==
         R"({"event":"turn_end","denied":false,"denied_by":null,"reason":null,"arguments":null,)"
-        R"("result":null,"notices":[],"skipped":[],"plugins":[],"warnings":[]})");
+        R"("result":null,"notices":[],"skipped":[],"plugins":[],"warnings":[],"broken":[]})");
 
   // And a real dispatch's JSON parses back.
   Probe a;

@@ -60,6 +60,8 @@ struct Fixture {
     HostOptions options;
     options.home = home.path();
     options.project_dir = project.path();
+    // The project's plugins are part of what these tests test: trusted as `plugline trust` does.
+    plugline::testing::TrustProject(home.path(), project.path());
     auto created = Host::Create(options);
     REQUIRE_MESSAGE(created.ok(), created.status().ToString());
     host = *std::move(created);
@@ -241,6 +243,7 @@ TEST_CASE("host hooks: config turns plugins off, one or all, native hooks still 
   CHECK(Str(f.Entry("native"), "kind") == "native-hook");
 
   WriteFile(f.project.Sub(".plugline/config.yaml"), "plugins:\n  enabled: false\n");
+  plugline::testing::TrustProject(f.home.path(), f.project.path());  // a new file
   f.host->Reload();
   r = f.Dispatch();
   REQUIRE(r.notices.size() == 1);

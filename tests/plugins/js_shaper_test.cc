@@ -64,6 +64,8 @@ struct Fixture {
     HostOptions options;
     options.home = home.path();
     options.project_dir = project.path();
+    // The project's plugins are part of what these tests test: trusted as `plugline trust` does.
+    plugline::testing::TrustProject(home.path(), project.path());
     auto created = Host::Create(options);
     REQUIRE_MESSAGE(created.ok(), created.status().ToString());
     host = *std::move(created);
@@ -240,6 +242,7 @@ TEST_CASE("plugins.enabled: false loads no plugin, overrides can disable one") {
   CHECK(Str(f.Entry("/plugins/other.js"), "state") == "disabled");
   CHECK(f.Shape("terra plan", PlanOutput()).shaper == "terra");
   WriteFile(f.project.Sub(".plugline/config.yaml"), "plugins:\n  enabled: false\n");
+  plugline::testing::TrustProject(f.home.path(), f.project.path());  // a new file
   f.host->Reload();
   CHECK(f.Shape("terra plan", PlanOutput()).shaper == "builtin-generic");
 }

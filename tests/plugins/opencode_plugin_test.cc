@@ -47,6 +47,8 @@ struct Fixture {
     HostOptions options;
     options.home = home.path();
     options.project_dir = project.path();
+    // The project's plugins are part of what these tests test: trusted as `plugline trust` does.
+    plugline::testing::TrustProject(home.path(), project.path());
     if (with_client) {
       options.client = [this](std::string_view path,
                               std::string_view args) -> absl::StatusOr<std::string> {

@@ -378,7 +378,8 @@ int CallJsClient(const char* path, const char* args_json, size_t args_len, plugl
 
 // new Host(home: string|null, projectDir: string|null, storeOutputs: boolean|null,
 //          client: ((path: string, argsJson: string) => string|null|undefined)|null,
-//          serverUrl: string|null, pluginConfigJson: string|null)
+//          serverUrl: string|null, pluginConfigJson: string|null,
+//          projectTrusted: boolean|null)
 // `client` is held weakly (see the top of this file).
 class HostWrap : public Napi::ObjectWrap<HostWrap> {
  public:
@@ -437,6 +438,15 @@ class HostWrap : public Napi::ObjectWrap<HostWrap> {
     if (!ReadCString(env, info[5], "pluginConfigJson", true, &plugin_config, &plugin_config_null)) {
       return env.Undefined();
     }
+    int project_trust = PLUGLINE_PROJECT_TRUST_STORE;
+    if (!info[6].IsUndefined() && !info[6].IsNull()) {
+      if (!info[6].IsBoolean()) {
+        ThrowTypeError(env, "projectTrusted must be a boolean or null");
+        return env.Undefined();
+      }
+      project_trust = info[6].As<Napi::Boolean>().Value() ? PLUGLINE_PROJECT_TRUST_TRUSTED
+                                                          : PLUGLINE_PROJECT_TRUST_UNTRUSTED;
+    }
 
     plugline_config* config = nullptr;
     plugline_status status = plugline_config_new(&config);
@@ -445,6 +455,7 @@ class HostWrap : public Napi::ObjectWrap<HostWrap> {
     if (status == PLUGLINE_OK && !project_dir_null) {
       status = plugline_config_set_project_dir(config, project_dir.c_str());
     }
+    if (status == PLUGLINE_OK) status = plugline_config_set_project_trust(config, project_trust);
     if (status == PLUGLINE_OK) status = plugline_config_set_store_outputs(config, store_outputs);
     JsClient* client = nullptr;
     if (status == PLUGLINE_OK && info[3].IsFunction()) {

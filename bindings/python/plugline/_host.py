@@ -300,6 +300,13 @@ class Host:
             library's default, ``$PLUGLINE_HOME`` or else ``~/.plugline``.
         project_dir: a project directory whose ``.plugline/`` adds configuration and
             plugins. None: no project.
+        project_trust: who decides whether that project's ``.plugline/`` may load
+            (docs/security.md). None (default): the user's trust store, written by
+            ``plugline trust``, for the project as it is now. True: the host vouches for it,
+            having asked the user itself (an editor's workspace trust). False: nothing of the
+            project loads. Until it may load, its plugins are listed with state
+            ``"untrusted"``, nothing of it runs, and :meth:`diagnostics` says what to run. Even
+            a trusted project cannot disable, reconfigure or replace a protected global plugin.
         store_outputs: True (default) stores every raw output under ``<home>/outputs`` and
             lets summaries point at it. False: the host keeps raw outputs itself; nothing is
             elided and ``raw_path`` is None.
@@ -349,7 +356,8 @@ class Host:
                  record_stats: bool = True,
                  client: Optional[ClientFunction] = None,
                  server_url: Optional[str] = None,
-                 plugin_config: Union[Mapping[str, Any], str, None] = None) -> None:
+                 plugin_config: Union[Mapping[str, Any], str, None] = None,
+                 project_trust: Optional[bool] = None) -> None:
         self._handle: Optional[int] = None  # first, so that __del__ works if we fail below
         self._free = _library.lib().plugline_host_free
         self._cond = threading.Condition()
@@ -367,6 +375,11 @@ class Host:
         # Per thread: .depth (native hook or client calls running), .interrupts.
         self._hook_state = threading.local()
 
+        if project_trust is not None and not isinstance(project_trust, bool):
+            raise TypeError("plugline: project_trust must be None, True or False, not "
+                            f"{type(project_trust).__name__}")
+        # PLUGLINE_PROJECT_TRUST_STORE, _TRUSTED, _UNTRUSTED of the C header.
+        trust_code = 0 if project_trust is None else (1 if project_trust else 2)
         home_bytes = None if home is None else _encode_path(home, "home")
         project_bytes = None if project_dir is None else _encode_path(project_dir, "project_dir")
         if token_counter is not None and not callable(token_counter):
@@ -393,6 +406,7 @@ class Host:
                 check(lib.plugline_config_set_home(config, home_bytes))
             if project_bytes is not None:
                 check(lib.plugline_config_set_project_dir(config, project_bytes))
+            check(lib.plugline_config_set_project_trust(config, trust_code))
             check(lib.plugline_config_set_store_outputs(config, 1 if store_outputs else 0))
             check(lib.plugline_config_set_record_stats(config, 1 if record_stats else 0))
             if counter is not None:
@@ -512,7 +526,9 @@ class Host:
 
     def diagnostics(self) -> list[str]:
         """Problems found while opening the host (a malformed or unreadable config file, an
-        unknown key), one message each, each naming the file. Empty when there were none."""
+        unknown key, a project that is not trusted with the command that trusts it, a
+        project's attempt to change a protected plugin), one message each, each naming the
+        file or project. Empty when there were none."""
         lib = _library.lib()
         with self._use() as handle:
             data = call_for_buffer(lib.plugline_host_diagnostics, handle)
@@ -532,11 +548,13 @@ class Host:
     def plugins(self) -> list[dict[str, Any]]:
         """Every plugin this host can use — built-in shapers, the plugins in its plugin
         directories, its native hooks — as dicts with ``id``, ``kind`` ("builtin-shaper",
-        "js-shaper", "exec-hook", "native-hook"), ``tier``, ``state`` ("enabled",
-        "disabled", "broken", "shadowed"), ``reason`` (why it is not enabled, e.g. a syntax
-        error with file and line, or a bad ``plugin.yaml``), ``path``, ``source``,
-        ``version``, ``description``, ``events`` (the events a hook subscribes to) and
-        ``warnings``. Loads plugins not loaded yet."""
+        "js-shaper", "exec-hook", "opencode", "native-hook"), ``tier``, ``state`` ("enabled",
+        "disabled", "broken", "shadowed", "untrusted": a project's plugin that is not trusted),
+        ``reason`` (why it is not enabled, e.g. a syntax error with file and line, a bad
+        ``plugin.yaml``, or the command that trusts the project), ``path``, ``source``,
+        ``version``, ``description``, ``events`` (the events a hook subscribes to),
+        ``warnings`` and ``protected`` (a global plugin a project cannot disable or replace).
+        Loads plugins not loaded yet."""
         lib = _library.lib()
         with self._running_plugins(), self._use() as handle:
             data = call_for_buffer(lib.plugline_host_plugins, handle)
@@ -639,9 +657,12 @@ class Host:
             absent), ``notices`` (dicts with ``plugin``, ``text``), ``skipped`` (dicts with
             ``plugin``, ``why``, ``detail``: for a native hook that raised, ``detail`` is
             ``"ExceptionType: message"``), ``plugins`` (one dict per hook that ran, with
-            ``plugin``, ``action`` and ``ms``, in chain order) and ``warnings`` (dicts with
+            ``plugin``, ``action`` and ``ms``, in chain order), ``warnings`` (dicts with
             ``plugin``, ``text``: an answer key plugline does not read, such as ``"denied"``;
-            an event name one edit away from a canonical one, with ``plugin`` None).
+            an event name one edit away from a canonical one, with ``plugin`` None) and
+            ``broken`` (dicts with ``plugin``, ``reason``: every plugin that could not load; one
+            that fails closed denies the deny-capable events it subscribed to, every
+            ``pre_tool_call`` when its manifest cannot tell).
 
         Raises:
             plugline.InvalidArgumentError: an empty event, or a payload that is not a JSON

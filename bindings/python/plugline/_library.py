@@ -91,6 +91,7 @@ _PROTOTYPES = {
     "plugline_config_free": (None, [_c_void_p]),
     "plugline_config_set_home": (_c_int, [_c_void_p, _c_char_p]),
     "plugline_config_set_project_dir": (_c_int, [_c_void_p, _c_char_p]),
+    "plugline_config_set_project_trust": (_c_int, [_c_void_p, _c_int]),
     "plugline_config_set_store_outputs": (_c_int, [_c_void_p, _c_int]),
     "plugline_config_set_record_stats": (_c_int, [_c_void_p, _c_int]),
     "plugline_config_set_token_counter": (

@@ -148,7 +148,8 @@ def test_diagnostics_from_the_project_config(home: Path, tmp_path: Path) -> None
     project_config = tmp_path / "project" / ".plugline" / "config.yaml"
     project_config.parent.mkdir(parents=True)
     project_config.write_text("plugins:\n  enabled: maybe\nsurprise: 1\n")
-    with plugline.Host(home=home, project_dir=tmp_path / "project") as host:
+    # The project's config is read only once the project is trusted (here: by the host).
+    with plugline.Host(home=home, project_dir=tmp_path / "project", project_trust=True) as host:
         diagnostics = host.diagnostics()
     assert len(diagnostics) == 2
     assert all(message.startswith(str(project_config)) for message in diagnostics)

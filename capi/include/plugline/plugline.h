@@ -105,9 +105,26 @@ PLUGLINE_API void plugline_config_free(plugline_config *config);
 /* Sets the state directory (config.yaml, plugins/, outputs/). NULL restores the default. */
 PLUGLINE_API plugline_status plugline_config_set_home(plugline_config *config, const char *path);
 
-/* Sets the project directory whose .plugline/ adds configuration and plugins. NULL: none. */
+/* Sets the project directory whose .plugline/ adds configuration and plugins. NULL: none.
+ * A project's .plugline/ loads only when it is trusted (plugline_config_set_project_trust). */
 PLUGLINE_API plugline_status plugline_config_set_project_dir(plugline_config *config,
                                                              const char *path);
+
+/* Who decides whether the project's .plugline/ (its config.yaml, plugins/ and the packages its
+ * config names from its node_modules) may load (docs/security.md). Until it may, its plugins
+ * are listed with state "untrusted" and nothing of it runs; plugline_host_diagnostics says
+ * what to run. Even a trusted project cannot disable, reconfigure or replace a protected
+ * global plugin. */
+#define PLUGLINE_PROJECT_TRUST_STORE 0     /* default: the user's trust store, written by
+                                              `plugline trust`, for the project as it is now */
+#define PLUGLINE_PROJECT_TRUST_TRUSTED 1   /* the host asked the user itself (an editor's
+                                              workspace trust): the project loads */
+#define PLUGLINE_PROJECT_TRUST_UNTRUSTED 2 /* the host says no: nothing of the project loads */
+
+/* Sets who decides (one of PLUGLINE_PROJECT_TRUST_*). Returns PLUGLINE_OK or
+ * PLUGLINE_EINVALID (NULL config, another value). */
+PLUGLINE_API plugline_status plugline_config_set_project_trust(plugline_config *config,
+                                                               int trust);
 
 /* 1 (default): store raw outputs under <home>/outputs and name the file in summaries.
  * 0: the host keeps raw outputs itself; summaries name no file, and a shaper that can only
@@ -148,9 +165,10 @@ PLUGLINE_API plugline_status plugline_host_new(plugline_host **out, const plugli
 PLUGLINE_API void plugline_host_free(plugline_host *host);
 
 /* Problems found while opening the host (an unreadable or malformed config file, an unknown
- * key), and problems with state files met since (a malformed stats.json moved aside, a newer
- * one left alone), as a JSON array of strings, each naming the file. The buffer is released
- * with plugline_free(). */
+ * key, a project that is not trusted with the command that trusts it, a project's attempt to
+ * change a protected plugin), and problems with state files met since (a malformed stats.json,
+ * trust.json or guards.json moved aside, a newer one left alone), as a JSON array of strings,
+ * each naming the file or project. The buffer is released with plugline_free(). */
 PLUGLINE_API plugline_status plugline_host_diagnostics(char **out_json, size_t *out_len,
                                                        plugline_host *host);
 
@@ -168,10 +186,12 @@ PLUGLINE_API plugline_status plugline_host_stats(char **out_json, size_t *out_le
  * directories, its native hooks — with its state, as a JSON object (docs/plugins-shapers.md,
  * docs/plugins-exec.md):
  *   {"plugins": [{"id", "kind", "tier", "state", "reason", "path", "source", "version",
- *                 "description", "events", "warnings"}]}
- * kind is "builtin-shaper", "js-shaper", "exec-hook" or "native-hook"; state is "enabled",
- * "disabled", "broken" (reason says why: syntax error with file and line, bad exports,
- * invalid meta, a bad plugin.yaml) or "shadowed".
+ *                 "description", "events", "warnings", "protected"}]}
+ * kind is "builtin-shaper", "js-shaper", "exec-hook", "opencode" or "native-hook"; state is
+ * "enabled", "disabled", "broken" (reason says why: syntax error with file and line, bad
+ * exports, invalid meta, a bad plugin.yaml), "shadowed" or "untrusted" (a project's plugin
+ * that is not trusted; reason says what to run). "protected" is true for a global plugin a
+ * project cannot disable or replace.
  * Loads plugins not loaded yet. Released with plugline_free(). */
 PLUGLINE_API plugline_status plugline_host_plugins(char **out_json, size_t *out_len,
                                                    plugline_host *host);
@@ -224,10 +244,15 @@ PLUGLINE_API plugline_status plugline_host_shape(char **out_json, size_t *out_le
  * On success *out_json is a JSON object released with plugline_free():
  *   {"event", "denied", "denied_by", "reason", "arguments", "result",
  *    "notices": [{"plugin", "text"}], "skipped": [{"plugin", "why", "detail"}],
- *    "plugins": [{"plugin", "action", "ms"}], "warnings": [{"plugin", "text"}]}
+ *    "plugins": [{"plugin", "action", "ms"}], "warnings": [{"plugin", "text"}],
+ *    "broken": [{"plugin", "reason"}]}
  * A plugin that crashes, times out or answers wrongly does not fail the call: it is listed
  * under "skipped" (or denies, when it fails closed). "warnings" names an answer key plugline
  * does not read and, with "plugin" null, an event name one edit away from a canonical one.
+ * "broken" lists every plugin that could not load (a bad plugin.yaml, a program that is not
+ * executable); a broken one that fails closed denies the deny-capable events it subscribed to
+ * (every pre_tool_call when its manifest cannot tell), with a reason naming it and why it is
+ * broken.
  *
  * Returns PLUGLINE_OK or PLUGLINE_EINVALID (NULL or empty event, payload not a JSON object or
  * repeating a key). */

@@ -1,0 +1,23 @@
+// SHA-256 of a file, read in pieces (OpenSSL): what project trust records for every file it
+// trusts (core/trust.h). Lives here because src/catalog is where OpenSSL is used.
+#ifndef PLUGLINE_CATALOG_DIGEST_H_
+#define PLUGLINE_CATALOG_DIGEST_H_
+
+#include <cstdint>
+#include <string>
+
+#include "absl/status/statusor.h"
+
+namespace plugline::catalog {
+
+// Lower-case hex SHA-256 of the regular file at `path` (symlinks followed), read 64 KiB at a
+// time so memory stays flat whatever its size. Opened with O_NONBLOCK and checked to be a
+// regular file after opening, so a FIFO or device put in its place never blocks the caller.
+// Errors name the path: NotFound, PermissionDenied, FailedPrecondition (not a regular file),
+// ResourceExhausted (larger than `max_bytes`).
+absl::StatusOr<std::string> Sha256FileHex(const std::string& path,
+                                          uint64_t max_bytes = UINT64_MAX);
+
+}  // namespace plugline::catalog
+
+#endif  // PLUGLINE_CATALOG_DIGEST_H_
