@@ -1,23 +1,26 @@
 // The part of a command's output that is kept in memory for shaping, whatever its size.
 //
-// An output of at most `window_bytes` is kept whole: shapers see every byte, exactly as if it
+// With W = window_bytes and L = W / 32 lines (8 MiB and 262,144 lines by default): an output
+// of at most W bytes and L lines is kept whole, and shapers see every byte, exactly as if it
 // had been passed in one piece. A larger one is reduced, as it streams in, to a window of
-//  - its head: the first window_bytes/4, cut after the last whole line in it;
-//  - its tail: the last window_bytes/4, starting at a line (unless one line is longer);
-//  - from the middle, up to window_bytes/2 of notable lines: every line LooksLikeErrorLine
-//    finds (errors, failures, panics, exceptions, tracebacks, ...) with the 5 lines before it
-//    and the 20 after it, and after those every indented line that continues the block (stack
-//    frames, code frames, an assertion's values), up to 200 lines past the last notable line.
-//    These are rules about how tools print trouble, not about any one tool. Once the middle's
-//    share is full, later lines are only counted.
-// Between the parts, one line marks each gap: "… N lines (X MiB) omitted from the shaping
-// window". Middle lines longer than 4 KiB keep their first 2 KiB and last 512 bytes around a
-// "… N bytes of this line omitted" line, as summaries cut them.
+//  - its head: the whole lines within its first W/4 bytes, at most L/4 of them (a first line
+//    longer than that is cut);
+//  - its tail: the last W/4 bytes, at most L/4 lines, starting at a line — or inside a line
+//    longer than 4 KiB, whose end the tail then keeps;
+//  - from the middle, up to W/2 bytes and L/2 lines of what tools print around trouble:
+//    every line LooksLikeErrorLine finds (errors, failures, panics, exceptions, tracebacks,
+//    ...) with the 5 lines before it and the 20 after it, and after those every indented line
+//    that continues the block (stack frames, code frames, an assertion's values), up to 200
+//    lines past the last such line. These are rules about how tools print trouble, not about
+//    any one tool. Once the middle's share is full, later lines are only counted.
+// One line marks each gap: "… N lines (X MiB) omitted from the shaping window". A kept middle
+// line longer than 4 KiB keeps its first 2 KiB and last 512 bytes around a "… N bytes of this
+// line omitted" line, as summaries cut them.
 //
-// Memory: the window while it fills (at most window_bytes), then the head, the middle and a
-// buffer for the tail that reuses the window's (window_bytes + window_bytes/4 +
-// window_bytes/2 in all); Text() builds at most one more window. Bytes, lines and tokens are
-// counted over the whole output. One thread at a time.
+// Memory: at most W for the window while it fills, a buffer that then holds the tail (W,
+// reused), the head (W/4), the middle (W/2) and a few KiB for context; TakeText() builds the
+// window (at most W and the markers). Bytes, lines and tokens are counted over the whole
+// output. One thread at a time.
 #ifndef PLUGLINE_CORE_OUTPUT_WINDOW_H_
 #define PLUGLINE_CORE_OUTPUT_WINDOW_H_
 
