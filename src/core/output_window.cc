@@ -79,10 +79,6 @@ void OutputWindow::CountTokens(std::string_view text) {
 void OutputWindow::Append(std::string_view chunk) {
   if (chunk.empty()) return;
   bytes_ += chunk.size();
-  const uint64_t chunk_newlines =
-      static_cast<uint64_t>(std::count(chunk.begin(), chunk.end(), '\n'));
-  newlines_ += chunk_newlines;
-  last_was_newline_ = chunk.back() == '\n';
   if (!windowed_) {
     // Grow by doubling, but never past the window: capacity is part of the ceiling.
     auto append = [this](std::string_view bytes) {
@@ -92,15 +88,21 @@ void OutputWindow::Append(std::string_view chunk) {
       }
       buffer_.append(bytes);
     };
-    if (bytes_ <= window_bytes_ && lines() <= line_cap_) {
+    const uint64_t newlines = static_cast<uint64_t>(std::count(chunk.begin(), chunk.end(), '\n'));
+    const uint64_t lines = newlines_ + newlines + (chunk.back() != '\n' ? 1 : 0);
+    if (bytes_ <= window_bytes_ && lines <= line_cap_) {
+      newlines_ += newlines;
+      last_was_newline_ = chunk.back() == '\n';
       append(chunk);
       return;
     }
     // The window is full: it takes what still fits of this chunk, so that the head is cut
     // from the same bytes however the output was split into chunks.
-    const size_t fits = std::min<size_t>(chunk.size(), window_bytes_ - buffer_.size());
-    append(chunk.substr(0, fits));
-    chunk.remove_prefix(fits);
+    const std::string_view fits = chunk.substr(0, window_bytes_ - buffer_.size());
+    newlines_ += static_cast<uint64_t>(std::count(fits.begin(), fits.end(), '\n'));
+    if (!fits.empty()) last_was_newline_ = fits.back() == '\n';
+    append(fits);
+    chunk.remove_prefix(fits.size());
     StartWindowing();
   }
   while (!chunk.empty()) {
@@ -150,7 +152,10 @@ void OutputWindow::AppendToTail(std::string_view piece) {
     }
   }
   buffer_.append(piece);
-  tail_newlines_ += static_cast<uint64_t>(std::count(piece.begin(), piece.end(), '\n'));
+  const uint64_t newlines = static_cast<uint64_t>(std::count(piece.begin(), piece.end(), '\n'));
+  newlines_ += newlines;
+  tail_newlines_ += newlines;
+  last_was_newline_ = piece.back() == '\n';
   EvictFromTail();
 }
 
@@ -164,11 +169,12 @@ void OutputWindow::EvictFromTail() {
     if (live <= tail_cap_) {
       // Too many lines (short ones): the oldest leave.
       const std::string_view region(base + buffer_start_, live);
-      const size_t end = NthLineEnd(region, tail_newlines_ - tail_line_cap);
+      const uint64_t count = tail_newlines_ - tail_line_cap;
+      const size_t end = NthLineEnd(region, count);
       buffer_start_ += end;
       scanned_to_ = std::max(scanned_to_, buffer_start_);
       tail_newlines_ = tail_line_cap;
-      EvictLines(region.substr(0, end));
+      EvictLines(region.substr(0, end), count);
       continue;
     }
     // Everything before `target` leaves; so does the rest of the line `target` falls in.
@@ -181,8 +187,9 @@ void OutputWindow::EvictFromTail() {
       const std::string_view region(base + buffer_start_, end - buffer_start_);
       buffer_start_ = end;
       scanned_to_ = end;
-      tail_newlines_ -= static_cast<uint64_t>(std::count(region.begin(), region.end(), '\n'));
-      EvictLines(region);
+      const uint64_t count = static_cast<uint64_t>(std::count(region.begin(), region.end(), '\n'));
+      tail_newlines_ -= count;
+      EvictLines(region, count);
       continue;
     }
     // The line `target` falls in is long (or has no end yet): the lines before it leave whole,
@@ -193,8 +200,9 @@ void OutputWindow::EvictFromTail() {
       const size_t end = static_cast<size_t>(static_cast<const char*>(last_nl) - base) + 1;
       const std::string_view region(base + buffer_start_, end - buffer_start_);
       buffer_start_ = end;
-      tail_newlines_ -= static_cast<uint64_t>(std::count(region.begin(), region.end(), '\n'));
-      EvictLines(region);
+      const uint64_t count = static_cast<uint64_t>(std::count(region.begin(), region.end(), '\n'));
+      tail_newlines_ -= count;
+      EvictLines(region, count);
     }
     const size_t begin = buffer_start_;
     buffer_start_ = target;
@@ -203,38 +211,46 @@ void OutputWindow::EvictFromTail() {
   CountTokens(std::string_view(buffer_).substr(evict_from, buffer_start_ - evict_from));
 }
 
-void OutputWindow::EvictLines(std::string_view lines) {
+void OutputWindow::EvictLines(std::string_view lines, uint64_t newlines) {
   while (!lines.empty()) {
     if (long_line_bytes_ > 0 || middle_full_ || keep_after_ > 0 || block_left_ > 0) {
       // One line at a time: the end of a long line, or a block being kept.
       if (middle_full_ && long_line_bytes_ == 0) {
-        DroppedLines(lines);
+        DroppedLines(lines, newlines);
         return;
       }
       const size_t nl = lines.find('\n');
       Evicted(lines.substr(0, nl + 1), true);
       lines.remove_prefix(nl + 1);
+      --newlines;
       continue;
     }
     // Nothing is being kept: everything up to the next notable line is dropped in one go.
     const size_t hit = FindErrorLine(lines);
     if (hit == std::string_view::npos) {
-      DroppedLines(lines);
+      DroppedLines(lines, newlines);
       return;
     }
-    if (hit > 0) DroppedLines(lines.substr(0, hit));
+    if (hit > 0) {
+      const std::string_view dropped = lines.substr(0, hit);
+      const uint64_t count =
+          static_cast<uint64_t>(std::count(dropped.begin(), dropped.end(), '\n'));
+      DroppedLines(dropped, count);
+      newlines -= count;
+    }
     lines.remove_prefix(hit);
     const size_t nl = lines.find('\n');
     Evicted(lines.substr(0, nl + 1), true);
     lines.remove_prefix(nl + 1);
+    --newlines;
   }
 }
 
-void OutputWindow::DroppedLines(std::string_view lines) {
+void OutputWindow::DroppedLines(std::string_view lines, uint64_t newlines) {
   block_left_ = 0;
   // Only the last few can be context before a notable line.
   size_t start = lines.size();
-  size_t count = 0;
+  uint64_t count = 0;
   while (start > 0 && count < kContextBefore) {
     const size_t nl = start >= 2 ? lines.rfind('\n', start - 2) : std::string_view::npos;
     start = nl == std::string_view::npos ? 0 : nl + 1;
@@ -242,7 +258,7 @@ void OutputWindow::DroppedLines(std::string_view lines) {
   }
   if (start > 0) {
     gap_bytes_ += start;
-    gap_lines_ += static_cast<uint64_t>(std::count(lines.begin(), lines.begin() + start, '\n'));
+    gap_lines_ += newlines - count;
     before_count_ = 0;
   }
   while (start < lines.size()) {

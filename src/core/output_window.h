@@ -75,10 +75,11 @@ class OutputWindow {
   // One evicted piece of the stream; `line_end` when it ends its line (a '\n' or, for a
   // line longer than the tail, the part the tail could not hold).
   void Evicted(std::string_view piece, bool line_end);
-  // Evicts whole lines ('\n'-terminated), deciding for each whether the middle keeps it.
-  void EvictLines(std::string_view lines);
+  // Evicts whole lines ('\n'-terminated; `newlines` of them), deciding for each whether the
+  // middle keeps it.
+  void EvictLines(std::string_view lines, uint64_t newlines);
   void Dropped(std::string_view line);
-  void DroppedLines(std::string_view lines);
+  void DroppedLines(std::string_view lines, uint64_t newlines);
   // Adds a line to the middle; false (and the middle is full) when it does not fit.
   bool KeepLine(std::string_view piece);
   void CloseGap();
