@@ -214,6 +214,9 @@ void Host::Preload() { impl_->plugins->Shapers(); }
 // The state of one capture: where its raw file goes and the window kept for shaping.
 struct OutputCapture::Impl {
   Host::Impl* host = nullptr;
+  // The store of the configuration at the start: a Reload() may replace the host's, and the
+  // writer must still be able to commit into (and prune) the one it started in.
+  std::shared_ptr<core::OutputStore> store;
   std::unique_ptr<core::RawOutputWriter> writer;  // null when the host does not store outputs
   std::unique_ptr<core::OutputWindow> window;
   bool stats_enabled = true;
@@ -249,7 +252,8 @@ std::unique_ptr<OutputCapture> Host::StartCapture() {
   uint64_t window_bytes;
   {
     absl::MutexLock lock(&impl_->mu);
-    if (impl_->outputs) capture->writer = impl_->outputs->Begin();
+    capture->store = impl_->outputs;
+    if (capture->store) capture->writer = capture->store->Begin();
     capture->stats_enabled = impl_->config.stats_enabled;
     window_bytes = impl_->config.window_bytes;
   }
