@@ -230,5 +230,18 @@ TEST_CASE("store_outputs=false: a huge output is still shaped from its window, n
   CHECK_FALSE(core::PathExists(home.Sub("outputs")));
 }
 
+TEST_CASE("a capture survives a Reload() of its host while the output streams in") {
+  TempDir home;
+  auto host = OpenHost(home);
+  auto capture = host->StartCapture();
+  capture->Append(Lines(1, 1000));
+  WriteFile(home.Sub("config.yaml"), "outputs:\n  keep_files: 3\n");
+  host->Reload();  // replaces the host's output store
+  capture->Append(Lines(1001, 1000));
+  auto shaped = capture->Finish("./run.sh", 0);
+  REQUIRE(shaped.ok());
+  CHECK(ReadFileOrEmpty(shaped->raw_path) == Lines(1, 2000));
+}
+
 }  // namespace
 }  // namespace plugline
