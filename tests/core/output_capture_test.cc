@@ -154,7 +154,7 @@ TEST_CASE("the per-output disk cap: the file keeps the first bytes, the summary 
                shaped->raw_path));
 }
 
-TEST_CASE("outputs.window_mb sets the window; out-of-range values are diagnosed") {
+TEST_CASE("outputs.window_mb sets the window, out-of-range values are diagnosed") {
   TempDir home;
   WriteFile(home.Sub("config.yaml"), "outputs:\n  window_mb: 1\n");
   auto host = OpenHost(home);

@@ -131,7 +131,7 @@ TEST_CASE("a writer dropped without a commit leaves nothing behind") {
   CHECK(Entries(dir.Sub("outputs")).empty());
 }
 
-TEST_CASE("temporary files of killed writers are pruned; a live writer's file is not") {
+TEST_CASE("temporary files of killed writers are pruned, a live writer's file is not") {
   TempDir dir;
   OutputStore store(dir.Sub("outputs"), OutputRetention{});
   REQUIRE(store.Store("make the directory").ok());

@@ -46,7 +46,7 @@ TEST_CASE("an output of exactly the window's size is kept whole, byte for byte")
   CHECK(window.kept_bytes() == output.size());
 }
 
-TEST_CASE("one byte more and the output is shaped from a window; the counts stay whole") {
+TEST_CASE("one byte more and the output is shaped from a window, the counts stay whole") {
   auto counter = MakeEstimateTokenCounter();
   // 2,048 lines of 32 bytes is exactly 64 KiB and exactly the line bound.
   std::string output = Rows(1, 2048);
