@@ -40,7 +40,8 @@ bool LastLineNames(std::string_view summary, std::string_view path) {
 
 // The lines a summary ends with when it was made from a window or names a capped file:
 //   … the output (5.0 GiB, 73,400,320 lines) was larger than the 8.0 MiB shaping window: ...
-//   full output (the file holds its first 256.0 MiB: outputs.max_file_mb): /path
+//   full output (the file holds only its first 256.0 MiB: outputs.max_file_mb caps it at
+//   256.0 MiB): /path
 // They replace a last line that names the file, which then comes last again.
 void AddSizeNotes(const RawOutputLocation& raw, const WindowedOutput* window, ShapeResult* result) {
   std::string& summary = result->summary;
