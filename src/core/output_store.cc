@@ -8,9 +8,11 @@
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
+#include <tuple>
 #include <vector>
 
 #include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_format.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
@@ -35,6 +37,36 @@ std::string NewName() {
                 ::getpid(), "-", sequence, ".log");
 }
 
+// A writer's temporary file: hidden, with a counter of its own.
+std::string NewTempName() {
+  static std::atomic<uint64_t> temp_sequence{0};
+  return StrCat(".", absl::FormatTime("%Y%m%dT%H%M%E3SZ", absl::Now(), absl::UTCTimeZone()), "-",
+                ::getpid(), "-", temp_sequence.fetch_add(1) + 1, kTempSuffix);
+}
+
+// Newest first: by time, then pid and sequence as numbers, so that the 10th output of a
+// millisecond is newer than the 9th (as names they would sort the other way).
+bool NewerName(const std::string& a, const std::string& b) {
+  auto key = [](const std::string& name) {
+    std::string_view rest(name);
+    const size_t time_end = rest.find('-');
+    std::string_view time = rest.substr(0, time_end);
+    uint64_t pid = 0, sequence = 0;
+    if (time_end != std::string_view::npos) {
+      rest.remove_prefix(time_end + 1);
+      const size_t pid_end = rest.find('-');
+      absl::SimpleAtoi(ToAbsl(rest.substr(0, pid_end)), &pid);
+      if (pid_end != std::string_view::npos) {
+        rest.remove_prefix(pid_end + 1);
+        absl::SimpleAtoi(ToAbsl(rest.substr(0, rest.find('.'))), &sequence);
+      }
+    }
+    return std::tuple(time, pid, sequence);
+  };
+  const auto ka = key(a), kb = key(b);
+  return ka != kb ? ka > kb : a > b;
+}
+
 }  // namespace
 
 RawOutputWriter::RawOutputWriter(OutputStore* store, uint64_t max_file_bytes)
@@ -44,7 +76,7 @@ RawOutputWriter::RawOutputWriter(OutputStore* store, uint64_t max_file_bytes)
     Fail(std::move(status));
     return;
   }
-  temp_path_ = JoinPath(store_->dir_, StrCat(".", NewName(), kTempSuffix));
+  temp_path_ = JoinPath(store_->dir_, NewTempName());
   fd_ = ::open(temp_path_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
   if (fd_ < 0) {
     Fail(ErrnoToStatus(errno, StrCat("cannot create ", temp_path_)));
@@ -154,7 +186,7 @@ void OutputStore::Prune(const std::string& keep) {
     if (absl::EndsWith(name, ".log")) logs.push_back(name);
   }
   if (logs.size() <= retention_.keep_files && retention_.max_total_bytes == 0) return;
-  std::sort(logs.begin(), logs.end(), std::greater<>());  // newest first
+  std::sort(logs.begin(), logs.end(), NewerName);
   uint64_t total = 0;
   uint64_t kept = 0;
   for (const std::string& name : logs) {

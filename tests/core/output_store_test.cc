@@ -177,5 +177,22 @@ TEST_CASE("retention still holds for streamed outputs") {
   CHECK(PathExists(paths[3]));
 }
 
+TEST_CASE("retention orders outputs of one millisecond by their sequence as a number") {
+  TempDir dir;
+  OutputStore store(dir.Sub("outputs"), OutputRetention{3, 0});
+  // Three outputs of one process in one millisecond: the 10th and 11th are newer than the 9th,
+  // though as names they sort before it.
+  for (const char* name : {"20260101T000000.000Z-5-9.log", "20260101T000000.000Z-5-10.log",
+                           "20260101T000000.000Z-5-11.log"}) {
+    plugline::testing::WriteFile(dir.Sub(std::string("outputs/") + name), name);
+  }
+  auto latest = store.Store("the latest");
+  REQUIRE(latest.ok());
+  CHECK(PathExists(*latest));
+  CHECK_FALSE(PathExists(dir.Sub("outputs/20260101T000000.000Z-5-9.log")));
+  CHECK(PathExists(dir.Sub("outputs/20260101T000000.000Z-5-10.log")));
+  CHECK(PathExists(dir.Sub("outputs/20260101T000000.000Z-5-11.log")));
+}
+
 }  // namespace
 }  // namespace plugline::core
