@@ -9,6 +9,7 @@
 #include <exception>
 #include <memory>
 #include <new>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -38,6 +39,11 @@ struct plugline_host {
   std::unique_ptr<plugline::Host> host;
   std::shared_ptr<void> token_user_data;
   std::shared_ptr<void> client_user_data;
+};
+
+struct plugline_capture {
+  std::unique_ptr<plugline::OutputCapture> capture;
+  bool finished = false;
 };
 
 struct plugline_reply {
@@ -332,6 +338,57 @@ plugline_status plugline_host_shape(char** out_json, size_t* out_len, plugline_h
     return ReturnBuffer(result->ToJson(), out_json, out_len);
   });
 }
+
+plugline_status plugline_capture_new(plugline_capture** out, plugline_host* host) {
+  return Guard(__func__, [&] {
+    if (out == nullptr) return NullArgument(__func__, "out");
+    *out = nullptr;
+    if (host == nullptr) return NullArgument(__func__, "host");
+    auto capture = std::make_unique<plugline_capture>();
+    capture->capture = host->host->StartCapture();
+    *out = capture.release();
+    return PLUGLINE_OK;
+  });
+}
+
+plugline_status plugline_capture_append(plugline_capture* capture, const char* data, size_t len) {
+  return Guard(__func__, [&] {
+    if (capture == nullptr) return NullArgument(__func__, "capture");
+    if (data == nullptr && len != 0) return NullArgument(__func__, "data");
+    if (capture->finished) {
+      return FromStatus(absl::FailedPreconditionError(
+          "plugline_capture_append: the capture was already finished"));
+    }
+    capture->capture->Append(std::string_view(data == nullptr ? "" : data, len));
+    return PLUGLINE_OK;
+  });
+}
+
+plugline_status plugline_capture_finish(char** out_json, size_t* out_len,
+                                        plugline_capture* capture, const char* command,
+                                        size_t command_len, int exit_code,
+                                        const plugline_shape_options* options) {
+  return Guard(__func__, [&] {
+    if (out_json == nullptr) return NullArgument(__func__, "out_json");
+    if (capture == nullptr) return NullArgument(__func__, "capture");
+    if (command == nullptr && command_len != 0) return NullArgument(__func__, "command");
+    std::optional<int> code;
+    if (exit_code != PLUGLINE_EXIT_CODE_UNKNOWN) code = exit_code;
+    std::string_view shaper;
+    if (options != nullptr &&
+        options->struct_size >= offsetof(plugline_shape_options, shaper) + sizeof(char*) &&
+        options->shaper != nullptr) {
+      shaper = options->shaper;
+    }
+    absl::StatusOr<plugline::ShapeResult> result = capture->capture->Finish(
+        std::string_view(command == nullptr ? "" : command, command_len), code, shaper);
+    if (!result.ok()) return FromStatus(result.status());
+    capture->finished = true;
+    return ReturnBuffer(result->ToJson(), out_json, out_len);
+  });
+}
+
+void plugline_capture_free(plugline_capture* capture) { delete capture; }
 
 plugline_status plugline_host_dispatch(char** out_json, size_t* out_len, plugline_host* host,
                                        const char* event, const char* payload_json,

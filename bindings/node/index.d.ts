@@ -63,8 +63,13 @@ export interface ShapeResult {
   shaper: string;
   confidence: number;
   raw_path: string | null;
+  /** The whole output's size and lines. */
   raw_bytes: number;
   raw_lines: number;
+  /** Bytes in the raw file: raw_bytes unless outputs.max_file_mb capped it; 0 when not stored. */
+  raw_stored_bytes: number;
+  /** Bytes the shapers saw: raw_bytes unless the output was larger than the shaping window. */
+  shaped_bytes: number;
   tokens_raw: number;
   tokens_summary: number;
   fallback: string | null;

@@ -215,7 +215,8 @@ class Host {
    * @param {string} [options.shaper]  force this shaper ("builtin-generic") instead of match()
    * @returns {{summary: string, render_mode: 'summary'|'raw', shaper: string,
    *   confidence: number, raw_path: string|null, raw_bytes: number, raw_lines: number,
-   *   tokens_raw: number, tokens_summary: number, fallback: string|null}}
+   *   raw_stored_bytes: number, shaped_bytes: number, tokens_raw: number,
+   *   tokens_summary: number, fallback: string|null}}
    * @throws {PluglineError} PLUGLINE_EINVALID (e.g. unknown shaper), PLUGLINE_ERESOURCE,
    *   PLUGLINE_ESTATE (closed host)
    */

@@ -109,8 +109,14 @@ struct ShapeResult {
   std::string shaper;              // id of the shaper that produced the summary
   double confidence = 0;           // its match() confidence
   std::string raw_path;            // where the raw output is stored; empty if not stored
-  uint64_t raw_bytes = 0;
+  uint64_t raw_bytes = 0;          // the whole output's size, lines and tokens
   uint64_t raw_lines = 0;
+  // Bytes in the raw file: raw_bytes, unless the per-output cap (outputs.max_file_mb) kept
+  // the rest out; 0 when nothing was stored.
+  uint64_t raw_stored_bytes = 0;
+  // Bytes of the output the shapers saw: raw_bytes, unless the output was larger than the
+  // shaping window (outputs.window_mb; docs/shaping.md), which they then saw instead.
+  uint64_t shaped_bytes = 0;
   uint64_t tokens_raw = 0;
   uint64_t tokens_summary = 0;
   std::optional<std::string> fallback;  // why the summary is not the shaper's, if it is not
@@ -141,6 +147,45 @@ struct NativeHookOptions {
   bool fail_closed = false;
 };
 
+class Host;
+
+// A command's output given to plugline as it arrives, for hosts that run commands themselves
+// (`plugline run` does): memory stays bounded whatever the command prints. Each chunk goes
+// straight to the raw file (up to the per-output cap, outputs.max_file_mb), and only the
+// shaping window is kept in memory: all of an output up to outputs.window_mb (8 MiB), and of
+// a larger one its head, its tail and its notable lines (docs/shaping.md, "Large outputs").
+// Made by Host::StartCapture(); the Host must outlive it. One thread at a time.
+class OutputCapture {
+ public:
+  // Without a successful Finish(), the partial raw file is removed.
+  ~OutputCapture();
+  OutputCapture(const OutputCapture&) = delete;
+  OutputCapture& operator=(const OutputCapture&) = delete;
+
+  // Adds the next bytes of the output (any bytes; chunks of any size). Never fails: a raw
+  // file that cannot be written is reported by Finish(), as Host::Shape reports it.
+  void Append(std::string_view chunk);
+
+  // What was appended so far: bytes, and lines as ShapeResult::raw_lines counts them.
+  uint64_t bytes() const;
+  uint64_t lines() const;
+
+  // Ends the output and shapes it, as Host::Shape does with a whole output: the same result,
+  // whose raw_bytes/raw_lines/tokens_raw describe everything appended. `command` is the
+  // command line as the agent ran it, `exit_code` its exit code (nullopt when unknown),
+  // `shaper` non-empty to skip match() and use that shaper. InvalidArgument for a command
+  // that is not valid UTF-8 or an unknown shaper: the capture is then unchanged and Finish
+  // may be called again. FailedPrecondition once a Finish() succeeded.
+  absl::StatusOr<ShapeResult> Finish(std::string_view command, std::optional<int> exit_code,
+                                     std::string_view shaper = {});
+
+ private:
+  friend class Host;
+  struct Impl;
+  explicit OutputCapture(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
 class Host {
  public:
   // Opens the state directory and loads configuration. Configuration problems do not fail
@@ -152,7 +197,13 @@ class Host {
 
   // Shapes one command's output. Fails only on invalid arguments (a command that is not valid
   // UTF-8, an unknown forced shaper); shaper failures fall back and are reported in the result.
+  // An output larger than the shaping window is shaped from its window, as a capture would
+  // (docs/shaping.md); the raw file gets all of it up to the per-output cap.
   absl::StatusOr<ShapeResult> Shape(const ShapeRequest& request);
+
+  // Starts shaping an output that arrives in pieces (OutputCapture). Storage settings and the
+  // window size are those of the configuration at this call.
+  std::unique_ptr<OutputCapture> StartCapture();
 
   // The per-shaper statistics as JSON (docs/stats.md); "{}"-like empty stats when none yet,
   // or when the file was malformed (it is moved aside, with a warning in diagnostics()).
@@ -228,6 +279,7 @@ class Host {
   std::vector<std::string> diagnostics() const;
 
  private:
+  friend class OutputCapture;
   struct Impl;
   explicit Host(std::unique_ptr<Impl> impl);
   std::unique_ptr<Impl> impl_;

@@ -271,55 +271,11 @@ bool ContainsIgnoreCase(std::string_view haystack, std::string_view needle) {
   return false;
 }
 
-KeywordMatcher::KeywordMatcher(std::initializer_list<std::string_view> keywords)
-    : bigrams_(65536 / 64, 0) {
-  for (std::string_view keyword : keywords) {
-    std::string folded;
-    for (char c : keyword) folded.push_back(static_cast<char>(Fold(c)));
-    size_t bigram = (static_cast<size_t>(static_cast<unsigned char>(folded[0])) << 8) |
-                    static_cast<unsigned char>(folded.size() > 1 ? folded[1] : 0);
-    bigrams_[bigram / 64] |= uint64_t{1} << (bigram % 64);
-    keywords_.push_back(std::move(folded));
-  }
-}
-
-bool KeywordMatcher::Contains(std::string_view text) const {
-  if (text.size() < 2) return false;
-  const size_t n = text.size();
-  for (size_t i = 0; i + 1 < n; ++i) {
-    size_t bigram = (static_cast<size_t>(Fold(text[i])) << 8) | Fold(text[i + 1]);
-    if ((bigrams_[bigram / 64] >> (bigram % 64) & 1) == 0) continue;
-    for (const std::string& keyword : keywords_) {
-      if (static_cast<unsigned char>(keyword[0]) != Fold(text[i]) || i + keyword.size() > n) {
-        continue;
-      }
-      size_t j = 1;
-      while (j < keyword.size() && Fold(text[i + j]) == static_cast<unsigned char>(keyword[j])) {
-        ++j;
-      }
-      if (j == keyword.size()) return true;
-    }
-  }
-  return false;
-}
-
 std::string_view Trim(std::string_view s) {
   size_t b = s.find_first_not_of(" \t");
   if (b == std::string_view::npos) return {};
   size_t e = s.find_last_not_of(" \t");
   return s.substr(b, e - b + 1);
-}
-
-bool LooksLikeErrorLine(std::string_view line) {
-  static const KeywordMatcher kTrouble({"error", "fail", "fatal", "panic", "exception",
-                                        "traceback", "denied", "not found", "abort", "killed",
-                                        "segmentation fault", "undefined reference", "cannot",
-                                        "unable to", "no such file"});
-  // "0 errors", "no failures", "without errors" report the absence of trouble.
-  static const KeywordMatcher kAbsence({" 0 error", " 0 fail", "no error", "no fail",
-                                        "without error", "0 errors", "0 failed"});
-  if (line.size() > 4096) line = line.substr(0, 4096);
-  return kTrouble.Contains(line) && !kAbsence.Contains(line);
 }
 
 void WriteHeadTail(const std::vector<std::string_view>& lines, size_t head, size_t tail,

@@ -12,6 +12,8 @@
 #include <utility>
 #include <vector>
 
+#include "core/text.h"
+
 namespace plugline::builtin {
 
 // Builds a summary line by line. Three kinds of line, and only these:
@@ -76,25 +78,16 @@ bool CommandMentions(std::string_view command, std::initializer_list<std::string
 // Case-insensitive substring search (ASCII).
 bool ContainsIgnoreCase(std::string_view haystack, std::string_view needle);
 
-// Finds any of a fixed set of ASCII keywords in a line, ignoring case, in one pass over the
-// line: a table of the keywords' first two letters (case-folded) selects the few positions
-// worth comparing. For per-line checks over large outputs.
-class KeywordMatcher {
- public:
-  explicit KeywordMatcher(std::initializer_list<std::string_view> keywords);
-  bool Contains(std::string_view text) const;
-
- private:
-  std::vector<std::string> keywords_;  // lower case, at least 2 characters
-  std::vector<uint64_t> bigrams_;      // 65,536 bits: folded first two bytes of a keyword
-};
+// KeywordMatcher (one-pass search for fixed keywords, ignoring case) lives in core/text.h: the
+// shaping window uses it too.
+using core::KeywordMatcher;
 
 // Leading and trailing spaces and tabs removed.
 std::string_view Trim(std::string_view s);
 
-// Lines that signal trouble in output no shaper understands: "error", "fail", "fatal",
-// "panic", "exception", "traceback", "denied", "not found", "segmentation fault", "abort".
-bool LooksLikeErrorLine(std::string_view line);
+// Lines that signal trouble in output no shaper understands (core/text.h; the shaping window
+// keeps such lines from the middle of an output too large to shape whole).
+using core::LooksLikeErrorLine;
 
 // Keeps the first `head` and last `tail` lines and, between them, up to `max_kept` lines for
 // which `keep` is true (each with one line of context before it); everything else is counted

@@ -8,6 +8,7 @@
 
 #include "builtin/builtin_shapers.h"
 #include "builtin/common.h"
+#include "core/output_window.h"
 #include "core/strings.h"
 #include "core/text.h"
 
@@ -68,12 +69,14 @@ class GenericShaper final : public core::Shaper {
     std::string tool = ToolName(context.command);
     std::string note = ExitNote(context.exit_code);
     if (note.empty() && context.exit_code) note = "exit 0";
+    // Shaped from a window (core/output_window.h), the output has more lines than it shows.
+    const uint64_t total_lines = std::max<uint64_t>(lines.size(), context.output_lines);
     out.Header(StrCat(tool.empty() ? "output" : tool, ": ", note.empty() ? "" : StrCat(note, ", "),
-                      core::FormatCount(lines.size()), " lines"));
+                      core::FormatCount(total_lines), " lines"));
     // From the middle: trouble first, and a few headings that show the output's structure.
     size_t headings = 0;
     auto keep = [&headings](std::string_view line) {
-      if (LooksLikeErrorLine(line)) return true;
+      if (LooksLikeErrorLine(line) || core::IsWindowGapLine(line)) return true;
       if (headings < kMaxHeadingLines && IsHeading(line)) {
         ++headings;
         return true;

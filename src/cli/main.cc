@@ -1,6 +1,8 @@
 // The plugline command-line tool.
+#include <fcntl.h>
 #include <unistd.h>
 
+#include <functional>
 #include <thread>
 
 #include <algorithm>
@@ -193,42 +195,54 @@ int Run(const std::vector<std::string>& args) {
   spec.inherit_stdin = true;
   spec.merge_output = true;
   spec.forward_signals = true;
-  uint64_t lines_seen = 0;
-  bool progress_shown = false;
-  if (raw) {
-    // No shaping: the output streams through as it arrives.
-    spec.on_output = [](std::string_view chunk) { WriteAll(STDOUT_FILENO, chunk); };
-  } else if (::isatty(STDERR_FILENO)) {
-    // A person is watching: after a few seconds, show that the command is alive and how much
-    // it has printed, on one line of stderr that is rewritten in place.
-    spec.on_output = [&lines_seen](std::string_view chunk) {
-      for (char c : chunk) lines_seen += c == '\n';
-    };
-    spec.tick_interval = absl::Seconds(1);
-    spec.on_tick = [&](absl::Duration elapsed) {
-      if (elapsed < kProgressAfter) return;
-      progress_shown = true;
-      WriteAll(STDERR_FILENO,
-               StrCat("\rplugline: running ", spec.argv[0], " — ",
-                      absl::ToInt64Seconds(elapsed), "s, ", core::FormatCount(lines_seen),
-                      lines_seen == 1 ? " line" : " lines", " so far\x1b[K"));
-    };
-  }
+  // The output goes to the raw file and the shaping window as it arrives (or straight
+  // through); nothing collects it whole.
+  spec.collect_output = false;
+  // RunProcess runs on the main thread, which lives as long as this process.
+  spec.kill_with_parent = true;
   std::vector<std::string> quoted;
   for (const std::string& arg : spec.argv) quoted.push_back(ShellQuote(arg));
-  const std::string command = absl::StrJoin(quoted, " ");
+  // A command line that is not UTF-8 is shown (and matched) with U+FFFD in its place.
+  const std::string command = core::SanitizeUtf8(absl::StrJoin(quoted, " "));
 
   // Plugins load while the command runs (V8 and one isolate per JS plugin take a while), so a
   // command that runs longer than that pays nothing for them. Started once the child exists,
   // so no descriptor the loader opens can leak into it.
   absl::StatusOr<std::unique_ptr<Host>> host = absl::UnavailableError("not opened");
+  std::unique_ptr<OutputCapture> capture;
   std::thread preload;
   if (!raw) {
     host = OpenHost();
     if (host.ok()) {
+      capture = (*host)->StartCapture();
       Host* opened = host->get();
       spec.on_spawn = [&preload, opened](int) {
         preload = std::thread([opened] { opened->Preload(); });
+      };
+    } else {
+      // Without a state directory nothing can be stored, so nothing is elided.
+      Error(StrCat("warning: ", host.status().message(), "; showing the output unshaped"));
+    }
+  }
+  bool progress_shown = false;
+  if (capture == nullptr) {
+    // No shaping: the output streams through as it arrives.
+    spec.on_output = [](std::string_view chunk) { WriteAll(STDOUT_FILENO, chunk); };
+  } else {
+    OutputCapture* sink = capture.get();
+    spec.on_output = [sink](std::string_view chunk) { sink->Append(chunk); };
+    if (::isatty(STDERR_FILENO)) {
+      // A person is watching: after a few seconds, show that the command is alive and how
+      // much it has printed, on one line of stderr that is rewritten in place.
+      spec.tick_interval = absl::Seconds(1);
+      spec.on_tick = [&, sink](absl::Duration elapsed) {
+        if (elapsed < kProgressAfter) return;
+        progress_shown = true;
+        const uint64_t lines_seen = sink->lines();
+        WriteAll(STDERR_FILENO,
+                 StrCat("\rplugline: running ", spec.argv[0], " — ", absl::ToInt64Seconds(elapsed),
+                        "s, ", core::FormatCount(lines_seen), lines_seen == 1 ? " line" : " lines",
+                        " so far\x1b[K"));
       };
     }
   }
@@ -240,39 +254,55 @@ int Run(const std::vector<std::string>& args) {
     return absl::IsNotFound(result.status()) ? kExitNotFound : kExitNotExecutable;
   }
   const int exit_code = result->ShellExitCode();
-  if (raw) return exit_code;
+  if (capture == nullptr) return exit_code;
 
-  if (!host.ok()) {
-    // Without a state directory nothing can be stored, so nothing is elided.
-    Error(StrCat("warning: ", host.status().message(), "; showing the output unshaped"));
-    WriteAll(STDOUT_FILENO, result->output);
-    return exit_code;
+  absl::StatusOr<ShapeResult> shaped = capture->Finish(command, exit_code, flags.shaper);
+  if (!shaped.ok() && !flags.shaper.empty()) {
+    // An unknown --shaper: say so, and shape with the best match rather than lose the output.
+    Error(ToStd(shaped.status().message()));
+    shaped = capture->Finish(command, exit_code);
   }
-  ShapeRequest request;
-  request.command = command;
-  request.output = result->output;
-  request.exit_code = exit_code;
-  request.shaper = flags.shaper;
-  absl::StatusOr<ShapeResult> shaped = (*host)->Shape(request);
   if (!shaped.ok()) {
     Error(ToStd(shaped.status().message()));
-    WriteAll(STDOUT_FILENO, result->output);
     return exit_code;
   }
   PrintResult(*shaped, flags);
+  capture.reset();
   AbandonHost(*std::move(host));
   return exit_code;
 }
 
-// Reads all of `fd`.
-std::string ReadAll(int fd) {
-  std::string data;
+// Reads `fd` (`name` in messages) to its end, giving each chunk to `consume`, which returns
+// false to stop early. A read error is a Status naming `name`.
+absl::Status ReadInChunks(int fd, std::string_view name,
+                          const std::function<bool(std::string_view)>& consume) {
   char buf[65536];
   for (;;) {
     ssize_t n = ::read(fd, buf, sizeof buf);
     if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) break;
-    data.append(buf, static_cast<size_t>(n));
+    if (n < 0) return core::ErrnoToStatus(errno, StrCat("cannot read ", name));
+    if (n == 0) return absl::OkStatus();
+    if (!consume(std::string_view(buf, static_cast<size_t>(n)))) return absl::OkStatus();
+  }
+}
+
+// All of `fd` when it holds at most `limit` bytes; ResourceExhausted (having read no more than
+// limit + one chunk) when it holds more.
+absl::StatusOr<std::string> ReadAtMost(int fd, std::string_view name, size_t limit) {
+  std::string data;
+  bool over = false;
+  absl::Status status = ReadInChunks(fd, name, [&](std::string_view chunk) {
+    if (data.size() + chunk.size() > limit) {
+      over = true;
+      return false;
+    }
+    data.append(chunk);
+    return true;
+  });
+  if (!status.ok()) return status;
+  if (over) {
+    return absl::ResourceExhaustedError(
+        StrCat("the payload (", name, ") is larger than the ", core::FormatBytes(limit), " limit"));
   }
   return data;
 }
@@ -319,23 +349,29 @@ int Shape(const std::vector<std::string>& args) {
     Error(StrCat("shape: --command is required\n\n", kUsage));
     return kExitUsage;
   }
-  std::string output = ReadAll(STDIN_FILENO);
   absl::StatusOr<std::unique_ptr<Host>> host = OpenHost();
   if (!host.ok()) {
     Error(ToStd(host.status().message()));
     return 1;
   }
-  ShapeRequest request;
-  request.command = command;
-  request.output = output;
-  request.exit_code = exit_code;
-  request.shaper = flags.shaper;
-  absl::StatusOr<ShapeResult> shaped = (*host)->Shape(request);
+  // Standard input goes through the same bounded path as `plugline run`'s output: to the raw
+  // file and the shaping window as it is read.
+  std::unique_ptr<OutputCapture> capture = (*host)->StartCapture();
+  absl::Status read = ReadInChunks(STDIN_FILENO, "standard input", [&](std::string_view chunk) {
+    capture->Append(chunk);
+    return true;
+  });
+  if (!read.ok()) {
+    Error(StrCat("shape: ", read.message()));
+    return 1;
+  }
+  absl::StatusOr<ShapeResult> shaped = capture->Finish(command, exit_code, flags.shaper);
   if (!shaped.ok()) {
     Error(ToStd(shaped.status().message()));
     return kExitUsage;
   }
   PrintResult(*shaped, flags);
+  capture.reset();
   AbandonHost(*std::move(host));
   return 0;
 }
@@ -476,6 +512,8 @@ int Plugins(const std::vector<std::string>& args) {
 }
 
 constexpr int kExitDenied = 3;
+// `plugline hook` reads at most this much payload (docs/hooks.md).
+constexpr size_t kMaxPayloadBytes = 16u << 20;
 
 int Hook(const std::vector<std::string>& args) {
   std::string event;
@@ -504,17 +542,24 @@ int Hook(const std::vector<std::string>& args) {
     Error(StrCat("hook: no event given\n\n", kUsage));
     return kExitUsage;
   }
-  std::string payload;
-  if (payload_file == "-") {
-    payload = ReadAll(STDIN_FILENO);
-  } else {
-    absl::StatusOr<std::string> text = core::ReadFile(payload_file);
-    if (!text.ok()) {
-      Error(StrCat("hook: ", text.status().message()));
+  const std::string source = payload_file == "-" ? "standard input" : payload_file;
+  int fd = STDIN_FILENO;
+  if (payload_file != "-") {
+    fd = ::open(payload_file.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+      Error(StrCat("hook: ",
+                   core::ErrnoToStatus(errno, StrCat("cannot open ", payload_file)).message()));
       return 1;
     }
-    payload = *std::move(text);
   }
+  // A payload is one JSON object; one larger than this is refused, not read without end.
+  absl::StatusOr<std::string> read = ReadAtMost(fd, source, kMaxPayloadBytes);
+  if (fd != STDIN_FILENO) ::close(fd);
+  if (!read.ok()) {
+    Error(StrCat("hook: ", read.status().message()));
+    return absl::IsResourceExhausted(read.status()) ? kExitUsage : 1;
+  }
+  std::string payload = *std::move(read);
   // Nothing at all is an empty payload: `plugline hook session_start </dev/null`.
   if (payload.find_first_not_of(" \t\r\n") == std::string::npos) payload = "{}";
   absl::StatusOr<std::unique_ptr<Host>> host = OpenHost();
@@ -524,7 +569,6 @@ int Hook(const std::vector<std::string>& args) {
   }
   absl::StatusOr<DispatchResult> result = (*host)->Dispatch(event, payload);
   if (!result.ok()) {
-    std::string source = payload_file == "-" ? "standard input" : payload_file;
     Error(StrCat("hook: the payload (", source, "): ", result.status().message()));
     return kExitUsage;
   }

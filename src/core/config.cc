@@ -289,11 +289,22 @@ void ApplyConfigText(std::string_view text, std::string_view source, Config* con
     if (!outputs->is_object()) {
       reader.Problem("outputs", "expected a mapping");
     } else {
-      reader.UnknownKeys(*outputs, "outputs.", {"keep_files", "max_total_mb"});
+      reader.UnknownKeys(*outputs, "outputs.",
+                         {"keep_files", "max_total_mb", "max_file_mb", "window_mb"});
       reader.Count(*outputs, "keep_files", "outputs.keep_files", 1,
                    &config->outputs.keep_files);
       reader.Count(*outputs, "max_total_mb", "outputs.max_total_mb", 1ull << 20,
                    &config->outputs.max_total_bytes);
+      reader.Count(*outputs, "max_file_mb", "outputs.max_file_mb", 1ull << 20,
+                   &config->outputs.max_file_bytes);
+      // The window is what plugline holds in memory per output: bounded both ways.
+      uint64_t window_mb = config->window_bytes >> 20;
+      reader.Count(*outputs, "window_mb", "outputs.window_mb", 1, &window_mb);
+      if (window_mb < 1 || window_mb > kMaxWindowMb) {
+        reader.Problem("outputs.window_mb", StrCat("expected 1 to ", kMaxWindowMb, " (MiB)"));
+      } else {
+        config->window_bytes = window_mb << 20;
+      }
     }
   }
   if (const Value* stats = doc->Find("stats"); stats != nullptr && !stats->is_null()) {

@@ -23,6 +23,9 @@
 //   outputs:
 //     keep_files: 500        # raw outputs kept under <home>/outputs
 //     max_total_mb: 512      # and at most this many MiB in all
+//     max_file_mb: 256       # one output's file holds at most its first this many MiB
+//     window_mb: 8           # outputs up to this size are shaped whole; larger ones from a
+//                            # window of this size (docs/shaping.md), 1 to 256
 //   stats:
 //     enabled: true          # per-shaper statistics in <home>/stats.json
 //
@@ -46,6 +49,7 @@
 #include "absl/status/statusor.h"
 #include "core/json.h"
 #include "core/output_store.h"
+#include "core/output_window.h"
 
 namespace plugline::core {
 
@@ -108,9 +112,13 @@ struct PluginsConfig {
   std::vector<std::string> ProjectOverrideKeys(std::string_view id) const;
 };
 
+// outputs.window_mb is at most this: it is memory held per output.
+inline constexpr uint64_t kMaxWindowMb = 256;
+
 struct Config {
   PluginsConfig plugins;
   OutputRetention outputs;
+  uint64_t window_bytes = kDefaultWindowBytes;  // outputs.window_mb (output_window.h)
   bool stats_enabled = true;
 };
 

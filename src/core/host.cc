@@ -17,6 +17,7 @@
 #include "core/json.h"
 #include "core/log.h"
 #include "core/output_store.h"
+#include "core/output_window.h"
 #include "core/plugins.h"
 #include "core/redact.h"
 #include "core/shaping_pipeline.h"
@@ -48,6 +49,8 @@ std::string ShapeResult::ToJson() const {
   }
   w.Key("raw_bytes").Int(static_cast<int64_t>(raw_bytes));
   w.Key("raw_lines").Int(static_cast<int64_t>(raw_lines));
+  w.Key("raw_stored_bytes").Int(static_cast<int64_t>(raw_stored_bytes));
+  w.Key("shaped_bytes").Int(static_cast<int64_t>(shaped_bytes));
   w.Key("tokens_raw").Int(static_cast<int64_t>(tokens_raw));
   w.Key("tokens_summary").Int(static_cast<int64_t>(tokens_summary));
   w.Key("fallback");
@@ -290,31 +293,105 @@ void Host::Reload() { impl_->LoadConfiguration(); }
 
 void Host::Preload() { impl_->plugins->Shapers(); }
 
-absl::StatusOr<ShapeResult> Host::Shape(const ShapeRequest& request) {
-  if (!core::IsValidUtf8(request.command)) {
-    return absl::InvalidArgumentError("command is not valid UTF-8");
-  }
-  std::shared_ptr<core::OutputStore> outputs;
-  bool stats_enabled;
+// The state of one capture: where its raw file goes and the window kept for shaping.
+struct OutputCapture::Impl {
+  Host::Impl* host = nullptr;
+  // The store of the configuration at the start: a Reload() may replace the host's, and the
+  // writer must still be able to commit into (and prune) the one it started in.
+  std::shared_ptr<core::OutputStore> store;
+  std::unique_ptr<core::RawOutputWriter> writer;  // null when the host does not store outputs
+  std::unique_ptr<core::OutputWindow> window;
+  bool stats_enabled = true;
+  bool finished = false;
+
+  // Shapes what was captured; `whole`, when given, is the entire output, which the caller
+  // holds (Host::Shape): it is stored and shaped as it is, with no window and no copy.
+  absl::StatusOr<ShapeResult> Finish(std::string_view command, std::optional<int> exit_code,
+                                     std::string_view shaper, const std::string_view* whole);
+};
+
+OutputCapture::OutputCapture(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+OutputCapture::~OutputCapture() = default;
+
+void OutputCapture::Append(std::string_view chunk) {
+  if (impl_->finished) return;
+  if (impl_->writer) impl_->writer->Write(chunk);
+  impl_->window->Append(chunk);
+}
+
+uint64_t OutputCapture::bytes() const { return impl_->window->bytes(); }
+uint64_t OutputCapture::lines() const { return impl_->window->lines(); }
+
+absl::StatusOr<ShapeResult> OutputCapture::Finish(std::string_view command,
+                                                  std::optional<int> exit_code,
+                                                  std::string_view shaper) {
+  return impl_->Finish(command, exit_code, shaper, nullptr);
+}
+
+std::unique_ptr<OutputCapture> Host::StartCapture() {
+  auto capture = std::make_unique<OutputCapture::Impl>();
+  capture->host = impl_.get();
+  uint64_t window_bytes;
   {
     absl::MutexLock lock(&impl_->mu);
-    outputs = impl_->outputs;
-    stats_enabled = impl_->config.stats_enabled;
+    capture->store = impl_->outputs;
+    if (capture->store) capture->writer = capture->store->Begin();
+    capture->stats_enabled = impl_->config.stats_enabled;
+    window_bytes = impl_->config.window_bytes;
   }
+  capture->window = std::make_unique<core::OutputWindow>(window_bytes, impl_->counter.get());
+  return std::unique_ptr<OutputCapture>(new OutputCapture(std::move(capture)));
+}
+
+absl::StatusOr<ShapeResult> OutputCapture::Impl::Finish(std::string_view command,
+                                                        std::optional<int> exit_code,
+                                                        std::string_view shaper,
+                                                        const std::string_view* whole) {
+  if (finished) return absl::FailedPreconditionError("this output was already shaped");
+  if (!core::IsValidUtf8(command)) {
+    return absl::InvalidArgumentError("command is not valid UTF-8");
+  }
+  core::ShaperPipeline pipeline(host->counter.get());
+  for (const auto& s : host->builtins) pipeline.Add(s);
+  for (auto& s : host->plugins->Shapers()) pipeline.Add(std::move(s));
+  // Checked before anything is committed, so that the caller can try again.
+  if (!shaper.empty()) {
+    absl::Status known = pipeline.CheckShaper(shaper);
+    if (!known.ok()) return known;
+  }
+  finished = true;
+
   core::RawOutputLocation raw;
-  if (outputs) {
-    absl::StatusOr<std::string> path = outputs->Store(request.output);
+  if (writer) {
+    if (whole != nullptr) writer->Write(*whole);
+    absl::StatusOr<std::string> path = writer->Commit();
     if (path.ok()) {
       raw.path = *std::move(path);
+      raw.truncated = writer->truncated();
+      raw.stored_bytes = writer->written();
+      raw.max_file_bytes = writer->max_file_bytes();
     } else {
       raw.store_error = std::string(path.status().message());
     }
   }
-  core::ShaperPipeline pipeline(impl_->counter.get());
-  for (const auto& shaper : impl_->builtins) pipeline.Add(shaper);
-  for (auto& shaper : impl_->plugins->Shapers()) pipeline.Add(std::move(shaper));
+  std::string text;
+  std::optional<core::WindowedOutput> windowed;
+  if (whole == nullptr) {
+    text = window->TakeText();
+    if (!window->whole()) {
+      windowed = core::WindowedOutput{
+          window->bytes(),      window->lines(),      window->tokens(),     window->window_bytes(),
+          window->kept_bytes(), window->head_bytes(), window->tail_bytes(), window->middle_lines()};
+    }
+  }
+  ShapeRequest request;
+  request.command = command;
+  request.output = whole != nullptr ? *whole : std::string_view(text);
+  request.exit_code = exit_code;
+  request.shaper = shaper;
   core::ShapeTrace trace;
-  absl::StatusOr<ShapeResult> result = pipeline.Run(request, raw, &trace);
+  absl::StatusOr<ShapeResult> result =
+      pipeline.Run(request, raw, &trace, windowed ? &*windowed : nullptr);
   if (result.ok()) {
     // What a shaper's failure said (a thrown error may quote the output or its environment)
     // reaches the agent: secrets are masked here, where it enters the host's result.
@@ -323,24 +400,38 @@ absl::StatusOr<ShapeResult> Host::Shape(const ShapeRequest& request) {
     }
     if (result->fallback) result->fallback = core::RedactSecrets(*result->fallback);
     for (const ShapeResult::Skipped& skipped : result->skipped) {
-      impl_->log->Write("warn", StrCat("shaper ", skipped.shaper),
-                        StrCat(skipped.why, ": ", skipped.detail));
+      host->log->Write("warn", StrCat("shaper ", skipped.shaper),
+                       StrCat(skipped.why, ": ", skipped.detail));
     }
     if (result->fallback && !result->shaper.empty()) {
-      impl_->log->Write("warn", StrCat("shaper ", result->shaper), *result->fallback);
+      host->log->Write("warn", StrCat("shaper ", result->shaper), *result->fallback);
     }
   }
-  if (result.ok() && impl_->options.record_stats && stats_enabled) {
+  if (result.ok() && host->options.record_stats && stats_enabled) {
     // Statistics are best effort: a read-only home or a bad stats file must not fail shaping,
     // but the host hears about it.
     std::vector<std::string> warnings;
-    absl::Status recorded = impl_->stats->Record(trace, absl::Now(), &warnings);
+    absl::Status recorded = host->stats->Record(trace, absl::Now(), &warnings);
     if (!recorded.ok()) {
       warnings.push_back(StrCat("statistics not recorded: ", recorded.message()));
     }
-    impl_->Warn("stats", warnings);
+    host->Warn("stats", warnings);
   }
   return result;
+}
+
+absl::StatusOr<ShapeResult> Host::Shape(const ShapeRequest& request) {
+  std::unique_ptr<OutputCapture> capture = StartCapture();
+  if (request.output.size() <= capture->impl_->window->window_bytes()) {
+    // The common case: the caller holds the whole output and it fits the window.
+    return capture->impl_->Finish(request.command, request.exit_code, request.shaper,
+                                  &request.output);
+  }
+  if (!core::IsValidUtf8(request.command)) {
+    return absl::InvalidArgumentError("command is not valid UTF-8");
+  }
+  capture->Append(request.output);
+  return capture->Finish(request.command, request.exit_code, request.shaper);
 }
 
 absl::StatusOr<DispatchResult> Host::Dispatch(std::string_view event,

@@ -3,32 +3,84 @@
 #define PLUGLINE_CORE_OUTPUT_STORE_H_
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 
+#include "absl/status/status.h"
 #include "absl/status/statusor.h"
 
 namespace plugline::core {
 
 struct OutputRetention {
   uint64_t keep_files = 500;                   // newest files kept
-  uint64_t max_total_bytes = 512ull << 20;     // and at most this much in all
+  uint64_t max_total_bytes = 512ull << 20;     // and at most this much in all; 0 = no bound
+  // One output's file holds at most its first this many bytes; 0 = no cap. The output itself
+  // is still counted and shaped whole (its window, output_window.h).
+  uint64_t max_file_bytes = 256ull << 20;
 };
 
-// Stores outputs as <dir>/<UTC time>-<pid>-<n>.log, byte for byte, each written atomically;
-// n counts per process, so hosts in one process and processes on one machine never collide.
-// After each store, the oldest files beyond the retention bounds are deleted (the file just
-// written is always kept). Safe to use from several threads and several processes.
+// One output being written as it arrives. The bytes go to a hidden temporary file in the
+// store's directory, which Commit() renames to its final name: readers (and the pruning of
+// other writers) only ever see whole files. Past the file cap the bytes are counted, not
+// written. A write error ends the writing; Commit() then reports it. Destroyed without a
+// Commit(), the temporary file is removed. One thread at a time.
+class RawOutputWriter {
+ public:
+  ~RawOutputWriter();
+  RawOutputWriter(const RawOutputWriter&) = delete;
+  RawOutputWriter& operator=(const RawOutputWriter&) = delete;
+
+  void Write(std::string_view chunk);
+  // Moves the file into place, prunes the store and returns the file's absolute path.
+  absl::StatusOr<std::string> Commit();
+
+  // Bytes given to Write() and bytes in the file.
+  uint64_t bytes() const { return bytes_; }
+  uint64_t written() const { return written_; }
+  // True when the cap kept bytes out of the file.
+  bool truncated() const { return written_ < bytes_; }
+  uint64_t max_file_bytes() const { return max_file_bytes_; }
+  // The first error (creating or writing the file); OK while all is well.
+  const absl::Status& status() const { return status_; }
+
+ private:
+  friend class OutputStore;
+  RawOutputWriter(class OutputStore* store, uint64_t max_file_bytes);
+  void Fail(absl::Status status);
+
+  OutputStore* store_;
+  uint64_t max_file_bytes_;
+  int fd_ = -1;
+  std::string temp_path_;
+  uint64_t bytes_ = 0;
+  uint64_t written_ = 0;
+  bool committed_ = false;
+  absl::Status status_;
+};
+
+// Stores outputs as <dir>/<UTC time>-<pid>-<n>.log, byte for byte (up to the file cap), each
+// appearing whole; n counts per process, so hosts in one process and processes on one
+// machine never collide. After each store, the oldest files beyond the retention bounds are
+// deleted (the file just written is always kept), and so are temporary files that no live
+// writer holds (left by a process that was killed). Safe to use from several threads and
+// several processes.
 class OutputStore {
  public:
   OutputStore(std::string dir, OutputRetention retention);
 
-  // Writes `output` and returns the file's absolute path.
+  // Starts writing one output. Never null; a directory that cannot be made or written shows
+  // in the writer's status().
+  std::unique_ptr<RawOutputWriter> Begin();
+
+  // Writes `output` whole (through Begin()) and returns the file's absolute path.
   absl::StatusOr<std::string> Store(std::string_view output);
 
   const std::string& dir() const { return dir_; }
+  const OutputRetention& retention() const { return retention_; }
 
  private:
+  friend class RawOutputWriter;
   void Prune(const std::string& keep);
 
   std::string dir_;

@@ -38,6 +38,44 @@ bool LastLineNames(std::string_view summary, std::string_view path) {
   return summary.substr(start, end - start + 1).find(path) != std::string_view::npos;
 }
 
+// The lines a summary ends with when it was made from a window or names a capped file:
+//   … the output (5.0 GiB, 73,400,320 lines) was larger than the 8.0 MiB shaping window: ...
+//   full output (the file holds only its first 256.0 MiB: outputs.max_file_mb caps it at
+//   256.0 MiB): /path
+// They replace a last line that names the file, which then comes last again.
+void AddSizeNotes(const RawOutputLocation& raw, const WindowedOutput* window, ShapeResult* result) {
+  std::string& summary = result->summary;
+  if (!raw.path.empty() && LastLineNames(summary, raw.path)) {
+    size_t end = summary.find_last_not_of('\n');
+    size_t start = end == std::string::npos ? std::string::npos : summary.rfind('\n', end);
+    summary.resize(start == std::string::npos ? 0 : start + 1);
+  }
+  if (!summary.empty() && summary.back() != '\n') summary += '\n';
+  if (window != nullptr) {
+    // The summary is made from part of the output: it is never "the raw output".
+    result->render_mode = RenderMode::kSummary;
+    StrAppend(&summary, "… the output (", FormatBytes(window->bytes), ", ",
+              FormatCount(window->lines), window->lines == 1 ? " line" : " lines",
+              ") was larger than the ", FormatBytes(window->window_bytes),
+              " shaping window: shaped from its first ", FormatBytes(window->head_bytes),
+              ", its last ", FormatBytes(window->tail_bytes), " and ",
+              FormatCount(window->middle_lines), window->middle_lines == 1 ? " line" : " lines",
+              " of errors and their context from the middle\n");
+  }
+  if (raw.path.empty()) {
+    if (!raw.store_error.empty()) {
+      StrAppend(&summary, "… the rest of the output is lost: it could not be stored\n");
+    }
+  } else if (raw.truncated) {
+    StrAppend(&summary, "full output (the file holds only its first ",
+              FormatBytes(raw.stored_bytes), ": outputs.max_file_mb caps it at ",
+              FormatBytes(raw.max_file_bytes), "): ", raw.path, "\n");
+  } else {
+    StrAppend(&summary, "full output: ", raw.path, "\n");
+  }
+  if (!summary.empty() && summary.back() == '\n') summary.pop_back();
+}
+
 }  // namespace
 
 std::string MakeSnippet(std::string_view output) {
@@ -56,15 +94,36 @@ std::string MakeSnippet(std::string_view output) {
   return StrCat(output.substr(0, head_end), "\n", output.substr(tail_start));
 }
 
+absl::Status ShaperPipeline::CheckShaper(std::string_view id) const {
+  for (const auto& shaper : shapers_) {
+    if (shaper->meta().id == id || shaper->meta().name == id) return absl::OkStatus();
+  }
+  std::vector<std::string> ids;
+  for (const auto& shaper : shapers_) ids.push_back(shaper->meta().id);
+  return absl::InvalidArgumentError(
+      StrCat("unknown shaper '", id, "'; known: ", absl::StrJoin(ids, ", ")));
+}
+
 absl::StatusOr<ShapeResult> ShaperPipeline::Run(const ShapeRequest& request,
-                                                const RawOutputLocation& raw, ShapeTrace* trace) {
+                                                const RawOutputLocation& raw, ShapeTrace* trace,
+                                                const WindowedOutput* window) {
   ShapeTrace local_trace;
   if (trace == nullptr) trace = &local_trace;
   ShapeResult result;
   result.raw_path = raw.path;
-  result.raw_bytes = request.output.size();
-  result.raw_lines = CountLines(request.output);
-  result.tokens_raw = counter_->Count(request.output);
+  if (window != nullptr) {
+    result.raw_bytes = window->bytes;
+    result.raw_lines = window->lines;
+    result.tokens_raw = window->tokens;
+    result.shaped_bytes = window->kept_bytes;
+  } else {
+    result.raw_bytes = request.output.size();
+    result.raw_lines = CountLines(request.output);
+    result.tokens_raw = counter_->Count(request.output);
+    result.shaped_bytes = result.raw_bytes;
+  }
+  if (!raw.path.empty())
+    result.raw_stored_bytes = raw.truncated ? raw.stored_bytes : result.raw_bytes;
   trace->tokens_raw = result.tokens_raw;
 
   // Shapers, and a raw rendering, see the output as a terminal showed it: no ANSI escapes,
@@ -82,12 +141,7 @@ absl::StatusOr<ShapeResult> ShaperPipeline::Run(const ShapeRequest& request,
         winner = shaper.get();
       }
     }
-    if (winner == nullptr) {
-      std::vector<std::string> ids;
-      for (const auto& shaper : shapers_) ids.push_back(shaper->meta().id);
-      return absl::InvalidArgumentError(StrCat("unknown shaper '", request.shaper,
-                                                     "'; known: ", absl::StrJoin(ids, ", ")));
-    }
+    if (winner == nullptr) return CheckShaper(request.shaper);
     result.confidence = 1.0;
   } else {
     const std::string snippet = MakeSnippet(output);
@@ -129,9 +183,12 @@ absl::StatusOr<ShapeResult> ShaperPipeline::Run(const ShapeRequest& request,
     show_raw("no shaper matched");
   } else {
     result.shaper = winner->meta().id;
-    const uint64_t lines =
-        output.data() == request.output.data() ? result.raw_lines : CountLines(output);
-    ShapeContext context{request.command, request.exit_code, output.size(), lines, raw.path};
+    // A shaper given a window is told the size of the whole output.
+    const uint64_t bytes = window != nullptr ? window->bytes : output.size();
+    const uint64_t lines = window != nullptr                        ? window->lines
+                           : output.data() == request.output.data() ? result.raw_lines
+                                                                    : CountLines(output);
+    ShapeContext context{request.command, request.exit_code, bytes, lines, raw.path};
     const absl::Time shape_start = absl::Now();
     absl::StatusOr<ShapeOutput> shaped = winner->Shape(output, context);
     trace->shaper = result.shaper;
@@ -153,9 +210,11 @@ absl::StatusOr<ShapeResult> ShaperPipeline::Run(const ShapeRequest& request,
       std::string_view head = FirstChars(output, kFallbackChars);
       result.summary.assign(head);
       if (head.size() < output.size()) {
+        const uint64_t total = window != nullptr ? window->bytes : output.size();
         if (!result.summary.empty() && result.summary.back() != '\n') result.summary += '\n';
-        StrAppend(&result.summary, "… ", FormatCount(output.size() - head.size()),
-                        " more bytes (", FormatCount(result.raw_lines), " lines in all)");
+        StrAppend(&result.summary, "… ",
+                  FormatCount(total - std::min<uint64_t>(total, head.size())), " more bytes (",
+                  FormatCount(result.raw_lines), " lines in all)");
       }
       const char* verb =
           absl::IsDeadlineExceeded(shaped.status()) ? "shaper timed out: " : "shaper threw: ";
@@ -169,9 +228,14 @@ absl::StatusOr<ShapeResult> ShaperPipeline::Run(const ShapeRequest& request,
 
   // 3. The rules that hold whatever the shaper did.
   if (!raw.store_error.empty()) {
-    // Without a stored copy nothing may be elided, whatever the shaper produced.
-    show_raw(StrCat("raw output could not be stored (", raw.store_error,
-                    "); showing it in full"));
+    // Without a stored copy nothing may be elided, whatever the shaper produced: all of the
+    // output there is, which for an output larger than the window is the window.
+    show_raw(
+        window != nullptr
+            ? StrCat("raw output could not be stored (", raw.store_error,
+                     "); showing all that was kept of it: the output was larger than the "
+                     "shaping window")
+            : StrCat("raw output could not be stored (", raw.store_error, "); showing it in full"));
   } else if (result.render_mode == RenderMode::kSummary) {
     if (!raw.path.empty() && !LastLineNames(result.summary, raw.path)) {
       if (!result.summary.empty() && result.summary.back() != '\n') result.summary += '\n';
@@ -180,10 +244,26 @@ absl::StatusOr<ShapeResult> ShaperPipeline::Run(const ShapeRequest& request,
     // Never worse than raw.
     if (result.summary.size() >= output.size()) show_raw(std::nullopt);
   }
-  result.tokens_summary = result.summary.size() == request.output.size() &&
-                                   result.summary == request.output
-                               ? result.tokens_raw
-                               : counter_->Count(result.summary);
+  // A window is not the raw output, and a capped file is not the full output: the summary says
+  // what it was made from and what the file holds.
+  if (window != nullptr || (raw.truncated && result.render_mode == RenderMode::kSummary)) {
+    AddSizeNotes(raw, window, &result);
+  }
+
+  // Whatever a shaper (a plugin, or the output itself) put in its text, none of it may drive
+  // the terminal it is shown on: no colours, cursor moves, titles, links or clipboard writes.
+  std::string stripped;
+  if (StripControlSequences(result.summary, &stripped)) result.summary = std::move(stripped);
+  if (result.fallback && StripControlSequences(*result.fallback, &stripped)) {
+    result.fallback = std::move(stripped);
+  }
+  for (ShapeResult::Skipped& skipped : result.skipped) {
+    if (StripControlSequences(skipped.detail, &stripped)) skipped.detail = std::move(stripped);
+  }
+  result.tokens_summary = window == nullptr && result.summary.size() == request.output.size() &&
+                                  result.summary == request.output
+                              ? result.tokens_raw
+                              : counter_->Count(result.summary);
   return result;
 }
 

@@ -3,6 +3,7 @@
 #ifndef PLUGLINE_CORE_SHAPING_PIPELINE_H_
 #define PLUGLINE_CORE_SHAPING_PIPELINE_H_
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -30,6 +31,23 @@ inline constexpr size_t kFallbackChars = 500;
 struct RawOutputLocation {
   std::string path;         // empty when not stored
   std::string store_error;  // why storing failed; empty when it did not fail or was off
+  // The file holds only the first `stored_bytes` bytes: the per-output cap
+  // (outputs.max_file_mb, `max_file_bytes`) was reached.
+  bool truncated = false;
+  uint64_t stored_bytes = 0;
+  uint64_t max_file_bytes = 0;
+};
+
+// The whole output, when the request carries only its window (output_window.h).
+struct WindowedOutput {
+  uint64_t bytes = 0;  // of the whole output
+  uint64_t lines = 0;
+  uint64_t tokens = 0;
+  uint64_t window_bytes = 0;  // the window's size (what fits is shaped whole)
+  uint64_t kept_bytes = 0;    // bytes of the output in the window
+  uint64_t head_bytes = 0;
+  uint64_t tail_bytes = 0;
+  uint64_t middle_lines = 0;
 };
 
 class ShaperPipeline {
@@ -40,10 +58,18 @@ class ShaperPipeline {
   const std::vector<std::shared_ptr<Shaper>>& shapers() const { return shapers_; }
 
   // Runs match over every shaper (or uses request.shaper), shapes with the winner and applies
-  // the fallback and never-worse-than-raw rules. InvalidArgument for an unknown forced shaper.
-  // `trace`, when given, receives what happened, for the stats.
+  // the fallback and never-worse-than-raw rules; the summary (and every message in the
+  // result) leaves without terminal control sequences. InvalidArgument for an unknown forced
+  // shaper. `trace`, when given, receives what happened, for the stats. `window`, when given,
+  // says that request.output is only the window of a larger output, described there: the
+  // counts of the result are the whole output's, and the summary says what it was made from.
   absl::StatusOr<ShapeResult> Run(const ShapeRequest& request, const RawOutputLocation& raw,
-                                  ShapeTrace* trace = nullptr);
+                                  ShapeTrace* trace = nullptr,
+                                  const WindowedOutput* window = nullptr);
+
+  // OK when `id` names a shaper of the pipeline (by id or name); otherwise the
+  // InvalidArgument Run() would return, for checking a forced shaper before anything is done.
+  absl::Status CheckShaper(std::string_view id) const;
 
  private:
   std::vector<std::shared_ptr<Shaper>> shapers_;

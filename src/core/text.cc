@@ -154,44 +154,97 @@ void AppendRedrawnLine(std::string_view line, std::string* out) {
   for (std::string_view cell : cells) out->append(cell);
 }
 
+// Where a control string (OSC, DCS, SOS, PM, APC) whose body starts at text[j] ends: just
+// after BEL, ST (ESC \\) or ST in its C1 form (U+009C); the end of the text when unterminated.
+size_t ControlStringEnd(std::string_view text, size_t j) {
+  while (j < text.size()) {
+    const unsigned char c = static_cast<unsigned char>(text[j]);
+    if (c == '\a') return j + 1;
+    if (c == 0x1b && j + 1 < text.size() && text[j + 1] == '\\') return j + 2;
+    if (c == 0xC2 && j + 1 < text.size() && static_cast<unsigned char>(text[j + 1]) == 0x9C) {
+      return j + 2;
+    }
+    ++j;
+  }
+  return text.size();
+}
+
+// Where a CSI whose parameters start at text[j] ends (just after its final byte 0x40-0x7e),
+// and, for "cursor up" (CSI n A / CSI n F), how many lines it moves up.
+size_t CsiEnd(std::string_view text, size_t j, int* lines_up) {
+  int n = 0;
+  bool digits = false;
+  while (j < text.size() && static_cast<unsigned char>(text[j]) >= 0x20 &&
+         static_cast<unsigned char>(text[j]) <= 0x3f) {
+    if (text[j] >= '0' && text[j] <= '9' && n < 100000) {
+      n = n * 10 + (text[j] - '0');
+      digits = true;
+    }
+    ++j;
+  }
+  while (j < text.size() && static_cast<unsigned char>(text[j]) >= 0x20 &&
+         static_cast<unsigned char>(text[j]) <= 0x2f) {
+    ++j;
+  }
+  if (j >= text.size()) return text.size();
+  if (text[j] == 'A' || text[j] == 'F') *lines_up = digits ? n : 1;
+  return j + 1;
+}
+
 // Length of the escape sequence starting at text[i] == '\x1b' (at least 1), and, for
 // "cursor up" (ESC [ n A / ESC [ n F), how many lines it moves up.
 size_t EscapeLength(std::string_view text, size_t i, int* lines_up) {
   *lines_up = 0;
   if (i + 1 >= text.size()) return 1;
   char kind = text[i + 1];
-  if (kind == '[') {  // CSI: parameters and intermediates, then one final byte 0x40-0x7e
-    size_t j = i + 2;
-    int n = 0;
-    bool digits = false;
-    while (j < text.size() && static_cast<unsigned char>(text[j]) >= 0x20 &&
-           static_cast<unsigned char>(text[j]) <= 0x3f) {
-      if (text[j] >= '0' && text[j] <= '9') {
-        n = n * 10 + (text[j] - '0');
-        digits = true;
-      }
-      ++j;
-    }
-    while (j < text.size() && static_cast<unsigned char>(text[j]) >= 0x20 &&
-           static_cast<unsigned char>(text[j]) <= 0x2f) {
-      ++j;
-    }
-    if (j >= text.size()) return text.size() - i;
-    if (text[j] == 'A' || text[j] == 'F') *lines_up = digits ? n : 1;
-    return j + 1 - i;
-  }
-  if (kind == ']' || kind == 'P' || kind == '_' || kind == '^') {
-    // OSC / DCS / APC / PM: up to BEL or ST (ESC \).
-    size_t j = i + 2;
-    while (j < text.size()) {
-      if (text[j] == '\a') return j + 1 - i;
-      if (text[j] == '\x1b' && j + 1 < text.size() && text[j + 1] == '\\') return j + 2 - i;
-      ++j;
-    }
-    return text.size() - i;
+  if (kind == '[') return CsiEnd(text, i + 2, lines_up) - i;  // CSI
+  if (kind == ']' || kind == 'P' || kind == 'X' || kind == '_' || kind == '^') {
+    return ControlStringEnd(text, i + 2) - i;  // OSC / DCS / SOS / APC / PM, up to BEL or ST
   }
   if (kind == '(' || kind == ')' || kind == '#' || kind == '%') return std::min<size_t>(3, text.size() - i);
   return 2;  // ESC followed by one character (ESC 7, ESC 8, ESC M, ...)
+}
+
+// Length of a C1 control in its UTF-8 form (U+0080-U+009F, bytes C2 80-C2 9F) at text[i],
+// with the sequence it opens: U+009B a CSI, U+0090/U+0098/U+009D/U+009E/U+009F a DCS, SOS,
+// OSC, PM or APC string.
+size_t C1Length(std::string_view text, size_t i) {
+  const unsigned char code = static_cast<unsigned char>(text[i + 1]);
+  int lines_up = 0;
+  if (code == 0x9B) return CsiEnd(text, i + 2, &lines_up) - i;
+  if (code == 0x90 || code == 0x98 || code == 0x9D || code == 0x9E || code == 0x9F) {
+    return ControlStringEnd(text, i + 2) - i;
+  }
+  return 2;
+}
+
+// Length of the valid UTF-8 sequence at text[i] (a byte >= 0x80), or 0 when it is not one
+// (the limits of Unicode Table 3-7, as in SanitizeUtf8).
+size_t Utf8SequenceLength(std::string_view text, size_t i) {
+  const unsigned char c = static_cast<unsigned char>(text[i]);
+  size_t len = 0;
+  unsigned char lo = 0x80, hi = 0xBF;
+  if (c >= 0xC2 && c <= 0xDF) {
+    len = 2;
+  } else if (c == 0xE0) {
+    len = 3, lo = 0xA0;
+  } else if ((c >= 0xE1 && c <= 0xEC) || c == 0xEE || c == 0xEF) {
+    len = 3;
+  } else if (c == 0xED) {
+    len = 3, hi = 0x9F;
+  } else if (c == 0xF0) {
+    len = 4, lo = 0x90;
+  } else if (c >= 0xF1 && c <= 0xF3) {
+    len = 4;
+  } else if (c == 0xF4) {
+    len = 4, hi = 0x8F;
+  }
+  if (len == 0 || i + len > text.size()) return 0;
+  for (size_t j = 1; j < len; ++j) {
+    const unsigned char b = static_cast<unsigned char>(text[i + j]);
+    if (b < (j == 1 ? lo : 0x80) || b > (j == 1 ? hi : 0xBF)) return 0;
+  }
+  return len;
 }
 
 }  // namespace
@@ -251,6 +304,154 @@ bool NormalizeTerminalOutput(std::string_view text, std::string* out) {
   if (!line.empty()) finish_line(false);
   *out = std::move(result);
   return true;
+}
+
+}  // namespace plugline::core
+
+namespace plugline::core {
+
+bool StripControlSequences(std::string_view text, std::string* out) {
+  // The first thing to remove, decoding UTF-8 so that continuation bytes (0x80-0xBF) of
+  // ordinary characters are not taken for C1 controls.
+  size_t first = 0;
+  while (first < text.size()) {
+    const unsigned char c = static_cast<unsigned char>(text[first]);
+    if (c < 0x80) {
+      if ((c < 0x20 && c != '\n' && c != '\t') || c == 0x7f) break;
+      ++first;
+      continue;
+    }
+    const size_t len = Utf8SequenceLength(text, first);
+    if (len == 0) {
+      if (c <= 0x9F) break;  // a stray C1 byte
+      ++first;
+      continue;
+    }
+    if (c == 0xC2 && static_cast<unsigned char>(text[first + 1]) <= 0x9F) break;  // U+0080-9F
+    first += len;
+  }
+  if (first >= text.size()) return false;
+  std::string result;
+  result.reserve(text.size());
+  result.append(text.substr(0, first));
+  size_t i = first;
+  while (i < text.size()) {
+    const unsigned char c = static_cast<unsigned char>(text[i]);
+    if (c == 0x1b) {
+      int lines_up = 0;
+      i += EscapeLength(text, i, &lines_up);
+    } else if ((c < 0x20 && c != '\n' && c != '\t') || c == 0x7f) {
+      ++i;  // C0 controls (BEL, BS, CR, ...) and DEL
+    } else if (c < 0x80) {
+      result.push_back(static_cast<char>(c));
+      ++i;
+    } else if (size_t len = Utf8SequenceLength(text, i); len != 0) {
+      if (c == 0xC2 && static_cast<unsigned char>(text[i + 1]) <= 0x9F) {
+        i += C1Length(text, i);
+      } else {
+        result.append(text.substr(i, len));
+        i += len;
+      }
+    } else if (c <= 0x9F) {
+      ++i;  // a stray C1 byte (8-bit form), not part of a UTF-8 character
+    } else {
+      result.push_back(static_cast<char>(c));  // other invalid UTF-8 is left as it is
+      ++i;
+    }
+  }
+  *out = std::move(result);
+  return true;
+}
+
+namespace {
+
+struct FoldTable {
+  unsigned char lower[256];
+  constexpr FoldTable() : lower() {
+    for (int c = 0; c < 256; ++c) {
+      lower[c] = static_cast<unsigned char>(c >= 'A' && c <= 'Z' ? c + 32 : c);
+    }
+  }
+};
+constexpr FoldTable kFold;
+
+inline unsigned char Fold(char c) { return kFold.lower[static_cast<unsigned char>(c)]; }
+
+}  // namespace
+
+KeywordMatcher::KeywordMatcher(std::initializer_list<std::string_view> keywords)
+    : bigrams_(65536 / 64, 0) {
+  for (std::string_view keyword : keywords) {
+    std::string folded;
+    for (char c : keyword) folded.push_back(static_cast<char>(Fold(c)));
+    size_t bigram = (static_cast<size_t>(static_cast<unsigned char>(folded[0])) << 8) |
+                    static_cast<unsigned char>(folded.size() > 1 ? folded[1] : 0);
+    bigrams_[bigram / 64] |= uint64_t{1} << (bigram % 64);
+    keywords_.push_back(std::move(folded));
+  }
+}
+
+size_t KeywordMatcher::Find(std::string_view text) const {
+  if (text.size() < 2) return std::string_view::npos;
+  const size_t n = text.size();
+  for (size_t i = 0; i + 1 < n; ++i) {
+    size_t bigram = (static_cast<size_t>(Fold(text[i])) << 8) | Fold(text[i + 1]);
+    if ((bigrams_[bigram / 64] >> (bigram % 64) & 1) == 0) continue;
+    for (const std::string& keyword : keywords_) {
+      if (static_cast<unsigned char>(keyword[0]) != Fold(text[i]) || i + keyword.size() > n) {
+        continue;
+      }
+      size_t j = 1;
+      while (j < keyword.size() && Fold(text[i + j]) == static_cast<unsigned char>(keyword[j])) {
+        ++j;
+      }
+      if (j == keyword.size()) return i;
+    }
+  }
+  return std::string_view::npos;
+}
+
+namespace {
+
+const KeywordMatcher& TroubleKeywords() {
+  static const KeywordMatcher* matcher =
+      new KeywordMatcher({"error", "fail", "fatal", "panic", "exception", "traceback", "denied",
+                          "not found", "abort", "killed", "segmentation fault",
+                          "undefined reference", "cannot", "unable to", "no such file"});
+  return *matcher;
+}
+
+// "0 errors", "no failures", "without errors" report the absence of trouble.
+const KeywordMatcher& AbsenceKeywords() {
+  static const KeywordMatcher* matcher = new KeywordMatcher(
+      {" 0 error", " 0 fail", "no error", "no fail", "without error", "0 errors", "0 failed"});
+  return *matcher;
+}
+
+// Only the start of a very long line is looked at.
+constexpr size_t kErrorLineScanBytes = 4096;
+
+}  // namespace
+
+bool LooksLikeErrorLine(std::string_view line) {
+  if (line.size() > kErrorLineScanBytes) line = line.substr(0, kErrorLineScanBytes);
+  return TroubleKeywords().Contains(line) && !AbsenceKeywords().Contains(line);
+}
+
+size_t FindErrorLine(std::string_view text) {
+  size_t from = 0;
+  while (from < text.size()) {
+    const size_t hit = TroubleKeywords().Find(text.substr(from));
+    if (hit == std::string_view::npos) return std::string_view::npos;
+    const size_t at = from + hit;
+    const size_t nl_before = text.rfind('\n', at);
+    const size_t start = nl_before == std::string_view::npos ? 0 : nl_before + 1;
+    size_t end = text.find('\n', at);
+    end = end == std::string_view::npos ? text.size() : end;
+    if (LooksLikeErrorLine(text.substr(start, end - start))) return start;
+    from = end + 1;
+  }
+  return std::string_view::npos;
 }
 
 }  // namespace plugline::core

@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <initializer_list>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -31,6 +32,41 @@ std::vector<std::string_view> SplitLines(std::string_view text);
 // (and leaves *out untouched) when `text` needs none of this, which is the common case and
 // costs one scan.
 bool NormalizeTerminalOutput(std::string_view text, std::string* out);
+
+// Text made safe to print on a terminal: every terminal control sequence removed — CSI
+// (colours, cursor movement), OSC (titles, OSC 8 links, OSC 52 clipboard writes), DCS, SOS, PM
+// and APC strings, other ESC sequences, C0 controls other than \n and \t (BEL, backspace,
+// carriage return, ...), DEL, and C1 controls, in their UTF-8 form (U+0080–U+009F, where
+// U+009B opens a CSI and U+009D an OSC like their ESC forms) and as stray bytes. Sequences
+// are recognized by the parser NormalizeTerminalOutput uses. Everything else, invalid UTF-8
+// included, is kept. Returns false (and leaves *out untouched) when there is nothing to
+// remove, which costs one scan.
+bool StripControlSequences(std::string_view text, std::string* out);
+
+// Finds any of a fixed set of ASCII keywords in a line, ignoring case, in one pass over the
+// line: a table of the keywords' first two letters (case-folded) selects the few positions
+// worth comparing. For per-line checks over large outputs.
+class KeywordMatcher {
+ public:
+  explicit KeywordMatcher(std::initializer_list<std::string_view> keywords);
+  bool Contains(std::string_view text) const { return Find(text) != std::string_view::npos; }
+  // Where the first keyword starts in `text`, or npos.
+  size_t Find(std::string_view text) const;
+
+ private:
+  std::vector<std::string> keywords_;  // lower case, at least 2 characters
+  std::vector<uint64_t> bigrams_;      // 65,536 bits: folded first two bytes of a keyword
+};
+
+// Lines that signal trouble in output no shaper understands: "error", "fail", "fatal",
+// "panic", "exception", "traceback", "denied", "not found", "segmentation fault", "abort",
+// ... but not "0 errors" or "no failures". The generic shaper keeps them from the middle of an
+// output, and so does the shaping window (output_window.h).
+bool LooksLikeErrorLine(std::string_view line);
+
+// The offset of the first line of `text` (a run of '\n'-terminated lines) for which
+// LooksLikeErrorLine is true, or npos: one pass over many lines, for large outputs.
+size_t FindErrorLine(std::string_view text);
 
 // "3912" -> "3,912".
 std::string FormatCount(uint64_t n);

@@ -59,6 +59,7 @@ struct Run {
   bool out_open = false, err_open = false, in_open = false;
   bool exited = false;
   bool terminal_foreground = false;
+  size_t bytes_read = 0;  // of stdout and stderr, for max_output_bytes
   uint64_t start_ns = 0;
   char buffer[kReadBufferBytes];
 
@@ -112,11 +113,12 @@ void OnRead(uv_stream_t* stream, ssize_t nread, const uv_buf_t* buf) {
   if (nread == 0) return;
   std::string_view chunk(buf->base, static_cast<size_t>(nread));
   std::string& sink = is_err ? run->result.error_output : run->result.output;
+  const bool collect = run->spec->collect_output;
   const size_t limit = run->spec->max_output_bytes;
-  if (limit != 0 && run->result.output.size() + run->result.error_output.size() + chunk.size() >
-                        limit) {
-    size_t room = limit - std::min(limit, run->result.output.size() + run->result.error_output.size());
-    sink.append(chunk.substr(0, room));
+  if (limit != 0 && run->bytes_read + chunk.size() > limit) {
+    size_t room = limit - std::min(limit, run->bytes_read);
+    if (collect) sink.append(chunk.substr(0, room));
+    run->bytes_read += room;
     if (!run->result.output_limit_hit) {
       run->result.output_limit_hit = true;
       run->Kill(SIGKILL);
@@ -124,7 +126,8 @@ void OnRead(uv_stream_t* stream, ssize_t nread, const uv_buf_t* buf) {
     run->CloseOutputs();
     return;
   }
-  sink.append(chunk);
+  run->bytes_read += chunk.size();
+  if (collect) sink.append(chunk);
   if (run->spec->on_output && !is_err) run->spec->on_output(chunk);
 }
 
@@ -270,7 +273,11 @@ absl::StatusOr<ProcessResult> RunProcess(const ProcessSpec& spec) {
 
   run->terminal_foreground = spec.forward_signals && InForegroundOfTerminal();
   run->start_ns = uv_hrtime();
-  rc = uv_spawn(&run->loop, &run->process, &options);
+  {
+    std::optional<internal::ParentDeathSignalGuard> pdeathsig;
+    if (spec.kill_with_parent) pdeathsig.emplace();
+    rc = uv_spawn(&run->loop, &run->process, &options);
+  }
   if (merged[1] >= 0) ::close(merged[1]);  // the child has its copy
   if (rc != 0) {
     uv_close(reinterpret_cast<uv_handle_t*>(&run->process), nullptr);

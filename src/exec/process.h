@@ -52,8 +52,21 @@ struct ProcessSpec {
   // Called once with the child's pid right after it started (on the calling thread).
   std::function<void(int pid)> on_spawn;
 
-  // Called with each chunk of output as it arrives (on the calling thread).
+  // Called with each chunk of output (stdout, or stdout+stderr when merged) as it arrives (on
+  // the calling thread).
   std::function<void(std::string_view chunk)> on_output;
+  // false: the output is only given to `on_output`, never collected in ProcessResult::output
+  // (and error_output), so a command that prints without end costs no memory.
+  bool collect_output = true;
+
+  // The child gets SIGKILL when the thread that called RunProcess ends — with the process,
+  // when that thread is the main thread: a `plugline run` that is SIGKILLed (or crashes)
+  // does not leave its command running (PR_SET_PDEATHSIG, set between fork and exec; a parent
+  // that died before that is noticed too). Only for a caller whose thread outlives the child:
+  // the kernel ties the signal to the thread that forked, so a child started from a worker
+  // thread that ends (a plugin loader) would be killed with it. Reaches the child only, not
+  // what it starts, and is cleared by the kernel when the child runs a set-user-ID program.
+  bool kill_with_parent = false;
   // Called about every `tick_interval` while the child runs (e.g. a progress line).
   std::function<void(absl::Duration elapsed)> on_tick;
   absl::Duration tick_interval = absl::Seconds(1);

@@ -36,6 +36,19 @@ class SigpipeGuard {
   bool was_pending_ = false;
 };
 
+// While it lives, children forked by this thread get PR_SET_PDEATHSIG(SIGKILL) between fork
+// and exec. libuv's uv_spawn offers no hook there, but it starts children with fork(), which
+// runs pthread_atfork handlers in the child: the handler sets the signal when the forking
+// thread is the one that armed it, and kills the child at once when the parent already died
+// (getppid() changed) before the signal was set. Guards are serialized process-wide.
+class ParentDeathSignalGuard {
+ public:
+  ParentDeathSignalGuard();
+  ~ParentDeathSignalGuard();
+  ParentDeathSignalGuard(const ParentDeathSignalGuard&) = delete;
+  ParentDeathSignalGuard& operator=(const ParentDeathSignalGuard&) = delete;
+};
+
 }  // namespace plugline::exec::internal
 
 #endif  // PLUGLINE_EXEC_SPAWN_INTERNAL_H_

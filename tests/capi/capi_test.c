@@ -576,11 +576,78 @@ static void test_js_call(void) {
 #endif
 }
 
+/* An output fed in pieces, larger than the shaping window: bounded memory, whole counts. */
+static void test_capture(void) {
+  char home[512];
+  char config_path[600];
+  char line[64];
+  plugline_config *config = NULL;
+  plugline_host *host = NULL;
+  plugline_capture *capture = NULL;
+  char *json = NULL;
+  size_t json_len = 0;
+  plugline_shape_options options;
+  FILE *file;
+  int i;
+
+  make_home(home, sizeof home);
+  /* A 1 MiB window: the 2 MB below are shaped from it. */
+  snprintf(config_path, sizeof config_path, "%s/config.yaml", home);
+  file = fopen(config_path, "w");
+  EXPECT(file != NULL);
+  if (file == NULL) return;
+  fputs("outputs:\n  window_mb: 1\n", file);
+  fclose(file);
+  EXPECT_STATUS(plugline_config_new(&config), PLUGLINE_OK);
+  EXPECT_STATUS(plugline_config_set_home(config, home), PLUGLINE_OK);
+  EXPECT_STATUS(plugline_host_new(&host, config), PLUGLINE_OK);
+  plugline_config_free(config);
+
+  EXPECT_STATUS(plugline_capture_new(NULL, host), PLUGLINE_EINVALID);
+  EXPECT_STATUS(plugline_capture_new(&capture, NULL), PLUGLINE_EINVALID);
+  EXPECT(capture == NULL);
+  EXPECT_STATUS(plugline_capture_new(&capture, host), PLUGLINE_OK);
+  EXPECT(capture != NULL);
+  for (i = 1; i <= 100000; ++i) {
+    int n = snprintf(line, sizeof line, "step %d of the build is done\n", i);
+    if (i == 50000) n = snprintf(line, sizeof line, "error: disk full at step %d\n", i);
+    EXPECT_STATUS(plugline_capture_append(capture, line, (size_t)n), PLUGLINE_OK);
+  }
+  EXPECT_STATUS(plugline_capture_append(capture, NULL, 0), PLUGLINE_OK);
+  EXPECT_STATUS(plugline_capture_append(capture, NULL, 3), PLUGLINE_EINVALID);
+  EXPECT_STATUS(plugline_capture_append(NULL, "x", 1), PLUGLINE_EINVALID);
+
+  /* An unknown shaper leaves the capture usable. */
+  options.struct_size = sizeof options;
+  options.shaper = "no-such-shaper";
+  EXPECT_STATUS(plugline_capture_finish(&json, &json_len, capture, "make", 4, 2, &options),
+                PLUGLINE_EINVALID);
+  EXPECT(json == NULL);
+  EXPECT_STATUS(plugline_capture_finish(&json, &json_len, capture, "make", 4, 2, NULL),
+                PLUGLINE_OK);
+  EXPECT(json != NULL && strlen(json) == json_len);
+  if (json != NULL) {
+    EXPECT(strstr(json, "\"raw_lines\":100000") != NULL);
+    EXPECT(strstr(json, "error: disk full at step 50000") != NULL);
+    EXPECT(strstr(json, "larger than the 1.0 MiB shaping window") != NULL);
+    EXPECT(strstr(json, "\"shaped_bytes\":") != NULL);
+  }
+  plugline_free(json);
+  json = NULL;
+  EXPECT_STATUS(plugline_capture_finish(&json, &json_len, capture, "make", 4, 2, NULL),
+                PLUGLINE_ESTATE);
+  EXPECT_STATUS(plugline_capture_append(capture, "x", 1), PLUGLINE_ESTATE);
+  plugline_capture_free(capture);
+  plugline_capture_free(NULL);
+  plugline_host_free(host);
+}
+
 int main(void) {
   test_versions();
   test_status_strings();
   test_null_arguments();
   test_shape();
+  test_capture();
   test_hooks();
   test_hook_answer_faults();
   test_broken_and_trust();

@@ -1,9 +1,15 @@
 #include "core/output_store.h"
 
 #include <doctest/doctest.h>
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <ctime>
 
+#include "absl/strings/match.h"
 #include "core/fs.h"
 #include "test_util.h"
 
@@ -68,6 +74,124 @@ TEST_CASE("WriteFileAtomic replaces the whole file and leaves no temporary behin
   auto names = ListDir(dir.path());
   REQUIRE(names.ok());
   CHECK(names->size() == 1);
+}
+
+// Names of the entries of `dir`, hidden ones included.
+std::vector<std::string> Entries(const std::string& dir) {
+  auto names = ListDir(dir);
+  return names.ok() ? *names : std::vector<std::string>{};
+}
+
+TEST_CASE("a streamed output appears only once committed, whole, and nothing else is left") {
+  TempDir dir;
+  OutputStore store(dir.Sub("outputs"), OutputRetention{});
+  auto writer = store.Begin();
+  REQUIRE(writer->status().ok());
+  writer->Write("first part, ");
+  writer->Write(std::string("NUL \0 and \xff\n", 12));
+  // While it is written the store shows no .log file: readers never see a part.
+  for (const std::string& name : Entries(dir.Sub("outputs"))) {
+    CHECK(name[0] == '.');
+    CHECK_FALSE(absl::EndsWith(name, ".log"));
+  }
+  auto path = writer->Commit();
+  REQUIRE(path.ok());
+  CHECK(ReadFileOrEmpty(*path) == std::string("first part, NUL \0 and \xff\n", 24));
+  CHECK(writer->written() == 24);
+  CHECK_FALSE(writer->truncated());
+  CHECK(Entries(dir.Sub("outputs")).size() == 1);
+  CHECK_FALSE(writer->Commit().ok());  // once only
+}
+
+TEST_CASE("the per-output cap keeps the file to its first bytes and counts the rest") {
+  TempDir dir;
+  OutputRetention retention;
+  retention.max_file_bytes = 10;
+  OutputStore store(dir.Sub("outputs"), retention);
+  auto writer = store.Begin();
+  writer->Write("0123456");
+  writer->Write("789abcdef");
+  writer->Write("ghij");
+  auto path = writer->Commit();
+  REQUIRE(path.ok());
+  CHECK(ReadFileOrEmpty(*path) == "0123456789");
+  CHECK(writer->bytes() == 20);
+  CHECK(writer->written() == 10);
+  CHECK(writer->truncated());
+}
+
+TEST_CASE("a writer dropped without a commit leaves nothing behind") {
+  TempDir dir;
+  OutputStore store(dir.Sub("outputs"), OutputRetention{});
+  {
+    auto writer = store.Begin();
+    writer->Write("never committed");
+    CHECK(Entries(dir.Sub("outputs")).size() == 1);  // its temporary file
+  }
+  CHECK(Entries(dir.Sub("outputs")).empty());
+}
+
+TEST_CASE("temporary files of killed writers are pruned, a live writer's file is not") {
+  TempDir dir;
+  OutputStore store(dir.Sub("outputs"), OutputRetention{});
+  REQUIRE(store.Store("make the directory").ok());
+  // A killed writer's file: old, and held by nobody.
+  const std::string stale = dir.Sub("outputs/.20260101T000000.000Z-1-1.log.partial");
+  plugline::testing::WriteFile(stale, "left by a SIGKILLed plugline");
+  struct timespec old_times[2] = {{std::time(nullptr) - 3600, 0}, {std::time(nullptr) - 3600, 0}};
+  REQUIRE(::utimensat(AT_FDCWD, stale.c_str(), old_times, 0) == 0);
+  // A writer still at work (a command running for an hour): old too, but locked.
+  auto live = store.Begin();
+  live->Write("still running");
+  std::string live_temp;
+  for (const std::string& name : Entries(dir.Sub("outputs"))) {
+    if (name[0] == '.' && dir.Sub("outputs/" + name) != stale)
+      live_temp = dir.Sub("outputs/" + name);
+  }
+  REQUIRE_FALSE(live_temp.empty());
+  REQUIRE(::utimensat(AT_FDCWD, live_temp.c_str(), old_times, 0) == 0);
+  // A fresh unlocked file (a writer that has only just created it) is left alone too.
+  const std::string fresh = dir.Sub("outputs/.20260101T000000.000Z-2-1.log.partial");
+  plugline::testing::WriteFile(fresh, "just created");
+
+  REQUIRE(store.Store("the next output").ok());  // stores, then prunes
+  CHECK_FALSE(PathExists(stale));
+  CHECK(PathExists(live_temp));
+  CHECK(PathExists(fresh));
+  auto committed = live->Commit();
+  REQUIRE(committed.ok());
+  CHECK(ReadFileOrEmpty(*committed) == "still running");
+}
+
+TEST_CASE("retention still holds for streamed outputs") {
+  TempDir dir;
+  OutputStore store(dir.Sub("outputs"), OutputRetention{2, 0});
+  std::vector<std::string> paths;
+  for (int i = 0; i < 4; ++i) {
+    auto writer = store.Begin();
+    for (int j = 0; j < 100; ++j) writer->Write("some bytes\n");
+    paths.push_back(*writer->Commit());
+  }
+  CHECK(Entries(dir.Sub("outputs")).size() == 2);
+  CHECK_FALSE(PathExists(paths[0]));
+  CHECK(PathExists(paths[3]));
+}
+
+TEST_CASE("retention orders outputs of one millisecond by their sequence as a number") {
+  TempDir dir;
+  OutputStore store(dir.Sub("outputs"), OutputRetention{3, 0});
+  // Three outputs of one process in one millisecond: the 10th and 11th are newer than the 9th,
+  // though as names they sort before it.
+  for (const char* name : {"20260101T000000.000Z-5-9.log", "20260101T000000.000Z-5-10.log",
+                           "20260101T000000.000Z-5-11.log"}) {
+    plugline::testing::WriteFile(dir.Sub(std::string("outputs/") + name), name);
+  }
+  auto latest = store.Store("the latest");
+  REQUIRE(latest.ok());
+  CHECK(PathExists(*latest));
+  CHECK_FALSE(PathExists(dir.Sub("outputs/20260101T000000.000Z-5-9.log")));
+  CHECK(PathExists(dir.Sub("outputs/20260101T000000.000Z-5-10.log")));
+  CHECK(PathExists(dir.Sub("outputs/20260101T000000.000Z-5-11.log")));
 }
 
 }  // namespace

@@ -206,5 +206,48 @@ TEST_CASE("the snippet is bounded: head and tail of a large output") {
   CHECK(spy->last_snippet == small);
 }
 
+TEST_CASE("no summary leaves the pipeline with terminal control sequences") {
+  const std::string hostile =
+      "\x1b]52;c;cm0gLXJmIH4vKg==\x07\x1b[31mred\x1b[0m done\a\r\n\x1b]8;;https://x.example\x1b\\"
+      "link\x1b]8;;\x1b\\ \xC2\x9B"
+      "2J\n";
+  SUBCASE("a shaper's summary") {
+    Fixture f;
+    auto shaper = std::make_shared<FakeShaper>("s", 0.9);
+    shaper->summary = hostile;
+    f.pipeline.Add(shaper);
+    auto result = f.pipeline.Run(ShapeRequest{"cmd", Lines(300), 0, ""}, f.raw);
+    REQUIRE(result.ok());
+    CHECK(result->summary == "red done\nlink \nfull output: /state/outputs/x.log");
+  }
+  SUBCASE("the raw output, when it is shown (renderMode raw, no shaper, no store)") {
+    Fixture f;
+    auto raw = std::make_shared<FakeShaper>("raw", 0.9);
+    raw->mode = RenderMode::kRaw;
+    f.pipeline.Add(raw);
+    auto result = f.pipeline.Run(ShapeRequest{"cmd", hostile, 0, ""}, f.raw);
+    REQUIRE(result.ok());
+    CHECK(result->render_mode == RenderMode::kRaw);
+    CHECK(result->summary == "red done\nlink \n");
+    Fixture none;
+    auto unmatched = none.pipeline.Run(ShapeRequest{"cmd", hostile, 0, ""}, none.raw);
+    REQUIRE(unmatched.ok());
+    CHECK(unmatched->summary == "red done\nlink \n");
+  }
+  SUBCASE("a failed shaper's fallback text and its error message") {
+    Fixture f;
+    auto broken = std::make_shared<FakeShaper>("broken", 0.9);
+    broken->shape_error = absl::UnknownError("boom \x1b]52;c;eA==\x07\x1b[2J");
+    f.pipeline.Add(broken);
+    auto result = f.pipeline.Run(ShapeRequest{"cmd", hostile + Lines(300), 0, ""}, f.raw);
+    REQUIRE(result.ok());
+    CHECK(result->summary.find('\x1b') == std::string::npos);
+    CHECK(result->summary.find('\a') == std::string::npos);
+    CHECK(result->summary.starts_with("red done\nlink \nline 1 of the output\n"));
+    REQUIRE(result->fallback.has_value());
+    CHECK(*result->fallback == "shaper threw: boom ");
+  }
+}
+
 }  // namespace
 }  // namespace plugline::core

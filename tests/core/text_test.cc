@@ -93,5 +93,51 @@ TEST_CASE("cursor-up redraws replace the lines they redraw") {
   CHECK(Normalized("first\n" + frames) == "first\nlayer 1: 80%\nlayer 2: 60%\ncomplete\n");
 }
 
+std::string Stripped(std::string_view text) {
+  std::string out;
+  return StripControlSequences(text, &out) ? out : std::string(text);
+}
+
+TEST_CASE("StripControlSequences leaves plain text alone and says so") {
+  std::string out = "untouched";
+  CHECK_FALSE(StripControlSequences("plain text\n\twith a tab, é ✓ \xF0\x9F\x98\x80\n", &out));
+  CHECK(out == "untouched");
+  // Invalid UTF-8 that is not a C1 control is kept as it is.
+  CHECK_FALSE(StripControlSequences("bad \xff\xfe bytes", &out));
+  // U+00A0-U+00BF start with 0xC2 too, and are ordinary characters.
+  CHECK_FALSE(StripControlSequences("\xC2\xA0non-breaking \xC2\xA9 2026", &out));
+}
+
+TEST_CASE("StripControlSequences removes every sequence that drives a terminal") {
+  // CSI: colours, cursor movement, erase, private modes.
+  CHECK(Stripped("\x1b[1;31mred\x1b[0m \x1b[2J\x1b[H\x1b[?1049h\x1b[5A.") == "red .");
+  // OSC: a title, a hyperlink (OSC 8), a clipboard write (OSC 52), by BEL and by ST.
+  CHECK(Stripped("\x1b]0;owned\x07"
+                 "a\x1b]8;;https://evil.example\x1b\\link\x1b]8;;\x1b\\b") == "alinkb");
+  CHECK(Stripped("x\x1b]52;c;cm0gLXJmIH4=\x07y") == "xy");
+  CHECK(Stripped("x\x1b]52;c;cm0gLXJmIH4=\x1b\\y") == "xy");
+  // DCS, SOS, PM and APC strings.
+  CHECK(Stripped("1\x1bPq#0;2;0;0;0\x1b\\2\x1bXsos\x1b\\3\x1b^pm\x1b\\4\x1b_apc\x1b\\5") ==
+        "12345");
+  // Single ESC sequences (save/restore cursor, reverse index, charset selection).
+  CHECK(Stripped("a\x1b"
+                 "7b\x1b"
+                 "8c\x1bMd\x1b(0e") == "abcde");
+  // C0 controls but \n and \t: BEL, backspace, carriage return, NUL, vertical tab; and DEL.
+  CHECK(Stripped(std::string("bell\x07 back\bspace\r\nnul\0 vt\x0b del\x7f\ttab\n", 36)) ==
+        "bell backspace\nnul vt del\ttab\n");
+  // C1 controls as UTF-8 (U+009B CSI, U+009D OSC ... U+009C ST) and as stray bytes.
+  CHECK(Stripped("a\xC2\x9B"
+                 "31mb\xC2\x9D"
+                 "52;c;eA==\xC2\x9C"
+                 "c\xC2\x85"
+                 "d") == "abcd");
+  CHECK(Stripped("stray \x9b"
+                 "31m csi") == "stray 31m csi");
+  // An unterminated string swallows the rest, as a terminal would.
+  CHECK(Stripped("before\x1b]52;c;never-terminated") == "before");
+  CHECK(Stripped("lone escape at the end\x1b") == "lone escape at the end");
+}
+
 }  // namespace
 }  // namespace plugline::core

@@ -2,6 +2,7 @@
 
 #include <doctest/doctest.h>
 #include <signal.h>
+#include <unistd.h>
 
 #include "absl/time/clock.h"
 #include "test_util.h"
@@ -127,6 +128,32 @@ TEST_CASE("a daemon holding the pipe open does not hang the caller") {
   REQUIRE(result.ok());
   CHECK(result->output == "started\n");
   CHECK(absl::Now() - start < absl::Seconds(8));
+}
+
+TEST_CASE("collect_output=false: every byte reaches on_output and none is kept") {
+  ProcessSpec spec = Shell("head -c 5000000 /dev/zero; echo tail >&2");
+  spec.collect_output = false;
+  uint64_t seen = 0;
+  std::string last;
+  spec.on_output = [&](std::string_view chunk) {
+    seen += chunk.size();
+    last = std::string(chunk.substr(chunk.size() > 5 ? chunk.size() - 5 : 0));
+  };
+  auto result = RunProcess(spec);
+  REQUIRE(result.ok());
+  CHECK(seen == 5000005);
+  CHECK(last == "tail\n");
+  CHECK(result->output.empty());
+  CHECK(result->exit_status == 0);
+}
+
+TEST_CASE("kill_with_parent leaves a normal run as it was") {
+  ProcessSpec spec = Shell("echo $PPID; exit 4");
+  spec.kill_with_parent = true;
+  auto result = RunProcess(spec);
+  REQUIRE(result.ok());
+  CHECK(result->exit_status == 4);
+  CHECK(result->output == std::to_string(::getpid()) + "\n");
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <thread>
 
 #include "absl/strings/match.h"
@@ -414,6 +415,20 @@ export default {
   ShapeResult result = f.Shape("deploy all", output);
   CHECK(result.shaper == "deploy");
   CHECK(absl::StartsWith(result.summary, "deployed 30 services\n"));
+}
+
+TEST_CASE("a JS shaper's escape sequences never reach the host: OSC 52, colours, BEL") {
+  Fixture f;
+  WriteFile(f.home.Sub("plugins/terra.js"),
+            TerraPlugin("terra", R"(return { summary: "\x1b]52;c;cm0gLXJmIH4vKg==\x07" +
+      "\x1b[1;31mterra: 3 changes\x1b[0m\x07\r\n\x1b]8;;https://evil.example\x1b\\plan\x1b]8;;\x1b\\" +
+      " \u009b2J\x1bPdcs\x1b\\ok" };)"));
+  f.Open();
+  ShapeResult result = f.Shape("terra plan", PlanOutput());
+  CHECK(result.shaper == "terra");
+  CHECK(absl::StartsWith(result.summary, "terra: 3 changes\nplan ok\nfull output: "));
+  CHECK(std::none_of(result.summary.begin(), result.summary.end(),
+                     [](char c) { return c != '\n' && static_cast<unsigned char>(c) < 0x20; }));
 }
 
 #endif  // PLUGLINE_TEST_WITH_V8

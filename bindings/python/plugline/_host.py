@@ -586,7 +586,10 @@ class Host:
         Returns:
             The result as a dict: ``summary``, ``render_mode`` (``"summary"`` or ``"raw"``),
             ``shaper``, ``confidence``, ``raw_path`` (None when not stored), ``raw_bytes``,
-            ``raw_lines``, ``tokens_raw``, ``tokens_summary``, ``fallback`` (None, or why the
+            ``raw_lines`` (the whole output), ``raw_stored_bytes`` (what the raw file holds:
+            less when ``outputs.max_file_mb`` capped it, 0 when not stored), ``shaped_bytes``
+            (what the shapers saw: less when the output was larger than the shaping window),
+            ``tokens_raw``, ``tokens_summary``, ``fallback`` (None, or why the
             summary is not the shaper's), ``skipped`` (shapers whose ``match()`` failed:
             dicts with ``plugin``, ``why``, ``detail``). Text in the result is valid UTF-8; bytes of the
             output that are not are shown as U+FFFD.

@@ -217,7 +217,11 @@ typedef struct plugline_shape_options {
  *
  * On success *out_json is a NUL-terminated JSON object (length in *out_len, which may be NULL):
  *   {"summary", "render_mode": "summary"|"raw", "shaper", "confidence", "raw_path",
- *    "raw_bytes", "raw_lines", "tokens_raw", "tokens_summary", "fallback": null|"why"}
+ *    "raw_bytes", "raw_lines", "raw_stored_bytes", "shaped_bytes", "tokens_raw",
+ *    "tokens_summary", "fallback": null|"why", "skipped"}
+ * raw_bytes/raw_lines describe the whole output; raw_stored_bytes is what the raw file holds
+ * (less when outputs.max_file_mb capped it, 0 when not stored); shaped_bytes is what the
+ * shapers saw (less when the output was larger than the shaping window, outputs.window_mb).
  * released with plugline_free(). A shaper that fails does not fail the call: the result falls
  * back to raw output and "fallback" says why.
  *
@@ -228,6 +232,40 @@ PLUGLINE_API plugline_status plugline_host_shape(char **out_json, size_t *out_le
                                                  size_t command_len, const char *output,
                                                  size_t output_len, int exit_code,
                                                  const plugline_shape_options *options);
+
+/* An output that arrives in pieces, for a host that runs commands itself: memory stays bounded
+ * whatever the command prints. Each piece goes to the raw file at once (up to the per-output
+ * cap, outputs.max_file_mb) and only the shaping window is kept (all of an output up to
+ * outputs.window_mb, else its head, tail and error lines; docs/shaping.md). The result is the
+ * one plugline_host_shape gives for the same output, with "raw_bytes", "raw_lines" and
+ * "tokens_raw" counting everything appended, "raw_stored_bytes" what the file holds and
+ * "shaped_bytes" what the shapers saw. One capture is used by one thread at a time. */
+typedef struct plugline_capture plugline_capture;
+
+/* Starts a capture on `host`, which must outlive it. *out is released with
+ * plugline_capture_free(). Returns PLUGLINE_OK, PLUGLINE_EINVALID (NULL out or host) or
+ * PLUGLINE_ERESOURCE. */
+PLUGLINE_API plugline_status plugline_capture_new(plugline_capture **out, plugline_host *host);
+
+/* Adds the next `len` bytes (any bytes) of the output. A raw file that cannot be written is
+ * not an error here: plugline_capture_finish reports it, as plugline_host_shape does.
+ * Returns PLUGLINE_OK, PLUGLINE_EINVALID (NULL capture, NULL data with a non-zero length) or
+ * PLUGLINE_ESTATE (after a successful finish). */
+PLUGLINE_API plugline_status plugline_capture_append(plugline_capture *capture, const char *data,
+                                                     size_t len);
+
+/* Ends the output and shapes it; arguments and *out_json as for plugline_host_shape. On
+ * PLUGLINE_EINVALID (command not UTF-8, unknown forced shaper) the capture is unchanged and
+ * may be finished again. Returns PLUGLINE_OK, PLUGLINE_EINVALID, PLUGLINE_ESTATE (already
+ * finished) or PLUGLINE_ERESOURCE. */
+PLUGLINE_API plugline_status plugline_capture_finish(char **out_json, size_t *out_len,
+                                                     plugline_capture *capture,
+                                                     const char *command, size_t command_len,
+                                                     int exit_code,
+                                                     const plugline_shape_options *options);
+
+/* Releases a capture; one never finished removes its partial raw file. NULL is a no-op. */
+PLUGLINE_API void plugline_capture_free(plugline_capture *capture);
 
 /* ---- Hooks ------------------------------------------------------------------------------- */
 
