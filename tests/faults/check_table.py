@@ -6,7 +6,8 @@ that prove it: a file path in backquotes followed by a test name in double quote
 e.g. `tests/faults/js_plugins_test.cc` "a JS shaper whose ...". This script fails when
   - a row names no test,
   - a named file does not exist, or does not define a test with that name
-    (C++: TEST_CASE("name" (the name may start on the next line); Python: def name(;
+    (C++: TEST_CASE("name" (the name may start on the next line, or be split into adjacent
+    literals); Python: def name(;
     JS: test('name' or test("name", escapes such as \\' read as what they stand for;
     shell: the name appears in the script),
   - a test case of tests/faults/*.cc is named by no row (the table must cover the family
@@ -25,7 +26,15 @@ REFERENCE = re.compile(r"`([^`]+)`((?:\s*\"[^\"]+\")+)")
 NAME = re.compile(r"\"([^\"]+)\"")
 
 
-CC_TEST = re.compile(r'TEST_CASE\(\s*"((?:[^"\\]|\\.)*)"')
+# A doctest name may be split into adjacent literals ("a " "b"), as long lines are.
+CC_TEST_LITERALS = re.compile(r'TEST_CASE\(\s*((?:"(?:[^"\\]|\\.)*"\s*)+)')
+CC_LITERAL = re.compile(r'"((?:[^"\\]|\\.)*)"')
+
+
+def cc_tests(text: str) -> list[str]:
+    return ["".join(unescape(part) for part in CC_LITERAL.findall(literals))
+            for literals in CC_TEST_LITERALS.findall(text)]
+
 JS_TEST = re.compile(r"""\btest\(\s*(['"])((?:\\.|(?!\1).)*)\1""")
 
 
@@ -37,7 +46,7 @@ def defines(path: Path, name: str) -> bool:
     text = path.read_text(encoding="utf-8")
     suffix = path.suffix
     if suffix in (".cc", ".c", ".cpp"):
-        return name in (unescape(m) for m in CC_TEST.findall(text))
+        return name in cc_tests(text)
     if suffix == ".py":
         return re.search(rf"^\s*def {re.escape(name)}\(", text, re.MULTILINE) is not None
     if suffix in (".js", ".mjs"):
@@ -73,7 +82,7 @@ def main() -> int:
                     problems.append(f"docs/faults.md:{number}: {file} has no test named \"{name}\"")
     for path in sorted((root / "tests" / "faults").glob("*.cc")):
         file = path.relative_to(root).as_posix()
-        for name in (unescape(m) for m in CC_TEST.findall(path.read_text(encoding="utf-8"))):
+        for name in cc_tests(path.read_text(encoding="utf-8")):
             if (file, name) not in named:
                 problems.append(f"{file}: test \"{name}\" is in no row of docs/faults.md")
     for problem in problems:
