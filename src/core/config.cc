@@ -330,14 +330,15 @@ Config LoadConfig(const std::string& home, const std::string& project_dir,
     files.push_back({JoinPath(project_dir, ".plugline/config.yaml"), project_dir, "project-config"});
   }
   for (const auto& [file, base, source] : files) {
+    std::vector<std::string> problems;
     absl::StatusOr<std::string> text = ReadFile(file);
     if (!text.ok()) {
-      if (!absl::IsNotFound(text.status()) && diagnostics) {
-        diagnostics->push_back(std::string(text.status().message()));
-      }
-      continue;
+      if (!absl::IsNotFound(text.status())) problems.push_back(std::string(text.status().message()));
+    } else {
+      ApplyConfigText(*text, file, &config, &problems, base, source);
     }
-    ApplyConfigText(*text, file, &config, diagnostics, base, source);
+    if (source == "global-config" && !problems.empty()) config.plugins.global_file_problems = true;
+    if (diagnostics) diagnostics->insert(diagnostics->end(), problems.begin(), problems.end());
   }
   return config;
 }

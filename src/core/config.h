@@ -97,6 +97,9 @@ struct PluginsConfig {
   bool enabled = true;          // plugins.enabled of the global file: false loads nothing
   bool project_enabled = true;  // plugins.enabled of the project's file
   std::string project_file;     // the project's config.yaml when it was applied, else ""
+  // The global config.yaml could not be read, or some of it was not understood (each problem
+  // is a diagnostic): what it meant to name may be missing from `dirs`.
+  bool global_file_problems = false;
   std::vector<ConfigDir> dirs;  // in file order, the global file's first
   std::vector<ConfigPackage> packages;  // in file order, the global file's first
   JsPluginSettings js;          // the defaults, both files applied

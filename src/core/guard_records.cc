@@ -1,5 +1,7 @@
 #include "core/guard_records.h"
 
+#include <algorithm>
+
 #include "core/fs.h"
 #include "core/state_file.h"
 #include "core/strings.h"
@@ -23,6 +25,9 @@ absl::Status Validate(const Value& doc) {
     if (absl::Status s = ExpectString(*id, StrCat(where, ".id")); !s.ok()) return s;
     if (absl::Status s = ExpectBool(*fail_closed, StrCat(where, ".fail_closed")); !s.ok()) return s;
     if (absl::Status s = ExpectBool(*protect, StrCat(where, ".protected")); !s.ok()) return s;
+    if (const Value* source = record.Find("source"); source != nullptr) {
+      if (absl::Status s = ExpectString(*source, StrCat(where, ".source")); !s.ok()) return s;
+    }
   }
   return absl::OkStatus();
 }
@@ -42,6 +47,7 @@ Value ToValue(const GuardRecord& record) {
   value.Set("id", Value(record.id));
   value.Set("fail_closed", Value(record.fail_closed));
   value.Set("protected", Value(record.protect));
+  if (!record.source.empty()) value.Set("source", Value(record.source));
   return value;
 }
 
@@ -50,6 +56,7 @@ GuardRecord FromValue(const Value& value) {
   record.id = value.Find("id")->as_string();
   record.fail_closed = value.Find("fail_closed")->as_bool();
   record.protect = value.Find("protected")->as_bool();
+  if (const Value* source = value.Find("source"); source != nullptr) record.source = source->as_string();
   return record;
 }
 
@@ -82,6 +89,21 @@ std::optional<GuardRecord> GuardRecords::Find(const std::string& folder,
                                               std::vector<std::string>* warnings) {
   absl::MutexLock lock(&mu_);
   return Lookup(Doc(warnings), folder);
+}
+
+std::vector<std::pair<std::string, GuardRecord>> GuardRecords::FailClosed(
+    std::vector<std::string>* warnings) {
+  absl::MutexLock lock(&mu_);
+  std::vector<std::pair<std::string, GuardRecord>> out;
+  const Value* plugins = Doc(warnings).Find("plugins");
+  if (plugins == nullptr || !plugins->is_object()) return out;
+  for (const auto& [folder, value] : plugins->as_object()) {
+    GuardRecord record = FromValue(value);
+    if (record.fail_closed && IsDirectory(folder)) out.emplace_back(folder, std::move(record));
+  }
+  std::sort(out.begin(), out.end(),
+            [](const auto& a, const auto& b) { return a.first < b.first; });
+  return out;
 }
 
 void GuardRecords::Loaded(const std::string& folder, const GuardRecord& record,

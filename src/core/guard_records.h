@@ -5,7 +5,7 @@
 //
 //   {"version": 1,
 //    "plugins": {"/home/u/.plugline/plugins/guard": {"id": "guard", "fail_closed": true,
-//                                                    "protected": true}}}
+//                                                    "protected": true, "source": "global"}}}
 //
 // A state file (core/state_file.h). Written only when what a load says differs from the record,
 // so a command that loads unchanged plugins writes nothing; records of folders that no longer
@@ -15,6 +15,7 @@
 
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/synchronization/mutex.h"
@@ -26,6 +27,9 @@ struct GuardRecord {
   std::string id;
   bool fail_closed = false;
   bool protect = false;
+  // Where its folder was found (core/plugins.h PluginDir::source: "global-config", "global",
+  // "project-config", "project"); "" in records written before it was kept.
+  std::string source;
   bool operator==(const GuardRecord&) const = default;
 };
 
@@ -42,6 +46,9 @@ class GuardRecords {
   // warnings: the record is a safety net, not a requirement.
   void Loaded(const std::string& folder, const GuardRecord& record,
               std::vector<std::string>* warnings);
+
+  // Every recorded fail-closed plugin whose folder still exists, by folder, in folder order.
+  std::vector<std::pair<std::string, GuardRecord>> FailClosed(std::vector<std::string>* warnings);
 
   // Reads the file again (a reload); what is wrong with it (malformed: moved aside; newer:
   // not read) goes to `warnings`. Find() and Loaded() read it themselves when this has not run.

@@ -127,6 +127,7 @@ struct Host::Impl {
     const std::string project_dir = project.load ? options.project_dir : std::string();
     core::Config config = core::LoadConfig(home, project_dir, &diagnostics);
     std::vector<core::PluginDir> dirs = core::PluginDirs(home, project_dir, config);
+    KeepGuardFolders(config, &dirs, &diagnostics);
     if (!project.untrusted.empty()) {
       // Listed, never loaded: the project's plugins as its config would name them.
       diagnostics.push_back(project.untrusted);
@@ -148,6 +149,38 @@ struct Host::Impl {
     this->diagnostics = std::move(diagnostics);
     this->config = std::move(config);
     outputs = std::move(store);
+  }
+
+  // A global config.yaml that cannot be read (or that has a problem) may have lost the
+  // plugins.dirs that held a fail-closed guard: such a guard would vanish, and the calls it
+  // denied would be allowed, with a warning the agent's user may never see. So while the file
+  // has problems, the folders of the fail-closed plugins last loaded (guards.json) stay in use:
+  // their directories are scanned as if the file still named them. A file without problems
+  // that no longer names a directory removes its plugins, as the user meant.
+  void KeepGuardFolders(const core::Config& config, std::vector<core::PluginDir>* dirs,
+                        std::vector<std::string>* diagnostics) {
+    if (!config.plugins.global_file_problems || !config.plugins.enabled) return;
+    // Before the home's plugins folder, where the file's own directories would have been.
+    auto position = std::find_if(dirs->begin(), dirs->end(),
+                                 [](const core::PluginDir& d) { return d.source == "global"; });
+    for (const auto& [folder, record] : guards->FailClosed(diagnostics)) {
+      // Only what the global file named: a project's folders are the project's (and its trust's).
+      if (record.source != "global-config") continue;
+      const size_t slash = folder.rfind('/');
+      if (slash == std::string::npos || slash == 0) continue;
+      const std::string parent = folder.substr(0, slash);
+      bool scanned = std::any_of(dirs->begin(), dirs->end(), [&](const core::PluginDir& d) {
+        return d.package.empty() && d.path == parent;
+      });
+      if (scanned) continue;
+      position = dirs->insert(position, core::PluginDir{parent, "global-config",
+                                                        {core::JoinPath(home, "node_modules")},
+                                                        "", "", ""}) + 1;
+      diagnostics->push_back(StrCat(
+          core::JoinPath(home, "config.yaml"), " has problems, so ", parent,
+          ", which held the fail-closed plugin ", record.id,
+          " when it last loaded, is still used as a plugin directory; fix the file to change that"));
+    }
   }
 
   // Problems with state files found while working (a malformed stats.json moved aside, a newer
@@ -181,7 +214,8 @@ absl::StatusOr<core::LoadedPlugin> LoadExecHook(const core::PluginFile& file,
       exec::LoadExecPluginManifest(file.root, &loaded.warnings);
   if (!manifest.ok()) return manifest.status();
   // Remembered, so that the plugin still fails closed if its manifest later stops parsing.
-  guards->Loaded(file.root, {manifest->name, manifest->fail_closed, manifest->protect},
+  guards->Loaded(file.root,
+                 {manifest->name, manifest->fail_closed, manifest->protect, file.source},
                  state_warnings);
   for (const std::string& warning : loaded.warnings) {
     log->Write("warn", StrCat("plugin ", manifest->name), warning);

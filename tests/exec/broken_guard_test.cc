@@ -349,3 +349,62 @@ TEST_CASE("manifest scan: on_error and protected read from text that is not YAML
 
 }  // namespace
 }  // namespace plugline
+
+namespace plugline {
+namespace {
+
+// A guard that denies everything, in a folder the global config names under plugins.dirs.
+void DenyingGuard(const std::string& dir) {
+  WriteFile(dir + "/plugin.yaml",
+            "name: guard\ncommand: ./run.sh\nhooks: [pre_tool_call]\non_error: closed\n");
+  WriteFile(dir + "/run.sh",
+            "#!/bin/sh\ncat >/dev/null\necho '{\"deny\":true,\"reason\":\"guarded\"}'\n");
+  ::chmod((dir + "/run.sh").c_str(), 0755);
+}
+
+TEST_CASE("broken guard: a global config.yaml that breaks does not lose the guards its dirs held") {
+  TempDir home;
+  TempDir guards;
+  DenyingGuard(guards.Sub("guard"));
+  auto dispatch = [&]() {
+    HostOptions options;
+    options.home = home.path();
+    auto host = Host::Create(options);
+    REQUIRE(host.ok());
+    auto result = (*host)->Dispatch("pre_tool_call", kPayload);
+    REQUIRE(result.ok());
+    return std::make_pair(*std::move(result), (*host)->diagnostics());
+  };
+  auto kept = [&](const std::vector<std::string>& diagnostics) {
+    for (const std::string& d : diagnostics) {
+      if (Contains(d, StrCat(guards.path(), ", which held the fail-closed plugin guard"))) {
+        return true;
+      }
+    }
+    return false;
+  };
+  WriteFile(home.Sub("config.yaml"), StrCat("plugins:\n  dirs: [", guards.path(), "]\n"));
+  auto [loaded, clean] = dispatch();
+  CHECK(loaded.denied_by == "guard");
+  CHECK_FALSE(kept(clean));
+  // Broken three ways: the guard's folder stays in use, with a diagnostic saying so.
+  for (std::string broken : {StrCat("plugins:\n  dirs: [", guards.path(), "\n"),
+                             StrCat("plugins:\n  dirs: ", guards.path(), "\n"),
+                             std::string("plugins: [\n")}) {
+    CAPTURE(broken);
+    WriteFile(home.Sub("config.yaml"), broken);
+    auto [result, diagnostics] = dispatch();
+    CHECK(result.denied);
+    CHECK(result.denied_by == "guard");
+    CHECK(result.reason == "guarded");
+    CHECK(kept(diagnostics));
+  }
+  // A file without problems that no longer names the folder: the user removed the guard.
+  WriteFile(home.Sub("config.yaml"), "plugins:\n  dirs: []\n");
+  auto [removed, fine] = dispatch();
+  CHECK_FALSE(removed.denied);
+  CHECK_FALSE(kept(fine));
+}
+
+}  // namespace
+}  // namespace plugline
