@@ -304,6 +304,40 @@ TEST_CASE("plugline run forwards SIGTERM to the command and exits with its code"
   CHECK(result->output.find("got TERM") != std::string::npos);
 }
 
+// SIGINT and SIGQUIT sent by someone else than the terminal (a supervisor, `kill`), and SIGHUP,
+// reach the command, which decides what they mean; plugline reports its exit.
+TEST_CASE("plugline run forwards SIGINT, SIGHUP and SIGQUIT sent to it to the command") {
+  for (int signal_number : {SIGINT, SIGHUP, SIGQUIT}) {
+    CAPTURE(signal_number);
+    Cli cli;
+    const std::string ready = cli.home.Sub("ready");
+    exec::ProcessSpec spec;
+    spec.argv = {plugline::testing::BinDir() + "/plugline", "run", "--", "sh", "-c",
+                 StrCat("trap 'echo got $0; exit 40' INT; trap 'echo got $0; exit 41' HUP; "
+                        "trap 'echo got $0; exit 42' QUIT; touch '", ready, "'; sleep 30 & wait"),
+                 "signal"};
+    spec.extra_env = {{"PLUGLINE_HOME", cli.home.path()}};
+    spec.timeout = absl::Seconds(20);
+    std::thread killer;
+    spec.on_spawn = [&](int pid) {
+      killer = std::thread([pid, ready, signal_number] {
+        // Once the command's traps are set (bounded: the test fails, not hangs, without it).
+        for (int i = 0; i < 1000 && !core::PathExists(ready); ++i) {
+          absl::SleepFor(absl::Milliseconds(10));
+        }
+        ::kill(pid, signal_number);
+      });
+    };
+    auto result = exec::RunProcess(spec);
+    killer.join();
+    REQUIRE(result.ok());
+    CHECK_FALSE(result->timed_out);
+    CHECK(result->exit_status ==
+          (signal_number == SIGINT ? 40 : signal_number == SIGHUP ? 41 : 42));
+    CHECK(result->output.find("got signal") != std::string::npos);
+  }
+}
+
 TEST_CASE("plugline run passes its stdin to the command") {
   Cli cli;
   exec::ProcessSpec spec;

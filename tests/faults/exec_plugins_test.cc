@@ -92,6 +92,15 @@ TEST_CASE("plugline hook: a plugin that floods stdout is stopped at the bound") 
   CHECK(Skipped(result, "floods") == "resource_exhausted: stdout exceeded 4 MiB");
 }
 
+TEST_CASE("plugline hook: a plugin that floods stderr is stopped at its bound") {
+  Cli cli;
+  Plugin(cli, "noisy", "cat >/dev/null; yes 'a line of noise on stderr' >&2");
+  Marker(cli, "z-after");
+  core::Value result = Hook(cli);
+  CHECK(Skipped(result, "noisy") == "resource_exhausted: stderr exceeded 1 MiB");
+  CHECK(Notices(result) == std::vector<std::string>{"z-after ran"});
+}
+
 TEST_CASE("plugline hook: garbage on stdout is a skipped plugin, or a deny when it fails closed") {
   Cli cli;
   Plugin(cli, "garbage", "cat >/dev/null; echo 'hello, world'");

@@ -3,9 +3,12 @@
 // Rows of docs/faults.md ("State files") name these test cases.
 #include <doctest/doctest.h>
 
+#include <sys/stat.h>
+
 #include <optional>
 
 #include "absl/strings/match.h"
+#include "absl/strings/str_format.h"
 #include "core/fs.h"
 #include "core/json.h"
 #include "core/strings.h"
@@ -122,6 +125,62 @@ TEST_CASE("a stats file of a newer version is never overwritten: not recorded, a
   CHECK(stats.error_output.find("has version 7") != std::string::npos);
   CHECK(ReadFileOrEmpty(home.Sub("stats.json")) == newer);
   CHECK(CorruptStats(home).empty());
+}
+
+}  // namespace
+}  // namespace plugline
+
+namespace plugline {
+namespace {
+
+// The modes of everything under `dir`, as "<octal mode> <path relative to dir>" lines.
+std::vector<std::string> ModesUnder(const std::string& dir) {
+  std::vector<std::string> out;
+  auto names = core::ListDir(dir);
+  REQUIRE(names.ok());
+  for (const std::string& name : *names) {
+    const std::string path = core::JoinPath(dir, name);
+    struct stat st;
+    REQUIRE(::lstat(path.c_str(), &st) == 0);
+    out.push_back(StrCat(absl::StrFormat("%o", st.st_mode & 07777), " ", name));
+    if (S_ISDIR(st.st_mode)) {
+      for (const std::string& inner : ModesUnder(path)) {
+        out.push_back(StrCat(inner.substr(0, inner.find(' ')), " ", name, "/",
+                             inner.substr(inner.find(' ') + 1)));
+      }
+    }
+  }
+  return out;
+}
+
+// Outputs quote what commands printed; the log quotes what plugins printed; trust.json and
+// guards.json say what runs. None is for other users of the machine, whatever the umask.
+TEST_CASE("what plugline writes under its home is private: files 0600, directories 0700") {
+  testing::Cli cli;
+  TempDir project;
+  const std::string guard = cli.home.Sub("plugins/guard");
+  WriteFile(guard + "/plugin.yaml",
+            "name: guard\ncommand: ./run.sh\nhooks: [pre_tool_call]\non_error: closed\n");
+  WriteFile(guard + "/run.sh", "#!/bin/sh\ncat >/dev/null\necho 'it failed' >&2\nexit 1\n");
+  ::chmod((guard + "/run.sh").c_str(), 0755);
+  WriteFile(project.Sub(".plugline/config.yaml"), "plugins:\n  enabled: true\n");
+  const mode_t previous = ::umask(0);  // the children inherit it: the widest there is
+  CHECK(cli.Run({"run", "--", "seq", "1", "100"}).exit_status == 0);
+  CHECK(cli.Run({"hook", "pre_tool_call"}, "", R"({"tool":"t","arguments":"{}"})").exit_status ==
+        3);
+  CHECK(cli.Run({"trust", project.path()}).exit_status == 0);
+  ::umask(previous);
+  int checked = 0;
+  for (const std::string& line : ModesUnder(cli.home.path())) {
+    const std::string name = line.substr(line.find(' ') + 1);
+    if (absl::StartsWith(name, "plugins")) continue;  // the user's own files
+    CAPTURE(line);
+    const bool directory = core::IsDirectory(cli.home.Sub(name));
+    CHECK(line.substr(0, line.find(' ')) == (directory ? "700" : "600"));
+    ++checked;
+  }
+  // The outputs folder and its file, the log folder and log, stats, trust and guard records.
+  CHECK(checked >= 8);
 }
 
 }  // namespace
