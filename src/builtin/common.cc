@@ -242,35 +242,6 @@ bool CommandMentions(std::string_view command, std::initializer_list<std::string
   return false;
 }
 
-namespace {
-
-struct FoldTable {
-  unsigned char lower[256];
-  constexpr FoldTable() : lower() {
-    for (int c = 0; c < 256; ++c) {
-      lower[c] = static_cast<unsigned char>(c >= 'A' && c <= 'Z' ? c + 32 : c);
-    }
-  }
-};
-constexpr FoldTable kFold;
-
-inline unsigned char Fold(char c) { return kFold.lower[static_cast<unsigned char>(c)]; }
-
-}  // namespace
-
-bool ContainsIgnoreCase(std::string_view haystack, std::string_view needle) {
-  if (needle.empty()) return true;
-  if (haystack.size() < needle.size()) return false;
-  const unsigned char first = Fold(needle[0]);
-  for (size_t i = 0; i + needle.size() <= haystack.size(); ++i) {
-    if (Fold(haystack[i]) != first) continue;
-    size_t j = 1;
-    while (j < needle.size() && Fold(haystack[i + j]) == Fold(needle[j])) ++j;
-    if (j == needle.size()) return true;
-  }
-  return false;
-}
-
 std::string_view Trim(std::string_view s) {
   size_t b = s.find_first_not_of(" \t");
   if (b == std::string_view::npos) return {};

@@ -75,8 +75,7 @@ std::vector<std::string_view> PipelineStages(std::string_view command);
 // True when any word of the command (after wrappers) equals one of `names`.
 bool CommandMentions(std::string_view command, std::initializer_list<std::string_view> names);
 
-// Case-insensitive substring search (ASCII).
-bool ContainsIgnoreCase(std::string_view haystack, std::string_view needle);
+using core::ContainsIgnoreCase;  // core/text.h
 
 // KeywordMatcher (one-pass search for fixed keywords, ignoring case) lives in core/text.h: the
 // shaping window uses it too.

@@ -1,6 +1,7 @@
 #include "core/plugin_id.h"
 
 #include "core/strings.h"
+#include "core/text.h"
 
 namespace plugline::core {
 namespace {
@@ -11,28 +12,6 @@ void AppendHexByte(std::string& out, unsigned char c) {
   out.append("\\x");
   out.push_back(kHex[c >> 4]);
   out.push_back(kHex[c & 0xf]);
-}
-
-// The length of the valid UTF-8 sequence at the start of `s` (1-4), or 0 when it is not one.
-size_t Utf8SequenceLength(std::string_view s) {
-  const auto byte = [&s](size_t i) { return static_cast<unsigned char>(s[i]); };
-  const auto continuation = [&](size_t i) { return i < s.size() && (byte(i) & 0xC0) == 0x80; };
-  const unsigned char lead = byte(0);
-  if (lead < 0x80) return 1;
-  if (lead >= 0xC2 && lead <= 0xDF) return continuation(1) ? 2 : 0;
-  if (lead >= 0xE0 && lead <= 0xEF) {
-    if (!continuation(1) || !continuation(2)) return 0;
-    if (lead == 0xE0 && byte(1) < 0xA0) return 0;  // overlong
-    if (lead == 0xED && byte(1) >= 0xA0) return 0;  // a surrogate
-    return 3;
-  }
-  if (lead >= 0xF0 && lead <= 0xF4) {
-    if (!continuation(1) || !continuation(2) || !continuation(3)) return 0;
-    if (lead == 0xF0 && byte(1) < 0x90) return 0;  // overlong
-    if (lead == 0xF4 && byte(1) >= 0x90) return 0;  // past U+10FFFF
-    return 4;
-  }
-  return 0;
 }
 
 }  // namespace
@@ -74,7 +53,7 @@ std::string EscapeControl(std::string_view text) {
       ++i;
       continue;
     }
-    const size_t length = Utf8SequenceLength(text.substr(i));
+    const size_t length = Utf8SequenceLength(text, i);
     if (length == 0) {
       AppendHexByte(out, c);
       ++i;

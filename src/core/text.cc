@@ -6,6 +6,26 @@
 #include "absl/strings/str_format.h"
 
 namespace plugline::core {
+namespace {
+
+// What a UTF-8 lead byte (>= 0x80) promises: the sequence's length (0: not a lead byte) and the
+// valid range of its second byte (Unicode Table 3-7); later bytes are 0x80-0xBF.
+struct Utf8Lead {
+  size_t length = 0;
+  unsigned char lo = 0x80, hi = 0xBF;
+};
+Utf8Lead Utf8LeadOf(unsigned char c) {
+  if (c >= 0xC2 && c <= 0xDF) return {2};
+  if (c == 0xE0) return {3, 0xA0};
+  if ((c >= 0xE1 && c <= 0xEC) || c == 0xEE || c == 0xEF) return {3};
+  if (c == 0xED) return {3, 0x80, 0x9F};
+  if (c == 0xF0) return {4, 0x90};
+  if (c >= 0xF1 && c <= 0xF3) return {4};
+  if (c == 0xF4) return {4, 0x80, 0x8F};
+  return {};
+}
+
+}  // namespace
 
 std::string SanitizeUtf8(std::string_view text) {
   std::string out;
@@ -21,24 +41,7 @@ std::string SanitizeUtf8(std::string_view text) {
       ++i;
       continue;
     }
-    // Expected length and the valid range of the second byte (Unicode Table 3-7).
-    size_t len = 0;
-    unsigned char lo = 0x80, hi = 0xBF;
-    if (c >= 0xC2 && c <= 0xDF) {
-      len = 2;
-    } else if (c == 0xE0) {
-      len = 3, lo = 0xA0;
-    } else if ((c >= 0xE1 && c <= 0xEC) || c == 0xEE || c == 0xEF) {
-      len = 3;
-    } else if (c == 0xED) {
-      len = 3, hi = 0x9F;
-    } else if (c == 0xF0) {
-      len = 4, lo = 0x90;
-    } else if (c >= 0xF1 && c <= 0xF3) {
-      len = 4;
-    } else if (c == 0xF4) {
-      len = 4, hi = 0x8F;
-    }
+    const auto [len, lo, hi] = Utf8LeadOf(c);
     if (len == 0) {
       out.append(kReplacement);
       ++i;
@@ -218,27 +221,10 @@ size_t C1Length(std::string_view text, size_t i) {
   return 2;
 }
 
-// Length of the valid UTF-8 sequence at text[i] (a byte >= 0x80), or 0 when it is not one
-// (the limits of Unicode Table 3-7, as in SanitizeUtf8).
+}  // namespace
+
 size_t Utf8SequenceLength(std::string_view text, size_t i) {
-  const unsigned char c = static_cast<unsigned char>(text[i]);
-  size_t len = 0;
-  unsigned char lo = 0x80, hi = 0xBF;
-  if (c >= 0xC2 && c <= 0xDF) {
-    len = 2;
-  } else if (c == 0xE0) {
-    len = 3, lo = 0xA0;
-  } else if ((c >= 0xE1 && c <= 0xEC) || c == 0xEE || c == 0xEF) {
-    len = 3;
-  } else if (c == 0xED) {
-    len = 3, hi = 0x9F;
-  } else if (c == 0xF0) {
-    len = 4, lo = 0x90;
-  } else if (c >= 0xF1 && c <= 0xF3) {
-    len = 4;
-  } else if (c == 0xF4) {
-    len = 4, hi = 0x8F;
-  }
+  const auto [len, lo, hi] = Utf8LeadOf(static_cast<unsigned char>(text[i]));
   if (len == 0 || i + len > text.size()) return 0;
   for (size_t j = 1; j < len; ++j) {
     const unsigned char b = static_cast<unsigned char>(text[i + j]);
@@ -246,8 +232,6 @@ size_t Utf8SequenceLength(std::string_view text, size_t i) {
   }
   return len;
 }
-
-}  // namespace
 
 bool NormalizeTerminalOutput(std::string_view text, std::string* out) {
   // Three memchr scans are much faster than one find_first_of over large outputs.
@@ -378,6 +362,19 @@ constexpr FoldTable kFold;
 inline unsigned char Fold(char c) { return kFold.lower[static_cast<unsigned char>(c)]; }
 
 }  // namespace
+
+bool ContainsIgnoreCase(std::string_view haystack, std::string_view needle) {
+  if (needle.empty()) return true;
+  if (haystack.size() < needle.size()) return false;
+  const unsigned char first = Fold(needle[0]);
+  for (size_t i = 0; i + needle.size() <= haystack.size(); ++i) {
+    if (Fold(haystack[i]) != first) continue;
+    size_t j = 1;
+    while (j < needle.size() && Fold(haystack[i + j]) == Fold(needle[j])) ++j;
+    if (j == needle.size()) return true;
+  }
+  return false;
+}
 
 KeywordMatcher::KeywordMatcher(std::initializer_list<std::string_view> keywords)
     : bigrams_(65536 / 64, 0) {

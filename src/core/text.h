@@ -18,6 +18,10 @@ bool IsValidUtf8(std::string_view text);
 // subpart, as the Unicode standard recommends). Valid input comes back unchanged.
 std::string SanitizeUtf8(std::string_view text);
 
+// The length (2-4) of the well-formed UTF-8 sequence that starts at text[i], a byte >= 0x80, or
+// 0 when none does there (an invalid or cut-off sequence, a stray continuation byte).
+size_t Utf8SequenceLength(std::string_view text, size_t i);
+
 // Number of lines as a person counts them: "a\nb" and "a\nb\n" are both 2; "" is 0.
 size_t CountLines(std::string_view text);
 
@@ -42,6 +46,9 @@ bool NormalizeTerminalOutput(std::string_view text, std::string* out);
 // included, is kept. Returns false (and leaves *out untouched) when there is nothing to
 // remove, which costs one scan.
 bool StripControlSequences(std::string_view text, std::string* out);
+
+// Case-insensitive substring search (ASCII).
+bool ContainsIgnoreCase(std::string_view haystack, std::string_view needle);
 
 // Finds any of a fixed set of ASCII keywords in a line, ignoring case, in one pass over the
 // line: a table of the keywords' first two letters (case-folded) selects the few positions
