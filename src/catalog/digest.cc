@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <memory>
 
+#include "absl/strings/escaping.h"
 #include "core/fs.h"
 #include "core/strings.h"
 
@@ -49,14 +50,8 @@ absl::StatusOr<std::string> Sha256FileHex(const std::string& path, uint64_t max_
   unsigned char digest[EVP_MAX_MD_SIZE];
   unsigned int length = 0;
   EVP_DigestFinal_ex(ctx.get(), digest, &length);
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string hex;
-  hex.reserve(length * 2);
-  for (unsigned int i = 0; i < length; ++i) {
-    hex.push_back(kHex[digest[i] >> 4]);
-    hex.push_back(kHex[digest[i] & 0xf]);
-  }
-  return hex;
+  return absl::BytesToHexString(
+      absl::string_view(reinterpret_cast<const char*>(digest), length));
 }
 
 }  // namespace plugline::catalog

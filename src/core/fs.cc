@@ -1,5 +1,8 @@
 #include "core/fs.h"
 
+#include <algorithm>
+#include <cstdint>
+
 #include <dirent.h>
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -85,7 +88,7 @@ absl::Status WriteFileAtomic(const std::string& path, std::string_view data,
   return absl::OkStatus();
 }
 
-absl::StatusOr<std::string> ReadFile(const std::string& path) {
+absl::StatusOr<std::string> ReadFile(const std::string& path, size_t max_bytes) {
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return ErrnoToStatus(errno, StrCat("cannot open ", path));
   std::string data;
@@ -94,10 +97,12 @@ absl::StatusOr<std::string> ReadFile(const std::string& path) {
     ::close(fd);
     return absl::FailedPreconditionError(StrCat("cannot read ", path, ": is a directory"));
   }
-  if (st.st_size > 0) data.reserve(static_cast<size_t>(st.st_size));
+  // Never more than the bound + 1 bytes, so a huge file costs no more than the bound to refuse.
+  const size_t limit = max_bytes == SIZE_MAX ? SIZE_MAX : max_bytes + 1;
+  if (st.st_size > 0) data.reserve(std::min(static_cast<size_t>(st.st_size), limit));
   char buf[65536];
-  for (;;) {
-    ssize_t n = ::read(fd, buf, sizeof buf);
+  while (data.size() < limit) {
+    ssize_t n = ::read(fd, buf, std::min(sizeof buf, limit - data.size()));
     if (n < 0) {
       if (errno == EINTR) continue;
       int err = errno;

@@ -2,6 +2,7 @@
 #ifndef PLUGLINE_CORE_FS_H_
 #define PLUGLINE_CORE_FS_H_
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -21,8 +22,10 @@ enum class Durability {
 absl::Status WriteFileAtomic(const std::string& path, std::string_view data,
                              Durability durability = Durability::kFsync);
 
-// Reads a whole file. NotFound when it does not exist.
-absl::StatusOr<std::string> ReadFile(const std::string& path);
+// Reads a whole file, or its first `max_bytes` + 1 bytes when it is longer (so a caller with a
+// bound can tell that it was exceeded without reading more). NotFound when it does not exist,
+// FailedPrecondition for a directory.
+absl::StatusOr<std::string> ReadFile(const std::string& path, size_t max_bytes = SIZE_MAX);
 
 // mkdir -p with mode 0700 for directories it creates. FailedPrecondition when a component
 // exists and is not a directory.

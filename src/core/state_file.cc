@@ -47,34 +47,6 @@ class FileLock {
   int fd_;
 };
 
-// Reads at most `max_bytes` + 1 bytes, so a huge file costs no more than the bound to reject.
-// NotFound when absent; FailedPrecondition for a directory.
-absl::StatusOr<std::string> ReadBounded(const std::string& path, size_t max_bytes) {
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return ErrnoToStatus(errno, StrCat("cannot open ", path));
-  struct stat st;
-  if (::fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
-    ::close(fd);
-    return absl::FailedPreconditionError(StrCat("cannot read ", path, ": is a directory"));
-  }
-  std::string data;
-  if (st.st_size > 0) data.reserve(std::min(static_cast<size_t>(st.st_size), max_bytes + 1));
-  char buf[65536];
-  while (data.size() <= max_bytes) {
-    ssize_t n = ::read(fd, buf, std::min(sizeof buf, max_bytes + 1 - data.size()));
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      int err = errno;
-      ::close(fd);
-      return ErrnoToStatus(err, StrCat("cannot read ", path));
-    }
-    if (n == 0) break;
-    data.append(buf, static_cast<size_t>(n));
-  }
-  ::close(fd);
-  return data;
-}
-
 // rename(2) that never replaces `to`; EEXIST when it exists.
 int RenameNoReplace(const std::string& from, const std::string& to) {
   if (::renameat2(AT_FDCWD, from.c_str(), AT_FDCWD, to.c_str(), RENAME_NOREPLACE) == 0) return 0;
@@ -114,7 +86,7 @@ Value StateFile::Empty() const {
 
 absl::StatusOr<StateFile::Loaded> StateFile::Load() const {
   Loaded loaded;
-  absl::StatusOr<std::string> text = ReadBounded(options_.path, options_.max_bytes);
+  absl::StatusOr<std::string> text = ReadFile(options_.path, options_.max_bytes);
   if (!text.ok()) {
     if (absl::IsNotFound(text.status())) return loaded;  // kAbsent
     return text.status();
