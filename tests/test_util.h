@@ -22,6 +22,11 @@ class TempDir {
   std::string path_;
 };
 
+// True when `needle` occurs in `haystack`.
+inline bool Contains(std::string_view haystack, std::string_view needle) {
+  return haystack.find(needle) != std::string_view::npos;
+}
+
 // Writes a file (creating parent directories); aborts the test on failure.
 void WriteFile(const std::string& path, std::string_view content);
 // Reads a whole file; "" when it cannot be read.

@@ -13,15 +13,12 @@
 namespace plugline {
 namespace {
 
+using plugline::testing::Contains;
 using plugline::testing::ReadFileOrEmpty;
 using plugline::testing::TempDir;
 using plugline::testing::WriteFile;
 
 constexpr uint64_t kWindow = 8u << 20;  // the default outputs.window_mb
-
-bool Contains(std::string_view haystack, std::string_view needle) {
-  return haystack.find(needle) != std::string_view::npos;
-}
 
 std::unique_ptr<Host> OpenHost(const TempDir& home, bool store = true) {
   HostOptions options;

@@ -8,17 +8,16 @@
 #include "core/strings.h"
 #include "core/text.h"
 #include "core/tokens.h"
+#include "test_util.h"
 
 namespace plugline::core {
 namespace {
 
+using plugline::testing::Contains;
+
 // The smallest window: 64 KiB, so head and tail 16 KiB, middle 32 KiB, 2,048 lines in all
 // (512 for head and tail each, 1,024 for the middle).
 constexpr uint64_t kWindow = kMinWindowBytes;
-
-bool Contains(std::string_view haystack, std::string_view needle) {
-  return haystack.find(needle) != std::string_view::npos;
-}
 
 // "row 000001 ........\n": 32-byte lines, so byte and line limits meet at the same output.
 std::string Rows(int from, int to, size_t width = 32) {

@@ -18,6 +18,7 @@
 namespace plugline::core {
 namespace {
 
+using plugline::testing::Contains;
 using plugline::testing::ReadFileOrEmpty;
 using plugline::testing::TempDir;
 using plugline::testing::WriteFile;
@@ -30,10 +31,6 @@ std::vector<std::string> Paths(const ProjectContent& content) {
 
 bool Has(const std::vector<std::string>& paths, std::string_view path) {
   return std::find(paths.begin(), paths.end(), path) != paths.end();
-}
-
-bool Contains(std::string_view haystack, std::string_view needle) {
-  return haystack.find(needle) != std::string_view::npos;
 }
 
 TEST_CASE("trust content: config, plugins, config dirs and the project's packages with their dependencies") {

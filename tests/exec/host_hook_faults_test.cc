@@ -15,13 +15,10 @@
 namespace plugline {
 namespace {
 
+using plugline::testing::Contains;
 using plugline::testing::ReadFileOrEmpty;
 using plugline::testing::TempDir;
 using plugline::testing::WriteFile;
-
-bool Contains(std::string_view haystack, std::string_view needle) {
-  return haystack.find(needle) != std::string_view::npos;
-}
 
 constexpr std::string_view kPayload =
     R"({"event":"pre_tool_call","session_id":"ses_1","tool":"terminal",)"

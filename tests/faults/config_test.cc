@@ -15,12 +15,10 @@
 namespace plugline {
 namespace {
 
+using plugline::testing::Contains;
+
 using testing::Cli;
 using testing::WriteFile;
-
-bool Contains(std::string_view haystack, std::string_view needle) {
-  return haystack.find(needle) != std::string_view::npos;
-}
 
 // Ten levels of ten aliases: 10^10 nodes once expanded, a few hundred bytes written.
 std::string AliasBomb(std::string_view first_key) {

@@ -18,13 +18,10 @@
 namespace plugline {
 namespace {
 
+using plugline::testing::Contains;
 using plugline::testing::ReadFileOrEmpty;
 using plugline::testing::TempDir;
 using plugline::testing::WriteFile;
-
-bool Contains(std::string_view haystack, std::string_view needle) {
-  return haystack.find(needle) != std::string_view::npos;
-}
 
 
 void ShPlugin(const TempDir& home, std::string_view folder, std::string_view manifest,

@@ -22,6 +22,7 @@ extern char** environ;
 namespace plugline::cli {
 namespace {
 
+using plugline::testing::Contains;
 using plugline::testing::ReadFileOrEmpty;
 using plugline::testing::TempDir;
 using plugline::testing::WriteFile;
@@ -55,10 +56,6 @@ std::string RawPath(std::string_view summary) {
   std::string last = LastLine(summary);
   size_t at = last.rfind(": /");
   return at == std::string::npos ? "" : last.substr(at + 2);
-}
-
-bool Contains(std::string_view haystack, std::string_view needle) {
-  return haystack.find(needle) != std::string_view::npos;
 }
 
 TEST_CASE("plugline run under a 64 MiB memory limit: 256 MiB of output, capped raw file") {

@@ -17,13 +17,10 @@
 namespace plugline::cli {
 namespace {
 
+using plugline::testing::Contains;
 using plugline::testing::ReadFileOrEmpty;
 using plugline::testing::TempDir;
 using plugline::testing::WriteFile;
-
-bool Contains(std::string_view haystack, std::string_view needle) {
-  return haystack.find(needle) != std::string_view::npos;
-}
 
 constexpr std::string_view kRm =
     R"({"tool":"terminal","arguments":"{\"command\":\"rm -rf /\"}"})";

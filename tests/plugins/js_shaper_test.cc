@@ -17,13 +17,10 @@
 namespace plugline {
 namespace {
 
+using plugline::testing::Contains;
 using plugline::testing::ReadFileOrEmpty;
 using plugline::testing::TempDir;
 using plugline::testing::WriteFile;
-
-bool Contains(std::string_view haystack, std::string_view needle) {
-  return haystack.find(needle) != std::string_view::npos;
-}
 
 // A shaper for `terra …` commands; `body` replaces the shape() body when given.
 std::string TerraPlugin(std::string_view name = "terra", std::string_view shape_body = "",

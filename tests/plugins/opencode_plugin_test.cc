@@ -18,15 +18,12 @@
 namespace plugline {
 namespace {
 
+using plugline::testing::Contains;
 using plugline::testing::ReadFileOrEmpty;
 using plugline::testing::TempDir;
 using plugline::testing::WriteFile;
 
 #if PLUGLINE_TEST_WITH_V8
-
-bool Contains(std::string_view haystack, std::string_view needle) {
-  return haystack.find(needle) != std::string_view::npos;
-}
 
 constexpr std::string_view kReadEnv =
     R"({"event":"pre_tool_call","session_id":"ses_1","call_id":"c1","tool":"read",)"
