@@ -163,7 +163,9 @@ absl::StatusOr<std::optional<Target>> ResolveTarget(const Package& package, cons
       return absl::InvalidArgumentError(StrCat(package.json_path, ": the target '", text, "' of ",
                                                what, " does not start with \"./\""));
     }
-    for (absl::string_view segment : absl::StrSplit(ToAbsl(text.substr(2)), '/')) {
+    // Split a view of `text`: a temporary substr() would die before the loop reads it.
+    for (absl::string_view segment :
+         absl::StrSplit(ToAbsl(std::string_view(text).substr(2)), '/')) {
       if (segment == ".." || segment == "." || segment == "node_modules") {
         return absl::InvalidArgumentError(StrCat(package.json_path, ": the target '", text,
                                                  "' of ", what, " leaves the package"));

@@ -186,6 +186,26 @@ TEST_CASE("exports targets cannot leave their package") {
   CHECK(Contains(link.status().message(), "outside"));
 }
 
+TEST_CASE("a long exports target is checked segment by segment over its whole text") {
+  // The segments were once split from a temporary copy that was freed before the loop read it
+  // (found by AddressSanitizer): a target too long for the short-string buffer lives on the
+  // heap, the allocator overwrote its first bytes once freed, and a leading ".." or
+  // "node_modules" went unseen (the target then failed as missing, not as leaving the package).
+  TempDir tmp;
+  std::string nm = tmp.Sub("node_modules");
+  const std::string padding(64, 'p');
+  WriteFile(nm + "/long/package.json",
+            StrCat(R"({"name":"long","exports":"./../)", padding, R"(/secret.js"})"));
+  auto long_target = FindNodePackage("long", {nm});
+  REQUIRE_FALSE(long_target.ok());
+  CHECK(Contains(long_target.status().message(), "leaves the package"));
+  WriteFile(nm + "/deep/package.json",
+            StrCat(R"({"name":"deep","exports":"./node_modules/)", padding, R"(/x.js"})"));
+  auto deep = FindNodePackage("deep", {nm});
+  REQUIRE_FALSE(deep.ok());
+  CHECK(Contains(deep.status().message(), "leaves the package"));
+}
+
 TEST_CASE("ResolveNodeImport: node_modules above the importer, subpaths, patterns, #imports") {
   TempDir tmp;
   std::string plugins = tmp.Sub("project/.plugline/plugins");
