@@ -153,6 +153,13 @@ absl::StatusOr<std::optional<Target>> ResolveTarget(const Package& package, cons
       text = std::move(replaced);
     }
     if (!text.starts_with("./")) {
+      if (imports && text.starts_with("#")) {
+        // Node resolves such a target as a package name, never as another package import; as
+        // an import, "#a": "#a" would recurse until the stack overflows.
+        return absl::InvalidArgumentError(
+            StrCat(package.json_path, ": the target '", text, "' of ", what,
+                   " is a package import, not a package name or a \"./\" path"));
+      }
       if (imports && !text.starts_with("/") && !text.starts_with("../")) {
         // "#dep": "other-package" maps a package import to another package.
         absl::StatusOr<NodeImport> other =

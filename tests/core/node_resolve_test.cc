@@ -276,6 +276,25 @@ TEST_CASE("ResolveNodeImport: node_modules above the importer, subpaths, pattern
   CHECK_FALSE(ResolveNodeImport("../../x", referrer, {}).ok());
 }
 
+TEST_CASE("an imports target that is itself a package import is refused, not followed") {
+  // "#a": "#a" (or "#a": "#b", "#b": "#a") was resolved as a package import again, recursing
+  // until the stack overflowed: any package.json of a plugin's dependencies could crash the
+  // host. Node resolves such a target as a package name, which "#a" is not.
+  TempDir tmp;
+  std::string nm = tmp.Sub("node_modules");
+  WriteFile(nm + "/loop/package.json",
+            R"({"name":"loop","type":"module","imports":{"#a":"#a","#b":"#c","#c":["#b"]}})");
+  std::string inner = nm + "/loop/main.js";
+  WriteFile(inner, "import '#a';\n");
+  for (const char* specifier : {"#a", "#b", "#c"}) {
+    CAPTURE(specifier);
+    auto loop = ResolveNodeImport(specifier, inner, {});
+    REQUIRE_FALSE(loop.ok());
+    CHECK(Contains(loop.status().message(), "is a package import, not a package name"));
+    CHECK(Contains(loop.status().message(), nm + "/loop/package.json"));
+  }
+}
+
 TEST_CASE("a package installed as a symlink (npm link, workspaces) resolves to its real folder") {
   TempDir tmp;
   std::string source = tmp.Sub("src/my-plugin");
