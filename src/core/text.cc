@@ -156,6 +156,8 @@ void AppendRedrawnLine(std::string_view line, std::string* out) {
 
 // Length of the escape sequence starting at text[i] == '\x1b' (at least 1), and, for
 // "cursor up" (ESC [ n A / ESC [ n F), how many lines it moves up.
+constexpr int kMaxLinesUp = 1 << 30;
+
 size_t EscapeLength(std::string_view text, size_t i, int* lines_up) {
   *lines_up = 0;
   if (i + 1 >= text.size()) return 1;
@@ -167,7 +169,8 @@ size_t EscapeLength(std::string_view text, size_t i, int* lines_up) {
     while (j < text.size() && static_cast<unsigned char>(text[j]) >= 0x20 &&
            static_cast<unsigned char>(text[j]) <= 0x3f) {
       if (text[j] >= '0' && text[j] <= '9') {
-        n = n * 10 + (text[j] - '0');
+        // Saturates: moving up more lines than there are moves to the top.
+        n = n > kMaxLinesUp / 10 ? kMaxLinesUp : std::min(kMaxLinesUp, n * 10 + (text[j] - '0'));
         digits = true;
       }
       ++j;

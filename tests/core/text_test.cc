@@ -93,5 +93,14 @@ TEST_CASE("cursor-up redraws replace the lines they redraw") {
   CHECK(Normalized("first\n" + frames) == "first\nlayer 1: 80%\nlayer 2: 60%\ncomplete\n");
 }
 
+TEST_CASE("a cursor-up count too large for an int moves to the top, as a terminal does") {
+  // The count was accumulated in an int without bound (UndefinedBehaviorSanitizer: signed
+  // overflow, found by the shaper fuzz target); 2147483648 wrapped negative and the redraw was
+  // ignored, so the lines it replaced stayed in what the shapers read.
+  CHECK(Normalized("old 1\nold 2\n\x1b[2147483648Anew\n") == "new\n");
+  CHECK(Normalized("old 1\nold 2\n\x1b[99999999999999999999999Anew\n") == "new\n");
+  CHECK(Normalized("keep\nold\n\x1b[1Anew\n") == "keep\nnew\n");
+}
+
 }  // namespace
 }  // namespace plugline::core
