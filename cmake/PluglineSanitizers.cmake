@@ -53,10 +53,11 @@ if(PLUGLINE_SANITIZE)
     endif()
   endif()
   if(PLUGLINE_SANITIZE MATCHES "thread")
-    # Debian's Abseil is not built with TSan: every executable gets the annotations that make
-    # absl::Mutex visible to it (tests/sanitizers/absl_mutex_tsan.cc says how).
+    # Debian's Abseil and libuv are not built with TSan: every executable gets the annotations
+    # that make absl::Mutex and libuv's closing of descriptors visible to it
+    # (tests/sanitizers/tsan_annotations.cc says how).
     target_sources(plugline_sanitize INTERFACE
-      "$<$<STREQUAL:$<TARGET_PROPERTY:TYPE>,EXECUTABLE>:${PROJECT_SOURCE_DIR}/tests/sanitizers/absl_mutex_tsan.cc>")
+      "$<$<STREQUAL:$<TARGET_PROPERTY:TYPE>,EXECUTABLE>:${PROJECT_SOURCE_DIR}/tests/sanitizers/tsan_annotations.cc>")
     target_link_libraries(plugline_sanitize INTERFACE
       "$<$<STREQUAL:$<TARGET_PROPERTY:TYPE>,EXECUTABLE>:absl::synchronization;${CMAKE_DL_LIBS}>")
   endif()
