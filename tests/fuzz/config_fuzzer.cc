@@ -23,11 +23,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     // A problem names the file it was found in.
     FUZZ_CHECK(message.find("config.yaml") != std::string::npos);
   }
-  for (const auto& [id, value] : config.plugins.overrides) {
-    plugline::core::JsPluginSettings settings = config.plugins.ForPlugin(id);
-    // Options reach an OpenCode plugin as JSON text: what was written must read back.
-    FUZZ_CHECK(settings.options_json.empty() ||
-               plugline::core::ParseJson(settings.options_json, "options").ok());
+  for (const plugline::core::ConfigOverride& override_entry : config.plugins.overrides) {
+    for (bool protect : {false, true}) {
+      plugline::core::JsPluginSettings settings =
+          config.plugins.ForPlugin(override_entry.id, protect);
+      // Options reach an OpenCode plugin as JSON text: what was written must read back.
+      FUZZ_CHECK(settings.options_json.empty() ||
+                 plugline::core::ParseJson(settings.options_json, "options").ok());
+    }
+    (void)config.plugins.ProjectOverrideKeys(override_entry.id);
   }
   for (const plugline::core::ConfigDir& dir : config.plugins.dirs) {
     FUZZ_CHECK(!dir.path.empty());
