@@ -306,10 +306,7 @@ TEST_CASE("exec plugin: broken manifests name the file and the problem") {
       {"- just\n- a list\n", "the manifest must be a mapping"},
       {"", "the manifest is empty"},
   };
-  for (const auto& entry : cases) {
-    // Not a structured binding: clang 14 cannot capture one in INFO()'s lambda.
-    const auto& manifest = entry.first;
-    const auto& expected = entry.second;
+  for (const auto& [manifest, expected] : cases) {
     absl::Status status = LoadError(manifest);
     std::string message = Message(status);
     INFO(manifest, " -> ", message);

@@ -218,10 +218,7 @@ TEST_CASE("opencode: every V1 (input, output) hook runs by name, in order, mutat
   const core::Value* events = first.Find("events");
   REQUIRE(events != nullptr);
   CHECK(events->as_array().size() == hooks.size());
-  for (const auto& hook : hooks) {
-    // Not structured bindings: clang 14 cannot capture one in CAPTURE()'s lambda.
-    const auto& name = hook.first;
-    const auto& io = hook.second;
+  for (const auto& [name, io] : hooks) {
     CAPTURE(name);
     core::Value r = f.Trigger(name, io.first, io.second);
     CHECK(r.Find("errors")->as_array().empty());
@@ -230,9 +227,7 @@ TEST_CASE("opencode: every V1 (input, output) hook runs by name, in order, mutat
     // What the host passed is still there.
     auto given = core::ParseJson(io.second, "output");
     REQUIRE(given.ok());
-    for (const auto& member : given->as_object()) {
-      const auto& key = member.first;
-      const auto& value = member.second;
+    for (const auto& [key, value] : given->as_object()) {
       CAPTURE(key);
       REQUIRE(output->Find(key) != nullptr);
       CHECK(core::ToJson(*output->Find(key)) == core::ToJson(value));
