@@ -125,7 +125,10 @@ if [ "${PLUGLINE_SANITIZERS:-1}" != 0 ]; then
   cmake --build build-tsan -j "$JOBS" --target plugline_concurrency_tests
 
   step "concurrency tests under ThreadSanitizer (plugline_concurrency_tests)"
-  (. tests/sanitizers/env.sh && build-tsan/bin/plugline_concurrency_tests)
+  # Not the test that abandons an isolate after V8's fatal out-of-memory: V8's Locker stays
+  # locked on purpose then, which TSan reports as a lock-order inversion (docs/testing.md).
+  (. tests/sanitizers/env.sh &&
+   build-tsan/bin/plugline_concurrency_tests -tce="an allocation V8 cannot stop abandons*")
 fi
 
 if [ "${#LAUNCHER[@]}" -gt 0 ]; then
