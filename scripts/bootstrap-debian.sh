@@ -26,6 +26,9 @@ PACKAGES=(
   libsimdjson-dev libuv1-dev libabsl-dev doctest-dev libyaml-cpp-dev
   libcurl4-openssl-dev libssl-dev
   python3 python3-pytest
+  # the sanitizer and fuzzer builds (clang, its sanitizer and libFuzzer runtimes) and the
+  # compiler cache scripts/test-all.sh uses
+  clang libclang-rt-14-dev ccache
   # runtime libraries of libnode108 (needed when it is unpacked into the prefix)
   libbrotli1 libc-ares2 libicu72 libnghttp2-14 libssl3 libuv1 zlib1g
 )

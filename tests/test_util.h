@@ -7,6 +7,21 @@
 
 namespace plugline::testing {
 
+// True in an AddressSanitizer or ThreadSanitizer build (PLUGLINE_SANITIZE): the JS worker of
+// process isolation then runs without RLIMIT_DATA (src/js/worker/README.md), so the tests of
+// that limit are skipped there.
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+inline constexpr bool kWorkerWithoutMemoryLimit = true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+inline constexpr bool kWorkerWithoutMemoryLimit = true;
+#else
+inline constexpr bool kWorkerWithoutMemoryLimit = false;
+#endif
+#else
+inline constexpr bool kWorkerWithoutMemoryLimit = false;
+#endif
+
 // A fresh directory under $TMPDIR, removed with everything in it when the object goes away.
 class TempDir {
  public:

@@ -3,6 +3,7 @@
 #include <pwd.h>
 #include <unistd.h>
 
+#include <cstdint>
 #include <cstdlib>
 
 #include "absl/strings/match.h"
@@ -95,6 +96,10 @@ class Reader {
     std::optional<int64_t> i = v->as_integer();
     if (!i || *i < 0) {
       Problem(path, "expected a non-negative integer");
+      return;
+    }
+    if (static_cast<uint64_t>(*i) > UINT64_MAX / scale) {  // the byte count would wrap around
+      Problem(path, "too large");
       return;
     }
     *out = static_cast<uint64_t>(*i) * scale;

@@ -21,7 +21,8 @@ constexpr std::pair<std::string_view, std::string_view> kAnswerAliases[] = {
 void WarnUnknownKeys(const Value& doc, std::span<const std::string_view> also_known,
                      std::vector<std::string>& warnings) {
   size_t unknown = 0;
-  for (const auto& [key, value] : doc.as_object()) {
+  for (const auto& member : doc.as_object()) {
+    const std::string& key = member.first;  // not a structured binding: clang 14 cannot capture one
     auto is = [&key](std::string_view k) { return k == key; };
     if (std::any_of(std::begin(kAnswerKeys), std::end(kAnswerKeys), is) ||
         std::any_of(also_known.begin(), also_known.end(), is)) {

@@ -95,8 +95,12 @@ void AppendNumber(std::string& out, double d) {
     return;
   }
   char buf[32];
-  // Shortest text that reads back as the same double (0.9, not 0.90000000000000002).
-  auto [end, ec] = std::to_chars(buf, buf + sizeof buf, d);
+  // Shortest text that reads back as the same double (0.9, not 0.90000000000000002). A large
+  // whole number in scientific notation: the shortest form of 4.4444444444444434e19 is its 20
+  // digits, and an integer beyond 64 bits is one ParseJson (simdjson) refuses.
+  auto [end, ec] = std::trunc(d) == d
+                       ? std::to_chars(buf, buf + sizeof buf, d, std::chars_format::scientific)
+                       : std::to_chars(buf, buf + sizeof buf, d);
   out.append(buf, ec == std::errc() ? end : buf);
 }
 

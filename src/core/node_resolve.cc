@@ -153,6 +153,13 @@ absl::StatusOr<std::optional<Target>> ResolveTarget(const Package& package, cons
       text = std::move(replaced);
     }
     if (!text.starts_with("./")) {
+      if (imports && text.starts_with("#")) {
+        // Node resolves such a target as a package name, never as another package import; as
+        // an import, "#a": "#a" would recurse until the stack overflows.
+        return absl::InvalidArgumentError(
+            StrCat(package.json_path, ": the target '", text, "' of ", what,
+                   " is a package import, not a package name or a \"./\" path"));
+      }
       if (imports && !text.starts_with("/") && !text.starts_with("../")) {
         // "#dep": "other-package" maps a package import to another package.
         absl::StatusOr<NodeImport> other =
@@ -163,7 +170,9 @@ absl::StatusOr<std::optional<Target>> ResolveTarget(const Package& package, cons
       return absl::InvalidArgumentError(StrCat(package.json_path, ": the target '", text, "' of ",
                                                what, " does not start with \"./\""));
     }
-    for (absl::string_view segment : absl::StrSplit(ToAbsl(text.substr(2)), '/')) {
+    // Split a view of `text`: a temporary substr() would die before the loop reads it.
+    for (absl::string_view segment :
+         absl::StrSplit(ToAbsl(std::string_view(text).substr(2)), '/')) {
       if (segment == ".." || segment == "." || segment == "node_modules") {
         return absl::InvalidArgumentError(StrCat(package.json_path, ": the target '", text,
                                                  "' of ", what, " leaves the package"));

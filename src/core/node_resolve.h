@@ -7,7 +7,8 @@
 // - A bare import inside a plugin or a package (`import { z } from "zod"`) is looked up as Node
 //   does: node_modules folders from the importing file's directory up to the root, then the
 //   caller's fallback folders. Package subpaths ("pkg/sub"), `exports` subpath patterns
-//   ("./*") and package imports ("#internal") resolve as in Node.
+//   ("./*") and package imports ("#internal") resolve as in Node; an imports target is a
+//   "./" path or a package name, never another "#" import.
 // - ES modules only: a `.cjs` file, or a `.js` file of a package without "type": "module" that
 //   is reached by neither an "import"/"module" condition nor the `module` field and reads like
 //   CommonJS (module.exports, require() and no import/export), is refused with a message that

@@ -179,6 +179,7 @@ size_t CsiEnd(std::string_view text, size_t j, int* lines_up) {
   bool digits = false;
   while (j < text.size() && static_cast<unsigned char>(text[j]) >= 0x20 &&
          static_cast<unsigned char>(text[j]) <= 0x3f) {
+    // The count saturates: moving up more lines than there are moves to the top.
     if (text[j] >= '0' && text[j] <= '9' && n < 100000) {
       n = n * 10 + (text[j] - '0');
       digits = true;

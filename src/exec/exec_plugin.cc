@@ -270,25 +270,36 @@ absl::Status WithStderr(absl::Status status, std::string_view err) {
 
 }  // namespace
 
+absl::StatusOr<ExecPluginManifest> ParseExecPluginManifest(std::string_view text,
+                                                           std::string dir,
+                                                           std::vector<std::string>* warnings) {
+  ExecPluginManifest m;
+  m.dir = std::move(dir);
+  m.manifest_path = StrCat(m.dir, "/plugin.yaml");
+  absl::StatusOr<Value> doc = core::ParseYaml(text, m.manifest_path);
+  if (!doc.ok()) return doc.status();  // names the file, line and column
+  if (absl::Status s = ReadManifest(*doc, m, warnings); !s.ok()) return s;
+  return m;
+}
+
 absl::StatusOr<ExecPluginManifest> LoadExecPluginManifest(const std::string& dir,
                                                           std::vector<std::string>* warnings) {
-  ExecPluginManifest m;
   std::optional<std::string> real_dir = RealPath(dir);
   if (!real_dir.has_value()) {
     return absl::NotFoundError(
         StrCat(dir, ": plugin directory not found (", ::strerror(errno), ")"));
   }
-  m.dir = *real_dir;
-  m.manifest_path = StrCat(m.dir, "/plugin.yaml");
-  std::ifstream in(m.manifest_path, std::ios::binary);
+  const std::string manifest_path = StrCat(*real_dir, "/plugin.yaml");
+  std::ifstream in(manifest_path, std::ios::binary);
   if (!in) {
-    return absl::NotFoundError(StrCat(m.manifest_path, ": cannot read (", ::strerror(errno), ")"));
+    return absl::NotFoundError(StrCat(manifest_path, ": cannot read (", ::strerror(errno), ")"));
   }
   std::stringstream text;
   text << in.rdbuf();
-  absl::StatusOr<Value> doc = core::ParseYaml(text.str(), m.manifest_path);
-  if (!doc.ok()) return doc.status();  // names the file, line and column
-  if (absl::Status s = ReadManifest(*doc, m, warnings); !s.ok()) return s;
+  absl::StatusOr<ExecPluginManifest> parsed =
+      ParseExecPluginManifest(text.str(), *real_dir, warnings);
+  if (!parsed.ok()) return parsed.status();
+  ExecPluginManifest m = *std::move(parsed);
 
   if (m.command.find('/') == std::string::npos) {
     m.resolved_command = m.command;  // looked up on PATH at each call

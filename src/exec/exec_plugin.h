@@ -93,6 +93,14 @@ using ExecPluginStderrSink =
 absl::StatusOr<ExecPluginManifest> LoadExecPluginManifest(const std::string& dir,
                                                           std::vector<std::string>* warnings);
 
+// The text of `<dir>/plugin.yaml`, checked as LoadExecPluginManifest checks it (same errors and
+// warnings) except for what needs the file system: `command` is not resolved (resolved_command
+// stays empty). `dir` is the plugin directory as LoadExecPluginManifest passes it (absolute,
+// symlinks resolved); it only names the file in messages. LoadExecPluginManifest reads the file
+// and calls this.
+absl::StatusOr<ExecPluginManifest> ParseExecPluginManifest(std::string_view text, std::string dir,
+                                                           std::vector<std::string>* warnings);
+
 // One exec plugin. Immutable after construction: Call() may run on several threads at once
 // (each call is its own process and its own libuv loop).
 class ExecPlugin : public core::HookPlugin {

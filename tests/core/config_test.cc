@@ -96,6 +96,24 @@ TEST_CASE("config problems are diagnostics that name the file and key, defaults 
   CHECK(config.outputs.keep_files == OutputRetention().keep_files);
 }
 
+TEST_CASE("a size too large to count in bytes is a problem, not a wrapped-around limit") {
+  // heap_limit_mb: 17592186044416 (2^44) times 1 MiB is 2^64: the byte count wrapped to 0.
+  Config config;
+  std::vector<std::string> diagnostics;
+  ApplyConfigText("plugins:\n  js:\n    heap_limit_mb: 17592186044416\n"
+                  "outputs:\n  max_total_mb: 9007199254740992\n",
+                  "/h/config.yaml", &config, &diagnostics);
+  REQUIRE(diagnostics.size() == 2);
+  CHECK(diagnostics[0] == "/h/config.yaml: plugins.js.heap_limit_mb: too large");
+  CHECK(diagnostics[1] == "/h/config.yaml: outputs.max_total_mb: too large");
+  CHECK(config.plugins.js.heap_limit_bytes == JsPluginSettings().heap_limit_bytes);
+  CHECK(config.outputs.max_total_bytes == OutputRetention().max_total_bytes);
+  // The largest that fits is taken as written.
+  ApplyConfigText("plugins:\n  js:\n    heap_limit_mb: 4096\n", "/h/config.yaml", &config,
+                  &diagnostics);
+  CHECK(config.plugins.js.heap_limit_bytes == uint64_t{4096} << 20);
+}
+
 TEST_CASE("malformed YAML is one diagnostic with the file and line") {
   TempDir home;
   WriteFile(home.Sub("config.yaml"), "plugins:\n  dirs: [a, b\n");

@@ -57,6 +57,22 @@ TEST_CASE("ToJson round-trips through ParseJson") {
   CHECK(ToJson(Value(0.9)) == "0.9");
 }
 
+TEST_CASE("whole numbers too large for 64 bits are written so that ParseJson reads them back") {
+  // ToJson once wrote 4.4444444444444434e19 as the 20 digits 44444444444444434432, which the
+  // parser (simdjson) refuses beyond 64 bits: an OpenCode plugin's `options` from config.yaml
+  // (`options: {n: 44444444444444434444}`) became JSON that plugline could not read (found by
+  // the config fuzz target).
+  for (double big : {4.4444444444444434e19, 1e20, -1e25, 1.8446744073709552e19, 1e300, 1e15,
+                     9007199254740993.0}) {
+    CAPTURE(big);
+    std::string json = ToJson(Value(ValueArray{Value(big)}));
+    auto back = ParseJson(json, "big numbers");
+    REQUIRE_MESSAGE(back.ok(), json, ": ", back.status().ToString());
+    CHECK(back->as_array()[0].as_number() == big);
+  }
+  CHECK(ToJson(Value(123456789012345.0)) == "123456789012345");  // below 1e15: plain digits
+}
+
 TEST_CASE("JSON strings stay valid when the text is not UTF-8") {
   std::string out;
   static constexpr char kInput[] = "ok\xff\xfe end\0nul";

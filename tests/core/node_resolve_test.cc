@@ -186,6 +186,26 @@ TEST_CASE("exports targets cannot leave their package") {
   CHECK(Contains(link.status().message(), "outside"));
 }
 
+TEST_CASE("a long exports target is checked segment by segment over its whole text") {
+  // The segments were once split from a temporary copy that was freed before the loop read it
+  // (found by AddressSanitizer): a target too long for the short-string buffer lives on the
+  // heap, the allocator overwrote its first bytes once freed, and a leading ".." or
+  // "node_modules" went unseen (the target then failed as missing, not as leaving the package).
+  TempDir tmp;
+  std::string nm = tmp.Sub("node_modules");
+  const std::string padding(64, 'p');
+  WriteFile(nm + "/long/package.json",
+            StrCat(R"({"name":"long","exports":"./../)", padding, R"(/secret.js"})"));
+  auto long_target = FindNodePackage("long", {nm});
+  REQUIRE_FALSE(long_target.ok());
+  CHECK(Contains(long_target.status().message(), "leaves the package"));
+  WriteFile(nm + "/deep/package.json",
+            StrCat(R"({"name":"deep","exports":"./node_modules/)", padding, R"(/x.js"})"));
+  auto deep = FindNodePackage("deep", {nm});
+  REQUIRE_FALSE(deep.ok());
+  CHECK(Contains(deep.status().message(), "leaves the package"));
+}
+
 TEST_CASE("ResolveNodeImport: node_modules above the importer, subpaths, patterns, #imports") {
   TempDir tmp;
   std::string plugins = tmp.Sub("project/.plugline/plugins");
@@ -254,6 +274,25 @@ TEST_CASE("ResolveNodeImport: node_modules above the importer, subpaths, pattern
   REQUIRE_FALSE(fs.ok());
   CHECK(Contains(fs.status().message(), "built-in module of Node.js or Bun"));
   CHECK_FALSE(ResolveNodeImport("../../x", referrer, {}).ok());
+}
+
+TEST_CASE("an imports target that is itself a package import is refused, not followed") {
+  // "#a": "#a" (or "#a": "#b", "#b": "#a") was resolved as a package import again, recursing
+  // until the stack overflowed: any package.json of a plugin's dependencies could crash the
+  // host. Node resolves such a target as a package name, which "#a" is not.
+  TempDir tmp;
+  std::string nm = tmp.Sub("node_modules");
+  WriteFile(nm + "/loop/package.json",
+            R"({"name":"loop","type":"module","imports":{"#a":"#a","#b":"#c","#c":["#b"]}})");
+  std::string inner = nm + "/loop/main.js";
+  WriteFile(inner, "import '#a';\n");
+  for (const char* specifier : {"#a", "#b", "#c"}) {
+    CAPTURE(specifier);
+    auto loop = ResolveNodeImport(specifier, inner, {});
+    REQUIRE_FALSE(loop.ok());
+    CHECK(Contains(loop.status().message(), "is a package import, not a package name"));
+    CHECK(Contains(loop.status().message(), nm + "/loop/package.json"));
+  }
 }
 
 TEST_CASE("a package installed as a symlink (npm link, workspaces) resolves to its real folder") {

@@ -139,5 +139,14 @@ TEST_CASE("StripControlSequences removes every sequence that drives a terminal")
   CHECK(Stripped("lone escape at the end\x1b") == "lone escape at the end");
 }
 
+TEST_CASE("a cursor-up count too large for an int moves to the top, as a terminal does") {
+  // The count was accumulated in an int without bound (UndefinedBehaviorSanitizer: signed
+  // overflow, found by the shaper fuzz target); 2147483648 wrapped negative and the redraw was
+  // ignored, so the lines it replaced stayed in what the shapers read.
+  CHECK(Normalized("old 1\nold 2\n\x1b[2147483648Anew\n") == "new\n");
+  CHECK(Normalized("old 1\nold 2\n\x1b[99999999999999999999999Anew\n") == "new\n");
+  CHECK(Normalized("keep\nold\n\x1b[1Anew\n") == "keep\nnew\n");
+}
+
 }  // namespace
 }  // namespace plugline::core

@@ -365,5 +365,33 @@ TEST_CASE("exec plugin: answers parse with every field, and empty strings are ab
   CHECK(ParseExecPluginAnswer(R"({"reason":null})").ok());
 }
 
+TEST_CASE("exec plugin: a manifest's text parses as its file does, without the file system") {
+  const std::string text = "name: x\ncommand: ./run.sh\nhooks: [pre_tool_call]\ntimeout_ms: 50\n";
+  std::vector<std::string> warnings;
+  auto parsed = ParseExecPluginManifest(text + "colour: red\n", "/nowhere/x", &warnings);
+  REQUIRE_MESSAGE(parsed.ok(), parsed.status().ToString());
+  CHECK(parsed->dir == "/nowhere/x");
+  CHECK(parsed->manifest_path == "/nowhere/x/plugin.yaml");
+  CHECK(parsed->name == "x");
+  CHECK(parsed->command == "./run.sh");
+  CHECK(parsed->resolved_command.empty());  // resolving needs the plugin directory
+  CHECK(parsed->hooks == std::vector<std::string>{"pre_tool_call"});
+  CHECK(parsed->timeout_ms == 50);
+  CHECK(warnings == std::vector<std::string>{"/nowhere/x/plugin.yaml: unknown key `colour` (ignored)"});
+
+  // The same problems as from the file, naming the same file.
+  TempDir dir;
+  WriteFile(dir.Sub("plugin.yaml"), "name: x\ncommand: true\non_error: maybe\n");
+  auto from_file = LoadExecPluginManifest(dir.path(), nullptr);
+  auto from_text = ParseExecPluginManifest("name: x\ncommand: true\non_error: maybe\n",
+                                           from_file.ok() ? "" : std::string(dir.path()), nullptr);
+  REQUIRE_FALSE(from_file.ok());
+  REQUIRE_FALSE(from_text.ok());
+  CHECK(from_text.status() == from_file.status());
+  auto bad_yaml = ParseExecPluginManifest("name: [x\n", "/nowhere/x", nullptr);
+  REQUIRE_FALSE(bad_yaml.ok());
+  CHECK(Message(bad_yaml.status()).rfind("/nowhere/x/plugin.yaml", 0) == 0);
+}
+
 }  // namespace
 }  // namespace plugline::exec

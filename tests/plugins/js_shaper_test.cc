@@ -380,7 +380,8 @@ TEST_CASE("reload picks up new and changed plugins without re-evaluating unchang
   CHECK(Str(f.Entry("/plugins/other.js"), "state") == "enabled");
   auto evaluations = [&f] {
     size_t n = 0;
-    for (std::string_view line : core::SplitLines(f.Log())) n += Contains(line, " evaluated ");
+    const std::string log = f.Log();  // the lines are views into it
+    for (std::string_view line : core::SplitLines(log)) n += Contains(line, " evaluated ");
     return n;
   };
   CHECK(evaluations() == 2);

@@ -211,7 +211,8 @@ TEST_CASE("opencode: every V1 (input, output) hook runs by name, in order, mutat
   WriteFile(f.home.Sub("plugins/first.js"), plugin("1"));
   WriteFile(f.project.Sub(".plugline/plugins/second.js"), plugin("2"));
   f.Open();
-  auto events = f.Entry("first").Find("events");
+  const core::Value first = f.Entry("first");  // `events` points into it
+  const core::Value* events = first.Find("events");
   REQUIRE(events != nullptr);
   CHECK(events->as_array().size() == hooks.size());
   for (const auto& [name, io] : hooks) {

@@ -312,10 +312,25 @@ class Server {
   std::unique_ptr<Module> module_;
 };
 
+// AddressSanitizer and ThreadSanitizer map terabytes of shadow memory at startup, and
+// RLIMIT_DATA counts it: under either, any limit makes the next allocation fail, so a worker of
+// such a build (PLUGLINE_SANITIZE, for plugline's own tests) runs without RLIMIT_DATA.
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+constexpr bool kShadowMemory = true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+constexpr bool kShadowMemory = true;
+#else
+constexpr bool kShadowMemory = false;
+#endif
+#else
+constexpr bool kShadowMemory = false;
+#endif
+
 void ApplyLimits(size_t memory_limit_bytes) {
   struct rlimit no_core = {0, 0};
   ::setrlimit(RLIMIT_CORE, &no_core);
-  if (memory_limit_bytes != 0) {
+  if (memory_limit_bytes != 0 && !kShadowMemory) {
     struct rlimit data = {memory_limit_bytes, memory_limit_bytes};
     if (::setrlimit(RLIMIT_DATA, &data) != 0) {
       std::fprintf(stderr, "plugline-js-worker: setrlimit(RLIMIT_DATA): %s\n",

@@ -1,0 +1,53 @@
+// The terminal normalizer (core::NormalizeTerminalOutput) and the text helpers the pipeline
+// feeds its result to: the match() snippet, UTF-8 validation and repair, line splitting and
+// counting, the token estimate, secret masking.
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/redact.h"
+#include "core/shaping_pipeline.h"
+#include "core/text.h"
+#include "core/tokens.h"
+#include "fuzz_check.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  using namespace plugline::core;
+  static const std::unique_ptr<TokenCounter> tokens = MakeEstimateTokenCounter();
+  std::string_view raw(reinterpret_cast<const char*>(data), size);
+
+  std::string normalized = "untouched";
+  const bool changed = NormalizeTerminalOutput(raw, &normalized);
+  if (!changed) FUZZ_CHECK(normalized == "untouched");  // false leaves *out alone
+  std::string_view text = changed ? std::string_view(normalized) : raw;
+
+  const std::string snippet = MakeSnippet(text);
+  FUZZ_CHECK(snippet.size() <= kSnippetHeadBytes + kSnippetTailBytes + 1);
+  if (text.size() <= kSnippetHeadBytes + kSnippetTailBytes) FUZZ_CHECK(snippet == text);
+
+  // SanitizeUtf8 always yields valid UTF-8 and leaves valid UTF-8 alone.
+  const std::string sane = SanitizeUtf8(text);
+  FUZZ_CHECK(IsValidUtf8(sane));
+  if (IsValidUtf8(text)) FUZZ_CHECK(sane == text);
+
+  // A person's line count is the number of lines SplitLines gives.
+  const std::vector<std::string_view> lines = SplitLines(text);
+  FUZZ_CHECK(CountLines(text) == lines.size());
+  for (std::string_view line : lines) {
+    FUZZ_CHECK(line.data() >= text.data() && line.data() + line.size() <= text.data() + text.size());
+    FUZZ_CHECK(line.find('\n') == std::string_view::npos);
+  }
+
+  const uint64_t count = tokens->Count(text);
+  (void)count;
+
+  // Masking leaves nothing that one more pass would mask: no secret survives a pass.
+  const std::string masked = RedactSecrets(text);
+  FUZZ_CHECK(RedactSecrets(masked) == masked);
+  (void)FormatCount(size);
+  (void)FormatBytes(size);
+  return 0;
+}
