@@ -12,7 +12,7 @@
 # Environment:
 #   JOBS                   parallel build and test jobs (default: nproc)
 #   PLUGLINE_SANITIZERS    0 skips the sanitizer builds and the fuzzers (default 1)
-#   PLUGLINE_FUZZ_SECONDS  fuzzing time per target (default 30; 8 targets)
+#   PLUGLINE_FUZZ_SECONDS  fuzzing time per target (default 30; 9 targets)
 #   PLUGLINE_FUZZ_JOBS     fuzz targets run at once (default: JOBS)
 #   PLUGLINE_CCACHE_DIR    the compiler cache (default /var/cache/plugline/ccache, outside the
 #                          clone so that fresh clones reuse it); PLUGLINE_CCACHE=0 turns it off

@@ -7,19 +7,20 @@
 
 namespace plugline::testing {
 
-// True in an AddressSanitizer or ThreadSanitizer build (PLUGLINE_SANITIZE): the JS worker of
-// process isolation then runs without RLIMIT_DATA (src/js/worker/README.md), so the tests of
-// that limit are skipped there.
+// True in an AddressSanitizer or ThreadSanitizer build (PLUGLINE_SANITIZE), whose shadow memory
+// counts against RLIMIT_DATA: the JS worker of process isolation then runs without it
+// (src/js/worker/README.md), so the tests of that limit are skipped there, and the tests that
+// run plugline under `ulimit -d` run it without the limit (they check the output only).
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-inline constexpr bool kWorkerWithoutMemoryLimit = true;
+inline constexpr bool kNoDataLimitInThisBuild = true;
 #elif defined(__has_feature)
 #if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
-inline constexpr bool kWorkerWithoutMemoryLimit = true;
+inline constexpr bool kNoDataLimitInThisBuild = true;
 #else
-inline constexpr bool kWorkerWithoutMemoryLimit = false;
+inline constexpr bool kNoDataLimitInThisBuild = false;
 #endif
 #else
-inline constexpr bool kWorkerWithoutMemoryLimit = false;
+inline constexpr bool kNoDataLimitInThisBuild = false;
 #endif
 
 // A fresh directory under $TMPDIR, removed with everything in it when the object goes away.

@@ -55,10 +55,10 @@ bool NewerName(const std::string& a, const std::string& b) {
     if (time_end != std::string_view::npos) {
       rest.remove_prefix(time_end + 1);
       const size_t pid_end = rest.find('-');
-      absl::SimpleAtoi(ToAbsl(rest.substr(0, pid_end)), &pid);
+      if (!absl::SimpleAtoi(ToAbsl(rest.substr(0, pid_end)), &pid)) pid = 0;
       if (pid_end != std::string_view::npos) {
         rest.remove_prefix(pid_end + 1);
-        absl::SimpleAtoi(ToAbsl(rest.substr(0, rest.find('.'))), &sequence);
+        if (!absl::SimpleAtoi(ToAbsl(rest.substr(0, rest.find('.'))), &sequence)) sequence = 0;
       }
     }
     return std::tuple(time, pid, sequence);

@@ -1,6 +1,7 @@
 // The terminal normalizer (core::NormalizeTerminalOutput) and the text helpers the pipeline
 // feeds its result to: the match() snippet, UTF-8 validation and repair, line splitting and
-// counting, the token estimate, secret masking.
+// counting, the token estimate, secret masking, and the control-sequence stripping every
+// summary goes through before it reaches a terminal.
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -47,6 +48,29 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   // Masking leaves nothing that one more pass would mask: no secret survives a pass.
   const std::string masked = RedactSecrets(text);
   FUZZ_CHECK(RedactSecrets(masked) == masked);
+  // Stripping leaves no byte that drives a terminal: no ESC, no C0 control but \n and \t, no
+  // DEL, no C1 control in its UTF-8 form. It never adds a byte, and a second pass finds
+  // nothing to remove.
+  std::string stripped = "untouched";
+  if (StripControlSequences(raw, &stripped)) {
+    FUZZ_CHECK(stripped.size() < raw.size());
+    std::string again = "untouched";
+    FUZZ_CHECK(!StripControlSequences(stripped, &again));
+    FUZZ_CHECK(again == "untouched");
+  } else {
+    FUZZ_CHECK(stripped == "untouched");
+    stripped.assign(raw);
+  }
+  for (size_t i = 0; i < stripped.size(); ++i) {
+    const unsigned char c = static_cast<unsigned char>(stripped[i]);
+    FUZZ_CHECK(c >= 0x20 || c == '\n' || c == '\t');
+    FUZZ_CHECK(c != 0x7f);
+    if (c == 0xC2 && i + 1 < stripped.size()) {
+      const unsigned char next = static_cast<unsigned char>(stripped[i + 1]);
+      FUZZ_CHECK(next < 0x80 || next > 0x9f);
+    }
+  }
+
   (void)FormatCount(size);
   (void)FormatBytes(size);
   return 0;

@@ -179,7 +179,7 @@ TEST_CASE("process isolation: the heap limit stops a runaway push loop") {
 }
 
 TEST_CASE("process isolation: one huge allocation ends the worker, not the caller" *
-          doctest::skip(plugline::testing::kWorkerWithoutMemoryLimit)) {
+          doctest::skip(plugline::testing::kNoDataLimitInThisBuild)) {
   ModuleOptions options;
   options.process_memory_limit_bytes = 256u << 20;
   auto module = Load("hostile/index.js", options);
