@@ -48,6 +48,13 @@ if(PLUGLINE_SANITIZE)
       set(_plugline_ignorelist_copy
           "${PROJECT_BINARY_DIR}/sanitizers/ubsan_ignorelist-${_plugline_digest}.txt")
       configure_file("${_plugline_ignorelist}" "${_plugline_ignorelist_copy}" COPYONLY)
+      # Ninja runs every command from the top build folder: there the list is named relative
+      # to it, so the command line is the same in every clone and ccache hits in a fresh one
+      # (it does not rewrite this option's path under CCACHE_BASEDIR).
+      if(CMAKE_GENERATOR MATCHES "Ninja")
+        file(RELATIVE_PATH _plugline_ignorelist_copy "${CMAKE_BINARY_DIR}"
+             "${_plugline_ignorelist_copy}")
+      endif()
       target_compile_options(plugline_sanitize INTERFACE
         "-fsanitize-ignorelist=${_plugline_ignorelist_copy}")
     endif()

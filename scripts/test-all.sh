@@ -14,6 +14,8 @@
 #   PLUGLINE_SANITIZERS    0 skips the sanitizer builds and the fuzzers (default 1)
 #   PLUGLINE_FUZZ_SECONDS  fuzzing time per target (default 30; 9 targets)
 #   PLUGLINE_FUZZ_JOBS     fuzz targets run at once (default: JOBS)
+#   PLUGLINE_NPM_DIR       where npm packages the tests use are installed once (default
+#                          /var/cache/plugline/npm)
 #   PLUGLINE_CCACHE_DIR    the compiler cache (default /var/cache/plugline/ccache, outside the
 #                          clone so that fresh clones reuse it); PLUGLINE_CCACHE=0 turns it off
 set -euo pipefail
@@ -88,8 +90,17 @@ PLUGLINE_NODE_ADDON="$PWD/build/lib/plugline.node" node --test bindings/node/tes
 step "example plugins' unit tests (node --test)"
 node --test examples/plugins/test/*.test.mjs
 
-step "plugline's own JS modules (node --test)"
-node --test tests/js/modules/
+step "plugline's own JS modules (node --test), with the real Zod 3 and 4"
+# The tool-schema tests also run against the real Zod, at pinned versions, installed once into
+# a folder outside the clone (npm's own cache keeps the tarballs).
+ZOD_VERSIONS=(zod@3.25.76 zod4@npm:zod@4.6.7)
+ZOD_DIR=${PLUGLINE_NPM_DIR:-/var/cache/plugline/npm}/zod-3.25.76-4.6.7
+if [ ! -f "$ZOD_DIR/node_modules/zod/index.js" ] || [ ! -f "$ZOD_DIR/node_modules/zod4/index.js" ]; then
+  mkdir -p "$ZOD_DIR"
+  (cd "$ZOD_DIR" && echo '{"private": true}' > package.json &&
+   npm install --no-audit --no-fund --loglevel=error "${ZOD_VERSIONS[@]}")
+fi
+PLUGLINE_ZOD_MODULES="$ZOD_DIR/node_modules" node --test tests/js/modules/
 
 step "build without V8 (PLUGLINE_WITH_V8=OFF) and its tests"
 cmake -S . -B build-nov8 -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPLUGLINE_WITH_V8=OFF \

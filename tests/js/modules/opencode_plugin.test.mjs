@@ -471,7 +471,8 @@ test("a tool's execute receives the parsed arguments and its throw stays a rejec
 });
 
 // ---------------------------------------------------------------------------------------
-// Schemas from the real Zod, where the machine has it in /tmp (never in the repository).
+// Schemas from the real Zod, never in the repository: scripts/test-all.sh installs zod 3.25.76
+// and 4.6.7 outside the clone and points PLUGLINE_ZOD_MODULES at them.
 
 const zodModules = process.env.PLUGLINE_ZOD_MODULES ?? "/tmp/zodtest/node_modules";
 
@@ -489,7 +490,7 @@ const realZods = [
 for (const [label, realZod, majorPrefix] of realZods) {
   test(`real ${label}: tool args convert to JSON Schema and validate`, (t) => {
     if (realZod === null) {
-      t.skip(`${label} not found under ${zodModules}; run: mkdir -p /tmp/zodtest && cd /tmp/zodtest && npm install zod@3 zod4@npm:zod@4`);
+      t.skip(`${label} not found under ${zodModules}; scripts/test-all.sh installs it (or: mkdir -p /tmp/zodtest && cd /tmp/zodtest && npm install zod@3.25.76 zod4@npm:zod@4.6.7)`);
       return;
     }
     const isV4 = majorPrefix === "4.";
