@@ -17,6 +17,7 @@
                  them) and the package.json texts of tests/core/node_resolve_test.cc, each with
                  a few specifiers
   capi           dispatch, shape and trigger calls built from the above
+  server_frames  the hook payloads above as frames, several to a stream, cut at a few sizes
 Outputs longer than MAX_BYTES are cut: the fuzzers mutate small inputs faster, and a shaper's
 rules show on the first 64 KiB as on the whole. The corpus is generated, never committed.
 """
@@ -198,6 +199,16 @@ def main():
         corpus.add("capi", b"\x02" + name.encode() + b'\n{"tool":"bash"}\n{"args":{}}')
     corpus.add("capi", b'\x03bash\n{"sessionID":"s"}\n{"command":"ls"}')
     corpus.add("capi", b"\x04bash,read,edit")
+
+    # --- server_frames --------------------------------------------------------------------
+    def frame(body):
+        return len(body).to_bytes(4, "big") + body
+    bodies = [json.dumps(p).encode() for p in payloads[:40]]
+    for i in range(0, len(bodies), 4):
+        stream = b"".join(frame(b) for b in bodies[i:i + 4])
+        for chunk in (0, 3, 64, 255):
+            corpus.add("server_frames", bytes([chunk]) + stream)
+    corpus.add("server_frames", b"\x07" + frame(b"{}") + b"\xff\xff\xff\xff")
 
     for target in sorted(corpus.counts):
         count = len(os.listdir(os.path.join(out, target)))

@@ -26,7 +26,8 @@ jobs=${PLUGLINE_FUZZ_JOBS:-1}
 
 targets=("$@")
 if [ "${#targets[@]}" -eq 0 ]; then
-  targets=(exec_manifest config hook_payload hook_answer shaper terminal output_window node_resolve capi)
+  targets=(exec_manifest config hook_payload hook_answer shaper terminal output_window node_resolve capi
+    server_frames)
 fi
 # Inputs larger than this are not generated: the text helpers are linear, and small inputs let
 # the fuzzer try many more of them in the same time.
