@@ -24,6 +24,7 @@
 #include "core/strings.h"
 #include "core/text.h"
 #include "core/trust.h"
+#include "cli/server_command.h"
 #include "exec/process.h"
 #include "plugline/host.h"
 
@@ -75,6 +76,10 @@ constexpr std::string_view kUsage =
     "        stop trusting the project DIR\n"
     "  trust --list\n"
     "        the trusted projects\n"
+    "  server [--idle-timeout SECONDS] | server start | server status [--json] | server stop\n"
+    "        the per-user server of $PLUGLINE_HOME (a Unix socket in $PLUGLINE_HOME/run/): run\n"
+    "        it in the foreground, start it in the background, show it (exit 3 when none\n"
+    "        runs), stop it. It answers status queries so far; commands do not use it yet\n"
     "  version\n"
     "        print plugline's version\n"
     "\n"
@@ -910,6 +915,7 @@ int Main(int argc, char** argv) {
   if (subcommand == "tool") return Tool(args);
   if (subcommand == "trust") return Trust(args, false);
   if (subcommand == "untrust") return Trust(args, true);
+  if (subcommand == "server") return ServerCommand(args);
   if (subcommand == "version" || subcommand == "--version") {
     WriteAll(STDOUT_FILENO, StrCat("plugline ", VersionString(), "\n"));
     return 0;

@@ -1,0 +1,249 @@
+#include "cli/server_command.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/strings/numbers.h"
+#include "absl/time/clock.h"
+#include "core/config.h"
+#include "core/fs.h"
+#include "core/json.h"
+#include "core/strings.h"
+#include "core/text.h"
+#include "server/client.h"
+#include "server/server.h"
+#include "server/socket.h"
+
+namespace plugline::cli {
+namespace {
+
+constexpr int kExitUsage = 2;
+// `server status` when no server runs.
+constexpr int kExitNotRunning = 3;
+constexpr absl::Duration kCallTimeout = absl::Seconds(5);
+constexpr absl::Duration kStartTimeout = absl::Seconds(10);
+constexpr absl::Duration kStopTimeout = absl::Seconds(10);
+
+constexpr std::string_view kServerUsage =
+    "usage: plugline server [--idle-timeout SECONDS]   run the server in the foreground\n"
+    "       plugline server start [--idle-timeout SECONDS]\n"
+    "                                                 start it in the background\n"
+    "       plugline server status [--json]           is it running: pid, version, uptime,\n"
+    "                                                 requests, memory (exit 3: not running)\n"
+    "       plugline server stop                      stop it (and clear what a killed one\n"
+    "                                                 left behind)\n";
+
+void Print(int fd, std::string_view text) {
+  while (!text.empty()) {
+    const ssize_t n = ::write(fd, text.data(), text.size());
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return;
+    }
+    text.remove_prefix(static_cast<size_t>(n));
+  }
+}
+
+void Error(std::string_view message) { Print(STDERR_FILENO, StrCat("plugline: ", message, "\n")); }
+
+// A reply's fields, or the error it carries as a Status.
+absl::StatusOr<core::Value> Ask(const std::string& home, std::string_view type) {
+  absl::StatusOr<server::Client> client = server::Client::Connect(home, kCallTimeout);
+  if (!client.ok()) return client.status();
+  absl::StatusOr<std::string> reply =
+      client->Call(StrCat("{\"type\":\"", type, "\"}"), kCallTimeout);
+  if (!reply.ok()) return reply.status();
+  absl::StatusOr<core::Value> value = core::ParseJson(*reply, "the server's reply");
+  if (!value.ok()) return value.status();
+  const core::Value* ok = value->is_object() ? value->Find("ok") : nullptr;
+  if (ok == nullptr || !ok->is_bool() || !ok->as_bool()) {
+    const core::Value* error = value->is_object() ? value->Find("error") : nullptr;
+    const core::Value* message = error != nullptr ? error->Find("message") : nullptr;
+    return absl::UnknownError(message != nullptr && message->is_string() ? message->as_string()
+                                                                         : *reply);
+  }
+  return value;
+}
+
+double Number(const core::Value& value, std::string_view key) {
+  const core::Value* v = value.Find(key);
+  return v != nullptr && v->is_number() ? v->as_number() : 0;
+}
+
+std::string Text(const core::Value& value, std::string_view key) {
+  const core::Value* v = value.Find(key);
+  return v != nullptr && v->is_string() ? v->as_string() : "";
+}
+
+bool ParseIdleTimeout(const std::vector<std::string>& args, size_t from,
+                      server::ServerOptions* options) {
+  for (size_t i = from; i < args.size(); ++i) {
+    double seconds = 0;
+    if (args[i] == "--idle-timeout" && i + 1 < args.size() &&
+        absl::SimpleAtod(args[i + 1], &seconds) && seconds > 0) {
+      options->idle_timeout = absl::Seconds(seconds);
+      ++i;
+    } else {
+      Error(StrCat("server: unexpected argument ", args[i], "\n\n", kServerUsage));
+      return false;
+    }
+  }
+  return true;
+}
+
+int Foreground(const std::string& home, server::ServerOptions options) {
+  options.on_listening = [&home] {
+    Print(STDERR_FILENO, StrCat("plugline: server for ", home, " listening on ",
+                                server::SocketPath(home), " (pid ", ::getpid(), ")\n"));
+  };
+  absl::Status run = server::RunServer(options);
+  if (!run.ok()) {
+    Error(ToStd(run.message()));
+    return 1;
+  }
+  return 0;
+}
+
+int Start(const std::string& home, const server::ServerOptions& options) {
+  if (absl::StatusOr<core::Value> hello = Ask(home, "hello"); hello.ok()) {
+    Print(STDOUT_FILENO, StrCat("a server already runs for ", home, " (pid ",
+                                static_cast<int64_t>(Number(*hello, "pid")), ")\n"));
+    return 0;
+  }
+  const std::string logs = home + "/logs";
+  if (absl::Status made = core::MakeDirs(logs); !made.ok()) {
+    Error(ToStd(made.message()));
+    return 1;
+  }
+  const std::string idle = StrCat(absl::ToDoubleSeconds(options.idle_timeout));
+  const pid_t pid = ::fork();
+  if (pid < 0) {
+    Error(StrCat("cannot start the server: ", std::strerror(errno)));
+    return 1;
+  }
+  if (pid == 0) {
+    // The server: its own session, no terminal, its stray output in logs/server.out.
+    ::setsid();
+    const int null = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
+    const int out = ::open((logs + "/server.out").c_str(),
+                           O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+    if (null >= 0) ::dup2(null, STDIN_FILENO);
+    if (out >= 0) {
+      ::dup2(out, STDOUT_FILENO);
+      ::dup2(out, STDERR_FILENO);
+    }
+    ::execl("/proc/self/exe", "plugline", "server", "--idle-timeout", idle.c_str(),
+            static_cast<char*>(nullptr));
+    ::_exit(127);
+  }
+  const absl::Time deadline = absl::Now() + kStartTimeout;
+  while (absl::Now() < deadline) {
+    if (absl::StatusOr<core::Value> hello = Ask(home, "hello"); hello.ok()) {
+      Print(STDOUT_FILENO, StrCat("server started for ", home, " (pid ",
+                                  static_cast<int64_t>(Number(*hello, "pid")), ")\n"));
+      return 0;
+    }
+    absl::SleepFor(absl::Milliseconds(10));
+  }
+  Error(StrCat("the server did not start within ", absl::FormatDuration(kStartTimeout), "; see ",
+               logs, "/server.out and ", logs, "/plugline.log"));
+  return 1;
+}
+
+int Status(const std::string& home, bool json) {
+  absl::StatusOr<core::Value> status = Ask(home, "status");
+  if (!status.ok()) {
+    if (json) {
+      Print(STDOUT_FILENO, "{\"running\":false}\n");
+    } else {
+      Print(STDOUT_FILENO, StrCat("no server is running for ", home, "\n"));
+    }
+    return kExitNotRunning;
+  }
+  if (json) {
+    core::ValueObject fields = {{"running", core::Value(true)}};
+    for (const auto& [key, value] : status->as_object()) {
+      if (key != "ok") fields.emplace_back(key, value);
+    }
+    Print(STDOUT_FILENO, StrCat(core::ToJson(core::Value(std::move(fields))), "\n"));
+    return 0;
+  }
+  const auto uptime_s = static_cast<int64_t>(Number(*status, "uptime_ms") / 1000);
+  Print(STDOUT_FILENO,
+        StrCat("server for ", home, ": pid ", static_cast<int64_t>(Number(*status, "pid")),
+               ", plugline ", Text(*status, "version"), ", up ", uptime_s, "s, ",
+               core::FormatCount(static_cast<uint64_t>(Number(*status, "requests"))),
+               " requests, ", core::FormatBytes(static_cast<uint64_t>(Number(*status, "rss_bytes"))),
+               " resident\n"));
+  return 0;
+}
+
+int Stop(const std::string& home) {
+  absl::StatusOr<core::Value> stopped = Ask(home, "stop");
+  if (!stopped.ok()) {
+    // None answers: clear a socket a killed server left (the lock tells whether one lives).
+    const std::string socket = server::SocketPath(home);
+    struct stat st;
+    if (::lstat(socket.c_str(), &st) == 0 && S_ISSOCK(st.st_mode) && !server::ServerAlive(home)) {
+      ::unlink(socket.c_str());
+      Print(STDOUT_FILENO, StrCat("no server was running; removed the stale ", socket, "\n"));
+      return 0;
+    }
+    Print(STDOUT_FILENO, StrCat("no server was running for ", home, "\n"));
+    return 0;
+  }
+  const int64_t pid = static_cast<int64_t>(Number(*stopped, "pid"));
+  // Stopped when its lock is free (the socket is removed just before).
+  const absl::Time deadline = absl::Now() + kStopTimeout;
+  while (absl::Now() < deadline) {
+    if (!server::ServerAlive(home)) {
+      Print(STDOUT_FILENO, StrCat("server stopped (pid ", pid, ")\n"));
+      return 0;
+    }
+    absl::SleepFor(absl::Milliseconds(10));
+  }
+  Error(StrCat("the server (pid ", pid, ") did not stop within ",
+               absl::FormatDuration(kStopTimeout)));
+  return 1;
+}
+
+}  // namespace
+
+int ServerCommand(const std::vector<std::string>& args) {
+  absl::StatusOr<std::string> home = core::ResolveHome("");
+  if (!home.ok()) {
+    Error(ToStd(home.status().message()));
+    return 1;
+  }
+  server::ServerOptions options;
+  options.home = *home;
+  const std::string action = args.empty() ? "" : args[0];
+  if (action.empty() || action.starts_with("--")) {
+    if (!ParseIdleTimeout(args, 0, &options)) return kExitUsage;
+    return Foreground(*home, options);
+  }
+  if (action == "start") {
+    if (!ParseIdleTimeout(args, 1, &options)) return kExitUsage;
+    return Start(*home, options);
+  }
+  if (action == "status") {
+    const bool json = args.size() == 2 && args[1] == "--json";
+    if (args.size() > (json ? 2 : 1)) {
+      Error(StrCat("server status: unexpected argument ", args.back(), "\n\n", kServerUsage));
+      return kExitUsage;
+    }
+    return Status(*home, json);
+  }
+  if (action == "stop" && args.size() == 1) return Stop(*home);
+  Error(StrCat("server: unknown action ", action, "\n\n", kServerUsage));
+  return kExitUsage;
+}
+
+}  // namespace plugline::cli

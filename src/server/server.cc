@@ -1,0 +1,355 @@
+#include "server/server.h"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <uv.h>
+
+#include <cerrno>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/container/flat_hash_set.h"
+#include "absl/strings/ascii.h"
+#include "absl/strings/numbers.h"
+#include "core/fs.h"
+#include "core/json.h"
+#include "core/log.h"
+#include "core/strings.h"
+#include "core/version.h"
+#include "server/protocol.h"
+#include "server/socket.h"
+
+namespace plugline::server {
+namespace {
+
+using core::Value;
+using core::ValueObject;
+
+// Resident memory of this process, from /proc/self/statm.
+uint64_t ResidentBytes() {
+  absl::StatusOr<std::string> read = core::ReadFile("/proc/self/statm", 4096);
+  if (!read.ok()) return 0;
+  const std::string& statm = *read;
+  const size_t space = statm.find(' ');
+  uint64_t pages = 0;
+  if (space == std::string::npos ||
+      !absl::SimpleAtoi(statm.substr(space + 1, statm.find(' ', space + 1) - space - 1), &pages)) {
+    return 0;
+  }
+  return pages * static_cast<uint64_t>(::sysconf(_SC_PAGESIZE));
+}
+
+std::string ErrorReply(std::string_view code, std::string_view message) {
+  return core::ToJson(Value(ValueObject{
+      {"ok", Value(false)},
+      {"error", Value(ValueObject{{"code", Value(std::string(code))},
+                                  {"message", Value(std::string(message))}})}}));
+}
+
+struct Server;
+struct Connection;
+void CloseConnection(Connection* connection);
+
+struct Connection {
+  uv_pipe_t pipe;
+  Server* server = nullptr;
+  FrameReader reader;
+  bool closing = false;
+  explicit Connection(size_t max_bytes) : reader(max_bytes) {}
+};
+
+struct Server {
+  ServerOptions options;
+  core::Log log;
+  uv_loop_t loop;
+  uv_pipe_t listener;
+  uv_timer_t idle;
+  uv_signal_t sigterm;
+  uv_signal_t sigint;
+  std::string socket_path;
+  uint64_t started_ns = 0;
+  uint64_t requests = 0;
+  uint64_t connections_served = 0;
+  int open_connections = 0;
+  absl::flat_hash_set<Connection*> connections;
+  bool stopping = false;
+
+  explicit Server(ServerOptions o) : options(std::move(o)), log(options.home + "/logs") {}
+
+  void Stop(std::string_view why) {
+    if (stopping) return;
+    stopping = true;
+    log.Write("info", "server", StrCat("stopping: ", why));
+    uv_close(reinterpret_cast<uv_handle_t*>(&listener), nullptr);
+    uv_close(reinterpret_cast<uv_handle_t*>(&idle), nullptr);
+    uv_close(reinterpret_cast<uv_handle_t*>(&sigterm), nullptr);
+    uv_close(reinterpret_cast<uv_handle_t*>(&sigint), nullptr);
+    // Open connections are closed (their replies so far are written: a stop request's reply
+    // is, before this runs); the loop ends when the last handle has closed.
+    std::vector<Connection*> open(connections.begin(), connections.end());
+    for (Connection* connection : open) CloseConnection(connection);
+  }
+
+  void ResetIdle() {
+    if (!stopping) {
+      uv_timer_start(&idle, OnIdle, absl::ToInt64Milliseconds(options.idle_timeout), 0);
+    }
+  }
+
+  static void OnIdle(uv_timer_t* timer) {
+    auto* self = static_cast<Server*>(timer->data);
+    if (self->open_connections > 0) {
+      self->ResetIdle();
+      return;
+    }
+    self->Stop("idle");
+  }
+
+  std::string Status() const {
+    const double uptime_ms = static_cast<double>(uv_hrtime() - started_ns) / 1e6;
+    return core::ToJson(Value(ValueObject{
+        {"ok", Value(true)},
+        {"pid", Value(static_cast<double>(::getpid()))},
+        {"version", Value(std::string(core::kVersionString))},
+        {"build_id", Value(BuildId())},
+        {"home", Value(options.home)},
+        {"uptime_ms", Value(uptime_ms)},
+        {"requests", Value(static_cast<double>(requests))},
+        {"connections", Value(static_cast<double>(open_connections))},
+        {"connections_served", Value(static_cast<double>(connections_served))},
+        {"rss_bytes", Value(static_cast<double>(ResidentBytes()))},
+        {"idle_timeout_ms", Value(static_cast<double>(absl::ToInt64Milliseconds(options.idle_timeout)))},
+        {"hosts", Value(core::ValueArray{})},
+    }));
+  }
+
+  // The reply to one request frame; `stop` set when the server should stop after replying.
+  std::string Handle(std::string_view frame, bool* stop) {
+    ++requests;
+    absl::StatusOr<Value> request = core::ParseJson(frame, "request");
+    if (!request.ok()) return ErrorReply("invalid_argument", ToStd(request.status().message()));
+    const Value* type = request->is_object() ? request->Find("type") : nullptr;
+    if (type == nullptr || !type->is_string()) {
+      return ErrorReply("invalid_argument", "a request is a JSON object with a string `type`");
+    }
+    const std::string& name = type->as_string();
+    if (name == "hello") {
+      return core::ToJson(Value(ValueObject{
+          {"ok", Value(true)},
+          {"pid", Value(static_cast<double>(::getpid()))},
+          {"version", Value(std::string(core::kVersionString))},
+          {"build_id", Value(BuildId())}}));
+    }
+    if (name == "status") return Status();
+    if (name == "stop") {
+      *stop = true;
+      return core::ToJson(Value(ValueObject{{"ok", Value(true)},
+                                            {"pid", Value(static_cast<double>(::getpid()))}}));
+    }
+    return ErrorReply("unimplemented", StrCat("this server does not serve `", name, "` requests"));
+  }
+};
+
+void CloseConnection(Connection* connection) {
+  if (connection->closing) return;
+  connection->closing = true;
+  uv_close(reinterpret_cast<uv_handle_t*>(&connection->pipe), [](uv_handle_t* handle) {
+    auto* closed = static_cast<Connection*>(handle->data);
+    --closed->server->open_connections;
+    closed->server->connections.erase(closed);
+    delete closed;
+  });
+}
+
+struct WriteRequest {
+  uv_write_t write;
+  std::string frame;
+  Connection* connection;
+  bool close_after;
+  bool stop_after;
+};
+
+void Send(Connection* connection, std::string_view reply, bool close_after, bool stop_after) {
+  auto* request = new WriteRequest{{}, EncodeFrame(reply), connection, close_after, stop_after};
+  uv_buf_t buf = uv_buf_init(request->frame.data(), static_cast<unsigned>(request->frame.size()));
+  const int rc = uv_write(&request->write, reinterpret_cast<uv_stream_t*>(&connection->pipe),
+                          &buf, 1, [](uv_write_t* write, int status) {
+                            auto* done = reinterpret_cast<WriteRequest*>(write);
+                            Server* server = done->connection->server;
+                            if (status != 0 || done->close_after) CloseConnection(done->connection);
+                            if (done->stop_after) server->Stop("a stop request");
+                            delete done;
+                          });
+  if (rc != 0) {
+    CloseConnection(connection);
+    if (stop_after) connection->server->Stop("a stop request");
+    delete request;
+  }
+}
+
+void OnAlloc(uv_handle_t*, size_t suggested, uv_buf_t* buf) {
+  const size_t size = std::min<size_t>(suggested, 64 * 1024);
+  buf->base = new char[size];
+  buf->len = size;
+}
+
+void OnRead(uv_stream_t* stream, ssize_t nread, const uv_buf_t* buf) {
+  std::unique_ptr<char[]> owned(buf->base);
+  auto* connection = static_cast<Connection*>(stream->data);
+  Server* server = connection->server;
+  if (nread < 0) {
+    CloseConnection(connection);
+    return;
+  }
+  if (nread == 0 || connection->closing) return;
+  std::vector<std::string> frames;
+  absl::Status fed =
+      connection->reader.Feed(std::string_view(buf->base, static_cast<size_t>(nread)), &frames);
+  for (const std::string& frame : frames) {
+    server->ResetIdle();
+    bool stop = false;
+    const std::string reply = server->Handle(frame, &stop);
+    Send(connection, reply, /*close_after=*/false, stop);
+  }
+  if (!fed.ok()) {
+    server->log.Write("warning", "server", StrCat("a request refused: ", fed.message()));
+    uv_read_stop(stream);
+    Send(connection, ErrorReply("resource_exhausted", StrCat("request refused: ", fed.message())),
+         /*close_after=*/true, false);
+  }
+}
+
+void OnConnection(uv_stream_t* listener, int status) {
+  auto* server = static_cast<Server*>(listener->data);
+  if (status != 0 || server->stopping) return;
+  auto* connection = new Connection(server->options.max_request_bytes == 0
+                                        ? kMaxFrameBytes
+                                        : server->options.max_request_bytes);
+  connection->server = server;
+  uv_pipe_init(&server->loop, &connection->pipe, 0);
+  connection->pipe.data = connection;
+  ++server->open_connections;
+  server->connections.insert(connection);
+  if (uv_accept(listener, reinterpret_cast<uv_stream_t*>(&connection->pipe)) != 0) {
+    CloseConnection(connection);
+    return;
+  }
+  uv_os_fd_t fd = -1;
+  uv_fileno(reinterpret_cast<uv_handle_t*>(&connection->pipe), &fd);
+  absl::Status peer = CheckPeerIsSelf(fd);
+  if (!peer.ok()) {
+    server->log.Write("warning", "server", ToStd(peer.message()));
+    CloseConnection(connection);
+    return;
+  }
+  ++server->connections_served;
+  uv_read_start(reinterpret_cast<uv_stream_t*>(&connection->pipe), OnAlloc, OnRead);
+}
+
+std::string Errno() { return std::strerror(errno); }
+
+}  // namespace
+
+std::string BuildId() {
+  struct stat st;
+  if (::stat("/proc/self/exe", &st) != 0) return std::string(core::kVersionString);
+  return StrCat(core::kVersionString, "-", st.st_size, "-", st.st_mtim.tv_sec, ".",
+                st.st_mtim.tv_nsec, "-", st.st_ino);
+}
+
+std::string LockPath(const std::string& home) { return RunDir(home) + "/server.lock"; }
+
+bool ServerAlive(const std::string& home) {
+  const int fd = ::open(LockPath(home).c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+  if (fd < 0) return false;
+  // A shared lock is refused while the server holds its exclusive one.
+  const bool alive = ::flock(fd, LOCK_SH | LOCK_NB) != 0 && errno == EWOULDBLOCK;
+  ::close(fd);  // releases the shared lock, if taken
+  return alive;
+}
+
+absl::Status RunServer(const ServerOptions& options) {
+  const std::string run = RunDir(options.home);
+  if (absl::Status prepared = PrepareRunDir(run); !prepared.ok()) return prepared;
+
+  // One server per home: the lock is held for the server's life, and released by the kernel
+  // however the process ends, so a socket left by a killed server is known to be stale.
+  const std::string lock_path = LockPath(options.home);
+  const int lock = ::open(lock_path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+  if (lock < 0) return absl::FailedPreconditionError(StrCat(lock_path, ": ", Errno()));
+  // ServerAlive() takes a shared lock for an instant: a start that meets one tries again.
+  int locked = ::flock(lock, LOCK_EX | LOCK_NB);
+  for (int retry = 0; locked != 0 && retry < 20; ++retry) {
+    ::usleep(5000);
+    locked = ::flock(lock, LOCK_EX | LOCK_NB);
+  }
+  if (locked != 0) {
+    absl::StatusOr<std::string> pid = core::ReadFile(lock_path, 64);
+    ::close(lock);
+    return absl::AlreadyExistsError(
+        StrCat("a server already serves ", options.home, " (pid ",
+               pid.ok() ? ToStd(absl::StripAsciiWhitespace(*pid)) : std::string_view("?"), ")"));
+  }
+  const std::string pid_text = StrCat(::getpid(), "\n");
+  if (::ftruncate(lock, 0) != 0 || ::write(lock, pid_text.data(), pid_text.size()) < 0) {
+    ::close(lock);
+    return absl::FailedPreconditionError(StrCat(lock_path, ": ", Errno()));
+  }
+
+  auto server = std::make_unique<Server>(options);
+  server->socket_path = SocketPath(options.home);
+  absl::StatusOr<SocketName> name = SocketName::For(server->socket_path);
+  if (!name.ok()) {
+    ::close(lock);
+    return name.status();
+  }
+  // Whatever is at the socket's path is stale: the lock says no server is alive.
+  ::unlink(server->socket_path.c_str());
+
+  uv_loop_init(&server->loop);
+  uv_pipe_init(&server->loop, &server->listener, 0);
+  server->listener.data = server.get();
+  int rc = uv_pipe_bind(&server->listener, name->name().c_str());
+  if (rc == 0) rc = uv_listen(reinterpret_cast<uv_stream_t*>(&server->listener), 128, OnConnection);
+  if (rc != 0) {
+    uv_close(reinterpret_cast<uv_handle_t*>(&server->listener), nullptr);
+    uv_run(&server->loop, UV_RUN_DEFAULT);
+    uv_loop_close(&server->loop);
+    ::close(lock);
+    return absl::FailedPreconditionError(
+        StrCat("cannot listen on ", server->socket_path, ": ", uv_strerror(rc)));
+  }
+  ::chmod(server->socket_path.c_str(), 0600);
+  server->started_ns = uv_hrtime();
+
+  uv_timer_init(&server->loop, &server->idle);
+  server->idle.data = server.get();
+  server->ResetIdle();
+  uv_signal_init(&server->loop, &server->sigterm);
+  uv_signal_init(&server->loop, &server->sigint);
+  server->sigterm.data = server.get();
+  server->sigint.data = server.get();
+  uv_signal_start(&server->sigterm, [](uv_signal_t* s, int) {
+    static_cast<Server*>(s->data)->Stop("SIGTERM");
+  }, SIGTERM);
+  uv_signal_start(&server->sigint, [](uv_signal_t* s, int) {
+    static_cast<Server*>(s->data)->Stop("SIGINT");
+  }, SIGINT);
+  server->log.Write("info", "server",
+                    StrCat("serving ", options.home, " on ", server->socket_path, " (pid ",
+                           ::getpid(), ", ", BuildId(), ")"));
+
+  if (options.on_listening) options.on_listening();
+  uv_run(&server->loop, UV_RUN_DEFAULT);
+  ::unlink(server->socket_path.c_str());
+  uv_loop_close(&server->loop);
+  ::close(lock);  // releases the lock
+  return absl::OkStatus();
+}
+
+}  // namespace plugline::server
