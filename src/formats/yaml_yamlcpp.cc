@@ -12,6 +12,7 @@
 #include "absl/strings/str_cat.h"
 #include "core/strings.h"
 #include "core/json.h"
+#include "core/text.h"
 #include "formats/duplicate_keys.h"
 
 namespace plugline::core {
@@ -109,9 +110,44 @@ struct Converter {
   }
 };
 
+// Where the first byte that is not UTF-8 is, as "line:column" (1-based, columns counted in
+// characters), and that byte.
+std::string FirstInvalidUtf8(std::string_view text) {
+  size_t line = 1;
+  size_t column = 1;
+  for (size_t i = 0; i < text.size();) {
+    const unsigned char c = static_cast<unsigned char>(text[i]);
+    size_t length = 1;
+    if (c >= 0x80) {
+      length = Utf8SequenceLength(text, i);
+      if (length == 0) {
+        return absl::StrCat(line, ":", column, ": invalid YAML: not UTF-8 (byte 0x",
+                            absl::Hex(c, absl::kZeroPad2), ")");
+      }
+    }
+    if (c == '\n') {
+      ++line;
+      column = 1;
+    } else {
+      ++column;
+    }
+    i += length;
+  }
+  return "";
+}
+
 }  // namespace
 
 absl::StatusOr<Value> ParseYaml(std::string_view text, std::string_view source) {
+  // YAML is Unicode text. A document that is not UTF-8 is refused, naming where: its strings
+  // reach plugins as JSON, where invalid bytes become U+FFFD, so two keys that differ only in
+  // such bytes would become one key written twice. (UTF-16 and UTF-32, which start with a
+  // byte order mark, are left to yaml-cpp, which reads them as Unicode.)
+  const bool utf16_or_32 = text.starts_with("\xFE\xFF") || text.starts_with("\xFF\xFE") ||
+                           text.starts_with(std::string_view("\0\0\xFE\xFF", 4));
+  if (!utf16_or_32 && !IsValidUtf8(text)) {
+    return absl::InvalidArgumentError(StrCat(source, ":", FirstInvalidUtf8(text)));
+  }
   try {
     YAML::Node root = YAML::Load(std::string(text));
     Converter converter{source};

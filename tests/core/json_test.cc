@@ -125,6 +125,23 @@ TEST_CASE("ParseYaml errors name the file, line and column") {
   CHECK(message.find("invalid YAML") != std::string::npos);
 }
 
+TEST_CASE("ParseYaml refuses a document that is not UTF-8, naming the line and column") {
+  // Keys that differ only in invalid bytes (found by the config fuzz target) became one key
+  // twice once written as JSON (invalid bytes become U+FFFD), so an OpenCode plugin's options
+  // were JSON that ParseJson refuses.
+  auto keys = ParseYaml("plugins:\n  overrides:\n    p:\n      options: {a\x90: 1, a\x91: 2}\n",
+                        "/h/config.yaml");
+  REQUIRE_FALSE(keys.ok());
+  CHECK(keys.status().message() == "/h/config.yaml:4:18: invalid YAML: not UTF-8 (byte 0x90)");
+  // Columns count characters: "é" is one.
+  auto value = ParseYaml("name: é\ndescription: caf\xe9\n", "plugin.yaml");
+  CHECK(value.status().message() == "plugin.yaml:2:17: invalid YAML: not UTF-8 (byte 0xe9)");
+  // Valid UTF-8, a byte order mark included, is read as before.
+  auto fine = ParseYaml("\xEF\xBB\xBFname: café ✓\n", "plugin.yaml");
+  REQUIRE(fine.ok());
+  CHECK(fine->Find("name")->as_string() == "café ✓");
+}
+
 TEST_CASE("ParseYaml refuses an alias bomb instead of exhausting memory") {
   std::string bomb = "a: &a [x, x, x, x, x, x, x, x, x, x]\n";
   char prev = 'a';
