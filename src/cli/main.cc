@@ -24,6 +24,7 @@
 #include "core/strings.h"
 #include "core/text.h"
 #include "core/trust.h"
+#include "cli/cli_io.h"
 #include "cli/server_command.h"
 #include "exec/process.h"
 #include "plugline/host.h"
@@ -31,7 +32,6 @@
 namespace plugline::cli {
 namespace {
 
-constexpr int kExitUsage = 2;
 constexpr int kExitNotFound = 127;
 constexpr int kExitNotExecutable = 126;
 // `plugline run` shows a progress line on a terminal once a command has run this long.
@@ -84,21 +84,6 @@ constexpr std::string_view kUsage =
     "        print plugline's version\n"
     "\n"
     "environment: PLUGLINE_HOME (default ~/.plugline)\n";
-
-void WriteAll(int fd, std::string_view data) {
-  while (!data.empty()) {
-    ssize_t n = ::write(fd, data.data(), data.size());
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      return;
-    }
-    data.remove_prefix(static_cast<size_t>(n));
-  }
-}
-
-void Error(std::string_view message) {
-  WriteAll(STDERR_FILENO, StrCat("plugline: ", message, "\n"));
-}
 
 // Quotes an argument for display so the command line reads back the way a shell would run it.
 std::string ShellQuote(std::string_view arg) {

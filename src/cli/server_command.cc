@@ -1,5 +1,7 @@
 #include "cli/server_command.h"
 
+#include "cli/cli_io.h"
+
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -24,7 +26,6 @@
 namespace plugline::cli {
 namespace {
 
-constexpr int kExitUsage = 2;
 // `server status` when no server runs.
 constexpr int kExitNotRunning = 3;
 constexpr absl::Duration kCallTimeout = absl::Seconds(5);
@@ -39,19 +40,6 @@ constexpr std::string_view kServerUsage =
     "                                                 requests, memory (exit 3: not running)\n"
     "       plugline server stop                      stop it (and clear what a killed one\n"
     "                                                 left behind)\n";
-
-void Print(int fd, std::string_view text) {
-  while (!text.empty()) {
-    const ssize_t n = ::write(fd, text.data(), text.size());
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      return;
-    }
-    text.remove_prefix(static_cast<size_t>(n));
-  }
-}
-
-void Error(std::string_view message) { Print(STDERR_FILENO, StrCat("plugline: ", message, "\n")); }
 
 // A reply's fields, or the error it carries as a Status.
 absl::StatusOr<core::Value> Ask(const std::string& home, std::string_view type) {
@@ -100,7 +88,7 @@ bool ParseIdleTimeout(const std::vector<std::string>& args, size_t from,
 
 int Foreground(const std::string& home, server::ServerOptions options) {
   options.on_listening = [&home] {
-    Print(STDERR_FILENO, StrCat("plugline: server for ", home, " listening on ",
+    WriteAll(STDERR_FILENO, StrCat("plugline: server for ", home, " listening on ",
                                 server::SocketPath(home), " (pid ", ::getpid(), ")\n"));
   };
   absl::Status run = server::RunServer(options);
@@ -113,7 +101,7 @@ int Foreground(const std::string& home, server::ServerOptions options) {
 
 int Start(const std::string& home, const server::ServerOptions& options) {
   if (absl::StatusOr<core::Value> hello = Ask(home, "hello"); hello.ok()) {
-    Print(STDOUT_FILENO, StrCat("a server already runs for ", home, " (pid ",
+    WriteAll(STDOUT_FILENO, StrCat("a server already runs for ", home, " (pid ",
                                 static_cast<int64_t>(Number(*hello, "pid")), ")\n"));
     return 0;
   }
@@ -146,7 +134,7 @@ int Start(const std::string& home, const server::ServerOptions& options) {
   const absl::Time deadline = absl::Now() + kStartTimeout;
   while (absl::Now() < deadline) {
     if (absl::StatusOr<core::Value> hello = Ask(home, "hello"); hello.ok()) {
-      Print(STDOUT_FILENO, StrCat("server started for ", home, " (pid ",
+      WriteAll(STDOUT_FILENO, StrCat("server started for ", home, " (pid ",
                                   static_cast<int64_t>(Number(*hello, "pid")), ")\n"));
       return 0;
     }
@@ -161,9 +149,9 @@ int Status(const std::string& home, bool json) {
   absl::StatusOr<core::Value> status = Ask(home, "status");
   if (!status.ok()) {
     if (json) {
-      Print(STDOUT_FILENO, "{\"running\":false}\n");
+      WriteAll(STDOUT_FILENO, "{\"running\":false}\n");
     } else {
-      Print(STDOUT_FILENO, StrCat("no server is running for ", home, "\n"));
+      WriteAll(STDOUT_FILENO, StrCat("no server is running for ", home, "\n"));
     }
     return kExitNotRunning;
   }
@@ -172,11 +160,11 @@ int Status(const std::string& home, bool json) {
     for (const auto& [key, value] : status->as_object()) {
       if (key != "ok") fields.emplace_back(key, value);
     }
-    Print(STDOUT_FILENO, StrCat(core::ToJson(core::Value(std::move(fields))), "\n"));
+    WriteAll(STDOUT_FILENO, StrCat(core::ToJson(core::Value(std::move(fields))), "\n"));
     return 0;
   }
   const auto uptime_s = static_cast<int64_t>(Number(*status, "uptime_ms") / 1000);
-  Print(STDOUT_FILENO,
+  WriteAll(STDOUT_FILENO,
         StrCat("server for ", home, ": pid ", static_cast<int64_t>(Number(*status, "pid")),
                ", plugline ", Text(*status, "version"), ", up ", uptime_s, "s, ",
                core::FormatCount(static_cast<uint64_t>(Number(*status, "requests"))),
@@ -193,10 +181,10 @@ int Stop(const std::string& home) {
     struct stat st;
     if (::lstat(socket.c_str(), &st) == 0 && S_ISSOCK(st.st_mode) && !server::ServerAlive(home)) {
       ::unlink(socket.c_str());
-      Print(STDOUT_FILENO, StrCat("no server was running; removed the stale ", socket, "\n"));
+      WriteAll(STDOUT_FILENO, StrCat("no server was running; removed the stale ", socket, "\n"));
       return 0;
     }
-    Print(STDOUT_FILENO, StrCat("no server was running for ", home, "\n"));
+    WriteAll(STDOUT_FILENO, StrCat("no server was running for ", home, "\n"));
     return 0;
   }
   const int64_t pid = static_cast<int64_t>(Number(*stopped, "pid"));
@@ -204,7 +192,7 @@ int Stop(const std::string& home) {
   const absl::Time deadline = absl::Now() + kStopTimeout;
   while (absl::Now() < deadline) {
     if (!server::ServerAlive(home)) {
-      Print(STDOUT_FILENO, StrCat("server stopped (pid ", pid, ")\n"));
+      WriteAll(STDOUT_FILENO, StrCat("server stopped (pid ", pid, ")\n"));
       return 0;
     }
     absl::SleepFor(absl::Milliseconds(10));

@@ -41,10 +41,8 @@ absl::StatusOr<Client> Client::Connect(const std::string& home, absl::Duration t
   const int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
   if (fd < 0) return absl::UnavailableError(StrCat("socket: ", std::strerror(errno)));
   Client client(fd);
-  sockaddr_un address{};
-  address.sun_family = AF_UNIX;
-  std::memcpy(address.sun_path, name->name().data(), name->name().size());
-  if (::connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0) {
+  const sockaddr_un address = name->address();
+  if (::connect(fd, reinterpret_cast<const sockaddr*>(&address), sizeof address) != 0) {
     if (errno != EAGAIN && errno != EINPROGRESS) {
       return absl::UnavailableError(
           StrCat("no server listens on ", path, ": ", std::strerror(errno)));

@@ -15,7 +15,6 @@
 
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/ascii.h"
-#include "absl/strings/numbers.h"
 #include "core/fs.h"
 #include "core/json.h"
 #include "core/log.h"
@@ -30,18 +29,10 @@ namespace {
 using core::Value;
 using core::ValueObject;
 
-// Resident memory of this process, from /proc/self/statm.
+// Resident memory of this process (libuv reads /proc/self/statm); 0 when unknown.
 uint64_t ResidentBytes() {
-  absl::StatusOr<std::string> read = core::ReadFile("/proc/self/statm", 4096);
-  if (!read.ok()) return 0;
-  const std::string& statm = *read;
-  const size_t space = statm.find(' ');
-  uint64_t pages = 0;
-  if (space == std::string::npos ||
-      !absl::SimpleAtoi(statm.substr(space + 1, statm.find(' ', space + 1) - space - 1), &pages)) {
-    return 0;
-  }
-  return pages * static_cast<uint64_t>(::sysconf(_SC_PAGESIZE));
+  size_t rss = 0;
+  return uv_resident_set_memory(&rss) == 0 ? rss : 0;
 }
 
 std::string ErrorReply(std::string_view code, std::string_view message) {
@@ -72,6 +63,7 @@ struct Server {
   uv_signal_t sigterm;
   uv_signal_t sigint;
   std::string socket_path;
+  const std::string build_id = BuildId();  // the executable does not change while it runs
   uint64_t started_ns = 0;
   uint64_t requests = 0;
   uint64_t connections_served = 0;
@@ -110,13 +102,18 @@ struct Server {
     self->Stop("idle");
   }
 
+  // What `hello` answers, and what `status` starts with.
+  ValueObject Identity() const {
+    return ValueObject{{"ok", Value(true)},
+                       {"pid", Value(static_cast<double>(::getpid()))},
+                       {"version", Value(std::string(core::kVersionString))},
+                       {"build_id", Value(build_id)}};
+  }
+
   std::string Status() const {
     const double uptime_ms = static_cast<double>(uv_hrtime() - started_ns) / 1e6;
-    return core::ToJson(Value(ValueObject{
-        {"ok", Value(true)},
-        {"pid", Value(static_cast<double>(::getpid()))},
-        {"version", Value(std::string(core::kVersionString))},
-        {"build_id", Value(BuildId())},
+    ValueObject status = Identity();
+    status.insert(status.end(), {
         {"home", Value(options.home)},
         {"uptime_ms", Value(uptime_ms)},
         {"requests", Value(static_cast<double>(requests))},
@@ -125,7 +122,8 @@ struct Server {
         {"rss_bytes", Value(static_cast<double>(ResidentBytes()))},
         {"idle_timeout_ms", Value(static_cast<double>(absl::ToInt64Milliseconds(options.idle_timeout)))},
         {"hosts", Value(core::ValueArray{})},
-    }));
+    });
+    return core::ToJson(Value(std::move(status)));
   }
 
   // The reply to one request frame; `stop` set when the server should stop after replying.
@@ -138,13 +136,7 @@ struct Server {
       return ErrorReply("invalid_argument", "a request is a JSON object with a string `type`");
     }
     const std::string& name = type->as_string();
-    if (name == "hello") {
-      return core::ToJson(Value(ValueObject{
-          {"ok", Value(true)},
-          {"pid", Value(static_cast<double>(::getpid()))},
-          {"version", Value(std::string(core::kVersionString))},
-          {"build_id", Value(BuildId())}}));
-    }
+    if (name == "hello") return core::ToJson(Value(Identity()));
     if (name == "status") return Status();
     if (name == "stop") {
       *stop = true;
@@ -342,7 +334,7 @@ absl::Status RunServer(const ServerOptions& options) {
   }, SIGINT);
   server->log.Write("info", "server",
                     StrCat("serving ", options.home, " on ", server->socket_path, " (pid ",
-                           ::getpid(), ", ", BuildId(), ")"));
+                           ::getpid(), ", ", server->build_id, ")"));
 
   if (options.on_listening) options.on_listening();
   uv_run(&server->loop, UV_RUN_DEFAULT);

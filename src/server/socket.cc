@@ -71,6 +71,13 @@ absl::StatusOr<SocketName> SocketName::For(const std::string& path) {
   return SocketName(std::move(name), fd);
 }
 
+sockaddr_un SocketName::address() const {
+  sockaddr_un address{};
+  address.sun_family = AF_UNIX;
+  std::memcpy(address.sun_path, name_.data(), name_.size());  // For() keeps it short enough
+  return address;
+}
+
 SocketName::SocketName(SocketName&& other) noexcept
     : name_(std::move(other.name_)), dir_fd_(other.dir_fd_) {
   other.dir_fd_ = -1;

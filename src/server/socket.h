@@ -5,6 +5,7 @@
 #define PLUGLINE_SERVER_SOCKET_H_
 
 #include <sys/types.h>
+#include <sys/un.h>
 
 #include <string>
 
@@ -37,6 +38,8 @@ class SocketName {
   ~SocketName();
 
   const std::string& name() const { return name_; }
+  // The name as the address bind() and connect() take.
+  sockaddr_un address() const;
   // True when the name goes through a held folder descriptor.
   bool via_folder() const { return dir_fd_ >= 0; }
 

@@ -140,10 +140,8 @@ TEST_CASE("server: one per home, and a socket a killed server left is replaced")
   // A stale socket (bound, nobody listening) and an unheld lock, as a SIGKILL leaves them.
   const std::string path = SocketPath(home.path());
   const int stale = ::socket(AF_UNIX, SOCK_STREAM, 0);
-  sockaddr_un address{};
-  address.sun_family = AF_UNIX;
-  std::strncpy(address.sun_path, path.c_str(), sizeof address.sun_path - 1);
-  REQUIRE(::bind(stale, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0);
+  const sockaddr_un address = SocketName::For(path)->address();
+  REQUIRE(::bind(stale, reinterpret_cast<const sockaddr*>(&address), sizeof address) == 0);
   ::close(stale);
   CHECK_FALSE(ServerAlive(home.path()));
   CHECK(absl::IsUnavailable(Client::Connect(home.path(), absl::Seconds(1)).status()));
@@ -191,10 +189,8 @@ TEST_CASE("server: a client that sends half a request and waits does not block t
   RunningServer server(options);
   // A header announcing 100 bytes and 6 of them, then nothing, on a raw connection.
   const int stuck = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  sockaddr_un address{};
-  address.sun_family = AF_UNIX;
-  std::strncpy(address.sun_path, SocketPath(home.path()).c_str(), sizeof address.sun_path - 1);
-  REQUIRE(::connect(stuck, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0);
+  const sockaddr_un address = SocketName::For(SocketPath(home.path()))->address();
+  REQUIRE(::connect(stuck, reinterpret_cast<const sockaddr*>(&address), sizeof address) == 0);
   const std::string partial = EncodeFrame(std::string(100, ' ')).substr(0, 10);
   REQUIRE(::write(stuck, partial.data(), partial.size()) == 10);
   CHECK(Call(home.path(), R"({"type":"status"})").Find("ok")->as_bool());

@@ -32,10 +32,8 @@ int Listen(const std::string& path) {
   auto name = SocketName::For(path);
   REQUIRE_MESSAGE(name.ok(), name.status().ToString());
   int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  sockaddr_un address{};
-  address.sun_family = AF_UNIX;
-  std::strncpy(address.sun_path, name->name().c_str(), sizeof address.sun_path - 1);
-  REQUIRE_MESSAGE(::bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0,
+  const sockaddr_un address = name->address();
+  REQUIRE_MESSAGE(::bind(fd, reinterpret_cast<const sockaddr*>(&address), sizeof address) == 0,
                   std::strerror(errno));
   REQUIRE(::listen(fd, 4) == 0);
   return fd;
@@ -46,10 +44,8 @@ int ConnectErrno(const std::string& path, int* fd_out = nullptr) {
   auto name = SocketName::For(path);
   if (!name.ok()) return -1;
   int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  sockaddr_un address{};
-  address.sun_family = AF_UNIX;
-  std::strncpy(address.sun_path, name->name().c_str(), sizeof address.sun_path - 1);
-  if (::connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0) {
+  const sockaddr_un address = name->address();
+  if (::connect(fd, reinterpret_cast<const sockaddr*>(&address), sizeof address) != 0) {
     int error = errno;
     ::close(fd);
     return error;

@@ -1,0 +1,36 @@
+// What every `plugline` subcommand prints with: whole writes to a descriptor, error lines on
+// stderr, and the usage exit status.
+#ifndef PLUGLINE_CLI_CLI_IO_H_
+#define PLUGLINE_CLI_CLI_IO_H_
+
+#include <unistd.h>
+
+#include <cerrno>
+#include <string_view>
+
+#include "core/strings.h"
+
+namespace plugline::cli {
+
+inline constexpr int kExitUsage = 2;
+
+// Writes all of `data` to `fd` (retrying short writes and EINTR); a write error drops the rest.
+inline void WriteAll(int fd, std::string_view data) {
+  while (!data.empty()) {
+    const ssize_t n = ::write(fd, data.data(), data.size());
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return;
+    }
+    data.remove_prefix(static_cast<size_t>(n));
+  }
+}
+
+// "plugline: <message>" on stderr.
+inline void Error(std::string_view message) {
+  WriteAll(STDERR_FILENO, StrCat("plugline: ", message, "\n"));
+}
+
+}  // namespace plugline::cli
+
+#endif  // PLUGLINE_CLI_CLI_IO_H_
