@@ -24,6 +24,10 @@
 
 namespace plugline {
 
+namespace internal {
+struct HostAccess;  // plugline's own programs (src/core/host_internal.h)
+}  // namespace internal
+
 // "0.1.0": the library's version.
 std::string_view VersionString();
 
@@ -280,6 +284,7 @@ class Host {
 
  private:
   friend class OutputCapture;
+  friend struct internal::HostAccess;
   struct Impl;
   explicit Host(std::unique_ptr<Impl> impl);
   std::unique_ptr<Impl> impl_;

@@ -25,6 +25,13 @@
 #include "core/text.h"
 #include "core/trust.h"
 #include "cli/cli_io.h"
+#include "cli/commands.h"
+#include "cli/output.h"
+#include "cli/remote.h"
+#include "cli/usage.h"
+#include "core/host_internal.h"
+#include "core/output_capture.h"
+#include "core/tokens.h"
 #include "cli/server_command.h"
 #include "exec/process.h"
 #include "plugline/host.h"
@@ -36,54 +43,6 @@ constexpr int kExitNotFound = 127;
 constexpr int kExitNotExecutable = 126;
 // `plugline run` shows a progress line on a terminal once a command has run this long.
 constexpr absl::Duration kProgressAfter = absl::Seconds(2);
-
-constexpr std::string_view kUsage =
-    "usage: plugline <command> [options]\n"
-    "\n"
-    "commands:\n"
-    "  run [--raw] [--json] [--shaper ID] [--] COMMAND [ARG...]\n"
-    "        run COMMAND, store its full output under $PLUGLINE_HOME/outputs, print a\n"
-    "        summary, and exit with COMMAND's exit code\n"
-    "          --raw         no shaping: pass the output through unchanged\n"
-    "          --json        print the shaping result as JSON\n"
-    "          --shaper ID   use this shaper instead of the best match\n"
-    "  shape --command CMD [--exit-code N] [--json] [--shaper ID]\n"
-    "        shape output read from standard input, as if CMD had printed it\n"
-    "  hook EVENT [--payload FILE]\n"
-    "        dispatch EVENT (pre_tool_call, post_tool_call, session_start, ...) to the hook\n"
-    "        plugins with the JSON payload read from FILE (- or none: standard input) and\n"
-    "        print the result as JSON; exit status 0, or 3 when a plugin denied\n"
-    "  trigger NAME [--input JSON] [--output JSON]\n"
-    "        run the OpenCode hook NAME (shell.env, chat.params, ...) of every plugin that has\n"
-    "        it with (input, output) and print the result JSON (the final output, errors)\n"
-    "  tools [--json]\n"
-    "        the tools plugins add: name, plugin, description (--json: with JSON Schema)\n"
-    "  tool NAME [--args JSON] [--context JSON]\n"
-    "        run a plugin tool and print its result JSON; exit status 0, or 1 when it failed\n"
-    "  plugins [--json]\n"
-    "        every plugin: built-in shapers, JS shapers, exec hooks (id, kind, tier, state,\n"
-    "        statistics); broken plugins with the reason they do not run\n"
-    "  stats [--json]\n"
-    "        per-shaper statistics: matches, shapes, tokens saved, shape time\n"
-    "  trust [DIR]\n"
-    "        trust the project DIR (default: the current directory): its .plugline/ config\n"
-    "        and plugins may load from now on, as they are now (a changed or added file needs\n"
-    "        trusting again); prints each file it trusts with its SHA-256\n"
-    "  trust --show [DIR]\n"
-    "        what `trust DIR` would trust, and whether DIR is trusted now (files added,\n"
-    "        changed or removed since); trusts nothing\n"
-    "  trust --revoke [DIR]   (or: untrust [DIR])\n"
-    "        stop trusting the project DIR\n"
-    "  trust --list\n"
-    "        the trusted projects\n"
-    "  server [--idle-timeout SECONDS] | server start | server status [--json] | server stop\n"
-    "        the per-user server of $PLUGLINE_HOME (a Unix socket in $PLUGLINE_HOME/run/): run\n"
-    "        it in the foreground, start it in the background, show it (exit 3 when none\n"
-    "        runs), stop it. It answers status queries so far; commands do not use it yet\n"
-    "  version\n"
-    "        print plugline's version\n"
-    "\n"
-    "environment: PLUGLINE_HOME (default ~/.plugline)\n";
 
 // Quotes an argument for display so the command line reads back the way a shell would run it.
 std::string ShellQuote(std::string_view arg) {
@@ -103,22 +62,6 @@ std::string ShellQuote(std::string_view arg) {
   return quoted;
 }
 
-struct ShapeFlags {
-  bool json = false;
-  std::string shaper;
-};
-
-// Prints a shaping result: the summary (ending in a newline) or its JSON.
-void PrintResult(const ShapeResult& result, const ShapeFlags& flags) {
-  if (flags.json) {
-    WriteAll(STDOUT_FILENO, StrCat(result.ToJson(), "\n"));
-    return;
-  }
-  WriteAll(STDOUT_FILENO, result.summary);
-  if (!result.summary.empty() && result.summary.back() != '\n') WriteAll(STDOUT_FILENO, "\n");
-  if (result.fallback) Error(StrCat("note: ", core::EscapeControl(*result.fallback)));
-}
-
 // How many of the host's diagnostics have been printed: the host adds some while it works (a
 // malformed stats file it moved aside), printed once the command is done.
 size_t diagnostics_printed = 0;
@@ -131,11 +74,20 @@ void PrintNewDiagnostics(const Host& host) {
   diagnostics_printed = std::max(diagnostics_printed, diagnostics.size());
 }
 
-absl::StatusOr<std::unique_ptr<Host>> OpenHost() {
-  HostOptions options;
+std::string CurrentDir() {
   char cwd[4096];
-  if (::getcwd(cwd, sizeof cwd) != nullptr) options.project_dir = cwd;
-  absl::StatusOr<std::unique_ptr<Host>> host = Host::Create(std::move(options));
+  return ::getcwd(cwd, sizeof cwd) != nullptr ? std::string(cwd) : std::string();
+}
+
+// The host of this process for the current directory; `opened`, when given, is one that
+// deciding where to run already made.
+absl::StatusOr<std::unique_ptr<Host>> OpenHost(std::unique_ptr<Host> opened = nullptr) {
+  absl::StatusOr<std::unique_ptr<Host>> host = std::move(opened);
+  if (*host == nullptr) {
+    HostOptions options;
+    options.project_dir = CurrentDir();
+    host = Host::Create(std::move(options));
+  }
   if (host.ok()) PrintNewDiagnostics(**host);
   return host;
 }
@@ -148,6 +100,53 @@ void AbandonHost(std::unique_ptr<Host> host) {
   PrintNewDiagnostics(*host);
   host->DisposePlugins();
   (void)host.release();
+}
+
+// Whether the server may run this command: what goes over the wire is JSON text, so an
+// argument or directory that is not UTF-8 keeps the command in this process.
+bool WireSafe(const std::vector<std::string>& args, const std::string& cwd) {
+  if (cwd.empty() || !core::IsValidUtf8(cwd)) return false;
+  return std::all_of(args.begin(), args.end(),
+                     [](const std::string& arg) { return core::IsValidUtf8(arg); });
+}
+
+// Where a command that loads plugins runs: a server, or (nullopt) this process, with the host
+// deciding opened in `*local`.
+std::optional<Remote> ChooseRemote(const std::vector<std::string>& args, std::string* cwd,
+                                   std::unique_ptr<Host>* local) {
+  *cwd = CurrentDir();
+  absl::StatusOr<std::string> home = core::ResolveHome("");
+  if (!home.ok() || !WireSafe(args, *cwd)) return std::nullopt;
+  return Remote::Choose(*home, *cwd, local);
+}
+
+void FallBack(const absl::Status& why) {
+  absl::StatusOr<std::string> home = core::ResolveHome("");
+  if (home.ok()) NoteFallback(*home, why);
+}
+
+// Shapes an output this process captured: in the server, or here when the server fails.
+int ShapeCaptured(Remote& remote, bool run, const std::string& command,
+                  std::optional<int> exit_code, const ShapeFlags& flags,
+                  const core::CapturedOutput& captured) {
+  absl::StatusOr<int> shown = remote.Shape(run, command, exit_code, flags, captured);
+  if (shown.ok()) return run ? exit_code.value_or(0) : *shown;
+  FallBack(shown.status());
+  absl::StatusOr<std::unique_ptr<Host>> host = OpenHost();
+  if (!host.ok()) {
+    Error(StrCat("warning: ", host.status().message(), "; showing the output unshaped"));
+    WriteAll(STDOUT_FILENO, captured.text);
+    return run ? exit_code.value_or(0) : 1;
+  }
+  FdOutput io;
+  const int status = ShapeAndPrint(
+      io,
+      [&](std::string_view shaper) {
+        return internal::HostAccess::ShapeCaptured(**host, command, exit_code, shaper, captured);
+      },
+      flags, run, run ? exit_code.value_or(0) : 0);
+  AbandonHost(*std::move(host));
+  return status;
 }
 
 int Run(const std::vector<std::string>& args) {
@@ -195,14 +194,39 @@ int Run(const std::vector<std::string>& args) {
   // A command line that is not UTF-8 is shown (and matched) with U+FFFD in its place.
   const std::string command = core::SanitizeUtf8(absl::StrJoin(quoted, " "));
 
+  // With a server, this process captures the output (raw file and window, as the server's
+  // host would) and the server shapes it; the command itself is this process's child either way.
+  std::optional<Remote> remote;
+  std::optional<core::CaptureSettings> settings;
+  std::unique_ptr<Host> local;
+  if (!raw) {
+    std::string cwd;
+    remote = ChooseRemote({}, &cwd, &local);
+    if (remote) {
+      absl::StatusOr<core::CaptureSettings> got = remote->CaptureSettings();
+      if (got.ok()) {
+        settings = *std::move(got);
+      } else {
+        FallBack(got.status());
+        remote.reset();
+      }
+    }
+  }
+  std::unique_ptr<core::TokenCounter> counter;
+  std::unique_ptr<core::RawCapture> remote_capture;
+  if (settings) {
+    counter = core::MakeEstimateTokenCounter();
+    remote_capture = std::make_unique<core::RawCapture>(*settings, counter.get());
+  }
+
   // Plugins load while the command runs (V8 and one isolate per JS plugin take a while), so a
   // command that runs longer than that pays nothing for them. Started once the child exists,
   // so no descriptor the loader opens can leak into it.
   absl::StatusOr<std::unique_ptr<Host>> host = absl::UnavailableError("not opened");
   std::unique_ptr<OutputCapture> capture;
   std::thread preload;
-  if (!raw) {
-    host = OpenHost();
+  if (!raw && !remote) {
+    host = OpenHost(std::move(local));
     if (host.ok()) {
       capture = (*host)->StartCapture();
       Host* opened = host->get();
@@ -215,26 +239,32 @@ int Run(const std::vector<std::string>& args) {
     }
   }
   bool progress_shown = false;
-  if (capture == nullptr) {
-    // No shaping: the output streams through as it arrives.
-    spec.on_output = [](std::string_view chunk) { WriteAll(STDOUT_FILENO, chunk); };
-  } else {
+  std::function<uint64_t()> lines_seen;
+  if (remote_capture != nullptr) {
+    core::RawCapture* sink = remote_capture.get();
+    spec.on_output = [sink](std::string_view chunk) { sink->Append(chunk); };
+    lines_seen = [sink] { return sink->lines(); };
+  } else if (capture != nullptr) {
     OutputCapture* sink = capture.get();
     spec.on_output = [sink](std::string_view chunk) { sink->Append(chunk); };
-    if (::isatty(STDERR_FILENO)) {
-      // A person is watching: after a few seconds, show that the command is alive and how
-      // much it has printed, on one line of stderr that is rewritten in place.
-      spec.tick_interval = absl::Seconds(1);
-      spec.on_tick = [&, sink](absl::Duration elapsed) {
-        if (elapsed < kProgressAfter) return;
-        progress_shown = true;
-        const uint64_t lines_seen = sink->lines();
-        WriteAll(STDERR_FILENO,
-                 StrCat("\rplugline: running ", spec.argv[0], " — ", absl::ToInt64Seconds(elapsed),
-                        "s, ", core::FormatCount(lines_seen), lines_seen == 1 ? " line" : " lines",
-                        " so far\x1b[K"));
-      };
-    }
+    lines_seen = [sink] { return sink->lines(); };
+  } else {
+    // No shaping: the output streams through as it arrives.
+    spec.on_output = [](std::string_view chunk) { WriteAll(STDOUT_FILENO, chunk); };
+  }
+  if (lines_seen && ::isatty(STDERR_FILENO)) {
+    // A person is watching: after a few seconds, show that the command is alive and how
+    // much it has printed, on one line of stderr that is rewritten in place.
+    spec.tick_interval = absl::Seconds(1);
+    spec.on_tick = [&](absl::Duration elapsed) {
+      if (elapsed < kProgressAfter) return;
+      progress_shown = true;
+      const uint64_t lines = lines_seen();
+      WriteAll(STDERR_FILENO,
+               StrCat("\rplugline: running ", spec.argv[0], " — ", absl::ToInt64Seconds(elapsed),
+                      "s, ", core::FormatCount(lines), lines == 1 ? " line" : " lines",
+                      " so far\x1b[K"));
+    };
   }
   absl::StatusOr<exec::ProcessResult> result = exec::RunProcess(spec);
   if (preload.joinable()) preload.join();
@@ -244,57 +274,19 @@ int Run(const std::vector<std::string>& args) {
     return absl::IsNotFound(result.status()) ? kExitNotFound : kExitNotExecutable;
   }
   const int exit_code = result->ShellExitCode();
+  if (remote_capture != nullptr) {
+    return ShapeCaptured(*remote, /*run=*/true, command, exit_code, flags, remote_capture->Take());
+  }
   if (capture == nullptr) return exit_code;
 
-  absl::StatusOr<ShapeResult> shaped = capture->Finish(command, exit_code, flags.shaper);
-  if (!shaped.ok() && !flags.shaper.empty()) {
-    // An unknown --shaper: say so, and shape with the best match rather than lose the output.
-    Error(ToStd(shaped.status().message()));
-    shaped = capture->Finish(command, exit_code);
-  }
-  if (!shaped.ok()) {
-    Error(ToStd(shaped.status().message()));
-    return exit_code;
-  }
-  PrintResult(*shaped, flags);
+  FdOutput io;
+  ShapeAndPrint(
+      io,
+      [&](std::string_view shaper) { return capture->Finish(command, exit_code, shaper); },
+      flags, /*run=*/true, exit_code);
   capture.reset();
   AbandonHost(*std::move(host));
   return exit_code;
-}
-
-// Reads `fd` (`name` in messages) to its end, giving each chunk to `consume`, which returns
-// false to stop early. A read error is a Status naming `name`.
-absl::Status ReadInChunks(int fd, std::string_view name,
-                          const std::function<bool(std::string_view)>& consume) {
-  char buf[65536];
-  for (;;) {
-    ssize_t n = ::read(fd, buf, sizeof buf);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) return core::ErrnoToStatus(errno, StrCat("cannot read ", name));
-    if (n == 0) return absl::OkStatus();
-    if (!consume(std::string_view(buf, static_cast<size_t>(n)))) return absl::OkStatus();
-  }
-}
-
-// All of `fd` when it holds at most `limit` bytes; ResourceExhausted (having read no more than
-// limit + one chunk) when it holds more.
-absl::StatusOr<std::string> ReadAtMost(int fd, std::string_view name, size_t limit) {
-  std::string data;
-  bool over = false;
-  absl::Status status = ReadInChunks(fd, name, [&](std::string_view chunk) {
-    if (data.size() + chunk.size() > limit) {
-      over = true;
-      return false;
-    }
-    data.append(chunk);
-    return true;
-  });
-  if (!status.ok()) return status;
-  if (over) {
-    return absl::ResourceExhaustedError(
-        StrCat("the payload (", name, ") is larger than the ", core::FormatBytes(limit), " limit"));
-  }
-  return data;
 }
 
 int Shape(const std::vector<std::string>& args) {
@@ -339,7 +331,33 @@ int Shape(const std::vector<std::string>& args) {
     Error(StrCat("shape: --command is required\n\n", kUsage));
     return kExitUsage;
   }
-  absl::StatusOr<std::unique_ptr<Host>> host = OpenHost();
+  std::string cwd;
+  std::unique_ptr<Host> local;
+  std::optional<Remote> remote = ChooseRemote(args, &cwd, &local);
+  std::optional<core::CaptureSettings> settings;
+  if (remote) {
+    absl::StatusOr<core::CaptureSettings> got = remote->CaptureSettings();
+    if (got.ok()) {
+      settings = *std::move(got);
+    } else {
+      FallBack(got.status());
+    }
+  }
+  if (settings) {
+    // Standard input is captured here (raw file and window) and shaped in the server.
+    std::unique_ptr<core::TokenCounter> counter = core::MakeEstimateTokenCounter();
+    core::RawCapture capture(*settings, counter.get());
+    absl::Status read = ReadInChunks(STDIN_FILENO, "standard input", [&](std::string_view chunk) {
+      capture.Append(chunk);
+      return true;
+    });
+    if (!read.ok()) {
+      Error(StrCat("shape: ", read.message()));
+      return 1;
+    }
+    return ShapeCaptured(*remote, /*run=*/false, command, exit_code, flags, capture.Take());
+  }
+  absl::StatusOr<std::unique_ptr<Host>> host = OpenHost(std::move(local));
   if (!host.ok()) {
     Error(ToStd(host.status().message()));
     return 1;
@@ -355,15 +373,74 @@ int Shape(const std::vector<std::string>& args) {
     Error(StrCat("shape: ", read.message()));
     return 1;
   }
-  absl::StatusOr<ShapeResult> shaped = capture->Finish(command, exit_code, flags.shaper);
-  if (!shaped.ok()) {
-    Error(ToStd(shaped.status().message()));
-    return kExitUsage;
-  }
-  PrintResult(*shaped, flags);
+  FdOutput io;
+  const int status = ShapeAndPrint(
+      io,
+      [&](std::string_view shaper) { return capture->Finish(command, exit_code, shaper); },
+      flags, /*run=*/false, 0);
+  if (status != 0) return status;
   capture.reset();
   AbandonHost(*std::move(host));
   return 0;
+}
+
+// Whether `plugline hook ARGS` reads its payload from standard input.
+bool HookReadsStdin(const std::vector<std::string>& args) {
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (args[i] == "--payload") return i + 1 < args.size() && args[i + 1] == "-";
+    if (args[i].starts_with("--payload=")) return args[i] == "--payload=-";
+  }
+  return true;
+}
+
+// plugins, hook, trigger, tools, tool: in the server when one serves (or is started for)
+// this home, else here.
+int HostCommand(const std::string& name, const std::vector<std::string>& args) {
+  std::string cwd;
+  std::unique_ptr<Host> local;
+  std::string stdin_data;
+  bool have_stdin = false;
+  if (std::optional<Remote> remote = ChooseRemote(args, &cwd, &local)) {
+    bool readable = true;
+    if (name == "hook" && HookReadsStdin(args)) {
+      // One byte over the limit is enough for the server to refuse it as this process would.
+      absl::Status read = ReadInChunks(STDIN_FILENO, "standard input", [&](std::string_view chunk) {
+        stdin_data.append(chunk.substr(0, kMaxPayloadBytes + 1 - stdin_data.size()));
+        return stdin_data.size() <= kMaxPayloadBytes;
+      });
+      have_stdin = true;
+      readable = read.ok();
+      if (!readable) {
+        Error(StrCat("hook: ", read.message()));
+        return 1;
+      }
+    }
+    absl::StatusOr<int> status = remote->Command(name, args, have_stdin ? &stdin_data : nullptr);
+    if (status.ok()) return *status;
+    FallBack(status.status());
+  }
+  FdOutput io;
+  CommandEnv env;
+  env.io = &io;
+  env.cwd = cwd;
+  if (have_stdin) env.stdin_data = &stdin_data;
+  env.open_host = [&local, &cwd]() -> absl::StatusOr<Host*> {
+    if (local == nullptr) {
+      HostOptions options;
+      options.project_dir = cwd;
+      absl::StatusOr<std::unique_ptr<Host>> host = Host::Create(std::move(options));
+      if (!host.ok()) return host.status();
+      local = *std::move(host);
+    }
+    return local.get();
+  };
+  const int status = RunHostCommand(name, args, env);
+  // See AbandonHost: the process ends now.
+  if (local != nullptr) {
+    local->DisposePlugins();
+    (void)local.release();
+  }
+  return status;
 }
 
 int Stats(const std::vector<std::string>& args) {
@@ -415,306 +492,6 @@ int Stats(const std::vector<std::string>& args) {
   }
   WriteAll(STDOUT_FILENO, table);
   return 0;
-}
-
-int Plugins(const std::vector<std::string>& args) {
-  bool json = false;
-  for (const std::string& arg : args) {
-    if (arg == "--json") {
-      json = true;
-    } else {
-      Error(StrCat("plugins: unknown argument ", arg, "\n\n", kUsage));
-      return kExitUsage;
-    }
-  }
-  absl::StatusOr<std::unique_ptr<Host>> host = OpenHost();
-  if (!host.ok()) {
-    Error(ToStd(host.status().message()));
-    return 1;
-  }
-  std::string listing = (*host)->PluginsJson();
-  if (json) {
-    WriteAll(STDOUT_FILENO, StrCat(listing, "\n"));
-    return 0;
-  }
-  absl::StatusOr<core::Value> plugins = core::ParseJson(listing, "plugins");
-  if (!plugins.ok()) {
-    Error(ToStd(plugins.status().message()));
-    return 1;
-  }
-  // Statistics are optional here: a corrupt stats file must not hide the listing.
-  absl::StatusOr<std::string> stats_json = (*host)->StatsJson();
-  absl::StatusOr<core::Value> stats =
-      stats_json.ok() ? core::ParseJson(*stats_json, "stats") : stats_json.status();
-  const core::Value* shapers = stats.ok() ? stats->Find("shapers") : nullptr;
-  // Ids, reasons and warnings come from plugins (and their file names): control characters are
-  // escaped before they reach the terminal.
-  auto text = [](const core::Value& v, std::string_view key) -> std::string {
-    const core::Value* f = v.Find(key);
-    return f != nullptr && f->is_string() ? core::EscapeControl(f->as_string()) : std::string("-");
-  };
-  auto count = [&](std::string_view id, std::string_view key) -> std::string {
-    const core::Value* s = shapers != nullptr ? shapers->Find(id) : nullptr;
-    const core::Value* v = s != nullptr ? s->Find(key) : nullptr;
-    if (v == nullptr || !v->is_number()) return "0";
-    double n = v->as_number();
-    std::string formatted = core::FormatCount(static_cast<uint64_t>(n < 0 ? -n : n));
-    return n < 0 ? "-" + formatted : formatted;
-  };
-  std::string table = absl::StrFormat("%-22s %-15s %-10s %-9s %8s %8s %13s\n", "id", "kind",
-                                      "tier", "state", "matches", "shapes", "tokens saved");
-  std::string problems;
-  std::string hooks;
-  for (const core::Value& p : plugins->Find("plugins")->as_array()) {
-    std::string id = text(p, "id");
-    std::string state = text(p, "state");
-    if (const core::Value* events = p.Find("events");
-        events != nullptr && events->is_array() && state == "enabled") {
-      std::vector<std::string> names;
-      for (const core::Value& e : events->as_array()) {
-        if (e.is_string()) names.push_back(core::EscapeControl(e.as_string()));
-      }
-      if (!names.empty()) {
-        StrAppend(&hooks, absl::StrFormat("  %-22s %s\n", id, absl::StrJoin(names, ", ")));
-      }
-    }
-    StrAppend(&table, absl::StrFormat("%-22s %-15s %-10s %-9s %8s %8s %13s\n", id,
-                                      text(p, "kind"), text(p, "tier"), state,
-                                      count(id, "match_count"), count(id, "shape_count"),
-                                      count(id, "tokens_saved")));
-    if (state != "enabled") {
-      StrAppend(&problems, "\n", id, " (", state, "): ", text(p, "path"), "\n  ",
-                text(p, "reason"), "\n");
-    }
-    if (const core::Value* warnings = p.Find("warnings");
-        warnings != nullptr && warnings->is_array()) {
-      for (const core::Value& warning : warnings->as_array()) {
-        if (!warning.is_string()) continue;
-        StrAppend(&problems, "\n", id, " (warning): ", core::EscapeControl(warning.as_string()),
-                  "\n");
-      }
-    }
-  }
-  if (!hooks.empty()) hooks = StrCat("\nhooks (plugline hook EVENT):\n", hooks);
-  WriteAll(STDOUT_FILENO, StrCat(table, hooks, problems));
-  PrintNewDiagnostics(**host);
-  return 0;
-}
-
-constexpr int kExitDenied = 3;
-// `plugline hook` reads at most this much payload (docs/hooks.md).
-constexpr size_t kMaxPayloadBytes = 16u << 20;
-
-int Hook(const std::vector<std::string>& args) {
-  std::string event;
-  std::string payload_file = "-";
-  for (size_t i = 0; i < args.size(); ++i) {
-    const std::string& arg = args[i];
-    if (arg == "--payload") {
-      if (i + 1 >= args.size()) {
-        Error("--payload needs a file name (- for standard input)");
-        return kExitUsage;
-      }
-      payload_file = args[++i];
-    } else if (arg.starts_with("--payload=")) {
-      payload_file = arg.substr(std::string_view("--payload=").size());
-    } else if (arg.starts_with("-") && arg != "-") {
-      Error(StrCat("hook: unknown option ", arg, "\n\n", kUsage));
-      return kExitUsage;
-    } else if (event.empty()) {
-      event = arg;
-    } else {
-      Error(StrCat("hook: unexpected argument ", arg, "\n\n", kUsage));
-      return kExitUsage;
-    }
-  }
-  if (event.empty()) {
-    Error(StrCat("hook: no event given\n\n", kUsage));
-    return kExitUsage;
-  }
-  const std::string source = payload_file == "-" ? "standard input" : payload_file;
-  int fd = STDIN_FILENO;
-  if (payload_file != "-") {
-    fd = ::open(payload_file.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) {
-      Error(StrCat("hook: ",
-                   core::ErrnoToStatus(errno, StrCat("cannot open ", payload_file)).message()));
-      return 1;
-    }
-  }
-  // A payload is one JSON object; one larger than this is refused, not read without end.
-  absl::StatusOr<std::string> read = ReadAtMost(fd, source, kMaxPayloadBytes);
-  if (fd != STDIN_FILENO) ::close(fd);
-  if (!read.ok()) {
-    Error(StrCat("hook: ", read.status().message()));
-    return absl::IsResourceExhausted(read.status()) ? kExitUsage : 1;
-  }
-  std::string payload = *std::move(read);
-  // Nothing at all is an empty payload: `plugline hook session_start </dev/null`.
-  if (payload.find_first_not_of(" \t\r\n") == std::string::npos) payload = "{}";
-  absl::StatusOr<std::unique_ptr<Host>> host = OpenHost();
-  if (!host.ok()) {
-    Error(ToStd(host.status().message()));
-    return 1;
-  }
-  absl::StatusOr<DispatchResult> result = (*host)->Dispatch(event, payload);
-  if (!result.ok()) {
-    Error(StrCat("hook: the payload (", source, "): ", result.status().message()));
-    return kExitUsage;
-  }
-  WriteAll(STDOUT_FILENO, StrCat(result->ToJson(), "\n"));
-  // Plugin text on the terminal: control characters escaped (the JSON above escapes its own).
-  using core::EscapeControl;
-  for (const DispatchResult::Warning& warning : result->warnings) {
-    Error(warning.plugin.empty()
-              ? StrCat("warning: ", EscapeControl(warning.text))
-              : StrCat("warning: plugin ", EscapeControl(warning.plugin), ": ",
-                       EscapeControl(warning.text)));
-  }
-  for (const DispatchResult::Skipped& skipped : result->skipped) {
-    Error(StrCat("note: plugin ", EscapeControl(skipped.plugin), " skipped: ",
-                 EscapeControl(skipped.detail)));
-  }
-  AbandonHost(*std::move(host));
-  return result->denied ? kExitDenied : 0;
-}
-
-// Options of the form `--name VALUE` (or `--name=VALUE`) after one positional argument.
-struct NamedArgs {
-  std::string positional;
-  std::vector<std::pair<std::string, std::string>> options;
-  std::string error;
-
-  const std::string* Get(std::string_view name) const {
-    for (const auto& [key, value] : options) {
-      if (key == name) return &value;
-    }
-    return nullptr;
-  }
-};
-
-NamedArgs ParseNamed(const std::vector<std::string>& args,
-                     const std::vector<std::string_view>& allowed, bool want_positional) {
-  NamedArgs parsed;
-  for (size_t i = 0; i < args.size(); ++i) {
-    const std::string& arg = args[i];
-    if (arg.starts_with("--")) {
-      std::string name = arg.substr(2);
-      std::string value;
-      if (size_t eq = name.find('='); eq != std::string::npos) {
-        value = name.substr(eq + 1);
-        name.resize(eq);
-      } else if (name != "json") {
-        if (i + 1 >= args.size()) {
-          parsed.error = StrCat("--", name, " needs a value");
-          return parsed;
-        }
-        value = args[++i];
-      }
-      if (std::find(allowed.begin(), allowed.end(), name) == allowed.end()) {
-        parsed.error = StrCat("unknown option --", name);
-        return parsed;
-      }
-      parsed.options.emplace_back(name, value);
-    } else if (want_positional && parsed.positional.empty()) {
-      parsed.positional = arg;
-    } else {
-      parsed.error = StrCat("unexpected argument ", arg);
-      return parsed;
-    }
-  }
-  if (want_positional && parsed.positional.empty()) parsed.error = "a name is required";
-  return parsed;
-}
-
-int Trigger(const std::vector<std::string>& args) {
-  NamedArgs parsed = ParseNamed(args, {"input", "output"}, true);
-  if (!parsed.error.empty()) {
-    Error(StrCat("trigger: ", parsed.error, "\n\n", kUsage));
-    return kExitUsage;
-  }
-  const std::string* input = parsed.Get("input");
-  const std::string* output = parsed.Get("output");
-  absl::StatusOr<std::unique_ptr<Host>> host = OpenHost();
-  if (!host.ok()) {
-    Error(ToStd(host.status().message()));
-    return 1;
-  }
-  absl::StatusOr<TriggerResult> result = (*host)->Trigger(
-      parsed.positional, input != nullptr ? *input : "{}", output != nullptr ? *output : "{}");
-  if (!result.ok()) {
-    Error(StrCat("trigger: ", result.status().message()));
-    return kExitUsage;
-  }
-  WriteAll(STDOUT_FILENO, StrCat(result->ToJson(), "\n"));
-  AbandonHost(*std::move(host));
-  return 0;
-}
-
-int Tools(const std::vector<std::string>& args) {
-  NamedArgs parsed = ParseNamed(args, {"json"}, false);
-  if (!parsed.error.empty()) {
-    Error(StrCat("tools: ", parsed.error, "\n\n", kUsage));
-    return kExitUsage;
-  }
-  absl::StatusOr<std::unique_ptr<Host>> host = OpenHost();
-  if (!host.ok()) {
-    Error(ToStd(host.status().message()));
-    return 1;
-  }
-  std::string listing = (*host)->ToolsJson();
-  if (parsed.Get("json") != nullptr) {
-    WriteAll(STDOUT_FILENO, StrCat(listing, "\n"));
-  } else {
-    absl::StatusOr<core::Value> tools = core::ParseJson(listing, "tools");
-    std::string table = absl::StrFormat("%-24s %-20s %s\n", "tool", "plugin", "description");
-    if (tools.ok()) {
-      for (const core::Value& t : tools->Find("tools")->as_array()) {
-        // Plugin text: control characters escaped before they reach the terminal.
-        StrAppend(&table,
-                  absl::StrFormat("%-24s %-20s %s\n", core::EscapeControl(t.Find("name")->as_string()),
-                                  core::EscapeControl(t.Find("plugin")->as_string()),
-                                  core::EscapeControl(t.Find("description")->as_string())));
-      }
-    }
-    WriteAll(STDOUT_FILENO, table);
-  }
-  AbandonHost(*std::move(host));
-  return 0;
-}
-
-int Tool(const std::vector<std::string>& args) {
-  NamedArgs parsed = ParseNamed(args, {"args", "context"}, true);
-  if (!parsed.error.empty()) {
-    Error(StrCat("tool: ", parsed.error, "\n\n", kUsage));
-    return kExitUsage;
-  }
-  const std::string* tool_args = parsed.Get("args");
-  const std::string* context = parsed.Get("context");
-  absl::StatusOr<std::unique_ptr<Host>> host = OpenHost();
-  if (!host.ok()) {
-    Error(ToStd(host.status().message()));
-    return 1;
-  }
-  std::string default_context = "{}";
-  if (context == nullptr) {
-    char cwd[4096];
-    if (::getcwd(cwd, sizeof cwd) != nullptr) {
-      core::JsonWriter w;
-      w.BeginObject().Key("directory").String(cwd).EndObject();
-      default_context = w.Take();
-    }
-  }
-  absl::StatusOr<std::string> result = (*host)->ExecuteTool(
-      parsed.positional, tool_args != nullptr ? *tool_args : "{}",
-      context != nullptr ? *context : default_context);
-  if (!result.ok()) {
-    Error(StrCat("tool: ", result.status().message()));
-    return absl::IsNotFound(result.status()) ? 1 : kExitUsage;
-  }
-  WriteAll(STDOUT_FILENO, StrCat(*result, "\n"));
-  AbandonHost(*std::move(host));
-  return result->find("\"ok\":true") != std::string::npos ? 0 : 1;
 }
 
 // A file name as the terminal should show it: a repository may name a file with a newline or
@@ -893,11 +670,7 @@ int Main(int argc, char** argv) {
   if (subcommand == "run") return Run(args);
   if (subcommand == "shape") return Shape(args);
   if (subcommand == "stats") return Stats(args);
-  if (subcommand == "plugins") return Plugins(args);
-  if (subcommand == "hook") return Hook(args);
-  if (subcommand == "trigger") return Trigger(args);
-  if (subcommand == "tools") return Tools(args);
-  if (subcommand == "tool") return Tool(args);
+  if (IsHostCommand(subcommand)) return HostCommand(subcommand, args);
   if (subcommand == "trust") return Trust(args, false);
   if (subcommand == "untrust") return Trust(args, true);
   if (subcommand == "server") return ServerCommand(args);

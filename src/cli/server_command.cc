@@ -7,7 +7,9 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -19,7 +21,10 @@
 #include "core/json.h"
 #include "core/strings.h"
 #include "core/text.h"
+#include "cli/remote.h"
+#include "cli/serve.h"
 #include "server/client.h"
+#include "server/host_pool.h"
 #include "server/server.h"
 #include "server/socket.h"
 
@@ -71,12 +76,12 @@ std::string Text(const core::Value& value, std::string_view key) {
 }
 
 bool ParseIdleTimeout(const std::vector<std::string>& args, size_t from,
-                      server::ServerOptions* options) {
+                      std::optional<absl::Duration>* idle) {
   for (size_t i = from; i < args.size(); ++i) {
     double seconds = 0;
     if (args[i] == "--idle-timeout" && i + 1 < args.size() &&
         absl::SimpleAtod(args[i + 1], &seconds) && seconds > 0) {
-      options->idle_timeout = absl::Seconds(seconds);
+      *idle = absl::Seconds(seconds);
       ++i;
     } else {
       Error(StrCat("server: unexpected argument ", args[i], "\n\n", kServerUsage));
@@ -91,6 +96,21 @@ int Foreground(const std::string& home, server::ServerOptions options) {
     WriteAll(STDERR_FILENO, StrCat("plugline: server for ", home, " listening on ",
                                 server::SocketPath(home), " (pid ", ::getpid(), ")\n"));
   };
+  // The hosts, one per project directory, live as long as the server (or until unused).
+  server::HostPool::Options pool_options;
+  pool_options.home = home;
+  if (const char* env = std::getenv("PLUGLINE_SERVER_HOST_IDLE_S"); env != nullptr) {
+    double seconds = 0;
+    if (absl::SimpleAtod(env, &seconds) && seconds > 0) {
+      pool_options.unused_after = absl::Seconds(seconds);
+      options.maintenance_interval = std::min(options.maintenance_interval, absl::Seconds(seconds));
+    }
+  }
+  server::HostPool pool(pool_options);
+  options.handle = [&pool](const core::Value& request) { return HandleRequest(pool, request); };
+  options.describe = [&pool] { return pool.Describe(); };
+  options.maintain = [&pool] { pool.DropUnused(); };
+  options.on_stop = [&pool] { pool.DropAll(); };
   absl::Status run = server::RunServer(options);
   if (!run.ok()) {
     Error(ToStd(run.message()));
@@ -99,50 +119,19 @@ int Foreground(const std::string& home, server::ServerOptions options) {
   return 0;
 }
 
-int Start(const std::string& home, const server::ServerOptions& options) {
+int Start(const std::string& home, std::optional<absl::Duration> idle_timeout) {
   if (absl::StatusOr<core::Value> hello = Ask(home, "hello"); hello.ok()) {
     WriteAll(STDOUT_FILENO, StrCat("a server already runs for ", home, " (pid ",
                                 static_cast<int64_t>(Number(*hello, "pid")), ")\n"));
     return 0;
   }
-  const std::string logs = home + "/logs";
-  if (absl::Status made = core::MakeDirs(logs); !made.ok()) {
-    Error(ToStd(made.message()));
+  absl::StatusOr<int64_t> pid = StartServerProcess(home, idle_timeout, kStartTimeout);
+  if (!pid.ok()) {
+    Error(ToStd(pid.status().message()));
     return 1;
   }
-  const std::string idle = StrCat(absl::ToDoubleSeconds(options.idle_timeout));
-  const pid_t pid = ::fork();
-  if (pid < 0) {
-    Error(StrCat("cannot start the server: ", std::strerror(errno)));
-    return 1;
-  }
-  if (pid == 0) {
-    // The server: its own session, no terminal, its stray output in logs/server.out.
-    ::setsid();
-    const int null = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
-    const int out = ::open((logs + "/server.out").c_str(),
-                           O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
-    if (null >= 0) ::dup2(null, STDIN_FILENO);
-    if (out >= 0) {
-      ::dup2(out, STDOUT_FILENO);
-      ::dup2(out, STDERR_FILENO);
-    }
-    ::execl("/proc/self/exe", "plugline", "server", "--idle-timeout", idle.c_str(),
-            static_cast<char*>(nullptr));
-    ::_exit(127);
-  }
-  const absl::Time deadline = absl::Now() + kStartTimeout;
-  while (absl::Now() < deadline) {
-    if (absl::StatusOr<core::Value> hello = Ask(home, "hello"); hello.ok()) {
-      WriteAll(STDOUT_FILENO, StrCat("server started for ", home, " (pid ",
-                                  static_cast<int64_t>(Number(*hello, "pid")), ")\n"));
-      return 0;
-    }
-    absl::SleepFor(absl::Milliseconds(10));
-  }
-  Error(StrCat("the server did not start within ", absl::FormatDuration(kStartTimeout), "; see ",
-               logs, "/server.out and ", logs, "/plugline.log"));
-  return 1;
+  WriteAll(STDOUT_FILENO, StrCat("server started for ", home, " (pid ", *pid, ")\n"));
+  return 0;
 }
 
 int Status(const std::string& home, bool json) {
@@ -210,16 +199,22 @@ int ServerCommand(const std::vector<std::string>& args) {
     Error(ToStd(home.status().message()));
     return 1;
   }
+  // The global config's server settings; --idle-timeout wins.
+  const core::ServerConfig config = core::LoadConfig(*home, "", nullptr).server;
   server::ServerOptions options;
   options.home = *home;
+  options.idle_timeout = absl::Minutes(config.idle_timeout_minutes);
+  options.max_rss_bytes = config.max_rss_bytes;
+  std::optional<absl::Duration> idle;
   const std::string action = args.empty() ? "" : args[0];
   if (action.empty() || action.starts_with("--")) {
-    if (!ParseIdleTimeout(args, 0, &options)) return kExitUsage;
+    if (!ParseIdleTimeout(args, 0, &idle)) return kExitUsage;
+    if (idle) options.idle_timeout = *idle;
     return Foreground(*home, options);
   }
   if (action == "start") {
-    if (!ParseIdleTimeout(args, 1, &options)) return kExitUsage;
-    return Start(*home, options);
+    if (!ParseIdleTimeout(args, 1, &idle)) return kExitUsage;
+    return Start(*home, idle);
   }
   if (action == "status") {
     const bool json = args.size() == 2 && args[1] == "--json";

@@ -206,7 +206,7 @@ void ApplyConfigText(std::string_view text, std::string_view source, Config* con
                                                Value::KindName(doc->kind())));
     return;
   }
-  reader.UnknownKeys(*doc, "", {"plugins", "outputs", "stats"});
+  reader.UnknownKeys(*doc, "", {"plugins", "outputs", "stats", "server"});
   if (const Value* plugins = doc->Find("plugins"); plugins != nullptr && !plugins->is_null()) {
     if (!plugins->is_object()) {
       reader.Problem("plugins", "expected a mapping");
@@ -318,6 +318,47 @@ void ApplyConfigText(std::string_view text, std::string_view source, Config* con
     } else {
       reader.UnknownKeys(*stats, "stats.", {"enabled"});
       reader.Bool(*stats, "enabled", "stats.enabled", &config->stats_enabled);
+    }
+  }
+  if (const Value* server = doc->Find("server"); server != nullptr && !server->is_null()) {
+    // How this user's commands run is the user's choice, not a repository's.
+    if (from_project) {
+      reader.Problem("server", "only the global config.yaml sets this (ignored)");
+      return;
+    }
+    const Value* mode = server->is_object() ? server->Find("mode") : server;
+    if (!server->is_object() && !server->is_string()) {
+      reader.Problem("server", "expected auto, always, never or a mapping");
+    } else if (mode != nullptr) {
+      const std::string path = server->is_object() ? "server.mode" : "server";
+      if (!mode->is_string()) {
+        reader.Problem(path, "expected auto, always or never");
+      } else if (mode->as_string() == "auto") {
+        config->server.mode = ServerMode::kAuto;
+      } else if (mode->as_string() == "always") {
+        config->server.mode = ServerMode::kAlways;
+      } else if (mode->as_string() == "never") {
+        config->server.mode = ServerMode::kNever;
+      } else {
+        reader.Problem(path, StrCat("expected auto, always or never, got ", mode->as_string()));
+      }
+    }
+    if (server->is_object()) {
+      reader.UnknownKeys(*server, "server.", {"mode", "idle_timeout_minutes", "max_rss_mb"});
+      uint64_t idle = config->server.idle_timeout_minutes;
+      reader.Count(*server, "idle_timeout_minutes", "server.idle_timeout_minutes", 1, &idle);
+      if (idle < 1) {
+        reader.Problem("server.idle_timeout_minutes", "expected at least 1");
+      } else {
+        config->server.idle_timeout_minutes = idle;
+      }
+      uint64_t rss = config->server.max_rss_bytes;
+      reader.Count(*server, "max_rss_mb", "server.max_rss_mb", 1ull << 20, &rss);
+      if (rss < (64ull << 20)) {
+        reader.Problem("server.max_rss_mb", "expected at least 64");
+      } else {
+        config->server.max_rss_bytes = rss;
+      }
     }
   }
 }

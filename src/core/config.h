@@ -28,6 +28,12 @@
 //                            # window of this size (docs/shaping.md), 1 to 256
 //   stats:
 //     enabled: true          # per-shaper statistics in <home>/stats.json
+//   server:                  # the per-user server (docs/server.md); global file only
+//     mode: auto             # auto: used when one runs, started when a JS plugin is enabled;
+//                            # always: started when none runs; never: commands in-process.
+//                            # `server: never` is short for this key
+//     idle_timeout_minutes: 15  # the server exits after this long without a request
+//     max_rss_mb: 1024       # a server past this much resident memory restarts when idle
 //
 // A problem in a file (bad YAML, a wrong type, an unknown key) never stops plugline: it is
 // reported as a diagnostic that names the file and the key, and the default is used.
@@ -118,8 +124,17 @@ struct PluginsConfig {
 // outputs.window_mb is at most this: it is memory held per output.
 inline constexpr uint64_t kMaxWindowMb = 256;
 
+enum class ServerMode { kAuto, kAlways, kNever };
+
+struct ServerConfig {
+  ServerMode mode = ServerMode::kAuto;
+  uint64_t idle_timeout_minutes = 15;
+  uint64_t max_rss_bytes = 1024ull << 20;
+};
+
 struct Config {
   PluginsConfig plugins;
+  ServerConfig server;
   OutputRetention outputs;
   uint64_t window_bytes = kDefaultWindowBytes;  // outputs.window_mb (output_window.h)
   bool stats_enabled = true;

@@ -14,8 +14,11 @@
 #include "core/dispatcher.h"
 #include "core/fs.h"
 #include "core/guard_records.h"
+#include "core/host_internal.h"
 #include "core/json.h"
 #include "core/log.h"
+#include "core/node_resolve.h"
+#include "core/output_capture.h"
 #include "core/output_store.h"
 #include "core/output_window.h"
 #include "core/plugins.h"
@@ -89,6 +92,7 @@ struct Host::Impl {
   std::vector<std::string> diagnostics ABSL_GUARDED_BY(mu);
   core::Config config ABSL_GUARDED_BY(mu);
   std::shared_ptr<core::OutputStore> outputs ABSL_GUARDED_BY(mu);
+  std::vector<core::WatchedPath> watched ABSL_GUARDED_BY(mu);
 
   // Whether the project's .plugline/ may load, and if not, why (for diagnostics and listing).
   struct ProjectDecision {
@@ -140,6 +144,7 @@ struct Host::Impl {
       }
     }
     plugins->Refresh(dirs, config.plugins, &diagnostics);
+    std::vector<core::WatchedPath> watched = WatchList(dirs);
     std::shared_ptr<core::OutputStore> store;
     if (options.store_outputs) {
       store = std::make_shared<core::OutputStore>(core::JoinPath(home, "outputs"),
@@ -148,7 +153,33 @@ struct Host::Impl {
     absl::MutexLock lock(&mu);
     this->diagnostics = std::move(diagnostics);
     this->config = std::move(config);
+    this->watched = std::move(watched);
     outputs = std::move(store);
+  }
+
+  // What LoadConfiguration read: the config files, the state files that decide what loads
+  // (trust, guard records), the project's .plugline/, each plugin folder three levels down
+  // (a plugin folder's files and one more level) and each package's folder two levels down.
+  std::vector<core::WatchedPath> WatchList(const std::vector<core::PluginDir>& dirs) const {
+    std::vector<core::WatchedPath> watched = {{core::JoinPath(home, "config.yaml"), 0},
+                                              {core::JoinPath(home, "trust.json"), 0},
+                                              {core::JoinPath(home, "guards.json"), 0}};
+    if (!options.project_dir.empty()) {
+      const std::string project = core::EffectiveProjectDir(home, options.project_dir);
+      if (!project.empty()) watched.push_back({core::JoinPath(project, ".plugline"), 1});
+    }
+    for (const core::PluginDir& dir : dirs) {
+      if (dir.package.empty()) {
+        watched.push_back({dir.path, 3});
+        continue;
+      }
+      absl::StatusOr<core::PackageSpec> spec = core::ParsePackageSpec(dir.package);
+      if (!spec.ok()) continue;
+      for (const std::string& modules : dir.node_modules) {
+        watched.push_back({core::JoinPath(modules, spec->name), 2});
+      }
+    }
+    return watched;
   }
 
   // A global config.yaml that cannot be read (or that has a problem) may have lost the
@@ -200,6 +231,60 @@ struct Host::Impl {
     }
   }
   static constexpr size_t kMaxDiagnostics = 256;
+
+  // The built-in shapers, then the plugins' (loading them if they are not loaded yet).
+  core::ShaperPipeline Pipeline() {
+    core::ShaperPipeline pipeline(counter.get());
+    for (const auto& s : builtins) pipeline.Add(s);
+    for (auto& s : plugins->Shapers()) pipeline.Add(std::move(s));
+    return pipeline;
+  }
+
+  absl::Status CheckShaper(std::string_view shaper) { return Pipeline().CheckShaper(shaper); }
+
+  // Shapes a captured output (`output`: its text, or the whole output its caller holds), masks
+  // what shapers' failures said, logs them and records statistics.
+  absl::StatusOr<ShapeResult> ShapeCaptured(std::string_view command,
+                                            std::optional<int> exit_code,
+                                            std::string_view shaper,
+                                            const core::CapturedOutput& captured,
+                                            std::string_view output, bool stats_enabled) {
+    core::ShaperPipeline pipeline = Pipeline();
+    ShapeRequest request;
+    request.command = command;
+    request.output = output;
+    request.exit_code = exit_code;
+    request.shaper = shaper;
+    core::ShapeTrace trace;
+    absl::StatusOr<ShapeResult> result = pipeline.Run(
+        request, captured.raw, &trace, captured.windowed ? &*captured.windowed : nullptr);
+    if (result.ok()) {
+      // What a shaper's failure said (a thrown error may quote the output or its environment)
+      // reaches the agent: secrets are masked here, where it enters the host's result.
+      for (ShapeResult::Skipped& skipped : result->skipped) {
+        skipped.detail = core::RedactSecrets(skipped.detail);
+      }
+      if (result->fallback) result->fallback = core::RedactSecrets(*result->fallback);
+      for (const ShapeResult::Skipped& skipped : result->skipped) {
+        log->Write("warn", StrCat("shaper ", skipped.shaper),
+                   StrCat(skipped.why, ": ", skipped.detail));
+      }
+      if (result->fallback && !result->shaper.empty()) {
+        log->Write("warn", StrCat("shaper ", result->shaper), *result->fallback);
+      }
+    }
+    if (result.ok() && options.record_stats && stats_enabled) {
+      // Statistics are best effort: a read-only home or a bad stats file must not fail
+      // shaping, but the host hears about it.
+      std::vector<std::string> warnings;
+      absl::Status recorded = stats->Record(trace, absl::Now(), &warnings);
+      if (!recorded.ok()) {
+        warnings.push_back(StrCat("statistics not recorded: ", recorded.message()));
+      }
+      Warn("stats", warnings);
+    }
+    return result;
+  }
 };
 
 namespace {
@@ -327,14 +412,12 @@ void Host::Reload() { impl_->LoadConfiguration(); }
 
 void Host::Preload() { impl_->plugins->Shapers(); }
 
-// The state of one capture: where its raw file goes and the window kept for shaping.
+// The state of one capture: its raw file and window, and the host that shapes it.
 struct OutputCapture::Impl {
   Host::Impl* host = nullptr;
-  // The store of the configuration at the start: a Reload() may replace the host's, and the
-  // writer must still be able to commit into (and prune) the one it started in.
-  std::shared_ptr<core::OutputStore> store;
-  std::unique_ptr<core::RawOutputWriter> writer;  // null when the host does not store outputs
-  std::unique_ptr<core::OutputWindow> window;
+  // Made with the store of the configuration at the start: a Reload() may replace the host's,
+  // and the writer must still be able to commit into (and prune) the one it started in.
+  std::unique_ptr<core::RawCapture> raw;
   bool stats_enabled = true;
   bool finished = false;
 
@@ -349,12 +432,11 @@ OutputCapture::~OutputCapture() = default;
 
 void OutputCapture::Append(std::string_view chunk) {
   if (impl_->finished) return;
-  if (impl_->writer) impl_->writer->Write(chunk);
-  impl_->window->Append(chunk);
+  impl_->raw->Append(chunk);
 }
 
-uint64_t OutputCapture::bytes() const { return impl_->window->bytes(); }
-uint64_t OutputCapture::lines() const { return impl_->window->lines(); }
+uint64_t OutputCapture::bytes() const { return impl_->raw->bytes(); }
+uint64_t OutputCapture::lines() const { return impl_->raw->lines(); }
 
 absl::StatusOr<ShapeResult> OutputCapture::Finish(std::string_view command,
                                                   std::optional<int> exit_code,
@@ -365,15 +447,16 @@ absl::StatusOr<ShapeResult> OutputCapture::Finish(std::string_view command,
 std::unique_ptr<OutputCapture> Host::StartCapture() {
   auto capture = std::make_unique<OutputCapture::Impl>();
   capture->host = impl_.get();
+  std::shared_ptr<core::OutputStore> store;
   uint64_t window_bytes;
   {
     absl::MutexLock lock(&impl_->mu);
-    capture->store = impl_->outputs;
-    if (capture->store) capture->writer = capture->store->Begin();
+    store = impl_->outputs;
     capture->stats_enabled = impl_->config.stats_enabled;
     window_bytes = impl_->config.window_bytes;
   }
-  capture->window = std::make_unique<core::OutputWindow>(window_bytes, impl_->counter.get());
+  capture->raw = std::make_unique<core::RawCapture>(std::move(store), window_bytes,
+                                                    impl_->counter.get());
   return std::unique_ptr<OutputCapture>(new OutputCapture(std::move(capture)));
 }
 
@@ -385,78 +468,21 @@ absl::StatusOr<ShapeResult> OutputCapture::Impl::Finish(std::string_view command
   if (!core::IsValidUtf8(command)) {
     return absl::InvalidArgumentError("command is not valid UTF-8");
   }
-  core::ShaperPipeline pipeline(host->counter.get());
-  for (const auto& s : host->builtins) pipeline.Add(s);
-  for (auto& s : host->plugins->Shapers()) pipeline.Add(std::move(s));
   // Checked before anything is committed, so that the caller can try again.
   if (!shaper.empty()) {
-    absl::Status known = pipeline.CheckShaper(shaper);
+    absl::Status known = host->CheckShaper(shaper);
     if (!known.ok()) return known;
   }
   finished = true;
-
-  core::RawOutputLocation raw;
-  if (writer) {
-    if (whole != nullptr) writer->Write(*whole);
-    absl::StatusOr<std::string> path = writer->Commit();
-    if (path.ok()) {
-      raw.path = *std::move(path);
-      raw.truncated = writer->truncated();
-      raw.stored_bytes = writer->written();
-      raw.max_file_bytes = writer->max_file_bytes();
-    } else {
-      raw.store_error = std::string(path.status().message());
-    }
-  }
-  std::string text;
-  std::optional<core::WindowedOutput> windowed;
-  if (whole == nullptr) {
-    text = window->TakeText();
-    if (!window->whole()) {
-      windowed = core::WindowedOutput{
-          window->bytes(),      window->lines(),      window->tokens(),     window->window_bytes(),
-          window->kept_bytes(), window->head_bytes(), window->tail_bytes(), window->middle_lines()};
-    }
-  }
-  ShapeRequest request;
-  request.command = command;
-  request.output = whole != nullptr ? *whole : std::string_view(text);
-  request.exit_code = exit_code;
-  request.shaper = shaper;
-  core::ShapeTrace trace;
-  absl::StatusOr<ShapeResult> result =
-      pipeline.Run(request, raw, &trace, windowed ? &*windowed : nullptr);
-  if (result.ok()) {
-    // What a shaper's failure said (a thrown error may quote the output or its environment)
-    // reaches the agent: secrets are masked here, where it enters the host's result.
-    for (ShapeResult::Skipped& skipped : result->skipped) {
-      skipped.detail = core::RedactSecrets(skipped.detail);
-    }
-    if (result->fallback) result->fallback = core::RedactSecrets(*result->fallback);
-    for (const ShapeResult::Skipped& skipped : result->skipped) {
-      host->log->Write("warn", StrCat("shaper ", skipped.shaper),
-                       StrCat(skipped.why, ": ", skipped.detail));
-    }
-    if (result->fallback && !result->shaper.empty()) {
-      host->log->Write("warn", StrCat("shaper ", result->shaper), *result->fallback);
-    }
-  }
-  if (result.ok() && host->options.record_stats && stats_enabled) {
-    // Statistics are best effort: a read-only home or a bad stats file must not fail shaping,
-    // but the host hears about it.
-    std::vector<std::string> warnings;
-    absl::Status recorded = host->stats->Record(trace, absl::Now(), &warnings);
-    if (!recorded.ok()) {
-      warnings.push_back(StrCat("statistics not recorded: ", recorded.message()));
-    }
-    host->Warn("stats", warnings);
-  }
-  return result;
+  core::CapturedOutput captured = raw->Take(whole);
+  return host->ShapeCaptured(command, exit_code, shaper, captured,
+                             whole != nullptr ? *whole : std::string_view(captured.text),
+                             stats_enabled);
 }
 
 absl::StatusOr<ShapeResult> Host::Shape(const ShapeRequest& request) {
   std::unique_ptr<OutputCapture> capture = StartCapture();
-  if (request.output.size() <= capture->impl_->window->window_bytes()) {
+  if (request.output.size() <= capture->impl_->raw->window_bytes()) {
     // The common case: the caller holds the whole output and it fits the window.
     return capture->impl_->Finish(request.command, request.exit_code, request.shaper,
                                   &request.output);
@@ -723,3 +749,51 @@ std::vector<std::string> Host::diagnostics() const {
 }
 
 }  // namespace plugline
+
+namespace plugline::internal {
+
+core::CaptureSettings HostAccess::CaptureSettings(Host& host) {
+  Host::Impl& impl = *host.impl_;
+  absl::MutexLock lock(&impl.mu);
+  core::CaptureSettings settings;
+  settings.store_outputs = impl.outputs != nullptr;
+  if (impl.outputs != nullptr) {
+    settings.outputs_dir = impl.outputs->dir();
+    settings.retention = impl.outputs->retention();
+  }
+  settings.window_bytes = impl.config.window_bytes;
+  return settings;
+}
+
+absl::StatusOr<ShapeResult> HostAccess::ShapeCaptured(Host& host, std::string_view command,
+                                                      std::optional<int> exit_code,
+                                                      std::string_view shaper,
+                                                      const core::CapturedOutput& captured) {
+  Host::Impl& impl = *host.impl_;
+  if (!core::IsValidUtf8(command)) {
+    return absl::InvalidArgumentError("command is not valid UTF-8");
+  }
+  if (!shaper.empty()) {
+    absl::Status known = impl.CheckShaper(shaper);
+    if (!known.ok()) return known;
+  }
+  bool stats_enabled;
+  {
+    absl::MutexLock lock(&impl.mu);
+    stats_enabled = impl.config.stats_enabled;
+  }
+  return impl.ShapeCaptured(command, exit_code, shaper, captured, captured.text, stats_enabled);
+}
+
+std::vector<core::WatchedPath> HostAccess::WatchedPaths(Host& host) {
+  absl::MutexLock lock(&host.impl_->mu);
+  return host.impl_->watched;
+}
+
+bool HostAccess::HasJsPlugins(Host& host) {
+  return host.impl_->plugins->HasEnabled(core::PluginKind::kJsModule);
+}
+
+size_t HostAccess::PluginCount(Host& host) { return host.impl_->plugins->size(); }
+
+}  // namespace plugline::internal

@@ -419,6 +419,13 @@ void PluginRegistry::Refresh(const std::vector<PluginDir>& dirs, const PluginsCo
   }
 }
 
+bool PluginRegistry::HasEnabled(PluginKind kind) const {
+  absl::MutexLock lock(&mu_);
+  return std::any_of(entries_.begin(), entries_.end(), [kind](const Entry& entry) {
+    return entry.file.kind == kind && entry.file.untrusted.empty() && entry.settings.enabled;
+  });
+}
+
 void PluginRegistry::LoadPending(std::optional<PluginKind> kind) {
   std::vector<Entry*> pending;
   for (Entry& entry : entries_) {

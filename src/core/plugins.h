@@ -189,6 +189,15 @@ class PluginRegistry {
   // already disposed of is not disposed of again.
   void DisposeAll();
 
+  // Whether a plugin of `kind` that is not disabled by name was found in a trusted place
+  // (broken or not: it would be tried). Loads nothing.
+  bool HasEnabled(PluginKind kind) const;
+  // How many plugins were found (loaded or not).
+  size_t size() const {
+    absl::MutexLock lock(&mu_);
+    return entries_.size();
+  }
+
   // Loads whatever is not loaded yet, then describes every plugin found.
   std::vector<PluginInfo> List();
 

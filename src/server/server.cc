@@ -8,7 +8,9 @@
 #include <uv.h>
 
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
+#include <exception>
 #include <memory>
 #include <string>
 #include <vector>
@@ -50,7 +52,9 @@ struct Connection {
   uv_pipe_t pipe;
   Server* server = nullptr;
   FrameReader reader;
-  bool closing = false;
+  int in_flight = 0;     // requests being handled on pool threads
+  bool closing = false;  // to be closed once nothing is in flight
+  bool closed = false;   // uv_close called
   explicit Connection(size_t max_bytes) : reader(max_bytes) {}
 };
 
@@ -60,31 +64,54 @@ struct Server {
   uv_loop_t loop;
   uv_pipe_t listener;
   uv_timer_t idle;
+  uv_timer_t maintenance;
   uv_signal_t sigterm;
   uv_signal_t sigint;
   std::string socket_path;
+  int lock_fd = -1;
   const std::string build_id = BuildId();  // the executable does not change while it runs
   uint64_t started_ns = 0;
   uint64_t requests = 0;
   uint64_t connections_served = 0;
   int open_connections = 0;
+  int in_flight = 0;
+  bool maintaining = false;
   absl::flat_hash_set<Connection*> connections;
-  bool stopping = false;
+  bool stopping = false;  // no new connections; the loop ends once everything is closed
+  bool retired = false;   // the lock and the socket are given up: they may be another's now
 
   explicit Server(ServerOptions o) : options(std::move(o)), log(options.home + "/logs") {}
+
+  void CloseHandles() {
+    uv_close(reinterpret_cast<uv_handle_t*>(&listener), nullptr);
+    uv_close(reinterpret_cast<uv_handle_t*>(&idle), nullptr);
+    uv_close(reinterpret_cast<uv_handle_t*>(&maintenance), nullptr);
+    uv_close(reinterpret_cast<uv_handle_t*>(&sigterm), nullptr);
+    uv_close(reinterpret_cast<uv_handle_t*>(&sigint), nullptr);
+  }
 
   void Stop(std::string_view why) {
     if (stopping) return;
     stopping = true;
     log.Write("info", "server", StrCat("stopping: ", why));
-    uv_close(reinterpret_cast<uv_handle_t*>(&listener), nullptr);
-    uv_close(reinterpret_cast<uv_handle_t*>(&idle), nullptr);
-    uv_close(reinterpret_cast<uv_handle_t*>(&sigterm), nullptr);
-    uv_close(reinterpret_cast<uv_handle_t*>(&sigint), nullptr);
-    // Open connections are closed (their replies so far are written: a stop request's reply
-    // is, before this runs); the loop ends when the last handle has closed.
+    CloseHandles();
+    // Open connections are closed once their requests are answered (a stop request's reply
+    // is written before this runs); the loop ends when the last handle has closed.
     std::vector<Connection*> open(connections.begin(), connections.end());
     for (Connection* connection : open) CloseConnection(connection);
+  }
+
+  // Gives the home to a fresh server: the socket and the lock go now, the connections that
+  // are open are served until their clients close them.
+  void Retire(std::string_view why) {
+    if (stopping) return;
+    stopping = true;
+    retired = true;
+    log.Write("info", "server", StrCat("retiring: ", why));
+    CloseHandles();
+    ::unlink(socket_path.c_str());
+    if (lock_fd >= 0) ::close(lock_fd);
+    lock_fd = -1;
   }
 
   void ResetIdle() {
@@ -102,6 +129,16 @@ struct Server {
     self->Stop("idle");
   }
 
+  // After a request: a server past its memory ceiling hands over to a fresh one.
+  void CheckMemory() {
+    if (options.max_rss_bytes == 0 || stopping) return;
+    const uint64_t rss = ResidentBytes();
+    if (rss > options.max_rss_bytes) {
+      Retire(StrCat("resident memory ", rss >> 20, " MiB is over the ceiling of ",
+                    options.max_rss_bytes >> 20, " MiB"));
+    }
+  }
+
   // What `hello` answers, and what `status` starts with.
   ValueObject Identity() const {
     return ValueObject{{"ok", Value(true)},
@@ -117,46 +154,19 @@ struct Server {
         {"home", Value(options.home)},
         {"uptime_ms", Value(uptime_ms)},
         {"requests", Value(static_cast<double>(requests))},
+        {"in_flight", Value(static_cast<double>(in_flight))},
         {"connections", Value(static_cast<double>(open_connections))},
         {"connections_served", Value(static_cast<double>(connections_served))},
         {"rss_bytes", Value(static_cast<double>(ResidentBytes()))},
+        {"max_rss_bytes", Value(static_cast<double>(options.max_rss_bytes))},
         {"idle_timeout_ms", Value(static_cast<double>(absl::ToInt64Milliseconds(options.idle_timeout)))},
-        {"hosts", Value(core::ValueArray{})},
     });
+    absl::StatusOr<Value> hosts =
+        options.describe ? core::ParseJson(options.describe(), "hosts") : Value(core::ValueArray{});
+    status.emplace_back("hosts", hosts.ok() ? *std::move(hosts) : Value(core::ValueArray{}));
     return core::ToJson(Value(std::move(status)));
   }
-
-  // The reply to one request frame; `stop` set when the server should stop after replying.
-  std::string Handle(std::string_view frame, bool* stop) {
-    ++requests;
-    absl::StatusOr<Value> request = core::ParseJson(frame, "request");
-    if (!request.ok()) return ErrorReply("invalid_argument", ToStd(request.status().message()));
-    const Value* type = request->is_object() ? request->Find("type") : nullptr;
-    if (type == nullptr || !type->is_string()) {
-      return ErrorReply("invalid_argument", "a request is a JSON object with a string `type`");
-    }
-    const std::string& name = type->as_string();
-    if (name == "hello") return core::ToJson(Value(Identity()));
-    if (name == "status") return Status();
-    if (name == "stop") {
-      *stop = true;
-      return core::ToJson(Value(ValueObject{{"ok", Value(true)},
-                                            {"pid", Value(static_cast<double>(::getpid()))}}));
-    }
-    return ErrorReply("unimplemented", StrCat("this server does not serve `", name, "` requests"));
-  }
 };
-
-void CloseConnection(Connection* connection) {
-  if (connection->closing) return;
-  connection->closing = true;
-  uv_close(reinterpret_cast<uv_handle_t*>(&connection->pipe), [](uv_handle_t* handle) {
-    auto* closed = static_cast<Connection*>(handle->data);
-    --closed->server->open_connections;
-    closed->server->connections.erase(closed);
-    delete closed;
-  });
-}
 
 struct WriteRequest {
   uv_write_t write;
@@ -166,7 +176,33 @@ struct WriteRequest {
   bool stop_after;
 };
 
+void FinishClose(Connection* connection) {
+  if (connection->closed) return;
+  connection->closed = true;
+  uv_close(reinterpret_cast<uv_handle_t*>(&connection->pipe), [](uv_handle_t* handle) {
+    auto* closed = static_cast<Connection*>(handle->data);
+    Server* server = closed->server;
+    --server->open_connections;
+    server->connections.erase(closed);
+    delete closed;
+    // A retired server ends with its last connection.
+    if (server->retired && server->connections.empty()) server->Stop("retired");
+  });
+}
+
+void CloseConnection(Connection* connection) {
+  if (connection->closing) {
+    if (connection->in_flight == 0) FinishClose(connection);
+    return;
+  }
+  connection->closing = true;
+  uv_read_stop(reinterpret_cast<uv_stream_t*>(&connection->pipe));
+  // A request still being handled finishes first; its reply is dropped.
+  if (connection->in_flight == 0) FinishClose(connection);
+}
+
 void Send(Connection* connection, std::string_view reply, bool close_after, bool stop_after) {
+  if (connection->closing) return;
   auto* request = new WriteRequest{{}, EncodeFrame(reply), connection, close_after, stop_after};
   uv_buf_t buf = uv_buf_init(request->frame.data(), static_cast<unsigned>(request->frame.size()));
   const int rc = uv_write(&request->write, reinterpret_cast<uv_stream_t*>(&connection->pipe),
@@ -182,6 +218,88 @@ void Send(Connection* connection, std::string_view reply, bool close_after, bool
     if (stop_after) connection->server->Stop("a stop request");
     delete request;
   }
+}
+
+// One request handed to a pool thread.
+struct Work {
+  uv_work_t work;
+  Connection* connection;
+  Value request;
+  std::string reply;
+};
+
+void Dispatch(Connection* connection, Value request) {
+  Server* server = connection->server;
+  auto* work = new Work{{}, connection, std::move(request), {}};
+  work->work.data = work;
+  ++connection->in_flight;
+  ++server->in_flight;
+  const int rc = uv_queue_work(
+      &server->loop, &work->work,
+      [](uv_work_t* w) {
+        auto* self = static_cast<Work*>(w->data);
+        const ServerOptions& options = self->connection->server->options;
+        try {
+          self->reply = options.handle(self->request);
+        } catch (const std::exception& e) {
+          self->reply = ErrorReply("internal", StrCat("the request failed: ", e.what()));
+        }
+      },
+      [](uv_work_t* w, int) {
+        std::unique_ptr<Work> self(static_cast<Work*>(w->data));
+        Connection* connection = self->connection;
+        Server* server = connection->server;
+        --server->in_flight;
+        --connection->in_flight;
+        if (connection->closing) {
+          CloseConnection(connection);
+        } else {
+          Send(connection, self->reply, /*close_after=*/false, false);
+        }
+        server->ResetIdle();
+        server->CheckMemory();
+      });
+  if (rc != 0) {
+    delete work;
+    --connection->in_flight;
+    --server->in_flight;
+    Send(connection, ErrorReply("unavailable", uv_strerror(rc)), false, false);
+  }
+}
+
+// Answers one request frame: the server's own requests at once, the rest on a pool thread.
+void Handle(Connection* connection, std::string_view frame) {
+  Server* server = connection->server;
+  ++server->requests;
+  absl::StatusOr<Value> request = core::ParseJson(frame, "request");
+  if (!request.ok()) {
+    Send(connection, ErrorReply("invalid_argument", ToStd(request.status().message())), false,
+         false);
+    return;
+  }
+  const Value* type = request->is_object() ? request->Find("type") : nullptr;
+  if (type == nullptr || !type->is_string()) {
+    Send(connection, ErrorReply("invalid_argument", "a request is a JSON object with a string `type`"),
+         false, false);
+    return;
+  }
+  const std::string& name = type->as_string();
+  if (name == "hello") return Send(connection, core::ToJson(Value(server->Identity())), false, false);
+  if (name == "status") return Send(connection, server->Status(), false, false);
+  const std::string pid_reply = core::ToJson(Value(
+      ValueObject{{"ok", Value(true)}, {"pid", Value(static_cast<double>(::getpid()))}}));
+  if (name == "stop") return Send(connection, pid_reply, false, /*stop_after=*/true);
+  if (name == "retire") {
+    const Value* why = request->Find("reason");
+    server->Retire(why != nullptr && why->is_string() ? why->as_string() : "a retire request");
+    return Send(connection, pid_reply, false, false);
+  }
+  if (!server->options.handle) {
+    return Send(connection,
+                ErrorReply("unimplemented", StrCat("this server does not serve `", name, "` requests")),
+                false, false);
+  }
+  Dispatch(connection, *std::move(request));
 }
 
 void OnAlloc(uv_handle_t*, size_t suggested, uv_buf_t* buf) {
@@ -204,9 +322,7 @@ void OnRead(uv_stream_t* stream, ssize_t nread, const uv_buf_t* buf) {
       connection->reader.Feed(std::string_view(buf->base, static_cast<size_t>(nread)), &frames);
   for (const std::string& frame : frames) {
     server->ResetIdle();
-    bool stop = false;
-    const std::string reply = server->Handle(frame, &stop);
-    Send(connection, reply, /*close_after=*/false, stop);
+    Handle(connection, frame);
   }
   if (!fed.ok()) {
     server->log.Write("warning", "server", StrCat("a request refused: ", fed.message()));
@@ -241,6 +357,23 @@ void OnConnection(uv_stream_t* listener, int status) {
   }
   ++server->connections_served;
   uv_read_start(reinterpret_cast<uv_stream_t*>(&connection->pipe), OnAlloc, OnRead);
+}
+
+void OnMaintenance(uv_timer_t* timer) {
+  auto* server = static_cast<Server*>(timer->data);
+  if (!server->options.maintain || server->maintaining || server->stopping) return;
+  server->maintaining = true;
+  auto* work = new uv_work_t;
+  work->data = server;
+  if (uv_queue_work(&server->loop, work,
+                    [](uv_work_t* w) { static_cast<Server*>(w->data)->options.maintain(); },
+                    [](uv_work_t* w, int) {
+                      static_cast<Server*>(w->data)->maintaining = false;
+                      delete w;
+                    }) != 0) {
+    server->maintaining = false;
+    delete work;
+  }
 }
 
 std::string Errno() { return std::strerror(errno); }
@@ -293,7 +426,11 @@ absl::Status RunServer(const ServerOptions& options) {
     return absl::FailedPreconditionError(StrCat(lock_path, ": ", Errno()));
   }
 
+  // Requests from different clients run at once on libuv's pool; its default of 4 threads
+  // would make the fifth parallel hook wait for a slow one.
+  if (std::getenv("UV_THREADPOOL_SIZE") == nullptr) ::setenv("UV_THREADPOOL_SIZE", "16", 0);
   auto server = std::make_unique<Server>(options);
+  server->lock_fd = lock;
   server->socket_path = SocketPath(options.home);
   absl::StatusOr<SocketName> name = SocketName::For(server->socket_path);
   if (!name.ok()) {
@@ -322,6 +459,10 @@ absl::Status RunServer(const ServerOptions& options) {
   uv_timer_init(&server->loop, &server->idle);
   server->idle.data = server.get();
   server->ResetIdle();
+  uv_timer_init(&server->loop, &server->maintenance);
+  server->maintenance.data = server.get();
+  const uint64_t every = std::max<int64_t>(1, absl::ToInt64Milliseconds(options.maintenance_interval));
+  uv_timer_start(&server->maintenance, OnMaintenance, every, every);
   uv_signal_init(&server->loop, &server->sigterm);
   uv_signal_init(&server->loop, &server->sigint);
   server->sigterm.data = server.get();
@@ -338,9 +479,14 @@ absl::Status RunServer(const ServerOptions& options) {
 
   if (options.on_listening) options.on_listening();
   uv_run(&server->loop, UV_RUN_DEFAULT);
-  ::unlink(server->socket_path.c_str());
+  // Every request has been answered (or its client left): plugins may go now.
+  if (options.on_stop) options.on_stop();
+  if (!server->retired) {
+    ::unlink(server->socket_path.c_str());
+    ::close(server->lock_fd);  // releases the lock
+  }
   uv_loop_close(&server->loop);
-  ::close(lock);  // releases the lock
+  server->log.Write("info", "server", "stopped");
   return absl::OkStatus();
 }
 

@@ -14,17 +14,32 @@
 
 namespace plugline::testing {
 
+// Commands run in-process (PLUGLINE_SERVER=0), each one the plugins' whole session, unless
+// `server` is set: then they use (and start) the home's server as a user's commands do, and
+// the server is stopped when the runner goes.
 struct Cli {
   TempDir home;
+  bool server = false;
+  std::string binary = BinDir() + "/plugline";
+  std::string cwd;  // empty: the test's
+  std::vector<std::pair<std::string, std::string>> env;  // more environment
+
+  ~Cli() {
+    if (server) Run({"server", "stop"});
+  }
+
   // Runs `plugline args...` with PLUGLINE_HOME set to home (or `home_override`); stdout and
   // stderr apart. Fails the test when the binary cannot be started.
   exec::ProcessResult Run(std::vector<std::string> args, std::string home_override = "",
                           std::optional<std::string> stdin_data = std::nullopt) {
     exec::ProcessSpec spec;
     spec.stdin_data = std::move(stdin_data);
-    spec.argv = {BinDir() + "/plugline"};
+    spec.argv = {binary};
     spec.argv.insert(spec.argv.end(), args.begin(), args.end());
     spec.extra_env = {{"PLUGLINE_HOME", home_override.empty() ? home.path() : home_override}};
+    if (!server) spec.extra_env.emplace_back("PLUGLINE_SERVER", "0");
+    spec.extra_env.insert(spec.extra_env.end(), env.begin(), env.end());
+    if (!cwd.empty()) spec.cwd = cwd;
     spec.merge_output = false;
     spec.timeout = absl::Seconds(60);
     auto result = exec::RunProcess(spec);

@@ -111,7 +111,7 @@ TEST_CASE("plugline run without a JS plugin never loads V8") {
 std::string LoadedLibraries(Cli& cli) {
   exec::ProcessSpec spec;
   spec.argv = {plugline::testing::BinDir() + "/plugline", "shape", "--command", "terra plan"};
-  spec.extra_env = {{"PLUGLINE_HOME", cli.home.path()}, {"LD_DEBUG", "files"}};
+  spec.extra_env = {{"PLUGLINE_HOME", cli.home.path()}, {"LD_DEBUG", "files"}, {"PLUGLINE_SERVER", "0"}};
   spec.stdin_data = "one\ntwo\n";
   spec.merge_output = false;
   spec.timeout = absl::Seconds(60);
@@ -234,7 +234,7 @@ TEST_CASE("plugline shape reads stdin, --shaper forces one, unknown shaper is an
   exec::ProcessSpec spec;
   spec.argv = {plugline::testing::BinDir() + "/plugline", "shape", "--command", "my-tool",
                "--exit-code", "2", "--json", "--shaper", "builtin-generic"};
-  spec.extra_env = {{"PLUGLINE_HOME", cli.home.path()}};
+  spec.extra_env = {{"PLUGLINE_HOME", cli.home.path()}, {"PLUGLINE_SERVER", "0"}};
   std::string input;
   for (int i = 0; i < 400; ++i) StrAppend(&input, "compiling unit ", i, "\n");
   spec.stdin_data = input;
@@ -287,7 +287,7 @@ TEST_CASE("plugline run forwards SIGTERM to the command and exits with its code"
   exec::ProcessSpec spec;
   spec.argv = {plugline::testing::BinDir() + "/plugline", "run", "--", "sh", "-c",
                "trap 'echo got TERM; exit 42' TERM; sleep 30 & wait"};
-  spec.extra_env = {{"PLUGLINE_HOME", cli.home.path()}};
+  spec.extra_env = {{"PLUGLINE_HOME", cli.home.path()}, {"PLUGLINE_SERVER", "0"}};
   spec.timeout = absl::Seconds(20);
   std::thread killer;
   spec.on_spawn = [&](int pid) {
@@ -316,7 +316,7 @@ TEST_CASE("plugline run forwards SIGINT, SIGHUP and SIGQUIT sent to it to the co
                  StrCat("trap 'echo got $0; exit 40' INT; trap 'echo got $0; exit 41' HUP; "
                         "trap 'echo got $0; exit 42' QUIT; touch '", ready, "'; sleep 30 & wait"),
                  "signal"};
-    spec.extra_env = {{"PLUGLINE_HOME", cli.home.path()}};
+    spec.extra_env = {{"PLUGLINE_HOME", cli.home.path()}, {"PLUGLINE_SERVER", "0"}};
     spec.timeout = absl::Seconds(20);
     std::thread killer;
     spec.on_spawn = [&](int pid) {
@@ -342,7 +342,7 @@ TEST_CASE("plugline run passes its stdin to the command") {
   Cli cli;
   exec::ProcessSpec spec;
   spec.argv = {plugline::testing::BinDir() + "/plugline", "run", "--", "wc", "-l"};
-  spec.extra_env = {{"PLUGLINE_HOME", cli.home.path()}};
+  spec.extra_env = {{"PLUGLINE_HOME", cli.home.path()}, {"PLUGLINE_SERVER", "0"}};
   spec.stdin_data = "one\ntwo\nthree\n";
   auto result = exec::RunProcess(spec);
   REQUIRE(result.ok());
@@ -356,7 +356,7 @@ TEST_CASE("plugline run shows progress on a terminal for a long command, and onl
                         "/plugline run -- sh -c 'echo started; sleep 3.2; echo finished'";
   exec::ProcessSpec spec;
   spec.argv = {"script", "-qfec", command, "/dev/null"};
-  spec.extra_env = {{"PLUGLINE_HOME", cli.home.path()}};
+  spec.extra_env = {{"PLUGLINE_HOME", cli.home.path()}, {"PLUGLINE_SERVER", "0"}};
   auto result = exec::RunProcess(spec);
   REQUIRE(result.ok());
   CHECK(result->output.find("plugline: running sh — ") != std::string::npos);

@@ -20,7 +20,8 @@ ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 PLUGINS=(prisma ansible terraform)
 
 TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
+# Commands start a server for this home when a JS plugin is enabled; it goes with the home.
+trap '"$PLUGLINE" server stop >/dev/null 2>&1; rm -rf "$TMP"' EXIT
 export PLUGLINE_HOME=$TMP/home
 mkdir -p "$PLUGLINE_HOME/plugins" "$TMP/work"
 for p in "${PLUGINS[@]}"; do cp "$ROOT/examples/plugins/$p.js" "$PLUGLINE_HOME/plugins/"; done

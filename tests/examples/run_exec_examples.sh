@@ -13,7 +13,8 @@ set -euo pipefail
 PLUGLINE=${1:?usage: $0 PATH/TO/plugline}
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
+# Commands start a server for this home when a JS plugin is enabled; it goes with the home.
+trap '"$PLUGLINE" server stop >/dev/null 2>&1; rm -rf "$TMP"' EXIT
 export PLUGLINE_HOME=$TMP/home
 export HOME=$TMP/user  # the audit log's default place is under $HOME
 mkdir -p "$PLUGLINE_HOME/plugins" "$HOME"

@@ -13,7 +13,8 @@ PLUGLINE=${1:?usage: $0 PATH/TO/plugline}
 PLUGLINE=$(cd "$(dirname "$PLUGLINE")" && pwd)/$(basename "$PLUGLINE")
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
+# Commands start a server for this home when a JS plugin is enabled; it goes with the home.
+trap '"$PLUGLINE" server stop >/dev/null 2>&1; rm -rf "$TMP"' EXIT
 export PLUGLINE_HOME=$TMP/home
 mkdir -p "$PLUGLINE_HOME/plugins" "$TMP/work"
 cp -r "$ROOT/examples/plugins/opencode/." "$PLUGLINE_HOME/plugins/"

@@ -34,7 +34,7 @@ struct Cli {
     spec.stdin_data = std::move(stdin_data);
     spec.argv = {plugline::testing::BinDir() + "/plugline"};
     spec.argv.insert(spec.argv.end(), args.begin(), args.end());
-    spec.extra_env = {{"PLUGLINE_HOME", home.path()}};
+    spec.extra_env = {{"PLUGLINE_HOME", home.path()}, {"PLUGLINE_SERVER", "0"}};
     spec.cwd = cwd.empty() ? project.path() : cwd;
     spec.merge_output = false;
     spec.timeout = absl::Seconds(60);

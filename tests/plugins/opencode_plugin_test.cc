@@ -779,7 +779,8 @@ TEST_CASE("opencode: the plugline command line runs dispose hooks when a command
 });
 )"));
   WriteFile(home.Sub("payload.json"), R"({"tool":"bash","arguments":"{}"})");
-  std::string command = StrCat("cd '", project.path(), "' && PLUGLINE_HOME='", home.path(), "' '",
+  // In-process (no server): the command is the plugins' whole session.
+  std::string command = StrCat("cd '", project.path(), "' && PLUGLINE_SERVER=0 PLUGLINE_HOME='", home.path(), "' '",
                                PLUGLINE_TEST_BIN_DIR, "/plugline' hook pre_tool_call --payload '",
                                home.Sub("payload.json"), "' > /dev/null");
   CHECK(std::system(command.c_str()) == 0);

@@ -1,0 +1,451 @@
+#include "cli/commands.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "cli/usage.h"
+#include "core/fs.h"
+#include "core/json.h"
+#include "core/plugin_id.h"
+#include "core/strings.h"
+#include "core/text.h"
+
+namespace plugline::cli {
+
+HostSession::HostSession(CommandEnv& env) : env_(env) {}
+
+absl::StatusOr<Host*> HostSession::Get() {
+  if (!opened_) {
+    opened_ = true;
+    host_ = env_.open_host();
+    PrintNewDiagnostics();
+  }
+  return host_;
+}
+
+void HostSession::PrintNewDiagnostics() {
+  if (!host_.ok()) return;
+  std::vector<std::string> diagnostics = (*host_)->diagnostics();
+  for (size_t i = printed_; i < diagnostics.size(); ++i) {
+    env_.io->Error(StrCat("warning: ", diagnostics[i]));
+  }
+  printed_ = std::max(printed_, diagnostics.size());
+}
+
+// Reads `fd` (`name` in messages) to its end, giving each chunk to `consume`, which returns
+// false to stop early. A read error is a Status naming `name`.
+absl::Status ReadInChunks(int fd, std::string_view name,
+                          const std::function<bool(std::string_view)>& consume) {
+  char buf[65536];
+  for (;;) {
+    ssize_t n = ::read(fd, buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return core::ErrnoToStatus(errno, StrCat("cannot read ", name));
+    if (n == 0) return absl::OkStatus();
+    if (!consume(std::string_view(buf, static_cast<size_t>(n)))) return absl::OkStatus();
+  }
+}
+
+// All of `fd` when it holds at most `limit` bytes; ResourceExhausted (having read no more than
+// limit + one chunk) when it holds more.
+absl::StatusOr<std::string> ReadAtMost(int fd, std::string_view name, size_t limit) {
+  std::string data;
+  bool over = false;
+  absl::Status status = ReadInChunks(fd, name, [&](std::string_view chunk) {
+    if (data.size() + chunk.size() > limit) {
+      over = true;
+      return false;
+    }
+    data.append(chunk);
+    return true;
+  });
+  if (!status.ok()) return status;
+  if (over) {
+    return absl::ResourceExhaustedError(
+        StrCat("the payload (", name, ") is larger than the ", core::FormatBytes(limit), " limit"));
+  }
+  return data;
+}
+
+
+namespace {
+
+int Plugins(const std::vector<std::string>& args, CommandEnv& env) {
+  Output& io = *env.io;
+  HostSession session(env);
+  bool json = false;
+  for (const std::string& arg : args) {
+    if (arg == "--json") {
+      json = true;
+    } else {
+      io.Error(StrCat("plugins: unknown argument ", arg, "\n\n", kUsage));
+      return kExitUsage;
+    }
+  }
+  absl::StatusOr<Host*> host = session.Get();
+  if (!host.ok()) {
+    io.Error(ToStd(host.status().message()));
+    return 1;
+  }
+  std::string listing = (*host)->PluginsJson();
+  if (json) {
+    io.Out(StrCat(listing, "\n"));
+    return 0;
+  }
+  absl::StatusOr<core::Value> plugins = core::ParseJson(listing, "plugins");
+  if (!plugins.ok()) {
+    io.Error(ToStd(plugins.status().message()));
+    return 1;
+  }
+  // Statistics are optional here: a corrupt stats file must not hide the listing.
+  absl::StatusOr<std::string> stats_json = (*host)->StatsJson();
+  absl::StatusOr<core::Value> stats =
+      stats_json.ok() ? core::ParseJson(*stats_json, "stats") : stats_json.status();
+  const core::Value* shapers = stats.ok() ? stats->Find("shapers") : nullptr;
+  // Ids, reasons and warnings come from plugins (and their file names): control characters are
+  // escaped before they reach the terminal.
+  auto text = [](const core::Value& v, std::string_view key) -> std::string {
+    const core::Value* f = v.Find(key);
+    return f != nullptr && f->is_string() ? core::EscapeControl(f->as_string()) : std::string("-");
+  };
+  auto count = [&](std::string_view id, std::string_view key) -> std::string {
+    const core::Value* s = shapers != nullptr ? shapers->Find(id) : nullptr;
+    const core::Value* v = s != nullptr ? s->Find(key) : nullptr;
+    if (v == nullptr || !v->is_number()) return "0";
+    double n = v->as_number();
+    std::string formatted = core::FormatCount(static_cast<uint64_t>(n < 0 ? -n : n));
+    return n < 0 ? "-" + formatted : formatted;
+  };
+  std::string table = absl::StrFormat("%-22s %-15s %-10s %-9s %8s %8s %13s\n", "id", "kind",
+                                      "tier", "state", "matches", "shapes", "tokens saved");
+  std::string problems;
+  std::string hooks;
+  for (const core::Value& p : plugins->Find("plugins")->as_array()) {
+    std::string id = text(p, "id");
+    std::string state = text(p, "state");
+    if (const core::Value* events = p.Find("events");
+        events != nullptr && events->is_array() && state == "enabled") {
+      std::vector<std::string> names;
+      for (const core::Value& e : events->as_array()) {
+        if (e.is_string()) names.push_back(core::EscapeControl(e.as_string()));
+      }
+      if (!names.empty()) {
+        StrAppend(&hooks, absl::StrFormat("  %-22s %s\n", id, absl::StrJoin(names, ", ")));
+      }
+    }
+    StrAppend(&table, absl::StrFormat("%-22s %-15s %-10s %-9s %8s %8s %13s\n", id,
+                                      text(p, "kind"), text(p, "tier"), state,
+                                      count(id, "match_count"), count(id, "shape_count"),
+                                      count(id, "tokens_saved")));
+    if (state != "enabled") {
+      StrAppend(&problems, "\n", id, " (", state, "): ", text(p, "path"), "\n  ",
+                text(p, "reason"), "\n");
+    }
+    if (const core::Value* warnings = p.Find("warnings");
+        warnings != nullptr && warnings->is_array()) {
+      for (const core::Value& warning : warnings->as_array()) {
+        if (!warning.is_string()) continue;
+        StrAppend(&problems, "\n", id, " (warning): ", core::EscapeControl(warning.as_string()),
+                  "\n");
+      }
+    }
+  }
+  if (!hooks.empty()) hooks = StrCat("\nhooks (plugline hook EVENT):\n", hooks);
+  io.Out(StrCat(table, hooks, problems));
+  session.PrintNewDiagnostics();
+  return 0;
+}
+
+
+constexpr int kExitDenied = 3;
+// `plugline hook` reads at most this much payload (docs/hooks.md).
+constexpr size_t kMaxPayloadBytes = 16u << 20;
+
+int Hook(const std::vector<std::string>& args, CommandEnv& env) {
+  Output& io = *env.io;
+  HostSession session(env);
+  std::string event;
+  std::string payload_file = "-";
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& arg = args[i];
+    if (arg == "--payload") {
+      if (i + 1 >= args.size()) {
+        io.Error("--payload needs a file name (- for standard input)");
+        return kExitUsage;
+      }
+      payload_file = args[++i];
+    } else if (arg.starts_with("--payload=")) {
+      payload_file = arg.substr(std::string_view("--payload=").size());
+    } else if (arg.starts_with("-") && arg != "-") {
+      io.Error(StrCat("hook: unknown option ", arg, "\n\n", kUsage));
+      return kExitUsage;
+    } else if (event.empty()) {
+      event = arg;
+    } else {
+      io.Error(StrCat("hook: unexpected argument ", arg, "\n\n", kUsage));
+      return kExitUsage;
+    }
+  }
+  if (event.empty()) {
+    io.Error(StrCat("hook: no event given\n\n", kUsage));
+    return kExitUsage;
+  }
+  const std::string source = payload_file == "-" ? "standard input" : payload_file;
+  int fd = STDIN_FILENO;
+  absl::StatusOr<std::string> read;
+  if (payload_file == "-" && env.stdin_data != nullptr) {
+    // The client read standard input (at most one byte over the limit).
+    read = *env.stdin_data;
+    if (read->size() > kMaxPayloadBytes) {
+      read = absl::ResourceExhaustedError(StrCat("the payload (", source, ") is larger than the ",
+                                                 core::FormatBytes(kMaxPayloadBytes), " limit"));
+    }
+  } else {
+    if (payload_file != "-") {
+      const std::string path = payload_file.starts_with("/") || env.cwd.empty()
+                                   ? payload_file
+                                   : core::JoinPath(env.cwd, payload_file);
+      fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+      if (fd < 0) {
+        io.Error(StrCat("hook: ",
+                        core::ErrnoToStatus(errno, StrCat("cannot open ", payload_file)).message()));
+        return 1;
+      }
+    }
+    // A payload is one JSON object; one larger than this is refused, not read without end.
+    read = ReadAtMost(fd, source, kMaxPayloadBytes);
+    if (fd != STDIN_FILENO) ::close(fd);
+  }
+  if (!read.ok()) {
+    io.Error(StrCat("hook: ", read.status().message()));
+    return absl::IsResourceExhausted(read.status()) ? kExitUsage : 1;
+  }
+  std::string payload = *std::move(read);
+  // Nothing at all is an empty payload: `plugline hook session_start </dev/null`.
+  if (payload.find_first_not_of(" \t\r\n") == std::string::npos) payload = "{}";
+  absl::StatusOr<Host*> host = session.Get();
+  if (!host.ok()) {
+    io.Error(ToStd(host.status().message()));
+    return 1;
+  }
+  absl::StatusOr<DispatchResult> result = (*host)->Dispatch(event, payload);
+  if (!result.ok()) {
+    io.Error(StrCat("hook: the payload (", source, "): ", result.status().message()));
+    return kExitUsage;
+  }
+  io.Out(StrCat(result->ToJson(), "\n"));
+  // Plugin text on the terminal: control characters escaped (the JSON above escapes its own).
+  using core::EscapeControl;
+  for (const DispatchResult::Warning& warning : result->warnings) {
+    io.Error(warning.plugin.empty()
+              ? StrCat("warning: ", EscapeControl(warning.text))
+              : StrCat("warning: plugin ", EscapeControl(warning.plugin), ": ",
+                       EscapeControl(warning.text)));
+  }
+  for (const DispatchResult::Skipped& skipped : result->skipped) {
+    io.Error(StrCat("note: plugin ", EscapeControl(skipped.plugin), " skipped: ",
+                 EscapeControl(skipped.detail)));
+  }
+  session.PrintNewDiagnostics();
+  return result->denied ? kExitDenied : 0;
+}
+
+
+// Options of the form `--name VALUE` (or `--name=VALUE`) after one positional argument.
+struct NamedArgs {
+  std::string positional;
+  std::vector<std::pair<std::string, std::string>> options;
+  std::string error;
+
+  const std::string* Get(std::string_view name) const {
+    for (const auto& [key, value] : options) {
+      if (key == name) return &value;
+    }
+    return nullptr;
+  }
+};
+
+NamedArgs ParseNamed(const std::vector<std::string>& args,
+                     const std::vector<std::string_view>& allowed, bool want_positional) {
+  NamedArgs parsed;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& arg = args[i];
+    if (arg.starts_with("--")) {
+      std::string name = arg.substr(2);
+      std::string value;
+      if (size_t eq = name.find('='); eq != std::string::npos) {
+        value = name.substr(eq + 1);
+        name.resize(eq);
+      } else if (name != "json") {
+        if (i + 1 >= args.size()) {
+          parsed.error = StrCat("--", name, " needs a value");
+          return parsed;
+        }
+        value = args[++i];
+      }
+      if (std::find(allowed.begin(), allowed.end(), name) == allowed.end()) {
+        parsed.error = StrCat("unknown option --", name);
+        return parsed;
+      }
+      parsed.options.emplace_back(name, value);
+    } else if (want_positional && parsed.positional.empty()) {
+      parsed.positional = arg;
+    } else {
+      parsed.error = StrCat("unexpected argument ", arg);
+      return parsed;
+    }
+  }
+  if (want_positional && parsed.positional.empty()) parsed.error = "a name is required";
+  return parsed;
+}
+
+
+int Trigger(const std::vector<std::string>& args, CommandEnv& env) {
+  Output& io = *env.io;
+  HostSession session(env);
+  NamedArgs parsed = ParseNamed(args, {"input", "output"}, true);
+  if (!parsed.error.empty()) {
+    io.Error(StrCat("trigger: ", parsed.error, "\n\n", kUsage));
+    return kExitUsage;
+  }
+  const std::string* input = parsed.Get("input");
+  const std::string* output = parsed.Get("output");
+  absl::StatusOr<Host*> host = session.Get();
+  if (!host.ok()) {
+    io.Error(ToStd(host.status().message()));
+    return 1;
+  }
+  absl::StatusOr<TriggerResult> result = (*host)->Trigger(
+      parsed.positional, input != nullptr ? *input : "{}", output != nullptr ? *output : "{}");
+  if (!result.ok()) {
+    io.Error(StrCat("trigger: ", result.status().message()));
+    return kExitUsage;
+  }
+  io.Out(StrCat(result->ToJson(), "\n"));
+  session.PrintNewDiagnostics();
+  return 0;
+}
+
+int Tools(const std::vector<std::string>& args, CommandEnv& env) {
+  Output& io = *env.io;
+  HostSession session(env);
+  NamedArgs parsed = ParseNamed(args, {"json"}, false);
+  if (!parsed.error.empty()) {
+    io.Error(StrCat("tools: ", parsed.error, "\n\n", kUsage));
+    return kExitUsage;
+  }
+  absl::StatusOr<Host*> host = session.Get();
+  if (!host.ok()) {
+    io.Error(ToStd(host.status().message()));
+    return 1;
+  }
+  std::string listing = (*host)->ToolsJson();
+  if (parsed.Get("json") != nullptr) {
+    io.Out(StrCat(listing, "\n"));
+  } else {
+    absl::StatusOr<core::Value> tools = core::ParseJson(listing, "tools");
+    std::string table = absl::StrFormat("%-24s %-20s %s\n", "tool", "plugin", "description");
+    if (tools.ok()) {
+      for (const core::Value& t : tools->Find("tools")->as_array()) {
+        // Plugin text: control characters escaped before they reach the terminal.
+        StrAppend(&table,
+                  absl::StrFormat("%-24s %-20s %s\n", core::EscapeControl(t.Find("name")->as_string()),
+                                  core::EscapeControl(t.Find("plugin")->as_string()),
+                                  core::EscapeControl(t.Find("description")->as_string())));
+      }
+    }
+    io.Out(table);
+  }
+  session.PrintNewDiagnostics();
+  return 0;
+}
+
+int Tool(const std::vector<std::string>& args, CommandEnv& env) {
+  Output& io = *env.io;
+  HostSession session(env);
+  NamedArgs parsed = ParseNamed(args, {"args", "context"}, true);
+  if (!parsed.error.empty()) {
+    io.Error(StrCat("tool: ", parsed.error, "\n\n", kUsage));
+    return kExitUsage;
+  }
+  const std::string* tool_args = parsed.Get("args");
+  const std::string* context = parsed.Get("context");
+  absl::StatusOr<Host*> host = session.Get();
+  if (!host.ok()) {
+    io.Error(ToStd(host.status().message()));
+    return 1;
+  }
+  std::string default_context = "{}";
+  if (context == nullptr && !env.cwd.empty()) {
+    core::JsonWriter w;
+    w.BeginObject().Key("directory").String(env.cwd).EndObject();
+    default_context = w.Take();
+  }
+  absl::StatusOr<std::string> result = (*host)->ExecuteTool(
+      parsed.positional, tool_args != nullptr ? *tool_args : "{}",
+      context != nullptr ? *context : default_context);
+  if (!result.ok()) {
+    io.Error(StrCat("tool: ", result.status().message()));
+    return absl::IsNotFound(result.status()) ? 1 : kExitUsage;
+  }
+  io.Out(StrCat(*result, "\n"));
+  session.PrintNewDiagnostics();
+  return result->find("\"ok\":true") != std::string::npos ? 0 : 1;
+}
+
+}  // namespace
+
+
+// Prints a shaping result: the summary (ending in a newline) or its JSON.
+void PrintResult(Output& io, const ShapeResult& result, const ShapeFlags& flags) {
+  if (flags.json) {
+    io.Out(StrCat(result.ToJson(), "\n"));
+    return;
+  }
+  io.Out(result.summary);
+  if (!result.summary.empty() && result.summary.back() != '\n') io.Out("\n");
+  if (result.fallback) io.Error(StrCat("note: ", core::EscapeControl(*result.fallback)));
+}
+
+
+int ShapeAndPrint(Output& io, const ShapeFunction& shape, const ShapeFlags& flags, bool run,
+                  int exit_code) {
+  absl::StatusOr<ShapeResult> shaped = shape(flags.shaper);
+  if (run && !shaped.ok() && !flags.shaper.empty()) {
+    // An unknown --shaper: say so, and shape with the best match rather than lose the output.
+    io.Error(ToStd(shaped.status().message()));
+    shaped = shape("");
+  }
+  if (!shaped.ok()) {
+    io.Error(ToStd(shaped.status().message()));
+    return run ? exit_code : kExitUsage;
+  }
+  PrintResult(io, *shaped, flags);
+  return exit_code;
+}
+
+bool IsHostCommand(std::string_view name) {
+  return name == "plugins" || name == "hook" || name == "trigger" || name == "tools" ||
+         name == "tool";
+}
+
+int RunHostCommand(std::string_view name, const std::vector<std::string>& args, CommandEnv& env) {
+  if (name == "plugins") return Plugins(args, env);
+  if (name == "hook") return Hook(args, env);
+  if (name == "trigger") return Trigger(args, env);
+  if (name == "tools") return Tools(args, env);
+  if (name == "tool") return Tool(args, env);
+  env.io->Error(StrCat("unknown command '", name, "'"));
+  return kExitUsage;
+}
+
+}  // namespace plugline::cli

@@ -1,0 +1,251 @@
+#include "cli/remote.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+
+#include "absl/strings/escaping.h"
+#include "absl/strings/numbers.h"
+#include "absl/time/clock.h"
+#include "cli/wire.h"
+#include "core/config.h"
+#include "core/fs.h"
+#include "core/host_internal.h"
+#include "core/json.h"
+#include "core/log.h"
+#include "core/strings.h"
+#include "server/server.h"
+#include "server/socket.h"
+
+namespace plugline::cli {
+namespace {
+
+constexpr absl::Duration kConnectTimeout = absl::Seconds(2);
+constexpr absl::Duration kHelloTimeout = absl::Seconds(5);
+// How long a command waits for a server it started for itself.
+constexpr absl::Duration kStartWait = absl::Seconds(10);
+// How long a request may take before the client gives up on the server and runs it itself;
+// PLUGLINE_SERVER_TIMEOUT_MS sets another.
+constexpr absl::Duration kDefaultRequestTimeout = absl::Seconds(60);
+
+absl::Duration RequestTimeout() {
+  const char* env = std::getenv("PLUGLINE_SERVER_TIMEOUT_MS");
+  int64_t ms = 0;
+  if (env != nullptr && absl::SimpleAtoi(env, &ms) && ms > 0) return absl::Milliseconds(ms);
+  return kDefaultRequestTimeout;
+}
+
+// The server's identity from `hello`, or why there is none to talk to.
+struct Hello {
+  int64_t pid = 0;
+  std::string build_id;
+};
+
+absl::StatusOr<Hello> SayHello(server::Client& client) {
+  absl::StatusOr<std::string> reply = client.Call("{\"type\":\"hello\"}", kHelloTimeout);
+  if (!reply.ok()) return reply.status();
+  absl::StatusOr<core::Value> value = core::ParseJson(*reply, "the server's hello");
+  if (!value.ok()) return value.status();
+  absl::StatusOr<std::string> build = wire::Text(*value, "build_id");
+  absl::StatusOr<int64_t> pid = wire::Integer(*value, "pid");
+  if (!build.ok() || !pid.ok() || !wire::Flag(*value, "ok")) {
+    return absl::DataLossError(StrCat("the server's hello is not one: ", *reply));
+  }
+  return Hello{*pid, *build};
+}
+
+// A connection to a server of this build, or an error.
+absl::StatusOr<server::Client> ConnectSameBuild(const std::string& home, bool* other_build) {
+  absl::StatusOr<server::Client> client = server::Client::Connect(home, kConnectTimeout);
+  if (!client.ok()) return client.status();
+  absl::StatusOr<Hello> hello = SayHello(*client);
+  if (!hello.ok()) return hello.status();
+  if (hello->build_id != server::BuildId()) {
+    // Another build serves this home (plugline was upgraded or rebuilt): it hands over, and
+    // this command starts one of its own build. Its open requests finish first.
+    *other_build = true;
+    core::JsonWriter retire;
+    retire.BeginObject().Key("type").String("retire");
+    retire.Key("reason").String(StrCat("a client of build ", server::BuildId())).EndObject();
+    (void)client->Call(retire.Take(), kHelloTimeout);
+    return absl::FailedPreconditionError(
+        StrCat("the server (pid ", hello->pid, ") is another build: ", hello->build_id));
+  }
+  return client;
+}
+
+}  // namespace
+
+absl::StatusOr<int64_t> StartServerProcess(const std::string& home,
+                                           std::optional<absl::Duration> idle_timeout,
+                                           absl::Duration wait) {
+  const std::string logs = home + "/logs";
+  if (absl::Status made = core::MakeDirs(logs); !made.ok()) return made;
+  const std::string idle =
+      idle_timeout ? StrCat(absl::ToDoubleSeconds(*idle_timeout)) : std::string();
+  const pid_t pid = ::fork();
+  if (pid < 0) {
+    return absl::UnavailableError(StrCat("cannot start the server: ", std::strerror(errno)));
+  }
+  if (pid == 0) {
+    // The server: its own session, no terminal, its stray output in logs/server.out, and no
+    // descriptor of the command that started it (an agent waits for its pipes to close).
+    ::setsid();
+    const int null = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
+    const int out = ::open((logs + "/server.out").c_str(),
+                           O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+    if (null >= 0) ::dup2(null, STDIN_FILENO);
+    if (out >= 0) {
+      ::dup2(out, STDOUT_FILENO);
+      ::dup2(out, STDERR_FILENO);
+    }
+    ::close_range(3, ~0U, 0);
+    // A grandchild: the server is nobody's child, so no command waits for it or reaps it.
+    if (::fork() != 0) ::_exit(0);
+    if (idle.empty()) {
+      ::execl("/proc/self/exe", "plugline", "server", static_cast<char*>(nullptr));
+    } else {
+      ::execl("/proc/self/exe", "plugline", "server", "--idle-timeout", idle.c_str(),
+              static_cast<char*>(nullptr));
+    }
+    ::_exit(127);
+  }
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  const absl::Time deadline = absl::Now() + wait;
+  while (absl::Now() < deadline) {
+    absl::StatusOr<server::Client> client = server::Client::Connect(home, kConnectTimeout);
+    if (client.ok()) {
+      if (absl::StatusOr<Hello> hello = SayHello(*client); hello.ok()) return hello->pid;
+    }
+    absl::SleepFor(absl::Milliseconds(2));
+  }
+  return absl::DeadlineExceededError(
+      StrCat("the server did not start within ", absl::FormatDuration(wait), "; see ", logs,
+             "/server.out and ", logs, "/plugline.log"));
+}
+
+std::optional<Remote> Remote::Choose(const std::string& home, const std::string& cwd,
+                                     std::unique_ptr<Host>* host) {
+  if (const char* env = std::getenv("PLUGLINE_SERVER"); env != nullptr && std::string_view(env) == "0") {
+    return std::nullopt;
+  }
+  if (cwd.empty()) return std::nullopt;
+  // Only the global file decides (a project's `server:` is refused where it is read).
+  const core::ServerConfig config = core::LoadConfig(home, "", nullptr).server;
+  if (config.mode == core::ServerMode::kNever) return std::nullopt;
+  bool other_build = false;
+  absl::StatusOr<server::Client> client = ConnectSameBuild(home, &other_build);
+  if (client.ok()) return Remote(*std::move(client), cwd);
+  bool start = other_build || config.mode == core::ServerMode::kAlways;
+  if (!start) {
+    // auto: a server is worth starting when this command would load V8.
+    HostOptions options;
+    options.project_dir = cwd;
+    absl::StatusOr<std::unique_ptr<Host>> opened = Host::Create(std::move(options));
+    if (!opened.ok()) return std::nullopt;  // the in-process path reports it
+    start = internal::HostAccess::HasJsPlugins(**opened);
+    if (!start) {
+      *host = *std::move(opened);
+      return std::nullopt;
+    }
+  }
+  absl::StatusOr<int64_t> started =
+      StartServerProcess(home, std::nullopt, kStartWait);
+  if (!started.ok()) {
+    // Another command may have started one at the same moment: that one is as good.
+    if (!absl::IsDeadlineExceeded(started.status())) NoteFallback(home, started.status());
+  }
+  client = ConnectSameBuild(home, &other_build);
+  if (!client.ok()) {
+    NoteFallback(home, client.status());
+    return std::nullopt;
+  }
+  return Remote(*std::move(client), cwd);
+}
+
+absl::StatusOr<core::Value> Remote::Call(const std::string& request) {
+  absl::StatusOr<std::string> reply = client_.Call(request, RequestTimeout());
+  if (!reply.ok()) return reply.status();
+  absl::StatusOr<core::Value> value = core::ParseJson(*reply, "the server's reply");
+  if (!value.ok()) return absl::DataLossError(std::string(value.status().message()));
+  if (!value->is_object()) return absl::DataLossError("the server's reply is not an object");
+  if (!wire::Flag(*value, "ok")) {
+    const core::Value* error = value->Find("error");
+    absl::StatusOr<std::string> message =
+        error != nullptr ? wire::Text(*error, "message") : absl::NotFoundError("");
+    return absl::UnavailableError(
+        StrCat("the server refused the request: ", message.ok() ? *message : *reply));
+  }
+  return value;
+}
+
+absl::StatusOr<int> Remote::CallAndPrint(const std::string& request) {
+  absl::StatusOr<core::Value> reply = Call(request);
+  if (!reply.ok()) return reply.status();
+  absl::StatusOr<int64_t> exit_code = wire::Integer(*reply, "exit");
+  if (!exit_code.ok()) return absl::DataLossError(StrCat("the server's reply: ", exit_code.status().message()));
+  const core::Value* output = reply->Find("output");
+  absl::StatusOr<wire::Chunks> chunks =
+      output != nullptr ? wire::ReadChunks(*output) : absl::DataLossError("output: missing");
+  if (!chunks.ok()) return absl::DataLossError(StrCat("the server's reply: ", chunks.status().message()));
+  for (const auto& [fd, text] : *chunks) WriteAll(fd, text);
+  return static_cast<int>(*exit_code);
+}
+
+absl::StatusOr<int> Remote::Command(std::string_view name, const std::vector<std::string>& args,
+                                    const std::string* stdin_data) {
+  core::JsonWriter w;
+  w.BeginObject().Key("type").String("command").Key("cwd").String(cwd_);
+  w.Key("name").String(name).Key("args").BeginArray();
+  for (const std::string& arg : args) w.String(arg);
+  w.EndArray();
+  if (stdin_data != nullptr) w.Key("stdin").String(absl::Base64Escape(*stdin_data));
+  w.EndObject();
+  return CallAndPrint(w.Take());
+}
+
+absl::StatusOr<core::CaptureSettings> Remote::CaptureSettings() {
+  core::JsonWriter w;
+  w.BeginObject().Key("type").String("capture").Key("cwd").String(cwd_).EndObject();
+  absl::StatusOr<core::Value> reply = Call(w.Take());
+  if (!reply.ok()) return reply.status();
+  absl::StatusOr<core::CaptureSettings> settings = wire::ReadSettings(*reply);
+  if (!settings.ok()) {
+    return absl::DataLossError(StrCat("the server's reply: ", settings.status().message()));
+  }
+  return settings;
+}
+
+absl::StatusOr<int> Remote::Shape(bool run, std::string_view command,
+                                  std::optional<int> exit_code, const ShapeFlags& flags,
+                                  const core::CapturedOutput& captured) {
+  core::JsonWriter w;
+  w.BeginObject().Key("type").String("shape").Key("cwd").String(cwd_);
+  w.Key("run").Bool(run).Key("command").String(command).Key("exit_code");
+  if (exit_code) {
+    w.Int(*exit_code);
+  } else {
+    w.Null();
+  }
+  w.Key("shaper").String(flags.shaper).Key("json").Bool(flags.json);
+  w.Key("captured").BeginObject();
+  wire::WriteCaptured(captured, w);
+  w.EndObject().EndObject();
+  return CallAndPrint(w.Take());
+}
+
+void NoteFallback(const std::string& home, const absl::Status& why) {
+  const std::string message = StrCat("the server did not serve this command (", why.message(),
+                                     "); running it in this process");
+  core::Log(home + "/logs").Write("warn", "client", message);
+  WriteAll(STDERR_FILENO, StrCat("plugline: note: ", message, "\n"));
+}
+
+}  // namespace plugline::cli

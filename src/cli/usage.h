@@ -1,0 +1,60 @@
+// The usage text of the `plugline` command line.
+#ifndef PLUGLINE_CLI_USAGE_H_
+#define PLUGLINE_CLI_USAGE_H_
+
+#include <string_view>
+
+namespace plugline::cli {
+
+inline constexpr std::string_view kUsage =
+    "usage: plugline <command> [options]\n"
+    "\n"
+    "commands:\n"
+    "  run [--raw] [--json] [--shaper ID] [--] COMMAND [ARG...]\n"
+    "        run COMMAND, store its full output under $PLUGLINE_HOME/outputs, print a\n"
+    "        summary, and exit with COMMAND's exit code\n"
+    "          --raw         no shaping: pass the output through unchanged\n"
+    "          --json        print the shaping result as JSON\n"
+    "          --shaper ID   use this shaper instead of the best match\n"
+    "  shape --command CMD [--exit-code N] [--json] [--shaper ID]\n"
+    "        shape output read from standard input, as if CMD had printed it\n"
+    "  hook EVENT [--payload FILE]\n"
+    "        dispatch EVENT (pre_tool_call, post_tool_call, session_start, ...) to the hook\n"
+    "        plugins with the JSON payload read from FILE (- or none: standard input) and\n"
+    "        print the result as JSON; exit status 0, or 3 when a plugin denied\n"
+    "  trigger NAME [--input JSON] [--output JSON]\n"
+    "        run the OpenCode hook NAME (shell.env, chat.params, ...) of every plugin that has\n"
+    "        it with (input, output) and print the result JSON (the final output, errors)\n"
+    "  tools [--json]\n"
+    "        the tools plugins add: name, plugin, description (--json: with JSON Schema)\n"
+    "  tool NAME [--args JSON] [--context JSON]\n"
+    "        run a plugin tool and print its result JSON; exit status 0, or 1 when it failed\n"
+    "  plugins [--json]\n"
+    "        every plugin: built-in shapers, JS shapers, exec hooks (id, kind, tier, state,\n"
+    "        statistics); broken plugins with the reason they do not run\n"
+    "  stats [--json]\n"
+    "        per-shaper statistics: matches, shapes, tokens saved, shape time\n"
+    "  trust [DIR]\n"
+    "        trust the project DIR (default: the current directory): its .plugline/ config\n"
+    "        and plugins may load from now on, as they are now (a changed or added file needs\n"
+    "        trusting again); prints each file it trusts with its SHA-256\n"
+    "  trust --show [DIR]\n"
+    "        what `trust DIR` would trust, and whether DIR is trusted now (files added,\n"
+    "        changed or removed since); trusts nothing\n"
+    "  trust --revoke [DIR]   (or: untrust [DIR])\n"
+    "        stop trusting the project DIR\n"
+    "  trust --list\n"
+    "        the trusted projects\n"
+    "  server [--idle-timeout SECONDS] | server start | server status [--json] | server stop\n"
+    "        the per-user server of $PLUGLINE_HOME (a Unix socket in $PLUGLINE_HOME/run/): run\n"
+    "        it in the foreground, start it in the background, show it (exit 3 when none\n"
+    "        runs), stop it. It answers status queries so far; commands do not use it yet\n"
+    "  version\n"
+    "        print plugline's version\n"
+    "\n"
+    "environment: PLUGLINE_HOME (default ~/.plugline)\n";
+
+
+}  // namespace plugline::cli
+
+#endif  // PLUGLINE_CLI_USAGE_H_
