@@ -96,6 +96,8 @@ absl::StatusOr<int64_t> StartServerProcess(const std::string& home,
     // The server: its own session, no terminal, its stray output in logs/server.out, and no
     // descriptor of the command that started it (an agent waits for its pipes to close).
     ::setsid();
+    // Nor the folder it was started in (a project that may be removed).
+    if (::chdir("/") != 0) ::_exit(127);
     const int null = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
     const int out = ::open((logs + "/server.out").c_str(),
                            O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);

@@ -68,6 +68,7 @@ struct Server {
   uv_signal_t sigterm;
   uv_signal_t sigint;
   std::string socket_path;
+  ino_t socket_inode = 0;
   int lock_fd = -1;
   const std::string build_id = BuildId();  // the executable does not change while it runs
   uint64_t started_ns = 0;
@@ -361,7 +362,15 @@ void OnConnection(uv_stream_t* listener, int status) {
 
 void OnMaintenance(uv_timer_t* timer) {
   auto* server = static_cast<Server*>(timer->data);
-  if (!server->options.maintain || server->maintaining || server->stopping) return;
+  if (server->stopping) return;
+  // A socket removed or replaced (the home deleted, or a fresh server started by hand on a
+  // copy of it) leaves this server unreachable: it goes.
+  struct stat st;
+  if (::lstat(server->socket_path.c_str(), &st) != 0 || st.st_ino != server->socket_inode) {
+    server->Stop("its socket is gone");
+    return;
+  }
+  if (!server->options.maintain || server->maintaining) return;
   server->maintaining = true;
   auto* work = new uv_work_t;
   work->data = server;
@@ -454,6 +463,8 @@ absl::Status RunServer(const ServerOptions& options) {
         StrCat("cannot listen on ", server->socket_path, ": ", uv_strerror(rc)));
   }
   ::chmod(server->socket_path.c_str(), 0600);
+  struct stat bound;
+  if (::lstat(server->socket_path.c_str(), &bound) == 0) server->socket_inode = bound.st_ino;
   server->started_ns = uv_hrtime();
 
   uv_timer_init(&server->loop, &server->idle);

@@ -25,6 +25,7 @@ struct Cli {
   std::vector<std::pair<std::string, std::string>> env;  // more environment
 
   ~Cli() {
+    cwd.clear();  // a test's directory may be gone by now
     if (server) Run({"server", "stop"});
   }
 

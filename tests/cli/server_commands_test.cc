@@ -14,12 +14,14 @@
 #include <set>
 #include <thread>
 
+#include "absl/strings/escaping.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_replace.h"
 #include "absl/time/clock.h"
 #include "cli/cli_runner.h"
 #include "core/json.h"
 #include "core/strings.h"
+#include "server/client.h"
 
 namespace plugline::cli {
 namespace {
@@ -277,7 +279,7 @@ TEST_CASE("server: run and shape print what they print in-process, and the exit 
   REQUIRE(stats.ok());
   double shapes = 0;
   for (const auto& [id, s] : stats->Find("shapers")->as_object()) {
-    shapes += s.Find("shape_count")->as_number();
+    if (const core::Value* n = s.Find("shape_count")) shapes += n->as_number();
   }
   CHECK(shapes == 8);
 }
@@ -480,6 +482,96 @@ TEST_CASE("server: one host per project directory") {
   std::set<std::string> dirs;
   for (const core::Value& host : hosts.as_array()) dirs.insert(host.Find("project_dir")->as_string());
   CHECK(dirs == std::set<std::string>{a.path(), b.path()});
+}
+
+// Agents issue tool calls in parallel: 16 clients × 200 requests against one server, every
+// answer checked, and the counts (the plugin's own, the server's, the statistics) exact.
+TEST_CASE("server: 16 clients with 200 requests each get their own answers, and every count is exact") {
+  Cli cli;
+  cli.server = true;
+  WriteFile(cli.home.Sub("plugins/counter.js"), CounterPlugin(cli.home.Sub("m")));
+  REQUIRE(cli.Run({"server", "start"}).exit_status == 0);
+  const double requests_before = Status(cli).Find("requests")->as_number();
+  plugline::testing::TempDir project;
+  constexpr int kClients = 16;
+  constexpr int kRequests = 200;
+  std::atomic<int> wrong{0};
+  std::atomic<int> hooks{0};
+  std::atomic<int> shapes{0};
+  std::vector<std::string> first_error(kClients);
+  std::vector<std::thread> clients;
+  for (int t = 0; t < kClients; ++t) {
+    clients.emplace_back([&, t] {
+      auto client = server::Client::Connect(cli.home.path(), absl::Seconds(10));
+      if (!client.ok()) {
+        wrong += kRequests;
+        first_error[t] = client.status().ToString();
+        return;
+      }
+      for (int i = 0; i < kRequests; ++i) {
+        const std::string tag = StrCat(t, "-", i);
+        const bool shape = i % 4 == 3;
+        core::JsonWriter w;
+        w.BeginObject().Key("cwd").String(project.path());
+        if (shape) {
+          const std::string output = StrCat("building ", tag, "\nerror: ", tag, " failed\n");
+          w.Key("type").String("shape").Key("run").Bool(false).Key("command").String("make");
+          w.Key("exit_code").Int(2).Key("shaper").String("").Key("json").Bool(true);
+          w.Key("captured").BeginObject().Key("text").String(absl::Base64Escape(output));
+          w.Key("windowed").Null().Key("raw").BeginObject().Key("path").String("");
+          w.Key("store_error").String("").Key("truncated").Bool(false);
+          w.Key("stored_bytes").Int(0).Key("max_file_bytes").Int(0).EndObject().EndObject();
+        } else {
+          w.Key("type").String("command").Key("name").String("hook");
+          w.Key("args").BeginArray().String("pre_tool_call").EndArray();
+          w.Key("stdin").String(absl::Base64Escape(HookPayload(StrCat("echo ", tag))));
+        }
+        w.EndObject();
+        auto reply = client->Call(w.Take(), absl::Seconds(60));
+        bool right = false;
+        if (reply.ok()) {
+          auto value = core::ParseJson(*reply, "reply");
+          const core::Value* output = value.ok() ? value->Find("output") : nullptr;
+          std::string out;
+          if (output != nullptr && output->is_array() && !output->as_array().empty()) {
+            absl::Base64Unescape(output->as_array()[0].as_array()[1].as_string(), &out);
+          }
+          auto answer = core::ParseJson(out, "answer");
+          if (answer.ok() && shape) {
+            right = Contains(answer->Find("summary")->as_string(), StrCat("error: ", tag, " failed"));
+            if (right) ++shapes;
+          } else if (answer.ok()) {
+            auto args = core::ParseJson(answer->Find("arguments")->as_string(), "arguments");
+            right = args.ok() && args->Find("command")->as_string() == StrCat("echo ", tag);
+            if (right) ++hooks;
+          }
+        }
+        if (!right) {
+          if (first_error[t].empty()) first_error[t] = reply.ok() ? *reply : reply.status().ToString();
+          ++wrong;
+        }
+      }
+    });
+  }
+  for (std::thread& c : clients) c.join();
+  for (const std::string& e : first_error) CHECK_MESSAGE(e.empty(), e);
+  CHECK(wrong == 0);
+  CHECK(hooks == kClients * kRequests * 3 / 4);
+  CHECK(shapes == kClients * kRequests / 4);
+  // The plugin saw every call, once: this one is the next.
+  cli.cwd = project.path();
+  auto next = cli.Run({"hook", "pre_tool_call"}, "", HookPayload("ls"));
+  CHECK(Argument(HookAnswer(next), "calls") == StrCat(kClients * kRequests * 3 / 4 + 1));
+  core::Value status = Status(cli);
+  // The requests, the hook above (hello, command) and this status.
+  CHECK(status.Find("requests")->as_number() == requests_before + kClients * kRequests + 2 + 1);
+  auto stats = core::ParseJson(cli.Run({"stats", "--json"}).output, "stats");
+  REQUIRE(stats.ok());
+  double shaped = 0;
+  for (const auto& [id, s] : stats->Find("shapers")->as_object()) {
+    if (const core::Value* n = s.Find("shape_count")) shaped += n->as_number();
+  }
+  CHECK(shaped == kClients * kRequests / 4);
 }
 
 TEST_CASE("server: another user can neither connect to the server nor read its files") {
