@@ -14,6 +14,14 @@
 
 namespace plugline::catalog {
 
+std::string Sha256Hex(std::string_view data) {
+  unsigned char digest[EVP_MAX_MD_SIZE];
+  unsigned int length = 0;
+  EVP_Digest(data.data(), data.size(), digest, &length, EVP_sha256(), nullptr);
+  return absl::BytesToHexString(
+      absl::string_view(reinterpret_cast<const char*>(digest), length));
+}
+
 absl::StatusOr<std::string> Sha256FileHex(const std::string& path, uint64_t max_bytes) {
   int fd;
   do {

@@ -1,10 +1,11 @@
-// SHA-256 of a file, read in pieces (OpenSSL): what project trust records for every file it
+// SHA-256 of bytes, and of a file read in pieces (OpenSSL): what project trust records for every file it
 // trusts (core/trust.h). Lives here because src/catalog is where OpenSSL is used.
 #ifndef PLUGLINE_CATALOG_DIGEST_H_
 #define PLUGLINE_CATALOG_DIGEST_H_
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 #include "absl/status/statusor.h"
 
@@ -15,6 +16,9 @@ namespace plugline::catalog {
 // regular file after opening, so a FIFO or device put in its place never blocks the caller.
 // Errors name the path: NotFound, PermissionDenied, FailedPrecondition (not a regular file),
 // ResourceExhausted (larger than `max_bytes`).
+// Lower-case hex SHA-256 of `data`.
+std::string Sha256Hex(std::string_view data);
+
 absl::StatusOr<std::string> Sha256FileHex(const std::string& path,
                                           uint64_t max_bytes = UINT64_MAX);
 

@@ -38,14 +38,6 @@ void GlobalInitOnce() {
 
 }  // namespace
 
-std::string Sha256Hex(std::string_view data) {
-  unsigned char digest[EVP_MAX_MD_SIZE];
-  unsigned int length = 0;
-  EVP_Digest(data.data(), data.size(), digest, &length, EVP_sha256(), nullptr);
-  return absl::BytesToHexString(
-      absl::string_view(reinterpret_cast<const char*>(digest), length));
-}
-
 absl::StatusOr<Downloaded> Fetch(const std::string& url, const DownloadOptions& options) {
   std::string lower = absl::AsciiStrToLower(url);
   if (!absl::StartsWith(lower, "file://") && !absl::StartsWith(lower, "http://") &&

@@ -8,6 +8,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
+#include "catalog/digest.h"  // Sha256Hex, for callers that check what they fetched
 
 namespace plugline::catalog {
 
@@ -35,8 +36,6 @@ absl::StatusOr<Downloaded> Fetch(const std::string& url, const DownloadOptions& 
 absl::StatusOr<Downloaded> DownloadToFile(const std::string& url, const std::string& dest_path,
                                           const DownloadOptions& options);
 
-// Lower-case hex SHA-256 (OpenSSL).
-std::string Sha256Hex(std::string_view data);
 
 }  // namespace plugline::catalog
 
