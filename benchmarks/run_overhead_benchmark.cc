@@ -55,6 +55,9 @@ int main(int argc, char** argv) {
   char home[] = "/tmp/plugline-bench-XXXXXX";
   if (mkdtemp(home) == nullptr) return 1;
   setenv("PLUGLINE_HOME", home, 1);
+  // The in-process path, each command loading what it needs (server_benchmark measures the
+  // warm server).
+  setenv("PLUGLINE_SERVER", "0", 1);
 
   auto bare = plugline::bench::Summarize(Measure({"true"}, runs));
   auto wrapped = plugline::bench::Summarize(Measure({plugline, "run", "--", "true"}, runs));

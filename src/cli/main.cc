@@ -35,6 +35,7 @@
 #include "cli/server_command.h"
 #include "exec/process.h"
 #include "plugline/host.h"
+#include "server/client.h"
 
 namespace plugline::cli {
 namespace {
@@ -121,6 +122,7 @@ std::optional<Remote> ChooseRemote(const std::vector<std::string>& args, std::st
 }
 
 void FallBack(const absl::Status& why) {
+  if (absl::IsCancelled(why)) return;  // `server: never`: in-process is what was asked for
   absl::StatusOr<std::string> home = core::ResolveHome("");
   if (home.ok()) NoteFallback(*home, why);
 }
@@ -217,6 +219,7 @@ int Run(const std::vector<std::string>& args) {
   if (settings) {
     counter = core::MakeEstimateTokenCounter();
     remote_capture = std::make_unique<core::RawCapture>(*settings, counter.get());
+    remote_capture->DeferPruning();  // the server prunes the store once it has answered
   }
 
   // Plugins load while the command runs (V8 and one isolate per JS plugin take a while), so a
@@ -347,6 +350,7 @@ int Shape(const std::vector<std::string>& args) {
     // Standard input is captured here (raw file and window) and shaped in the server.
     std::unique_ptr<core::TokenCounter> counter = core::MakeEstimateTokenCounter();
     core::RawCapture capture(*settings, counter.get());
+    capture.DeferPruning();
     absl::Status read = ReadInChunks(STDIN_FILENO, "standard input", [&](std::string_view chunk) {
       capture.Append(chunk);
       return true;
@@ -443,6 +447,15 @@ int HostCommand(const std::string& name, const std::vector<std::string>& args) {
   return status;
 }
 
+// A server records statistics right after it answers: a command that reads them waits until
+// it has (nothing when no server runs).
+void FlushServer() {
+  absl::StatusOr<std::string> home = core::ResolveHome("");
+  if (!home.ok()) return;
+  absl::StatusOr<server::Client> client = server::Client::Connect(*home, absl::Seconds(1));
+  if (client.ok()) (void)client->Call("{\"type\":\"flush\"}", absl::Seconds(10));
+}
+
 int Stats(const std::vector<std::string>& args) {
   bool json = false;
   for (const std::string& arg : args) {
@@ -453,6 +466,7 @@ int Stats(const std::vector<std::string>& args) {
       return kExitUsage;
     }
   }
+  FlushServer();
   absl::StatusOr<std::unique_ptr<Host>> host = OpenHost();
   if (!host.ok()) {
     Error(ToStd(host.status().message()));

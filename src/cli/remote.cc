@@ -59,26 +59,6 @@ absl::StatusOr<Hello> SayHello(server::Client& client) {
   return Hello{*pid, *build};
 }
 
-// A connection to a server of this build, or an error.
-absl::StatusOr<server::Client> ConnectSameBuild(const std::string& home, bool* other_build) {
-  absl::StatusOr<server::Client> client = server::Client::Connect(home, kConnectTimeout);
-  if (!client.ok()) return client.status();
-  absl::StatusOr<Hello> hello = SayHello(*client);
-  if (!hello.ok()) return hello.status();
-  if (hello->build_id != server::BuildId()) {
-    // Another build serves this home (plugline was upgraded or rebuilt): it hands over, and
-    // this command starts one of its own build. Its open requests finish first.
-    *other_build = true;
-    core::JsonWriter retire;
-    retire.BeginObject().Key("type").String("retire");
-    retire.Key("reason").String(StrCat("a client of build ", server::BuildId())).EndObject();
-    (void)client->Call(retire.Take(), kHelloTimeout);
-    return absl::FailedPreconditionError(
-        StrCat("the server (pid ", hello->pid, ") is another build: ", hello->build_id));
-  }
-  return client;
-}
-
 }  // namespace
 
 absl::StatusOr<int64_t> StartServerProcess(const std::string& home,
@@ -139,53 +119,72 @@ std::optional<Remote> Remote::Choose(const std::string& home, const std::string&
     return std::nullopt;
   }
   if (cwd.empty()) return std::nullopt;
+  // A server that listens is used: its build and the configuration's `server: never` are
+  // checked with the first request (Call), so that a command pays one round trip, not two.
+  absl::StatusOr<server::Client> client = server::Client::Connect(home, kConnectTimeout);
+  if (client.ok()) return Remote(*std::move(client), home, cwd);
   // Only the global file decides (a project's `server:` is refused where it is read).
   const core::ServerConfig config = core::LoadConfig(home, "", nullptr).server;
   if (config.mode == core::ServerMode::kNever) return std::nullopt;
-  bool other_build = false;
-  absl::StatusOr<server::Client> client = ConnectSameBuild(home, &other_build);
-  if (client.ok()) return Remote(*std::move(client), cwd);
-  bool start = other_build || config.mode == core::ServerMode::kAlways;
-  if (!start) {
-    // auto: a server is worth starting when this command would load V8.
+  if (config.mode == core::ServerMode::kAuto) {
+    // A server is worth starting when this command would load V8.
     HostOptions options;
     options.project_dir = cwd;
     absl::StatusOr<std::unique_ptr<Host>> opened = Host::Create(std::move(options));
     if (!opened.ok()) return std::nullopt;  // the in-process path reports it
-    start = internal::HostAccess::HasJsPlugins(**opened);
-    if (!start) {
+    if (!internal::HostAccess::HasJsPlugins(**opened)) {
       *host = *std::move(opened);
       return std::nullopt;
     }
   }
-  absl::StatusOr<int64_t> started =
-      StartServerProcess(home, std::nullopt, kStartWait);
+  absl::StatusOr<server::Client> started = StartAndConnect(home);
   if (!started.ok()) {
-    // Another command may have started one at the same moment: that one is as good.
-    if (!absl::IsDeadlineExceeded(started.status())) NoteFallback(home, started.status());
-  }
-  client = ConnectSameBuild(home, &other_build);
-  if (!client.ok()) {
-    NoteFallback(home, client.status());
+    NoteFallback(home, started.status());
     return std::nullopt;
   }
-  return Remote(*std::move(client), cwd);
+  return Remote(*std::move(started), home, cwd);
+}
+
+absl::StatusOr<server::Client> Remote::StartAndConnect(const std::string& home) {
+  absl::StatusOr<int64_t> pid = StartServerProcess(home, std::nullopt, kStartWait);
+  // Another command may have started one at the same moment: that one is as good.
+  absl::StatusOr<server::Client> client = server::Client::Connect(home, kConnectTimeout);
+  if (!client.ok() && !pid.ok()) return pid.status();
+  return client;
 }
 
 absl::StatusOr<core::Value> Remote::Call(const std::string& request) {
-  absl::StatusOr<std::string> reply = client_.Call(request, RequestTimeout());
-  if (!reply.ok()) return reply.status();
-  absl::StatusOr<core::Value> value = core::ParseJson(*reply, "the server's reply");
-  if (!value.ok()) return absl::DataLossError(std::string(value.status().message()));
-  if (!value->is_object()) return absl::DataLossError("the server's reply is not an object");
-  if (!wire::Flag(*value, "ok")) {
+  for (int attempt = 0;; ++attempt) {
+    absl::StatusOr<std::string> reply = client_.Call(request, RequestTimeout());
+    if (!reply.ok()) return reply.status();
+    absl::StatusOr<core::Value> value = core::ParseJson(*reply, "the server's reply");
+    if (!value.ok()) return absl::DataLossError(std::string(value.status().message()));
+    if (!value->is_object()) return absl::DataLossError("the server's reply is not an object");
+    if (wire::Flag(*value, "ok")) return value;
     const core::Value* error = value->Find("error");
+    absl::StatusOr<std::string> code =
+        error != nullptr ? wire::Text(*error, "code") : absl::NotFoundError("");
     absl::StatusOr<std::string> message =
         error != nullptr ? wire::Text(*error, "message") : absl::NotFoundError("");
+    if (code.ok() && *code == "in_process") {
+      // The configuration says `server: never` (changed since the server started).
+      return absl::CancelledError(message.ok() ? *message : "server: never");
+    }
+    if (code.ok() && *code == "other_build" && attempt == 0) {
+      // Another build serves this home (plugline was upgraded or rebuilt): it hands over, and
+      // this command starts one of its own build. Its open requests finish first.
+      core::JsonWriter retire;
+      retire.BeginObject().Key("type").String("retire");
+      retire.Key("reason").String(StrCat("a client of build ", server::BuildId())).EndObject();
+      (void)client_.Call(retire.Take(), kHelloTimeout);
+      absl::StatusOr<server::Client> fresh = StartAndConnect(home_);
+      if (!fresh.ok()) return fresh.status();
+      client_ = *std::move(fresh);
+      continue;
+    }
     return absl::UnavailableError(
         StrCat("the server refused the request: ", message.ok() ? *message : *reply));
   }
-  return value;
 }
 
 absl::StatusOr<int> Remote::CallAndPrint(const std::string& request) {
@@ -204,7 +203,8 @@ absl::StatusOr<int> Remote::CallAndPrint(const std::string& request) {
 absl::StatusOr<int> Remote::Command(std::string_view name, const std::vector<std::string>& args,
                                     const std::string* stdin_data) {
   core::JsonWriter w;
-  w.BeginObject().Key("type").String("command").Key("cwd").String(cwd_);
+  w.BeginObject().Key("type").String("command").Key("build_id").String(server::BuildId());
+  w.Key("cwd").String(cwd_);
   w.Key("name").String(name).Key("args").BeginArray();
   for (const std::string& arg : args) w.String(arg);
   w.EndArray();
@@ -215,7 +215,8 @@ absl::StatusOr<int> Remote::Command(std::string_view name, const std::vector<std
 
 absl::StatusOr<core::CaptureSettings> Remote::CaptureSettings() {
   core::JsonWriter w;
-  w.BeginObject().Key("type").String("capture").Key("cwd").String(cwd_).EndObject();
+  w.BeginObject().Key("type").String("capture").Key("build_id").String(server::BuildId());
+  w.Key("cwd").String(cwd_).EndObject();
   absl::StatusOr<core::Value> reply = Call(w.Take());
   if (!reply.ok()) return reply.status();
   absl::StatusOr<core::CaptureSettings> settings = wire::ReadSettings(*reply);
@@ -229,7 +230,8 @@ absl::StatusOr<int> Remote::Shape(bool run, std::string_view command,
                                   std::optional<int> exit_code, const ShapeFlags& flags,
                                   const core::CapturedOutput& captured) {
   core::JsonWriter w;
-  w.BeginObject().Key("type").String("shape").Key("cwd").String(cwd_);
+  w.BeginObject().Key("type").String("shape").Key("build_id").String(server::BuildId());
+  w.Key("cwd").String(cwd_);
   w.Key("run").Bool(run).Key("command").String(command).Key("exit_code");
   if (exit_code) {
     w.Int(*exit_code);

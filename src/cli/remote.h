@@ -35,6 +35,10 @@ class Remote {
   static std::optional<Remote> Choose(const std::string& home, const std::string& cwd,
                                       std::unique_ptr<Host>* host);
 
+  // Each request is checked by the server: a server of another build retires and a fresh one
+  // is started (the request is sent again), and `server: never` in config.yaml is Cancelled
+  // (the caller runs the command in-process, saying nothing).
+  //
   // Runs a host command (commands.h) in the server and prints its output; returns its status.
   absl::StatusOr<int> Command(std::string_view name, const std::vector<std::string>& args,
                               const std::string* stdin_data);
@@ -45,12 +49,16 @@ class Remote {
                             const ShapeFlags& flags, const core::CapturedOutput& captured);
 
  private:
-  Remote(server::Client client, std::string cwd) : client_(std::move(client)), cwd_(std::move(cwd)) {}
+  Remote(server::Client client, std::string home, std::string cwd)
+      : client_(std::move(client)), home_(std::move(home)), cwd_(std::move(cwd)) {}
+  // Starts a server (or finds the one another command started) and connects to it.
+  static absl::StatusOr<server::Client> StartAndConnect(const std::string& home);
   // Sends a request, checks the reply and prints its output. Nothing is printed on error.
   absl::StatusOr<int> CallAndPrint(const std::string& request);
   absl::StatusOr<core::Value> Call(const std::string& request);
 
   server::Client client_;
+  std::string home_;
   std::string cwd_;
 };
 

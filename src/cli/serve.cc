@@ -9,6 +9,7 @@
 #include "cli/output.h"
 #include "cli/wire.h"
 #include "core/host_internal.h"
+#include "core/output_store.h"
 #include "core/strings.h"
 
 namespace plugline::cli {
@@ -96,7 +97,8 @@ std::string Capture(server::HostPool& pool, const core::Value& request) {
   return w.Take();
 }
 
-std::string Shape(server::HostPool& pool, const core::Value& request) {
+std::string Shape(server::HostPool& pool, const core::Value& request,
+                  const std::function<void(std::function<void()>)>& later) {
   absl::StatusOr<std::string> cwd = Cwd(request);
   absl::StatusOr<std::string> command = wire::Text(request, "command");
   absl::StatusOr<std::string> shaper = wire::Text(request, "shaper");
@@ -123,24 +125,66 @@ std::string Shape(server::HostPool& pool, const core::Value& request) {
   absl::StatusOr<Host*> host = session.Get();
   // The client shapes in this case itself (it has what it needs to tell the user).
   if (!host.ok()) return ErrorReply("unavailable", ToStd(host.status().message()));
+  std::function<void()> record_stats;
   const int status = ShapeAndPrint(
       served.io,
       [&](std::string_view id) {
-        return internal::HostAccess::ShapeCaptured(**host, *command, exit_code, id, *captured);
+        return internal::HostAccess::ShapeCaptured(**host, *command, exit_code, id, *captured,
+                                                   &record_stats);
       },
       flags, run, run ? exit_code.value_or(0) : 0);
   session.PrintNewDiagnostics();
+  std::shared_ptr<Host> keep = served.host;
+  if (record_stats) later([keep, record = std::move(record_stats)] { record(); });
+  // The client stored the raw file without pruning the store: that is done here, after.
+  if (!captured->raw.path.empty()) {
+    const core::CaptureSettings settings = internal::HostAccess::CaptureSettings(*keep);
+    if (settings.store_outputs) {
+      later([settings, path = captured->raw.path] {
+        core::OutputStore(settings.outputs_dir, settings.retention).Prune(path);
+      });
+    }
+  }
   return CommandReply(status, served.io);
 }
 
 }  // namespace
 
-std::string HandleRequest(server::HostPool& pool, const core::Value& request) {
+std::function<void()> Service::Deferred(std::function<void()> task) {
+  {
+    absl::MutexLock lock(&mu_);
+    ++pending_;
+  }
+  return [this, task = std::move(task)] {
+    task();
+    absl::MutexLock lock(&mu_);
+    --pending_;
+  };
+}
+
+std::string Service::Handle(const core::Value& request,
+                            std::vector<std::function<void()>>* later) {
   absl::StatusOr<std::string> type = wire::Text(request, "type");
   if (!type.ok()) return ErrorReply("invalid_argument", ToStd(type.status().message()));
-  if (*type == "command") return Command(pool, request);
-  if (*type == "capture") return Capture(pool, request);
-  if (*type == "shape") return Shape(pool, request);
+  auto flush = [this] {
+    absl::MutexLock lock(&mu_);
+    mu_.Await(absl::Condition(+[](int* pending) { return *pending == 0; }, &pending_));
+  };
+  if (*type == "flush") {
+    flush();
+    return "{\"ok\":true}";
+  }
+  // The listing shows statistics: those of every shaping answered so far.
+  if (*type == "command" && wire::Text(request, "name").value_or("") == "plugins") flush();
+  if (pool_.Mode() == core::ServerMode::kNever) {
+    return ErrorReply("in_process", "config.yaml says server: never");
+  }
+  if (*type == "command") return Command(pool_, request);
+  if (*type == "capture") return Capture(pool_, request);
+  if (*type == "shape") {
+    return Shape(pool_, request,
+                 [&](std::function<void()> task) { later->push_back(Deferred(std::move(task))); });
+  }
   return ErrorReply("unimplemented", StrCat("this server does not serve `", *type, "` requests"));
 }
 

@@ -106,11 +106,14 @@ int Foreground(const std::string& home, server::ServerOptions options) {
       options.maintenance_interval = std::min(options.maintenance_interval, absl::Seconds(seconds));
     }
   }
-  server::HostPool pool(pool_options);
-  options.handle = [&pool](const core::Value& request) { return HandleRequest(pool, request); };
-  options.describe = [&pool] { return pool.Describe(); };
-  options.maintain = [&pool] { pool.DropUnused(); };
-  options.on_stop = [&pool] { pool.DropAll(); };
+  Service service(pool_options);
+  options.handle = [&service](const core::Value& request,
+                              std::vector<std::function<void()>>* later) {
+    return service.Handle(request, later);
+  };
+  options.describe = [&service] { return service.pool().Describe(); };
+  options.maintain = [&service] { service.pool().DropUnused(); };
+  options.on_stop = [&service] { service.pool().DropAll(); };
   absl::Status run = server::RunServer(options);
   if (!run.ok()) {
     Error(ToStd(run.message()));

@@ -248,7 +248,8 @@ struct Host::Impl {
                                             std::optional<int> exit_code,
                                             std::string_view shaper,
                                             const core::CapturedOutput& captured,
-                                            std::string_view output, bool stats_enabled) {
+                                            std::string_view output, bool stats_enabled,
+                                            std::function<void()>* record_later = nullptr) {
     core::ShaperPipeline pipeline = Pipeline();
     ShapeRequest request;
     request.command = command;
@@ -276,12 +277,19 @@ struct Host::Impl {
     if (result.ok() && options.record_stats && stats_enabled) {
       // Statistics are best effort: a read-only home or a bad stats file must not fail
       // shaping, but the host hears about it.
-      std::vector<std::string> warnings;
-      absl::Status recorded = stats->Record(trace, absl::Now(), &warnings);
-      if (!recorded.ok()) {
-        warnings.push_back(StrCat("statistics not recorded: ", recorded.message()));
+      auto record = [this, trace = std::move(trace), now = absl::Now()] {
+        std::vector<std::string> warnings;
+        absl::Status recorded = stats->Record(trace, now, &warnings);
+        if (!recorded.ok()) {
+          warnings.push_back(StrCat("statistics not recorded: ", recorded.message()));
+        }
+        Warn("stats", warnings);
+      };
+      if (record_later != nullptr) {
+        *record_later = std::move(record);
+      } else {
+        record();
       }
-      Warn("stats", warnings);
     }
     return result;
   }
@@ -768,7 +776,8 @@ core::CaptureSettings HostAccess::CaptureSettings(Host& host) {
 absl::StatusOr<ShapeResult> HostAccess::ShapeCaptured(Host& host, std::string_view command,
                                                       std::optional<int> exit_code,
                                                       std::string_view shaper,
-                                                      const core::CapturedOutput& captured) {
+                                                      const core::CapturedOutput& captured,
+                                                      std::function<void()>* record_stats) {
   Host::Impl& impl = *host.impl_;
   if (!core::IsValidUtf8(command)) {
     return absl::InvalidArgumentError("command is not valid UTF-8");
@@ -782,7 +791,8 @@ absl::StatusOr<ShapeResult> HostAccess::ShapeCaptured(Host& host, std::string_vi
     absl::MutexLock lock(&impl.mu);
     stats_enabled = impl.config.stats_enabled;
   }
-  return impl.ShapeCaptured(command, exit_code, shaper, captured, captured.text, stats_enabled);
+  return impl.ShapeCaptured(command, exit_code, shaper, captured, captured.text, stats_enabled,
+                            record_stats);
 }
 
 std::vector<core::WatchedPath> HostAccess::WatchedPaths(Host& host) {

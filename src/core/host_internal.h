@@ -4,6 +4,7 @@
 #ifndef PLUGLINE_CORE_HOST_INTERNAL_H_
 #define PLUGLINE_CORE_HOST_INTERNAL_H_
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -31,11 +32,14 @@ struct HostAccess {
   static core::CaptureSettings CaptureSettings(Host& host);
   // Shapes an output captured elsewhere with these settings, as OutputCapture::Finish does
   // (statistics recorded, failures masked and logged). InvalidArgument for a command that is
-  // not valid UTF-8 or an unknown shaper; `captured` is unchanged then.
+  // not valid UTF-8 or an unknown shaper; `captured` is unchanged then. With `record_stats`,
+  // the statistics are not recorded here: *record_stats is set to what records them, for the
+  // caller to run once it has answered (the server does).
   static absl::StatusOr<ShapeResult> ShapeCaptured(Host& host, std::string_view command,
                                                    std::optional<int> exit_code,
                                                    std::string_view shaper,
-                                                   const core::CapturedOutput& captured);
+                                                   const core::CapturedOutput& captured,
+                                                   std::function<void()>* record_stats = nullptr);
   // Every file and folder the configuration and plugins came from, as the last load or
   // reload found them: what changes when a plugin is added, edited or removed, or a config
   // file or the trust store is.

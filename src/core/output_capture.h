@@ -42,6 +42,11 @@ class RawCapture {
   // From settings; the store is made here.
   RawCapture(const CaptureSettings& settings, const TokenCounter* counter);
 
+  // Leave the store's pruning to whoever shapes the output (OutputStore::Prune).
+  void DeferPruning() {
+    if (writer_) writer_->set_prune(false);
+  }
+
   void Append(std::string_view chunk);
   uint64_t bytes() const { return window_.bytes(); }
   uint64_t lines() const { return window_.lines(); }

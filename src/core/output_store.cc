@@ -143,7 +143,7 @@ absl::StatusOr<std::string> RawOutputWriter::Commit() {
     status_ = status;
     return status;
   }
-  store_->Prune(path);
+  if (prune_) store_->Prune(path);
   return path;
 }
 

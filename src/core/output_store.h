@@ -32,8 +32,10 @@ class RawOutputWriter {
   RawOutputWriter& operator=(const RawOutputWriter&) = delete;
 
   void Write(std::string_view chunk);
-  // Moves the file into place, prunes the store and returns the file's absolute path.
+  // Moves the file into place, prunes the store (unless set_prune(false): whoever commits
+  // then calls OutputStore::Prune later) and returns the file's absolute path.
   absl::StatusOr<std::string> Commit();
+  void set_prune(bool prune) { prune_ = prune; }
 
   // Bytes given to Write() and bytes in the file.
   uint64_t bytes() const { return bytes_; }
@@ -56,6 +58,7 @@ class RawOutputWriter {
   uint64_t bytes_ = 0;
   uint64_t written_ = 0;
   bool committed_ = false;
+  bool prune_ = true;
   absl::Status status_;
 };
 
@@ -79,9 +82,12 @@ class OutputStore {
   const std::string& dir() const { return dir_; }
   const OutputRetention& retention() const { return retention_; }
 
+  // Deletes the oldest files beyond the retention bounds, never `keep`, and temporary files
+  // no live writer holds.
+  void Prune(const std::string& keep);
+
  private:
   friend class RawOutputWriter;
-  void Prune(const std::string& keep);
 
   std::string dir_;
   OutputRetention retention_;

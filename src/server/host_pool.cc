@@ -142,6 +142,16 @@ void HostPool::Drop(const std::function<bool(const Entry&)>& pick) {
   }
 }
 
+core::ServerMode HostPool::Mode() {
+  const std::string stamp = Fingerprint({{core::JoinPath(options_.home, "config.yaml"), 0}});
+  absl::MutexLock lock(&mode_mu_);
+  if (stamp != mode_stamp_) {
+    mode_ = core::LoadConfig(options_.home, "", nullptr).server.mode;
+    mode_stamp_ = stamp;
+  }
+  return mode_;
+}
+
 void HostPool::DropUnused() {
   const int64_t before = NowNs() - absl::ToInt64Nanoseconds(options_.unused_after);
   Drop([before](const Entry& e) { return e.last_used_ns.load() < before; });

@@ -20,6 +20,7 @@
 #include "absl/status/statusor.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
+#include "core/config.h"
 #include "core/host_internal.h"
 #include "core/json.h"
 #include "plugline/host.h"
@@ -49,6 +50,9 @@ class HostPool {
   // Drops every host (the server stops).
   void DropAll();
 
+  // The global config.yaml's `server:` mode, read again when the file changes.
+  core::ServerMode Mode();
+
   // JSON: [{"project_dir", "requests", "reloads", "idle_ms", "plugins"}], for `server status`.
   std::string Describe() const;
 
@@ -68,6 +72,9 @@ class HostPool {
   void Drop(const std::function<bool(const Entry&)>& pick);
 
   const Options options_;
+  absl::Mutex mode_mu_;
+  std::string mode_stamp_ ABSL_GUARDED_BY(mode_mu_);
+  core::ServerMode mode_ ABSL_GUARDED_BY(mode_mu_) = core::ServerMode::kAuto;
   mutable absl::Mutex mu_;
   absl::flat_hash_map<std::string, std::shared_ptr<Entry>> entries_ ABSL_GUARDED_BY(mu_);
 };

@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <exception>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -227,11 +228,43 @@ struct Work {
   Connection* connection;
   Value request;
   std::string reply;
+  std::vector<std::function<void()>> later;
 };
+
+// Runs what a handler left for after its reply, on a pool thread.
+void RunLater(Server* server, std::vector<std::function<void()>> later) {
+  struct Later {
+    uv_work_t work;
+    Server* server;
+    std::vector<std::function<void()>> tasks;
+  };
+  auto* work = new Later{{}, server, std::move(later)};
+  work->work.data = work;
+  ++server->in_flight;
+  const int rc = uv_queue_work(
+      &server->loop, &work->work,
+      [](uv_work_t* w) {
+        for (auto& task : static_cast<Later*>(w->data)->tasks) {
+          try {
+            task();
+          } catch (const std::exception&) {
+          }
+        }
+      },
+      [](uv_work_t* w, int) {
+        std::unique_ptr<Later> done(static_cast<Later*>(w->data));
+        --done->server->in_flight;
+      });
+  if (rc != 0) {
+    --server->in_flight;
+    for (auto& task : work->tasks) task();  // the loop is going: do it here
+    delete work;
+  }
+}
 
 void Dispatch(Connection* connection, Value request) {
   Server* server = connection->server;
-  auto* work = new Work{{}, connection, std::move(request), {}};
+  auto* work = new Work{{}, connection, std::move(request), {}, {}};
   work->work.data = work;
   ++connection->in_flight;
   ++server->in_flight;
@@ -241,7 +274,7 @@ void Dispatch(Connection* connection, Value request) {
         auto* self = static_cast<Work*>(w->data);
         const ServerOptions& options = self->connection->server->options;
         try {
-          self->reply = options.handle(self->request);
+          self->reply = options.handle(self->request, &self->later);
         } catch (const std::exception& e) {
           self->reply = ErrorReply("internal", StrCat("the request failed: ", e.what()));
         }
@@ -257,6 +290,7 @@ void Dispatch(Connection* connection, Value request) {
         } else {
           Send(connection, self->reply, /*close_after=*/false, false);
         }
+        if (!self->later.empty()) RunLater(server, std::move(self->later));
         server->ResetIdle();
         server->CheckMemory();
       });
@@ -294,6 +328,15 @@ void Handle(Connection* connection, std::string_view frame) {
     const Value* why = request->Find("reason");
     server->Retire(why != nullptr && why->is_string() ? why->as_string() : "a retire request");
     return Send(connection, pid_reply, false, false);
+  }
+  // A request of a client of another build (plugline upgraded or rebuilt while this server
+  // ran) is refused: the client retires this server and starts its own.
+  if (const Value* build = request->Find("build_id");
+      build != nullptr && build->is_string() && build->as_string() != server->build_id) {
+    return Send(connection,
+                ErrorReply("other_build", StrCat("this server (pid ", ::getpid(), ") is build ",
+                                                 server->build_id)),
+                false, false);
   }
   if (!server->options.handle) {
     return Send(connection,

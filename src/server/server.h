@@ -12,6 +12,7 @@
 
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/time/time.h"
@@ -32,8 +33,10 @@ struct ServerOptions {
   // Called once the socket listens (on the server's thread), e.g. to say so.
   std::function<void()> on_listening;
   // The reply (a JSON object) to a request of any other type; runs on a pool thread, several
-  // at once. Null: such requests get an `unimplemented` error.
-  std::function<std::string(const core::Value& request)> handle;
+  // at once. What it adds to `later` runs on a pool thread once the reply is sent (work the
+  // client need not wait for). Null: such requests get an `unimplemented` error.
+  std::function<std::string(const core::Value& request, std::vector<std::function<void()>>* later)>
+      handle;
   // Added to `status` as its "hosts": a JSON array (on the loop thread; must not wait for a
   // handler).
   std::function<std::string()> describe;

@@ -563,8 +563,8 @@ TEST_CASE("server: 16 clients with 200 requests each get their own answers, and 
   auto next = cli.Run({"hook", "pre_tool_call"}, "", HookPayload("ls"));
   CHECK(Argument(HookAnswer(next), "calls") == StrCat(kClients * kRequests * 3 / 4 + 1));
   core::Value status = Status(cli);
-  // The requests, the hook above (hello, command) and this status.
-  CHECK(status.Find("requests")->as_number() == requests_before + kClients * kRequests + 2 + 1);
+  // The requests, the hook above and this status.
+  CHECK(status.Find("requests")->as_number() == requests_before + kClients * kRequests + 1 + 1);
   auto stats = core::ParseJson(cli.Run({"stats", "--json"}).output, "stats");
   REQUIRE(stats.ok());
   double shaped = 0;
