@@ -46,13 +46,16 @@ inline constexpr std::string_view kUsage =
     "  trust --list\n"
     "        the trusted projects\n"
     "  server [--idle-timeout SECONDS] | server start | server status [--json] | server stop\n"
-    "        the per-user server of $PLUGLINE_HOME (a Unix socket in $PLUGLINE_HOME/run/): run\n"
-    "        it in the foreground, start it in the background, show it (exit 3 when none\n"
-    "        runs), stop it. It answers status queries so far; commands do not use it yet\n"
+    "        the per-user server of $PLUGLINE_HOME (a Unix socket in $PLUGLINE_HOME/run/) that\n"
+    "        keeps plugins loaded between commands: run it in the foreground, start it in the\n"
+    "        background, show it (exit 3 when none runs), stop it. run, shape, hook, trigger,\n"
+    "        tools, tool and plugins use it when it runs, and start it when a JS plugin is\n"
+    "        enabled (config.yaml server: auto | always | never; docs/server.md)\n"
     "  version\n"
     "        print plugline's version\n"
     "\n"
-    "environment: PLUGLINE_HOME (default ~/.plugline)\n";
+    "environment: PLUGLINE_HOME (default ~/.plugline), PLUGLINE_SERVER=0 (no server: every\n"
+    "command in its own process)\n";
 
 
 }  // namespace plugline::cli

@@ -73,10 +73,18 @@ absl::StatusOr<std::shared_ptr<Host>> HostPool::Get(const std::string& project_d
     if (slot == nullptr) {
       slot = std::make_shared<Entry>();
       slot->project_dir = project_dir;
+      slot->last_used_ns.store(NowNs());
     }
     entry = slot;
+    ++entry->users;
     full = entries_.size() > options_.max_hosts;
   }
+  // Handed out with a token that says when the caller is done with it.
+  auto hand_out = [&entry](std::shared_ptr<Host> host) {
+    std::shared_ptr<void> token(nullptr, [entry, host](void*) { --entry->users; });
+    return std::shared_ptr<Host>(token, host.get());
+  };
+  auto release = [&entry] { --entry->users; };
   if (full) {
     // The least recently used host nobody is using makes room.
     int64_t oldest = INT64_MAX;
@@ -84,7 +92,7 @@ absl::StatusOr<std::shared_ptr<Host>> HostPool::Get(const std::string& project_d
     {
       absl::MutexLock lock(&mu_);
       for (const auto& [dir, candidate] : entries_) {
-        if (candidate == entry) continue;
+        if (candidate == entry || candidate->users.load() > 0) continue;
         const int64_t used = candidate->last_used_ns.load();
         if (used < oldest) {
           oldest = used;
@@ -102,7 +110,10 @@ absl::StatusOr<std::shared_ptr<Host>> HostPool::Get(const std::string& project_d
     host_options.home = options_.home;
     host_options.project_dir = project_dir;
     absl::StatusOr<std::unique_ptr<Host>> host = Host::Create(std::move(host_options));
-    if (!host.ok()) return host.status();
+    if (!host.ok()) {
+      release();
+      return host.status();
+    }
     entry->host = std::shared_ptr<Host>(*std::move(host));
     entry->fingerprint = Fingerprint(internal::HostAccess::WatchedPaths(*entry->host));
   } else {
@@ -115,7 +126,7 @@ absl::StatusOr<std::shared_ptr<Host>> HostPool::Get(const std::string& project_d
     }
   }
   entry->plugins.store(internal::HostAccess::PluginCount(*entry->host));
-  return entry->host;
+  return hand_out(entry->host);
 }
 
 void HostPool::Drop(const std::function<bool(const Entry&)>& pick) {
@@ -154,7 +165,7 @@ core::ServerMode HostPool::Mode() {
 
 void HostPool::DropUnused() {
   const int64_t before = NowNs() - absl::ToInt64Nanoseconds(options_.unused_after);
-  Drop([before](const Entry& e) { return e.last_used_ns.load() < before; });
+  Drop([before](const Entry& e) { return e.users.load() == 0 && e.last_used_ns.load() < before; });
 }
 
 void HostPool::DropAll() {

@@ -41,7 +41,8 @@ class HostPool {
   explicit HostPool(Options options);
   ~HostPool();
 
-  // The host of `project_dir`, current. The error is Host::Create's.
+  // The host of `project_dir`, current; it is not dropped while the caller holds it. The error
+  // is Host::Create's.
   absl::StatusOr<std::shared_ptr<Host>> Get(const std::string& project_dir);
 
   // Drops the hosts unused for longer than unused_after and not in use: their plugins'
@@ -67,6 +68,7 @@ class HostPool {
     std::atomic<uint64_t> reloads{0};
     std::atomic<int64_t> last_used_ns{0};
     std::atomic<uint64_t> plugins{0};
+    std::atomic<int> users{0};  // hosts handed out by Get() and not yet released
   };
   // Drops the entries `pick` chooses among those nobody uses, outside the pool's lock.
   void Drop(const std::function<bool(const Entry&)>& pick);
