@@ -1,6 +1,7 @@
 #include "cli/remote.h"
 
 #include <fcntl.h>
+#include <poll.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -32,6 +33,8 @@ constexpr absl::Duration kStartWait = absl::Seconds(10);
 // How long a request may take before the client gives up on the server and runs it itself;
 // PLUGLINE_SERVER_TIMEOUT_MS sets another.
 constexpr absl::Duration kDefaultRequestTimeout = absl::Seconds(60);
+// The descriptor a server started here says "listening" on (PLUGLINE_SERVER_READY_FD).
+constexpr int kReadyFd = 3;
 
 absl::Duration RequestTimeout() {
   const char* env = std::getenv("PLUGLINE_SERVER_TIMEOUT_MS");
@@ -68,8 +71,16 @@ absl::StatusOr<int64_t> StartServerProcess(const std::string& home,
   if (absl::Status made = core::MakeDirs(logs); !made.ok()) return made;
   const std::string idle =
       idle_timeout ? StrCat(absl::ToDoubleSeconds(*idle_timeout)) : std::string();
+  // The server says on this pipe when it listens; if it ends first (it could not start, or
+  // another server holds the home), the pipe closes with nothing on it.
+  int ready[2];
+  if (::pipe2(ready, O_CLOEXEC) != 0) {
+    return absl::UnavailableError(StrCat("cannot start the server: ", std::strerror(errno)));
+  }
   const pid_t pid = ::fork();
   if (pid < 0) {
+    ::close(ready[0]);
+    ::close(ready[1]);
     return absl::UnavailableError(StrCat("cannot start the server: ", std::strerror(errno)));
   }
   if (pid == 0) {
@@ -86,9 +97,11 @@ absl::StatusOr<int64_t> StartServerProcess(const std::string& home,
       ::dup2(out, STDOUT_FILENO);
       ::dup2(out, STDERR_FILENO);
     }
-    ::close_range(3, ~0U, 0);
+    ::dup2(ready[1], kReadyFd);  // without O_CLOEXEC: the server gets it
+    ::close_range(kReadyFd + 1, ~0U, 0);
     // A grandchild: the server is nobody's child, so no command waits for it or reaps it.
     if (::fork() != 0) ::_exit(0);
+    ::setenv("PLUGLINE_SERVER_READY_FD", StrCat(kReadyFd).c_str(), 1);
     if (idle.empty()) {
       ::execl("/proc/self/exe", "plugline", "server", static_cast<char*>(nullptr));
     } else {
@@ -97,20 +110,32 @@ absl::StatusOr<int64_t> StartServerProcess(const std::string& home,
     }
     ::_exit(127);
   }
+  ::close(ready[1]);
   int status = 0;
   while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
-  const absl::Time deadline = absl::Now() + wait;
-  while (absl::Now() < deadline) {
-    absl::StatusOr<server::Client> client = server::Client::Connect(home, kConnectTimeout);
-    if (client.ok()) {
-      if (absl::StatusOr<Hello> hello = SayHello(*client); hello.ok()) return hello->pid;
-    }
-    absl::SleepFor(absl::Milliseconds(2));
+  struct pollfd poll_fd = {ready[0], POLLIN, 0};
+  int polled;
+  do {
+    polled = ::poll(&poll_fd, 1, static_cast<int>(absl::ToInt64Milliseconds(wait)));
+  } while (polled < 0 && errno == EINTR);
+  char byte = 0;
+  const bool listening = polled > 0 && ::read(ready[0], &byte, 1) == 1;
+  ::close(ready[0]);
+  // Listening, or gone (maybe because another command's server won the home): either way the
+  // one that answers now is the one to use.
+  absl::StatusOr<server::Client> client = server::Client::Connect(home, kConnectTimeout);
+  if (client.ok()) {
+    if (absl::StatusOr<Hello> hello = SayHello(*client); hello.ok()) return hello->pid;
   }
-  return absl::DeadlineExceededError(
-      StrCat("the server did not start within ", absl::FormatDuration(wait), "; see ", logs,
-             "/server.out and ", logs, "/plugline.log"));
+  if (polled == 0) {
+    return absl::DeadlineExceededError(
+        StrCat("the server did not start within ", absl::FormatDuration(wait), "; see ", logs,
+               "/server.out and ", logs, "/plugline.log"));
+  }
+  return absl::UnavailableError(
+      StrCat(listening ? "the server started but does not answer" : "the server could not start",
+             "; see ", logs, "/server.out and ", logs, "/plugline.log"));
 }
 
 std::optional<Remote> Remote::Choose(const std::string& home, const std::string& cwd,

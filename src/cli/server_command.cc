@@ -92,9 +92,21 @@ bool ParseIdleTimeout(const std::vector<std::string>& args, size_t from,
 }
 
 int Foreground(const std::string& home, server::ServerOptions options) {
-  options.on_listening = [&home] {
+  // Started by a command (remote.cc): it waits on this descriptor to hear that we listen.
+  int ready_fd = -1;
+  if (const char* env = std::getenv("PLUGLINE_SERVER_READY_FD"); env != nullptr) {
+    if (!absl::SimpleAtoi(env, &ready_fd) || ready_fd < 3) ready_fd = -1;
+    ::unsetenv("PLUGLINE_SERVER_READY_FD");  // not for the plugins' processes
+    if (ready_fd >= 0) ::fcntl(ready_fd, F_SETFD, FD_CLOEXEC);
+  }
+  options.on_listening = [&home, &ready_fd] {
     WriteAll(STDERR_FILENO, StrCat("plugline: server for ", home, " listening on ",
                                 server::SocketPath(home), " (pid ", ::getpid(), ")\n"));
+    if (ready_fd >= 0) {
+      WriteAll(ready_fd, "1");
+      ::close(ready_fd);
+      ready_fd = -1;
+    }
   };
   // The hosts, one per project directory, live as long as the server (or until unused).
   server::HostPool::Options pool_options;

@@ -337,6 +337,22 @@ TEST_CASE("server: output and exit code survive a server that is killed, wedged 
   }
 }
 
+TEST_CASE("server: one that cannot start costs no wait: the command runs in-process at once, saying why") {
+  Cli cli;
+  cli.server = true;
+  WriteFile(cli.home.Sub("config.yaml"), "server: always\n");
+  // run/ is a symlink: the server refuses to use it (docs/server.md, "Security").
+  REQUIRE(::symlink("/tmp", cli.home.Sub("run").c_str()) == 0);
+  const absl::Time start = absl::Now();
+  auto hook = cli.Run({"hook", "session_start"}, "", "{}");
+  CHECK(absl::Now() - start < absl::Seconds(5));  // not the 10 s a silent server would cost
+  CHECK(hook.exit_status == 0);
+  CHECK(HookAnswer(hook).Find("event")->as_string() == "session_start");
+  CHECK(Contains(hook.error_output, "plugline: note: the server did not serve this command (the server could not start; see "));
+  CHECK(Contains(ReadFileOrEmpty(cli.home.Sub("logs/server.out")), "is a symbolic link"));
+  REQUIRE(::unlink(cli.home.Sub("run").c_str()) == 0);
+}
+
 // A stand-in server on the socket that greets like the real one (same build) and then answers
 // every request with bytes that are not a reply.
 TEST_CASE("server: a reply that is garbage is not printed, and the command runs in-process") {
