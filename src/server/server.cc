@@ -66,6 +66,7 @@ struct Server {
   uv_pipe_t listener;
   uv_timer_t idle;
   uv_timer_t maintenance;
+  uv_timer_t drain;  // a retired server's deadline for its last connections
   uv_signal_t sigterm;
   uv_signal_t sigint;
   std::string socket_path;
@@ -92,11 +93,18 @@ struct Server {
     uv_close(reinterpret_cast<uv_handle_t*>(&sigint), nullptr);
   }
 
+  void CloseDrain() {
+    if (!uv_is_closing(reinterpret_cast<uv_handle_t*>(&drain))) {
+      uv_close(reinterpret_cast<uv_handle_t*>(&drain), nullptr);
+    }
+  }
+
   void Stop(std::string_view why) {
     if (stopping) return;
     stopping = true;
     log.Write("info", "server", StrCat("stopping: ", why));
     CloseHandles();
+    CloseDrain();
     // Open connections are closed once their requests are answered (a stop request's reply
     // is written before this runs); the loop ends when the last handle has closed.
     std::vector<Connection*> open(connections.begin(), connections.end());
@@ -114,7 +122,16 @@ struct Server {
     ::unlink(socket_path.c_str());
     if (lock_fd >= 0) ::close(lock_fd);
     lock_fd = -1;
+    if (connections.empty()) {
+      CloseDrain();
+    } else {
+      // A client that keeps its connection open and idle must not keep this process forever.
+      uv_timer_start(&drain, OnDrainDeadline,
+                     std::max<int64_t>(1, absl::ToInt64Milliseconds(options.drain_deadline)), 0);
+    }
   }
+
+  static void OnDrainDeadline(uv_timer_t* timer);
 
   void ResetIdle() {
     if (!stopping) {
@@ -170,6 +187,14 @@ struct Server {
   }
 };
 
+void Server::OnDrainDeadline(uv_timer_t* timer) {
+  auto* self = static_cast<Server*>(timer->data);
+  self->log.Write("info", "server", "retired: closing the connections still open");
+  std::vector<Connection*> open(self->connections.begin(), self->connections.end());
+  for (Connection* connection : open) CloseConnection(connection);
+  self->CloseDrain();
+}
+
 struct WriteRequest {
   uv_write_t write;
   std::string frame;
@@ -188,7 +213,7 @@ void FinishClose(Connection* connection) {
     server->connections.erase(closed);
     delete closed;
     // A retired server ends with its last connection.
-    if (server->retired && server->connections.empty()) server->Stop("retired");
+    if (server->retired && server->connections.empty()) server->CloseDrain();
   });
 }
 
@@ -513,6 +538,8 @@ absl::Status RunServer(const ServerOptions& options) {
   uv_timer_init(&server->loop, &server->idle);
   server->idle.data = server.get();
   server->ResetIdle();
+  uv_timer_init(&server->loop, &server->drain);
+  server->drain.data = server.get();
   uv_timer_init(&server->loop, &server->maintenance);
   server->maintenance.data = server.get();
   const uint64_t every = std::max<int64_t>(1, absl::ToInt64Milliseconds(options.maintenance_interval));

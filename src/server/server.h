@@ -28,6 +28,8 @@ struct ServerOptions {
   size_t max_request_bytes = 0;  // 0: kMaxFrameBytes
   // Past this much resident memory the server retires once it has answered (0: no ceiling).
   uint64_t max_rss_bytes = 0;
+  // A retired server closes the connections still open after this long.
+  absl::Duration drain_deadline = absl::Seconds(60);
   // How often `maintain` runs.
   absl::Duration maintenance_interval = absl::Seconds(30);
   // Called once the socket listens (on the server's thread), e.g. to say so.

@@ -202,5 +202,40 @@ TEST_CASE("server: a handler's later work runs after its reply, and a client tha
   CHECK(status.ok());
 }
 
+TEST_CASE("server: a retired server frees the home at once and exits once its connections close, or at its drain deadline") {
+  TempDir home;
+  ServerOptions options;
+  options.home = home.path();
+  options.drain_deadline = absl::Milliseconds(300);
+  absl::Notification listening;
+  options.on_listening = [&] { listening.Notify(); };
+  absl::Notification done;
+  std::thread server([&] {
+    (void)RunServer(options);
+    done.Notify();
+  });
+  REQUIRE(listening.WaitForNotificationWithTimeout(absl::Seconds(10)));
+  auto idle = Client::Connect(home.path(), absl::Seconds(5));  // connected, and silent
+  REQUIRE(idle.ok());
+  auto client = Client::Connect(home.path(), absl::Seconds(5));
+  REQUIRE(client.ok());
+  auto retired = client->Call(R"({"type":"retire","reason":"a test"})", absl::Seconds(5));
+  REQUIRE(retired.ok());
+  CHECK(Contains(*retired, "\"ok\":true"));
+  // The home is free for a fresh server at once: no lock, no socket.
+  CHECK_FALSE(ServerAlive(home.path()));
+  CHECK_FALSE(Client::Connect(home.path(), absl::Milliseconds(200)).ok());
+  // The retiring server still answers the connections it has.
+  auto still = client->Call(R"({"type":"hello"})", absl::Seconds(5));
+  CHECK(still.ok());
+  { auto gone = std::move(*client); }
+  // The silent one keeps it alive until the deadline closes it.
+  CHECK(done.WaitForNotificationWithTimeout(absl::Seconds(10)));
+  server.join();
+  const std::string log = plugline::testing::ReadFileOrEmpty(home.Sub("logs/plugline.log"));
+  CHECK(Contains(log, "server: retiring: a test"));
+  CHECK(Contains(log, "server: retired: closing the connections still open"));
+}
+
 }  // namespace
 }  // namespace plugline::server
