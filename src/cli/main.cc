@@ -127,6 +127,25 @@ void FallBack(const absl::Status& why) {
   if (home.ok()) NoteFallback(*home, why);
 }
 
+// A server to shape an output this command captures, and how to capture it there; nullopt
+// to capture and shape in-process (with the host deciding opened in `*local`).
+struct RemoteCapture {
+  Remote remote;
+  core::CaptureSettings settings;
+};
+std::optional<RemoteCapture> ChooseRemoteCapture(const std::vector<std::string>& args,
+                                                 std::unique_ptr<Host>* local) {
+  std::string cwd;
+  std::optional<Remote> remote = ChooseRemote(args, &cwd, local);
+  if (!remote) return std::nullopt;
+  absl::StatusOr<core::CaptureSettings> settings = remote->CaptureSettings();
+  if (!settings.ok()) {
+    FallBack(settings.status());
+    return std::nullopt;
+  }
+  return RemoteCapture{*std::move(remote), *std::move(settings)};
+}
+
 // Shapes an output this process captured: in the server, or here when the server fails.
 int ShapeCaptured(Remote& remote, bool run, const std::string& command,
                   std::optional<int> exit_code, const ShapeFlags& flags,
@@ -198,27 +217,14 @@ int Run(const std::vector<std::string>& args) {
 
   // With a server, this process captures the output (raw file and window, as the server's
   // host would) and the server shapes it; the command itself is this process's child either way.
-  std::optional<Remote> remote;
-  std::optional<core::CaptureSettings> settings;
   std::unique_ptr<Host> local;
-  if (!raw) {
-    std::string cwd;
-    remote = ChooseRemote({}, &cwd, &local);
-    if (remote) {
-      absl::StatusOr<core::CaptureSettings> got = remote->CaptureSettings();
-      if (got.ok()) {
-        settings = *std::move(got);
-      } else {
-        FallBack(got.status());
-        remote.reset();
-      }
-    }
-  }
+  std::optional<RemoteCapture> remote;
+  if (!raw) remote = ChooseRemoteCapture({}, &local);
   std::unique_ptr<core::TokenCounter> counter;
   std::unique_ptr<core::RawCapture> remote_capture;
-  if (settings) {
+  if (remote) {
     counter = core::MakeEstimateTokenCounter();
-    remote_capture = std::make_unique<core::RawCapture>(*settings, counter.get());
+    remote_capture = std::make_unique<core::RawCapture>(remote->settings, counter.get());
     remote_capture->DeferPruning();  // the server prunes the store once it has answered
   }
 
@@ -278,7 +284,8 @@ int Run(const std::vector<std::string>& args) {
   }
   const int exit_code = result->ShellExitCode();
   if (remote_capture != nullptr) {
-    return ShapeCaptured(*remote, /*run=*/true, command, exit_code, flags, remote_capture->Take());
+    return ShapeCaptured(remote->remote, /*run=*/true, command, exit_code, flags,
+                         remote_capture->Take());
   }
   if (capture == nullptr) return exit_code;
 
@@ -334,22 +341,11 @@ int Shape(const std::vector<std::string>& args) {
     Error(StrCat("shape: --command is required\n\n", kUsage));
     return kExitUsage;
   }
-  std::string cwd;
   std::unique_ptr<Host> local;
-  std::optional<Remote> remote = ChooseRemote(args, &cwd, &local);
-  std::optional<core::CaptureSettings> settings;
-  if (remote) {
-    absl::StatusOr<core::CaptureSettings> got = remote->CaptureSettings();
-    if (got.ok()) {
-      settings = *std::move(got);
-    } else {
-      FallBack(got.status());
-    }
-  }
-  if (settings) {
+  if (std::optional<RemoteCapture> remote = ChooseRemoteCapture(args, &local)) {
     // Standard input is captured here (raw file and window) and shaped in the server.
     std::unique_ptr<core::TokenCounter> counter = core::MakeEstimateTokenCounter();
-    core::RawCapture capture(*settings, counter.get());
+    core::RawCapture capture(remote->settings, counter.get());
     capture.DeferPruning();
     absl::Status read = ReadInChunks(STDIN_FILENO, "standard input", [&](std::string_view chunk) {
       capture.Append(chunk);
@@ -359,7 +355,7 @@ int Shape(const std::vector<std::string>& args) {
       Error(StrCat("shape: ", read.message()));
       return 1;
     }
-    return ShapeCaptured(*remote, /*run=*/false, command, exit_code, flags, capture.Take());
+    return ShapeCaptured(remote->remote, /*run=*/false, command, exit_code, flags, capture.Take());
   }
   absl::StatusOr<std::unique_ptr<Host>> host = OpenHost(std::move(local));
   if (!host.ok()) {

@@ -4,6 +4,9 @@
 
 #include <doctest/doctest.h>
 
+#include <signal.h>
+
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -48,6 +51,15 @@ struct Cli {
     return *result;
   }
 };
+
+// A process that still runs (a zombie nobody has reaped yet does not count: a server is
+// detached, so whoever adopted it reaps it).
+inline bool Alive(int64_t pid) {
+  if (::kill(static_cast<pid_t>(pid), 0) != 0) return false;
+  const std::string stat = ReadFileOrEmpty("/proc/" + std::to_string(pid) + "/stat");
+  const size_t paren = stat.rfind(')');
+  return paren == std::string::npos || paren + 2 >= stat.size() || stat[paren + 2] != 'Z';
+}
 
 }  // namespace plugline::testing
 

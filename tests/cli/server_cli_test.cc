@@ -13,17 +13,9 @@
 namespace plugline::cli {
 namespace {
 
+using plugline::testing::Alive;
 using plugline::testing::Cli;
 using plugline::testing::Contains;
-
-// A process that still runs (a zombie nobody has reaped yet does not count: the server is
-// detached, so whoever adopted it reaps it).
-bool Alive(int64_t pid) {
-  if (::kill(static_cast<pid_t>(pid), 0) != 0) return false;
-  const std::string stat = plugline::testing::ReadFileOrEmpty(StrCat("/proc/", pid, "/stat"));
-  const size_t paren = stat.rfind(')');
-  return paren == std::string::npos || paren + 2 >= stat.size() || stat[paren + 2] != 'Z';
-}
 
 int64_t ServerPid(Cli& cli) {
   auto status = cli.Run({"server", "status", "--json"});

@@ -26,17 +26,11 @@
 namespace plugline::cli {
 namespace {
 
+using plugline::testing::Alive;
 using plugline::testing::Cli;
 using plugline::testing::Contains;
 using plugline::testing::ReadFileOrEmpty;
 using plugline::testing::WriteFile;
-
-bool Alive(int64_t pid) {
-  if (::kill(static_cast<pid_t>(pid), 0) != 0) return false;
-  const std::string stat = ReadFileOrEmpty(StrCat("/proc/", pid, "/stat"));
-  const size_t paren = stat.rfind(')');
-  return paren == std::string::npos || paren + 2 >= stat.size() || stat[paren + 2] != 'Z';
-}
 
 bool WaitGone(int64_t pid) {
   for (int i = 0; i < 1000 && Alive(pid); ++i) absl::SleepFor(absl::Milliseconds(10));
