@@ -202,8 +202,9 @@ int Hook(const std::vector<std::string>& args, CommandEnv& env) {
   const std::string source = payload_file == "-" ? "standard input" : payload_file;
   int fd = STDIN_FILENO;
   absl::StatusOr<std::string> read;
-  if (payload_file == "-" && env.stdin_data != nullptr) {
-    // The client read standard input (at most one byte over the limit).
+  if (env.stdin_data != nullptr) {
+    // The client read the payload, from its standard input or the file (at most one byte over
+    // the limit).
     read = *env.stdin_data;
     if (read->size() > kMaxPayloadBytes) {
       read = absl::ResourceExhaustedError(StrCat("the payload (", source, ") is larger than the ",

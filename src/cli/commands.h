@@ -28,7 +28,8 @@ struct CommandEnv {
   std::string cwd;
   // Opens the host of `cwd` (called at most once per command).
   std::function<absl::StatusOr<Host*>()> open_host;
-  // Standard input as the client read it (the server runs the command); null: read fd 0.
+  // The command's input as the client read it (the server runs the command): for `hook`, the
+  // payload, from standard input or the --payload file. Null: the command reads it itself.
   const std::string* stdin_data = nullptr;
 };
 

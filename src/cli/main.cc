@@ -384,13 +384,17 @@ int Shape(const std::vector<std::string>& args) {
   return 0;
 }
 
-// Whether `plugline hook ARGS` reads its payload from standard input.
-bool HookReadsStdin(const std::vector<std::string>& args) {
+// Where `plugline hook ARGS` reads its payload: "-" (standard input) or a file.
+std::string HookPayloadSource(const std::vector<std::string>& args) {
+  std::string source = "-";
   for (size_t i = 0; i < args.size(); ++i) {
-    if (args[i] == "--payload") return i + 1 < args.size() && args[i + 1] == "-";
-    if (args[i].starts_with("--payload=")) return args[i] == "--payload=-";
+    if (args[i] == "--payload" && i + 1 < args.size()) {
+      source = args[++i];
+    } else if (args[i].starts_with("--payload=")) {
+      source = args[i].substr(std::string_view("--payload=").size());
+    }
   }
-  return true;
+  return source;
 }
 
 // plugins, hook, trigger, tools, tool: in the server when one serves (or is started for)
@@ -400,21 +404,31 @@ int HostCommand(const std::string& name, const std::vector<std::string>& args) {
   std::unique_ptr<Host> local;
   std::string stdin_data;
   bool have_stdin = false;
-  if (std::optional<Remote> remote = ChooseRemote(args, &cwd, &local)) {
-    bool readable = true;
-    if (name == "hook" && HookReadsStdin(args)) {
-      // One byte over the limit is enough for the server to refuse it as this process would.
-      absl::Status read = ReadInChunks(STDIN_FILENO, "standard input", [&](std::string_view chunk) {
+  std::optional<Remote> remote = ChooseRemote(args, &cwd, &local);
+  if (remote && name == "hook") {
+    // The payload is read here, from this process's standard input or the file as this
+    // process sees it: the server never opens a file a client names. One byte over the limit
+    // is enough for the server to refuse it as this process would. A file that cannot be
+    // opened is left to the in-process path, which says so.
+    const std::string source = HookPayloadSource(args);
+    const int fd = source == "-" ? STDIN_FILENO : ::open(source.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd >= 0) {
+      absl::Status read = ReadInChunks(fd, source == "-" ? "standard input" : source,
+                                       [&](std::string_view chunk) {
         stdin_data.append(chunk.substr(0, kMaxPayloadBytes + 1 - stdin_data.size()));
         return stdin_data.size() <= kMaxPayloadBytes;
       });
-      have_stdin = true;
-      readable = read.ok();
-      if (!readable) {
+      if (fd != STDIN_FILENO) ::close(fd);
+      if (!read.ok()) {
         Error(StrCat("hook: ", read.message()));
         return 1;
       }
+      have_stdin = true;
+    } else {
+      remote.reset();
     }
+  }
+  if (remote) {
     absl::StatusOr<int> status = remote->Command(name, args, have_stdin ? &stdin_data : nullptr);
     if (status.ok()) return *status;
     FallBack(status.status());

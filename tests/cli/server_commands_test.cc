@@ -486,6 +486,18 @@ TEST_CASE("server: one host per project directory") {
   WriteFile(b.Sub("payload.json"), HookPayload("rm -rf y"));
   auto from_file = cli.Run({"hook", "pre_tool_call", "--payload", "payload.json"});
   CHECK(from_file.exit_status == 3);
+  // So is /dev/stdin: the client's standard input (a file here), not the server's.
+  WriteFile(b.Sub("other.json"), HookPayload("rm -rf z"));
+  const std::string binary = cli.binary;
+  cli.binary = "/bin/sh";
+  auto from_stdin = cli.Run({"-c", StrCat("'", binary, "' hook pre_tool_call --payload /dev/stdin < other.json")});
+  cli.binary = binary;
+  CHECK(from_stdin.exit_status == 3);
+  CHECK(Contains(from_stdin.output, "rm -rf z"));
+  // A file that cannot be opened is reported as in-process would.
+  auto missing = cli.Run({"hook", "pre_tool_call", "--payload", "nope.json"});
+  CHECK(missing.exit_status == 1);
+  CHECK(Contains(missing.error_output, "plugline: hook: cannot open nope.json"));
   const core::Value status = Status(cli);
   const core::Value& hosts = *status.Find("hosts");
   REQUIRE(hosts.as_array().size() == 2);
