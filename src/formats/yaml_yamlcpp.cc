@@ -4,7 +4,6 @@
 
 #include <cmath>
 #include <limits>
-#include <regex>
 
 #include "absl/status/status.h"
 #include "absl/strings/ascii.h"
@@ -33,14 +32,47 @@ struct Converter {
         StrCat(source, ":", mark.line + 1, ":", mark.column + 1, ": ", what));
   }
 
+  // The YAML 1.2 core schema's patterns for plain scalars, checked by hand rather than with
+  // std::regex, whose compiling alone cost every command about a millisecond:
+  //   int   [-+]?[0-9]+
+  //   float [-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?
+  static size_t Digits(std::string_view s, size_t at) {
+    size_t end = at;
+    while (end < s.size() && s[end] >= '0' && s[end] <= '9') ++end;
+    return end - at;
+  }
+  static bool IsCoreInt(std::string_view s) {
+    const size_t sign = !s.empty() && (s[0] == '-' || s[0] == '+') ? 1 : 0;
+    return s.size() > sign && Digits(s, sign) == s.size() - sign;
+  }
+  static bool IsCoreFloat(std::string_view s) {
+    size_t at = !s.empty() && (s[0] == '-' || s[0] == '+') ? 1 : 0;
+    if (at < s.size() && s[at] == '.') {
+      const size_t fraction = Digits(s, at + 1);
+      if (fraction == 0) return false;
+      at += 1 + fraction;
+    } else {
+      const size_t whole = Digits(s, at);
+      if (whole == 0) return false;
+      at += whole;
+      if (at < s.size() && s[at] == '.') at += 1 + Digits(s, at + 1);
+    }
+    if (at < s.size() && (s[at] == 'e' || s[at] == 'E')) {
+      ++at;
+      if (at < s.size() && (s[at] == '-' || s[at] == '+')) ++at;
+      const size_t exponent = Digits(s, at);
+      if (exponent == 0) return false;
+      at += exponent;
+    }
+    return at == s.size();
+  }
+
   static Value ResolvePlain(const std::string& s) {
     // YAML 1.2 core schema for untagged plain scalars.
-    static const std::regex kInt("[-+]?[0-9]+");
-    static const std::regex kFloat("[-+]?(\\.[0-9]+|[0-9]+(\\.[0-9]*)?)([eE][-+]?[0-9]+)?");
     if (s.empty() || s == "~" || s == "null" || s == "Null" || s == "NULL") return Value();
     if (s == "true" || s == "True" || s == "TRUE") return Value(true);
     if (s == "false" || s == "False" || s == "FALSE") return Value(false);
-    if (std::regex_match(s, kInt)) {
+    if (IsCoreInt(s)) {
       int64_t i;
       if (absl::SimpleAtoi(s, &i)) return Value(i);
       double d;
@@ -55,7 +87,7 @@ struct Converter {
         if (end && *end == '\0') return Value(static_cast<int64_t>(v));
       }
     }
-    if (std::regex_match(s, kFloat)) {
+    if (IsCoreFloat(s)) {
       double d;
       if (absl::SimpleAtod(s, &d)) return Value(d);
     }

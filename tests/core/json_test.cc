@@ -1,5 +1,7 @@
 #include "core/json.h"
 
+#include "absl/strings/ascii.h"
+
 #include <doctest/doctest.h>
 
 #include <string>
@@ -117,6 +119,36 @@ TEST_CASE("ParseYaml resolves plain scalars with the core schema and keeps quote
   CHECK(doc->Find("env")->Find("LOG")->as_string() == "/tmp/x");
 }
 
+TEST_CASE("ParseYaml tells core-schema numbers from strings that only look like them") {
+  struct Case {
+    const char* text;
+    enum { kInt, kFloat, kString } kind;
+  };
+  const Case cases[] = {
+      {"1", Case::kInt},        {"-12", Case::kInt},      {"+7", Case::kInt},
+      {"1.5", Case::kFloat},    {".5", Case::kFloat},     {"-.5", Case::kFloat},
+      {"1.", Case::kFloat},     {"1e5", Case::kFloat},    {"2.5E-3", Case::kFloat},
+      {"+1e+2", Case::kFloat},  {"e5", Case::kString},    {".", Case::kString},
+      {"+", Case::kString},     {"1e", Case::kString},
+      {"1e+", Case::kString},   {"1.5.5", Case::kString}, {"1_000", Case::kString},
+      {"12abc", Case::kString}, {"--1", Case::kString},   {".e5", Case::kString},
+      {"1.2.", Case::kString},  {"0x1F", Case::kInt},
+  };
+  for (const Case& c : cases) {
+    const std::string text = c.text;
+    CAPTURE(text);
+    auto doc = ParseYaml(StrCat("v: '", c.text, "'\nw: ", c.text, "\n"), "t.yaml");
+    REQUIRE(doc.ok());
+    CHECK(doc->Find("v")->as_string() == c.text);  // quoted: always a string
+    const Value* w = doc->Find("w");
+    switch (c.kind) {
+      case Case::kInt: CHECK(w->as_integer().has_value()); break;
+      case Case::kFloat: CHECK(w->is_number()); break;
+      case Case::kString: CHECK((w->is_string() && w->as_string() == text)); break;
+    }
+  }
+}
+
 TEST_CASE("ParseYaml errors name the file, line and column") {
   auto bad = ParseYaml("plugins:\n  enabled: [true\n", "/home/u/.plugline/config.yaml");
   REQUIRE_FALSE(bad.ok());
@@ -177,7 +209,8 @@ TEST_CASE("ParseJson refuses a key that appears twice in one object, and says wh
        R"(answer: duplicate key "\u001b]52;c;x\u0007" in the top-level object)"},
   };
   for (const Case& c : cases) {
-    CAPTURE(c.text);
+    const std::string text = c.text;
+    CAPTURE(text);
     auto parsed = ParseJson(c.text, "answer");
     REQUIRE_FALSE(parsed.ok());
     CHECK(parsed.status().code() == absl::StatusCode::kInvalidArgument);
@@ -238,7 +271,8 @@ TEST_CASE("ParseYaml refuses a key that appears twice in one mapping, naming bot
       {"1: a\n\"1\": b\n", R"(plugin.yaml:2:1: duplicate key "1" (first at line 1))"},
   };
   for (const Case& c : cases) {
-    CAPTURE(c.text);
+    const std::string text = c.text;
+    CAPTURE(text);
     auto parsed = ParseYaml(c.text, "plugin.yaml");
     REQUIRE_FALSE(parsed.ok());
     CHECK(parsed.status().code() == absl::StatusCode::kInvalidArgument);
