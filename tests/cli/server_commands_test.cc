@@ -93,6 +93,7 @@ std::string Argument(const core::Value& answer, std::string_view key) {
   return v->is_string() ? v->as_string() : core::ToJson(*v);
 }
 
+#if PLUGLINE_TEST_WITH_V8  // its plugins are JS plugins
 TEST_CASE("server: a plugin keeps its state across plugline hook commands, and dispose runs when the server stops") {
   Cli cli;
   cli.server = true;
@@ -131,6 +132,7 @@ TEST_CASE("server: a plugin keeps its state across plugline hook commands, and d
   CHECK(Status(cli).is_null());
   CHECK(ReadFileOrEmpty(marker) == "disposed after 4\ndisposed after 1\ndisposed after 1\n");
 }
+#endif  // PLUGLINE_TEST_WITH_V8
 
 TEST_CASE("server: whether a command starts one: auto, always, never, PLUGLINE_SERVER=0") {
   Cli cli;
@@ -144,6 +146,7 @@ TEST_CASE("server: whether a command starts one: auto, always, never, PLUGLINE_S
     CHECK(cli.Run({"hook", "session_start"}, "", "{}").exit_status == 0);
     CHECK(Status(cli).is_object());
   }
+#if PLUGLINE_TEST_WITH_V8
   SUBCASE("never, and PLUGLINE_SERVER=0, keep a JS plugin in-process") {
     WriteFile(cli.home.Sub("plugins/counter.js"), CounterPlugin(cli.home.Sub("m")));
     WriteFile(cli.home.Sub("config.yaml"), "server:\n  mode: never\n");
@@ -158,6 +161,7 @@ TEST_CASE("server: whether a command starts one: auto, always, never, PLUGLINE_S
     CHECK(Argument(HookAnswer(cli.Run({"hook", "pre_tool_call"}, "", HookPayload("ls"))), "calls") == "2");
     CHECK(Status(cli).is_object());
   }
+#endif
   SUBCASE("a bad value is a warning that names the file, and auto applies") {
     WriteFile(cli.home.Sub("config.yaml"), "server: sometimes\n");
     auto plugins = cli.Run({"plugins"});
@@ -167,6 +171,7 @@ TEST_CASE("server: whether a command starts one: auto, always, never, PLUGLINE_S
   }
 }
 
+#if PLUGLINE_TEST_WITH_V8  // its plugins are JS plugins
 TEST_CASE("server: a plugin added, edited, broken or removed, and config.yaml changed, apply to the next command") {
   Cli cli;
   cli.server = true;
@@ -219,6 +224,7 @@ TEST_CASE("server: a plugin added, edited, broken or removed, and config.yaml ch
   CHECK(Pid(status) == pid);
   CHECK(status.Find("hosts")->as_array()[0].Find("reloads")->as_number() >= 4);
 }
+#endif  // PLUGLINE_TEST_WITH_V8
 
 // `plugline run` and `shape` print the same thing through the server as in-process (the raw
 // file's name aside).
@@ -278,6 +284,7 @@ TEST_CASE("server: run and shape print what they print in-process, and the exit 
   CHECK(shapes == 8);
 }
 
+#if PLUGLINE_TEST_WITH_V8  // its plugins are JS plugins
 TEST_CASE("server: output and exit code survive a server that is killed, wedged or answers garbage") {
   Cli cli;
   cli.server = true;
@@ -330,6 +337,7 @@ TEST_CASE("server: output and exit code survive a server that is killed, wedged 
     ::kill(static_cast<pid_t>(pid), SIGCONT);
   }
 }
+#endif  // PLUGLINE_TEST_WITH_V8
 
 TEST_CASE("server: one that cannot start costs no wait: the command runs in-process at once, saying why") {
   Cli cli;
@@ -425,6 +433,7 @@ TEST_CASE("server: a client of another build retires the old server, which finis
   CHECK(Contains(log, "server: retiring: a client of build"));
 }
 
+#if PLUGLINE_TEST_WITH_V8  // its plugins are JS plugins
 TEST_CASE("server: past its memory ceiling it retires after answering, and the next command starts a fresh one") {
   Cli cli;
   cli.server = true;
@@ -450,7 +459,9 @@ export default async () => ({
   auto second = cli.Run({"hook", "pre_tool_call"}, "", HookPayload("ls"));
   CHECK(second.exit_status == 0);
 }
+#endif  // PLUGLINE_TEST_WITH_V8
 
+#if PLUGLINE_TEST_WITH_V8  // its plugins are JS plugins
 TEST_CASE("server: a host unused for a while is dropped, its plugins disposed of") {
   Cli cli;
   cli.server = true;
@@ -470,7 +481,9 @@ TEST_CASE("server: a host unused for a while is dropped, its plugins disposed of
   auto again = cli.Run({"hook", "pre_tool_call"}, "", HookPayload("ls"));
   CHECK(Argument(HookAnswer(again), "calls") == "1");
 }
+#endif  // PLUGLINE_TEST_WITH_V8
 
+#if PLUGLINE_TEST_WITH_V8  // its plugins are JS plugins
 TEST_CASE("server: one host per project directory") {
   plugline::testing::TempDir a;  // outlive the runner, which stops the server from b
   plugline::testing::TempDir b;
@@ -505,9 +518,11 @@ TEST_CASE("server: one host per project directory") {
   for (const core::Value& host : hosts.as_array()) dirs.insert(host.Find("project_dir")->as_string());
   CHECK(dirs == std::set<std::string>{a.path(), b.path()});
 }
+#endif  // PLUGLINE_TEST_WITH_V8
 
 // Agents issue tool calls in parallel: 16 clients × 200 requests against one server, every
 // answer checked, and the counts (the plugin's own, the server's, the statistics) exact.
+#if PLUGLINE_TEST_WITH_V8  // its plugins are JS plugins
 TEST_CASE("server: 16 clients with 200 requests each get their own answers, and every count is exact") {
   Cli cli;
   cli.server = true;
@@ -595,6 +610,7 @@ TEST_CASE("server: 16 clients with 200 requests each get their own answers, and 
   }
   CHECK(shaped == kClients * kRequests / 4);
 }
+#endif  // PLUGLINE_TEST_WITH_V8
 
 TEST_CASE("server: another user can neither connect to the server nor read its files") {
   if (::geteuid() != 0) {
