@@ -53,7 +53,7 @@ int64_t Pid(const core::Value& status) {
 
 // An OpenCode plugin that counts its calls in memory, says the count in the rewritten
 // arguments, denies `rm -rf`, and writes the count to `marker` when it is disposed of.
-std::string CounterPlugin(const std::string& marker, std::string_view tag = "a") {
+[[maybe_unused]] std::string CounterPlugin(const std::string& marker, std::string_view tag = "a") {
   return StrCat(R"JS(let calls = 0;
 export default async ({ $ }) => ({
   "tool.execute.before": async (input, output) => {
@@ -67,7 +67,7 @@ export default async ({ $ }) => ({
 )JS");
 }
 
-std::string HookPayload(std::string_view command) {
+[[maybe_unused]] std::string HookPayload(std::string_view command) {
   core::JsonWriter args;
   args.BeginObject().Key("command").String(command).EndObject();
   core::JsonWriter w;
@@ -82,7 +82,7 @@ core::Value HookAnswer(const exec::ProcessResult& run) {
 }
 
 // The rewritten arguments' `key`.
-std::string Argument(const core::Value& answer, std::string_view key) {
+[[maybe_unused]] std::string Argument(const core::Value& answer, std::string_view key) {
   const core::Value* args = answer.Find("arguments");
   REQUIRE(args != nullptr);
   REQUIRE(args->is_string());
