@@ -434,6 +434,12 @@ int ShapeAndPrint(Output& io, const ShapeFunction& shape, const ShapeFlags& flag
   return exit_code;
 }
 
+absl::StatusOr<std::unique_ptr<Host>> OpenHostFor(const std::string& dir) {
+  HostOptions options;
+  options.project_dir = dir;
+  return Host::Create(std::move(options));
+}
+
 bool IsHostCommand(std::string_view name) {
   return name == "plugins" || name == "hook" || name == "trigger" || name == "tools" ||
          name == "tool";

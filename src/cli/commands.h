@@ -6,6 +6,7 @@
 #define PLUGLINE_CLI_COMMANDS_H_
 
 #include <functional>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -47,6 +48,10 @@ class HostSession {
   absl::StatusOr<Host*> host_ = absl::UnavailableError("not opened");
   size_t printed_ = 0;
 };
+
+// The in-process host whose project is `dir` (the command's directory), as the `plugline`
+// command line opens it.
+absl::StatusOr<std::unique_ptr<Host>> OpenHostFor(const std::string& dir);
 
 bool IsHostCommand(std::string_view name);
 // Runs one of those commands (`args`: what follows its name); returns its exit status.

@@ -84,11 +84,7 @@ std::string CurrentDir() {
 // deciding where to run already made.
 absl::StatusOr<std::unique_ptr<Host>> OpenHost(std::unique_ptr<Host> opened = nullptr) {
   absl::StatusOr<std::unique_ptr<Host>> host = std::move(opened);
-  if (*host == nullptr) {
-    HostOptions options;
-    options.project_dir = CurrentDir();
-    host = Host::Create(std::move(options));
-  }
+  if (*host == nullptr) host = OpenHostFor(CurrentDir());
   if (host.ok()) PrintNewDiagnostics(**host);
   return host;
 }
@@ -440,9 +436,7 @@ int HostCommand(const std::string& name, const std::vector<std::string>& args) {
   if (have_stdin) env.stdin_data = &stdin_data;
   env.open_host = [&local, &cwd]() -> absl::StatusOr<Host*> {
     if (local == nullptr) {
-      HostOptions options;
-      options.project_dir = cwd;
-      absl::StatusOr<std::unique_ptr<Host>> host = Host::Create(std::move(options));
+      absl::StatusOr<std::unique_ptr<Host>> host = OpenHostFor(cwd);
       if (!host.ok()) return host.status();
       local = *std::move(host);
     }

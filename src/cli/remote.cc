@@ -153,9 +153,7 @@ std::optional<Remote> Remote::Choose(const std::string& home, const std::string&
   if (config.mode == core::ServerMode::kNever) return std::nullopt;
   if (config.mode == core::ServerMode::kAuto) {
     // A server is worth starting when this command would load V8.
-    HostOptions options;
-    options.project_dir = cwd;
-    absl::StatusOr<std::unique_ptr<Host>> opened = Host::Create(std::move(options));
+    absl::StatusOr<std::unique_ptr<Host>> opened = OpenHostFor(cwd);
     if (!opened.ok()) return std::nullopt;  // the in-process path reports it
     if (!internal::HostAccess::HasJsPlugins(**opened)) {
       *host = *std::move(opened);

@@ -66,7 +66,7 @@ HostPool::~HostPool() { DropAll(); }
 
 absl::StatusOr<std::shared_ptr<Host>> HostPool::Get(const std::string& project_dir) {
   std::shared_ptr<Entry> entry;
-  bool full = false;
+  const Entry* evict = nullptr;  // past max_hosts: the least recently used host nobody uses
   {
     absl::MutexLock lock(&mu_);
     std::shared_ptr<Entry>& slot = entries_[project_dir];
@@ -77,31 +77,24 @@ absl::StatusOr<std::shared_ptr<Host>> HostPool::Get(const std::string& project_d
     }
     entry = slot;
     ++entry->users;
-    full = entries_.size() > options_.max_hosts;
+    if (entries_.size() > options_.max_hosts) {
+      int64_t oldest = INT64_MAX;
+      for (const auto& [dir, candidate] : entries_) {
+        if (candidate == entry || candidate->users.load() > 0) continue;
+        if (const int64_t used = candidate->last_used_ns.load(); used < oldest) {
+          oldest = used;
+          evict = candidate.get();
+        }
+      }
+    }
   }
+  if (evict != nullptr) Drop([evict](const Entry& e) { return &e == evict; });
   // Handed out with a token that says when the caller is done with it.
   auto hand_out = [&entry](std::shared_ptr<Host> host) {
     std::shared_ptr<void> token(nullptr, [entry, host](void*) { --entry->users; });
     return std::shared_ptr<Host>(token, host.get());
   };
   auto release = [&entry] { --entry->users; };
-  if (full) {
-    // The least recently used host nobody is using makes room.
-    int64_t oldest = INT64_MAX;
-    const Entry* pick = nullptr;
-    {
-      absl::MutexLock lock(&mu_);
-      for (const auto& [dir, candidate] : entries_) {
-        if (candidate == entry || candidate->users.load() > 0) continue;
-        const int64_t used = candidate->last_used_ns.load();
-        if (used < oldest) {
-          oldest = used;
-          pick = candidate.get();
-        }
-      }
-    }
-    if (pick != nullptr) Drop([pick](const Entry& e) { return &e == pick; });
-  }
   entry->requests.fetch_add(1);
   entry->last_used_ns.store(NowNs());
   absl::MutexLock lock(&entry->load_mu);

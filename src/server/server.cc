@@ -346,13 +346,15 @@ void Handle(Connection* connection, std::string_view frame) {
   const std::string& name = type->as_string();
   if (name == "hello") return Send(connection, core::ToJson(Value(server->Identity())), false, false);
   if (name == "status") return Send(connection, server->Status(), false, false);
-  const std::string pid_reply = core::ToJson(Value(
-      ValueObject{{"ok", Value(true)}, {"pid", Value(static_cast<double>(::getpid()))}}));
-  if (name == "stop") return Send(connection, pid_reply, false, /*stop_after=*/true);
+  auto pid_reply = [] {
+    return core::ToJson(Value(
+        ValueObject{{"ok", Value(true)}, {"pid", Value(static_cast<double>(::getpid()))}}));
+  };
+  if (name == "stop") return Send(connection, pid_reply(), false, /*stop_after=*/true);
   if (name == "retire") {
     const Value* why = request->Find("reason");
     server->Retire(why != nullptr && why->is_string() ? why->as_string() : "a retire request");
-    return Send(connection, pid_reply, false, false);
+    return Send(connection, pid_reply(), false, false);
   }
   // A request of a client of another build (plugline upgraded or rebuilt while this server
   // ran) is refused: the client retires this server and starts its own.

@@ -293,7 +293,6 @@ TEST_CASE("server: output and exit code survive a server that is killed, wedged 
   REQUIRE(cli.Run({"hook", "pre_tool_call"}, "", HookPayload("ls")).exit_status == 0);
 
   SUBCASE("killed in the middle of many requests") {
-    std::atomic<bool> done{false};
     std::atomic<int> checked{0};
     std::atomic<int> wrong{0};
     std::vector<std::thread> clients;
@@ -319,7 +318,6 @@ TEST_CASE("server: output and exit code survive a server that is killed, wedged 
       if (status.is_object()) ::kill(static_cast<pid_t>(Pid(status)), SIGKILL);
     }
     for (std::thread& c : clients) c.join();
-    done = true;
     CHECK(checked == 60);
     CHECK(wrong == 0);
   }
