@@ -19,6 +19,7 @@
 #include "core/config.h"
 #include "core/fs.h"
 #include "core/json.h"
+#include "core/plugin_id.h"
 #include "core/strings.h"
 #include "core/text.h"
 #include "cli/remote.h"
@@ -168,12 +169,23 @@ int Status(const std::string& home, bool json) {
     return 0;
   }
   const auto uptime_s = static_cast<int64_t>(Number(*status, "uptime_ms") / 1000);
-  WriteAll(STDOUT_FILENO,
-        StrCat("server for ", home, ": pid ", static_cast<int64_t>(Number(*status, "pid")),
-               ", plugline ", Text(*status, "version"), ", up ", uptime_s, "s, ",
-               core::FormatCount(static_cast<uint64_t>(Number(*status, "requests"))),
-               " requests, ", core::FormatBytes(static_cast<uint64_t>(Number(*status, "rss_bytes"))),
-               " resident\n"));
+  std::string out =
+      StrCat("server for ", home, ": pid ", static_cast<int64_t>(Number(*status, "pid")),
+             ", plugline ", Text(*status, "version"), ", up ", uptime_s, "s, ",
+             core::FormatCount(static_cast<uint64_t>(Number(*status, "requests"))),
+             " requests, ", core::FormatBytes(static_cast<uint64_t>(Number(*status, "rss_bytes"))),
+             " resident\n");
+  // One line per host: its project directory, its plugins, what it served.
+  if (const core::Value* hosts = status->Find("hosts"); hosts != nullptr && hosts->is_array()) {
+    for (const core::Value& host : hosts->as_array()) {
+      const auto plugins = static_cast<uint64_t>(Number(host, "plugins"));
+      StrAppend(&out, "  ", core::EscapeControl(Text(host, "project_dir")), ": ", plugins,
+                plugins == 1 ? " plugin, " : " plugins, ",
+                core::FormatCount(static_cast<uint64_t>(Number(host, "requests"))),
+                " requests, idle ", static_cast<int64_t>(Number(host, "idle_ms") / 1000), "s\n");
+    }
+  }
+  WriteAll(STDOUT_FILENO, out);
   return 0;
 }
 

@@ -116,6 +116,8 @@ TEST_CASE("server: a plugin keeps its state across plugline hook commands, and d
   REQUIRE(hosts.as_array().size() == 1);
   CHECK(hosts.as_array()[0].Find("requests")->as_number() == 4);
   CHECK(hosts.as_array()[0].Find("plugins")->as_number() == 1);
+  const std::string project = hosts.as_array()[0].Find("project_dir")->as_string();
+  CHECK(Contains(cli.Run({"server", "status"}).output, StrCat("\n  ", project, ": 1 plugin, 4 requests, idle ")));
   CHECK(ReadFileOrEmpty(marker) == "");  // still loaded
 
   auto stopped = cli.Run({"server", "stop"});
