@@ -8,11 +8,13 @@
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
+#include <functional>
 #include <tuple>
 #include <vector>
 
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
+#include "absl/strings/str_split.h"
 #include "absl/strings/str_format.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
@@ -44,27 +46,84 @@ std::string NewTempName() {
                 ::getpid(), "-", temp_sequence.fetch_add(1) + 1, kTempSuffix);
 }
 
-// Newest first: by time, then pid and sequence as numbers, so that the 10th output of a
-// millisecond is newer than the 9th (as names they would sort the other way).
-bool NewerName(const std::string& a, const std::string& b) {
-  auto key = [](const std::string& name) {
-    std::string_view rest(name);
-    const size_t time_end = rest.find('-');
-    std::string_view time = rest.substr(0, time_end);
-    uint64_t pid = 0, sequence = 0;
-    if (time_end != std::string_view::npos) {
-      rest.remove_prefix(time_end + 1);
-      const size_t pid_end = rest.find('-');
-      if (!absl::SimpleAtoi(ToAbsl(rest.substr(0, pid_end)), &pid)) pid = 0;
-      if (pid_end != std::string_view::npos) {
-        rest.remove_prefix(pid_end + 1);
-        if (!absl::SimpleAtoi(ToAbsl(rest.substr(0, rest.find('.'))), &sequence)) sequence = 0;
-      }
+// The order of outputs, newest first: by time, then pid and sequence as numbers, so that the
+// 10th output of a millisecond is newer than the 9th (as names they would sort the other way).
+struct OutputKey {
+  std::string_view time;
+  uint64_t pid = 0;
+  uint64_t sequence = 0;
+  std::string_view name;
+  bool operator>(const OutputKey& other) const {
+    return std::tie(time, pid, sequence, name) >
+           std::tie(other.time, other.pid, other.sequence, other.name);
+  }
+};
+
+OutputKey KeyOf(std::string_view name) {
+  OutputKey key;
+  key.name = name;
+  std::string_view rest = name;
+  const size_t time_end = rest.find('-');
+  key.time = rest.substr(0, time_end);
+  if (time_end == std::string_view::npos) return key;
+  rest.remove_prefix(time_end + 1);
+  const size_t pid_end = rest.find('-');
+  if (!absl::SimpleAtoi(ToAbsl(rest.substr(0, pid_end)), &key.pid)) key.pid = 0;
+  if (pid_end == std::string_view::npos) return key;
+  rest.remove_prefix(pid_end + 1);
+  if (!absl::SimpleAtoi(ToAbsl(rest.substr(0, rest.find('.'))), &key.sequence)) key.sequence = 0;
+  return key;
+}
+
+// What the store holds, kept in <dir>/.usage so that a store need not stat every file after
+// every output: a full prune writes "<files> <bytes> <unix time>" as it left the store, and
+// every output stored since appends a line with its size. The count is exact but for outputs
+// stored while a full prune rewrote the file (those are missing until the next full prune), so
+// a full prune also runs when the file is older than kFullPruneInterval.
+constexpr std::string_view kUsageName = ".usage";
+constexpr absl::Duration kFullPruneInterval = absl::Minutes(10);
+constexpr size_t kMaxUsageBytes = 64 << 10;
+
+// Within the bounds, counting an output of `bytes` just stored: then appends it and says true.
+// False when a full prune is due (no usage file, a bad or old one, or a bound reached).
+bool AppendUsage(const std::string& path, const OutputRetention& retention, uint64_t bytes) {
+  const int fd = ::open(path.c_str(), O_RDWR | O_APPEND | O_CLOEXEC | O_NOFOLLOW);
+  if (fd < 0) return false;
+  std::string text;
+  struct stat st;
+  bool within = ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+                static_cast<uint64_t>(st.st_size) <= kMaxUsageBytes;
+  if (within) {
+    text.resize(static_cast<size_t>(st.st_size));
+    within = ::pread(fd, text.data(), text.size(), 0) == static_cast<ssize_t>(text.size());
+  }
+  uint64_t files = 0, total = 0;
+  if (within) {
+    std::vector<absl::string_view> lines = absl::StrSplit(text, '\n', absl::SkipEmpty());
+    std::vector<absl::string_view> header =
+        lines.empty() ? std::vector<absl::string_view>{} : absl::StrSplit(lines[0], ' ');
+    int64_t when = 0;
+    within = header.size() == 3 && absl::SimpleAtoi(header[0], &files) &&
+             absl::SimpleAtoi(header[1], &total) && absl::SimpleAtoi(header[2], &when);
+    const absl::Time written = absl::FromUnixSeconds(when), now = absl::Now();
+    within = within && now - written < kFullPruneInterval && written - now < absl::Minutes(1);
+    for (size_t i = 1; within && i < lines.size(); ++i) {
+      uint64_t size = 0;
+      within = absl::SimpleAtoi(lines[i], &size);
+      total += size;
+      ++files;
     }
-    return std::tuple(time, pid, sequence);
-  };
-  const auto ka = key(a), kb = key(b);
-  return ka != kb ? ka > kb : a > b;
+  }
+  ++files;
+  total += bytes;
+  within = within && files <= retention.keep_files &&
+           (retention.max_total_bytes == 0 || total <= retention.max_total_bytes);
+  if (within) {
+    const std::string line = StrCat(bytes, "\n");
+    within = ::write(fd, line.data(), line.size()) == static_cast<ssize_t>(line.size());
+  }
+  ::close(fd);
+  return within;
 }
 
 }  // namespace
@@ -161,20 +220,26 @@ absl::StatusOr<std::string> OutputStore::Store(std::string_view output) {
 }
 
 void OutputStore::Prune(const std::string& keep) {
+  struct stat st;
+  const uint64_t keep_bytes =
+      !keep.empty() && ::stat(keep.c_str(), &st) == 0 ? static_cast<uint64_t>(st.st_size) : 0;
+  const std::string usage = JoinPath(dir_, kUsageName);
+  if (AppendUsage(usage, retention_, keep_bytes)) return;
+
   auto names = ListDir(dir_);
   if (!names.ok()) return;
-  std::vector<std::string> logs;
+  std::vector<OutputKey> logs;
   const absl::Time now = absl::Now();
   for (const std::string& name : *names) {
     if (name[0] == '.') {
       // A temporary file of a writer that died (SIGKILL, power loss) would stay forever.
-      if (!absl::EndsWith(name, kTempSuffix) && name.find(".log.tmp-") == std::string::npos) {
+      if (!absl::EndsWith(name, kTempSuffix) && name.find(".log.tmp-") == std::string::npos &&
+          !absl::StartsWith(name, StrCat(".", kUsageName, ".tmp-"))) {
         continue;
       }
       std::string path = JoinPath(dir_, name);
       int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
       if (fd < 0) continue;
-      struct stat st;
       if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
           now - absl::FromTimeT(st.st_mtime) > kStaleTempAge &&
           ::flock(fd, LOCK_EX | LOCK_NB) == 0) {
@@ -183,26 +248,44 @@ void OutputStore::Prune(const std::string& keep) {
       ::close(fd);
       continue;
     }
-    if (absl::EndsWith(name, ".log")) logs.push_back(name);
+    if (absl::EndsWith(name, ".log")) logs.push_back(KeyOf(name));
   }
-  if (logs.size() <= retention_.keep_files && retention_.max_total_bytes == 0) return;
-  std::sort(logs.begin(), logs.end(), NewerName);
+  std::sort(logs.begin(), logs.end(), std::greater<>());
+  struct Kept {
+    std::string path;
+    uint64_t bytes;
+  };
+  std::vector<Kept> files;
+  files.reserve(logs.size());
   uint64_t total = 0;
-  uint64_t kept = 0;
-  for (const std::string& name : logs) {
-    std::string path = JoinPath(dir_, name);
-    struct stat st;
+  for (const OutputKey& key : logs) {
+    std::string path = JoinPath(dir_, key.name);
     if (::stat(path.c_str(), &st) != 0) continue;  // a concurrent prune removed it
-    uint64_t bytes = static_cast<uint64_t>(st.st_size);
-    bool within = kept < retention_.keep_files &&
-                  (retention_.max_total_bytes == 0 || total + bytes <= retention_.max_total_bytes);
-    if (within || path == keep) {
-      total += bytes;
-      ++kept;
+    files.push_back({std::move(path), static_cast<uint64_t>(st.st_size)});
+    total += files.back().bytes;
+  }
+  // A store over a bound loses its oldest files down to nine tenths of the bounds at once, so
+  // that the next outputs find room without another full prune.
+  uint64_t keep_files = retention_.keep_files, max_bytes = retention_.max_total_bytes;
+  if (files.size() > keep_files || (max_bytes != 0 && total > max_bytes)) {
+    keep_files -= keep_files / 10;
+    max_bytes -= max_bytes / 10;
+  }
+  uint64_t kept_files = 0, kept_bytes = 0;
+  for (const Kept& file : files) {
+    const bool within = kept_files < keep_files &&
+                        (max_bytes == 0 || kept_bytes + file.bytes <= max_bytes);
+    if (within || file.path == keep) {
+      kept_bytes += file.bytes;
+      ++kept_files;
       continue;
     }
-    ::unlink(path.c_str());
+    ::unlink(file.path.c_str());
   }
+  // Best effort: without the file the next output prunes in full again.
+  WriteFileAtomic(usage, StrCat(kept_files, " ", kept_bytes, " ", absl::ToUnixSeconds(now), "\n"),
+                  Durability::kNone)
+      .IgnoreError();
 }
 
 }  // namespace plugline::core

@@ -19,6 +19,23 @@ namespace {
 using plugline::testing::ReadFileOrEmpty;
 using plugline::testing::TempDir;
 
+// Names of the entries of `dir`, hidden ones included, but for the store's own usage file.
+std::vector<std::string> Entries(const std::string& dir) {
+  auto names = ListDir(dir);
+  std::vector<std::string> entries;
+  for (const std::string& name : names.ok() ? *names : std::vector<std::string>{}) {
+    if (name != ".usage") entries.push_back(name);
+  }
+  return entries;
+}
+
+size_t LogCount(const std::string& dir) {
+  size_t count = 0;
+  for (const std::string& name : Entries(dir)) count += absl::EndsWith(name, ".log") ? 1 : 0;
+  return count;
+}
+
+
 TEST_CASE("outputs are stored byte for byte, NUL and invalid UTF-8 included") {
   TempDir dir;
   OutputStore store(dir.Sub("outputs"), OutputRetention{});
@@ -34,9 +51,7 @@ TEST_CASE("retention keeps the newest files and deletes the oldest") {
   OutputStore store(dir.Sub("outputs"), OutputRetention{3, 0});
   std::vector<std::string> paths;
   for (int i = 0; i < 5; ++i) paths.push_back(*store.Store("output " + std::to_string(i)));
-  auto names = ListDir(dir.Sub("outputs"));
-  REQUIRE(names.ok());
-  CHECK(names->size() == 3);
+  CHECK(Entries(dir.Sub("outputs")).size() == 3);
   CHECK_FALSE(PathExists(paths[0]));
   CHECK_FALSE(PathExists(paths[1]));
   CHECK(PathExists(paths[4]));
@@ -74,12 +89,6 @@ TEST_CASE("WriteFileAtomic replaces the whole file and leaves no temporary behin
   auto names = ListDir(dir.path());
   REQUIRE(names.ok());
   CHECK(names->size() == 1);
-}
-
-// Names of the entries of `dir`, hidden ones included.
-std::vector<std::string> Entries(const std::string& dir) {
-  auto names = ListDir(dir);
-  return names.ok() ? *names : std::vector<std::string>{};
 }
 
 TEST_CASE("a streamed output appears only once committed, whole, and nothing else is left") {
@@ -154,7 +163,12 @@ TEST_CASE("temporary files of killed writers are pruned, a live writer's file is
   const std::string fresh = dir.Sub("outputs/.20260101T000000.000Z-2-1.log.partial");
   plugline::testing::WriteFile(fresh, "just created");
 
-  REQUIRE(store.Store("the next output").ok());  // stores, then prunes
+  // Stale temporary files go at the next full prune (one runs at least every ten minutes, and
+  // at once without a usage file).
+  REQUIRE(store.Store("the next output").ok());
+  CHECK(PathExists(stale));
+  ::unlink(dir.Sub("outputs/.usage").c_str());
+  REQUIRE(store.Store("the next output").ok());
   CHECK_FALSE(PathExists(stale));
   CHECK(PathExists(live_temp));
   CHECK(PathExists(fresh));
@@ -192,6 +206,69 @@ TEST_CASE("retention orders outputs of one millisecond by their sequence as a nu
   CHECK_FALSE(PathExists(dir.Sub("outputs/20260101T000000.000Z-5-9.log")));
   CHECK(PathExists(dir.Sub("outputs/20260101T000000.000Z-5-10.log")));
   CHECK(PathExists(dir.Sub("outputs/20260101T000000.000Z-5-11.log")));
+}
+
+TEST_CASE("a full store drops its oldest tenth at once, then fills again without deleting") {
+  TempDir dir;
+  OutputStore store(dir.Sub("outputs"), OutputRetention{20, 0});
+  std::vector<std::string> paths;
+  for (int i = 0; i < 20; ++i) paths.push_back(*store.Store("output " + std::to_string(i)));
+  CHECK(LogCount(dir.Sub("outputs")) == 20);
+  paths.push_back(*store.Store("output 20"));  // over the bound: down to 18, the newest
+  CHECK(LogCount(dir.Sub("outputs")) == 18);
+  CHECK_FALSE(PathExists(paths[2]));
+  CHECK(PathExists(paths[3]));
+  CHECK(PathExists(paths[20]));
+  paths.push_back(*store.Store("output 21"));
+  paths.push_back(*store.Store("output 22"));
+  CHECK(LogCount(dir.Sub("outputs")) == 20);  // room was left: nothing deleted
+  CHECK(PathExists(paths[3]));
+  paths.push_back(*store.Store("output 23"));
+  CHECK(LogCount(dir.Sub("outputs")) == 18);
+  CHECK_FALSE(PathExists(paths[5]));
+  CHECK(PathExists(paths[6]));
+}
+
+TEST_CASE("the size bound holds over many outputs counted in the usage file") {
+  TempDir dir;
+  OutputStore store(dir.Sub("outputs"), OutputRetention{1000, 1000});
+  for (int i = 0; i < 300; ++i) {
+    REQUIRE(store.Store(std::string(static_cast<size_t>(7 + i % 13), 'x')).ok());
+    uint64_t total = 0;
+    for (const std::string& name : Entries(dir.Sub("outputs"))) {
+      struct stat st;
+      if (absl::EndsWith(name, ".log") && ::stat(dir.Sub("outputs/" + name).c_str(), &st) == 0)
+        total += static_cast<uint64_t>(st.st_size);
+    }
+    REQUIRE(total <= 1000);
+  }
+  CHECK(LogCount(dir.Sub("outputs")) > 50);
+}
+
+TEST_CASE("a usage file that is damaged, stale or missing costs one full prune, never a file") {
+  TempDir dir;
+  OutputStore store(dir.Sub("outputs"), OutputRetention{5, 0});
+  for (int i = 0; i < 5; ++i) REQUIRE(store.Store("output").ok());
+  const std::string usage = dir.Sub("outputs/.usage");
+  REQUIRE(PathExists(usage));
+  // Files another tool put there, unknown to the usage file, and a damaged one: the next store
+  // counts the directory again.
+  plugline::testing::WriteFile(dir.Sub("outputs/20200101T000000.000Z-1-1.log"), "old");
+  plugline::testing::WriteFile(usage, "five files\n");
+  REQUIRE(store.Store("output").ok());
+  CHECK(LogCount(dir.Sub("outputs")) == 5);
+  CHECK_FALSE(PathExists(dir.Sub("outputs/20200101T000000.000Z-1-1.log")));
+  // An old usage file (written long ago) does not hide files either.
+  plugline::testing::WriteFile(dir.Sub("outputs/20200101T000000.000Z-1-2.log"), "old");
+  plugline::testing::WriteFile(dir.Sub("outputs/20200101T000000.000Z-1-3.log"), "old");
+  plugline::testing::WriteFile(usage, "1 6 1000000000\n");
+  REQUIRE(store.Store("output").ok());
+  CHECK(LogCount(dir.Sub("outputs")) == 5);
+  ::unlink(usage.c_str());
+  plugline::testing::WriteFile(dir.Sub("outputs/20200101T000000.000Z-1-4.log"), "old");
+  REQUIRE(store.Store("output").ok());
+  CHECK(LogCount(dir.Sub("outputs")) == 5);
+  CHECK(PathExists(usage));
 }
 
 }  // namespace
