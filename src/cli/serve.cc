@@ -1,5 +1,6 @@
 #include "cli/serve.h"
 
+#include <algorithm>
 #include <memory>
 #include <optional>
 #include <string>
@@ -98,7 +99,8 @@ std::string Capture(server::HostPool& pool, const core::Value& request) {
 }
 
 std::string Shape(server::HostPool& pool, const core::Value& request,
-                  const std::function<void(std::function<void()>)>& later) {
+                  const std::function<void(std::function<void()>)>& later,
+                  const std::function<void(std::shared_ptr<Host>)>& stats_queued) {
   absl::StatusOr<std::string> cwd = Cwd(request);
   absl::StatusOr<std::string> command = wire::Text(request, "command");
   absl::StatusOr<std::string> shaper = wire::Text(request, "shaper");
@@ -125,17 +127,16 @@ std::string Shape(server::HostPool& pool, const core::Value& request,
   absl::StatusOr<Host*> host = session.Get();
   // The client shapes in this case itself (it has what it needs to tell the user).
   if (!host.ok()) return ErrorReply("unavailable", ToStd(host.status().message()));
-  std::function<void()> record_stats;
   const int status = ShapeAndPrint(
       served.io,
       [&](std::string_view id) {
         return internal::HostAccess::ShapeCaptured(**host, *command, exit_code, id, *captured,
-                                                   &record_stats);
+                                                   /*queue_stats=*/true);
       },
       flags, run, run ? exit_code.value_or(0) : 0);
   session.PrintNewDiagnostics();
   std::shared_ptr<Host> keep = served.host;
-  if (record_stats) later([keep, record = std::move(record_stats)] { record(); });
+  stats_queued(keep);
   // The client stored the raw file without pruning the store: that is done here, after.
   if (!captured->raw.path.empty()) {
     const core::CaptureSettings settings = internal::HostAccess::CaptureSettings(*keep);
@@ -149,6 +150,52 @@ std::string Shape(server::HostPool& pool, const core::Value& request,
 }
 
 }  // namespace
+
+Service::Service(server::HostPool::Options options)
+    : pool_(std::move(options)), stats_writer_([this] { StatsWriter(); }) {}
+
+Service::~Service() {
+  {
+    absl::MutexLock lock(&stats_mu_);
+    stopping_ = true;
+  }
+  stats_writer_.join();
+  WriteStats();
+}
+
+void Service::QueuedStats(std::shared_ptr<Host> host) {
+  absl::MutexLock lock(&stats_mu_);
+  if (std::find(stats_hosts_.begin(), stats_hosts_.end(), host) == stats_hosts_.end()) {
+    stats_hosts_.push_back(std::move(host));
+  }
+}
+
+void Service::WriteStats() {
+  absl::MutexLock writing(&write_mu_);
+  std::vector<std::shared_ptr<Host>> hosts;
+  {
+    absl::MutexLock lock(&stats_mu_);
+    hosts.swap(stats_hosts_);
+  }
+  for (const std::shared_ptr<Host>& host : hosts) internal::HostAccess::FlushStats(*host);
+}
+
+void Service::StatsWriter() {
+  auto queued_or_stopping = [this]() ABSL_SHARED_LOCKS_REQUIRED(stats_mu_) {
+    return stopping_ || !stats_hosts_.empty();
+  };
+  auto stopping = [this]() ABSL_SHARED_LOCKS_REQUIRED(stats_mu_) { return stopping_; };
+  for (;;) {
+    {
+      absl::MutexLock lock(&stats_mu_);
+      stats_mu_.Await(absl::Condition(&queued_or_stopping));
+      // The shapings of the next moment join these: one write for all of them.
+      stats_mu_.AwaitWithTimeout(absl::Condition(&stopping), kStatsInterval);
+      if (stopping_) return;
+    }
+    WriteStats();
+  }
+}
 
 std::function<void()> Service::Deferred(std::function<void()> task) {
   {
@@ -172,18 +219,24 @@ std::string Service::Handle(const core::Value& request,
   };
   if (*type == "flush") {
     flush();
+    WriteStats();
     return "{\"ok\":true}";
   }
   // The listing shows statistics: those of every shaping answered so far.
-  if (*type == "command" && wire::Text(request, "name").value_or("") == "plugins") flush();
+  if (*type == "command" && wire::Text(request, "name").value_or("") == "plugins") {
+    flush();
+    WriteStats();
+  }
   if (pool_.Mode() == core::ServerMode::kNever) {
     return ErrorReply("in_process", "config.yaml says server: never");
   }
   if (*type == "command") return Command(pool_, request);
   if (*type == "capture") return Capture(pool_, request);
   if (*type == "shape") {
-    return Shape(pool_, request,
-                 [&](std::function<void()> task) { later->push_back(Deferred(std::move(task))); });
+    return Shape(
+        pool_, request,
+        [&](std::function<void()> task) { later->push_back(Deferred(std::move(task))); },
+        [this](std::shared_ptr<Host> host) { QueuedStats(std::move(host)); });
   }
   return ErrorReply("unimplemented", StrCat("this server does not serve `", *type, "` requests"));
 }

@@ -242,14 +242,30 @@ struct Host::Impl {
 
   absl::Status CheckShaper(std::string_view shaper) { return Pipeline().CheckShaper(shaper); }
 
+  // Statistics are best effort: a read-only home or a bad stats file must not fail shaping,
+  // but the host hears about it.
+  void RecordStats(const core::ShapeTrace& trace) {
+    std::vector<std::string> warnings;
+    absl::Status recorded = stats->Record(trace, absl::Now(), &warnings);
+    if (!recorded.ok()) warnings.push_back(StrCat("statistics not recorded: ", recorded.message()));
+    Warn("stats", warnings);
+  }
+  void FlushQueuedStats() {
+    std::vector<std::string> warnings;
+    absl::Status recorded = stats->FlushQueued(&warnings);
+    if (!recorded.ok()) warnings.push_back(StrCat("statistics not recorded: ", recorded.message()));
+    Warn("stats", warnings);
+  }
+
   // Shapes a captured output (`output`: its text, or the whole output its caller holds), masks
-  // what shapers' failures said, logs them and records statistics.
+  // what shapers' failures said, logs them and records statistics (or, with `queue_stats`,
+  // queues them for FlushQueuedStats).
   absl::StatusOr<ShapeResult> ShapeCaptured(std::string_view command,
                                             std::optional<int> exit_code,
                                             std::string_view shaper,
                                             const core::CapturedOutput& captured,
                                             std::string_view output, bool stats_enabled,
-                                            std::function<void()>* record_later = nullptr) {
+                                            bool queue_stats = false) {
     core::ShaperPipeline pipeline = Pipeline();
     ShapeRequest request;
     request.command = command;
@@ -275,20 +291,10 @@ struct Host::Impl {
       }
     }
     if (result.ok() && options.record_stats && stats_enabled) {
-      // Statistics are best effort: a read-only home or a bad stats file must not fail
-      // shaping, but the host hears about it.
-      auto record = [this, trace = std::move(trace), now = absl::Now()] {
-        std::vector<std::string> warnings;
-        absl::Status recorded = stats->Record(trace, now, &warnings);
-        if (!recorded.ok()) {
-          warnings.push_back(StrCat("statistics not recorded: ", recorded.message()));
-        }
-        Warn("stats", warnings);
-      };
-      if (record_later != nullptr) {
-        *record_later = std::move(record);
+      if (queue_stats) {
+        stats->Enqueue(std::move(trace), absl::Now());
       } else {
-        record();
+        RecordStats(trace);
       }
     }
     return result;
@@ -339,6 +345,8 @@ Host::Host(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 Host::~Host() {
   // OpenCode plugins' dispose hooks, in order, before their isolates go.
   DisposePlugins();
+  // Statistics queued by the server are written, not lost with the host.
+  if (impl_ != nullptr && impl_->stats != nullptr) impl_->FlushQueuedStats();
 }
 
 void Host::DisposePlugins() {
@@ -777,7 +785,7 @@ absl::StatusOr<ShapeResult> HostAccess::ShapeCaptured(Host& host, std::string_vi
                                                       std::optional<int> exit_code,
                                                       std::string_view shaper,
                                                       const core::CapturedOutput& captured,
-                                                      std::function<void()>* record_stats) {
+                                                      bool queue_stats) {
   Host::Impl& impl = *host.impl_;
   if (!core::IsValidUtf8(command)) {
     return absl::InvalidArgumentError("command is not valid UTF-8");
@@ -792,8 +800,10 @@ absl::StatusOr<ShapeResult> HostAccess::ShapeCaptured(Host& host, std::string_vi
     stats_enabled = impl.config.stats_enabled;
   }
   return impl.ShapeCaptured(command, exit_code, shaper, captured, captured.text, stats_enabled,
-                            record_stats);
+                            queue_stats);
 }
+
+void HostAccess::FlushStats(Host& host) { host.impl_->FlushQueuedStats(); }
 
 std::vector<core::WatchedPath> HostAccess::WatchedPaths(Host& host) {
   absl::MutexLock lock(&host.impl_->mu);

@@ -32,14 +32,16 @@ struct HostAccess {
   static core::CaptureSettings CaptureSettings(Host& host);
   // Shapes an output captured elsewhere with these settings, as OutputCapture::Finish does
   // (statistics recorded, failures masked and logged). InvalidArgument for a command that is
-  // not valid UTF-8 or an unknown shaper; `captured` is unchanged then. With `record_stats`,
-  // the statistics are not recorded here: *record_stats is set to what records them, for the
-  // caller to run once it has answered (the server does).
+  // not valid UTF-8 or an unknown shaper; `captured` is unchanged then. With `queue_stats`,
+  // the statistics are queued, to be written by FlushStats (the server writes those of many
+  // shapings at once); a host that is destroyed writes what it has queued.
   static absl::StatusOr<ShapeResult> ShapeCaptured(Host& host, std::string_view command,
                                                    std::optional<int> exit_code,
                                                    std::string_view shaper,
                                                    const core::CapturedOutput& captured,
-                                                   std::function<void()>* record_stats = nullptr);
+                                                   bool queue_stats = false);
+  // Writes the statistics ShapeCaptured queued (problems become the host's diagnostics).
+  static void FlushStats(Host& host);
   // Every file and folder the configuration and plugins came from, as the last load or
   // reload found them: what changes when a plugin is added, edited or removed, or a config
   // file or the trust store is.

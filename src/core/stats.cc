@@ -91,48 +91,81 @@ StatsStore::StatsStore(std::string home)
       file_(StateFileOptions{JoinPath(home_, "stats.json"), JoinPath(home_, "stats.lock"),
                              kStatsVersion, ValidateStats, Durability::kNone}) {}
 
+namespace {
+
+// Adds one shaping to the stats document `root` (checked by ValidateStats).
+void AddShaping(Value& root, const ShapeTrace& trace, absl::Time when) {
+  // ValidateStats has checked every member used here: each is absent or an object.
+  Value* shapers = Child(root, "shapers");
+  for (const std::string& id : trace.matched) {
+    AddNumber(*Child(*shapers, id), "match_count", 1);
+  }
+  for (const std::string& id : trace.match_failed) {
+    AddNumber(*Child(*shapers, id), "match_fail_count", 1);
+  }
+  if (trace.shaper.empty()) return;
+  Value* s = Child(*shapers, trace.shaper);
+  const double saved = static_cast<double>(trace.tokens_raw) -
+                       static_cast<double>(trace.tokens_shaper_summary);
+  if (trace.failed) {
+    AddNumber(*s, "fail_count", 1);
+  } else {
+    AddNumber(*s, "shape_count", 1);
+    AddNumber(*s, "tokens_saved", saved);
+  }
+  AddNumber(*s, "shape_ms_total", trace.shape_ms);
+
+  std::string day = absl::FormatTime("%Y-%m-%d", when, absl::UTCTimeZone());
+  Value* daily = Child(root, "daily");
+  Value* bucket = Child(*Child(*daily, day), trace.shaper);
+  AddNumber(*bucket, "shapes", 1);
+  AddNumber(*bucket, "tokens_raw", static_cast<double>(trace.tokens_raw));
+  if (!trace.failed) AddNumber(*bucket, "tokens_saved", saved);
+  // Bounded: the oldest days go first (keys are ISO dates, so they sort by time).
+  ValueObject& days = daily->as_object();
+  if (days.size() > static_cast<size_t>(kStatsDaysKept)) {
+    std::sort(days.begin(), days.end(),
+              [](const auto& a, const auto& b) { return a.first < b.first; });
+    days.erase(days.begin(), days.end() - kStatsDaysKept);
+  }
+}
+
+bool Counts(const ShapeTrace& trace) {
+  return !trace.matched.empty() || !trace.shaper.empty() || !trace.match_failed.empty();
+}
+
+}  // namespace
+
 absl::Status StatsStore::Record(const ShapeTrace& trace, absl::Time when,
                                 std::vector<std::string>* warnings) {
-  if (trace.matched.empty() && trace.shaper.empty() && trace.match_failed.empty()) {
-    return absl::OkStatus();
+  if (!Counts(trace)) return absl::OkStatus();
+  return RecordAll({Queued{trace, when}}, warnings);
+}
+
+void StatsStore::Enqueue(ShapeTrace trace, absl::Time when) {
+  if (!Counts(trace)) return;
+  absl::MutexLock lock(&queue_mu_);
+  queue_.push_back(Queued{std::move(trace), when});
+}
+
+absl::Status StatsStore::FlushQueued(std::vector<std::string>* warnings) {
+  absl::MutexLock flushing(&flush_mu_);
+  std::vector<Queued> shapings;
+  {
+    absl::MutexLock lock(&queue_mu_);
+    shapings.swap(queue_);
   }
+  if (shapings.empty()) return absl::OkStatus();
+  return RecordAll(shapings, warnings);
+}
+
+absl::Status StatsStore::RecordAll(const std::vector<Queued>& shapings,
+                                   std::vector<std::string>* warnings) {
   absl::Status made = MakeDirs(home_);
   if (!made.ok()) return made;
   return file_.Update(
       [&](Value& root) {
-        // ValidateStats has checked every member used here: each is absent or an object.
-        Value* shapers = Child(root, "shapers");
-        for (const std::string& id : trace.matched) {
-          AddNumber(*Child(*shapers, id), "match_count", 1);
-        }
-        for (const std::string& id : trace.match_failed) {
-          AddNumber(*Child(*shapers, id), "match_fail_count", 1);
-        }
-        if (trace.shaper.empty()) return absl::OkStatus();
-        Value* s = Child(*shapers, trace.shaper);
-        const double saved = static_cast<double>(trace.tokens_raw) -
-                             static_cast<double>(trace.tokens_shaper_summary);
-        if (trace.failed) {
-          AddNumber(*s, "fail_count", 1);
-        } else {
-          AddNumber(*s, "shape_count", 1);
-          AddNumber(*s, "tokens_saved", saved);
-        }
-        AddNumber(*s, "shape_ms_total", trace.shape_ms);
-
-        std::string day = absl::FormatTime("%Y-%m-%d", when, absl::UTCTimeZone());
-        Value* daily = Child(root, "daily");
-        Value* bucket = Child(*Child(*daily, day), trace.shaper);
-        AddNumber(*bucket, "shapes", 1);
-        AddNumber(*bucket, "tokens_raw", static_cast<double>(trace.tokens_raw));
-        if (!trace.failed) AddNumber(*bucket, "tokens_saved", saved);
-        // Bounded: the oldest days go first (keys are ISO dates, so they sort by time).
-        ValueObject& days = daily->as_object();
-        if (days.size() > static_cast<size_t>(kStatsDaysKept)) {
-          std::sort(days.begin(), days.end(),
-                    [](const auto& a, const auto& b) { return a.first < b.first; });
-          days.erase(days.begin(), days.end() - kStatsDaysKept);
-        }
+        for (const Queued& shaping : shapings) AddShaping(root, shaping.trace, shaping.when);
         return absl::OkStatus();
       },
       warnings);

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
 #include "core/json.h"
 #include "core/state_file.h"
@@ -61,6 +62,13 @@ class StatsStore {
   absl::Status Record(const ShapeTrace& trace, absl::Time when,
                       std::vector<std::string>* warnings = nullptr);
 
+  // Queues one shaping for the next FlushQueued(), so that a process answering many shapings
+  // (the server) writes the file once for many of them. Thread-safe.
+  void Enqueue(ShapeTrace trace, absl::Time when);
+  // Adds every queued shaping to the stats in one update of the file, as Record does; with
+  // nothing queued, touches nothing. Thread-safe.
+  absl::Status FlushQueued(std::vector<std::string>* warnings = nullptr);
+
   // The stats as stored, plus "average_shape_ms" per shaper. An absent file is empty stats;
   // a malformed one is moved aside (a warning in `warnings`) and gives empty stats; a newer one
   // is FailedPrecondition naming it.
@@ -69,8 +77,18 @@ class StatsStore {
   const std::string& path() const { return file_.path(); }
 
  private:
+  struct Queued {
+    ShapeTrace trace;
+    absl::Time when;
+  };
+  absl::Status RecordAll(const std::vector<Queued>& shapings, std::vector<std::string>* warnings);
+
   std::string home_;
   StateFile file_;
+  absl::Mutex queue_mu_;
+  std::vector<Queued> queue_ ABSL_GUARDED_BY(queue_mu_);
+  // Held while queued shapings are written, so that two flushes keep their order.
+  absl::Mutex flush_mu_;
 };
 
 }  // namespace plugline::core

@@ -286,6 +286,35 @@ TEST_CASE("server: run and shape print what they print in-process, and the exit 
   CHECK(shapes == 8);
 }
 
+// Shape counts in stats.json as it is on disk (no flush asked for).
+double ShapesOnDisk(Cli& cli) {
+  auto stats = core::ParseJson(ReadFileOrEmpty(cli.home.Sub("stats.json")), "stats.json");
+  if (!stats.ok() || stats->Find("shapers") == nullptr) return 0;
+  double shapes = 0;
+  for (const auto& [id, s] : stats->Find("shapers")->as_object()) {
+    if (const core::Value* n = s.Find("shape_count")) shapes += n->as_number();
+  }
+  return shapes;
+}
+
+TEST_CASE("server: statistics are written within about a second without being asked, and when it stops") {
+  Cli cli;
+  cli.server = true;
+  WriteFile(cli.home.Sub("config.yaml"), "server: always\n");
+  for (int i = 0; i < 5; ++i) REQUIRE(cli.Run({"run", "--", "sh", "-c", "echo hi"}).exit_status == 0);
+  double shapes = 0;
+  for (int i = 0; i < 500 && (shapes = ShapesOnDisk(cli)) < 5; ++i) {
+    absl::SleepFor(absl::Milliseconds(20));
+  }
+  CHECK(shapes == 5);
+  // Queued when the server is told to stop: written before it exits.
+  for (int i = 0; i < 3; ++i) REQUIRE(cli.Run({"run", "--", "sh", "-c", "echo hi"}).exit_status == 0);
+  const int64_t pid = Pid(Status(cli));
+  REQUIRE(cli.Run({"server", "stop"}).exit_status == 0);
+  REQUIRE(WaitGone(pid));
+  CHECK(ShapesOnDisk(cli) == 8);
+}
+
 #if PLUGLINE_TEST_WITH_V8  // its plugins are JS plugins
 TEST_CASE("server: output and exit code survive a server that is killed, wedged or answers garbage") {
   Cli cli;

@@ -1,6 +1,7 @@
 #include "core/stats.h"
 
 #include <doctest/doctest.h>
+#include <sys/stat.h>
 
 #include <thread>
 
@@ -49,6 +50,34 @@ TEST_CASE("stats count matches, shapes, failures, savings and time per shaper") 
   CHECK(bucket->Find("shapes")->as_number() == 3);
   CHECK(bucket->Find("tokens_raw")->as_number() == 1800);
   CHECK(bucket->Find("tokens_saved")->as_number() == 600);
+}
+
+TEST_CASE("queued shapings are written together in one update, and only when flushed") {
+  TempDir home;
+  StatsStore store(home.path());
+  const absl::Time day =
+      absl::FromCivil(absl::CivilSecond(2026, 11, 30, 12, 0, 0), absl::UTCTimeZone());
+  REQUIRE(store.FlushQueued().ok());  // nothing queued: no file made
+  CHECK_FALSE(PathExists(store.path()));
+  for (int i = 0; i < 50; ++i) {
+    store.Enqueue(ShapeTrace{{"builtin-test"}, "builtin-test", false, 100, 10, 1.0, {}}, day);
+  }
+  store.Enqueue(ShapeTrace{}, day);  // matched nothing: not counted
+  CHECK_FALSE(PathExists(store.path()));
+  REQUIRE(store.FlushQueued().ok());
+  struct stat first;
+  REQUIRE(::stat(store.path().c_str(), &first) == 0);
+  auto stats = store.Load();
+  REQUIRE(stats.ok());
+  CHECK(Number(*stats, "builtin-test", "shape_count") == 50);
+  CHECK(Number(*stats, "builtin-test", "tokens_saved") == 50 * 90);
+  CHECK(stats->Find("daily")->Find("2026-11-30")->Find("builtin-test")->Find("shapes")->as_number() ==
+        50);
+  // A second flush with nothing queued writes nothing (the file is the one written above).
+  REQUIRE(store.FlushQueued().ok());
+  struct stat second;
+  REQUIRE(::stat(store.path().c_str(), &second) == 0);
+  CHECK(second.st_ino == first.st_ino);
 }
 
 TEST_CASE("concurrent writers lose no counts") {
