@@ -46,3 +46,32 @@ if(PLUGLINE_ABSL_BASE_ARCHIVE AND PLUGLINE_YAML_ARCHIVE AND PLUGLINE_UV_ARCHIVE 
     Threads::Threads ${CMAKE_DL_LIBS})
   set(PLUGLINE_STATIC_DEPS_AVAILABLE ON)
 endif()
+
+# Debian's simdjson is a shared library only, and it needs libstdc++.so, whose loading alone is
+# about 0.8 ms of every command's start. scripts/bootstrap-debian.sh puts the Debian source of
+# the installed version in PLUGLINE_SIMDJSON_SOURCE; with it (and the same version as the
+# installed header), the command line compiles simdjson in.
+set(PLUGLINE_STATIC_SIMDJSON_AVAILABLE OFF)
+set(_plugline_sj_cpp "${PLUGLINE_SIMDJSON_SOURCE}/simdjson.cpp")
+set(_plugline_sj_h "${PLUGLINE_SIMDJSON_SOURCE}/simdjson.h")
+get_target_property(_plugline_sj_includes simdjson::simdjson INTERFACE_INCLUDE_DIRECTORIES)
+find_file(PLUGLINE_SIMDJSON_HEADER simdjson.h PATHS ${_plugline_sj_includes} NO_DEFAULT_PATH)
+if(PLUGLINE_STATIC_DEPS_AVAILABLE AND EXISTS "${_plugline_sj_cpp}" AND EXISTS "${_plugline_sj_h}"
+   AND PLUGLINE_SIMDJSON_HEADER)
+  file(STRINGS "${_plugline_sj_h}" _plugline_sj_source_version REGEX "^#define SIMDJSON_VERSION ")
+  file(STRINGS "${PLUGLINE_SIMDJSON_HEADER}" _plugline_sj_installed_version
+       REGEX "^#define SIMDJSON_VERSION ")
+  if(_plugline_sj_source_version STREQUAL _plugline_sj_installed_version)
+    add_library(plugline_static_simdjson STATIC "${_plugline_sj_cpp}")
+    set_target_properties(plugline_static_simdjson PROPERTIES POSITION_INDEPENDENT_CODE ON)
+    target_compile_definitions(plugline_static_simdjson PUBLIC
+      $<TARGET_PROPERTY:simdjson::simdjson,INTERFACE_COMPILE_DEFINITIONS>)
+    target_compile_options(plugline_static_simdjson PRIVATE -w)
+    target_link_libraries(plugline_static_simdjson PUBLIC Threads::Threads)
+    set(PLUGLINE_STATIC_SIMDJSON_AVAILABLE ON)
+    message(STATUS "plugline: the command line compiles in simdjson from ${PLUGLINE_SIMDJSON_SOURCE}")
+  else()
+    message(STATUS "plugline: ${PLUGLINE_SIMDJSON_SOURCE} holds another simdjson than the "
+                   "installed one (${_plugline_sj_source_version}); the command line links the shared library")
+  endif()
+endif()
