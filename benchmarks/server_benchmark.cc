@@ -5,7 +5,8 @@
 // usage: server_benchmark [PLUGLINE_BINARY] [RUNS]
 //
 // Prints, each in-process (PLUGLINE_SERVER=0) and with the server warm:
-//   - `plugline run -- true` with no JS plugin, and with 20 JS shapers installed;
+//   - `plugline run -- true` with no JS plugin (warm also with the outputs store at its bound,
+//     a user's steady state), and with 20 JS shapers installed;
 //   - `plugline hook pre_tool_call` through one OpenCode JS plugin;
 // then the first call that starts the server against the same call in-process, 16 clients
 // running 200 hook commands each at once (p50, p99 per call), the server's resident memory
@@ -160,6 +161,12 @@ int main(int argc, char** argv) {
   Write(g_home + "/config.yaml", "server: always\n");
   StartServer(plugline);
   Report("run -- true, no JS plugin, server warm", Compare(run_true, {}, runs));
+  // A user's steady state: the outputs store at its bound (500 files), so every output stored
+  // means pruning one.
+  Sh("mkdir -p '" + g_home + "/outputs' && cd '" + g_home +
+     "/outputs' && for i in $(seq 1 520); do echo output > 20200101T000000.000Z-1-$i.log; done");
+  Report("run -- true, no JS plugin, server warm, outputs store full",
+         Compare(run_true, {}, runs));
   StopServer(plugline);
   Sh("rm -f '" + g_home + "/config.yaml'");
 

@@ -213,58 +213,85 @@ int Run(const std::vector<std::string>& args) {
 
   // With a server, this process captures the output (raw file and window, as the server's
   // host would) and the server shapes it; the command itself is this process's child either way.
+  // The server is asked how to capture before the command starts and answers while it starts:
+  // the answer is read once the child exists, before any of its output is.
   std::unique_ptr<Host> local;
-  std::optional<RemoteCapture> remote;
-  if (!raw) remote = ChooseRemoteCapture({}, &local);
+  std::optional<Remote> remote;
+  if (!raw) {
+    std::string cwd;
+    remote = ChooseRemote({}, &cwd, &local);
+    if (remote) {
+      absl::Status asked = remote->RequestCaptureSettings();
+      if (!asked.ok()) {
+        FallBack(asked);
+        remote.reset();
+      }
+    }
+  }
   std::unique_ptr<core::TokenCounter> counter;
   std::unique_ptr<core::RawCapture> remote_capture;
-  if (remote) {
-    counter = core::MakeEstimateTokenCounter();
-    remote_capture = std::make_unique<core::RawCapture>(remote->settings, counter.get());
-    remote_capture->DeferPruning();  // the server prunes the store once it has answered
-  }
 
-  // Plugins load while the command runs (V8 and one isolate per JS plugin take a while), so a
-  // command that runs longer than that pays nothing for them. Started once the child exists,
-  // so no descriptor the loader opens can leak into it.
+  // In-process, plugins load while the command runs (V8 and one isolate per JS plugin take a
+  // while), so a command that runs longer than that pays nothing for them. Started once the
+  // child exists, so no descriptor the loader opens can leak into it.
   absl::StatusOr<std::unique_ptr<Host>> host = absl::UnavailableError("not opened");
   std::unique_ptr<OutputCapture> capture;
   std::thread preload;
-  if (!raw && !remote) {
+  auto open_local = [&] {
     host = OpenHost(std::move(local));
     if (host.ok()) {
       capture = (*host)->StartCapture();
-      Host* opened = host->get();
-      spec.on_spawn = [&preload, opened](int) {
-        preload = std::thread([opened] { opened->Preload(); });
-      };
     } else {
       // Without a state directory nothing can be stored, so nothing is elided.
       Error(StrCat("warning: ", host.status().message(), "; showing the output unshaped"));
     }
-  }
+  };
+  if (!raw && !remote) open_local();
+  spec.on_spawn = [&](int) {
+    if (remote) {
+      absl::StatusOr<core::CaptureSettings> settings = remote->CaptureSettings();
+      if (settings.ok()) {
+        counter = core::MakeEstimateTokenCounter();
+        remote_capture = std::make_unique<core::RawCapture>(*settings, counter.get());
+        remote_capture->DeferPruning();  // the server prunes the store once it has answered
+      } else {
+        FallBack(settings.status());
+        remote.reset();
+        open_local();
+      }
+    }
+    if (capture != nullptr) {
+      Host* opened = host->get();
+      preload = std::thread([opened] { opened->Preload(); });
+    }
+  };
+  // Where the output goes is known once the child exists (on_spawn runs before any output).
+  spec.on_output = [&](std::string_view chunk) {
+    if (remote_capture != nullptr) {
+      remote_capture->Append(chunk);
+    } else if (capture != nullptr) {
+      capture->Append(chunk);
+    } else {
+      // No shaping: the output streams through as it arrives.
+      WriteAll(STDOUT_FILENO, chunk);
+    }
+  };
+  // Lines captured so far; nullopt while the output streams through.
+  auto lines_seen = [&]() -> std::optional<uint64_t> {
+    if (remote_capture != nullptr) return remote_capture->lines();
+    if (capture != nullptr) return capture->lines();
+    return std::nullopt;
+  };
   bool progress_shown = false;
-  std::function<uint64_t()> lines_seen;
-  if (remote_capture != nullptr) {
-    core::RawCapture* sink = remote_capture.get();
-    spec.on_output = [sink](std::string_view chunk) { sink->Append(chunk); };
-    lines_seen = [sink] { return sink->lines(); };
-  } else if (capture != nullptr) {
-    OutputCapture* sink = capture.get();
-    spec.on_output = [sink](std::string_view chunk) { sink->Append(chunk); };
-    lines_seen = [sink] { return sink->lines(); };
-  } else {
-    // No shaping: the output streams through as it arrives.
-    spec.on_output = [](std::string_view chunk) { WriteAll(STDOUT_FILENO, chunk); };
-  }
-  if (lines_seen && ::isatty(STDERR_FILENO)) {
+  if (!raw && ::isatty(STDERR_FILENO)) {
     // A person is watching: after a few seconds, show that the command is alive and how
     // much it has printed, on one line of stderr that is rewritten in place.
     spec.tick_interval = absl::Seconds(1);
     spec.on_tick = [&](absl::Duration elapsed) {
-      if (elapsed < kProgressAfter) return;
+      const std::optional<uint64_t> seen = lines_seen();
+      if (elapsed < kProgressAfter || !seen) return;
       progress_shown = true;
-      const uint64_t lines = lines_seen();
+      const uint64_t lines = *seen;
       WriteAll(STDERR_FILENO,
                StrCat("\rplugline: running ", spec.argv[0], " — ", absl::ToInt64Seconds(elapsed),
                       "s, ", core::FormatCount(lines), lines == 1 ? " line" : " lines",
@@ -280,7 +307,7 @@ int Run(const std::vector<std::string>& args) {
   }
   const int exit_code = result->ShellExitCode();
   if (remote_capture != nullptr) {
-    return ShapeCaptured(remote->remote, /*run=*/true, command, exit_code, flags,
+    return ShapeCaptured(*remote, /*run=*/true, command, exit_code, flags,
                          remote_capture->Take());
   }
   if (capture == nullptr) return exit_code;

@@ -176,9 +176,11 @@ absl::StatusOr<server::Client> Remote::StartAndConnect(const std::string& home) 
   return client;
 }
 
-absl::StatusOr<core::Value> Remote::Call(const std::string& request) {
+absl::StatusOr<core::Value> Remote::Call(const std::string& request, bool sent) {
   for (int attempt = 0;; ++attempt) {
-    absl::StatusOr<std::string> reply = client_.Call(request, RequestTimeout());
+    absl::StatusOr<std::string> reply = attempt == 0 && sent
+                                            ? client_.Receive(absl::Now() + RequestTimeout())
+                                            : client_.Call(request, RequestTimeout());
     if (!reply.ok()) return reply.status();
     absl::StatusOr<core::Value> value = core::ParseJson(*reply, "the server's reply");
     if (!value.ok()) return absl::DataLossError(std::string(value.status().message()));
@@ -236,11 +238,23 @@ absl::StatusOr<int> Remote::Command(std::string_view name, const std::vector<std
   return CallAndPrint(w.Take());
 }
 
-absl::StatusOr<core::CaptureSettings> Remote::CaptureSettings() {
+std::string Remote::CaptureRequest() const {
   core::JsonWriter w;
   w.BeginObject().Key("type").String("capture").Key("build_id").String(server::BuildId());
   w.Key("cwd").String(cwd_).EndObject();
-  absl::StatusOr<core::Value> reply = Call(w.Take());
+  return w.Take();
+}
+
+absl::Status Remote::RequestCaptureSettings() {
+  absl::Status sent = client_.Send(CaptureRequest(), absl::Now() + RequestTimeout());
+  capture_requested_ = sent.ok();
+  return sent;
+}
+
+absl::StatusOr<core::CaptureSettings> Remote::CaptureSettings() {
+  const bool sent = capture_requested_;
+  capture_requested_ = false;
+  absl::StatusOr<core::Value> reply = Call(CaptureRequest(), sent);
   if (!reply.ok()) return reply.status();
   absl::StatusOr<core::CaptureSettings> settings = wire::ReadSettings(*reply);
   if (!settings.ok()) {

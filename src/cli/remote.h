@@ -42,7 +42,10 @@ class Remote {
   // Runs a host command (commands.h) in the server and prints its output; returns its status.
   absl::StatusOr<int> Command(std::string_view name, const std::vector<std::string>& args,
                               const std::string* stdin_data);
-  // How the host of the directory captures outputs.
+  // How the host of the directory captures outputs. RequestCaptureSettings sends the request
+  // without waiting, so that the command can start meanwhile; CaptureSettings then reads the
+  // answer (or, without a request sent, asks and waits).
+  absl::Status RequestCaptureSettings();
   absl::StatusOr<core::CaptureSettings> CaptureSettings();
   // Shapes a captured output in the server and prints the result; returns the status.
   absl::StatusOr<int> Shape(bool run, std::string_view command, std::optional<int> exit_code,
@@ -55,11 +58,14 @@ class Remote {
   static absl::StatusOr<server::Client> StartAndConnect(const std::string& home);
   // Sends a request, checks the reply and prints its output. Nothing is printed on error.
   absl::StatusOr<int> CallAndPrint(const std::string& request);
-  absl::StatusOr<core::Value> Call(const std::string& request);
+  // With `sent`, the request went out already (its reply is read first).
+  absl::StatusOr<core::Value> Call(const std::string& request, bool sent = false);
+  std::string CaptureRequest() const;
 
   server::Client client_;
   std::string home_;
   std::string cwd_;
+  bool capture_requested_ = false;
 };
 
 // Says on stderr that the server failed and the command runs in-process, and logs it.

@@ -77,8 +77,14 @@ Client::~Client() {
 }
 
 absl::StatusOr<std::string> Client::Call(std::string_view request_json, absl::Duration timeout) {
-  if (fd_ < 0) return absl::FailedPreconditionError("not connected");
   const absl::Time deadline = absl::Now() + timeout;
+  absl::Status sent = Send(request_json, deadline);
+  if (!sent.ok()) return sent;
+  return Receive(deadline);
+}
+
+absl::Status Client::Send(std::string_view request_json, absl::Time deadline) {
+  if (fd_ < 0) return absl::FailedPreconditionError("not connected");
   const std::string frame = EncodeFrame(request_json);
   size_t sent = 0;
   while (sent < frame.size()) {
@@ -92,6 +98,11 @@ absl::StatusOr<std::string> Client::Call(std::string_view request_json, absl::Du
       return absl::UnavailableError(StrCat("the server hung up: ", std::strerror(errno)));
     }
   }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::string> Client::Receive(absl::Time deadline) {
+  if (fd_ < 0) return absl::FailedPreconditionError("not connected");
   FrameReader reader;
   std::vector<std::string> frames;
   char buf[65536];

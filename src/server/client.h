@@ -27,6 +27,10 @@ class Client {
   // server hangs up, DeadlineExceeded when the whole exchange takes longer than `timeout`,
   // ResourceExhausted when a reply is over the frame limit.
   absl::StatusOr<std::string> Call(std::string_view request_json, absl::Duration timeout);
+  // Call in two halves, for a caller with other work to do meanwhile: one request sent, then
+  // its reply read. The errors are Call's.
+  absl::Status Send(std::string_view request_json, absl::Time deadline);
+  absl::StatusOr<std::string> Receive(absl::Time deadline);
 
  private:
   explicit Client(int fd) : fd_(fd) {}
