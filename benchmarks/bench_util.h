@@ -12,7 +12,7 @@
 namespace plugline::bench {
 
 struct Stats {
-  double min, median, p90, mean;
+  double min, median, p90, mean, p99;
 };
 
 inline Stats Summarize(std::vector<double> samples) {
@@ -20,7 +20,8 @@ inline Stats Summarize(std::vector<double> samples) {
   double sum = 0;
   for (double s : samples) sum += s;
   size_t n = samples.size();
-  return Stats{samples.front(), samples[n / 2], samples[std::min(n - 1, n * 9 / 10)], sum / n};
+  return Stats{samples.front(), samples[n / 2], samples[std::min(n - 1, n * 9 / 10)], sum / n,
+               samples[std::min(n - 1, n * 99 / 100)]};
 }
 
 inline double NowMs() {

@@ -186,6 +186,33 @@ int main(int argc, char** argv) {
   StartServer(plugline);
   Report("hook pre_tool_call, 1 OpenCode plugin, server warm", Compare(hook, {}, runs, payload));
 
+  // An agent's hook command: Claude Code's PreToolUse, whole-process (p50, p99).
+  {
+    const std::string claude = g_home + "/claude-pre.json";
+    Write(claude,
+          "{\"session_id\":\"s1\",\"cwd\":\"/tmp\",\"hook_event_name\":\"PreToolUse\","
+          "\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"ls -la\"},"
+          "\"tool_use_id\":\"toolu_01\"}");
+    const std::vector<std::string> agent_hook = {plugline, "hook", "--agent", "claude-code"};
+    auto report = [&](const std::string& name, const Pair& p) {
+      std::printf("%-58s p50 %7.3f ms  p99 %7.3f ms  (true %6.3f)\n", name.c_str(),
+                  p.command.median, p.command.p99, p.bare.median);
+    };
+    report("hook --agent claude-code, 1 OpenCode plugin, server warm",
+           Compare(agent_hook, {}, runs, claude));
+    StopServer(plugline);
+    Sh("rm -f '" + plugins + "/guard.js'");
+    report("hook --agent claude-code, no plugin (in-process)", Compare(agent_hook, {}, runs, claude));
+    Sh("mkdir -p '" + plugins + "/no-rm' && printf 'name: no-rm\\ncommand: ./run.sh\\nhooks: "
+       "[pre_tool_call]\\n' > '" + plugins + "/no-rm/plugin.yaml' && printf '#!/bin/sh\\ncase "
+       "\"$(cat)\" in *rm\\\\ -rf*) echo \\'{\"deny\":true}\\' ;; *) echo {} ;; esac\\n' > '" +
+       plugins + "/no-rm/run.sh' && chmod +x '" + plugins + "/no-rm/run.sh'");
+    report("hook --agent claude-code, 1 exec plugin (in-process)",
+           Compare(agent_hook, {}, runs, claude));
+    Sh("rm -rf '" + plugins + "/no-rm'");
+    Write(plugins + "/guard.js", kGuard);
+  }
+
   // The first call, which starts the server, against the same call in-process.
   {
     std::vector<double> first, local;

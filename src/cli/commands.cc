@@ -12,6 +12,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "agents/dialect.h"
 #include "cli/usage.h"
 #include "core/fs.h"
 #include "core/json.h"
@@ -170,21 +171,156 @@ constexpr int kExitDenied = 3;
 // `plugline hook` reads at most this much payload (docs/hooks.md).
 constexpr size_t kMaxPayloadBytes = 16u << 20;
 
+// The payload of `plugline hook`: what the client read (the server runs the command), or the
+// --payload file (`-`: standard input), at most kMaxPayloadBytes. The error names the source.
+absl::StatusOr<std::string> ReadHookInput(const std::string& payload_file, CommandEnv& env) {
+  const std::string source = payload_file == "-" ? "standard input" : payload_file;
+  if (env.stdin_data != nullptr) {
+    // The client read the payload, from its standard input or the file (at most one byte over
+    // the limit).
+    if (env.stdin_data->size() > kMaxPayloadBytes) {
+      return absl::ResourceExhaustedError(StrCat("the payload (", source, ") is larger than the ",
+                                                 core::FormatBytes(kMaxPayloadBytes), " limit"));
+    }
+    return *env.stdin_data;
+  }
+  int fd = STDIN_FILENO;
+  if (payload_file != "-") {
+    const std::string path = payload_file.starts_with("/") || env.cwd.empty()
+                                 ? payload_file
+                                 : core::JoinPath(env.cwd, payload_file);
+    fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return core::ErrnoToStatus(errno, StrCat("cannot open ", payload_file));
+  }
+  // A payload is one JSON object; one larger than this is refused, not read without end.
+  absl::StatusOr<std::string> read = ReadAtMost(fd, source, kMaxPayloadBytes);
+  if (fd != STDIN_FILENO) ::close(fd);
+  return read;
+}
+
+// Plugin text on the terminal: control characters escaped.
+void PrintDispatchNotes(Output& io, const DispatchResult& result) {
+  using core::EscapeControl;
+  for (const DispatchResult::Warning& warning : result.warnings) {
+    io.Error(warning.plugin.empty()
+                 ? StrCat("warning: ", EscapeControl(warning.text))
+                 : StrCat("warning: plugin ", EscapeControl(warning.plugin), ": ",
+                          EscapeControl(warning.text)));
+  }
+  for (const DispatchResult::Skipped& skipped : result.skipped) {
+    io.Error(StrCat("note: plugin ", EscapeControl(skipped.plugin), " skipped: ",
+                    EscapeControl(skipped.detail)));
+  }
+}
+
+// `plugline hook --agent NAME`: the agent's hook call in, the agent's answer out
+// (src/agents/dialect.h, docs/agents.md).
+struct AgentHookFlags {
+  agents::Agent agent = agents::Agent::kClaudeCode;
+  std::string event;  // named on the command line (Copilot's camelCase calls carry none)
+  std::string payload_file = "-";
+  bool fail_closed = false;
+  std::optional<bool> shape;  // --shaping replace|off; default: where the agent can replace
+};
+
+// Whether plugline shapes a shell tool's output into the agent's answer by default: where the
+// agent shows the replacement as the tool's output, exactly.
+bool ReplacesByDefault(const agents::HookCall& call) {
+  switch (call.agent) {
+    case agents::Agent::kClaudeCode:
+      return call.agent_event == "PostToolUse" && call.output_is_bash;
+    case agents::Agent::kCodex:
+      return true;
+    case agents::Agent::kCopilot:
+      return call.copilot_camel ? call.agent_event == "postToolUse"
+                                : call.agent_event == "PostToolUse";
+    case agents::Agent::kGemini:  // only as the tool's error
+    case agents::Agent::kCursor:  // not at all for its own tools
+      return false;
+  }
+  return false;
+}
+
+int AgentHook(const AgentHookFlags& flags, CommandEnv& env) {
+  Output& io = *env.io;
+  auto answer = [&](const agents::Answer& a) {
+    if (!a.out.empty()) io.Out(a.out);
+    if (!a.err.empty()) io.Write(STDERR_FILENO, a.err);
+    return a.exit_code;
+  };
+  auto fail = [&](std::string_view why) {
+    return answer(agents::FailureAnswer(flags.agent, why, flags.fail_closed));
+  };
+  absl::StatusOr<std::string> input = ReadHookInput(flags.payload_file, env);
+  if (!input.ok()) return fail(StrCat("hook: ", input.status().message()));
+  absl::StatusOr<agents::HookCall> call = agents::ReadHookCall(flags.agent, *input, flags.event);
+  if (!call.ok()) return fail(StrCat("hook --agent ", agents::AgentName(flags.agent), ": ",
+                                     call.status().message()));
+  HostSession session(env);
+  absl::StatusOr<Host*> host = session.Get();
+  if (!host.ok()) return fail(ToStd(host.status().message()));
+  absl::StatusOr<DispatchResult> result = (*host)->Dispatch(call->event, call->payload_json);
+  if (!result.ok()) return fail(StrCat("hook: ", result.status().message()));
+
+  // What the model reads of a finished tool call: a plugin's replacement, and for a shell
+  // command plugline's summary of it (of the replacement, when there is one).
+  std::optional<std::string> replacement;
+  if (call->event == "post_tool_call") {
+    const std::string final_output = result->result.value_or(call->output);
+    if (final_output != call->output) replacement = final_output;
+    if (call->shell && flags.shape.value_or(ReplacesByDefault(*call))) {
+      ShapeRequest request;
+      request.command = call->command;
+      request.output = final_output;
+      request.exit_code = call->exit_code;
+      absl::StatusOr<ShapeResult> shaped = (*host)->Shape(request);
+      if (shaped.ok() && shaped->render_mode == RenderMode::kSummary &&
+          shaped->summary.size() < final_output.size()) {
+        replacement = shaped->summary;
+      } else if (!shaped.ok()) {
+        io.Error(StrCat("warning: the output was not shaped: ", shaped.status().message()));
+      }
+    }
+  }
+  PrintDispatchNotes(io, *result);
+  session.PrintNewDiagnostics();
+  return answer(agents::Respond(*call, *result, replacement));
+}
+
 int Hook(const std::vector<std::string>& args, CommandEnv& env) {
   Output& io = *env.io;
   HostSession session(env);
   std::string event;
   std::string payload_file = "-";
+  std::optional<std::string> agent;
+  bool fail_closed = false;
+  std::optional<bool> shape;
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& arg = args[i];
-    if (arg == "--payload") {
+    if (arg == "--payload" || arg == "--agent" || arg == "--shaping") {
       if (i + 1 >= args.size()) {
-        io.Error("--payload needs a file name (- for standard input)");
+        io.Error(arg == "--payload" ? "--payload needs a file name (- for standard input)"
+                 : arg == "--agent" ? StrCat("--agent needs an agent: ", agents::AgentNames())
+                                    : std::string("--shaping needs replace or off"));
         return kExitUsage;
       }
-      payload_file = args[++i];
+      const std::string& value = args[++i];
+      if (arg == "--payload") {
+        payload_file = value;
+      } else if (arg == "--agent") {
+        agent = value;
+      } else if (value == "replace" || value == "off") {
+        shape = value == "replace";
+      } else {
+        io.Error(StrCat("--shaping: expected replace or off, got ", core::EscapeControl(value)));
+        return kExitUsage;
+      }
     } else if (arg.starts_with("--payload=")) {
       payload_file = arg.substr(std::string_view("--payload=").size());
+    } else if (arg.starts_with("--agent=")) {
+      agent = arg.substr(std::string_view("--agent=").size());
+    } else if (arg == "--fail-closed") {
+      fail_closed = true;
     } else if (arg.starts_with("-") && arg != "-") {
       io.Error(StrCat("hook: unknown option ", arg, "\n\n", kUsage));
       return kExitUsage;
@@ -195,37 +331,24 @@ int Hook(const std::vector<std::string>& args, CommandEnv& env) {
       return kExitUsage;
     }
   }
+  if (agent) {
+    absl::StatusOr<agents::Agent> named = agents::AgentNamed(*agent);
+    if (!named.ok()) {
+      io.Error(StrCat("hook: ", named.status().message()));
+      return kExitUsage;
+    }
+    return AgentHook(AgentHookFlags{*named, event, payload_file, fail_closed, shape}, env);
+  }
+  if (fail_closed || shape) {
+    io.Error("hook: --fail-closed and --shaping go with --agent");
+    return kExitUsage;
+  }
   if (event.empty()) {
     io.Error(StrCat("hook: no event given\n\n", kUsage));
     return kExitUsage;
   }
   const std::string source = payload_file == "-" ? "standard input" : payload_file;
-  int fd = STDIN_FILENO;
-  absl::StatusOr<std::string> read;
-  if (env.stdin_data != nullptr) {
-    // The client read the payload, from its standard input or the file (at most one byte over
-    // the limit).
-    read = *env.stdin_data;
-    if (read->size() > kMaxPayloadBytes) {
-      read = absl::ResourceExhaustedError(StrCat("the payload (", source, ") is larger than the ",
-                                                 core::FormatBytes(kMaxPayloadBytes), " limit"));
-    }
-  } else {
-    if (payload_file != "-") {
-      const std::string path = payload_file.starts_with("/") || env.cwd.empty()
-                                   ? payload_file
-                                   : core::JoinPath(env.cwd, payload_file);
-      fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-      if (fd < 0) {
-        io.Error(StrCat("hook: ",
-                        core::ErrnoToStatus(errno, StrCat("cannot open ", payload_file)).message()));
-        return 1;
-      }
-    }
-    // A payload is one JSON object; one larger than this is refused, not read without end.
-    read = ReadAtMost(fd, source, kMaxPayloadBytes);
-    if (fd != STDIN_FILENO) ::close(fd);
-  }
+  absl::StatusOr<std::string> read = ReadHookInput(payload_file, env);
   if (!read.ok()) {
     io.Error(StrCat("hook: ", read.status().message()));
     return absl::IsResourceExhausted(read.status()) ? kExitUsage : 1;
@@ -244,18 +367,7 @@ int Hook(const std::vector<std::string>& args, CommandEnv& env) {
     return kExitUsage;
   }
   io.Out(StrCat(result->ToJson(), "\n"));
-  // Plugin text on the terminal: control characters escaped (the JSON above escapes its own).
-  using core::EscapeControl;
-  for (const DispatchResult::Warning& warning : result->warnings) {
-    io.Error(warning.plugin.empty()
-              ? StrCat("warning: ", EscapeControl(warning.text))
-              : StrCat("warning: plugin ", EscapeControl(warning.plugin), ": ",
-                       EscapeControl(warning.text)));
-  }
-  for (const DispatchResult::Skipped& skipped : result->skipped) {
-    io.Error(StrCat("note: plugin ", EscapeControl(skipped.plugin), " skipped: ",
-                 EscapeControl(skipped.detail)));
-  }
+  PrintDispatchNotes(io, *result);
   session.PrintNewDiagnostics();
   return result->denied ? kExitDenied : 0;
 }

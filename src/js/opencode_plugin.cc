@@ -235,7 +235,9 @@ absl::StatusOr<core::HookAnswer> OpenCodePlugin::Call(std::string_view event,
 
   const std::string session = StringOr(payload, "session_id");
   const std::string call_id = StringOr(payload, "call_id");
-  const std::string tool = StringOr(payload, "tool");
+  // plugline's shell tool is OpenCode's `bash` (the other canonical tool names are OpenCode's).
+  std::string tool = StringOr(payload, "tool");
+  if (tool == "terminal") tool = "bash";
   // The arguments stay JSON text (V8 parses them); anything but a JSON object counts as {}.
   std::string args = StringOr(payload, "arguments");
   {

@@ -1,0 +1,243 @@
+// `plugline hook --agent X` through the real binary, in-process and through the server: an
+// exec guard denies `rm -rf` in every agent's terms, an OpenCode plugin's rewrite comes back as
+// the agent's rewrite, a failing pytest run's output comes back as plugline's summary (every
+// failing test kept) where the agent can replace it, and plugline failing itself fails open or
+// closed as asked.
+#include <doctest/doctest.h>
+#include <sys/stat.h>
+
+#include "absl/strings/str_replace.h"
+#include "cli/cli_runner.h"
+#include "core/json.h"
+#include "core/strings.h"
+
+namespace plugline::cli {
+namespace {
+
+using plugline::testing::Cli;
+using plugline::testing::ReadFileOrEmpty;
+using plugline::testing::WriteFile;
+
+// The guard every agent gets: an exec plugin (a shell script), as a user would write one.
+void InstallGuard(Cli& cli) {
+  WriteFile(cli.home.Sub("plugins/no-rm/plugin.yaml"),
+            "name: no-rm\ncommand: ./run.sh\nhooks: [pre_tool_call]\n");
+  WriteFile(cli.home.Sub("plugins/no-rm/run.sh"), R"sh(#!/bin/sh
+case "$(cat)" in
+  *'"tool":"terminal"'*'rm -rf'*|*'rm -rf'*'"tool":"terminal"'*) echo '{"deny":true,"reason":"no rm -rf, use trash"}' ;;
+  *) echo '{}' ;;
+esac
+)sh");
+  ::chmod(cli.home.Sub("plugins/no-rm/run.sh").c_str(), 0755);
+}
+
+core::Value Json(const std::string& text) {
+  auto v = core::ParseJson(text, "answer");
+  REQUIRE_MESSAGE(v.ok(), text);
+  return *v;
+}
+
+std::string Text(const core::Value& v, std::string_view key) {
+  const core::Value* member = v.Find(key);
+  return member != nullptr && member->is_string() ? member->as_string() : "";
+}
+
+struct AgentCall {
+  std::vector<std::string> args;
+  std::string input;
+};
+
+// A pre-tool call of `command` in each agent's own form.
+std::vector<std::pair<std::string, AgentCall>> PreToolCalls(std::string_view command) {
+  core::JsonWriter args;
+  args.BeginObject().Key("command").String(command).EndObject();
+  const std::string input = args.Take();
+  core::JsonWriter quoted;
+  quoted.String(input);
+  const std::string escaped_command = [&] {
+    core::JsonWriter w;
+    w.String(command);
+    return w.Take();
+  }();
+  return {
+      {"claude-code",
+       {{"hook", "--agent", "claude-code"},
+        StrCat(R"({"session_id":"s1","cwd":"/tmp","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":)",
+               input, R"(,"tool_use_id":"toolu_01"})")}},
+      {"codex",
+       {{"hook", "--agent", "codex"},
+        StrCat(R"({"session_id":"s1","turn_id":"t1","cwd":"/tmp","hook_event_name":"PreToolUse","model":"m","tool_name":"Bash","tool_input":)",
+               input, R"(,"tool_use_id":"call_1"})")}},
+      {"gemini",
+       {{"hook", "--agent", "gemini"},
+        StrCat(R"({"session_id":"s1","cwd":"/tmp","hook_event_name":"BeforeTool","tool_name":"run_shell_command","tool_input":)",
+               input, "}")}},
+      {"cursor",
+       {{"hook", "--agent", "cursor"},
+        StrCat(R"({"conversation_id":"c1","hook_event_name":"beforeShellExecution","command":)",
+               escaped_command, R"(,"cwd":"/tmp"})")}},
+      {"copilot",
+       {{"hook", "--agent", "copilot", "preToolUse"},
+        StrCat(R"({"sessionId":"s1","cwd":"/tmp","toolName":"bash","toolArgs":)", quoted.Take(),
+               "}")}},
+  };
+}
+
+// The deny reason in an agent's answer.
+std::string DenyReason(std::string_view agent, const core::Value& answer) {
+  if (agent == "claude-code" || agent == "codex") {
+    const core::Value* hso = answer.Find("hookSpecificOutput");
+    REQUIRE(hso != nullptr);
+    CHECK(Text(*hso, "permissionDecision") == "deny");
+    return Text(*hso, "permissionDecisionReason");
+  }
+  if (agent == "gemini") {
+    CHECK(Text(answer, "decision") == "deny");
+    return Text(answer, "reason");
+  }
+  if (agent == "cursor") {
+    CHECK(Text(answer, "permission") == "deny");
+    return Text(answer, "agent_message");
+  }
+  CHECK(Text(answer, "permissionDecision") == "deny");
+  return Text(answer, "permissionDecisionReason");
+}
+
+void CheckGuard(Cli& cli) {
+  for (const auto& [agent, call] : PreToolCalls("rm -rf build")) {
+    INFO(agent);
+    auto run = cli.Run(call.args, "", call.input);
+    CHECK(run.exit_status == 0);
+    CHECK(DenyReason(agent, Json(run.output)) == "no rm -rf, use trash");
+  }
+  // No opinion: nothing on stdout, exit 0.
+  for (const auto& [agent, call] : PreToolCalls("ls -la")) {
+    INFO(agent);
+    auto run = cli.Run(call.args, "", call.input);
+    CHECK(run.exit_status == 0);
+    CHECK(run.output == "");
+  }
+}
+
+TEST_CASE("hook --agent: an exec guard denies rm -rf in every agent's own terms, and says nothing otherwise") {
+  Cli cli;
+  InstallGuard(cli);
+  CheckGuard(cli);
+}
+
+TEST_CASE("hook --agent: the same answers through the server") {
+  Cli cli;
+  cli.server = true;
+  WriteFile(cli.home.Sub("config.yaml"), "server: always\n");
+  InstallGuard(cli);
+  CheckGuard(cli);
+  auto status = cli.Run({"server", "status", "--json"});
+  CHECK(Json(status.output).Find("running")->as_bool());
+}
+
+// A failing pytest run (tests/fixtures/test/pytest_large.out: 4,319 lines, really run) as each
+// agent that can replace a tool's output reports it, and plugline's summary in its answer.
+TEST_CASE("hook --agent: a failing pytest run comes back as plugline's summary, every failing test kept") {
+  Cli cli;
+  const std::string output =
+      ReadFileOrEmpty(StrCat(plugline::testing::SourceDir(), "/fixtures/test/pytest_large.out"));
+  const core::Value meta = Json(
+      ReadFileOrEmpty(StrCat(plugline::testing::SourceDir(), "/fixtures/test/pytest_large.json")));
+  REQUIRE(output.size() > 100000);
+  core::JsonWriter text;
+  text.String(output);
+  const std::string quoted = text.Take();
+
+  // Codex reports every Bash call as PostToolUse, failing or not, with the output as a string.
+  auto codex = cli.Run({"hook", "--agent", "codex"}, "",
+                       StrCat(R"({"session_id":"s1","turn_id":"t1","cwd":"/tmp","hook_event_name":"PostToolUse","model":"m","tool_name":"Bash","tool_input":{"command":"pytest"},"tool_response":)",
+                              quoted, R"(,"tool_use_id":"call_1"})"));
+  REQUIRE(codex.exit_status == 0);
+  const core::Value answer = Json(codex.output);
+  CHECK(Text(answer, "decision") == "block");
+  const std::string summary = Text(answer, "reason");
+  CHECK(summary.size() * 5 < output.size());
+  for (const core::Value& keep : meta.Find("must_keep")->as_array()) {
+    CHECK_MESSAGE(summary.find(keep.as_string()) != std::string::npos, keep.as_string());
+  }
+  // The raw output is kept on disk, named in the summary.
+  CHECK(summary.find(cli.home.Sub("outputs/")) != std::string::npos);
+
+  // Copilot CLI: modifiedResult.
+  auto copilot = cli.Run({"hook", "--agent", "copilot", "postToolUse"}, "",
+                         StrCat(R"({"sessionId":"s1","cwd":"/tmp","toolName":"bash","toolArgs":"{\"command\":\"pytest\"}","toolResult":{"resultType":"failure","textResultForLlm":)",
+                                quoted, "}}"));
+  REQUIRE(copilot.exit_status == 0);
+  const std::string copilot_summary =
+      Text(*Json(copilot.output).Find("modifiedResult"), "textResultForLlm");
+  CHECK(copilot_summary.size() * 5 < output.size());
+  for (const core::Value& keep : meta.Find("must_keep")->as_array()) {
+    CHECK_MESSAGE(copilot_summary.find(keep.as_string()) != std::string::npos, keep.as_string());
+  }
+
+  // Claude Code: a successful Bash call's output is replaced in Bash's own shape.
+  auto claude = cli.Run({"hook", "--agent", "claude-code"}, "",
+                        StrCat(R"({"session_id":"s1","cwd":"/tmp","hook_event_name":"PostToolUse","tool_name":"Bash","tool_input":{"command":"pytest"},"tool_response":{"stdout":)",
+                               quoted, R"(,"stderr":"","interrupted":false,"isImage":false},"tool_use_id":"t"})"));
+  REQUIRE(claude.exit_status == 0);
+  const core::Value replaced =
+      *Json(claude.output).Find("hookSpecificOutput")->Find("updatedToolOutput");
+  CHECK(Text(replaced, "stdout").size() * 5 < output.size());
+
+  // --shaping off: no opinion.
+  auto off = cli.Run({"hook", "--agent", "codex", "--shaping", "off"}, "",
+                     StrCat(R"({"session_id":"s1","cwd":"/tmp","hook_event_name":"PostToolUse","tool_name":"Bash","tool_input":{"command":"pytest"},"tool_response":)",
+                            quoted, "}"));
+  CHECK(off.exit_status == 0);
+  CHECK(off.output == "");
+}
+
+#if PLUGLINE_TEST_WITH_V8  // an OpenCode plugin
+TEST_CASE("hook --agent: an OpenCode plugin sees the shell tool as bash, and its rewrite is the agent's rewrite") {
+  Cli cli;
+  WriteFile(cli.home.Sub("plugins/rewrite.js"), R"JS(export default async () => ({
+  "tool.execute.before": async (input, output) => {
+    if (input.tool === "bash" && output.args.command === "make") output.args.command = "make -j2";
+  },
+}))JS");
+  auto claude = cli.Run({"hook", "--agent", "claude-code"}, "",
+                        R"({"session_id":"s1","cwd":"/tmp","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"make","description":"build"},"tool_use_id":"t"})");
+  REQUIRE(claude.exit_status == 0);
+  const core::Value answer = Json(claude.output);
+  const core::Value* hso = answer.Find("hookSpecificOutput");
+  REQUIRE_MESSAGE(hso != nullptr, claude.output, claude.error_output);
+  REQUIRE(hso->Find("updatedInput") != nullptr);
+  CHECK(core::ToJson(*hso->Find("updatedInput")) == R"({"command":"make -j2","description":"build"})");
+  auto gemini = cli.Run({"hook", "--agent", "gemini"}, "",
+                        R"({"session_id":"s1","cwd":"/tmp","hook_event_name":"BeforeTool","tool_name":"run_shell_command","tool_input":{"command":"make"}})");
+  REQUIRE(gemini.exit_status == 0);
+  const core::Value gemini_answer = Json(gemini.output);
+  REQUIRE(gemini_answer.Find("hookSpecificOutput") != nullptr);
+  CHECK(core::ToJson(*gemini_answer.Find("hookSpecificOutput")->Find("tool_input")) ==
+        R"({"command":"make -j2"})");
+}
+#endif
+
+TEST_CASE("hook --agent: plugline failing itself fails open, or closed with --fail-closed") {
+  Cli cli;
+  InstallGuard(cli);
+  for (const std::string agent : {"claude-code", "codex", "gemini", "cursor", "copilot"}) {
+    INFO(agent);
+    auto open = cli.Run({"hook", "--agent", agent, "preToolUse"}, "", "{not json");
+    CHECK(open.exit_status == (agent == "copilot" ? 0 : 1));
+    CHECK(open.output == "");
+    CHECK(open.error_output.find("plugline: hook --agent") == 0);
+    auto closed = cli.Run({"hook", "--agent", agent, "--fail-closed", "preToolUse"}, "", "{not json");
+    CHECK(closed.exit_status == 2);
+    CHECK(closed.output == "");
+    CHECK(closed.error_output.find("invalid JSON") != std::string::npos);
+  }
+  auto unknown = cli.Run({"hook", "--agent", "clippy"}, "", "{}");
+  CHECK(unknown.exit_status == 2);
+  CHECK(unknown.error_output.find("unknown agent \"clippy\"") != std::string::npos);
+  auto stray = cli.Run({"hook", "pre_tool_call", "--fail-closed"}, "", "{}");
+  CHECK(stray.exit_status == 2);
+}
+
+}  // namespace
+}  // namespace plugline::cli
