@@ -1,0 +1,219 @@
+"""A scripted model server on 127.0.0.1 for driving real coding agents offline.
+
+It speaks just enough of each agent's model API to run one tool call and finish:
+  - Anthropic Messages with SSE (Claude Code): POST /v1/messages
+  - OpenAI Responses with SSE (Codex CLI): POST /v1/responses
+
+The script is a list of shell commands (`--command`, repeatable): the first request of a
+conversation that offers a shell tool gets a call of that tool with the first command; a
+request that carries the result of the n-th call gets the (n+1)-th command, or the text
+"done" after the last. Requests without a shell tool (titles, summaries) get "ok".
+
+Every request body is appended to `--log` (one JSON object per line: path, body), so a test
+can check what the model really received: the tool results, the hook's reasons.
+
+    python3 fake_model.py --port-file PORT --log requests.jsonl --command 'rm -rf build'
+"""
+
+import argparse
+import json
+import sys
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+
+def sse(events):
+    out = []
+    for name, data in events:
+        out.append(f"event: {name}\ndata: {json.dumps(data)}\n\n")
+    return "".join(out).encode()
+
+
+class Script:
+    def __init__(self, commands):
+        self.commands = commands
+        self.lock = threading.Lock()
+
+    def next_command(self, results_seen):
+        """The command for the next turn, or None when the script is done."""
+        if results_seen < len(self.commands):
+            return self.commands[results_seen]
+        return None
+
+
+# --- Anthropic Messages -------------------------------------------------------------------
+
+ANTHROPIC_SHELL_TOOLS = ("Bash",)
+
+
+def anthropic_tool_results(body):
+    n = 0
+    for message in body.get("messages", []):
+        content = message.get("content")
+        if isinstance(content, list):
+            n += sum(1 for block in content if isinstance(block, dict)
+                     and block.get("type") == "tool_result")
+    return n
+
+
+def anthropic_reply(body, script):
+    tools = [t.get("name") for t in body.get("tools", []) if isinstance(t, dict)]
+    shell = next((t for t in ANTHROPIC_SHELL_TOOLS if t in tools), None)
+    results = anthropic_tool_results(body)
+    command = script.next_command(results) if shell else None
+    model = body.get("model", "claude-sonnet-4-5")
+    start = {"type": "message_start", "message": {
+        "id": f"msg_{results}", "type": "message", "role": "assistant", "model": model,
+        "content": [], "stop_reason": None, "stop_sequence": None,
+        "usage": {"input_tokens": 10, "output_tokens": 1}}}
+    if command is not None:
+        block = {"type": "tool_use", "id": f"toolu_{results + 1:02d}", "name": shell, "input": {}}
+        delta = {"type": "input_json_delta",
+                 "partial_json": json.dumps({"command": command, "description": "run it"})}
+        stop = "tool_use"
+    else:
+        text = "done" if shell else "ok"
+        block = {"type": "text", "text": ""}
+        delta = {"type": "text_delta", "text": text}
+        stop = "end_turn"
+    events = [
+        ("message_start", start),
+        ("content_block_start", {"type": "content_block_start", "index": 0, "content_block": block}),
+        ("content_block_delta", {"type": "content_block_delta", "index": 0, "delta": delta}),
+        ("content_block_stop", {"type": "content_block_stop", "index": 0}),
+        ("message_delta", {"type": "message_delta",
+                           "delta": {"stop_reason": stop, "stop_sequence": None},
+                           "usage": {"output_tokens": 5}}),
+        ("message_stop", {"type": "message_stop"}),
+    ]
+    if body.get("stream"):
+        return "text/event-stream", sse(events)
+    content = [dict(block, input=json.loads(delta["partial_json"]))] if command is not None \
+        else [{"type": "text", "text": delta["text"]}]
+    message = dict(start["message"], content=content, stop_reason=stop)
+    return "application/json", json.dumps(message).encode()
+
+
+# --- OpenAI Responses ---------------------------------------------------------------------
+
+RESPONSES_SHELL_TOOLS = ("exec_command", "shell_command", "shell", "local_shell")
+
+
+def responses_tool_results(body):
+    items = body.get("input", [])
+    if not isinstance(items, list):
+        return 0
+    return sum(1 for item in items if isinstance(item, dict)
+               and item.get("type") in ("function_call_output", "local_shell_call_output",
+                                         "custom_tool_call_output"))
+
+
+def responses_reply(body, script):
+    tools = []
+    for t in body.get("tools", []):
+        if isinstance(t, dict):
+            tools.append(t.get("name") or t.get("type"))
+    shell = next((t for t in RESPONSES_SHELL_TOOLS if t in tools), None)
+    results = responses_tool_results(body)
+    command = script.next_command(results) if shell else None
+    if command is not None:
+        if shell == "exec_command":
+            arguments = {"cmd": command}
+        elif shell == "shell":
+            arguments = {"command": ["bash", "-lc", command]}
+        else:
+            arguments = {"command": command}
+        item = {"type": "function_call", "id": f"fc_{results + 1}", "call_id": f"call_{results + 1}",
+                "name": shell, "arguments": json.dumps(arguments), "status": "completed"}
+    else:
+        item = {"type": "message", "id": f"msg_{results + 1}", "role": "assistant",
+                "status": "completed",
+                "content": [{"type": "output_text", "text": "done" if shell else "ok",
+                             "annotations": []}]}
+    response = {"id": f"resp_{results + 1}", "object": "response", "status": "in_progress",
+                "model": body.get("model", "gpt-5.1-codex"), "output": []}
+    usage = {"input_tokens": 10, "input_tokens_details": {"cached_tokens": 0},
+             "output_tokens": 5, "output_tokens_details": {"reasoning_tokens": 0},
+             "total_tokens": 15}
+    added = dict(item, arguments="") if item["type"] == "function_call" else dict(item, content=[])
+    events = [
+        ("response.created", {"type": "response.created", "sequence_number": 0,
+                              "response": response}),
+        ("response.output_item.added", {"type": "response.output_item.added",
+                                        "sequence_number": 1, "output_index": 0, "item": added}),
+        ("response.output_item.done", {"type": "response.output_item.done", "sequence_number": 2,
+                                       "output_index": 0, "item": item}),
+        ("response.completed", {"type": "response.completed", "sequence_number": 3,
+                                "response": dict(response, status="completed", output=[item],
+                                                 usage=usage)}),
+    ]
+    return "text/event-stream", sse(events)
+
+
+def make_handler(script, log_path, log_lock):
+    class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def log_message(self, *args):  # quiet
+            pass
+
+        def _send(self, status, content_type, payload):
+            self.send_response(status)
+            self.send_header("Content-Type", content_type)
+            self.send_header("Content-Length", str(len(payload)))
+            self.send_header("Connection", "close")
+            self.end_headers()
+            self.wfile.write(payload)
+
+        def do_GET(self):
+            # Model lists and the like: an empty, well-formed answer.
+            self._send(200, "application/json", b'{"object":"list","data":[],"models":[]}')
+
+        def do_HEAD(self):
+            self._send(200, "application/json", b"")
+
+        def do_POST(self):
+            length = int(self.headers.get("Content-Length") or 0)
+            raw = self.rfile.read(length) if length else b""
+            try:
+                body = json.loads(raw or b"{}")
+            except ValueError:
+                body = {}
+            path = self.path.split("?", 1)[0]
+            with log_lock, open(log_path, "a", encoding="utf-8") as log:
+                log.write(json.dumps({"path": self.path, "body": body}) + "\n")
+            with script.lock:
+                if path.endswith("/messages/count_tokens"):
+                    reply = ("application/json", b'{"input_tokens": 10}')
+                elif path.endswith("/messages"):
+                    reply = anthropic_reply(body, script)
+                elif path.endswith("/responses"):
+                    reply = responses_reply(body, script)
+                else:
+                    reply = ("application/json", b"{}")
+            self._send(200, *reply)
+
+    return Handler
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--port-file", required=True)
+    parser.add_argument("--log", required=True)
+    parser.add_argument("--command", action="append", default=[])
+    args = parser.parse_args()
+    server = ThreadingHTTPServer(("127.0.0.1", 0), make_handler(Script(args.command), args.log,
+                                                                 threading.Lock()))
+    with open(args.port_file + ".tmp", "w") as f:
+        f.write(str(server.server_address[1]))
+    import os
+    os.replace(args.port_file + ".tmp", args.port_file)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
