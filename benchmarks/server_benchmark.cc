@@ -8,6 +8,8 @@
 //   - `plugline run -- true` with no JS plugin (warm also with the outputs store at its bound,
 //     a user's steady state), and with 20 JS shapers installed;
 //   - `plugline hook pre_tool_call` through one OpenCode JS plugin;
+//   - `plugline hook --agent claude-code` on a PreToolUse call (p50, p99): with one OpenCode
+//     plugin warm, with no plugin, and with one exec plugin (a sh script, and a C program);
 // then the first call that starts the server against the same call in-process, 16 clients
 // running 200 hook commands each at once (p50, p99 per call), the server's resident memory
 // with 50 JS plugins loaded, and how many shared libraries the client maps.
@@ -203,13 +205,39 @@ int main(int argc, char** argv) {
     StopServer(plugline);
     Sh("rm -f '" + plugins + "/guard.js'");
     report("hook --agent claude-code, no plugin (in-process)", Compare(agent_hook, {}, runs, claude));
-    Sh("mkdir -p '" + plugins + "/no-rm' && printf 'name: no-rm\\ncommand: ./run.sh\\nhooks: "
-       "[pre_tool_call]\\n' > '" + plugins + "/no-rm/plugin.yaml' && printf '#!/bin/sh\\ncase "
-       "\"$(cat)\" in *rm\\\\ -rf*) echo \\'{\"deny\":true}\\' ;; *) echo {} ;; esac\\n' > '" +
-       plugins + "/no-rm/run.sh' && chmod +x '" + plugins + "/no-rm/run.sh'");
-    report("hook --agent claude-code, 1 exec plugin (in-process)",
+    Sh("mkdir -p '" + plugins + "/no-rm'");
+    Write(plugins + "/no-rm/plugin.yaml", "name: no-rm\ncommand: ./run.sh\nhooks: [pre_tool_call]\n");
+    Write(plugins + "/no-rm/run.sh",
+          "#!/bin/sh\ncase \"$(cat)\" in\n  *'rm -rf'*) echo '{\"deny\":true}' ;;\n  *) echo '{}' ;;\nesac\n");
+    Sh("chmod +x '" + plugins + "/no-rm/run.sh'");
+    // The plugin must really run: a denied call proves it.
+    Write(g_home + "/claude-rm.json",
+          "{\"hook_event_name\":\"PreToolUse\",\"session_id\":\"s1\",\"tool_name\":\"Bash\","
+          "\"tool_input\":{\"command\":\"rm -rf build\"}}");
+    {
+      std::string out;
+      FILE* pipe = popen(("PLUGLINE_HOME='" + g_home + "' '" + plugline +
+                          "' hook --agent claude-code < '" + g_home + "/claude-rm.json'").c_str(), "r");
+      char buf[4096];
+      size_t n;
+      while (pipe != nullptr && (n = fread(buf, 1, sizeof buf, pipe)) > 0) out.append(buf, n);
+      if (pipe != nullptr) pclose(pipe);
+      if (out.find("\"deny\"") == std::string::npos) {
+        std::fprintf(stderr, "the exec plugin did not deny: %s\n", out.c_str());
+        return 1;
+      }
+    }
+    report("hook --agent claude-code, 1 exec plugin: sh script (in-process)",
            Compare(agent_hook, {}, runs, claude));
     Sh("rm -rf '" + plugins + "/no-rm'");
+    // The floor of an exec plugin: a C program (hook_echo_plugin, beside plugline).
+    const std::string bin_dir = plugline.substr(0, plugline.rfind('/') + 1);
+    Sh("mkdir -p '" + plugins + "/echo'");
+    Write(plugins + "/echo/plugin.yaml", "name: echo\ncommand: " + bin_dir +
+                                             "hook_echo_plugin\nhooks: [pre_tool_call]\n");
+    report("hook --agent claude-code, 1 exec plugin: C program (in-process)",
+           Compare(agent_hook, {}, runs, claude));
+    Sh("rm -rf '" + plugins + "/echo'");
     Write(plugins + "/guard.js", kGuard);
   }
 
