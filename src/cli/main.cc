@@ -32,6 +32,7 @@
 #include "core/host_internal.h"
 #include "core/output_capture.h"
 #include "core/tokens.h"
+#include "cli/install_command.h"
 #include "cli/server_command.h"
 #include "exec/process.h"
 #include "plugline/host.h"
@@ -719,6 +720,7 @@ int Main(int argc, char** argv) {
   if (subcommand == "trust") return Trust(args, false);
   if (subcommand == "untrust") return Trust(args, true);
   if (subcommand == "server") return ServerCommand(args);
+  if (subcommand == "install") return InstallCommand(args);
   if (subcommand == "version" || subcommand == "--version") {
     WriteAll(STDOUT_FILENO, StrCat("plugline ", VersionString(), "\n"));
     return 0;

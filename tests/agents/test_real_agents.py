@@ -108,19 +108,17 @@ def scratch_factory():
 
 # --- the agents -------------------------------------------------------------------------------
 
-def hook_command(agent):
-    return f"{PLUGLINE} hook --agent {agent}"
+def install(s, agent, extra_env=None):
+    """`plugline install --agent X`, as a user would: the agent's hook settings in s.home."""
+    run = subprocess.run([PLUGLINE, "install", "--agent", agent], cwd=s.project,
+                         env=s.env(extra_env), capture_output=True, text=True, timeout=60)
+    assert run.returncode == 0, run.stderr
+    assert "added plugline's hook to" in run.stdout, run.stdout
 
 
 def run_claude(s, prompt="go"):
     assert CLAUDE.exists(), f"Claude Code is not installed in {AGENTS_DIR} (scripts/test-all.sh installs it)"
-    settings = {"hooks": {event: [{"matcher": "Bash", "hooks": [
-        {"type": "command", "command": hook_command("claude-code")}]}]
-        for event in ("PreToolUse", "PostToolUse", "PostToolUseFailure")}}
-    for event in ("SessionStart", "UserPromptSubmit", "Stop", "SessionEnd"):
-        settings["hooks"][event] = [{"hooks": [{"type": "command", "command": hook_command("claude-code")}]}]
-    (s.home / ".claude").mkdir(exist_ok=True)
-    (s.home / ".claude" / "settings.json").write_text(json.dumps(settings))
+    install(s, "claude-code")
     env = s.env({
         "ANTHROPIC_BASE_URL": f"http://127.0.0.1:{s.port}", "ANTHROPIC_API_KEY": "sk-ant-test",
         "DISABLE_TELEMETRY": "1", "DISABLE_AUTOUPDATER": "1", "DISABLE_ERROR_REPORTING": "1",
@@ -134,12 +132,7 @@ def run_codex(s, prompt="go"):
     assert CODEX.exists(), f"Codex CLI is not installed in {AGENTS_DIR} (scripts/test-all.sh installs it)"
     codex_home = s.home / ".codex"
     codex_home.mkdir(exist_ok=True)
-    hooks = {"hooks": {event: [{"matcher": "Bash", "hooks": [
-        {"type": "command", "command": hook_command("codex")}]}]
-        for event in ("PreToolUse", "PostToolUse")}}
-    for event in ("SessionStart", "UserPromptSubmit", "Stop"):
-        hooks["hooks"][event] = [{"hooks": [{"type": "command", "command": hook_command("codex")}]}]
-    (codex_home / "hooks.json").write_text(json.dumps(hooks))
+    install(s, "codex", {"CODEX_HOME": str(codex_home)})
     (codex_home / "config.toml").write_text(f"""model = "gpt-5.1-codex"
 model_provider = "fake"
 approval_policy = "never"

@@ -239,5 +239,57 @@ TEST_CASE("hook --agent: plugline failing itself fails open, or closed with --fa
   CHECK(stray.exit_status == 2);
 }
 
+TEST_CASE("plugline install --agent: dry run, install with a backup, again, uninstall, and a bad file refused") {
+  Cli cli;
+  plugline::testing::TempDir user;
+  cli.env = {{"HOME", user.path()}};
+  cli.cwd = user.path();
+  const std::string settings = user.Sub(".claude/settings.json");
+  const std::string theirs = R"({"hooks":{"Stop":[{"hooks":[{"type":"command","command":"notify-send done"}]}]}})";
+  WriteFile(settings, theirs);
+
+  auto dry = cli.Run({"install", "--agent", "claude-code", "--dry-run"});
+  REQUIRE_MESSAGE(dry.exit_status == 0, dry.error_output);
+  CHECK(dry.output.find("+++ " + settings + " (after install)") != std::string::npos);
+  CHECK(dry.output.find(StrCat("+            \"command\": \"", cli.binary,
+                               " hook --agent claude-code\"")) != std::string::npos);
+  CHECK(ReadFileOrEmpty(settings) == theirs);  // a dry run changes nothing
+
+  auto installed = cli.Run({"install", "--agent", "claude-code"});
+  REQUIRE_MESSAGE(installed.exit_status == 0, installed.error_output);
+  CHECK(installed.output.find("added plugline's hook to 8 events of claude-code in " + settings) == 0);
+  const size_t at = installed.output.find("the file as it was: ");
+  REQUIRE(at != std::string::npos);
+  const std::string backup = installed.output.substr(at + 20, installed.output.find(')', at) - at - 20);
+  CHECK(ReadFileOrEmpty(backup) == theirs);
+  CHECK(ReadFileOrEmpty(settings).find("notify-send done") != std::string::npos);
+
+  auto again = cli.Run({"install", "--agent", "claude-code"});
+  CHECK(again.exit_status == 0);
+  CHECK(again.output.find("already there; nothing to do") != std::string::npos);
+
+  auto removed = cli.Run({"install", "--agent", "claude-code", "--uninstall"});
+  CHECK(removed.exit_status == 0);
+  CHECK(removed.output.find("took plugline's hook out of 8 events") == 0);
+  auto after = core::ParseJson(ReadFileOrEmpty(settings), "settings");
+  REQUIRE(after.ok());
+  CHECK(core::ToJson(*after) == theirs);
+
+  // Codex: what is left to do by hand is said. The project's file with --project.
+  auto codex = cli.Run({"install", "--agent", "codex", "--project"});
+  CHECK(codex.exit_status == 0);
+  CHECK(codex.output.find("still to do by hand: Codex runs a hook only once you have trusted it") !=
+        std::string::npos);
+  CHECK(ReadFileOrEmpty(user.Sub(".codex/hooks.json")).find("hook --agent codex") != std::string::npos);
+
+  WriteFile(user.Sub(".gemini/settings.json"), "{\"hooks\": [}");
+  auto bad = cli.Run({"install", "--agent", "gemini"});
+  CHECK(bad.exit_status == 1);
+  CHECK(bad.error_output.find(user.Sub(".gemini/settings.json")) != std::string::npos);
+  CHECK(ReadFileOrEmpty(user.Sub(".gemini/settings.json")) == "{\"hooks\": [}");
+  CHECK(cli.Run({"install", "--agent", "nope"}).exit_status == 2);
+  CHECK(cli.Run({"install"}).exit_status == 2);
+}
+
 }  // namespace
 }  // namespace plugline::cli
