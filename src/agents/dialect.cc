@@ -10,6 +10,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_join.h"
+#include "agents/wrap.h"
 #include "core/plugin_id.h"
 #include "core/strings.h"
 
@@ -358,12 +359,27 @@ absl::StatusOr<HookCall> ReadHookCall(Agent agent, std::string_view input,
     call.tool = call.shell ? "terminal" : CanonicalTool(call.agent_tool);
   }
   if (call.shell) call.command = TextOr(tool_input, "command");
+  call.cwd = TextOr(payload, "cwd");
+  call.permission_mode = TextOr(payload, "permission_mode");
   if (call.event == "post_tool_call") ReadOutput(agent, payload, &call);
+  // A command plugline wrapped: plugins see the command the model asked for.
+  Value payload_input = tool_input;
+  if (std::optional<std::string> original = call.shell ? Unwrap(call.command) : std::nullopt) {
+    call.wrapped = true;
+    call.command = *original;
+    payload_input.Set("command", Value(*original));
+  }
 
   // The canonical payload: the agent's own members (but those carried below), then plugline's.
   Value canonical(core::ValueObject{});
   for (const auto& [key, value] : payload.as_object()) {
     if (std::find(std::begin(kCarried), std::end(kCarried), key) != std::end(kCarried)) continue;
+    // plugline's own `arguments` and `result` are strings: an agent's member of that name and
+    // another kind is kept under another name.
+    if ((key == "arguments" || key == "result") && !value.is_string() && !value.is_null()) {
+      canonical.as_object().emplace_back(StrCat("agent_", key), value);
+      continue;
+    }
     canonical.as_object().emplace_back(key, value);
   }
   canonical.Set("event", Value(call.event));
@@ -377,7 +393,8 @@ absl::StatusOr<HookCall> ReadHookCall(Agent agent, std::string_view input,
     canonical.Set("tool", Value(call.tool));
     canonical.Set("agent_tool", Value(call.agent_tool));
   }
-  if (tool_event) canonical.Set("arguments", Value(core::ToJson(tool_input)));
+  if (tool_event) canonical.Set("arguments", Value(core::ToJson(payload_input)));
+  if (call.wrapped) canonical.Set("wrapped", Value(true));
   const std::string call_id = TextOr(payload, "tool_use_id", TextOr(payload, "toolUseId"));
   if (!call_id.empty()) canonical.Set("call_id", Value(call_id));
   if (call.event == "post_tool_call") {

@@ -43,7 +43,10 @@ struct HookCall {
   std::string agent_tool;   // the agent's name of the tool ("Bash"); "" off tool events
   std::string tool;         // canonical ("terminal" for every shell tool)
   bool shell = false;       // the tool runs a shell command
-  std::string command;      // that command, when shell
+  std::string command;      // that command, when shell (the original, when plugline wrapped it)
+  bool wrapped = false;     // plugline wrapped it in `plugline run --` (agents/wrap.h)
+  std::string cwd;               // the agent's working directory, when it says
+  std::string permission_mode;   // Claude Code's and Codex's `permission_mode`, when given
   std::string output;       // post_tool_call: the tool's output as the model would read it
   std::optional<int> exit_code;  // post_tool_call: when the agent says
   bool failed = false;           // post_tool_call: the agent reports the call as failed

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <string>
 #include <string_view>
 
 #include "core/strings.h"
@@ -29,6 +30,13 @@ inline void WriteAll(int fd, std::string_view data) {
 // "plugline: <message>" on stderr.
 inline void Error(std::string_view message) {
   WriteAll(STDERR_FILENO, StrCat("plugline: ", message, "\n"));
+}
+
+// This executable's absolute path (what an agent's hook settings and a wrapped command run).
+inline std::string SelfPath() {
+  char buf[4096];
+  const ssize_t n = ::readlink("/proc/self/exe", buf, sizeof buf - 1);
+  return n > 0 ? std::string(buf, static_cast<size_t>(n)) : std::string("plugline");
 }
 
 }  // namespace plugline::cli

@@ -12,7 +12,9 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
 #include "agents/dialect.h"
+#include "agents/wrap.h"
 #include "cli/usage.h"
 #include "core/fs.h"
 #include "core/json.h"
@@ -220,8 +222,95 @@ struct AgentHookFlags {
   std::string event;  // named on the command line (Copilot's camelCase calls carry none)
   std::string payload_file = "-";
   bool fail_closed = false;
-  std::optional<bool> shape;  // --shaping replace|off; default: where the agent can replace
+  // --shaping: auto (wrap where the agent would run the command without asking anyway, else
+  // replace where it can exactly), replace, wrap (also where it must be asked for), off.
+  enum class Shaping { kAuto, kReplace, kWrap, kOff } shaping = Shaping::kAuto;
 };
+
+// Whether `program` (a command's first word) is a file that can run: a path, or on PATH.
+bool IsProgram(std::string_view program) {
+  auto runnable = [](const std::string& path) { return ::access(path.c_str(), X_OK) == 0; };
+  if (program.find('/') != std::string_view::npos) return runnable(std::string(program));
+  const char* path = std::getenv("PATH");
+  for (absl::string_view dir : absl::StrSplit(path != nullptr ? path : "/usr/bin:/bin", ':')) {
+    if (!dir.empty() && runnable(StrCat(ToStd(dir), "/", program))) return true;
+  }
+  return false;
+}
+
+// Claude Code's permission rules for Bash from the settings it reads: yours, the project's
+// (shared and local) and the machine's managed ones.
+void ClaudeRules(const std::string& cwd, std::vector<std::string>* allow,
+                 std::vector<std::string>* deny, std::vector<std::string>* ask) {
+  std::vector<std::string> files = {"/etc/claude-code/managed-settings.json"};
+  if (const char* home = std::getenv("HOME"); home != nullptr && *home != '\0') {
+    files.push_back(core::JoinPath(home, ".claude/settings.json"));
+  }
+  if (!cwd.empty()) {
+    files.push_back(core::JoinPath(cwd, ".claude/settings.json"));
+    files.push_back(core::JoinPath(cwd, ".claude/settings.local.json"));
+  }
+  for (const std::string& file : files) {
+    absl::StatusOr<std::string> text = core::ReadFile(file, 4u << 20);
+    if (!text.ok()) continue;
+    absl::StatusOr<core::Value> doc = core::ParseJson(*text, file);
+    if (!doc.ok() || !doc->is_object()) continue;
+    const core::Value* permissions = doc->Find("permissions");
+    if (permissions == nullptr || !permissions->is_object()) continue;
+    for (auto [key, out] : {std::pair{"allow", allow}, {"deny", deny}, {"ask", ask}}) {
+      const core::Value* rules = permissions->Find(key);
+      if (rules == nullptr || !rules->is_array()) continue;
+      for (const core::Value& rule : rules->as_array()) {
+        if (rule.is_string()) out->push_back(rule.as_string());
+      }
+    }
+  }
+}
+
+// Whether a wrap — which the agent applies only as an approved call — keeps the agent's own
+// say: Claude Code's rules would run every part of the command without asking, or the agent
+// asks nothing anyway (bypassPermissions); elsewhere only when asked for (--shaping wrap).
+bool WrapPermitted(const agents::HookCall& call, const std::vector<std::string>& segments,
+                   AgentHookFlags::Shaping shaping) {
+  switch (call.agent) {
+    case agents::Agent::kClaudeCode: {
+      if (call.permission_mode == "bypassPermissions") return true;
+      std::vector<std::string> allow, deny, ask;
+      ClaudeRules(call.cwd, &allow, &deny, &ask);
+      return agents::ClaudeRulesAllow(segments, allow, deny, ask);
+    }
+    case agents::Agent::kCodex:
+      return call.permission_mode == "bypassPermissions";
+    case agents::Agent::kGemini:
+    case agents::Agent::kCursor:
+    case agents::Agent::kCopilot:
+      return shaping == AgentHookFlags::Shaping::kWrap;
+  }
+  return false;
+}
+
+// A shell call's command wrapped in `plugline run --` (agents/wrap.h) as the dispatch's final
+// arguments, when it can be; `why` says why not.
+void WrapCommand(const agents::HookCall& call, AgentHookFlags::Shaping shaping,
+                 DispatchResult* result, std::string* why) {
+  absl::StatusOr<core::Value> args = core::ParseJson(
+      result->arguments.value_or(core::ToJson(call.tool_input)), "the arguments");
+  if (!args.ok() || !args->is_object()) return;
+  const core::Value* command = args->Find("command");
+  if (command == nullptr || !command->is_string()) return;
+  const agents::WrapCheck check = agents::CheckWrappable(command->as_string(), IsProgram);
+  if (!check.ok) {
+    *why = check.why_not;
+    return;
+  }
+  if (!WrapPermitted(call, check.segments, shaping)) {
+    *why = "the agent would ask before running it, and a wrapped call is an approved one";
+    return;
+  }
+  args->Set("command", core::Value(agents::Wrap(command->as_string(), SelfPath())));
+  result->arguments = core::ToJson(*args);
+  result->plugins.push_back({"plugline", "rewrite", 0});
+}
 
 // Whether plugline shapes a shell tool's output into the agent's answer by default: where the
 // agent shows the replacement as the tool's output, exactly.
@@ -262,13 +351,27 @@ int AgentHook(const AgentHookFlags& flags, CommandEnv& env) {
   absl::StatusOr<DispatchResult> result = (*host)->Dispatch(call->event, call->payload_json);
   if (!result.ok()) return fail(StrCat("hook: ", result.status().message()));
 
+  using Shaping = AgentHookFlags::Shaping;
+  // A shell command that plugline runs itself (`plugline run --`), so the model reads the
+  // summary of its whole output whatever its exit code.
+  if (call->event == "pre_tool_call" && call->shell && !result->denied &&
+      (flags.shaping == Shaping::kAuto || flags.shaping == Shaping::kWrap)) {
+    std::string why;
+    WrapCommand(*call, flags.shaping, &*result, &why);
+    if (!why.empty() && flags.shaping == Shaping::kWrap) {
+      io.Error(StrCat("note: the command is not wrapped: ", why));
+    }
+  }
   // What the model reads of a finished tool call: a plugin's replacement, and for a shell
-  // command plugline's summary of it (of the replacement, when there is one).
+  // command plugline's summary of it (of the replacement, when there is one) — unless plugline
+  // ran it, and the output already is the summary.
   std::optional<std::string> replacement;
   if (call->event == "post_tool_call") {
     const std::string final_output = result->result.value_or(call->output);
     if (final_output != call->output) replacement = final_output;
-    if (call->shell && flags.shape.value_or(ReplacesByDefault(*call))) {
+    const bool shape = flags.shaping == Shaping::kReplace ||
+                       (flags.shaping != Shaping::kOff && ReplacesByDefault(*call));
+    if (call->shell && !call->wrapped && shape) {
       ShapeRequest request;
       request.command = call->command;
       request.output = final_output;
@@ -294,14 +397,14 @@ int Hook(const std::vector<std::string>& args, CommandEnv& env) {
   std::string payload_file = "-";
   std::optional<std::string> agent;
   bool fail_closed = false;
-  std::optional<bool> shape;
+  std::optional<AgentHookFlags::Shaping> shaping;
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& arg = args[i];
     if (arg == "--payload" || arg == "--agent" || arg == "--shaping") {
       if (i + 1 >= args.size()) {
         io.Error(arg == "--payload" ? "--payload needs a file name (- for standard input)"
                  : arg == "--agent" ? StrCat("--agent needs an agent: ", agents::AgentNames())
-                                    : std::string("--shaping needs replace or off"));
+                                    : std::string("--shaping needs auto, replace, wrap or off"));
         return kExitUsage;
       }
       const std::string& value = args[++i];
@@ -309,10 +412,13 @@ int Hook(const std::vector<std::string>& args, CommandEnv& env) {
         payload_file = value;
       } else if (arg == "--agent") {
         agent = value;
-      } else if (value == "replace" || value == "off") {
-        shape = value == "replace";
+      } else if (value == "auto" || value == "replace" || value == "wrap" || value == "off") {
+        using Shaping = AgentHookFlags::Shaping;
+        shaping = value == "auto" ? Shaping::kAuto : value == "replace" ? Shaping::kReplace
+                  : value == "wrap" ? Shaping::kWrap : Shaping::kOff;
       } else {
-        io.Error(StrCat("--shaping: expected replace or off, got ", core::EscapeControl(value)));
+        io.Error(StrCat("--shaping: expected auto, replace, wrap or off, got ",
+                        core::EscapeControl(value)));
         return kExitUsage;
       }
     } else if (arg.starts_with("--payload=")) {
@@ -337,9 +443,11 @@ int Hook(const std::vector<std::string>& args, CommandEnv& env) {
       io.Error(StrCat("hook: ", named.status().message()));
       return kExitUsage;
     }
-    return AgentHook(AgentHookFlags{*named, event, payload_file, fail_closed, shape}, env);
+    AgentHookFlags flags{*named, event, payload_file, fail_closed};
+    if (shaping) flags.shaping = *shaping;
+    return AgentHook(flags, env);
   }
-  if (fail_closed || shape) {
+  if (fail_closed || shaping) {
     io.Error("hook: --fail-closed and --shaping go with --agent");
     return kExitUsage;
   }

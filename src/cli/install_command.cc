@@ -32,12 +32,6 @@ std::string CurrentDir() {
   return ::getcwd(buf, sizeof buf) != nullptr ? std::string(buf) : std::string();
 }
 
-std::string SelfPath() {
-  char buf[4096];
-  const ssize_t n = ::readlink("/proc/self/exe", buf, sizeof buf - 1);
-  return n > 0 ? std::string(buf, static_cast<size_t>(n)) : std::string("plugline");
-}
-
 // `diff -u` of the file as it is and as it would be.
 int PrintDiff(const std::string& path, const std::string& before, const std::string& after) {
   char dir_template[] = "/tmp/plugline-install-XXXXXX";

@@ -341,6 +341,14 @@ TEST_CASE("agents: bad input, unknown agents and forks that share a dialect") {
   absl::StatusOr<Agent> unknown = AgentNamed("clippy");
   REQUIRE_FALSE(unknown.ok());
   CHECK(std::string(unknown.status().message()).find("claude-code, codex") != std::string::npos);
+  // An agent's own `result` that is not a string does not break the dispatch's payload rules.
+  absl::StatusOr<HookCall> odd = ReadHookCall(
+      Agent::kGemini, R"({"hook_event_name":"AfterModel","result":{"x":1},"arguments":[1]})", "");
+  REQUIRE(odd.ok());
+  const Value odd_payload = Payload(*odd);
+  CHECK(odd_payload.Find("result") == nullptr);
+  CHECK(core::ToJson(*odd_payload.Find("agent_result")) == R"({"x":1})");
+  CHECK(core::ToJson(*odd_payload.Find("agent_arguments")) == "[1]");
   // An event the dialect does not know, spelled like a canonical one, stays observe-only.
   absl::StatusOr<HookCall> lookalike =
       ReadHookCall(Agent::kClaudeCode, R"({"hook_event_name":"PreToolCall"})", "");

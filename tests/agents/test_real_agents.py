@@ -118,6 +118,10 @@ def install(s, agent, extra_env=None):
 
 def run_claude(s, prompt="go"):
     assert CLAUDE.exists(), f"Claude Code is not installed in {AGENTS_DIR} (scripts/test-all.sh installs it)"
+    # The user's own rule lets Bash run without asking: then plugline may wrap shell commands
+    # (a wrapped call is an approved one). install merges its hooks into this file.
+    (s.home / ".claude").mkdir(exist_ok=True)
+    (s.home / ".claude" / "settings.json").write_text(json.dumps({"permissions": {"allow": ["Bash"]}}))
     install(s, "claude-code")
     env = s.env({
         "ANTHROPIC_BASE_URL": f"http://127.0.0.1:{s.port}", "ANTHROPIC_API_KEY": "sk-ant-test",
@@ -275,13 +279,11 @@ def write_pytest_project(s, failing=True):
 PYTEST = "/usr/bin/python3 -m pytest -v -p no:cacheprovider"
 
 
-@pytest.mark.parametrize("agent", [
-    "codex",
-    pytest.param("claude-code", marks=pytest.mark.xfail(strict=True, reason=(
-        "Claude Code sends a failing command to PostToolUseFailure, whose output no hook can "
-        "replace; it needs the command wrapped in `plugline run --` on PreToolUse (not built yet)"))),
-])
+@pytest.mark.parametrize("agent", AGENTS)
 def test_a_failing_pytest_run_reaches_the_model_as_plugline_summary(agent, scratch_factory):
+    # plugline wraps the command (`plugline run --`): Claude Code sends a failing command to
+    # PostToolUseFailure, whose output no hook can replace, and Codex hands hooks a long
+    # output already cut in the middle.
     s = scratch_factory([PYTEST])
     write_pytest_project(s)
     run = RUN[agent](s)
@@ -290,8 +292,10 @@ def test_a_failing_pytest_run_reaches_the_model_as_plugline_summary(agent, scrat
     assert len(results) == 1, s.requests()
     text = results[0][0]
     # plugline's summary, outcome first: every failing test, with its parameters and where it
-    # failed; the passing ones collapsed; the raw output's path.
-    assert text.startswith("pytest: FAILED — 3 failed, 300 passed"), text[:500]
+    # failed; the passing ones collapsed; the raw output's path. (Claude Code puts its own
+    # "Exit code 1" line first, Codex its chunk header.)
+    assert "pytest: FAILED — 3 failed, 300 passed" in text[:400], text[:500]
+    assert results[0][1] == (agent == "claude-code")  # Claude Code marks a failed call an error
     for kept in ["test_discount_is_capped", "test_tier_discount[10-5]", "test_tier_discount[50-10]",
                  "test_prices.py:8", "test_prices.py:12", "assert (50 // 10) == 10"]:
         assert kept in text, (kept, text)
@@ -314,14 +318,12 @@ def test_a_long_passing_run_reaches_the_model_as_plugline_summary(agent, scratch
     assert "test_price_is_positive[150] PASSED" not in text
     assert str(s.plhome / "outputs") in text
     assert len(text) < 2000
-    # The raw output is kept on disk: whole from Claude Code; from Codex as Codex hands it to
-    # hooks, already cut in the middle past its own token limit (the summary is of that).
+    # plugline ran the command (wrapped): the raw output on disk is the whole of it, for Codex
+    # too, which hands hooks a long output already cut in the middle.
     texts = [p.read_text() for p in (s.plhome / "outputs").glob("*.log")]
     assert len(texts) == 1
-    if agent == "claude-code":
-        assert "test_price_is_positive[150] PASSED" in texts[0]
-    else:
-        assert "Warning: truncated output" in texts[0] and "Total output lines: 310" in texts[0]
+    assert "test_price_is_positive[150] PASSED" in texts[0]
+    assert "truncated output" not in texts[0]
 
 
 @pytest.mark.parametrize("agent", AGENTS)

@@ -239,6 +239,88 @@ TEST_CASE("hook --agent: plugline failing itself fails open, or closed with --fa
   CHECK(stray.exit_status == 2);
 }
 
+// Claude Code's PreToolUse of `command` from a project in `cwd`, with `permission_mode`.
+std::string ClaudePre(std::string_view command, std::string_view cwd,
+                      std::string_view permission_mode = "default") {
+  core::JsonWriter w;
+  w.BeginObject().Key("session_id").String("s1").Key("cwd").String(cwd);
+  w.Key("permission_mode").String(permission_mode).Key("hook_event_name").String("PreToolUse");
+  w.Key("tool_name").String("Bash").Key("tool_input").BeginObject().Key("command").String(command);
+  w.EndObject().Key("tool_use_id").String("t").EndObject();
+  return w.Take();
+}
+
+// The command of a Claude Code answer's updatedInput, or "" when there is none.
+std::string UpdatedCommand(const std::string& answer) {
+  if (answer.empty()) return "";
+  const core::Value doc = Json(answer);
+  const core::Value* hso = doc.Find("hookSpecificOutput");
+  if (hso == nullptr || hso->Find("updatedInput") == nullptr) return "";
+  return Text(*hso->Find("updatedInput"), "command");
+}
+
+TEST_CASE("hook --agent: a shell command is wrapped in plugline run only where the agent would not have asked") {
+  Cli cli;
+  plugline::testing::TempDir user;
+  cli.env = {{"HOME", user.path()}};
+  const std::string project = user.Sub("proj");
+  WriteFile(project + "/README", "");
+  const std::string wrapped_prefix = StrCat(cli.binary, " run -- \"${SHELL:-/bin/sh}\" -c '");
+  auto pre = [&](std::string_view command, std::string_view mode = "default") {
+    auto run = cli.Run({"hook", "--agent", "claude-code"}, "", ClaudePre(command, project, mode));
+    CHECK(run.exit_status == 0);
+    return UpdatedCommand(run.output);
+  };
+  // No rule lets it run without asking: not wrapped (a wrapped call is an approved one).
+  CHECK(pre("ls -la") == "");
+  // bypassPermissions asks nothing anyway.
+  CHECK(pre("ls -la", "bypassPermissions") == wrapped_prefix + "ls -la'");
+  // The user's own rules.
+  WriteFile(user.Sub(".claude/settings.json"),
+            R"J({"permissions":{"allow":["Bash(ls:*)","Bash(git log:*)"],"deny":["Bash(git log -p:*)"]}})J");
+  CHECK(pre("ls -la") == wrapped_prefix + "ls -la'");
+  CHECK(pre("ls -la && wc -l README") == "");  // wc is not allowed: Claude would ask
+  CHECK(pre("git log -p") == "");              // denied by a rule: Claude's to refuse
+  WriteFile(project + "/.claude/settings.local.json", R"J({"permissions":{"allow":["Bash(wc:*)"]}})J");
+  CHECK(pre("ls -la && wc -l README") == wrapped_prefix + "ls -la && wc -l README'");
+  // The rule for what is wrapped: cd and the like change the agent's shell.
+  CHECK(pre("cd /tmp", "bypassPermissions") == "");
+  auto said = cli.Run({"hook", "--agent", "claude-code", "--shaping", "wrap"}, "",
+                      ClaudePre("cd /tmp", project, "bypassPermissions"));
+  CHECK(said.error_output.find("not wrapped: `cd` changes the agent's shell") != std::string::npos);
+  CHECK(cli.Run({"hook", "--agent", "claude-code", "--shaping", "off"}, "",
+                ClaudePre("ls", project, "bypassPermissions")).output == "");
+  // Codex: only when it asks nothing (approval never, full access).
+  auto codex = cli.Run({"hook", "--agent", "codex"}, "",
+                       R"({"session_id":"s","cwd":"/tmp","hook_event_name":"PreToolUse","permission_mode":"bypassPermissions","tool_name":"Bash","tool_input":{"command":"ls"}})");
+  CHECK(UpdatedCommand(codex.output) == wrapped_prefix + "ls'");
+  auto asking = cli.Run({"hook", "--agent", "codex"}, "",
+                        R"({"session_id":"s","cwd":"/tmp","hook_event_name":"PreToolUse","permission_mode":"default","tool_name":"Bash","tool_input":{"command":"ls"}})");
+  CHECK(asking.output == "");
+}
+
+TEST_CASE("hook --agent: after a wrapped command, plugins see the original and nothing is shaped twice") {
+  Cli cli;
+  const std::string seen = cli.home.Sub("seen.txt");
+  cli.Run({"version"});
+  WriteFile(cli.home.Sub("plugins/seen/plugin.yaml"), "name: seen\ncommand: ./run.sh\nhooks: [post_tool_call]\n");
+  WriteFile(cli.home.Sub("plugins/seen/run.sh"), StrCat("#!/bin/sh\ncat > '", seen, "'\necho '{}'\n"));
+  ::chmod(cli.home.Sub("plugins/seen/run.sh").c_str(), 0755);
+  const std::string wrapped = StrCat(cli.binary, " run -- \"${SHELL:-/bin/sh}\" -c 'seq 1 5000'");
+  core::JsonWriter w;
+  w.BeginObject().Key("session_id").String("s").Key("cwd").String("/tmp");
+  w.Key("hook_event_name").String("PostToolUse").Key("tool_name").String("Bash");
+  w.Key("tool_input").BeginObject().Key("command").String(wrapped).EndObject();
+  w.Key("tool_response").BeginObject().Key("stdout").String("seq: 5,000 lines (summary)").Key("stderr").String("");
+  w.Key("interrupted").Bool(false).Key("isImage").Bool(false).EndObject().EndObject();
+  auto run = cli.Run({"hook", "--agent", "claude-code", "--shaping", "replace"}, "", w.Take());
+  CHECK(run.exit_status == 0);
+  CHECK(run.output == "");  // the output is plugline's summary already
+  const core::Value payload = Json(ReadFileOrEmpty(seen));
+  CHECK(Text(Json(Text(payload, "arguments")), "command") == "seq 1 5000");
+  CHECK(payload.Find("wrapped")->as_bool());
+}
+
 TEST_CASE("plugline install --agent: dry run, install with a backup, again, uninstall, and a bad file refused") {
   Cli cli;
   plugline::testing::TempDir user;

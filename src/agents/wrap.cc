@@ -1,0 +1,255 @@
+#include "agents/wrap.h"
+
+#include <fnmatch.h>
+
+#include <algorithm>
+#include <cctype>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
+#include "core/strings.h"
+
+namespace plugline::agents {
+namespace {
+
+constexpr std::string_view kPrefixTail = " run -- \"${SHELL:-/bin/sh}\" -c '";
+
+// Builtins that change the shell the agent keeps between commands; run in a child shell they
+// would change nothing.
+constexpr std::string_view kShellState[] = {
+    "cd",    "pushd",  "popd",    "export",   "unset", "source", ".",        "alias",
+    "unalias", "set",  "shopt",   "exec",     "eval",  "exit",   "return",   "ulimit",
+    "umask", "trap",   "declare", "typeset",  "local", "readonly", "wait",   "fg",
+    "bg",    "jobs",   "disown",  "read",     "history", "hash", "builtin",  "enable",
+    "setopt", "unsetopt", "autoload", "rehash", "compdef",
+};
+// Programs that talk to a terminal, whatever their arguments.
+constexpr std::string_view kInteractive[] = {
+    "vim", "vi", "nvim", "nano", "emacs", "pico", "less", "more", "most", "man", "top", "htop",
+    "btop", "ssh", "telnet", "tmux", "screen", "watch", "ftp", "sftp",
+};
+// Interpreters and shells: a REPL without arguments.
+constexpr std::string_view kRepl[] = {
+    "python", "python3", "node", "irb", "ipython", "bash", "sh", "zsh", "fish", "dash", "psql",
+    "mysql", "sqlite3", "lua", "ghci", "R", "julia", "php",
+};
+// Builtins that behave the same in a child shell.
+constexpr std::string_view kHarmlessBuiltins[] = {"echo", "printf", "test", "[", "true", "false", ":"};
+
+template <size_t N>
+bool In(const std::string_view (&list)[N], std::string_view word) {
+  return std::find(std::begin(list), std::end(list), word) != std::end(list);
+}
+
+// Splits `command` into its simple commands at unquoted `|`, `||`, `&&`, `;` (outside quotes,
+// `$(…)` and backticks). Sets *background for a lone unquoted `&`, *heredoc for `<<`.
+std::vector<std::string> Segments(std::string_view command, bool* background, bool* heredoc) {
+  std::vector<std::string> out;
+  std::string current;
+  char quote = 0;
+  int depth = 0;  // $( ... ) and ` ... `
+  bool backtick = false;
+  auto flush = [&] {
+    std::string trimmed(absl::StripAsciiWhitespace(current));
+    if (!trimmed.empty()) out.push_back(std::move(trimmed));
+    current.clear();
+  };
+  for (size_t i = 0; i < command.size(); ++i) {
+    const char c = command[i];
+    if (quote != 0) {
+      current += c;
+      if (c == '\\' && quote == '"' && i + 1 < command.size()) current += command[++i];
+      else if (c == quote) quote = 0;
+      continue;
+    }
+    if (c == '\\' && i + 1 < command.size()) {
+      current += c;
+      current += command[++i];
+      continue;
+    }
+    if (c == '\'' || c == '"') {
+      quote = c;
+      current += c;
+      continue;
+    }
+    if (c == '`') backtick = !backtick;
+    if (c == '$' && i + 1 < command.size() && command[i + 1] == '(') ++depth;
+    if (c == ')' && depth > 0) --depth;
+    if (depth > 0 || backtick) {
+      current += c;
+      continue;
+    }
+    const char next = i + 1 < command.size() ? command[i + 1] : '\0';
+    if (c == '<' && next == '<') *heredoc = true;
+    if ((c == '&' && next == '&') || (c == '|' && next == '|')) {
+      flush();
+      ++i;
+      continue;
+    }
+    if (c == '|' || c == ';') {
+      flush();
+      continue;
+    }
+    if (c == '&') {
+      const char prev = i > 0 ? command[i - 1] : '\0';
+      // `2>&1`, `&>file`, `>&2` are redirections, not the background.
+      if (prev != '>' && prev != '<' && next != '>') *background = true;
+    }
+    current += c;
+  }
+  flush();
+  return out;
+}
+
+// The words of a simple command, unquoted (enough to find its program).
+std::vector<std::string> Words(std::string_view segment) {
+  std::vector<std::string> words;
+  std::string word;
+  bool in_word = false;
+  char quote = 0;
+  for (size_t i = 0; i < segment.size(); ++i) {
+    const char c = segment[i];
+    if (quote != 0) {
+      if (c == quote) quote = 0;
+      else word += c;
+      continue;
+    }
+    if (c == '\'' || c == '"') {
+      quote = c;
+      in_word = true;
+      continue;
+    }
+    if (std::isspace(static_cast<unsigned char>(c))) {
+      if (in_word) words.push_back(std::move(word));
+      word.clear();
+      in_word = false;
+      continue;
+    }
+    if (c == '\\' && i + 1 < segment.size()) {
+      word += segment[++i];
+      in_word = true;
+      continue;
+    }
+    word += c;
+    in_word = true;
+  }
+  if (in_word) words.push_back(std::move(word));
+  return words;
+}
+
+bool IsAssignment(std::string_view word) {
+  const size_t eq = word.find('=');
+  if (eq == std::string_view::npos || eq == 0) return false;
+  return std::all_of(word.begin(), word.begin() + static_cast<ptrdiff_t>(eq), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+  });
+}
+
+std::string_view Basename(std::string_view path) {
+  const size_t slash = path.rfind('/');
+  return slash == std::string_view::npos ? path : path.substr(slash + 1);
+}
+
+// One Claude Code rule against one simple command: `Bash`, `Bash(*)`, `Bash(x)` (exactly x),
+// `Bash(x:*)` (x, or x followed by a space and anything), `Bash(glob)` with `*`.
+bool RuleMatches(std::string_view rule, std::string_view command) {
+  rule = ToStd(absl::StripAsciiWhitespace(ToAbsl(rule)));
+  if (rule == "Bash" || rule == "Bash(*)") return true;
+  if (!absl::StartsWith(ToAbsl(rule), "Bash(") || !absl::EndsWith(ToAbsl(rule), ")")) return false;
+  std::string_view pattern = rule.substr(5, rule.size() - 6);
+  if (absl::EndsWith(ToAbsl(pattern), ":*")) {
+    const std::string_view prefix = pattern.substr(0, pattern.size() - 2);
+    return command == prefix || absl::StartsWith(ToAbsl(command), StrCat(prefix, " "));
+  }
+  if (pattern.find('*') != std::string_view::npos) {
+    return ::fnmatch(std::string(pattern).c_str(), std::string(command).c_str(), 0) == 0;
+  }
+  return command == pattern;
+}
+
+bool AnyMatches(const std::vector<std::string>& rules, std::string_view command) {
+  return std::any_of(rules.begin(), rules.end(),
+                     [&](const std::string& rule) { return RuleMatches(rule, command); });
+}
+
+}  // namespace
+
+WrapCheck CheckWrappable(std::string_view command,
+                         const std::function<bool(std::string_view)>& is_program) {
+  WrapCheck check;
+  auto no = [&](std::string why) {
+    check.ok = false;
+    check.why_not = std::move(why);
+    return check;
+  };
+  if (absl::StripAsciiWhitespace(ToAbsl(command)).empty()) return no("an empty command");
+  if (command.find('\n') != std::string_view::npos || command.find('\r') != std::string_view::npos) {
+    return no("more than one line");
+  }
+  if (Unwrap(command)) return no("already wrapped");
+  bool background = false, heredoc = false;
+  check.segments = Segments(command, &background, &heredoc);
+  if (background) return no("it runs something in the background (&)");
+  if (heredoc) return no("a heredoc");
+  if (check.segments.empty()) return no("no command");
+  for (const std::string& segment : check.segments) {
+    const std::vector<std::string> words = Words(segment);
+    size_t first = 0;
+    while (first < words.size() && IsAssignment(words[first])) ++first;
+    if (first == words.size()) return no(StrCat("`", segment, "` sets a shell variable"));
+    const std::string& program = words[first];
+    const std::string_view name = Basename(program);
+    if (name == "plugline") return no("it runs plugline");
+    if (In(kShellState, program)) return no(StrCat("`", program, "` changes the agent's shell"));
+    if (In(kInteractive, name)) return no(StrCat("`", name, "` is interactive"));
+    if (In(kRepl, name) && words.size() == first + 1) {
+      return no(StrCat("`", name, "` without arguments is interactive"));
+    }
+    if (In(kHarmlessBuiltins, program)) continue;
+    if (!is_program(program)) {
+      return no(StrCat("`", program, "` is not a program on PATH (an alias or a function?)"));
+    }
+  }
+  check.ok = true;
+  return check;
+}
+
+std::string Wrap(std::string_view command, std::string_view plugline) {
+  std::string out = StrCat(plugline, kPrefixTail);
+  for (char c : command) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  out += "'";
+  return out;
+}
+
+std::optional<std::string> Unwrap(std::string_view command) {
+  const size_t at = command.find(kPrefixTail);
+  if (at == std::string_view::npos || !absl::EndsWith(ToAbsl(command), "'")) return std::nullopt;
+  std::string_view program = command.substr(0, at);
+  if (!program.empty() && program.back() == '\'') program.remove_suffix(1);
+  if (Basename(program) != "plugline") return std::nullopt;
+  std::string_view quoted = command.substr(at + kPrefixTail.size());
+  quoted.remove_suffix(1);
+  std::string original;
+  for (size_t i = 0; i < quoted.size(); ++i) {
+    if (quoted.substr(i, 4) == "'\\''") {
+      original += '\'';
+      i += 3;
+    } else if (quoted[i] == '\'') {
+      return std::nullopt;  // not one of ours
+    } else {
+      original += quoted[i];
+    }
+  }
+  return original;
+}
+
+bool ClaudeRulesAllow(const std::vector<std::string>& segments,
+                      const std::vector<std::string>& allow, const std::vector<std::string>& deny,
+                      const std::vector<std::string>& ask) {
+  if (segments.empty()) return false;
+  return std::all_of(segments.begin(), segments.end(), [&](const std::string& segment) {
+    return AnyMatches(allow, segment) && !AnyMatches(deny, segment) && !AnyMatches(ask, segment);
+  });
+}
+
+}  // namespace plugline::agents

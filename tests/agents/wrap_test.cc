@@ -1,0 +1,93 @@
+// Wrapping an agent's shell command in `plugline run --` (src/agents/wrap.h): which commands
+// may be wrapped (the rule of docs/agents.md), the round trip to the original, and Claude Code's
+// permission rules, which decide whether a wrapped (so approved) call keeps the agent's say.
+#include "agents/wrap.h"
+
+#include <doctest/doctest.h>
+
+#include <set>
+
+namespace plugline::agents {
+namespace {
+
+bool OnPath(std::string_view program) {
+  static const std::set<std::string_view> kPrograms = {
+      "pytest", "python3", "make", "grep", "git", "npm", "cargo", "ls", "wc", "sort", "sed", "rm",
+      "/usr/bin/env", "env", "vim", "less", "ssh", "node", "bash", "tee", "head"};
+  return kPrograms.count(program) > 0;
+}
+
+TEST_CASE("wrap: simple commands, pipelines and lists of programs are wrapped") {
+  for (const char* command :
+       {"pytest -x tests/", "make -j2 && make test", "git log --oneline | head -n 5",
+        "npm test || true", "cargo build; cargo test", "CI=1 pytest -q",
+        "grep -rn 'a;b' src | wc -l", "python3 -c 'print(1); print(2)'", "ls \"a && b\"",
+        "pytest 2>&1 | tee out.txt", "echo $(git rev-parse HEAD); ls", "bash -c 'echo hi'",
+        "node build.js", "make >&2", "cargo test &> log.txt"}) {
+    INFO(std::string(command));
+    const WrapCheck check = CheckWrappable(command, OnPath);
+    CHECK_MESSAGE(check.ok, check.why_not);
+  }
+  const WrapCheck list = CheckWrappable("make -j2 && make test | tee x; git status", OnPath);
+  REQUIRE(list.ok);
+  CHECK(list.segments == std::vector<std::string>{"make -j2", "make test", "tee x", "git status"});
+}
+
+TEST_CASE("wrap: what would change the command's meaning is left as it is, and says why") {
+  const std::pair<const char*, const char*> kept[] = {
+      {"cd build && make", "changes the agent's shell"},
+      {"export PATH=/opt/bin:$PATH", "changes the agent's shell"},
+      {"source .venv/bin/activate && pytest", "changes the agent's shell"},
+      {". ./env.sh", "changes the agent's shell"},
+      {"FOO=bar", "sets a shell variable"},
+      {"npm run dev &", "background"},
+      {"cat <<EOF > x\nhi\nEOF", "more than one line"},
+      {"python3 - <<'EOF'", "heredoc"},
+      {"vim notes.txt", "interactive"},
+      {"git log | less", "interactive"},
+      {"ssh host uptime", "interactive"},
+      {"python3", "without arguments is interactive"},
+      {"ll -a", "not a program on PATH"},
+      {"plugline run -- pytest", "plugline"},
+      {"   ", "empty"},
+  };
+  for (const auto& [command, why] : kept) {
+    INFO(std::string(command));
+    const WrapCheck check = CheckWrappable(command, OnPath);
+    CHECK_FALSE(check.ok);
+    CHECK_MESSAGE(check.why_not.find(why) != std::string::npos, check.why_not);
+  }
+}
+
+TEST_CASE("wrap: a wrapped command runs the original through the agent's shell, and unwraps to it") {
+  const std::string original = "grep -rn 'it''s' src | wc -l && echo \"done $HOME\"";
+  const std::string wrapped = Wrap(original, "/usr/local/bin/plugline");
+  CHECK(wrapped.rfind("/usr/local/bin/plugline run -- \"${SHELL:-/bin/sh}\" -c '", 0) == 0);
+  CHECK(Unwrap(wrapped) == original);
+  CHECK(CheckWrappable(wrapped, [](std::string_view) { return true; }).why_not == "already wrapped");
+  CHECK_FALSE(Unwrap("pytest -x").has_value());
+  CHECK_FALSE(Unwrap("other run -- \"${SHELL:-/bin/sh}\" -c 'x'").has_value());
+  CHECK_FALSE(Unwrap("plugline run -- \"${SHELL:-/bin/sh}\" -c 'x' 'y'").has_value());
+}
+
+TEST_CASE("wrap: Claude Code's rules must let every part of the command run without asking") {
+  const std::vector<std::string> none;
+  CHECK(ClaudeRulesAllow({"pytest -x"}, {"Bash"}, none, none));
+  CHECK(ClaudeRulesAllow({"pytest -x"}, {"Bash(*)"}, none, none));
+  CHECK(ClaudeRulesAllow({"pytest -x"}, {"Bash(pytest:*)"}, none, none));
+  CHECK(ClaudeRulesAllow({"pytest"}, {"Bash(pytest:*)"}, none, none));
+  CHECK_FALSE(ClaudeRulesAllow({"pytestx"}, {"Bash(pytest:*)"}, none, none));
+  CHECK(ClaudeRulesAllow({"npm test"}, {"Bash(npm test)"}, none, none));
+  CHECK_FALSE(ClaudeRulesAllow({"npm test -- -u"}, {"Bash(npm test)"}, none, none));
+  CHECK(ClaudeRulesAllow({"git log --oneline"}, {"Bash(git log *)"}, none, none));
+  // Every part: an allowed first command does not carry what follows it.
+  CHECK_FALSE(ClaudeRulesAllow({"pytest", "rm -rf /"}, {"Bash(pytest:*)"}, none, none));
+  // Deny and ask rules win.
+  CHECK_FALSE(ClaudeRulesAllow({"rm -rf build"}, {"Bash"}, {"Bash(rm:*)"}, none));
+  CHECK_FALSE(ClaudeRulesAllow({"git push"}, {"Bash"}, none, {"Bash(git push:*)"}));
+  CHECK_FALSE(ClaudeRulesAllow({"pytest"}, none, none, none));
+  CHECK_FALSE(ClaudeRulesAllow({"pytest"}, {"Read", "Edit(*)"}, none, none));
+}
+
+}  // namespace
+}  // namespace plugline::agents
