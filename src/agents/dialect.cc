@@ -304,7 +304,8 @@ std::string_view AgentName(Agent agent) {
 std::string_view AgentNames() { return "claude-code, codex, gemini, cursor, copilot"; }
 
 absl::StatusOr<HookCall> ReadHookCall(Agent agent, std::string_view input,
-                                      std::string_view event_arg) {
+                                      std::string_view event_arg,
+                                      const std::vector<std::string>& shell_tools) {
   absl::StatusOr<Value> parsed = core::ParseJson(input, "the hook input");
   if (!parsed.ok()) return parsed.status();
   if (!parsed->is_object()) {
@@ -355,7 +356,9 @@ absl::StatusOr<HookCall> ReadHookCall(Agent agent, std::string_view input,
   const bool tool_event = call.event == "pre_tool_call" || call.event == "post_tool_call";
   if (tool_event && !tool_input.is_object()) tool_input = Value(core::ValueObject{});
   if (!call.agent_tool.empty()) {
-    call.shell = IsShellTool(agent, call.agent_tool);
+    call.shell = IsShellTool(agent, call.agent_tool) ||
+                 std::find(shell_tools.begin(), shell_tools.end(), call.agent_tool) !=
+                     shell_tools.end();
     call.tool = call.shell ? "terminal" : CanonicalTool(call.agent_tool);
   }
   if (call.shell) call.command = TextOr(tool_input, "command");

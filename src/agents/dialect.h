@@ -18,6 +18,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "core/json.h"
@@ -63,8 +64,10 @@ struct HookCall {
 // Reads an agent's hook call. `event_arg`, when not empty, is the event named on the command
 // line (Copilot's camelCase payloads carry none); the payload's own name wins when it has one.
 // InvalidArgument naming what is wrong (not JSON, not an object, no event).
+// `shell_tools`: more tool names that run shell commands (adapters.<agent>.shell_tools).
 absl::StatusOr<HookCall> ReadHookCall(Agent agent, std::string_view input,
-                                      std::string_view event_arg);
+                                      std::string_view event_arg,
+                                      const std::vector<std::string>& shell_tools = {});
 
 // What plugline prints and exits with.
 struct Answer {

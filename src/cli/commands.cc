@@ -17,6 +17,7 @@
 #include "agents/wrap.h"
 #include "cli/usage.h"
 #include "core/fs.h"
+#include "core/host_internal.h"
 #include "core/json.h"
 #include "core/plugin_id.h"
 #include "core/strings.h"
@@ -225,6 +226,7 @@ struct AgentHookFlags {
   // --shaping: auto (wrap where the agent would run the command without asking anyway, else
   // replace where it can exactly), replace, wrap (also where it must be asked for), off.
   enum class Shaping { kAuto, kReplace, kWrap, kOff } shaping = Shaping::kAuto;
+  bool shaping_given = false;  // on the command line (else adapters.<agent>.shaping decides)
 };
 
 // Whether `program` (a command's first word) is a file that can run: a path, or on PATH.
@@ -342,12 +344,25 @@ int AgentHook(const AgentHookFlags& flags, CommandEnv& env) {
   };
   absl::StatusOr<std::string> input = ReadHookInput(flags.payload_file, env);
   if (!input.ok()) return fail(StrCat("hook: ", input.status().message()));
-  absl::StatusOr<agents::HookCall> call = agents::ReadHookCall(flags.agent, *input, flags.event);
-  if (!call.ok()) return fail(StrCat("hook --agent ", agents::AgentName(flags.agent), ": ",
-                                     call.status().message()));
   HostSession session(env);
   absl::StatusOr<Host*> host = session.Get();
   if (!host.ok()) return fail(ToStd(host.status().message()));
+  // adapters.<agent> of the global config: the shaping mode (the command line's wins) and more
+  // shell tools.
+  const core::AdapterConfig adapter =
+      internal::HostAccess::Adapter(**host, agents::AgentName(flags.agent));
+  AgentHookFlags::Shaping shaping = flags.shaping;
+  if (!flags.shaping_given && !adapter.shaping.empty()) {
+    using Shaping = AgentHookFlags::Shaping;
+    shaping = adapter.shaping == "replace" ? Shaping::kReplace
+              : adapter.shaping == "wrap"  ? Shaping::kWrap
+              : adapter.shaping == "off"   ? Shaping::kOff
+                                           : Shaping::kAuto;
+  }
+  absl::StatusOr<agents::HookCall> call =
+      agents::ReadHookCall(flags.agent, *input, flags.event, adapter.shell_tools);
+  if (!call.ok()) return fail(StrCat("hook --agent ", agents::AgentName(flags.agent), ": ",
+                                     call.status().message()));
   absl::StatusOr<DispatchResult> result = (*host)->Dispatch(call->event, call->payload_json);
   if (!result.ok()) return fail(StrCat("hook: ", result.status().message()));
 
@@ -355,10 +370,10 @@ int AgentHook(const AgentHookFlags& flags, CommandEnv& env) {
   // A shell command that plugline runs itself (`plugline run --`), so the model reads the
   // summary of its whole output whatever its exit code.
   if (call->event == "pre_tool_call" && call->shell && !result->denied &&
-      (flags.shaping == Shaping::kAuto || flags.shaping == Shaping::kWrap)) {
+      (shaping == Shaping::kAuto || shaping == Shaping::kWrap)) {
     std::string why;
-    WrapCommand(*call, flags.shaping, &*result, &why);
-    if (!why.empty() && flags.shaping == Shaping::kWrap) {
+    WrapCommand(*call, shaping, &*result, &why);
+    if (!why.empty() && shaping == Shaping::kWrap) {
       io.Error(StrCat("note: the command is not wrapped: ", why));
     }
   }
@@ -369,8 +384,8 @@ int AgentHook(const AgentHookFlags& flags, CommandEnv& env) {
   if (call->event == "post_tool_call") {
     const std::string final_output = result->result.value_or(call->output);
     if (final_output != call->output) replacement = final_output;
-    const bool shape = flags.shaping == Shaping::kReplace ||
-                       (flags.shaping != Shaping::kOff && ReplacesByDefault(*call));
+    const bool shape = shaping == Shaping::kReplace ||
+                       (shaping != Shaping::kOff && ReplacesByDefault(*call));
     if (call->shell && !call->wrapped && shape) {
       ShapeRequest request;
       request.command = call->command;
@@ -444,7 +459,10 @@ int Hook(const std::vector<std::string>& args, CommandEnv& env) {
       return kExitUsage;
     }
     AgentHookFlags flags{*named, event, payload_file, fail_closed};
-    if (shaping) flags.shaping = *shaping;
+    if (shaping) {
+      flags.shaping = *shaping;
+      flags.shaping_given = true;
+    }
     return AgentHook(flags, env);
   }
   if (fail_closed || shaping) {

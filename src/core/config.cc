@@ -3,6 +3,7 @@
 #include <pwd.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdlib>
 
@@ -206,7 +207,7 @@ void ApplyConfigText(std::string_view text, std::string_view source, Config* con
                                                Value::KindName(doc->kind())));
     return;
   }
-  reader.UnknownKeys(*doc, "", {"plugins", "outputs", "stats", "server"});
+  reader.UnknownKeys(*doc, "", {"plugins", "outputs", "stats", "server", "adapters"});
   if (const Value* plugins = doc->Find("plugins"); plugins != nullptr && !plugins->is_null()) {
     if (!plugins->is_object()) {
       reader.Problem("plugins", "expected a mapping");
@@ -318,6 +319,52 @@ void ApplyConfigText(std::string_view text, std::string_view source, Config* con
     } else {
       reader.UnknownKeys(*stats, "stats.", {"enabled"});
       reader.Bool(*stats, "enabled", "stats.enabled", &config->stats_enabled);
+    }
+  }
+  if (const Value* adapters = doc->Find("adapters"); adapters != nullptr && !adapters->is_null()) {
+    // How the user's agents run commands is the user's choice, not a repository's.
+    static constexpr std::string_view kAgents[] = {"claude-code", "codex", "gemini", "cursor",
+                                                   "copilot"};
+    if (from_project) {
+      reader.Problem("adapters", "only the global config.yaml sets this (ignored)");
+    } else if (!adapters->is_object()) {
+      reader.Problem("adapters", "expected a mapping of agent names");
+    } else {
+      for (const auto& [agent, spec] : adapters->as_object()) {
+        const std::string path = StrCat("adapters.", agent);
+        if (std::find(std::begin(kAgents), std::end(kAgents), agent) == std::end(kAgents)) {
+          reader.Problem(path, "unknown agent (known: claude-code, codex, gemini, cursor, copilot)");
+          continue;
+        }
+        if (!spec.is_object()) {
+          reader.Problem(path, "expected a mapping");
+          continue;
+        }
+        reader.UnknownKeys(spec, StrCat(path, "."), {"shaping", "shell_tools"});
+        AdapterConfig adapter;
+        if (const Value* shaping = spec.Find("shaping"); shaping != nullptr && !shaping->is_null()) {
+          const std::string mode = shaping->is_string() ? shaping->as_string() : "";
+          if (mode == "auto" || mode == "replace" || mode == "wrap" || mode == "off") {
+            adapter.shaping = mode;
+          } else {
+            reader.Problem(StrCat(path, ".shaping"), "expected auto, replace, wrap or off");
+          }
+        }
+        if (const Value* tools = spec.Find("shell_tools"); tools != nullptr && !tools->is_null()) {
+          bool ok = tools->is_array();
+          if (ok) {
+            for (const Value& tool : tools->as_array()) {
+              if (tool.is_string() && !tool.as_string().empty()) {
+                adapter.shell_tools.push_back(tool.as_string());
+              } else {
+                ok = false;
+              }
+            }
+          }
+          if (!ok) reader.Problem(StrCat(path, ".shell_tools"), "expected a list of tool names");
+        }
+        config->adapters[agent] = std::move(adapter);
+      }
     }
   }
   if (const Value* server = doc->Find("server"); server != nullptr && !server->is_null()) {

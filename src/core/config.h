@@ -47,6 +47,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <map>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -132,9 +133,17 @@ struct ServerConfig {
   uint64_t max_rss_bytes = 1024ull << 20;
 };
 
+// adapters.<agent> (docs/agents.md): how `plugline hook --agent <agent>` shapes shell output,
+// and which more of the agent's tools run shell commands. Global file only.
+struct AdapterConfig {
+  std::string shaping;                   // auto | replace | wrap | off; "" = the default
+  std::vector<std::string> shell_tools;  // tool names that count as the shell, besides the agent's own
+};
+
 struct Config {
   PluginsConfig plugins;
   ServerConfig server;
+  std::map<std::string, AdapterConfig> adapters;  // by agent name (claude-code, codex, ...)
   OutputRetention outputs;
   uint64_t window_bytes = kDefaultWindowBytes;  // outputs.window_mb (output_window.h)
   bool stats_enabled = true;

@@ -805,6 +805,12 @@ absl::StatusOr<ShapeResult> HostAccess::ShapeCaptured(Host& host, std::string_vi
 
 void HostAccess::FlushStats(Host& host) { host.impl_->FlushQueuedStats(); }
 
+core::AdapterConfig HostAccess::Adapter(Host& host, std::string_view agent) {
+  absl::MutexLock lock(&host.impl_->mu);
+  auto it = host.impl_->config.adapters.find(std::string(agent));
+  return it != host.impl_->config.adapters.end() ? it->second : core::AdapterConfig{};
+}
+
 std::vector<core::WatchedPath> HostAccess::WatchedPaths(Host& host) {
   absl::MutexLock lock(&host.impl_->mu);
   return host.impl_->watched;

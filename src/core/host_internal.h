@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "core/config.h"
 #include "core/output_capture.h"
 #include "plugline/host.h"
 
@@ -50,6 +51,8 @@ struct HostAccess {
   static bool HasJsPlugins(Host& host);
   // How many plugins the host found (loaded or not, broken included).
   static size_t PluginCount(Host& host);
+  // The global config's adapters.<agent> (core::AdapterConfig; empty when it has none).
+  static core::AdapterConfig Adapter(Host& host, std::string_view agent);
 };
 
 }  // namespace plugline::internal

@@ -321,6 +321,29 @@ TEST_CASE("hook --agent: after a wrapped command, plugins see the original and n
   CHECK(payload.Find("wrapped")->as_bool());
 }
 
+TEST_CASE("hook --agent: adapters.<agent> in config.yaml sets the shaping and more shell tools") {
+  Cli cli;
+  InstallGuard(cli);
+  WriteFile(cli.home.Sub("config.yaml"),
+            "adapters:\n  codex:\n    shaping: off\n  claude-code:\n    shell_tools: [RunScript]\n");
+  const std::string output = StrCat("FAILED test_x\n", std::string(20000, 'y'), "\n");
+  core::JsonWriter text;
+  text.String(output);
+  auto codex = cli.Run({"hook", "--agent", "codex"}, "",
+                       StrCat(R"({"session_id":"s1","cwd":"/tmp","hook_event_name":"PostToolUse","tool_name":"Bash","tool_input":{"command":"make"},"tool_response":)",
+                              text.Take(), "}"));
+  CHECK(codex.exit_status == 0);
+  CHECK(codex.output == "");  // shaping: off
+  auto forced = cli.Run({"hook", "--agent", "codex", "--shaping", "replace"}, "",
+                        StrCat(R"({"session_id":"s1","cwd":"/tmp","hook_event_name":"PostToolUse","tool_name":"Bash","tool_input":{"command":"make"},"tool_response":)",
+                               [&] { core::JsonWriter w; w.String(output); return w.Take(); }(), "}"));
+  CHECK(Text(Json(forced.output), "decision") == "block");  // the command line wins
+  // RunScript counts as the shell: the guard sees it as `terminal`.
+  auto script = cli.Run({"hook", "--agent", "claude-code"}, "",
+                        R"({"session_id":"s1","cwd":"/tmp","hook_event_name":"PreToolUse","tool_name":"RunScript","tool_input":{"command":"rm -rf build"}})");
+  CHECK(DenyReason("claude-code", Json(script.output)) == "no rm -rf, use trash");
+}
+
 TEST_CASE("plugline install --agent: dry run, install with a backup, again, uninstall, and a bad file refused") {
   Cli cli;
   plugline::testing::TempDir user;

@@ -96,6 +96,29 @@ TEST_CASE("config problems are diagnostics that name the file and key, defaults 
   CHECK(config.outputs.keep_files == OutputRetention().keep_files);
 }
 
+TEST_CASE("adapters.<agent>: shaping and shell tools, from the global file only, with clear problems") {
+  TempDir home, project;
+  WriteFile(home.Sub("config.yaml"),
+            "adapters:\n  codex:\n    shaping: replace\n    shell_tools: [run_script, sh]\n"
+            "  gemini:\n    shaping: sometimes\n    colour: red\n  claude_code:\n    shaping: off\n"
+            "  cursor:\n    shell_tools: yes\n");
+  WriteFile(project.Sub(".plugline/config.yaml"), "adapters:\n  claude-code:\n    shaping: wrap\n");
+  std::vector<std::string> diagnostics;
+  Config config = LoadConfig(home.path(), project.path(), &diagnostics);
+  const std::string file = home.Sub("config.yaml");
+  REQUIRE(diagnostics.size() == 5);
+  CHECK(diagnostics[0] == file + ": adapters.gemini.colour: unknown key (ignored)");
+  CHECK(diagnostics[1] == file + ": adapters.gemini.shaping: expected auto, replace, wrap or off");
+  CHECK(diagnostics[2] == file + ": adapters.claude_code: unknown agent (known: claude-code, codex, gemini, cursor, copilot)");
+  CHECK(diagnostics[3] == file + ": adapters.cursor.shell_tools: expected a list of tool names");
+  CHECK(diagnostics[4] == project.Sub(".plugline/config.yaml") +
+                              ": adapters: only the global config.yaml sets this (ignored)");
+  CHECK(config.adapters["codex"].shaping == "replace");
+  CHECK(config.adapters["codex"].shell_tools == std::vector<std::string>{"run_script", "sh"});
+  CHECK(config.adapters["gemini"].shaping.empty());
+  CHECK(config.adapters.count("claude-code") == 0);  // the project's file cannot set it
+}
+
 TEST_CASE("a size too large to count in bytes is a problem, not a wrapped-around limit") {
   // heap_limit_mb: 17592186044416 (2^44) times 1 MiB is 2^64: the byte count wrapped to 0.
   Config config;
