@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Sets up this machine (Debian 12), builds plugline, and runs every test:
 #   C++ units, CLI, C ABI and packaging (ctest), Python (pytest), Node (node --test), the real
-#   agents (Claude Code, Codex CLI) offline against a scripted model (pytest),
+#   agents (Claude Code, Codex CLI, Gemini CLI) offline against a scripted model (pytest),
 #   the PLUGLINE_WITH_V8=OFF build with its tests, the C++ tests under AddressSanitizer +
 #   UndefinedBehaviorSanitizer, every fuzz target for a bounded time, and the concurrency tests
 #   under ThreadSanitizer (docs/testing.md).
@@ -104,13 +104,14 @@ fi
 PLUGLINE_ZOD_MODULES="$ZOD_DIR/node_modules" node --test tests/js/modules/
 
 step "the real agents, offline (pytest in a network namespace with only loopback)"
-# Claude Code and Codex CLI from npm at pinned versions, installed once into a folder outside
-# the clone (npm's own cache keeps the tarballs); then driven by a scripted model on 127.0.0.1,
-# as root inside `unshare -n` so that nothing can leave the machine (tests/agents/).
-AGENT_PACKAGES=(@anthropic-ai/claude-code@2.1.328 @openai/codex@0.169.0)
-AGENTS_DIR=${PLUGLINE_NPM_DIR:-/var/cache/plugline/npm}/agents-claude-code-2.1.328-codex-0.169.0
+# Claude Code, Codex CLI and Gemini CLI from npm at pinned versions, installed once into a
+# folder outside the clone (npm's own cache keeps the tarballs); then driven by a scripted model
+# on 127.0.0.1, as root inside `unshare -n` so that nothing can leave the machine (tests/agents/).
+AGENT_PACKAGES=(@anthropic-ai/claude-code@2.1.328 @openai/codex@0.169.0 @google/gemini-cli@0.61.0)
+AGENTS_DIR=${PLUGLINE_NPM_DIR:-/var/cache/plugline/npm}/agents-claude-code-2.1.328-codex-0.169.0-gemini-0.61.0
 if [ ! -x "$AGENTS_DIR/node_modules/@anthropic-ai/claude-code-linux-x64/claude" ] ||
-   [ ! -x "$AGENTS_DIR/node_modules/@openai/codex-linux-x64/vendor/x86_64-unknown-linux-musl/bin/codex" ]; then
+   [ ! -x "$AGENTS_DIR/node_modules/@openai/codex-linux-x64/vendor/x86_64-unknown-linux-musl/bin/codex" ] ||
+   [ ! -f "$AGENTS_DIR/node_modules/@google/gemini-cli/bundle/gemini.js" ]; then
   rm -rf "$AGENTS_DIR.tmp" && mkdir -p "$AGENTS_DIR.tmp"
   (cd "$AGENTS_DIR.tmp" && echo '{"private": true}' > package.json &&
    npm install --no-audit --no-fund --loglevel=error "${AGENT_PACKAGES[@]}")

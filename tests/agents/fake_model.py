@@ -3,6 +3,7 @@
 It speaks just enough of each agent's model API to run one tool call and finish:
   - Anthropic Messages with SSE (Claude Code): POST /v1/messages
   - OpenAI Responses with SSE (Codex CLI): POST /v1/responses
+  - Gemini streamGenerateContent with SSE (Gemini CLI): POST /v1beta/models/M:streamGenerateContent
 
 The script is a list of shell commands (`--command`, repeatable): the first request of a
 conversation that offers a shell tool gets a call of that tool with the first command; a
@@ -150,6 +151,42 @@ def responses_reply(body, script):
     return "text/event-stream", sse(events)
 
 
+# --- Gemini generateContent ----------------------------------------------------------------
+
+GEMINI_SHELL_TOOLS = ("run_shell_command",)
+
+
+def gemini_tool_results(body):
+    n = 0
+    for content in body.get("contents", []):
+        for part in content.get("parts", []) if isinstance(content, dict) else []:
+            if isinstance(part, dict) and "functionResponse" in part:
+                n += 1
+    return n
+
+
+def gemini_reply(body, script, path):
+    tools = []
+    for tool in body.get("tools", []) or []:
+        for decl in tool.get("functionDeclarations", []) if isinstance(tool, dict) else []:
+            tools.append(decl.get("name"))
+    shell = next((t for t in GEMINI_SHELL_TOOLS if t in tools), None)
+    results = gemini_tool_results(body)
+    command = script.next_command(results) if shell else None
+    if command is not None:
+        part = {"functionCall": {"name": shell, "args": {"command": command, "description": "run it"}}}
+    else:
+        part = {"text": "done" if shell else "ok"}
+    response = {"candidates": [{"content": {"role": "model", "parts": [part]},
+                                "finishReason": "STOP", "index": 0}],
+                "usageMetadata": {"promptTokenCount": 10, "candidatesTokenCount": 5,
+                                  "totalTokenCount": 15},
+                "modelVersion": "gemini-2.5-flash"}
+    if "streamGenerateContent" in path:
+        return "text/event-stream", f"data: {json.dumps(response)}\r\n\r\n".encode()
+    return "application/json", json.dumps(response).encode()
+
+
 def make_handler(script, log_path, log_lock):
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
@@ -189,6 +226,10 @@ def make_handler(script, log_path, log_lock):
                     reply = anthropic_reply(body, script)
                 elif path.endswith("/responses"):
                     reply = responses_reply(body, script)
+                elif path.endswith(":countTokens"):
+                    reply = ("application/json", b'{"totalTokens": 10}')
+                elif ":generateContent" in path or ":streamGenerateContent" in path:
+                    reply = gemini_reply(body, script, path)
                 else:
                     reply = ("application/json", b"{}")
             self._send(200, *reply)

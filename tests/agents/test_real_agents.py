@@ -29,6 +29,7 @@ AGENTS_DIR = Path(os.environ.get("PLUGLINE_AGENTS_DIR", "/nonexistent"))
 
 CLAUDE = AGENTS_DIR / "node_modules/@anthropic-ai/claude-code-linux-x64/claude"
 CODEX = AGENTS_DIR / "node_modules/@openai/codex-linux-x64/vendor/x86_64-unknown-linux-musl/bin/codex"
+GEMINI = AGENTS_DIR / "node_modules/@google/gemini-cli/bundle/gemini.js"
 
 
 def test_nothing_can_leave_the_machine():
@@ -161,7 +162,24 @@ enabled = false
                           text=True, timeout=120)
 
 
-RUN = {"claude-code": run_claude, "codex": run_codex}
+def run_gemini(s, prompt="go"):
+    assert GEMINI.exists(), f"Gemini CLI is not installed in {AGENTS_DIR} (scripts/test-all.sh installs it)"
+    (s.home / ".gemini").mkdir(exist_ok=True)
+    (s.home / ".gemini" / "settings.json").write_text(json.dumps({
+        "security": {"auth": {"selectedType": "gemini-api-key"}, "folderTrust": {"enabled": False}},
+        "general": {"enableAutoUpdate": False, "enableAutoUpdateNotification": False},
+        "privacy": {"usageStatisticsEnabled": False}, "telemetry": {"enabled": False}}))
+    install(s, "gemini")
+    # Gemini CLI can replace a tool's output only as an error: plugline wraps shell commands
+    # there when the user asks for it.
+    (s.plhome / "config.yaml").write_text("adapters:\n  gemini:\n    shaping: wrap\n")
+    env = s.env({"GOOGLE_GEMINI_BASE_URL": f"http://127.0.0.1:{s.port}", "GEMINI_API_KEY": "fake-key"})
+    return subprocess.run(["node", str(GEMINI), "-p", prompt, "--yolo", "-m", "gemini-2.5-flash"],
+                          cwd=s.project, env=env, stdin=subprocess.DEVNULL, capture_output=True,
+                          text=True, timeout=120)
+
+
+RUN = {"claude-code": run_claude, "codex": run_codex, "gemini": run_gemini}
 
 
 def tool_results(agent, requests):
@@ -179,6 +197,16 @@ def tool_results(agent, requests):
                         if isinstance(text, list):
                             text = "".join(part.get("text", "") for part in text)
                         found.append((text, bool(block.get("is_error"))))
+        elif agent == "gemini":
+            for content in body.get("contents", []):
+                for part in content.get("parts", []) if isinstance(content, dict) else []:
+                    response = part.get("functionResponse") if isinstance(part, dict) else None
+                    if isinstance(response, dict):
+                        answer = response.get("response", {})
+                        if "error" in answer:
+                            found.append((answer["error"], True))
+                        else:
+                            found.append((answer.get("output"), False))
         else:
             for item in body.get("input", []) if isinstance(body.get("input"), list) else []:
                 if isinstance(item, dict) and item.get("type") == "function_call_output":
@@ -192,7 +220,7 @@ def everything_the_model_read(requests):
     return "\n".join(json.dumps(r["body"]) for r in requests)
 
 
-AGENTS = ["claude-code", "codex"]
+AGENTS = ["claude-code", "codex", "gemini"]
 
 GUARD = """case "$(cat)" in
   *'rm -rf'*) echo '{"deny":true,"reason":"no rm -rf here, use trash"}' ;;
