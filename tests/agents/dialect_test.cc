@@ -121,6 +121,7 @@ TEST_CASE("agents: every recorded hook call maps onto a canonical event, with th
       {"gemini AfterAgent", {"turn_end", ""}},
       {"gemini SessionStart", {"session_start", ""}},
       {"gemini PreCompress", {"pre_compact", ""}},
+      {"gemini SessionEnd", {"session_end", ""}},
       {"gemini BeforeModel", {"before_model", ""}},
       {"cursor preToolUse", {"pre_tool_call", "terminal"}},
       {"cursor postToolUse", {"post_tool_call", "terminal"}},
@@ -169,7 +170,7 @@ TEST_CASE("agents: every recorded hook call maps onto a canonical event, with th
       if (call.event == "post_tool_call") CHECK(Text(payload, "result") == call.output);
     }
   }
-  CHECK(seen == 41);
+  CHECK(seen == 62);
 }
 
 TEST_CASE("agents: the tool's output and exit code are read from each agent's own shape") {
