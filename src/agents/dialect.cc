@@ -11,6 +11,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_join.h"
 #include "agents/wrap.h"
+#include "core/hooks.h"
 #include "core/plugin_id.h"
 #include "core/strings.h"
 
@@ -64,10 +65,6 @@ std::optional<std::string_view> Lookup(const Named (&table)[N], std::string_view
   return std::nullopt;
 }
 
-constexpr std::string_view kCanonicalEvents[] = {
-    "pre_tool_call", "post_tool_call", "session_start", "session_end", "turn_end",
-    "user_prompt",   "tool_definition", "shell_env",    "pre_compact"};
-
 // `PermissionRequest` → `permission_request`. A name that would come out as one of the
 // canonical events (an agent's event plugline does not know, spelled like one it does) keeps
 // its own spelling: only the events above may deny or rewrite.
@@ -87,7 +84,7 @@ std::string SnakeCase(std::string_view name) {
       out += c == '-' || c == ' ' ? '_' : c;
     }
   }
-  for (std::string_view canonical : kCanonicalEvents) {
+  for (std::string_view canonical : core::kCanonicalEvents) {
     if (out == canonical) return std::string(name);
   }
   return out;

@@ -32,6 +32,12 @@ inline void Error(std::string_view message) {
   WriteAll(STDERR_FILENO, StrCat("plugline: ", message, "\n"));
 }
 
+// The working directory, or "" when it cannot be told (removed, too long).
+inline std::string CurrentDir() {
+  char buf[4096];
+  return ::getcwd(buf, sizeof buf) != nullptr ? std::string(buf) : std::string();
+}
+
 // This executable's absolute path (what an agent's hook settings and a wrapped command run).
 inline std::string SelfPath() {
   char buf[4096];

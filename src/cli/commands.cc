@@ -225,9 +225,20 @@ struct AgentHookFlags {
   bool fail_closed = false;
   // --shaping: auto (wrap where the agent would run the command without asking anyway, else
   // replace where it can exactly), replace, wrap (also where it must be asked for), off.
-  enum class Shaping { kAuto, kReplace, kWrap, kOff } shaping = Shaping::kAuto;
-  bool shaping_given = false;  // on the command line (else adapters.<agent>.shaping decides)
+  enum class Shaping { kAuto, kReplace, kWrap, kOff };
+  // From the command line; when absent, adapters.<agent>.shaping decides, else auto.
+  std::optional<Shaping> shaping;
 };
+
+// auto | replace | wrap | off, as --shaping and adapters.<agent>.shaping spell them.
+std::optional<AgentHookFlags::Shaping> ParseShaping(std::string_view name) {
+  using Shaping = AgentHookFlags::Shaping;
+  if (name == "auto") return Shaping::kAuto;
+  if (name == "replace") return Shaping::kReplace;
+  if (name == "wrap") return Shaping::kWrap;
+  if (name == "off") return Shaping::kOff;
+  return std::nullopt;
+}
 
 // Whether `program` (a command's first word) is a file that can run: a path, or on PATH.
 bool IsProgram(std::string_view program) {
@@ -351,14 +362,8 @@ int AgentHook(const AgentHookFlags& flags, CommandEnv& env) {
   // shell tools.
   const core::AdapterConfig adapter =
       internal::HostAccess::Adapter(**host, agents::AgentName(flags.agent));
-  AgentHookFlags::Shaping shaping = flags.shaping;
-  if (!flags.shaping_given && !adapter.shaping.empty()) {
-    using Shaping = AgentHookFlags::Shaping;
-    shaping = adapter.shaping == "replace" ? Shaping::kReplace
-              : adapter.shaping == "wrap"  ? Shaping::kWrap
-              : adapter.shaping == "off"   ? Shaping::kOff
-                                           : Shaping::kAuto;
-  }
+  const AgentHookFlags::Shaping shaping = flags.shaping.value_or(
+      ParseShaping(adapter.shaping).value_or(AgentHookFlags::Shaping::kAuto));
   absl::StatusOr<agents::HookCall> call =
       agents::ReadHookCall(flags.agent, *input, flags.event, adapter.shell_tools);
   if (!call.ok()) return fail(StrCat("hook --agent ", agents::AgentName(flags.agent), ": ",
@@ -427,10 +432,8 @@ int Hook(const std::vector<std::string>& args, CommandEnv& env) {
         payload_file = value;
       } else if (arg == "--agent") {
         agent = value;
-      } else if (value == "auto" || value == "replace" || value == "wrap" || value == "off") {
-        using Shaping = AgentHookFlags::Shaping;
-        shaping = value == "auto" ? Shaping::kAuto : value == "replace" ? Shaping::kReplace
-                  : value == "wrap" ? Shaping::kWrap : Shaping::kOff;
+      } else if (ParseShaping(value)) {
+        shaping = ParseShaping(value);
       } else {
         io.Error(StrCat("--shaping: expected auto, replace, wrap or off, got ",
                         core::EscapeControl(value)));
@@ -458,12 +461,7 @@ int Hook(const std::vector<std::string>& args, CommandEnv& env) {
       io.Error(StrCat("hook: ", named.status().message()));
       return kExitUsage;
     }
-    AgentHookFlags flags{*named, event, payload_file, fail_closed};
-    if (shaping) {
-      flags.shaping = *shaping;
-      flags.shaping_given = true;
-    }
-    return AgentHook(flags, env);
+    return AgentHook(AgentHookFlags{*named, event, payload_file, fail_closed, shaping}, env);
   }
   if (fail_closed || shaping) {
     io.Error("hook: --fail-closed and --shaping go with --agent");

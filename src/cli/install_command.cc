@@ -27,11 +27,6 @@ constexpr std::string_view kInstallUsage =
     "  --dry-run    print what would change (a diff), change nothing\n"
     "  --uninstall  take out exactly what install added\n";
 
-std::string CurrentDir() {
-  char buf[4096];
-  return ::getcwd(buf, sizeof buf) != nullptr ? std::string(buf) : std::string();
-}
-
 // `diff -u` of the file as it is and as it would be.
 int PrintDiff(const std::string& path, const std::string& before, const std::string& after) {
   char dir_template[] = "/tmp/plugline-install-XXXXXX";

@@ -76,11 +76,6 @@ void PrintNewDiagnostics(const Host& host) {
   diagnostics_printed = std::max(diagnostics_printed, diagnostics.size());
 }
 
-std::string CurrentDir() {
-  char cwd[4096];
-  return ::getcwd(cwd, sizeof cwd) != nullptr ? std::string(cwd) : std::string();
-}
-
 // The host of this process for the current directory; `opened`, when given, is one that
 // deciding where to run already made.
 absl::StatusOr<std::unique_ptr<Host>> OpenHost(std::unique_ptr<Host> opened = nullptr) {
