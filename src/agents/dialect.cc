@@ -57,6 +57,17 @@ constexpr Named kCopilotEvents[] = {
     {"subagentStop", "subagent_end"},         {"notification", "notification"},
 };
 
+// OpenCode's hooks, and the bus events its plugin forwards (`event`, by the event's type).
+constexpr Named kOpenCodeEvents[] = {
+    {"tool.execute.before", "pre_tool_call"},
+    {"tool.execute.after", "post_tool_call"},
+    {"chat.message", "user_prompt"},
+    {"experimental.session.compacting", "pre_compact"},
+    {"session.created", "session_start"},
+    {"session.deleted", "session_end"},
+    {"session.idle", "turn_end"},
+};
+
 template <size_t N>
 std::optional<std::string_view> Lookup(const Named (&table)[N], std::string_view name) {
   for (const Named& entry : table) {
@@ -108,6 +119,14 @@ std::string CanonicalEvent(Agent agent, std::string_view name) {
       known = Lookup(kCopilotEvents, name);
       if (!known) known = Lookup(kClaudeEvents, name);
       break;
+    case Agent::kOpenCode: {
+      known = Lookup(kOpenCodeEvents, name);
+      if (known) break;
+      // "file.edited" → "file_edited"
+      std::string dotted(name);
+      std::replace(dotted.begin(), dotted.end(), '.', '_');
+      return SnakeCase(dotted);
+    }
   }
   return known ? std::string(*known) : SnakeCase(name);
 }
@@ -126,6 +145,8 @@ bool IsShellTool(Agent agent, std::string_view tool) {
       return tool == "Shell";
     case Agent::kCopilot:
       return tool == "bash" || tool == "Bash" || tool == "powershell";
+    case Agent::kOpenCode:
+      return tool == "bash";
   }
   return false;
 }
@@ -264,6 +285,118 @@ constexpr std::string_view kCarried[] = {
     "tool_input", "tool_response", "toolArgs", "toolResult", "tool_output", "tool_result",
 };
 
+// plugline's OpenCode plugin's call: {hook, input, output, directory}, OpenCode's own
+// (input, output) of the hook; `event` hooks carry the bus event as input.event.
+absl::StatusOr<HookCall> ReadOpenCodeCall(const Value& call_doc,
+                                          const std::vector<std::string>& shell_tools) {
+  HookCall call;
+  call.agent = Agent::kOpenCode;
+  const std::string hook = TextOr(call_doc, "hook");
+  if (hook.empty()) {
+    return absl::InvalidArgumentError(
+        "the hook input names no hook (no `hook`): it is written by plugline's OpenCode plugin");
+  }
+  static const Value kEmpty{core::ValueObject{}};
+  const Value* input = call_doc.Find("input");
+  const Value* output = call_doc.Find("output");
+  if (input == nullptr || !input->is_object()) input = &kEmpty;
+  if (output == nullptr || !output->is_object()) output = &kEmpty;
+  const Value* properties = nullptr;
+  if (hook == "event") {
+    const Value* event = input->Find("event");
+    call.agent_event = event != nullptr && event->is_object() ? TextOr(*event, "type") : "";
+    if (call.agent_event.empty()) {
+      return absl::InvalidArgumentError("the event hook's input has no event.type");
+    }
+    properties = event->Find("properties");
+    if (properties != nullptr && !properties->is_object()) properties = nullptr;
+  } else {
+    call.agent_event = hook;
+  }
+  call.event = CanonicalEvent(Agent::kOpenCode, call.agent_event);
+  const bool tool_event = call.event == "pre_tool_call" || call.event == "post_tool_call";
+  Value tool_input(core::ValueObject{});
+  if (tool_event) {
+    call.agent_tool = TextOr(*input, "tool");
+    const Value* args = call.event == "pre_tool_call" ? output->Find("args") : input->Find("args");
+    if (args != nullptr && args->is_object()) tool_input = *args;
+    call.shell = IsShellTool(Agent::kOpenCode, call.agent_tool) ||
+                 std::find(shell_tools.begin(), shell_tools.end(), call.agent_tool) !=
+                     shell_tools.end();
+    call.tool = call.shell ? "terminal" : CanonicalTool(call.agent_tool);
+    if (call.shell) call.command = TextOr(tool_input, "command");
+  }
+  call.cwd = TextOr(call_doc, "directory");
+  if (call.event == "post_tool_call") {
+    call.output = TextOr(*output, "output");
+    if (const Value* metadata = output->Find("metadata"); metadata != nullptr && metadata->is_object()) {
+      if (const Value* exit = metadata->Find("exit"); exit != nullptr && exit->as_integer()) {
+        call.exit_code = static_cast<int>(*exit->as_integer());
+        call.failed = *call.exit_code != 0;
+      }
+    }
+  }
+  Value payload_input = tool_input;
+  if (std::optional<std::string> original = call.shell ? Unwrap(call.command) : std::nullopt) {
+    call.wrapped = true;
+    call.command = *original;
+    payload_input.Set("command", Value(*original));
+  }
+
+  // The canonical payload: OpenCode's input members (but what is carried below), then plugline's.
+  Value canonical(core::ValueObject{});
+  for (const auto& [key, value] : input->as_object()) {
+    if (key == "args" || key == "event" || key == "arguments" || key == "result") continue;
+    canonical.as_object().emplace_back(key, value);
+  }
+  if (properties != nullptr) canonical.Set("properties", *properties);
+  if (!call.cwd.empty()) canonical.Set("cwd", Value(call.cwd));
+  canonical.Set("event", Value(call.event));
+  canonical.Set("platform", Value("opencode"));
+  canonical.Set("agent", Value("opencode"));
+  canonical.Set("agent_event", Value(call.agent_event));
+  std::string session = TextOr(*input, "sessionID");
+  if (session.empty() && properties != nullptr) {
+    session = TextOr(*properties, "sessionID");
+    const Value* info = properties->Find("info");
+    if (session.empty() && info != nullptr && info->is_object()) session = TextOr(*info, "id");
+  }
+  if (!session.empty()) canonical.Set("session_id", Value(session));
+  if (tool_event) {
+    canonical.Set("tool", Value(call.tool));
+    canonical.Set("agent_tool", Value(call.agent_tool));
+    canonical.Set("arguments", Value(core::ToJson(payload_input)));
+  }
+  if (call.wrapped) canonical.Set("wrapped", Value(true));
+  if (const std::string id = TextOr(*input, "callID"); !id.empty()) {
+    canonical.Set("call_id", Value(id));
+  }
+  if (call.event == "user_prompt") {
+    // The prompt: the message's text parts (what the user typed; not files or synthetic text).
+    std::vector<std::string> texts;
+    if (const Value* parts = output->Find("parts"); parts != nullptr && parts->is_array()) {
+      for (const Value& part : parts->as_array()) {
+        if (!part.is_object() || TextOr(part, "type") != "text") continue;
+        if (const Value* synthetic = part.Find("synthetic");
+            synthetic != nullptr && synthetic->is_bool() && synthetic->as_bool()) {
+          continue;
+        }
+        texts.push_back(TextOr(part, "text"));
+      }
+    }
+    canonical.Set("prompt", Value(absl::StrJoin(texts, "\n")));
+  }
+  if (call.event == "post_tool_call") {
+    canonical.Set("title", Value(TextOr(*output, "title")));
+    canonical.Set("result", Value(call.output));
+    if (call.exit_code) canonical.Set("exit_code", Value(*call.exit_code));
+    if (call.failed) canonical.Set("failed", Value(true));
+  }
+  call.tool_input = std::move(tool_input);
+  call.payload_json = core::ToJson(canonical);
+  return call;
+}
+
 }  // namespace
 
 absl::StatusOr<Agent> AgentNamed(std::string_view name) {
@@ -274,6 +407,7 @@ absl::StatusOr<Agent> AgentNamed(std::string_view name) {
       {"gemini-cli", Agent::kGemini},      {"qwen", Agent::kGemini},
       {"qwen-code", Agent::kGemini},       {"cursor", Agent::kCursor},
       {"copilot", Agent::kCopilot},        {"copilot-cli", Agent::kCopilot},
+      {"opencode", Agent::kOpenCode},
   };
   for (const auto& [known, agent] : kNames) {
     if (known == name) return agent;
@@ -294,11 +428,13 @@ std::string_view AgentName(Agent agent) {
       return "cursor";
     case Agent::kCopilot:
       return "copilot";
+    case Agent::kOpenCode:
+      return "opencode";
   }
   return "";
 }
 
-std::string_view AgentNames() { return "claude-code, codex, gemini, cursor, copilot"; }
+std::string_view AgentNames() { return "claude-code, codex, gemini, cursor, copilot, opencode"; }
 
 absl::StatusOr<HookCall> ReadHookCall(Agent agent, std::string_view input,
                                       std::string_view event_arg,
@@ -310,6 +446,7 @@ absl::StatusOr<HookCall> ReadHookCall(Agent agent, std::string_view input,
                                              Value::KindName(parsed->kind()), ", not an object"));
   }
   const Value& payload = *parsed;
+  if (agent == Agent::kOpenCode) return ReadOpenCodeCall(payload, shell_tools);
   HookCall call;
   call.agent = agent;
   call.agent_event = TextOr(payload, "hook_event_name", event_arg);
@@ -702,6 +839,26 @@ Answer RespondCopilot(const HookCall& call, const Decision& d,
   return a;
 }
 
+// plugline's OpenCode plugin applies these members (bindings/opencode/plugline.js): `deny`
+// (a reason: it throws), `args` (the whole new arguments), `output` (the tool's output the
+// model reads), `notice`.
+Answer RespondOpenCode(const HookCall& call, const Decision& d,
+                       const std::optional<std::string>& replacement) {
+  Answer a;
+  core::ValueObject out;
+  if (d.deny) {
+    out.emplace_back("deny", Value(d.reason.empty() ? std::string("denied by a plugline plugin")
+                                                    : d.reason));
+    a.out = Flat(out);
+    return a;
+  }
+  if (call.event == "pre_tool_call" && d.rewritten) out.emplace_back("args", *d.rewritten);
+  if (call.event == "post_tool_call" && replacement) out.emplace_back("output", Value(*replacement));
+  if (!d.context.empty()) out.emplace_back("notice", Value(d.context));
+  a.out = Flat(out);
+  return a;
+}
+
 }  // namespace
 
 Answer Respond(const HookCall& call, const DispatchResult& result,
@@ -718,6 +875,8 @@ Answer Respond(const HookCall& call, const DispatchResult& result,
       return RespondCursor(call, d, replacement);
     case Agent::kCopilot:
       return RespondCopilot(call, d, replacement);
+    case Agent::kOpenCode:
+      return RespondOpenCode(call, d, replacement);
   }
   return Answer{};
 }

@@ -26,14 +26,16 @@
 
 namespace plugline::agents {
 
-enum class Agent { kClaudeCode, kCodex, kGemini, kCursor, kCopilot };
+// kOpenCode: plugline's OpenCode plugin (bindings/opencode/plugline.js), which hands each of
+// OpenCode's hook calls over as {hook, input, output, directory}.
+enum class Agent { kClaudeCode, kCodex, kGemini, kCursor, kCopilot, kOpenCode };
 
-// The agent called `name`: claude-code, codex, gemini, cursor, copilot, or a fork that speaks
-// one of their dialects (claude and factory/droid: Claude Code's; qwen/qwen-code: Gemini CLI's).
+// The agent called `name`: claude-code, codex, gemini, cursor, copilot, opencode, or a fork
+// that speaks one of their dialects (claude and factory/droid: Claude Code's; qwen/qwen-code: Gemini CLI's).
 // InvalidArgument naming the known names otherwise.
 absl::StatusOr<Agent> AgentNamed(std::string_view name);
 std::string_view AgentName(Agent agent);
-// "claude-code, codex, gemini, cursor, copilot" (for messages and usage).
+// "claude-code, codex, gemini, cursor, copilot, opencode" (for messages and usage).
 std::string_view AgentNames();
 
 // One hook call of an agent, read as plugline sees it.

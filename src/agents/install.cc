@@ -4,6 +4,7 @@
 #include <cctype>
 
 #include "absl/strings/match.h"
+#include "agents/embedded.h"
 #include "core/fs.h"
 #include "core/strings.h"
 
@@ -32,8 +33,34 @@ std::vector<std::string_view> HookEvents(Agent agent) {
     case Agent::kCopilot:
       return {"preToolUse", "postToolUse", "postToolUseFailure", "userPromptSubmitted",
               "sessionStart", "sessionEnd", "agentStop", "preCompact"};
+    case Agent::kOpenCode:  // the hooks plugline's OpenCode plugin has
+      return {"tool.execute.before", "tool.execute.after", "chat.message", "chat.params",
+              "chat.headers", "shell.env", "event"};
   }
   return {};
+}
+
+// plugline's OpenCode plugin, as `plugline install --agent opencode` writes it: its first line
+// marks it, and DEFAULT_BINARY is the plugline that installed it.
+constexpr std::string_view kBridgeMarker = "// plugline-opencode-bridge\n";
+constexpr std::string_view kBridgeDefault = "const DEFAULT_BINARY = \"plugline\";";
+
+bool IsBridge(std::string_view text) { return text.starts_with(kBridgeMarker); }
+
+std::string BridgeSource(std::string_view plugline) {
+  std::string source(embedded::kOpenCodeBridge);
+  const size_t at = source.find(kBridgeDefault);
+  if (at != std::string::npos) {
+    source.replace(at, kBridgeDefault.size(),
+                   StrCat("const DEFAULT_BINARY = ", core::ToJson(core::Value(plugline)), ";"));
+  }
+  return source;
+}
+
+std::vector<std::string> EventNames(Agent agent) {
+  std::vector<std::string> names;
+  for (std::string_view event : HookEvents(agent)) names.emplace_back(event);
+  return names;
 }
 
 // Cursor's and Copilot's event lists hold handlers; the others' hold matcher groups.
@@ -163,7 +190,8 @@ SettingsChange Finish(const Value& doc, std::string_view existing, std::vector<s
 }  // namespace
 
 std::string HookSettingsPath(Agent agent, bool project, const std::string& home,
-                             const std::string& project_dir, const std::string& codex_home) {
+                             const std::string& project_dir, const std::string& codex_home,
+                             const std::string& config_home) {
   const std::string& base = project ? project_dir : home;
   switch (agent) {
     case Agent::kClaudeCode:
@@ -179,6 +207,10 @@ std::string HookSettingsPath(Agent agent, bool project, const std::string& home,
       // A file of plugline's own: Copilot CLI runs every file in these folders.
       return core::JoinPath(base, project ? ".github/hooks/plugline.json"
                                           : ".copilot/hooks/plugline.json");
+    case Agent::kOpenCode:
+      if (project) return core::JoinPath(project_dir, ".opencode/plugins/plugline.js");
+      return core::JoinPath(config_home.empty() ? core::JoinPath(home, ".config") : config_home,
+                            "opencode/plugins/plugline.js");
   }
   return "";
 }
@@ -203,6 +235,17 @@ std::string HookCommand(Agent agent, std::string_view plugline, std::string_view
 
 absl::StatusOr<SettingsChange> InstallHooks(Agent agent, std::string_view plugline,
                                             std::string_view existing, std::string_view path) {
+  if (agent == Agent::kOpenCode) {
+    if (!existing.empty() && !IsBridge(existing)) {
+      return absl::InvalidArgumentError(
+          StrCat(path, ": holds another plugin, not plugline's; nothing was changed"));
+    }
+    SettingsChange change;
+    change.text = BridgeSource(plugline);
+    change.changed = change.text != existing;
+    change.events = EventNames(agent);
+    return change;
+  }
   absl::StatusOr<Value> doc = ReadSettings(existing, path);
   if (!doc.ok()) return doc.status();
   if (FlatHandlers(agent) && doc->Find("version") == nullptr) {
@@ -259,6 +302,15 @@ absl::StatusOr<SettingsChange> InstallHooks(Agent agent, std::string_view plugli
 
 absl::StatusOr<SettingsChange> UninstallHooks(Agent agent, std::string_view existing,
                                               std::string_view path) {
+  if (agent == Agent::kOpenCode) {
+    SettingsChange change;
+    if (IsBridge(existing)) {
+      change.changed = true;
+      change.remove_file = true;
+      change.events = EventNames(agent);
+    }
+    return change;
+  }
   absl::StatusOr<Value> doc = ReadSettings(existing, path);
   if (!doc.ok()) return doc.status();
   Value* hooks = Member(*doc, "hooks");

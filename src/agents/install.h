@@ -15,9 +15,13 @@
 namespace plugline::agents {
 
 // Where the agent reads hooks from: its user settings under `home` (the user's home; Codex's
-// under `codex_home` when set), or the project's under `project`.
+// under `codex_home` when set), or the project's under `project`. OpenCode has no hook
+// commands: its "settings" are plugline's OpenCode plugin (bindings/opencode/plugline.js), a
+// file in OpenCode's plugin folder — `config_home` ($XDG_CONFIG_HOME, else ~/.config)
+// /opencode/plugins/plugline.js, or the project's .opencode/plugins/plugline.js.
 std::string HookSettingsPath(Agent agent, bool project, const std::string& home,
-                             const std::string& project_dir, const std::string& codex_home);
+                             const std::string& project_dir, const std::string& codex_home,
+                             const std::string& config_home = "");
 
 // The hook command for `agent` and, for Copilot's camelCase events, `event`: `plugline` is the
 // executable's absolute path (shell-quoted when it needs it).
@@ -26,16 +30,20 @@ std::string HookCommand(Agent agent, std::string_view plugline, std::string_view
 struct SettingsChange {
   std::string text;                    // the file's new content (pretty JSON, newline-ended)
   bool changed = false;                // differs from what the file held
+  bool remove_file = false;            // the file goes (OpenCode's plugin, uninstalled)
   std::vector<std::string> events;     // the events plugline's hook was added to / removed from
 };
 
 // `existing`: the file's content ("" when there is none). InvalidArgument naming `path` when it
 // is not a JSON object (nothing is written then). Installing twice changes nothing; another
-// tool's hooks are kept as they are, in their order.
+// tool's hooks are kept as they are, in their order. For OpenCode: the plugin's source with
+// `plugline` as the plugline it runs; a file there that is not plugline's plugin is
+// InvalidArgument (nothing is written).
 absl::StatusOr<SettingsChange> InstallHooks(Agent agent, std::string_view plugline,
                                             std::string_view existing, std::string_view path);
 // Takes out exactly the hooks InstallHooks added (any plugline path), and the groups and event
-// lists that are left empty by it; everything else stays.
+// lists that are left empty by it; everything else stays. OpenCode's plugin file goes whole
+// (remove_file) when it is plugline's.
 absl::StatusOr<SettingsChange> UninstallHooks(Agent agent, std::string_view existing,
                                               std::string_view path);
 

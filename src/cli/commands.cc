@@ -297,6 +297,7 @@ bool WrapPermitted(const agents::HookCall& call, const std::vector<std::string>&
     case agents::Agent::kGemini:
     case agents::Agent::kCursor:
     case agents::Agent::kCopilot:
+    case agents::Agent::kOpenCode:
       return shaping == AgentHookFlags::Shaping::kWrap;
   }
   return false;
@@ -332,6 +333,7 @@ bool ReplacesByDefault(const agents::HookCall& call) {
     case agents::Agent::kClaudeCode:
       return call.agent_event == "PostToolUse" && call.output_is_bash;
     case agents::Agent::kCodex:
+    case agents::Agent::kOpenCode:  // output.output, for failing commands too
       return true;
     case agents::Agent::kCopilot:
       return call.copilot_camel ? call.agent_event == "postToolUse"
@@ -554,15 +556,28 @@ int Trigger(const std::vector<std::string>& args, CommandEnv& env) {
     io.Error(StrCat("trigger: ", parsed.error, "\n\n", kUsage));
     return kExitUsage;
   }
-  const std::string* input = parsed.Get("input");
-  const std::string* output = parsed.Get("output");
+  std::string input = parsed.Get("input") != nullptr ? *parsed.Get("input") : "{}";
+  std::string output = parsed.Get("output") != nullptr ? *parsed.Get("output") : "{}";
+  // `-`: the JSON is on standard input (an OpenCode input can be larger than one argument may).
+  if (input == "-" && output == "-") {
+    io.Error("trigger: only one of --input and --output can be read from standard input");
+    return kExitUsage;
+  }
+  for (std::string* json : {&input, &output}) {
+    if (*json != "-") continue;
+    absl::StatusOr<std::string> read = ReadHookInput("-", env);
+    if (!read.ok()) {
+      io.Error(StrCat("trigger: ", read.status().message()));
+      return kExitUsage;
+    }
+    *json = *std::move(read);
+  }
   absl::StatusOr<Host*> host = session.Get();
   if (!host.ok()) {
     io.Error(ToStd(host.status().message()));
     return 1;
   }
-  absl::StatusOr<TriggerResult> result = (*host)->Trigger(
-      parsed.positional, input != nullptr ? *input : "{}", output != nullptr ? *output : "{}");
+  absl::StatusOr<TriggerResult> result = (*host)->Trigger(parsed.positional, input, output);
   if (!result.ok()) {
     io.Error(StrCat("trigger: ", result.status().message()));
     return kExitUsage;

@@ -8,6 +8,7 @@
 #include <string>
 #include <string_view>
 
+#include "absl/strings/str_join.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
 #include "agents/install.h"
@@ -22,7 +23,7 @@ namespace {
 
 constexpr std::string_view kInstallUsage =
     "usage: plugline install --agent AGENT [--project] [--dry-run] [--uninstall]\n"
-    "  AGENT: claude-code, codex, gemini, cursor, copilot\n"
+    "  AGENT: claude-code, codex, gemini, cursor, copilot, opencode (plugline's OpenCode plugin)\n"
     "  --project    the project's settings (in this directory) instead of your own\n"
     "  --dry-run    print what would change (a diff), change nothing\n"
     "  --uninstall  take out exactly what install added\n";
@@ -93,13 +94,15 @@ int InstallCommand(const std::vector<std::string>& args) {
   }
   const char* home = std::getenv("HOME");
   const char* codex_home = std::getenv("CODEX_HOME");
+  const char* config_home = std::getenv("XDG_CONFIG_HOME");
   if (!project && (home == nullptr || *home == '\0')) {
     Error("install: HOME is not set: where are your settings?");
     return 1;
   }
   const std::string path = agents::HookSettingsPath(*agent, project, home != nullptr ? home : "",
                                                     CurrentDir(),
-                                                    codex_home != nullptr ? codex_home : "");
+                                                    codex_home != nullptr ? codex_home : "",
+                                                    config_home != nullptr ? config_home : "");
   std::string existing;
   const bool exists = core::PathExists(path);
   if (exists) {
@@ -125,6 +128,7 @@ int InstallCommand(const std::vector<std::string>& args) {
     return 0;
   }
   if (dry_run) return PrintDiff(path, existing, change->text);
+  const bool plugin_file = *agent == agents::Agent::kOpenCode;
   std::string backup;
   if (exists) {
     const std::string stem = StrCat(path, ".plugline-backup-",
@@ -137,15 +141,28 @@ int InstallCommand(const std::vector<std::string>& args) {
       return 1;
     }
   }
-  absl::Status made = core::MakeDirs(path.substr(0, path.rfind('/')));
-  absl::Status written = made.ok() ? core::WriteFileAtomic(path, change->text) : made;
-  if (!written.ok()) {
-    Error(StrCat("install: ", written.message()));
-    return 1;
+  if (change->remove_file) {
+    if (::unlink(path.c_str()) != 0) {
+      Error(StrCat("install: cannot remove ", path, ": ", std::strerror(errno)));
+      return 1;
+    }
+  } else {
+    absl::Status made = core::MakeDirs(path.substr(0, path.rfind('/')));
+    absl::Status written = made.ok() ? core::WriteFileAtomic(path, change->text) : made;
+    if (!written.ok()) {
+      Error(StrCat("install: ", written.message()));
+      return 1;
+    }
   }
-  std::string said = StrCat(uninstall ? "took plugline's hook out of " : "added plugline's hook to ",
-                            change->events.size(), change->events.size() == 1 ? " event" : " events",
-                            " of ", name, " in ", path);
+  std::string said;
+  if (plugin_file) {
+    said = StrCat(uninstall ? "removed plugline's OpenCode plugin " : "added plugline's OpenCode plugin ",
+                  "(", absl::StrJoin(change->events, ", "), ") ", uninstall ? "from " : "to ", path);
+  } else {
+    said = StrCat(uninstall ? "took plugline's hook out of " : "added plugline's hook to ",
+                  change->events.size(), change->events.size() == 1 ? " event" : " events",
+                  " of ", name, " in ", path);
+  }
   if (!backup.empty()) said += StrCat(" (the file as it was: ", backup, ")");
   said += "\n";
   if (!uninstall && !agents::AfterInstall(*agent).empty()) {

@@ -403,14 +403,23 @@ int Shape(const std::vector<std::string>& args) {
   return 0;
 }
 
-// Where `plugline hook ARGS` reads its payload: "-" (standard input) or a file.
-std::string HookPayloadSource(const std::vector<std::string>& args) {
-  std::string source = "-";
+// What a command reads from standard input or a file: `plugline hook ARGS` its payload ("-",
+// standard input, or the --payload file); `plugline trigger NAME --input -` (or --output -)
+// standard input; nullopt for the rest.
+std::optional<std::string> InputSource(const std::string& name, const std::vector<std::string>& args) {
+  if (name != "hook" && name != "trigger") return std::nullopt;
+  std::optional<std::string> source;
+  if (name == "hook") source = "-";
   for (size_t i = 0; i < args.size(); ++i) {
-    if (args[i] == "--payload" && i + 1 < args.size()) {
+    if (name == "hook" && args[i] == "--payload" && i + 1 < args.size()) {
       source = args[++i];
-    } else if (args[i].starts_with("--payload=")) {
+    } else if (name == "hook" && args[i].starts_with("--payload=")) {
       source = args[i].substr(std::string_view("--payload=").size());
+    } else if (name == "trigger" && (args[i] == "--input" || args[i] == "--output") &&
+               i + 1 < args.size()) {
+      if (args[++i] == "-") source = "-";
+    } else if (name == "trigger" && (args[i] == "--input=-" || args[i] == "--output=-")) {
+      source = "-";
     }
   }
   return source;
@@ -424,12 +433,12 @@ int HostCommand(const std::string& name, const std::vector<std::string>& args) {
   std::string stdin_data;
   bool have_stdin = false;
   std::optional<Remote> remote = ChooseRemote(args, &cwd, &local);
-  if (remote && name == "hook") {
+  if (std::optional<std::string> input = InputSource(name, args); remote && input) {
     // The payload is read here, from this process's standard input or the file as this
     // process sees it: the server never opens a file a client names. One byte over the limit
     // is enough for the server to refuse it as this process would. A file that cannot be
     // opened is left to the in-process path, which says so.
-    const std::string source = HookPayloadSource(args);
+    const std::string& source = *input;
     const int fd = source == "-" ? STDIN_FILENO : ::open(source.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd >= 0) {
       absl::Status read = ReadInChunks(fd, source == "-" ? "standard input" : source,
@@ -439,7 +448,7 @@ int HostCommand(const std::string& name, const std::vector<std::string>& args) {
       });
       if (fd != STDIN_FILENO) ::close(fd);
       if (!read.ok()) {
-        Error(StrCat("hook: ", read.message()));
+        Error(StrCat(name, ": ", read.message()));
         return 1;
       }
       have_stdin = true;

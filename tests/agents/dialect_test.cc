@@ -20,6 +20,9 @@ namespace {
 
 using core::Value;
 
+constexpr Agent kAll[] = {Agent::kClaudeCode, Agent::kCodex,   Agent::kGemini,
+                          Agent::kCursor,     Agent::kCopilot, Agent::kOpenCode};
+
 struct Recorded {
   std::string source;
   std::string event_arg;
@@ -140,10 +143,16 @@ TEST_CASE("agents: every recorded hook call maps onto a canonical event, with th
       {"copilot PreToolUse", {"pre_tool_call", "terminal"}},
       {"copilot PostToolUse", {"post_tool_call", "terminal"}},
       {"copilot agentStop", {"turn_end", ""}},
+      {"opencode session.created", {"session_start", ""}},
+      {"opencode chat.message", {"user_prompt", ""}},
+      {"opencode tool.execute.before", {"pre_tool_call", ""}},  // terminal, or read
+      {"opencode tool.execute.after", {"post_tool_call", "terminal"}},
+      {"opencode session.idle", {"turn_end", ""}},
+      {"opencode experimental.session.compacting", {"pre_compact", ""}},
+      {"opencode session.deleted", {"session_end", ""}},
   };
   size_t seen = 0;
-  for (Agent agent : {Agent::kClaudeCode, Agent::kCodex, Agent::kGemini, Agent::kCursor,
-                      Agent::kCopilot}) {
+  for (Agent agent : kAll) {
     for (const Recorded& recorded : Calls(AgentName(agent))) {
       const HookCall call = Read(agent, recorded);
       const std::string key = StrCat(AgentName(agent), " ", call.agent_event);
@@ -170,7 +179,7 @@ TEST_CASE("agents: every recorded hook call maps onto a canonical event, with th
       if (call.event == "post_tool_call") CHECK(Text(payload, "result") == call.output);
     }
   }
-  CHECK(seen == 62);
+  CHECK(seen == 72);
 }
 
 TEST_CASE("agents: the tool's output and exit code are read from each agent's own shape") {
@@ -302,8 +311,7 @@ TEST_CASE("agents: notices reach the model where the event has a field for them,
   CHECK(codex_stop.err == "remember X\n");
   Value g = Json(Respond(Find(Agent::kGemini, "BeforeAgent"), Noticed("remember X"), {}).out);
   CHECK(Text(*g.Find("hookSpecificOutput"), "additionalContext") == "remember X");
-  for (Agent agent : {Agent::kClaudeCode, Agent::kCodex, Agent::kGemini, Agent::kCursor,
-                      Agent::kCopilot}) {
+  for (Agent agent : kAll) {
     for (const Recorded& recorded : Calls(AgentName(agent))) {
       const Answer nothing = Respond(Read(agent, recorded), DispatchResult{}, std::nullopt);
       INFO(AgentName(agent), " ", recorded.input);
@@ -321,13 +329,72 @@ TEST_CASE("agents: plugline's own failure fails open by default and closed when 
   CHECK(FailureAnswer(Agent::kCursor, "bad input", false).exit_code == 1);
   // Copilot CLI denies a preToolUse whose hook exits non-zero: open is 0 there.
   CHECK(FailureAnswer(Agent::kCopilot, "bad input", false).exit_code == 0);
-  for (Agent agent : {Agent::kClaudeCode, Agent::kCodex, Agent::kGemini, Agent::kCursor,
-                      Agent::kCopilot}) {
+  CHECK(FailureAnswer(Agent::kOpenCode, "bad input", false).exit_code == 1);
+  for (Agent agent : kAll) {
     const Answer closed = FailureAnswer(agent, "bad input", true);
     CHECK(closed.exit_code == 2);
     CHECK(closed.out.empty());
     CHECK(closed.err == "plugline: bad input\n");
   }
+}
+
+TEST_CASE("agents: OpenCode's hook calls, as plugline's OpenCode plugin hands them over, and the answers it applies") {
+  // Reading: the tool's input is output.args before and input.args after; the output and exit
+  // code are OpenCode's; the prompt is the message's text parts; the session is OpenCode's.
+  HookCall before = Find(Agent::kOpenCode, "tool.execute.before", "bash");
+  CHECK(before.shell);
+  CHECK(before.tool == "terminal");
+  CHECK(before.command == "echo ORIGINAL; seq 1 3");
+  CHECK(before.cwd == "/tmp/ocs/proj");
+  const Value payload = Payload(before);
+  CHECK(Text(payload, "call_id") == "call_1");
+  CHECK(Text(payload, "session_id") == "ses_dcc6d901dffeUllY3VKt2nuPGt");
+  HookCall read = Find(Agent::kOpenCode, "tool.execute.before", "read");
+  CHECK_FALSE(read.shell);
+  CHECK(read.tool == "read");
+  bool saw_failure = false;
+  for (const Recorded& recorded : Calls("opencode")) {
+    HookCall call = Read(Agent::kOpenCode, recorded);
+    if (call.agent_event != "tool.execute.after") continue;
+    if (call.command == "ls /nonexistent") {
+      saw_failure = true;
+      CHECK(call.exit_code == 2);
+      CHECK(call.failed);
+      CHECK(call.output.find("No such file or directory") != std::string::npos);
+      CHECK(Payload(call).Find("exit_code")->as_integer() == 2);
+    } else {
+      CHECK(call.exit_code == 0);
+      CHECK_FALSE(call.failed);
+      CHECK(call.output == "ORIGINAL\n1\n2\n3\n");
+    }
+  }
+  CHECK(saw_failure);
+  CHECK(Text(Payload(Find(Agent::kOpenCode, "chat.message")), "prompt") == "\"go and list\"");
+  CHECK(Text(Payload(Find(Agent::kOpenCode, "session.created")), "session_id") ==
+        "ses_dcc6d901dffeUllY3VKt2nuPGt");
+  // Bus events plugline has no name for keep theirs, with `_` for `.`, observe-only.
+  absl::StatusOr<HookCall> edited = ReadHookCall(
+      Agent::kOpenCode, R"({"hook":"event","input":{"event":{"type":"file.edited","properties":{"file":"a.py"}}}})", "");
+  REQUIRE(edited.ok());
+  CHECK(edited->event == "file_edited");
+  CHECK(Text(*Payload(*edited).Find("properties"), "file") == "a.py");
+  CHECK_FALSE(ReadHookCall(Agent::kOpenCode, R"({"input":{}})", "").ok());
+  CHECK_FALSE(ReadHookCall(Agent::kOpenCode, R"({"hook":"event","input":{}})", "").ok());
+
+  // Answering: a deny's reason (the plugin throws it), the whole new arguments, the output the
+  // model reads, a notice; nothing for no opinion.
+  Value deny = Json(Respond(before, Denied("no rm -rf"), {}).out);
+  CHECK(Text(deny, "deny") == "no rm -rf");
+  CHECK(deny.as_object().size() == 1);
+  Value rewrite = Json(Respond(before, Rewritten(R"({"command":"echo REWRITTEN"})"), {}).out);
+  CHECK(core::ToJson(*rewrite.Find("args")) == R"({"command":"echo REWRITTEN"})");
+  HookCall after = Find(Agent::kOpenCode, "tool.execute.after");
+  Value replaced = Json(Respond(after, {}, std::optional<std::string>("SHAPED")).out);
+  CHECK(Text(replaced, "output") == "SHAPED");
+  Value noticed = Json(Respond(after, Noticed("remember X"), {}).out);
+  CHECK(Text(noticed, "notice") == "remember X");
+  CHECK(noticed.Find("output") == nullptr);
+  CHECK(AgentNamed("opencode").value() == Agent::kOpenCode);
 }
 
 TEST_CASE("agents: bad input, unknown agents and forks that share a dialect") {

@@ -4,6 +4,7 @@ It speaks just enough of each agent's model API to run one tool call and finish:
   - Anthropic Messages with SSE (Claude Code): POST /v1/messages
   - OpenAI Responses with SSE (Codex CLI): POST /v1/responses
   - Gemini streamGenerateContent with SSE (Gemini CLI): POST /v1beta/models/M:streamGenerateContent
+  - OpenAI chat completions with SSE (OpenCode's openai-compatible provider): POST /v1/chat/completions
 
 The script is a list of shell commands (`--command`, repeatable): the first request of a
 conversation that offers a shell tool gets a call of that tool with the first command; a
@@ -187,6 +188,47 @@ def gemini_reply(body, script, path):
     return "application/json", json.dumps(response).encode()
 
 
+# --- OpenAI chat completions (OpenCode's openai-compatible provider) ----------------------
+
+CHAT_SHELL_TOOLS = ("bash",)
+
+
+def chat_tool_results(body):
+    return sum(1 for m in body.get("messages", []) if isinstance(m, dict) and m.get("role") == "tool")
+
+
+def chat_reply(body, script):
+    tools = []
+    for t in body.get("tools", []) or []:
+        if isinstance(t, dict):
+            tools.append((t.get("function") or {}).get("name"))
+    shell = next((t for t in CHAT_SHELL_TOOLS if t in tools), None)
+    results = chat_tool_results(body)
+    command = script.next_command(results) if shell else None
+    chunk = {"id": f"chatcmpl-{results + 1}", "object": "chat.completion.chunk", "created": 0,
+             "model": body.get("model", "fake-model")}
+    if command is not None:
+        arguments = json.dumps({"command": command, "description": "run it"})
+        delta = {"role": "assistant", "content": None,
+                 "tool_calls": [{"index": 0, "id": f"call_{results + 1}", "type": "function",
+                                 "function": {"name": shell, "arguments": arguments}}]}
+        finish = "tool_calls"
+    else:
+        delta = {"role": "assistant", "content": "done" if shell else "ok"}
+        finish = "stop"
+    usage = {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15}
+    if not body.get("stream"):
+        message = {"role": "assistant", "content": delta.get("content"),
+                   "tool_calls": delta.get("tool_calls")}
+        reply = dict(chunk, object="chat.completion",
+                     choices=[{"index": 0, "message": message, "finish_reason": finish}], usage=usage)
+        return "application/json", json.dumps(reply).encode()
+    events = [dict(chunk, choices=[{"index": 0, "delta": delta, "finish_reason": None}]),
+              dict(chunk, choices=[{"index": 0, "delta": {}, "finish_reason": finish}], usage=usage)]
+    text = "".join(f"data: {json.dumps(e)}\n\n" for e in events) + "data: [DONE]\n\n"
+    return "text/event-stream", text.encode()
+
+
 def make_handler(script, log_path, log_lock):
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
@@ -224,6 +266,8 @@ def make_handler(script, log_path, log_lock):
                     reply = ("application/json", b'{"input_tokens": 10}')
                 elif path.endswith("/messages"):
                     reply = anthropic_reply(body, script)
+                elif path.endswith("/chat/completions"):
+                    reply = chat_reply(body, script)
                 elif path.endswith("/responses"):
                     reply = responses_reply(body, script)
                 elif path.endswith(":countTokens"):

@@ -6,6 +6,8 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
+
 #include "core/json.h"
 #include "core/strings.h"
 
@@ -145,6 +147,49 @@ TEST_CASE("install: where each agent reads its hooks") {
   CHECK(HookSettingsPath(Agent::kCopilot, false, "/h", "/p", "") == "/h/.copilot/hooks/plugline.json");
   CHECK(HookSettingsPath(Agent::kCopilot, true, "/h", "/p", "") == "/p/.github/hooks/plugline.json");
   CHECK_FALSE(AfterInstall(Agent::kCodex).empty());
+  CHECK(HookSettingsPath(Agent::kOpenCode, false, "/h", "/p", "") ==
+        "/h/.config/opencode/plugins/plugline.js");
+  CHECK(HookSettingsPath(Agent::kOpenCode, false, "/h", "/p", "", "/x") ==
+        "/x/opencode/plugins/plugline.js");
+  CHECK(HookSettingsPath(Agent::kOpenCode, true, "/h", "/p", "", "/x") ==
+        "/p/.opencode/plugins/plugline.js");
+}
+
+TEST_CASE("install: OpenCode gets plugline's OpenCode plugin, pointed at this plugline, and only ours is replaced or removed") {
+  const std::string path = "/h/.config/opencode/plugins/plugline.js";
+  absl::StatusOr<SettingsChange> first =
+      InstallHooks(Agent::kOpenCode, "/opt/plugline/bin/plugline", "", path);
+  REQUIRE(first.ok());
+  CHECK(first->changed);
+  CHECK(first->text.starts_with("// plugline-opencode-bridge\n"));
+  CHECK(first->text.find(R"(const DEFAULT_BINARY = "/opt/plugline/bin/plugline";)") !=
+        std::string::npos);
+  CHECK(first->text.find("export const PluglineBridge") != std::string::npos);
+  CHECK(std::find(first->events.begin(), first->events.end(), "tool.execute.before") !=
+        first->events.end());
+  // Again: nothing changes. Another plugline: the plugin is pointed at it.
+  absl::StatusOr<SettingsChange> again =
+      InstallHooks(Agent::kOpenCode, "/opt/plugline/bin/plugline", first->text, path);
+  REQUIRE(again.ok());
+  CHECK_FALSE(again->changed);
+  absl::StatusOr<SettingsChange> moved =
+      InstallHooks(Agent::kOpenCode, "/usr/local/bin/plugline", first->text, path);
+  REQUIRE(moved.ok());
+  CHECK(moved->changed);
+  CHECK(moved->text.find(R"(const DEFAULT_BINARY = "/usr/local/bin/plugline";)") != std::string::npos);
+  // A plugin of someone else's by that name is neither replaced nor removed.
+  const std::string theirs = "export const Mine = async () => ({});\n";
+  absl::StatusOr<SettingsChange> refused = InstallHooks(Agent::kOpenCode, "plugline", theirs, path);
+  REQUIRE_FALSE(refused.ok());
+  CHECK(std::string(refused.status().message()).find(path) != std::string::npos);
+  absl::StatusOr<SettingsChange> kept = UninstallHooks(Agent::kOpenCode, theirs, path);
+  REQUIRE(kept.ok());
+  CHECK_FALSE(kept->changed);
+  CHECK_FALSE(kept->remove_file);
+  absl::StatusOr<SettingsChange> removed = UninstallHooks(Agent::kOpenCode, first->text, path);
+  REQUIRE(removed.ok());
+  CHECK(removed->changed);
+  CHECK(removed->remove_file);
 }
 
 }  // namespace

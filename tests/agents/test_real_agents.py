@@ -30,6 +30,7 @@ AGENTS_DIR = Path(os.environ.get("PLUGLINE_AGENTS_DIR", "/nonexistent"))
 CLAUDE = AGENTS_DIR / "node_modules/@anthropic-ai/claude-code-linux-x64/claude"
 CODEX = AGENTS_DIR / "node_modules/@openai/codex-linux-x64/vendor/x86_64-unknown-linux-musl/bin/codex"
 GEMINI = AGENTS_DIR / "node_modules/@google/gemini-cli/bundle/gemini.js"
+OPENCODE = AGENTS_DIR / "node_modules/opencode-linux-x64/bin/opencode"
 
 
 def test_nothing_can_leave_the_machine():
@@ -109,12 +110,14 @@ def scratch_factory():
 
 # --- the agents -------------------------------------------------------------------------------
 
-def install(s, agent, extra_env=None):
-    """`plugline install --agent X`, as a user would: the agent's hook settings in s.home."""
-    run = subprocess.run([PLUGLINE, "install", "--agent", agent], cwd=s.project,
-                         env=s.env(extra_env), capture_output=True, text=True, timeout=60)
+def install(s, agent, extra_env=None, project=False):
+    """`plugline install --agent X`, as a user would: the agent's hook settings in s.home (or
+    the project's)."""
+    run = subprocess.run([PLUGLINE, "install", "--agent", agent] + (["--project"] if project else []),
+                         cwd=s.project, env=s.env(extra_env), capture_output=True, text=True,
+                         timeout=60)
     assert run.returncode == 0, run.stderr
-    assert "added plugline's hook to" in run.stdout, run.stdout
+    assert "added plugline's" in run.stdout, run.stdout
 
 
 def run_claude(s, prompt="go"):
@@ -179,7 +182,29 @@ def run_gemini(s, prompt="go"):
                           text=True, timeout=120)
 
 
-RUN = {"claude-code": run_claude, "codex": run_codex, "gemini": run_gemini}
+def run_opencode(s, prompt="go"):
+    assert OPENCODE.exists(), f"OpenCode is not installed in {AGENTS_DIR} (scripts/test-all.sh installs it)"
+    xdg = {"XDG_CONFIG_HOME": str(s.home / ".config"), "XDG_DATA_HOME": str(s.home / ".local/share"),
+           "XDG_CACHE_HOME": str(s.home / ".cache"), "XDG_STATE_HOME": str(s.home / ".local/state")}
+    # plugline's OpenCode plugin, in your own plugin folder (~/.config/opencode/plugins).
+    install(s, "opencode", xdg)
+    (s.project / "opencode.json").write_text(json.dumps({
+        "model": "fake/fake-model", "small_model": "fake/fake-model", "autoupdate": False,
+        "share": "disabled", "permission": {"bash": "allow", "edit": "allow", "webfetch": "deny"},
+        "provider": {"fake": {"npm": "@ai-sdk/openai-compatible", "name": "Fake",
+                              "options": {"baseURL": f"http://127.0.0.1:{s.port}/v1", "apiKey": "sk-test"},
+                              "models": {"fake-model": {"name": "Fake", "tool_call": True,
+                                                        "limit": {"context": 100000, "output": 4096}}}}}}))
+    # Offline, OpenCode's own npm install of @opencode-ai/plugin would retry for 70 s: fail at once.
+    env = s.env(dict(xdg, OPENCODE_DISABLE_AUTOUPDATE="1", OPENCODE_DISABLE_MODELS_FETCH="1",
+                     OPENCODE_DISABLE_DEFAULT_PLUGINS="1", OPENCODE_DISABLE_LSP_DOWNLOAD="1",
+                     OPENCODE_DISABLE_SHARE="1", npm_config_offline="true",
+                     npm_config_fetch_retries="0"))
+    return subprocess.run([str(OPENCODE), "run", prompt], cwd=s.project, env=env,
+                          stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=120)
+
+
+RUN = {"claude-code": run_claude, "codex": run_codex, "gemini": run_gemini, "opencode": run_opencode}
 
 
 def tool_results(agent, requests):
@@ -197,6 +222,13 @@ def tool_results(agent, requests):
                         if isinstance(text, list):
                             text = "".join(part.get("text", "") for part in text)
                         found.append((text, bool(block.get("is_error"))))
+        elif agent == "opencode":
+            for message in body.get("messages", []):
+                if isinstance(message, dict) and message.get("role") == "tool":
+                    text = message.get("content")
+                    if isinstance(text, list):
+                        text = "".join(part.get("text", "") for part in text if isinstance(part, dict))
+                    found.append((text, False))
         elif agent == "gemini":
             for content in body.get("contents", []):
                 for part in content.get("parts", []) if isinstance(content, dict) else []:
@@ -220,7 +252,7 @@ def everything_the_model_read(requests):
     return "\n".join(json.dumps(r["body"]) for r in requests)
 
 
-AGENTS = ["claude-code", "codex", "gemini"]
+AGENTS = ["claude-code", "codex", "gemini", "opencode"]
 
 GUARD = """case "$(cat)" in
   *'rm -rf'*) echo '{"deny":true,"reason":"no rm -rf here, use trash"}' ;;

@@ -8,6 +8,7 @@
 
 #include "absl/strings/str_replace.h"
 #include "cli/cli_runner.h"
+#include "core/fs.h"
 #include "core/json.h"
 #include "core/strings.h"
 
@@ -80,6 +81,11 @@ std::vector<std::pair<std::string, AgentCall>> PreToolCalls(std::string_view com
        {{"hook", "--agent", "copilot", "preToolUse"},
         StrCat(R"({"sessionId":"s1","cwd":"/tmp","toolName":"bash","toolArgs":)", quoted.Take(),
                "}")}},
+      // plugline's OpenCode plugin's form of OpenCode's tool.execute.before.
+      {"opencode",
+       {{"hook", "--agent", "opencode"},
+        StrCat(R"({"hook":"tool.execute.before","input":{"tool":"bash","sessionID":"s1","callID":"c1"},"output":{"args":)",
+               input, R"(},"directory":"/tmp"})")}},
   };
 }
 
@@ -99,6 +105,7 @@ std::string DenyReason(std::string_view agent, const core::Value& answer) {
     CHECK(Text(answer, "permission") == "deny");
     return Text(answer, "agent_message");
   }
+  if (agent == "opencode") return Text(answer, "deny");
   CHECK(Text(answer, "permissionDecision") == "deny");
   return Text(answer, "permissionDecisionReason");
 }
@@ -394,6 +401,47 @@ TEST_CASE("plugline install --agent: dry run, install with a backup, again, unin
   CHECK(ReadFileOrEmpty(user.Sub(".gemini/settings.json")) == "{\"hooks\": [}");
   CHECK(cli.Run({"install", "--agent", "nope"}).exit_status == 2);
   CHECK(cli.Run({"install"}).exit_status == 2);
+}
+
+TEST_CASE("plugline install --agent opencode: plugline's OpenCode plugin in OpenCode's plugin folder, pointed at this plugline") {
+  Cli cli;
+  plugline::testing::TempDir user;
+  cli.env = {{"HOME", user.path()}, {"XDG_CONFIG_HOME", user.Sub("config")}};
+  cli.cwd = user.path();
+  const std::string plugin = user.Sub("config/opencode/plugins/plugline.js");
+  auto dry = cli.Run({"install", "--agent", "opencode", "--dry-run"});
+  REQUIRE_MESSAGE(dry.exit_status == 0, dry.error_output);
+  CHECK(dry.output.find("+// plugline-opencode-bridge") != std::string::npos);
+  CHECK_FALSE(core::PathExists(plugin));
+
+  auto installed = cli.Run({"install", "--agent", "opencode"});
+  REQUIRE_MESSAGE(installed.exit_status == 0, installed.error_output);
+  CHECK(installed.output.find("added plugline's OpenCode plugin (tool.execute.before") == 0);
+  CHECK(installed.output.find(plugin) != std::string::npos);
+  CHECK(ReadFileOrEmpty(plugin).find(StrCat("const DEFAULT_BINARY = \"", cli.binary, "\";")) !=
+        std::string::npos);
+  CHECK(cli.Run({"install", "--agent", "opencode"}).output.find("nothing to do") != std::string::npos);
+
+  // The project's folder with --project; someone else's plugline.js there is left alone.
+  const std::string theirs = user.Sub(".opencode/plugins/plugline.js");
+  WriteFile(theirs, "export const Mine = async () => ({});\n");
+  auto refused = cli.Run({"install", "--agent", "opencode", "--project"});
+  CHECK(refused.exit_status == 1);
+  CHECK(refused.error_output.find(theirs) != std::string::npos);
+  CHECK(ReadFileOrEmpty(theirs) == "export const Mine = async () => ({});\n");
+  CHECK(cli.Run({"install", "--agent", "opencode", "--project", "--uninstall"}).output.find(
+            "nothing to do") != std::string::npos);
+  CHECK(ReadFileOrEmpty(theirs) == "export const Mine = async () => ({});\n");
+
+  auto removed = cli.Run({"install", "--agent", "opencode", "--uninstall"});
+  CHECK(removed.exit_status == 0);
+  CHECK(removed.output.find("removed plugline's OpenCode plugin") == 0);
+  CHECK_FALSE(core::PathExists(plugin));
+  // The file as it was is kept beside it.
+  const size_t at = removed.output.find("the file as it was: ");
+  REQUIRE(at != std::string::npos);
+  CHECK(ReadFileOrEmpty(removed.output.substr(at + 20, removed.output.find(')', at) - at - 20))
+            .starts_with("// plugline-opencode-bridge"));
 }
 
 }  // namespace
