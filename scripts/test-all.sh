@@ -88,6 +88,9 @@ PLUGLINE_LIBRARY="$PWD/build/lib/libplugline.so" PYTHONPATH="$PWD/bindings/pytho
 step "Node binding tests (node --test)"
 PLUGLINE_NODE_ADDON="$PWD/build/lib/plugline.node" node --test bindings/node/test/
 
+step "plugline's OpenCode plugin (node --test), against the real plugline"
+PLUGLINE_BINARY="$PWD/build/bin/plugline" node --test bindings/opencode/test/
+
 step "example plugins' unit tests (node --test)"
 node --test examples/plugins/test/*.test.mjs
 

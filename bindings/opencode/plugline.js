@@ -136,9 +136,10 @@ export const PluglineBridge = async ({ client, directory }) => {
 
   // A named hook of the OpenCode plugins plugline loaded; `output` is changed in place.
   const trigger = async (hook, input, output) => {
-    const args = ["trigger", hook, "--input", JSON.stringify(input ?? {}), "--output",
-                  JSON.stringify(output ?? {})];
-    const result = await run(binary, args, "", directory);
+    // The input (a model's whole description, for chat.params) on stdin: it can be larger
+    // than one command-line argument may be.
+    const args = ["trigger", hook, "--input", "-", "--output", JSON.stringify(output ?? {})];
+    const result = await run(binary, args, JSON.stringify(input ?? {}), directory);
     if (result.code !== 0) {
       log("warn", `plugline trigger ${hook}: ${result.stderr.trim() || `exit ${result.code}`}`);
       return;

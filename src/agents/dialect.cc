@@ -285,6 +285,42 @@ constexpr std::string_view kCarried[] = {
     "tool_input", "tool_response", "toolArgs", "toolResult", "tool_output", "tool_result",
 };
 
+// The tool's input as plugins see it: a command plugline wrapped is the command the model
+// asked for (`call` then says it was wrapped).
+Value OriginalInput(const Value& tool_input, HookCall* call) {
+  Value payload_input = tool_input;
+  if (std::optional<std::string> original = call->shell ? Unwrap(call->command) : std::nullopt) {
+    call->wrapped = true;
+    call->command = *original;
+    payload_input.Set("command", Value(*original));
+  }
+  return payload_input;
+}
+
+// plugline's own members of the canonical payload, after the agent's.
+void AddCanonicalFields(const HookCall& call, const Value& payload_input, std::string_view session,
+                        std::string_view call_id, Value* canonical) {
+  canonical->Set("event", Value(call.event));
+  canonical->Set("platform", Value(AgentName(call.agent)));
+  canonical->Set("agent", Value(AgentName(call.agent)));
+  canonical->Set("agent_event", Value(call.agent_event));
+  if (!session.empty()) canonical->Set("session_id", Value(session));
+  if (!call.agent_tool.empty()) {
+    canonical->Set("tool", Value(call.tool));
+    canonical->Set("agent_tool", Value(call.agent_tool));
+  }
+  if (call.event == "pre_tool_call" || call.event == "post_tool_call") {
+    canonical->Set("arguments", Value(core::ToJson(payload_input)));
+  }
+  if (call.wrapped) canonical->Set("wrapped", Value(true));
+  if (!call_id.empty()) canonical->Set("call_id", Value(call_id));
+  if (call.event == "post_tool_call") {
+    canonical->Set("result", Value(call.output));
+    if (call.exit_code) canonical->Set("exit_code", Value(*call.exit_code));
+    if (call.failed) canonical->Set("failed", Value(true));
+  }
+}
+
 // plugline's OpenCode plugin's call: {hook, input, output, directory}, OpenCode's own
 // (input, output) of the hook; `event` hooks carry the bus event as input.event.
 absl::StatusOr<HookCall> ReadOpenCodeCall(const Value& call_doc,
@@ -336,12 +372,7 @@ absl::StatusOr<HookCall> ReadOpenCodeCall(const Value& call_doc,
       }
     }
   }
-  Value payload_input = tool_input;
-  if (std::optional<std::string> original = call.shell ? Unwrap(call.command) : std::nullopt) {
-    call.wrapped = true;
-    call.command = *original;
-    payload_input.Set("command", Value(*original));
-  }
+  const Value payload_input = OriginalInput(tool_input, &call);
 
   // The canonical payload: OpenCode's input members (but what is carried below), then plugline's.
   Value canonical(core::ValueObject{});
@@ -351,26 +382,14 @@ absl::StatusOr<HookCall> ReadOpenCodeCall(const Value& call_doc,
   }
   if (properties != nullptr) canonical.Set("properties", *properties);
   if (!call.cwd.empty()) canonical.Set("cwd", Value(call.cwd));
-  canonical.Set("event", Value(call.event));
-  canonical.Set("platform", Value("opencode"));
-  canonical.Set("agent", Value("opencode"));
-  canonical.Set("agent_event", Value(call.agent_event));
   std::string session = TextOr(*input, "sessionID");
   if (session.empty() && properties != nullptr) {
     session = TextOr(*properties, "sessionID");
     const Value* info = properties->Find("info");
     if (session.empty() && info != nullptr && info->is_object()) session = TextOr(*info, "id");
   }
-  if (!session.empty()) canonical.Set("session_id", Value(session));
-  if (tool_event) {
-    canonical.Set("tool", Value(call.tool));
-    canonical.Set("agent_tool", Value(call.agent_tool));
-    canonical.Set("arguments", Value(core::ToJson(payload_input)));
-  }
-  if (call.wrapped) canonical.Set("wrapped", Value(true));
-  if (const std::string id = TextOr(*input, "callID"); !id.empty()) {
-    canonical.Set("call_id", Value(id));
-  }
+  AddCanonicalFields(call, payload_input, session, TextOr(*input, "callID"), &canonical);
+  if (call.event == "post_tool_call") canonical.Set("title", Value(TextOr(*output, "title")));
   if (call.event == "user_prompt") {
     // The prompt: the message's text parts (what the user typed; not files or synthetic text).
     std::vector<std::string> texts;
@@ -385,12 +404,6 @@ absl::StatusOr<HookCall> ReadOpenCodeCall(const Value& call_doc,
       }
     }
     canonical.Set("prompt", Value(absl::StrJoin(texts, "\n")));
-  }
-  if (call.event == "post_tool_call") {
-    canonical.Set("title", Value(TextOr(*output, "title")));
-    canonical.Set("result", Value(call.output));
-    if (call.exit_code) canonical.Set("exit_code", Value(*call.exit_code));
-    if (call.failed) canonical.Set("failed", Value(true));
   }
   call.tool_input = std::move(tool_input);
   call.payload_json = core::ToJson(canonical);
@@ -499,13 +512,7 @@ absl::StatusOr<HookCall> ReadHookCall(Agent agent, std::string_view input,
   call.cwd = TextOr(payload, "cwd");
   call.permission_mode = TextOr(payload, "permission_mode");
   if (call.event == "post_tool_call") ReadOutput(agent, payload, &call);
-  // A command plugline wrapped: plugins see the command the model asked for.
-  Value payload_input = tool_input;
-  if (std::optional<std::string> original = call.shell ? Unwrap(call.command) : std::nullopt) {
-    call.wrapped = true;
-    call.command = *original;
-    payload_input.Set("command", Value(*original));
-  }
+  const Value payload_input = OriginalInput(tool_input, &call);
 
   // The canonical payload: the agent's own members (but those carried below), then plugline's.
   Value canonical(core::ValueObject{});
@@ -519,26 +526,10 @@ absl::StatusOr<HookCall> ReadHookCall(Agent agent, std::string_view input,
     }
     canonical.as_object().emplace_back(key, value);
   }
-  canonical.Set("event", Value(call.event));
-  canonical.Set("platform", Value(AgentName(agent)));
-  canonical.Set("agent", Value(AgentName(agent)));
-  canonical.Set("agent_event", Value(call.agent_event));
-  const std::string session = TextOr(
-      payload, "session_id", TextOr(payload, "sessionId", TextOr(payload, "conversation_id")));
-  if (!session.empty()) canonical.Set("session_id", Value(session));
-  if (!call.agent_tool.empty()) {
-    canonical.Set("tool", Value(call.tool));
-    canonical.Set("agent_tool", Value(call.agent_tool));
-  }
-  if (tool_event) canonical.Set("arguments", Value(core::ToJson(payload_input)));
-  if (call.wrapped) canonical.Set("wrapped", Value(true));
-  const std::string call_id = TextOr(payload, "tool_use_id", TextOr(payload, "toolUseId"));
-  if (!call_id.empty()) canonical.Set("call_id", Value(call_id));
-  if (call.event == "post_tool_call") {
-    canonical.Set("result", Value(call.output));
-    if (call.exit_code) canonical.Set("exit_code", Value(*call.exit_code));
-    if (call.failed) canonical.Set("failed", Value(true));
-  }
+  AddCanonicalFields(
+      call, payload_input,
+      TextOr(payload, "session_id", TextOr(payload, "sessionId", TextOr(payload, "conversation_id"))),
+      TextOr(payload, "tool_use_id", TextOr(payload, "toolUseId")), &canonical);
   call.tool_input = std::move(tool_input);
   call.payload_json = core::ToJson(canonical);
   return call;
