@@ -107,16 +107,17 @@ fi
 PLUGLINE_ZOD_MODULES="$ZOD_DIR/node_modules" node --test tests/js/modules/
 
 step "the real agents, offline (pytest in a network namespace with only loopback)"
-# Claude Code, Codex CLI, Gemini CLI and OpenCode from npm at pinned versions, installed once into a
+# Claude Code, Codex CLI, Gemini CLI, OpenCode and Copilot CLI from npm at pinned versions, installed once into a
 # folder outside the clone (npm's own cache keeps the tarballs); then driven by a scripted model
 # on 127.0.0.1, as root inside `unshare -n` so that nothing can leave the machine (tests/agents/).
 AGENT_PACKAGES=(@anthropic-ai/claude-code@2.1.328 @openai/codex@0.169.0 @google/gemini-cli@0.61.0
-                opencode-ai@1.18.33)
-AGENTS_DIR=${PLUGLINE_NPM_DIR:-/var/cache/plugline/npm}/agents-claude-code-2.1.328-codex-0.169.0-gemini-0.61.0-opencode-1.18.33
+                opencode-ai@1.18.33 @github/copilot@1.0.102)
+AGENTS_DIR=${PLUGLINE_NPM_DIR:-/var/cache/plugline/npm}/agents-claude-code-2.1.328-codex-0.169.0-gemini-0.61.0-opencode-1.18.33-copilot-1.0.102
 if [ ! -x "$AGENTS_DIR/node_modules/@anthropic-ai/claude-code-linux-x64/claude" ] ||
    [ ! -x "$AGENTS_DIR/node_modules/@openai/codex-linux-x64/vendor/x86_64-unknown-linux-musl/bin/codex" ] ||
    [ ! -f "$AGENTS_DIR/node_modules/@google/gemini-cli/bundle/gemini.js" ] ||
-   [ ! -x "$AGENTS_DIR/node_modules/opencode-linux-x64/bin/opencode" ]; then
+   [ ! -x "$AGENTS_DIR/node_modules/opencode-linux-x64/bin/opencode" ] ||
+   [ ! -x "$AGENTS_DIR/node_modules/@github/copilot-linux-x64/copilot" ]; then
   rm -rf "$AGENTS_DIR.tmp" && mkdir -p "$AGENTS_DIR.tmp"
   (cd "$AGENTS_DIR.tmp" && echo '{"private": true}' > package.json &&
    npm install --no-audit --no-fund --loglevel=error "${AGENT_PACKAGES[@]}")

@@ -194,6 +194,30 @@ std::string Joined(std::string_view out, std::string_view err) {
   return StrCat(out, out.back() == '\n' ? "" : "\n", err);
 }
 
+// Copilot CLI ends its shell tool's output with "<shellId: 0 completed with exit code 2>" (the
+// call's resultType is "success" whatever the code): the exit code is read from it, and the line
+// is kept apart so that a summary replaces the output above it only.
+void TakeShellTrailer(HookCall* call) {
+  std::string& text = call->output;
+  const size_t line = text.rfind("<shellId: ");
+  if (line == std::string::npos || (line > 0 && text[line - 1] != '\n')) return;
+  std::string_view rest = std::string_view(text).substr(line);
+  while (!rest.empty() && (rest.back() == '\n' || rest.back() == ' ')) rest.remove_suffix(1);
+  if (rest.find('\n') != std::string_view::npos || !rest.ends_with(">")) return;
+  constexpr std::string_view kMarker = " with exit code ";
+  const size_t at = rest.find(kMarker);
+  int code = 0;
+  if (at != std::string_view::npos &&
+      absl::SimpleAtoi(ToAbsl(rest.substr(at + kMarker.size(), rest.size() - 1 - at - kMarker.size())),
+                       &code)) {
+    call->exit_code = code;
+    call->failed = call->failed || code != 0;
+  }
+  call->output_trailer = std::string(rest);
+  text.resize(line > 0 ? line - 1 : 0);
+  if (!text.empty()) text += '\n';
+}
+
 // The tool's output of a post-tool event, as the model reads it.
 void ReadOutput(Agent agent, const Value& payload, HookCall* call) {
   if (agent == Agent::kCopilot && call->copilot_camel) {
@@ -201,6 +225,9 @@ void ReadOutput(Agent agent, const Value& payload, HookCall* call) {
     if (r != nullptr && r->is_object()) {
       call->output = TextOr(*r, "textResultForLlm");
       call->failed = TextOr(*r, "resultType") == "failure";
+      if (call->shell) TakeShellTrailer(call);
+      call->output_is_preview = call->output.starts_with("Output too large to read at once") &&
+                                call->output.find("Saved to: ") != std::string::npos;
     }
     return;
   }
@@ -808,7 +835,11 @@ Answer RespondCopilot(const HookCall& call, const Decision& d,
     if (ev == "posttooluse") {
       core::ValueObject result;
       result.emplace_back("resultType", Value("success"));
-      result.emplace_back("textResultForLlm", Value(*replacement));
+      std::string text = *replacement;
+      if (!call.output_trailer.empty()) {
+        StrAppend(&text, text.empty() || text.back() == '\n' ? "" : "\n", call.output_trailer);
+      }
+      result.emplace_back("textResultForLlm", Value(std::move(text)));
       out.emplace_back("modifiedResult", Value(std::move(result)));
     } else {
       a.err = StrCat("plugline: ", kUnreplaceable, "\n");

@@ -61,6 +61,13 @@ struct HookCall {
   bool copilot_camel = false;    // Copilot's camelCase dialect (else its Claude-compatible one)
   bool output_is_bash = false;   // Claude Code: the tool's output is Bash's object shape
   bool output_is_string = false; // Claude Code: the tool's output is a plain string
+  // Copilot CLI's shell: the "<shellId: N completed with exit code X>" line it ends the output
+  // with, taken off `output` (its exit code read) and put back after a replacement.
+  std::string output_trailer;
+  // The agent handed over only a preview of a long output, with where it saved the whole of it
+  // (Copilot CLI: "Output too large to read at once (25.2 KB). Saved to: …"): a summary of the
+  // preview would lose that, so it is not shaped.
+  bool output_is_preview = false;
 };
 
 // Reads an agent's hook call. `event_arg`, when not empty, is the event named on the command

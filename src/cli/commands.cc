@@ -393,7 +393,12 @@ int AgentHook(const AgentHookFlags& flags, CommandEnv& env) {
     if (final_output != call->output) replacement = final_output;
     const bool shape = shaping == Shaping::kReplace ||
                        (shaping != Shaping::kOff && ReplacesByDefault(*call));
-    if (call->shell && !call->wrapped && shape) {
+    if (call->shell && call->output_is_preview && shape) {
+      io.Error(StrCat("note: ", agents::AgentName(call->agent),
+                      " handed over only a preview of this output (it saved the whole of it "
+                      "itself): not shaped; adapters.", agents::AgentName(call->agent),
+                      ".shaping: wrap shapes long outputs"));
+    } else if (call->shell && !call->wrapped && shape) {
       ShapeRequest request;
       request.command = call->command;
       request.output = final_output;

@@ -57,6 +57,7 @@ struct Run {
   uv_signal_t signals[std::size(kForwardedSignals)];
 
   bool out_open = false, err_open = false, in_open = false;
+  bool spawned = false;
   bool exited = false;
   bool terminal_foreground = false;
   size_t bytes_read = 0;  // of stdout and stderr, for max_output_bytes
@@ -64,7 +65,7 @@ struct Run {
   char buffer[kReadBufferBytes];
 
   void Kill(int signum) {
-    if (exited) return;
+    if (!spawned || exited) return;
     if (spec->own_process_group) {
       ::kill(-process.pid, signum);  // the child leads its own group (UV_PROCESS_DETACHED)
     } else {
@@ -272,6 +273,13 @@ absl::StatusOr<ProcessResult> RunProcess(const ProcessSpec& spec) {
   if (spec.stdin_data.has_value()) sigpipe_guard.emplace();
 
   run->terminal_foreground = spec.forward_signals && InForegroundOfTerminal();
+  // Before the child exists: a signal sent to this process once the command runs (it may be
+  // sent the moment the command has started) must reach the command, not end this process
+  // and leave the command behind. libuv gives the child the default dispositions back.
+  for (size_t i = 0; i < std::size(kForwardedSignals); ++i) {
+    uv_signal_init(&run->loop, &run->signals[i]);
+    if (spec.forward_signals) uv_signal_start(&run->signals[i], OnSignal, kForwardedSignals[i]);
+  }
   run->start_ns = uv_hrtime();
   {
     std::optional<internal::ParentDeathSignalGuard> pdeathsig;
@@ -281,6 +289,7 @@ absl::StatusOr<ProcessResult> RunProcess(const ProcessSpec& spec) {
   if (merged[1] >= 0) ::close(merged[1]);  // the child has its copy
   if (rc != 0) {
     uv_close(reinterpret_cast<uv_handle_t*>(&run->process), nullptr);
+    for (uv_signal_t& signal : run->signals) CloseIfActive(reinterpret_cast<uv_handle_t*>(&signal));
     if (merged[0] >= 0) ::close(merged[0]);
     run->CloseOutputs();
     if (run->in_open) run->CloseStream(&run->in_pipe, &run->in_open);
@@ -288,6 +297,7 @@ absl::StatusOr<ProcessResult> RunProcess(const ProcessSpec& spec) {
     uv_loop_close(&run->loop);
     return internal::SpawnError(rc, spec.argv[0]);
   }
+  run->spawned = true;
   if (merged[0] >= 0) uv_pipe_open(&run->out_pipe, merged[0]);
   if (spec.on_spawn) spec.on_spawn(run->process.pid);
 
@@ -316,10 +326,6 @@ absl::StatusOr<ProcessResult> RunProcess(const ProcessSpec& spec) {
   if (spec.on_tick) {
     uint64_t every = static_cast<uint64_t>(absl::ToInt64Milliseconds(spec.tick_interval));
     uv_timer_start(&run->tick_timer, OnTick, every, every);
-  }
-  for (size_t i = 0; i < std::size(kForwardedSignals); ++i) {
-    uv_signal_init(&run->loop, &run->signals[i]);
-    if (spec.forward_signals) uv_signal_start(&run->signals[i], OnSignal, kForwardedSignals[i]);
   }
   uv_run(&run->loop, UV_RUN_DEFAULT);
   uv_loop_close(&run->loop);

@@ -143,6 +143,7 @@ TEST_CASE("agents: every recorded hook call maps onto a canonical event, with th
       {"copilot PreToolUse", {"pre_tool_call", "terminal"}},
       {"copilot PostToolUse", {"post_tool_call", "terminal"}},
       {"copilot agentStop", {"turn_end", ""}},
+      {"copilot sessionEnd", {"session_end", ""}},
       {"opencode session.created", {"session_start", ""}},
       {"opencode chat.message", {"user_prompt", ""}},
       {"opencode tool.execute.before", {"pre_tool_call", ""}},  // terminal, or read
@@ -179,7 +180,7 @@ TEST_CASE("agents: every recorded hook call maps onto a canonical event, with th
       if (call.event == "post_tool_call") CHECK(Text(payload, "result") == call.output);
     }
   }
-  CHECK(seen == 72);
+  CHECK(seen == 80);
 }
 
 TEST_CASE("agents: the tool's output and exit code are read from each agent's own shape") {
@@ -203,6 +204,29 @@ TEST_CASE("agents: the tool's output and exit code are read from each agent's ow
   CHECK(copilot.command == "echo ORIGINAL; seq 1 3");
   CHECK(copilot.output == "ORIGINAL\n1\n2\n3\n");
   CHECK(Find(Agent::kCopilot, "postToolUseFailure").failed);
+  // Copilot CLI 1.0.102's shell: the exit code is in the line it ends the output with, and a
+  // failing command's resultType is still "success".
+  bool saw_copilot_failure = false;
+  for (const Recorded& recorded : Calls("copilot")) {
+    if (recorded.source.find("recorded, Copilot CLI") == std::string::npos) continue;
+    HookCall call = Read(Agent::kCopilot, recorded);
+    if (call.agent_event != "postToolUse") continue;
+    if (call.command == "ls /nonexistent") {
+      saw_copilot_failure = true;
+      CHECK(call.exit_code == 2);
+      CHECK(call.failed);
+      CHECK(call.output == "ls: cannot access '/nonexistent': No such file or directory\n");
+      CHECK(call.output_trailer == "<shellId: 1 completed with exit code 2>");
+      // A replacement keeps the line, under the summary.
+      Value p = Json(Respond(call, {}, std::optional<std::string>("SHAPED")).out);
+      CHECK(Text(*p.Find("modifiedResult"), "textResultForLlm") ==
+            "SHAPED\n<shellId: 1 completed with exit code 2>");
+    } else {
+      CHECK(call.exit_code == 0);
+      CHECK(call.output == "ORIGINAL\n1\n2\n3\n");
+    }
+  }
+  CHECK(saw_copilot_failure);
   // Gemini CLI: a failing command's exit code is in the text the model reads.
   bool saw_failure = false;
   for (const Recorded& recorded : Calls("gemini")) {

@@ -4,7 +4,8 @@ It speaks just enough of each agent's model API to run one tool call and finish:
   - Anthropic Messages with SSE (Claude Code): POST /v1/messages
   - OpenAI Responses with SSE (Codex CLI): POST /v1/responses
   - Gemini streamGenerateContent with SSE (Gemini CLI): POST /v1beta/models/M:streamGenerateContent
-  - OpenAI chat completions with SSE (OpenCode's openai-compatible provider): POST /v1/chat/completions
+  - OpenAI chat completions with SSE (OpenCode's openai-compatible provider, Copilot CLI's own
+    provider): POST /v1/chat/completions
 
 The script is a list of shell commands (`--command`, repeatable): the first request of a
 conversation that offers a shell tool gets a call of that tool with the first command; a

@@ -1,5 +1,6 @@
 """The real coding agents, installed from npm at pinned versions, with `plugline hook --agent`
-as their hook command, driven offline by a scripted model on 127.0.0.1 (fake_model.py).
+as their hook command (OpenCode: plugline's OpenCode plugin, which runs it), driven offline by
+a scripted model on 127.0.0.1 (fake_model.py).
 
 What each test proves is read from what the model received: the tool results in the requests
 the agent sent to the fake model.
@@ -31,6 +32,7 @@ CLAUDE = AGENTS_DIR / "node_modules/@anthropic-ai/claude-code-linux-x64/claude"
 CODEX = AGENTS_DIR / "node_modules/@openai/codex-linux-x64/vendor/x86_64-unknown-linux-musl/bin/codex"
 GEMINI = AGENTS_DIR / "node_modules/@google/gemini-cli/bundle/gemini.js"
 OPENCODE = AGENTS_DIR / "node_modules/opencode-linux-x64/bin/opencode"
+COPILOT = AGENTS_DIR / "node_modules/@github/copilot-linux-x64/copilot"
 
 
 def test_nothing_can_leave_the_machine():
@@ -204,7 +206,23 @@ def run_opencode(s, prompt="go"):
                           stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=120)
 
 
-RUN = {"claude-code": run_claude, "codex": run_codex, "gemini": run_gemini, "opencode": run_opencode}
+def run_copilot(s, prompt="go", shaping="wrap"):
+    assert COPILOT.exists(), f"Copilot CLI is not installed in {AGENTS_DIR} (scripts/test-all.sh installs it)"
+    install(s, "copilot")
+    # Copilot CLI hands hooks only a preview of a long output (it saves the whole of it in a file
+    # of its own): with its tools allowed (--allow-all-tools), plugline wraps shell commands.
+    if shaping:
+        (s.plhome / "config.yaml").write_text(f"adapters:\n  copilot:\n    shaping: {shaping}\n")
+    # Its own model provider (BYOK, OpenAI chat completions) and offline mode: no GitHub sign-in,
+    # nothing sent to GitHub.
+    env = s.env({"COPILOT_OFFLINE": "true", "COPILOT_PROVIDER_BASE_URL": f"http://127.0.0.1:{s.port}/v1",
+                 "COPILOT_PROVIDER_API_KEY": "sk-test", "COPILOT_MODEL": "gpt-5.4"})
+    return subprocess.run([str(COPILOT), "-p", prompt, "--allow-all-tools", "--allow-all-paths"], cwd=s.project, env=env,
+                          stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=120)
+
+
+RUN = {"claude-code": run_claude, "codex": run_codex, "gemini": run_gemini, "opencode": run_opencode,
+       "copilot": run_copilot}
 
 
 def tool_results(agent, requests):
@@ -222,7 +240,7 @@ def tool_results(agent, requests):
                         if isinstance(text, list):
                             text = "".join(part.get("text", "") for part in text)
                         found.append((text, bool(block.get("is_error"))))
-        elif agent == "opencode":
+        elif agent in ("opencode", "copilot"):
             for message in body.get("messages", []):
                 if isinstance(message, dict) and message.get("role") == "tool":
                     text = message.get("content")
@@ -252,7 +270,7 @@ def everything_the_model_read(requests):
     return "\n".join(json.dumps(r["body"]) for r in requests)
 
 
-AGENTS = ["claude-code", "codex", "gemini", "opencode"]
+AGENTS = ["claude-code", "codex", "gemini", "opencode", "copilot"]
 
 GUARD = """case "$(cat)" in
   *'rm -rf'*) echo '{"deny":true,"reason":"no rm -rf here, use trash"}' ;;
@@ -408,3 +426,19 @@ print("{{}}")
     assert "pre_tool_call" in kinds, lines
     assert "turn_end" in kinds, lines
     assert any(line.startswith("user_prompt") and "go and say hi" in line for line in lines), lines
+
+
+
+def test_copilot_a_long_output_it_handed_over_as_a_preview_is_left_as_it_gave_it(scratch_factory):
+    """Copilot CLI gives hooks only the first 500 characters of a long output, with the file it
+    saved the whole of it in: replacing that with a summary of the preview would lose the file,
+    so plugline leaves it as it is (wrapping, above, shapes the whole output)."""
+    s = scratch_factory(["seq 1 20000"])
+    run = run_copilot(s, shaping=None)  # Copilot's default: replace, no wrapping
+    assert run.returncode == 0, run.stderr
+    results = tool_results("copilot", s.requests())
+    assert len(results) == 1, s.requests()
+    text = results[0][0]
+    assert text.startswith("Output too large to read at once"), text[:300]
+    assert "Saved to: " in text
+    assert "omitted" not in text

@@ -304,6 +304,30 @@ TEST_CASE("plugline run forwards SIGTERM to the command and exits with its code"
   CHECK(result->output.find("got TERM") != std::string::npos);
 }
 
+// A signal sent the moment the command has started (here by the command itself, to plugline)
+// reaches the command: plugline forwards signals from before the command exists, and does not
+// die of one and leave the command behind.
+TEST_CASE("plugline run forwards a signal sent to it as soon as the command starts") {
+  for (int signal_number : {SIGQUIT, SIGTERM}) {
+    CAPTURE(signal_number);
+    Cli cli;
+    exec::ProcessSpec spec;
+    spec.argv = {plugline::testing::BinDir() + "/plugline", "run", "--", "sh", "-c",
+                 "trap 'echo got $0; exit 42' QUIT TERM; kill -s " +
+                     std::string(signal_number == SIGQUIT ? "QUIT" : "TERM") +
+                     " $PPID; sleep 30 & wait",
+                 "signal"};
+    spec.extra_env = {{"PLUGLINE_HOME", cli.home.path()}, {"PLUGLINE_SERVER", "0"}};
+    spec.timeout = absl::Seconds(20);
+    auto result = exec::RunProcess(spec);
+    REQUIRE(result.ok());
+    CHECK_FALSE(result->timed_out);
+    CHECK(result->term_signal == 0);
+    CHECK(result->exit_status == 42);
+    CHECK(result->output.find("got signal") != std::string::npos);
+  }
+}
+
 // SIGINT and SIGQUIT sent by someone else than the terminal (a supervisor, `kill`), and SIGHUP,
 // reach the command, which decides what they mean; plugline reports its exit.
 TEST_CASE("plugline run forwards SIGINT, SIGHUP and SIGQUIT sent to it to the command") {
