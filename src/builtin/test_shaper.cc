@@ -283,6 +283,19 @@ bool NamesTest(std::string_view line, std::string_view name) {
   return false;
 }
 
+// Whether `line` names the test `name` with more than `name`: the word holding it (between
+// spaces) is longer, as `tests/test_a.py::test_x[1]` is than `test_x[1]`.
+bool NamesMoreFully(std::string_view line, std::string_view name) {
+  for (size_t at = line.find(name); at != std::string_view::npos; at = line.find(name, at + 1)) {
+    size_t begin = at;
+    while (begin > 0 && line[begin - 1] != ' ' && line[begin - 1] != '\t') --begin;
+    size_t end = at + name.size();
+    while (end < line.size() && line[end] != ' ' && line[end] != '\t') ++end;
+    if (end - begin > name.size()) return true;
+  }
+  return false;
+}
+
 std::string CountsText(const TestCounts& c) {
   std::string text;
   auto add = [&](const std::optional<uint64_t>& n, std::string_view word, bool always) {
@@ -391,14 +404,19 @@ class TestShaper final : public core::Shaper {
         WriteCompact(failure, out);
       }
     }
-    // The runner's list of failures: lines for tests shown above are counted, others kept.
+    // The runner's list of failures: a line for a test shown above is counted, unless it names
+    // the test more fully than the block did (pytest's `FAILED path::name[param] - …`, the id
+    // an agent passes back to rerun it): then it is kept, as printed. Other lines are kept.
     uint64_t listed = 0;
     for (std::string_view line : report.index) {
       bool shown = false;
+      bool fuller = false;
       for (const TestFailure& failure : report.failures) {
-        shown = shown || NamesTest(line, failure.name);
+        if (!NamesTest(line, failure.name)) continue;
+        shown = true;
+        fuller = fuller || NamesMoreFully(line, failure.name);
       }
-      if (shown) {
+      if (shown && !fuller) {
         ++listed;
       } else {
         out.Line(line);
