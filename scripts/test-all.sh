@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Sets up this machine (Debian 12), builds plugline, and runs every test:
 #   C++ units, CLI, C ABI and packaging (ctest), Python (pytest), Node (node --test), the real
-#   agents (Claude Code, Codex CLI, Gemini CLI) offline against a scripted model (pytest),
+#   agents (Claude Code, Codex CLI, Gemini CLI, OpenCode, Copilot CLI) offline against a scripted model (pytest),
 #   the PLUGLINE_WITH_V8=OFF build with its tests, the C++ tests under AddressSanitizer +
 #   UndefinedBehaviorSanitizer, every fuzz target for a bounded time, and the concurrency tests
 #   under ThreadSanitizer (docs/testing.md).

@@ -109,6 +109,8 @@ struct ShapeRequest {
 // The shaping result; ToJson() gives the JSON of DESIGN.md "What the host gets back".
 struct ShapeResult {
   std::string summary;             // what the model should read
+  // kRaw: nothing was left out — the output as it is, after one line that states the outcome
+  // ("pytest: FAILED (exit 1)") when the command failed.
   RenderMode render_mode = RenderMode::kSummary;
   std::string shaper;              // id of the shaper that produced the summary
   double confidence = 0;           // its match() confidence

@@ -85,113 +85,6 @@ uint64_t SummaryWriter::UnaccountedLines() const {
   return source_->size() > accounted ? source_->size() - accounted : 0;
 }
 
-std::vector<std::string> CommandWords(std::string_view command) {
-  std::vector<std::string> words;
-  std::string word;
-  bool in_word = false;
-  char quote = 0;
-  for (size_t i = 0; i < command.size(); ++i) {
-    char c = command[i];
-    if (quote != 0) {
-      if (c == quote) {
-        quote = 0;
-      } else if (c == '\\' && quote == '"' && i + 1 < command.size()) {
-        word.push_back(command[++i]);
-      } else {
-        word.push_back(c);
-      }
-      continue;
-    }
-    if (c == '\'' || c == '"') {
-      quote = c;
-      in_word = true;
-    } else if (c == '\\' && i + 1 < command.size()) {
-      word.push_back(command[++i]);
-      in_word = true;
-    } else if (c == ' ' || c == '\t' || c == '\n') {
-      if (in_word) words.push_back(std::move(word));
-      word.clear();
-      in_word = false;
-    } else {
-      word.push_back(c);
-      in_word = true;
-    }
-  }
-  if (in_word) words.push_back(std::move(word));
-  return words;
-}
-
-namespace {
-
-std::string Lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-
-std::string BaseName(std::string_view path) {
-  size_t slash = path.rfind('/');
-  return std::string(slash == std::string_view::npos ? path : path.substr(slash + 1));
-}
-
-// Index of the word that names the tool, past env assignments and wrappers.
-size_t ToolIndex(const std::vector<std::string>& words) {
-  static constexpr std::string_view kWrappers[] = {
-      "sudo", "env", "time", "nice", "nohup", "npx", "pnpx", "bunx", "exec", "command",
-      "stdbuf", "timeout", "xvfb-run", "uv", "poetry", "pipenv", "hatch"};
-  size_t i = 0;
-  while (i < words.size()) {
-    const std::string& w = words[i];
-    if (w.find('=') != std::string::npos && w[0] != '-' && w.find('/') == std::string::npos) {
-      ++i;  // VAR=value
-      continue;
-    }
-    std::string base = Lower(BaseName(w));
-    bool wrapper = false;
-    for (std::string_view k : kWrappers) wrapper = wrapper || base == k;
-    if (base == "timeout" && i + 1 < words.size()) {
-      i += 2;  // timeout DURATION cmd
-      continue;
-    }
-    if ((base == "uv" || base == "poetry" || base == "pipenv" || base == "hatch") &&
-        i + 1 < words.size() && words[i + 1] == "run") {
-      i += 2;
-      continue;
-    }
-    if (wrapper) {
-      ++i;
-      while (i < words.size() && words[i].size() > 1 && words[i][0] == '-') ++i;  // its flags
-      continue;
-    }
-    // python -m tool, node --test is the tool "node".
-    if ((base.rfind("python", 0) == 0) && i + 2 < words.size() && words[i + 1] == "-m") {
-      return i + 2;
-    }
-    return i;
-  }
-  return words.size();
-}
-
-}  // namespace
-
-std::string ToolName(std::string_view command) {
-  std::vector<std::string> words = CommandWords(command);
-  size_t i = ToolIndex(words);
-  if (i >= words.size()) return "";
-  std::string name = Lower(BaseName(words[i]));
-  // "pytest-3", "python3.11" keep their family name.
-  if (name.rfind("python", 0) == 0) return "python";
-  if (name.rfind("pytest", 0) == 0) return "pytest";
-  return name;
-}
-
-std::vector<std::string> ToolArgs(std::string_view command) {
-  std::vector<std::string> words = CommandWords(command);
-  size_t i = ToolIndex(words);
-  if (i >= words.size()) return {};
-  return std::vector<std::string>(words.begin() + static_cast<ptrdiff_t>(i) + 1, words.end());
-}
-
 std::vector<std::string_view> PipelineStages(std::string_view command) {
   std::vector<std::string_view> stages;
   size_t start = 0;
@@ -229,17 +122,6 @@ std::vector<std::string_view> PipelineStages(std::string_view command) {
   }
   push(command.size());
   return stages;
-}
-
-bool CommandMentions(std::string_view command, std::initializer_list<std::string_view> names) {
-  std::vector<std::string> words = CommandWords(command);
-  for (size_t i = ToolIndex(words); i < words.size(); ++i) {
-    std::string base = Lower(BaseName(words[i]));
-    for (std::string_view name : names) {
-      if (base == name) return true;
-    }
-  }
-  return false;
 }
 
 std::string_view Trim(std::string_view s) {

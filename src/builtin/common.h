@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/command_line.h"
 #include "core/text.h"
 
 namespace plugline::builtin {
@@ -56,16 +57,10 @@ class SummaryWriter {
   uint64_t elided_lines_ = 0;
 };
 
-// The words of a command line (shell quoting removed, no expansion).
-std::vector<std::string> CommandWords(std::string_view command);
-
-// The tool a command runs, seen through wrappers: "python3 -m pytest -q" -> "pytest",
-// "npx jest" -> "jest", "FOO=1 sudo /usr/bin/make -j8" -> "make", "go test ./..." -> "go",
-// "npm run test" -> "npm". Lower case, no directory.
-std::string ToolName(std::string_view command);
-
-// The words after the tool: "go test ./..." -> {"test", "./..."}.
-std::vector<std::string> ToolArgs(std::string_view command);
+// The words of a command line and the tool it runs (core/command_line.h).
+using core::CommandWords;
+using core::ToolArgs;
+using core::ToolName;
 
 // The stages of the command's last pipeline, split at unquoted `|`: the output a shaper sees
 // is that pipeline's. Earlier commands joined by `&&`, `||`, `;`, `&` or newlines are dropped:
@@ -73,7 +68,7 @@ std::vector<std::string> ToolArgs(std::string_view command);
 std::vector<std::string_view> PipelineStages(std::string_view command);
 
 // True when any word of the command (after wrappers) equals one of `names`.
-bool CommandMentions(std::string_view command, std::initializer_list<std::string_view> names);
+using core::CommandMentions;
 
 using core::ContainsIgnoreCase;  // core/text.h
 

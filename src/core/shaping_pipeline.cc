@@ -3,8 +3,9 @@
 #include <algorithm>
 
 #include "absl/strings/str_cat.h"
-#include "core/strings.h"
 #include "absl/strings/str_join.h"
+#include "core/command_line.h"
+#include "core/strings.h"
 #include "absl/time/clock.h"
 #include "core/text.h"
 
@@ -28,6 +29,18 @@ std::string_view FirstChars(std::string_view text, size_t chars) {
     while (pos < text.size() && (static_cast<unsigned char>(text[pos]) & 0xC0) == 0x80) ++pos;
   }
   return text.substr(0, pos);
+}
+
+// The line a failing command shown raw starts with: "pytest: FAILED (exit 1)". Tools whose
+// exit 1 is an answer, not a failure (no match, the files differ), say only the code.
+std::string OutcomeLine(std::string_view command, int exit_code) {
+  std::string tool = ToolName(command);
+  if (tool.empty()) tool = "command";
+  static constexpr std::string_view kAnswerOnOne[] = {"grep", "egrep", "fgrep", "rg", "ag",
+                                                      "ack",  "diff",  "cmp",   "test", "["};
+  const bool answer = exit_code == 1 && std::find(std::begin(kAnswerOnOne), std::end(kAnswerOnOne),
+                                                  tool) != std::end(kAnswerOnOne);
+  return answer ? StrCat(tool, ": exit 1") : StrCat(tool, ": FAILED (exit ", exit_code, ")");
 }
 
 bool LastLineNames(std::string_view summary, std::string_view path) {
@@ -243,6 +256,12 @@ absl::StatusOr<ShapeResult> ShaperPipeline::Run(const ShapeRequest& request,
     }
     // Never worse than raw.
     if (result.summary.size() >= output.size()) show_raw(std::nullopt);
+  }
+  // A failing command shown as it is still says so first, one line over raw: what the agent
+  // reads first is the outcome.
+  if (result.render_mode == RenderMode::kRaw && request.exit_code && *request.exit_code != 0) {
+    std::string line = OutcomeLine(request.command, *request.exit_code);
+    result.summary = StrCat(line, "\n", result.summary);
   }
   // A window is not the raw output, and a capped file is not the full output: the summary says
   // what it was made from and what the file holds.

@@ -35,4 +35,5 @@ def test_long_output_is_summarized(home: Path) -> None:
 def test_exit_status_is_the_commands(home: Path) -> None:
     result = run_example(home, sys.executable, "-c", "print('short'); raise SystemExit(3)")
     assert result.returncode == 3
-    assert result.stdout == "short\n"
+    # Shown as it is, after the line that states the outcome.
+    assert result.stdout == "python: FAILED (exit 3)\nshort\n"

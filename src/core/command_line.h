@@ -1,0 +1,29 @@
+// What a command line runs, as the shapers and the shaping pipeline read it: its words (shell
+// quoting removed, no expansion) and the tool it runs, seen through wrappers.
+#ifndef PLUGLINE_CORE_COMMAND_LINE_H_
+#define PLUGLINE_CORE_COMMAND_LINE_H_
+
+#include <initializer_list>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace plugline::core {
+
+// The words of a command line (shell quoting removed, no expansion).
+std::vector<std::string> CommandWords(std::string_view command);
+
+// The tool a command runs, seen through wrappers: "python3 -m pytest -q" -> "pytest",
+// "npx jest" -> "jest", "FOO=1 sudo /usr/bin/make -j8" -> "make", "go test ./..." -> "go",
+// "npm run test" -> "npm". Lower case, no directory.
+std::string ToolName(std::string_view command);
+
+// The words after the tool: "go test ./..." -> {"test", "./..."}.
+std::vector<std::string> ToolArgs(std::string_view command);
+
+// Whether any word from the tool on is one of `names` (by base name, lower case).
+bool CommandMentions(std::string_view command, std::initializer_list<std::string_view> names);
+
+}  // namespace plugline::core
+
+#endif  // PLUGLINE_CORE_COMMAND_LINE_H_
