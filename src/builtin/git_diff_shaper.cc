@@ -7,7 +7,9 @@
 // hunk); when the diff is large, context lines and index/---/+++ lines go first. Deleted
 // files' old contents are counted, not shown. Every gap says how many changed lines it hides.
 // Logs: every commit's hash line, its Merge/Author/Date lines and subject; long messages are
-// trimmed; past 100 commits (200 one-line commits) the rest is counted. --stat blocks are
+// trimmed; past 100 commits (200 one-line commits) the rest is counted. A history (`git log -p`
+// over more than kDetailedCommits commits) keeps every commit's hash line and subject, and the
+// diffs are what is elided, shared fairly between commits. --stat blocks are
 // kept, long ones trimmed, always with their "N files changed" line. Status: branch lines,
 // section headings and every path (long untracked lists counted); hints are dropped.
 //
@@ -36,6 +38,14 @@ constexpr uint64_t kMaxChangedPerFile = 80;
 constexpr size_t kMaxCommits = 100;
 constexpr size_t kMaxOnelineCommits = 200;
 constexpr uint64_t kMessageBudget = 120;  // message lines after the subjects, all commits
+// A history (`git log -p` over more than this many commits) keeps every commit's hash line
+// and subject, up to kMaxHistoryCommits; the first kDetailedCommits keep their Author/Date lines
+// and message; the diffs' file headers are shared fairly between commits (kHistoryFiles in
+// all), and hunk headers are shown only with the changed lines they lead.
+constexpr size_t kDetailedCommits = 10;
+constexpr size_t kMaxHistoryCommits = 1000;
+constexpr uint64_t kHistoryFiles = 80;
+constexpr uint64_t kHistoryChangedBudget = 200;
 constexpr uint64_t kStatBlockLines = 100;
 constexpr uint64_t kStatBudget = 400;
 constexpr uint64_t kMaxOtherLines = 100;
@@ -300,6 +310,7 @@ enum Kind : uint8_t {
   kContext,  // context lines, "\ No newline at end of file"
   kMeta,     // index and ---/+++ lines of a git diff, binary patch data
   kCommit,   // "commit <hash>", "From <hash> …": starts a commit
+  kHeaderField,  // a commit's "Author: …", "Date: …", "Merge: …" lines
   kOneline,  // "<hash> subject"
   kBody,     // commit message lines after the subject
   kStat,     // --stat, --numstat, --name-status lines
@@ -309,6 +320,7 @@ enum Kind : uint8_t {
 
 struct FileInfo {
   size_t line = 0;
+  size_t commit = SIZE_MAX;  // the commit it belongs to, in a log
   std::string_view path;
   uint64_t added = 0, removed = 0;
   bool deleted = false;
@@ -373,6 +385,7 @@ PatchReport ParsePatch(const std::vector<std::string_view>& lines) {
     f.path = path;
     f.real = real;
     f.first_hunk = r.hunks.size();
+    if (!r.commits.empty()) f.commit = r.commits.size() - 1;
     r.files.push_back(f);
     header_open = real;
   };
@@ -502,7 +515,7 @@ PatchReport ParsePatch(const std::vector<std::string_view>& lines) {
     }
     if (msg == Msg::kHeader) {
       if (IsHeaderField(s)) {
-        r.kind[i] = kKeep;
+        r.kind[i] = kHeaderField;
         continue;
       }
       msg = Msg::kNone;
@@ -884,9 +897,27 @@ class GitDiffShaper final : public core::Shaper {
     if (!note.empty()) StrAppend(&header, " (", note, ")");
     out.Header(header);
 
+    // A long history with diffs: every commit named, the diffs shared between them.
+    const bool history = r.full_commits && r.commits.size() > kDetailedCommits && !r.files.empty();
     // Past the commit limit the rest is counted.
-    const size_t limit = r.full_commits ? kMaxCommits : kMaxOnelineCommits;
+    const size_t limit = history          ? kMaxHistoryCommits
+                         : r.full_commits ? kMaxCommits
+                                          : kMaxOnelineCommits;
     const size_t cutoff = r.commits.size() > limit ? r.commits[limit].line : n;
+    // In a history, the files each commit shows (its first `file_share[c]`).
+    std::vector<bool> file_shown(r.files.size(), true);
+    if (history) {
+      std::vector<uint64_t> per_commit(r.commits.size(), 0);
+      for (const FileInfo& file : r.files) {
+        if (file.commit < per_commit.size() && file.line < cutoff) ++per_commit[file.commit];
+      }
+      std::vector<uint64_t> share = FairShares(per_commit, kHistoryFiles, UINT64_MAX / 4);
+      std::vector<uint64_t> seen(r.commits.size(), 0);
+      for (size_t f = 0; f < r.files.size(); ++f) {
+        const size_t c = r.files[f].commit;
+        if (c < seen.size()) file_shown[f] = r.files[f].line < cutoff && seen[c]++ < share[c];
+      }
+    }
 
     // Budgets for changed lines.
     const bool keep_context = r.changed + r.context <= kBodyBudget;
@@ -897,9 +928,11 @@ class GitDiffShaper final : public core::Shaper {
       std::vector<uint64_t> wanted(r.files.size(), 0);
       for (size_t f = 0; f < r.files.size(); ++f) {
         const FileInfo& file = r.files[f];
-        if (file.line < cutoff && !file.deleted) wanted[f] = file.added + file.removed;
+        if (file.line < cutoff && !file.deleted && file_shown[f]) {
+          wanted[f] = file.added + file.removed;
+        }
       }
-      uint64_t budget = std::min(kMaxChangedBudget,
+      uint64_t budget = std::min(history ? kHistoryChangedBudget : kMaxChangedBudget,
                                  kChangedBudget + kChangedPerExtraFile * (r.files.size() - 1));
       std::vector<uint64_t> file_cap = FairShares(wanted, budget, kMaxChangedPerFile);
       for (size_t f = 0; f < r.files.size(); ++f) {
@@ -912,9 +945,25 @@ class GitDiffShaper final : public core::Shaper {
         for (size_t k = 0; k < caps.size(); ++k) hunk_cap[file.first_hunk + k] = caps[k];
       }
     }
-    size_t shown_commits = std::min(r.commits.size(), limit);
+    size_t shown_commits = std::min(r.commits.size(), history ? kDetailedCommits : limit);
     uint64_t body_budget =
         std::clamp<uint64_t>(kMessageBudget / std::max<size_t>(shown_commits, 1), 3, 40);
+    // A history's later commits: their Author/Date lines and messages, and the file diffs past
+    // their share, counted in one place each.
+    uint64_t fields_dropped = 0, messages_dropped = 0;
+    struct Hidden {
+      uint64_t files = 0, lines = 0, added = 0, removed = 0;
+    } hidden;
+    bool in_hidden_file = false;
+    auto flush_hidden = [&]() {
+      if (hidden.files == 0) return;
+      out.ElidedLines(hidden.lines,
+                      StrCat(hidden.lines == 1 ? "line of " : "lines of ",
+                             Plural(hidden.files, "more file diff", "more file diffs"),
+                             " of this commit omitted (", PlusMinus(hidden.added, hidden.removed),
+                             ")"));
+      hidden = Hidden{};
+    };
 
     uint64_t context_dropped = 0, meta_dropped = 0;
     size_t hunk = SIZE_MAX, commit = SIZE_MAX, block = SIZE_MAX;
@@ -936,10 +985,30 @@ class GitDiffShaper final : public core::Shaper {
     };
     auto show = [&](size_t i) {
       flush();
+      flush_hidden();
       out.Line(lines[i]);
     };
+    size_t file = SIZE_MAX;
 
     for (size_t i = 0; i < cutoff; ++i) {
+      if (r.kind[i] == kFileHeader) {
+        ++file;
+        in_hidden_file = file < file_shown.size() && !file_shown[file];
+        if (in_hidden_file) {
+          flush();
+          hidden.files++;
+          hidden.added += r.files[file].added;
+          hidden.removed += r.files[file].removed;
+        }
+      } else if (r.kind[i] == kCommit) {
+        in_hidden_file = false;
+      }
+      if (in_hidden_file) {
+        // Its hunks still count for the ordinals of the ones after.
+        if (r.kind[i] == kHunkHeader) ++hunk;
+        hidden.lines++;
+        continue;
+      }
       switch (r.kind[i]) {
         case kFileHeader:
           show(i);
@@ -948,7 +1017,14 @@ class GitDiffShaper final : public core::Shaper {
           ++hunk;
           ordinal = 0;
           const HunkInfo& h = r.hunks[hunk];
-          if (hunk_cap[hunk] == 0 && h.changed() > 0) {
+          if (history && hunk_cap[hunk] == 0 && h.changed() > 0) {
+            // A history shows a hunk header only with the lines it leads.
+            if (pending.file != h.file) flush();
+            pending.lines += h.changed() + 1;
+            pending.added += h.added;
+            pending.removed += h.removed;
+            pending.file = h.file;
+          } else if (hunk_cap[hunk] == 0 && h.changed() > 0) {
             if (pending.file != h.file) flush();
             out.Line(lines[i]);
             pending.lines += h.changed();
@@ -1007,9 +1083,18 @@ class GitDiffShaper final : public core::Shaper {
         case kKeep:
           show(i);
           break;
+        case kHeaderField:
+          if (history && commit >= kDetailedCommits) {
+            ++fields_dropped;
+          } else {
+            show(i);
+          }
+          break;
         case kBody: {
           uint64_t total = r.commits[commit].body;
-          if (body_shown < body_budget) {
+          if (history && commit >= kDetailedCommits) {
+            ++messages_dropped;
+          } else if (body_shown < body_budget) {
             show(i);
           } else if (body_shown == body_budget) {
             flush();
@@ -1054,6 +1139,17 @@ class GitDiffShaper final : public core::Shaper {
       }
     }
     flush();
+    flush_hidden();
+    if (fields_dropped > 0) {
+      out.ElidedLines(fields_dropped,
+                      StrCat(fields_dropped == 1 ? "Author/Date line" : "Author/Date lines",
+                             " of the commits after the first ", kDetailedCommits, " omitted"));
+    }
+    if (messages_dropped > 0) {
+      out.ElidedLines(messages_dropped,
+                      StrCat(messages_dropped == 1 ? "line" : "lines",
+                             " of their messages after the subject omitted"));
+    }
     if (cutoff < n) {
       size_t more = r.commits.size() - limit;
       std::string what = r.full_commits
