@@ -2,11 +2,15 @@
 // and whether every must-keep identifier survived.
 //
 // usage: savings_benchmark [FIXTURES_DIR]
-// Prints one row per fixture, then the median saving over outputs of 50 lines or more and the
-// share of must-keep identifiers kept. Tokens are plugline's estimate (docs/tokens.md).
+// Prints one row per fixture, then over all of them: the fixtures whose must-keep items all
+// survive, the aggregate tokens saved, the mean saving over outputs of 500 tokens or more, the
+// median over outputs of 50 lines or more, the largest summary, and the failing runs (non-zero
+// exit) whose summary's first line does not name the failure (fail / error / exit code). Tokens
+// are plugline's estimate (docs/tokens.md).
 #include <plugline/host.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -51,8 +55,12 @@ int main(int argc, char** argv) {
   std::sort(metas.begin(), metas.end());
   std::printf("%-38s %-18s %7s %8s %8s %7s %6s\n", "fixture", "shaper", "lines", "raw tok",
               "sum tok", "saved", "kept");
-  std::vector<double> savings_50;
-  size_t keep_total = 0, keep_found = 0, fixtures = 0;
+  std::vector<double> savings_50, savings_500;
+  size_t keep_total = 0, keep_found = 0, fixtures = 0, all_kept = 0;
+  uint64_t tokens_raw = 0, tokens_summary = 0, largest = 0;
+  std::string largest_name;
+  size_t failing = 0;
+  std::vector<std::string> no_outcome;
   for (const fs::path& meta_path : metas) {
     auto meta = plugline::core::ParseJson(Read(meta_path), meta_path.string());
     if (!meta.ok()) continue;
@@ -76,13 +84,30 @@ int main(int argc, char** argv) {
     }
     keep_total += total;
     keep_found += kept;
+    all_kept += kept == total;
+    tokens_raw += result->tokens_raw;
+    tokens_summary += result->tokens_summary;
     uint64_t lines = plugline::core::CountLines(output);
     double saved = result->tokens_raw == 0
                        ? 0
                        : 100.0 * (1.0 - static_cast<double>(result->tokens_summary) /
                                             static_cast<double>(result->tokens_raw));
     if (lines >= 50) savings_50.push_back(saved);
+    if (result->tokens_raw >= 500) savings_500.push_back(saved);
     std::string name = meta_path.parent_path().filename().string() + "/" + meta_path.stem().string();
+    if (result->tokens_summary > largest) {
+      largest = result->tokens_summary;
+      largest_name = name;
+    }
+    if (exit_code && *exit_code != 0) {
+      ++failing;
+      std::string first = result->summary.substr(0, result->summary.find('\n'));
+      for (char& c : first) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      if (first.find("fail") == std::string::npos && first.find("error") == std::string::npos &&
+          first.find("exit") == std::string::npos) {
+        no_outcome.push_back(name);
+      }
+    }
     std::printf("%-38s %-18s %7llu %8llu %8llu %6.1f%% %3zu/%-3zu\n", name.c_str(),
                 result->shaper.c_str(), static_cast<unsigned long long>(lines),
                 static_cast<unsigned long long>(result->tokens_raw),
@@ -94,6 +119,21 @@ int main(int argc, char** argv) {
               fixtures, savings_50.size(), median);
   std::printf("must-keep identifiers kept: %zu of %zu (%.1f%%)\n", keep_found, keep_total,
               keep_total ? 100.0 * keep_found / keep_total : 100.0);
+  std::printf("fixtures whose must-keep items all survive: %zu of %zu\n", all_kept, fixtures);
+  std::printf("aggregate tokens saved: %.1f%% (%llu of %llu)\n",
+              tokens_raw ? 100.0 * (1.0 - static_cast<double>(tokens_summary) / tokens_raw) : 0.0,
+              static_cast<unsigned long long>(tokens_raw - std::min(tokens_raw, tokens_summary)),
+              static_cast<unsigned long long>(tokens_raw));
+  double mean_500 = 0;
+  for (double v : savings_500) mean_500 += v;
+  if (!savings_500.empty()) mean_500 /= static_cast<double>(savings_500.size());
+  std::printf("mean saved over the %zu outputs of 500+ tokens: %.1f%%\n", savings_500.size(),
+              mean_500);
+  std::printf("largest summary: %llu tokens (%s)\n", static_cast<unsigned long long>(largest),
+              largest_name.c_str());
+  std::printf("failing runs whose first line names the failure: %zu of %zu\n",
+              failing - no_outcome.size(), failing);
+  for (const std::string& name : no_outcome) std::printf("  no outcome first: %s\n", name.c_str());
   std::string cleanup = std::string("rm -rf ") + home;
   return std::system(cleanup.c_str()) == 0 ? 0 : 1;
 }

@@ -44,8 +44,8 @@ constexpr uint64_t kMessageBudget = 120;  // message lines after the subjects, a
 // all), and hunk headers are shown only with the changed lines they lead.
 constexpr size_t kDetailedCommits = 10;
 constexpr size_t kMaxHistoryCommits = 1000;
-constexpr uint64_t kHistoryFiles = 80;
-constexpr uint64_t kHistoryChangedBudget = 200;
+constexpr uint64_t kHistoryFiles = 40;
+constexpr uint64_t kHistoryChangedBudget = 100;
 constexpr uint64_t kStatBlockLines = 100;
 constexpr uint64_t kStatBudget = 400;
 constexpr uint64_t kMaxOtherLines = 100;
