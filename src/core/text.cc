@@ -429,27 +429,78 @@ const KeywordMatcher& AbsenceKeywords() {
 // Only the start of a very long line is looked at.
 constexpr size_t kErrorLineScanBytes = 4096;
 
+bool IsDigitAt(std::string_view s, size_t i) { return i < s.size() && s[i] >= '0' && s[i] <= '9'; }
+
+// A 5xx status at `at`: three digits, the first 5, then the end or a space.
+bool ServerErrorStatusAt(std::string_view s, size_t at) {
+  return at + 2 < s.size() && s[at] == '5' && IsDigitAt(s, at + 1) && IsDigitAt(s, at + 2) &&
+         (at + 3 == s.size() || s[at + 3] == ' ');
+}
+
 }  // namespace
+
+bool IsFailedRequestLine(std::string_view line) {
+  // `"GET /orders/42 HTTP/1.1" 500 59` (common/combined log format, Python's servers, uvicorn,
+  // gunicorn): the status after the quoted request line.
+  for (size_t at = line.find("HTTP/"); at != std::string_view::npos;
+       at = line.find("HTTP/", at + 5)) {
+    size_t i = at + 5;
+    while (i < line.size() && (IsDigitAt(line, i) || line[i] == '.')) ++i;
+    if (i >= line.size() || line[i] != '"') continue;
+    ++i;
+    while (i < line.size() && line[i] == ' ') ++i;
+    if (ServerErrorStatusAt(line, i)) return true;
+  }
+  // `GET /orders/42 500 12.345 ms - 59` (morgan's dev and tiny formats): method, path, status.
+  static constexpr std::string_view kMethods[] = {"GET ", "POST ", "PUT ", "PATCH ", "DELETE ",
+                                                  "HEAD ", "OPTIONS "};
+  for (std::string_view method : kMethods) {
+    for (size_t at = line.find(method); at != std::string_view::npos;
+         at = line.find(method, at + 1)) {
+      if (at > 0 && line[at - 1] != ' ' && line[at - 1] != '\t') continue;
+      size_t i = at + method.size();
+      if (i >= line.size() || line[i] != '/') continue;
+      while (i < line.size() && line[i] != ' ') ++i;
+      if (i < line.size() && ServerErrorStatusAt(line, i + 1)) return true;
+    }
+  }
+  return false;
+}
 
 bool LooksLikeErrorLine(std::string_view line) {
   if (line.size() > kErrorLineScanBytes) line = line.substr(0, kErrorLineScanBytes);
-  return TroubleKeywords().Contains(line) && !AbsenceKeywords().Contains(line);
+  return (TroubleKeywords().Contains(line) && !AbsenceKeywords().Contains(line)) ||
+         IsFailedRequestLine(line);
 }
 
 size_t FindErrorLine(std::string_view text) {
+  size_t keyword = std::string_view::npos;
   size_t from = 0;
   while (from < text.size()) {
     const size_t hit = TroubleKeywords().Find(text.substr(from));
-    if (hit == std::string_view::npos) return std::string_view::npos;
+    if (hit == std::string_view::npos) break;
     const size_t at = from + hit;
     const size_t nl_before = text.rfind('\n', at);
     const size_t start = nl_before == std::string_view::npos ? 0 : nl_before + 1;
     size_t end = text.find('\n', at);
     end = end == std::string_view::npos ? text.size() : end;
-    if (LooksLikeErrorLine(text.substr(start, end - start))) return start;
+    if (LooksLikeErrorLine(text.substr(start, end - start))) {
+      keyword = start;
+      break;
+    }
     from = end + 1;
   }
-  return std::string_view::npos;
+  // A failed request line before it: every such line has a " 5" (its status).
+  const size_t limit = keyword == std::string_view::npos ? text.size() : keyword;
+  for (size_t at = text.find(" 5"); at != std::string_view::npos && at < limit;) {
+    const size_t nl_before = text.rfind('\n', at);
+    const size_t start = nl_before == std::string_view::npos ? 0 : nl_before + 1;
+    size_t end = text.find('\n', at);
+    end = end == std::string_view::npos ? text.size() : end;
+    if (start < limit && IsFailedRequestLine(text.substr(start, end - start))) return start;
+    at = end >= text.size() ? std::string_view::npos : text.find(" 5", end);
+  }
+  return keyword;
 }
 
 }  // namespace plugline::core

@@ -67,9 +67,14 @@ class KeywordMatcher {
 
 // Lines that signal trouble in output no shaper understands: "error", "fail", "fatal",
 // "panic", "exception", "traceback", "denied", "not found", "segmentation fault", "abort",
-// ... but not "0 errors" or "no failures". The generic shaper keeps them from the middle of an
-// output, and so does the shaping window (output_window.h).
+// ... but not "0 errors" or "no failures"; and a server's line of a request that failed with a
+// 5xx status. The generic shaper keeps them from the middle of an output, and so does the
+// shaping window (output_window.h).
 bool LooksLikeErrorLine(std::string_view line);
+// A server's log line of a request answered with a 5xx status (`"GET /x HTTP/1.1" 500 59`,
+// `GET /x 503 1.2 ms - 10`): the request that failed, next to its traceback. Part of
+// LooksLikeErrorLine.
+bool IsFailedRequestLine(std::string_view line);
 
 // The offset of the first line of `text` (a run of '\n'-terminated lines) for which
 // LooksLikeErrorLine is true, or npos: one pass over many lines, for large outputs.

@@ -150,3 +150,40 @@ TEST_CASE("a cursor-up count too large for an int moves to the top, as a termina
 
 }  // namespace
 }  // namespace plugline::core
+
+namespace plugline::core {
+namespace {
+
+TEST_CASE("text: a server's line of a request that failed with a 5xx is an error line") {
+  for (std::string_view line : {
+           R"(127.0.0.1 - - [01/Dec/2026 22:43:59] "GET /orders/42 HTTP/1.1" 500 59)",
+           R"(10.0.0.7 - - [12/Mar/2026:10:01:02 +0000] "POST /api/pay HTTP/2.0" 502 157 "-" "curl/7.88")",
+           R"(INFO:     127.0.0.1:50312 - "GET /report HTTP/1.1" 500 Internal Server Error)",
+           "GET /users/bob 503 1.204 ms - 22",
+           "POST /upload 500",
+       }) {
+    CAPTURE(line);
+    CHECK(IsFailedRequestLine(line));
+    CHECK(LooksLikeErrorLine(line));
+  }
+  for (std::string_view line : {
+           R"(127.0.0.1 - - [01/Dec/2026 22:43:59] "GET /orders/41 HTTP/1.1" 200 28)",
+           R"(127.0.0.1 - - [01/Dec/2026 22:43:59] "GET /missing HTTP/1.1" 404 22)",
+           "GET /users/alice 200 0.512 ms - 26",
+           "the build took 500 ms",
+           "GET /x 5000 bytes",
+           "TARGET /x 500",
+       }) {
+    CAPTURE(line);
+    CHECK_FALSE(IsFailedRequestLine(line));
+  }
+  // Found by the one-pass search too, also when no trouble word comes before it.
+  const std::string text =
+      "127.0.0.1 - - [x] \"GET / HTTP/1.1\" 200 2\n"
+      "127.0.0.1 - - [x] \"GET /report HTTP/1.1\" 500 59\n"
+      "Traceback (most recent call last):\n";
+  CHECK(FindErrorLine(text) == text.find("127.0.0.1 - - [x] \"GET /report"));
+}
+
+}  // namespace
+}  // namespace plugline::core
