@@ -124,6 +124,9 @@ struct Parsed {
   // Progress, for a success header.
   uint64_t crates_compiled = 0, crates_checked = 0, objects = 0, targets = 0, packages = 0;
   uint64_t ninja_done = 0, ninja_total = 0;
+  // What was built, for a success header: CMake's "Built target X", and what ninja or make
+  // linked ("Linking CXX executable bin/x").
+  std::vector<string_view> built_targets, linked;
   // What the output looks like, for the label of `cat build.log`.
   bool seen_cargo = false, seen_go = false, seen_webpack = false, seen_vite = false,
        seen_npm = false, seen_apt = false, seen_cmake = false, seen_ninja = false,
@@ -283,6 +286,26 @@ string_view PercentProgress(string_view line) {
     if (line[i] != ' ' && !IsDigit(line[i])) return {};
   }
   return line.substr(close + 3);
+}
+
+// What a CMake "Linking <lang> <kind> <name>" step links: its last word ("bin/plugline").
+string_view LinkedArtifact(string_view what) {
+  if (!Starts(what, "Linking ")) return {};
+  string_view rest = Strip(what);
+  const size_t space = rest.rfind(' ');
+  if (space == kNone || space < 8) return {};
+  return rest.substr(space + 1);
+}
+
+// "a, b, c" — at most 12 names, then how many more.
+std::string NameList(const std::vector<string_view>& names) {
+  constexpr size_t kMaxNames = 12;
+  std::string out;
+  for (size_t k = 0; k < names.size() && k < kMaxNames; ++k) {
+    StrAppend(&out, k == 0 ? "" : ", ", names[k]);
+  }
+  if (names.size() > kMaxNames) StrAppend(&out, " and ", names.size() - kMaxNames, " more");
+  return out;
 }
 
 // "[12/340] ..." (ninja, and tools that copy it): done and total.
@@ -862,10 +885,14 @@ class Parser {
       if (Starts(what, "Built target ")) {
         Plain(i, Kind::kTarget);
         ++p_.targets;
+        p_.built_targets.push_back(Strip(what.substr(13)));
         if (Starts(line, "[100%]")) p_.success = "built";
         return true;
       }
       if (Starts(what, "Building ") && Contains(what, " object ")) ++p_.objects;
+      if (string_view artifact = LinkedArtifact(what); !artifact.empty()) {
+        p_.linked.push_back(artifact);
+      }
       Plain(i, Kind::kProgress);
       return true;
     }
@@ -874,6 +901,11 @@ class Parser {
       p_.ninja_done = done;
       p_.ninja_total = total;
       p_.seen_ninja = true;
+      if (const size_t close = line.find("] "); close != kNone) {
+        if (string_view artifact = LinkedArtifact(line.substr(close + 2)); !artifact.empty()) {
+          p_.linked.push_back(artifact);
+        }
+      }
       Plain(i, Kind::kProgress);
       return true;
     }
@@ -2419,12 +2451,19 @@ class BuildShaper final : public core::Shaper {
       }
       if (p.crates_checked > 0) facts.push_back(Plural(p.crates_checked, "crate checked", "crates checked"));
       if (p.objects > 0) facts.push_back(Plural(p.objects, "object built", "objects built"));
-      if (p.targets > 0) facts.push_back(Plural(p.targets, "target built", "targets built"));
+      if (p.targets > 0) {
+        facts.push_back(StrCat(Plural(p.targets, "target built", "targets built"), " (",
+                               NameList(p.built_targets), ")"));
+      }
       if (p.ninja_total > 0 && p.objects == 0) {
         facts.push_back(p.ninja_done == p.ninja_total
                             ? Plural(p.ninja_total, "build step", "build steps")
                             : StrCat(core::FormatCount(p.ninja_done), "/",
                                      core::FormatCount(p.ninja_total), " build steps"));
+      }
+      if (p.targets == 0 && !p.linked.empty()) {
+        facts.push_back(StrCat(Plural(p.linked.size(), "artifact linked", "artifacts linked"), " (",
+                               NameList(p.linked), ")"));
       }
       if (p.packages > 0) facts.push_back(Plural(p.packages, "package set up", "packages set up"));
     }

@@ -334,13 +334,13 @@ TEST_CASE("build: cmake configure success with a warning, then ninja") {
       "      |                 ^\n"
       "[3/3] Linking C executable app\n";
   s = Shape("cmake --build build", build, 0);
-  CHECK(Header(s) == "cmake --build: built — 1 warning in 1 file, 3 build steps");
+  CHECK(Header(s) == "cmake --build: built — 1 warning in 1 file, 3 build steps, 1 artifact linked (app)");
   CHECK(Has(s, "[2/3] Building C object CMakeFiles/app.dir/b.c.o"));  // the step that warned
   CHECK(Has(s, "/w/cm/b.c:1:17: warning: unused variable ‘z’ [-Wunused-variable]"));
   CheckAccounting(build, s);
 }
 
-TEST_CASE("build: a clean cmake build collapses to one line") {
+TEST_CASE("build: a clean cmake build collapses to one line that names what was built") {
   std::string out;
   for (int i = 0; i < 200; ++i) {
     StrAppend(&out, "[", i / 2, "%] Building CXX object CMakeFiles/core.dir/src/f", i, ".cpp.o\n");
@@ -349,7 +349,7 @@ TEST_CASE("build: a clean cmake build collapses to one line") {
   out += "[100%] Linking CXX executable app\n[100%] Built target app\n";
   std::string s = Shape("cmake --build build -j8", out, 0);
   CHECK(s ==
-        "cmake --build: built — 200 objects built, 2 targets built\n"
+        "cmake --build: built — 200 objects built, 2 targets built (core, app)\n"
         "… 204 other lines omitted: 202 build progress, 2 built targets\n");
 }
 
