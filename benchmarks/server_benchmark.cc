@@ -94,12 +94,12 @@ Parallel RunParallel(const std::vector<std::string>& argv, int per_client,
   for (auto& t : threads) t.join();
   std::vector<double> all;
   for (auto& s : samples) all.insert(all.end(), s.begin(), s.end());
-  std::sort(all.begin(), all.end());
+  const plugline::bench::Stats stats = plugline::bench::Summarize(all);
   Parallel p;
   p.calls = static_cast<int>(all.size());
   p.seconds = (plugline::bench::NowMs() - start) / 1000;
-  p.p50 = all[all.size() / 2];
-  p.p99 = all[std::min(all.size() - 1, all.size() * 99 / 100)];
+  p.p50 = stats.median;
+  p.p99 = stats.p99;
   return p;
 }
 

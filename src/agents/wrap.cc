@@ -7,6 +7,7 @@
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
+#include "core/command_line.h"
 #include "core/strings.h"
 
 namespace plugline::agents {
@@ -101,42 +102,6 @@ std::vector<std::string> Segments(std::string_view command, bool* background, bo
   return out;
 }
 
-// The words of a simple command, unquoted (enough to find its program).
-std::vector<std::string> Words(std::string_view segment) {
-  std::vector<std::string> words;
-  std::string word;
-  bool in_word = false;
-  char quote = 0;
-  for (size_t i = 0; i < segment.size(); ++i) {
-    const char c = segment[i];
-    if (quote != 0) {
-      if (c == quote) quote = 0;
-      else word += c;
-      continue;
-    }
-    if (c == '\'' || c == '"') {
-      quote = c;
-      in_word = true;
-      continue;
-    }
-    if (std::isspace(static_cast<unsigned char>(c))) {
-      if (in_word) words.push_back(std::move(word));
-      word.clear();
-      in_word = false;
-      continue;
-    }
-    if (c == '\\' && i + 1 < segment.size()) {
-      word += segment[++i];
-      in_word = true;
-      continue;
-    }
-    word += c;
-    in_word = true;
-  }
-  if (in_word) words.push_back(std::move(word));
-  return words;
-}
-
 bool IsAssignment(std::string_view word) {
   const size_t eq = word.find('=');
   if (eq == std::string_view::npos || eq == 0) return false;
@@ -193,7 +158,7 @@ WrapCheck CheckWrappable(std::string_view command,
   if (heredoc) return no("a heredoc");
   if (check.segments.empty()) return no("no command");
   for (const std::string& segment : check.segments) {
-    const std::vector<std::string> words = Words(segment);
+    const std::vector<std::string> words = core::CommandWords(segment);
     size_t first = 0;
     while (first < words.size() && IsAssignment(words[first])) ++first;
     if (first == words.size()) return no(StrCat("`", segment, "` sets a shell variable"));

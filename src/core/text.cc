@@ -440,6 +440,8 @@ bool ServerErrorStatusAt(std::string_view s, size_t at) {
 }  // namespace
 
 bool IsFailedRequestLine(std::string_view line) {
+  // Every such line has " 5" (its status): one scan for the many lines that have not.
+  if (line.find(" 5") == std::string_view::npos) return false;
   // `"GET /orders/42 HTTP/1.1" 500 59` (common/combined log format, Python's servers, uvicorn,
   // gunicorn): the status after the quoted request line.
   for (size_t at = line.find("HTTP/"); at != std::string_view::npos;
