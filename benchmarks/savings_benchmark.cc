@@ -1,12 +1,14 @@
 // The savings table: every fixture through a real host, raw tokens against summary tokens,
 // and whether every must-keep identifier survived.
 //
-// usage: savings_benchmark [FIXTURES_DIR]
+// usage: savings_benchmark [FIXTURES_DIR [MAX_SUMMARY_TOKENS]]
 // Prints one row per fixture, then over all of them: the fixtures whose must-keep items all
 // survive, the aggregate tokens saved, the mean saving over outputs of 500 tokens or more, the
 // median over outputs of 50 lines or more, the largest summary, and the failing runs (non-zero
 // exit) whose summary's first line does not name the failure (fail / error / exit code). Tokens
-// are plugline's estimate (docs/tokens.md).
+// are counted as shaping results count them (o200k_base by default; the counter is printed,
+// docs/tokens.md). Summaries are cut to the default budget (config's shaping.max_summary_tokens,
+// 8,000); each fixture is also shaped with no budget, and the must-keep figure is printed for both.
 #include <plugline/host.h>
 
 #include <algorithm>
@@ -39,6 +41,11 @@ int main(int argc, char** argv) {
   fs::path dir = argc > 1 ? argv[1] : PLUGLINE_BENCH_FIXTURES;
   char home[] = "/tmp/plugline-savings-XXXXXX";
   if (mkdtemp(home) == nullptr) return 1;
+  if (argc > 2) {
+    // A budget other than the default, as config.yaml would set it (0: none).
+    std::ofstream config(std::string(home) + "/config.yaml");
+    config << "shaping:\n  max_summary_tokens: " << argv[2] << "\n";
+  }
   plugline::HostOptions options;
   options.home = home;
   options.record_stats = false;
@@ -56,7 +63,9 @@ int main(int argc, char** argv) {
   std::printf("%-38s %-18s %7s %8s %8s %7s %6s\n", "fixture", "shaper", "lines", "raw tok",
               "sum tok", "saved", "kept");
   std::vector<double> savings_50, savings_500;
-  size_t keep_total = 0, keep_found = 0, fixtures = 0, all_kept = 0;
+  size_t keep_total = 0, keep_found = 0, fixtures = 0, all_kept = 0, all_kept_unbudgeted = 0;
+  std::string counter;
+  uint64_t budget = 0;
   uint64_t tokens_raw = 0, tokens_summary = 0, largest = 0;
   std::string largest_name;
   size_t failing = 0;
@@ -73,6 +82,10 @@ int main(int argc, char** argv) {
     }
     auto result = (*host)->Shape(plugline::ShapeRequest{command, output, exit_code, ""});
     if (!result.ok()) continue;
+    auto unbudgeted = (*host)->Shape(plugline::ShapeRequest{command, output, exit_code, "", 0});
+    if (!unbudgeted.ok()) continue;
+    counter = result->token_counter;
+    budget = result->max_tokens;
     ++fixtures;
     size_t kept = 0, total = 0;
     if (const auto* keep = meta->Find("must_keep"); keep && keep->is_array()) {
@@ -85,6 +98,14 @@ int main(int argc, char** argv) {
     keep_total += total;
     keep_found += kept;
     all_kept += kept == total;
+    size_t kept_unbudgeted = 0;
+    if (const auto* keep = meta->Find("must_keep"); keep && keep->is_array()) {
+      for (const auto& item : keep->as_array()) {
+        kept_unbudgeted +=
+            item.is_string() && unbudgeted->summary.find(item.as_string()) != std::string::npos;
+      }
+    }
+    all_kept_unbudgeted += kept_unbudgeted == total;
     tokens_raw += result->tokens_raw;
     tokens_summary += result->tokens_summary;
     uint64_t lines = plugline::core::CountLines(output);
@@ -119,7 +140,10 @@ int main(int argc, char** argv) {
               fixtures, savings_50.size(), median);
   std::printf("must-keep identifiers kept: %zu of %zu (%.1f%%)\n", keep_found, keep_total,
               keep_total ? 100.0 * keep_found / keep_total : 100.0);
-  std::printf("fixtures whose must-keep items all survive: %zu of %zu\n", all_kept, fixtures);
+  std::printf("tokens counted with: %s; budget: %llu tokens\n", counter.c_str(),
+              static_cast<unsigned long long>(budget));
+  std::printf("fixtures whose must-keep items all survive: %zu of %zu (with no budget: %zu)\n",
+              all_kept, fixtures, all_kept_unbudgeted);
   std::printf("aggregate tokens saved: %.1f%% (%llu of %llu)\n",
               tokens_raw ? 100.0 * (1.0 - static_cast<double>(tokens_summary) / tokens_raw) : 0.0,
               static_cast<unsigned long long>(tokens_raw - std::min(tokens_raw, tokens_summary)),

@@ -7,7 +7,7 @@
 //  - "match+shape": the snippet, match() of every built-in and shape() of the winner — the
 //    shapers' own work;
 //  - "pipeline": all of ShaperPipeline::Run: that, plus terminal normalization, the rules, and
-//    counting the raw output's tokens with plugline's estimate.
+//    counting the raw output's tokens (o200k_base, as a host does by default), and the budget.
 // Raw output storage (a file write) is not included. Prints MB/s per fixture and the medians.
 #include <algorithm>
 #include <cstdio>
@@ -42,8 +42,11 @@ int main(int argc, char** argv) {
   fs::path dir = argc > 1 ? argv[1] : PLUGLINE_BENCH_FIXTURES;
   size_t megabytes = argc > 2 ? std::strtoul(argv[2], nullptr, 10) : 10;
   int runs = argc > 3 ? std::atoi(argv[3]) : 5;
-  auto counter = plugline::core::MakeEstimateTokenCounter();
-  plugline::core::ShaperPipeline pipeline(counter.get());
+  // What a host counts with by default: o200k_base (the estimate when its ranks are missing).
+  const plugline::core::TokenCounter* counter =
+      plugline::core::DefaultTokenCounter(plugline::core::kDefaultEncoding);
+  std::printf("tokens counted with: %s\n", std::string(counter->name()).c_str());
+  plugline::core::ShaperPipeline pipeline(counter);
   for (auto& shaper : plugline::builtin::MakeBuiltinShapers()) pipeline.Add(shaper);
 
   std::vector<fs::path> outs;

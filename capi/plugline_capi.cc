@@ -313,6 +313,32 @@ plugline_status plugline_host_reload(plugline_host* host) {
   });
 }
 
+namespace {
+
+// The shaper and budget a caller's plugline_shape_options set; fields beyond its struct_size
+// are unset.
+struct ShapeOptionValues {
+  std::string_view shaper;
+  std::optional<uint64_t> max_tokens;
+};
+ShapeOptionValues ReadShapeOptions(const plugline_shape_options* options) {
+  ShapeOptionValues values;
+  if (options == nullptr) return values;
+  auto covers = [&](size_t offset, size_t size) { return options->struct_size >= offset + size; };
+  if (covers(offsetof(plugline_shape_options, shaper), sizeof(char*)) &&
+      options->shaper != nullptr) {
+    values.shaper = options->shaper;
+  }
+  if (covers(offsetof(plugline_shape_options, max_tokens), sizeof(uint64_t)) &&
+      options->max_tokens != 0) {
+    values.max_tokens =
+        options->max_tokens == PLUGLINE_NO_TOKEN_BUDGET ? 0 : options->max_tokens;
+  }
+  return values;
+}
+
+}  // namespace
+
 plugline_status plugline_host_shape(char** out_json, size_t* out_len, plugline_host* host,
                                     const char* command, size_t command_len, const char* output,
                                     size_t output_len, int exit_code,
@@ -326,13 +352,9 @@ plugline_status plugline_host_shape(char** out_json, size_t* out_len, plugline_h
     request.command = std::string_view(command == nullptr ? "" : command, command_len);
     request.output = std::string_view(output == nullptr ? "" : output, output_len);
     if (exit_code != PLUGLINE_EXIT_CODE_UNKNOWN) request.exit_code = exit_code;
-    if (options != nullptr) {
-      // Fields beyond what the caller's struct_size covers are treated as unset.
-      if (options->struct_size >= offsetof(plugline_shape_options, shaper) + sizeof(char*) &&
-          options->shaper != nullptr) {
-        request.shaper = options->shaper;
-      }
-    }
+    const ShapeOptionValues values = ReadShapeOptions(options);
+    request.shaper = values.shaper;
+    request.max_tokens = values.max_tokens;
     absl::StatusOr<plugline::ShapeResult> result = host->host->Shape(request);
     if (!result.ok()) return FromStatus(result.status());
     return ReturnBuffer(result->ToJson(), out_json, out_len);
@@ -374,14 +396,10 @@ plugline_status plugline_capture_finish(char** out_json, size_t* out_len,
     if (command == nullptr && command_len != 0) return NullArgument(__func__, "command");
     std::optional<int> code;
     if (exit_code != PLUGLINE_EXIT_CODE_UNKNOWN) code = exit_code;
-    std::string_view shaper;
-    if (options != nullptr &&
-        options->struct_size >= offsetof(plugline_shape_options, shaper) + sizeof(char*) &&
-        options->shaper != nullptr) {
-      shaper = options->shaper;
-    }
+    const ShapeOptionValues values = ReadShapeOptions(options);
     absl::StatusOr<plugline::ShapeResult> result = capture->capture->Finish(
-        std::string_view(command == nullptr ? "" : command, command_len), code, shaper);
+        std::string_view(command == nullptr ? "" : command, command_len), code, values.shaper,
+        values.max_tokens);
     if (!result.ok()) return FromStatus(result.status());
     capture->finished = true;
     return ReturnBuffer(result->ToJson(), out_json, out_len);

@@ -87,6 +87,12 @@ if(TARGET plugline_cli)
       COMPONENT plugline_runtime)
 endif()
 
+if(PLUGLINE_TOKENIZER_FILES)
+  install(FILES ${PLUGLINE_TOKENIZER_FILES}
+    DESTINATION "${CMAKE_INSTALL_DATADIR}/plugline/tokenizers"
+    COMPONENT plugline_runtime)
+endif()
+
 # ---- find_package(plugline) ------------------------------------------------------------------
 
 install(EXPORT plugline-targets

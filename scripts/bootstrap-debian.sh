@@ -15,10 +15,19 @@
 # configuration that leaves the system's alone) goes to $PLUGLINE_SIMDJSON_SOURCE, default
 # /opt/plugline/simdjson-source; the build compiles it into the command line only. Without it
 # (no network), the command line links the shared library and starts ~0.8 ms slower.
+#
+# Token counts use the real o200k_base and cl100k_base BPE vocabularies. Their ranks come from
+# js-tiktoken on npm (pinned, with its one dependency, in $PLUGLINE_TOKENIZER_NPM, default
+# /var/cache/plugline/npm/js-tiktoken-1.0.21; the tests compare plugline's counts with it) and
+# are written in the `.tiktoken` format to $PLUGLINE_TOKENIZER_SOURCE, default
+# /opt/plugline/tokenizers, each checked against its SHA-256 (the same files OpenAI publishes).
+# The build copies them next to the library; without them plugline counts with its estimate.
 set -euo pipefail
 
 V8_PREFIX=${PLUGLINE_V8_PREFIX:-/opt/plugline/libnode108}
 SIMDJSON_SOURCE=${PLUGLINE_SIMDJSON_SOURCE:-/opt/plugline/simdjson-source}
+TOKENIZER_SOURCE=${PLUGLINE_TOKENIZER_SOURCE:-/opt/plugline/tokenizers}
+TOKENIZER_NPM=${PLUGLINE_TOKENIZER_NPM:-/var/cache/plugline/npm/js-tiktoken-1.0.21}
 
 SUDO=
 if [ "$(id -u)" -ne 0 ]; then
@@ -32,7 +41,7 @@ say() { printf 'bootstrap: %s\n' "$*" >&2; }
 PACKAGES=(
   build-essential cmake ninja-build pkg-config binutils ca-certificates curl git file
   libsimdjson-dev libuv1-dev libabsl-dev doctest-dev libyaml-cpp-dev
-  libcurl4-openssl-dev libssl-dev
+  libcurl4-openssl-dev libssl-dev libpcre2-dev
   python3 python3-pytest
   # the sanitizer and fuzzer builds (clang, its sanitizer and libFuzzer runtimes) and the
   # compiler cache scripts/test-all.sh uses
@@ -133,5 +142,48 @@ SOURCES
     say "could not fetch simdjson's source (offline?): the command line links the shared library"
   fi
   $SUDO rm -rf "$work"
+fi
+# --- BPE ranks for token counts (o200k_base, cl100k_base) -------------------------------------
+declare -A TOKENIZER_SHA256=(
+  [o200k_base]=446a9538cb6c348e3516120d7c08b09f57c36495e2acfffe59a5bf8b0cfb1a2d
+  [cl100k_base]=223921b76ee99bde995b7ff738513eef100fb51d18c93597a113bcffe865b2a7
+)
+tokenizers_ok() {
+  local name
+  for name in "${!TOKENIZER_SHA256[@]}"; do
+    echo "${TOKENIZER_SHA256[$name]}  $TOKENIZER_SOURCE/$name.tiktoken" | sha256sum -c --status 2>/dev/null || return 1
+  done
+}
+if tokenizers_ok; then
+  say "BPE ranks found in $TOKENIZER_SOURCE"
+else
+  if ! [ -f "$TOKENIZER_NPM/node_modules/js-tiktoken/package.json" ]; then
+    say "installing js-tiktoken 1.0.21 from npm into $TOKENIZER_NPM"
+    $SUDO mkdir -p "$TOKENIZER_NPM"
+    ( cd "$TOKENIZER_NPM" && $SUDO env npm_config_cache=/var/cache/plugline/npm npm install \
+        --no-audit --no-fund --silent --prefix "$TOKENIZER_NPM" js-tiktoken@1.0.21 base64-js@1.5.1 ) ||
+      say "could not install js-tiktoken (offline?)"
+  fi
+  if [ -f "$TOKENIZER_NPM/node_modules/js-tiktoken/package.json" ]; then
+    here=$(cd "$(dirname "$0")" && pwd)
+    $SUDO rm -rf "$TOKENIZER_SOURCE.tmp"
+    $SUDO node "$here/tiktoken-ranks.mjs" "$TOKENIZER_NPM/node_modules/js-tiktoken" "$TOKENIZER_SOURCE.tmp" \
+      "${!TOKENIZER_SHA256[@]}" >/dev/null
+    saved=$TOKENIZER_SOURCE
+    TOKENIZER_SOURCE=$TOKENIZER_SOURCE.tmp
+    if tokenizers_ok; then
+      TOKENIZER_SOURCE=$saved
+      $SUDO rm -rf "$TOKENIZER_SOURCE"
+      $SUDO mv "$TOKENIZER_SOURCE.tmp" "$TOKENIZER_SOURCE"
+      say "BPE ranks written to $TOKENIZER_SOURCE"
+    else
+      TOKENIZER_SOURCE=$saved
+      $SUDO rm -rf "$TOKENIZER_SOURCE.tmp"
+      say "the BPE ranks made from js-tiktoken do not have the expected SHA-256: not used"
+      exit 1
+    fi
+  else
+    say "no BPE ranks: plugline will count tokens with its estimate"
+  fi
 fi
 say "done"

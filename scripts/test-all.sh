@@ -91,6 +91,11 @@ PLUGLINE_NODE_ADDON="$PWD/build/lib/plugline.node" node --test bindings/node/tes
 step "plugline's OpenCode plugin (node --test), against the real plugline"
 PLUGLINE_BINARY="$PWD/build/bin/plugline" node --test bindings/opencode/test/
 
+step "token counts against js-tiktoken on every fixture (node --test)"
+PLUGLINE_BINARY="$PWD/build/bin/plugline" \
+  PLUGLINE_TIKTOKEN_MODULES="${PLUGLINE_TOKENIZER_NPM:-/var/cache/plugline/npm/js-tiktoken-1.0.21}/node_modules" \
+  node --test tests/tokens/
+
 step "example plugins' unit tests (node --test)"
 node --test examples/plugins/test/*.test.mjs
 

@@ -55,6 +55,9 @@ export type ClientFunction = (path: string, args: unknown[]) => unknown;
 export interface ShapeOptions {
   /** Use this shaper ("builtin-generic") instead of choosing by match(). */
   shaper?: string | null;
+  /** The summary's token budget: null/undefined for config's shaping.max_summary_tokens
+   * (default 8000), 0 for none. A summary over it is cut by priority, never mid-line. */
+  maxTokens?: number | null;
 }
 
 export interface ShapeResult {
@@ -72,6 +75,13 @@ export interface ShapeResult {
   shaped_bytes: number;
   tokens_raw: number;
   tokens_summary: number;
+  /** tokens_raw minus tokens_summary: negative when the summary costs more. */
+  tokens_saved: number;
+  /** What counted the tokens. */
+  token_counter: 'o200k_base' | 'cl100k_base' | 'estimate' | 'host';
+  /** The budget that applied (0: none) and the summary lines it left out. */
+  max_tokens: number;
+  budget_lines_left_out: number;
   fallback: string | null;
   /** Shapers whose match() failed and were left out. */
   skipped: { plugin: string; why: string; detail: string }[];

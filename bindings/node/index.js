@@ -221,7 +221,11 @@ class Host {
    *   PLUGLINE_ESTATE (closed host)
    */
   shape(command, output, exitCode, options) {
-    const { shaper } = checkOptions(options, ['shaper'], 'shape options');
+    const { shaper, maxTokens } = checkOptions(options, ['shaper', 'maxTokens'], 'shape options');
+    if (maxTokens !== undefined && maxTokens !== null &&
+        !(Number.isSafeInteger(maxTokens) && maxTokens >= 0)) {
+      throw new TypeError('maxTokens must be a whole number of tokens (0: no budget), null or undefined');
+    }
     if (typeof command !== 'string') throw new TypeError('command must be a string');
     if (typeof output !== 'string' && !ArrayBuffer.isView(output) &&
         !(output instanceof ArrayBuffer)) {
@@ -232,7 +236,7 @@ class Host {
       throw new TypeError('exitCode must be a 32-bit integer, null or undefined');
     }
     const json = this.#native.shape(command, output, exitCode ?? null,
-                                    checkOptionalString(shaper, 'shaper'));
+                                    checkOptionalString(shaper, 'shaper'), maxTokens ?? null);
     return JSON.parse(json);
   }
 

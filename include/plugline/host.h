@@ -104,6 +104,9 @@ struct ShapeRequest {
   std::string_view output;         // its output, stdout and stderr interleaved; any bytes
   std::optional<int> exit_code;    // nullopt when unknown (e.g. still running, or killed)
   std::string_view shaper;         // non-empty: use this shaper id, skipping match()
+  // The summary's token budget (docs/shaping.md "The budget"): nullopt for config's
+  // shaping.max_summary_tokens (default 8,000), 0 for none.
+  std::optional<uint64_t> max_tokens = std::nullopt;
 };
 
 // The shaping result; ToJson() gives the JSON of DESIGN.md "What the host gets back".
@@ -125,6 +128,11 @@ struct ShapeResult {
   uint64_t shaped_bytes = 0;
   uint64_t tokens_raw = 0;
   uint64_t tokens_summary = 0;
+  // What counted them: "o200k_base" or "cl100k_base" (the real BPE vocabularies; config's
+  // shaping.tokenizer), "estimate" (chosen, or the ranks were missing), or "host".
+  std::string token_counter;
+  uint64_t max_tokens = 0;             // the budget that applied; 0: none
+  uint64_t budget_lines_left_out = 0;  // summary lines the budget left out (stated in it)
   std::optional<std::string> fallback;  // why the summary is not the shaper's, if it is not
   // Shapers left out because their match() failed (threw, timed out, wrong result type).
   struct Skipped {
@@ -181,9 +189,11 @@ class OutputCapture {
   // command line as the agent ran it, `exit_code` its exit code (nullopt when unknown),
   // `shaper` non-empty to skip match() and use that shaper. InvalidArgument for a command
   // that is not valid UTF-8 or an unknown shaper: the capture is then unchanged and Finish
-  // may be called again. FailedPrecondition once a Finish() succeeded.
+  // may be called again. FailedPrecondition once a Finish() succeeded. `max_tokens` as in
+  // ShapeRequest.
   absl::StatusOr<ShapeResult> Finish(std::string_view command, std::optional<int> exit_code,
-                                     std::string_view shaper = {});
+                                     std::string_view shaper = {},
+                                     std::optional<uint64_t> max_tokens = std::nullopt);
 
  private:
   friend class Host;

@@ -663,6 +663,16 @@ int Tool(const std::vector<std::string>& args, CommandEnv& env) {
 
 
 // Prints a shaping result: the summary (ending in a newline) or its JSON.
+bool ParseMaxTokens(std::string_view value, ShapeFlags* flags) {
+  uint64_t n = 0;
+  if (!absl::SimpleAtoi(ToAbsl(value), &n)) {
+    Error(StrCat("--max-tokens needs a whole number of tokens (0: no budget), not '", value, "'"));
+    return false;
+  }
+  flags->max_tokens = n;
+  return true;
+}
+
 void PrintResult(Output& io, const ShapeResult& result, const ShapeFlags& flags) {
   if (flags.json) {
     io.Out(StrCat(result.ToJson(), "\n"));

@@ -7,6 +7,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -60,7 +61,12 @@ int RunHostCommand(std::string_view name, const std::vector<std::string>& args, 
 struct ShapeFlags {
   bool json = false;
   std::string shaper;
+  std::optional<uint64_t> max_tokens;  // --max-tokens; nullopt: config's budget
 };
+
+// Parses --max-tokens N (0: no budget); false (with the message printed) when N is not a
+// whole number.
+bool ParseMaxTokens(std::string_view value, ShapeFlags* flags);
 
 // Prints a shaping result: the summary (ending in a newline) or its JSON.
 void PrintResult(Output& io, const ShapeResult& result, const ShapeFlags& flags);

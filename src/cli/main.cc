@@ -113,6 +113,12 @@ std::optional<Remote> ChooseRemote(const std::vector<std::string>& args, std::st
   return Remote::Choose(*home, *cwd, local);
 }
 
+// The token counter for an output captured here and shaped in a server: the one it names.
+const core::TokenCounter* CaptureCounter(const core::CaptureSettings& settings) {
+  absl::StatusOr<std::string> home = core::ResolveHome("");
+  return core::DefaultTokenCounter(settings.tokenizer, home.ok() ? *home : std::string());
+}
+
 void FallBack(const absl::Status& why) {
   if (absl::IsCancelled(why)) return;  // `server: never`: in-process is what was asked for
   absl::StatusOr<std::string> home = core::ResolveHome("");
@@ -155,7 +161,8 @@ int ShapeCaptured(Remote& remote, bool run, const std::string& command,
   const int status = ShapeAndPrint(
       io,
       [&](std::string_view shaper) {
-        return internal::HostAccess::ShapeCaptured(**host, command, exit_code, shaper, captured);
+        return internal::HostAccess::ShapeCaptured(**host, command, exit_code, shaper, captured,
+                                                   /*queue_stats=*/false, flags.max_tokens);
       },
       flags, run, run ? exit_code.value_or(0) : 0);
   AbandonHost(*std::move(host));
@@ -181,6 +188,8 @@ int Run(const std::vector<std::string>& args) {
         return kExitUsage;
       }
       flags.shaper = args[i];
+    } else if (arg == "--max-tokens") {
+      if (++i == args.size() || !ParseMaxTokens(args[i], &flags)) return kExitUsage;
     } else if (arg.size() > 1 && arg[0] == '-') {
       Error(StrCat("run: unknown option ", arg, "\n\n", kUsage));
       return kExitUsage;
@@ -224,7 +233,6 @@ int Run(const std::vector<std::string>& args) {
       }
     }
   }
-  std::unique_ptr<core::TokenCounter> counter;
   std::unique_ptr<core::RawCapture> remote_capture;
 
   // In-process, plugins load while the command runs (V8 and one isolate per JS plugin take a
@@ -247,8 +255,8 @@ int Run(const std::vector<std::string>& args) {
     if (remote) {
       absl::StatusOr<core::CaptureSettings> settings = remote->CaptureSettings();
       if (settings.ok()) {
-        counter = core::MakeEstimateTokenCounter();
-        remote_capture = std::make_unique<core::RawCapture>(*settings, counter.get());
+        remote_capture = std::make_unique<core::RawCapture>(
+            *settings, CaptureCounter(*settings));
         remote_capture->DeferPruning();  // the server prunes the store once it has answered
       } else {
         FallBack(settings.status());
@@ -311,7 +319,9 @@ int Run(const std::vector<std::string>& args) {
   FdOutput io;
   ShapeAndPrint(
       io,
-      [&](std::string_view shaper) { return capture->Finish(command, exit_code, shaper); },
+      [&](std::string_view shaper) {
+        return capture->Finish(command, exit_code, shaper, flags.max_tokens);
+      },
       flags, /*run=*/true, exit_code);
   capture.reset();
   AbandonHost(*std::move(host));
@@ -351,6 +361,9 @@ int Shape(const std::vector<std::string>& args) {
       const std::string* v = value("--shaper");
       if (v == nullptr) return kExitUsage;
       flags.shaper = *v;
+    } else if (arg == "--max-tokens") {
+      const std::string* v = value("--max-tokens");
+      if (v == nullptr || !ParseMaxTokens(*v, &flags)) return kExitUsage;
     } else {
       Error(StrCat("shape: unknown argument ", arg, "\n\n", kUsage));
       return kExitUsage;
@@ -363,8 +376,8 @@ int Shape(const std::vector<std::string>& args) {
   std::unique_ptr<Host> local;
   if (std::optional<RemoteCapture> remote = ChooseRemoteCapture(args, &local)) {
     // Standard input is captured here (raw file and window) and shaped in the server.
-    std::unique_ptr<core::TokenCounter> counter = core::MakeEstimateTokenCounter();
-    core::RawCapture capture(remote->settings, counter.get());
+    core::RawCapture capture(remote->settings,
+                             CaptureCounter(remote->settings));
     capture.DeferPruning();
     absl::Status read = ReadInChunks(STDIN_FILENO, "standard input", [&](std::string_view chunk) {
       capture.Append(chunk);
@@ -395,7 +408,9 @@ int Shape(const std::vector<std::string>& args) {
   FdOutput io;
   const int status = ShapeAndPrint(
       io,
-      [&](std::string_view shaper) { return capture->Finish(command, exit_code, shaper); },
+      [&](std::string_view shaper) {
+        return capture->Finish(command, exit_code, shaper, flags.max_tokens);
+      },
       flags, /*run=*/false, 0);
   if (status != 0) return status;
   capture.reset();
@@ -709,6 +724,74 @@ int Trust(const std::vector<std::string>& args, bool revoke) {
   return 0;
 }
 
+// `plugline tokens`: the counts shaping results report, for any text.
+int Tokens(const std::vector<std::string>& args) {
+  absl::StatusOr<std::string> home = core::ResolveHome("");
+  const std::string home_dir = home.ok() ? *home : std::string();
+  std::string tokenizer;
+  bool json = false;
+  std::vector<std::string> files;
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (args[i] == "--json") {
+      json = true;
+    } else if (args[i] == "--tokenizer" && i + 1 < args.size()) {
+      tokenizer = args[++i];
+    } else if (args[i].starts_with("--tokenizer=")) {
+      tokenizer = args[i].substr(std::string_view("--tokenizer=").size());
+    } else if (args[i] != "-" && args[i].starts_with("-")) {
+      Error(StrCat("tokens: unknown option ", args[i], "\n\n", kUsage));
+      return kExitUsage;
+    } else {
+      files.push_back(args[i]);
+    }
+  }
+  if (tokenizer.empty()) {
+    // What shaping results use: config's shaping.tokenizer.
+    tokenizer = core::LoadConfig(home_dir, CurrentDir(), nullptr).tokenizer;
+  }
+  if (!core::IsKnownTokenizer(tokenizer)) {
+    Error(StrCat("tokens: unknown tokenizer \"", tokenizer,
+                 "\" (o200k_base, cl100k_base or estimate)"));
+    return kExitUsage;
+  }
+  if (files.empty()) files.push_back("-");
+  const core::TokenCounter* counter = core::DefaultTokenCounter(tokenizer, home_dir);
+  core::JsonWriter w;
+  w.BeginArray();
+  std::string text_out;
+  for (const std::string& file : files) {
+    std::string text;
+    if (file == "-") {
+      absl::Status read = ReadInChunks(STDIN_FILENO, "standard input", [&](std::string_view chunk) {
+        text.append(chunk);
+        return true;
+      });
+      if (!read.ok()) {
+        Error(StrCat("tokens: ", read.message()));
+        return 1;
+      }
+    } else {
+      absl::StatusOr<std::string> read = core::ReadFile(file);
+      if (!read.ok()) {
+        Error(StrCat("tokens: ", read.status().message()));
+        return 1;
+      }
+      text = std::move(*read);
+    }
+    const uint64_t tokens = counter->Count(text);
+    w.BeginObject().Key("file").String(file).Key("tokens").Int(static_cast<int64_t>(tokens));
+    w.Key("bytes").Int(static_cast<int64_t>(text.size()));
+    w.Key("tokenizer").String(counter->name()).EndObject();
+    StrAppend(&text_out, tokens, "\t", file, "\n");
+  }
+  w.EndArray();
+  if (std::string problem = counter->problem(); !problem.empty()) {
+    Error(StrCat("tokens: warning: ", problem));
+  }
+  WriteAll(STDOUT_FILENO, json ? StrCat(w.Take(), "\n") : text_out);
+  return 0;
+}
+
 int Main(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
   if (args.empty() || args[0] == "help" || args[0] == "--help" || args[0] == "-h") {
@@ -725,6 +808,7 @@ int Main(int argc, char** argv) {
   if (subcommand == "untrust") return Trust(args, true);
   if (subcommand == "server") return ServerCommand(args);
   if (subcommand == "install") return InstallCommand(args);
+  if (subcommand == "tokens") return Tokens(args);
   if (subcommand == "version" || subcommand == "--version") {
     WriteAll(STDOUT_FILENO, StrCat("plugline ", VersionString(), "\n"));
     return 0;

@@ -276,6 +276,12 @@ absl::StatusOr<int> Remote::Shape(bool run, std::string_view command,
     w.Null();
   }
   w.Key("shaper").String(flags.shaper).Key("json").Bool(flags.json);
+  w.Key("max_tokens");
+  if (flags.max_tokens) {
+    w.Int(static_cast<int64_t>(*flags.max_tokens));
+  } else {
+    w.Null();
+  }
   w.Key("captured").BeginObject();
   wire::WriteCaptured(captured, w);
   w.EndObject().EndObject();

@@ -121,6 +121,13 @@ std::string Shape(server::HostPool& pool, const core::Value& request,
   ShapeFlags flags;
   flags.json = wire::Flag(request, "json");
   flags.shaper = *shaper;
+  if (const core::Value* max = request.Find("max_tokens"); max != nullptr && !max->is_null()) {
+    std::optional<int64_t> n = max->as_integer();
+    if (!n || *n < 0) {
+      return ErrorReply("invalid_argument", "max_tokens: expected a whole number or null");
+    }
+    flags.max_tokens = static_cast<uint64_t>(*n);
+  }
 
   ServedEnv served(pool, *cwd);
   HostSession session(served.env);
@@ -131,7 +138,7 @@ std::string Shape(server::HostPool& pool, const core::Value& request,
       served.io,
       [&](std::string_view id) {
         return internal::HostAccess::ShapeCaptured(**host, *command, exit_code, id, *captured,
-                                                   /*queue_stats=*/true);
+                                                   /*queue_stats=*/true, flags.max_tokens);
       },
       flags, run, run ? exit_code.value_or(0) : 0);
   session.PrintNewDiagnostics();

@@ -45,6 +45,7 @@ void WriteSettings(const core::CaptureSettings& settings, core::JsonWriter& w) {
   w.Key("max_total_bytes").Int(static_cast<int64_t>(settings.retention.max_total_bytes));
   w.Key("max_file_bytes").Int(static_cast<int64_t>(settings.retention.max_file_bytes));
   w.Key("window_bytes").Int(static_cast<int64_t>(settings.window_bytes));
+  w.Key("tokenizer").String(settings.tokenizer);
 }
 
 absl::StatusOr<core::CaptureSettings> ReadSettings(const core::Value& object) {
@@ -55,8 +56,9 @@ absl::StatusOr<core::CaptureSettings> ReadSettings(const core::Value& object) {
   absl::StatusOr<int64_t> total = Integer(object, "max_total_bytes");
   absl::StatusOr<int64_t> file = Integer(object, "max_file_bytes");
   absl::StatusOr<int64_t> window = Integer(object, "window_bytes");
+  absl::StatusOr<std::string> tokenizer = Text(object, "tokenizer");
   for (const absl::Status& s : {dir.status(), keep.status(), total.status(), file.status(),
-                                window.status()}) {
+                                window.status(), tokenizer.status()}) {
     if (!s.ok()) return s;
   }
   if (*keep < 0 || *total < 0 || *file < 0 || *window <= 0) {
@@ -70,6 +72,8 @@ absl::StatusOr<core::CaptureSettings> ReadSettings(const core::Value& object) {
   settings.retention.max_total_bytes = static_cast<uint64_t>(*total);
   settings.retention.max_file_bytes = static_cast<uint64_t>(*file);
   settings.window_bytes = static_cast<uint64_t>(*window);
+  if (!core::IsKnownTokenizer(*tokenizer)) return Bad("tokenizer", "not a known tokenizer");
+  settings.tokenizer = *tokenizer;
   return settings;
 }
 

@@ -207,7 +207,7 @@ void ApplyConfigText(std::string_view text, std::string_view source, Config* con
                                                Value::KindName(doc->kind())));
     return;
   }
-  reader.UnknownKeys(*doc, "", {"plugins", "outputs", "stats", "server", "adapters"});
+  reader.UnknownKeys(*doc, "", {"plugins", "outputs", "shaping", "stats", "server", "adapters"});
   if (const Value* plugins = doc->Find("plugins"); plugins != nullptr && !plugins->is_null()) {
     if (!plugins->is_object()) {
       reader.Problem("plugins", "expected a mapping");
@@ -310,6 +310,29 @@ void ApplyConfigText(std::string_view text, std::string_view source, Config* con
         reader.Problem("outputs.window_mb", StrCat("expected 1 to ", kMaxWindowMb, " (MiB)"));
       } else {
         config->window_bytes = window_mb << 20;
+      }
+    }
+  }
+  if (const Value* shaping = doc->Find("shaping"); shaping != nullptr && !shaping->is_null()) {
+    if (!shaping->is_object()) {
+      reader.Problem("shaping", "expected a mapping");
+    } else {
+      reader.UnknownKeys(*shaping, "shaping.", {"max_summary_tokens", "tokenizer"});
+      uint64_t budget = config->max_summary_tokens;
+      reader.Count(*shaping, "max_summary_tokens", "shaping.max_summary_tokens", 1, &budget);
+      if (budget != 0 && budget < kMinSummaryTokens) {
+        reader.Problem("shaping.max_summary_tokens",
+                       StrCat("expected 0 (no budget) or at least ", kMinSummaryTokens));
+      } else {
+        config->max_summary_tokens = budget;
+      }
+      if (const Value* tokenizer = shaping->Find("tokenizer"); tokenizer != nullptr) {
+        if (tokenizer->is_string() && IsKnownTokenizer(tokenizer->as_string())) {
+          config->tokenizer = tokenizer->as_string();
+        } else {
+          reader.Problem("shaping.tokenizer",
+                         "expected \"o200k_base\", \"cl100k_base\" or \"estimate\"");
+        }
       }
     }
   }

@@ -26,6 +26,10 @@
 //     max_file_mb: 256       # one output's file holds at most its first this many MiB
 //     window_mb: 8           # outputs up to this size are shaped whole; larger ones from a
 //                            # window of this size (docs/shaping.md), 1 to 256
+//   shaping:
+//     max_summary_tokens: 8000  # a summary holds at most this many tokens (0: no budget;
+//                            # else at least 200); docs/shaping.md "The budget"
+//     tokenizer: o200k_base  # or cl100k_base, or estimate (docs/tokens.md)
 //   stats:
 //     enabled: true          # per-shaper statistics in <home>/stats.json
 //   server:                  # the per-user server (docs/server.md); global file only
@@ -56,6 +60,7 @@
 #include "absl/status/statusor.h"
 #include "core/json.h"
 #include "core/output_store.h"
+#include "core/tokens.h"
 #include "core/output_window.h"
 
 namespace plugline::core {
@@ -140,12 +145,19 @@ struct AdapterConfig {
   std::vector<std::string> shell_tools;  // tool names that count as the shell, besides the agent's own
 };
 
+// shaping.max_summary_tokens: the default budget, and the smallest one that still has room for
+// the outcome, the counts and a few identifiers.
+inline constexpr uint64_t kDefaultSummaryTokens = 8000;
+inline constexpr uint64_t kMinSummaryTokens = 200;
+
 struct Config {
   PluginsConfig plugins;
   ServerConfig server;
   std::map<std::string, AdapterConfig> adapters;  // by agent name (claude-code, codex, ...)
   OutputRetention outputs;
   uint64_t window_bytes = kDefaultWindowBytes;  // outputs.window_mb (output_window.h)
+  uint64_t max_summary_tokens = kDefaultSummaryTokens;  // shaping.max_summary_tokens; 0: none
+  std::string tokenizer = std::string(kDefaultEncoding);  // shaping.tokenizer (tokens.h)
   bool stats_enabled = true;
 };
 

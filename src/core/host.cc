@@ -56,6 +56,10 @@ std::string ShapeResult::ToJson() const {
   w.Key("shaped_bytes").Int(static_cast<int64_t>(shaped_bytes));
   w.Key("tokens_raw").Int(static_cast<int64_t>(tokens_raw));
   w.Key("tokens_summary").Int(static_cast<int64_t>(tokens_summary));
+  w.Key("tokens_saved").Int(static_cast<int64_t>(tokens_raw) - static_cast<int64_t>(tokens_summary));
+  w.Key("token_counter").String(token_counter);
+  w.Key("max_tokens").Int(static_cast<int64_t>(max_tokens));
+  w.Key("budget_lines_left_out").Int(static_cast<int64_t>(budget_lines_left_out));
   w.Key("fallback");
   if (fallback) {
     w.String(*fallback);
@@ -78,7 +82,7 @@ std::string ShapeResult::ToJson() const {
 struct Host::Impl {
   HostOptions options;
   std::string home;
-  std::unique_ptr<core::TokenCounter> counter;
+  std::unique_ptr<core::TokenCounter> host_counter;  // the host's own, or null
   std::unique_ptr<core::StatsStore> stats;
   std::unique_ptr<core::Log> log;
   std::vector<std::shared_ptr<core::Shaper>> builtins;
@@ -234,13 +238,20 @@ struct Host::Impl {
 
   // The built-in shapers, then the plugins' (loading them if they are not loaded yet).
   core::ShaperPipeline Pipeline() {
-    core::ShaperPipeline pipeline(counter.get());
+    core::ShaperPipeline pipeline(Counter());
     for (const auto& s : builtins) pipeline.Add(s);
     for (auto& s : plugins->Shapers()) pipeline.Add(std::move(s));
     return pipeline;
   }
 
   absl::Status CheckShaper(std::string_view shaper) { return Pipeline().CheckShaper(shaper); }
+
+  // The host's counter, else the one shaping.tokenizer names (process-wide, never freed).
+  const core::TokenCounter* Counter() ABSL_LOCKS_EXCLUDED(mu) {
+    if (host_counter != nullptr) return host_counter.get();
+    absl::MutexLock lock(&mu);
+    return core::DefaultTokenCounter(config.tokenizer, home);
+  }
 
   // Statistics are best effort: a read-only home or a bad stats file must not fail shaping,
   // but the host hears about it.
@@ -265,9 +276,16 @@ struct Host::Impl {
                                             std::string_view shaper,
                                             const core::CapturedOutput& captured,
                                             std::string_view output, bool stats_enabled,
-                                            bool queue_stats = false) {
+                                            bool queue_stats = false,
+                                            std::optional<uint64_t> max_tokens = std::nullopt) {
     core::ShaperPipeline pipeline = Pipeline();
     ShapeRequest request;
+    if (max_tokens) {
+      request.max_tokens = max_tokens;
+    } else {
+      absl::MutexLock lock(&mu);
+      request.max_tokens = config.max_summary_tokens;
+    }
     request.command = command;
     request.output = output;
     request.exit_code = exit_code;
@@ -275,6 +293,9 @@ struct Host::Impl {
     core::ShapeTrace trace;
     absl::StatusOr<ShapeResult> result = pipeline.Run(
         request, captured.raw, &trace, captured.windowed ? &*captured.windowed : nullptr);
+    if (std::string problem = pipeline.counter()->problem(); !problem.empty()) {
+      Warn("tokens", {problem});
+    }
     if (result.ok()) {
       // What a shaper's failure said (a thrown error may quote the output or its environment)
       // reaches the agent: secrets are masked here, where it enters the host's result.
@@ -358,9 +379,9 @@ absl::StatusOr<std::unique_ptr<Host>> Host::Create(HostOptions options) {
   absl::StatusOr<std::string> home = core::ResolveHome(options.home);
   if (!home.ok()) return home.status();
   impl->home = *home;
-  impl->counter = options.token_counter
-                      ? core::MakeFunctionTokenCounter(options.token_counter)
-                      : core::MakeEstimateTokenCounter();
+  if (options.token_counter) {
+    impl->host_counter = core::MakeFunctionTokenCounter(options.token_counter);
+  }
   impl->stats = std::make_unique<core::StatsStore>(impl->home);
   impl->log = std::make_unique<core::Log>(core::JoinPath(impl->home, "logs"));
   for (auto& shaper : builtin::MakeBuiltinShapers()) impl->builtins.push_back(std::move(shaper));
@@ -440,7 +461,8 @@ struct OutputCapture::Impl {
   // Shapes what was captured; `whole`, when given, is the entire output, which the caller
   // holds (Host::Shape): it is stored and shaped as it is, with no window and no copy.
   absl::StatusOr<ShapeResult> Finish(std::string_view command, std::optional<int> exit_code,
-                                     std::string_view shaper, const std::string_view* whole);
+                                     std::string_view shaper, const std::string_view* whole,
+                                     std::optional<uint64_t> max_tokens);
 };
 
 OutputCapture::OutputCapture(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
@@ -456,8 +478,9 @@ uint64_t OutputCapture::lines() const { return impl_->raw->lines(); }
 
 absl::StatusOr<ShapeResult> OutputCapture::Finish(std::string_view command,
                                                   std::optional<int> exit_code,
-                                                  std::string_view shaper) {
-  return impl_->Finish(command, exit_code, shaper, nullptr);
+                                                  std::string_view shaper,
+                                                  std::optional<uint64_t> max_tokens) {
+  return impl_->Finish(command, exit_code, shaper, nullptr, max_tokens);
 }
 
 std::unique_ptr<OutputCapture> Host::StartCapture() {
@@ -472,14 +495,15 @@ std::unique_ptr<OutputCapture> Host::StartCapture() {
     window_bytes = impl_->config.window_bytes;
   }
   capture->raw = std::make_unique<core::RawCapture>(std::move(store), window_bytes,
-                                                    impl_->counter.get());
+                                                    impl_->Counter());
   return std::unique_ptr<OutputCapture>(new OutputCapture(std::move(capture)));
 }
 
 absl::StatusOr<ShapeResult> OutputCapture::Impl::Finish(std::string_view command,
                                                         std::optional<int> exit_code,
                                                         std::string_view shaper,
-                                                        const std::string_view* whole) {
+                                                        const std::string_view* whole,
+                                                        std::optional<uint64_t> max_tokens) {
   if (finished) return absl::FailedPreconditionError("this output was already shaped");
   if (!core::IsValidUtf8(command)) {
     return absl::InvalidArgumentError("command is not valid UTF-8");
@@ -493,7 +517,7 @@ absl::StatusOr<ShapeResult> OutputCapture::Impl::Finish(std::string_view command
   core::CapturedOutput captured = raw->Take(whole);
   return host->ShapeCaptured(command, exit_code, shaper, captured,
                              whole != nullptr ? *whole : std::string_view(captured.text),
-                             stats_enabled);
+                             stats_enabled, /*queue_stats=*/false, max_tokens);
 }
 
 absl::StatusOr<ShapeResult> Host::Shape(const ShapeRequest& request) {
@@ -501,13 +525,13 @@ absl::StatusOr<ShapeResult> Host::Shape(const ShapeRequest& request) {
   if (request.output.size() <= capture->impl_->raw->window_bytes()) {
     // The common case: the caller holds the whole output and it fits the window.
     return capture->impl_->Finish(request.command, request.exit_code, request.shaper,
-                                  &request.output);
+                                  &request.output, request.max_tokens);
   }
   if (!core::IsValidUtf8(request.command)) {
     return absl::InvalidArgumentError("command is not valid UTF-8");
   }
   capture->Append(request.output);
-  return capture->Finish(request.command, request.exit_code, request.shaper);
+  return capture->Finish(request.command, request.exit_code, request.shaper, request.max_tokens);
 }
 
 absl::StatusOr<DispatchResult> Host::Dispatch(std::string_view event,
@@ -778,6 +802,7 @@ core::CaptureSettings HostAccess::CaptureSettings(Host& host) {
     settings.retention = impl.outputs->retention();
   }
   settings.window_bytes = impl.config.window_bytes;
+  settings.tokenizer = impl.host_counter != nullptr ? "estimate" : impl.config.tokenizer;
   return settings;
 }
 
@@ -785,7 +810,8 @@ absl::StatusOr<ShapeResult> HostAccess::ShapeCaptured(Host& host, std::string_vi
                                                       std::optional<int> exit_code,
                                                       std::string_view shaper,
                                                       const core::CapturedOutput& captured,
-                                                      bool queue_stats) {
+                                                      bool queue_stats,
+                                                      std::optional<uint64_t> max_tokens) {
   Host::Impl& impl = *host.impl_;
   if (!core::IsValidUtf8(command)) {
     return absl::InvalidArgumentError("command is not valid UTF-8");
@@ -800,7 +826,7 @@ absl::StatusOr<ShapeResult> HostAccess::ShapeCaptured(Host& host, std::string_vi
     stats_enabled = impl.config.stats_enabled;
   }
   return impl.ShapeCaptured(command, exit_code, shaper, captured, captured.text, stats_enabled,
-                            queue_stats);
+                            queue_stats, max_tokens);
 }
 
 void HostAccess::FlushStats(Host& host) { host.impl_->FlushQueuedStats(); }

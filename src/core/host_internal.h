@@ -40,7 +40,8 @@ struct HostAccess {
                                                    std::optional<int> exit_code,
                                                    std::string_view shaper,
                                                    const core::CapturedOutput& captured,
-                                                   bool queue_stats = false);
+                                                   bool queue_stats = false,
+                                                   std::optional<uint64_t> max_tokens = std::nullopt);
   // Writes the statistics ShapeCaptured queued (problems become the host's diagnostics).
   static void FlushStats(Host& host);
   // Every file and folder the configuration and plugins came from, as the last load or

@@ -24,6 +24,7 @@ struct CaptureSettings {
   std::string outputs_dir;
   OutputRetention retention;
   uint64_t window_bytes = kDefaultWindowBytes;
+  std::string tokenizer = std::string(kDefaultEncoding);  // what counts a window's tokens
 };
 
 // What a capture kept, ready to be shaped: the whole output (or its window, `windowed` then

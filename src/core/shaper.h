@@ -39,6 +39,9 @@ struct ShapeContext {
   // Where the raw output is stored, for elision markers; empty when it is not stored, in
   // which case a shaper must not elide (the pipeline shows the raw output anyway).
   std::string_view raw_path;
+  // The summary's token budget (0: none). The pipeline cuts a summary over it anyway
+  // (core/summary_budget.h); a shaper that knows its output spends it better itself.
+  uint64_t max_tokens = 0;
 };
 
 struct ShapeOutput {

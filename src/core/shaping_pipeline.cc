@@ -1,4 +1,5 @@
 #include "core/shaping_pipeline.h"
+#include "core/summary_budget.h"
 
 #include <algorithm>
 
@@ -31,8 +32,13 @@ std::string_view FirstChars(std::string_view text, size_t chars) {
   return text.substr(0, pos);
 }
 
+// Tokens kept aside, when a summary is cut to its budget, for what the rules add after it:
+// the raw file's line and the notes about a window.
+constexpr uint64_t kBudgetReserveTokens = 60;
+
 // The line a failing command shown raw starts with: "pytest: FAILED (exit 1)". Tools whose
 // exit 1 is an answer, not a failure (no match, the files differ), say only the code.
+
 std::string OutcomeLine(std::string_view command, int exit_code) {
   std::string tool = ToolName(command);
   if (tool.empty()) tool = "command";
@@ -201,7 +207,8 @@ absl::StatusOr<ShapeResult> ShaperPipeline::Run(const ShapeRequest& request,
     const uint64_t lines = window != nullptr                        ? window->lines
                            : output.data() == request.output.data() ? result.raw_lines
                                                                     : CountLines(output);
-    ShapeContext context{request.command, request.exit_code, bytes, lines, raw.path};
+    ShapeContext context{request.command, request.exit_code, bytes, lines, raw.path,
+                         request.max_tokens.value_or(0)};
     const absl::Time shape_start = absl::Now();
     absl::StatusOr<ShapeOutput> shaped = winner->Shape(output, context);
     trace->shaper = result.shaper;
@@ -240,6 +247,30 @@ absl::StatusOr<ShapeResult> ShaperPipeline::Run(const ShapeRequest& request,
   }
 
   // 3. The rules that hold whatever the shaper did.
+  const uint64_t budget = request.max_tokens.value_or(0);
+  result.max_tokens = budget;
+  if (budget > 0 && raw.store_error.empty()) {
+    // The budget holds for what any shaper returned, and for an output shown as it is.
+    const uint64_t reserve = counter_->Count(raw.path) + kBudgetReserveTokens;
+    if (result.render_mode == RenderMode::kSummary) {
+      BudgetCut cut = FitToBudget(result.summary, budget, reserve, *counter_);
+      if (cut.lines_left_out > 0) {
+        result.summary = std::move(cut.summary);
+        result.budget_lines_left_out = cut.lines_left_out;
+      }
+    } else if (result.tokens_raw + reserve > budget) {
+      const bool failing = request.exit_code && *request.exit_code != 0;
+      BudgetCut cut = FitToBudget(
+          failing ? StrCat(OutcomeLine(request.command, *request.exit_code), "\n", result.summary)
+                  : result.summary,
+          budget, reserve, *counter_);
+      if (cut.lines_left_out > 0) {
+        result.summary = std::move(cut.summary);
+        result.budget_lines_left_out = cut.lines_left_out;
+        result.render_mode = RenderMode::kSummary;
+      }
+    }
+  }
   if (!raw.store_error.empty()) {
     // Without a stored copy nothing may be elided, whatever the shaper produced: all of the
     // output there is, which for an output larger than the window is the window.
@@ -254,8 +285,13 @@ absl::StatusOr<ShapeResult> ShaperPipeline::Run(const ShapeRequest& request,
       if (!result.summary.empty() && result.summary.back() != '\n') result.summary += '\n';
       StrAppend(&result.summary, "full output: ", raw.path);
     }
-    // Never worse than raw.
-    if (result.summary.size() >= output.size()) show_raw(std::nullopt);
+    // Never worse than raw, in what the model pays: tokens (a summary with fewer bytes can
+    // still cost more). Bytes first, which is free.
+    if (result.summary.size() >= output.size()) {
+      show_raw(std::nullopt);
+    } else if (window == nullptr && counter_->Count(result.summary) >= result.tokens_raw) {
+      show_raw(std::nullopt);
+    }
   }
   // A failing command shown as it is still says so first, one line over raw: what the agent
   // reads first is the outcome.
@@ -283,6 +319,7 @@ absl::StatusOr<ShapeResult> ShaperPipeline::Run(const ShapeRequest& request,
                                   result.summary == request.output
                               ? result.tokens_raw
                               : counter_->Count(result.summary);
+  result.token_counter = counter_->name();
   return result;
 }
 

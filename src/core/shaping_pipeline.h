@@ -53,6 +53,7 @@ struct WindowedOutput {
 class ShaperPipeline {
  public:
   explicit ShaperPipeline(const TokenCounter* counter) : counter_(counter) {}
+  const TokenCounter* counter() const { return counter_; }
 
   void Add(std::shared_ptr<Shaper> shaper) { shapers_.push_back(std::move(shaper)); }
   const std::vector<std::shared_ptr<Shaper>>& shapers() const { return shapers_; }

@@ -1,7 +1,22 @@
 #include "core/tokens.h"
 
+#include <dlfcn.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <map>
+#include <utility>
+
+#include "absl/base/call_once.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/synchronization/mutex.h"
+#include "core/fs.h"
+
 namespace plugline::core {
 namespace {
+
+using absl::StrCat;
 
 enum class CharClass : unsigned char { kSpace, kNewline, kLetter, kDigit, kPunct, kOther };
 
@@ -87,7 +102,121 @@ class FunctionTokenCounter final : public TokenCounter {
   TokenCountFunction function_;
 };
 
+std::string DirOf(std::string_view path) {
+  const size_t slash = path.rfind('/');
+  return slash == std::string_view::npos ? "." : std::string(path.substr(0, slash));
+}
+
+// The file that holds this code: libplugline.so, or the program that links plugline in.
+std::string SelfPath() {
+  Dl_info info;
+  auto anchor = &DefaultTokenCounter;
+  if (::dladdr(reinterpret_cast<void*>(anchor), &info) == 0 || info.dli_fname == nullptr) {
+    return "";
+  }
+  std::string self = info.dli_fname;
+  if (self.find('/') == std::string::npos) {
+    // The main program reports a bare name; /proc/self/exe has the real path.
+    char buf[4096];
+    const ssize_t n = ::readlink("/proc/self/exe", buf, sizeof buf - 1);
+    if (n > 0) self.assign(buf, static_cast<size_t>(n));
+  }
+  return self;
+}
+
+// An encoding whose ranks load on the first count; the estimate when they cannot.
+class DefaultBpeCounter final : public TokenCounter {
+ public:
+  DefaultBpeCounter(std::string encoding, std::vector<std::string> dirs, std::string cache)
+      : encoding_(std::move(encoding)), dirs_(std::move(dirs)), cache_(std::move(cache)) {}
+
+  uint64_t Count(std::string_view text) const override { return Loaded().Count(text); }
+  std::string_view name() const override { return Loaded().name(); }
+  std::string problem() const override {
+    Loaded();
+    return problem_;
+  }
+
+ private:
+  const TokenCounter& Loaded() const {
+    absl::call_once(once_, [this] {
+      std::vector<std::string> tried;
+      for (const std::string& dir : dirs_) {
+        const std::string path = JoinPath(dir, StrCat(encoding_, ".tiktoken"));
+        if (!PathExists(path)) {
+          tried.push_back(path);
+          continue;
+        }
+        absl::StatusOr<std::unique_ptr<TokenCounter>> bpe = MakeBpeTokenCounter(encoding_, path, cache_);
+        if (bpe.ok()) {
+          counter_ = std::move(*bpe);
+          return;
+        }
+        problem_ = StrCat("cannot read ", encoding_, "'s ranks: ", bpe.status().message());
+        break;
+      }
+      if (problem_.empty()) {
+        problem_ = StrCat("no ranks for ", encoding_, " (tried ", absl::StrJoin(tried, ", "),
+                          "); counting with the estimate");
+      }
+      counter_ = MakeEstimateTokenCounter();
+    });
+    return *counter_;
+  }
+
+  const std::string encoding_;
+  const std::vector<std::string> dirs_;
+  const std::string cache_;
+  mutable absl::once_flag once_;
+  mutable std::unique_ptr<TokenCounter> counter_;
+  mutable std::string problem_;
+};
+
 }  // namespace
+
+bool IsKnownTokenizer(std::string_view name) {
+  return name == "o200k_base" || name == "cl100k_base" || name == "estimate";
+}
+
+std::vector<std::string> TokenizerDirs(std::string_view home) {
+  std::vector<std::string> dirs;
+  if (const char* env = std::getenv("PLUGLINE_TOKENIZER_DIR"); env != nullptr && *env != '\0') {
+    dirs.emplace_back(env);
+    return dirs;
+  }
+  if (!home.empty()) dirs.push_back(JoinPath(home, "tokenizers"));
+  if (std::string self = SelfPath(); !self.empty()) {
+    const std::string dir = DirOf(self);
+    // bin/plugline and lib/libplugline.so: share/ is their parent's.
+    dirs.push_back(StrCat(dir, "/../share/plugline/tokenizers"));
+    // lib/<multiarch>/libplugline.so.
+    dirs.push_back(StrCat(dir, "/../../share/plugline/tokenizers"));
+  }
+  dirs.push_back(StrCat(PLUGLINE_INSTALL_DATADIR, "/plugline/tokenizers"));
+  return dirs;
+}
+
+const TokenCounter* DefaultTokenCounter(std::string_view name, std::string_view home) {
+  static absl::Mutex mu(absl::kConstInit);
+  static auto* counters = new std::map<std::pair<std::string, std::string>,
+                                       std::unique_ptr<TokenCounter>>();
+  absl::MutexLock lock(&mu);
+  const bool estimate = name == "estimate" || !IsKnownTokenizer(name);
+  auto key = std::make_pair(std::string(estimate ? "estimate" : name),
+                            estimate ? std::string() : std::string(home));
+  std::unique_ptr<TokenCounter>& counter = (*counters)[key];
+  if (counter == nullptr) {
+    if (estimate) {
+      counter = MakeEstimateTokenCounter();
+    } else {
+      counter = std::make_unique<DefaultBpeCounter>(
+          key.first, TokenizerDirs(home),
+          home.empty() ? std::string()
+                       : JoinPath(home, StrCat("cache/tokenizers/", key.first, ".table")));
+    }
+  }
+  return counter.get();
+}
 
 std::unique_ptr<TokenCounter> MakeEstimateTokenCounter() {
   return std::make_unique<EstimateTokenCounter>();

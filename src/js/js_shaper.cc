@@ -128,6 +128,12 @@ class JsShaper final : public core::Shaper {
     }
     w.Key("outputBytes").Int(static_cast<int64_t>(context.output_bytes));
     w.Key("outputLines").Int(static_cast<int64_t>(context.output_lines));
+    w.Key("maxTokens");
+    if (context.max_tokens > 0) {
+      w.Int(static_cast<int64_t>(std::min<uint64_t>(context.max_tokens, INT64_MAX)));
+    } else {
+      w.Null();
+    }
     w.EndObject();
     std::string context_json = w.Take();
     const Arg args[] = {Arg::String(output), Arg::Json(context_json)};

@@ -14,6 +14,7 @@
 #include <string>
 #include <unordered_set>
 
+#include "core/config.h"
 #include "core/json.h"
 #include "core/strings.h"
 #include "core/text.h"
@@ -83,8 +84,33 @@ void CheckFamily(const std::string& family) {
     if (const core::Value* code = f.meta.Find("exit_code"); code && code->as_integer()) {
       exit_code = static_cast<int>(*code->as_integer());
     }
-    auto result = (*host)->Shape(ShapeRequest{command, f.output, exit_code, ""});
+    // What the shapers keep, with no budget; the default budget is checked after.
+    auto result = (*host)->Shape(ShapeRequest{command, f.output, exit_code, "", 0});
     REQUIRE_MESSAGE(result.ok(), result.status().ToString());
+    {
+      // Under the default budget (8,000 tokens) no summary is larger, the outcome stays the
+      // first line, and a cut says so on the line before the raw file's path.
+      auto budgeted = (*host)->Shape(ShapeRequest{command, f.output, exit_code, ""});
+      REQUIRE(budgeted.ok());
+      CHECK(budgeted->max_tokens == core::kDefaultSummaryTokens);
+      CHECK(budgeted->token_counter == "o200k_base");
+      CHECK(budgeted->tokens_summary <= core::kDefaultSummaryTokens);
+      CHECK(budgeted->summary.substr(0, budgeted->summary.find('\n')) ==
+            result->summary.substr(0, result->summary.find('\n')));
+      if (budgeted->budget_lines_left_out > 0) {
+        INFO("budgeted summary:\n", budgeted->summary);
+        CHECK(budgeted->tokens_summary < result->tokens_summary);
+        CHECK(testing::Contains(budgeted->summary, "-token budget: "));
+        CHECK(testing::Contains(budgeted->summary, "\nfull output: "));
+      } else {
+        // The same summary (each shaping stored its own raw file: the path differs).
+        auto without_path = [](const std::string& summary, const std::string& path) {
+          return path.empty() ? summary : summary.substr(0, summary.rfind(path));
+        };
+        CHECK(without_path(budgeted->summary, budgeted->raw_path) ==
+              without_path(result->summary, result->raw_path));
+      }
+    }
     INFO("summary:\n", result->summary);
     CHECK(core::IsValidUtf8(result->summary));
     if (result->render_mode == RenderMode::kRaw && exit_code && *exit_code != 0) {

@@ -20,6 +20,8 @@
 namespace plugline::cli {
 namespace {
 
+using plugline::testing::Contains;
+using plugline::testing::WriteFile;
 using plugline::testing::ReadFileOrEmpty;
 using plugline::testing::TempDir;
 
@@ -251,6 +253,51 @@ TEST_CASE("plugline shape reads stdin, --shaper forces one, unknown shaper is an
   auto unknown = cli.Run({"shape", "--command", "x", "--shaper", "nope"});
   CHECK(unknown.exit_status == 2);
   CHECK(unknown.error_output.find("unknown shaper 'nope'") != std::string::npos);
+}
+
+TEST_CASE("plugline run and shape --max-tokens: the summary fits the budget and says what it cut") {
+  Cli cli;
+  std::string script = "i=0; while [ $i -lt 300 ]; do "
+                       "echo \"tests/test_$i.py::test_case_$i FAILED\"; "
+                       "echo \"E   assert $i == 1\"; "
+                       "echo \"    context of failure $i as the runner printed it, padded out\"; "
+                       "i=$((i+1)); done; exit 1";
+  auto run = cli.Run({"run", "--json", "--max-tokens", "500", "--", "sh", "-c", script});
+  CHECK(run.exit_status == 1);
+  auto json = core::ParseJson(run.output, "plugline run --json");
+  REQUIRE_MESSAGE(json.ok(), run.output, run.error_output);
+  CHECK(json->Find("max_tokens")->as_integer() == 500);
+  CHECK(*json->Find("tokens_summary")->as_integer() <= 500);
+  CHECK(*json->Find("budget_lines_left_out")->as_integer() > 0);
+  CHECK(json->Find("token_counter")->as_string() == "o200k_base");
+  const std::string summary = json->Find("summary")->as_string();
+  CHECK(summary.starts_with("sh: exit 1, 900 lines\n"));
+  CHECK(Contains(summary, "\ntests/test_0.py::test_case_0 FAILED\n"));
+  CHECK(Contains(summary, " failure, error or location lines did not fit: tests/test_"));
+  CHECK(Contains(summary, "… cut to the 500-token budget: "));
+  CHECK(Contains(summary, "\nfull output: "));
+
+  auto bad = cli.Run({"shape", "--command", "x", "--max-tokens", "lots"});
+  CHECK(bad.exit_status == 2);
+  CHECK(Contains(bad.error_output, "--max-tokens needs a whole number of tokens"));
+}
+
+TEST_CASE("plugline tokens counts files with the real vocabulary, and names it") {
+  Cli cli;
+  const std::string file = cli.home.Sub("text.txt");
+  WriteFile(file, "hello world");
+  auto counted = cli.Run({"tokens", "--json", file});
+  CHECK(counted.exit_status == 0);
+  auto json = core::ParseJson(counted.output, "plugline tokens --json");
+  REQUIRE_MESSAGE(json.ok(), counted.output, counted.error_output);
+  REQUIRE(json->as_array().size() == 1);
+  CHECK(json->as_array()[0].Find("tokens")->as_integer() == 2);
+  CHECK(json->as_array()[0].Find("tokenizer")->as_string() == "o200k_base");
+  auto estimate = cli.Run({"tokens", "--tokenizer", "estimate", file});
+  CHECK(estimate.exit_status == 0);
+  CHECK(Contains(estimate.output, "\t" + file));
+  CHECK(cli.Run({"tokens", "--tokenizer", "p50k_base", file}).exit_status == 2);
+  CHECK(cli.Run({"tokens", cli.home.Sub("missing")}).exit_status == 1);
 }
 
 TEST_CASE("usage errors exit 2 with the usage text") {

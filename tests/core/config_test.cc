@@ -137,6 +137,30 @@ TEST_CASE("a size too large to count in bytes is a problem, not a wrapped-around
   CHECK(config.plugins.js.heap_limit_bytes == uint64_t{4096} << 20);
 }
 
+TEST_CASE("shaping: the summary budget and the tokenizer, with problems named") {
+  Config config;
+  CHECK(config.max_summary_tokens == 8000);
+  CHECK(config.tokenizer == "o200k_base");
+  std::vector<std::string> diagnostics;
+  ApplyConfigText("shaping:\n  max_summary_tokens: 3000\n  tokenizer: cl100k_base\n",
+                  "/h/config.yaml", &config, &diagnostics);
+  CHECK(diagnostics.empty());
+  CHECK(config.max_summary_tokens == 3000);
+  CHECK(config.tokenizer == "cl100k_base");
+  ApplyConfigText("shaping:\n  max_summary_tokens: 0\n", "/h/config.yaml", &config, &diagnostics);
+  CHECK(config.max_summary_tokens == 0);
+  ApplyConfigText("shaping:\n  max_summary_tokens: 50\n  tokenizer: gpt2\n  budget: 1\n",
+                  "/h/config.yaml", &config, &diagnostics);
+  REQUIRE(diagnostics.size() == 3);
+  CHECK(diagnostics[0] == "/h/config.yaml: shaping.budget: unknown key (ignored)");
+  CHECK(diagnostics[1] ==
+        "/h/config.yaml: shaping.max_summary_tokens: expected 0 (no budget) or at least 200");
+  CHECK(diagnostics[2] == "/h/config.yaml: shaping.tokenizer: expected \"o200k_base\", "
+                          "\"cl100k_base\" or \"estimate\"");
+  CHECK(config.max_summary_tokens == 0);
+  CHECK(config.tokenizer == "cl100k_base");
+}
+
 TEST_CASE("malformed YAML is one diagnostic with the file and line") {
   TempDir home;
   WriteFile(home.Sub("config.yaml"), "plugins:\n  dirs: [a, b\n");

@@ -511,7 +511,8 @@ class HostWrap : public Napi::ObjectWrap<HostWrap> {
   }
 
   // shape(command: string, output: string|Buffer|TypedArray|ArrayBuffer,
-  //       exitCode: int32|null|undefined, shaper: string|null|undefined) -> JSON string
+  //       exitCode: int32|null|undefined, shaper: string|null|undefined,
+  //       maxTokens: number|null|undefined (0: no budget)) -> JSON string
   Napi::Value Shape(const Napi::CallbackInfo& info) {
     Napi::Env env = info.Env();
     return Guard(env, [&]() -> Napi::Value {
@@ -544,6 +545,14 @@ class HostWrap : public Napi::ObjectWrap<HostWrap> {
       plugline_shape_options options{};
       options.struct_size = sizeof options;
       options.shaper = shaper_null ? nullptr : shaper.c_str();
+      if (!info[4].IsUndefined() && !info[4].IsNull()) {
+        double budget = 0;
+        if (!ReadInteger(info[4], 0, 9007199254740991.0, &budget)) {
+          ThrowTypeError(env, "maxTokens must be a whole number of tokens, null or undefined");
+          return env.Undefined();
+        }
+        options.max_tokens = budget == 0 ? PLUGLINE_NO_TOKEN_BUDGET : static_cast<uint64_t>(budget);
+      }
       PluglineBuffer result;
       CallScope call(this);
       plugline_status status =

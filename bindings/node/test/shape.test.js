@@ -171,3 +171,25 @@ test('stats() counts shapings per shaper', (t) => {
   assert.ok(stats.shapers['builtin-generic'].tokens_saved > 0);
   assert.ok(stats.shapers['builtin-generic'].average_shape_ms >= 0);
 });
+
+test('maxTokens cuts the summary to the budget and says so; 0 is no budget', (t) => {
+  const home = tempHome();
+  const host = new Host({ home });
+  t.after(() => host.close());
+  const lines = [];
+  for (let i = 0; i < 300; i++) {
+    lines.push(`tests/test_${i}.py::test_case_${i} FAILED`, `E   assert ${i} == ${i + 1}`);
+    for (let j = 0; j < 8; j++) lines.push(`    context ${i}.${j} of the failure, printed by the runner`);
+  }
+  const output = lines.join('\n') + '\n';
+  const free = host.shape('./run-tests', output, 1, { maxTokens: 0 });
+  assert.equal(free.max_tokens, 0);
+  const cut = host.shape('./run-tests', output, 1, { maxTokens: 400 });
+  assert.equal(cut.max_tokens, 400);
+  assert.ok(cut.tokens_summary <= 400 && free.tokens_summary > 400, `${cut.tokens_summary} ${free.tokens_summary}`);
+  assert.ok(cut.budget_lines_left_out > 0);
+  assert.ok(cut.summary.includes('-token budget: '), cut.summary);
+  assert.equal(cut.token_counter, 'o200k_base');
+  assert.equal(host.shape('./run-tests', output, 1).max_tokens, 8000);
+  assert.throws(() => host.shape('./run-tests', output, 1, { maxTokens: -1 }), TypeError);
+});

@@ -568,7 +568,8 @@ class Host:
             check(lib.plugline_host_reload(handle))
 
     def shape(self, command: Union[str, bytes], output: Union[str, bytes],
-              exit_code: Optional[int] = None, shaper: Optional[str] = None) -> dict[str, Any]:
+              exit_code: Optional[int] = None, shaper: Optional[str] = None,
+              max_tokens: Optional[int] = None) -> dict[str, Any]:
         """Shapes one command's output into what the model should read.
 
         Args:
@@ -582,6 +583,10 @@ class Host:
             shaper: a shaper id (``"builtin-generic"``) or name to use instead of letting the
                 shapers' ``match()`` choose; an unknown one raises
                 :class:`plugline.InvalidArgumentError` naming it.
+            max_tokens: the summary's token budget; None for config's
+                ``shaping.max_summary_tokens`` (default 8000), 0 for none. A summary over it is
+                cut by priority (outcome, failure identifiers, evidence, context), never
+                mid-line, and says what it left out.
 
         Returns:
             The result as a dict: ``summary``, ``render_mode`` (``"summary"`` or ``"raw"``),
@@ -589,7 +594,10 @@ class Host:
             ``raw_lines`` (the whole output), ``raw_stored_bytes`` (what the raw file holds:
             less when ``outputs.max_file_mb`` capped it, 0 when not stored), ``shaped_bytes``
             (what the shapers saw: less when the output was larger than the shaping window),
-            ``tokens_raw``, ``tokens_summary``, ``fallback`` (None, or why the
+            ``tokens_raw``, ``tokens_summary``, ``tokens_saved`` (raw minus summary: negative
+            when the summary costs more), ``token_counter`` (``"o200k_base"``,
+            ``"cl100k_base"``, ``"estimate"`` or ``"host"``), ``max_tokens`` (the budget that
+            applied, 0 for none), ``budget_lines_left_out``, ``fallback`` (None, or why the
             summary is not the shaper's), ``skipped`` (shapers whose ``match()`` failed:
             dicts with ``plugin``, ``why``, ``detail``). Text in the result is valid UTF-8; bytes of the
             output that are not are shown as U+FFFD.
@@ -609,14 +617,22 @@ class Host:
             if not _INT32_MIN <= code <= _INT32_MAX:
                 raise ValueError(f"plugline: exit_code {code} does not fit in a C int")
         options = None
+        shaper_bytes = None
         if shaper is not None:
             if not isinstance(shaper, str):
                 raise TypeError(f"plugline: shaper must be str, not {type(shaper).__name__}")
             shaper_bytes = shaper.encode("utf-8", "surrogatepass")
             if b"\0" in shaper_bytes:
                 raise ValueError("plugline: shaper contains a NUL character")
+        budget = 0
+        if max_tokens is not None:
+            budget = operator.index(max_tokens)
+            if budget < 0:
+                raise ValueError(f"plugline: max_tokens must be 0 or more, not {budget}")
+            budget = _library.NO_TOKEN_BUDGET if budget == 0 else min(budget, 2**63)
+        if shaper_bytes is not None or budget:
             options = _library.plugline_shape_options(
-                ctypes.sizeof(_library.plugline_shape_options), shaper_bytes)
+                ctypes.sizeof(_library.plugline_shape_options), shaper_bytes, budget)
 
         lib = _library.lib()
         counter = self._counter

@@ -37,7 +37,12 @@ class plugline_shape_options(ctypes.Structure):  # noqa: N801 - the C name, on p
     _fields_ = [
         ("struct_size", ctypes.c_size_t),
         ("shaper", ctypes.c_char_p),
+        ("max_tokens", ctypes.c_uint64),
     ]
+
+
+#: ``plugline_shape_options.max_tokens`` for a shaping with no token budget.
+NO_TOKEN_BUDGET = 2**64 - 1
 
 
 class plugline_hook_options(ctypes.Structure):  # noqa: N801 - the C name, on purpose

@@ -292,3 +292,30 @@ def test_stats_count_shapings_and_can_be_turned_off(tmp_path: Path) -> None:
     with plugline.Host(home=quiet, record_stats=False) as host:
         host.shape("seq 500", output, 0)
         assert host.stats().get("shapers", {}) == {}
+
+
+def _failing_run(failures: int) -> str:
+    lines = []
+    for i in range(failures):
+        lines.append(f"tests/test_{i}.py::test_case_{i} FAILED")
+        lines.append(f"E   assert {i} == {i + 1}")
+        lines.extend(f"    context {i}.{j} of the failure, printed by the runner" for j in range(8))
+    return "\n".join(lines) + "\n"
+
+
+def test_max_tokens_cuts_the_summary_and_says_so(host: plugline.Host) -> None:
+    output = _failing_run(300)
+    free = host.shape("./run-tests", output, exit_code=1, max_tokens=0)
+    assert free["max_tokens"] == 0
+    assert free["budget_lines_left_out"] == 0
+    cut = host.shape("./run-tests", output, exit_code=1, max_tokens=400)
+    assert cut["max_tokens"] == 400
+    assert cut["tokens_summary"] <= 400 < free["tokens_summary"]
+    assert cut["budget_lines_left_out"] > 0
+    assert "-token budget: " in cut["summary"]
+    assert cut["token_counter"] == "o200k_base"
+    assert cut["tokens_saved"] == cut["tokens_raw"] - cut["tokens_summary"]
+    default = host.shape("./run-tests", output, exit_code=1)
+    assert default["max_tokens"] == 8000
+    with pytest.raises(ValueError):
+        host.shape("./run-tests", output, exit_code=1, max_tokens=-1)

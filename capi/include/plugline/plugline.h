@@ -204,9 +204,16 @@ PLUGLINE_API plugline_status plugline_host_reload(plugline_host *host);
 /* The exit code to pass when it is not known (the command was killed, or is still running). */
 #define PLUGLINE_EXIT_CODE_UNKNOWN (-2147483647 - 1)
 
+/* plugline_shape_options.max_tokens for a shaping with no token budget. */
+#define PLUGLINE_NO_TOKEN_BUDGET UINT64_MAX
+
 typedef struct plugline_shape_options {
   size_t struct_size; /* sizeof(plugline_shape_options); fields past it are taken as unset */
   const char *shaper; /* NULL: choose by match(); else use this shaper id ("builtin-generic") */
+  /* The summary's token budget: 0 for config's shaping.max_summary_tokens (default 8000),
+   * PLUGLINE_NO_TOKEN_BUDGET for none. A summary over it is cut by priority, never mid-line,
+   * and says so (docs/shaping.md "The budget"). Since 0.1 (struct_size covers it). */
+  uint64_t max_tokens;
 } plugline_shape_options;
 
 /* Shapes one command's output.
@@ -218,7 +225,10 @@ typedef struct plugline_shape_options {
  * On success *out_json is a NUL-terminated JSON object (length in *out_len, which may be NULL):
  *   {"summary", "render_mode": "summary"|"raw", "shaper", "confidence", "raw_path",
  *    "raw_bytes", "raw_lines", "raw_stored_bytes", "shaped_bytes", "tokens_raw",
- *    "tokens_summary", "fallback": null|"why", "skipped"}
+ *    "tokens_summary", "tokens_saved" (raw minus summary: negative when the summary costs
+ *    more), "token_counter": "o200k_base"|"cl100k_base"|"estimate"|"host", "max_tokens" (the
+ *    budget that applied, 0: none), "budget_lines_left_out", "fallback": null|"why",
+ *    "skipped"}
  * raw_bytes/raw_lines describe the whole output; raw_stored_bytes is what the raw file holds
  * (less when outputs.max_file_mb capped it, 0 when not stored); shaped_bytes is what the
  * shapers saw (less when the output was larger than the shaping window, outputs.window_mb).

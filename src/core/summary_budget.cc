@@ -1,0 +1,266 @@
+#include "core/summary_budget.h"
+
+#include <algorithm>
+#include <map>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "core/strings.h"
+#include "core/text.h"
+
+namespace plugline::core {
+namespace {
+
+using absl::StrCat;
+
+// Evidence is ranked by its distance from its identifier, so that every identifier gets its
+// first line of evidence before any gets its second.
+// A location that reports no error (a warning, a note, a stack frame) ranks with the first
+// line of evidence.
+enum Rank : int {
+  kOutcome = 0,
+  kIdentifier = 1,
+  kLocation = 2,
+  kEvidence = 2,
+  kContext = 5
+};
+
+// Lines after an identifier that count as its evidence.
+constexpr size_t kEvidenceLines = 3;
+// The last lines of a summary rank with identifiers: tools end with their final status.
+constexpr size_t kClosingLines = 2;
+// Marker lines cost tokens too: what one "… N lines cut (budget)" line is reckoned at.
+constexpr uint64_t kMarkerTokens = 12;
+// The files named in the statement of identifiers left out.
+constexpr size_t kGroupedFiles = 8;
+
+bool IsHex(char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); }
+
+// "src/a.ts:12", "a.py:3:5", "lib/x.rs(3,5)", at the start of the line (after indentation,
+// "at ", "File \"", "--> " and similar lead-ins); returns the path, or "".
+std::string_view LocationPath(std::string_view line) {
+  size_t i = 0;
+  while (i < line.size() && (line[i] == ' ' || line[i] == '\t')) ++i;
+  for (std::string_view lead : {"at ", "File \"", "--> ", "in ", "from "}) {
+    if (line.substr(i).starts_with(lead)) {
+      i += lead.size();
+      break;
+    }
+  }
+  const size_t start = i;
+  bool dot = false;
+  while (i < line.size()) {
+    const char c = line[i];
+    if (c == '.') {
+      dot = true;
+    } else if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '/' || c == '_' || c == '-' ||
+                 c == '\\' || c == '@' || c == '+')) {
+      break;
+    }
+    ++i;
+  }
+  if (i == start || !dot || i + 1 >= line.size()) return {};
+  const std::string_view path = line.substr(start, i - start);
+  const char sep = line[i];
+  if (sep == '"' && line.substr(i).starts_with("\", line ")) return path;  // Python frames
+  if (line.substr(i).starts_with("::")) return path;                    // pytest node ids
+  if ((sep == ':' || sep == '(') && std::isdigit(static_cast<unsigned char>(line[i + 1]))) {
+    return path;
+  }
+  return {};
+}
+
+bool StartsWithWord(std::string_view line, std::string_view word) {
+  size_t i = 0;
+  while (i < line.size() && (line[i] == ' ' || line[i] == '\t')) ++i;
+  return line.substr(i).starts_with(word);
+}
+
+bool IsCommitLine(std::string_view line) {
+  if (line.starts_with("commit ")) line.remove_prefix(7);
+  size_t n = 0;
+  while (n < line.size() && IsHex(line[n])) ++n;
+  return n >= 7 && n <= 40 && (n == line.size() || line[n] == ' ');
+}
+
+// A banner: "____ test_name ____", "=== 3 failed, 9 passed in 2s ===", "--- FAIL: TestX".
+bool IsBanner(std::string_view line) {
+  size_t i = 0;
+  while (i < line.size() && (line[i] == '_' || line[i] == '=' || line[i] == '-')) ++i;
+  return i >= 3 && i + 1 < line.size() && line[i] == ' ' && line[i + 1] != ' ';
+}
+
+// What names a failure: a test that failed, an error's location, a commit, a banner with a
+// name. kLocation for a location that reports no error; kContext for neither.
+int IdentifierRank(std::string_view line) {
+  if (line.starts_with("… ")) return kContext;  // a marker a shaper wrote
+  for (std::string_view word : {"FAILED", "FAIL", "ERROR", "[  FAILED  ]", "not ok", "✕", "✗",
+                                "×", "--- FAIL", "panicked at", "error[", "error:", "Error:"}) {
+    if (StartsWithWord(line, word)) return kIdentifier;
+  }
+  // "tests/a.py::test_x FAILED [ 10%]", "test_x ... FAIL", "a_test.go: ERROR".
+  for (std::string_view word : {" FAILED", " FAIL", " ERROR"}) {
+    const size_t at = line.find(word);
+    if (at != std::string_view::npos &&
+        (at + word.size() == line.size() || line[at + word.size()] == ' ')) {
+      return kIdentifier;
+    }
+  }
+  if (IsBanner(line) || IsCommitLine(line)) return kIdentifier;
+  if (LocationPath(line).empty()) return kContext;
+  if (LooksLikeErrorLine(line)) return kIdentifier;
+  // A test that passed or was skipped is context, whatever it names.
+  for (std::string_view word : {" PASSED", " SKIPPED", " ok", " PASS"}) {
+    if (line.find(word) != std::string_view::npos) return kContext;
+  }
+  return kLocation;
+}
+
+std::string LeftOut(uint64_t n) {
+  return StrCat("… ", FormatCount(n), n == 1 ? " line" : " lines", " cut (budget)");
+}
+
+// Keeps lines by rank while they fit in `limit` tokens, and writes the cut summary.
+BudgetCut Assemble(const std::vector<std::string_view>& lines, const std::vector<int>& rank,
+                   const std::vector<uint64_t>& cost, uint64_t limit, uint64_t max_tokens,
+                   const TokenCounter& counter) {
+  BudgetCut cut;
+  const size_t n = lines.size();
+  std::vector<bool> keep(n, false);
+  uint64_t spent = 0;
+  // Markers: a kept line after a left-out one costs a marker more.
+  auto marker_cost = [&](size_t i) -> uint64_t {
+    const bool gap_before = i > 0 && !keep[i - 1];
+    const bool gap_after = i + 1 < n && !keep[i + 1];
+    // Keeping line i splits one gap into two (a marker more) or ends one (none more) or fills
+    // a one-line gap (a marker less).
+    if (gap_before && gap_after) return kMarkerTokens;
+    return 0;
+  };
+  bool identifiers_cut = false;
+  std::map<std::string, uint64_t> cut_by_file;
+  uint64_t identifiers_left_out = 0;
+  uint64_t without_file = 0;
+  for (int want = kOutcome; want <= kContext; ++want) {
+    for (size_t i = 0; i < n; ++i) {
+      if (rank[i] != want) continue;
+      const uint64_t price = cost[i] + marker_cost(i);
+      if (spent + price <= limit || want == kOutcome) {
+        keep[i] = true;
+        spent += price;
+      } else if (want == kIdentifier) {
+        identifiers_cut = true;
+        ++identifiers_left_out;
+        std::string_view path = LocationPath(lines[i]);
+        if (path.empty()) {
+          ++without_file;
+        } else {
+          ++cut_by_file[std::string(path)];
+        }
+      }
+    }
+  }
+
+  // The first line alone may be over the budget: its head, at a character boundary.
+  std::string first(lines.empty() ? std::string_view() : lines[0]);
+  if (!lines.empty() && cost[0] > limit) {
+    size_t bytes = std::min(first.size(), static_cast<size_t>(limit) * 3);
+    while (bytes > 0 && counter.Count(std::string_view(first).substr(0, bytes)) > limit) {
+      bytes = bytes * 3 / 4;
+    }
+    while (bytes > 0 && (static_cast<unsigned char>(first[bytes]) & 0xC0) == 0x80) --bytes;
+    const uint64_t more = first.size() - bytes;
+    first = StrCat(first.substr(0, bytes), " … (", FormatCount(more), " more bytes of this line)");
+  }
+
+  uint64_t run = 0;
+  for (size_t i = 0; i < n; ++i) {
+    if (!keep[i]) {
+      ++run;
+      ++cut.lines_left_out;
+      continue;
+    }
+    if (run == 1 && lines[i - 1].starts_with("… ") && cost[i - 1] <= kMarkerTokens) {
+      // A shaper's own short marker says more than ours would, for no more.
+      StrAppend(&cut.summary, lines[i - 1], "\n");
+      --cut.lines_left_out;
+    } else if (run > 0) {
+      StrAppend(&cut.summary, LeftOut(run), "\n");
+    }
+    run = 0;
+    StrAppend(&cut.summary, i == 0 ? std::string_view(first) : lines[i], "\n");
+  }
+  if (run > 0) StrAppend(&cut.summary, LeftOut(run), "\n");
+  if (identifiers_cut) {
+    std::vector<std::pair<std::string, uint64_t>> files(cut_by_file.begin(), cut_by_file.end());
+    std::stable_sort(files.begin(), files.end(),
+                     [](const auto& a, const auto& b) { return a.second > b.second; });
+    std::string by_file;
+    for (size_t i = 0; i < files.size() && i < kGroupedFiles; ++i) {
+      StrAppend(&by_file, i == 0 ? "" : ", ", files[i].first, " ", FormatCount(files[i].second));
+    }
+    if (files.size() > kGroupedFiles) {
+      StrAppend(&by_file, ", and ", FormatCount(files.size() - kGroupedFiles), " more files");
+    }
+    if (without_file > 0) {
+      StrAppend(&by_file, by_file.empty() ? "" : ", ", FormatCount(without_file),
+                " naming no file");
+    }
+    StrAppend(&cut.summary, "… ", FormatCount(identifiers_left_out),
+              " failure, error or location lines did not fit: ", by_file, "\n");
+  }
+  StrAppend(&cut.summary, "… cut to the ", FormatCount(max_tokens), "-token budget: ",
+            FormatCount(cut.lines_left_out), " of ", FormatCount(n), " summary lines left out");
+  return cut;
+}
+
+}  // namespace
+
+BudgetCut FitToBudget(std::string_view summary, uint64_t max_tokens, uint64_t reserve,
+                      const TokenCounter& counter) {
+  BudgetCut cut;
+  std::vector<std::string_view> lines = SplitLines(summary);
+  cut.lines_in = lines.size();
+  if (max_tokens == 0 || counter.Count(summary) + reserve <= max_tokens) {
+    cut.summary.assign(summary);
+    return cut;
+  }
+  const size_t n = lines.size();
+  std::vector<int> rank(n, kContext);
+  std::vector<uint64_t> cost(n);
+  size_t evidence_left = 0;
+  for (size_t i = 0; i < n; ++i) {
+    cost[i] = counter.Count(lines[i]) + 1;  // the newline
+    if (i == 0) {
+      rank[i] = kOutcome;
+    } else if (i + kClosingLines >= n && !lines[i].empty() && !lines[i].starts_with("… ")) {
+      rank[i] = kIdentifier;  // where tools print their final status
+    } else if (int identifier = IdentifierRank(lines[i]); identifier != kContext) {
+      rank[i] = identifier;
+      evidence_left = kEvidenceLines;
+      continue;
+    } else if (LooksLikeErrorLine(lines[i]) && !lines[i].starts_with("… ")) {
+      rank[i] = kEvidence;  // a message: evidence of the identifier before it, at least
+    } else if (evidence_left > 0 && !lines[i].empty()) {
+      rank[i] = kEvidence + static_cast<int>(kEvidenceLines - evidence_left);
+    }
+    if (evidence_left > 0) --evidence_left;
+  }
+
+  // The statement at the end (and the count by file, when identifiers are cut) is kept aside.
+  const uint64_t statement = 120;
+  uint64_t limit = max_tokens > reserve + statement ? max_tokens - reserve - statement : 0;
+  // Line costs are counted one by one; the whole is counted again and the limit lowered until
+  // it fits (BPE pieces rarely cross a newline, so this converges at once).
+  for (int attempt = 0;; ++attempt) {
+    BudgetCut attempt_cut = Assemble(lines, rank, cost, limit, max_tokens, counter);
+    attempt_cut.lines_in = cut.lines_in;
+    const uint64_t tokens = counter.Count(attempt_cut.summary);
+    if (tokens + reserve <= max_tokens || attempt >= 8 || limit == 0) return attempt_cut;
+    const uint64_t excess = tokens + reserve - max_tokens;
+    limit = limit > excess + 16 ? limit - excess - 16 : 0;
+  }
+}
+
+}  // namespace plugline::core

@@ -1,0 +1,86 @@
+#include "core/summary_budget.h"
+
+#include <doctest/doctest.h>
+
+#include <string>
+
+#include "absl/strings/str_cat.h"
+#include "core/text.h"
+#include "test_util.h"
+
+namespace plugline::core {
+namespace {
+
+using testing::Contains;
+
+// One token per word-ish piece: the estimate, so the figures below do not depend on ranks.
+const TokenCounter& Counter() {
+  static auto* counter = MakeEstimateTokenCounter().release();
+  return *counter;
+}
+
+TEST_CASE("a summary within its budget is left as it is") {
+  const std::string summary = "pytest: FAILED — 1 failed\nFAILED a.py::test_x - assert 1 == 2\n";
+  BudgetCut cut = FitToBudget(summary, 8000, 60, Counter());
+  CHECK(cut.summary == summary);
+  CHECK(cut.lines_left_out == 0);
+  CHECK(FitToBudget(summary, 0, 0, Counter()).summary == summary);  // 0: no budget
+}
+
+TEST_CASE("over budget: outcome, identifiers, then evidence, then context; never mid-line") {
+  std::string summary = "pytest: FAILED — 40 failed, 2 passed (exit 1)\n";
+  for (int i = 0; i < 40; ++i) {
+    absl::StrAppend(&summary, "context line number ", i, " with some words in it to pad\n");
+    absl::StrAppend(&summary, "FAILED tests/test_", i, ".py::test_case_", i, "\n");
+    absl::StrAppend(&summary, "E   assert ", i, " == ", i + 1, "\n");
+  }
+  absl::StrAppend(&summary, "======== 40 failed, 2 passed in 1.2s ========");
+  const uint64_t budget = 1200;
+  BudgetCut cut = FitToBudget(summary, budget, 60, Counter());
+  INFO(cut.summary);
+  CHECK(Counter().Count(cut.summary) + 60 <= budget);
+  CHECK(cut.lines_left_out > 0);
+  CHECK(cut.summary.starts_with("pytest: FAILED — 40 failed, 2 passed (exit 1)\n"));
+  for (int i = 0; i < 40; ++i) {
+    CHECK(Contains(cut.summary, absl::StrCat("FAILED tests/test_", i, ".py::test_case_", i, "\n")));
+  }
+  CHECK(Contains(cut.summary, "======== 40 failed, 2 passed in 1.2s ========"));  // the last line
+  CHECK(Contains(cut.summary, "E   assert 0 == 1"));  // evidence before context
+  CHECK_FALSE(Contains(cut.summary, "context line number 39"));
+  // Every line is one of the summary's, or a marker; the statement says what was cut.
+  std::string original = summary + "\n";
+  for (std::string_view line : SplitLines(cut.summary)) {
+    CHECK((line.starts_with("… ") || Contains(original, std::string(line) + "\n")));
+  }
+  CHECK(Contains(cut.summary, "lines cut (budget)"));
+  CHECK(Contains(cut.summary, absl::StrCat("… cut to the 1,200-token budget: ",
+                                           cut.lines_left_out, " of 122 summary lines left out")));
+}
+
+TEST_CASE("identifiers that do not fit are counted by file") {
+  std::string summary = "tsc: FAILED — 3000 errors (exit 2)\n";
+  for (int i = 0; i < 3000; ++i) {
+    absl::StrAppend(&summary, "src/file", i % 3, ".ts(", i, ",5): error TS2339: Property 'p", i,
+                    "' does not exist on type 'T'.\n");
+  }
+  BudgetCut cut = FitToBudget(summary, 2000, 60, Counter());
+  INFO(cut.summary);
+  CHECK(Counter().Count(cut.summary) + 60 <= 2000);
+  CHECK(Contains(cut.summary, "src/file0.ts(0,5): error TS2339"));
+  CHECK(Contains(cut.summary, " failure, error or location lines did not fit: src/file"));
+  CHECK(Contains(cut.summary, "src/file0.ts "));
+  CHECK(Contains(cut.summary, "src/file2.ts "));
+}
+
+TEST_CASE("a first line longer than the budget is cut at a character boundary, and says so") {
+  std::string summary;
+  for (int i = 0; i < 5000; ++i) absl::StrAppend(&summary, "wörd", i, " ");
+  summary += "\nsecond line";
+  BudgetCut cut = FitToBudget(summary, 500, 60, Counter());
+  CHECK(Counter().Count(cut.summary) + 60 <= 500);
+  CHECK(IsValidUtf8(cut.summary));
+  CHECK(Contains(cut.summary, " more bytes of this line)"));
+}
+
+}  // namespace
+}  // namespace plugline::core
