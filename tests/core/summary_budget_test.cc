@@ -27,7 +27,7 @@ TEST_CASE("a summary within its budget is left as it is") {
   CHECK(FitToBudget(summary, 0, 0, Counter()).summary == summary);  // 0: no budget
 }
 
-TEST_CASE("over budget: outcome, identifiers, then evidence, then context; never mid-line") {
+TEST_CASE("over budget: outcome, identifiers, then evidence, then context, never mid-line") {
   std::string summary = "pytest: FAILED — 40 failed, 2 passed (exit 1)\n";
   for (int i = 0; i < 40; ++i) {
     absl::StrAppend(&summary, "context line number ", i, " with some words in it to pad\n");
