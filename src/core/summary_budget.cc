@@ -23,6 +23,7 @@ enum Rank : int {
   kIdentifier = 1,
   kLocation = 2,
   kEvidence = 2,
+  kFileHeader = 3,  // a diff's file header: after the first line of every identifier's evidence
   kContext = 5
 };
 
@@ -77,6 +78,16 @@ bool StartsWithWord(std::string_view line, std::string_view word) {
   return line.substr(i).starts_with(word);
 }
 
+// "Author: A <a@b>", "Date:   Sun Mar 29", "Merge: 1a2b 3c4d": a header field.
+bool IsHeaderField(std::string_view line) {
+  if (line.empty() || !(line[0] >= 'A' && line[0] <= 'Z')) return false;
+  size_t i = 1;
+  while (i < line.size() && (std::isalpha(static_cast<unsigned char>(line[i])) || line[i] == '-')) {
+    ++i;
+  }
+  return i + 1 < line.size() && line[i] == ':' && line[i + 1] == ' ';
+}
+
 bool IsCommitLine(std::string_view line) {
   if (line.starts_with("commit ")) line.remove_prefix(7);
   size_t n = 0;
@@ -107,6 +118,12 @@ int IdentifierRank(std::string_view line) {
       return kIdentifier;
     }
   }
+  // A diff's file header names what changed; in a history, after each commit's subject.
+  if (line.starts_with("diff --git ") || line.starts_with("diff -") || line.starts_with("Index: ") ||
+      line.starts_with("rename from ") || line.starts_with("rename to ") ||
+      line.starts_with("Binary files ")) {
+    return kFileHeader;
+  }
   if (IsBanner(line) || IsCommitLine(line)) return kIdentifier;
   if (LocationPath(line).empty()) return kContext;
   if (LooksLikeErrorLine(line)) return kIdentifier;
@@ -129,12 +146,12 @@ BudgetCut Assemble(const std::vector<std::string_view>& lines, const std::vector
   const size_t n = lines.size();
   std::vector<bool> keep(n, false);
   uint64_t spent = 0;
-  // Markers: a kept line after a left-out one costs a marker more.
+  // Markers: keeping a line inside a gap of output lines splits it in two, a marker more. A
+  // gap of the shaper's own notes only ("… 11 more matches omitted") gets no marker.
+  auto is_note = [&](size_t i) { return lines[i].starts_with("… "); };
   auto marker_cost = [&](size_t i) -> uint64_t {
-    const bool gap_before = i > 0 && !keep[i - 1];
-    const bool gap_after = i + 1 < n && !keep[i + 1];
-    // Keeping line i splits one gap into two (a marker more) or ends one (none more) or fills
-    // a one-line gap (a marker less).
+    const bool gap_before = i > 0 && !keep[i - 1] && !is_note(i - 1);
+    const bool gap_after = i + 1 < n && !keep[i + 1] && !is_note(i + 1);
     if (gap_before && gap_after) return kMarkerTokens;
     return 0;
   };
@@ -174,24 +191,31 @@ BudgetCut Assemble(const std::vector<std::string_view>& lines, const std::vector
     first = StrCat(first.substr(0, bytes), " … (", FormatCount(more), " more bytes of this line)");
   }
 
-  uint64_t run = 0;
+  // A run of left-out lines: `run` in all, `run_notes` of them the shaper's own notes.
+  uint64_t run = 0, run_notes = 0, notes_cut = 0;
+  auto end_run = [&](size_t i) {
+    if (run == 1 && run_notes == 1 && cost[i - 1] <= kMarkerTokens) {
+      // A shaper's own short note says more than ours would, for no more.
+      StrAppend(&cut.summary, lines[i - 1], "\n");
+      --cut.lines_left_out;
+    } else if (run > run_notes) {
+      StrAppend(&cut.summary, LeftOut(run), "\n");
+    } else {
+      notes_cut += run_notes;  // only notes of what the shaper left out: said at the end
+    }
+    run = run_notes = 0;
+  };
   for (size_t i = 0; i < n; ++i) {
     if (!keep[i]) {
       ++run;
+      run_notes += is_note(i);
       ++cut.lines_left_out;
       continue;
     }
-    if (run == 1 && lines[i - 1].starts_with("… ") && cost[i - 1] <= kMarkerTokens) {
-      // A shaper's own short marker says more than ours would, for no more.
-      StrAppend(&cut.summary, lines[i - 1], "\n");
-      --cut.lines_left_out;
-    } else if (run > 0) {
-      StrAppend(&cut.summary, LeftOut(run), "\n");
-    }
-    run = 0;
+    end_run(i);
     StrAppend(&cut.summary, i == 0 ? std::string_view(first) : lines[i], "\n");
   }
-  if (run > 0) StrAppend(&cut.summary, LeftOut(run), "\n");
+  end_run(n);
   if (identifiers_cut) {
     std::vector<std::pair<std::string, uint64_t>> files(cut_by_file.begin(), cut_by_file.end());
     std::stable_sort(files.begin(), files.end(),
@@ -212,6 +236,10 @@ BudgetCut Assemble(const std::vector<std::string_view>& lines, const std::vector
   }
   StrAppend(&cut.summary, "… cut to the ", FormatCount(max_tokens), "-token budget: ",
             FormatCount(cut.lines_left_out), " of ", FormatCount(n), " summary lines left out");
+  if (notes_cut > 0) {
+    StrAppend(&cut.summary, ", among them ", FormatCount(notes_cut),
+              notes_cut == 1 ? " note" : " notes", " of what the shaper had left out");
+  }
   return cut;
 }
 
@@ -230,19 +258,34 @@ BudgetCut FitToBudget(std::string_view summary, uint64_t max_tokens, uint64_t re
   std::vector<int> rank(n, kContext);
   std::vector<uint64_t> cost(n);
   size_t evidence_left = 0;
+  std::map<std::string, size_t> locations_per_file;
+  // Where the closing lines start: the last kClosingLines lines that are not the shaper's notes.
+  size_t closing = n;
+  for (size_t found = 0; closing > 1 && found < kClosingLines;) {
+    --closing;
+    if (!lines[closing].empty() && !lines[closing].starts_with("… ")) ++found;
+  }
   for (size_t i = 0; i < n; ++i) {
     cost[i] = counter.Count(lines[i]) + 1;  // the newline
     if (i == 0) {
       rank[i] = kOutcome;
-    } else if (i + kClosingLines >= n && !lines[i].empty() && !lines[i].starts_with("… ")) {
+    } else if (i >= closing && !lines[i].empty() && !lines[i].starts_with("… ")) {
       rank[i] = kIdentifier;  // where tools print their final status
     } else if (int identifier = IdentifierRank(lines[i]); identifier != kContext) {
       rank[i] = identifier;
-      evidence_left = kEvidenceLines;
+      if (identifier == kLocation) {
+        // Spread over files: a file's first warning before any file's second.
+        const size_t seen = locations_per_file[std::string(LocationPath(lines[i]))]++;
+        rank[i] = kLocation + static_cast<int>(std::min<size_t>(seen, kContext - kLocation - 1));
+      }
+      // What follows an identifier is its evidence; what follows a mere location is not.
+      evidence_left = identifier == kIdentifier ? kEvidenceLines : 0;
       continue;
     } else if (LooksLikeErrorLine(lines[i]) && !lines[i].starts_with("… ")) {
       rank[i] = kEvidence;  // a message: evidence of the identifier before it, at least
-    } else if (evidence_left > 0 && !lines[i].empty()) {
+    } else if (evidence_left > 0 && IsHeaderField(lines[i])) {
+      continue;  // "Author: …", "Date: …": the identifier's header, context; not evidence
+    } else if (evidence_left > 0 && !lines[i].empty() && !lines[i].starts_with("… ")) {
       rank[i] = kEvidence + static_cast<int>(kEvidenceLines - evidence_left);
     }
     if (evidence_left > 0) --evidence_left;

@@ -1,24 +1,25 @@
 // The token budget of a summary (config's shaping.max_summary_tokens, a host's per-shaping
 // option): what any shaper returned, cut to fit by priority, never mid-line, and the cut stated.
 //
-// Lines are ranked, whatever shaper wrote them:
+// Lines are ranked, whatever shaper wrote them (docs/shaping.md "The budget"):
 //   1. the first line (the outcome and counts);
-//   2. identifiers: test results that failed ("FAILED", "FAIL", "[  FAILED  ]", "not ok",
-//      "✕"...), "error:" lines, the locations of errors ("path.ext:12: error ...",
-//      "path.ext(3,5): error"), commit hashes and banners with a name ("____ test_x ____",
-//      "=== 2 failed ===");
-//   3. evidence: other locations (warnings, notes, stack frames), other error lines
-//      (core/text.h LooksLikeErrorLine) and the three lines after an
-//      identifier (the message, the values, a frame), the first line after every identifier
-//      before the second after any;
+//   2. identifiers: test results that failed ("FAILED …", "… FAILED", "[  FAILED  ]",
+//      "not ok", "✕"...), "error:" lines, the locations of errors ("path.ext:12: error ...",
+//      "path.ext(3,5): error"), commit hashes, banners with a name ("____ test_x ____",
+//      "=== 2 failed ==="), and the last two lines that are not the shaper's notes (tools end
+//      with their final status);
+//   3. evidence: the three lines after an identifier (the message, the values, a frame; header
+//      fields such as "Author: …" do not count), the first line after every identifier before
+//      the second after any; other error lines (core/text.h LooksLikeErrorLine); locations that
+//      report no error (warnings, notes, frames), a file's first before any file's second; a
+//      diff's file headers ("diff --git", renames, binary files) after the first evidence;
 //   4. the rest, context.
-// Lines are taken in that order, each class from the top, while they fit; a line that does not
-// fit is left out and smaller ones after it still get in. Each run of lines left out becomes
-// one "… N lines cut (budget)" line (a run that is one short "… " line of the shaper's own
-// stays as it is), and a last line says what the cut was. The last two lines of a summary
-// rank with identifiers: tools end with their final status. When
-// identifiers alone do not fit, those left out are counted by file ("… 1,204 more identifier
-// lines left out: src/a.ts 800, src/b.ts 404").
+// Lines are taken rank by rank, each from the top, while they fit; a line that does not fit is
+// left out whole and smaller ones after it still get in. Each run of left-out lines becomes one
+// "… N lines cut (budget)" line; a run that is only the shaper's own "… " notes gets none (one
+// short note stays as it is), and the last line says what was cut, notes included. When
+// identifiers do not all fit, those left out are counted by file ("… 22 failure, error or
+// location lines did not fit: src/a.ts 7, 15 naming no file").
 #ifndef PLUGLINE_CORE_SUMMARY_BUDGET_H_
 #define PLUGLINE_CORE_SUMMARY_BUDGET_H_
 
