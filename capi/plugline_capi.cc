@@ -321,9 +321,11 @@ struct ShapeOptionValues {
   std::string_view shaper;
   std::optional<uint64_t> max_tokens;
 };
-ShapeOptionValues ReadShapeOptions(const plugline_shape_options* options) {
-  ShapeOptionValues values;
-  if (options == nullptr) return values;
+// (An out parameter: this file's functions have C linkage, which cannot return a C++ type.)
+void ReadShapeOptions(const plugline_shape_options* options, ShapeOptionValues* out) {
+  ShapeOptionValues& values = *out;
+  values = ShapeOptionValues();
+  if (options == nullptr) return;
   auto covers = [&](size_t offset, size_t size) { return options->struct_size >= offset + size; };
   if (covers(offsetof(plugline_shape_options, shaper), sizeof(char*)) &&
       options->shaper != nullptr) {
@@ -334,7 +336,6 @@ ShapeOptionValues ReadShapeOptions(const plugline_shape_options* options) {
     values.max_tokens =
         options->max_tokens == PLUGLINE_NO_TOKEN_BUDGET ? 0 : options->max_tokens;
   }
-  return values;
 }
 
 }  // namespace
@@ -352,7 +353,8 @@ plugline_status plugline_host_shape(char** out_json, size_t* out_len, plugline_h
     request.command = std::string_view(command == nullptr ? "" : command, command_len);
     request.output = std::string_view(output == nullptr ? "" : output, output_len);
     if (exit_code != PLUGLINE_EXIT_CODE_UNKNOWN) request.exit_code = exit_code;
-    const ShapeOptionValues values = ReadShapeOptions(options);
+    ShapeOptionValues values;
+    ReadShapeOptions(options, &values);
     request.shaper = values.shaper;
     request.max_tokens = values.max_tokens;
     absl::StatusOr<plugline::ShapeResult> result = host->host->Shape(request);
@@ -396,7 +398,8 @@ plugline_status plugline_capture_finish(char** out_json, size_t* out_len,
     if (command == nullptr && command_len != 0) return NullArgument(__func__, "command");
     std::optional<int> code;
     if (exit_code != PLUGLINE_EXIT_CODE_UNKNOWN) code = exit_code;
-    const ShapeOptionValues values = ReadShapeOptions(options);
+    ShapeOptionValues values;
+    ReadShapeOptions(options, &values);
     absl::StatusOr<plugline::ShapeResult> result = capture->capture->Finish(
         std::string_view(command == nullptr ? "" : command, command_len), code, values.shaper,
         values.max_tokens);

@@ -12,6 +12,7 @@
   shaper         every fixture of tests/fixtures/ (output, command, exit code, its family's
                  shaper), each also offered to every other shaper
   terminal       every fixture's output
+  tokens         every fixture's first 16 KiB, with an encoding and a budget byte
   output_window  every fixture's first 4 KiB, repeated past the smallest window
   node_resolve   package.json files of the repository (node_modules included where npm put
                  them) and the package.json texts of tests/core/node_resolve_test.cc, each with
@@ -151,6 +152,7 @@ def main():
         exit_byte = 255 if not isinstance(exit_code, int) or not 0 <= exit_code < 255 else exit_code
         fixtures.append((meta.get("family", "generic"), meta.get("command", ""), exit_byte, output))
         corpus.add("terminal", output)
+        corpus.add("tokens", bytes([len(fixtures) % 2, len(fixtures) % 64]) + output[:16384])
         # Repeated 8 * 16 + 1 times: a 4 KiB pattern is 516 KiB, past the 64 KiB window.
         corpus.add("output_window", bytes([8, len(fixtures) % 256]) + output[:4096])
     for family, command, exit_byte, output in fixtures:
