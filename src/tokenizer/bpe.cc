@@ -27,6 +27,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/statusor.h"
+#include "absl/synchronization/mutex.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "core/fs.h"
@@ -48,6 +49,9 @@ constexpr std::string_view kCl100kPattern =
 
 // Pieces longer than this are merged in parts of this size (bounded memory).
 constexpr size_t kMaxMergeBytes = 64 << 10;
+// Pieces at least this long have their counts remembered by content (kMaxLongPieces of them).
+constexpr size_t kLongPieceBytes = 4 << 10;
+constexpr size_t kMaxLongPieces = 256;
 
 // Pieces remembered per count (views into the text counted).
 constexpr size_t kMaxSeenPieces = 1 << 16;
@@ -497,9 +501,8 @@ class BpeTokenCounter final : public TokenCounter {
  private:
   std::optional<uint32_t> Rank(std::string_view bytes) const { return table_.Rank(bytes); }
 
-  // Byte-pair merging of one piece; returns how many tokens are left. Parts are kept as a
-  // linked list over byte offsets and candidate pairs in a heap ordered by (rank, offset), so a
-  // long piece (a line of "=" or a base64 blob) costs n log n, not n².
+  // How many tokens byte-pair merging leaves of one piece (BytePairMerge), for pieces of any
+  // length: bounded in memory, and long ones remembered.
   uint64_t Merge(std::string_view piece) const {
     if (piece.size() > kMaxMergeBytes) {
       // A piece this long (a run of NULs, a minified blob) is merged in parts, so memory stays
@@ -511,6 +514,27 @@ class BpeTokenCounter final : public TokenCounter {
       }
       return tokens;
     }
+    if (piece.size() >= kLongPieceBytes) {
+      // Long pieces are mostly one byte repeated (NULs, "=====", "yyyy"), and a large output
+      // is counted in chunks: what one cost is remembered across counts, by content.
+      const LongPieceKey key{HashBytes(piece), piece.size()};
+      {
+        absl::MutexLock lock(&long_mu_);
+        if (auto it = long_pieces_.find(key); it != long_pieces_.end()) return it->second;
+      }
+      const uint64_t tokens = BytePairMerge(piece);
+      absl::MutexLock lock(&long_mu_);
+      if (long_pieces_.size() >= kMaxLongPieces) long_pieces_.clear();
+      long_pieces_.emplace(key, tokens);
+      return tokens;
+    }
+    return BytePairMerge(piece);
+  }
+
+  // Byte-pair merging of one piece; returns how many tokens are left. Parts are kept as a
+  // linked list over byte offsets and candidate pairs in a heap ordered by (rank, offset), so a
+  // long piece (a line of "=" or a base64 blob) costs n log n, not n².
+  uint64_t BytePairMerge(std::string_view piece) const {
     const size_t n = piece.size();
     if (n <= 1) return n;
     std::vector<uint32_t> next(n);
@@ -565,6 +589,17 @@ class BpeTokenCounter final : public TokenCounter {
   const bool jit_;
   const AsciiSplitter ascii_;
   RankTable table_;
+  struct LongPieceKey {
+    uint64_t hash;
+    size_t size;
+    bool operator==(const LongPieceKey&) const = default;
+    template <typename H>
+    friend H AbslHashValue(H h, const LongPieceKey& k) {
+      return H::combine(std::move(h), k.hash, k.size);
+    }
+  };
+  mutable absl::Mutex long_mu_;
+  mutable absl::flat_hash_map<LongPieceKey, uint64_t> long_pieces_ ABSL_GUARDED_BY(long_mu_);
 };
 
 }  // namespace
