@@ -254,7 +254,7 @@ absl::StatusOr<ShapeResult> ShaperPipeline::Run(const ShapeRequest& request,
     const uint64_t reserve = counter_->Count(raw.path) + kBudgetReserveTokens;
     if (result.render_mode == RenderMode::kSummary) {
       BudgetCut cut = FitToBudget(result.summary, budget, reserve, *counter_);
-      if (cut.lines_left_out > 0) {
+      if (cut.cut) {
         result.summary = std::move(cut.summary);
         result.budget_lines_left_out = cut.lines_left_out;
       }
@@ -264,7 +264,7 @@ absl::StatusOr<ShapeResult> ShaperPipeline::Run(const ShapeRequest& request,
           failing ? StrCat(OutcomeLine(request.command, *request.exit_code), "\n", result.summary)
                   : result.summary,
           budget, reserve, *counter_);
-      if (cut.lines_left_out > 0) {
+      if (cut.cut) {
         result.summary = std::move(cut.summary);
         result.budget_lines_left_out = cut.lines_left_out;
         result.render_mode = RenderMode::kSummary;

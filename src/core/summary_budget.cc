@@ -143,6 +143,7 @@ BudgetCut Assemble(const std::vector<std::string_view>& lines, const std::vector
                    const std::vector<uint64_t>& cost, uint64_t limit, uint64_t max_tokens,
                    const TokenCounter& counter) {
   BudgetCut cut;
+  cut.cut = true;
   const size_t n = lines.size();
   std::vector<bool> keep(n, false);
   uint64_t spent = 0;

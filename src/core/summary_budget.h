@@ -35,11 +35,12 @@ struct BudgetCut {
   std::string summary;        // what fits, in the original order, with the markers
   uint64_t lines_in = 0;      // lines of the summary given
   uint64_t lines_left_out = 0;
+  bool cut = false;  // the summary was over the budget and `summary` is the cut one
 };
 
 // `summary` cut to at most `max_tokens` tokens as `counter` counts them (`reserve` of them kept
 // free for what the caller appends after, such as the raw file's path). A summary that fits is
-// returned as it is (lines_left_out 0).
+// returned as it is (`cut` false).
 BudgetCut FitToBudget(std::string_view summary, uint64_t max_tokens, uint64_t reserve,
                       const TokenCounter& counter);
 
