@@ -7,7 +7,6 @@
 #include <map>
 #include <utility>
 
-#include "absl/base/call_once.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/synchronization/mutex.h"
@@ -138,8 +137,17 @@ class DefaultBpeCounter final : public TokenCounter {
   }
 
  private:
-  const TokenCounter& Loaded() const {
-    absl::call_once(once_, [this] {
+  // Loads on first use. A mutex, not a once flag: Debian's Abseil is not built for
+  // ThreadSanitizer, and a thread that waited in absl::call_once's spin lock would show no
+  // synchronization with the one that loaded (absl::Mutex is annotated, tests/sanitizers/).
+  const TokenCounter& Loaded() const ABSL_LOCKS_EXCLUDED(mu_) {
+    absl::MutexLock lock(&mu_);
+    if (counter_ == nullptr) Load();
+    return *counter_;
+  }
+
+  void Load() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+    {
       std::vector<std::string> tried;
       for (const std::string& dir : dirs_) {
         const std::string path = JoinPath(dir, StrCat(encoding_, ".tiktoken"));
@@ -160,16 +168,15 @@ class DefaultBpeCounter final : public TokenCounter {
                           "); counting with the estimate");
       }
       counter_ = MakeEstimateTokenCounter();
-    });
-    return *counter_;
+    }
   }
 
   const std::string encoding_;
   const std::vector<std::string> dirs_;
   const std::string cache_;
-  mutable absl::once_flag once_;
-  mutable std::unique_ptr<TokenCounter> counter_;
-  mutable std::string problem_;
+  mutable absl::Mutex mu_;
+  mutable std::unique_ptr<TokenCounter> counter_ ABSL_GUARDED_BY(mu_);
+  mutable std::string problem_;  // written once, under mu_, before counter_
 };
 
 }  // namespace
