@@ -746,8 +746,9 @@ int Tokens(const std::vector<std::string>& args) {
     }
   }
   if (tokenizer.empty()) {
-    // What shaping results use: config's shaping.tokenizer.
-    tokenizer = core::LoadConfig(home_dir, CurrentDir(), nullptr).tokenizer;
+    // What shaping results use: config's shaping.tokenizer (the global file: a project's is
+    // read only once the project is trusted, which this command does not decide).
+    tokenizer = core::LoadConfig(home_dir, "", nullptr).tokenizer;
   }
   if (!core::IsKnownTokenizer(tokenizer)) {
     Error(StrCat("tokens: unknown tokenizer \"", tokenizer,

@@ -14,10 +14,10 @@ namespace {
 
 using absl::StrCat;
 
-// Evidence is ranked by its distance from its identifier, so that every identifier gets its
-// first line of evidence before any gets its second.
-// A location that reports no error (a warning, a note, a stack frame) ranks with the first
-// line of evidence.
+// The ranks of summary_budget.h, lowest first. Evidence is ranked by its distance from its
+// identifier (kEvidence + 0, 1, 2), so that every identifier gets its first line of evidence
+// before any gets its second; a location that reports no error ranks by how many of its file
+// came before it (kLocation + 0, 1, 2).
 enum Rank : int {
   kOutcome = 0,
   kIdentifier = 1,

@@ -294,7 +294,7 @@ class AsciiSplitter {
     if (bail) return std::nullopt;
     if (!o200k_ && c0 == kPunct && text[pos] == '\'') {
       // cl100k: (?i:'s|'t|'re|'ve|'m|'ll|'d) comes first.
-      if (size_t end = Contraction(text, pos, /*any_case=*/true); end != pos) return end;
+      if (size_t end = Contraction(text, pos); end != pos) return end;
     }
     // Letters, with one optional leading character that is not a newline, letter or digit.
     {
@@ -305,13 +305,7 @@ class AsciiSplitter {
       } else if (end) {
         return end;
       }
-      if (q != pos) {
-        if (std::optional<size_t> end = Letters(text, pos, cls, bail); bail) {
-          return std::nullopt;
-        } else if (end) {
-          return end;
-        }
-      }
+      // Without the leading character there is no match either: it is not a letter.
     }
     if (c0 == kDigit) {
       size_t end = pos + 1;
@@ -340,8 +334,8 @@ class AsciiSplitter {
     }
     if (c0 != kSpace && c0 != kNewline) return std::nullopt;  // only PCRE2 knows the rest
     // A run of whitespace W: "\s*[\r\n]+" is W up to its last newline; else
-    // "\s+(?!\S)" is W (at the end of the text or before... ) less its last character when
-    // something follows; else "\s+" is W.
+    // "\s+(?!\S)" is W at the end of the text, and W less its last character when something
+    // follows (W of two or more); else "\s+" is W.
     size_t w = pos;
     size_t last_newline = std::string_view::npos;
     for (;;) {
@@ -364,8 +358,7 @@ class AsciiSplitter {
 
   // An apostrophe contraction at `pos` ('s 't 're 've 'm 'll 'd, either case): its end, or
   // `pos` when there is none.
-  static size_t Contraction(std::string_view text, size_t pos, bool any_case) {
-    (void)any_case;
+  static size_t Contraction(std::string_view text, size_t pos) {
     auto lower = [&](size_t i) -> int {
       if (i >= text.size()) return -1;
       const int c = static_cast<unsigned char>(text[i]);
@@ -396,7 +389,7 @@ class AsciiSplitter {
     while (cls(lower_end) == kLower) ++lower_end;
     if (bail || lower_end == q) return std::nullopt;
     // Both alternatives take the whole upper and lower runs, then a contraction if one follows.
-    return Contraction(text, lower_end, true);
+    return Contraction(text, lower_end);
   }
 
   const bool o200k_;
@@ -499,8 +492,6 @@ class BpeTokenCounter final : public TokenCounter {
   std::string_view name() const override { return name_; }
 
  private:
-  std::optional<uint32_t> Rank(std::string_view bytes) const { return table_.Rank(bytes); }
-
   // How many tokens byte-pair merging leaves of one piece (BytePairMerge), for pieces of any
   // length: bounded in memory, and long ones remembered.
   uint64_t Merge(std::string_view piece) const {
@@ -560,7 +551,7 @@ class BpeTokenCounter final : public TokenCounter {
     auto push = [&](uint32_t a) {
       if (next[a] >= n) return;
       const uint32_t end = pair_end(a);
-      if (std::optional<uint32_t> rank = Rank(piece.substr(a, end - a))) {
+      if (std::optional<uint32_t> rank = table_.Rank(piece.substr(a, end - a))) {
         heap.push({*rank, a, end});
       }
     };
