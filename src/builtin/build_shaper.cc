@@ -41,6 +41,7 @@
 #include "absl/container/flat_hash_set.h"
 #include "builtin/builtin_shapers.h"
 #include "builtin/common.h"
+#include "builtin/diagnostic_groups.h"
 #include "builtin/test_report.h"
 #include "core/strings.h"
 #include "core/text.h"
@@ -1661,6 +1662,29 @@ class Writer {
       ++totals_[static_cast<size_t>(k)];
       ++i;
     }
+    // Errors beyond the first ones shown in full: grouped by message (diagnostic_groups.h), each
+    // group's first as its heading line, the others as a list of their locations.
+    member_.assign(p.diags.size(), kNone);
+    for (size_t k = 0; k < p.diags.size(); ++k) {
+      const Diag& diag = p.diags[k];
+      if (diag.sev != Sev::kError || diag.rank < kFullErrors || diag.duplicate ||
+          diag.style != Style::kCompiler) {
+        continue;
+      }
+      const string_view heading = lines[diag.head];
+      const size_t sep = heading.find(": ");
+      const Located loc = ParseLocated(heading, sep);
+      if (loc.type != Located::kDiag || loc.file.empty() || sep == kNone || loc.msg.empty() ||
+          loc.msg.data() < heading.data() + sep) {
+        continue;
+      }
+      member_[k] = groups_.size();
+      member_diag_.push_back(k);
+      // The kind: what comes between the location and the message ("error", "error C2065").
+      const string_view kind = heading.substr(sep + 2, loc.msg.data() - heading.data() - sep - 2);
+      groups_.Add(kind, "errors like it", loc.msg, heading.substr(0, sep));
+    }
+    leader_shown_.assign(groups_.size(), false);
   }
 
   void Write() {
@@ -1878,12 +1902,24 @@ class Writer {
     return j;
   }
 
-  enum class Show { kFull, kContextAndHead, kHead, kHidden };
+  enum class Show { kFull, kContextAndHead, kHead, kListed, kHidden };
 
   Show Decide(const Diag& d) {
     switch (d.sev) {
       case Sev::kError:
         if (d.rank < kFullErrors) return d.duplicate ? Show::kContextAndHead : Show::kFull;
+        if (const size_t m = member_[&d - p_.diags.data()]; m != kNone) {
+          if (!groups_.Leads(m)) {
+            // Listed after its group's first, when that was shown.
+            return leader_shown_[groups_.LeaderOf(m)] ? Show::kListed : Show::kHidden;
+          }
+          if (head_only_ < kMaxHeadOnly) {
+            ++head_only_;
+            leader_shown_[m] = true;
+            return Show::kHead;
+          }
+          return Show::kHidden;
+        }
         if (head_only_ < kMaxHeadOnly) {
           ++head_only_;
           return Show::kHead;
@@ -1919,6 +1955,10 @@ class Writer {
       }
       return;
     }
+    if (show == Show::kListed) {  // in its group's list of locations, written with the first
+      for (size_t i = d.begin; i < d.end; ++i) used_[i] = 1;
+      return;
+    }
     Anchors(d.begin);
     const bool error = d.sev == Sev::kError;
     const size_t ctx_cap = error ? kContextLines : 4;
@@ -1941,6 +1981,12 @@ class Writer {
     Emit(d.head);
     if (show != Show::kFull) {
       for (size_t i = d.head + 1; i < d.end; ++i) Drop(i, Cat::kDetail);
+      if (const size_t m = member_[&d - p_.diags.data()]; m != kNone && groups_.Followers(m) > 0) {
+        groups_.WriteFollowers(m, out_, [&](size_t follower) {
+          const Diag& listed = p_.diags[member_diag_[follower]];
+          return listed.end - listed.begin;
+        });
+      }
       return;
     }
     const size_t body_cap =
@@ -2074,6 +2120,10 @@ class Writer {
   uint64_t gap_ = 0;
   size_t trouble_ = 0;
   size_t head_only_ = 0;
+  DiagnosticGroups groups_;
+  std::vector<size_t> member_;      // per diagnostic: its index in groups_, or kNone
+  std::vector<size_t> member_diag_;  // per member of groups_: its diagnostic
+  std::vector<bool> leader_shown_;  // per member that leads its group: it was shown
   size_t notes_shown_ = 0;
   uint64_t hidden_warnings_ = 0, hidden_errors_ = 0;
   uint64_t hidden_warning_lines_ = 0, hidden_error_lines_ = 0;

@@ -74,6 +74,12 @@ void SummaryWriter::ElidedLines(uint64_t count, std::string_view what) {
   elided_lines_ += count;
 }
 
+void SummaryWriter::Marker(std::string_view text, uint64_t lines) {
+  StrAppend(&text_, "… ", text, "\n");
+  ++lines_;
+  elided_lines_ += lines;
+}
+
 void SummaryWriter::Omitted(uint64_t count, std::string_view singular, std::string_view plural) {
   if (count == 0) return;
   Elided(count, StrCat(count == 1 ? singular : plural, " omitted"));

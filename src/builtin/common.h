@@ -40,6 +40,8 @@ class SummaryWriter {
   void Elided(uint64_t count, std::string_view what);
   // The same, for a marker that stands for `count` lines of the output.
   void ElidedLines(uint64_t count, std::string_view what);
+  // "… <text>", a marker that stands for `lines` lines of the output (a list of locations).
+  void Marker(std::string_view text, uint64_t lines);
   // "… <count> <singular|plural> omitted" (not counted as lines).
   void Omitted(uint64_t count, std::string_view singular, std::string_view plural);
   // Lines of the source neither shown nor accounted for by an ElidedLines() marker.

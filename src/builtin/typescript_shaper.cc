@@ -18,11 +18,13 @@
 // Keeps, in output order: every error's header line (file(line,col), code, message), its
 // message chain and related locations, the code frame's source line for the first errors
 // (underlines and blank lines are dropped), "Building project" lines that precede errors, and
-// "Found N errors" with, when errors were omitted, the per-file table's rows for their files.
-// Every diagnostic up to 100; beyond, the first 60, the first of each code not yet shown and
-// the last 5; the others are counted by code. In watch mode only the last compilation is summarized. Success collapses to
-// "tsc: no errors". Output without tsc diagnostics and a failing exit: head, tail and the lines
-// that look like errors.
+// "Found N errors". Up to 30 diagnostics, each in full; beyond, they are grouped by message
+// (quoted names and numbers aside, diagnostic_groups.h): the first of each group in full, the
+// others as lists of their locations with the names that differ, and a message line an
+// earlier group showed (a repeated hint) counted. No diagnostic's location or code is left out.
+// In watch mode only the last compilation is summarized. Success collapses to "tsc: no
+// errors". Output without tsc diagnostics and a failing exit: head, tail and the lines that
+// look like errors.
 #include <algorithm>
 #include <cctype>
 #include <unordered_map>
@@ -30,23 +32,20 @@
 
 #include "builtin/builtin_shapers.h"
 #include "builtin/common.h"
+#include "builtin/diagnostic_groups.h"
 #include "core/strings.h"
 #include "core/text.h"
 
 namespace plugline::builtin {
 namespace {
 
-constexpr size_t kAllErrorsUpTo = 100;     // up to this many diagnostics, all are shown
-constexpr size_t kHeadErrors = 60;         // otherwise the first ones,
-constexpr size_t kCodeExamples = 20;       // the first of each code not yet shown,
-constexpr size_t kTailErrors = 5;          // and the last ones
+constexpr size_t kAllInFull = 30;          // up to this many diagnostics, all in full; beyond,
+                                           // grouped by message, every location kept
 constexpr size_t kFramedErrors = 20;       // diagnostics whose code-frame source lines are kept
 constexpr size_t kMaxDiagnosticLines = 14;  // lines kept per diagnostic after its header
-constexpr size_t kMaxTableRows = 20;
 constexpr size_t kMaxProjectList = 20;
 constexpr size_t kMaxOtherErrorLines = 30;
 constexpr size_t kMaxSuccessLines = 30;
-constexpr size_t kMaxCodesListed = 12;
 
 bool IsDigit(char c) { return c >= '0' && c <= '9'; }
 
@@ -191,12 +190,15 @@ bool IsTableRow(std::string_view line) {
   return i > 0 && t.substr(i).starts_with("  ");
 }
 
-// The file of a table row: "     3  src/api/client.ts:2" -> "src/api/client.ts".
-std::string_view TableRowFile(std::string_view row) {
-  std::string_view t = Strip(row);
-  t = Strip(t.substr(t.find_first_not_of("0123456789")));
-  size_t colon = t.rfind(':');
-  return colon != std::string_view::npos && AllDigits(t.substr(colon + 1)) ? t.substr(0, colon) : t;
+// A diagnostic header's location as printed: "src/a.ts(12,5)", "src/a.ts:12:5"; "" for a
+// global diagnostic.
+template <typename D>
+std::string_view Location(std::string_view header, const D& d) {
+  if (d.file_len == 0) return {};
+  std::string_view before = header.substr(0, d.code_off);  // "src/a.ts(12,5): error "
+  size_t end = before.find(before[d.file_len] == '(' ? ')' : ' ', d.file_len);
+  if (end == std::string_view::npos) return before.substr(0, d.file_len);
+  return before.substr(0, before[d.file_len] == '(' ? end + 1 : end);
 }
 
 enum class Kind : uint8_t {
@@ -332,50 +334,6 @@ Parse ParseTsc(const std::vector<std::string_view>& lines) {
 }
 
 
-// Which diagnostics are shown: all of them when few; otherwise the first ones, the first of
-// each code not yet shown, and the last ones.
-std::vector<bool> SelectShown(const std::vector<Diagnostic>& diagnostics,
-                              const std::vector<std::string_view>& lines) {
-  const size_t n = diagnostics.size();
-  std::vector<bool> shown(n, n <= kAllErrorsUpTo);
-  if (n <= kAllErrorsUpTo) return shown;
-  Tally codes;
-  for (size_t k = 0; k < kHeadErrors; ++k) {
-    shown[k] = true;
-    codes.Add(diagnostics[k].code(lines));
-  }
-  size_t examples = 0;
-  for (size_t k = kHeadErrors; k + kTailErrors < n && examples < kCodeExamples; ++k) {
-    if (codes.Add(diagnostics[k].code(lines))) {
-      shown[k] = true;
-      ++examples;
-    }
-  }
-  for (size_t k = n - kTailErrors; k < n; ++k) shown[k] = true;
-  return shown;
-}
-
-
-// "180 TS2304, 178 TS2345, …" — most frequent first.
-std::string Breakdown(const Tally& counts) {
-  std::vector<std::pair<std::string_view, uint64_t>> sorted = counts.items();
-  std::sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) {
-    return a.second != b.second ? a.second > b.second : a.first < b.first;
-  });
-  std::string text;
-  for (size_t k = 0; k < sorted.size() && k < kMaxCodesListed; ++k) {
-    StrAppend(&text, k == 0 ? "" : ", ", core::FormatCount(sorted[k].second), " ",
-              sorted[k].first);
-  }
-  if (sorted.size() > kMaxCodesListed) {
-    uint64_t rest = 0;
-    for (size_t k = kMaxCodesListed; k < sorted.size(); ++k) rest += sorted[k].second;
-    StrAppend(&text, ", ", core::FormatCount(rest), " with ",
-              core::FormatCount(sorted.size() - kMaxCodesListed), " other codes");
-  }
-  return text;
-}
-
 bool ToolIs(std::string_view command, std::initializer_list<std::string_view> names) {
   std::string tool = ToolName(command);
   for (std::string_view name : names) {
@@ -488,30 +446,23 @@ class TypescriptShaper final : public core::Shaper {
       out.ElidedLines(p.first, "lines of earlier watch-mode compilations omitted");
     }
 
-    const std::vector<bool> shown = SelectShown(p.diagnostics, lines);
-    // What is omitted: counted by code, and the files it is in (for the table).
-    uint64_t omitted = 0, omitted_lines = 0, runs = 0;
-    Tally omitted_codes;
-    std::unordered_set<std::string_view> omitted_files;
-    for (size_t k = 0; k < shown.size(); ++k) {
-      if (shown[k]) continue;
-      const Diagnostic& d = p.diagnostics[k];
-      ++omitted;
-      omitted_codes.Add(d.code(lines));
-      omitted_lines += d.end - d.begin;
-      if (k == 0 || p.diagnostics[k - 1].file(lines) != d.file(lines)) {
-        omitted_files.insert(d.file(lines));
+    // Few diagnostics are shown in full; many are grouped by message (diagnostic_groups.h):
+    // each group's first in full, the others as a list of their locations. None is left out.
+    const bool grouped = p.diagnostics.size() > kAllInFull;
+    DiagnosticGroups groups;
+    if (grouped) {
+      for (const Diagnostic& d : p.diagnostics) {
+        const std::string_view header = lines[d.begin];
+        const std::string_view where = Location(header, d);
+        const size_t code_end = d.code_off + d.code_len;  // then ": " and the message
+        groups.Add(header.substr(where.size(), code_end - where.size()), d.code(lines),
+                   header.substr(std::min<size_t>(header.size(), code_end + 2)), where);
       }
-      if (k == 0 || shown[k - 1]) ++runs;
     }
-    // One run of omitted errors: its marker says what they are; several: each says how many,
-    // and a last marker says what they are.
-    const std::string breakdown = Breakdown(omitted_codes);
-    auto gap_marker = [&](uint64_t gap) {
-      if (gap == 0) return;
-      out.Elided(gap, StrCat(gap == 1 ? "error omitted" : "errors omitted",
-                             runs == 1 ? StrCat(": ", breakdown) : ""));
-    };
+    // In groups, a message-chain line that an earlier group's first diagnostic showed (a hint
+    // the compiler repeats) is counted, not repeated.
+    std::unordered_set<std::string_view> chain_shown;
+    uint64_t chain_repeats = 0;
 
     // "Building project" lines are kept when diagnostics follow them (before the next one).
     const size_t n = lines.size();
@@ -527,27 +478,28 @@ class TypescriptShaper final : public core::Shaper {
     size_t project_lines = 0;
     for (Kind k : p.kinds) project_lines += k == Kind::kProjects ? 1 : 0;
 
-    std::vector<std::string_view> totals;  // written after the markers
-    uint64_t gap = 0, frame_lines = 0, kept_other = 0;
-    size_t diag = 0;
+    std::vector<std::string_view> totals;  // written last
+    uint64_t frame_lines = 0, kept_other = 0;
+    size_t diag = 0, leaders = 0;
     size_t i = p.first;
     while (i < n) {
       switch (p.kinds[i]) {
         case Kind::kHeader: {
           const Diagnostic& d = p.diagnostics[diag];
-          if (shown[diag]) {
-            gap_marker(gap);
-            gap = 0;
+          if (!grouped) {
             frame_lines += WriteDiagnostic(lines, p.kinds, d, diag < kFramedErrors, out);
-          } else {
-            ++gap;
+          } else if (groups.Leads(diag)) {
+            frame_lines += WriteDiagnostic(lines, p.kinds, d, leaders++ < kFramedErrors, out,
+                                           &chain_shown, &chain_repeats);
+            groups.WriteFollowers(diag, out, [&](size_t k) {
+              return p.diagnostics[k].end - p.diagnostics[k].begin;
+            });
           }
           ++diag;
           i = d.end;
           continue;
         }
         case Kind::kFound:
-        case Kind::kTable:
           totals.push_back(lines[i]);
           break;
         case Kind::kSection:
@@ -570,39 +522,17 @@ class TypescriptShaper final : public core::Shaper {
       }
       ++i;
     }
-    gap_marker(gap);
-    if (runs > 1) {
-      out.Elided(omitted, StrCat(omitted == 1 ? "error" : "errors", " omitted in all: ", breakdown));
-    }
-    // The totals; and the per-file table's rows for the files with omitted errors (when none
-    // was omitted the table repeats what is shown and goes with the other lines).
-    std::vector<std::string_view> tail;
-    uint64_t table_lines = 0, table_kept = 0, rows_kept = 0;
-    for (std::string_view line : totals) {
-      if (!line.starts_with("Errors  Files") && !IsTableRow(line)) {
-        tail.push_back(line);
-        continue;
-      }
-      if (omitted == 0) continue;
-      ++table_lines;
-      if (line.starts_with("Errors  Files")) {
-        tail.push_back(line);
-        ++table_kept;
-      } else if (rows_kept < kMaxTableRows && omitted_files.count(TableRowFile(line)) != 0) {
-        tail.push_back(line);
-        ++table_kept;
-        ++rows_kept;
-      }
-    }
     out.ElidedLines(frame_lines, frame_lines == 1 ? "code-frame line omitted"
                                                   : "code-frame lines omitted");
-    const uint64_t table_omitted = table_lines - table_kept;
+    out.ElidedLines(chain_repeats, chain_repeats == 1
+                                       ? "message line omitted, shown above for another error"
+                                       : "message lines omitted, each shown above for another error");
+    // What is left: layout, progress, and the "Errors  Files" table (it repeats, per file,
+    // what is shown).
     uint64_t rest = out.UnaccountedLines();
-    rest -= std::min<uint64_t>(rest, omitted_lines + tail.size() + table_omitted);
+    rest -= std::min<uint64_t>(rest, totals.size());
     out.Omitted(rest, "other line", "other lines");
-    out.Lines(tail);
-    out.ElidedLines(table_omitted, table_omitted == 1 ? "other row of the table omitted"
-                                                      : "other rows of the table omitted");
+    out.Lines(totals);
     return core::ShapeOutput{out.Take(), RenderMode::kSummary};
   }
 
@@ -610,15 +540,21 @@ class TypescriptShaper final : public core::Shaper {
   // The header, the message chain and related locations, and (when `framed`) the code
   // frame's source lines; long ones keep their first and last lines. Returns the number of
   // code-frame lines dropped.
+  // With `chain_shown`, a message line in it is counted in `*repeats` instead of shown.
   static uint64_t WriteDiagnostic(const std::vector<std::string_view>& lines,
                                   const std::vector<Kind>& kinds, const Diagnostic& d,
-                                  bool framed, SummaryWriter& out) {
+                                  bool framed, SummaryWriter& out,
+                                  std::unordered_set<std::string_view>* chain_shown = nullptr,
+                                  uint64_t* repeats = nullptr) {
     out.Line(lines[d.begin]);
     std::vector<std::string_view> kept;
     uint64_t frames = 0;
     for (size_t j = d.begin + 1; j < d.end; ++j) {
       Kind k = kinds[j];
-      if (k == Kind::kMessage || (k == Kind::kSource && framed)) {
+      if (k == Kind::kMessage && chain_shown != nullptr &&
+          !chain_shown->insert(Strip(lines[j])).second) {
+        ++*repeats;
+      } else if (k == Kind::kMessage || (k == Kind::kSource && framed)) {
         kept.push_back(lines[j]);
       } else if (k == Kind::kSource || k == Kind::kFrame) {
         ++frames;

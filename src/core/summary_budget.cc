@@ -134,22 +134,41 @@ int IdentifierRank(std::string_view line) {
   return kLocation;
 }
 
+// The entries of a list of locations (summary_budget.h), or none when `line` is not one.
+std::vector<std::string_view> ListedLocations(std::string_view line) {
+  std::vector<std::string_view> entries;
+  if (!line.starts_with("… ")) return entries;
+  const size_t at = line.find(kListAt);
+  if (at == std::string_view::npos) return entries;
+  std::string_view rest = line.substr(at + kListAt.size());
+  while (!rest.empty()) {
+    const size_t sep = rest.find(kListSeparator);
+    entries.push_back(rest.substr(0, sep));
+    if (sep == std::string_view::npos) break;
+    rest.remove_prefix(sep + kListSeparator.size());
+  }
+  // A list names locations: its first entry starts with one ("src/a.ts(3,5)", "a.c:3:1").
+  if (entries.empty() || LocationPath(entries.front()).empty()) entries.clear();
+  return entries;
+}
+
 std::string LeftOut(uint64_t n) {
   return StrCat("… ", FormatCount(n), n == 1 ? " line" : " lines", " cut (budget)");
 }
 
 // Keeps lines by rank while they fit in `limit` tokens, and writes the cut summary.
 BudgetCut Assemble(const std::vector<std::string_view>& lines, const std::vector<int>& rank,
-                   const std::vector<uint64_t>& cost, uint64_t limit, uint64_t max_tokens,
-                   const TokenCounter& counter) {
+                   const std::vector<bool>& is_list, const std::vector<uint64_t>& cost,
+                   uint64_t limit, uint64_t max_tokens, const TokenCounter& counter) {
   BudgetCut cut;
   cut.cut = true;
   const size_t n = lines.size();
   std::vector<bool> keep(n, false);
   uint64_t spent = 0;
   // Markers: keeping a line inside a gap of output lines splits it in two, a marker more. A
-  // gap of the shaper's own notes only ("… 11 more matches omitted") gets no marker.
-  auto is_note = [&](size_t i) { return lines[i].starts_with("… "); };
+  // gap of the shaper's own notes only ("… 11 more matches omitted") gets no marker. A list of
+  // locations is not a note: what it names is output.
+  auto is_note = [&](size_t i) { return lines[i].starts_with("… ") && !is_list[i]; };
   auto marker_cost = [&](size_t i) -> uint64_t {
     const bool gap_before = i > 0 && !keep[i - 1] && !is_note(i - 1);
     const bool gap_after = i + 1 < n && !keep[i + 1] && !is_note(i + 1);
@@ -167,10 +186,15 @@ BudgetCut Assemble(const std::vector<std::string_view>& lines, const std::vector
       if (spent + price <= limit || want == kOutcome) {
         keep[i] = true;
         spent += price;
-      } else if (want == kIdentifier) {
-        identifiers_cut = true;
+        continue;
+      }
+      if (want != kIdentifier && !is_list[i]) continue;
+      std::vector<std::string_view> listed = ListedLocations(lines[i]);
+      if (listed.empty()) listed.push_back(lines[i]);
+      identifiers_cut = true;
+      for (std::string_view item : listed) {
         ++identifiers_left_out;
-        std::string_view path = LocationPath(lines[i]);
+        std::string_view path = LocationPath(item);
         if (path.empty()) {
           ++without_file;
         } else {
@@ -233,7 +257,8 @@ BudgetCut Assemble(const std::vector<std::string_view>& lines, const std::vector
                 " naming no file");
     }
     StrAppend(&cut.summary, "… ", FormatCount(identifiers_left_out),
-              " failure, error or location lines did not fit: ", by_file, "\n");
+              identifiers_left_out == 1 ? " failure, error or location" : " failures, errors or locations",
+              " did not fit: ", by_file, "\n");
   }
   StrAppend(&cut.summary, "… cut to the ", FormatCount(max_tokens), "-token budget: ",
             FormatCount(cut.lines_left_out), " of ", FormatCount(n), " summary lines left out");
@@ -258,8 +283,21 @@ BudgetCut FitToBudget(std::string_view summary, uint64_t max_tokens, uint64_t re
   const size_t n = lines.size();
   std::vector<int> rank(n, kContext);
   std::vector<uint64_t> cost(n);
-  size_t evidence_left = 0;
+  size_t evidence_left = 0, continuation = 0;
   std::map<std::string, size_t> locations_per_file;
+  std::vector<bool> is_list(n);
+  for (size_t i = 0; i < n; ++i) is_list[i] = !ListedLocations(lines[i]).empty();
+  auto is_continuation = [&](size_t i) {
+    const size_t at = lines[i].find(kListAt);
+    return is_list[i] && lines[i].substr(0, at + kListAt.size()).ends_with(kListAlsoAt);
+  };
+  // Per continuation line: how many continuations of its list follow it.
+  std::vector<size_t> continuations_after(n, 0);
+  for (size_t i = n; i-- > 0;) {
+    if (is_continuation(i) && i + 1 < n && is_continuation(i + 1)) {
+      continuations_after[i] = continuations_after[i + 1] + 1;
+    }
+  }
   // Where the closing lines start: the last kClosingLines lines that are not the shaper's notes.
   size_t closing = n;
   for (size_t found = 0; closing > 1 && found < kClosingLines;) {
@@ -272,6 +310,18 @@ BudgetCut FitToBudget(std::string_view summary, uint64_t max_tokens, uint64_t re
       rank[i] = kOutcome;
     } else if (i >= closing && !lines[i].empty() && !lines[i].starts_with("… ")) {
       rank[i] = kIdentifier;  // where tools print their final status
+    } else if (is_list[i]) {
+      // A list of locations: its first line names failures; its continuations are locations,
+      // from both ends in: every list's first and last continuation before any list's second.
+      if (is_continuation(i)) {
+        const size_t depth = std::min(continuation++, continuations_after[i]);
+        rank[i] = kLocation + static_cast<int>(std::min<size_t>(depth, kContext - kLocation - 1));
+      } else {
+        rank[i] = kIdentifier;
+        continuation = 0;
+      }
+      evidence_left = 0;
+      continue;
     } else if (int identifier = IdentifierRank(lines[i]); identifier != kContext) {
       rank[i] = identifier;
       if (identifier == kLocation) {
@@ -298,7 +348,7 @@ BudgetCut FitToBudget(std::string_view summary, uint64_t max_tokens, uint64_t re
   // Line costs are counted one by one; the whole is counted again and the limit lowered until
   // it fits (BPE pieces rarely cross a newline, so this converges at once).
   for (int attempt = 0;; ++attempt) {
-    BudgetCut attempt_cut = Assemble(lines, rank, cost, limit, max_tokens, counter);
+    BudgetCut attempt_cut = Assemble(lines, rank, is_list, cost, limit, max_tokens, counter);
     attempt_cut.lines_in = cut.lines_in;
     const uint64_t tokens = counter.Count(attempt_cut.summary);
     if (tokens + reserve <= max_tokens || attempt >= 8 || limit == 0) return attempt_cut;

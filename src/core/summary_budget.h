@@ -14,12 +14,13 @@
 //      report no error (warnings, notes, frames), a file's first before any file's second; a
 //      diff's file headers ("diff --git", renames, binary files) after the first evidence;
 //   4. the rest, context.
+// A shaper's list of locations (below) ranks as identifiers (its first line) and locations.
 // Lines are taken rank by rank, each from the top, while they fit; a line that does not fit is
 // left out whole and smaller ones after it still get in. Each run of left-out lines becomes one
 // "… N lines cut (budget)" line; a run that is only the shaper's own "… " notes gets none (one
 // short note stays as it is), and the last line says what was cut, notes included. When
-// identifiers do not all fit, those left out are counted by file ("… 22 failure, error or
-// location lines did not fit: src/a.ts 7, 15 naming no file").
+// identifiers do not all fit, those left out are counted by file ("… 22 failures, errors or
+// locations did not fit: src/a.ts 7, 15 naming no file").
 #ifndef PLUGLINE_CORE_SUMMARY_BUDGET_H_
 #define PLUGLINE_CORE_SUMMARY_BUDGET_H_
 
@@ -30,6 +31,16 @@
 #include "core/tokens.h"
 
 namespace plugline::core {
+
+// A shaper's list of locations (builtin/diagnostic_groups.h): a note whose text, after its
+// first " at: ", is entries separated by "; ", each starting with a location as printed —
+//   "… 186 more TS2304, names differing, at: src/b.ts(9,12) 'taxRate3'; src/c.ts(14,2) 'rate'"
+// and its continuation lines "… TS2304 also at: …". A first line ranks as an identifier, a
+// continuation as a location (every list's first line before any list's second), and the
+// entries of a list cut are counted by file like identifiers.
+inline constexpr std::string_view kListAt = " at: ";
+inline constexpr std::string_view kListAlsoAt = " also at: ";
+inline constexpr std::string_view kListSeparator = "; ";
 
 struct BudgetCut {
   std::string summary;        // what fits, in the original order, with the markers

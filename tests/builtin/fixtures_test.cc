@@ -16,7 +16,9 @@
 
 #include "core/config.h"
 #include "core/json.h"
+#include "absl/strings/str_split.h"
 #include "core/strings.h"
+#include "core/summary_budget.h"
 #include "core/text.h"
 #include "plugline/host.h"
 #include "test_util.h"
@@ -153,6 +155,18 @@ void CheckFamily(const std::string& family) {
         bool ok = source.count(line) != 0 || line.starts_with("… ") ||
                   (i + 1 == lines.size() && line.starts_with("full output: "));
         CHECK_MESSAGE(ok, "line " << i << " is not from the output: [" << std::string(line) << "]");
+        // A list of locations names only locations the output has, and names that are in it.
+        const size_t at = line.find(core::kListAt);
+        if (!line.starts_with("… ") || at == std::string_view::npos) continue;
+        for (absl::string_view entry : absl::StrSplit(ToAbsl(line.substr(at + core::kListAt.size())),
+                                                     ToAbsl(core::kListSeparator))) {
+          for (absl::string_view word : absl::StrSplit(entry, ' ')) {
+            if (word == "(no" || word == "file)") continue;
+            CHECK_MESSAGE(text.find(ToStd(word)) != std::string_view::npos,
+                          "listed but not in the output: [" << std::string(ToStd(word)) << "] of ["
+                                                             << std::string(line) << "]");
+          }
+        }
       }
       // Test counts in the header: failures always stated, and no count that is wrong.
       if (family == "test" && !lines.empty()) {

@@ -7,6 +7,8 @@
 #include <vector>
 
 #include "builtin/builtin_shapers.h"
+#include "builtin/common.h"
+#include "builtin/diagnostic_groups.h"
 #include "core/strings.h"
 #include "core/text.h"
 
@@ -121,30 +123,75 @@ TEST_CASE("typescript: tsc 7's related locations on one line") {
   CHECK(lines.back() == "Found 1 error in src/cart.ts:45");
 }
 
-TEST_CASE("typescript: many errors keep the first, one of each other code, the last") {
+TEST_CASE("typescript: many errors are grouped by message and every location survives") {
   std::string output;
   const char* codes[] = {"TS2322", "TS2345", "TS2339"};
   for (int i = 0; i < 300; ++i) {
     const char* code = i == 150 ? "TS7006" : codes[i % 3];
     StrAppend(&output, "src/m", i / 4, ".ts(", i + 1, ",5): error ", code, ": Problem number ",
-              i, ".\n");
+              i, " in 'name", i % 2, "'.\n");
     if (i % 10 == 0) StrAppend(&output, "  Detail of problem ", i, ".\n");
+    if (i % 3 == 0) output += "  Repeated hint.\n";
   }
   auto lines = Shape("tsc", 2, output);
   CHECK(lines[0] == "tsc: 300 errors in 75 files (exit 2)");
-  // The first 60 errors (with the detail lines of 0, 10, ..., 50).
-  CHECK(lines[1] == "src/m0.ts(1,5): error TS2322: Problem number 0.");
+  // The first of each group in full: its header and message chain.
+  CHECK(lines[1] == "src/m0.ts(1,5): error TS2322: Problem number 0 in 'name0'.");
   CHECK(lines[2] == "  Detail of problem 0.");
-  CHECK(lines[66] == "src/m14.ts(60,5): error TS2339: Problem number 59.");
-  // Then the first TS7006, then the last 5, each gap counted.
-  CHECK(lines[67] == "… 90 errors omitted");
-  CHECK(lines[68] == "src/m37.ts(151,5): error TS7006: Problem number 150.");
-  CHECK(lines[69] == "  Detail of problem 150.");
-  CHECK(lines[70] == "… 144 errors omitted");
-  CHECK(lines[71] == "src/m73.ts(296,5): error TS2345: Problem number 295.");
-  CHECK(lines[75] == "src/m74.ts(300,5): error TS2339: Problem number 299.");
-  CHECK(lines[76] == "… 234 errors omitted in all: 78 TS2322, 78 TS2339, 78 TS2345");
-  CHECK(lines.size() == 77);
+  CHECK(lines[3] == "  Repeated hint.");
+  // Then the others of the group, each location as printed with the names that differ.
+  CHECK(lines[4] == "… 98 more TS2322, names differing, at: src/m0.ts(4,5) 3 'name1'; "
+                    "src/m1.ts(7,5) 6; src/m2.ts(10,5) 9 'name1'; src/m3.ts(13,5) 12; "
+                    "src/m3.ts(16,5) 15 'name1'; src/m4.ts(19,5) 18; src/m5.ts(22,5) 21 'name1'; "
+                    "src/m6.ts(25,5) 24; src/m6.ts(28,5) 27 'name1'; src/m7.ts(31,5) 30; "
+                    "src/m8.ts(34,5) 33 'name1'; src/m9.ts(37,5) 36");
+  CHECK(lines[5].starts_with("… TS2322 also at: src/m9.ts(40,5) 39 'name1'; "));
+  // Every location survives, once.
+  std::string all;
+  for (const std::string& line : lines) StrAppend(&all, line, "\n");
+  for (int i = 0; i < 300; ++i) {
+    const std::string where = StrCat("src/m", i / 4, ".ts(", i + 1, ",5)");
+    const size_t at = all.find(where);
+    CHECK_MESSAGE(at != std::string::npos, where);
+    CHECK(all.find(where, at + 1) == std::string::npos);
+  }
+  // Four groups (the three codes and TS7006); the hint shown once, its repeats counted.
+  CHECK(std::count_if(lines.begin(), lines.end(), [](const std::string& l) {
+          return l.find(": error TS") != std::string::npos;
+        }) == 4);
+  CHECK(std::count(lines.begin(), lines.end(), "  Repeated hint.") == 1);
+  CHECK(Has(lines, "… 1 message line omitted, shown above for another error"));
+}
+
+TEST_CASE("typescript: a message's shape masks quoted names and numbers, not apostrophes") {
+  MessageShape shape = ShapeOfMessage(
+      "Property 'x' doesn't exist on type \"Y\"; expected 2 arguments, got `z` in \xE2\x80\x98" "f\xE2\x80\x99 "
+      "and v2 2x.");
+  CHECK(shape.key == "Property \x01 doesn't exist on type \x01; expected \x01 arguments, got \x01 in "
+                     "\x01 and v2 2x.");
+  REQUIRE(shape.fillers.size() == 5);
+  CHECK(shape.fillers[0] == "'x'");
+  CHECK(shape.fillers[1] == "\"Y\"");
+  CHECK(shape.fillers[2] == "2");
+  CHECK(shape.fillers[3] == "`z`");
+  CHECK(shape.fillers[4] == "\xE2\x80\x98" "f\xE2\x80\x99");
+  // Same shape, other names: one group; another code or message: another group.
+  DiagnosticGroups groups;
+  groups.Add("error TS1", "TS1", "Cannot find 'a'.", "a.ts(1,1)");
+  groups.Add("error TS1", "TS1", "Cannot find 'b'.", "a.ts(2,1)");
+  groups.Add("error TS2", "TS2", "Cannot find 'c'.", "a.ts(3,1)");
+  groups.Add("error TS1", "TS1", "Cannot see 'd'.", "a.ts(4,1)");
+  groups.Add("error TS1", "TS1", "Cannot find 'a'.", "b.ts(5,1)");
+  CHECK(groups.groups() == 3);
+  CHECK(groups.Leads(0));
+  CHECK(!groups.Leads(1));
+  CHECK(groups.Leads(2));
+  CHECK(groups.Followers(0) == 2);
+  CHECK(groups.Followers(1) == 0);
+  SummaryWriter out;
+  groups.WriteFollowers(0, out, [](size_t) { return 1; });
+  // An entry whose names are the first's gives none.
+  CHECK(out.Take() == "… 2 more TS1, names differing, at: a.ts(2,1) 'b'; b.ts(5,1)\n");
 }
 
 TEST_CASE("typescript: tsc -b --verbose keeps the projects that have errors") {

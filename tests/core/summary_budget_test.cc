@@ -67,9 +67,46 @@ TEST_CASE("identifiers that do not fit are counted by file") {
   INFO(cut.summary);
   CHECK(Counter().Count(cut.summary) + 60 <= 2000);
   CHECK(Contains(cut.summary, "src/file0.ts(0,5): error TS2339"));
-  CHECK(Contains(cut.summary, " failure, error or location lines did not fit: src/file"));
+  CHECK(Contains(cut.summary, " failures, errors or locations did not fit: src/file"));
   CHECK(Contains(cut.summary, "src/file0.ts "));
   CHECK(Contains(cut.summary, "src/file2.ts "));
+}
+
+TEST_CASE("lists of locations: every list's first line, then continuations spread, entries counted") {
+  // Three groups of 60: the first in full, then the others' locations, 12 a line.
+  std::string summary = "tsc: 180 errors in 3 files (exit 2)\n";
+  for (int g = 0; g < 3; ++g) {
+    absl::StrAppend(&summary, "src/g", g, ".ts(1,1): error TS", g, ": Cannot find name 'x'.\n");
+    for (int line = 0; line < 5; ++line) {
+      absl::StrAppend(&summary, "… ", line == 0 ? absl::StrCat("59 more TS", g, " at: ")
+                                                : absl::StrCat("TS", g, " also at: "));
+      for (int k = 0; k < 12 && line * 12 + k < 59; ++k) {
+        absl::StrAppend(&summary, k == 0 ? "" : "; ", "src/g", g, ".ts(", line * 12 + k + 2, ",1)");
+      }
+      summary += "\n";
+    }
+    summary += "context line that ranks last of all, with some words\n";
+  }
+  const uint64_t full = Counter().Count(summary);
+  // Room for about three quarters of the lists.
+  const uint64_t budget = full * 3 / 4 + 60;
+  BudgetCut cut = FitToBudget(summary, budget, 60, Counter());
+  INFO(cut.summary);
+  CHECK(Counter().Count(cut.summary) + 60 <= budget);
+  for (int g = 0; g < 3; ++g) {
+    // Every group's first line of locations, and its first and last continuations.
+    CHECK(Contains(cut.summary, absl::StrCat("… 59 more TS", g, " at: src/g", g, ".ts(2,1); ")));
+    CHECK(Contains(cut.summary, absl::StrCat("… TS", g, " also at: src/g", g, ".ts(14,1); ")));
+    CHECK(Contains(cut.summary, absl::StrCat("… TS", g, " also at: src/g", g, ".ts(50,1); ")));
+  }
+  // Entries cut are counted one by one, by file (not as lines, not as notes).
+  const size_t said = cut.summary.find(" failures, errors or locations did not fit: src/g");
+  REQUIRE(said != std::string::npos);
+  const size_t begin = cut.summary.rfind("… ", said) + std::string_view("… ").size();
+  const uint64_t listed_cut = std::stoull(cut.summary.substr(begin, said - begin));
+  CHECK(listed_cut % 12 == 0);  // middle lines, 12 entries each (the last lines hold 11)
+  CHECK(listed_cut >= 12);
+  CHECK(!Contains(cut.summary, "notes of what the shaper had left out"));
 }
 
 TEST_CASE("a first line longer than the budget is cut at a character boundary, and says so") {

@@ -1,0 +1,130 @@
+#include "builtin/diagnostic_groups.h"
+
+#include <cctype>
+
+#include "core/strings.h"
+
+namespace plugline::builtin {
+namespace {
+
+bool IsWordByte(char c) {
+  const auto u = static_cast<unsigned char>(c);
+  return std::isalnum(u) || c == '_' || u >= 0x80;
+}
+
+bool IsDigit(char c) { return c >= '0' && c <= '9'; }
+
+// The end (one past the closing quote) of a quoted name opening at `i`, or 0.
+size_t QuotedEnd(std::string_view s, size_t i) {
+  const char c = s[i];
+  if (c == '\'' || c == '"' || c == '`') {
+    if (i > 0 && IsWordByte(s[i - 1])) return 0;  // "doesn't"
+    for (size_t j = s.find(c, i + 1); j != std::string_view::npos; j = s.find(c, j + 1)) {
+      if (j + 1 == s.size() || !std::isalnum(static_cast<unsigned char>(s[j + 1]))) return j + 1;
+    }
+    return 0;
+  }
+  // ‘x’ and “x” (GCC and Clang in a UTF-8 locale).
+  if (c == '\xE2' && i + 2 < s.size() && s[i + 1] == '\x80' &&
+      (s[i + 2] == '\x98' || s[i + 2] == '\x9C')) {
+    const std::string_view close = s[i + 2] == '\x98' ? "\xE2\x80\x99" : "\xE2\x80\x9D";
+    const size_t j = s.find(close, i + 3);
+    return j == std::string_view::npos ? 0 : j + close.size();
+  }
+  return 0;
+}
+
+// The end of a number starting at `i` ("3", "2.5", "1,024"), or 0 when none starts there.
+size_t NumberEnd(std::string_view s, size_t i) {
+  if (!IsDigit(s[i]) || (i > 0 && (IsWordByte(s[i - 1]) || s[i - 1] == '.'))) return 0;
+  size_t j = i;
+  while (j < s.size() &&
+         (IsDigit(s[j]) || ((s[j] == '.' || s[j] == ',') && j + 1 < s.size() && IsDigit(s[j + 1])))) {
+    ++j;
+  }
+  return j < s.size() && IsWordByte(s[j]) ? 0 : j;
+}
+
+}  // namespace
+
+MessageShape ShapeOfMessage(std::string_view message) {
+  MessageShape shape;
+  shape.key.reserve(message.size());
+  size_t i = 0;
+  while (i < message.size()) {
+    size_t end = QuotedEnd(message, i);
+    if (end == 0) end = NumberEnd(message, i);
+    if (end == 0) {
+      shape.key.push_back(message[i++]);
+      continue;
+    }
+    shape.fillers.push_back(message.substr(i, end - i));
+    shape.key.push_back('\x01');
+    i = end;
+  }
+  return shape;
+}
+
+void DiagnosticGroups::Add(std::string_view kind, std::string_view label, std::string_view message,
+                           std::string_view where) {
+  MessageShape shape = ShapeOfMessage(message);
+  std::string key = StrCat(kind, "\x1f", shape.key);
+  auto [it, added] = index_.try_emplace(std::move(key), static_cast<uint32_t>(groups_.size()));
+  if (added) groups_.push_back(Group{label, {}, false});
+  Group& g = groups_[it->second];
+  const auto index = static_cast<uint32_t>(members_.size());
+  if (!g.members.empty() && members_[g.members.front()].fillers != shape.fillers) {
+    g.names_differ = true;
+  }
+  g.members.push_back(index);
+  members_.push_back(Member{it->second, where, std::move(shape.fillers)});
+}
+
+bool DiagnosticGroups::Leads(size_t index) const {
+  return groups_[members_[index].group].members.front() == index;
+}
+
+size_t DiagnosticGroups::Followers(size_t index) const {
+  const Group& g = groups_[members_[index].group];
+  return g.members.front() == index ? g.members.size() - 1 : 0;
+}
+
+void DiagnosticGroups::WriteFollowerLines(const Group& g, uint64_t lines, SummaryWriter& out) const {
+  if (g.members.size() < 2) return;
+  const Member& leader = members_[g.members.front()];
+  // The positions of the names that differ somewhere in the group: only those are listed.
+  std::vector<bool> varies(leader.fillers.size(), false);
+  for (size_t k = 1; k < g.members.size(); ++k) {
+    const Member& m = members_[g.members[k]];
+    for (size_t f = 0; f < varies.size() && f < m.fillers.size(); ++f) {
+      if (m.fillers[f] != leader.fillers[f]) varies[f] = true;
+    }
+  }
+  std::string text = StrCat(core::FormatCount(g.members.size() - 1), " more ", g.label,
+                            g.names_differ ? ", names differing," : "", core::kListAt);
+  size_t in_line = 0;
+  for (size_t k = 1; k < g.members.size(); ++k) {
+    const Member& m = members_[g.members[k]];
+    if (in_line == kFollowersPerLine) {
+      out.Marker(text, lines);
+      lines = 0;
+      text = StrCat(g.label, core::kListAlsoAt);
+      in_line = 0;
+    }
+    if (in_line > 0) text.append(core::kListSeparator);
+    text.append(m.where.empty() ? std::string_view("(no file)") : m.where);
+    // The names at the positions that vary, but for the last ones that are the first's.
+    size_t last = m.fillers.size();
+    while (last > 0 && last - 1 < leader.fillers.size() && m.fillers[last - 1] == leader.fillers[last - 1]) {
+      --last;
+    }
+    for (size_t f = 0; f < last; ++f) {
+      if (f < varies.size() && !varies[f]) continue;
+      StrAppend(&text, " ", m.fillers[f]);
+    }
+    ++in_line;
+  }
+  out.Marker(text, lines);
+}
+
+}  // namespace plugline::builtin

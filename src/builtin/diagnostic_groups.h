@@ -1,0 +1,91 @@
+// Many diagnostics, few messages: a compiler or linter that reports 1,500 errors repeats a
+// handful of messages with other names in quotes. DiagnosticGroups groups diagnostics whose
+// kind (severity and code) is the same and whose messages differ only in their quoted names
+// and numbers. The caller shows the first of each group in full, as the tool printed it; the
+// others become lines of locations after it, each with the names its message had where they
+// differ from the first's:
+//
+//   src/a.ts(3,5): error TS2304: Cannot find name 'taxRate2'.
+//   … 186 more TS2304, names differing, at: src/b.ts(9,12) 'taxRate3'; src/c.ts(14,2) 'rate'; …
+//
+// Every location and code survives, and every quoted name; what is left out is the repeated
+// message text and the followers' message chains and code frames (counted). Locations are
+// given as printed ("src/a.ts(3,5)", "src/a.c:12:5"), so each stays a substring of the output.
+#ifndef PLUGLINE_BUILTIN_DIAGNOSTIC_GROUPS_H_
+#define PLUGLINE_BUILTIN_DIAGNOSTIC_GROUPS_H_
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "builtin/common.h"
+#include "core/summary_budget.h"
+
+namespace plugline::builtin {
+
+// A message with each quoted name ('x', "x", `x`, ‘x’, “x”) and each number masked; `fillers`
+// are what was masked, in order (views into the message).
+struct MessageShape {
+  std::string key;
+  std::vector<std::string_view> fillers;
+};
+MessageShape ShapeOfMessage(std::string_view message);
+
+// The first line of a list of followers: "… 186 more TS2304 at: " (", names differing," when
+// their names differ: each entry then gives its names at the positions that differ somewhere
+// in the group, in order, up to the last that is not the first's — the names it does not give
+// are the first's); its further lines: "… TS2304 also at: ". Entries are separated by "; " (the
+// list vocabulary of core/summary_budget.h, which ranks them).
+inline constexpr size_t kFollowersPerLine = 12;
+
+class DiagnosticGroups {
+ public:
+  // Adds the next diagnostic (indices count from 0 in the order added): `kind` (its severity
+  // and code, "error TS2304"), `label` (what its group's lists call them: "TS2304", "errors
+  // like it"), its message (the header without the location and kind), and its location as
+  // printed. The views must outlive the groups.
+  void Add(std::string_view kind, std::string_view label, std::string_view message,
+           std::string_view where);
+
+  size_t size() const { return members_.size(); }
+  size_t groups() const { return groups_.size(); }
+  // Whether diagnostic `index` is the first of its group.
+  bool Leads(size_t index) const;
+  // The first of the group of diagnostic `index`.
+  size_t LeaderOf(size_t index) const { return groups_[members_[index].group].members.front(); }
+  // How many diagnostics follow the leader `index` in its group.
+  size_t Followers(size_t index) const;
+  // Writes the followers of the leader `index` as location lines (nothing when it has none).
+  // `lines_of(index)` is how many output lines a follower's diagnostic spans, for the writer's
+  // accounting of the lines a marker stands for.
+  template <typename LinesOf>
+  void WriteFollowers(size_t index, SummaryWriter& out, LinesOf lines_of) const {
+    const Group& g = groups_[members_[index].group];
+    uint64_t lines = 0;
+    for (size_t k = 1; k < g.members.size(); ++k) lines += lines_of(g.members[k]);
+    WriteFollowerLines(g, lines, out);
+  }
+
+ private:
+  struct Member {
+    uint32_t group = 0;
+    std::string_view where;
+    std::vector<std::string_view> fillers;
+  };
+  struct Group {
+    std::string_view label;
+    std::vector<uint32_t> members;  // the leader first
+    bool names_differ = false;
+  };
+  void WriteFollowerLines(const Group& g, uint64_t lines, SummaryWriter& out) const;
+
+  std::vector<Member> members_;
+  std::vector<Group> groups_;
+  absl::flat_hash_map<std::string, uint32_t> index_;
+};
+
+}  // namespace plugline::builtin
+
+#endif  // PLUGLINE_BUILTIN_DIAGNOSTIC_GROUPS_H_
