@@ -330,6 +330,36 @@ bool IsCaretLine(string_view line) {
   return line.find('^') != kNone && line.find_first_not_of(" \t^~") == kNone;
 }
 
+// A source echo's gutter: "   18 | code" (gcc, clang), "12 |     code" (rustc), or an empty one
+// ("      | ^~~~", "   |"). Returns the offset after the '|' (npos when there is none) and
+// whether the gutter has a line number.
+size_t GutterEnd(string_view line, bool* numbered) {
+  size_t i = 0;
+  while (i < line.size() && line[i] == ' ') ++i;
+  const size_t digits = i;
+  while (i < line.size() && IsDigit(line[i])) ++i;
+  *numbered = i > digits;
+  while (i < line.size() && line[i] == ' ') ++i;
+  if (i == 0 || i >= line.size() || line[i] != '|') return kNone;
+  return i + 1;
+}
+
+// What a reader learns nothing from: an underline under a source echo ("      |   ^~~~~",
+// "      |   |"), or an empty gutter ("   |").
+bool IsUnderlineOnly(string_view line) {
+  bool numbered = false;
+  const size_t end = GutterEnd(line, &numbered);
+  return end != kNone && !numbered &&
+         line.find_first_not_of(" \t^~|-", end) == kNone;
+}
+
+// A source echo ("   18 | size_t n;", the code the diagnostic is about, as in the file) or a
+// label under one ("      |   int    double").
+bool IsSourceEcho(string_view line) {
+  bool numbered = false;
+  return GutterEnd(line, &numbered) != kNone;
+}
+
 // rustc's gutter: "12 |     code".
 bool IsRustGutter(string_view line) {
   size_t i = 0;
@@ -1620,7 +1650,10 @@ std::string CategoryOne(string_view name) {
       {"warning lines", "warning line"},
       {"deprecation warnings", "deprecation warning"},
       {"lines of those warnings", "line of those warnings"},
-      {"lines of those errors", "line of those errors"}};
+      {"lines of those errors", "line of those errors"},
+      {"source lines and notes", "source line or note"},
+      {"underlines", "underline"},
+      {"lines of notes shown above", "line of a note shown above"}};
   for (const auto& [many, one] : kOne) {
     if (name == many) return std::string(one);
   }
@@ -1628,7 +1661,9 @@ std::string CategoryOne(string_view name) {
 }
 
 // Where a line that was left out is counted in the final marker.
-enum class Cat : uint8_t { kOfKind, kHiddenWarning, kHiddenError, kDetail };
+enum class Cat : uint8_t {
+  kOfKind, kHiddenWarning, kHiddenError, kDetail, kUnderline, kRepeatedNote
+};
 
 // A JavaScript stack frame in a library or the runtime ("at f (node_modules/x.js:1:2)",
 // "at async Promise.all (index 3)"): not the user's code.
@@ -1726,6 +1761,8 @@ class Writer {
       }
       case Cat::kHiddenWarning: ++hidden_warning_lines_; break;
       case Cat::kHiddenError: ++hidden_error_lines_; break;
+      case Cat::kUnderline: ++underline_lines_; break;
+      case Cat::kRepeatedNote: ++repeated_note_lines_; break;
       case Cat::kDetail:
         if (IsBlankLine(lines_[i])) {
           ++dropped_[static_cast<size_t>(Kind::kBlank)];
@@ -1996,8 +2033,10 @@ class Writer {
     size_t body = 0;
     for (; i < d.end && p_.kinds[i] == Kind::kDiagBody; ++i) {
       string_view line = lines_[i];
-      if (IsBlankLine(line)) {
-        Drop(i, Cat::kDetail);
+      if (IsUnderlineOnly(line)) {
+        Drop(i, Cat::kUnderline);  // the location gives the column
+      } else if (IsBlankLine(line) || (!error && IsSourceEcho(line))) {
+        Drop(i, Cat::kDetail);  // a warning's echo of the source and its labels: the file has it
       } else if (IsLibraryFrame(line) || body >= body_cap) {
         dropped.push_back(i);
       } else {
@@ -2013,6 +2052,15 @@ class Writer {
       size_t head = i;
       if (i < d.end) ++i;  // the note's heading
       while (i < d.end && p_.kinds[i] != Kind::kContext && p_.kinds[i] != Kind::kNoteHead) ++i;
+      // A hint the compiler repeats after every such error, a sentence with nothing under it
+      // ("note: each undeclared identifier is reported only once…"): shown the first time
+      // only. A short note ("note: declared here") points at its location and stays.
+      const size_t note_at = head < d.end ? lines_[head].find(" note: ") : kNone;
+      if (note_at != kNone && i == head + 1 && lines_[head].size() - note_at >= 40 &&
+          !notes_seen_.insert(lines_[head].substr(note_at)).second) {
+        for (size_t k = start; k < i; ++k) Drop(k, Cat::kRepeatedNote);
+        continue;
+      }
       if (notes++ < notes_cap) {
         // Up to two context lines next to the note, its heading, the start of its body.
         for (size_t k = start; k < head; ++k) {
@@ -2024,7 +2072,11 @@ class Writer {
         }
         if (head < d.end) Emit(head);
         for (size_t k = head + 1; k < i; ++k) {
-          if (k - head <= kNoteBody) {
+          if (IsUnderlineOnly(lines_[k])) {
+            Drop(k, Cat::kUnderline);
+          } else if (!error && IsSourceEcho(lines_[k])) {
+            Drop(k, Cat::kDetail);
+          } else if (k - head <= kNoteBody) {
             Emit(k);
           } else {
             dropped.push_back(k);
@@ -2087,6 +2139,10 @@ class Writer {
     }
     if (hidden_warning_lines_ > 0) cats.emplace_back(hidden_warning_lines_, "lines of those warnings");
     if (hidden_error_lines_ > 0) cats.emplace_back(hidden_error_lines_, "lines of those errors");
+    if (underline_lines_ > 0) cats.emplace_back(underline_lines_, "underlines");
+    if (repeated_note_lines_ > 0) {
+      cats.emplace_back(repeated_note_lines_, "lines of notes shown above");
+    }
     std::stable_sort(cats.begin(), cats.end(),
                      [](const auto& a, const auto& b) { return a.first > b.first; });
     uint64_t total = 0;
@@ -2126,6 +2182,9 @@ class Writer {
   std::vector<bool> leader_shown_;  // per member that leads its group: it was shown
   size_t notes_shown_ = 0;
   uint64_t hidden_warnings_ = 0, hidden_errors_ = 0;
+  uint64_t underline_lines_ = 0;  // "      |   ^~~~" under source echoes
+  uint64_t repeated_note_lines_ = 0;
+  absl::flat_hash_set<string_view> notes_seen_;  // " note: <text>" of the notes shown
   uint64_t hidden_warning_lines_ = 0, hidden_error_lines_ = 0;
   absl::flat_hash_map<string_view, uint64_t> hidden_keys_;
 };

@@ -127,12 +127,52 @@ const std::string kGcc =
 TEST_CASE("build: gcc errors keep location, message, source, notes and context") {
   std::string s = Shape("gcc -Wall -c a.c b.c", kGcc, 1);
   CHECK(Header(s) == "gcc: failed — 1 error, 3 warnings in 2 files (exit 1)");
-  // Few lines, all of them diagnostics: everything is kept, in order.
-  auto lines = core::SplitLines(s);
-  auto in = core::SplitLines(kGcc);
-  REQUIRE(lines.size() == in.size() + 1);
-  for (size_t i = 0; i < in.size(); ++i) CHECK(lines[i + 1] == in[i]);
+  // Few lines, all of them diagnostics: everything but the noise is kept, in order — the
+  // underlines (the location gives the column) and the warnings' echoes of the source with
+  // their labels (the file has them). The error keeps its source line.
+  const std::vector<std::string_view> expected = {
+      "gcc: failed — 1 error, 3 warnings in 2 files (exit 1)",
+      "a.c: In function ‘f’:",
+      "a.c:2:43: error: ‘y’ undeclared (first use in this function)",
+      "    2 | int f(int x) { int unused; return SQ(x) + y; }",
+      "a.c:2:43: note: each undeclared identifier is reported only once for each function it "
+      "appears in",
+      "a.c:2:20: warning: unused variable ‘unused’ [-Wunused-variable]",
+      "a.c: In function ‘g’:",
+      "a.c:3:24: warning: passing argument 1 of ‘f’ makes integer from pointer without a cast "
+      "[-Wint-conversion]",
+      "In file included from a.c:1:",
+      "a.h:1:11: note: expected ‘int’ but argument is of type ‘char *’",
+      "b.c: In function ‘h’:",
+      "b.c:9:1: warning: control reaches end of non-void function [-Wreturn-type]",
+      "… 11 other lines omitted: 6 underlines, 5 source lines and notes",
+  };
+  CHECK(core::SplitLines(s) == expected);
   CheckAccounting(kGcc, s);
+}
+
+TEST_CASE("build: a hint the compiler repeats after every error is shown once") {
+  std::string out;
+  for (int i = 0; i < 3; ++i) {
+    StrAppend(&out, "a.c: In function ‘f", i, "’:\n", "a.c:", 10 * i + 2, ":5: error: ‘y", i,
+              "’ undeclared (first use in this function)\n", "a.c:", 10 * i + 2,
+              ":5: note: each undeclared identifier is reported only once for each function it "
+              "appears in\n",
+              "a.c:", 10 * i + 3, ":1: note: declared here\n");
+  }
+  std::string s = Shape("gcc -c a.c", out, 1);
+  INFO(s);
+  CHECK(Has(s, "a.c:2:5: note: each undeclared identifier is reported only once for each "
+               "function it appears in"));
+  CHECK_FALSE(Has(s, "a.c:12:5: note: each undeclared identifier is reported only once for each "
+                     "function it appears in"));
+  // Every error, and every short note that points somewhere.
+  for (int i = 0; i < 3; ++i) {
+    CHECK(Has(s, StrCat("a.c:", 10 * i + 2, ":5: error: ‘y", i, "’ undeclared (first use in this function)")));
+    CHECK(Has(s, StrCat("a.c:", 10 * i + 3, ":1: note: declared here")));
+  }
+  CHECK(s.find("2 lines of notes shown above") != std::string::npos);
+  CheckAccounting(out, s);
 }
 
 TEST_CASE("build: clang's unindented source lines, notes and totals") {
@@ -238,10 +278,9 @@ TEST_CASE("build: make keeps the directory of the failure and counts commands") 
       "render.c: In function ‘render_post’:\n"
       "render.c:17:28: error: ‘const struct post’ has no member named ‘content’\n"
       "   17 |     strbuf_append(out, post->content);\n"
-      "      |                            ^~\n"
       "make[1]: *** [<builtin>: render.o] Error 1\n"
       "make: *** [Makefile:9: app] Error 2\n"
-      "… 8 other lines omitted: 5 commands, 3 directory changes\n";
+      "… 9 other lines omitted: 5 commands, 3 directory changes, 1 underline\n";
   CHECK(s == expected);
   CheckAccounting(kMakeRecursive, s);
 }
@@ -393,10 +432,9 @@ TEST_CASE("build: ninja failure keeps FAILED, the errors and where the build sto
         "/w/src/cal.cpp: In function ‘int fit()’:\n"
         "/w/src/cal.cpp:26:9: error: ‘struct Cal’ has no member named ‘scale’\n"
         "   26 |     cal.scale = slope;\n"
-        "      |         ^~~~~\n"
         "[3/8] Building CXX object CMakeFiles/s.dir/src/reading.cpp.o\n"
         "ninja: build stopped: subcommand failed.\n"
-        "… 2 other lines omitted: 1 build progress, 1 command\n");
+        "… 3 other lines omitted: 1 build progress, 1 command, 1 underline\n");
 }
 
 // ---- cargo ----------------------------------------------------------------------------------
@@ -519,10 +557,9 @@ TEST_CASE("build: webpack errors kept, module lists dropped") {
         "ERROR in ./src/cart.js 6:88\n"
         "Module parse failed: Unexpected token (6:88)\n"
         "> 6 |     .map((it) => format(it.price * it.qty)\n"
-        "    |                                          ^\n"
         " @ ./src/index.js 2:0-50 12:21-31\n"
         "webpack 5.113.0 compiled with 2 errors in 714 ms\n"
-        "… 10 other lines omitted: 6 informational, 4 blank\n");
+        "… 11 other lines omitted: 6 informational, 4 blank, 1 underline\n");
   CHECK(Confidence("npm run build", out) == doctest::Approx(0.8));
 }
 
