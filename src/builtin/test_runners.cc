@@ -650,13 +650,15 @@ void ParseGo(const std::vector<std::string_view>& lines, TestReport& report) {
       continue;
     }
     if (t.starts_with("panic: ") || in_panic) {
-      CloseFailure(report, current);
-      current = nullptr;
+      // A panic in a test follows its "--- FAIL" line: its trace is that failure's; a panic
+      // outside any test is a problem of the run.
       if (t.starts_with("panic: ")) in_panic = true;
       if (t.starts_with("FAIL") || t.starts_with("exit status")) {
         in_panic = false;
+        CloseFailure(report, current);
+        current = nullptr;
       } else {
-        report.problems.push_back(line);
+        (current != nullptr ? current->detail : report.problems).push_back(line);
         continue;
       }
     }

@@ -94,6 +94,14 @@ bool IsCaretLine(std::string_view line) {
          t.find_first_not_of("|^~ ") == std::string_view::npos;
 }
 
+// Python's marker under the code of a frame ("    ^^^^^^^^"), rustc's under a span: only '^'
+// and '~', which point at what the frame's line and column already say.
+bool IsBareCaretLine(std::string_view line) {
+  std::string_view t = Trim(line);
+  return !t.empty() && t.find('^') != std::string_view::npos &&
+         t.find_first_not_of("^~") == std::string_view::npos;
+}
+
 // pytest's frame separator "_ _ _ _ ..." and its location lines "path.py:13: in f".
 bool IsPytestFrameSeparator(std::string_view line) {
   return line.size() >= 7 && line.starts_with("_ _ ") &&
@@ -111,6 +119,9 @@ struct BlockLines {
   std::vector<std::string_view> kept;
   uint64_t library = 0;  // lines of stack frames in libraries
   uint64_t context = 0;  // source lines around the failing one
+  // Carets under a line ("    ^^^^"): counted with the summary's other lines, as a marker of
+  // their own would cost more than they do.
+  uint64_t marks = 0;
 };
 
 // pytest: per frame keep the failing source line (">"), the error lines ("E"), the location
@@ -178,6 +189,15 @@ BlockLines SelectGeneric(const std::vector<std::string_view>& detail) {
   BlockLines out;
   for (size_t i = 0; i < detail.size(); ++i) {
     std::string_view line = detail[i];
+    // A Go frame is two lines, the function and then, a tab in, where it is: a frame in the
+    // runtime or the testing package goes whole.
+    if (!line.empty() && line[0] != '\t' && line[0] != ' ' && i + 1 < detail.size() &&
+        detail[i + 1].starts_with("\t") && detail[i + 1].find(".go:") != std::string_view::npos &&
+        IsLibraryFrame(detail[i + 1])) {
+      out.library += 2;
+      ++i;
+      continue;
+    }
     if (IsLibraryFrame(line)) {
       ++out.library;
       // A Python frame's code line follows its "File ..." line.
@@ -188,8 +208,8 @@ BlockLines SelectGeneric(const std::vector<std::string_view>& detail) {
       }
       continue;
     }
-    if (IsCaretLine(line)) {
-      ++out.context;
+    if (IsCaretLine(line) || IsBareCaretLine(line)) {
+      ++out.marks;
       continue;
     }
     if (IsCodeFrameLine(line)) {

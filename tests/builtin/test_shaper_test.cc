@@ -1,0 +1,87 @@
+// Tests for builtin-test's handling of what a failure carries besides its message: a Go panic
+// inside a test, Python's carets under a frame's code.
+#include <doctest/doctest.h>
+
+#include <string>
+
+#include "builtin/builtin_shapers.h"
+#include "core/text.h"
+
+namespace plugline::builtin {
+namespace {
+
+std::string Shape(std::string_view command, int exit_code, const std::string& output) {
+  auto shaper = MakeTestShaper();
+  core::ShapeContext ctx{command, exit_code, output.size(), core::CountLines(output),
+                         "/s/outputs/a.log"};
+  auto shaped = shaper->Shape(output, ctx);
+  REQUIRE(shaped.ok());
+  return shaped->summary;
+}
+
+bool Contains(const std::string& s, std::string_view part) {
+  return s.find(part) != std::string::npos;
+}
+
+TEST_CASE("test shaper: a Go panic in a test is that failure's, runtime frames counted") {
+  const std::string output =
+      "--- FAIL: TestWrap (0.00s)\n"
+      "panic: runtime error: index out of range [4] with length 4 [recovered]\n"
+      "\tpanic: runtime error: index out of range [4] with length 4\n"
+      "\n"
+      "goroutine 19 [running]:\n"
+      "testing.tRunner.func1.2({0x51ddc0, 0xc0000ce000})\n"
+      "\t/usr/lib/go-1.19/src/testing/testing.go:1396 +0x24e\n"
+      "panic({0x51ddc0, 0xc0000ce000})\n"
+      "\t/usr/lib/go-1.19/src/runtime/panic.go:884 +0x212\n"
+      "example.com/app/ring.(*Buffer).At(...)\n"
+      "\t/w/app/ring/ring.go:35\n"
+      "example.com/app/ring.TestWrap(0xc0000989c0)\n"
+      "\t/w/app/ring/ring_test.go:23 +0x40c\n"
+      "testing.tRunner(0xc0000989c0, 0x534888)\n"
+      "\t/usr/lib/go-1.19/src/testing/testing.go:1446 +0x10b\n"
+      "FAIL\texample.com/app/ring\t0.033s\n"
+      "FAIL\n";
+  const std::string s = Shape("go test ./...", 1, output);
+  INFO(s);
+  // The panic follows its test's line, with the user's frames; the runtime's go whole (the
+  // function line with its path line).
+  CHECK(Contains(s, "--- FAIL: TestWrap (0.00s)\npanic: runtime error: index out of range [4]"));
+  CHECK(Contains(s, "example.com/app/ring.(*Buffer).At(...)\n\t/w/app/ring/ring.go:35\n"));
+  CHECK(Contains(s, "\t/w/app/ring/ring_test.go:23 +0x40c"));
+  CHECK_FALSE(Contains(s, "testing.tRunner"));
+  CHECK_FALSE(Contains(s, "panic({0x51ddc0"));
+  CHECK(Contains(s, "… 6 lines of library stack frames omitted"));
+  CHECK(Contains(s, "FAIL\texample.com/app/ring\t0.033s"));
+}
+
+TEST_CASE("test shaper: Python's carets under a frame's code are counted, not shown") {
+  const std::string output =
+      "======================================================================\n"
+      "ERROR: test_header (tests.test_csv.TestCsv.test_header)\n"
+      "----------------------------------------------------------------------\n"
+      "Traceback (most recent call last):\n"
+      "  File \"/w/tests/test_csv.py\", line 17, in test_header\n"
+      "    self.assertEqual(parse(\"sku,qty\\n\"), {})\n"
+      "                     ^^^^^^^^^^^^^^^^^^^^^\n"
+      "  File \"/w/app/csv.py\", line 12, in parse\n"
+      "    counts[sku] = int(qty)\n"
+      "                  ~~~^^^^^\n"
+      "ValueError: invalid literal for int() with base 10: 'qty'\n"
+      "\n"
+      "----------------------------------------------------------------------\n"
+      "Ran 3 tests in 0.003s\n"
+      "\n"
+      "FAILED (errors=1)\n";
+  const std::string s = Shape("python3 -m unittest", 1, output);
+  INFO(s);
+  CHECK(Contains(s, "    self.assertEqual(parse(\"sku,qty\\n\"), {})\n  File \"/w/app/csv.py\""));
+  CHECK(Contains(s, "    counts[sku] = int(qty)\nValueError: invalid literal"));
+  CHECK_FALSE(Contains(s, "^^^^"));
+  // Counted with the other lines left out, not in a marker of their own.
+  CHECK_FALSE(Contains(s, "source context omitted"));
+  CHECK(Contains(s, " other lines omitted"));
+}
+
+}  // namespace
+}  // namespace plugline::builtin
