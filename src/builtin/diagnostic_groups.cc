@@ -89,17 +89,46 @@ size_t DiagnosticGroups::Followers(size_t index) const {
   return g.members.front() == index ? g.members.size() - 1 : 0;
 }
 
-void DiagnosticGroups::WriteFollowerLines(const Group& g, uint64_t lines, SummaryWriter& out) const {
-  if (g.members.size() < 2) return;
-  const Member& leader = members_[g.members.front()];
-  // The positions of the names that differ somewhere in the group: only those are listed.
-  std::vector<bool> varies(leader.fillers.size(), false);
-  for (size_t k = 1; k < g.members.size(); ++k) {
-    const Member& m = members_[g.members[k]];
-    for (size_t f = 0; f < varies.size() && f < m.fillers.size(); ++f) {
-      if (m.fillers[f] != leader.fillers[f]) varies[f] = true;
+const std::vector<bool>& DiagnosticGroups::Varies(uint32_t group) const {
+  if (varies_.empty()) {
+    varies_.resize(groups_.size());
+    for (size_t k = 0; k < groups_.size(); ++k) {
+      const Group& g = groups_[k];
+      const Member& leader = members_[g.members.front()];
+      std::vector<bool>& varies = varies_[k];
+      varies.assign(leader.fillers.size(), false);
+      for (size_t j = 1; j < g.members.size(); ++j) {
+        const Member& m = members_[g.members[j]];
+        for (size_t f = 0; f < varies.size() && f < m.fillers.size(); ++f) {
+          if (m.fillers[f] != leader.fillers[f]) varies[f] = true;
+        }
+      }
     }
   }
+  return varies_[group];
+}
+
+std::string DiagnosticGroups::Names(size_t index) const {
+  const Member& m = members_[index];
+  const Group& g = groups_[m.group];
+  const Member& leader = members_[g.members.front()];
+  const std::vector<bool>& varies = Varies(m.group);
+  // The names at the positions that vary, but for the last ones that are the first's.
+  size_t last = m.fillers.size();
+  while (last > 0 && last - 1 < leader.fillers.size() &&
+         m.fillers[last - 1] == leader.fillers[last - 1]) {
+    --last;
+  }
+  std::string names;
+  for (size_t f = 0; f < last; ++f) {
+    if (f < varies.size() && !varies[f]) continue;
+    StrAppend(&names, " ", m.fillers[f]);
+  }
+  return names;
+}
+
+void DiagnosticGroups::WriteFollowerLines(const Group& g, uint64_t lines, SummaryWriter& out) const {
+  if (g.members.size() < 2) return;
   std::string text = StrCat(core::FormatCount(g.members.size() - 1), " more ", g.label,
                             g.names_differ ? ", names differing," : "", core::kListAt);
   size_t in_line = 0;
@@ -113,15 +142,7 @@ void DiagnosticGroups::WriteFollowerLines(const Group& g, uint64_t lines, Summar
     }
     if (in_line > 0) text.append(core::kListSeparator);
     text.append(m.where.empty() ? std::string_view("(no file)") : m.where);
-    // The names at the positions that vary, but for the last ones that are the first's.
-    size_t last = m.fillers.size();
-    while (last > 0 && last - 1 < leader.fillers.size() && m.fillers[last - 1] == leader.fillers[last - 1]) {
-      --last;
-    }
-    for (size_t f = 0; f < last; ++f) {
-      if (f < varies.size() && !varies[f]) continue;
-      StrAppend(&text, " ", m.fillers[f]);
-    }
+    text.append(Names(g.members[k]));
     ++in_line;
   }
   out.Marker(text, lines);

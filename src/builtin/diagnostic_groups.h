@@ -57,6 +57,10 @@ class DiagnosticGroups {
   size_t LeaderOf(size_t index) const { return groups_[members_[index].group].members.front(); }
   // How many diagnostics follow the leader `index` in its group.
   size_t Followers(size_t index) const;
+  // What an entry of diagnostic `index` gives after its location: " 'taxRate3'" — its names
+  // at the positions that differ within its group, up to the last that is not the first's
+  // (the rest are the first's); "" when none differ.
+  std::string Names(size_t index) const;
   // Writes the followers of the leader `index` as location lines (nothing when it has none).
   // `lines_of(index)` is how many output lines a follower's diagnostic spans, for the writer's
   // accounting of the lines a marker stands for.
@@ -80,10 +84,14 @@ class DiagnosticGroups {
     bool names_differ = false;
   };
   void WriteFollowerLines(const Group& g, uint64_t lines, SummaryWriter& out) const;
+  // Per group, the positions of the names that differ somewhere in it (computed once, when
+  // the first list is written: every diagnostic has been added by then).
+  const std::vector<bool>& Varies(uint32_t group) const;
 
   std::vector<Member> members_;
   std::vector<Group> groups_;
   absl::flat_hash_map<std::string, uint32_t> index_;
+  mutable std::vector<std::vector<bool>> varies_;
 };
 
 }  // namespace plugline::builtin

@@ -17,7 +17,8 @@
 //  - ESLint's own failure ("Oops! Something went wrong! :(", "ESLint: 9.x", the reason:
 //    no config file, a bad rule option, no files matching the pattern).
 //
-// Keeps every error row with its file's path line (file, line:col, message, rule), up to 150;
+// Stylish, more than 30 problems: grouped by rule and message (Grouped() below), every row kept.
+// Otherwise keeps every error row with its file's path line (file, line:col, message, rule), up to 150;
 // beyond, the first 100, the first error of each rule not yet shown and the last 5, the others
 // counted by rule. Warnings: all up to 30; beyond, the first 15, the rest counted by rule. The
 // totals lines are kept verbatim; lines of other tools that look like errors are kept; the
@@ -29,6 +30,7 @@
 
 #include "builtin/builtin_shapers.h"
 #include "builtin/common.h"
+#include "builtin/diagnostic_groups.h"
 #include "core/json.h"
 #include "core/strings.h"
 #include "core/text.h"
@@ -36,7 +38,9 @@
 namespace plugline::builtin {
 namespace {
 
-constexpr size_t kAllErrorsUpTo = 150;  // up to this many errors, all are shown
+constexpr size_t kAllInFull = 30;       // stylish: up to this many problems, all in full; beyond,
+                                        // grouped by rule and message, every row kept
+constexpr size_t kAllErrorsUpTo = 150;  // otherwise up to this many errors, all are shown
 constexpr size_t kHeadErrors = 100;     // otherwise the first ones,
 constexpr size_t kRuleExamples = 20;    // the first of each rule not yet shown,
 constexpr size_t kTailErrors = 5;       // and the last ones
@@ -665,6 +669,12 @@ class EslintShaper final : public core::Shaper {
                       Plural(stated_warnings.value_or(warnings), "warning", "warnings"), ") in ",
                       Plural(files.size(), "file", "files"), exit_suffix));
 
+    // Many problems under stylish path lines: grouped by rule and message.
+    if (problems.size() > kAllInFull &&
+        std::all_of(problems.begin(), problems.end(),
+                    [](const Problem& p) { return p.file_line != kNoLine; })) {
+      return Grouped(lines, problems, is_row, is_file, totals, out);
+    }
     const std::vector<bool> shown = SelectShown(problems);
     const Omissions omissions = CountOmitted(problems, shown);
     // Lines that are neither rows nor paths nor totals (npm's banner, deprecation notices…):
@@ -693,6 +703,80 @@ class EslintShaper final : public core::Shaper {
     uint64_t omitted_rows = omissions.errors + omissions.warnings;
     uint64_t rest = out.UnaccountedLines();
     rest -= std::min<uint64_t>(rest, omitted_rows + totals.size());
+    out.Omitted(rest, "other line", "other lines");
+    out.Lines(totals);
+    return core::ShapeOutput{out.Take(), RenderMode::kSummary};
+  }
+
+  // Stylish rows, many: grouped by severity, rule and message (diagnostic_groups.h). File by
+  // file, a row whose group is new is written verbatim under its file's path line; the others
+  // become one list of positions for the file, each with its rule and the names that differ
+  // from its group's first: "… 7 more in /w/a.js at: 11:15 eqeqeq; 15:10 no-undef 'x'". No
+  // row is left out.
+  static core::ShapeOutput Grouped(const std::vector<std::string_view>& lines,
+                                   const std::vector<Problem>& problems,
+                                   const std::vector<bool>& is_row,
+                                   const std::vector<bool>& is_file,
+                                   const std::vector<std::string_view>& totals, SummaryWriter& out) {
+    DiagnosticGroups groups;
+    std::vector<std::string_view> position(problems.size());
+    for (size_t k = 0; k < problems.size(); ++k) {
+      const Problem& p = problems[k];
+      const std::string_view row = Strip(lines[p.line]);
+      const size_t space = row.find(' ');
+      position[k] = row.substr(0, space);                          // "12:13"
+      std::string_view rest = Strip(row.substr(space));            // "error  message  rule"
+      const std::string_view severity = rest.substr(0, rest.find(' '));
+      rest = Strip(rest.substr(severity.size()));
+      if (!p.rule.empty() && rest.ends_with(p.rule)) {
+        rest = Strip(rest.substr(0, rest.size() - p.rule.size()));
+      }
+      groups.Add(StrCat(severity, " ", p.rule), p.rule, rest, position[k]);
+    }
+    size_t next_line = 0, kept_other = 0;
+    auto other_lines_until = [&](size_t end) {
+      for (; next_line < end; ++next_line) {
+        if (!is_row[next_line] && !is_file[next_line] && kept_other < kMaxOtherErrorLines &&
+            LooksLikeErrorLine(lines[next_line])) {
+          out.Line(lines[next_line]);
+          ++kept_other;
+        }
+      }
+    };
+    for (size_t begin = 0; begin < problems.size();) {
+      size_t end = begin;
+      while (end < problems.size() && problems[end].file_line == problems[begin].file_line) ++end;
+      const std::string_view path = lines[problems[begin].file_line];
+      other_lines_until(problems[begin].file_line);
+      bool path_written = false;
+      std::vector<size_t> listed;
+      for (size_t k = begin; k < end; ++k) {
+        if (!groups.Leads(k)) {
+          listed.push_back(k);
+          continue;
+        }
+        if (!path_written) out.Line(path);
+        path_written = true;
+        out.Line(lines[problems[k].line]);
+      }
+      for (size_t at = 0; at < listed.size(); at += kFollowersPerLine) {
+        std::string text = at == 0 ? StrCat(core::FormatCount(listed.size()), " more in ", path,
+                                            core::kListAt)
+                                   : StrCat(path, core::kListAlsoAt);
+        for (size_t j = at; j < listed.size() && j < at + kFollowersPerLine; ++j) {
+          const size_t k = listed[j];
+          StrAppend(&text, j == at ? "" : core::kListSeparator, position[k],
+                    problems[k].rule.empty() ? "" : " ", problems[k].rule, groups.Names(k));
+        }
+        // The list stands for its rows, and for the path line when no row of the file is shown.
+        out.Marker(text, at == 0 ? listed.size() + (path_written ? 0 : 1) : 0);
+      }
+      next_line = std::max<size_t>(next_line, problems[end - 1].line + 1);
+      begin = end;
+    }
+    other_lines_until(lines.size());
+    uint64_t rest = out.UnaccountedLines();
+    rest -= std::min<uint64_t>(rest, totals.size());
     out.Omitted(rest, "other line", "other lines");
     out.Lines(totals);
     return core::ShapeOutput{out.Take(), RenderMode::kSummary};

@@ -1,6 +1,7 @@
 #include "core/summary_budget.h"
 
 #include <algorithm>
+#include <cctype>
 #include <map>
 #include <utility>
 #include <vector>
@@ -31,6 +32,8 @@ enum Rank : int {
 constexpr size_t kEvidenceLines = 3;
 // The last lines of a summary rank with identifiers: tools end with their final status.
 constexpr size_t kClosingLines = 2;
+// A closing line up to this long is kept whatever the budget, as the first line is.
+constexpr uint64_t kClosingLineTokens = 100;
 // Marker lines cost tokens too: what one "… N lines cut (budget)" line is reckoned at.
 constexpr uint64_t kMarkerTokens = 12;
 // The files named in the statement of identifiers left out.
@@ -134,21 +137,41 @@ int IdentifierRank(std::string_view line) {
   return kLocation;
 }
 
+// An entry of a list of locations: the file it names ("" when none).
+struct ListEntry {
+  std::string_view path;
+};
+
+bool IsPosition(std::string_view word) {  // "12:13"
+  const size_t colon = word.find(':');
+  return colon != std::string_view::npos && colon > 0 && colon + 1 < word.size() &&
+         std::isdigit(static_cast<unsigned char>(word[0])) &&
+         std::isdigit(static_cast<unsigned char>(word[colon + 1]));
+}
+
 // The entries of a list of locations (summary_budget.h), or none when `line` is not one.
-std::vector<std::string_view> ListedLocations(std::string_view line) {
-  std::vector<std::string_view> entries;
+std::vector<ListEntry> ListedLocations(std::string_view line) {
+  std::vector<ListEntry> entries;
   if (!line.starts_with("… ")) return entries;
   const size_t at = line.find(kListAt);
   if (at == std::string_view::npos) return entries;
+  // A list of positions in one file names it last before " at: " ("… 7 more in /w/a.js at: ").
+  std::string_view before = line.substr(0, at);
+  if (before.ends_with(" also")) before.remove_suffix(5);
+  std::string_view file = before.substr(before.rfind(' ') + 1);
+  if (file.find_first_of("./") == std::string_view::npos) file = {};
   std::string_view rest = line.substr(at + kListAt.size());
   while (!rest.empty()) {
     const size_t sep = rest.find(kListSeparator);
-    entries.push_back(rest.substr(0, sep));
+    const std::string_view entry = rest.substr(0, sep);
+    ListEntry listed{LocationPath(entry)};
+    if (listed.path.empty() && IsPosition(entry.substr(0, entry.find(' ')))) listed.path = file;
+    entries.push_back(listed);
     if (sep == std::string_view::npos) break;
     rest.remove_prefix(sep + kListSeparator.size());
   }
-  // A list names locations: its first entry starts with one ("src/a.ts(3,5)", "a.c:3:1").
-  if (entries.empty() || LocationPath(entries.front()).empty()) entries.clear();
+  // A list names locations: its first entry is one.
+  if (entries.empty() || entries.front().path.empty()) entries.clear();
   return entries;
 }
 
@@ -180,8 +203,22 @@ BudgetCut Assemble(const std::vector<std::string_view>& lines, const std::vector
   uint64_t identifiers_left_out = 0;
   uint64_t without_file = 0;
   for (int want = kOutcome; want <= kContext; ++want) {
+    // Identifiers are taken from both ends in (the first, the last, the second, …): when they
+    // do not all fit, the failures a run ends with stay as well as those it starts with.
+    std::vector<size_t> order;
     for (size_t i = 0; i < n; ++i) {
-      if (rank[i] != want) continue;
+      if (rank[i] == want) order.push_back(i);
+    }
+    if (want == kIdentifier) {
+      std::vector<size_t> ends;
+      ends.reserve(order.size());
+      for (size_t a = 0, b = order.size(); a < b;) {
+        ends.push_back(order[a++]);
+        if (a < b) ends.push_back(order[--b]);
+      }
+      order = std::move(ends);
+    }
+    for (size_t i : order) {
       const uint64_t price = cost[i] + marker_cost(i);
       if (spent + price <= limit || want == kOutcome) {
         keep[i] = true;
@@ -189,16 +226,15 @@ BudgetCut Assemble(const std::vector<std::string_view>& lines, const std::vector
         continue;
       }
       if (want != kIdentifier && !is_list[i]) continue;
-      std::vector<std::string_view> listed = ListedLocations(lines[i]);
-      if (listed.empty()) listed.push_back(lines[i]);
+      std::vector<ListEntry> listed = ListedLocations(lines[i]);
+      if (listed.empty()) listed.push_back(ListEntry{LocationPath(lines[i])});
       identifiers_cut = true;
-      for (std::string_view item : listed) {
+      for (const ListEntry& item : listed) {
         ++identifiers_left_out;
-        std::string_view path = LocationPath(item);
-        if (path.empty()) {
+        if (item.path.empty()) {
           ++without_file;
         } else {
-          ++cut_by_file[std::string(path)];
+          ++cut_by_file[std::string(item.path)];
         }
       }
     }
@@ -309,7 +345,8 @@ BudgetCut FitToBudget(std::string_view summary, uint64_t max_tokens, uint64_t re
     if (i == 0) {
       rank[i] = kOutcome;
     } else if (i >= closing && !lines[i].empty() && !lines[i].starts_with("… ")) {
-      rank[i] = kIdentifier;  // where tools print their final status
+      // Where tools print their final status: kept with the outcome when short.
+      rank[i] = cost[i] <= kClosingLineTokens ? kOutcome : kIdentifier;
     } else if (is_list[i]) {
       // A list of locations: its first line names failures; its continuations are locations,
       // from both ends in: every list's first and last continuation before any list's second.

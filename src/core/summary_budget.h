@@ -2,12 +2,12 @@
 // option): what any shaper returned, cut to fit by priority, never mid-line, and the cut stated.
 //
 // Lines are ranked, whatever shaper wrote them (docs/shaping.md "The budget"):
-//   1. the first line (the outcome and counts);
+//   1. the first line (the outcome and counts), and the last two lines that are not the
+//      shaper's notes when each is at most 100 tokens (tools end with their final status);
 //   2. identifiers: test results that failed ("FAILED …", "… FAILED", "[  FAILED  ]",
 //      "not ok", "✕"...), "error:" lines, the locations of errors ("path.ext:12: error ...",
 //      "path.ext(3,5): error"), commit hashes, banners with a name ("____ test_x ____",
-//      "=== 2 failed ==="), and the last two lines that are not the shaper's notes (tools end
-//      with their final status);
+//      "=== 2 failed ==="), and those last two lines when longer;
 //   3. evidence: the three lines after an identifier (the message, the values, a frame; header
 //      fields such as "Author: …" do not count), the first line after every identifier before
 //      the second after any; other error lines (core/text.h LooksLikeErrorLine); locations that
@@ -15,7 +15,8 @@
 //      diff's file headers ("diff --git", renames, binary files) after the first evidence;
 //   4. the rest, context.
 // A shaper's list of locations (below) ranks as identifiers (its first line) and locations.
-// Lines are taken rank by rank, each from the top, while they fit; a line that does not fit is
+// Lines are taken rank by rank, each from the top (identifiers from both ends in: the first,
+// the last, the second…), while they fit; a line that does not fit is
 // left out whole and smaller ones after it still get in. Each run of left-out lines becomes one
 // "… N lines cut (budget)" line; a run that is only the shaper's own "… " notes gets none (one
 // short note stays as it is), and the last line says what was cut, notes included. When
@@ -35,7 +36,9 @@ namespace plugline::core {
 // A shaper's list of locations (builtin/diagnostic_groups.h): a note whose text, after its
 // first " at: ", is entries separated by "; ", each starting with a location as printed —
 //   "… 186 more TS2304, names differing, at: src/b.ts(9,12) 'taxRate3'; src/c.ts(14,2) 'rate'"
-// and its continuation lines "… TS2304 also at: …". A first line ranks as an identifier, a
+// and its continuation lines "… TS2304 also at: …"; or, positions in one file named before
+// " at: ": "… 7 more in /w/a.js at: 11:15 eqeqeq; 15:10 no-undef 'x'" ("… /w/a.js also at: …").
+// A first line ranks as an identifier, a
 // continuation as a location (every list's first line before any list's second), and the
 // entries of a list cut are counted by file like identifiers.
 inline constexpr std::string_view kListAt = " at: ";

@@ -67,7 +67,7 @@ TEST_CASE("eslint: stylish keeps every row under its file and the totals") {
   CHECK(lines == expected);
 }
 
-TEST_CASE("eslint: many warnings keep the first ones and count the rest by rule") {
+TEST_CASE("eslint: many problems in a file: each rule's first row, the rest as positions") {
   std::string output = "\n/app/src/big.js\n";
   for (int i = 1; i <= 40; ++i) {
     StrAppend(&output, "  ", i, ":1  warning  Unexpected console statement  ",
@@ -76,44 +76,60 @@ TEST_CASE("eslint: many warnings keep the first ones and count the rest by rule"
   }
   output += "\n✖ 41 problems (1 error, 40 warnings)\n";
   auto lines = Shape("eslint .", 1, output);
-  CHECK(lines[0] == "eslint: 41 problems (1 error, 40 warnings) in 1 file (exit 1)");
-  CHECK(lines[1] == "/app/src/big.js");
-  CHECK(lines[16] == "  15:1  warning  Unexpected console statement  no-console");
-  CHECK(lines[17] == "  20:9  error  'y' is not defined  no-undef");
-  CHECK(lines[18] == "… 25 warnings omitted: 21 no-console, 4 curly");
-  CHECK(lines[19] == "… 2 other lines omitted");
-  CHECK(lines[20] == "✖ 41 problems (1 error, 40 warnings)");
-  CHECK(lines.size() == 21);
+  const std::vector<std::string> expected = {
+      "eslint: 41 problems (1 error, 40 warnings) in 1 file (exit 1)",
+      "/app/src/big.js",
+      "  1:1  warning  Unexpected console statement  no-console",
+      "  8:1  warning  Unexpected console statement  curly",
+      "  20:9  error  'y' is not defined  no-undef",
+      "… 38 more in /app/src/big.js at: 2:1 no-console; 3:1 no-console; 4:1 no-console; "
+      "5:1 no-console; 6:1 no-console; 7:1 no-console; 9:1 no-console; 10:1 no-console; "
+      "11:1 no-console; 12:1 no-console; 13:1 no-console; 14:1 no-console",
+      "… /app/src/big.js also at: 15:1 no-console; 16:1 curly; 17:1 no-console; 18:1 no-console; "
+      "19:1 no-console; 20:1 no-console; 21:1 no-console; 22:1 no-console; 23:1 no-console; "
+      "24:1 curly; 25:1 no-console; 26:1 no-console",
+      "… /app/src/big.js also at: 27:1 no-console; 28:1 no-console; 29:1 no-console; "
+      "30:1 no-console; 31:1 no-console; 32:1 curly; 33:1 no-console; 34:1 no-console; "
+      "35:1 no-console; 36:1 no-console; 37:1 no-console; 38:1 no-console",
+      "… /app/src/big.js also at: 39:1 no-console; 40:1 curly",
+      "… 2 other lines omitted",
+      "✖ 41 problems (1 error, 40 warnings)",
+  };
+  CHECK(lines == expected);
 }
 
-TEST_CASE("eslint: very many errors keep the first, one of each other rule, the last") {
+TEST_CASE("eslint: very many errors: every position kept, with the names that differ") {
   std::string output;
   int n = 0;
   for (int f = 0; f < 50; ++f) {
     StrAppend(&output, "\n/app/src/m", f, ".js\n");
     for (int r = 0; r < 6; ++r, ++n) {
       std::string_view rule = n == 200 ? "no-dupe-keys" : (n % 2 ? "eqeqeq" : "no-undef");
-      StrAppend(&output, "  ", r + 1, ":2  error  Problem ", n, "  ", rule, "\n");
+      StrAppend(&output, "  ", r + 1, ":2  error  Problem '", n, "'  ", rule, "\n");
     }
   }
   StrAppend(&output, "\n✖ 300 problems (300 errors, 0 warnings)\n");
   auto lines = Shape("eslint src", 1, output);
+  REQUIRE(lines.size() == 58);
   CHECK(lines[0] == "eslint: 300 problems (300 errors, 0 warnings) in 50 files (exit 1)");
-  // 100 errors in 17 files (16 whole, 4 of the 17th).
   CHECK(lines[1] == "/app/src/m0.js");
-  CHECK(lines[117] == "  4:2  error  Problem 99  eqeqeq");
-  CHECK(lines[118] == "… 100 errors omitted");
-  CHECK(lines[119] == "/app/src/m33.js");
-  CHECK(lines[120] == "  3:2  error  Problem 200  no-dupe-keys");
-  CHECK(lines[121] == "… 94 errors omitted");
-  CHECK(lines[122] == "/app/src/m49.js");
-  CHECK(lines[123] == "  2:2  error  Problem 295  eqeqeq");
-  CHECK(lines[127] == "  6:2  error  Problem 299  eqeqeq");
-  CHECK(lines[128] == "… 194 errors omitted in all: 97 eqeqeq, 97 no-undef");
-  // 51 blank lines and the 31 path lines of files with nothing shown.
-  CHECK(lines[129] == "… 82 other lines omitted");
-  CHECK(lines[130] == "✖ 300 problems (300 errors, 0 warnings)");
-  CHECK(lines.size() == 131);
+  CHECK(lines[2] == "  1:2  error  Problem '0'  no-undef");
+  CHECK(lines[3] == "  2:2  error  Problem '1'  eqeqeq");
+  CHECK(lines[4] == "… 4 more in /app/src/m0.js at: 3:2 no-undef '2'; 4:2 eqeqeq '3'; "
+                    "5:2 no-undef '4'; 6:2 eqeqeq '5'");
+  CHECK(lines[5] == "… 6 more in /app/src/m1.js at: 1:2 no-undef '6'; 2:2 eqeqeq '7'; "
+                    "3:2 no-undef '8'; 4:2 eqeqeq '9'; 5:2 no-undef '10'; 6:2 eqeqeq '11'");
+  // The one no-dupe-keys is its own group's first: written in full under its path line.
+  CHECK(lines[37] == "/app/src/m33.js");
+  CHECK(lines[38] == "  3:2  error  Problem '200'  no-dupe-keys");
+  CHECK(lines[39] == "… 5 more in /app/src/m33.js at: 1:2 no-undef '198'; 2:2 eqeqeq '199'; "
+                    "4:2 eqeqeq '201'; 5:2 no-undef '202'; 6:2 eqeqeq '203'");
+  CHECK(lines[55] == "… 6 more in /app/src/m49.js at: 1:2 no-undef '294'; 2:2 eqeqeq '295'; "
+                     "3:2 no-undef '296'; 4:2 eqeqeq '297'; 5:2 no-undef '298'; 6:2 eqeqeq '299'");
+  // 51 blank lines (a list stands for its file's path line when no row of it is shown).
+  REQUIRE(lines.size() == 58);
+  CHECK(lines[56] == "… 51 other lines omitted");
+  CHECK(lines[57] == "✖ 300 problems (300 errors, 0 warnings)");
 }
 
 TEST_CASE("eslint: --max-warnings and a warnings-only run") {

@@ -109,6 +109,28 @@ TEST_CASE("lists of locations: every list's first line, then continuations sprea
   CHECK(!Contains(cut.summary, "notes of what the shaper had left out"));
 }
 
+TEST_CASE("identifiers are kept from both ends in, and a list of positions counts by its file") {
+  std::string summary = "eslint: 900 problems (exit 1)\n";
+  for (int f = 0; f < 150; ++f) {
+    absl::StrAppend(&summary, "… 6 more in /w/src/m", f, ".js at: 1:2 no-undef 'a", f,
+                    "'; 2:2 eqeqeq; 3:2 no-undef 'b", f, "'; 4:2 eqeqeq; 5:2 curly; 6:2 curly\n");
+  }
+  summary += "✖ 900 problems (900 errors, 0 warnings)\n";
+  BudgetCut cut = FitToBudget(summary, 1500, 60, Counter());
+  INFO(cut.summary);
+  CHECK(Counter().Count(cut.summary) + 60 <= 1500);
+  // The first files and the last ones, and the tool's last line.
+  CHECK(Contains(cut.summary, "… 6 more in /w/src/m0.js at: "));
+  CHECK(Contains(cut.summary, "… 6 more in /w/src/m1.js at: "));
+  CHECK(Contains(cut.summary, "… 6 more in /w/src/m149.js at: "));
+  CHECK(Contains(cut.summary, "… 6 more in /w/src/m148.js at: "));
+  CHECK(!Contains(cut.summary, "… 6 more in /w/src/m75.js at: "));
+  CHECK(Contains(cut.summary, "✖ 900 problems (900 errors, 0 warnings)"));
+  // Six positions a file, counted under the file the list names.
+  CHECK(Contains(cut.summary, " failures, errors or locations did not fit: /w/src/m"));
+  CHECK(Contains(cut.summary, ".js 6, /w/src/m"));
+}
+
 TEST_CASE("a first line longer than the budget is cut at a character boundary, and says so") {
   std::string summary;
   for (int i = 0; i < 5000; ++i) absl::StrAppend(&summary, "wörd", i, " ");
