@@ -47,37 +47,55 @@ size_t NumberEnd(std::string_view s, size_t i) {
 
 }  // namespace
 
-MessageShape ShapeOfMessage(std::string_view message) {
-  MessageShape shape;
-  shape.key.reserve(message.size());
-  size_t i = 0;
+void AppendShapeOfMessage(std::string_view message, std::string* key, Fillers* fillers) {
+  size_t i = 0, plain = 0;  // message[plain, i) is copied as it is
   while (i < message.size()) {
+    const char c = message[i];
+    // Only these can start a name or a number.
+    if (c != '\'' && c != '"' && c != '`' && c != '\xE2' && !IsDigit(c)) {
+      ++i;
+      continue;
+    }
     size_t end = QuotedEnd(message, i);
     if (end == 0) end = NumberEnd(message, i);
     if (end == 0) {
-      shape.key.push_back(message[i++]);
+      ++i;
       continue;
     }
-    shape.fillers.push_back(message.substr(i, end - i));
-    shape.key.push_back('\x01');
-    i = end;
+    key->append(message.substr(plain, i - plain));
+    key->push_back('\x01');
+    fillers->push_back(message.substr(i, end - i));
+    i = plain = end;
   }
+  key->append(message.substr(plain));
+}
+
+MessageShape ShapeOfMessage(std::string_view message) {
+  MessageShape shape;
+  AppendShapeOfMessage(message, &shape.key, &shape.fillers);
   return shape;
 }
 
 void DiagnosticGroups::Add(std::string_view kind, std::string_view label, std::string_view message,
                            std::string_view where) {
-  MessageShape shape = ShapeOfMessage(message);
-  std::string key = StrCat(kind, "\x1f", shape.key);
-  auto [it, added] = index_.try_emplace(std::move(key), static_cast<uint32_t>(groups_.size()));
-  if (added) groups_.push_back(Group{label, {}, false});
+  scratch_.assign(kind);
+  scratch_.push_back('\x1f');
+  scratch_.append(label);
+  scratch_.push_back('\x1f');
+  Fillers fillers;
+  AppendShapeOfMessage(message, &scratch_, &fillers);
+  auto it = index_.find(scratch_);
+  if (it == index_.end()) {
+    it = index_.emplace(scratch_, static_cast<uint32_t>(groups_.size())).first;
+    groups_.push_back(Group{label, {}, false});
+  }
   Group& g = groups_[it->second];
   const auto index = static_cast<uint32_t>(members_.size());
-  if (!g.members.empty() && members_[g.members.front()].fillers != shape.fillers) {
+  if (!g.members.empty() && members_[g.members.front()].fillers != fillers) {
     g.names_differ = true;
   }
   g.members.push_back(index);
-  members_.push_back(Member{it->second, where, std::move(shape.fillers)});
+  members_.push_back(Member{it->second, where, std::move(fillers)});
 }
 
 bool DiagnosticGroups::Leads(size_t index) const {

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/container/inlined_vector.h"
 #include "builtin/common.h"
 #include "core/summary_budget.h"
 
@@ -27,11 +28,14 @@ namespace plugline::builtin {
 
 // A message with each quoted name ('x', "x", `x`, ‘x’, “x”) and each number masked; `fillers`
 // are what was masked, in order (views into the message).
+using Fillers = absl::InlinedVector<std::string_view, 2>;
 struct MessageShape {
   std::string key;
-  std::vector<std::string_view> fillers;
+  Fillers fillers;
 };
 MessageShape ShapeOfMessage(std::string_view message);
+// The same, appended to `key` and `fillers` (a caller shaping many messages reuses them).
+void AppendShapeOfMessage(std::string_view message, std::string* key, Fillers* fillers);
 
 // The first line of a list of followers: "… 186 more TS2304 at: " (", names differing," when
 // their names differ: each entry then gives its names at the positions that differ somewhere
@@ -44,8 +48,9 @@ class DiagnosticGroups {
  public:
   // Adds the next diagnostic (indices count from 0 in the order added): `kind` (its severity
   // and code, "error TS2304"), `label` (what its group's lists call them: "TS2304", "errors
-  // like it"), its message (the header without the location and kind), and its location as
-  // printed. The views must outlive the groups.
+  // like it", a lint rule; diagnostics of one group share both), its message (the header
+  // without the location and kind), and its location as printed. The views must outlive the
+  // groups.
   void Add(std::string_view kind, std::string_view label, std::string_view message,
            std::string_view where);
 
@@ -76,7 +81,7 @@ class DiagnosticGroups {
   struct Member {
     uint32_t group = 0;
     std::string_view where;
-    std::vector<std::string_view> fillers;
+    Fillers fillers;
   };
   struct Group {
     std::string_view label;
@@ -92,6 +97,7 @@ class DiagnosticGroups {
   std::vector<Group> groups_;
   absl::flat_hash_map<std::string, uint32_t> index_;
   mutable std::vector<std::vector<bool>> varies_;
+  std::string scratch_;  // the key being built
 };
 
 }  // namespace plugline::builtin

@@ -731,7 +731,7 @@ class EslintShaper final : public core::Shaper {
       if (!p.rule.empty() && rest.ends_with(p.rule)) {
         rest = Strip(rest.substr(0, rest.size() - p.rule.size()));
       }
-      groups.Add(StrCat(severity, " ", p.rule), p.rule, rest, position[k]);
+      groups.Add(severity, p.rule, rest, position[k]);
     }
     size_t next_line = 0, kept_other = 0;
     auto other_lines_until = [&](size_t end) {
