@@ -9,9 +9,14 @@
 // are counted as shaping results count them (o200k_base by default; the counter is printed,
 // docs/tokens.md). Summaries are cut to the default budget (config's shaping.max_summary_tokens,
 // 8,000); each fixture is also shaped with no budget, and the must-keep figure is printed for both.
+// Last, the time to shape them all with one `plugline shape` process each (the CLI next to this
+// benchmark), as an agent's hooks would.
 #include <plugline/host.h>
+#include <spawn.h>
+#include <sys/wait.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cctype>
 #include <cstdio>
 #include <cstdlib>
@@ -36,6 +41,42 @@ std::string Read(const fs::path& path) {
 }
 
 }  // namespace
+
+extern char** environ;
+
+// Runs `plugline shape --command CMD [--exit-code N]` on `output_path` as its standard input,
+// as an agent's hook would, one process; returns its wall time in seconds (negative on failure).
+double ShapeInProcess(const std::string& plugline, const std::string& home,
+                      const std::string& command, std::optional<int> exit_code,
+                      const std::string& output_path) {
+  std::vector<std::string> args = {plugline, "shape", "--command", command};
+  if (exit_code) {
+    args.push_back("--exit-code");
+    args.push_back(std::to_string(*exit_code));
+  }
+  std::vector<char*> argv;
+  for (std::string& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  std::vector<std::string> env_strings = {"PLUGLINE_HOME=" + home};
+  for (char** e = environ; *e != nullptr; ++e) {
+    if (std::string_view(*e).rfind("PLUGLINE_HOME=", 0) != 0) env_strings.emplace_back(*e);
+  }
+  std::vector<char*> env;
+  for (std::string& e : env_strings) env.push_back(e.data());
+  env.push_back(nullptr);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, 0, output_path.c_str(), 0 /*O_RDONLY*/, 0);
+  posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", 01 /*O_WRONLY*/, 0);
+  const auto start = std::chrono::steady_clock::now();
+  pid_t pid = 0;
+  const int spawned = posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), env.data());
+  posix_spawn_file_actions_destroy(&actions);
+  if (spawned != 0) return -1;
+  int status = 0;
+  if (waitpid(pid, &status, 0) != pid) return -1;
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
 
 int main(int argc, char** argv) {
   fs::path dir = argc > 1 ? argv[1] : PLUGLINE_BENCH_FIXTURES;
@@ -134,6 +175,28 @@ int main(int argc, char** argv) {
                 static_cast<unsigned long long>(result->tokens_raw),
                 static_cast<unsigned long long>(result->tokens_summary), saved, kept, total);
   }
+  // One `plugline shape` process each, as hooks run it (plugline is next to this benchmark).
+  const fs::path plugline = fs::read_symlink("/proc/self/exe").parent_path() / "plugline";
+  std::vector<double> process_times;
+  double process_total = 0;
+  if (fs::exists(plugline)) {
+    for (const fs::path& meta_path : metas) {
+      auto meta = plugline::core::ParseJson(Read(meta_path), meta_path.string());
+      if (!meta.ok()) continue;
+      std::string command;
+      std::optional<int> exit_code;
+      if (const auto* c = meta->Find("command"); c && c->is_string()) command = c->as_string();
+      if (const auto* e = meta->Find("exit_code"); e && e->as_integer()) {
+        exit_code = static_cast<int>(*e->as_integer());
+      }
+      const double t = ShapeInProcess(plugline.string(), home, command, exit_code,
+                                      fs::path(meta_path).replace_extension(".out").string());
+      if (t < 0) continue;
+      process_times.push_back(t);
+      process_total += t;
+    }
+    std::sort(process_times.begin(), process_times.end());
+  }
   std::sort(savings_50.begin(), savings_50.end());
   double median = savings_50.empty() ? 0 : savings_50[savings_50.size() / 2];
   std::printf("\n%zu fixtures; median tokens saved on the %zu outputs of 50+ lines: %.1f%%\n",
@@ -158,6 +221,14 @@ int main(int argc, char** argv) {
   std::printf("failing runs whose first line names the failure: %zu of %zu\n",
               failing - no_outcome.size(), failing);
   for (const std::string& name : no_outcome) std::printf("  no outcome first: %s\n", name.c_str());
+  if (!process_times.empty()) {
+    std::printf("time for all %zu, one `plugline shape` process each: %.2f s (median %.1f ms, "
+                "slowest %.1f ms)\n",
+                process_times.size(), process_total,
+                1000 * process_times[process_times.size() / 2], 1000 * process_times.back());
+  } else {
+    std::printf("time for all, one process each: not measured (no %s)\n", plugline.c_str());
+  }
   std::string cleanup = std::string("rm -rf ") + home;
   return std::system(cleanup.c_str()) == 0 ? 0 : 1;
 }
