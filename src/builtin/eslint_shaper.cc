@@ -507,6 +507,34 @@ void WriteProblems(const std::vector<Problem>& problems, const std::vector<bool>
   }
 }
 
+// Lines that are neither rows nor paths nor totals (npm's banner, deprecation notices…): kept
+// when they look like errors, written where they stand, up to kMaxOtherErrorLines.
+class OtherLines {
+ public:
+  OtherLines(const std::vector<std::string_view>& lines, const std::vector<bool>& is_row,
+             const std::vector<bool>& is_file, SummaryWriter& out)
+      : lines_(lines), is_row_(is_row), is_file_(is_file), out_(out) {}
+  // Writes those before line `end` not written yet.
+  void Until(size_t end) {
+    for (; next_ < end; ++next_) {
+      if (!is_row_[next_] && !is_file_[next_] && kept_ < kMaxOtherErrorLines &&
+          LooksLikeErrorLine(lines_[next_])) {
+        out_.Line(lines_[next_]);
+        ++kept_;
+      }
+    }
+  }
+  // Lines before `end` are the caller's (written or counted).
+  void Skip(size_t end) { next_ = std::max(next_, end); }
+
+ private:
+  const std::vector<std::string_view>& lines_;
+  const std::vector<bool>& is_row_;
+  const std::vector<bool>& is_file_;
+  SummaryWriter& out_;
+  size_t next_ = 0, kept_ = 0;
+};
+
 class EslintShaper final : public core::Shaper {
  public:
   EslintShaper() {
@@ -677,29 +705,18 @@ class EslintShaper final : public core::Shaper {
     }
     const std::vector<bool> shown = SelectShown(problems);
     const Omissions omissions = CountOmitted(problems, shown);
-    // Lines that are neither rows nor paths nor totals (npm's banner, deprecation notices…):
-    // kept when they look like errors, and written where they stand.
-    size_t next_line = 0, kept_other = 0;
-    auto other_lines_until = [&](size_t end) {
-      for (; next_line < end; ++next_line) {
-        if (!is_row[next_line] && !is_file[next_line] && kept_other < kMaxOtherErrorLines &&
-            LooksLikeErrorLine(lines[next_line])) {
-          out.Line(lines[next_line]);
-          ++kept_other;
-        }
-      }
-    };
+    OtherLines other(lines, is_row, is_file, out);
     uint32_t written_file = kNoLine;
     WriteProblems(problems, shown, omissions, out, [&](const Problem& p) {
-      other_lines_until(p.file_line != kNoLine ? p.file_line : p.line);
+      other.Until(p.file_line != kNoLine ? p.file_line : p.line);
       if (p.file_line != kNoLine && p.file_line != written_file) {
         out.Line(lines[p.file_line]);
         written_file = p.file_line;
       }
       out.Line(lines[p.line]);
-      next_line = std::max<size_t>(next_line, p.line + 1);
+      other.Skip(p.line + 1);
     });
-    other_lines_until(n);
+    other.Until(n);
     uint64_t omitted_rows = omissions.errors + omissions.warnings;
     uint64_t rest = out.UnaccountedLines();
     rest -= std::min<uint64_t>(rest, omitted_rows + totals.size());
@@ -733,21 +750,12 @@ class EslintShaper final : public core::Shaper {
       }
       groups.Add(severity, p.rule, rest, position[k]);
     }
-    size_t next_line = 0, kept_other = 0;
-    auto other_lines_until = [&](size_t end) {
-      for (; next_line < end; ++next_line) {
-        if (!is_row[next_line] && !is_file[next_line] && kept_other < kMaxOtherErrorLines &&
-            LooksLikeErrorLine(lines[next_line])) {
-          out.Line(lines[next_line]);
-          ++kept_other;
-        }
-      }
-    };
+    OtherLines other(lines, is_row, is_file, out);
     for (size_t begin = 0; begin < problems.size();) {
       size_t end = begin;
       while (end < problems.size() && problems[end].file_line == problems[begin].file_line) ++end;
       const std::string_view path = lines[problems[begin].file_line];
-      other_lines_until(problems[begin].file_line);
+      other.Until(problems[begin].file_line);
       bool path_written = false;
       std::vector<size_t> listed;
       for (size_t k = begin; k < end; ++k) {
@@ -771,10 +779,10 @@ class EslintShaper final : public core::Shaper {
         // The list stands for its rows, and for the path line when no row of the file is shown.
         out.Marker(text, at == 0 ? listed.size() + (path_written ? 0 : 1) : 0);
       }
-      next_line = std::max<size_t>(next_line, problems[end - 1].line + 1);
+      other.Skip(problems[end - 1].line + 1);
       begin = end;
     }
-    other_lines_until(lines.size());
+    other.Until(lines.size());
     uint64_t rest = out.UnaccountedLines();
     rest -= std::min<uint64_t>(rest, totals.size());
     out.Omitted(rest, "other line", "other lines");
