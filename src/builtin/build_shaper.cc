@@ -1674,6 +1674,14 @@ bool IsLibraryFrame(string_view line) {
          t.find_first_of("/\\") == kNone;
 }
 
+// rustc's location line of a diagnostic (" --> src/main.rs:6:39"), or kNone.
+size_t RustArrow(const std::vector<string_view>& lines, const Diag& d) {
+  for (size_t i = d.head + 1; i < d.end && i < d.head + 4; ++i) {
+    if (Strip(lines[i]).starts_with("--> ")) return i;
+  }
+  return kNone;
+}
+
 class Writer {
  public:
   // `full`: keep where problems happened (progress anchors, targets); `failed`: also keep the
@@ -1702,11 +1710,20 @@ class Writer {
     member_.assign(p.diags.size(), kNone);
     for (size_t k = 0; k < p.diags.size(); ++k) {
       const Diag& diag = p.diags[k];
-      if (diag.sev != Sev::kError || diag.rank < kFullErrors || diag.duplicate ||
-          diag.style != Style::kCompiler) {
+      if (diag.sev != Sev::kError || diag.rank < kFullErrors || diag.duplicate) continue;
+      const string_view heading = lines[diag.head];
+      if (diag.style == Style::kRust) {
+        // "error[E0308]: mismatched types", located by its " --> src/main.rs:6:39" line.
+        const size_t sep = heading.find(": ");
+        const size_t arrow = RustArrow(lines, diag);
+        if (sep == kNone || arrow == kNone) continue;
+        member_[k] = groups_.size();
+        member_diag_.push_back(k);
+        groups_.Add(heading.substr(0, sep), "errors like it", heading.substr(sep + 2),
+                    Strip(lines[arrow]));
         continue;
       }
-      const string_view heading = lines[diag.head];
+      if (diag.style != Style::kCompiler) continue;
       const size_t sep = heading.find(": ");
       const Located loc = ParseLocated(heading, sep);
       if (loc.type != Located::kDiag || loc.file.empty() || sep == kNone || loc.msg.empty() ||
@@ -2017,7 +2034,12 @@ class Writer {
     }
     Emit(d.head);
     if (show != Show::kFull) {
-      for (size_t i = d.head + 1; i < d.end; ++i) Drop(i, Cat::kDetail);
+      // rustc gives the location on the line after the heading: it goes with it.
+      const size_t arrow = d.style == Style::kRust ? RustArrow(lines_, d) : kNone;
+      if (arrow != kNone) Emit(arrow);
+      for (size_t i = d.head + 1; i < d.end; ++i) {
+        if (i != arrow) Drop(i, Cat::kDetail);
+      }
       if (const size_t m = member_[&d - p_.diags.data()]; m != kNone && groups_.Followers(m) > 0) {
         groups_.WriteFollowers(m, out_, [&](size_t follower) {
           const Diag& listed = p_.diags[member_diag_[follower]];

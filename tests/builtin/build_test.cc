@@ -468,6 +468,25 @@ const std::string kCargoFail =
     "warning: `rs` (bin \"rs\" test) generated 1 warning\n"
     "error: could not compile `rs` (bin \"rs\" test) due to 2 previous errors; 1 warning emitted\n";
 
+TEST_CASE("build: many rustc errors keep every location: the later ones listed by their --> line") {
+  std::string out = "   Compiling rs v0.1.0 (/w/rs)\n";
+  for (int i = 0; i < 20; ++i) {
+    StrAppend(&out, "error[E0425]: cannot find value `v", i, "` in this scope\n", "  --> src/m", i,
+              ".rs:", i + 3, ":9\n", "   |\n", i + 3, " |     let y = v", i, ";\n",
+              "   |             ^^ not found in this scope\n", "\n");
+  }
+  out += "error: could not compile `rs` (bin \"rs\") due to 20 previous errors\n";
+  std::string s = Shape("cargo build", out, 101);
+  INFO(s);
+  // The first 15 in full; the 16th as its heading and location; the others listed.
+  CHECK(Has(s, "   |             ^^ not found in this scope"));
+  CHECK(Has(s, "error[E0425]: cannot find value `v15` in this scope"));
+  CHECK(Has(s, "  --> src/m15.rs:18:9"));
+  CHECK(Has(s, "… 4 more errors like it, names differing, at: --> src/m16.rs:19:9 `v16`; "
+               "--> src/m17.rs:20:9 `v17`; --> src/m18.rs:21:9 `v18`; --> src/m19.rs:22:9 `v19`"));
+  CHECK(Has(s, "error: could not compile `rs` (bin \"rs\") due to 20 previous errors"));
+}
+
 TEST_CASE("build: cargo errors keep their blocks, same heading at another place is not a repeat") {
   std::string s = Shape("cargo test", kCargoFail, 101);
   CHECK(Header(s) == "cargo test: failed — 2 errors, 1 warning in 2 files (exit 101)");
