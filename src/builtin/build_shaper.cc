@@ -325,11 +325,6 @@ bool NinjaProgress(string_view line, uint64_t* done, uint64_t* total) {
   return true;
 }
 
-// A caret line under a source line: only spaces, '^' and '~' (clang, old gcc).
-bool IsCaretLine(string_view line) {
-  return line.find('^') != kNone && line.find_first_not_of(" \t^~") == kNone;
-}
-
 // A source echo's gutter: "   18 | code" (gcc, clang), "12 |     code" (rustc), or an empty one
 // ("      | ^~~~", "   |"). Returns the offset after the '|' (npos when there is none) and
 // whether the gutter has a line number.
@@ -632,7 +627,7 @@ class Parser {
           return true;
         }
         // clang prints a source line that starts in column 1 as it is, then the caret line.
-        if (!blank && !Indented(line) && i + 1 < lines_.size() && IsCaretLine(lines_[i + 1]) &&
+        if (!blank && !Indented(line) && i + 1 < lines_.size() && IsCaretsOnly(lines_[i + 1]) &&
             ParseLocated(line).type == Located::kNo) {
           Extend(i, in_note_ ? Kind::kNoteBody : Kind::kDiagBody);
           return true;

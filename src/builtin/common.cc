@@ -137,6 +137,11 @@ std::string_view Trim(std::string_view s) {
   return s.substr(b, e - b + 1);
 }
 
+bool IsCaretsOnly(std::string_view line) {
+  return line.find('^') != std::string_view::npos &&
+         line.find_first_not_of(" \t^~") == std::string_view::npos;
+}
+
 void WriteHeadTail(const std::vector<std::string_view>& lines, size_t head, size_t tail,
                    const std::function<bool(std::string_view)>& keep, size_t max_kept,
                    SummaryWriter& out) {

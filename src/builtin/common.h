@@ -81,6 +81,10 @@ using core::KeywordMatcher;
 // Leading and trailing spaces and tabs removed.
 std::string_view Trim(std::string_view s);
 
+// A line of carets under the line above ("      ^~~~", Python's "    ^^^^^"): only spaces,
+// tabs, '^' and '~', with at least one '^'. It points at what a location already says.
+bool IsCaretsOnly(std::string_view line);
+
 // Lines that signal trouble in output no shaper understands (core/text.h; the shaping window
 // keeps such lines from the middle of an output too large to shape whole).
 using core::LooksLikeErrorLine;

@@ -1,5 +1,6 @@
 #include "builtin/diagnostic_groups.h"
 
+#include <algorithm>
 #include <cctype>
 
 #include "core/strings.h"
@@ -87,14 +88,9 @@ void DiagnosticGroups::Add(std::string_view kind, std::string_view label, std::s
   auto it = index_.find(scratch_);
   if (it == index_.end()) {
     it = index_.emplace(scratch_, static_cast<uint32_t>(groups_.size())).first;
-    groups_.push_back(Group{label, {}, false});
+    groups_.push_back(Group{label, {}});
   }
-  Group& g = groups_[it->second];
-  const auto index = static_cast<uint32_t>(members_.size());
-  if (!g.members.empty() && members_[g.members.front()].fillers != fillers) {
-    g.names_differ = true;
-  }
-  g.members.push_back(index);
+  groups_[it->second].members.push_back(static_cast<uint32_t>(members_.size()));
   members_.push_back(Member{it->second, where, std::move(fillers)});
 }
 
@@ -147,23 +143,17 @@ std::string DiagnosticGroups::Names(size_t index) const {
 
 void DiagnosticGroups::WriteFollowerLines(const Group& g, uint64_t lines, SummaryWriter& out) const {
   if (g.members.size() < 2) return;
-  std::string text = StrCat(core::FormatCount(g.members.size() - 1), " more ", g.label,
-                            g.names_differ ? ", names differing," : "", core::kListAt);
-  size_t in_line = 0;
-  for (size_t k = 1; k < g.members.size(); ++k) {
-    const Member& m = members_[g.members[k]];
-    if (in_line == kFollowersPerLine) {
-      out.Marker(text, lines);
-      lines = 0;
-      text = StrCat(g.label, core::kListAlsoAt);
-      in_line = 0;
-    }
-    if (in_line > 0) text.append(core::kListSeparator);
-    text.append(m.where.empty() ? std::string_view("(no file)") : m.where);
-    text.append(Names(g.members[k]));
-    ++in_line;
-  }
-  out.Marker(text, lines);
+  const std::vector<bool>& varies = Varies(members_[g.members.front()].group);
+  const bool names_differ = std::find(varies.begin(), varies.end(), true) != varies.end();
+  WriteLocationList(StrCat(core::FormatCount(g.members.size() - 1), " more ", g.label,
+                           names_differ ? ", names differing," : "", core::kListAt),
+                    StrCat(g.label, core::kListAlsoAt), g.members.size() - 1, lines, out,
+                    [&](size_t i, std::string* text) {
+                      const uint32_t k = g.members[i + 1];
+                      const std::string_view where = members_[k].where;
+                      StrAppend(text, where.empty() ? std::string_view("(no file)") : where,
+                                Names(k));
+                    });
 }
 
 }  // namespace plugline::builtin

@@ -44,6 +44,26 @@ void AppendShapeOfMessage(std::string_view message, std::string* key, Fillers* f
 // list vocabulary of core/summary_budget.h, which ranks them).
 inline constexpr size_t kFollowersPerLine = 12;
 
+// Writes `count` entries as a list of locations: "… <first>" then the first kFollowersPerLine
+// entries, and "… <continuation>" lines for the rest; `entry(i, &text)` appends entry `i`. The
+// first line stands for `lines` lines of the output (SummaryWriter::Marker).
+template <typename Entry>
+void WriteLocationList(std::string_view first, std::string_view continuation, size_t count,
+                       uint64_t lines, SummaryWriter& out, Entry entry) {
+  std::string text(first);
+  for (size_t i = 0; i < count; ++i) {
+    if (i > 0 && i % kFollowersPerLine == 0) {
+      out.Marker(text, lines);
+      lines = 0;
+      text.assign(continuation);
+    } else if (i > 0) {
+      text.append(core::kListSeparator);
+    }
+    entry(i, &text);
+  }
+  if (count > 0) out.Marker(text, lines);
+}
+
 class DiagnosticGroups {
  public:
   // Adds the next diagnostic (indices count from 0 in the order added): `kind` (its severity
@@ -86,7 +106,6 @@ class DiagnosticGroups {
   struct Group {
     std::string_view label;
     std::vector<uint32_t> members;  // the leader first
-    bool names_differ = false;
   };
   void WriteFollowerLines(const Group& g, uint64_t lines, SummaryWriter& out) const;
   // Per group, the positions of the names that differ somewhere in it (computed once, when

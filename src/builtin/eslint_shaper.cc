@@ -97,6 +97,8 @@ struct Row {
   bool error = false;
   std::string_view rule;  // empty when the problem has none (a parsing error)
   std::string_view file;  // for formats that name the file on each row
+  // Stylish only: "12:13", "warning", and the message without its rule.
+  std::string_view position, severity, message;
 };
 
 // Stylish: "  12:13  warning  message  rule-id"; next lint: "12:13  Warning: message  rule".
@@ -104,8 +106,10 @@ std::optional<Row> ParseStylishRow(std::string_view line) {
   size_t i = line.find_first_not_of(' ');
   if (i == std::string_view::npos || !IsDigit(line[i])) return std::nullopt;
   const bool indented = i > 0;
+  const size_t position = i;
   i = SkipLineCol(line, i);
   if (i == std::string_view::npos || i + 2 >= line.size() || line[i] != ' ') return std::nullopt;
+  const std::string_view position_text = line.substr(position, i - position);
   i = line.find_first_not_of(' ', i);
   if (i == std::string_view::npos) return std::nullopt;
   std::string_view rest = line.substr(i);
@@ -128,9 +132,13 @@ std::optional<Row> ParseStylishRow(std::string_view line) {
   while (!message.empty() && message.back() == ' ') message.remove_suffix(1);
   if (message.empty()) return std::nullopt;
   size_t sep = message.rfind("  ");
+  row.position = position_text;
+  row.severity = Strip(rest.substr(0, word - 1));
+  row.message = Strip(message);
   if (sep != std::string_view::npos && IsRuleId(message.substr(sep + 2)) &&
       !Strip(message.substr(0, sep)).empty()) {
     row.rule = message.substr(sep + 2);
+    row.message = Strip(message.substr(0, sep));
   }
   return row;
 }
@@ -697,7 +705,8 @@ class EslintShaper final : public core::Shaper {
                       Plural(stated_warnings.value_or(warnings), "warning", "warnings"), ") in ",
                       Plural(files.size(), "file", "files"), exit_suffix));
 
-    // Many problems under stylish path lines: grouped by rule and message.
+    // Many problems under stylish path lines (compact and unix rows name their file on the row,
+    // so these are stylish rows): grouped by rule and message.
     if (problems.size() > kAllInFull &&
         std::all_of(problems.begin(), problems.end(),
                     [](const Problem& p) { return p.file_line != kNoLine; })) {
@@ -738,17 +747,9 @@ class EslintShaper final : public core::Shaper {
     DiagnosticGroups groups;
     std::vector<std::string_view> position(problems.size());
     for (size_t k = 0; k < problems.size(); ++k) {
-      const Problem& p = problems[k];
-      const std::string_view row = Strip(lines[p.line]);
-      const size_t space = row.find(' ');
-      position[k] = row.substr(0, space);                          // "12:13"
-      std::string_view rest = Strip(row.substr(space));            // "error  message  rule"
-      const std::string_view severity = rest.substr(0, rest.find(' '));
-      rest = Strip(rest.substr(severity.size()));
-      if (!p.rule.empty() && rest.ends_with(p.rule)) {
-        rest = Strip(rest.substr(0, rest.size() - p.rule.size()));
-      }
-      groups.Add(severity, p.rule, rest, position[k]);
+      const Row row = *ParseStylishRow(lines[problems[k].line]);  // a row: it parsed before
+      position[k] = row.position;
+      groups.Add(row.severity, row.rule, row.message, row.position);
     }
     OtherLines other(lines, is_row, is_file, out);
     for (size_t begin = 0; begin < problems.size();) {
@@ -767,18 +768,15 @@ class EslintShaper final : public core::Shaper {
         path_written = true;
         out.Line(lines[problems[k].line]);
       }
-      for (size_t at = 0; at < listed.size(); at += kFollowersPerLine) {
-        std::string text = at == 0 ? StrCat(core::FormatCount(listed.size()), " more in ", path,
-                                            core::kListAt)
-                                   : StrCat(path, core::kListAlsoAt);
-        for (size_t j = at; j < listed.size() && j < at + kFollowersPerLine; ++j) {
-          const size_t k = listed[j];
-          StrAppend(&text, j == at ? "" : core::kListSeparator, position[k],
-                    problems[k].rule.empty() ? "" : " ", problems[k].rule, groups.Names(k));
-        }
-        // The list stands for its rows, and for the path line when no row of the file is shown.
-        out.Marker(text, at == 0 ? listed.size() + (path_written ? 0 : 1) : 0);
-      }
+      // The list stands for its rows, and for the path line when no row of the file is shown.
+      WriteLocationList(StrCat(core::FormatCount(listed.size()), " more in ", path, core::kListAt),
+                        StrCat(path, core::kListAlsoAt), listed.size(),
+                        listed.size() + (path_written ? 0 : 1), out,
+                        [&](size_t j, std::string* text) {
+                          const size_t k = listed[j];
+                          StrAppend(text, position[k], problems[k].rule.empty() ? "" : " ",
+                                    problems[k].rule, groups.Names(k));
+                        });
       other.Skip(problems[end - 1].line + 1);
       begin = end;
     }

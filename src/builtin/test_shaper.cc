@@ -94,14 +94,6 @@ bool IsCaretLine(std::string_view line) {
          t.find_first_not_of("|^~ ") == std::string_view::npos;
 }
 
-// Python's marker under the code of a frame ("    ^^^^^^^^"), rustc's under a span: only '^'
-// and '~', which point at what the frame's line and column already say.
-bool IsBareCaretLine(std::string_view line) {
-  std::string_view t = Trim(line);
-  return !t.empty() && t.find('^') != std::string_view::npos &&
-         t.find_first_not_of("^~") == std::string_view::npos;
-}
-
 // pytest's frame separator "_ _ _ _ ..." and its location lines "path.py:13: in f".
 bool IsPytestFrameSeparator(std::string_view line) {
   return line.size() >= 7 && line.starts_with("_ _ ") &&
@@ -208,7 +200,7 @@ BlockLines SelectGeneric(const std::vector<std::string_view>& detail) {
       }
       continue;
     }
-    if (IsCaretLine(line) || IsBareCaretLine(line)) {
+    if (IsCaretLine(line) || IsCaretsOnly(line)) {
       ++out.marks;
       continue;
     }

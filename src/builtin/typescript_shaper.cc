@@ -190,17 +190,6 @@ bool IsTableRow(std::string_view line) {
   return i > 0 && t.substr(i).starts_with("  ");
 }
 
-// A diagnostic header's location as printed: "src/a.ts(12,5)", "src/a.ts:12:5"; "" for a
-// global diagnostic.
-template <typename D>
-std::string_view Location(std::string_view header, const D& d) {
-  if (d.file_len == 0) return {};
-  std::string_view before = header.substr(0, d.code_off);  // "src/a.ts(12,5): error "
-  size_t end = before.find(before[d.file_len] == '(' ? ')' : ' ', d.file_len);
-  if (end == std::string_view::npos) return before.substr(0, d.file_len);
-  return before.substr(0, before[d.file_len] == '(' ? end + 1 : end);
-}
-
 enum class Kind : uint8_t {
   kOther,
   kBlank,
@@ -233,6 +222,16 @@ struct Diagnostic {
     return lines[begin].substr(code_off, code_len);
   }
 };
+
+// A diagnostic header's location as printed: "src/a.ts(12,5)", "src/a.ts:12:5"; "" for a
+// global diagnostic.
+std::string_view Location(std::string_view header, const Diagnostic& d) {
+  if (d.file_len == 0) return {};
+  std::string_view before = header.substr(0, d.code_off);  // "src/a.ts(12,5): error "
+  size_t end = before.find(before[d.file_len] == '(' ? ')' : ' ', d.file_len);
+  if (end == std::string_view::npos) return before.substr(0, d.file_len);
+  return before.substr(0, before[d.file_len] == '(' ? end + 1 : end);
+}
 
 struct Parse {
   std::vector<Kind> kinds;

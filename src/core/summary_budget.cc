@@ -137,11 +137,6 @@ int IdentifierRank(std::string_view line) {
   return kLocation;
 }
 
-// An entry of a list of locations: the file it names ("" when none).
-struct ListEntry {
-  std::string_view path;
-};
-
 bool IsPosition(std::string_view word) {  // "12:13"
   const size_t colon = word.find(':');
   return colon != std::string_view::npos && colon > 0 && colon + 1 < word.size() &&
@@ -149,9 +144,10 @@ bool IsPosition(std::string_view word) {  // "12:13"
          std::isdigit(static_cast<unsigned char>(word[colon + 1]));
 }
 
-// The entries of a list of locations (summary_budget.h), or none when `line` is not one.
-std::vector<ListEntry> ListedLocations(std::string_view line) {
-  std::vector<ListEntry> entries;
+// The files the entries of a list of locations name (summary_budget.h; "" for an entry that
+// names none), or nothing when `line` is not a list.
+std::vector<std::string_view> ListedLocations(std::string_view line) {
+  std::vector<std::string_view> entries;
   if (!line.starts_with("… ")) return entries;
   const size_t at = line.find(kListAt);
   if (at == std::string_view::npos) return entries;
@@ -164,14 +160,14 @@ std::vector<ListEntry> ListedLocations(std::string_view line) {
   while (!rest.empty()) {
     const size_t sep = rest.find(kListSeparator);
     const std::string_view entry = rest.substr(0, sep);
-    ListEntry listed{LocationPath(entry)};
-    if (listed.path.empty() && IsPosition(entry.substr(0, entry.find(' ')))) listed.path = file;
-    entries.push_back(listed);
+    std::string_view path = LocationPath(entry);
+    if (path.empty() && IsPosition(entry.substr(0, entry.find(' ')))) path = file;
+    entries.push_back(path);
     if (sep == std::string_view::npos) break;
     rest.remove_prefix(sep + kListSeparator.size());
   }
   // A list names locations: its first entry is one.
-  if (entries.empty() || entries.front().path.empty()) entries.clear();
+  if (entries.empty() || entries.front().empty()) entries.clear();
   return entries;
 }
 
@@ -179,10 +175,35 @@ std::string LeftOut(uint64_t n) {
   return StrCat("… ", FormatCount(n), n == 1 ? " line" : " lines", " cut (budget)");
 }
 
+// The order lines are offered in: rank by rank, each from the top — identifiers from both ends
+// in (the first, the last, the second, …), so that when they do not all fit, the failures a run
+// ends with stay as well as those it starts with.
+std::vector<size_t> VisitOrder(const std::vector<int>& rank) {
+  std::vector<size_t> order;
+  order.reserve(rank.size());
+  for (int want = kOutcome; want <= kContext; ++want) {
+    const size_t from = order.size();
+    for (size_t i = 0; i < rank.size(); ++i) {
+      if (rank[i] == want) order.push_back(i);
+    }
+    if (want != kIdentifier) continue;
+    std::vector<size_t> ends;
+    ends.reserve(order.size() - from);
+    for (size_t a = from, b = order.size(); a < b;) {
+      ends.push_back(order[a++]);
+      if (a < b) ends.push_back(order[--b]);
+    }
+    std::copy(ends.begin(), ends.end(), order.begin() + static_cast<std::ptrdiff_t>(from));
+  }
+  return order;
+}
+
 // Keeps lines by rank while they fit in `limit` tokens, and writes the cut summary.
+// `order`: the lines in the order they are offered (VisitOrder).
 BudgetCut Assemble(const std::vector<std::string_view>& lines, const std::vector<int>& rank,
-                   const std::vector<bool>& is_list, const std::vector<uint64_t>& cost,
-                   uint64_t limit, uint64_t max_tokens, const TokenCounter& counter) {
+                   const std::vector<size_t>& order, const std::vector<bool>& is_list,
+                   const std::vector<uint64_t>& cost, uint64_t limit, uint64_t max_tokens,
+                   const TokenCounter& counter) {
   BudgetCut cut;
   cut.cut = true;
   const size_t n = lines.size();
@@ -202,40 +223,24 @@ BudgetCut Assemble(const std::vector<std::string_view>& lines, const std::vector
   std::map<std::string, uint64_t> cut_by_file;
   uint64_t identifiers_left_out = 0;
   uint64_t without_file = 0;
-  for (int want = kOutcome; want <= kContext; ++want) {
-    // Identifiers are taken from both ends in (the first, the last, the second, …): when they
-    // do not all fit, the failures a run ends with stay as well as those it starts with.
-    std::vector<size_t> order;
-    for (size_t i = 0; i < n; ++i) {
-      if (rank[i] == want) order.push_back(i);
+  for (size_t i : order) {
+    const int want = rank[i];
+    const uint64_t price = cost[i] + marker_cost(i);
+    if (spent + price <= limit || want == kOutcome) {
+      keep[i] = true;
+      spent += price;
+      continue;
     }
-    if (want == kIdentifier) {
-      std::vector<size_t> ends;
-      ends.reserve(order.size());
-      for (size_t a = 0, b = order.size(); a < b;) {
-        ends.push_back(order[a++]);
-        if (a < b) ends.push_back(order[--b]);
-      }
-      order = std::move(ends);
-    }
-    for (size_t i : order) {
-      const uint64_t price = cost[i] + marker_cost(i);
-      if (spent + price <= limit || want == kOutcome) {
-        keep[i] = true;
-        spent += price;
-        continue;
-      }
-      if (want != kIdentifier && !is_list[i]) continue;
-      std::vector<ListEntry> listed = ListedLocations(lines[i]);
-      if (listed.empty()) listed.push_back(ListEntry{LocationPath(lines[i])});
-      identifiers_cut = true;
-      for (const ListEntry& item : listed) {
-        ++identifiers_left_out;
-        if (item.path.empty()) {
-          ++without_file;
-        } else {
-          ++cut_by_file[std::string(item.path)];
-        }
+    if (want != kIdentifier && !is_list[i]) continue;
+    std::vector<std::string_view> listed = ListedLocations(lines[i]);
+    if (listed.empty()) listed.push_back(LocationPath(lines[i]));
+    identifiers_cut = true;
+    for (std::string_view path : listed) {
+      ++identifiers_left_out;
+      if (path.empty()) {
+        ++without_file;
+      } else {
+        ++cut_by_file[std::string(path)];
       }
     }
   }
@@ -382,10 +387,12 @@ BudgetCut FitToBudget(std::string_view summary, uint64_t max_tokens, uint64_t re
   // The statement at the end (and the count by file, when identifiers are cut) is kept aside.
   const uint64_t statement = 120;
   uint64_t limit = max_tokens > reserve + statement ? max_tokens - reserve - statement : 0;
+  const std::vector<size_t> order = VisitOrder(rank);
   // Line costs are counted one by one; the whole is counted again and the limit lowered until
   // it fits (BPE pieces rarely cross a newline, so this converges at once).
   for (int attempt = 0;; ++attempt) {
-    BudgetCut attempt_cut = Assemble(lines, rank, is_list, cost, limit, max_tokens, counter);
+    BudgetCut attempt_cut =
+        Assemble(lines, rank, order, is_list, cost, limit, max_tokens, counter);
     attempt_cut.lines_in = cut.lines_in;
     const uint64_t tokens = counter.Count(attempt_cut.summary);
     if (tokens + reserve <= max_tokens || attempt >= 8 || limit == 0) return attempt_cut;
