@@ -53,8 +53,10 @@ constexpr size_t kMaxMergeBytes = 64 << 10;
 constexpr size_t kLongPieceBytes = 4 << 10;
 constexpr size_t kMaxLongPieces = 256;
 
-// Pieces remembered per count (views into the text counted).
+// Pieces remembered per count, of each of two kinds: short ones (at most kShortPieceBytes,
+// keyed by value) and longer ones (views into the text counted).
 constexpr size_t kMaxSeenPieces = 1 << 16;
+constexpr size_t kShortPieceBytes = 7;
 
 // The rank files are at most this large (o200k_base's is 3.6 MB).
 constexpr size_t kMaxRanksFileBytes = 64u << 20;
@@ -430,9 +432,15 @@ class BpeTokenCounter final : public TokenCounter {
   uint64_t Count(std::string_view text) const override {
     if (text.empty()) return 0;
     // Command output repeats itself: a piece seen once is looked up in a small map after,
-    // which stays in the processor's cache where the vocabulary's table does not.
-    absl::flat_hash_map<std::string_view, uint32_t> seen;
+    // which stays in the processor's cache where the vocabulary's table does not. Most pieces
+    // are short, and those are keyed by value (their bytes and length in one integer), which
+    // costs neither a string hash nor a comparison of bytes.
+    absl::flat_hash_map<uint64_t, uint32_t> seen_short;
+    absl::flat_hash_map<std::string_view, uint32_t> seen_long;
     uint64_t tokens = 0;
+    auto count = [&](std::string_view piece) -> uint32_t {
+      return table_.Rank(piece) ? 1 : static_cast<uint32_t>(Merge(piece));
+    };
     Split(text, /*fast=*/true, [&](std::string_view piece, bool matched) {
       if (!matched) {  // bytes that are not UTF-8
         tokens += Merge(piece);
@@ -442,12 +450,23 @@ class BpeTokenCounter final : public TokenCounter {
         ++tokens;
         return;
       }
-      if (auto it = seen.find(piece); it != seen.end()) {
+      if (piece.size() <= kShortPieceBytes) {
+        uint64_t key = uint64_t{piece.size()} << 56;
+        for (size_t i = 0; i < piece.size(); ++i) {
+          key |= uint64_t{static_cast<unsigned char>(piece[i])} << (8 * i);
+        }
+        auto [it, inserted] = seen_short.try_emplace(key, 0);
+        if (inserted) it->second = count(piece);
+        tokens += it->second;
+        if (seen_short.size() >= kMaxSeenPieces) seen_short.clear();
+        return;
+      }
+      if (auto it = seen_long.find(piece); it != seen_long.end()) {
         tokens += it->second;
         return;
       }
-      const uint64_t n = table_.Rank(piece) ? 1 : Merge(piece);
-      if (seen.size() < kMaxSeenPieces) seen.emplace(piece, static_cast<uint32_t>(n));
+      const uint32_t n = count(piece);
+      if (seen_long.size() < kMaxSeenPieces) seen_long.emplace(piece, n);
       tokens += n;
     });
     return tokens;
