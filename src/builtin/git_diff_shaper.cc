@@ -923,7 +923,11 @@ class GitDiffShaper final : public core::Shaper {
     const bool keep_context = r.changed + r.context <= kBodyBudget;
     std::vector<uint64_t> hunk_cap(r.hunks.size());
     if (keep_context) {
-      for (size_t h = 0; h < r.hunks.size(); ++h) hunk_cap[h] = r.hunks[h].changed();
+      // A deleted file's old contents are counted even then: its header says what went.
+      for (size_t h = 0; h < r.hunks.size(); ++h) {
+        const HunkInfo& hk = r.hunks[h];
+        hunk_cap[h] = hk.file < r.files.size() && r.files[hk.file].deleted ? 0 : hk.changed();
+      }
     } else {
       std::vector<uint64_t> wanted(r.files.size(), 0);
       for (size_t f = 0; f < r.files.size(); ++f) {
@@ -976,7 +980,14 @@ class GitDiffShaper final : public core::Shaper {
     } pending;
     auto flush = [&]() {
       if (pending.lines == 0) return;
-      std::string_view path = pending.file < r.files.size() ? r.files[pending.file].path : "";
+      const FileInfo* info = pending.file < r.files.size() ? &r.files[pending.file] : nullptr;
+      std::string_view path = info != nullptr ? info->path : "";
+      if (info != nullptr && info->deleted && !path.empty()) {
+        out.ElidedLines(pending.lines, StrCat(pending.lines == 1 ? "line" : "lines",
+                                              " of the deleted file ", path, " omitted"));
+        pending = Pending{};
+        return;
+      }
       out.ElidedLines(pending.lines,
                       StrCat(pending.lines == 1 ? "changed line" : "changed lines",
                              path.empty() ? "" : StrCat(" of ", path), " omitted (",

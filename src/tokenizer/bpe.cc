@@ -438,8 +438,12 @@ class BpeTokenCounter final : public TokenCounter {
     absl::flat_hash_map<uint64_t, uint32_t> seen_short;
     absl::flat_hash_map<std::string_view, uint32_t> seen_long;
     uint64_t tokens = 0;
-    auto count = [&](std::string_view piece) -> uint32_t {
-      return table_.Rank(piece) ? 1 : static_cast<uint32_t>(Merge(piece));
+    // Looks `piece` up under `key`, counting it on a miss; a full map keeps what it holds.
+    auto lookup = [&](auto& seen, const auto& key, std::string_view piece) -> uint32_t {
+      if (auto it = seen.find(key); it != seen.end()) return it->second;
+      const uint32_t n = table_.Rank(piece) ? 1 : static_cast<uint32_t>(Merge(piece));
+      if (seen.size() < kMaxSeenPieces) seen.emplace(key, n);
+      return n;
     };
     Split(text, /*fast=*/true, [&](std::string_view piece, bool matched) {
       if (!matched) {  // bytes that are not UTF-8
@@ -455,19 +459,10 @@ class BpeTokenCounter final : public TokenCounter {
         for (size_t i = 0; i < piece.size(); ++i) {
           key |= uint64_t{static_cast<unsigned char>(piece[i])} << (8 * i);
         }
-        auto [it, inserted] = seen_short.try_emplace(key, 0);
-        if (inserted) it->second = count(piece);
-        tokens += it->second;
-        if (seen_short.size() >= kMaxSeenPieces) seen_short.clear();
+        tokens += lookup(seen_short, key, piece);
         return;
       }
-      if (auto it = seen_long.find(piece); it != seen_long.end()) {
-        tokens += it->second;
-        return;
-      }
-      const uint32_t n = count(piece);
-      if (seen_long.size() < kMaxSeenPieces) seen_long.emplace(piece, n);
-      tokens += n;
+      tokens += lookup(seen_long, piece, piece);
     });
     return tokens;
   }

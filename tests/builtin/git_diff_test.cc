@@ -155,6 +155,21 @@ TEST_CASE("git-diff: a large hunk keeps its head and tail, the middle counted ex
   CHECK(MarkedLines(summary) + 80 + 3 == core::CountLines(output));  // 80 shown + 3 headers
 }
 
+TEST_CASE("git-diff: a small diff is shown whole but a deleted file's old contents") {
+  std::string output = "diff --git a/a.c b/a.c\nindex 1..2 100644\n--- a/a.c\n+++ b/a.c\n"
+                       "@@ -1,3 +1,3 @@\n ctx\n-old\n+new\n ctx 2\n"
+                       "diff --git a/t.c b/t.c\ndeleted file mode 100644\nindex 3..0000000\n"
+                       "--- a/t.c\n+++ /dev/null\n@@ -1,3 +0,0 @@\n-int a;\n-int b;\n-int c;\n";
+  auto lines = Lines(Shape("git diff --cached", output));
+  CHECK(lines[0] == "git diff: 2 files changed, +1 −4");
+  CHECK(Has(lines, " ctx"));  // small: context kept
+  CHECK(Has(lines, "-old"));
+  CHECK(Has(lines, "deleted file mode 100644"));
+  CHECK(Has(lines, "@@ -1,3 +0,0 @@"));
+  CHECK(Has(lines, "… 3 lines of the deleted file t.c omitted"));
+  CHECK_FALSE(Has(lines, "-int a;"));
+}
+
 TEST_CASE("git-diff: the budget is shared fairly, context goes first, deleted files counted") {
   std::string output = "diff --git a/small.c b/small.c\nindex 1..2 100644\n--- a/small.c\n"
                        "+++ b/small.c\n@@ -1,8 +1,8 @@\n ctx 1\n ctx 2\n ctx 3\n";
@@ -173,7 +188,7 @@ TEST_CASE("git-diff: the budget is shared fairly, context goes first, deleted fi
   CHECK_FALSE(Has(lines, " ctx 1"));
   CHECK(Has(lines, "deleted file mode 100644"));
   CHECK(Has(lines, "@@ -1,22 +0,0 @@"));
-  CHECK(Has(lines, "… 22 changed lines of old.py omitted (−22)"));
+  CHECK(Has(lines, "… 22 lines of the deleted file old.py omitted"));
   // The big file: at most 80 lines (budget 250 + 8 per extra file, 80 per file).
   CHECK(Has(lines, "… 420 changed lines omitted (+420)"));
   CHECK(Has(lines, "… 6 context lines omitted"));
