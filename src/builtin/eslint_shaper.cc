@@ -17,12 +17,10 @@
 //  - ESLint's own failure ("Oops! Something went wrong! :(", "ESLint: 9.x", the reason:
 //    no config file, a bad rule option, no files matching the pattern).
 //
-// Stylish, more than 30 problems: grouped by rule and message (Grouped() below), every row kept.
-// Otherwise keeps every error row with its file's path line (file, line:col, message, rule), up to 150;
-// beyond, the first 100, the first error of each rule not yet shown and the last 5, the others
-// counted by rule. Warnings: all up to 30; beyond, the first 15, the rest counted by rule. The
-// totals lines are kept verbatim; lines of other tools that look like errors are kept; the
-// rest (blank lines, paths of files with nothing shown) is counted. A clean run is one line.
+// Up to 30 problems: every row, with its file's path line. More, in any format: grouped by rule
+// and message (WriteGrouped() below), every problem's position kept. The totals lines are kept
+// verbatim; lines of other tools that look like errors are kept; the rest (blank lines) is
+// counted. A clean run is one line.
 #include <algorithm>
 #include <cctype>
 #include <unordered_map>
@@ -38,15 +36,8 @@
 namespace plugline::builtin {
 namespace {
 
-constexpr size_t kAllInFull = 30;       // stylish: up to this many problems, all in full; beyond,
-                                        // grouped by rule and message, every row kept
-constexpr size_t kAllErrorsUpTo = 150;  // otherwise up to this many errors, all are shown
-constexpr size_t kHeadErrors = 100;     // otherwise the first ones,
-constexpr size_t kRuleExamples = 20;    // the first of each rule not yet shown,
-constexpr size_t kTailErrors = 5;       // and the last ones
-constexpr size_t kAllWarningsUpTo = 30;
-constexpr size_t kHeadWarnings = 15;
-constexpr size_t kMaxRulesListed = 12;
+constexpr size_t kAllInFull = 30;  // up to this many problems, all in full; beyond, grouped by
+                                   // rule and message, every position kept
 constexpr size_t kMaxOtherErrorLines = 30;
 constexpr size_t kMaxCrashLines = 60;
 constexpr size_t kMaxStackFrames = 5;
@@ -97,7 +88,8 @@ struct Row {
   bool error = false;
   std::string_view rule;  // empty when the problem has none (a parsing error)
   std::string_view file;  // for formats that name the file on each row
-  // Stylish only: "12:13", "warning", and the message without its rule.
+  // The position as printed ("12:13"; compact: "line 12, col 13"), the severity as printed
+  // ("warning", "Error") and the message without its rule.
   std::string_view position, severity, message;
 };
 
@@ -159,11 +151,18 @@ std::optional<Row> ParseCompactRow(std::string_view line) {
     return std::nullopt;
   }
   row.file = line.substr(0, at);
+  row.position = line.substr(at + 2, sev - at - 2);
+  row.severity = rest.substr(0, row.error ? 5 : 7);
+  row.message = rest.substr(row.error ? 8 : 10);
   if (line.ends_with(")")) {
     size_t open = line.rfind(" (");
     if (open != std::string_view::npos && open > sev) {
       std::string_view rule = line.substr(open + 2, line.size() - open - 3);
-      if (IsRuleId(rule)) row.rule = rule;
+      if (IsRuleId(rule)) {
+        row.rule = rule;
+        row.message =
+            line.substr(sev + 2 + (row.error ? 8 : 10), open - (sev + 2 + (row.error ? 8 : 10)));
+      }
     }
   }
   return row;
@@ -178,8 +177,10 @@ std::optional<Row> ParseUnixRow(std::string_view line) {
   Row row;
   if (tag.starts_with("Error")) {
     row.error = true;
+    row.severity = tag.substr(0, 5);
     tag.remove_prefix(5);
   } else if (tag.starts_with("Warning")) {
+    row.severity = tag.substr(0, 7);
     tag.remove_prefix(7);
   } else {
     return std::nullopt;
@@ -192,6 +193,8 @@ std::optional<Row> ParseUnixRow(std::string_view line) {
     size_t after = SkipLineCol(line, c + 1);
     if (after != std::string_view::npos && line.substr(after).starts_with(": ") && c > 0) {
       row.file = line.substr(0, c);
+      row.position = line.substr(c + 1, after - c - 1);
+      row.message = line.substr(after + 2, open - after - 2);
       return row;
     }
   }
@@ -199,6 +202,14 @@ std::optional<Row> ParseUnixRow(std::string_view line) {
 }
 
 // "✖ 22 problems (12 errors, 10 warnings)" (stylish) or "22 problems" (compact, unix).
+// A row of any of the text formats.
+std::optional<Row> ParseRow(std::string_view line) {
+  std::optional<Row> row = ParseStylishRow(line);
+  if (!row) row = ParseCompactRow(line);
+  if (!row) row = ParseUnixRow(line);
+  return row;
+}
+
 bool IsProblemsLine(std::string_view line) {
   std::string_view t = Strip(line);
   if (t.starts_with("✖ ")) return t.find(" problem") != std::string_view::npos;
@@ -211,28 +222,6 @@ bool IsTotalsLine(std::string_view line) {
   return IsProblemsLine(line) ||
          line.find("potentially fixable with the `--fix` option") != std::string_view::npos ||
          line.starts_with("ESLint found too many warnings");
-}
-
-
-
-// "270 no-undef, 268 eqeqeq, …" — most frequent first.
-std::string Breakdown(const Tally& counts) {
-  std::vector<std::pair<std::string_view, uint64_t>> sorted = counts.items();
-  std::sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) {
-    return a.second != b.second ? a.second > b.second : a.first < b.first;
-  });
-  std::string text;
-  for (size_t k = 0; k < sorted.size() && k < kMaxRulesListed; ++k) {
-    StrAppend(&text, k == 0 ? "" : ", ", core::FormatCount(sorted[k].second), " ",
-              sorted[k].first.empty() ? "without a rule" : sorted[k].first);
-  }
-  if (sorted.size() > kMaxRulesListed) {
-    uint64_t rest = 0;
-    for (size_t k = kMaxRulesListed; k < sorted.size(); ++k) rest += sorted[k].second;
-    StrAppend(&text, ", ", core::FormatCount(rest), " of ",
-              core::FormatCount(sorted.size() - kMaxRulesListed), " other rules");
-  }
-  return text;
 }
 
 bool ToolIs(std::string_view command, std::initializer_list<std::string_view> names) {
@@ -309,7 +298,6 @@ size_t FindOops(const std::vector<std::string_view>& lines) {
   return std::string_view::npos;
 }
 
-
 // One past the closing quote of the JSON string that opens at `open`.
 size_t JsonStringEnd(std::string_view text, size_t open) {
   size_t j = open + 1;
@@ -357,9 +345,9 @@ size_t JsonValueEnd(std::string_view text, size_t i) {
 // ignored. Text that does not scan as expected comes back whole.
 std::string WithReadMembers(std::string_view text, size_t file_depth, size_t message_depth) {
   static constexpr std::string_view kFileKeys[] = {"filePath", "messages", "errorCount",
-                                                    "warningCount", "fatalErrorCount"};
+                                                   "warningCount", "fatalErrorCount"};
   static constexpr std::string_view kMessageKeys[] = {"ruleId", "severity", "message",
-                                                       "line",   "column",   "fatal"};
+                                                      "line",   "column",   "fatal"};
   auto is_space = [](char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; };
   auto skip_space = [&](size_t k) {
     while (k < text.size() && is_space(text[k])) ++k;
@@ -367,7 +355,7 @@ std::string WithReadMembers(std::string_view text, size_t file_depth, size_t mes
   };
   std::string out;
   out.reserve(text.size());
-  std::vector<char> stack;  // the open containers: '{' or '['
+  std::vector<char> stack;                                  // the open containers: '{' or '['
   size_t copied = 0, i = 0, last = std::string_view::npos;  // last structural character
   while (i < text.size()) {
     const char c = text[i];
@@ -392,8 +380,7 @@ std::string WithReadMembers(std::string_view text, size_t file_depth, size_t mes
           size_t cut_from = i, cut_to = value_end;
           if (text[last] == ',') {
             cut_from = last;  // ',"key":value' goes with its comma
-          } else if (size_t next = skip_space(value_end);
-                     next < text.size() && text[next] == ',') {
+          } else if (size_t next = skip_space(value_end); next < text.size() && text[next] == ',') {
             cut_to = next + 1;  // a first member: '"key":value,' goes with the comma after it
           }
           out.append(text.substr(copied, cut_from - copied));
@@ -427,91 +414,44 @@ struct Problem {
   bool error = false;
 };
 
-// Which problems are shown: every error when few, otherwise the first ones, the first of each
-// rule not yet shown, and the last ones; every warning when few, otherwise the first ones.
-std::vector<bool> SelectShown(const std::vector<Problem>& problems) {
-  std::vector<size_t> errors, warnings;
-  for (size_t k = 0; k < problems.size(); ++k) (problems[k].error ? errors : warnings).push_back(k);
-  std::vector<bool> shown(problems.size(), false);
-  if (errors.size() <= kAllErrorsUpTo) {
-    for (size_t k : errors) shown[k] = true;
-  } else {
-    Tally rules;
-    for (size_t k = 0; k < kHeadErrors; ++k) {
-      shown[errors[k]] = true;
-      rules.Add(problems[errors[k]].rule);
-    }
-    size_t examples = 0;
-    for (size_t k = kHeadErrors; k + kTailErrors < errors.size() && examples < kRuleExamples;
-         ++k) {
-      if (rules.Add(problems[errors[k]].rule)) {
-        shown[errors[k]] = true;
-        ++examples;
+// Many problems, grouped by severity, rule and message (diagnostic_groups.h), file by file (a
+// run of problems whose rows name the same file): a problem whose group is new is written in
+// full by `lead(k, first_of_its_file)`; the others become one list of positions for the file,
+// each with its rule and the names that differ from its group's first: "… 7 more in /w/a.js
+// at: 11:15 eqeqeq; 15:10 no-undef 'x'". No problem is left out. `begin_file(k)` and
+// `end_file(k)` get a file's first and last problem; the list of the file whose first problem
+// is `k` stands for `list_lines(k, listed, any_lead)` lines of the output.
+template <typename BeginFile, typename Lead, typename EndFile, typename ListLines>
+void WriteGrouped(const std::vector<Problem>& problems, const std::vector<Row>& rows,
+                  SummaryWriter& out, BeginFile begin_file, Lead lead, EndFile end_file,
+                  ListLines list_lines) {
+  DiagnosticGroups groups;
+  for (const Row& row : rows) groups.Add(row.severity, row.rule, row.message, row.position);
+  for (size_t begin = 0; begin < problems.size();) {
+    size_t end = begin;
+    while (end < problems.size() && rows[end].file == rows[begin].file) ++end;
+    const std::string_view path = rows[begin].file;
+    begin_file(begin);
+    bool any_lead = false;
+    std::vector<size_t> listed;
+    for (size_t k = begin; k < end; ++k) {
+      if (!groups.Leads(k)) {
+        listed.push_back(k);
+        continue;
       }
+      lead(k, !any_lead);
+      any_lead = true;
     }
-    for (size_t k = errors.size() - kTailErrors; k < errors.size(); ++k) shown[errors[k]] = true;
-  }
-  size_t keep_warnings = warnings.size() <= kAllWarningsUpTo ? warnings.size() : kHeadWarnings;
-  for (size_t k = 0; k < keep_warnings; ++k) shown[warnings[k]] = true;
-  return shown;
-}
-
-struct Omissions {
-  uint64_t errors = 0, warnings = 0, error_runs = 0;
-  Tally error_rules, warning_rules;
-};
-
-Omissions CountOmitted(const std::vector<Problem>& problems, const std::vector<bool>& shown) {
-  Omissions o;
-  bool in_run = false;
-  for (size_t k = 0; k < problems.size(); ++k) {
-    const Problem& p = problems[k];
-    if (!p.error) {
-      if (!shown[k]) {
-        ++o.warnings;
-        o.warning_rules.Add(p.rule);
-      }
-      continue;
-    }
-    if (shown[k]) {
-      in_run = false;
-    } else {
-      ++o.errors;
-      o.error_rules.Add(p.rule);
-      if (!in_run) ++o.error_runs;
-      in_run = true;
-    }
-  }
-  return o;
-}
-
-// Writes the problems in order through `write`, with a marker where errors were omitted.
-template <typename WriteFn>
-void WriteProblems(const std::vector<Problem>& problems, const std::vector<bool>& shown,
-                   const Omissions& o, SummaryWriter& out, WriteFn write) {
-  const std::string error_breakdown = Breakdown(o.error_rules);
-  uint64_t gap = 0;
-  auto gap_marker = [&]() {
-    if (gap == 0) return;
-    out.Elided(gap, StrCat(gap == 1 ? "error omitted" : "errors omitted",
-                           o.error_runs == 1 ? StrCat(": ", error_breakdown) : ""));
-    gap = 0;
-  };
-  for (size_t k = 0; k < problems.size(); ++k) {
-    if (!shown[k]) {
-      if (problems[k].error) ++gap;
-      continue;
-    }
-    if (problems[k].error) gap_marker();
-    write(problems[k]);
-  }
-  gap_marker();
-  if (o.error_runs > 1) {
-    out.Elided(o.errors, StrCat("errors omitted in all: ", error_breakdown));
-  }
-  if (o.warnings > 0) {
-    out.Elided(o.warnings, StrCat(o.warnings == 1 ? "warning omitted: " : "warnings omitted: ",
-                                  Breakdown(o.warning_rules)));
+    WriteLocationList(StrCat(core::FormatCount(listed.size()), " more in ", path, core::kListAt),
+                      StrCat(path, core::kListAlsoAt), listed.size(),
+                      list_lines(begin, listed.size(), any_lead), out,
+                      [&](size_t j, std::string* text) {
+                        const size_t k = listed[j];
+                        StrAppend(text, rows[k].position, rows[k].rule.empty() ? "" : " ",
+                                  rows[k].rule, groups.Names(k));
+                      });
+    end_file(end - 1);
+    begin = end;
   }
 }
 
@@ -624,6 +564,7 @@ class EslintShaper final : public core::Shaper {
                                 SummaryWriter& out) {
     const size_t n = lines.size();
     std::vector<Problem> problems;
+    std::vector<Row> rows;  // problems[k]'s row, its file named
     std::vector<std::string_view> totals;
     std::vector<bool> is_file(n, false), is_row(n, false);
     std::unordered_set<std::string_view> files;
@@ -634,9 +575,7 @@ class EslintShaper final : public core::Shaper {
     for (size_t i = 0; i < n; ++i) {
       std::string_view line = lines[i];
       if (line.empty()) continue;
-      std::optional<Row> row = ParseStylishRow(line);
-      if (!row) row = ParseCompactRow(line);
-      if (!row) row = ParseUnixRow(line);
+      std::optional<Row> row = ParseRow(line);
       if (row) {
         is_row[i] = true;
         Problem p;
@@ -646,12 +585,13 @@ class EslintShaper final : public core::Shaper {
         p.file_line = row->file.empty() && file_line != std::string_view::npos
                           ? static_cast<uint32_t>(file_line)
                           : kNoLine;
-        std::string_view file = row->file.empty() && file_line != std::string_view::npos
-                                    ? lines[file_line]
-                                    : row->file;
+        std::string_view file =
+            row->file.empty() && file_line != std::string_view::npos ? lines[file_line] : row->file;
         if (file != last_file) files.insert(file);
         last_file = file;
         problems.push_back(p);
+        row->file = file;
+        rows.push_back(*row);
         continue;
       }
       if (IsTotalsLine(line)) {
@@ -699,24 +639,17 @@ class EslintShaper final : public core::Shaper {
 
     uint64_t errors = 0, warnings = 0;
     for (const Problem& p : problems) (p.error ? errors : warnings) += 1;
-    out.Header(StrCat("eslint: ",
-                      Plural(stated_problems.value_or(problems.size()), "problem", "problems"),
-                      " (", Plural(stated_errors.value_or(errors), "error", "errors"), ", ",
-                      Plural(stated_warnings.value_or(warnings), "warning", "warnings"), ") in ",
-                      Plural(files.size(), "file", "files"), exit_suffix));
+    out.Header(
+        StrCat("eslint: ", Plural(stated_problems.value_or(problems.size()), "problem", "problems"),
+               " (", Plural(stated_errors.value_or(errors), "error", "errors"), ", ",
+               Plural(stated_warnings.value_or(warnings), "warning", "warnings"), ") in ",
+               Plural(files.size(), "file", "files"), exit_suffix));
 
-    // Many problems under stylish path lines (compact and unix rows name their file on the row,
-    // so these are stylish rows): grouped by rule and message.
-    if (problems.size() > kAllInFull &&
-        std::all_of(problems.begin(), problems.end(),
-                    [](const Problem& p) { return p.file_line != kNoLine; })) {
-      return Grouped(lines, problems, is_row, is_file, totals, out);
-    }
-    const std::vector<bool> shown = SelectShown(problems);
-    const Omissions omissions = CountOmitted(problems, shown);
+    if (problems.size() > kAllInFull)
+      return Grouped(lines, problems, rows, is_row, is_file, totals, out);
     OtherLines other(lines, is_row, is_file, out);
     uint32_t written_file = kNoLine;
-    WriteProblems(problems, shown, omissions, out, [&](const Problem& p) {
+    for (const Problem& p : problems) {
       other.Until(p.file_line != kNoLine ? p.file_line : p.line);
       if (p.file_line != kNoLine && p.file_line != written_file) {
         out.Line(lines[p.file_line]);
@@ -724,62 +657,36 @@ class EslintShaper final : public core::Shaper {
       }
       out.Line(lines[p.line]);
       other.Skip(p.line + 1);
-    });
+    }
     other.Until(n);
-    uint64_t omitted_rows = omissions.errors + omissions.warnings;
     uint64_t rest = out.UnaccountedLines();
-    rest -= std::min<uint64_t>(rest, omitted_rows + totals.size());
+    rest -= std::min<uint64_t>(rest, totals.size());
     out.Omitted(rest, "other line", "other lines");
     out.Lines(totals);
     return core::ShapeOutput{out.Take(), RenderMode::kSummary};
   }
 
-  // Stylish rows, many: grouped by severity, rule and message (diagnostic_groups.h). File by
-  // file, a row whose group is new is written verbatim under its file's path line; the others
-  // become one list of positions for the file, each with its rule and the names that differ
-  // from its group's first: "… 7 more in /w/a.js at: 11:15 eqeqeq; 15:10 no-undef 'x'". No
-  // row is left out.
+  // Many rows (any text format), grouped (WriteGrouped): a stylish file's path line is written
+  // before its first row shown, and is counted in its list when no row of it is.
   static core::ShapeOutput Grouped(const std::vector<std::string_view>& lines,
                                    const std::vector<Problem>& problems,
-                                   const std::vector<bool>& is_row,
+                                   const std::vector<Row>& rows, const std::vector<bool>& is_row,
                                    const std::vector<bool>& is_file,
-                                   const std::vector<std::string_view>& totals, SummaryWriter& out) {
-    DiagnosticGroups groups;
-    std::vector<std::string_view> position(problems.size());
-    for (size_t k = 0; k < problems.size(); ++k) {
-      const Row row = *ParseStylishRow(lines[problems[k].line]);  // a row: it parsed before
-      position[k] = row.position;
-      groups.Add(row.severity, row.rule, row.message, row.position);
-    }
+                                   const std::vector<std::string_view>& totals,
+                                   SummaryWriter& out) {
     OtherLines other(lines, is_row, is_file, out);
-    for (size_t begin = 0; begin < problems.size();) {
-      size_t end = begin;
-      while (end < problems.size() && problems[end].file_line == problems[begin].file_line) ++end;
-      const std::string_view path = lines[problems[begin].file_line];
-      other.Until(problems[begin].file_line);
-      bool path_written = false;
-      std::vector<size_t> listed;
-      for (size_t k = begin; k < end; ++k) {
-        if (!groups.Leads(k)) {
-          listed.push_back(k);
-          continue;
-        }
-        if (!path_written) out.Line(path);
-        path_written = true;
-        out.Line(lines[problems[k].line]);
-      }
-      // The list stands for its rows, and for the path line when no row of the file is shown.
-      WriteLocationList(StrCat(core::FormatCount(listed.size()), " more in ", path, core::kListAt),
-                        StrCat(path, core::kListAlsoAt), listed.size(),
-                        listed.size() + (path_written ? 0 : 1), out,
-                        [&](size_t j, std::string* text) {
-                          const size_t k = listed[j];
-                          StrAppend(text, position[k], problems[k].rule.empty() ? "" : " ",
-                                    problems[k].rule, groups.Names(k));
-                        });
-      other.Skip(problems[end - 1].line + 1);
-      begin = end;
-    }
+    auto path_line = [&](size_t k) { return problems[k].file_line; };
+    WriteGrouped(
+        problems, rows, out,
+        [&](size_t k) { other.Until(path_line(k) != kNoLine ? path_line(k) : problems[k].line); },
+        [&](size_t k, bool first) {
+          if (first && path_line(k) != kNoLine) out.Line(lines[path_line(k)]);
+          out.Line(lines[problems[k].line]);
+        },
+        [&](size_t k) { other.Skip(problems[k].line + 1); },
+        [&](size_t k, size_t listed, bool any_lead) {
+          return listed + (any_lead || path_line(k) == kNoLine ? 0 : 1);
+        });
     other.Until(lines.size());
     uint64_t rest = out.UnaccountedLines();
     rest -= std::min<uint64_t>(rest, totals.size());
@@ -843,34 +750,64 @@ class EslintShaper final : public core::Shaper {
     out.Header(StrCat("eslint: ", Plural(errors + warnings, "problem", "problems"), " (",
                       Plural(errors, "error", "errors"), ", ",
                       Plural(warnings, "warning", "warnings"), ") in ",
-                      Plural(files_with_problems, "file", "files"), " of ", core::FormatCount(files),
-                      " linted", exit_suffix));
-    const std::vector<bool> shown = SelectShown(problems);
-    const Omissions omissions = CountOmitted(problems, shown);
-    WriteProblems(problems, shown, omissions, out, [&](const Problem& p) {
-      // A rendered line, not a line of the output.
-      out.Header(RenderJsonProblem(p, *messages_of[p.line], files_of[p.file_line]));
-    });
+                      Plural(files_with_problems, "file", "files"), " of ",
+                      core::FormatCount(files), " linted", exit_suffix));
+    if (problems.size() > kAllInFull) {
+      // Grouped as the text formats are, from the fields: positions "line:column".
+      std::vector<std::string> positions(problems.size());
+      std::vector<Row> rows(problems.size());
+      for (size_t k = 0; k < problems.size(); ++k) {
+        const core::Value& m = *messages_of[problems[k].line];
+        positions[k] = JsonPosition(m);
+        rows[k].file = files_of[problems[k].file_line];
+        rows[k].rule = problems[k].rule;
+        rows[k].position = positions[k];
+        rows[k].severity = problems[k].error ? "error" : "warning";
+        if (const core::Value* message = m.Find("message"); message && message->is_string()) {
+          rows[k].message = message->as_string();
+        }
+      }
+      WriteGrouped(
+          problems, rows, out, [](size_t) {},
+          [&](size_t k, bool) {
+            const Problem& p = problems[k];
+            out.Header(RenderJsonProblem(p, *messages_of[p.line], files_of[p.file_line]));
+          },
+          [](size_t) {}, [](size_t, size_t, bool) { return 0; });
+    } else {
+      for (const Problem& p : problems) {
+        // A rendered line, not a line of the output.
+        out.Header(RenderJsonProblem(p, *messages_of[p.line], files_of[p.file_line]));
+      }
+    }
     OtherJsonLines(lines, json, out);
     return core::ShapeOutput{out.Take(), RenderMode::kSummary};
+  }
+
+  // A message's "line:column" ("line" alone, or nothing, when it lacks them).
+  static std::string JsonPosition(const core::Value& m) {
+    std::string text;
+    const core::Value* line = m.Find("line");
+    const core::Value* column = m.Find("column");
+    if (line != nullptr && line->as_integer()) {
+      StrAppend(&text, *line->as_integer());
+      if (column != nullptr && column->as_integer()) StrAppend(&text, ":", *column->as_integer());
+    }
+    return text;
   }
 
   static std::string RenderJsonProblem(const Problem& p, const core::Value& m,
                                        std::string_view file) {
     std::string text(file);
-    const core::Value* line = m.Find("line");
-    const core::Value* column = m.Find("column");
-    if (line != nullptr && line->as_integer()) {
-      StrAppend(&text, ":", *line->as_integer());
-      if (column != nullptr && column->as_integer()) StrAppend(&text, ":", *column->as_integer());
-    }
+    if (std::string position = JsonPosition(m); !position.empty()) StrAppend(&text, ":", position);
     StrAppend(&text, " ", p.error ? "error" : "warning");
     if (const core::Value* message = m.Find("message"); message && message->is_string()) {
       std::string body = message->as_string();
       std::replace(body.begin(), body.end(), '\n', ' ');
       if (body.size() > kLineHeadBytes) {  // a message the size of a file: its head, counted
         StrAppend(&text, " ", std::string_view(body).substr(0, kLineHeadBytes), " … ",
-                  core::FormatCount(body.size() - kLineHeadBytes), " bytes of this message omitted");
+                  core::FormatCount(body.size() - kLineHeadBytes),
+                  " bytes of this message omitted");
       } else {
         StrAppend(&text, " ", body);
       }
@@ -917,8 +854,8 @@ class EslintShaper final : public core::Shaper {
         ++lines_omitted;
       }
     }
-    out.ElidedLines(frames_omitted, frames_omitted == 1 ? "more stack frame omitted"
-                                                        : "more stack frames omitted");
+    out.ElidedLines(frames_omitted,
+                    frames_omitted == 1 ? "more stack frame omitted" : "more stack frames omitted");
     out.ElidedLines(lines_omitted, lines_omitted == 1 ? "more line omitted" : "more lines omitted");
     out.Omitted(out.UnaccountedLines(), "blank line", "blank lines");
     return core::ShapeOutput{out.Take(), RenderMode::kSummary};

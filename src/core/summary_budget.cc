@@ -68,7 +68,11 @@ std::string_view LocationPath(std::string_view line) {
   const std::string_view path = line.substr(start, i - start);
   const char sep = line[i];
   if (sep == '"' && line.substr(i).starts_with("\", line ")) return path;  // Python frames
-  if (line.substr(i).starts_with("::")) return path;                    // pytest node ids
+  if (line.substr(i).starts_with("::")) return path;                       // pytest node ids
+  if (line.substr(i).starts_with(": line ") && i + 7 < line.size() &&      // "a.js: line 3, col 5"
+      std::isdigit(static_cast<unsigned char>(line[i + 7]))) {
+    return path;
+  }
   if ((sep == ':' || sep == '(') && std::isdigit(static_cast<unsigned char>(line[i + 1]))) {
     return path;
   }
@@ -105,12 +109,29 @@ bool IsBanner(std::string_view line) {
   return i >= 3 && i + 1 < line.size() && line[i] == ' ' && line[i + 1] != ' ';
 }
 
+// "12:13 …": a line and a column.
+bool StartsWithLineColumn(std::string_view text) {
+  const std::string_view word = text.substr(0, text.find(' '));
+  const size_t colon = word.find(':');
+  return colon != std::string_view::npos && colon > 0 && colon + 1 < word.size() &&
+         std::isdigit(static_cast<unsigned char>(word[0])) &&
+         std::isdigit(static_cast<unsigned char>(word[colon + 1]));
+}
+
+// An entry that starts with a position in a file: "12:13 …" or "line 12, col 13 …".
+bool IsPosition(std::string_view entry) {
+  if (entry.starts_with("line ")) {
+    return entry.size() > 5 && std::isdigit(static_cast<unsigned char>(entry[5]));
+  }
+  return StartsWithLineColumn(entry);
+}
+
 // What names a failure: a test that failed, an error's location, a commit, a banner with a
 // name. kLocation for a location that reports no error; kContext for neither.
 int IdentifierRank(std::string_view line) {
   if (line.starts_with("… ")) return kContext;  // a marker a shaper wrote
-  for (std::string_view word : {"FAILED", "FAIL", "ERROR", "[  FAILED  ]", "not ok", "✕", "✗",
-                                "×", "--- FAIL", "panicked at", "error[", "error:", "Error:"}) {
+  for (std::string_view word : {"FAILED", "FAIL", "ERROR", "[  FAILED  ]", "not ok", "✕", "✗", "×",
+                                "--- FAIL", "panicked at", "error[", "error:", "Error:"}) {
     if (StartsWithWord(line, word)) return kIdentifier;
   }
   // "tests/a.py::test_x FAILED [ 10%]", "test_x ... FAIL", "a_test.go: ERROR".
@@ -122,26 +143,22 @@ int IdentifierRank(std::string_view line) {
     }
   }
   // A diff's file header names what changed; in a history, after each commit's subject.
-  if (line.starts_with("diff --git ") || line.starts_with("diff -") || line.starts_with("Index: ") ||
-      line.starts_with("rename from ") || line.starts_with("rename to ") ||
-      line.starts_with("Binary files ")) {
+  if (line.starts_with("diff --git ") || line.starts_with("diff -") ||
+      line.starts_with("Index: ") || line.starts_with("rename from ") ||
+      line.starts_with("rename to ") || line.starts_with("Binary files ")) {
     return kFileHeader;
   }
   if (IsBanner(line) || IsCommitLine(line)) return kIdentifier;
-  if (LocationPath(line).empty()) return kContext;
+  // A location, "src/a.ts:3:5 …", or a row under a file's path line, "  3:5  error …".
+  const size_t text = line.find_first_not_of(" \t");
+  const bool row = text != std::string_view::npos && StartsWithLineColumn(line.substr(text));
+  if (LocationPath(line).empty() && !row) return kContext;
   if (LooksLikeErrorLine(line)) return kIdentifier;
   // A test that passed or was skipped is context, whatever it names.
   for (std::string_view word : {" PASSED", " SKIPPED", " ok", " PASS"}) {
     if (line.find(word) != std::string_view::npos) return kContext;
   }
   return kLocation;
-}
-
-bool IsPosition(std::string_view word) {  // "12:13"
-  const size_t colon = word.find(':');
-  return colon != std::string_view::npos && colon > 0 && colon + 1 < word.size() &&
-         std::isdigit(static_cast<unsigned char>(word[0])) &&
-         std::isdigit(static_cast<unsigned char>(word[colon + 1]));
 }
 
 // The files the entries of a list of locations name (summary_budget.h; "" for an entry that
@@ -161,7 +178,7 @@ std::vector<std::string_view> ListedLocations(std::string_view line) {
     const size_t sep = rest.find(kListSeparator);
     const std::string_view entry = rest.substr(0, sep);
     std::string_view path = LocationPath(entry);
-    if (path.empty() && IsPosition(entry.substr(0, entry.find(' ')))) path = file;
+    if (path.empty() && IsPosition(entry)) path = file;
     entries.push_back(path);
     if (sep == std::string_view::npos) break;
     rest.remove_prefix(sep + kListSeparator.size());
@@ -298,11 +315,13 @@ BudgetCut Assemble(const std::vector<std::string_view>& lines, const std::vector
                 " naming no file");
     }
     StrAppend(&cut.summary, "… ", FormatCount(identifiers_left_out),
-              identifiers_left_out == 1 ? " failure, error or location" : " failures, errors or locations",
+              identifiers_left_out == 1 ? " failure, error or location"
+                                        : " failures, errors or locations",
               " did not fit: ", by_file, "\n");
   }
-  StrAppend(&cut.summary, "… cut to the ", FormatCount(max_tokens), "-token budget: ",
-            FormatCount(cut.lines_left_out), " of ", FormatCount(n), " summary lines left out");
+  StrAppend(&cut.summary, "… cut to the ", FormatCount(max_tokens),
+            "-token budget: ", FormatCount(cut.lines_left_out), " of ", FormatCount(n),
+            " summary lines left out");
   if (notes_cut > 0) {
     StrAppend(&cut.summary, ", among them ", FormatCount(notes_cut),
               notes_cut == 1 ? " note" : " notes", " of what the shaper had left out");
@@ -345,8 +364,19 @@ BudgetCut FitToBudget(std::string_view summary, uint64_t max_tokens, uint64_t re
     --closing;
     if (!lines[closing].empty() && !lines[closing].starts_with("… ")) ++found;
   }
+  // A row under a file's path line: "/w/a.js", then "  3:5  error …".
+  auto is_row = [](std::string_view line) {
+    const size_t text = line.find_first_not_of(" \t");
+    return text != std::string_view::npos && StartsWithLineColumn(line.substr(text));
+  };
+  auto is_path_line = [](std::string_view line) {
+    return !line.empty() && !line.starts_with("… ") && line.find_first_of(" \t") == line.npos &&
+           line.find_first_of("./") != line.npos;
+  };
+  std::string_view path_line;  // the last one, for the rows under it
   for (size_t i = 0; i < n; ++i) {
     cost[i] = counter.Count(lines[i]) + 1;  // the newline
+    if (is_path_line(lines[i])) path_line = lines[i];
     if (i == 0) {
       rank[i] = kOutcome;
     } else if (i >= closing && !lines[i].empty() && !lines[i].starts_with("… ")) {
@@ -368,7 +398,8 @@ BudgetCut FitToBudget(std::string_view summary, uint64_t max_tokens, uint64_t re
       rank[i] = identifier;
       if (identifier == kLocation) {
         // Spread over files: a file's first warning before any file's second.
-        const size_t seen = locations_per_file[std::string(LocationPath(lines[i]))]++;
+        const std::string_view file = is_row(lines[i]) ? path_line : LocationPath(lines[i]);
+        const size_t seen = locations_per_file[std::string(file)]++;
         rank[i] = kLocation + static_cast<int>(std::min<size_t>(seen, kContext - kLocation - 1));
       }
       // What follows an identifier is its evidence; what follows a mere location is not.
@@ -384,6 +415,13 @@ BudgetCut FitToBudget(std::string_view summary, uint64_t max_tokens, uint64_t re
     if (evidence_left > 0) --evidence_left;
   }
 
+  // A file's path line above its rows: ranked with the best of its rows, so that no row shown
+  // is without its file.
+  for (size_t i = 1; i + 1 < n; ++i) {
+    if (!is_path_line(lines[i]) || !is_row(lines[i + 1])) continue;
+    for (size_t j = i + 1; j < n && is_row(lines[j]); ++j) rank[i] = std::min(rank[i], rank[j]);
+  }
+
   // The statement at the end (and the count by file, when identifiers are cut) is kept aside.
   const uint64_t statement = 120;
   uint64_t limit = max_tokens > reserve + statement ? max_tokens - reserve - statement : 0;
@@ -391,8 +429,7 @@ BudgetCut FitToBudget(std::string_view summary, uint64_t max_tokens, uint64_t re
   // Line costs are counted one by one; the whole is counted again and the limit lowered until
   // it fits (BPE pieces rarely cross a newline, so this converges at once).
   for (int attempt = 0;; ++attempt) {
-    BudgetCut attempt_cut =
-        Assemble(lines, rank, order, is_list, cost, limit, max_tokens, counter);
+    BudgetCut attempt_cut = Assemble(lines, rank, order, is_list, cost, limit, max_tokens, counter);
     attempt_cut.lines_in = cut.lines_in;
     const uint64_t tokens = counter.Count(attempt_cut.summary);
     if (tokens + reserve <= max_tokens || attempt >= 8 || limit == 0) return attempt_cut;

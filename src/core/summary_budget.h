@@ -37,7 +37,8 @@ namespace plugline::core {
 // first " at: ", is entries separated by "; ", each starting with a location as printed —
 //   "… 186 more TS2304, names differing, at: src/b.ts(9,12) 'taxRate3'; src/c.ts(14,2) 'rate'"
 // and its continuation lines "… TS2304 also at: …"; or, positions in one file named before
-// " at: ": "… 7 more in /w/a.js at: 11:15 eqeqeq; 15:10 no-undef 'x'" ("… /w/a.js also at: …").
+// " at: ": "… 7 more in /w/a.js at: 11:15 eqeqeq; 15:10 no-undef 'x'" ("… /w/a.js also at: …";
+// a position is "12:13" or "line 12, col 13").
 // A first line ranks as an identifier, a
 // continuation as a location (every list's first line before any list's second), and the
 // entries of a list cut are counted by file like identifiers.

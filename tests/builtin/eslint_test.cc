@@ -44,7 +44,8 @@ constexpr std::string_view kStylish =
     "\n"
     "/app/src/b.ts\n"
     "   1:1   error    Parsing error: Unexpected token )\n"
-    "   7:14  warning  Unexpected any. Specify a different type  @typescript-eslint/no-explicit-any\n"
+    "   7:14  warning  Unexpected any. Specify a different type  "
+    "@typescript-eslint/no-explicit-any\n"
     "\n"
     "✖ 4 problems (2 errors, 2 warnings)\n"
     "  0 errors and 1 warning potentially fixable with the `--fix` option.\n"
@@ -59,7 +60,8 @@ TEST_CASE("eslint: stylish keeps every row under its file and the totals") {
       "  12:5   warning  Unexpected console statement       no-console",
       "/app/src/b.ts",
       "   1:1   error    Parsing error: Unexpected token )",
-      "   7:14  warning  Unexpected any. Specify a different type  @typescript-eslint/no-explicit-any",
+      "   7:14  warning  Unexpected any. Specify a different type  "
+      "@typescript-eslint/no-explicit-any",
       "… 4 other lines omitted",
       "✖ 4 problems (2 errors, 2 warnings)",
       "  0 errors and 1 warning potentially fixable with the `--fix` option.",
@@ -115,17 +117,21 @@ TEST_CASE("eslint: very many errors: every position kept, with the names that di
   CHECK(lines[1] == "/app/src/m0.js");
   CHECK(lines[2] == "  1:2  error  Problem '0'  no-undef");
   CHECK(lines[3] == "  2:2  error  Problem '1'  eqeqeq");
-  CHECK(lines[4] == "… 4 more in /app/src/m0.js at: 3:2 no-undef '2'; 4:2 eqeqeq '3'; "
-                    "5:2 no-undef '4'; 6:2 eqeqeq '5'");
-  CHECK(lines[5] == "… 6 more in /app/src/m1.js at: 1:2 no-undef '6'; 2:2 eqeqeq '7'; "
-                    "3:2 no-undef '8'; 4:2 eqeqeq '9'; 5:2 no-undef '10'; 6:2 eqeqeq '11'");
+  CHECK(lines[4] ==
+        "… 4 more in /app/src/m0.js at: 3:2 no-undef '2'; 4:2 eqeqeq '3'; "
+        "5:2 no-undef '4'; 6:2 eqeqeq '5'");
+  CHECK(lines[5] ==
+        "… 6 more in /app/src/m1.js at: 1:2 no-undef '6'; 2:2 eqeqeq '7'; "
+        "3:2 no-undef '8'; 4:2 eqeqeq '9'; 5:2 no-undef '10'; 6:2 eqeqeq '11'");
   // The one no-dupe-keys is its own group's first: written in full under its path line.
   CHECK(lines[37] == "/app/src/m33.js");
   CHECK(lines[38] == "  3:2  error  Problem '200'  no-dupe-keys");
-  CHECK(lines[39] == "… 5 more in /app/src/m33.js at: 1:2 no-undef '198'; 2:2 eqeqeq '199'; "
-                    "4:2 eqeqeq '201'; 5:2 no-undef '202'; 6:2 eqeqeq '203'");
-  CHECK(lines[55] == "… 6 more in /app/src/m49.js at: 1:2 no-undef '294'; 2:2 eqeqeq '295'; "
-                     "3:2 no-undef '296'; 4:2 eqeqeq '297'; 5:2 no-undef '298'; 6:2 eqeqeq '299'");
+  CHECK(lines[39] ==
+        "… 5 more in /app/src/m33.js at: 1:2 no-undef '198'; 2:2 eqeqeq '199'; "
+        "4:2 eqeqeq '201'; 5:2 no-undef '202'; 6:2 eqeqeq '203'");
+  CHECK(lines[55] ==
+        "… 6 more in /app/src/m49.js at: 1:2 no-undef '294'; 2:2 eqeqeq '295'; "
+        "3:2 no-undef '296'; 4:2 eqeqeq '297'; 5:2 no-undef '298'; 6:2 eqeqeq '299'");
   // 51 blank lines (a list stands for its file's path line when no row of it is shown).
   REQUIRE(lines.size() == 58);
   CHECK(lines[56] == "… 51 other lines omitted");
@@ -172,6 +178,55 @@ TEST_CASE("eslint: compact and unix formats") {
   lines = Shape("eslint -f unix src", 1, unix_format);
   CHECK(lines[0] == "eslint: 3 problems (2 errors, 1 warning) in 2 files (exit 1)");
   CHECK(lines[1] == "/app/src/a.js:3:10: 'x' is not defined. [Error/no-undef]");
+}
+
+TEST_CASE("eslint: many problems in compact, unix and json: grouped like stylish rows") {
+  // 40 files, each: a no-undef whose name differs, and an eqeqeq.
+  std::string compact, unix_format, json = "[";
+  for (int f = 0; f < 40; ++f) {
+    const std::string path = StrCat("/app/src/m", f, ".js");
+    StrAppend(&compact, path, ": line 3, col 10, Error - 'v", f, "' is not defined. (no-undef)\n",
+              path, ": line 7, col 16, Error - Expected '===' and instead saw '=='. (eqeqeq)\n");
+    StrAppend(&unix_format, path, ":3:10: 'v", f, "' is not defined. [Error/no-undef]\n", path,
+              ":7:16: Expected '===' and instead saw '=='. [Error/eqeqeq]\n");
+    StrAppend(&json, f == 0 ? "" : ",", "{\"filePath\":\"", path, "\",\"messages\":[",
+              "{\"ruleId\":\"no-undef\",\"severity\":2,\"message\":\"'v", f,
+              "' is not defined.\",\"line\":3,\"column\":10},{\"ruleId\":\"eqeqeq\",",
+              "\"severity\":2,\"message\":\"Expected '===' and instead saw '=='.\",\"line\":7,",
+              "\"column\":16}],\"errorCount\":2,\"warningCount\":0}");
+  }
+  compact += "\n80 problems\n";
+  unix_format += "\n80 problems\n";
+  json += "]\n";
+
+  auto lines = Shape("eslint -f compact src", 1, compact);
+  REQUIRE(lines.size() == 44);
+  CHECK(lines[0] == "eslint: 80 problems (80 errors, 0 warnings) in 40 files (exit 1)");
+  CHECK(lines[1] == "/app/src/m0.js: line 3, col 10, Error - 'v0' is not defined. (no-undef)");
+  CHECK(lines[2] ==
+        "/app/src/m0.js: line 7, col 16, Error - Expected '===' and instead saw '=='. (eqeqeq)");
+  CHECK(lines[3] ==
+        "… 2 more in /app/src/m1.js at: line 3, col 10 no-undef 'v1'; "
+        "line 7, col 16 eqeqeq");
+  CHECK(lines[41] ==
+        "… 2 more in /app/src/m39.js at: line 3, col 10 no-undef 'v39'; "
+        "line 7, col 16 eqeqeq");
+  CHECK(lines[42] == "… 1 other line omitted");
+  CHECK(lines[43] == "80 problems");
+
+  lines = Shape("eslint -f unix src", 1, unix_format);
+  REQUIRE(lines.size() == 44);
+  CHECK(lines[1] == "/app/src/m0.js:3:10: 'v0' is not defined. [Error/no-undef]");
+  CHECK(lines[3] == "… 2 more in /app/src/m1.js at: 3:10 no-undef 'v1'; 7:16 eqeqeq");
+
+  lines = Shape("eslint -f json src", 1, json);
+  REQUIRE(lines.size() == 42);
+  CHECK(lines[0] ==
+        "eslint: 80 problems (80 errors, 0 warnings) in 40 files of 40 linted (exit 1)");
+  CHECK(lines[1] == "/app/src/m0.js:3:10 error 'v0' is not defined. no-undef");
+  CHECK(lines[2] == "/app/src/m0.js:7:16 error Expected '===' and instead saw '=='. eqeqeq");
+  CHECK(lines[3] == "… 2 more in /app/src/m1.js at: 3:10 no-undef 'v1'; 7:16 eqeqeq");
+  CHECK(lines[41] == "… 2 more in /app/src/m39.js at: 3:10 no-undef 'v39'; 7:16 eqeqeq");
 }
 
 TEST_CASE("eslint: json is rendered from its fields, ignoring sources and fixes") {
@@ -226,7 +281,8 @@ TEST_CASE("eslint: its own failure keeps the reason") {
       "\nOops! Something went wrong! :(\n\nESLint: 9.39.5\n\n"
       "TypeError: Key \"rules\": Key \"no-console\": Expected severity of \"off\", 0, \"warn\", 1, "
       "\"error\", or 2.\n";
-  for (int i = 0; i < 9; ++i) StrAppend(&output, "    at f", i, " (/app/node_modules/eslint/x.js:1:1)\n");
+  for (int i = 0; i < 9; ++i)
+    StrAppend(&output, "    at f", i, " (/app/node_modules/eslint/x.js:1:1)\n");
   auto lines = Shape("npx eslint src", 2, output);
   CHECK(lines[0] == "eslint: failed to run (exit 2)");
   CHECK(lines[1] == "Oops! Something went wrong! :(");
@@ -261,8 +317,9 @@ TEST_CASE("eslint: match") {
         doctest::Approx(0.85));
   CHECK(Confidence("npm run lint", "\nOops! Something went wrong! :(\n\nESLint: 8.57.0\n") ==
         doctest::Approx(0.85));
-  CHECK(Confidence("make lint", "/app/a.js:3:10: 'x' is not defined. [Error/no-undef]\n\n"
-                                "1 problem\n") == doctest::Approx(0.8));
+  CHECK(Confidence("make lint",
+                   "/app/a.js:3:10: 'x' is not defined. [Error/no-undef]\n\n"
+                   "1 problem\n") == doctest::Approx(0.8));
   // Neither does.
   CHECK(Confidence("cat notes.txt", "3:10 is the time\nerror: nothing\n") == 0);
   CHECK(Confidence("grep -rn eslint .", "./package.json:12:    \"eslint\": \"^9.0.0\",\n") == 0);

@@ -53,8 +53,8 @@ TEST_CASE("over budget: outcome, identifiers, then evidence, then context, never
     CHECK((line.starts_with("… ") || Contains(original, std::string(line) + "\n")));
   }
   CHECK(Contains(cut.summary, "lines cut (budget)"));
-  CHECK(Contains(cut.summary, absl::StrCat("… cut to the 1,200-token budget: ",
-                                           cut.lines_left_out, " of 122 summary lines left out")));
+  CHECK(Contains(cut.summary, absl::StrCat("… cut to the 1,200-token budget: ", cut.lines_left_out,
+                                           " of 122 summary lines left out")));
 }
 
 TEST_CASE("identifiers that do not fit are counted by file") {
@@ -72,14 +72,16 @@ TEST_CASE("identifiers that do not fit are counted by file") {
   CHECK(Contains(cut.summary, "src/file2.ts "));
 }
 
-TEST_CASE("lists of locations: every list's first line, then continuations spread, entries counted") {
+TEST_CASE(
+    "lists of locations: every list's first line, then continuations spread, entries counted") {
   // Three groups of 60: the first in full, then the others' locations, 12 a line.
   std::string summary = "tsc: 180 errors in 3 files (exit 2)\n";
   for (int g = 0; g < 3; ++g) {
     absl::StrAppend(&summary, "src/g", g, ".ts(1,1): error TS", g, ": Cannot find name 'x'.\n");
     for (int line = 0; line < 5; ++line) {
-      absl::StrAppend(&summary, "… ", line == 0 ? absl::StrCat("59 more TS", g, " at: ")
-                                                : absl::StrCat("TS", g, " also at: "));
+      absl::StrAppend(
+          &summary, "… ",
+          line == 0 ? absl::StrCat("59 more TS", g, " at: ") : absl::StrCat("TS", g, " also at: "));
       for (int k = 0; k < 12 && line * 12 + k < 59; ++k) {
         absl::StrAppend(&summary, k == 0 ? "" : "; ", "src/g", g, ".ts(", line * 12 + k + 2, ",1)");
       }
@@ -110,25 +112,55 @@ TEST_CASE("lists of locations: every list's first line, then continuations sprea
 }
 
 TEST_CASE("identifiers are kept from both ends in, and a list of positions counts by its file") {
-  std::string summary = "eslint: 900 problems (exit 1)\n";
+  // Positions as "1:2" and as "line 1, col 2" (ESLint's compact format).
+  for (const bool compact : {false, true}) {
+    CAPTURE(compact);
+    auto at = [&](int line) {
+      return compact ? absl::StrCat("line ", line, ", col 2") : absl::StrCat(line, ":2");
+    };
+    std::string summary = "eslint: 900 problems (exit 1)\n";
+    for (int f = 0; f < 150; ++f) {
+      absl::StrAppend(&summary, "… 6 more in /w/src/m", f, ".js at: ", at(1), " no-undef 'a", f,
+                      "'; ", at(2), " eqeqeq; ", at(3), " no-undef 'b", f, "'; ", at(4),
+                      " eqeqeq; ", at(5), " curly; ", at(6), " curly\n");
+    }
+    summary += "✖ 900 problems (900 errors, 0 warnings)\n";
+    BudgetCut cut = FitToBudget(summary, 1500, 60, Counter());
+    INFO(cut.summary);
+    CHECK(Counter().Count(cut.summary) + 60 <= 1500);
+    // The first files and the last ones, and the tool's last line.
+    CHECK(Contains(cut.summary, "… 6 more in /w/src/m0.js at: "));
+    CHECK(Contains(cut.summary, "… 6 more in /w/src/m1.js at: "));
+    CHECK(Contains(cut.summary, "… 6 more in /w/src/m149.js at: "));
+    CHECK(Contains(cut.summary, "… 6 more in /w/src/m148.js at: "));
+    CHECK(!Contains(cut.summary, "… 6 more in /w/src/m75.js at: "));
+    CHECK(Contains(cut.summary, "✖ 900 problems (900 errors, 0 warnings)"));
+    // Six positions a file, counted under the file the list names.
+    CHECK(Contains(cut.summary, " failures, errors or locations did not fit: /w/src/m"));
+    CHECK(Contains(cut.summary, ".js 6, /w/src/m"));
+  }
+}
+
+TEST_CASE("a row under a file's path line ranks as a location, and keeps its path line") {
+  // ESLint's stylish rows name no file: the path line above them does. Lists fill the budget.
+  std::string summary = "eslint: 902 problems (exit 1)\n";
   for (int f = 0; f < 150; ++f) {
+    if (f == 3) {
+      // Long messages: they do not fit in what the lists leave over.
+      std::string message = "Unexpected thing";
+      for (int w = 0; w < 60; ++w) absl::StrAppend(&message, " word", w);
+      absl::StrAppend(&summary, "/w/src/a.js\n  3:5  error  ", message, "  no-undef\n",
+                      "/w/src/b.js: line 4, col 2, Error - ", message, " (no-var)\n");
+    }
     absl::StrAppend(&summary, "… 6 more in /w/src/m", f, ".js at: 1:2 no-undef 'a", f,
                     "'; 2:2 eqeqeq; 3:2 no-undef 'b", f, "'; 4:2 eqeqeq; 5:2 curly; 6:2 curly\n");
   }
-  summary += "✖ 900 problems (900 errors, 0 warnings)\n";
+  summary += "✖ 902 problems (902 errors, 0 warnings)\n";
   BudgetCut cut = FitToBudget(summary, 1500, 60, Counter());
   INFO(cut.summary);
-  CHECK(Counter().Count(cut.summary) + 60 <= 1500);
-  // The first files and the last ones, and the tool's last line.
-  CHECK(Contains(cut.summary, "… 6 more in /w/src/m0.js at: "));
-  CHECK(Contains(cut.summary, "… 6 more in /w/src/m1.js at: "));
-  CHECK(Contains(cut.summary, "… 6 more in /w/src/m149.js at: "));
-  CHECK(Contains(cut.summary, "… 6 more in /w/src/m148.js at: "));
-  CHECK(!Contains(cut.summary, "… 6 more in /w/src/m75.js at: "));
-  CHECK(Contains(cut.summary, "✖ 900 problems (900 errors, 0 warnings)"));
-  // Six positions a file, counted under the file the list names.
-  CHECK(Contains(cut.summary, " failures, errors or locations did not fit: /w/src/m"));
-  CHECK(Contains(cut.summary, ".js 6, /w/src/m"));
+  REQUIRE(cut.cut);
+  CHECK(Contains(cut.summary, "\n/w/src/a.js\n  3:5  error  Unexpected thing word0 "));
+  CHECK(Contains(cut.summary, "\n/w/src/b.js: line 4, col 2, Error - Unexpected thing word0 "));
 }
 
 TEST_CASE("a first line longer than the budget is cut at a character boundary, and says so") {
