@@ -111,6 +111,7 @@ struct BlockLines {
   std::vector<std::string_view> kept;
   uint64_t library = 0;  // lines of stack frames in libraries
   uint64_t context = 0;  // source lines around the failing one
+  uint64_t framing = 0;  // a test binary's own banners, run under another runner
   // Carets under a line ("    ^^^^"): counted with the summary's other lines, as a marker of
   // their own would cost more than they do.
   uint64_t marks = 0;
@@ -175,12 +176,51 @@ BlockLines SelectPytest(const std::vector<std::string_view>& detail) {
   return out;
 }
 
-// Other runners: drop stack frames in libraries and code-frame context lines (the failing
-// line, marked ">" or underlined by a caret, stays).
+// A googletest binary's banners, which ctest --output-on-failure shows for each failing test:
+// "Running main() from …", "Note: Google Test filter = …", "[==========] …", "[----------] …",
+// "[ RUN      ] …", "[  PASSED  ] 0 tests.", "[  FAILED  ] 1 test, listed below:", " 1 FAILED
+// TEST". The failure itself ("[  FAILED  ] Suite.Name (0 ms)") is not one of them.
+bool IsGtestFraming(std::string_view line) {
+  const std::string_view t = Trim(line);
+  if (t.starts_with("[==========] ") || t.starts_with("[----------] ") ||
+      t.starts_with("[ RUN      ] ") || t.starts_with("[  PASSED  ] ") ||
+      t.starts_with("Running main() from ") || t.starts_with("Note: Google Test filter = ") ||
+      t.starts_with("Note: Randomizing tests' orders")) {
+    return true;
+  }
+  if (t.starts_with("[  FAILED  ] ") && t.ends_with(", listed below:")) return true;
+  return t.ends_with(" FAILED TEST") || t.ends_with(" FAILED TESTS");
+}
+
+// Other runners: drop stack frames in libraries, code-frame context lines (the failing line,
+// marked ">" or underlined by a caret, stays) and a test binary's banners under another runner,
+// with the repeat of the failure's name in its closing list.
 BlockLines SelectGeneric(const std::vector<std::string_view>& detail) {
   BlockLines out;
+  std::vector<std::string_view> failed;  // "[  FAILED  ] Suite.Name" of the failures shown
   for (size_t i = 0; i < detail.size(); ++i) {
     std::string_view line = detail[i];
+    if (IsGtestFraming(line)) {
+      ++out.framing;
+      // The blank lines around banners go with them.
+      while (!out.kept.empty() && IsBlankLine(out.kept.back())) {
+        out.kept.pop_back();
+        ++out.framing;
+      }
+      while (i + 1 < detail.size() && IsBlankLine(detail[i + 1])) {
+        ++i;
+        ++out.framing;
+      }
+      continue;
+    }
+    if (std::string_view t = Trim(line); t.starts_with("[  FAILED  ] ")) {
+      const std::string_view name = t.substr(0, t.find(" ("));
+      if (std::find(failed.begin(), failed.end(), name) != failed.end()) {
+        ++out.framing;  // the closing list's entry for a failure already shown
+        continue;
+      }
+      failed.push_back(name);
+    }
     // A Go frame is two lines, the function and then, a tab in, where it is: a frame in the
     // runtime or the testing package goes whole.
     if (!line.empty() && line[0] != '\t' && line[0] != ' ' && i + 1 < detail.size() &&
@@ -248,13 +288,17 @@ void WriteBlock(const std::vector<std::string_view>& detail, TestRunner runner,
     out.ElidedLines(skipped, skipped == 1 ? "line omitted" : "lines omitted");
     for (size_t i = kept.size() - tail; i < kept.size(); ++i) out.Line(kept[i]);
   }
-  uint64_t dropped = block.library + block.context;
+  uint64_t dropped = block.library + block.context + block.framing;
   if (dropped > 0) {
-    std::string what = StrCat(dropped == 1 ? "line" : "lines", " of ",
-                              block.context > 0 ? "source context" : "",
-                              block.context > 0 && block.library > 0 ? " and " : "",
-                              block.library > 0 ? "library stack frames" : "", " omitted");
-    out.ElidedLines(dropped, what);
+    std::vector<std::string> kinds;
+    if (block.context > 0) kinds.push_back("source context");
+    if (block.library > 0) kinds.push_back("library stack frames");
+    if (block.framing > 0) kinds.push_back("test binary banners");
+    std::string what = StrCat(dropped == 1 ? "line" : "lines", " of ", kinds[0]);
+    for (size_t k = 1; k < kinds.size(); ++k) {
+      StrAppend(&what, k + 1 == kinds.size() ? " and " : ", ", kinds[k]);
+    }
+    out.ElidedLines(dropped, StrCat(what, " omitted"));
   }
 }
 

@@ -23,11 +23,13 @@
 #include <queue>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/statusor.h"
 #include "absl/synchronization/mutex.h"
+#include "absl/strings/ascii.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "core/fs.h"
@@ -57,6 +59,9 @@ constexpr size_t kMaxLongPieces = 256;
 // keyed by value) and longer ones (views into the text counted).
 constexpr size_t kMaxSeenPieces = 1 << 16;
 constexpr size_t kShortPieceBytes = 7;
+// Count() splits a text into parts of at least this many bytes, at most this many.
+constexpr size_t kMinCountPartBytes = 1 << 20;
+constexpr size_t kMaxCountThreads = 8;
 
 // The rank files are at most this large (o200k_base's is 3.6 MB).
 constexpr size_t kMaxRanksFileBytes = 64u << 20;
@@ -430,6 +435,48 @@ class BpeTokenCounter final : public TokenCounter {
   }
 
   uint64_t Count(std::string_view text) const override {
+    // A large text is counted in parts, one a core (up to kMaxCountThreads), split where every
+    // piece ends in both patterns: after a newline, before an ASCII byte that is neither
+    // whitespace nor '/' (a piece that holds a newline is whitespace, or punctuation followed
+    // by newlines and '/'; nothing else may follow a newline in a piece). The counts are those
+    // of one pass. Text that is not UTF-8 is counted in one pass: its pieces depend on where
+    // the bytes that are not start.
+    const size_t cores = std::max(1U, std::thread::hardware_concurrency());
+    const size_t parts = std::min({cores, kMaxCountThreads, text.size() / kMinCountPartBytes});
+    if (parts < 2 || !core::IsValidUtf8(text)) return CountPart(text);
+    std::vector<std::string_view> chunks;
+    size_t begin = 0;
+    for (size_t k = 1; k < parts; ++k) {
+      size_t at = std::max(begin, text.size() / parts * k);
+      for (; at + 1 < text.size(); ++at) {
+        const char c = text[at + 1];
+        if (text[at] == '\n' && static_cast<unsigned char>(c) < 0x80 && c != '/' &&
+            !absl::ascii_isspace(static_cast<unsigned char>(c))) {
+          break;
+        }
+      }
+      if (at + 1 >= text.size()) break;
+      chunks.push_back(text.substr(begin, at + 1 - begin));
+      begin = at + 1;
+    }
+    chunks.push_back(text.substr(begin));
+    std::vector<uint64_t> counts(chunks.size(), 0);
+    std::vector<std::thread> threads;
+    for (size_t k = 1; k < chunks.size(); ++k) {
+      threads.emplace_back([&, k] { counts[k] = CountPart(chunks[k]); });
+    }
+    counts[0] = CountPart(chunks[0]);
+    for (std::thread& t : threads) t.join();
+    uint64_t tokens = 0;
+    for (uint64_t n : counts) tokens += n;
+    return tokens;
+  }
+
+  std::string_view name() const override { return name_; }
+
+ private:
+  // Count() of one part, in one pass.
+  uint64_t CountPart(std::string_view text) const {
     if (text.empty()) return 0;
     // Command output repeats itself: a piece seen once is looked up in a small map after,
     // which stays in the processor's cache where the vocabulary's table does not. Most pieces
@@ -467,6 +514,7 @@ class BpeTokenCounter final : public TokenCounter {
     return tokens;
   }
 
+ public:
   // Calls `piece(bytes, matched)` for each piece of `text` in order: `matched` false for a run
   // of bytes the pattern cannot match (not UTF-8). `fast`: ASCII matches without PCRE2.
   template <typename F>
@@ -502,8 +550,6 @@ class BpeTokenCounter final : public TokenCounter {
       pos = end;
     }
   }
-
-  std::string_view name() const override { return name_; }
 
  private:
   // How many tokens byte-pair merging leaves of one piece (BytePairMerge), for pieces of any

@@ -1,5 +1,5 @@
 // Tests for builtin-test's handling of what a failure carries besides its message: a Go panic
-// inside a test, Python's carets under a frame's code.
+// inside a test, Python's carets under a frame's code, a test binary's banners under ctest.
 #include <doctest/doctest.h>
 
 #include <string>
@@ -81,6 +81,50 @@ TEST_CASE("test shaper: Python's carets under a frame's code are counted, not sh
   // Counted with the other lines left out, not in a marker of their own.
   CHECK_FALSE(Contains(s, "source context omitted"));
   CHECK(Contains(s, " other lines omitted"));
+}
+
+TEST_CASE("test shaper: googletest's banners under ctest are counted, the failure kept whole") {
+  const std::string output =
+      "    Start 5: Area.Clockwise\n"
+      "5/6 Test #5: Area.Clockwise ....***Failed    0.08 sec\n"
+      "Running main() from ./googletest/src/gtest_main.cc\n"
+      "Note: Google Test filter = Area.Clockwise\n"
+      "[==========] Running 1 test from 1 test suite.\n"
+      "[----------] Global test environment set-up.\n"
+      "[----------] 1 test from Area\n"
+      "[ RUN      ] Area.Clockwise\n"
+      "/w/tests/area_test.cpp:23: Failure\n"
+      "Expected equality of these values:\n"
+      "  area(tri)\n"
+      "    Which is: -6\n"
+      "  6.0\n"
+      "[  FAILED  ] Area.Clockwise (0 ms)\n"
+      "[----------] 1 test from Area (0 ms total)\n"
+      "\n"
+      "[----------] Global test environment tear-down\n"
+      "[==========] 1 test from 1 test suite ran. (0 ms total)\n"
+      "[  PASSED  ] 0 tests.\n"
+      "[  FAILED  ] 1 test, listed below:\n"
+      "[  FAILED  ] Area.Clockwise\n"
+      "\n"
+      " 1 FAILED TEST\n"
+      "    Start 6: Area.Square\n"
+      "6/6 Test #6: Area.Square ....   Passed    0.01 sec\n"
+      "\n"
+      "50% tests passed, 1 tests failed out of 2\n"
+      "\n"
+      "The following tests FAILED:\n"
+      "\t  5 - Area.Clockwise (Failed)\n"
+      "Errors while running CTest\n";
+  const std::string s = Shape("ctest --output-on-failure", 8, output);
+  INFO(s);
+  CHECK(Contains(s, "5/6 Test #5: Area.Clockwise ....***Failed    0.08 sec\n"
+                    "/w/tests/area_test.cpp:23: Failure\nExpected equality of these values:\n"
+                    "  area(tri)\n    Which is: -6\n  6.0\n[  FAILED  ] Area.Clockwise (0 ms)\n"
+                    "… 15 lines of test binary banners omitted\n"));
+  CHECK_FALSE(Contains(s, "[ RUN      ]"));
+  CHECK_FALSE(Contains(s, "FAILED TEST"));
+  CHECK(Contains(s, "\t  5 - Area.Clockwise (Failed)"));
 }
 
 }  // namespace

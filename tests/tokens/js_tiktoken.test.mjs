@@ -9,7 +9,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { readFileSync, readdirSync, statSync, mkdtempSync } from 'node:fs';
+import { readFileSync, readdirSync, statSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, dirname } from 'node:path';
 import { tmpdir } from 'node:os';
@@ -57,6 +57,29 @@ for (const encoding of ['o200k_base', 'cl100k_base']) {
     assert.equal(compared, files.length, 'every fixture is UTF-8 and was compared');
   });
 }
+
+test('a text of several MiB, counted in parts on as many threads as there are cores, counts as js-tiktoken does', () => {
+  // Fixtures one after another up to 4 MiB: past 2 MiB, plugline counts in parts (one a core),
+  // split after newlines; the whole must count as one pass of js-tiktoken does.
+  const parts = [];
+  let size = 0;
+  for (const file of files) {
+    if (size >= 4 << 20) break;
+    const text = readFileSync(file, 'utf8');
+    parts.push(text);
+    size += Buffer.byteLength(text);
+  }
+  const text = parts.join('');
+  assert.ok(Buffer.byteLength(text) >= 4 << 20);
+  const path = join(home, 'several-mib.txt');
+  writeFileSync(path, text);
+  for (const encoding of ['o200k_base', 'cl100k_base']) {
+    const [counted] = JSON.parse(execFileSync(binary, ['tokens', '--json', '--tokenizer', encoding, path], {
+      env: { ...process.env, PLUGLINE_HOME: home },
+    }).toString());
+    assert.equal(counted.tokens, getEncoding(encoding).encode(text, [], []).length, encoding);
+  }
+});
 
 test('shaping results name the counter and count with it', () => {
   const file = files.find((f) => f.endsWith('test/pytest_failing_verbose.out'));
