@@ -107,6 +107,9 @@ bool IsPytestLocation(std::string_view line) {
   return i < line.size() && line[i] >= '0' && line[i] <= '9';
 }
 
+// Lines left out of a failure's block, up to this many, get no marker of their own.
+constexpr uint64_t kMaxUnmarkedLines = 2;
+
 struct BlockLines {
   std::vector<std::string_view> kept;
   uint64_t library = 0;  // lines of stack frames in libraries
@@ -289,7 +292,9 @@ void WriteBlock(const std::vector<std::string_view>& detail, TestRunner runner,
     for (size_t i = kept.size() - tail; i < kept.size(); ++i) out.Line(kept[i]);
   }
   uint64_t dropped = block.library + block.context + block.framing;
-  if (dropped > 0) {
+  // A line or two are counted with the summary's other lines: a marker of their own would cost
+  // about what they do.
+  if (dropped > kMaxUnmarkedLines) {
     std::vector<std::string> kinds;
     if (block.context > 0) kinds.push_back("source context");
     if (block.library > 0) kinds.push_back("library stack frames");
