@@ -1669,6 +1669,14 @@ bool IsLibraryFrame(string_view line) {
          t.find_first_of("/\\") == kNone;
 }
 
+// A diagnostic located in a header of the system or the compiler: "/usr/include/…",
+// "/usr/lib/gcc/…", "/usr/local/include/…", "…/include/c++/12/…", "/Library/Developer/…".
+bool IsSystemHeaderLocation(string_view line) {
+  return Starts(line, "/usr/include/") || Starts(line, "/usr/lib/gcc/") ||
+         Starts(line, "/usr/local/include/") || Starts(line, "/Library/Developer/") ||
+         Contains(line.substr(0, line.find(": ")), "/include/c++/");
+}
+
 // rustc's location line of a diagnostic (" --> src/main.rs:6:39"), or kNone.
 size_t RustArrow(const std::vector<string_view>& lines, const Diag& d) {
   for (size_t i = d.head + 1; i < d.end && i < d.head + 4; ++i) {
@@ -2079,9 +2087,15 @@ class Writer {
         continue;
       }
       if (notes++ < notes_cap) {
-        // Up to two context lines next to the note, its heading, the start of its body.
+        // Up to two context lines next to the note, its heading, the start of its body. A note
+        // in a system header ("/usr/include/c++/12/bits/stl_vector.h:1276:7: note: candidate:
+        // …") keeps its heading: the include chain that led there and the header's code are
+        // the compiler's, not the project's.
+        const bool system = head < d.end && IsSystemHeaderLocation(lines_[head]);
         for (size_t k = start; k < head; ++k) {
-          if (head - k <= 2) {
+          if (system) {
+            Drop(k, Cat::kDetail);
+          } else if (head - k <= 2) {
             Emit(k);
           } else {
             dropped.push_back(k);
@@ -2091,7 +2105,7 @@ class Writer {
         for (size_t k = head + 1; k < i; ++k) {
           if (IsUnderlineOnly(lines_[k])) {
             Drop(k, Cat::kUnderline);
-          } else if (!error && IsSourceEcho(lines_[k])) {
+          } else if ((!error || system) && IsSourceEcho(lines_[k])) {
             Drop(k, Cat::kDetail);
           } else if (k - head <= kNoteBody) {
             Emit(k);

@@ -175,6 +175,35 @@ TEST_CASE("build: a hint the compiler repeats after every error is shown once") 
   CheckAccounting(out, s);
 }
 
+TEST_CASE("build: a note in a system header keeps its heading, not the include chain or code") {
+  const std::string out =
+      "src/main.cpp: In function ‘void f()’:\n"
+      "src/main.cpp:13:20: error: no matching function for call to ‘push_back(Rect*)’\n"
+      "   13 |     scene.push_back(new Rect());\n"
+      "      |     ~~~~~~~~~~~~~~~^~~~~~~~~~~~\n"
+      "In file included from /usr/include/c++/12/vector:64,\n"
+      "                 from include/shapes.hpp:4:\n"
+      "/usr/include/c++/12/bits/stl_vector.h:1276:7: note: candidate: ‘void push_back(const "
+      "value_type&)’\n"
+      " 1276 |       push_back(const value_type& __x)\n"
+      "      |       ^~~~~~~~~\n"
+      "include/shapes.hpp:25:7: note: because the following are pure within ‘Circle’:\n"
+      "   25 | class Circle : public Shape {\n"
+      "      |       ^~~~~~\n";
+  std::string s = Shape("g++ -c src/main.cpp", out, 1);
+  INFO(s);
+  CHECK(Has(s, "src/main.cpp:13:20: error: no matching function for call to ‘push_back(Rect*)’"));
+  CHECK(Has(s, "   13 |     scene.push_back(new Rect());"));
+  CHECK(Has(s, "/usr/include/c++/12/bits/stl_vector.h:1276:7: note: candidate: ‘void "
+               "push_back(const value_type&)’"));
+  CHECK_FALSE(Has(s, " 1276 |       push_back(const value_type& __x)"));
+  CHECK_FALSE(Has(s, "In file included from /usr/include/c++/12/vector:64,"));
+  // A note in the project keeps its code.
+  CHECK(Has(s, "include/shapes.hpp:25:7: note: because the following are pure within ‘Circle’:"));
+  CHECK(Has(s, "   25 | class Circle : public Shape {"));
+  CheckAccounting(out, s);
+}
+
 TEST_CASE("build: clang's unindented source lines, notes and totals") {
   const std::string out =
       "a.c:2:43: error: use of undeclared identifier 'y'\n"
