@@ -2054,13 +2054,30 @@ class Writer {
     const size_t body_cap =
         error ? kErrorBody : (d.style == Style::kRust ? kWarningBody + 2 : kWarningBody);
     const size_t notes_cap = error ? kErrorNotes : kWarningNotes;
+    // clang's source echo has no gutter: the code, then a caret line under it, then maybe a
+    // fix-it. A warning's goes, as gcc's does, unless it suggests a fix ("%ld" under "%d").
+    auto gutterless_echo = [&](size_t from, size_t to) {
+      if (error || d.style != Style::kCompiler) return false;
+      bool carets = false;
+      for (size_t k = from; k < to; ++k) {
+        if (IsCaretsOnly(lines_[k])) {
+          carets = true;
+        } else if (!(k + 1 < to && IsCaretsOnly(lines_[k + 1]))) {
+          return false;  // neither code over a caret line nor carets: a fix-it, or more
+        }
+      }
+      return carets;
+    };
     size_t i = d.head + 1;
+    size_t body_end = i;
+    while (body_end < d.end && p_.kinds[body_end] == Kind::kDiagBody) ++body_end;
+    const bool drop_body = gutterless_echo(i, body_end);
     size_t body = 0;
     for (; i < d.end && p_.kinds[i] == Kind::kDiagBody; ++i) {
       string_view line = lines_[i];
       if (IsUnderlineOnly(line)) {
         Drop(i, Cat::kUnderline);  // the location gives the column
-      } else if (IsBlankLine(line) || (!error && IsSourceEcho(line))) {
+      } else if (IsBlankLine(line) || drop_body || (!error && IsSourceEcho(line))) {
         Drop(i, Cat::kDetail);  // a warning's echo of the source and its labels: the file has it
       } else if (IsLibraryFrame(line) || body >= body_cap) {
         dropped.push_back(i);
@@ -2102,10 +2119,11 @@ class Writer {
           }
         }
         if (head < d.end) Emit(head);
+        const bool drop_note_body = gutterless_echo(head + 1, i);
         for (size_t k = head + 1; k < i; ++k) {
           if (IsUnderlineOnly(lines_[k])) {
             Drop(k, Cat::kUnderline);
-          } else if ((!error || system) && IsSourceEcho(lines_[k])) {
+          } else if (drop_note_body || ((!error || system) && IsSourceEcho(lines_[k]))) {
             Drop(k, Cat::kDetail);
           } else if (k - head <= kNoteBody) {
             Emit(k);

@@ -204,6 +204,33 @@ TEST_CASE("build: a note in a system header keeps its heading, not the include c
   CheckAccounting(out, s);
 }
 
+TEST_CASE("build: clang's gutterless source echo under a warning goes, unless it has a fix-it") {
+  const std::string out =
+      "src/a.c:55:13: warning: enumeration value 'TOK_PUNCT' not handled in switch [-Wswitch]\n"
+      "    switch (kind) {\n"
+      "            ^~~~\n"
+      "src/a.c:31:39: warning: format specifies type 'int' but the argument has type 'long' "
+      "[-Wformat]\n"
+      "    printf(\"read %d bytes\\n\", size);\n"
+      "                 ~~     ^~~~\n"
+      "                 %ld\n"
+      "src/a.c:41:27: error: use of undeclared identifier 'cuont'; did you mean 'count'?\n"
+      "    printf(\"%d tokens\\n\", cuont);\n"
+      "                          ^~~~~\n"
+      "                          count\n"
+      "2 warnings and 1 error generated.\n";
+  std::string s = Shape("clang -c src/a.c", out, 1);
+  INFO(s);
+  CHECK(Has(s, "src/a.c:55:13: warning: enumeration value 'TOK_PUNCT' not handled in switch "
+               "[-Wswitch]"));
+  CHECK_FALSE(Has(s, "    switch (kind) {"));
+  CHECK(Has(s, "                 %ld"));  // the fix-it, with its code
+  CHECK(Has(s, "    printf(\"read %d bytes\\n\", size);"));
+  CHECK(Has(s, "    printf(\"%d tokens\\n\", cuont);"));  // an error keeps its code
+  CHECK(Has(s, "                          count"));
+  CheckAccounting(out, s);
+}
+
 TEST_CASE("build: clang's unindented source lines, notes and totals") {
   const std::string out =
       "a.c:2:43: error: use of undeclared identifier 'y'\n"
