@@ -1,5 +1,7 @@
 #include "core/text.h"
 
+#include "absl/strings/ascii.h"
+
 #include <cstdio>
 #include <cstring>
 
@@ -377,8 +379,9 @@ bool ContainsIgnoreCase(std::string_view haystack, std::string_view needle) {
   return false;
 }
 
-KeywordMatcher::KeywordMatcher(std::initializer_list<std::string_view> keywords)
-    : bigrams_(65536 / 64, 0) {
+KeywordMatcher::KeywordMatcher(std::initializer_list<std::string_view> keywords,
+                               bool word_starts)
+    : bigrams_(65536 / 64, 0), word_starts_(word_starts) {
   for (std::string_view keyword : keywords) {
     std::string folded;
     for (char c : keyword) folded.push_back(static_cast<char>(Fold(c)));
@@ -395,6 +398,10 @@ size_t KeywordMatcher::Find(std::string_view text) const {
   for (size_t i = 0; i + 1 < n; ++i) {
     size_t bigram = (static_cast<size_t>(Fold(text[i])) << 8) | Fold(text[i + 1]);
     if ((bigrams_[bigram / 64] >> (bigram % 64) & 1) == 0) continue;
+    if (word_starts_ && i > 0 && absl::ascii_isalpha(static_cast<unsigned char>(text[i - 1])) &&
+        !absl::ascii_isupper(static_cast<unsigned char>(text[i]))) {
+      continue;
+    }
     for (const std::string& keyword : keywords_) {
       if (static_cast<unsigned char>(keyword[0]) != Fold(text[i]) || i + keyword.size() > n) {
         continue;
@@ -415,7 +422,8 @@ const KeywordMatcher& TroubleKeywords() {
   static const KeywordMatcher* matcher =
       new KeywordMatcher({"error", "fail", "fatal", "panic", "exception", "traceback", "denied",
                           "not found", "abort", "killed", "segmentation fault",
-                          "undefined reference", "cannot", "unable to", "no such file"});
+                          "undefined reference", "cannot", "unable to", "no such file"},
+                         /*word_starts=*/true);
   return *matcher;
 }
 

@@ -55,7 +55,11 @@ bool ContainsIgnoreCase(std::string_view haystack, std::string_view needle);
 // worth comparing. For per-line checks over large outputs.
 class KeywordMatcher {
  public:
-  explicit KeywordMatcher(std::initializer_list<std::string_view> keywords);
+  // `word_starts`: a keyword counts only where a word starts: after a byte that is not an ASCII
+  // letter, or at a capital that starts a part of a CamelCase name ("TypeError",
+  // "IOException"); not inside "liberror" or "-Werror".
+  explicit KeywordMatcher(std::initializer_list<std::string_view> keywords,
+                          bool word_starts = false);
   bool Contains(std::string_view text) const { return Find(text) != std::string_view::npos; }
   // Where the first keyword starts in `text`, or npos.
   size_t Find(std::string_view text) const;
@@ -63,11 +67,13 @@ class KeywordMatcher {
  private:
   std::vector<std::string> keywords_;  // lower case, at least 2 characters
   std::vector<uint64_t> bigrams_;      // 65,536 bits: folded first two bytes of a keyword
+  bool word_starts_ = false;
 };
 
 // Lines that signal trouble in output no shaper understands: "error", "fail", "fatal",
 // "panic", "exception", "traceback", "denied", "not found", "segmentation fault", "abort",
-// ... but not "0 errors" or "no failures"; and a server's line of a request that failed with a
+// ... where a word starts ("TypeError" too, not "liberror" or "-Werror"), but not "0 errors" or
+// "no failures"; and a server's line of a request that failed with a
 // 5xx status. The generic shaper keeps them from the middle of an output, and so does the
 // shaping window (output_window.h).
 bool LooksLikeErrorLine(std::string_view line);

@@ -154,6 +154,23 @@ TEST_CASE("a cursor-up count too large for an int moves to the top, as a termina
 namespace plugline::core {
 namespace {
 
+TEST_CASE("text: trouble words count where a word starts, CamelCase parts included") {
+  for (std::string_view line : {"error: x", "Build FAILED.", "TypeError: x is undefined",
+                                "java.io.IOException: closed", "npm-error-code", "[ERROR] x",
+                                "subprocess.CalledProcessError: 1", "Aborted (core dumped)",
+                                "✖error", "(fatal) y"}) {
+    CAPTURE(line);
+    CHECK(LooksLikeErrorLine(line));
+  }
+  for (std::string_view line : {"ii  liberror-perl 0.17029-2 all Perl module",
+                                "gcc -Wall -Werror -c a.c", "counterterrorism", "prefailing"}) {
+    CAPTURE(line);
+    CHECK_FALSE(LooksLikeErrorLine(line));
+  }
+  const std::string text = "gcc -Werror -c a.c\nliberror\na.c:3: error: x\n";
+  CHECK(FindErrorLine(text) == text.find("a.c:3:"));
+}
+
 TEST_CASE("text: a server's line of a request that failed with a 5xx is an error line") {
   for (std::string_view line : {
            R"(127.0.0.1 - - [01/Dec/2026 22:43:59] "GET /orders/42 HTTP/1.1" 500 59)",
