@@ -195,6 +195,21 @@ bool IsGtestFraming(std::string_view line) {
   return t.ends_with(" FAILED TEST") || t.ends_with(" FAILED TESTS");
 }
 
+// A line that only announces the frames after it, or says again what the line before said:
+// "Traceback (most recent call last):", Go's "goroutine 19 [running]:", and Go's panic message
+// printed a second time, indented, under "panic: … [recovered]".
+bool IsTraceHeading(const std::vector<std::string_view>& detail, size_t i) {
+  const std::string_view t = Trim(detail[i]);
+  if (t == "Traceback (most recent call last):") return true;
+  if (t.starts_with("goroutine ") && t.ends_with(" [running]:")) return true;
+  if (i > 0 && t.starts_with("panic: ") && detail[i].starts_with("\t")) {
+    const std::string_view before = Trim(detail[i - 1]);
+    return before.ends_with(" [recovered]") &&
+           before.substr(0, before.size() - std::string_view(" [recovered]").size()) == t;
+  }
+  return false;
+}
+
 // Other runners: drop stack frames in libraries, code-frame context lines (the failing line,
 // marked ">" or underlined by a caret, stays) and a test binary's banners under another runner,
 // with the repeat of the failure's name in its closing list.
@@ -243,7 +258,7 @@ BlockLines SelectGeneric(const std::vector<std::string_view>& detail) {
       }
       continue;
     }
-    if (IsCaretLine(line) || IsCaretsOnly(line)) {
+    if (IsCaretLine(line) || IsCaretsOnly(line) || IsTraceHeading(detail, i)) {
       ++out.marks;
       continue;
     }

@@ -53,6 +53,9 @@ TEST_CASE("test shaper: a Go panic in a test is that failure's, runtime frames c
   CHECK_FALSE(Contains(s, "panic({0x51ddc0"));
   CHECK(Contains(s, "… 6 lines of library stack frames omitted"));
   CHECK(Contains(s, "FAIL\texample.com/app/ring\t0.033s"));
+  // The message said again under "[recovered]" and the goroutine's heading: counted.
+  CHECK(Contains(s, "with length 4 [recovered]\n\nexample.com/app/ring.(*Buffer).At(...)\n"));
+  CHECK_FALSE(Contains(s, "goroutine 19"));
 }
 
 TEST_CASE("test shaper: Python's carets under a frame's code are counted, not shown") {
@@ -77,6 +80,9 @@ TEST_CASE("test shaper: Python's carets under a frame's code are counted, not sh
   INFO(s);
   CHECK(Contains(s, "    self.assertEqual(parse(\"sku,qty\\n\"), {})\n  File \"/w/app/csv.py\""));
   CHECK(Contains(s, "    counts[sku] = int(qty)\nValueError: invalid literal"));
+  // "Traceback (most recent call last):" announces the frames that follow: counted.
+  CHECK(Contains(s, "ERROR: test_header (tests.test_csv.TestCsv.test_header)\n"
+                    "  File \"/w/tests/test_csv.py\", line 17, in test_header\n"));
   CHECK_FALSE(Contains(s, "^^^^"));
   // Counted with the other lines left out, not in a marker of their own.
   CHECK_FALSE(Contains(s, "source context omitted"));
