@@ -1360,6 +1360,11 @@ class Parser {
           AptList(i, Kind::kChatter);
           return true;
         }
+        // rustc's pointer to `rustc --explain`, after every failed compile.
+        if (Starts(line, "Some errors have detailed explanations: ")) {
+          Plain(i, Kind::kChatter);
+          return true;
+        }
         break;
       case 'P':
         if (Starts(line, "Preparing to unpack ") || Starts(line, "Processing triggers for ") ||
@@ -1380,6 +1385,12 @@ class Parser {
         break;
       case 'F':
         if (Starts(line, "Fetched ") && Contains(line, " in ")) {
+          Plain(i, Kind::kChatter);
+          return true;
+        }
+        if ((Starts(line, "For more information about this error, try `") ||
+             Starts(line, "For more information about an error, try `")) &&
+            Contains(line, " --explain ")) {
           Plain(i, Kind::kChatter);
           return true;
         }
@@ -1675,6 +1686,13 @@ bool IsSystemHeaderLocation(string_view line) {
   return Starts(line, "/usr/include/") || Starts(line, "/usr/lib/gcc/") ||
          Starts(line, "/usr/local/include/") || Starts(line, "/Library/Developer/") ||
          Contains(line.substr(0, line.find(": ")), "/include/c++/");
+}
+
+// rustc's note that a lint warns by default ("   = note: `#[warn(unused_mut)]` (part of
+// `#[warn(unused)]`) on by default"), under the first warning of each lint.
+bool IsLintLevelNote(string_view line) {
+  const string_view t = Strip(line);
+  return Starts(t, "= note: `#[") && Ends(t, " on by default");
 }
 
 // rustc's location line of a diagnostic (" --> src/main.rs:6:39"), or kNone.
@@ -2077,7 +2095,8 @@ class Writer {
       string_view line = lines_[i];
       if (IsUnderlineOnly(line)) {
         Drop(i, Cat::kUnderline);  // the location gives the column
-      } else if (IsBlankLine(line) || drop_body || (!error && IsSourceEcho(line))) {
+      } else if (IsBlankLine(line) || drop_body || (!error && IsSourceEcho(line)) ||
+                 (!error && IsLintLevelNote(line))) {
         Drop(i, Cat::kDetail);  // a warning's echo of the source and its labels: the file has it
       } else if (IsLibraryFrame(line) || body >= body_cap) {
         dropped.push_back(i);

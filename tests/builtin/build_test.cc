@@ -551,7 +551,9 @@ TEST_CASE("build: cargo errors keep their blocks, same heading at another place 
   CHECK(Has(s, " --> src/main.rs:6:39"));
   CHECK(Has(s, " --> src/lib.rs:2:5"));
   CHECK(Has(s, "  |     ^^^ expected `i32`, found `&str`"));
-  CHECK(Has(s, "  = note: `#[warn(unused_variables)]` (part of `#[warn(unused)]`) on by default"));
+  // rustc's pointer to --explain and that a lint warns by default are asides, counted.
+  CHECK_FALSE(Has(s, "For more information about this error, try `rustc --explain E0308`."));
+  CHECK_FALSE(Has(s, "  = note: `#[warn(unused_variables)]` (part of `#[warn(unused)]`) on by default"));
   CHECK(Has(s, "error: could not compile `rs` (bin \"rs\" test) due to 2 previous errors; 1 warning emitted"));
   CheckAccounting(kCargoFail, s);
   // A build failure of `cargo test` is this shaper's; its test results are not.
