@@ -35,7 +35,8 @@ bool IsLibraryFrame(std::string_view line) {
   // Go's "\t/usr/lib/go/src/x.go:12 +0x1d", Rust's "at /rustc/.../x.rs:5".
   bool frame = t.starts_with("at ") || t.starts_with("File \"") || t.starts_with("❯ ") ||
                (t.find(".go:") != std::string_view::npos && line.starts_with("\t")) ||
-               t.starts_with("/") || t.find(": 0x") != std::string_view::npos ||
+               t.starts_with("/") || t.starts_with("node:") ||
+               t.find(": 0x") != std::string_view::npos ||
                (t.ends_with(")") && t.find(" (") != std::string_view::npos);
   if (!frame) return false;
   static constexpr std::string_view kLibraries[] = {
@@ -197,9 +198,16 @@ bool IsGtestFraming(std::string_view line) {
 
 // A line that only announces the frames after it, or says again what the line before said:
 // "Traceback (most recent call last):", Go's "goroutine 19 [running]:", and Go's panic message
-// printed a second time, indented, under "panic: … [recovered]".
+// printed a second time, indented, under "panic: … [recovered]"; and node --test's TAP keys
+// "failureType", "operator" and its generic error codes.
 bool IsTraceHeading(const std::vector<std::string_view>& detail, size_t i) {
   const std::string_view t = Trim(detail[i]);
+  // node --test's TAP diagnostics that classify rather than describe: what kind of failure, the
+  // comparison's name, and the error codes every test failure and assertion has.
+  if (t.starts_with("failureType: '") || t.starts_with("operator: '") ||
+      t == "code: 'ERR_TEST_FAILURE'" || t == "code: 'ERR_ASSERTION'") {
+    return true;
+  }
   if (t == "Traceback (most recent call last):") return true;
   if (t.starts_with("goroutine ") && t.ends_with(" [running]:")) return true;
   if (i > 0 && t.starts_with("panic: ") && detail[i].starts_with("\t")) {

@@ -133,5 +133,38 @@ TEST_CASE("test shaper: googletest's banners under ctest are counted, the failur
   CHECK(Contains(s, "\t  5 - Area.Clockwise (Failed)"));
 }
 
+TEST_CASE("test shaper: node --test's TAP keys that only classify are counted, node: frames too") {
+  const std::string output =
+      "TAP version 13\n"
+      "not ok 1 - stringify quotes fields\n"
+      "  ---\n"
+      "  duration_ms: 1.2\n"
+      "  location: '/w/test/stringify.test.js:7:1'\n"
+      "  failureType: 'testCodeFailure'\n"
+      "  error: 'Expected values to be strictly equal'\n"
+      "  code: 'ERR_ASSERTION'\n"
+      "  name: 'AssertionError'\n"
+      "  expected: 'a'\n"
+      "  actual: 'b'\n"
+      "  operator: 'strictEqual'\n"
+      "  stack: |-\n"
+      "    TestContext.<anonymous> (/w/test/stringify.test.js:8:10)\n"
+      "    node:internal/test_runner/harness:255:12\n"
+      "    node:internal/process/task_queues:140:7\n"
+      "  ...\n"
+      "1..1\n"
+      "# tests 1\n# pass 0\n# fail 1\n";
+  const std::string s = Shape("node --test", 1, output);
+  INFO(s);
+  CHECK(Contains(s, "  location: '/w/test/stringify.test.js:7:1'\n"));
+  CHECK(Contains(s, "  error: 'Expected values to be strictly equal'\n  name: 'AssertionError'\n"
+                    "  expected: 'a'\n  actual: 'b'\n  stack: |-\n"
+                    "    TestContext.<anonymous> (/w/test/stringify.test.js:8:10)\n"));
+  CHECK_FALSE(Contains(s, "failureType"));
+  CHECK_FALSE(Contains(s, "operator:"));
+  CHECK_FALSE(Contains(s, "ERR_ASSERTION"));
+  CHECK_FALSE(Contains(s, "node:internal"));
+}
+
 }  // namespace
 }  // namespace plugline::builtin
