@@ -23,7 +23,6 @@
 // counted. A clean run is one line.
 #include <algorithm>
 #include <cctype>
-#include <unordered_map>
 #include <unordered_set>
 
 #include "builtin/builtin_shapers.h"
@@ -152,16 +151,16 @@ std::optional<Row> ParseCompactRow(std::string_view line) {
   }
   row.file = line.substr(0, at);
   row.position = line.substr(at + 2, sev - at - 2);
-  row.severity = rest.substr(0, row.error ? 5 : 7);
-  row.message = rest.substr(row.error ? 8 : 10);
+  row.severity = rest.substr(0, row.error ? 5 : 7);               // "Error", "Warning"
+  const size_t message_at = sev + 2 + (row.error ? 8 : 10);       // after "Error - "
+  row.message = line.substr(message_at);
   if (line.ends_with(")")) {
     size_t open = line.rfind(" (");
-    if (open != std::string_view::npos && open > sev) {
+    if (open != std::string_view::npos && open > message_at) {
       std::string_view rule = line.substr(open + 2, line.size() - open - 3);
       if (IsRuleId(rule)) {
         row.rule = rule;
-        row.message =
-            line.substr(sev + 2 + (row.error ? 8 : 10), open - (sev + 2 + (row.error ? 8 : 10)));
+        row.message = line.substr(message_at, open - message_at);
       }
     }
   }
@@ -201,7 +200,6 @@ std::optional<Row> ParseUnixRow(std::string_view line) {
   return std::nullopt;
 }
 
-// "✖ 22 problems (12 errors, 10 warnings)" (stylish) or "22 problems" (compact, unix).
 // A row of any of the text formats.
 std::optional<Row> ParseRow(std::string_view line) {
   std::optional<Row> row = ParseStylishRow(line);
@@ -210,6 +208,7 @@ std::optional<Row> ParseRow(std::string_view line) {
   return row;
 }
 
+// "✖ 22 problems (12 errors, 10 warnings)" (stylish) or "22 problems" (compact, unix).
 bool IsProblemsLine(std::string_view line) {
   std::string_view t = Strip(line);
   if (t.starts_with("✖ ")) return t.find(" problem") != std::string_view::npos;
