@@ -123,6 +123,24 @@ struct BlockLines {
 
 // pytest: per frame keep the failing source line (">"), the error lines ("E"), the location
 // and captured-output headers; a frame in a library keeps only its "E" lines and location.
+// pytest's explanation of a value that is its own expression: "E        +    where
+// Decimal('100') = Decimal('100')", "E        +  and   5 = 5".
+bool IsIdentityExplanation(std::string_view line) {
+  if (!line.starts_with("E ")) return false;
+  std::string_view t = Trim(line.substr(1));
+  if (!t.starts_with("+")) return false;
+  t = Trim(t.substr(1));
+  if (t.starts_with("where ")) {
+    t = Trim(t.substr(6));
+  } else if (t.starts_with("and ")) {
+    t = Trim(t.substr(4));
+  } else {
+    return false;
+  }
+  const size_t eq = t.find(" = ");
+  return eq != std::string_view::npos && eq > 0 && t.substr(0, eq) == t.substr(eq + 3);
+}
+
 BlockLines SelectPytest(const std::vector<std::string_view>& detail) {
   BlockLines out;
   out.kept.push_back(detail.front());
@@ -164,7 +182,9 @@ BlockLines SelectPytest(const std::vector<std::string_view>& detail) {
       bool location = IsPytestLocation(line) &&
                       (i == last_location || !IsLibraryFrame(StrCat("File \"", line)));
       bool essential = line.starts_with("E ") || location || (!library && line.starts_with(">"));
-      if (essential) {
+      if (IsIdentityExplanation(line)) {
+        ++out.marks;  // "E  +  where Decimal('100') = Decimal('100')": says nothing
+      } else if (essential) {
         out.kept.push_back(line);
       } else if (library) {
         ++out.library;

@@ -166,5 +166,30 @@ TEST_CASE("test shaper: node --test's TAP keys that only classify are counted, n
   CHECK_FALSE(Contains(s, "node:internal"));
 }
 
+TEST_CASE("test shaper: pytest's explanation of a value by itself is counted, the others kept") {
+  const std::string output =
+      "============================= test session starts ==============================\n"
+      "collected 1 item\n\n"
+      "tests/test_p.py F                                                        [100%]\n\n"
+      "=================================== FAILURES ===================================\n"
+      "___________________________ test_discount_is_capped ____________________________\n\n"
+      "    def test_discount_is_capped():\n"
+      ">       assert apply_discount(Decimal(\"100\"), 80) == Decimal(\"50.00\")\n"
+      "E       AssertionError: assert Decimal('20.00') == Decimal('50.00')\n"
+      "E        +  where Decimal('20.00') = apply_discount(Decimal('100'), 80)\n"
+      "E        +    where Decimal('100') = Decimal('100')\n"
+      "E        +  and   Decimal('50.00') = Decimal('50.00')\n\n"
+      "tests/test_p.py:5: AssertionError\n"
+      "=========================== short test summary info ============================\n"
+      "FAILED tests/test_p.py::test_discount_is_capped - AssertionError: assert Decimal...\n"
+      "============================== 1 failed in 0.05s ===============================\n";
+  const std::string s = Shape("pytest", 1, output);
+  INFO(s);
+  CHECK(Contains(s, "E        +  where Decimal('20.00') = apply_discount(Decimal('100'), 80)\n"
+                    "tests/test_p.py:5: AssertionError\n"));
+  CHECK_FALSE(Contains(s, "where Decimal('100') = Decimal('100')"));
+  CHECK_FALSE(Contains(s, "and   Decimal('50.00') = Decimal('50.00')"));
+}
+
 }  // namespace
 }  // namespace plugline::builtin
