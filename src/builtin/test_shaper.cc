@@ -220,7 +220,7 @@ bool IsGtestFraming(std::string_view line) {
 // "Traceback (most recent call last):", Go's "goroutine 19 [running]:", and Go's panic message
 // printed a second time, indented, under "panic: … [recovered]"; and node --test's TAP keys
 // "failureType", "operator" and its generic error codes.
-bool IsTraceHeading(const std::vector<std::string_view>& detail, size_t i) {
+bool SaysNothingNew(const std::vector<std::string_view>& detail, size_t i) {
   const std::string_view t = Trim(detail[i]);
   // node --test's TAP diagnostics that classify rather than describe: what kind of failure, the
   // comparison's name, and the error codes every test failure and assertion has.
@@ -286,7 +286,7 @@ BlockLines SelectGeneric(const std::vector<std::string_view>& detail) {
       }
       continue;
     }
-    if (IsCaretLine(line) || IsCaretsOnly(line) || IsTraceHeading(detail, i)) {
+    if (IsCaretLine(line) || IsCaretsOnly(line) || SaysNothingNew(detail, i)) {
       ++out.marks;
       continue;
     }

@@ -118,6 +118,12 @@ bool StartsWithLineColumn(std::string_view text) {
          std::isdigit(static_cast<unsigned char>(word[colon + 1]));
 }
 
+// A row under a file's path line, which names no file itself: "  3:5  error …".
+bool IsRowUnderPath(std::string_view line) {
+  const size_t text = line.find_first_not_of(" \t");
+  return text != std::string_view::npos && StartsWithLineColumn(line.substr(text));
+}
+
 // An entry that starts with a position in a file: "12:13 …" or "line 12, col 13 …".
 bool IsPosition(std::string_view entry) {
   if (entry.starts_with("line ")) {
@@ -150,9 +156,7 @@ int IdentifierRank(std::string_view line) {
   }
   if (IsBanner(line) || IsCommitLine(line)) return kIdentifier;
   // A location, "src/a.ts:3:5 …", or a row under a file's path line, "  3:5  error …".
-  const size_t text = line.find_first_not_of(" \t");
-  const bool row = text != std::string_view::npos && StartsWithLineColumn(line.substr(text));
-  if (LocationPath(line).empty() && !row) return kContext;
+  if (LocationPath(line).empty() && !IsRowUnderPath(line)) return kContext;
   if (LooksLikeErrorLine(line)) return kIdentifier;
   // A test that passed or was skipped is context, whatever it names.
   for (std::string_view word : {" PASSED", " SKIPPED", " ok", " PASS"}) {
@@ -364,11 +368,7 @@ BudgetCut FitToBudget(std::string_view summary, uint64_t max_tokens, uint64_t re
     --closing;
     if (!lines[closing].empty() && !lines[closing].starts_with("… ")) ++found;
   }
-  // A row under a file's path line: "/w/a.js", then "  3:5  error …".
-  auto is_row = [](std::string_view line) {
-    const size_t text = line.find_first_not_of(" \t");
-    return text != std::string_view::npos && StartsWithLineColumn(line.substr(text));
-  };
+  // A file's path line, above its rows: "/w/a.js", then "  3:5  error …".
   auto is_path_line = [](std::string_view line) {
     return !line.empty() && !line.starts_with("… ") && line.find_first_of(" \t") == line.npos &&
            line.find_first_of("./") != line.npos;
@@ -398,7 +398,7 @@ BudgetCut FitToBudget(std::string_view summary, uint64_t max_tokens, uint64_t re
       rank[i] = identifier;
       if (identifier == kLocation) {
         // Spread over files: a file's first warning before any file's second.
-        const std::string_view file = is_row(lines[i]) ? path_line : LocationPath(lines[i]);
+        const std::string_view file = IsRowUnderPath(lines[i]) ? path_line : LocationPath(lines[i]);
         const size_t seen = locations_per_file[std::string(file)]++;
         rank[i] = kLocation + static_cast<int>(std::min<size_t>(seen, kContext - kLocation - 1));
       }
@@ -418,8 +418,8 @@ BudgetCut FitToBudget(std::string_view summary, uint64_t max_tokens, uint64_t re
   // A file's path line above its rows: ranked with the best of its rows, so that no row shown
   // is without its file.
   for (size_t i = 1; i + 1 < n; ++i) {
-    if (!is_path_line(lines[i]) || !is_row(lines[i + 1])) continue;
-    for (size_t j = i + 1; j < n && is_row(lines[j]); ++j) rank[i] = std::min(rank[i], rank[j]);
+    if (!is_path_line(lines[i]) || !IsRowUnderPath(lines[i + 1])) continue;
+    for (size_t j = i + 1; j < n && IsRowUnderPath(lines[j]); ++j) rank[i] = std::min(rank[i], rank[j]);
   }
 
   // The statement at the end (and the count by file, when identifiers are cut) is kept aside.
