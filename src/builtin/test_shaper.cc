@@ -238,14 +238,63 @@ bool SaysNothingNew(const std::vector<std::string_view>& detail, size_t i) {
   return false;
 }
 
+// Python's assertion message with both values in full ("AssertionError: Lists differ: [1, 2]
+// != [2, 1]", "AssertionError: 'foo' != 'bar'"): unittest prints the values again after it, as
+// the first differing elements and an ndiff ("- [1, 2]", "+ [2, 1]", "?  ^"). When every line of
+// that detail is text the message line already has (or a diff hint, or the heading "First
+// differing element 0:"), the detail says nothing new and is counted; when any line is more (a
+// message that elides "[103 chars]", a custom message), the detail is kept whole.
+// Where a chained Python exception's traceback begins.
+bool IsTraceStart(std::string_view line) {
+  const std::string_view t = Trim(line);
+  return t == "Traceback (most recent call last):" || t.starts_with("During handling of the ") ||
+         t.starts_with("The above exception was the direct cause");
+}
+bool RepeatsAssertion(std::string_view assertion, std::string_view line) {
+  std::string_view t = Trim(line);
+  if (t.starts_with("? ")) return t.find_first_not_of("?^+- ") == std::string_view::npos;
+  if (t.starts_with("First differing element ") && t.ends_with(":")) return true;
+  if (t.starts_with("- ") || t.starts_with("+ ")) t = t.substr(2);
+  return !t.empty() && assertion.find(t) != std::string_view::npos;
+}
+std::vector<bool> RepeatedAssertionDetail(const std::vector<std::string_view>& detail) {
+  std::vector<bool> repeats(detail.size(), false);
+  for (size_t i = 0; i < detail.size(); ++i) {
+    const std::string_view assertion = Trim(detail[i]);
+    if (!assertion.starts_with("AssertionError: ") ||
+        assertion.find(" != ") == std::string_view::npos) {
+      continue;
+    }
+    size_t end = i + 1;
+    bool all = true, any = false;
+    for (; end < detail.size() && !IsTraceStart(detail[end]); ++end) {
+      if (IsBlankLine(detail[end])) continue;
+      any = true;
+      if (!RepeatsAssertion(assertion, detail[end])) {
+        all = false;
+        break;
+      }
+    }
+    if (!all || !any) continue;
+    for (size_t k = i + 1; k < end; ++k) repeats[k] = !IsBlankLine(detail[k]);
+    i = end - 1;
+  }
+  return repeats;
+}
+
 // Other runners: drop stack frames in libraries, code-frame context lines (the failing line,
 // marked ">" or underlined by a caret, stays) and a test binary's banners under another runner,
 // with the repeat of the failure's name in its closing list.
 BlockLines SelectGeneric(const std::vector<std::string_view>& detail) {
   BlockLines out;
   std::vector<std::string_view> failed;  // "[  FAILED  ] Suite.Name" of the failures shown
+  const std::vector<bool> repeats = RepeatedAssertionDetail(detail);
   for (size_t i = 0; i < detail.size(); ++i) {
     std::string_view line = detail[i];
+    if (repeats[i]) {
+      ++out.marks;
+      continue;
+    }
     if (IsGtestFraming(line)) {
       ++out.framing;
       // The blank lines around banners go with them.
@@ -298,9 +347,13 @@ BlockLines SelectGeneric(const std::vector<std::string_view>& detail) {
         continue;
       }
     }
+    if (IsBlankLine(line) && !out.kept.empty() && IsBlankLine(out.kept.back())) {
+      ++out.context;  // a blank line doubled by the lines left out between
+      continue;
+    }
     out.kept.push_back(line);
   }
-  // Blank lines left at the end, or doubled, carry nothing.
+  // Blank lines left at the end carry nothing.
   while (!out.kept.empty() && IsBlankLine(out.kept.back())) {
     out.kept.pop_back();
     ++out.context;

@@ -89,6 +89,66 @@ TEST_CASE("test shaper: Python's carets under a frame's code are counted, not sh
   CHECK(Contains(s, " other lines omitted"));
 }
 
+TEST_CASE("test shaper: unittest's values again after a full assertion message are counted, a diff with more is kept") {
+  // python3 -m unittest (3.11) on two assertEqual failures.
+  const std::string output =
+      "FF\n"
+      "======================================================================\n"
+      "FAIL: test_long (test_x.T.test_long)\n"
+      "----------------------------------------------------------------------\n"
+      "Traceback (most recent call last):\n"
+      "  File \"/tmp/ut/test_x.py\", line 6, in test_long\n"
+      "    self.assertEqual(list(range(40)), list(range(1, 41)))\n"
+      "AssertionError: Lists differ: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12,[103 chars], 39] != "
+      "[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13[104 chars], 40]\n"
+      "\n"
+      "First differing element 0:\n"
+      "0\n"
+      "1\n"
+      "\n"
+      "+ [1,\n"
+      "- [0,\n"
+      "-  1,\n"
+      "   2,\n"
+      "   13,\n"
+      "   14,\n"
+      "-  39]\n"
+      "?    ^\n"
+      "\n"
+      "+  39,\n"
+      "?    ^\n"
+      "\n"
+      "+  40]\n"
+      "\n"
+      "======================================================================\n"
+      "FAIL: test_words (test_x.T.test_words)\n"
+      "----------------------------------------------------------------------\n"
+      "Traceback (most recent call last):\n"
+      "  File \"/tmp/ut/test_x.py\", line 4, in test_words\n"
+      "    self.assertEqual(\"the quick brown fox\", \"the quick brawn fox\")\n"
+      "AssertionError: 'the quick brown fox' != 'the quick brawn fox'\n"
+      "- the quick brown fox\n"
+      "?             ^\n"
+      "+ the quick brawn fox\n"
+      "?             ^\n"
+      "\n"
+      "\n"
+      "----------------------------------------------------------------------\n"
+      "Ran 2 tests in 0.001s\n"
+      "\n"
+      "FAILED (failures=2)\n";
+  const std::string s = Shape("python3 -m unittest test_x", 1, output);
+  INFO(s);
+  // Every line after the message is in it: counted.
+  CHECK(Contains(s, "AssertionError: 'the quick brown fox' != 'the quick brawn fox'\n"));
+  CHECK_FALSE(Contains(s, "- the quick brown fox"));
+  CHECK_FALSE(Contains(s, "?             ^"));
+  // The message elides what the diff shows ("[103 chars]", "14,"): the diff stays whole.
+  CHECK(Contains(s, "First differing element 0:\n0\n1\n"));
+  CHECK(Contains(s, "+ [1,\n- [0,\n-  1,\n   2,\n   13,\n   14,\n-  39]\n"));
+  CHECK(Contains(s, "+  40]"));
+}
+
 TEST_CASE("test shaper: googletest's banners under ctest are counted, the failure kept whole") {
   const std::string output =
       "    Start 5: Area.Clockwise\n"
