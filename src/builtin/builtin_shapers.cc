@@ -3,8 +3,9 @@
 namespace plugline::builtin {
 
 std::vector<std::shared_ptr<core::Shaper>> MakeBuiltinShapers() {
-  return {MakeTestShaper(),   MakeTypescriptShaper(), MakeEslintShaper(), MakeBuildShaper(),
-          MakeGitDiffShaper(), MakeSearchShaper(),     MakeLogsShaper(),   MakeGenericShaper()};
+  return {MakeTestShaper(),  MakeTypescriptShaper(), MakeEslintShaper(),
+          MakeBuildShaper(), MakeGitDiffShaper(),    MakeSearchShaper(),
+          MakeLintShaper(),  MakeLogsShaper(),       MakeGenericShaper()};
 }
 
 }  // namespace plugline::builtin

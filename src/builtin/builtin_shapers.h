@@ -19,6 +19,7 @@ std::shared_ptr<core::Shaper> MakeEslintShaper();
 std::shared_ptr<core::Shaper> MakeBuildShaper();
 std::shared_ptr<core::Shaper> MakeGitDiffShaper();
 std::shared_ptr<core::Shaper> MakeSearchShaper();
+std::shared_ptr<core::Shaper> MakeLintShaper();
 std::shared_ptr<core::Shaper> MakeLogsShaper();
 // The generic shaper: matches anything at low confidence; keeps the head, the tail and the
 // error lines between.

@@ -228,6 +228,7 @@ TEST_CASE("fixtures: eslint") { CheckFamily("eslint"); }
 TEST_CASE("fixtures: build") { CheckFamily("build"); }
 TEST_CASE("fixtures: git-diff") { CheckFamily("git-diff"); }
 TEST_CASE("fixtures: search") { CheckFamily("search"); }
+TEST_CASE("fixtures: lint") { CheckFamily("lint"); }
 TEST_CASE("fixtures: logs") { CheckFamily("logs"); }
 TEST_CASE("fixtures: generic") { CheckFamily("generic"); }
 

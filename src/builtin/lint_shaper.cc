@@ -1,0 +1,438 @@
+// builtin-lint: linters and type checkers that print one problem per line, the location first:
+//
+//   flake8, pycodestyle, pyflakes, ruff --output-format concise:
+//       pkg/a.py:12:80: E501 line too long (88 > 79 characters)
+//   pylint:   pkg/a.py:61:0: C0301: Line too long (105/100) (line-too-long)
+//   mypy:     pkg/a.py:56: error: Missing type parameters for generic type "Formatter"  [type-arg]
+//   pyright:  /w/pkg/a.py:3:8 - error: Import "x" could not be resolved (reportMissingImports)
+//   shellcheck -f gcc, cppcheck --template=gcc, swiftlint, yamllint -f parsable:
+//       run.sh:3:5: warning: Double quote to prevent globbing [SC2086]
+//   golangci-lint, staticcheck, revive, ktlint (a known command only):
+//       main.go:12:5: should omit type int from declaration (ST1023)
+//
+// A problem is a location ("path:line", "path:line:col"), then a severity ("error:",
+// "[warning]") or a code ("E501", "C0301:"), then its message, with a code in brackets or
+// parentheses at its end when the tool puts it there. Lines under a problem that are not
+// problems (a code frame, a mypy/pyright note's continuation) are its detail.
+//
+// Up to 30 problems: every line, as printed. More: grouped by kind and message, quoted names
+// and numbers aside (diagnostic_groups.h) — the first of each group as printed, the others as
+// lists of their locations; no problem's location or code is left out. The tool's own totals
+// ("Found 450 errors in 16 files", "Your code has been rated at 7.53/10") are kept verbatim at
+// the end; pylint's "************* Module x" banners and the rest are counted.
+#include <algorithm>
+#include <cctype>
+#include <deque>
+#include <tuple>
+
+#include "absl/container/flat_hash_set.h"
+#include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
+#include "builtin/builtin_shapers.h"
+#include "builtin/common.h"
+#include "builtin/diagnostic_groups.h"
+#include "core/strings.h"
+#include "core/text.h"
+
+namespace plugline::builtin {
+namespace {
+
+constexpr size_t kAllInFull = 30;      // problems shown as printed; beyond, grouped
+constexpr size_t kLeaderDetail = 6;    // detail lines kept under a group's first problem
+constexpr size_t kMaxOtherLines = 20;  // lines of other tools that look like errors
+
+bool IsDigit(char c) { return c >= '0' && c <= '9'; }
+
+// Linters that print a problem per line. Those whose lines carry neither a severity nor a
+// leading code (golangci-lint, staticcheck…) are read only when the command names them.
+constexpr std::string_view kLinters[] = {"flake8",
+                                         "pyflakes",
+                                         "pycodestyle",
+                                         "pydocstyle",
+                                         "pylint",
+                                         "mypy",
+                                         "dmypy",
+                                         "ruff",
+                                         "pyright",
+                                         "basedpyright",
+                                         "shellcheck",
+                                         "cppcheck",
+                                         "cpplint",
+                                         "golangci-lint",
+                                         "staticcheck",
+                                         "revive",
+                                         "golint",
+                                         "swiftlint",
+                                         "ktlint",
+                                         "yamllint",
+                                         "actionlint",
+                                         "markdownlint",
+                                         "markdownlint-cli2",
+                                         "hadolint",
+                                         "rubocop",
+                                         "standardrb",
+                                         "tflint",
+                                         "buf",
+                                         "codespell",
+                                         "vale",
+                                         "bandit",
+                                         "pylama",
+                                         "prospector",
+                                         "stylelint",
+                                         "htmlhint",
+                                         "phpcs",
+                                         "phpstan",
+                                         "psalm",
+                                         "credo",
+                                         "clj-kondo",
+                                         "luacheck",
+                                         "selene"};
+
+bool IsLinter(std::string_view tool) {
+  return std::find(std::begin(kLinters), std::end(kLinters), tool) != std::end(kLinters);
+}
+
+// Severity words, as linters print them before their messages.
+constexpr std::string_view kSeverities[] = {"error",       "warning",    "note",     "info",
+                                            "information", "hint",       "style",    "performance",
+                                            "portability", "convention", "refactor", "fatal"};
+
+struct Problem {
+  size_t line = 0;
+  std::string_view where;     // "pkg/a.py:12:80", as printed
+  std::string_view severity;  // "error", or empty
+  std::string_view code;      // "E501", "type-arg", "SC2086", or empty
+  std::string_view kind;      // what a group shares: "E501", "error type-arg"
+  std::string_view message;   // what follows the severity or code
+  size_t end = 0;             // one past its last detail line
+};
+
+// "path:12", "path:12:5" (and "path:12:5-9"): the length of the location, then of the
+// separator after it (": " or " - "); 0 when the line does not start with one.
+std::pair<size_t, size_t> LocationOf(std::string_view line) {
+  if (line.empty() || line[0] == ' ' || line[0] == '\t') return {0, 0};
+  for (size_t colon = line.find(':'); colon != std::string_view::npos;
+       colon = line.find(':', colon + 1)) {
+    if (colon == 0 || colon + 1 >= line.size() || !IsDigit(line[colon + 1])) continue;
+    const std::string_view path = line.substr(0, colon);
+    // A path: no spaces around it, a dot or a slash in it (not "Error:12" or a time).
+    if (path.find(' ') != std::string_view::npos || path.find('\t') != std::string_view::npos) {
+      return {0, 0};
+    }
+    if (path.find('.') == std::string_view::npos && path.find('/') == std::string_view::npos) {
+      return {0, 0};
+    }
+    size_t i = colon + 1;
+    for (int part = 0; part < 2; ++part) {
+      while (i < line.size() && IsDigit(line[i])) ++i;
+      if (part == 0 && i + 1 < line.size() && line[i] == ':' && IsDigit(line[i + 1])) {
+        ++i;
+        continue;
+      }
+      break;
+    }
+    if (i < line.size() && line[i] == '-' && i + 1 < line.size() && IsDigit(line[i + 1])) {
+      ++i;
+      while (i < line.size() && IsDigit(line[i])) ++i;
+    }
+    const std::string_view rest = line.substr(i);
+    if (rest.starts_with(": ")) return {i, 2};
+    if (rest.starts_with(":\t")) return {i, 2};
+    if (rest.starts_with(" - ")) return {i, 3};
+    if (rest.starts_with(":") && rest.size() > 1 && rest[1] != ':') return {i, 1};
+    return {0, 0};
+  }
+  return {0, 0};
+}
+
+// "E501", "W291", "C0301", "SC2086", "PLR0913", "UP006": capitals, then digits.
+size_t CodeLength(std::string_view s) {
+  size_t i = 0;
+  while (i < s.size() && i < 6 && s[i] >= 'A' && s[i] <= 'Z') ++i;
+  if (i == 0) return 0;
+  const size_t letters = i;
+  while (i < s.size() && IsDigit(s[i])) ++i;
+  if (i - letters < 1 || i - letters > 5) return 0;
+  if (i < s.size() && s[i] != ' ' && s[i] != ':') return 0;
+  return i;
+}
+
+// A code at the end of a message: "  [type-arg]", " [SC2086]", " (line-too-long)",
+// " (reportMissingImports)", " (ST1023)". Parentheses only when `parens`.
+std::string_view TrailingCode(std::string_view message, bool parens) {
+  message = Trim(message);
+  if (message.size() < 3) return {};
+  const char close = message.back();
+  const char open = close == ']' ? '[' : close == ')' && parens ? '(' : 0;
+  if (open == 0) return {};
+  const size_t at = message.rfind(open);
+  if (at == std::string_view::npos || at == 0 || message[at - 1] != ' ') return {};
+  const std::string_view code = message.substr(at + 1, message.size() - at - 2);
+  if (code.empty() || code.size() > 60) return {};
+  for (char c : code) {
+    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '/' ||
+          c == '.')) {
+      return {};
+    }
+  }
+  return code;
+}
+
+// The line as a problem, or nothing. `known` (the command names a linter) also accepts a
+// message with only a trailing code in parentheses, or none.
+std::optional<Problem> ParseProblem(std::string_view line, bool known) {
+  auto [where_len, sep] = LocationOf(line);
+  if (where_len == 0 && (line.starts_with(" ") || line.starts_with("\t"))) {
+    // pyright indents its problems under each file's path: "  /w/a.py:3:8 - error: …".
+    const std::string_view t = line.substr(line.find_first_not_of(" \t") == std::string_view::npos
+                                               ? line.size()
+                                               : line.find_first_not_of(" \t"));
+    std::tie(where_len, sep) = LocationOf(t);
+    if (where_len == 0 || sep != 3) return std::nullopt;
+    line = t;
+  }
+  if (where_len == 0) return std::nullopt;
+  Problem p;
+  p.where = line.substr(0, where_len);
+  std::string_view rest = Trim(line.substr(where_len + sep));
+  // yamllint -f parsable: "[error] message (rule)".
+  std::string_view word = rest;
+  bool bracketed = false;
+  if (word.starts_with("[")) {
+    word.remove_prefix(1);
+    bracketed = true;
+  }
+  for (std::string_view s : kSeverities) {
+    if (word.size() > s.size() && absl::StartsWithIgnoreCase(ToAbsl(word), ToAbsl(s)) &&
+        word[s.size()] == (bracketed ? ']' : ':')) {
+      p.severity = word.substr(0, s.size());
+      rest = Trim(word.substr(s.size() + 1));
+      break;
+    }
+  }
+  if (p.severity.empty()) {
+    if (const size_t n = CodeLength(rest); n > 0) {
+      p.code = rest.substr(0, n);
+      rest = Trim(rest.substr(n + (n < rest.size() && rest[n] == ':' ? 1 : 0)));
+    }
+  }
+  if (p.code.empty()) p.code = TrailingCode(rest, /*parens=*/!p.severity.empty() || known);
+  if (p.severity.empty() && p.code.empty() && !known) return std::nullopt;
+  if (rest.empty()) return std::nullopt;
+  p.message = rest;
+  return p;
+}
+
+// "3 errors, 1 warning, 0 informations": counts by severity (pyright, cpplint's "Total errors
+// found: 4" aside).
+bool IsCountsLine(std::string_view t) {
+  size_t i = 0;
+  while (i < t.size() && IsDigit(t[i])) ++i;
+  if (i == 0) return false;
+  const std::string_view rest = t.substr(i);
+  return (rest.starts_with(" error") || rest.starts_with(" warning")) &&
+         rest.find(", ") != std::string_view::npos;
+}
+
+// The tool's own totals and verdicts, kept at the end as printed.
+bool IsTotalsLine(std::string_view line) {
+  const std::string_view t = Trim(line);
+  return (t.starts_with("Found ") && (t.find(" error") != std::string_view::npos ||
+                                      t.find(" problem") != std::string_view::npos)) ||
+         t.starts_with("Success: no issues found") || t.starts_with("All checks passed") ||
+         t.starts_with("Your code has been rated at") ||
+         (t.starts_with("[*] ") && t.find("fixable") != std::string_view::npos) ||
+         t.find(" potentially fixable with") != std::string_view::npos || IsCountsLine(t);
+}
+
+// pylint's banner before each module's problems, and the rule above its score.
+bool IsFraming(std::string_view line) {
+  const std::string_view t = Trim(line);
+  if (t.starts_with("************* Module ")) return true;
+  return t.size() >= 5 && t.find_first_not_of('-') == std::string_view::npos;
+}
+
+struct Parse {
+  std::vector<Problem> problems;
+  std::vector<uint8_t> role;  // per line: what it is (below)
+};
+enum : uint8_t { kOther, kProblem, kDetail, kTotals, kFraming, kBlank };
+
+Parse ParseLint(const std::vector<std::string_view>& lines, bool known) {
+  Parse p;
+  p.role.assign(lines.size(), kOther);
+  for (size_t i = 0; i < lines.size(); ++i) {
+    const std::string_view line = lines[i];
+    if (Trim(line).empty()) {
+      p.role[i] = kBlank;
+      continue;
+    }
+    if (std::optional<Problem> problem = ParseProblem(line, known)) {
+      problem->line = i;
+      problem->end = i + 1;
+      p.problems.push_back(*problem);
+      p.role[i] = kProblem;
+      continue;
+    }
+    if (IsTotalsLine(line)) {
+      p.role[i] = kTotals;
+    } else if (IsFraming(line)) {
+      p.role[i] = kFraming;
+    } else if (!p.problems.empty() && p.problems.back().end == i &&
+               (line[0] == ' ' || line[0] == '\t' || line[0] == '|' || IsDigit(line[0]))) {
+      // Under a problem, indented or a code frame's gutter: its detail.
+      p.role[i] = kDetail;
+      p.problems.back().end = i + 1;
+    }
+  }
+  return p;
+}
+
+class LintShaper final : public core::Shaper {
+ public:
+  LintShaper() {
+    meta_.id = "builtin-lint";
+    meta_.name = "lint";
+    meta_.version = "1.0.0";
+    meta_.description =
+        "Linters and type checkers (flake8, ruff, pylint, mypy, pyright, shellcheck -f gcc, "
+        "golangci-lint…): every problem's location and code, many grouped by message";
+    meta_.author = "plugline";
+    meta_.tier = "built-in";
+    meta_.output_kind = "lint";
+    meta_.priority = 85;
+  }
+
+  const core::ShaperMeta& meta() const override { return meta_; }
+
+  absl::StatusOr<core::MatchResult> Match(std::string_view command, std::string_view snippet,
+                                          std::optional<int>) override {
+    const bool known = IsLinter(ToolName(command));
+    size_t problems = 0, others = 0, totals = 0;
+    for (std::string_view line : core::SplitLines(snippet)) {
+      if (Trim(line).empty()) continue;
+      if (ParseProblem(line, known)) {
+        ++problems;
+      } else if (IsTotalsLine(line)) {
+        ++totals;
+      } else if (!IsFraming(line) && line[0] != ' ' && line[0] != '\t') {
+        ++others;
+      }
+    }
+    if (known && (problems > 0 || totals > 0)) {
+      return core::MatchResult{true, 0.95, {StrCat("command: ", ToolName(command))}};
+    }
+    if (known) return core::MatchResult{true, 0.5, {StrCat("command: ", ToolName(command))}};
+    // From the output alone: problem lines, little else.
+    if (problems >= 3 && others * 5 <= problems) {
+      return core::MatchResult{true, 0.7, {"output: one problem per line, located"}};
+    }
+    return core::MatchResult{false, 0, {}};
+  }
+
+  absl::StatusOr<core::ShapeOutput> Shape(std::string_view output,
+                                          const core::ShapeContext& context) override {
+    if (context.raw_path.empty()) return core::ShapeOutput{"", RenderMode::kRaw};
+    const std::string tool_name = ToolName(context.command);
+    const std::string tool = tool_name.empty() ? "lint" : tool_name;
+    const std::vector<std::string_view> lines = core::SplitLines(output);
+    const Parse p = ParseLint(lines, IsLinter(tool_name));
+    const std::string exit = ExitNote(context.exit_code);
+    SummaryWriter out(&lines);
+
+    std::vector<std::string_view> totals;
+    for (size_t i = 0; i < lines.size(); ++i) {
+      if (p.role[i] == kTotals) totals.push_back(lines[i]);
+    }
+    if (p.problems.empty()) {
+      // No problem parsed: a clean run, or the tool's own failure (kept whole if short).
+      const bool failed = !exit.empty();
+      if (!failed && lines.size() <= 3) {
+        out.Header(StrCat(tool, ": no problems"));
+        out.Lines(totals);
+        return core::ShapeOutput{out.Take(), RenderMode::kSummary};
+      }
+      if (lines.size() <= 40) return core::ShapeOutput{"", RenderMode::kRaw};
+      out.Header(StrCat(tool, ": ", failed ? StrCat("failed (", exit, ")") : "no problems parsed",
+                        ", ", Plural(lines.size(), "line", "lines")));
+      WriteHeadTail(lines, 15, 15, LooksLikeErrorLine, 50, out);
+      return core::ShapeOutput{out.Take(), RenderMode::kSummary};
+    }
+
+    // The header: problems by severity, and files.
+    absl::flat_hash_set<std::string_view> files;
+    Tally severities;
+    for (const Problem& pr : p.problems) {
+      files.insert(pr.where.substr(0, pr.where.find(':')));
+      severities.Add(pr.severity);
+    }
+    std::string counts;
+    for (const auto& [severity, n] : severities.items()) {
+      if (!counts.empty()) counts += ", ";
+      if (severity.empty()) {
+        counts += Plural(n, "problem", "problems");
+      } else {
+        std::string word = absl::AsciiStrToLower(ToAbsl(severity));
+        counts += Plural(n, word, word == "info" || word == "information" ? word : word + "s");
+      }
+    }
+    StrAppend(&counts, " in ", Plural(files.size(), "file", "files"));
+    out.Header(exit.empty() ? StrCat(tool, ": ", counts)
+                            : StrCat(tool, ": failed — ", counts, " (", exit, ")"));
+
+    const bool grouped = p.problems.size() > kAllInFull;
+    if (!grouped && std::none_of(p.role.begin(), p.role.end(),
+                                 [](uint8_t r) { return r == kOther || r == kFraming; })) {
+      // Nothing worth leaving out: the output as printed.
+      return core::ShapeOutput{"", RenderMode::kRaw};
+    }
+    DiagnosticGroups groups;
+    std::deque<std::string> kinds;  // what each problem's group shares, kept for the groups
+    if (grouped) {
+      for (const Problem& pr : p.problems) {
+        const std::string& kind = kinds.emplace_back(StrCat(pr.severity, " ", pr.code));
+        const std::string_view label = !pr.code.empty() ? pr.code
+                                       : !pr.severity.empty()
+                                           ? pr.severity
+                                           : std::string_view("problems like it");
+        groups.Add(kind, label, pr.message, pr.where);
+      }
+    }
+    uint64_t detail_left = 0;
+    for (size_t k = 0; k < p.problems.size(); ++k) {
+      const Problem& pr = p.problems[k];
+      if (grouped && !groups.Leads(k)) continue;
+      out.Line(lines[pr.line]);
+      const size_t detail_end = grouped ? std::min(pr.end, pr.line + 1 + kLeaderDetail) : pr.end;
+      for (size_t i = pr.line + 1; i < detail_end; ++i) out.Line(lines[i]);
+      detail_left += pr.end - detail_end;
+      if (grouped) {
+        groups.WriteFollowers(k, out,
+                              [&](size_t f) { return p.problems[f].end - p.problems[f].line; });
+      }
+    }
+    // Lines of other tools that look like errors (a crash, a config error).
+    size_t others = 0;
+    for (size_t i = 0; i < lines.size(); ++i) {
+      if (p.role[i] == kOther && others < kMaxOtherLines && LooksLikeErrorLine(lines[i])) {
+        out.Line(lines[i]);
+        ++others;
+      }
+    }
+    out.ElidedLines(detail_left, detail_left == 1 ? "detail line omitted" : "detail lines omitted");
+    uint64_t rest = out.UnaccountedLines();
+    rest -= std::min<uint64_t>(rest, totals.size());
+    out.Omitted(rest, "other line", "other lines");
+    out.Lines(totals);
+    return core::ShapeOutput{out.Take(), RenderMode::kSummary};
+  }
+
+ private:
+  core::ShaperMeta meta_;
+};
+
+}  // namespace
+
+std::shared_ptr<core::Shaper> MakeLintShaper() { return std::make_shared<LintShaper>(); }
+
+}  // namespace plugline::builtin

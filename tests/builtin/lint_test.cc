@@ -1,0 +1,143 @@
+// Tests for builtin-lint: linters and type checkers that print a problem per line. The outputs
+// are the real ones in tests/fixtures/lint (generators/lint/gen.sh records how each was made).
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "builtin/builtin_shapers.h"
+#include "core/strings.h"
+#include "core/text.h"
+#include "test_util.h"
+
+namespace plugline::builtin {
+namespace {
+
+using testing::Contains;
+
+std::string Fixture(const std::string& name) {
+  std::ifstream in(std::filesystem::path(testing::SourceDir()) / "fixtures" / "lint" /
+                   (name + ".out"));
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  REQUIRE(!ss.str().empty());
+  return ss.str();
+}
+
+double Confidence(const std::shared_ptr<core::Shaper>& shaper, std::string_view command,
+                  std::string_view output) {
+  auto match = shaper->Match(command, output, 1);
+  REQUIRE(match.ok());
+  return match->matched ? match->confidence : 0;
+}
+
+core::ShapeOutput Shape(std::string_view command, std::string_view output, int exit_code) {
+  auto shaper = MakeLintShaper();
+  core::ShapeContext ctx{command, exit_code, output.size(), core::CountLines(output),
+                         "/s/outputs/a.log"};
+  auto shaped = shaper->Shape(output, ctx);
+  REQUIRE(shaped.ok());
+  return *shaped;
+}
+
+TEST_CASE("lint: known linters by the command, problem lines by the output, not grep or eslint") {
+  auto lint = MakeLintShaper();
+  CHECK(Confidence(lint, "flake8 .", Fixture("flake8-failing")) == doctest::Approx(0.95));
+  CHECK(Confidence(lint, "python3 -m mypy --strict inventory", Fixture("mypy-failing")) ==
+        doctest::Approx(0.95));
+  CHECK(Confidence(lint, "pylint inventory", Fixture("pylint-failing")) == doctest::Approx(0.95));
+  // Saved output, no command: the lines themselves.
+  CHECK(Confidence(lint, "cat lint.txt", Fixture("shellcheck-gcc-failing")) ==
+        doctest::Approx(0.7));
+  // grep's match lines have a location but neither a severity nor a code.
+  const std::string grep =
+      "src/a.c:12:    fprintf(stderr, \"error: %s\\n\", msg);\n"
+      "src/a.c:40:    return error;\n"
+      "src/b.c:7:  /* error: handled by caller */\n"
+      "src/b.c:9:  int errors = 0;\n";
+  CHECK(Confidence(lint, "cat found.txt", grep) == 0);
+  // ESLint's unix format is ESLint's.
+  const std::string unix_format =
+      "/w/src/a.js:3:5: 'x' is assigned a value but never used. [Warning/no-unused-vars]\n"
+      "/w/src/a.js:9:12: Expected '===' and instead saw '=='. [Error/eqeqeq]\n"
+      "/w/src/b.js:1:1: 'y' is not defined. [Error/no-undef]\n"
+      "\n"
+      "3 problems\n";
+  CHECK(Confidence(MakeEslintShaper(), "cat out.txt", unix_format) >
+        Confidence(lint, "cat out.txt", unix_format));
+}
+
+TEST_CASE("lint: many problems are grouped by message, every location kept, the totals last") {
+  const std::string output = Fixture("mypy-large");
+  const core::ShapeOutput shaped = Shape("mypy --strict pygments/formatters", output, 1);
+  REQUIRE(shaped.render_mode == RenderMode::kSummary);
+  const std::string& s = shaped.summary;
+  INFO(s);
+  const auto lines = core::SplitLines(s);
+  CHECK(lines.front().starts_with("mypy: failed — "));
+  CHECK(Contains(lines.front(), " in 13 files (exit 1)"));
+  CHECK(lines.back() == "Found 186 errors in 13 files (checked 14 source files)");
+  CHECK(lines.size() * 3 < core::CountLines(output));
+  // Every problem's location is in the summary, on its line or in a list.
+  for (std::string_view line : core::SplitLines(output)) {
+    const size_t sep = line.find(": error: ");
+    if (sep == std::string_view::npos) continue;
+    const std::string where(line.substr(0, sep));
+    CHECK_MESSAGE((Contains(s, where + ";") || Contains(s, where + " ") ||
+                   Contains(s, where + ":") || Contains(s, where + "\n")),
+                  "lost: " << where);
+  }
+  // A group's list names what differs: the called function.
+  CHECK(Contains(s, "more no-untyped-call, names differing, at: "));
+}
+
+TEST_CASE("lint: flake8's codes group its problems; pylint's banners are counted, its score kept") {
+  const std::string flake8 = Fixture("flake8-large");
+  const core::ShapeOutput f =
+      Shape("flake8 pygments/formatters pygments/filters pygments/styles", flake8, 1);
+  REQUIRE(f.render_mode == RenderMode::kSummary);
+  INFO(f.summary);
+  CHECK(core::SplitLines(f.summary).front() ==
+        "flake8: failed — 843 problems in 27 files (exit 1)");
+  CHECK(Contains(f.summary, "more E501, names differing, at: "));
+  CHECK(Contains(f.summary, "pygments/formatters/svg.py:103:9: E722 do not use bare 'except'\n"));
+
+  const std::string pylint = Fixture("pylint-failing");
+  const core::ShapeOutput p = Shape("pylint inventory", pylint, 20);
+  REQUIRE(p.render_mode == RenderMode::kSummary);
+  INFO(p.summary);
+  CHECK_FALSE(Contains(p.summary, "************* Module"));
+  CHECK(Contains(p.summary, "inventory/stock.py:3:0: W0611: Unused import sys (unused-import)\n"));
+  CHECK(core::SplitLines(p.summary).back() == "Your code has been rated at 4.86/10");
+  CHECK(core::SplitLines(p.summary).front() == "pylint: failed — 18 problems in 2 files (exit 20)");
+}
+
+TEST_CASE("lint: pyright's indented problems and their continuation lines") {
+  const std::string output = Fixture("pyright-failing");
+  // Under 30 problems with file-path lines between: a summary without the path lines.
+  const core::ShapeOutput shaped = Shape("npx pyright", output, 1);
+  REQUIRE(shaped.render_mode == RenderMode::kSummary);
+  INFO(shaped.summary);
+  CHECK(core::SplitLines(shaped.summary).front() ==
+        "pyright: failed — 5 errors in 3 files (exit 1)");
+  // The continuation lines (indented with no-break spaces) go with their problem.
+  CHECK(Contains(shaped.summary,
+                 "stock.py:22:16 - error: Type \"int | None\" is not assignable to return type "
+                 "\"int\"\n  "));
+  CHECK(Contains(shaped.summary, "Type \"int | None\" is not assignable to type \"int\"\n"));
+  CHECK(Contains(shaped.summary, "\"None\" is not assignable to \"int\" (reportReturnType)\n"));
+  CHECK_FALSE(Contains(shaped.summary, "\n/tmp/plugline-fixtures/lint/inventory/main.py\n"));
+  CHECK(core::SplitLines(shaped.summary).back() == "5 errors, 0 warnings, 0 informations ");
+}
+
+TEST_CASE("lint: a few problems and nothing else are shown as printed") {
+  const core::ShapeOutput shaped = Shape("flake8 .", Fixture("flake8-failing"), 1);
+  CHECK(shaped.render_mode == RenderMode::kRaw);
+  const core::ShapeOutput clean = Shape("flake8 .", "", 0);
+  CHECK(clean.summary == "flake8: no problems\n");
+}
+
+}  // namespace
+}  // namespace plugline::builtin
