@@ -93,7 +93,8 @@ TEST_CASE("lint: many problems are grouped by message, every location kept, the 
   CHECK(Contains(s, "more no-untyped-call, names differing, at: "));
 }
 
-TEST_CASE("lint: flake8's codes group its problems; pylint's banners are counted, its score kept") {
+TEST_CASE(
+    "lint: flake8's codes group its problems, pylint's banners are counted and its score kept") {
   const std::string flake8 = Fixture("flake8-large");
   const core::ShapeOutput f =
       Shape("flake8 pygments/formatters pygments/filters pygments/styles", flake8, 1);
