@@ -1,11 +1,47 @@
 #include "builtin/builtin_shapers.h"
 
+#include "builtin/common.h"
+
 namespace plugline::builtin {
+namespace {
+
+// A built-in that reads a tool's report from its output's signals does not read one in a
+// file's source (builtin/common.h PrintsSourceFile: `git blame build_shaper.cc`, `cat a.py`):
+// there, only a match by the command (0.9 and up) counts, and the generic shaper shows it.
+class NotInSource final : public core::Shaper {
+ public:
+  explicit NotInSource(std::shared_ptr<core::Shaper> inner) : inner_(std::move(inner)) {}
+  const core::ShaperMeta& meta() const override { return inner_->meta(); }
+  absl::StatusOr<core::MatchResult> Match(std::string_view command, std::string_view snippet,
+                                          std::optional<int> exit_code) override {
+    absl::StatusOr<core::MatchResult> match = inner_->Match(command, snippet, exit_code);
+    if (match.ok() && match->matched && match->confidence < kByCommand &&
+        PrintsSourceFile(command)) {
+      return core::MatchResult{false, 0, {"the command prints a file's source"}};
+    }
+    return match;
+  }
+  absl::StatusOr<core::ShapeOutput> Shape(std::string_view output,
+                                          const core::ShapeContext& context) override {
+    return inner_->Shape(output, context);
+  }
+
+ private:
+  static constexpr double kByCommand = 0.9;
+  std::shared_ptr<core::Shaper> inner_;
+};
+
+}  // namespace
 
 std::vector<std::shared_ptr<core::Shaper>> MakeBuiltinShapers() {
-  return {MakeTestShaper(),  MakeTypescriptShaper(), MakeEslintShaper(),
-          MakeBuildShaper(), MakeGitDiffShaper(),    MakeSearchShaper(),
-          MakeLintShaper(),  MakeLogsShaper(),       MakeGenericShaper()};
+  std::vector<std::shared_ptr<core::Shaper>> shapers;
+  for (auto& shaper :
+       {MakeTestShaper(), MakeTypescriptShaper(), MakeEslintShaper(), MakeBuildShaper(),
+        MakeGitDiffShaper(), MakeSearchShaper(), MakeLintShaper(), MakeLogsShaper()}) {
+    shapers.push_back(std::make_shared<NotInSource>(shaper));
+  }
+  shapers.push_back(MakeGenericShaper());
+  return shapers;
 }
 
 }  // namespace plugline::builtin

@@ -91,6 +91,61 @@ uint64_t SummaryWriter::UnaccountedLines() const {
   return source_->size() > accounted ? source_->size() - accounted : 0;
 }
 
+namespace {
+
+bool IsSourceExtension(std::string_view path) {
+  const size_t slash = path.rfind('/');
+  const std::string_view name = slash == std::string_view::npos ? path : path.substr(slash + 1);
+  const size_t dot = name.rfind('.');
+  if (dot == std::string_view::npos || dot == 0) return false;
+  static constexpr std::string_view kSource[] = {
+      "c",    "cc",   "cpp",  "cxx",   "h",     "hh",   "hpp",    "hxx",    "py",    "pyi",
+      "js",   "mjs",  "cjs",  "ts",    "mts",   "cts",  "tsx",    "jsx",    "go",    "rs",
+      "java", "kt",   "kts",  "scala", "rb",    "php",  "cs",     "fs",     "swift", "m",
+      "mm",   "sh",   "bash", "zsh",   "lua",   "pl",   "pm",     "r",      "jl",    "ex",
+      "exs",  "erl",  "hs",   "ml",    "clj",   "dart", "vue",    "svelte", "sql",   "md",
+      "rst",  "html", "htm",  "css",   "scss",  "less", "xml",    "json",   "jsonc", "yaml",
+      "yml",  "toml", "ini",  "cfg",   "cmake", "mk",   "gradle", "proto",  "tf",    "nix"};
+  const std::string_view ext = name.substr(dot + 1);
+  return std::find(std::begin(kSource), std::end(kSource), ext) != std::end(kSource) ||
+         name == "Makefile" || name == "CMakeLists.txt" || name == "Dockerfile";
+}
+
+}  // namespace
+
+bool PrintsSourceFile(std::string_view command) {
+  const std::vector<std::string_view> stages = PipelineStages(command);
+  if (stages.empty()) return false;
+  const std::string_view first = stages.front();
+  const std::string tool = ToolName(first);
+  const std::vector<std::string> args = ToolArgs(first);
+  std::vector<std::string_view> operands;
+  for (const std::string& a : args) {
+    if (!a.empty() && a[0] != '-') operands.push_back(a);
+  }
+  if (tool == "git") {
+    if (operands.empty()) return false;
+    if (operands[0] == "blame" || operands[0] == "annotate") return true;
+    if (operands[0] == "show") {
+      for (size_t i = 1; i < operands.size(); ++i) {
+        const size_t colon = operands[i].find(':');
+        if (colon != std::string_view::npos && IsSourceExtension(operands[i].substr(colon + 1))) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+  static constexpr std::string_view kViewers[] = {"cat", "head",   "tail", "less", "more",
+                                                  "bat", "batcat", "nl",   "sed"};
+  if (std::find(std::begin(kViewers), std::end(kViewers), tool) == std::end(kViewers)) {
+    return false;
+  }
+  if (tool == "tail" && std::find(args.begin(), args.end(), "-f") != args.end()) return false;
+  if (tool == "sed" && std::find(args.begin(), args.end(), "-n") == args.end()) return false;
+  return !operands.empty() && IsSourceExtension(operands.back());
+}
+
 std::vector<std::string_view> PipelineStages(std::string_view command) {
   std::vector<std::string_view> stages;
   size_t start = 0;
@@ -102,8 +157,10 @@ std::vector<std::string_view> PipelineStages(std::string_view command) {
   for (size_t i = 0; i < command.size(); ++i) {
     char c = command[i];
     if (quote != 0) {
-      if (c == quote) quote = 0;
-      else if (c == '\\' && quote == '"') ++i;
+      if (c == quote)
+        quote = 0;
+      else if (c == '\\' && quote == '"')
+        ++i;
       continue;
     }
     if (c == '\\') {
@@ -165,10 +222,10 @@ void WriteHeadTail(const std::vector<std::string_view>& lines, size_t head, size
     ++kept;
   }
   if (middle_end > next) {
-    out.ElidedLines(middle_end - next, StrCat(middle_end - next == 1 ? "line" : "lines",
-                                         " omitted (lines ", core::FormatCount(next + 1), "–",
-                                         core::FormatCount(middle_end), " of ",
-                                         core::FormatCount(n), ")"));
+    out.ElidedLines(middle_end - next,
+                    StrCat(middle_end - next == 1 ? "line" : "lines", " omitted (lines ",
+                           core::FormatCount(next + 1), "–", core::FormatCount(middle_end), " of ",
+                           core::FormatCount(n), ")"));
   }
   WriteFolded(std::vector<std::string_view>(lines.begin() + middle_end, lines.end()), out);
 }
@@ -199,7 +256,8 @@ std::optional<uint64_t> CountBefore(std::string_view text, std::string_view word
     bool word_start = pos == 0 || !std::isalpha(static_cast<unsigned char>(text[pos - 1]));
     if (start < end && end < pos && word_start) {
       uint64_t value = 0;
-      for (size_t i = start; i < end; ++i) value = value * 10 + static_cast<uint64_t>(text[i] - '0');
+      for (size_t i = start; i < end; ++i)
+        value = value * 10 + static_cast<uint64_t>(text[i] - '0');
       return value;
     }
     pos += word.size();
@@ -216,8 +274,8 @@ std::string Plural(uint64_t n, std::string_view one, std::string_view many) {
   return StrCat(core::FormatCount(n), " ", n == 1 ? one : many);
 }
 
-std::vector<uint64_t> FairShares(const std::vector<uint64_t>& n, uint64_t budget,
-                                 uint64_t max_each, bool at_least_one) {
+std::vector<uint64_t> FairShares(const std::vector<uint64_t>& n, uint64_t budget, uint64_t max_each,
+                                 bool at_least_one) {
   auto used = [&](uint64_t c) {
     uint64_t sum = 0;
     for (uint64_t x : n) sum += std::min(x, c);

@@ -69,6 +69,12 @@ using core::ToolName;
 // "cd src && grep -rn x . | head -50" -> {"grep -rn x .", "head -50"}. Stages are trimmed.
 std::vector<std::string_view> PipelineStages(std::string_view command);
 
+// Whether the command prints a file's source rather than a tool's report: git blame/annotate,
+// `git show REV:path`, or cat/head/tail/less/bat/nl/`sed -n` of a file whose extension is a
+// programming language's, markup's or config's (not .log, .out, .txt: saved output). Quoted
+// compiler messages or test names in such text are not the tool's own.
+bool PrintsSourceFile(std::string_view command);
+
 // True when any word of the command (after wrappers) equals one of `names`.
 using core::CommandMentions;
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "builtin/builtin_shapers.h"
+#include "builtin/common.h"
 #include "core/strings.h"
 #include "core/text.h"
 
@@ -50,10 +51,11 @@ TEST_CASE("generic keeps error lines from the middle with their context, and fol
   REQUIRE(shaped.ok());
   auto lines = core::SplitLines(shaped->summary);
   CHECK(lines[0] == "deploy.sh: exit 3, 1,000 lines");
-  auto at = std::find(lines.begin(), lines.end(), "src/net.c:88: error: connection refused by 10.0.0.7");
+  auto at =
+      std::find(lines.begin(), lines.end(), "src/net.c:88: error: connection refused by 10.0.0.7");
   REQUIRE(at != lines.end());
-  CHECK(*(at - 1) == "step 499 done");         // one line of context
-  CHECK(*(at - 2) == "… 468 lines omitted");   // lines 31-498
+  CHECK(*(at - 1) == "step 499 done");        // one line of context
+  CHECK(*(at - 2) == "… 468 lines omitted");  // lines 31-498
   CHECK(*(at + 1) == "… 470 lines omitted (lines 501–970 of 1,000)");
   auto lock = std::find(lines.begin(), lines.end(), "waiting for lock");
   REQUIRE(lock != lines.end());
@@ -76,6 +78,38 @@ TEST_CASE("generic shows short outputs and unstored outputs raw") {
   for (int i = 81; i <= 500; ++i) StrAppend(&output, "entry ", i, "\n");
   core::ShapeContext unstored{"cmd", 0, output.size(), 500, ""};
   CHECK(generic->Shape(output, unstored)->render_mode == RenderMode::kRaw);
+}
+
+}  // namespace
+}  // namespace plugline::builtin
+
+namespace plugline::builtin {
+namespace {
+
+TEST_CASE("generic: a file's source is not read as a tool's report, whatever it quotes") {
+  CHECK(PrintsSourceFile("git blame src/builtin/build_shaper.cc"));
+  CHECK(PrintsSourceFile("cat src/main.py | head -50"));
+  CHECK(PrintsSourceFile("git show HEAD~2:src/app.ts"));
+  CHECK(PrintsSourceFile("sed -n 10,80p lib/a.rs"));
+  CHECK_FALSE(PrintsSourceFile("cat build.log"));
+  CHECK_FALSE(PrintsSourceFile("tail -f logs/app.log"));
+  CHECK_FALSE(PrintsSourceFile("git show HEAD"));
+  CHECK_FALSE(PrintsSourceFile("make"));
+  // Output that a compiler could have printed: the build shaper reads it from a saved log,
+  // not from the source that quotes it.
+  const std::string quoted =
+      "main.c:3:5: error: 'x' undeclared (first use in this function)\n"
+      "main.c:9:1: error: expected ';' before '}' token\n"
+      "collect2: error: ld returned 1 exit status\n";
+  for (const auto& shaper : MakeBuiltinShapers()) {
+    if (shaper->meta().id != "builtin-build") continue;
+    auto from_log = shaper->Match("cat build.log", quoted, 0);
+    REQUIRE(from_log.ok());
+    CHECK(from_log->matched);
+    auto from_source = shaper->Match("cat docs/errors.md", quoted, 0);
+    REQUIRE(from_source.ok());
+    CHECK_FALSE(from_source->matched);
+  }
 }
 
 }  // namespace
