@@ -102,7 +102,6 @@ struct Problem {
   std::string_view where;     // "pkg/a.py:12:80", as printed
   std::string_view severity;  // "error", or empty
   std::string_view code;      // "E501", "type-arg", "SC2086", or empty
-  std::string_view kind;      // what a group shares: "E501", "error type-arg"
   std::string_view message;   // what follows the severity or code
   size_t end = 0;             // one past its last detail line
 };
@@ -184,9 +183,7 @@ std::optional<Problem> ParseProblem(std::string_view line, bool known) {
   auto [where_len, sep] = LocationOf(line);
   if (where_len == 0 && (line.starts_with(" ") || line.starts_with("\t"))) {
     // pyright indents its problems under each file's path: "  /w/a.py:3:8 - error: …".
-    const std::string_view t = line.substr(line.find_first_not_of(" \t") == std::string_view::npos
-                                               ? line.size()
-                                               : line.find_first_not_of(" \t"));
+    const std::string_view t = Trim(line);
     std::tie(where_len, sep) = LocationOf(t);
     if (where_len == 0 || sep != 3) return std::nullopt;
     line = t;
