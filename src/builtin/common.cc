@@ -44,9 +44,19 @@ void SummaryWriter::Line(std::string_view line) {
   }
   text_.push_back('\n');
   ++lines_;
+  MarkShown(line.data());
+}
+
+void SummaryWriter::LineAfterPrefix(std::string_view line, size_t skip) {
+  skip = std::min(skip, line.size());
+  text_.append("  ");
+  Line(line.substr(skip));
+  MarkShown(line.data());
+}
+
+void SummaryWriter::MarkShown(const char* p) {
   if (source_ == nullptr || source_->empty()) return;
   // Which source line is this? Views into the output are ordered by address.
-  const char* p = line.data();
   const auto& src = *source_;
   if (p < src.front().data() || p > src.back().data() + src.back().size()) return;
   auto it = std::upper_bound(src.begin(), src.end(), p,

@@ -35,6 +35,9 @@ class SummaryWriter {
   explicit SummaryWriter(const std::vector<std::string_view>* source = nullptr);
   void Header(std::string_view header);
   void Line(std::string_view line);
+  // `line` without its first `skip` bytes, indented by two spaces: a continuation line that
+  // repeats its entry's prefix (timestamp, process, source). Counted as `line` shown.
+  void LineAfterPrefix(std::string_view line, size_t skip);
   void Lines(const std::vector<std::string_view>& lines);
   // "… <count> <what>", e.g. Elided(651, "passed tests omitted"). Nothing when count is 0.
   void Elided(uint64_t count, std::string_view what);
@@ -51,6 +54,8 @@ class SummaryWriter {
   std::string Take() { return std::move(text_); }
 
  private:
+  void MarkShown(const char* p);
+
   std::string text_;
   size_t lines_ = 0;
   const std::vector<std::string_view>* source_;

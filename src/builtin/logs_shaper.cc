@@ -790,6 +790,22 @@ LineInfo Classify(std::string_view s) {
   return li;
 }
 
+// How much of `line`, a continuation of the entry that `first` opens, repeats `first`'s
+// prefix: the same timestamp and what follows it up to a space (a process id, a user, a
+// source: "2026-11-29 20:29:09.779 UTC [19668] postgres@shop DETAIL: ..."). 0 when the
+// timestamps differ or nothing would be left.
+size_t SharedPrefix(std::string_view first, const LineInfo& first_info, std::string_view line,
+                    const LineInfo& line_info) {
+  if (!first_info.ts_at_start || !line_info.ts_at_start || first_info.ts.empty()) return 0;
+  const size_t ts_end = static_cast<size_t>(first_info.ts.data() - first.data()) + first_info.ts.size();
+  const size_t limit = std::min(first.size(), line.size());
+  size_t n = 0;
+  while (n < limit && first[n] == line[n]) ++n;
+  while (n > ts_end && !IsSpace(line[n - 1])) --n;
+  if (n <= ts_end || n >= line.size() || !IsSpace(line[n - 1])) return 0;
+  return n;
+}
+
 // ---- trouble, frames ------------------------------------------------------------------------
 
 // Lines that read like trouble: LooksLikeErrorLine's words, and what servers log without a
@@ -1266,7 +1282,7 @@ class LogsShaper final : public core::Shaper {
       if (group.first != k) continue;  // a repeat, counted under the first
       flush_gap();
       bool full = e.cat != Cat::kError || full_errors++ < kFullErrorGroups;
-      WriteEntry(lines, e.begin, e.end, full, out);
+      WriteEntry(lines, info, e.begin, e.end, full, out);
       if (group.count > 1) {
         uint64_t repeats = group.count - 1;
         std::string_view last = info[entries[group.last].begin].ts;
@@ -1336,9 +1352,18 @@ class LogsShaper final : public core::Shaper {
 
   // An entry: its first line, then what follows it without library stack frames and ^~~
   // markers; very long ones keep their head and tail.
-  static void WriteEntry(const std::vector<std::string_view>& lines, size_t b, size_t e, bool full,
+  static void WriteEntry(const std::vector<std::string_view>& lines,
+                         const std::vector<LineInfo>& info, size_t b, size_t e, bool full,
                          SummaryWriter& out) {
     out.Line(lines[b]);
+    // A line that repeats the first line's timestamp and source shows without them.
+    auto show = [&](size_t i) {
+      if (size_t skip = SharedPrefix(lines[b], info[b], lines[i], info[i]); skip > 0) {
+        out.LineAfterPrefix(lines[i], skip);
+      } else {
+        out.Line(lines[i]);
+      }
+    };
     if (e - b == 1) return;
     if (!full) {
       out.ElidedLines(e - b - 1, e - b - 1 == 1 ? "more line of this entry omitted"
@@ -1386,9 +1411,9 @@ class LogsShaper final : public core::Shaper {
       for (size_t k = 0; k < kept.size();) {
         size_t j = k + 1;
         while (j < kept.size() && lines[kept[j]] == lines[kept[k]]) ++j;
-        out.Line(lines[kept[k]]);
+        show(kept[k]);
         if (j - k == 2) {
-          out.Line(lines[kept[k + 1]]);
+          show(kept[k + 1]);
         } else if (j - k > 2) {
           out.ElidedLines(j - k - 1, "repeats of the line above");
         }
@@ -1396,10 +1421,10 @@ class LogsShaper final : public core::Shaper {
       }
     } else {
       const size_t head = 25, tail = 12;
-      for (size_t k = 0; k < head; ++k) out.Line(lines[kept[k]]);
+      for (size_t k = 0; k < head; ++k) show(kept[k]);
       size_t middle = kept.size() - head - tail;
       out.ElidedLines(middle, middle == 1 ? "line of this entry omitted" : "lines of this entry omitted");
-      for (size_t k = kept.size() - tail; k < kept.size(); ++k) out.Line(lines[kept[k]]);
+      for (size_t k = kept.size() - tail; k < kept.size(); ++k) show(kept[k]);
     }
     uint64_t dropped = library + carets + blanks;
     if (dropped > 0) {
