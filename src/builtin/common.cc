@@ -69,6 +69,13 @@ void SummaryWriter::MarkShown(const char* p) {
   }
 }
 
+void SummaryWriter::Composed(std::string_view text, std::initializer_list<std::string_view> from) {
+  text_.append(text);
+  text_.push_back('\n');
+  ++lines_;
+  for (std::string_view line : from) MarkShown(line.data());
+}
+
 void SummaryWriter::Lines(const std::vector<std::string_view>& lines) {
   for (std::string_view line : lines) Line(line);
 }

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <initializer_list>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -17,13 +18,16 @@
 
 namespace plugline::builtin {
 
-// Builds a summary line by line. Three kinds of line, and only these:
+// Builds a summary line by line. Three kinds of line:
 //  - Header(): the first line, the outcome, composed of the tool's name and facts read from
 //    the output (counts, pass/fail) — "pytest: FAILED — 2 failed, 32 passed";
 //  - Line(): a line of the output, verbatim — except that a line longer than kMaxLineBytes is
 //    cut: its first kLineHeadBytes, a marker "… N bytes of this line omitted", its last
 //    kLineTailBytes (minified JavaScript, a 50 MB JSON blob, binary data);
-//  - Elided()/ElidedLines(): a counted elision marker, always starting with "… ".
+//  - Elided()/ElidedLines(): a counted elision marker, always starting with "… ";
+// and, where a shaper's rule says so, Composed() or LineAfterPrefix(): a line of the output in
+// a shorter form (a commit's hash and subject on one line; a log entry's continuation without
+// the timestamp it repeats).
 // Given the output's lines, it tracks which were shown and which a marker accounted for, so
 // a shaper can count exactly what is left with UnaccountedLines().
 inline constexpr size_t kMaxLineBytes = 4096;
@@ -39,6 +43,9 @@ class SummaryWriter {
   // repeats its entry's prefix (timestamp, process, source). Counted as `line` shown.
   void LineAfterPrefix(std::string_view line, size_t skip);
   void Lines(const std::vector<std::string_view>& lines);
+  // A line composed of fields of the output's lines `from` (a commit's abbreviated hash and its
+  // subject, as `git log --oneline` prints them), which count as shown.
+  void Composed(std::string_view text, std::initializer_list<std::string_view> from);
   // "… <count> <what>", e.g. Elided(651, "passed tests omitted"). Nothing when count is 0.
   void Elided(uint64_t count, std::string_view what);
   // The same, for a marker that stands for `count` lines of the output.

@@ -7,9 +7,10 @@
 // hunk); when the diff is large, context lines and index/---/+++ lines go first. Deleted
 // files' old contents are counted, not shown. Every gap says how many changed lines it hides.
 // Logs: every commit's hash line, its Merge/Author/Date lines and subject; long messages are
-// trimmed; past 100 commits (200 one-line commits) the rest is counted. A history (`git log -p`
-// over more than kDetailedCommits commits) keeps every commit's hash line and subject, and the
-// diffs are what is elided, shared fairly between commits. --stat blocks are
+// trimmed; past 1,000 commits the rest is counted. When the commits' hash lines and subjects
+// would take more than half the summary's token budget, each commit after the first
+// kDetailedCommits is one line, its abbreviated hash and subject (`git log --oneline`'s form).
+// In a history (`git log -p`) the diffs are what is elided, shared fairly between commits. --stat blocks are
 // kept, long ones trimmed, always with their "N files changed" line. Status: branch lines,
 // section headings and every path (long untracked lists counted); hints are dropped.
 //
@@ -35,15 +36,15 @@ constexpr uint64_t kChangedBudget = 250;
 constexpr uint64_t kChangedPerExtraFile = 8;
 constexpr uint64_t kMaxChangedBudget = 600;
 constexpr uint64_t kMaxChangedPerFile = 80;
-constexpr size_t kMaxCommits = 100;
-constexpr size_t kMaxOnelineCommits = 200;
 constexpr uint64_t kMessageBudget = 120;  // message lines after the subjects, all commits
-// A history (`git log -p` over more than this many commits) keeps every commit's hash line
-// and subject, up to kMaxHistoryCommits; the first kDetailedCommits keep their Author/Date lines
-// and message; the diffs' file headers are shared fairly between commits (kHistoryFiles in
-// all), and hunk headers are shown only with the changed lines they lead.
+// A log of more than this many commits keeps the first ones as printed (hash line, Author/Date
+// lines, message) and every later one as one line, its abbreviated hash and subject, up to
+// kMaxHistoryCommits in all; in a history (`git log -p`) the diffs' file headers are shared
+// fairly between commits (kHistoryFiles in all), and hunk headers are shown only with the
+// changed lines they lead.
 constexpr size_t kDetailedCommits = 10;
 constexpr size_t kMaxHistoryCommits = 1000;
+constexpr size_t kOnelineHashChars = 10;
 constexpr uint64_t kHistoryFiles = 40;
 constexpr uint64_t kHistoryChangedBudget = 100;
 constexpr uint64_t kStatBlockLines = 100;
@@ -337,6 +338,7 @@ struct HunkInfo {
 struct CommitInfo {
   size_t line = 0;
   uint64_t body = 0;
+  size_t subject = SIZE_MAX;  // the subject's line, when the commit has one
 };
 
 struct PatchReport {
@@ -545,6 +547,7 @@ PatchReport ParsePatch(const std::vector<std::string_view>& lines) {
       if (s.starts_with("    ")) {
         if (!subject_seen && !IsBlank(s)) {
           r.kind[i] = kKeep;
+          r.commits.back().subject = i;
           subject_seen = true;
         } else {
           r.kind[i] = kBody;
@@ -679,6 +682,30 @@ PatchReport ParsePatch(const std::vector<std::string_view>& lines) {
     r.kind[i] = LooksLikeErrorLine(s) ? kKeep : kOther;
   }
   return r;
+}
+
+// About how many tokens the commits' hash lines and subjects take as printed: a 40-digit hash
+// is about 22 tokens, text about 4 bytes a token.
+uint64_t CommitLinesTokens(const std::vector<std::string_view>& lines, const PatchReport& r) {
+  uint64_t tokens = 0;
+  for (const CommitInfo& c : r.commits) {
+    const size_t hash = HexRun(lines[c.line], lines[c.line].starts_with("commit ") ? 7 : 0);
+    tokens += 2 + hash * 5 / 9 + (lines[c.line].size() - hash) / 4;
+    if (c.subject < lines.size()) tokens += 1 + lines[c.subject].size() / 4;
+  }
+  return tokens;
+}
+
+// "commit 1a2b…(40) (HEAD -> main)" and "    Fix the parser" -> "1a2b3c4d5e (HEAD -> main) Fix
+// the parser": the hash abbreviated as `git log --oneline` does, decorations kept.
+std::string OnelineCommit(std::string_view commit_line, std::string_view subject_line) {
+  std::string_view rest = commit_line.substr(7);  // "commit "
+  const size_t hash = HexRun(rest);
+  std::string line(rest.substr(0, std::min(hash, kOnelineHashChars)));
+  line.append(rest.substr(hash));
+  const std::string_view subject = Trim(subject_line);
+  if (!subject.empty()) StrAppend(&line, " ", subject);
+  return line;
 }
 
 std::string PatchHeader(const GitCommand& cmd, const PatchReport& r) {
@@ -845,7 +872,8 @@ class GitDiffShaper final : public core::Shaper {
       structure = report.commits.size() * 2 > content;
     }
     if (!structure) return Fallback(cmd, lines, note);
-    return core::ShapeOutput{WritePatch(cmd, lines, report, note), RenderMode::kSummary};
+    return core::ShapeOutput{WritePatch(cmd, lines, report, note, context.max_tokens),
+                             RenderMode::kSummary};
   }
 
  private:
@@ -878,7 +906,8 @@ class GitDiffShaper final : public core::Shaper {
   }
 
   static std::string WritePatch(const GitCommand& cmd, const std::vector<std::string_view>& lines,
-                                const PatchReport& r, const std::string& note) {
+                                const PatchReport& r, const std::string& note,
+                                uint64_t max_tokens) {
     const size_t n = lines.size();
     SummaryWriter out(&lines);
     std::string header = PatchHeader(cmd, r);
@@ -899,10 +928,21 @@ class GitDiffShaper final : public core::Shaper {
 
     // A long history with diffs: every commit named, the diffs shared between them.
     const bool history = r.full_commits && r.commits.size() > kDetailedCommits && !r.files.empty();
+    // A log whose commits' hash lines and subjects alone would take more than half the budget:
+    // the commits after the first kDetailedCommits are one line each, their abbreviated hash
+    // and subject, as `git log --oneline` prints them (about half the tokens; kept as printed,
+    // a budget of a few thousand tokens holds the hash lines of a few hundred commits and none
+    // of their subjects).
+    const bool compact = r.full_commits && r.commits.size() > kDetailedCommits && max_tokens > 0 &&
+                         CommitLinesTokens(lines, r) > max_tokens / 2;
+    auto one_line = [&](size_t c) {
+      return compact && c >= kDetailedCommits && c < r.commits.size() &&
+             lines[r.commits[c].line].starts_with("commit ");
+    };
+    // Commits whose Author/Date lines and message after the subject are counted, not shown.
+    auto brief = [&](size_t c) { return (history || compact) && c >= kDetailedCommits; };
     // Past the commit limit the rest is counted.
-    const size_t limit = history          ? kMaxHistoryCommits
-                         : r.full_commits ? kMaxCommits
-                                          : kMaxOnelineCommits;
+    const size_t limit = kMaxHistoryCommits;
     const size_t cutoff = r.commits.size() > limit ? r.commits[limit].line : n;
     // In a history, the files each commit shows (its first `file_share[c]`).
     std::vector<bool> file_shown(r.files.size(), true);
@@ -949,12 +989,12 @@ class GitDiffShaper final : public core::Shaper {
         for (size_t k = 0; k < caps.size(); ++k) hunk_cap[file.first_hunk + k] = caps[k];
       }
     }
-    size_t shown_commits = std::min(r.commits.size(), history ? kDetailedCommits : limit);
+    size_t shown_commits = std::min(r.commits.size(), history || compact ? kDetailedCommits : limit);
     uint64_t body_budget =
         std::clamp<uint64_t>(kMessageBudget / std::max<size_t>(shown_commits, 1), 3, 40);
     // A history's later commits: their Author/Date lines and messages, and the file diffs past
     // their share, counted in one place each.
-    uint64_t fields_dropped = 0, messages_dropped = 0;
+    uint64_t fields_dropped = 0, messages_dropped = 0, stats_dropped = 0;
     struct Hidden {
       uint64_t files = 0, lines = 0, added = 0, removed = 0;
     } hidden;
@@ -1089,13 +1129,28 @@ class GitDiffShaper final : public core::Shaper {
         case kOneline:
           ++commit;
           body_shown = 0;
-          show(i);
+          if (r.kind[i] == kCommit && one_line(commit)) {
+            flush();
+            flush_hidden();
+            const size_t subject = r.commits[commit].subject;
+            out.Composed(OnelineCommit(lines[i], subject < n ? lines[subject] : ""),
+                         {lines[i], subject < n ? lines[subject] : lines[i]});
+          } else {
+            show(i);
+          }
           break;
         case kKeep:
+          if (commit < r.commits.size() && i == r.commits[commit].subject && one_line(commit)) {
+            break;  // on its commit's line
+          }
+          if (one_line(commit) && IsStatSummary(lines[i])) {
+            ++stats_dropped;
+            break;
+          }
           show(i);
           break;
         case kHeaderField:
-          if (history && commit >= kDetailedCommits) {
+          if (brief(commit)) {
             ++fields_dropped;
           } else {
             show(i);
@@ -1103,7 +1158,7 @@ class GitDiffShaper final : public core::Shaper {
           break;
         case kBody: {
           uint64_t total = r.commits[commit].body;
-          if (history && commit >= kDetailedCommits) {
+          if (brief(commit)) {
             ++messages_dropped;
           } else if (body_shown < body_budget) {
             show(i);
@@ -1117,6 +1172,10 @@ class GitDiffShaper final : public core::Shaper {
           break;
         }
         case kStat: {
+          if (one_line(commit)) {
+            ++stats_dropped;
+            break;
+          }
           if (i == 0 || r.kind[i - 1] != kStat) {
             ++block;
             stat_shown_block = 0;
@@ -1160,6 +1219,10 @@ class GitDiffShaper final : public core::Shaper {
       out.ElidedLines(messages_dropped,
                       StrCat(messages_dropped == 1 ? "line" : "lines",
                              " of their messages after the subject omitted"));
+    }
+    if (stats_dropped > 0) {
+      out.ElidedLines(stats_dropped, StrCat(stats_dropped == 1 ? "line" : "lines",
+                                            " of their --stat blocks omitted"));
     }
     if (cutoff < n) {
       size_t more = r.commits.size() - limit;

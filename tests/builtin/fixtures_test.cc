@@ -156,6 +156,16 @@ void CheckFamily(const std::string& family) {
         std::string_view line = lines[i];
         bool ok = source.count(line) != 0 || line.starts_with("… ") ||
                   (i + 1 == lines.size() && line.starts_with("full output: "));
+        if (!ok && family == "git-diff") {
+          // A later commit of a long log as one line: its hash abbreviated, then what follows
+          // the hash on its commit line and its subject, as printed.
+          const size_t hash = line.find_first_not_of("0123456789abcdef");
+          if (hash >= 7 && hash != std::string_view::npos && line[hash] == ' ') {
+            const std::string commit = "\ncommit " + std::string(line.substr(0, hash));
+            ok = text.find(commit) != std::string_view::npos &&
+                 text.find(line.substr(hash + 1)) != std::string_view::npos;
+          }
+        }
         if (!ok && family == "logs" && line.starts_with("  ") && line.size() > 2) {
           // A log entry's continuation line without the timestamp and source it repeats.
           const std::string rest = " " + std::string(line.substr(2));

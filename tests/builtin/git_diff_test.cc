@@ -2,6 +2,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <string>
 
 #include "builtin/builtin_shapers.h"
@@ -20,10 +21,10 @@ double Confidence(std::string_view command, std::string_view output) {
 }
 
 std::string Shape(std::string_view command, std::string_view output,
-                  std::optional<int> exit_code = 0) {
+                  std::optional<int> exit_code = 0, uint64_t max_tokens = 0) {
   auto shaper = MakeGitDiffShaper();
   core::ShapeContext ctx{command, exit_code, output.size(), core::CountLines(output),
-                         "/s/outputs/a.log"};
+                         "/s/outputs/a.log", max_tokens};
   auto shaped = shaper->Shape(output, ctx);
   REQUIRE(shaped.ok());
   CHECK(shaped->render_mode == RenderMode::kSummary);
@@ -245,17 +246,71 @@ TEST_CASE("git-diff: log keeps every commit's hash, author, date and subject") {
   CheckFaithful(output, summary);
 }
 
-TEST_CASE("git-diff: a long one-line log keeps 200 commits and counts the rest") {
+TEST_CASE("git-diff: a long one-line log keeps 1,000 commits and counts the rest") {
   std::string output;
-  for (int i = 0; i < 250; ++i) {
+  for (int i = 0; i < 1050; ++i) {
     std::string hash = StrCat("abc", 1000 + i);  // 7 hex digits
     StrAppend(&output, hash, " fix number ", i, "\n");
   }
   auto lines = Lines(Shape("git log --oneline", output));
-  CHECK(lines[0] == "git log: 250 commits");
-  CHECK(lines[200] == "abc1199 fix number 199");
-  CHECK(lines[201] == "… 50 more commits omitted");
-  CHECK(lines.size() == 202);
+  CHECK(lines[0] == "git log: 1,050 commits");
+  CHECK(lines[1000] == "abc1999 fix number 999");
+  CHECK(lines[1001] == "… 50 more commits omitted");
+  CHECK(lines.size() == 1002);
+}
+
+// A commit's hash in StatLog: 7 digits of its number, then 33 fixed ones.
+std::string StatHash(int i, size_t digits = 40) {
+  char head[16];
+  std::snprintf(head, sizeof head, "%07x", 0x1000000 + i);
+  return (std::string(head) + "0123456789abcdef0123456789abcdef0").substr(0, digits);
+}
+
+// `git log --stat` of `commits` commits: "commit <40 hex>", Author/Date, a two-line message, a
+// stat block of two files and its totals line.
+std::string StatLog(int commits) {
+  std::string output;
+  for (int i = 0; i < commits; ++i) {
+    std::string hash = StatHash(i);
+    StrAppend(&output, "commit ", hash, i == 0 ? " (HEAD -> main)" : "", "\n",
+              "Author: Dev <dev@x.org>\nDate:   Tue Nov 28 02:39:09 2023 +0000\n\n",
+              "    cart: fix rounding number ", i, "\n\n    Why it matters.\n\n",
+              " src/cart.py   | 2 +-\n tests/test.py | 3 +++\n",
+              " 2 files changed, 4 insertions(+), 1 deletion(-)\n\n");
+  }
+  return output;
+}
+
+TEST_CASE("git-diff: a log too long for the budget: later commits as their hash and subject") {
+  // 300 commits: their hash lines and subjects as printed take about 10,000 tokens.
+  const std::string output = StatLog(300);
+  auto lines = Lines(Shape("git log --stat", output, 0, 8000));
+  CHECK(lines[0] == "git log: 300 commits");
+  // The first ten as printed.
+  CHECK(lines[1] == "commit 10000000123456789abcdef0123456789abcdef0 (HEAD -> main)");
+  CHECK(Has(lines, "    cart: fix rounding number 9"));
+  CHECK(Has(lines, "commit 10000090123456789abcdef0123456789abcdef0"));
+  CHECK_FALSE(Has(lines, "commit 100000a0123456789abcdef0123456789abcdef0"));
+  // Every later one: its hash abbreviated to 10 digits, its subject.
+  for (int i = 10; i < 300; ++i) {
+    std::string hash = StatHash(i, 10);
+    CHECK(Has(lines, StrCat(hash, " cart: fix rounding number ", i)));
+  }
+  // Their Author/Date lines, message bodies and stat blocks are counted.
+  CHECK(Has(lines, "… 580 Author/Date lines of the commits after the first 10 omitted"));
+  CHECK(Has(lines, "… 290 lines of their messages after the subject omitted"));
+  CHECK(Has(lines, "… 870 lines of their --stat blocks omitted"));
+  CHECK(lines.size() < 10 * 9 + 290 + 8);
+
+  // With no budget, or commits that fit, every commit is kept as printed.
+  for (auto [commits, budget] : {std::pair{300, 0}, std::pair{40, 8000}}) {
+    auto kept = Lines(Shape("git log --stat", StatLog(commits), 0, static_cast<uint64_t>(budget)));
+    for (int i = 0; i < commits; ++i) {
+      std::string hash = StatHash(i);
+      CHECK(Has(kept, StrCat("commit ", hash, i == 0 ? " (HEAD -> main)" : "")));
+      CHECK(Has(kept, StrCat("    cart: fix rounding number ", i)));
+    }
+  }
 }
 
 TEST_CASE("git-diff: --graph logs are read through the graph") {
