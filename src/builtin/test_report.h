@@ -25,6 +25,7 @@ enum class TestRunner {
   kGo,
   kCtest,
   kGtest,
+  kProve,  // Perl's prove (TAP::Harness) running Test::More scripts
 };
 
 std::string_view RunnerName(TestRunner runner);

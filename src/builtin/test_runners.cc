@@ -451,6 +451,164 @@ void ParseTap(const std::vector<std::string_view>& lines, TestReport& report) {
   report.failures = std::move(kept);
 }
 
+// ---- prove (TAP::Harness, Test::More) -------------------------------------------------------
+
+// "t/01-trim.t ... " or "t/01-trim.t .. 1/4 ": a test script's line, the harness's dots after
+// its path; `path` is set to the path.
+bool IsProveScriptLine(std::string_view t, std::string_view* path) {
+  const size_t dots = t.find(" ..");
+  if (dots == std::string_view::npos || dots == 0) return false;
+  std::string_view p = t.substr(0, dots);
+  if (p.find(' ') != std::string_view::npos || !(p.ends_with(".t") || p.ends_with(".pl"))) {
+    return false;
+  }
+  *path = p;
+  return true;
+}
+
+// prove's output: each script's TAP ("ok 1 - name", "not ok 2 - name") and Test::More's
+// diagnostics on stderr ("#   Failed test 'name'", "#   at t/x.t line 5.", got/expected),
+// which arrive before or after the TAP lines they explain; what a script printed on stderr
+// (a die message); the harness's verdicts ("Dubious, test returned 2", "Failed 2/4 subtests")
+// and its "Test Summary Report", "Files=4, Tests=11, …" and "Result: FAIL".
+void ParseProve(const std::vector<std::string_view>& lines, TestReport& report) {
+  // A failure per "Failed test" diagnostic; a "not ok" line joins the latest failure of the
+  // same name that has none (stderr and stdout interleave: either may come first, and a
+  // script's diagnostics may even come before its line), or starts its own.
+  struct Pending {
+    size_t failure;
+    bool has_diag, has_tap;
+  };
+  std::vector<Pending> pending;
+  TestFailure* current = nullptr;  // the failure whose diagnostic lines follow
+  bool in_report = false;
+  uint64_t passed = 0;
+  auto find = [&](std::string_view name, bool diag) -> Pending* {
+    for (size_t k = pending.size(); k-- > 0;) {
+      Pending& p = pending[k];
+      if (report.failures[p.failure].name == name && (diag ? !p.has_diag : !p.has_tap)) return &p;
+    }
+    return nullptr;
+  };
+  for (std::string_view line : lines) {
+    std::string_view t = Trim(line);
+    std::string_view path;
+    if (in_report) {
+      if (t.starts_with("Files=") || t.starts_with("Result: ")) {
+        in_report = false;
+      } else {
+        report.index.push_back(line);
+        continue;
+      }
+    }
+    if (t == "Test Summary Report") {
+      CloseFailure(report, current);
+      current = nullptr;
+      in_report = true;
+      report.index.push_back(line);
+      report.has_results = true;
+      continue;
+    }
+    if (t.starts_with("Files=") && t.find("Tests=") != std::string_view::npos) {
+      report.totals.push_back(line);
+      report.counts.total = LeadingNumber(t.substr(t.find("Tests=") + 6));
+      report.has_results = true;
+      continue;
+    }
+    if (t.starts_with("Result: ") || t == "All tests successful.") {
+      report.totals.push_back(line);
+      report.has_results = true;
+      continue;
+    }
+    if (IsProveScriptLine(t, &path) || t == "ok" || t.starts_with("skipped:")) {
+      // A script's line; verbose runs print its verdict on a line of its own.
+      CloseFailure(report, current);
+      current = nullptr;
+      continue;
+    }
+    if (line.starts_with("#   Failed test")) {
+      CloseFailure(report, current);
+      // "#   Failed test 'name'" or, unnamed, "#   Failed test at t/x.t line 5."
+      std::string_view rest = Trim(line.substr(15));
+      std::string_view name = rest;
+      if (rest.size() >= 2 && rest.front() == '\'' && rest.back() == '\'') {
+        name = rest.substr(1, rest.size() - 2);
+      }
+      if (Pending* p = find(name, true); p != nullptr) {
+        p->has_diag = true;
+        current = &report.failures[p->failure];
+        current->detail.push_back(line);
+      } else {
+        report.failures.push_back(TestFailure{name, {line}});
+        pending.push_back(Pending{report.failures.size() - 1, true, false});
+        current = &report.failures.back();
+      }
+      report.has_results = true;
+      continue;
+    }
+    if (t.starts_with("not ok ")) {
+      CloseFailure(report, current);
+      current = nullptr;
+      std::string_view name = t.substr(7);
+      const size_t dash = name.find(" - ");
+      name = dash != std::string_view::npos ? name.substr(dash + 3) : std::string_view();
+      if (Pending* p = name.empty() ? nullptr : find(name, false); p != nullptr) {
+        p->has_tap = true;
+        TestFailure& f = report.failures[p->failure];
+        f.detail.insert(f.detail.begin(), line);  // the TAP line names it first
+      } else {
+        report.failures.push_back(TestFailure{name.empty() ? t : name, {line}});
+        pending.push_back(Pending{report.failures.size() - 1, false, true});
+      }
+      report.has_results = true;
+      continue;
+    }
+    if (t.starts_with("ok ")) {
+      CloseFailure(report, current);
+      current = nullptr;
+      ++passed;
+      report.has_results = true;
+      continue;
+    }
+    if (line.starts_with("#")) {
+      // The rest of a failure's diagnostic: "#   at t/x.t line 5.", "#          got: 'abc'",
+      // and the lines of a value that spans several ("# '").
+      if (current != nullptr && !t.starts_with("# Looks like ") && !t.starts_with("# Tests were run")) {
+        current->detail.push_back(line);
+        continue;
+      }
+      CloseFailure(report, current);
+      current = nullptr;
+      // A script that died or planned wrong says so here; "you failed N tests" the report has.
+      if (t.starts_with("# Looks like your test exited") || t.starts_with("# Tests were run but")) {
+        report.problems.push_back(line);
+      }
+      continue;
+    }
+    if (t.starts_with("1..") || t.starts_with("Dubious, test returned") ||
+        (t.starts_with("Failed ") && t.find(" subtest") != std::string_view::npos) ||
+        (t.starts_with("All ") && t.ends_with("subtests passed")) || t.empty()) {
+      CloseFailure(report, current);
+      current = nullptr;
+      continue;
+    }
+    // What a script printed on stderr: a die message, a warning.
+    CloseFailure(report, current);
+    current = nullptr;
+    report.problems.push_back(line);
+  }
+  CloseFailure(report, current);
+  report.passing_lines += passed;
+  if (report.has_results) {
+    report.counts.failed = report.failures.size();
+    // Without -v the scripts' TAP is not shown: the passes are what Tests= counts besides.
+    if (passed == 0 && report.counts.total && *report.counts.total >= report.failures.size()) {
+      passed = *report.counts.total - report.failures.size();
+    }
+    report.counts.passed = passed;
+  }
+}
+
 // ---- node --test, spec reporter --------------------------------------------------------------
 
 void ParseNodeSpec(const std::vector<std::string_view>& lines, TestReport& report) {
@@ -884,6 +1042,7 @@ std::string_view RunnerName(TestRunner runner) {
     case TestRunner::kGo: return "go test";
     case TestRunner::kCtest: return "ctest";
     case TestRunner::kGtest: return "googletest";
+    case TestRunner::kProve: return "prove";
   }
   return "tests";
 }
@@ -922,6 +1081,7 @@ RunnerGuess GuessRunner(std::string_view command, std::string_view output) {
              "command: cargo test");
   }
   if (tool == "go" && first_arg == "test") consider(TestRunner::kGo, 0.95, "command: go test");
+  if (tool == "prove") consider(TestRunner::kProve, 0.95, "command: prove");
 
   // From the output, for wrappers (npm test, make check, a script) and saved output.
   if (has("test session starts") ||
@@ -947,6 +1107,10 @@ RunnerGuess GuessRunner(std::string_view command, std::string_view output) {
   }
   if (has("tests passed, ") && has(" out of ")) consider(TestRunner::kCtest, 0.85, "output: ctest summary");
   if (has("[==========]") && has("[ RUN      ]")) consider(TestRunner::kGtest, 0.85, "output: googletest");
+  if ((has_line_start("Test Summary Report\n") || has_line_start("All tests successful.")) &&
+      has_line_start("Files=") && has("Tests=")) {
+    consider(TestRunner::kProve, 0.85, "output: prove summary");
+  }
   // ctest --output-on-failure embeds googletest output; ctest's summary decides.
   if (best.runner == TestRunner::kGtest && has("tests passed, ") && has(" out of ")) {
     best.runner = TestRunner::kCtest;
@@ -969,6 +1133,7 @@ TestReport ParseTestOutput(TestRunner runner, const std::vector<std::string_view
     case TestRunner::kGo: ParseGo(lines, report); break;
     case TestRunner::kCtest: ParseCtest(lines, report); break;
     case TestRunner::kGtest: ParseGtest(lines, report); break;
+    case TestRunner::kProve: ParseProve(lines, report); break;
   }
   return report;
 }

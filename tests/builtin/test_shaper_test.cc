@@ -251,5 +251,51 @@ TEST_CASE("test shaper: pytest's explanation of a value by itself is counted, th
   CHECK_FALSE(Contains(s, "and   Decimal('50.00') = Decimal('50.00')"));
 }
 
+TEST_CASE("test shaper: prove pairs Test::More's diagnostics with the TAP lines they explain") {
+  // -v: a script's diagnostics (stderr) arrive before its TAP (stdout); a die message and the
+  // harness's report follow.
+  const std::string output =
+      "\n#   Failed test 'trailing spaces'\n"
+      "#   at t/01-trim.t line 5.\n"
+      "#          got: 'abc  '\n"
+      "#     expected: 'abc'\n"
+      "# Looks like you failed 1 test of 2.\n"
+      "t/01-trim.t ... \n"
+      "1..2\n"
+      "ok 1 - leading spaces\n"
+      "not ok 2 - trailing spaces\n"
+      "Dubious, test returned 1 (wstat 256, 0x100)\n"
+      "Failed 1/2 subtests \n"
+      "Illegal division by zero at lib/My/Util.pm line 6.\n"
+      "# Looks like your test exited with 255 just after 1.\n"
+      "t/02-div.t .... \n"
+      "ok 1 - small\n"
+      "Dubious, test returned 255 (wstat 65280, 0xff00)\n"
+      "All 1 subtests passed \n"
+      "\n"
+      "Test Summary Report\n"
+      "-------------------\n"
+      "t/01-trim.t (Wstat: 256 (exited 1) Tests: 2 Failed: 1)\n"
+      "  Failed test:  2\n"
+      "Files=2, Tests=3,  0 wallclock secs ( 0.04 usr  0.02 sys +  0.25 cusr  0.05 csys =  0.36 CPU)\n"
+      "Result: FAIL\n";
+  const std::string s = Shape("prove -v -Ilib t/", 1, output);
+  auto lines = core::SplitLines(s);
+  REQUIRE(lines.size() > 6);
+  CHECK(lines[0] == "prove: FAILED — 1 failed, 2 passed (exit 1)");
+  // The failure: its TAP line first, then its diagnostic.
+  CHECK(lines[1] == "not ok 2 - trailing spaces");
+  CHECK(lines[2] == "#   Failed test 'trailing spaces'");
+  CHECK(lines[3] == "#   at t/01-trim.t line 5.");
+  CHECK(lines[4] == "#          got: 'abc  '");
+  CHECK(lines[5] == "#     expected: 'abc'");
+  CHECK(Contains(s, "\nIllegal division by zero at lib/My/Util.pm line 6.\n"));
+  CHECK(Contains(s, "\n# Looks like your test exited with 255 just after 1.\n"));
+  CHECK(Contains(s, "\n  Failed test:  2\n"));
+  CHECK(Contains(s, "\nResult: FAIL\n"));
+  CHECK_FALSE(Contains(s, "Looks like you failed"));
+  CHECK_FALSE(Contains(s, "Dubious"));
+}
+
 }  // namespace
 }  // namespace plugline::builtin
