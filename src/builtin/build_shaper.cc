@@ -1726,12 +1726,19 @@ class Writer {
       ++totals_[static_cast<size_t>(k)];
       ++i;
     }
-    // Errors beyond the first ones shown in full: grouped by message (diagnostic_groups.h), each
-    // group's first as its heading line, the others as a list of their locations.
+    // Errors and warnings beyond the first ones shown in full: grouped by message
+    // (diagnostic_groups.h), each group's first as its heading line, the others as a list of
+    // their locations — no diagnostic's location is left out (the budget keeps errors first).
     member_.assign(p.diags.size(), kNone);
     for (size_t k = 0; k < p.diags.size(); ++k) {
       const Diag& diag = p.diags[k];
-      if (diag.sev != Sev::kError || diag.rank < kFullErrors || diag.duplicate) continue;
+      if (diag.duplicate) continue;
+      if (diag.sev == Sev::kError ? diag.rank < kFullErrors
+                                  : diag.sev != Sev::kWarning || diag.rank < kFullWarnings ||
+                                        InErrorFile(diag)) {
+        continue;  // a warning in a file with errors keeps its heading line (Decide)
+      }
+      const std::string_view like = diag.sev == Sev::kError ? "errors like it" : "warnings like it";
       const string_view heading = lines[diag.head];
       if (diag.style == Style::kRust) {
         // "error[E0308]: mismatched types", located by its " --> src/main.rs:6:39" line.
@@ -1740,8 +1747,7 @@ class Writer {
         if (sep == kNone || arrow == kNone) continue;
         member_[k] = groups_.size();
         member_diag_.push_back(k);
-        groups_.Add(heading.substr(0, sep), "errors like it", heading.substr(sep + 2),
-                    Strip(lines[arrow]));
+        groups_.Add(heading.substr(0, sep), like, heading.substr(sep + 2), Strip(lines[arrow]));
         continue;
       }
       if (diag.style != Style::kCompiler) continue;
@@ -1755,7 +1761,7 @@ class Writer {
       member_diag_.push_back(k);
       // The kind: what comes between the location and the message ("error", "error C2065").
       const string_view kind = heading.substr(sep + 2, loc.msg.data() - heading.data() - sep - 2);
-      groups_.Add(kind, "errors like it", loc.msg, heading.substr(0, sep));
+      groups_.Add(kind, like, loc.msg, heading.substr(0, sep));
     }
     leader_shown_.assign(groups_.size(), false);
   }
@@ -1979,34 +1985,47 @@ class Writer {
 
   enum class Show { kFull, kContextAndHead, kHead, kListed, kHidden };
 
+  bool InErrorFile(const Diag& d) const {
+    return !d.file.empty() && p_.error_files.count(d.file) != 0;
+  }
+
+  // A diagnostic past those shown in full: in its group's list of locations, or its group's
+  // first as its heading line, while there is room for headings.
+  Show Grouped(const Diag& d) {
+    if (const size_t m = member_[&d - p_.diags.data()]; m != kNone) {
+      if (!groups_.Leads(m)) {
+        // Listed after its group's first, when that was shown.
+        return leader_shown_[groups_.LeaderOf(m)] ? Show::kListed : Show::kHidden;
+      }
+      if (head_only_ < kMaxHeadOnly) {
+        ++head_only_;
+        leader_shown_[m] = true;
+        return Show::kHead;
+      }
+      return Show::kHidden;
+    }
+    if (head_only_ < kMaxHeadOnly) {
+      ++head_only_;
+      return Show::kHead;
+    }
+    return Show::kHidden;
+  }
+
   Show Decide(const Diag& d) {
     switch (d.sev) {
       case Sev::kError:
         if (d.rank < kFullErrors) return d.duplicate ? Show::kContextAndHead : Show::kFull;
-        if (const size_t m = member_[&d - p_.diags.data()]; m != kNone) {
-          if (!groups_.Leads(m)) {
-            // Listed after its group's first, when that was shown.
-            return leader_shown_[groups_.LeaderOf(m)] ? Show::kListed : Show::kHidden;
-          }
+        return Grouped(d);
+      case Sev::kWarning:
+        if (d.rank < kFullWarnings) return d.duplicate ? Show::kContextAndHead : Show::kFull;
+        if (InErrorFile(d)) {
           if (head_only_ < kMaxHeadOnly) {
             ++head_only_;
-            leader_shown_[m] = true;
             return Show::kHead;
           }
           return Show::kHidden;
         }
-        if (head_only_ < kMaxHeadOnly) {
-          ++head_only_;
-          return Show::kHead;
-        }
-        return Show::kHidden;
-      case Sev::kWarning:
-        if (d.rank < kFullWarnings) return d.duplicate ? Show::kContextAndHead : Show::kFull;
-        if (!d.file.empty() && p_.error_files.count(d.file) != 0 && head_only_ < kMaxHeadOnly) {
-          ++head_only_;
-          return Show::kHead;
-        }
-        return Show::kHidden;
+        return Grouped(d);
       case Sev::kNote:
         if (notes_shown_ < kStandaloneNotes) {
           ++notes_shown_;
