@@ -5,7 +5,8 @@
 //   pylint:   pkg/a.py:61:0: C0301: Line too long (105/100) (line-too-long)
 //   mypy:     pkg/a.py:56: error: Missing type parameters for generic type "Formatter"  [type-arg]
 //   pyright:  /w/pkg/a.py:3:8 - error: Import "x" could not be resolved (reportMissingImports)
-//   shellcheck -f gcc, cppcheck --template=gcc, swiftlint, yamllint -f parsable:
+//   shellcheck -f gcc (and its own tty format, below), cppcheck --template=gcc, swiftlint,
+//   yamllint -f parsable:
 //       run.sh:3:5: warning: Double quote to prevent globbing [SC2086]
 //   golangci-lint, staticcheck, revive, ktlint (a known command only):
 //       main.go:12:5: should omit type int from declaration (ST1023)
@@ -285,6 +286,113 @@ Parse ParseLint(const std::vector<std::string_view>& lines, bool known) {
   return p;
 }
 
+// ---- shellcheck's default (tty) format ----------------------------------------------------
+//
+//   In scripts/deploy.sh line 3:
+//   files=$(ls $TARGET/*.tar.gz)
+//              ^-----^ SC2086 (info): Double quote to prevent globbing and word splitting.
+//
+//   Did you mean:
+//   files=$(ls "$TARGET"/*.tar.gz)
+//
+// A block per source line: "In <path> line <n>:", the line, a marker under it per problem;
+// then, for some, the fixed line. At the end, "For more information:" and a wiki link per code.
+
+// "In scripts/deploy.sh line 3:": the "scripts/deploy.sh line 3" part, or empty.
+std::string_view TtyBlockStart(std::string_view line) {
+  if (!line.starts_with("In ") || !line.ends_with(":")) return {};
+  const std::string_view where = line.substr(3, line.size() - 4);
+  const size_t at = where.rfind(" line ");
+  if (at == std::string_view::npos || at == 0 || at + 6 >= where.size()) return {};
+  for (char c : where.substr(at + 6)) {
+    if (!IsDigit(c)) return {};
+  }
+  return where;
+}
+
+// "   ^-----^ SC2086 (info): Double quote…" (also "^-- SC2034 (warning): …"): the problem.
+std::optional<Problem> TtyMarker(std::string_view line, std::string_view where) {
+  const std::string_view t = Trim(line);
+  if (!t.starts_with("^")) return std::nullopt;
+  const size_t sc = t.find(" SC");
+  if (sc == std::string_view::npos) return std::nullopt;
+  for (char c : t.substr(0, sc)) {
+    if (c != '^' && c != '-') return std::nullopt;
+  }
+  std::string_view rest = t.substr(sc + 1);
+  const size_t code_end = rest.find(' ');
+  if (code_end == std::string_view::npos || CodeLength(rest) != code_end) return std::nullopt;
+  Problem pr;
+  pr.where = where;
+  pr.code = rest.substr(0, code_end);
+  rest = rest.substr(code_end + 1);
+  if (rest.starts_with("(")) {
+    const size_t close = rest.find("): ");
+    if (close == std::string_view::npos) return std::nullopt;
+    pr.severity = rest.substr(1, close - 1);
+    rest = rest.substr(close + 3);
+  }
+  pr.message = rest;
+  return pr;
+}
+
+struct TtyBlock {
+  size_t begin = 0;             // the "In … line N:" line
+  size_t first_marker = 0;      // the source lines are those between
+  std::vector<size_t> markers;  // indices into TtyParse::problems
+};
+
+struct TtyParse {
+  std::vector<Problem> problems;  // `line`: the marker's line
+  std::vector<size_t> block_of;   // each problem's block
+  std::vector<TtyBlock> blocks;
+  uint64_t fix_lines = 0, link_lines = 0;
+};
+
+TtyParse ParseTty(const std::vector<std::string_view>& lines) {
+  TtyParse p;
+  enum { kNone, kBlock, kFix, kLinks } state = kNone;
+  for (size_t i = 0; i < lines.size(); ++i) {
+    const std::string_view line = lines[i];
+    if (const std::string_view where = TtyBlockStart(line); !where.empty()) {
+      p.blocks.push_back(TtyBlock{i, i + 1, {}});
+      state = kBlock;
+      continue;
+    }
+    if (Trim(line).empty()) {
+      if (state == kFix) state = kNone;
+      continue;
+    }
+    if (line.starts_with("Did you mean:")) {
+      state = kFix;
+      ++p.fix_lines;
+      continue;
+    }
+    if (line.starts_with("For more information:")) {
+      state = kLinks;
+      ++p.link_lines;
+      continue;
+    }
+    if (state == kFix) {
+      ++p.fix_lines;
+    } else if (state == kLinks && Trim(line).starts_with("https://")) {
+      ++p.link_lines;
+    } else if (state == kBlock) {
+      TtyBlock& b = p.blocks.back();
+      const std::string_view where = TtyBlockStart(lines[b.begin]);
+      if (std::optional<Problem> pr = TtyMarker(line, where)) {
+        if (b.markers.empty()) b.first_marker = i;
+        pr->line = i;
+        pr->end = i + 1;
+        b.markers.push_back(p.problems.size());
+        p.block_of.push_back(p.blocks.size() - 1);
+        p.problems.push_back(*pr);
+      }
+    }
+  }
+  return p;
+}
+
 class LintShaper final : public core::Shaper {
  public:
   LintShaper() {
@@ -306,8 +414,17 @@ class LintShaper final : public core::Shaper {
                                           std::optional<int>) override {
     const bool known = IsLinter(ToolName(command));
     size_t problems = 0, others = 0, totals = 0;
+    std::string_view tty_where;
     for (std::string_view line : core::SplitLines(snippet)) {
       if (Trim(line).empty()) continue;
+      if (std::string_view where = TtyBlockStart(line); !where.empty()) {
+        tty_where = where;
+        continue;
+      }
+      if (!tty_where.empty() && TtyMarker(line, tty_where)) {
+        ++problems;
+        continue;
+      }
       if (ParseProblem(line, known)) {
         ++problems;
       } else if (IsTotalsLine(line)) {
@@ -327,6 +444,71 @@ class LintShaper final : public core::Shaper {
     return core::MatchResult{false, 0, {}};
   }
 
+  // "<tool>: failed — 3 errors, 1 warning in 2 files (exit 1)": problems by severity, files.
+  template <typename FileOf>
+  static std::string HeaderOf(std::string_view tool, std::string_view exit,
+                              const std::vector<Problem>& problems, FileOf file_of) {
+    absl::flat_hash_set<std::string_view> files;
+    Tally severities;
+    for (const Problem& pr : problems) {
+      files.insert(file_of(pr));
+      severities.Add(pr.severity);
+    }
+    std::string counts;
+    for (const auto& [severity, n] : severities.items()) {
+      if (!counts.empty()) counts += ", ";
+      if (severity.empty()) {
+        counts += Plural(n, "problem", "problems");
+      } else {
+        std::string word = absl::AsciiStrToLower(ToAbsl(severity));
+        counts += Plural(n, word, word == "info" || word == "information" ? word : word + "s");
+      }
+    }
+    StrAppend(&counts, " in ", Plural(files.size(), "file", "files"));
+    return exit.empty() ? StrCat(tool, ": ", counts)
+                        : StrCat(tool, ": failed — ", counts, " (", exit, ")");
+  }
+
+  // shellcheck's tty format: each block's "In … line N:" line, its source line and markers;
+  // the suggested fixes and wiki links counted. More than kAllInFull problems: grouped by code
+  // and message, each group's first with its block, the others listed ("scripts/a.sh line 5").
+  static std::string ShapeTty(std::string_view tool, std::string_view exit,
+                              const std::vector<std::string_view>& lines, const TtyParse& p) {
+    SummaryWriter out(&lines);
+    out.Header(HeaderOf(tool, exit, p.problems, [](const Problem& pr) {
+      return pr.where.substr(0, pr.where.rfind(" line "));
+    }));
+    const bool grouped = p.problems.size() > kAllInFull;
+    DiagnosticGroups groups;
+    std::deque<std::string> kinds;
+    if (grouped) {
+      for (const Problem& pr : p.problems) {
+        const std::string& kind = kinds.emplace_back(StrCat(pr.severity, " ", pr.code));
+        groups.Add(kind, pr.code, pr.message, pr.where);
+      }
+    }
+    for (const TtyBlock& b : p.blocks) {
+      std::vector<size_t> shown;  // the block's markers shown: all, or its groups' first
+      for (size_t k : b.markers) {
+        if (!grouped || groups.Leads(k)) shown.push_back(k);
+      }
+      if (shown.empty()) continue;
+      // The block as printed (its markers under their line), then the lists of the others.
+      for (size_t i = b.begin; i < b.first_marker; ++i) out.Line(lines[i]);
+      for (size_t k : shown) out.Line(lines[p.problems[k].line]);
+      for (size_t k : shown) {
+        if (grouped) groups.WriteFollowers(k, out, [](size_t) { return 1; });
+      }
+    }
+    out.ElidedLines(p.fix_lines, p.fix_lines == 1 ? "line of suggested fixes omitted"
+                                                  : "lines of suggested fixes omitted");
+    out.ElidedLines(p.link_lines, p.link_lines == 1 ? "line of wiki links omitted"
+                                                    : "lines of wiki links omitted");
+    uint64_t rest = out.UnaccountedLines();
+    out.Omitted(rest, "other line", "other lines");
+    return out.Take();
+  }
+
   absl::StatusOr<core::ShapeOutput> Shape(std::string_view output,
                                           const core::ShapeContext& context) override {
     if (context.raw_path.empty()) return core::ShapeOutput{"", RenderMode::kRaw};
@@ -335,6 +517,11 @@ class LintShaper final : public core::Shaper {
     const std::vector<std::string_view> lines = core::SplitLines(output);
     const Parse p = ParseLint(lines, IsLinter(tool_name));
     const std::string exit = ExitNote(context.exit_code);
+    if (p.problems.empty()) {
+      if (TtyParse tty = ParseTty(lines); !tty.problems.empty()) {
+        return core::ShapeOutput{ShapeTty(tool, exit, lines, tty), RenderMode::kSummary};
+      }
+    }
     SummaryWriter out(&lines);
 
     std::vector<std::string_view> totals;
@@ -356,26 +543,9 @@ class LintShaper final : public core::Shaper {
       return core::ShapeOutput{out.Take(), RenderMode::kSummary};
     }
 
-    // The header: problems by severity, and files.
-    absl::flat_hash_set<std::string_view> files;
-    Tally severities;
-    for (const Problem& pr : p.problems) {
-      files.insert(pr.where.substr(0, pr.where.find(':')));
-      severities.Add(pr.severity);
-    }
-    std::string counts;
-    for (const auto& [severity, n] : severities.items()) {
-      if (!counts.empty()) counts += ", ";
-      if (severity.empty()) {
-        counts += Plural(n, "problem", "problems");
-      } else {
-        std::string word = absl::AsciiStrToLower(ToAbsl(severity));
-        counts += Plural(n, word, word == "info" || word == "information" ? word : word + "s");
-      }
-    }
-    StrAppend(&counts, " in ", Plural(files.size(), "file", "files"));
-    out.Header(exit.empty() ? StrCat(tool, ": ", counts)
-                            : StrCat(tool, ": failed — ", counts, " (", exit, ")"));
+    out.Header(HeaderOf(tool, exit, p.problems, [](const Problem& pr) {
+      return pr.where.substr(0, pr.where.find(':'));
+    }));
 
     const bool grouped = p.problems.size() > kAllInFull;
     if (!grouped && std::none_of(p.role.begin(), p.role.end(),

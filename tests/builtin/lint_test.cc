@@ -140,5 +140,38 @@ TEST_CASE("lint: a few problems and nothing else are shown as printed") {
   CHECK(clean.summary == "flake8: no problems\n");
 }
 
+TEST_CASE("lint: shellcheck's own format, each block with its markers; many grouped by code") {
+  // 20 blocks of two problems (SC2086 and SC2164), fixes and links after.
+  std::string out;
+  for (int i = 1; i <= 20; ++i) {
+    StrAppend(&out, "\nIn run.sh line ", i, ":\n", "  cd $dir", i, "\n",
+              "  ^------^ SC2164 (warning): Use 'cd ... || exit' or 'cd ... || return' in case cd fails.\n",
+              "     ^--^ SC2086 (info): Double quote to prevent globbing and word splitting.\n",
+              "\nDid you mean: \n", "  cd \"$dir", i, "\" || exit\n\n");
+  }
+  out += "For more information:\n"
+         "  https://www.shellcheck.net/wiki/SC2164 -- Use 'cd ... || exit' or 'cd ... |...\n"
+         "  https://www.shellcheck.net/wiki/SC2086 -- Double quote to prevent globbing ...\n";
+  CHECK(Confidence(MakeLintShaper(), "shellcheck run.sh", out) == doctest::Approx(0.95));
+  auto shaped = Shape("shellcheck run.sh", out, 1);
+  REQUIRE(shaped.render_mode == RenderMode::kSummary);
+  auto lines = core::SplitLines(shaped.summary);
+  CHECK(lines[0] == "shellcheck: failed — 20 warnings, 20 info in 1 file (exit 1)");
+  // The first block as printed, both markers under its line, then each group's list.
+  CHECK(lines[1] == "In run.sh line 1:");
+  CHECK(lines[2] == "  cd $dir1");
+  CHECK(lines[3] == "  ^------^ SC2164 (warning): Use 'cd ... || exit' or 'cd ... || return' in case cd fails.");
+  CHECK(lines[4] == "     ^--^ SC2086 (info): Double quote to prevent globbing and word splitting.");
+  CHECK(lines[5] == "… 19 more SC2164 at: run.sh line 2; run.sh line 3; run.sh line 4; run.sh line 5; "
+                    "run.sh line 6; run.sh line 7; run.sh line 8; run.sh line 9; run.sh line 10; "
+                    "run.sh line 11; run.sh line 12; run.sh line 13");
+  CHECK(lines[6] == "… SC2164 also at: run.sh line 14; run.sh line 15; run.sh line 16; run.sh line 17; "
+                    "run.sh line 18; run.sh line 19; run.sh line 20");
+  CHECK(lines[7].starts_with("… 19 more SC2086 at: run.sh line 2; "));
+  CHECK(shaped.summary.find("In run.sh line 2:") == std::string::npos);
+  CHECK(shaped.summary.find("… 40 lines of suggested fixes omitted\n") != std::string::npos);
+  CHECK(shaped.summary.find("… 3 lines of wiki links omitted\n") != std::string::npos);
+}
+
 }  // namespace
 }  // namespace plugline::builtin
