@@ -806,6 +806,24 @@ size_t SharedPrefix(std::string_view first, const LineInfo& first_info, std::str
   return n;
 }
 
+// A line that logs an HTTP request: a method, then a path ("INFO GET /orders/7 200 3ms",
+// "\"POST /api/orders HTTP/1.1\" 500").
+bool NamesRequest(std::string_view line) {
+  static constexpr std::string_view kMethods[] = {"GET", "POST", "PUT", "PATCH", "DELETE", "HEAD",
+                                                  "OPTIONS"};
+  line = line.substr(0, 2048);
+  for (std::string_view m : kMethods) {
+    for (size_t at = line.find(m); at != npos; at = line.find(m, at + 1)) {
+      const size_t after = at + m.size();
+      const bool starts = at == 0 || line[at - 1] == ' ' || line[at - 1] == '"' || line[at - 1] == '\'';
+      if (starts && after + 1 < line.size() && line[after] == ' ' && line[after + 1] == '/') {
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
 // ---- trouble, frames ------------------------------------------------------------------------
 
 // Lines that read like trouble: LooksLikeErrorLine's words, and what servers log without a
@@ -835,7 +853,7 @@ bool IsLibraryFrame(std::string_view line) {
                (line.starts_with("\t") && t.find(".go:") != npos);
   if (!frame) return false;
   static constexpr std::string_view kPaths[] = {
-      "node_modules/", "(node:",       " node:",        "(internal/",   "<anonymous>",
+      "node_modules/", "(node:",       " node:",        "(internal/",   "(<anonymous>)",
       "site-packages/", "dist-packages/", "/lib/python", "<frozen ",     "/usr/lib/go/",
       "/usr/local/go/", "/go/pkg/mod/",  "/rustc/",      ".cargo/registry", "/gems/",
       "/rubygems/",     "/vendor/"};
@@ -1261,6 +1279,18 @@ class LogsShaper final : public core::Shaper {
       gap_total = 0;
     };
 
+    // The request logged just before an error shown that names none itself: the request it
+    // failed ("GET /export 200 streaming" before the exception that broke the response).
+    std::vector<bool> leads_to_error(entries.size(), false);
+    for (size_t k = 1; k < entries.size(); ++k) {
+      const int64_t g = group_of[k];
+      if (entries[k].cat == Cat::kError && g >= 0 && groups[static_cast<size_t>(g)].shown &&
+          groups[static_cast<size_t>(g)].first == k && !NamesRequest(lines[entries[k].begin]) &&
+          entries[k - 1].cat != Cat::kError && NamesRequest(lines[entries[k - 1].begin])) {
+        leads_to_error[k - 1] = true;
+      }
+    }
+
     uint64_t accounted_elsewhere = 0;  // lines an Elided() marker stands for
     size_t full_errors = 0;
     for (size_t k = 0; k < entries.size(); ++k) {
@@ -1268,7 +1298,7 @@ class LogsShaper final : public core::Shaper {
       int64_t g = group_of[k];
       if (g < 0 || !groups[static_cast<size_t>(g)].shown) {
         for (size_t i = e.begin; i < e.end; ++i) {
-          if (i < head_end || i >= tail_begin) {
+          if (i < head_end || i >= tail_begin || (i == e.begin && leads_to_error[k])) {
             flush_gap();
             out.Line(lines[i]);
           } else {

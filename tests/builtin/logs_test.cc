@@ -454,5 +454,30 @@ TEST_CASE("logs: match confidences") {
   CHECK(Confidence("ls -la", "total 8\ndrwxr-xr-x 2 root root 4096 Nov 29 20:12 .\n") == 0);
 }
 
+TEST_CASE("logs: the request logged just before an exception is kept with it") {
+  std::string out;
+  auto info = [&](int i, std::string_view what) {
+    StrAppend(&out, "2024-05-02T10:00:", i < 10 ? "0" : "", i, ".000Z INFO ", what, "\n");
+  };
+  for (int i = 0; i < 30; ++i) info(i, StrCat("GET /orders/", i, " 200 1ms"));
+  info(30, "GET /export 200 streaming");
+  out += "2024-05-02T10:00:30.001Z FATAL uncaughtException: TypeError: Cannot read properties of "
+         "undefined (reading 'toUpperCase')\n"
+         "    at IncomingMessage.<anonymous> (/srv/app/server.js:37:22)\n"
+         "    at Array.map (<anonymous>)\n"
+         "    at process.processImmediate (node:internal/timers:483:21)\n";
+  for (int i = 31; i < 60; ++i) info(i, StrCat("GET /orders/", i, " 200 1ms"));
+  auto s = Shape("cat server.log", out);
+  CheckVerbatim(s, out);
+  size_t e = IndexOf(s, "2024-05-02T10:00:30.001Z FATAL uncaughtException: TypeError: Cannot read "
+                        "properties of undefined (reading 'toUpperCase')");
+  CHECK(s[e - 1] == "2024-05-02T10:00:30.000Z INFO GET /export 200 streaming");
+  CHECK(s[e - 2] == "… 25 info lines omitted");
+  // A frame in the user's file whose function is anonymous is the user's; "(<anonymous>)" and
+  // node:internal frames are counted.
+  CHECK(s[e + 1] == "    at IncomingMessage.<anonymous> (/srv/app/server.js:37:22)");
+  CHECK(s[e + 2] == "… 2 lines of library stack frames omitted");
+}
+
 }  // namespace
 }  // namespace plugline::builtin
