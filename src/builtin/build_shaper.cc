@@ -128,6 +128,7 @@ struct Parsed {
   // What was built, for a success header: CMake's "Built target X", and what ninja or make
   // linked ("Linking CXX executable bin/x").
   std::vector<string_view> built_targets, linked;
+  std::vector<string_view> local_crates;  // the workspace's crates compiled or checked
   // What the output looks like, for the label of `cat build.log`.
   bool seen_cargo = false, seen_go = false, seen_webpack = false, seen_vite = false,
        seen_npm = false, seen_apt = false, seen_cmake = false, seen_ninja = false,
@@ -255,6 +256,46 @@ bool IsCommandLine(string_view line) {
       "flex",    "yacc",   "lex",     "protoc",  "windres", "doxygen", "gzip",   "xxd",
       "ld.lld",  "ld.gold", "lld",    "mold",    "llvm-ar", "gcc-ar",  "cargo",  "go"};
   return kTools.Has(name) || IsCompilerName(name);
+}
+
+// What an echoed command links or archives: "cc -o build/server a.o libx.a" -> "server",
+// "ar rcs build/libutil.a x.o" -> "libutil.a"; empty for a compile (-c, -S, -E) or an object.
+string_view CommandArtifact(string_view line) {
+  std::vector<string_view> words;
+  for (size_t i = 0; i < line.size() && words.size() < 256;) {
+    while (i < line.size() && line[i] == ' ') ++i;
+    size_t end = i;
+    while (end < line.size() && line[end] != ' ') ++end;
+    if (end > i) words.push_back(line.substr(i, end - i));
+    i = end;
+  }
+  size_t w = 0;
+  while (w < words.size() && (BaseName(words[w]) == "ccache" || BaseName(words[w]) == "distcc")) ++w;
+  if (w >= words.size()) return {};
+  const string_view tool = BaseName(words[w]);
+  auto object = [](string_view path) {
+    return Ends(path, ".o") || Ends(path, ".obj") || Ends(path, ".lo") || Ends(path, ".d") ||
+           Ends(path, ".gch") || Ends(path, ".pch") || Ends(path, ".s") || Ends(path, ".i");
+  };
+  if (tool == "ar" || tool == "llvm-ar" || tool == "gcc-ar") {
+    // ar OPERATIONS ARCHIVE MEMBERS...
+    if (w + 2 < words.size() && !object(words[w + 2])) return BaseName(words[w + 2]);
+    return {};
+  }
+  static const NameSet kLinkers = {"ld", "ld.lld", "ld.gold", "lld", "mold", "rustc"};
+  if (!IsCompilerName(tool) && !kLinkers.Has(tool)) return {};
+  string_view output;
+  for (size_t k = w + 1; k < words.size(); ++k) {
+    const string_view a = words[k];
+    if (a == "-c" || a == "-S" || a == "-E" || a == "-M" || a == "-MM") return {};
+    if (a == "-o" && k + 1 < words.size()) {
+      output = words[++k];
+    } else if (Starts(a, "-o") && a.size() > 2 && tool != "rustc") {
+      output = a.substr(2);
+    }
+  }
+  if (output.empty() || object(output) || output == "/dev/null") return {};
+  return BaseName(output);
 }
 
 // cargo's status lines: a capitalized verb right-aligned to column 12 ("   Compiling x").
@@ -803,7 +844,11 @@ class Parser {
     if (sep == kNone) {
       if (ClassifyLinkerPrefix(i, line)) return;
       if (ClassifyCompilerStatus(i, line)) return;
-      Plain(i, IsCommandLine(line) ? Kind::kCommand : Kind::kOther);
+      if (IsCommandLine(line)) {
+        Command(i, line);
+      } else {
+        Plain(i, Kind::kOther);
+      }
       return;
     }
     string_view make_rest;
@@ -833,10 +878,18 @@ class Parser {
     }
     if (ClassifyCompilerStatus(i, line)) return;
     if (IsCommandLine(line)) {
-      Plain(i, Kind::kCommand);
+      Command(i, line);
       return;
     }
     Plain(i, Kind::kOther);
+  }
+
+  // An echoed command; what it links or archives is an artifact of the build.
+  void Command(size_t i, string_view line) {
+    Plain(i, Kind::kCommand);
+    if (string_view artifact = CommandArtifact(line); !artifact.empty()) {
+      p_.linked.push_back(artifact);
+    }
   }
 
   static bool IsGoPackage(string_view s) {
@@ -898,6 +951,11 @@ class Parser {
       bool local = open != kNone && line.back() == ')' && open + 2 < line.size() &&
                    (line[open + 2] == '/' || line[open + 2] == '.' ||
                     (line.size() > open + 4 && line[open + 3] == ':'));
+      if (local && verb != "Documenting") {
+        // "   Compiling storage v0.1.0 (/w/storage)": "storage".
+        string_view name = Strip(line.substr(line.find(verb) + verb.size()));
+        p_.local_crates.push_back(name.substr(0, name.find(' ')));
+      }
       Plain(i, local ? Kind::kCrate : Kind::kProgress);
       return;
     }
@@ -2628,6 +2686,8 @@ class BuildShaper final : public core::Shaper {
       verdict = StrCat("exit ", exit_code);
     } else if (!p.success.empty()) {
       verdict = std::string(p.success);
+    } else if (!p.linked.empty()) {
+      verdict = "built";
     } else {
       verdict = exit_known ? "exit 0" : "no errors reported";
     }
@@ -2642,10 +2702,16 @@ class BuildShaper final : public core::Shaper {
     }
     if (p.linker_errors > 0) facts.push_back(Plural(p.linker_errors, "linker error", "linker errors"));
     if (!problems && exit_ok) {
+      // The workspace's own crates by name; dependencies only counted.
+      const std::string local =
+          p.local_crates.empty() ? "" : StrCat(" (", NameList(p.local_crates), ")");
       if (p.crates_compiled > 0) {
-        facts.push_back(Plural(p.crates_compiled, "crate compiled", "crates compiled"));
+        facts.push_back(Plural(p.crates_compiled, "crate compiled", "crates compiled") +
+                        (p.crates_checked == 0 ? local : ""));
       }
-      if (p.crates_checked > 0) facts.push_back(Plural(p.crates_checked, "crate checked", "crates checked"));
+      if (p.crates_checked > 0) {
+        facts.push_back(Plural(p.crates_checked, "crate checked", "crates checked") + local);
+      }
       if (p.objects > 0) facts.push_back(Plural(p.objects, "object built", "objects built"));
       if (p.targets > 0) {
         facts.push_back(StrCat(Plural(p.targets, "target built", "targets built"), " (",

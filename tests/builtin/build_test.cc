@@ -576,14 +576,14 @@ TEST_CASE("build: cargo and rustc short message format") {
   CHECK(Header(s) == "cargo build: failed — 1 error, 1 warning in 1 file (exit 101)");
 }
 
-TEST_CASE("build: a cargo build that passed is one line and the workspace's crates") {
+TEST_CASE("build: a cargo build that passed is one line naming the workspace's crates") {
   std::string out;
   for (int i = 0; i < 60; ++i) StrAppend(&out, "   Compiling dep", i, " v1.0.", i, "\n");
   out += "   Compiling ledger v0.1.0 (/w/crates/ledger)\n";
   out += "    Finished `dev` profile [unoptimized + debuginfo] target(s) in 14.02s\n";
   std::string s = Shape("cargo build", out, 0);
   CHECK(s ==
-        "cargo build: finished — 61 crates compiled\n"
+        "cargo build: finished — 61 crates compiled (ledger)\n"
         "   Compiling ledger v0.1.0 (/w/crates/ledger)\n"
         "    Finished `dev` profile [unoptimized + debuginfo] target(s) in 14.02s\n"
         "… 60 other lines omitted: 60 build progress\n");
@@ -808,13 +808,27 @@ TEST_CASE("build: cmake developer warnings keep their text, not the boilerplate 
   CHECK(Has(s, "  Policy CMP0167 is not set: The FindBoost module is removed."));
 }
 
+TEST_CASE("build: a make that passed names what its echoed commands linked and archived") {
+  const std::string out =
+      "cc -O2 -Wall -c libutil/strbuf.c -o build/libutil/strbuf.o\n"
+      "cc -O2 -Wall -c src/server.c -o build/src/server.o\n"
+      "ar rcs build/libutil.a build/libutil/strbuf.o\n"
+      "ccache gcc -o build/server build/src/server.o build/libutil.a -lm\n"
+      "g++ -shared -fPIC -obuild/libplug.so build/plug.o\n"
+      "gcc -E -o build/pre.i src/pre.c\n";
+  std::string s = Shape("make -j2", out, 0);
+  CHECK(s ==
+        "make: built — 3 artifacts linked (libutil.a, server, libplug.so)\n"
+        "… 6 other lines omitted: 6 commands\n");
+}
+
 TEST_CASE("build: cargo check that passed") {
   const std::string out =
       "    Checking serde v1.0.200\n"
       "    Checking app v0.1.0 (/w/app)\n"
       "    Finished `dev` profile [unoptimized + debuginfo] target(s) in 1.20s\n";
   std::string s = Shape("cargo check", out, 0);
-  CHECK(Header(s) == "cargo check: finished — 2 crates checked");
+  CHECK(Header(s) == "cargo check: finished — 2 crates checked (app)");
 }
 
 TEST_CASE("build: a pipeline that only picks lines is still the build's output") {
