@@ -125,6 +125,15 @@ struct BlockLines {
 // and captured-output headers; a frame in a library keeps only its "E" lines and location.
 // pytest's explanation of a value that is its own expression: "E        +    where
 // Decimal('100') = Decimal('100')", "E        +  and   5 = 5".
+// pytest's explanation of where a value in the assertion came from: "E   +  where 3 = len('xxx')".
+bool ExplainsValue(std::string_view line) {
+  if (!line.starts_with("E ")) return false;
+  std::string_view t = Trim(line.substr(1));
+  if (!t.starts_with("+")) return false;
+  t = Trim(t.substr(1));
+  return t.starts_with("where ") || t.starts_with("and ");
+}
+
 bool IsIdentityExplanation(std::string_view line) {
   if (!line.starts_with("E ")) return false;
   std::string_view t = Trim(line.substr(1));
@@ -405,14 +414,37 @@ void WriteBlock(const std::vector<std::string_view>& detail, TestRunner runner,
 
 void WriteCompact(const TestFailure& failure, SummaryWriter& out) {
   out.Line(failure.detail.front());
-  size_t shown = 0;
-  for (size_t i = 1; i < failure.detail.size() && shown < kCompactKeyLines; ++i) {
+  // Its first key lines, and always its first location in the user's code (pytest's
+  // "tests/test_x.py:74: AssertionError" comes after the values): where it failed.
+  // The assertion and error lines pytest marks ("E ", ">") before lines that only mention a
+  // key word ("expected = 'pi-rho-59'", a parametrize decorator).
+  std::vector<size_t> marked, other;
+  size_t location = 0;
+  for (size_t i = 1; i < failure.detail.size(); ++i) {
     std::string_view line = failure.detail[i];
-    if (!IsLibraryFrame(line) && (IsKeyLine(line) || IsLocationLine(line))) {
-      out.Line(line);
-      ++shown;
+    if (IsLibraryFrame(line) || ExplainsValue(line)) continue;
+    const bool at = IsLocationLine(line);
+    if (at && location == 0) location = i;
+    const std::string_view t = Trim(line);
+    if (at || t.starts_with("E ") || t.starts_with(">")) {
+      marked.push_back(i);
+    } else if (IsKeyLine(line)) {
+      other.push_back(i);
     }
   }
+  std::vector<size_t> picked;
+  for (const std::vector<size_t>* tier : {&marked, &other}) {
+    for (size_t i : *tier) {
+      if (picked.size() < kCompactKeyLines) picked.push_back(i);
+    }
+  }
+  if (location != 0 && std::find(picked.begin(), picked.end(), location) == picked.end()) {
+    if (picked.size() == kCompactKeyLines) picked.pop_back();
+    picked.push_back(location);
+  }
+  std::sort(picked.begin(), picked.end());
+  for (size_t i : picked) out.Line(failure.detail[i]);
+  const size_t shown = picked.size();
   size_t rest = failure.detail.size() - 1 - shown;
   out.ElidedLines(rest, rest == 1 ? "more line of this failure omitted"
                                   : "more lines of this failure omitted");

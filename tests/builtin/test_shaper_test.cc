@@ -5,6 +5,7 @@
 #include <string>
 
 #include "builtin/builtin_shapers.h"
+#include "core/strings.h"
 #include "core/text.h"
 
 namespace plugline::builtin {
@@ -295,6 +296,36 @@ TEST_CASE("test shaper: prove pairs Test::More's diagnostics with the TAP lines 
   CHECK(Contains(s, "\nResult: FAIL\n"));
   CHECK_FALSE(Contains(s, "Looks like you failed"));
   CHECK_FALSE(Contains(s, "Dubious"));
+}
+
+TEST_CASE("test shaper: past 30 failures each keeps its assertion and where it failed") {
+  std::string output =
+      "============================= test session starts ==============================\n"
+      "collected 40 items\n\ntests/test_a.py FFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFF\n\n"
+      "=================================== FAILURES ===================================\n";
+  for (int i = 0; i < 40; ++i) {
+    StrAppend(&output, "____________________________ test_len_", i, " _____________________________\n\n",
+              "    def test_len_", i, "():\n", "        expected = ", i, "\n",
+              ">       assert len(make(", i, ")) == expected\n",
+              "E       AssertionError: assert ", i + 1, " == ", i, "\n",
+              "E        +  where ", i + 1, " = len('", std::string(static_cast<size_t>(i + 1), 'x'), "')\n",
+              "E        +    where 'x' = make(", i, ")\n\n",
+              "tests/test_a.py:", 10 + 3 * i, ": AssertionError\n");
+  }
+  output += "=========================== short test summary info ============================\n";
+  for (int i = 0; i < 40; ++i) {
+    StrAppend(&output, "FAILED tests/test_a.py::test_len_", i, " - AssertionError: assert ", i + 1,
+              " == ", i, "\n");
+  }
+  output += "============================== 40 failed in 0.12s ==============================\n";
+  const std::string s = Shape("pytest", 1, output);
+  for (int i = 0; i < 40; ++i) {
+    CHECK(Contains(s, StrCat("\nE       AssertionError: assert ", i + 1, " == ", i, "\n")));
+    CHECK(Contains(s, StrCat("\ntests/test_a.py:", 10 + 3 * i, ": AssertionError\n")));
+  }
+  // The value's explanations and the lines that only mention a key word are counted.
+  CHECK_FALSE(Contains(s, "\nE        +  where 40 = len("));
+  CHECK_FALSE(Contains(s, "\n        expected = 39\n"));
 }
 
 }  // namespace
