@@ -216,6 +216,33 @@ bool IsCaretsOnly(std::string_view line) {
          line.find_first_not_of(" \t^~") == std::string_view::npos;
 }
 
+namespace {
+
+// How far a line's text is indented, after a memory checker's "==1234== " prefix.
+size_t Indent(std::string_view line) {
+  if (line.starts_with("==")) {
+    const size_t close = line.find("==", 2);
+    if (close != std::string_view::npos && close > 2 &&
+        line.substr(2, close - 2).find_first_not_of("0123456789") == std::string_view::npos) {
+      line.remove_prefix(close + 2);
+      if (line.starts_with(" ")) line.remove_prefix(1);
+    }
+  }
+  const size_t text = line.find_first_not_of(" \t");
+  return text == std::string_view::npos ? 0 : text;
+}
+
+// A stack frame or a location: "at 0x1091EF: main (leak.c:10)", "by 0x…", "File \"a.py\", line
+// 3", "#1 0x… in main a.c:9", "\tat com.x.Y.z(Y.java:12)".
+bool IsFrameLine(std::string_view line) {
+  std::string_view t = Trim(line.substr(line.starts_with("==") ? line.find("==", 2) + 2 : 0));
+  if (t.starts_with("at ") || t.starts_with("by ") || t.starts_with("File \"")) return true;
+  if (t.size() > 1 && t[0] == '#' && t[1] >= '0' && t[1] <= '9') return true;
+  return false;
+}
+
+}  // namespace
+
 void WriteHeadTail(const std::vector<std::string_view>& lines, size_t head, size_t tail,
                    const std::function<bool(std::string_view)>& keep, size_t max_kept,
                    SummaryWriter& out) {
@@ -234,8 +261,17 @@ void WriteHeadTail(const std::vector<std::string_view>& lines, size_t head, size
     if (from > next) {
       out.ElidedLines(from - next, from - next == 1 ? "line omitted" : "lines omitted");
     }
-    for (size_t j = std::max(from, next); j <= i; ++j) out.Line(lines[j]);
-    next = i + 1;
+    // The frames indented under it (where it happened), a few.
+    size_t to = i;
+    const size_t indent = Indent(lines[i]);
+    while (to + 1 < middle_end && to < i + kDetailUnderTrouble && !Trim(lines[to + 1]).empty() &&
+           Indent(lines[to + 1]) > indent && IsFrameLine(lines[to + 1]) &&
+           !(keep && keep(lines[to + 1]))) {
+      ++to;
+    }
+    for (size_t j = std::max(from, next); j <= to; ++j) out.Line(lines[j]);
+    next = to + 1;
+    i = to;
     ++kept;
   }
   if (middle_end > next) {

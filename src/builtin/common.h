@@ -108,8 +108,11 @@ bool IsCaretsOnly(std::string_view line);
 using core::LooksLikeErrorLine;
 
 // Keeps the first `head` and last `tail` lines and, between them, up to `max_kept` lines for
-// which `keep` is true (each with one line of context before it); everything else is counted
-// in markers. The workhorse of the generic shaper and the fallback of the others.
+// which `keep` is true (each with one line of context before it and up to
+// kDetailUnderTrouble stack frames indented under it: valgrind's "at 0x…: main (a.c:9)");
+// everything else is counted in markers. The workhorse of the generic shaper and the fallback
+// of the others.
+inline constexpr size_t kDetailUnderTrouble = 3;
 void WriteHeadTail(const std::vector<std::string_view>& lines, size_t head, size_t tail,
                    const std::function<bool(std::string_view)>& keep, size_t max_kept,
                    SummaryWriter& out);

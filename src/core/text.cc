@@ -422,7 +422,10 @@ const KeywordMatcher& TroubleKeywords() {
   static const KeywordMatcher* matcher =
       new KeywordMatcher({"error", "fail", "fatal", "panic", "exception", "traceback", "denied",
                           "not found", "abort", "killed", "segmentation fault",
-                          "undefined reference", "cannot", "unable to", "no such file"},
+                          "undefined reference", "cannot", "unable to", "no such file",
+                          // Memory checkers: valgrind's error kinds, the sanitizers' reports.
+                          "invalid read", "invalid write", "invalid free", "mismatched free",
+                          "uninitialised value", "definitely lost", "sanitizer"},
                          /*word_starts=*/true);
   return *matcher;
 }

@@ -63,6 +63,47 @@ TEST_CASE("generic keeps error lines from the middle with their context, and fol
   CHECK(*(lock + 2) == "step 20 done");
 }
 
+TEST_CASE("generic keeps a memory checker's errors with the frames under them") {
+  auto generic = MakeGenericShaper();
+  std::string output;
+  for (int i = 1; i <= 200; ++i) {
+    if (i == 100) {
+      output +=
+          "==42== Invalid read of size 1\n"
+          "==42==    at 0x109223: main (leak.c:14)\n"
+          "==42==  Address 0x4a43220 is 0 bytes inside a block of size 6 free'd\n"
+          "==42==    at 0x484417B: free (in /usr/libexec/valgrind/vgpreload_memcheck-amd64-linux.so)\n"
+          "==42==    by 0x109212: main (leak.c:13)\n"
+          "==42== \n"
+          "==42== 80 bytes in 1 blocks are definitely lost in loss record 2 of 2\n"
+          "==42==    at 0x48417B4: malloc (in /usr/libexec/valgrind/vgpreload_memcheck-amd64-linux.so)\n"
+          "==42==    by 0x109181: push (leak.c:5)\n"
+          "==42==    by 0x1091CA: main (leak.c:8)\n"
+          "==42==    by 0x1091FF: run (leak.c:20)\n"
+          "==42==    by 0x10920A: start (leak.c:30)\n";
+    } else {
+      StrAppend(&output, "==42== step ", i, "\n");
+    }
+  }
+  core::ShapeContext ctx{"valgrind ./leak", 0, output.size(), core::CountLines(output), "/s/a.log"};
+  auto shaped = generic->Shape(output, ctx);
+  REQUIRE(shaped.ok());
+  auto lines = core::SplitLines(shaped->summary);
+  auto read = std::find(lines.begin(), lines.end(), "==42== Invalid read of size 1");
+  REQUIRE(read != lines.end());
+  CHECK(*(read + 1) == "==42==    at 0x109223: main (leak.c:14)");
+  // "Address …" is indented but no frame: where the first frames stop.
+  CHECK(*(read + 2) == "… 3 lines omitted");
+  auto lost = std::find(lines.begin(), lines.end(),
+                        "==42== 80 bytes in 1 blocks are definitely lost in loss record 2 of 2");
+  REQUIRE(lost != lines.end());
+  CHECK(*(lost - 1) == "==42== ");
+  CHECK(*(lost + 1) == "==42==    at 0x48417B4: malloc (in /usr/libexec/valgrind/vgpreload_memcheck-amd64-linux.so)");
+  CHECK(*(lost + 2) == "==42==    by 0x109181: push (leak.c:5)");
+  CHECK(*(lost + 3) == "==42==    by 0x1091CA: main (leak.c:8)");
+  CHECK(lost[4].starts_with("… "));  // three frames at most
+}
+
 TEST_CASE("generic shows short outputs and unstored outputs raw") {
   auto generic = MakeGenericShaper();
   std::string output;
