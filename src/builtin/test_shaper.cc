@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "absl/container/flat_hash_map.h"
 #include "builtin/builtin_shapers.h"
 #include "builtin/common.h"
 #include "builtin/test_report.h"
@@ -23,6 +24,9 @@ namespace {
 constexpr size_t kFullFailures = 30;
 constexpr size_t kMaxBlockLines = 40;
 constexpr size_t kCompactKeyLines = 3;
+// Failures of one assertion (a parametrized test's cases) shown in full; the others of it show
+// their heading and values.
+constexpr size_t kFullOfAKind = 3;
 constexpr size_t kMaxProblemLines = 200;
 
 bool IsBlankLine(std::string_view s) { return Trim(s).empty(); }
@@ -412,6 +416,40 @@ void WriteBlock(const std::vector<std::string_view>& detail, TestRunner runner,
   }
 }
 
+// The failing source line and the location of a failure, or empty: the same for every case
+// of one parametrized assertion ("> assert slugify(raw) == expected" at tests/x.py:71).
+std::string KindOf(const TestFailure& failure) {
+  std::string_view source, location;
+  for (size_t i = 1; i < failure.detail.size(); ++i) {
+    const std::string_view line = failure.detail[i];
+    const std::string_view t = Trim(line);
+    if (source.empty() && t.starts_with(">") && t.size() > 1) source = t;
+    if (location.empty() && IsLocationLine(line)) location = t;
+  }
+  if (source.empty() || location.empty()) return {};
+  return StrCat(source, "\n", location);
+}
+
+// A failure of the same assertion as `first`'s, shown in full before: its heading and the first
+// line of its error, with its values.
+void WriteAlike(const TestFailure& failure, const TestFailure& first, SummaryWriter& out) {
+  out.Line(failure.detail.front());
+  // pytest's "E" line, else the first other key line.
+  size_t pick = 0;
+  for (size_t i = 1; i < failure.detail.size(); ++i) {
+    const std::string_view t = Trim(failure.detail[i]);
+    if (t.starts_with("E ")) {
+      pick = i;
+      break;
+    }
+    if (pick == 0 && !t.starts_with(">") && IsKeyLine(t) && !IsLocationLine(t)) pick = i;
+  }
+  if (pick != 0) out.Line(failure.detail[pick]);
+  const size_t rest = failure.detail.size() - 1 - (pick != 0 ? 1 : 0);
+  out.ElidedLines(rest, StrCat(rest == 1 ? "more line" : "more lines", " omitted, as in ",
+                               first.name));
+}
+
 void WriteCompact(const TestFailure& failure, SummaryWriter& out) {
   out.Line(failure.detail.front());
   // Its first key lines, and always its first location in the user's code (pytest's
@@ -569,6 +607,7 @@ class TestShaper final : public core::Shaper {
     out.Header(header);
 
     size_t index = 0;
+    absl::flat_hash_map<std::string, std::pair<size_t, size_t>> kinds;  // first, count
     for (size_t f = 0; f < report.failures.size(); ++f) {
       const TestFailure& failure = report.failures[f];
       // The same failure again (a broken fixture failing many tests): say so, do not repeat.
@@ -586,6 +625,16 @@ class TestShaper final : public core::Shaper {
         out.ElidedLines(n, StrCat(n == 1 ? "line" : "lines", " identical to the failure of ",
                                   same->name, " omitted"));
         continue;
+      }
+      // Another case of an assertion already shown kFullOfAKind times (a parametrized test):
+      // its heading and its values.
+      const std::string kind = KindOf(failure);
+      if (!kind.empty()) {
+        auto [it, inserted] = kinds.try_emplace(kind, f, 0);
+        if (++it->second.second > kFullOfAKind) {
+          WriteAlike(failure, report.failures[it->second.first], out);
+          continue;
+        }
       }
       if (index++ < kFullFailures) {
         WriteBlock(failure.detail, report.runner, out);

@@ -328,5 +328,38 @@ TEST_CASE("test shaper: past 30 failures each keeps its assertion and where it f
   CHECK_FALSE(Contains(s, "\n        expected = 39\n"));
 }
 
+TEST_CASE("test shaper: the cases of one parametrized assertion past the third show their values") {
+  std::string output =
+      "============================= test session starts ==============================\n"
+      "collected 8 items\n\ntests/test_slug.py FFFFFFFF\n\n"
+      "=================================== FAILURES ===================================\n";
+  for (int i = 0; i < 8; ++i) {
+    StrAppend(&output, "____________________ test_slug[case-", i, "] _____________________\n\n",
+              "raw = '-case ", i, "', expected = 'case-", i, "'\n\n",
+              "    @pytest.mark.parametrize('raw,expected', CASES)\n",
+              "    def test_slug(raw, expected):\n",
+              ">       assert slugify(raw) == expected\n",
+              "E       AssertionError: assert '-case-", i, "' == 'case-", i, "'\n",
+              "E         - case-", i, "\nE         + -case-", i, "\nE         ? +\n\n",
+              "tests/test_slug.py:9: AssertionError\n");
+  }
+  output += "=========================== short test summary info ============================\n";
+  for (int i = 0; i < 8; ++i) {
+    StrAppend(&output, "FAILED tests/test_slug.py::test_slug[case-", i, "] - AssertionError: ...\n");
+  }
+  output += "============================== 8 failed in 0.05s ===============================\n";
+  const std::string s = Shape("pytest", 1, output);
+  // The first three in full.
+  for (int i = 0; i < 3; ++i) CHECK(Contains(s, StrCat("\nE         + -case-", i, "\n")));
+  // The others: their heading, their values, what was left out and where it is shown.
+  for (int i = 3; i < 8; ++i) {
+    CHECK(Contains(s, StrCat("____________________ test_slug[case-", i, "] _____________________\n"
+                             "E       AssertionError: assert '-case-", i, "' == 'case-", i, "'\n"
+                             "… 11 more lines omitted, as in test_slug[case-0]\n")));
+    CHECK_FALSE(Contains(s, StrCat("\nE         + -case-", i, "\n")));
+    CHECK(Contains(s, StrCat("\nFAILED tests/test_slug.py::test_slug[case-", i, "]")));
+  }
+}
+
 }  // namespace
 }  // namespace plugline::builtin
