@@ -87,6 +87,7 @@ enum class Kind : uint8_t {
   kErrorLine,    // npm error, apt E:, ninja: error: kept, capped
   kWarnLine,     // npm WARN, apt W:, make: warning:, cmake "Could NOT find": kept, capped
   kDeprecation,  // npm WARN deprecated: counted
+  kUsage,        // a command's usage text printed with its error (npm's options): counted
   // Lines of a diagnostic (see Diag).
   kContext,      // "In file included from", "x.c: In function", "# pkg"; outside a Diag: other
   kDiagHead,
@@ -1143,6 +1144,18 @@ class Parser {
       Plain(i, Kind::kBlank);
       return true;
     }
+    // The command's usage, printed with a usage error: "Usage:" and its synopsis are kept,
+    // the options and their descriptions counted, until npm points to its help.
+    if (npm_usage_ > 0) {
+      if (Starts(rest, "Run \"npm help") || Starts(rest, "A complete log of this run")) {
+        npm_usage_ = 0;
+      } else if (npm_usage_++ > 1) {
+        Plain(i, Kind::kUsage);
+        return true;
+      }
+    } else if (rest == "Usage:") {
+      npm_usage_ = 1;
+    }
     Plain(i, Kind::kErrorLine);
     ++p_.error_lines;
     if (error && Starts(rest, "code ")) ++p_.errors;
@@ -1667,6 +1680,7 @@ class Parser {
   size_t pending_ = kNone;
   bool in_note_ = false;
   bool after_failed_ = false;
+  size_t npm_usage_ = 0;  // lines into npm's usage text, from its "Usage:" line; 0 outside
 };
 
 // ---- the summary ----------------------------------------------------------------------------
@@ -1689,6 +1703,7 @@ string_view CategoryName(Kind k) {
     case Kind::kErrorLine: return "error lines";
     case Kind::kWarnLine: return "warning lines";
     case Kind::kDeprecation: return "deprecation warnings";
+    case Kind::kUsage: return "lines of usage text";
     case Kind::kContext:
     case Kind::kDiagHead:
     case Kind::kDiagBody:
@@ -1949,6 +1964,7 @@ class Writer {
       case Kind::kCommand:
       case Kind::kChatter:
       case Kind::kDeprecation:
+      case Kind::kUsage:
         Drop(i);
         return i + 1;
       case Kind::kStatus:

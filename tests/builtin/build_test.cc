@@ -822,6 +822,34 @@ TEST_CASE("build: a make that passed names what its echoed commands linked and a
         "… 6 other lines omitted: 6 commands\n");
 }
 
+TEST_CASE("build: npm's usage text under a usage error is counted, its synopsis kept") {
+  std::string out =
+      "npm error code EUSAGE\n"
+      "npm error\n"
+      "npm error The `npm ci` command can only install with an existing package-lock.json or\n"
+      "npm error npm-shrinkwrap.json with lockfileVersion >= 1.\n"
+      "npm error\n"
+      "npm error Clean install a project\n"
+      "npm error\n"
+      "npm error Usage:\n"
+      "npm error npm ci\n"
+      "npm error\n"
+      "npm error Options:\n";
+  for (int i = 0; i < 20; ++i) StrAppend(&out, "npm error [--option-", i, " <value>]\n");
+  out +=
+      "npm error\n"
+      "npm error Run \"npm help ci\" for more info\n"
+      "npm error A complete log of this run can be found in: /root/.npm/_logs/x-debug-0.log\n";
+  std::string s = Shape("npm ci", out, 1);
+  CHECK(Header(s) == "npm ci: failed — 1 error (exit 1)");
+  CHECK(Has(s, "npm error Usage:"));
+  CHECK(Has(s, "npm error npm ci"));
+  CHECK_FALSE(Has(s, "npm error Options:"));
+  CHECK_FALSE(Has(s, "npm error [--option-3 <value>]"));
+  CHECK(Has(s, "npm error Run \"npm help ci\" for more info"));
+  CHECK(Has(s, "… 26 other lines omitted: 21 lines of usage text, 5 blank"));
+}
+
 TEST_CASE("build: cargo check that passed") {
   const std::string out =
       "    Checking serde v1.0.200\n"
