@@ -375,6 +375,12 @@ void ParseMocha(const std::vector<std::string_view>& lines, TestReport& report) 
 
 // ---- TAP (node --test) ----------------------------------------------------------------------
 
+// "not ok 2 - trailing spaces" -> "trailing spaces"; empty when the line names no test.
+std::string_view TapTestName(std::string_view not_ok) {
+  const size_t dash = not_ok.find(" - ");
+  return dash != std::string_view::npos ? not_ok.substr(dash + 3) : std::string_view();
+}
+
 void ParseTap(const std::vector<std::string_view>& lines, TestReport& report) {
   TestFailure* current = nullptr;
   for (std::string_view line : lines) {
@@ -409,10 +415,8 @@ void ParseTap(const std::vector<std::string_view>& lines, TestReport& report) {
     }
     if (t.starts_with("not ok ")) {
       CloseFailure(report, current);
-      std::string_view name = t.substr(7);
-      size_t dash = name.find(" - ");
-      if (dash != std::string_view::npos) name = name.substr(dash + 3);
-      report.failures.push_back(TestFailure{name, {line}});
+      std::string_view name = TapTestName(t);
+      report.failures.push_back(TestFailure{name.empty() ? t.substr(7) : name, {line}});
       current = &report.failures.back();
       report.has_results = true;
       continue;
@@ -549,9 +553,7 @@ void ParseProve(const std::vector<std::string_view>& lines, TestReport& report) 
     if (t.starts_with("not ok ")) {
       CloseFailure(report, current);
       current = nullptr;
-      std::string_view name = t.substr(7);
-      const size_t dash = name.find(" - ");
-      name = dash != std::string_view::npos ? name.substr(dash + 3) : std::string_view();
+      const std::string_view name = TapTestName(t);
       if (Pending* p = name.empty() ? nullptr : find(name, false); p != nullptr) {
         p->has_tap = true;
         TestFailure& f = report.failures[p->failure];
