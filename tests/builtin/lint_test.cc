@@ -140,7 +140,7 @@ TEST_CASE("lint: a few problems and nothing else are shown as printed") {
   CHECK(clean.summary == "flake8: no problems\n");
 }
 
-TEST_CASE("lint: shellcheck's own format, each block with its markers; many grouped by code") {
+TEST_CASE("lint: shellcheck's own format, each block with its markers, many grouped by code") {
   // 20 blocks of two problems (SC2086 and SC2164), fixes and links after.
   std::string out;
   for (int i = 1; i <= 20; ++i) {
