@@ -764,9 +764,29 @@ void ParseGo(const std::vector<std::string_view>& lines, TestReport& report) {
   bool in_panic = false;
   uint64_t passed = 0, failed = 0, skipped = 0;
   uint64_t package_lines = 0;
+  // The race detector's report ("WARNING: DATA RACE" to its closing "=================="),
+  // printed before the "--- FAIL" of the test it failed: that failure's.
+  std::vector<std::string_view> race;
+  bool in_race = false;
   for (std::string_view line : lines) {
     std::string_view t = Trim(line);
     const bool top = !line.empty() && line[0] != ' ' && line[0] != '\t';
+    if (t == "WARNING: DATA RACE") {
+      in_race = true;
+      race.push_back(line);
+      continue;
+    }
+    if (in_race) {
+      if (t.starts_with("==================")) {
+        in_race = false;
+      } else {
+        race.push_back(line);
+      }
+      continue;
+    }
+    if (t.starts_with("==================") && t.find_first_not_of('=') == std::string_view::npos) {
+      continue;  // the frame around a race report
+    }
     if (t.starts_with("=== RUN ")) {
       CloseFailure(report, current);
       current = nullptr;
@@ -803,6 +823,8 @@ void ParseGo(const std::vector<std::string_view>& lines, TestReport& report) {
         running.erase(it);
       }
       failure.detail.insert(failure.detail.begin(), line);
+      failure.detail.insert(failure.detail.begin() + 1, race.begin(), race.end());
+      race.clear();
       report.failures.push_back(std::move(failure));
       current = &report.failures.back();
       ++failed;
@@ -852,6 +874,8 @@ void ParseGo(const std::vector<std::string_view>& lines, TestReport& report) {
     if (!last_run.empty() && running.count(last_run) != 0) running[last_run].push_back(line);
   }
   CloseFailure(report, current);
+  // A race report no failing test claimed (a race in a package's init or TestMain).
+  report.problems.insert(report.problems.end(), race.begin(), race.end());
   if (package_lines > 10) {
     report.elided.emplace_back(package_lines - 10, "more package result lines omitted");
   }

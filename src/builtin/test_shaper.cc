@@ -81,6 +81,12 @@ bool IsLocationLine(std::string_view line) {
          !IsLibraryFrame(line);
 }
 
+// Leading spaces and tabs.
+size_t Indent(std::string_view line) {
+  const size_t text = line.find_first_not_of(" \t");
+  return text == std::string_view::npos ? line.size() : text;
+}
+
 // A code frame line: "  16 |   code", ">  8 |   code" (jest, babel), "     23|   code" (vitest).
 bool IsCodeFrameLine(std::string_view line) {
   std::string_view t = Trim(line);
@@ -329,11 +335,13 @@ BlockLines SelectGeneric(const std::vector<std::string_view>& detail) {
       }
       failed.push_back(name);
     }
-    // A Go frame is two lines, the function and then, a tab in, where it is: a frame in the
-    // runtime or the testing package goes whole.
-    if (!line.empty() && line[0] != '\t' && line[0] != ' ' && i + 1 < detail.size() &&
-        detail[i + 1].starts_with("\t") && detail[i + 1].find(".go:") != std::string_view::npos &&
-        IsLibraryFrame(detail[i + 1])) {
+    // A Go frame is two lines, the function and then, further in, where it is (a tab in a
+    // panic's trace, spaces in the race detector's report): a frame in the runtime or the
+    // testing package goes whole.
+    if (!line.empty() && line[0] != '\t' &&
+        (Trim(line).ends_with(")") || Trim(line).starts_with("created by ")) && i + 1 < detail.size() &&
+        Indent(detail[i + 1]) > Indent(line) && detail[i + 1].find(".go:") != std::string_view::npos &&
+        line.find(".go:") == std::string_view::npos && IsLibraryFrame(detail[i + 1])) {
       out.library += 2;
       ++i;
       continue;
