@@ -56,7 +56,8 @@ constexpr size_t kNone = string_view::npos;
 
 constexpr size_t kFullErrors = 15;      // errors shown with source lines, notes and context
 constexpr size_t kFullWarnings = 10;    // warnings shown with source lines
-constexpr size_t kMaxHeadOnly = 400;    // further diagnostics shown as their heading line
+constexpr size_t kMaxHeadOnly = 400;
+constexpr size_t kUserChainLines = 3;   // user's "required from" lines kept over a heading    // further diagnostics shown as their heading line
 constexpr size_t kErrorBody = 16;       // body lines (source, caret, message) of a full error
 constexpr size_t kWarningBody = 6;
 constexpr size_t kErrorNotes = 4;       // notes shown under a full error
@@ -1805,7 +1806,9 @@ class Writer {
     member_.assign(p.diags.size(), kNone);
     for (size_t k = 0; k < p.diags.size(); ++k) {
       const Diag& diag = p.diags[k];
-      if (diag.duplicate) continue;
+      // An error in a system header is not listed: its heading keeps the user's lines of its
+      // instantiation chain ("src/main.cpp:8:15:   required from here"), a list would lose them.
+      if (diag.duplicate || IsSystemHeaderLocation(lines[diag.head])) continue;
       if (diag.sev == Sev::kError ? diag.rank < kFullErrors
                                   : diag.sev != Sev::kWarning || diag.rank < kFullWarnings ||
                                         InErrorFile(diag)) {
@@ -2134,7 +2137,24 @@ class Writer {
     // Context lines.
     const size_t ctx = d.head - d.begin;
     if (show == Show::kHead) {
-      for (size_t i = d.begin; i < d.head; ++i) Drop(i, Cat::kDetail);
+      // The user's own lines of an instantiation chain into a system header: where in the
+      // user's code the error comes from (the innermost few).
+      size_t user = 0;
+      const bool system = IsSystemHeaderLocation(lines_[d.head]);
+      std::vector<bool> keep(ctx, false);
+      for (size_t i = d.head; system && i-- > d.begin && user < kUserChainLines;) {
+        if (!IsSystemHeaderLocation(lines_[i]) && Contains(lines_[i], "required from")) {
+          keep[i - d.begin] = true;
+          ++user;
+        }
+      }
+      for (size_t i = d.begin; i < d.head; ++i) {
+        if (keep[i - d.begin]) {
+          Emit(i);
+        } else {
+          Drop(i, Cat::kDetail);
+        }
+      }
     } else if (ctx <= ctx_cap) {
       for (size_t i = d.begin; i < d.head; ++i) Emit(i);
     } else {

@@ -850,6 +850,34 @@ TEST_CASE("build: npm's usage text under a usage error is counted, its synopsis 
   CHECK(Has(s, "… 26 other lines omitted: 21 lines of usage text, 5 blank"));
 }
 
+TEST_CASE("build: an error in a system header past the 15th keeps the user's lines of its chain") {
+  std::string out = "src/main.cpp: In function ‘int main()’:\n";
+  for (int i = 0; i < 15; ++i) {
+    StrAppend(&out, "src/main.cpp:", 20 + i, ":5: error: ‘v", i, "’ was not declared in this scope\n");
+  }
+  for (int i = 0; i < 3; ++i) {
+    StrAppend(&out,
+              "/usr/include/c++/12/bits/predefined_ops.h: In instantiation of ‘constexpr bool "
+              "__gnu_cxx::__ops::_Iter_less_iter::operator()(_Iterator1, _Iterator2) const’:\n",
+              "/usr/include/c++/12/bits/stl_algo.h:1809:14:   required from ‘void std::__insertion_sort()’\n",
+              "src/registry.hpp:", 16 + i, ":30:   required from ‘void Registry<T>::sorted() [with T = Endpoint]’\n",
+              "src/main.cpp:", 8 + i, ":15:   required from here\n",
+              "/usr/include/c++/12/bits/predefined_ops.h:", 45 + i,
+              ":23: error: no match for ‘operator<’ (operand types are ‘Endpoint’ and ‘Endpoint’)\n",
+              "   45 |       { return *__it1 < *__it2; }\n",
+              "      |                ~~~~~~~^~~~~~~~\n");
+  }
+  std::string s = Shape("g++ -std=c++17 -c src/main.cpp", out, 1);
+  for (int i = 0; i < 3; ++i) {
+    CHECK(Has(s, StrCat("src/registry.hpp:", 16 + i, ":30:   required from ‘void Registry<T>::sorted() [with T = Endpoint]’")));
+    CHECK(Has(s, StrCat("src/main.cpp:", 8 + i, ":15:   required from here")));
+    CHECK(Has(s, StrCat("/usr/include/c++/12/bits/predefined_ops.h:", 45 + i,
+                        ":23: error: no match for ‘operator<’ (operand types are ‘Endpoint’ and ‘Endpoint’)")));
+  }
+  // The system header's own lines of the chain are counted.
+  CHECK_FALSE(Has(s, "/usr/include/c++/12/bits/stl_algo.h:1809:14:   required from ‘void std::__insertion_sort()’"));
+}
+
 TEST_CASE("build: cargo check that passed") {
   const std::string out =
       "    Checking serde v1.0.200\n"
