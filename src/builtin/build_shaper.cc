@@ -1485,7 +1485,13 @@ class Parser {
                       Contains(line, " will be REMOVED") || Contains(line, " DOWNGRADED") ||
                       Contains(line, " held packages will be changed") ||
                       Contains(line, " have been kept back");
-          if (keep) {
+          if (Contains(line, " unmet dependencies")) {
+            // Why apt refused: each package's "Depends: x (>= 2.39) but 2.36 is to be installed".
+            Plain(i, Kind::kErrorLine);
+            ++p_.error_lines;
+            mode_ = Mode::kList;
+            list_kind_ = Kind::kErrorLine;
+          } else if (keep) {
             Plain(i, Kind::kStatus);
             mode_ = Mode::kList;
             list_kind_ = Kind::kListItem;

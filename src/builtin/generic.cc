@@ -34,6 +34,13 @@ bool IsHeading(std::string_view line) {
          line.find(' ') != std::string_view::npos;
 }
 
+// A line of a shell's execution trace (`set -x`, `bash -x`): "+ cmd", "++ cmd" (PS4's "+").
+bool IsTraceLine(std::string_view line) {
+  size_t i = 0;
+  while (i < line.size() && line[i] == '+') ++i;
+  return i > 0 && i < line.size() && line[i] == ' ';
+}
+
 class GenericShaper final : public core::Shaper {
  public:
   GenericShaper() {
@@ -73,10 +80,16 @@ class GenericShaper final : public core::Shaper {
     const uint64_t total_lines = std::max<uint64_t>(lines.size(), context.output_lines);
     out.Header(StrCat(tool.empty() ? "output" : tool, ": ", note.empty() ? "" : StrCat(note, ", "),
                       core::FormatCount(total_lines), " lines"));
+    // A shell's trace (a third or more of the lines "+ cmd"): what the script itself printed
+    // is what it has to say; the commands it ran are counted.
+    size_t trace = 0;
+    for (std::string_view line : lines) trace += IsTraceLine(line) ? 1 : 0;
+    const bool traced = trace * 3 >= lines.size();
     // From the middle: trouble first, and a few headings that show the output's structure.
     size_t headings = 0;
-    auto keep = [&headings](std::string_view line) {
+    auto keep = [&headings, traced](std::string_view line) {
       if (LooksLikeErrorLine(line) || core::IsWindowGapLine(line)) return true;
+      if (traced && !IsTraceLine(line) && !Trim(line).empty()) return true;
       if (headings < kMaxHeadingLines && IsHeading(line)) {
         ++headings;
         return true;

@@ -878,6 +878,30 @@ TEST_CASE("build: an error in a system header past the 15th keeps the user's lin
   CHECK_FALSE(Has(s, "/usr/include/c++/12/bits/stl_algo.h:1809:14:   required from ‘void std::__insertion_sort()’"));
 }
 
+TEST_CASE("build: apt's unmet dependencies are kept, each package's Depends lines") {
+  const std::string out =
+      "Reading package lists...\n"
+      "Building dependency tree...\n"
+      "Reading state information...\n"
+      "Some packages could not be installed. This may mean that you have\n"
+      "requested an impossible situation or if you are using the unstable\n"
+      "distribution that some required packages have not yet been created\n"
+      "or been moved out of Incoming.\n"
+      "The following information may help to resolve the situation:\n"
+      "\n"
+      "The following packages have unmet dependencies:\n"
+      " acme-agent : Depends: libc6 (>= 2.39) but 2.36-9+deb12u14 is to be installed\n"
+      "              Depends: python3 (>= 3.12) but 3.11.2-1+b1 is to be installed\n"
+      "              Depends: acme-runtime (= 3.2.0) but it is not installable\n"
+      "E: Unable to correct problems, you have held broken packages.\n";
+  std::string s = Shape("apt-get install -y ./acme-agent_3.2.0-1_amd64.deb", out, 100);
+  CHECK(Has(s, "The following packages have unmet dependencies:"));
+  CHECK(Has(s, " acme-agent : Depends: libc6 (>= 2.39) but 2.36-9+deb12u14 is to be installed"));
+  CHECK(Has(s, "              Depends: python3 (>= 3.12) but 3.11.2-1+b1 is to be installed"));
+  CHECK(Has(s, "              Depends: acme-runtime (= 3.2.0) but it is not installable"));
+  CHECK(Has(s, "E: Unable to correct problems, you have held broken packages."));
+}
+
 TEST_CASE("build: cargo check that passed") {
   const std::string out =
       "    Checking serde v1.0.200\n"

@@ -104,6 +104,23 @@ TEST_CASE("generic keeps a memory checker's errors with the frames under them") 
   CHECK(lost[4].starts_with("… "));  // three frames at most
 }
 
+TEST_CASE("generic keeps what a traced shell script printed, its commands counted") {
+  auto generic = MakeGenericShaper();
+  std::string output;
+  for (int i = 1; i <= 120; ++i) {
+    StrAppend(&output, "+ step ", i, "\n", "++ date +%s\n");
+    if (i == 60) output += "[deploy] missing artifact: build/app.sha256\n";
+  }
+  core::ShapeContext ctx{"bash -x ./deploy.sh", 1, output.size(), core::CountLines(output), "/s/a.log"};
+  auto shaped = generic->Shape(output, ctx);
+  REQUIRE(shaped.ok());
+  auto lines = core::SplitLines(shaped->summary);
+  auto said = std::find(lines.begin(), lines.end(), "[deploy] missing artifact: build/app.sha256");
+  REQUIRE(said != lines.end());
+  CHECK(*(said - 1) == "++ date +%s");  // one line of context
+  CHECK(said[1].starts_with("… "));
+}
+
 TEST_CASE("generic shows short outputs and unstored outputs raw") {
   auto generic = MakeGenericShaper();
   std::string output;
