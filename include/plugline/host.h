@@ -270,6 +270,14 @@ class Host {
   // their reason.
   std::string PluginsJson();
 
+  // Enables or disables the plugin or built-in shaper `id` for every host of this home, from
+  // now on: recorded in <home>/plugins.json (docs/managing-plugins.md), where it wins over
+  // config.yaml's plugins.overrides.<id>.enabled; this host reloads, others see the file
+  // change. NotFound (with a near id when there is one) when nothing listed has the id;
+  // InvalidArgument for a native hook (the host's own); FailedPrecondition when plugins.json
+  // was written by a newer plugline.
+  absl::Status SetPluginEnabled(std::string_view id, bool enabled);
+
   // Loads every plugin not loaded yet (they load on first use otherwise). A host that knows
   // a shaping is coming — `plugline run` while the command runs — can call this on another
   // thread so the first Shape() does not wait for plugins to load.

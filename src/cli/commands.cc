@@ -15,6 +15,7 @@
 #include "absl/strings/str_split.h"
 #include "agents/dialect.h"
 #include "agents/wrap.h"
+#include "cli/plugins_command.h"
 #include "cli/usage.h"
 #include "core/fs.h"
 #include "core/host_internal.h"
@@ -82,93 +83,6 @@ absl::StatusOr<std::string> ReadAtMost(int fd, std::string_view name, size_t lim
 
 
 namespace {
-
-int Plugins(const std::vector<std::string>& args, CommandEnv& env) {
-  Output& io = *env.io;
-  HostSession session(env);
-  bool json = false;
-  for (const std::string& arg : args) {
-    if (arg == "--json") {
-      json = true;
-    } else {
-      io.Error(StrCat("plugins: unknown argument ", arg, "\n\n", kUsage));
-      return kExitUsage;
-    }
-  }
-  absl::StatusOr<Host*> host = session.Get();
-  if (!host.ok()) {
-    io.Error(ToStd(host.status().message()));
-    return 1;
-  }
-  std::string listing = (*host)->PluginsJson();
-  if (json) {
-    io.Out(StrCat(listing, "\n"));
-    return 0;
-  }
-  absl::StatusOr<core::Value> plugins = core::ParseJson(listing, "plugins");
-  if (!plugins.ok()) {
-    io.Error(ToStd(plugins.status().message()));
-    return 1;
-  }
-  // Statistics are optional here: a corrupt stats file must not hide the listing.
-  absl::StatusOr<std::string> stats_json = (*host)->StatsJson();
-  absl::StatusOr<core::Value> stats =
-      stats_json.ok() ? core::ParseJson(*stats_json, "stats") : stats_json.status();
-  const core::Value* shapers = stats.ok() ? stats->Find("shapers") : nullptr;
-  // Ids, reasons and warnings come from plugins (and their file names): control characters are
-  // escaped before they reach the terminal.
-  auto text = [](const core::Value& v, std::string_view key) -> std::string {
-    const core::Value* f = v.Find(key);
-    return f != nullptr && f->is_string() ? core::EscapeControl(f->as_string()) : std::string("-");
-  };
-  auto count = [&](std::string_view id, std::string_view key) -> std::string {
-    const core::Value* s = shapers != nullptr ? shapers->Find(id) : nullptr;
-    const core::Value* v = s != nullptr ? s->Find(key) : nullptr;
-    if (v == nullptr || !v->is_number()) return "0";
-    double n = v->as_number();
-    std::string formatted = core::FormatCount(static_cast<uint64_t>(n < 0 ? -n : n));
-    return n < 0 ? "-" + formatted : formatted;
-  };
-  std::string table = absl::StrFormat("%-22s %-15s %-10s %-9s %8s %8s %13s\n", "id", "kind",
-                                      "tier", "state", "matches", "shapes", "tokens saved");
-  std::string problems;
-  std::string hooks;
-  for (const core::Value& p : plugins->Find("plugins")->as_array()) {
-    std::string id = text(p, "id");
-    std::string state = text(p, "state");
-    if (const core::Value* events = p.Find("events");
-        events != nullptr && events->is_array() && state == "enabled") {
-      std::vector<std::string> names;
-      for (const core::Value& e : events->as_array()) {
-        if (e.is_string()) names.push_back(core::EscapeControl(e.as_string()));
-      }
-      if (!names.empty()) {
-        StrAppend(&hooks, absl::StrFormat("  %-22s %s\n", id, absl::StrJoin(names, ", ")));
-      }
-    }
-    StrAppend(&table, absl::StrFormat("%-22s %-15s %-10s %-9s %8s %8s %13s\n", id,
-                                      text(p, "kind"), text(p, "tier"), state,
-                                      count(id, "match_count"), count(id, "shape_count"),
-                                      count(id, "tokens_saved")));
-    if (state != "enabled") {
-      StrAppend(&problems, "\n", id, " (", state, "): ", text(p, "path"), "\n  ",
-                text(p, "reason"), "\n");
-    }
-    if (const core::Value* warnings = p.Find("warnings");
-        warnings != nullptr && warnings->is_array()) {
-      for (const core::Value& warning : warnings->as_array()) {
-        if (!warning.is_string()) continue;
-        StrAppend(&problems, "\n", id, " (warning): ", core::EscapeControl(warning.as_string()),
-                  "\n");
-      }
-    }
-  }
-  if (!hooks.empty()) hooks = StrCat("\nhooks (plugline hook EVENT):\n", hooks);
-  io.Out(StrCat(table, hooks, problems));
-  session.PrintNewDiagnostics();
-  return 0;
-}
-
 
 constexpr int kExitDenied = 3;
 // `plugline hook` reads at most this much payload (docs/hooks.md).
@@ -712,7 +626,7 @@ bool IsHostCommand(std::string_view name) {
 }
 
 int RunHostCommand(std::string_view name, const std::vector<std::string>& args, CommandEnv& env) {
-  if (name == "plugins") return Plugins(args, env);
+  if (name == "plugins") return PluginsCommand(args, env);
   if (name == "hook") return Hook(args, env);
   if (name == "trigger") return Trigger(args, env);
   if (name == "tools") return Tools(args, env);

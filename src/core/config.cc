@@ -180,6 +180,20 @@ JsPluginSettings PluginsConfig::ForPlugin(std::string_view id, bool protect) con
   return settings;
 }
 
+bool PluginsConfig::BuiltinEnabled(std::string_view id, std::string* why) const {
+  if (auto toggle = toggles.find(std::string(id)); toggle != toggles.end()) {
+    if (!toggle->second && why != nullptr) {
+      *why = StrCat("disabled by `plugline plugins --disable ", id, "` (", toggles_file, ")");
+    }
+    return toggle->second;
+  }
+  const bool enabled = ForPlugin(id).enabled;
+  if (!enabled && why != nullptr) {
+    *why = StrCat("disabled in config (plugins.overrides.", id, ".enabled: false)");
+  }
+  return enabled;
+}
+
 std::vector<std::string> PluginsConfig::ProjectOverrideKeys(std::string_view id) const {
   std::vector<std::string> keys;
   for (const ConfigOverride& o : overrides) {

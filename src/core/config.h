@@ -118,6 +118,14 @@ struct PluginsConfig {
   JsPluginSettings global_js;   // the defaults of the global file alone
   // Per plugin id, in file order (the global file's first): plugins.overrides.<id>.
   std::vector<ConfigOverride> overrides;
+  // `plugline plugins --enable/--disable` (core/plugin_state.h): by id, over `enabled` of
+  // the overrides; `toggles_file` is where they were read ("" when none were).
+  std::map<std::string, bool> toggles;
+  std::string toggles_file;
+
+  // Whether a built-in shaper is enabled: its toggle, else plugins.overrides.<id>.enabled of
+  // either file; `why` (may be null) gets what disabled it.
+  bool BuiltinEnabled(std::string_view id, std::string* why = nullptr) const;
 
   // The settings of one plugin: the defaults with its overrides applied. `protect`: the
   // plugin is a protected global one, so only the global file's defaults and overrides apply.

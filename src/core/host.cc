@@ -21,10 +21,13 @@
 #include "core/output_capture.h"
 #include "core/output_store.h"
 #include "core/output_window.h"
+#include "core/plugin_id.h"
+#include "core/plugin_state.h"
 #include "core/plugins.h"
 #include "core/redact.h"
 #include "core/shaping_pipeline.h"
 #include "core/stats.h"
+#include "core/suggest.h"
 #include "core/text.h"
 #include "core/tokens.h"
 #include "core/trust.h"
@@ -134,6 +137,7 @@ struct Host::Impl {
     ProjectDecision project = DecideProject(&diagnostics);
     const std::string project_dir = project.load ? options.project_dir : std::string();
     core::Config config = core::LoadConfig(home, project_dir, &diagnostics);
+    ReadToggles(&config, &diagnostics);
     std::vector<core::PluginDir> dirs = core::PluginDirs(home, project_dir, config);
     KeepGuardFolders(config, &dirs, &diagnostics);
     if (!project.untrusted.empty()) {
@@ -161,13 +165,27 @@ struct Host::Impl {
     outputs = std::move(store);
   }
 
+  // `plugline plugins --enable/--disable` (core/plugin_state.h). Unreadable or newer: none
+  // apply, and the host says so.
+  void ReadToggles(core::Config* config, std::vector<std::string>* diagnostics) {
+    core::PluginStateStore store(home);
+    absl::StatusOr<std::map<std::string, core::PluginToggle>> toggles = store.Toggles(diagnostics);
+    if (!toggles.ok()) {
+      diagnostics->push_back(StrCat("plugin toggles are not applied: ", toggles.status().message()));
+      return;
+    }
+    for (const auto& [id, toggle] : *toggles) config->plugins.toggles[id] = toggle.enabled;
+    if (!toggles->empty()) config->plugins.toggles_file = store.path();
+  }
+
   // What LoadConfiguration read: the config files, the state files that decide what loads
   // (trust, guard records), the project's .plugline/, each plugin folder three levels down
   // (a plugin folder's files and one more level) and each package's folder two levels down.
   std::vector<core::WatchedPath> WatchList(const std::vector<core::PluginDir>& dirs) const {
     std::vector<core::WatchedPath> watched = {{core::JoinPath(home, "config.yaml"), 0},
                                               {core::JoinPath(home, "trust.json"), 0},
-                                              {core::JoinPath(home, "guards.json"), 0}};
+                                              {core::JoinPath(home, "guards.json"), 0},
+                                              {core::JoinPath(home, "plugins.json"), 0}};
     if (!options.project_dir.empty()) {
       const std::string project = core::EffectiveProjectDir(home, options.project_dir);
       if (!project.empty()) watched.push_back({core::JoinPath(project, ".plugline"), 1});
@@ -239,12 +257,29 @@ struct Host::Impl {
   // The built-in shapers, then the plugins' (loading them if they are not loaded yet).
   core::ShaperPipeline Pipeline() {
     core::ShaperPipeline pipeline(Counter());
-    for (const auto& s : builtins) pipeline.Add(s);
+    {
+      absl::MutexLock lock(&mu);
+      for (const auto& s : builtins) {
+        if (config.plugins.BuiltinEnabled(s->meta().id)) pipeline.Add(s);
+      }
+    }
     for (auto& s : plugins->Shapers()) pipeline.Add(std::move(s));
     return pipeline;
   }
 
-  absl::Status CheckShaper(std::string_view shaper) { return Pipeline().CheckShaper(shaper); }
+  absl::Status CheckShaper(std::string_view shaper) {
+    absl::Status known = Pipeline().CheckShaper(shaper);
+    if (known.ok()) return known;
+    absl::MutexLock lock(&mu);
+    for (const auto& s : builtins) {
+      std::string why;
+      if (s->meta().id != shaper || config.plugins.BuiltinEnabled(shaper, &why)) continue;
+      return absl::InvalidArgumentError(StrCat("shaper '", shaper, "' is ", why,
+                                               "; `plugline plugins --enable ", shaper,
+                                               "` turns it back on"));
+    }
+    return known;
+  }
 
   // The host's counter, else the one shaping.tokenizer names (process-wide, never freed).
   const core::TokenCounter* Counter() ABSL_LOCKS_EXCLUDED(mu) {
@@ -744,10 +779,23 @@ absl::StatusOr<std::string> Host::ExecuteTool(std::string_view name, std::string
 
 std::string Host::PluginsJson() {
   std::vector<core::PluginInfo> infos;
-  for (const auto& shaper : impl_->builtins) {
-    const core::ShaperMeta& meta = shaper->meta();
-    infos.push_back(core::PluginInfo{meta.id, "builtin-shaper", meta.tier, "enabled", "", "",
-                                     "built-in", meta.version, meta.description, {}, {}});
+  {
+    absl::MutexLock lock(&impl_->mu);
+    for (const auto& shaper : impl_->builtins) {
+      const core::ShaperMeta& meta = shaper->meta();
+      std::string why;
+      const bool enabled = impl_->config.plugins.BuiltinEnabled(meta.id, &why);
+      core::PluginInfo info;
+      info.id = meta.id;
+      info.kind = "builtin-shaper";
+      info.tier = meta.tier;
+      info.state = enabled ? "enabled" : "disabled";
+      info.reason = std::move(why);
+      info.source = "built-in";
+      info.version = meta.version;
+      info.description = meta.description;
+      infos.push_back(std::move(info));
+    }
   }
   for (core::PluginInfo& info : impl_->plugins->List()) {
     // Why a plugin is broken can quote its code or its output (a syntax error's line, a
@@ -755,6 +803,26 @@ std::string Host::PluginsJson() {
     info.reason = core::RedactSecrets(info.reason);
     for (std::string& warning : info.warnings) warning = core::RedactSecrets(warning);
     infos.push_back(std::move(info));
+  }
+  // Statistics are optional here: a malformed stats file must not hide the listing.
+  std::vector<std::string> warnings;
+  absl::StatusOr<core::Value> stats = impl_->stats->Load(&warnings);
+  impl_->Warn("stats", warnings);
+  const core::Value* shapers = stats.ok() ? stats->Find("shapers") : nullptr;
+  for (core::PluginInfo& info : infos) {
+    if (info.kind != "builtin-shaper" && info.kind != "js-shaper") continue;
+    core::PluginInfo::Stats figures;
+    const core::Value* s = shapers != nullptr ? shapers->Find(info.id) : nullptr;
+    auto number = [s](std::string_view key) {
+      const core::Value* v = s != nullptr ? s->Find(key) : nullptr;
+      return v != nullptr && v->is_number() ? v->as_number() : 0.0;
+    };
+    figures.match_count = static_cast<int64_t>(number("match_count"));
+    figures.shape_count = static_cast<int64_t>(number("shape_count"));
+    figures.fail_count = static_cast<int64_t>(number("fail_count"));
+    figures.tokens_saved = static_cast<int64_t>(number("tokens_saved"));
+    figures.average_shape_ms = number("average_shape_ms");
+    info.stats = figures;
   }
   absl::MutexLock lock(&impl_->hooks_mu);
   for (const auto& hook : impl_->native_hooks) {
@@ -772,6 +840,36 @@ std::string Host::PluginsJson() {
     infos.push_back(std::move(info));
   }
   return core::PluginListJson(infos);
+}
+
+absl::Status Host::SetPluginEnabled(std::string_view id, bool enabled) {
+  std::vector<std::string> ids;
+  for (const auto& shaper : impl_->builtins) ids.push_back(shaper->meta().id);
+  for (const core::PluginInfo& info : impl_->plugins->List()) ids.push_back(info.id);
+  if (std::find(ids.begin(), ids.end(), id) == ids.end()) {
+    {
+      absl::MutexLock lock(&impl_->hooks_mu);
+      for (const auto& hook : impl_->native_hooks) {
+        if (hook->id() == id) {
+          return absl::InvalidArgumentError(
+              StrCat("'", core::EscapeControl(id),
+                     "' is the host's own native hook: the host adds and removes it"));
+        }
+      }
+    }
+    std::vector<std::string_view> known(ids.begin(), ids.end());
+    std::optional<std::string_view> near = core::SuggestKnown(id, known);
+    return absl::NotFoundError(StrCat("no plugin has the id '", core::EscapeControl(id), "'",
+                                      near ? StrCat(" (did you mean '", *near, "'?)") : "",
+                                      "; `plugline plugins` lists them"));
+  }
+  std::vector<std::string> warnings;
+  absl::Status status =
+      core::PluginStateStore(impl_->home).SetEnabled(id, enabled, absl::Now(), &warnings);
+  impl_->Warn("plugins", warnings);
+  if (!status.ok()) return status;
+  Reload();
+  return absl::OkStatus();
 }
 
 absl::StatusOr<std::string> Host::StatsJson() const {

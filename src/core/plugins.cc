@@ -306,6 +306,18 @@ std::string PluginListJson(const std::vector<PluginInfo>& plugins) {
     for (const std::string& warning : p.warnings) w.String(warning);
     w.EndArray();
     w.Key("protected").Bool(p.protect);
+    w.Key("stats");
+    if (p.stats.has_value()) {
+      w.BeginObject();
+      w.Key("match_count").Int(p.stats->match_count);
+      w.Key("shape_count").Int(p.stats->shape_count);
+      w.Key("fail_count").Int(p.stats->fail_count);
+      w.Key("tokens_saved").Int(p.stats->tokens_saved);
+      w.Key("average_shape_ms").Double(p.stats->average_shape_ms);
+      w.EndObject();
+    } else {
+      w.Null();
+    }
     w.EndObject();
   }
   w.EndArray();
@@ -343,6 +355,13 @@ void PluginRegistry::Resolve(const PluginsConfig& config, Entry& entry, std::str
   entry.settings = config.ForPlugin(id, entry.protect);
   if (!entry.file.options_json.empty()) entry.settings.options_json = entry.file.options_json;
   entry.fail_closed = entry.settings.fail_closed.value_or(entry.hints.fail_closed);
+  // The user's latest word from the command line, over config.yaml.
+  if (auto toggle = config.toggles.find(std::string(id)); toggle != config.toggles.end()) {
+    entry.settings.enabled = toggle->second;
+    if (!toggle->second) {
+      entry.disabled_by = StrCat("`plugline plugins --disable ", id, "` (", config.toggles_file, ")");
+    }
+  }
   if (global && !config.project_enabled) {
     if (entry.protect) {
       entry.ignored.push_back("plugins.enabled: false");
@@ -553,6 +572,9 @@ std::vector<PluginInfo> PluginRegistry::Describe(std::vector<std::string>* prote
         info.state = "enabled";
       }
     }
+    // What a person puts in a plugin folder is community work unless it says otherwise (a JS
+    // shaper's meta.tier); a broken plugin's tier cannot be told.
+    if (info.tier.empty() && info.state != "broken") info.tier = "community";
     out.push_back(std::move(info));
   }
   auto note = [&](PluginInfo& info, std::string text) {

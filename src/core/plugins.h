@@ -131,7 +131,9 @@ struct LoadedPlugin {
 struct PluginInfo {
   std::string id;
   std::string kind;    // "builtin-shaper", "js-shaper", "exec-hook", "opencode", "native-hook"
-  std::string tier;    // "built-in", "community", "premium"; "" when unknown (broken)
+  // "built-in", "community", "premium": a JS shaper's meta.tier, "community" for other
+  // plugins; "" when unknown (broken)
+  std::string tier;
   std::string state;   // "enabled", "disabled", "broken", "shadowed", "untrusted"
   std::string reason;  // why it is broken, disabled, shadowed or untrusted; "" when enabled
   std::string path;    // its file; "" for built-ins
@@ -141,11 +143,19 @@ struct PluginInfo {
   std::vector<std::string> events;    // hooks: the events it runs on
   std::vector<std::string> warnings;  // problems that did not stop it loading
   bool protect = false;               // a protected global plugin
+  // A shaper's statistics (core/stats.h); null for plugins that shape nothing.
+  struct Stats {
+    int64_t match_count = 0, shape_count = 0, fail_count = 0;
+    int64_t tokens_saved = 0;  // negative when summaries were larger than the outputs
+    double average_shape_ms = 0;
+  };
+  std::optional<Stats> stats;
 };
 
 // {"plugins": [{"id", "kind", "tier", "state", "reason", "path", "source", "version",
-// "description", "events", "warnings", "protected"}]}, null for empty
-// reason/path/tier/version/description.
+// "description", "events", "warnings", "protected", "stats"}]}, null for empty
+// reason/path/tier/version/description and absent stats; stats: {"match_count",
+// "shape_count", "fail_count", "tokens_saved", "average_shape_ms"}.
 std::string PluginListJson(const std::vector<PluginInfo>& plugins);
 
 // The hook chain of one dispatch and the broken plugins it was made without (or with, as
