@@ -7,6 +7,8 @@ find_package(simdjson CONFIG REQUIRED)
 find_package(yaml-cpp CONFIG REQUIRED)
 find_package(CURL REQUIRED)
 find_package(OpenSSL REQUIRED COMPONENTS Crypto)
+# Folder plugins from a catalog arrive as tar or zip archives.
+find_package(LibArchive REQUIRED)
 pkg_check_modules(LIBUV REQUIRED IMPORTED_TARGET libuv>=1.44)
 # PCRE2 splits text the way the BPE tokenizers do (Unicode properties, look-ahead).
 pkg_check_modules(PCRE2 REQUIRED IMPORTED_TARGET libpcre2-8>=10.34)

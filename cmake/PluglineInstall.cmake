@@ -80,6 +80,14 @@ if(TARGET plugline_js_worker)
       COMPONENT plugline_runtime)
 endif()
 
+# The downloading commands' program, run by the CLI from the same candidate directories.
+if(TARGET plugline_catalog_tool)
+  install(TARGETS plugline_catalog_tool
+    RUNTIME
+      DESTINATION "${CMAKE_INSTALL_LIBDIR}/${PLUGLINE_BACKEND_SUBDIR}"
+      COMPONENT plugline_runtime)
+endif()
+
 if(TARGET plugline_cli)
   install(TARGETS plugline_cli
     RUNTIME

@@ -41,7 +41,7 @@ say() { printf 'bootstrap: %s\n' "$*" >&2; }
 PACKAGES=(
   build-essential cmake ninja-build pkg-config binutils ca-certificates curl git file
   libsimdjson-dev libuv1-dev libabsl-dev doctest-dev libyaml-cpp-dev
-  libcurl4-openssl-dev libssl-dev libpcre2-dev
+  libcurl4-openssl-dev libssl-dev libpcre2-dev libarchive-dev
   python3 python3-pytest
   # the sanitizer and fuzzer builds (clang, its sanitizer and libFuzzer runtimes) and the
   # compiler cache scripts/test-all.sh uses

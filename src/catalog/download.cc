@@ -7,6 +7,7 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/escaping.h"
 #include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "core/strings.h"
 #include "core/fs.h"
@@ -16,8 +17,11 @@ namespace {
 
 struct Sink {
   std::string data;
-  uint64_t max_bytes;
+  uint64_t max_bytes = 0;
   bool overflow = false;
+  const std::function<void(uint64_t, uint64_t)>* progress = nullptr;
+  uint64_t total = 0;  // Content-Length, when sent
+  std::string etag, last_modified;
 };
 
 size_t OnData(char* ptr, size_t size, size_t nmemb, void* user) {
@@ -28,6 +32,28 @@ size_t OnData(char* ptr, size_t size, size_t nmemb, void* user) {
     return 0;  // makes curl abort with CURLE_WRITE_ERROR
   }
   sink->data.append(ptr, n);
+  if (sink->progress != nullptr && *sink->progress) (*sink->progress)(sink->data.size(), sink->total);
+  return n;
+}
+
+// Keeps the headers a cache needs: ETag, Last-Modified, Content-Length. A redirect's headers
+// come first and are replaced by the final response's.
+size_t OnHeader(char* ptr, size_t size, size_t nmemb, void* user) {
+  auto* sink = static_cast<Sink*>(user);
+  const size_t n = size * nmemb;
+  std::string_view line(ptr, n);
+  if (line.starts_with("HTTP/")) {
+    sink->etag.clear();
+    sink->last_modified.clear();
+    sink->total = 0;
+  }
+  const size_t colon = line.find(':');
+  if (colon == std::string_view::npos) return n;
+  const std::string name = absl::AsciiStrToLower(ToAbsl(line.substr(0, colon)));
+  const std::string value(absl::StripAsciiWhitespace(ToAbsl(line.substr(colon + 1))));
+  if (name == "etag") sink->etag = value;
+  if (name == "last-modified") sink->last_modified = value;
+  if (name == "content-length") (void)absl::SimpleAtoi(value, &sink->total);
   return n;
 }
 
@@ -48,7 +74,9 @@ absl::StatusOr<Downloaded> Fetch(const std::string& url, const DownloadOptions& 
   GlobalInitOnce();
   CURL* curl = curl_easy_init();
   if (curl == nullptr) return absl::ResourceExhaustedError("curl_easy_init failed");
-  Sink sink{std::string(), options.max_bytes};
+  Sink sink;
+  sink.max_bytes = options.max_bytes;
+  sink.progress = &options.progress;
   char error[CURL_ERROR_SIZE] = {0};
   curl_easy_setopt(curl, CURLOPT_URL, url.c_str());
   curl_easy_setopt(curl, CURLOPT_PROTOCOLS_STR, "file,http,https");
@@ -61,6 +89,17 @@ absl::StatusOr<Downloaded> Fetch(const std::string& url, const DownloadOptions& 
   curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, OnData);
   curl_easy_setopt(curl, CURLOPT_WRITEDATA, &sink);
   curl_easy_setopt(curl, CURLOPT_ERRORBUFFER, error);
+  curl_easy_setopt(curl, CURLOPT_HEADERFUNCTION, OnHeader);
+  curl_easy_setopt(curl, CURLOPT_HEADERDATA, &sink);
+  struct curl_slist* headers = nullptr;
+  if (!options.if_none_match.empty()) {
+    headers = curl_slist_append(headers, StrCat("If-None-Match: ", options.if_none_match).c_str());
+  }
+  if (!options.if_modified_since.empty()) {
+    headers = curl_slist_append(headers,
+                                StrCat("If-Modified-Since: ", options.if_modified_since).c_str());
+  }
+  if (headers != nullptr) curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers);
   curl_easy_setopt(curl, CURLOPT_USERAGENT, "plugline");
   if (options.max_bytes > 0) {
     curl_easy_setopt(curl, CURLOPT_MAXFILESIZE_LARGE,
@@ -70,6 +109,7 @@ absl::StatusOr<Downloaded> Fetch(const std::string& url, const DownloadOptions& 
   long http_status = 0;
   curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &http_status);
   curl_easy_cleanup(curl);
+  curl_slist_free_all(headers);
 
   if (sink.overflow || rc == CURLE_FILESIZE_EXCEEDED) {
     return absl::ResourceExhaustedError(
@@ -91,6 +131,12 @@ absl::StatusOr<Downloaded> Fetch(const std::string& url, const DownloadOptions& 
     return http_status == 404 ? absl::NotFoundError(what) : absl::UnavailableError(what);
   }
   Downloaded result;
+  result.etag = std::move(sink.etag);
+  result.last_modified = std::move(sink.last_modified);
+  if (http_status == 304) {
+    result.not_modified = true;
+    return result;
+  }
   result.sha256 = Sha256Hex(sink.data);
   result.content = std::move(sink.data);
   if (!options.expected_sha256.empty() &&

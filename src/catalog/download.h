@@ -3,6 +3,7 @@
 #define PLUGLINE_CATALOG_DOWNLOAD_H_
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 
@@ -18,11 +19,20 @@ struct DownloadOptions {
   // Larger downloads are refused (ResourceExhausted) without keeping anything.
   uint64_t max_bytes = 64ull << 20;
   absl::Duration timeout = absl::Seconds(60);
+  // A conditional request (HTTP only): the ETag and Last-Modified of the copy the caller has.
+  // A server that answers 304 gives Downloaded::not_modified and no content.
+  std::string if_none_match;
+  std::string if_modified_since;
+  // Called as bytes arrive: received so far, and the total when the server said (else 0).
+  std::function<void(uint64_t received, uint64_t total)> progress;
 };
 
 struct Downloaded {
   std::string content;
   std::string sha256;  // lower-case hex of content
+  bool not_modified = false;  // 304: the caller's copy is current (content is empty)
+  std::string etag;           // the response's ETag and Last-Modified ("" when none)
+  std::string last_modified;
 };
 
 // Fetches `url` into memory. Errors: InvalidArgument (unsupported scheme), NotFound (HTTP 404

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <string_view>
@@ -793,6 +794,56 @@ int Tokens(const std::vector<std::string>& args) {
   return 0;
 }
 
+// The plugins flags that download or change what is installed, and `plugline catalog`, run in
+// plugline-catalog (src/catalog/tool_main.cc), which links libcurl and libarchive: this
+// program, started for every agent hook, never maps them.
+bool IsCatalogCommand(std::string_view subcommand, const std::vector<std::string>& args) {
+  if (subcommand == "catalog") return true;
+  if (subcommand != "plugins") return false;
+  for (const std::string& arg : args) {
+    for (std::string_view flag : {"--sync", "--available", "--install", "--remove"}) {
+      if (arg == flag || arg.starts_with(StrCat(flag, "="))) return true;
+    }
+  }
+  return false;
+}
+
+// Where plugline-catalog is: $PLUGLINE_CATALOG_TOOL, else beside the JS backend (bin/../lib/
+// plugline/ in the build tree and when installed), else the configured libdir.
+std::vector<std::string> CatalogToolCandidates() {
+  if (const char* env = std::getenv("PLUGLINE_CATALOG_TOOL"); env != nullptr && *env != '\0') {
+    return {env};
+  }
+  std::vector<std::string> paths;
+  char buf[4096];
+  const ssize_t n = ::readlink("/proc/self/exe", buf, sizeof buf - 1);
+  if (n > 0) {
+    std::string dir(buf, static_cast<size_t>(n));
+    dir = dir.substr(0, dir.rfind('/'));
+    paths.push_back(StrCat(dir, "/../lib/", PLUGLINE_BACKEND_SUBDIR, "/plugline-catalog"));
+    paths.push_back(StrCat(dir, "/../", PLUGLINE_INSTALL_LIBDIR_RELATIVE, "/",
+                           PLUGLINE_BACKEND_SUBDIR, "/plugline-catalog"));
+  }
+  paths.push_back(StrCat(PLUGLINE_INSTALL_LIBDIR, "/", PLUGLINE_BACKEND_SUBDIR, "/plugline-catalog"));
+  return paths;
+}
+
+int CatalogCommand(int argc, char** argv) {
+  std::vector<std::string> tried;
+  for (const std::string& path : CatalogToolCandidates()) {
+    if (::access(path.c_str(), X_OK) != 0) {
+      tried.push_back(path);
+      continue;
+    }
+    argv[0] = const_cast<char*>(path.c_str());
+    ::execv(path.c_str(), argv);
+    tried.push_back(StrCat(path, " (", std::strerror(errno), ")"));
+  }
+  Error(StrCat("cannot find plugline-catalog, which runs this command; tried ",
+               absl::StrJoin(tried, ", ")));
+  return 1;
+}
+
 int Main(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
   if (args.empty() || args[0] == "help" || args[0] == "--help" || args[0] == "-h") {
@@ -801,6 +852,7 @@ int Main(int argc, char** argv) {
   }
   std::string subcommand = args[0];
   args.erase(args.begin());
+  if (IsCatalogCommand(subcommand, args)) return CatalogCommand(argc, argv);
   if (subcommand == "run") return Run(args);
   if (subcommand == "shape") return Shape(args);
   if (subcommand == "stats") return Stats(args);

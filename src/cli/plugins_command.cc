@@ -181,6 +181,24 @@ std::string Info(const core::Value& p) {
                                   Count(StatNumber(p, "tokens_saved")),
                                   StatNumber(p, "average_shape_ms")));
   }
+  if (const core::Value* install = p.Find("install"); install != nullptr && install->is_object()) {
+    line("installed", StrCat(Text(*install, "version"), " from ", Text(*install, "catalog"), " at ",
+                             Text(*install, "installed_at")));
+    line("download", Text(*install, "url"));
+    const core::Value* verified = install->Find("verified");
+    const core::Value* signed_index = install->Find("signed");
+    line("checksum",
+         StrCat("sha256 ", Text(*install, "sha256"),
+                verified != nullptr && verified->is_bool() && verified->as_bool()
+                    ? " (verified at install)"
+                    : " (not verified)",
+                signed_index != nullptr && signed_index->is_bool() && signed_index->as_bool()
+                    ? ", from a signed index"
+                    : ""));
+    line("author", Text(*install, "author"));
+    line("homepage", Text(*install, "homepage"));
+    line("isolation", Text(*install, "isolation"));
+  }
   for (const std::string& warning : Strings(p, "warnings")) line("warning", warning);
   return out;
 }

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <cstdlib>
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "core/strings.h"
@@ -203,6 +204,51 @@ std::vector<std::string> PluginsConfig::ProjectOverrideKeys(std::string_view id)
   return keys;
 }
 
+namespace {
+
+// catalog: {url, public_key}, or a list of them.
+void ReadCatalogs(const Value& catalog, Reader& reader, std::vector<CatalogSource>* out) {
+  std::vector<std::pair<std::string, const Value*>> specs;
+  if (catalog.is_array()) {
+    for (size_t i = 0; i < catalog.as_array().size(); ++i) {
+      specs.emplace_back(StrCat("catalog[", i, "]"), &catalog.as_array()[i]);
+    }
+  } else {
+    specs.emplace_back("catalog", &catalog);
+  }
+  for (const auto& [path, spec] : specs) {
+    if (!spec->is_object()) {
+      reader.Problem(path, "expected a mapping with url (and public_key), or a list of them");
+      continue;
+    }
+    reader.UnknownKeys(*spec, StrCat(path, "."), {"url", "public_key"});
+    CatalogSource source;
+    const Value* url = spec->Find("url");
+    if (url == nullptr || !url->is_string()) {
+      reader.Problem(StrCat(path, ".url"), "expected the index's URL (https://, http:// or file://)");
+      continue;
+    }
+    source.url = url->as_string();
+    const std::string lower = absl::AsciiStrToLower(source.url.substr(0, 8));
+    if (!lower.starts_with("https://") && !lower.starts_with("http://") &&
+        !lower.starts_with("file://")) {
+      reader.Problem(StrCat(path, ".url"), "expected an https://, http:// or file:// URL");
+      continue;
+    }
+    if (const Value* key = spec->Find("public_key"); key != nullptr && !key->is_null()) {
+      if (!key->is_string() || key->as_string().empty()) {
+        reader.Problem(StrCat(path, ".public_key"),
+                       "expected an Ed25519 public key (base64 of 32 bytes, or PEM)");
+        continue;  // never fall back to an unsigned catalog the user meant to be signed
+      }
+      source.public_key = key->as_string();
+    }
+    out->push_back(std::move(source));
+  }
+}
+
+}  // namespace
+
 void ApplyConfigText(std::string_view text, std::string_view source, Config* config,
                      std::vector<std::string>* diagnostics, std::string_view base_dir,
                      std::string_view dir_source) {
@@ -221,7 +267,8 @@ void ApplyConfigText(std::string_view text, std::string_view source, Config* con
                                                Value::KindName(doc->kind())));
     return;
   }
-  reader.UnknownKeys(*doc, "", {"plugins", "outputs", "shaping", "stats", "server", "adapters"});
+  reader.UnknownKeys(*doc, "",
+                     {"plugins", "outputs", "shaping", "stats", "server", "adapters", "catalog"});
   if (const Value* plugins = doc->Find("plugins"); plugins != nullptr && !plugins->is_null()) {
     if (!plugins->is_object()) {
       reader.Problem("plugins", "expected a mapping");
@@ -356,6 +403,14 @@ void ApplyConfigText(std::string_view text, std::string_view source, Config* con
     } else {
       reader.UnknownKeys(*stats, "stats.", {"enabled"});
       reader.Bool(*stats, "enabled", "stats.enabled", &config->stats_enabled);
+    }
+  }
+  if (const Value* catalog = doc->Find("catalog"); catalog != nullptr && !catalog->is_null()) {
+    // Where plugins are installed from is the user's choice, not a repository's.
+    if (from_project) {
+      reader.Problem("catalog", "only the global config.yaml sets this (ignored)");
+    } else {
+      ReadCatalogs(*catalog, reader, &config->catalogs);
     }
   }
   if (const Value* adapters = doc->Find("adapters"); adapters != nullptr && !adapters->is_null()) {

@@ -122,6 +122,9 @@ struct PluginsConfig {
   // the overrides; `toggles_file` is where they were read ("" when none were).
   std::map<std::string, bool> toggles;
   std::string toggles_file;
+  // Plugins installed from a catalog: how each runs ("process" or "in-process"), unless
+  // plugins.overrides.<id>.isolation says otherwise.
+  std::map<std::string, std::string> installed_isolation;
 
   // Whether a built-in shaper is enabled: its toggle, else plugins.overrides.<id>.enabled of
   // either file; `why` (may be null) gets what disabled it.
@@ -158,8 +161,17 @@ struct AdapterConfig {
 inline constexpr uint64_t kDefaultSummaryTokens = 8000;
 inline constexpr uint64_t kMinSummaryTokens = 200;
 
+// catalog (docs/catalog.md): where `plugline plugins --available/--install` look, in order.
+// Global file only.
+struct CatalogSource {
+  std::string url;         // of the index: https://, http:// or file://
+  std::string public_key;  // Ed25519 (base64 of 32 bytes, or a PEM block); "" when unsigned
+  bool operator==(const CatalogSource&) const = default;
+};
+
 struct Config {
   PluginsConfig plugins;
+  std::vector<CatalogSource> catalogs;
   ServerConfig server;
   std::map<std::string, AdapterConfig> adapters;  // by agent name (claude-code, codex, ...)
   OutputRetention outputs;

@@ -176,6 +176,12 @@ struct Host::Impl {
     }
     for (const auto& [id, toggle] : *toggles) config->plugins.toggles[id] = toggle.enabled;
     if (!toggles->empty()) config->plugins.toggles_file = store.path();
+    absl::StatusOr<std::map<std::string, core::InstallRecord>> installed = store.Installed(nullptr);
+    if (installed.ok()) {
+      for (const auto& [id, record] : *installed) {
+        config->plugins.installed_isolation[id] = record.isolation;
+      }
+    }
   }
 
   // What LoadConfiguration read: the config files, the state files that decide what loads
@@ -803,6 +809,18 @@ std::string Host::PluginsJson() {
     info.reason = core::RedactSecrets(info.reason);
     for (std::string& warning : info.warnings) warning = core::RedactSecrets(warning);
     infos.push_back(std::move(info));
+  }
+  // Where installed plugins came from (a global plugin in <home>/plugins with the record's id).
+  {
+    absl::StatusOr<std::map<std::string, core::InstallRecord>> installed =
+        core::PluginStateStore(impl_->home).Installed(nullptr);
+    for (core::PluginInfo& info : infos) {
+      if (!installed.ok() || info.source != "global") continue;
+      auto record = installed->find(info.id);
+      if (record == installed->end()) continue;
+      const std::string& path = record->second.path;
+      if (info.path == path || info.path.starts_with(path + "/")) info.install = record->second;
+    }
   }
   // Statistics are optional here: a malformed stats file must not hide the listing.
   std::vector<std::string> warnings;

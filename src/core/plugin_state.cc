@@ -10,6 +10,10 @@
 namespace plugline::core {
 namespace {
 
+constexpr std::string_view kRecordStrings[] = {
+    "version", "catalog", "url", "sha256", "kind", "tier", "format", "path", "installed_at",
+    "name", "author", "description", "homepage", "isolation"};
+
 absl::Status ValidateState(const Value& doc) {
   const Value* plugins = doc.Find("plugins");
   if (plugins == nullptr) return absl::OkStatus();
@@ -26,8 +30,77 @@ absl::Status ValidateState(const Value& doc) {
     if (const Value* at = entry.Find("changed_at"); at != nullptr) {
       if (absl::Status s = ExpectString(*at, StrCat(where, ".changed_at")); !s.ok()) return s;
     }
+    const Value* installed = entry.Find("installed");
+    if (installed == nullptr) continue;
+    const std::string at = StrCat(where, ".installed");
+    if (absl::Status s = ExpectObject(*installed, at); !s.ok()) return s;
+    for (std::string_view key : kRecordStrings) {
+      const Value* v = installed->Find(key);
+      if (v == nullptr) continue;
+      if (absl::Status s = ExpectString(*v, StrCat(at, ".", key)); !s.ok()) return s;
+    }
+    for (std::string_view key : {"version", "path", "sha256"}) {
+      if (installed->Find(key) == nullptr) {
+        return absl::InvalidArgumentError(StrCat("`", at, ".", key, "` is missing"));
+      }
+    }
+    if (const Value* size = installed->Find("size"); size != nullptr) {
+      if (absl::Status s = ExpectCount(*size, StrCat(at, ".size")); !s.ok()) return s;
+    }
+    for (std::string_view key : {"verified", "signed"}) {
+      if (const Value* v = installed->Find(key); v != nullptr) {
+        if (absl::Status s = ExpectBool(*v, StrCat(at, ".", key)); !s.ok()) return s;
+      }
+    }
   }
   return absl::OkStatus();
+}
+
+InstallRecord RecordFrom(const Value& v) {
+  InstallRecord r;
+  auto text = [&v](std::string_view key) {
+    const Value* f = v.Find(key);
+    return f != nullptr && f->is_string() ? f->as_string() : std::string();
+  };
+  r.version = text("version");
+  r.catalog = text("catalog");
+  r.url = text("url");
+  r.sha256 = text("sha256");
+  r.kind = text("kind");
+  r.tier = text("tier");
+  r.format = text("format");
+  r.path = text("path");
+  r.installed_at = text("installed_at");
+  r.name = text("name");
+  r.author = text("author");
+  r.description = text("description");
+  r.homepage = text("homepage");
+  r.isolation = text("isolation");
+  if (const Value* size = v.Find("size"); size != nullptr) {
+    r.size = static_cast<uint64_t>(size->as_integer().value_or(0));
+  }
+  if (const Value* f = v.Find("verified"); f != nullptr) r.verified = f->as_bool();
+  if (const Value* f = v.Find("signed"); f != nullptr) r.signed_index = f->as_bool();
+  return r;
+}
+
+Value RecordValue(const InstallRecord& r) {
+  Value v = ValueObject();
+  for (auto [key, value] : {std::pair<std::string_view, const std::string*>{"version", &r.version},
+                            {"catalog", &r.catalog}, {"url", &r.url}, {"sha256", &r.sha256},
+                            {"kind", &r.kind}, {"tier", &r.tier}, {"format", &r.format},
+                            {"path", &r.path}, {"installed_at", &r.installed_at},
+                            {"name", &r.name}, {"author", &r.author},
+                            {"description", &r.description}, {"homepage", &r.homepage},
+                            {"isolation", &r.isolation}}) {
+    if (!value->empty() || key == "version" || key == "path" || key == "sha256") {
+      v.Set(key, Value(*value));
+    }
+  }
+  v.Set("size", Value(static_cast<int64_t>(r.size)));
+  v.Set("verified", Value(r.verified));
+  v.Set("signed", Value(r.signed_index));
+  return v;
 }
 
 StateFileOptions Options(const std::string& home) {
@@ -59,6 +132,52 @@ absl::StatusOr<std::map<std::string, PluginToggle>> PluginStateStore::Toggles(
     toggles.emplace(id, std::move(toggle));
   }
   return toggles;
+}
+
+absl::StatusOr<std::map<std::string, InstallRecord>> PluginStateStore::Installed(
+    std::vector<std::string>* warnings) const {
+  absl::StatusOr<Value> doc = file_.Read(warnings);
+  if (!doc.ok()) return doc.status();
+  std::map<std::string, InstallRecord> records;
+  const Value* plugins = doc->Find("plugins");
+  if (plugins == nullptr) return records;
+  for (const auto& [id, entry] : plugins->as_object()) {
+    if (const Value* installed = entry.Find("installed"); installed != nullptr) {
+      records.emplace(id, RecordFrom(*installed));
+    }
+  }
+  return records;
+}
+
+absl::Status PluginStateStore::SetInstalled(std::string_view id, const InstallRecord& record,
+                                            std::vector<std::string>* warnings) const {
+  if (!IsValidPluginId(id)) return absl::InvalidArgumentError(InvalidPluginIdMessage("id", id));
+  return file_.Update(
+      [&](Value& doc) {
+        Value plugins = doc.Find("plugins") != nullptr ? *doc.Find("plugins") : Value(ValueObject());
+        Value entry = plugins.Find(id) != nullptr ? *plugins.Find(id) : Value(ValueObject());
+        entry.Set("installed", RecordValue(record));
+        plugins.Set(id, std::move(entry));
+        doc.Set("plugins", std::move(plugins));
+        return absl::OkStatus();
+      },
+      warnings);
+}
+
+absl::Status PluginStateStore::Forget(std::string_view id,
+                                      std::vector<std::string>* warnings) const {
+  return file_.Update(
+      [&](Value& doc) {
+        const Value* plugins = doc.Find("plugins");
+        if (plugins == nullptr) return absl::OkStatus();
+        Value kept = ValueObject();
+        for (const auto& [key, entry] : plugins->as_object()) {
+          if (key != id) kept.Set(key, entry);
+        }
+        doc.Set("plugins", std::move(kept));
+        return absl::OkStatus();
+      },
+      warnings);
 }
 
 absl::Status PluginStateStore::SetEnabled(std::string_view id, bool enabled, absl::Time now,

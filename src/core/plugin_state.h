@@ -4,7 +4,14 @@
 // newer one never overwritten).
 //
 //   {"version": 1,
-//    "plugins": {"builtin-git-diff": {"enabled": false, "changed_at": "2026-12-03T12:00:00Z"}}}
+//    "plugins": {"builtin-git-diff": {"enabled": false, "changed_at": "2026-12-03T12:00:00Z"},
+//                "terraform-plan": {"installed": {"version": "1.2.0", "catalog": "<index URL>",
+//                    "url": "<download URL>", "sha256": "...", "size": 1234, "verified": true,
+//                    "signed": false, "kind": "js-shaper", "tier": "community", "format": "js",
+//                    "path": "<home>/plugins/terraform-plan.js", "installed_at": "...", ...}}}}
+//
+// An install record says a plugin came from a catalog (`plugline plugins --install`): only
+// such plugins can be removed with `--remove`, and they run with the isolation recorded.
 //
 // A toggle is the user's latest word on a plugin and wins over config.yaml's
 // plugins.overrides.<id>.enabled (docs/managing-plugins.md). Built-in shapers are toggled the
@@ -12,6 +19,7 @@
 #ifndef PLUGLINE_CORE_PLUGIN_STATE_H_
 #define PLUGLINE_CORE_PLUGIN_STATE_H_
 
+#include <cstdint>
 #include <map>
 #include <string>
 #include <string_view>
@@ -29,6 +37,22 @@ struct PluginToggle {
   std::string changed_at;  // RFC 3339, UTC
 };
 
+// What `plugline plugins --install` put in place.
+struct InstallRecord {
+  std::string version;
+  std::string catalog;       // the index URL it was listed in
+  std::string url;           // where it was downloaded from
+  std::string sha256;        // of the download, as the catalog listed it and as it arrived
+  uint64_t size = 0;         // bytes of the download
+  bool verified = false;     // size and SHA-256 matched the catalog entry
+  bool signed_index = false;  // the catalog entry came from an index whose signature verified
+  std::string kind, tier, format;
+  std::string path;          // the file or folder in <home>/plugins
+  std::string installed_at;  // RFC 3339, UTC
+  std::string name, author, description, homepage;
+  std::string isolation;     // "process" or "in-process": how it runs unless config.yaml says
+};
+
 class PluginStateStore {
  public:
   // The store of `home` (<home>/plugins.json).
@@ -42,6 +66,17 @@ class PluginStateStore {
   // Records that plugin `id` is enabled or disabled from `now` on.
   absl::Status SetEnabled(std::string_view id, bool enabled, absl::Time now,
                           std::vector<std::string>* warnings) const;
+
+  // Every install record, by plugin id (as Toggles() reads the file).
+  absl::StatusOr<std::map<std::string, InstallRecord>> Installed(
+      std::vector<std::string>* warnings) const;
+
+  // Records that plugin `id` was installed as `record` (replacing an earlier record).
+  absl::Status SetInstalled(std::string_view id, const InstallRecord& record,
+                            std::vector<std::string>* warnings) const;
+
+  // Forgets plugin `id`: its install record and its toggle.
+  absl::Status Forget(std::string_view id, std::vector<std::string>* warnings) const;
 
   const std::string& path() const { return file_.path(); }
 

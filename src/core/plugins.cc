@@ -306,6 +306,25 @@ std::string PluginListJson(const std::vector<PluginInfo>& plugins) {
     for (const std::string& warning : p.warnings) w.String(warning);
     w.EndArray();
     w.Key("protected").Bool(p.protect);
+    w.Key("install");
+    if (p.install.has_value()) {
+      const InstallRecord& r = *p.install;
+      w.BeginObject();
+      w.Key("version").String(r.version);
+      w.Key("catalog").String(r.catalog);
+      w.Key("url").String(r.url);
+      w.Key("sha256").String(r.sha256);
+      w.Key("size").Int(static_cast<int64_t>(r.size));
+      w.Key("verified").Bool(r.verified);
+      w.Key("signed").Bool(r.signed_index);
+      w.Key("installed_at").String(r.installed_at);
+      w.Key("author").String(r.author);
+      w.Key("homepage").String(r.homepage);
+      w.Key("isolation").String(r.isolation);
+      w.EndObject();
+    } else {
+      w.Null();
+    }
     w.Key("stats");
     if (p.stats.has_value()) {
       w.BeginObject();
@@ -355,6 +374,18 @@ void PluginRegistry::Resolve(const PluginsConfig& config, Entry& entry, std::str
   entry.settings = config.ForPlugin(id, entry.protect);
   if (!entry.file.options_json.empty()) entry.settings.options_json = entry.file.options_json;
   entry.fail_closed = entry.settings.fail_closed.value_or(entry.hints.fail_closed);
+  // A plugin installed from a catalog runs as its install recorded (docs/managing-plugins.md),
+  // unless config.yaml sets its isolation.
+  if (auto installed = config.installed_isolation.find(std::string(id));
+      installed != config.installed_isolation.end()) {
+    bool explicit_isolation = false;
+    for (const ConfigOverride& o : config.overrides) {
+      explicit_isolation = explicit_isolation ||
+                           (o.id == id && o.value.is_object() && o.value.Find("isolation") != nullptr &&
+                            (o.source == "global-config" || !entry.protect));
+    }
+    if (!explicit_isolation) entry.settings.process_isolation = installed->second != "in-process";
+  }
   // The user's latest word from the command line, over config.yaml.
   if (auto toggle = config.toggles.find(std::string(id)); toggle != config.toggles.end()) {
     entry.settings.enabled = toggle->second;

@@ -49,6 +49,7 @@
 #include "absl/synchronization/mutex.h"
 #include "core/config.h"
 #include "core/hooks.h"
+#include "core/plugin_state.h"
 #include "core/shaper.h"
 
 namespace plugline::core {
@@ -150,12 +151,16 @@ struct PluginInfo {
     double average_shape_ms = 0;
   };
   std::optional<Stats> stats;
+  // Where it came from, when `plugline plugins --install` put it in place.
+  std::optional<InstallRecord> install;
 };
 
 // {"plugins": [{"id", "kind", "tier", "state", "reason", "path", "source", "version",
 // "description", "events", "warnings", "protected", "stats"}]}, null for empty
 // reason/path/tier/version/description and absent stats; stats: {"match_count",
-// "shape_count", "fail_count", "tokens_saved", "average_shape_ms"}.
+// "shape_count", "fail_count", "tokens_saved", "average_shape_ms"}; "install" (null unless
+// installed from a catalog): {"version", "catalog", "url", "sha256", "size", "verified",
+// "signed", "installed_at", "author", "homepage", "isolation"}.
 std::string PluginListJson(const std::vector<PluginInfo>& plugins);
 
 // The hook chain of one dispatch and the broken plugins it was made without (or with, as
