@@ -82,6 +82,8 @@ absl::StatusOr<Downloaded> Fetch(const std::string& url, const DownloadOptions& 
   curl_easy_setopt(curl, CURLOPT_PROTOCOLS_STR, "file,http,https");
   curl_easy_setopt(curl, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
   curl_easy_setopt(curl, CURLOPT_FOLLOWLOCATION, 1L);
+  // An error status ends the transfer before its body (a 404 page is not the file).
+  curl_easy_setopt(curl, CURLOPT_FAILONERROR, 1L);
   curl_easy_setopt(curl, CURLOPT_MAXREDIRS, 5L);
   curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
   curl_easy_setopt(curl, CURLOPT_TIMEOUT_MS,
@@ -111,6 +113,10 @@ absl::StatusOr<Downloaded> Fetch(const std::string& url, const DownloadOptions& 
   curl_easy_cleanup(curl);
   curl_slist_free_all(headers);
 
+  if (http_status >= 400) {
+    std::string what = StrCat(url, ": HTTP ", http_status);
+    return http_status == 404 ? absl::NotFoundError(what) : absl::UnavailableError(what);
+  }
   if (sink.overflow || rc == CURLE_FILESIZE_EXCEEDED) {
     return absl::ResourceExhaustedError(
         StrCat(url, ": larger than the limit of ", options.max_bytes, " bytes"));
@@ -125,10 +131,6 @@ absl::StatusOr<Downloaded> Fetch(const std::string& url, const DownloadOptions& 
   if (rc != CURLE_OK) {
     return absl::UnavailableError(
         StrCat(url, ": ", error[0] ? error : curl_easy_strerror(rc)));
-  }
-  if (http_status >= 400) {
-    std::string what = StrCat(url, ": HTTP ", http_status);
-    return http_status == 404 ? absl::NotFoundError(what) : absl::UnavailableError(what);
   }
   Downloaded result;
   result.etag = std::move(sink.etag);

@@ -7,6 +7,7 @@
 #include "absl/time/clock.h"
 #include "core/fs.h"
 #include "exec/process.h"
+#include "catalog/loopback_server.h"
 #include "test_util.h"
 
 namespace plugline::catalog {
@@ -20,40 +21,6 @@ constexpr char kPayload[] = "export default { meta: { name: \"demo\" } };\n";
 // A well-formed digest that is not kPayload's.
 constexpr char kWrongSha256[] =
     "8b0a4a2e8d2a5f4b8a3a0c8de5e1e4e4b6b3c0e5e7e8f2b7d8d6a1e6f0a0c9f1";
-
-// A real HTTP server (python3 http.server) on 127.0.0.1, for the duration of a test.
-class LoopbackServer {
- public:
-  explicit LoopbackServer(const std::string& directory) : port_file_(tmp_.Sub("port")) {
-    thread_ = std::thread([this, directory] {
-      exec::ProcessSpec spec;
-      spec.argv = {"python3", plugline::testing::SourceDir() + "/catalog/serve.py", directory,
-                   port_file_};
-      spec.timeout = absl::Seconds(120);
-      result_ = exec::RunProcess(spec);
-    });
-    absl::Time deadline = absl::Now() + absl::Seconds(20);
-    while (!core::PathExists(port_file_) && absl::Now() < deadline) {
-      absl::SleepFor(absl::Milliseconds(20));
-    }
-    port_ = ReadFileOrEmpty(port_file_);
-    REQUIRE_MESSAGE(!port_.empty(), "the loopback HTTP server did not start");
-  }
-  ~LoopbackServer() {
-    Fetch(Url("/quit"), DownloadOptions{}).IgnoreError();
-    thread_.join();
-  }
-  std::string Url(std::string_view path) const {
-    return "http://127.0.0.1:" + port_ + std::string(path);
-  }
-
- private:
-  TempDir tmp_;
-  std::string port_file_;
-  std::string port_;
-  std::thread thread_;
-  absl::StatusOr<exec::ProcessResult> result_;
-};
 
 TEST_CASE("Sha256Hex matches the standard test vector") {
   CHECK(Sha256Hex("abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");

@@ -3,10 +3,16 @@
 
 #include <doctest/doctest.h>
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <cctype>
+#include <filesystem>
 #include <thread>
 
 #include "absl/strings/match.h"
+#include "absl/strings/str_split.h"
+#include "core/plugin_state.h"
 #include "core/json.h"
 #include "core/strings.h"
 #include "core/text.h"
@@ -427,6 +433,47 @@ TEST_CASE("a JS shaper's escape sequences never reach the host: OSC 52, colours,
   CHECK(absl::StartsWith(result.summary, "terra: 3 changes\nplan ok\nfull output: "));
   CHECK(std::none_of(result.summary.begin(), result.summary.end(),
                      [](char c) { return c != '\n' && static_cast<unsigned char>(c) < 0x20; }));
+}
+
+// The JS workers (plugline-js-worker) that are children of this process.
+int WorkerChildren() {
+  int count = 0;
+  for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
+    const std::string pid = entry.path().filename().string();
+    if (pid.empty() || !std::isdigit(static_cast<unsigned char>(pid[0]))) continue;
+    const std::string stat = plugline::testing::ReadFileOrEmpty(entry.path().string() + "/stat");
+    const size_t open = stat.find('('), close = stat.rfind(')');
+    if (open == std::string::npos || close == std::string::npos) continue;
+    const std::string name = stat.substr(open + 1, close - open - 1);
+    const std::vector<std::string> rest = absl::StrSplit(stat.substr(close + 2), ' ');
+    if (rest.size() > 1 && rest[1] == std::to_string(::getpid()) &&
+        absl::StartsWith(name, "plugline-js-wor")) {
+      ++count;
+    }
+  }
+  return count;
+}
+
+TEST_CASE("a plugin installed from a catalog runs in a worker process unless config.yaml says otherwise") {
+  std::string filler;
+  for (int i = 0; i < 100; ++i) StrAppend(&filler, "resource line ", i, " with some padding text\n");
+  for (const char* config : {"", "plugins:\n  overrides:\n    terra:\n      isolation: in-process\n"}) {
+    CAPTURE(config);
+    Fixture f;
+    WriteFile(f.home.Sub("config.yaml"), config);
+    WriteFile(f.home.Sub("plugins/terra.js"), TerraPlugin());
+    core::InstallRecord record;
+    record.version = "1.0.0";
+    record.path = f.home.Sub("plugins/terra.js");
+    record.sha256 = std::string(64, 'a');
+    record.format = "js";
+    record.isolation = "process";
+    REQUIRE(core::PluginStateStore(f.home.path()).SetInstalled("terra", record, nullptr).ok());
+    const int before = WorkerChildren();
+    f.Open();
+    CHECK(f.Shape("terra plan", "ok\n" + filler).shaper == "terra");
+    CHECK(WorkerChildren() - before == (std::string_view(config).empty() ? 1 : 0));
+  }
 }
 
 #endif  // PLUGLINE_TEST_WITH_V8
