@@ -46,6 +46,8 @@ PACKAGES=(
   # the sanitizer and fuzzer builds (clang, its sanitizer and libFuzzer runtimes) and the
   # compiler cache scripts/test-all.sh uses
   clang libclang-rt-14-dev ccache
+  # headless Chromium renders `plugline stats --html` in a test (no console errors, charts drawn)
+  chromium
   # runtime libraries of libnode108 (needed when it is unpacked into the prefix)
   libbrotli1 libc-ares2 libicu72 libnghttp2-14 libssl3 libuv1 zlib1g
 )

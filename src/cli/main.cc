@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "absl/strings/numbers.h"
+#include "absl/time/clock.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_cat.h"
 #include "core/strings.h"
@@ -35,6 +36,7 @@
 #include "core/tokens.h"
 #include "cli/install_command.h"
 #include "cli/server_command.h"
+#include "cli/stats_report.h"
 #include "exec/process.h"
 #include "plugline/host.h"
 #include "server/client.h"
@@ -510,13 +512,22 @@ void FlushServer() {
 
 int Stats(const std::vector<std::string>& args) {
   bool json = false;
-  for (const std::string& arg : args) {
-    if (arg == "--json") {
+  std::string html;
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (args[i] == "--json") {
       json = true;
+    } else if (args[i] == "--html" && i + 1 < args.size()) {
+      html = args[++i];
+    } else if (args[i].starts_with("--html=")) {
+      html = args[i].substr(7);
     } else {
-      Error(StrCat("stats: unknown argument ", arg, "\n\n", kUsage));
+      Error(StrCat("stats: unknown argument ", args[i], "\n\n", kUsage));
       return kExitUsage;
     }
+  }
+  if (json && !html.empty()) {
+    Error(StrCat("stats: --json and --html are two different outputs; choose one\n\n", kUsage));
+    return kExitUsage;
   }
   FlushServer();
   absl::StatusOr<std::unique_ptr<Host>> host = OpenHost();
@@ -535,28 +546,27 @@ int Stats(const std::vector<std::string>& args) {
     return 0;
   }
   absl::StatusOr<core::Value> value = core::ParseJson(*stats, "stats");
-  const core::Value* shapers = value.ok() ? value->Find("shapers") : nullptr;
+  if (!value.ok()) {
+    Error(ToStd(value.status().message()));
+    return 1;
+  }
+  if (!html.empty()) {
+    const std::string path = html.starts_with("/") ? html : core::JoinPath(CurrentDir(), html);
+    absl::Status written =
+        core::WriteFileAtomic(path, StatsHtml(*value, (*host)->home(), absl::Now()));
+    if (!written.ok()) {
+      Error(ToStd(written.message()));
+      return 1;
+    }
+    WriteAll(STDOUT_FILENO, StrCat("wrote ", path, "\n"));
+    return 0;
+  }
+  const core::Value* shapers = value->Find("shapers");
   if (shapers == nullptr || !shapers->is_object() || shapers->as_object().empty()) {
     WriteAll(STDOUT_FILENO, StrCat("no statistics yet (", (*host)->home(), "/stats.json)\n"));
     return 0;
   }
-  auto number = [](const core::Value& s, std::string_view key) {
-    const core::Value* v = s.Find(key);
-    return v != nullptr && v->is_number() ? v->as_number() : 0.0;
-  };
-  std::string table = absl::StrFormat("%-22s %8s %8s %6s %14s %8s\n", "shaper", "matches",
-                                      "shapes", "fails", "tokens saved", "avg ms");
-  for (const auto& [id, s] : shapers->as_object()) {
-    double saved = number(s, "tokens_saved");
-    std::string saved_text = core::FormatCount(static_cast<uint64_t>(saved < 0 ? -saved : saved));
-    if (saved < 0) saved_text = "-" + saved_text;
-    StrAppend(&table, absl::StrFormat("%-22s %8s %8s %6s %14s %8.2f\n", id,
-                                      core::FormatCount(static_cast<uint64_t>(number(s, "match_count"))),
-                                      core::FormatCount(static_cast<uint64_t>(number(s, "shape_count"))),
-                                      core::FormatCount(static_cast<uint64_t>(number(s, "fail_count"))),
-                                      saved_text, number(s, "average_shape_ms")));
-  }
-  WriteAll(STDOUT_FILENO, table);
+  WriteAll(STDOUT_FILENO, StatsTable(*value));
   return 0;
 }
 

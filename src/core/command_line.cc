@@ -1,5 +1,9 @@
 #include "core/command_line.h"
 
+#include <algorithm>
+
+#include "core/strings.h"
+
 #include <cctype>
 #include <cstddef>
 
@@ -112,6 +116,28 @@ std::vector<std::string> ToolArgs(std::string_view command) {
   return std::vector<std::string>(words.begin() + static_cast<std::ptrdiff_t>(i) + 1, words.end());
 }
 
+
+std::string CommandKey(std::string_view command) {
+  std::string tool = ToolName(command);
+  if (tool.empty()) return "";
+  // Tools whose first word is a subcommand; for others ("grep foo") it is data.
+  static constexpr std::string_view kWithSubcommands[] = {
+      "apt", "apt-get", "brew", "bun", "bundle", "cargo", "composer", "deno", "docker", "dotnet",
+      "gh", "git", "go", "gradle", "gradlew", "helm", "kubectl", "make", "mix", "mvn", "npm",
+      "nx", "pip", "pip3", "pnpm", "podman", "poetry", "rake", "swift", "terraform", "turbo",
+      "uv", "yarn"};
+  if (std::find(std::begin(kWithSubcommands), std::end(kWithSubcommands), tool) ==
+      std::end(kWithSubcommands)) {
+    return tool;
+  }
+  std::vector<std::string> args = ToolArgs(command);
+  if (args.empty() || args[0].empty() || args[0].size() > 24) return tool;
+  for (char c : args[0]) {
+    if (!((c >= 'a' && c <= 'z') || c == '-' || c == '_' || c == ':')) return tool;
+  }
+  if (args[0].front() == '-') return tool;
+  return StrCat(tool, " ", args[0]);
+}
 
 bool CommandMentions(std::string_view command, std::initializer_list<std::string_view> names) {
   std::vector<std::string> words = CommandWords(command);

@@ -21,6 +21,12 @@ std::string ToolName(std::string_view command);
 // The words after the tool: "go test ./..." -> {"test", "./..."}.
 std::vector<std::string> ToolArgs(std::string_view command);
 
+// What statistics group a command under, revealing none of its arguments' values: the tool,
+// and for tools that take a subcommand (git, npm, cargo, go, docker, make, ...) that word when
+// it is a plain one ("git diff --stat HEAD~3" -> "git diff", "python3 -m pytest tests/" ->
+// "pytest", "npm run build" -> "npm run", "grep secret f" -> "grep"). "" when there is no tool.
+std::string CommandKey(std::string_view command);
+
 // Whether any word from the tool on is one of `names` (by base name, lower case).
 bool CommandMentions(std::string_view command, std::initializer_list<std::string_view> names);
 

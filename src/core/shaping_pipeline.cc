@@ -212,6 +212,7 @@ absl::StatusOr<ShapeResult> ShaperPipeline::Run(const ShapeRequest& request,
     const absl::Time shape_start = absl::Now();
     absl::StatusOr<ShapeOutput> shaped = winner->Shape(output, context);
     trace->shaper = result.shaper;
+    trace->command = CommandKey(request.command);
     trace->shape_ms = absl::ToDoubleMilliseconds(absl::Now() - shape_start);
     trace->failed = !shaped.ok();
     if (shaped.ok()) {

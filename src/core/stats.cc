@@ -83,6 +83,19 @@ absl::Status ValidateStats(const Value& doc) {
       }
     }
   }
+  if (const Value* commands = doc.Find("commands")) {
+    if (absl::Status s = ExpectObject(*commands, "commands"); !s.ok()) return s;
+    for (const auto& [key, c] : commands->as_object()) {
+      const std::string where = StrCat("commands.", key);
+      if (absl::Status s = ExpectObject(c, where); !s.ok()) return s;
+      absl::Status s = CheckFields(c, where,
+                                   {{"shapes", ExpectCount},
+                                    {"tokens_raw", ExpectCount},
+                                    {"tokens_saved", ExpectInteger},
+                                    {"shaper", ExpectString}});
+      if (!s.ok()) return s;
+    }
+  }
   return absl::OkStatus();
 }
 
@@ -121,6 +134,26 @@ void AddShaping(Value& root, const ShapeTrace& trace, absl::Time when) {
   AddNumber(*bucket, "shapes", 1);
   AddNumber(*bucket, "tokens_raw", static_cast<double>(trace.tokens_raw));
   if (!trace.failed) AddNumber(*bucket, "tokens_saved", saved);
+  // Per command (its CommandKey), bounded: the ones that saved the least go first.
+  if (!trace.failed && !trace.command.empty()) {
+    Value* commands = Child(root, "commands");
+    Value* c = Child(*commands, trace.command);
+    AddNumber(*c, "shapes", 1);
+    AddNumber(*c, "tokens_raw", static_cast<double>(trace.tokens_raw));
+    AddNumber(*c, "tokens_saved", saved);
+    c->Set("shaper", Value(trace.shaper));
+    ValueObject& all = commands->as_object();
+    if (all.size() > kStatsCommandsKept) {
+      auto saved_of = [](const Value& v) {
+        const Value* n = v.Find("tokens_saved");
+        return n != nullptr && n->is_number() ? n->as_number() : 0.0;
+      };
+      std::stable_sort(all.begin(), all.end(), [&](const auto& a, const auto& b) {
+        return saved_of(a.second) > saved_of(b.second);
+      });
+      all.erase(all.begin() + static_cast<std::ptrdiff_t>(kStatsCommandsKept), all.end());
+    }
+  }
   // Bounded: the oldest days go first (keys are ISO dates, so they sort by time).
   ValueObject& days = daily->as_object();
   if (days.size() > static_cast<size_t>(kStatsDaysKept)) {

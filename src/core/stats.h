@@ -36,7 +36,11 @@ struct ShapeTrace {
   uint64_t tokens_shaper_summary = 0;  // tokens of what the shaper returned
   double shape_ms = 0;
   std::vector<std::string> match_failed;  // ids of every shaper whose match() failed
+  std::string command;  // core::CommandKey of the command ("git diff"); "" when none
 };
+
+// Commands kept in `commands` (the ones that saved the most).
+inline constexpr size_t kStatsCommandsKept = 200;
 
 // Days of time series kept.
 inline constexpr int kStatsDaysKept = 400;

@@ -27,14 +27,14 @@ TEST_CASE("stats count matches, shapes, failures, savings and time per shaper") 
   StatsStore store(home.path());
   absl::Time day = absl::FromCivil(absl::CivilSecond(2026, 11, 29, 12, 0, 0), absl::UTCTimeZone());
   REQUIRE(store.Record(ShapeTrace{{"builtin-test", "builtin-generic"}, "builtin-test", false,
-                                  1000, 100, 2.0, {}},
+                                  1000, 100, 2.0, {}, ""},
                        day)
               .ok());
   REQUIRE(store.Record(ShapeTrace{{"builtin-test", "builtin-generic"}, "builtin-test", false,
-                                  500, 800, 1.0, {}},  // larger than raw: negative savings
+                                  500, 800, 1.0, {}, ""},  // larger than raw: negative savings
                        day)
               .ok());
-  REQUIRE(store.Record(ShapeTrace{{"builtin-test"}, "builtin-test", true, 300, 0, 4.0, {}}, day).ok());
+  REQUIRE(store.Record(ShapeTrace{{"builtin-test"}, "builtin-test", true, 300, 0, 4.0, {}, ""}, day).ok());
   auto stats = store.Load();
   REQUIRE(stats.ok());
   CHECK(Number(*stats, "builtin-test", "match_count") == 3);
@@ -60,7 +60,7 @@ TEST_CASE("queued shapings are written together in one update, and only when flu
   REQUIRE(store.FlushQueued().ok());  // nothing queued: no file made
   CHECK_FALSE(PathExists(store.path()));
   for (int i = 0; i < 50; ++i) {
-    store.Enqueue(ShapeTrace{{"builtin-test"}, "builtin-test", false, 100, 10, 1.0, {}}, day);
+    store.Enqueue(ShapeTrace{{"builtin-test"}, "builtin-test", false, 100, 10, 1.0, {}, ""}, day);
   }
   store.Enqueue(ShapeTrace{}, day);  // matched nothing: not counted
   CHECK_FALSE(PathExists(store.path()));
@@ -88,7 +88,7 @@ TEST_CASE("concurrent writers lose no counts") {
     threads.emplace_back([&] {
       StatsStore store(home.path());  // separate stores, as separate processes would have
       for (int i = 0; i < kEach; ++i) {
-        CHECK(store.Record(ShapeTrace{{"s"}, "s", false, 10, 1, 0.1, {}}, absl::Now()).ok());
+        CHECK(store.Record(ShapeTrace{{"s"}, "s", false, 10, 1, 0.1, {}, ""}, absl::Now()).ok());
       }
     });
   }
@@ -122,7 +122,7 @@ TEST_CASE("a corrupt stats file is moved aside with a warning, not lost, and cou
   CHECK(warnings[0].find(StrCat(home.Sub("stats.json"), " is malformed (invalid JSON")) == 0);
   REQUIRE(Corrupt(home).size() == 1);
   CHECK(plugline::testing::ReadFileOrEmpty(Corrupt(home)[0]) == "{not json");
-  REQUIRE(store.Record(ShapeTrace{{"s"}, "s", false, 10, 1, 0.1, {}}, absl::Now()).ok());
+  REQUIRE(store.Record(ShapeTrace{{"s"}, "s", false, 10, 1, 0.1, {}, ""}, absl::Now()).ok());
   auto stats = store.Load();
   REQUIRE(stats.ok());
   CHECK(Number(*stats, "s", "shape_count") == 1);
@@ -186,7 +186,7 @@ TEST_CASE("malformed stats documents at every level are moved aside, never trust
       StatsStore store(home.path());
       std::vector<std::string> warnings;
       if (through_record) {
-        REQUIRE(store.Record(ShapeTrace{{"s"}, "s", false, 10, 4, 0.5, {}}, absl::Now(), &warnings)
+        REQUIRE(store.Record(ShapeTrace{{"s"}, "s", false, 10, 4, 0.5, {}, ""}, absl::Now(), &warnings)
                     .ok());
       } else {
         auto stats = store.Load(&warnings);
@@ -213,7 +213,7 @@ TEST_CASE("valid edge values in stats are kept: zero, 2^53, negative savings, un
   plugline::testing::WriteFile(home.Sub("stats.json"), text);
   StatsStore store(home.path());
   std::vector<std::string> warnings;
-  REQUIRE(store.Record(ShapeTrace{{"s"}, "s", false, 10, 4, 0.5, {}}, absl::Now(), &warnings).ok());
+  REQUIRE(store.Record(ShapeTrace{{"s"}, "s", false, 10, 4, 0.5, {}, ""}, absl::Now(), &warnings).ok());
   CHECK(warnings.empty());
   CHECK(Corrupt(home).empty());
   auto stats = store.Load();
@@ -228,7 +228,7 @@ TEST_CASE("a stats file of a newer version: nothing recorded, nothing overwritte
   const std::string newer = R"({"version":2,"shapers":"a layout from the future"})";
   plugline::testing::WriteFile(home.Sub("stats.json"), newer);
   StatsStore store(home.path());
-  absl::Status recorded = store.Record(ShapeTrace{{"s"}, "s", false, 10, 4, 0.5, {}}, absl::Now());
+  absl::Status recorded = store.Record(ShapeTrace{{"s"}, "s", false, 10, 4, 0.5, {}, ""}, absl::Now());
   CHECK(recorded.code() == absl::StatusCode::kFailedPrecondition);
   CHECK(std::string(recorded.message()).find("has version 2, newer than this plugline's (1)") !=
         std::string::npos);
@@ -246,7 +246,7 @@ TEST_CASE("a huge stats file is moved aside without being read whole") {
   huge.clear();
   huge.shrink_to_fit();
   std::vector<std::string> warnings;
-  REQUIRE(StatsStore(home.path()).Record(ShapeTrace{{"s"}, "s", false, 1, 1, 0.1, {}},
+  REQUIRE(StatsStore(home.path()).Record(ShapeTrace{{"s"}, "s", false, 1, 1, 0.1, {}, ""},
                                          absl::Now(), &warnings)
               .ok());
   REQUIRE(warnings.size() == 1);
@@ -259,7 +259,7 @@ TEST_CASE("the time series keeps a bounded number of days") {
   StatsStore store(home.path());
   absl::Time start = absl::FromCivil(absl::CivilDay(2025, 1, 1), absl::UTCTimeZone());
   for (int d = 0; d < kStatsDaysKept + 5; ++d) {
-    REQUIRE(store.Record(ShapeTrace{{"s"}, "s", false, 10, 1, 0.1, {}}, start + absl::Hours(24 * d)).ok());
+    REQUIRE(store.Record(ShapeTrace{{"s"}, "s", false, 10, 1, 0.1, {}, ""}, start + absl::Hours(24 * d)).ok());
   }
   auto stats = store.Load();
   const Value* daily = stats->Find("daily");

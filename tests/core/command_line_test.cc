@@ -1,0 +1,32 @@
+// How a command line is read: the tool through wrappers, and the key statistics use.
+#include "core/command_line.h"
+
+#include <doctest/doctest.h>
+
+namespace plugline::core {
+namespace {
+
+TEST_CASE("ToolName sees through wrappers and interpreters") {
+  CHECK(ToolName("python3 -m pytest -q") == "pytest");
+  CHECK(ToolName("FOO=1 sudo /usr/bin/make -j8") == "make");
+  CHECK(ToolName("npx jest") == "jest");
+  CHECK(ToolName("") == "");
+}
+
+TEST_CASE("CommandKey keeps the tool and a subcommand, never an argument's value") {
+  CHECK(CommandKey("git diff --stat HEAD~3") == "git diff");
+  CHECK(CommandKey("python3 -m pytest tests/test_x.py") == "pytest");
+  CHECK(CommandKey("npm run build") == "npm run");
+  CHECK(CommandKey("cargo test -- --nocapture") == "cargo test");
+  CHECK(CommandKey("make") == "make");
+  CHECK(CommandKey("git --no-pager log") == "git");
+  // Data, not a subcommand: a search pattern, a file name, a token.
+  CHECK(CommandKey("grep secret-token app.log") == "grep");
+  CHECK(CommandKey("echo hunter2") == "echo");
+  CHECK(CommandKey("git Secret123") == "git");
+  CHECK(CommandKey("git /etc/passwd") == "git");
+  CHECK(CommandKey("") == "");
+}
+
+}  // namespace
+}  // namespace plugline::core
