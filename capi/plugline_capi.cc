@@ -19,7 +19,12 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "absl/time/time.h"
+#include "catalog/manager.h"
+#include "core/config.h"
+#include "core/plugin_id.h"
 #include "core/strings.h"
+#include "core/suggest.h"
+#include "absl/time/clock.h"
 #include "core/json.h"
 #include "core/text.h"
 #include "core/hooks.h"
@@ -302,6 +307,130 @@ plugline_status plugline_host_plugins(char** out_json, size_t* out_len, plugline
     if (out_json == nullptr) return NullArgument(__func__, "out_json");
     if (host == nullptr) return NullArgument(__func__, "host");
     return ReturnBuffer(host->host->PluginsJson(), out_json, out_len);
+  });
+}
+
+namespace {
+
+// The catalogs of the host's home, as its global config.yaml names them.
+plugline::catalog::CatalogManager Catalogs(plugline_host* host) {
+  plugline::core::Config config = plugline::core::LoadConfig(host->host->home(), "", nullptr);
+  return plugline::catalog::CatalogManager(host->host->home(), config.catalogs);
+}
+
+plugline::catalog::ProgressFn Progress(plugline_progress_fn progress, void* user_data) {
+  if (progress == nullptr) return nullptr;
+  return [progress, user_data](std::string_view url, uint64_t received, uint64_t total) {
+    const std::string text(url);
+    progress(user_data, text.c_str(), received, total);
+  };
+}
+
+plugline_status CheckId(const char* function, const char* id) {
+  if (id == nullptr) return NullArgument(function, "id");
+  if (!plugline::core::IsValidUtf8(id)) return Fail(PLUGLINE_EINVALID, StrCat(function, ": id is not UTF-8"));
+  return PLUGLINE_OK;
+}
+
+}  // namespace
+
+plugline_status plugline_plugins_list(char** out_json, size_t* out_len, plugline_host* host) {
+  return plugline_host_plugins(out_json, out_len, host);
+}
+
+plugline_status plugline_plugins_info(char** out_json, size_t* out_len, plugline_host* host,
+                                      const char* id) {
+  return Guard(__func__, [&] {
+    if (out_json == nullptr) return NullArgument(__func__, "out_json");
+    if (host == nullptr) return NullArgument(__func__, "host");
+    if (plugline_status bad = CheckId(__func__, id); bad != PLUGLINE_OK) return bad;
+    absl::StatusOr<plugline::core::Value> listing = plugline::core::ParseJson(host->host->PluginsJson(), "plugins");
+    if (!listing.ok()) return FromStatus(listing.status());
+    plugline::core::JsonWriter w;
+    w.BeginObject().Key("plugins").BeginArray();
+    std::vector<std::string> ids;
+    bool found = false;
+    for (const plugline::core::Value& p : listing->Find("plugins")->as_array()) {
+      const plugline::core::Value* pid = p.Find("id");
+      if (pid == nullptr || !pid->is_string()) continue;
+      ids.push_back(pid->as_string());
+      if (pid->as_string() != id) continue;
+      found = true;
+      w.Value(p);
+    }
+    w.EndArray().EndObject();
+    if (!found) {
+      std::vector<std::string_view> known(ids.begin(), ids.end());
+      std::optional<std::string_view> near = plugline::core::SuggestKnown(id, known);
+      return Fail(PLUGLINE_ENOTFOUND,
+                  StrCat("no plugin has the id '", plugline::core::EscapeControl(id), "'",
+                         near ? StrCat(" (did you mean '", *near, "'?)") : ""));
+    }
+    return ReturnBuffer(w.str(), out_json, out_len);
+  });
+}
+
+plugline_status plugline_plugins_enable(plugline_host* host, const char* id) {
+  return Guard(__func__, [&] {
+    if (host == nullptr) return NullArgument(__func__, "host");
+    if (plugline_status bad = CheckId(__func__, id); bad != PLUGLINE_OK) return bad;
+    return FromStatus(host->host->SetPluginEnabled(id, true));
+  });
+}
+
+plugline_status plugline_plugins_disable(plugline_host* host, const char* id) {
+  return Guard(__func__, [&] {
+    if (host == nullptr) return NullArgument(__func__, "host");
+    if (plugline_status bad = CheckId(__func__, id); bad != PLUGLINE_OK) return bad;
+    return FromStatus(host->host->SetPluginEnabled(id, false));
+  });
+}
+
+plugline_status plugline_plugins_sync(char** out_json, size_t* out_len, plugline_host* host,
+                                      plugline_progress_fn progress, void* user_data) {
+  return Guard(__func__, [&] {
+    if (out_json == nullptr) return NullArgument(__func__, "out_json");
+    if (host == nullptr) return NullArgument(__func__, "host");
+    std::vector<plugline::catalog::SyncReport> reports = Catalogs(host).Sync(Progress(progress, user_data));
+    return ReturnBuffer(plugline::catalog::SyncReportsJson(reports), out_json, out_len);
+  });
+}
+
+plugline_status plugline_plugins_available(char** out_json, size_t* out_len, plugline_host* host) {
+  return Guard(__func__, [&] {
+    if (out_json == nullptr) return NullArgument(__func__, "out_json");
+    if (host == nullptr) return NullArgument(__func__, "host");
+    plugline::catalog::Availability offer = Catalogs(host).Available("", nullptr);
+    return ReturnBuffer(plugline::catalog::AvailabilityJson(offer, absl::Now()), out_json, out_len);
+  });
+}
+
+plugline_status plugline_plugins_install(char** out_json, size_t* out_len, plugline_host* host,
+                                         const char* id, const char* version,
+                                         plugline_progress_fn progress, void* user_data) {
+  return Guard(__func__, [&] {
+    if (out_json == nullptr) return NullArgument(__func__, "out_json");
+    if (host == nullptr) return NullArgument(__func__, "host");
+    if (plugline_status bad = CheckId(__func__, id); bad != PLUGLINE_OK) return bad;
+    absl::StatusOr<plugline::catalog::InstallOutcome> outcome =
+        Catalogs(host).Install(id, version != nullptr ? version : "", Progress(progress, user_data));
+    if (!outcome.ok()) return FromStatus(outcome.status());
+    host->host->Reload();
+    return ReturnBuffer(plugline::catalog::InstallRecordJson(id, outcome->record, outcome->previous_version),
+                        out_json, out_len);
+  });
+}
+
+plugline_status plugline_plugins_remove(char** out_json, size_t* out_len, plugline_host* host,
+                                        const char* id) {
+  return Guard(__func__, [&] {
+    if (out_json == nullptr) return NullArgument(__func__, "out_json");
+    if (host == nullptr) return NullArgument(__func__, "host");
+    if (plugline_status bad = CheckId(__func__, id); bad != PLUGLINE_OK) return bad;
+    absl::StatusOr<plugline::core::InstallRecord> removed = Catalogs(host).Remove(id);
+    if (!removed.ok()) return FromStatus(removed.status());
+    host->host->Reload();
+    return ReturnBuffer(plugline::catalog::InstallRecordJson(id, *removed, ""), out_json, out_len);
   });
 }
 

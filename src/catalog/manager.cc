@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <set>
 #include <utility>
 
 #include "absl/strings/str_join.h"
@@ -379,6 +380,140 @@ absl::StatusOr<InstallOutcome> CatalogManager::Install(std::string_view id,
   r.isolation = entry.isolation.empty() ? "process" : entry.isolation;
   if (absl::Status saved = store.SetInstalled(id, r, &warnings); !saved.ok()) return saved;
   return outcome;
+}
+
+Availability CatalogManager::Available(std::string_view tier, std::vector<std::string>* warnings,
+                                       const ProgressFn& progress) const {
+  Availability out;
+  out.copies = Copies();
+  bool none = !out.copies.empty();
+  for (const auto& copy : out.copies) none = none && absl::IsNotFound(copy.status());
+  if (none) {
+    for (const SyncReport& report : Sync(progress)) {
+      if (!report.status.ok() && warnings != nullptr) {
+        warnings->push_back(std::string(report.status.message()));
+      }
+    }
+    out.copies = Copies();
+  }
+  absl::StatusOr<std::map<std::string, core::InstallRecord>> installed = Installed(warnings);
+  std::set<std::string> seen;
+  for (const auto& copy : out.copies) {
+    if (!copy.ok()) continue;
+    std::map<std::string, const CatalogEntry*> newest;
+    for (const CatalogEntry& e : copy->index.plugins) {
+      const CatalogEntry*& best = newest[e.id];
+      if (best == nullptr || CompareVersions(e.version, best->version) > 0) best = &e;
+    }
+    for (const CatalogEntry& e : copy->index.plugins) {
+      if (newest[e.id] != &e || !seen.insert(e.id).second) continue;
+      if (!tier.empty() && e.tier != tier) continue;
+      Availability::Row row;
+      row.entry = e;
+      row.catalog = copy->source.url;
+      if (installed.ok()) {
+        if (auto r = installed->find(e.id); r != installed->end()) {
+          row.installed = r->second;
+          row.update_available = CompareVersions(e.version, r->second.version) > 0;
+        }
+      }
+      out.rows.push_back(std::move(row));
+    }
+  }
+  return out;
+}
+
+std::string AvailabilityJson(const Availability& availability, absl::Time now) {
+  core::JsonWriter w;
+  w.BeginObject().Key("catalogs").BeginArray();
+  for (const auto& copy : availability.copies) {
+    w.BeginObject();
+    if (copy.ok()) {
+      w.Key("url").String(copy->source.url);
+      w.Key("fetched_at").String(copy->fetched_at);
+      w.Key("age_seconds").Int(copy->fetched == absl::InfinitePast()
+                                   ? -1
+                                   : absl::ToInt64Seconds(now - copy->fetched));
+      w.Key("signature_verified").Bool(copy->signature_verified);
+      w.Key("error").Null();
+    } else {
+      w.Key("error").String(ToStd(copy.status().message()));
+    }
+    w.EndObject();
+  }
+  w.EndArray().Key("plugins").BeginArray();
+  for (const Availability::Row& row : availability.rows) {
+    const CatalogEntry& e = row.entry;
+    w.BeginObject();
+    w.Key("id").String(e.id);
+    w.Key("name").String(e.name);
+    w.Key("version").String(e.version);
+    w.Key("tier").String(e.tier);
+    w.Key("kind").String(e.kind);
+    w.Key("description").String(e.description);
+    w.Key("author").String(e.author);
+    w.Key("homepage").String(e.homepage);
+    w.Key("catalog").String(row.catalog);
+    w.Key("installed_version");
+    if (row.installed.has_value()) {
+      w.String(row.installed->version);
+    } else {
+      w.Null();
+    }
+    w.Key("update_available").Bool(row.update_available);
+    w.EndObject();
+  }
+  w.EndArray().EndObject();
+  return w.Take();
+}
+
+std::string SyncReportsJson(const std::vector<SyncReport>& reports) {
+  core::JsonWriter w;
+  w.BeginObject().Key("catalogs").BeginArray();
+  for (const SyncReport& r : reports) {
+    w.BeginObject();
+    w.Key("url").String(r.url);
+    w.Key("ok").Bool(r.status.ok());
+    w.Key("error");
+    if (r.status.ok()) {
+      w.Null();
+    } else {
+      w.String(ToStd(r.status.message()));
+    }
+    w.Key("not_modified").Bool(r.not_modified);
+    w.Key("plugins").Int(static_cast<int64_t>(r.plugins));
+    w.Key("signature_verified").Bool(r.signature_verified);
+    w.Key("skipped").BeginArray();
+    for (const std::string& s : r.skipped) w.String(s);
+    w.EndArray();
+    w.EndObject();
+  }
+  w.EndArray().EndObject();
+  return w.Take();
+}
+
+std::string InstallRecordJson(std::string_view id, const core::InstallRecord& r,
+                              std::string_view previous_version) {
+  core::JsonWriter w;
+  w.BeginObject();
+  w.Key("id").String(id);
+  w.Key("version").String(r.version);
+  w.Key("previous_version");
+  if (previous_version.empty()) {
+    w.Null();
+  } else {
+    w.String(previous_version);
+  }
+  w.Key("path").String(r.path);
+  w.Key("catalog").String(r.catalog);
+  w.Key("url").String(r.url);
+  w.Key("sha256").String(r.sha256);
+  w.Key("size").Int(static_cast<int64_t>(r.size));
+  w.Key("verified").Bool(r.verified);
+  w.Key("signed").Bool(r.signed_index);
+  w.Key("isolation").String(r.isolation);
+  w.EndObject();
+  return w.Take();
 }
 
 absl::StatusOr<core::InstallRecord> CatalogManager::Remove(std::string_view id) const {

@@ -17,6 +17,8 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -64,6 +66,19 @@ struct InstallOutcome {
   std::string previous_version;  // "" when it was not installed before
 };
 
+// What the catalogs offer: the newest version of each id, the first catalog (in config order)
+// that lists an id winning, with what is installed of it.
+struct Availability {
+  std::vector<absl::StatusOr<CatalogCopy>> copies;  // in catalog order
+  struct Row {
+    CatalogEntry entry;
+    std::string catalog;  // its index URL
+    std::optional<core::InstallRecord> installed;
+    bool update_available = false;  // the entry is newer than what is installed
+  };
+  std::vector<Row> rows;
+};
+
 class CatalogManager {
  public:
   CatalogManager(std::string home, std::vector<core::CatalogSource> sources, Limits limits = {});
@@ -86,6 +101,12 @@ class CatalogManager {
   absl::StatusOr<InstallOutcome> Install(std::string_view id, std::string_view version,
                                          const ProgressFn& progress = nullptr) const;
 
+  // The offer of the synced copies (`tier` "" for every tier). When no catalog was ever synced
+  // it syncs first (the only time it uses the network). Install records it cannot read are
+  // warnings.
+  Availability Available(std::string_view tier, std::vector<std::string>* warnings,
+                         const ProgressFn& progress = nullptr) const;
+
   // Removes an installed plugin's file or folder and forgets it. FailedPrecondition for a
   // built-in shaper or a plugin that was not installed from a catalog, saying what to do.
   absl::StatusOr<core::InstallRecord> Remove(std::string_view id) const;
@@ -106,6 +127,19 @@ class CatalogManager {
   std::vector<core::CatalogSource> sources_;
   Limits limits_;
 };
+
+// The JSON forms the command line (--json) and the C ABI share (docs/managing-plugins.md):
+// {"catalogs": [{"url", "fetched_at", "age_seconds", "signature_verified", "error"}],
+//  "plugins": [{"id", "name", "version", "tier", "kind", "description", "author", "homepage",
+//               "catalog", "installed_version", "update_available"}]}
+std::string AvailabilityJson(const Availability& availability, absl::Time now);
+// {"catalogs": [{"url", "ok", "error", "not_modified", "plugins", "signature_verified",
+//                "skipped"}]}
+std::string SyncReportsJson(const std::vector<SyncReport>& reports);
+// {"id", "version", "previous_version", "path", "catalog", "url", "sha256", "size",
+//  "verified", "signed", "isolation"}
+std::string InstallRecordJson(std::string_view id, const core::InstallRecord& record,
+                              std::string_view previous_version);
 
 // Where an entry lives once installed: <plugins>/<id>.<format>, or <plugins>/<id> for an
 // archive.

@@ -108,107 +108,32 @@ int Sync(const CatalogManager& manager) {
 }
 
 int Available(const CatalogManager& manager, std::string_view tier, bool json) {
-  std::vector<absl::StatusOr<CatalogCopy>> copies = manager.Copies();
-  if (copies.empty()) {
+  std::vector<std::string> warnings;
+  Availability offer = manager.Available(tier, &warnings, TerminalProgress());
+  EndProgress();
+  for (const std::string& w : warnings) Err(StrCat("warning: ", w));
+  if (offer.copies.empty()) {
     Err("no catalog is configured: add `catalog: {url: ...}` to config.yaml (docs/catalog.md)");
     return 1;
   }
-  // Never synced: sync now (the only time --available uses the network).
-  bool none = true;
-  for (const auto& copy : copies) none = none && absl::IsNotFound(copy.status());
-  if (none) {
-    for (const SyncReport& report : manager.Sync(TerminalProgress())) {
-      if (!report.status.ok()) Err(report.status.message());
-    }
-    EndProgress();
-    copies = manager.Copies();
-  }
-  std::vector<std::string> warnings;
-  absl::StatusOr<std::map<std::string, core::InstallRecord>> installed = manager.Installed(&warnings);
-  for (const std::string& w : warnings) Err(StrCat("warning: ", w));
-  std::map<std::string, core::InstallRecord> records = installed.ok() ? *installed : decltype(records)();
-  // The newest version of each id, the first catalog that lists it winning.
-  struct Row {
-    const CatalogEntry* entry;
-    const CatalogCopy* copy;
-  };
-  std::vector<Row> rows;
-  std::set<std::string> seen;
-  int status = 0;
-  for (const auto& copy : copies) {
-    if (!copy.ok()) continue;
-    std::map<std::string, const CatalogEntry*> newest;
-    for (const CatalogEntry& e : copy->index.plugins) {
-      auto& best = newest[e.id];
-      if (best == nullptr || CompareVersions(e.version, best->version) > 0) best = &e;
-    }
-    for (const CatalogEntry& e : copy->index.plugins) {
-      if (newest[e.id] != &e || !seen.insert(e.id).second) continue;
-      if (!tier.empty() && e.tier != tier) continue;
-      rows.push_back({&e, &*copy});
-    }
-  }
   if (json) {
-    core::JsonWriter w;
-    w.BeginObject().Key("catalogs").BeginArray();
-    for (size_t i = 0; i < copies.size(); ++i) {
-      w.BeginObject();
-      if (copies[i].ok()) {
-        w.Key("url").String(copies[i]->source.url);
-        w.Key("fetched_at").String(copies[i]->fetched_at);
-        w.Key("age_seconds").Int(copies[i]->fetched == absl::InfinitePast()
-                                     ? -1
-                                     : absl::ToInt64Seconds(absl::Now() - copies[i]->fetched));
-        w.Key("signature_verified").Bool(copies[i]->signature_verified);
-        w.Key("error").Null();
-      } else {
-        w.Key("error").String(ToStd(copies[i].status().message()));
-      }
-      w.EndObject();
-    }
-    w.EndArray().Key("plugins").BeginArray();
-    for (const Row& row : rows) {
-      const CatalogEntry& e = *row.entry;
-      auto record = records.find(e.id);
-      w.BeginObject();
-      w.Key("id").String(e.id);
-      w.Key("name").String(e.name);
-      w.Key("version").String(e.version);
-      w.Key("tier").String(e.tier);
-      w.Key("kind").String(e.kind);
-      w.Key("description").String(e.description);
-      w.Key("author").String(e.author);
-      w.Key("homepage").String(e.homepage);
-      w.Key("catalog").String(row.copy->source.url);
-      w.Key("installed_version");
-      if (record != records.end()) {
-        w.String(record->second.version);
-      } else {
-        w.Null();
-      }
-      w.Key("update_available")
-          .Bool(record != records.end() && CompareVersions(e.version, record->second.version) > 0);
-      w.EndObject();
-    }
-    w.EndArray().EndObject();
-    Out(StrCat(w.Take(), "\n"));
+    Out(StrCat(AvailabilityJson(offer, absl::Now()), "\n"));
   } else {
     constexpr char kRow[] = "%-24s %-10s %-10s %-10s %-20s %s\n";
     std::string table = absl::StrFormat(kRow, "id", "version", "tier", "kind", "installed", "description");
-    for (const Row& row : rows) {
-      const CatalogEntry& e = *row.entry;
-      auto record = records.find(e.id);
+    for (const Availability::Row& row : offer.rows) {
+      const CatalogEntry& e = row.entry;
       std::string state = "-";
-      if (record != records.end()) {
-        state = CompareVersions(e.version, record->second.version) > 0
-                    ? StrCat(record->second.version, " (newer: ", e.version, ")")
-                    : StrCat(record->second.version);
+      if (row.installed.has_value()) {
+        state = row.update_available ? StrCat(row.installed->version, " (newer: ", e.version, ")")
+                                     : row.installed->version;
       }
       StrAppend(&table, absl::StrFormat(kRow, core::EscapeControl(e.id), core::EscapeControl(e.version),
-                                        e.tier, e.kind, state, core::EscapeControl(e.description)));
+                                        e.tier, e.kind, core::EscapeControl(state),
+                                        core::EscapeControl(e.description)));
     }
     Out(table);
-    for (const auto& copy : copies) {
+    for (const auto& copy : offer.copies) {
       if (copy.ok()) {
         Out(StrCat("catalog ", copy->source.url, ": synced ", Age(copy->fetched), " (",
                    copy->fetched_at, ")", copy->signature_verified ? ", signature verified" : "",
@@ -216,7 +141,8 @@ int Available(const CatalogManager& manager, std::string_view tier, bool json) {
       }
     }
   }
-  for (const auto& copy : copies) {
+  int status = 0;
+  for (const auto& copy : offer.copies) {
     if (!copy.ok()) {
       Err(copy.status().message());
       status = 1;

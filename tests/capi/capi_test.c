@@ -642,6 +642,124 @@ static void test_capture(void) {
   plugline_host_free(host);
 }
 
+static int progress_calls = 0;
+static void count_progress(void *user_data, const char *url, uint64_t received, uint64_t total) {
+  (void)total;
+  if (user_data == &progress_calls && url != NULL && strncmp(url, "file://", 7) == 0 && received > 0) {
+    ++progress_calls;
+  }
+}
+
+/* Managing plugins: enable/disable, and a catalog on file:// (sync, available, install with
+ * its checksum checked, info, remove). */
+static void test_plugins_management(void) {
+  char home[512], path[1024], config_text[2048], index[4096], sha[65] = {0};
+  const char *plugin =
+      "export default {\n  meta: { name: \"terra\", version: \"1.0.0\", description: \"d\", tier: "
+      "\"community\" },\n  match(c) { return { matched: c.startsWith(\"terraform\"), confidence: 0.9 "
+      "}; },\n  shape() { return { summary: \"planned\" }; },\n};\n";
+  plugline_config *config = NULL;
+  plugline_host *host = NULL;
+  char *json = NULL;
+  size_t len = 0;
+  FILE *pipe;
+  make_home(home, sizeof home);
+  snprintf(path, sizeof path, "%s/www/terra.js", home);
+  write_file(path, plugin, 0644);
+  snprintf(config_text, sizeof config_text, "sha256sum '%s'", path);
+  pipe = popen(config_text, "r");
+  EXPECT(pipe != NULL && fread(sha, 1, 64, pipe) == 64);
+  if (pipe != NULL) pclose(pipe);
+  snprintf(index, sizeof index,
+           "{\"catalog\": 1, \"plugins\": [{\"id\": \"terra\", \"version\": \"1.0.0\", \"kind\": "
+           "\"js-shaper\", \"url\": \"terra.js\", \"sha256\": \"%s\", \"size\": %u}]}",
+           sha, (unsigned)strlen(plugin));
+  snprintf(path, sizeof path, "%s/www/index.json", home);
+  write_file(path, index, 0644);
+  snprintf(config_text, sizeof config_text, "catalog:\n  url: file://%s/www/index.json\n", home);
+  snprintf(path, sizeof path, "%s/config.yaml", home);
+  write_file(path, config_text, 0644);
+
+  EXPECT_STATUS(plugline_config_new(&config), PLUGLINE_OK);
+  EXPECT_STATUS(plugline_config_set_home(config, home), PLUGLINE_OK);
+  EXPECT_STATUS(plugline_host_new(&host, config), PLUGLINE_OK);
+
+  /* On and off, built-ins included. */
+  EXPECT_STATUS(plugline_plugins_disable(host, "builtin-git-diff"), PLUGLINE_OK);
+  EXPECT_STATUS(plugline_plugins_info(&json, &len, host, "builtin-git-diff"), PLUGLINE_OK);
+  EXPECT(json != NULL && strstr(json, "\"state\":\"disabled\"") != NULL);
+  plugline_free(json);
+  json = NULL;
+  EXPECT_STATUS(plugline_plugins_enable(host, "builtin-git-diff"), PLUGLINE_OK);
+  EXPECT_STATUS(plugline_plugins_info(&json, &len, host, "builtin-git-diff"), PLUGLINE_OK);
+  EXPECT(json != NULL && strstr(json, "\"state\":\"enabled\"") != NULL);
+  plugline_free(json);
+  json = NULL;
+  EXPECT_STATUS(plugline_plugins_disable(host, "builtin-git-dif"), PLUGLINE_ENOTFOUND);
+  EXPECT(strstr(plugline_last_error_message(), "builtin-git-diff") != NULL);
+  EXPECT_STATUS(plugline_plugins_info(&json, &len, host, "nothing"), PLUGLINE_ENOTFOUND);
+
+  /* The catalog. */
+  EXPECT_STATUS(plugline_plugins_sync(&json, &len, host, count_progress, &progress_calls),
+                PLUGLINE_OK);
+  EXPECT(json != NULL && strstr(json, "\"ok\":true") != NULL && strstr(json, "\"plugins\":1") != NULL);
+  plugline_free(json);
+  json = NULL;
+  EXPECT(progress_calls > 0);
+  EXPECT_STATUS(plugline_plugins_available(&json, &len, host), PLUGLINE_OK);
+  EXPECT(json != NULL && strstr(json, "\"id\":\"terra\"") != NULL &&
+         strstr(json, "\"installed_version\":null") != NULL);
+  plugline_free(json);
+  json = NULL;
+  progress_calls = 0;
+  EXPECT_STATUS(plugline_plugins_install(&json, &len, host, "terra", NULL, count_progress,
+                                         &progress_calls),
+                PLUGLINE_OK);
+  EXPECT(json != NULL && strstr(json, "\"verified\":true") != NULL &&
+         strstr(json, "\"isolation\":\"process\"") != NULL);
+  plugline_free(json);
+  json = NULL;
+  EXPECT(progress_calls > 0);
+  EXPECT_STATUS(plugline_plugins_list(&json, &len, host), PLUGLINE_OK);
+  EXPECT(json != NULL && strstr(json, "\"install\":{\"version\":\"1.0.0\"") != NULL);
+  plugline_free(json);
+  json = NULL;
+  EXPECT_STATUS(plugline_plugins_install(&json, &len, host, "terra", "9.9.9", NULL, NULL),
+                PLUGLINE_ENOTFOUND);
+  EXPECT_STATUS(plugline_plugins_install(&json, &len, host, "../x", NULL, NULL, NULL),
+                PLUGLINE_EINVALID);
+  EXPECT_STATUS(plugline_plugins_remove(&json, &len, host, "builtin-test"), PLUGLINE_ESTATE);
+  EXPECT(strstr(plugline_last_error_message(), "--disable builtin-test") != NULL);
+  EXPECT_STATUS(plugline_plugins_remove(&json, &len, host, "terra"), PLUGLINE_OK);
+  EXPECT(json != NULL && strstr(json, "\"id\":\"terra\"") != NULL);
+  plugline_free(json);
+  json = NULL;
+  snprintf(path, sizeof path, "%s/plugins/terra.js", home);
+  EXPECT(access(path, F_OK) != 0);
+
+  /* A checksum that does not match: nothing installed, both digests named. */
+  index[strstr(index, sha) - index] = sha[0] == 'a' ? 'b' : 'a';
+  snprintf(path, sizeof path, "%s/www/index.json", home);
+  write_file(path, index, 0644);
+  EXPECT_STATUS(plugline_plugins_sync(&json, &len, host, NULL, NULL), PLUGLINE_OK);
+  plugline_free(json);
+  json = NULL;
+  EXPECT_STATUS(plugline_plugins_install(&json, &len, host, "terra", NULL, NULL, NULL), PLUGLINE_EIO);
+  EXPECT(strstr(plugline_last_error_message(), "checksum mismatch") != NULL);
+  snprintf(path, sizeof path, "%s/plugins/terra.js", home);
+  EXPECT(access(path, F_OK) != 0);
+
+  EXPECT_STATUS(plugline_plugins_list(NULL, &len, host), PLUGLINE_EINVALID);
+  EXPECT_STATUS(plugline_plugins_enable(NULL, "x"), PLUGLINE_EINVALID);
+  EXPECT_STATUS(plugline_plugins_disable(host, NULL), PLUGLINE_EINVALID);
+  EXPECT_STATUS(plugline_plugins_sync(&json, &len, NULL, NULL, NULL), PLUGLINE_EINVALID);
+  EXPECT_STATUS(plugline_plugins_available(NULL, &len, host), PLUGLINE_EINVALID);
+  EXPECT_STATUS(plugline_plugins_install(&json, &len, host, NULL, NULL, NULL, NULL), PLUGLINE_EINVALID);
+  EXPECT_STATUS(plugline_plugins_remove(&json, &len, host, NULL), PLUGLINE_EINVALID);
+  plugline_host_free(host);
+  plugline_config_free(config);
+}
+
 int main(void) {
   test_versions();
   test_status_strings();
@@ -653,6 +771,7 @@ int main(void) {
   test_broken_and_trust();
   test_opencode();
   test_js_call();
+  test_plugins_management();
   if (failures != 0) {
     fprintf(stderr, "%d expectation(s) failed\n", failures);
     return 1;

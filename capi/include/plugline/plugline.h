@@ -201,6 +201,72 @@ PLUGLINE_API plugline_status plugline_host_plugins(char **out_json, size_t *out_
  * concurrently with another call on the same host. Returns PLUGLINE_OK or PLUGLINE_EINVALID. */
 PLUGLINE_API plugline_status plugline_host_reload(plugline_host *host);
 
+/* ---- Managing plugins (docs/managing-plugins.md, docs/catalog.md) ------------------------- */
+
+/* Told how a download is going: its URL, the bytes received so far, and the total (0 when the
+ * server did not say). Called on the thread that called install or sync. */
+typedef void (*plugline_progress_fn)(void *user_data, const char *url, uint64_t received,
+                                     uint64_t total);
+
+/* Every plugin, as plugline_host_plugins returns it, each entry also carrying "stats" (a
+ * shaper's figures, or null) and "install" (where a plugin installed from a catalog came
+ * from, or null). Released with plugline_free(). */
+PLUGLINE_API plugline_status plugline_plugins_list(char **out_json, size_t *out_len,
+                                                   plugline_host *host);
+
+/* The entries of plugline_plugins_list whose id is `id` ({"plugins": [...]}, more than one
+ * when one shadows another). PLUGLINE_ENOTFOUND when no plugin has the id (the message names
+ * a near one). */
+PLUGLINE_API plugline_status plugline_plugins_info(char **out_json, size_t *out_len,
+                                                   plugline_host *host, const char *id);
+
+/* Turns the plugin or built-in shaper `id` on or off for every host of this home, recorded in
+ * <home>/plugins.json, over config.yaml; this host reloads. PLUGLINE_ENOTFOUND when no plugin
+ * has the id; PLUGLINE_EINVALID for a native hook; PLUGLINE_ESTATE when a newer plugline
+ * wrote plugins.json. */
+PLUGLINE_API plugline_status plugline_plugins_enable(plugline_host *host, const char *id);
+PLUGLINE_API plugline_status plugline_plugins_disable(plugline_host *host, const char *id);
+
+/* Fetches the index of every catalog config.yaml names (conditional requests; a signed
+ * catalog's signature checked) into the home's local copies:
+ *   {"catalogs": [{"url", "ok", "error", "not_modified", "plugins", "signature_verified",
+ *                  "skipped"}]}
+ * A catalog that fails is reported in its entry (the call still succeeds). `progress` may be
+ * NULL. */
+PLUGLINE_API plugline_status plugline_plugins_sync(char **out_json, size_t *out_len,
+                                                   plugline_host *host,
+                                                   plugline_progress_fn progress,
+                                                   void *user_data);
+
+/* What the catalogs offer, from the last synced copies (synced first only when none ever
+ * was): {"catalogs": [{"url", "fetched_at", "age_seconds", "signature_verified", "error"}],
+ *        "plugins": [{"id", "name", "version", "tier", "kind", "description", "author",
+ *                     "homepage", "catalog", "installed_version", "update_available"}]} */
+PLUGLINE_API plugline_status plugline_plugins_available(char **out_json, size_t *out_len,
+                                                        plugline_host *host);
+
+/* Installs (or upgrades, or reinstalls) plugin `id` from the first catalog that lists it:
+ * `version`, or the newest when NULL. Downloaded within bounds, its size and SHA-256 checked
+ * against the catalog before it is put in place in one rename; the host then reloads.
+ *   {"id", "version", "previous_version", "path", "catalog", "url", "sha256", "size",
+ *    "verified", "signed", "isolation"}
+ * PLUGLINE_ENOTFOUND (no catalog lists it), PLUGLINE_EIO (size or checksum mismatch: the
+ * message has both values), PLUGLINE_ESTATE (a plugin the user put there by hand has its
+ * place; no catalog configured; a signature problem), PLUGLINE_ETIMEOUT,
+ * PLUGLINE_EUNAVAILABLE (the network or the server failed), PLUGLINE_EINVALID (a bad id or
+ * version). Nothing is installed on any error. */
+PLUGLINE_API plugline_status plugline_plugins_install(char **out_json, size_t *out_len,
+                                                      plugline_host *host, const char *id,
+                                                      const char *version,
+                                                      plugline_progress_fn progress,
+                                                      void *user_data);
+
+/* Removes a plugin installed from a catalog, and returns its record (as install returns it);
+ * the host then reloads. PLUGLINE_ESTATE for a built-in shaper or a plugin that was not
+ * installed from a catalog (the message says what to do instead). */
+PLUGLINE_API plugline_status plugline_plugins_remove(char **out_json, size_t *out_len,
+                                                     plugline_host *host, const char *id);
+
 /* The exit code to pass when it is not known (the command was killed, or is still running). */
 #define PLUGLINE_EXIT_CODE_UNKNOWN (-2147483647 - 1)
 
