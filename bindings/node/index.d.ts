@@ -105,6 +105,28 @@ export interface PluginInfo {
   warnings: string[];
   /** A global plugin a project cannot disable, reconfigure or replace. */
   protected: boolean;
+  /** A shaper's statistics; null for plugins that shape nothing. */
+  stats: {
+    match_count: number;
+    shape_count: number;
+    fail_count: number;
+    tokens_saved: number;
+    average_shape_ms: number;
+  } | null;
+  /** Where a plugin installed from a catalog came from; null otherwise. */
+  install: {
+    version: string;
+    catalog: string;
+    url: string;
+    sha256: string;
+    size: number;
+    verified: boolean;
+    signed: boolean;
+    installed_at: string;
+    author: string;
+    homepage: string;
+    isolation: string;
+  } | null;
 }
 
 /** The canonical hook events; any other name is dispatched as observe-only. */
@@ -237,6 +259,12 @@ export class Host {
     daily?: Record<string, Record<string, { shapes: number; tokens_raw: number; tokens_saved?: number }>>;
   };
   plugins(): PluginInfo[];
+  pluginInfo(id: string): PluginInfo[];
+  setPluginEnabled(id: string, enabled: boolean): void;
+  syncCatalogs(progress?: ProgressCallback): CatalogSyncReport[];
+  availablePlugins(): { catalogs: CatalogCopyInfo[]; plugins: AvailablePlugin[] };
+  installPlugin(id: string, version?: string | null, progress?: ProgressCallback): InstallRecord;
+  removePlugin(id: string): InstallRecord;
   reload(): void;
   dispatch(event: HookEvent | (string & {}),
            payload: HookPayload | string | ArrayBufferView | ArrayBuffer): DispatchResult;
@@ -256,3 +284,52 @@ export class Host {
 /** EXPERIMENTAL: runs `fn` of an ES module's default export in plugline's own V8. */
 export function jsCall(modulePath: string, fn?: string | null, args?: unknown[],
                        timeoutMs?: number | null): unknown;
+
+/** Told how a download is going (total 0: unknown). */
+export type ProgressCallback = (url: string, received: number, total: number) => void;
+
+export interface CatalogSyncReport {
+  url: string;
+  ok: boolean;
+  error: string | null;
+  not_modified: boolean;
+  plugins: number;
+  signature_verified: boolean;
+  skipped: string[];
+}
+
+export interface CatalogCopyInfo {
+  url?: string;
+  fetched_at?: string;
+  age_seconds?: number;
+  signature_verified?: boolean;
+  error: string | null;
+}
+
+export interface AvailablePlugin {
+  id: string;
+  name: string;
+  version: string;
+  tier: string;
+  kind: string;
+  description: string;
+  author: string;
+  homepage: string;
+  catalog: string;
+  installed_version: string | null;
+  update_available: boolean;
+}
+
+export interface InstallRecord {
+  id: string;
+  version: string;
+  previous_version: string | null;
+  path: string;
+  catalog: string;
+  url: string;
+  sha256: string;
+  size: number;
+  verified: boolean;
+  signed: boolean;
+  isolation: string;
+}

@@ -274,6 +274,69 @@ class Host {
     return JSON.parse(this.#native.plugins()).plugins;
   }
 
+  /**
+   * The listing entries of one plugin (several when one shadows another), each with its
+   * stats and, for a plugin installed from a catalog, `install` (where it came from, its
+   * sha256, whether it was verified). Throws PLUGLINE_ENOTFOUND when no plugin has the id.
+   * @param {string} id
+   * @returns {object[]}
+   */
+  pluginInfo(id) {
+    return JSON.parse(this.#native.pluginInfo(id)).plugins;
+  }
+
+  /**
+   * Turns a plugin or built-in shaper on or off for every host of this home (recorded in
+   * <home>/plugins.json, over config.yaml; docs/managing-plugins.md). This host reloads.
+   * @param {string} id
+   * @param {boolean} enabled
+   */
+  setPluginEnabled(id, enabled) {
+    this.#native.setPluginEnabled(id, enabled);
+  }
+
+  /**
+   * Fetches the configured catalogs' indexes (docs/catalog.md). A catalog that fails is
+   * reported in its entry.
+   * @param {(url: string, received: number, total: number) => void} [progress]
+   * @returns {{url: string, ok: boolean, error: string|null, not_modified: boolean,
+   *   plugins: number, signature_verified: boolean, skipped: string[]}[]}
+   */
+  syncCatalogs(progress) {
+    return JSON.parse(this.#native.syncCatalogs(progress)).catalogs;
+  }
+
+  /**
+   * What the catalogs offer, from their last synced copies.
+   * @returns {{catalogs: object[], plugins: object[]}}
+   */
+  availablePlugins() {
+    return JSON.parse(this.#native.availablePlugins());
+  }
+
+  /**
+   * Installs (or upgrades) a plugin from a catalog: size and SHA-256 checked before it is put
+   * in place; this host reloads. Throws PLUGLINE_EIO on a size or checksum mismatch (nothing
+   * is installed), PLUGLINE_ENOTFOUND when no catalog lists it.
+   * @param {string} id
+   * @param {string|null} [version]  null or absent: the newest
+   * @param {(url: string, received: number, total: number) => void} [progress]
+   * @returns {object} the install record
+   */
+  installPlugin(id, version = null, progress = undefined) {
+    return JSON.parse(this.#native.installPlugin(id, version, progress));
+  }
+
+  /**
+   * Removes a plugin that was installed from a catalog. Throws PLUGLINE_ESTATE for a
+   * built-in or a plugin that was not installed so.
+   * @param {string} id
+   * @returns {object} the record of what was removed
+   */
+  removePlugin(id) {
+    return JSON.parse(this.#native.removePlugin(id));
+  }
+
   /** Re-reads configuration and rescans plugin directories (unchanged plugins stay loaded). */
   reload() {
     this.#native.reload();

@@ -389,6 +389,12 @@ class HostWrap : public Napi::ObjectWrap<HostWrap> {
         {InstanceMethod<&HostWrap::Shape>("shape"),
          InstanceMethod<&HostWrap::Diagnostics>("diagnostics"),
          InstanceMethod<&HostWrap::Stats>("stats"), InstanceMethod<&HostWrap::Plugins>("plugins"),
+         InstanceMethod<&HostWrap::PluginInfo>("pluginInfo"),
+         InstanceMethod<&HostWrap::SetPluginEnabled>("setPluginEnabled"),
+         InstanceMethod<&HostWrap::SyncCatalogs>("syncCatalogs"),
+         InstanceMethod<&HostWrap::AvailablePlugins>("availablePlugins"),
+         InstanceMethod<&HostWrap::InstallPlugin>("installPlugin"),
+         InstanceMethod<&HostWrap::RemovePlugin>("removePlugin"),
          InstanceMethod<&HostWrap::Reload>("reload"),
          InstanceMethod<&HostWrap::Dispatch>("dispatch"),
          InstanceMethod<&HostWrap::AddHook>("addHook"),
@@ -604,6 +610,145 @@ class HostWrap : public Napi::ObjectWrap<HostWrap> {
       PluglineBuffer result;
       CallScope call(this);  // loading plugins runs their `config` hooks
       plugline_status status = plugline_host_plugins(result.out(), result.out_len(), host_);
+      if (status != PLUGLINE_OK) {
+        ThrowLastError(env, status);
+        return env.Undefined();
+      }
+      return result.ToJs(env);
+    });
+  }
+
+  // pluginInfo(id) -> JSON string ({"plugins": [...]}: the entries with that id)
+  Napi::Value PluginInfo(const Napi::CallbackInfo& info) {
+    Napi::Env env = info.Env();
+    return Guard(env, [&]() -> Napi::Value {
+      if (!CheckOpen(env)) return env.Undefined();
+      std::string id;
+      if (!ReadCString(env, info[0], "id", false, &id, nullptr)) return env.Undefined();
+      PluglineBuffer result;
+      CallScope call(this);
+      plugline_status status = plugline_plugins_info(result.out(), result.out_len(), host_, id.c_str());
+      if (status != PLUGLINE_OK) {
+        ThrowLastError(env, status);
+        return env.Undefined();
+      }
+      return result.ToJs(env);
+    });
+  }
+
+  // setPluginEnabled(id, enabled)
+  Napi::Value SetPluginEnabled(const Napi::CallbackInfo& info) {
+    Napi::Env env = info.Env();
+    return Guard(env, [&]() -> Napi::Value {
+      if (!CheckOpen(env)) return env.Undefined();
+      std::string id;
+      if (!ReadCString(env, info[0], "id", false, &id, nullptr)) return env.Undefined();
+      if (!info[1].IsBoolean()) {
+        Napi::TypeError::New(env, "enabled must be a boolean").ThrowAsJavaScriptException();
+        return env.Undefined();
+      }
+      CallScope call(this);  // the host reloads: a plugin dropped runs its `dispose` hook
+      plugline_status status = info[1].As<Napi::Boolean>().Value()
+                                   ? plugline_plugins_enable(host_, id.c_str())
+                                   : plugline_plugins_disable(host_, id.c_str());
+      if (status != PLUGLINE_OK) ThrowLastError(env, status);
+      return env.Undefined();
+    });
+  }
+
+  // The progress callback of install and sync: calls the JS function (or nothing) on this
+  // thread, which is running the call. An exception it throws is kept and rethrown after.
+  struct Progress {
+    Napi::Env env;
+    Napi::Function fn;
+    bool threw = false;
+    Napi::Error error;
+    static void Call(void* user_data, const char* url, uint64_t received, uint64_t total) {
+      auto* self = static_cast<Progress*>(user_data);
+      if (self->fn.IsEmpty() || self->threw) return;
+      Napi::Env env = self->env;
+      self->fn.Call({Napi::String::New(env, url), Napi::Number::New(env, static_cast<double>(received)),
+                     Napi::Number::New(env, static_cast<double>(total))});
+      if (env.IsExceptionPending()) {
+        self->threw = true;
+        self->error = env.GetAndClearPendingException();
+      }
+    }
+  };
+
+  // syncCatalogs(progress?) -> JSON string ({"catalogs": [...]})
+  Napi::Value SyncCatalogs(const Napi::CallbackInfo& info) {
+    Napi::Env env = info.Env();
+    return Guard(env, [&]() -> Napi::Value {
+      if (!CheckOpen(env)) return env.Undefined();
+      Progress progress{env, info[0].IsFunction() ? info[0].As<Napi::Function>() : Napi::Function(), false, Napi::Error()};
+      PluglineBuffer result;
+      plugline_status status = plugline_plugins_sync(result.out(), result.out_len(), host_,
+                                                     &Progress::Call, &progress);
+      if (progress.threw) {
+        progress.error.ThrowAsJavaScriptException();
+        return env.Undefined();
+      }
+      if (status != PLUGLINE_OK) {
+        ThrowLastError(env, status);
+        return env.Undefined();
+      }
+      return result.ToJs(env);
+    });
+  }
+
+  // availablePlugins() -> JSON string ({"catalogs": [...], "plugins": [...]})
+  Napi::Value AvailablePlugins(const Napi::CallbackInfo& info) {
+    Napi::Env env = info.Env();
+    return Guard(env, [&]() -> Napi::Value {
+      if (!CheckOpen(env)) return env.Undefined();
+      PluglineBuffer result;
+      plugline_status status = plugline_plugins_available(result.out(), result.out_len(), host_);
+      if (status != PLUGLINE_OK) {
+        ThrowLastError(env, status);
+        return env.Undefined();
+      }
+      return result.ToJs(env);
+    });
+  }
+
+  // installPlugin(id, version|null, progress?) -> JSON string (the install record)
+  Napi::Value InstallPlugin(const Napi::CallbackInfo& info) {
+    Napi::Env env = info.Env();
+    return Guard(env, [&]() -> Napi::Value {
+      if (!CheckOpen(env)) return env.Undefined();
+      std::string id, version;
+      bool no_version = false;
+      if (!ReadCString(env, info[0], "id", false, &id, nullptr)) return env.Undefined();
+      if (!ReadCString(env, info[1], "version", true, &version, &no_version)) return env.Undefined();
+      Progress progress{env, info[2].IsFunction() ? info[2].As<Napi::Function>() : Napi::Function(), false, Napi::Error()};
+      PluglineBuffer result;
+      CallScope call(this);  // the host reloads
+      plugline_status status =
+          plugline_plugins_install(result.out(), result.out_len(), host_, id.c_str(),
+                                   no_version ? nullptr : version.c_str(), &Progress::Call, &progress);
+      if (progress.threw) {
+        progress.error.ThrowAsJavaScriptException();
+        return env.Undefined();
+      }
+      if (status != PLUGLINE_OK) {
+        ThrowLastError(env, status);
+        return env.Undefined();
+      }
+      return result.ToJs(env);
+    });
+  }
+
+  // removePlugin(id) -> JSON string (the record of what was removed)
+  Napi::Value RemovePlugin(const Napi::CallbackInfo& info) {
+    Napi::Env env = info.Env();
+    return Guard(env, [&]() -> Napi::Value {
+      if (!CheckOpen(env)) return env.Undefined();
+      std::string id;
+      if (!ReadCString(env, info[0], "id", false, &id, nullptr)) return env.Undefined();
+      PluglineBuffer result;
+      CallScope call(this);  // the host reloads: the plugin's `dispose` hook runs
+      plugline_status status = plugline_plugins_remove(result.out(), result.out_len(), host_, id.c_str());
       if (status != PLUGLINE_OK) {
         ThrowLastError(env, status);
         return env.Undefined();

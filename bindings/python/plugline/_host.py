@@ -221,6 +221,25 @@ def _encode_name(value: object, what: str) -> bytes:
     return encoded
 
 
+def _progress(progress: Optional[Callable[[str, int, int], None]]
+              ) -> tuple[Any, list[BaseException]]:
+    """The C progress callback for ``progress`` (a NULL one for None) and the list that keeps
+    what it raised: an exception cannot cross the C frames, so it is raised after the call."""
+    raised: list[BaseException] = []
+    if progress is None:
+        return _library.PROGRESS_FN(), raised
+
+    def call(_user_data: Any, url: bytes, received: int, total: int) -> None:
+        if raised:
+            return
+        try:
+            progress(url.decode("utf-8", "replace"), int(received), int(total))
+        except BaseException as exception:  # noqa: BLE001 - raised by the caller afterwards
+            raised.append(exception)
+
+    return _library.PROGRESS_FN(call), raised
+
+
 def _encode_events(events: Union[str, Iterable[str]]) -> bytes:
     """The comma-separated list plugline_hook_options.events takes."""
     names = [events] if isinstance(events, str) else events
@@ -559,6 +578,75 @@ class Host:
         with self._running_plugins(), self._use() as handle:
             data = call_for_buffer(lib.plugline_host_plugins, handle)
         return json.loads(data)["plugins"]
+
+    # -- managing plugins (docs/managing-plugins.md, docs/catalog.md) ------------------------
+
+    def plugin_info(self, plugin_id: str) -> list[dict[str, Any]]:
+        """The listing entries of one plugin (several when one shadows another), each with
+        ``stats`` and, for a plugin installed from a catalog, ``install`` (its catalog, URL,
+        sha256, whether it was verified). Raises :class:`plugline.NotFoundError` when no plugin
+        has the id (the message names a near one)."""
+        lib = _library.lib()
+        with self._running_plugins(), self._use() as handle:
+            data = call_for_buffer(lib.plugline_plugins_info, handle, _encode_name(plugin_id, "plugin_id"))
+        return json.loads(data)["plugins"]
+
+    def set_plugin_enabled(self, plugin_id: str, enabled: bool) -> None:
+        """Turns a plugin or built-in shaper on or off for every host of this home (recorded in
+        ``<home>/plugins.json``, over config.yaml). This host reloads. Raises
+        :class:`plugline.NotFoundError` when no plugin has the id."""
+        lib = _library.lib()
+        function = lib.plugline_plugins_enable if enabled else lib.plugline_plugins_disable
+        with self._running_plugins(), self._use() as handle:
+            check(function(handle, _encode_name(plugin_id, "plugin_id")))
+
+    def sync_catalogs(self, progress: Optional[Callable[[str, int, int], None]] = None
+                      ) -> list[dict[str, Any]]:
+        """Fetches the configured catalogs' indexes; one report per catalog (``url``, ``ok``,
+        ``error``, ``not_modified``, ``plugins``, ``signature_verified``, ``skipped``).
+        ``progress(url, received, total)`` is told how each download goes (total 0: unknown);
+        an exception it raises is raised here once the call returns."""
+        lib = _library.lib()
+        callback, raised = _progress(progress)
+        with self._use() as handle:
+            data = call_for_buffer(lib.plugline_plugins_sync, handle, callback, None)
+        if raised:
+            raise raised[0]
+        return json.loads(data)["catalogs"]
+
+    def available_plugins(self) -> dict[str, Any]:
+        """What the catalogs offer, from their last synced copies: ``{"catalogs": [...],
+        "plugins": [...]}``, each plugin with ``installed_version`` and ``update_available``."""
+        lib = _library.lib()
+        with self._use() as handle:
+            data = call_for_buffer(lib.plugline_plugins_available, handle)
+        return json.loads(data)
+
+    def install_plugin(self, plugin_id: str, version: Optional[str] = None,
+                       progress: Optional[Callable[[str, int, int], None]] = None
+                       ) -> dict[str, Any]:
+        """Installs (or upgrades) a plugin from a catalog: its size and SHA-256 are checked
+        before it is put in place; this host reloads. Returns the install record. Raises
+        :class:`plugline.DataLossError` on a size or checksum mismatch (nothing is installed),
+        :class:`plugline.NotFoundError` when no catalog lists it."""
+        lib = _library.lib()
+        callback, raised = _progress(progress)
+        with self._running_plugins(), self._use() as handle:
+            data = call_for_buffer(lib.plugline_plugins_install, handle,
+                                   _encode_name(plugin_id, "plugin_id"),
+                                   None if version is None else _encode_name(version, "version"),
+                                   callback, None)
+        if raised:
+            raise raised[0]
+        return json.loads(data)
+
+    def remove_plugin(self, plugin_id: str) -> dict[str, Any]:
+        """Removes a plugin installed from a catalog; returns its record. Raises
+        :class:`plugline.InvalidStateError` for a built-in or a plugin not installed so."""
+        lib = _library.lib()
+        with self._running_plugins(), self._use() as handle:
+            data = call_for_buffer(lib.plugline_plugins_remove, handle, _encode_name(plugin_id, "plugin_id"))
+        return json.loads(data)
 
     def reload(self) -> None:
         """Re-reads configuration and rescans plugin directories: new and changed plugins

@@ -72,6 +72,11 @@ HOOK_FN = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_char_p, ctypes.c_void_p, ctype
 CLIENT_FN = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_char_p, ctypes.c_void_p, ctypes.c_size_t,
                              ctypes.c_void_p, ctypes.c_void_p)
 
+#: ``plugline_progress_fn``: void (*)(void *user_data, const char *url, uint64_t received,
+#: uint64_t total).
+PROGRESS_FN = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_char_p, ctypes.c_uint64,
+                               ctypes.c_uint64)
+
 #: The ``user_data_free`` callback type; ``USER_DATA_FREE_FN()`` is a NULL one.
 USER_DATA_FREE_FN = ctypes.CFUNCTYPE(None, ctypes.c_void_p)
 
@@ -107,6 +112,15 @@ _PROTOTYPES = {
     "plugline_host_stats": (_c_int, [_out_buffer, _out_size, _c_void_p]),
     "plugline_host_plugins": (_c_int, [_out_buffer, _out_size, _c_void_p]),
     "plugline_host_reload": (_c_int, [_c_void_p]),
+    "plugline_plugins_list": (_c_int, [_out_buffer, _out_size, _c_void_p]),
+    "plugline_plugins_info": (_c_int, [_out_buffer, _out_size, _c_void_p, _c_char_p]),
+    "plugline_plugins_enable": (_c_int, [_c_void_p, _c_char_p]),
+    "plugline_plugins_disable": (_c_int, [_c_void_p, _c_char_p]),
+    "plugline_plugins_sync": (_c_int, [_out_buffer, _out_size, _c_void_p, PROGRESS_FN, _c_void_p]),
+    "plugline_plugins_available": (_c_int, [_out_buffer, _out_size, _c_void_p]),
+    "plugline_plugins_install": (
+        _c_int, [_out_buffer, _out_size, _c_void_p, _c_char_p, _c_char_p, PROGRESS_FN, _c_void_p]),
+    "plugline_plugins_remove": (_c_int, [_out_buffer, _out_size, _c_void_p, _c_char_p]),
     "plugline_host_shape": (
         _c_int, [_out_buffer, _out_size, _c_void_p, _c_char_p, _c_size_t, _c_char_p, _c_size_t,
                  _c_int, ctypes.POINTER(plugline_shape_options)]),
