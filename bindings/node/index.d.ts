@@ -126,6 +126,7 @@ export interface PluginInfo {
     author: string;
     homepage: string;
     isolation: string;
+    path: string;
   } | null;
 }
 
@@ -325,6 +326,9 @@ export interface InstallRecord {
   version: string;
   previous_version: string | null;
   path: string;
+  installed_at: string;
+  author: string;
+  homepage: string;
   catalog: string;
   url: string;
   sha256: string;

@@ -60,6 +60,11 @@ class FileLock {
   int fd_;
 };
 
+// Installs and removals of one home take turns on this lock.
+std::string InstallLockPath(const std::string& home) {
+  return core::JoinPath(core::JoinPath(home, "catalog"), "install.lock");
+}
+
 // The catalog a message names: its URL.
 std::string Named(const core::CatalogSource& source) { return StrCat("catalog ", source.url); }
 
@@ -280,7 +285,7 @@ absl::StatusOr<InstallOutcome> CatalogManager::Install(std::string_view id,
   const CatalogEntry& entry = found->entry;
 
   const std::string plugins_dir = core::JoinPath(home_, "plugins");
-  absl::StatusOr<FileLock> lock = FileLock::Take(core::JoinPath(core::JoinPath(home_, "catalog"), "install.lock"));
+  absl::StatusOr<FileLock> lock = FileLock::Take(InstallLockPath(home_));
   if (!lock.ok()) return lock.status();
   core::PluginStateStore store(home_);
   std::vector<std::string> warnings;
@@ -497,21 +502,13 @@ std::string InstallRecordJson(std::string_view id, const core::InstallRecord& r,
   core::JsonWriter w;
   w.BeginObject();
   w.Key("id").String(id);
-  w.Key("version").String(r.version);
   w.Key("previous_version");
   if (previous_version.empty()) {
     w.Null();
   } else {
     w.String(previous_version);
   }
-  w.Key("path").String(r.path);
-  w.Key("catalog").String(r.catalog);
-  w.Key("url").String(r.url);
-  w.Key("sha256").String(r.sha256);
-  w.Key("size").Int(static_cast<int64_t>(r.size));
-  w.Key("verified").Bool(r.verified);
-  w.Key("signed").Bool(r.signed_index);
-  w.Key("isolation").String(r.isolation);
+  core::WriteInstallRecordMembers(w, r);
   w.EndObject();
   return w.Take();
 }
@@ -522,8 +519,7 @@ absl::StatusOr<core::InstallRecord> CatalogManager::Remove(std::string_view id) 
         StrCat("'", core::EscapeControl(id), "' is built in and cannot be removed; `plugline plugins --disable ",
                core::EscapeControl(id), "` turns it off"));
   }
-  absl::StatusOr<FileLock> lock =
-      FileLock::Take(core::JoinPath(core::JoinPath(home_, "catalog"), "install.lock"));
+  absl::StatusOr<FileLock> lock = FileLock::Take(InstallLockPath(home_));
   if (!lock.ok()) return lock.status();
   core::PluginStateStore store(home_);
   std::vector<std::string> warnings;

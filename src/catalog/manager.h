@@ -136,8 +136,7 @@ std::string AvailabilityJson(const Availability& availability, absl::Time now);
 // {"catalogs": [{"url", "ok", "error", "not_modified", "plugins", "signature_verified",
 //                "skipped"}]}
 std::string SyncReportsJson(const std::vector<SyncReport>& reports);
-// {"id", "version", "previous_version", "path", "catalog", "url", "sha256", "size",
-//  "verified", "signed", "isolation"}
+// {"id", "previous_version", and the members of core::WriteInstallRecord}
 std::string InstallRecordJson(std::string_view id, const core::InstallRecord& record,
                               std::string_view previous_version);
 

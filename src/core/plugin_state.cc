@@ -151,17 +151,7 @@ absl::StatusOr<std::map<std::string, InstallRecord>> PluginStateStore::Installed
 
 absl::Status PluginStateStore::SetInstalled(std::string_view id, const InstallRecord& record,
                                             std::vector<std::string>* warnings) const {
-  if (!IsValidPluginId(id)) return absl::InvalidArgumentError(InvalidPluginIdMessage("id", id));
-  return file_.Update(
-      [&](Value& doc) {
-        Value plugins = doc.Find("plugins") != nullptr ? *doc.Find("plugins") : Value(ValueObject());
-        Value entry = plugins.Find(id) != nullptr ? *plugins.Find(id) : Value(ValueObject());
-        entry.Set("installed", RecordValue(record));
-        plugins.Set(id, std::move(entry));
-        doc.Set("plugins", std::move(plugins));
-        return absl::OkStatus();
-      },
-      warnings);
+  return UpdateEntry(id, warnings, [&](Value& entry) { entry.Set("installed", RecordValue(record)); });
 }
 
 absl::Status PluginStateStore::Forget(std::string_view id,
@@ -182,19 +172,46 @@ absl::Status PluginStateStore::Forget(std::string_view id,
 
 absl::Status PluginStateStore::SetEnabled(std::string_view id, bool enabled, absl::Time now,
                                           std::vector<std::string>* warnings) const {
+  return UpdateEntry(id, warnings, [&](Value& entry) {
+    entry.Set("enabled", Value(enabled));
+    entry.Set("changed_at", Value(absl::FormatTime("%Y-%m-%dT%H:%M:%SZ", now, absl::UTCTimeZone())));
+  });
+}
+
+absl::Status PluginStateStore::UpdateEntry(std::string_view id, std::vector<std::string>* warnings,
+                                           absl::FunctionRef<void(Value& entry)> change) const {
   if (!IsValidPluginId(id)) return absl::InvalidArgumentError(InvalidPluginIdMessage("id", id));
   return file_.Update(
       [&](Value& doc) {
         Value plugins = doc.Find("plugins") != nullptr ? *doc.Find("plugins") : Value(ValueObject());
         Value entry = plugins.Find(id) != nullptr ? *plugins.Find(id) : Value(ValueObject());
-        entry.Set("enabled", Value(enabled));
-        entry.Set("changed_at",
-                  Value(absl::FormatTime("%Y-%m-%dT%H:%M:%SZ", now, absl::UTCTimeZone())));
+        change(entry);
         plugins.Set(id, std::move(entry));
         doc.Set("plugins", std::move(plugins));
         return absl::OkStatus();
       },
       warnings);
+}
+
+void WriteInstallRecord(JsonWriter& w, const InstallRecord& r) {
+  w.BeginObject();
+  WriteInstallRecordMembers(w, r);
+  w.EndObject();
+}
+
+void WriteInstallRecordMembers(JsonWriter& w, const InstallRecord& r) {
+  w.Key("version").String(r.version);
+  w.Key("catalog").String(r.catalog);
+  w.Key("url").String(r.url);
+  w.Key("sha256").String(r.sha256);
+  w.Key("size").Int(static_cast<int64_t>(r.size));
+  w.Key("verified").Bool(r.verified);
+  w.Key("signed").Bool(r.signed_index);
+  w.Key("installed_at").String(r.installed_at);
+  w.Key("author").String(r.author);
+  w.Key("homepage").String(r.homepage);
+  w.Key("isolation").String(r.isolation);
+  w.Key("path").String(r.path);
 }
 
 }  // namespace plugline::core

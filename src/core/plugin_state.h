@@ -28,6 +28,8 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
+#include "absl/functional/function_ref.h"
+#include "core/json.h"
 #include "core/state_file.h"
 
 namespace plugline::core {
@@ -81,8 +83,19 @@ class PluginStateStore {
   const std::string& path() const { return file_.path(); }
 
  private:
+  // Under the file's lock: `change` edits plugin `id`'s entry (an empty object when new).
+  absl::Status UpdateEntry(std::string_view id, std::vector<std::string>* warnings,
+                           absl::FunctionRef<void(Value& entry)> change) const;
+
   StateFile file_;
 };
+
+// An install record as JSON, the form every listing and answer uses: {"version", "catalog",
+// "url", "sha256", "size", "verified", "signed", "installed_at", "author", "homepage",
+// "isolation", "path"}.
+void WriteInstallRecord(JsonWriter& w, const InstallRecord& record);
+// The same members, into an object the caller has begun.
+void WriteInstallRecordMembers(JsonWriter& w, const InstallRecord& record);
 
 }  // namespace plugline::core
 

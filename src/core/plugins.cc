@@ -308,20 +308,7 @@ std::string PluginListJson(const std::vector<PluginInfo>& plugins) {
     w.Key("protected").Bool(p.protect);
     w.Key("install");
     if (p.install.has_value()) {
-      const InstallRecord& r = *p.install;
-      w.BeginObject();
-      w.Key("version").String(r.version);
-      w.Key("catalog").String(r.catalog);
-      w.Key("url").String(r.url);
-      w.Key("sha256").String(r.sha256);
-      w.Key("size").Int(static_cast<int64_t>(r.size));
-      w.Key("verified").Bool(r.verified);
-      w.Key("signed").Bool(r.signed_index);
-      w.Key("installed_at").String(r.installed_at);
-      w.Key("author").String(r.author);
-      w.Key("homepage").String(r.homepage);
-      w.Key("isolation").String(r.isolation);
-      w.EndObject();
+      WriteInstallRecord(w, *p.install);
     } else {
       w.Null();
     }

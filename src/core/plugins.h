@@ -160,7 +160,7 @@ struct PluginInfo {
 // reason/path/tier/version/description and absent stats; stats: {"match_count",
 // "shape_count", "fail_count", "tokens_saved", "average_shape_ms"}; "install" (null unless
 // installed from a catalog): {"version", "catalog", "url", "sha256", "size", "verified",
-// "signed", "installed_at", "author", "homepage", "isolation"}.
+// "signed", "installed_at", "author", "homepage", "isolation", "path"}.
 std::string PluginListJson(const std::vector<PluginInfo>& plugins);
 
 // The hook chain of one dispatch and the broken plugins it was made without (or with, as

@@ -248,8 +248,8 @@ PLUGLINE_API plugline_status plugline_plugins_available(char **out_json, size_t 
 /* Installs (or upgrades, or reinstalls) plugin `id` from the first catalog that lists it:
  * `version`, or the newest when NULL. Downloaded within bounds, its size and SHA-256 checked
  * against the catalog before it is put in place in one rename; the host then reloads.
- *   {"id", "version", "previous_version", "path", "catalog", "url", "sha256", "size",
- *    "verified", "signed", "isolation"}
+ *   {"id", "previous_version", "version", "catalog", "url", "sha256", "size", "verified",
+ *    "signed", "installed_at", "author", "homepage", "isolation", "path"}
  * PLUGLINE_ENOTFOUND (no catalog lists it), PLUGLINE_EIO (size or checksum mismatch: the
  * message has both values), PLUGLINE_ESTATE (a plugin the user put there by hand has its
  * place; no catalog configured; a signature problem), PLUGLINE_ETIMEOUT,
