@@ -146,7 +146,7 @@ check_find_package() {
     "$libdir/pkgconfig/plugline.pc"
   )
   [[ "$with_v8" == ON ]] && expected+=("$libdir/plugline/libplugline-v8.so" "$libdir/plugline/plugline-js-worker")
-  [[ "$with_cli" == ON ]] && expected+=("$bindir/plugline")
+  [[ "$with_cli" == ON ]] && expected+=("$bindir/plugline" "$libdir/plugline/plugline-catalog")
   local file
   for file in "${expected[@]}"; do
     [[ -e "$prefix/$file" ]] || fail "not installed: $file"
@@ -170,6 +170,17 @@ check_find_package() {
     fail "the exported targets mention plugline_core"
   fi
 
+  if [[ "$with_cli" == ON ]]; then
+    step "the installed plugline finds the installed plugline-catalog"
+    mkdir -p "$work/catalog"
+    printf 'export default {};\n' >"$work/catalog/x.js"
+    printf 'plugins:\n  - {id: x, file: x.js, version: 1.0.0, kind: js-shaper}\n' >"$work/catalog/catalog.yaml"
+    local built
+    built="$(PLUGLINE_HOME="$work/home" "$prefix/$bindir/plugline" catalog build "$work/catalog" \
+               --base-url http://127.0.0.1:1/ 2>&1)" || fail "plugline catalog build failed: $built"
+    [[ -s "$work/catalog/index.json" ]] || fail "plugline catalog build wrote no index: $built"
+  fi
+
   step "check that nothing installed points into the build or source tree"
   local text
   for text in "$lib/cmake/plugline/"*.cmake "$lib/pkgconfig/plugline.pc"; do
@@ -179,7 +190,7 @@ check_find_package() {
   done
   local elf runpath
   for elf in "$lib/libplugline.so" "$prefix/$bindir/plugline" "$lib/plugline/libplugline-v8.so" \
-             "$lib/plugline/plugline-js-worker"; do
+             "$lib/plugline/plugline-js-worker" "$lib/plugline/plugline-catalog"; do
     [[ -e "$elf" ]] || continue
     runpath="$(readelf -d "$elf" | sed -n 's/.*(\(RPATH\|RUNPATH\)).*\[\(.*\)\]/\2/p')"
     case "$runpath" in
