@@ -423,6 +423,14 @@ class Host {
     const call = (hookEvent, payloadJson) => {
       const answer = fn(hookEvent, JSON.parse(payloadJson));
       if (answer === undefined || answer === null) return null;
+      // dispatch() is synchronous: a Promise's answer would come too late, and serialising it
+      // would read as "no opinion". It is the hook's failure instead (a fail-closed hook
+      // denies), and its rejection is handled here so it cannot end the process.
+      if (typeof answer.then === 'function') {
+        answer.then(() => {}, () => {});
+        throw new TypeError(`hook "${id}" returned a Promise (an async function?): dispatch() ` +
+                            'runs hooks synchronously, so return the answer itself');
+      }
       if (typeof answer !== 'object' || Array.isArray(answer)) {
         const what = Array.isArray(answer) ? 'an array' : typeof answer;
         throw new TypeError(`hook "${id}" returned ${what}, not an object, null or undefined`);

@@ -153,6 +153,24 @@ test('failClosed turns a throwing hook into a deny', (t) => {
   assert.deepEqual(result.notices, []);
 });
 
+test('an async hook is never read as "no opinion": it fails, and a fail-closed one denies', async (t) => {
+  const host = openHost(t);
+  host.addHook('g', ['pre_tool_call'], async () => ({ deny: true }), { failClosed: true });
+  const denied = host.dispatch('pre_tool_call', toolCall('rm -rf /'));
+  assert.equal(denied.denied, true);
+  assert.equal(denied.denied_by, 'g');
+  assert.match(denied.reason, /returned a Promise/);
+  host.removeHook('g');
+  let rejected = false;
+  host.addHook('open', ['pre_tool_call'], () => Promise.reject(new Error('late')).finally(() => { rejected = true; }));
+  const open = host.dispatch('pre_tool_call', toolCall('ls'));
+  assert.equal(open.denied, false);
+  assert.equal(open.skipped[0].plugin, 'open');
+  assert.match(open.skipped[0].detail, /returned a Promise/);
+  await new Promise((resolve) => setImmediate(resolve));  // its rejection is handled: no crash
+  assert.equal(rejected, true);
+});
+
 test('odd answers and odd throws fail the hook, never the process', (t) => {
   const host = openHost(t);
   const cases = [
