@@ -64,7 +64,8 @@ struct HostOptions {
 
   // OpenCode plugins (docs/plugins-opencode.md): `client.<path>(...args)` in a plugin calls
   // this with the path ("app.log") and the arguments as a JSON array; its JSON answer resolves
-  // the plugin's promise, an error rejects it. Called on the thread running the plugin's hook.
+  // the plugin's promise, an error rejects it. Called on the thread that called the host method
+  // running the plugin (its hook, or its loading: with a client, plugins load on that thread).
   // Empty: client calls reject with "the host gave plugline no client callback".
   std::function<absl::StatusOr<std::string>(std::string_view path, std::string_view args_json)>
       client = nullptr;

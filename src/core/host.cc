@@ -481,6 +481,8 @@ absl::StatusOr<std::unique_ptr<Host>> Host::Create(HostOptions options) {
         std::optional<core::GuardRecord> record = guards->Find(folder, nullptr);
         return record.has_value() && (record->fail_closed || record->protect);
       });
+  // A host's client is called on the thread running the plugin: while loading too.
+  if (options.client) impl->plugins->LoadOnCallingThread();
   impl->options = std::move(options);
   impl->LoadConfiguration();
   return std::unique_ptr<Host>(new Host(std::move(impl)));

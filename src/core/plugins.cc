@@ -501,8 +501,9 @@ void PluginRegistry::LoadPending(std::optional<PluginKind> kind) {
   };
   // Isolates are independent: load on up to two threads (the machines this targets have few
   // cores, and loading is CPU-bound).
-  size_t threads = std::min<size_t>(pending.size(),
-                                    std::max(1u, std::min(2u, std::thread::hardware_concurrency())));
+  size_t threads = load_on_caller_ ? 1
+                                   : std::min<size_t>(pending.size(),
+                                                      std::max(1u, std::min(2u, std::thread::hardware_concurrency())));
   if (threads <= 1) {
     for (Entry* entry : pending) load_one(entry);
     AfterLoad(pending);

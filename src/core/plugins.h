@@ -204,6 +204,14 @@ class PluginRegistry {
   // already disposed of is not disposed of again.
   void DisposeAll();
 
+  // Loads plugins one after another on the thread that asks for them, instead of on up to
+  // two threads: for a host whose callbacks plugins call while loading (an OpenCode plugin
+  // awaiting its `client`) are bound to the thread that calls the host.
+  void LoadOnCallingThread() {
+    absl::MutexLock lock(&mu_);
+    load_on_caller_ = true;
+  }
+
   // Whether a plugin of `kind` that is not disabled by name was found in a trusted place
   // (broken or not: it would be tried). Loads nothing.
   bool HasEnabled(PluginKind kind) const;
@@ -271,6 +279,7 @@ class PluginRegistry {
   mutable absl::Mutex mu_;
   PluginsConfig config_ ABSL_GUARDED_BY(mu_);
   std::vector<Entry> entries_ ABSL_GUARDED_BY(mu_);
+  bool load_on_caller_ ABSL_GUARDED_BY(mu_) = false;
   // The enabled plugins once everything is loaded; reset by Refresh().
   std::optional<EnabledLists> enabled_ ABSL_GUARDED_BY(mu_);
 };

@@ -216,6 +216,29 @@ test('client: a round trip, and a client that throws rejects the plugin\'s promi
   ]);
 });
 
+test('client: plugins that await the client while loading all load, on this thread (5 runs)', (t) => {
+  const loading = (name) => `export default async ({ client }) => {
+  const answer = await client.app.log({ body: { service: "${name}", level: "info", message: "loading" } });
+  return { "chat.params": async (input, output) => { output.${name} = answer; } };
+};
+`;
+  for (let run = 0; run < 5; ++run) {
+    const calls = [];
+    const client = (clientPath, args) => {
+      calls.push(args[0].body.service);
+      return true;
+    };
+    const host = openHost(t, homeWith({ a: loading('a'), b: loading('b') }), { client });
+    if (host === null) return;
+    const listed = host.plugins().filter((p) => ["a", "b"].includes(p.id));
+    assert.deepEqual(listed.map((p) => [p.id, p.state, p.kind]),
+                     [['a', 'enabled', 'opencode'], ['b', 'enabled', 'opencode']]);
+    assert.deepEqual(calls.sort(), ['a', 'b']);
+    const { output } = host.trigger('chat.params', {}, {});
+    assert.deepEqual(output, { a: true, b: true });
+  }
+});
+
 test('client: an async client, or one calling back into its host, rejects', (t) => {
   let host = null;
   const client = (clientPath) => {

@@ -368,6 +368,27 @@ def test_client_runs_on_the_thread_that_triggers(home: Path, opened: Any) -> Non
     assert threads and set(threads) == set(worker_ids)
 
 
+def test_plugins_awaiting_the_client_while_loading_load_on_the_calling_thread(
+        home: Path, opened: Any) -> None:
+    loading = """export default async ({ client }) => {
+  const answer = await client.app.log({ body: { service: "NAME" } });
+  return { "chat.params": async (input, output) => { output.NAME = answer; } };
+};
+"""
+    write_plugins(home, a=loading.replace("NAME", "a"), b=loading.replace("NAME", "b"))
+    threads: list[str] = []
+
+    def client(path: str, args: list[Any]) -> Any:
+        threads.append(threading.current_thread().name)
+        return True
+
+    host = opened(client=client)
+    listed = {p["id"]: p for p in host.plugins() if p["id"] in ("a", "b")}
+    assert [(listed[i]["state"], listed[i]["kind"]) for i in ("a", "b")] == [("enabled", "opencode")] * 2
+    assert threads == [threading.current_thread().name] * 2
+    assert host.trigger("chat.params", {}, {})["output"] == {"a": True, "b": True}
+
+
 def test_keyboard_interrupt_in_the_client_is_re_raised(home: Path, opened: Any) -> None:
     def client(path: str, args: list[Any]) -> Any:
         if path == "app.fail":
