@@ -95,6 +95,8 @@ bool IsHeaderField(std::string_view line) {
   return i + 1 < line.size() && line[i] == ':' && line[i + 1] == ' ';
 }
 
+// A commit of a history: "commit <hash>" (git log) or "<hash> subject" (--oneline), the hash
+// 7 to 40 hexadecimal digits.
 bool IsCommitLine(std::string_view line) {
   if (line.starts_with("commit ")) line.remove_prefix(7);
   size_t n = 0;
@@ -243,6 +245,7 @@ BudgetCut Assemble(const std::vector<std::string_view>& lines, const std::vector
   bool identifiers_cut = false;
   std::map<std::string, uint64_t> cut_by_file;
   uint64_t identifiers_left_out = 0;
+  uint64_t commits_left_out = 0;
   uint64_t without_file = 0;
   for (size_t i : order) {
     const int want = rank[i];
@@ -253,9 +256,13 @@ BudgetCut Assemble(const std::vector<std::string_view>& lines, const std::vector
       continue;
     }
     if (want != kIdentifier && !is_list[i]) continue;
+    identifiers_cut = true;
+    if (!is_list[i] && IsCommitLine(lines[i])) {
+      ++commits_left_out;
+      continue;
+    }
     std::vector<std::string_view> listed = ListedLocations(lines[i]);
     if (listed.empty()) listed.push_back(LocationPath(lines[i]));
-    identifiers_cut = true;
     for (std::string_view path : listed) {
       ++identifiers_left_out;
       if (path.empty()) {
@@ -318,10 +325,16 @@ BudgetCut Assemble(const std::vector<std::string_view>& lines, const std::vector
       StrAppend(&by_file, by_file.empty() ? "" : ", ", FormatCount(without_file),
                 " naming no file");
     }
-    StrAppend(&cut.summary, "… ", FormatCount(identifiers_left_out),
-              identifiers_left_out == 1 ? " failure, error or location"
-                                        : " failures, errors or locations",
-              " did not fit: ", by_file, "\n");
+    if (identifiers_left_out > 0) {
+      StrAppend(&cut.summary, "… ", FormatCount(identifiers_left_out),
+                identifiers_left_out == 1 ? " failure, error or location"
+                                          : " failures, errors or locations",
+                " did not fit: ", by_file, "\n");
+    }
+    if (commits_left_out > 0) {
+      StrAppend(&cut.summary, "… ", FormatCount(commits_left_out),
+                commits_left_out == 1 ? " commit" : " commits", " did not fit\n");
+    }
   }
   StrAppend(&cut.summary, "… cut to the ", FormatCount(max_tokens),
             "-token budget: ", FormatCount(cut.lines_left_out), " of ", FormatCount(n),

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "core/text.h"
 #include "test_util.h"
 
@@ -55,6 +56,19 @@ TEST_CASE("over budget: outcome, identifiers, then evidence, then context, never
   CHECK(Contains(cut.summary, "lines cut (budget)"));
   CHECK(Contains(cut.summary, absl::StrCat("… cut to the 1,200-token budget: ", cut.lines_left_out,
                                            " of 122 summary lines left out")));
+}
+
+TEST_CASE("commits of a history that do not fit are said to be commits") {
+  std::string summary = "git log: 3000 commits\n";
+  for (int i = 0; i < 3000; ++i) {
+    absl::StrAppend(&summary, absl::StrFormat("%010x", 0x1000000 + i * 7919),
+                    " Fix the parser for case ", i, " of the grammar\n");
+  }
+  BudgetCut cut = FitToBudget(summary, 2000, 60, Counter());
+  INFO(cut.summary);
+  CHECK(Counter().Count(cut.summary) + 60 <= 2000);
+  CHECK(Contains(cut.summary, " commits did not fit\n"));
+  CHECK_FALSE(Contains(cut.summary, "failures, errors or locations"));
 }
 
 TEST_CASE("identifiers that do not fit are counted by file") {
