@@ -809,19 +809,7 @@ size_t SharedPrefix(std::string_view first, const LineInfo& first_info, std::str
 // A line that logs an HTTP request: a method, then a path ("INFO GET /orders/7 200 3ms",
 // "\"POST /api/orders HTTP/1.1\" 500").
 bool NamesRequest(std::string_view line) {
-  static constexpr std::string_view kMethods[] = {"GET", "POST", "PUT", "PATCH", "DELETE", "HEAD",
-                                                  "OPTIONS"};
-  line = line.substr(0, 2048);
-  for (std::string_view m : kMethods) {
-    for (size_t at = line.find(m); at != npos; at = line.find(m, at + 1)) {
-      const size_t after = at + m.size();
-      const bool starts = at == 0 || line[at - 1] == ' ' || line[at - 1] == '"' || line[at - 1] == '\'';
-      if (starts && after + 1 < line.size() && line[after] == ' ' && line[after + 1] == '/') {
-        return true;
-      }
-    }
-  }
-  return false;
+  return core::FindRequest(line.substr(0, 2048)) != npos;
 }
 
 // ---- trouble, frames ------------------------------------------------------------------------

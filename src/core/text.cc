@@ -450,6 +450,27 @@ bool ServerErrorStatusAt(std::string_view s, size_t at) {
 
 }  // namespace
 
+size_t FindRequest(std::string_view line, size_t from, size_t* path_end) {
+  static constexpr std::string_view kMethods[] = {"GET ", "POST ", "PUT ", "PATCH ", "DELETE ",
+                                                  "HEAD ", "OPTIONS "};
+  size_t best = std::string_view::npos, best_end = 0;
+  for (std::string_view method : kMethods) {
+    for (size_t at = line.find(method, from); at != std::string_view::npos && at < best;
+         at = line.find(method, at + 1)) {
+      const char before = at == 0 ? ' ' : line[at - 1];
+      if (before != ' ' && before != '\t' && before != '"' && before != '\'') continue;
+      size_t i = at + method.size();
+      if (i >= line.size() || line[i] != '/') continue;
+      while (i < line.size() && line[i] != ' ' && line[i] != '"') ++i;
+      best = at;
+      best_end = i;
+      break;
+    }
+  }
+  if (best != std::string_view::npos && path_end != nullptr) *path_end = best_end;
+  return best;
+}
+
 bool IsFailedRequestLine(std::string_view line) {
   // Every such line has " 5" (its status): one scan for the many lines that have not.
   if (line.find(" 5") == std::string_view::npos) return false;
@@ -465,17 +486,10 @@ bool IsFailedRequestLine(std::string_view line) {
     if (ServerErrorStatusAt(line, i)) return true;
   }
   // `GET /orders/42 500 12.345 ms - 59` (morgan's dev and tiny formats): method, path, status.
-  static constexpr std::string_view kMethods[] = {"GET ", "POST ", "PUT ", "PATCH ", "DELETE ",
-                                                  "HEAD ", "OPTIONS "};
-  for (std::string_view method : kMethods) {
-    for (size_t at = line.find(method); at != std::string_view::npos;
-         at = line.find(method, at + 1)) {
-      if (at > 0 && line[at - 1] != ' ' && line[at - 1] != '\t') continue;
-      size_t i = at + method.size();
-      if (i >= line.size() || line[i] != '/') continue;
-      while (i < line.size() && line[i] != ' ') ++i;
-      if (i < line.size() && ServerErrorStatusAt(line, i + 1)) return true;
-    }
+  size_t path_end = 0;
+  for (size_t at = FindRequest(line, 0, &path_end); at != std::string_view::npos;
+       at = FindRequest(line, at + 1, &path_end)) {
+    if (path_end < line.size() && ServerErrorStatusAt(line, path_end + 1)) return true;
   }
   return false;
 }

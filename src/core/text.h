@@ -78,6 +78,12 @@ class KeywordMatcher {
 // 5xx status. The generic shaper keeps them from the middle of an output, and so does the
 // shaping window (output_window.h).
 bool LooksLikeErrorLine(std::string_view line);
+// The first request named in `line` at or after `from`: an HTTP method (GET, POST, PUT, PATCH,
+// DELETE, HEAD, OPTIONS) at the start of the line or after a space, tab or quote, one space,
+// then a path starting with '/'. Returns where the method starts and sets `*path_end` (may be
+// null) to where the path ends; npos when there is none.
+size_t FindRequest(std::string_view line, size_t from = 0, size_t* path_end = nullptr);
+
 // A server's log line of a request answered with a 5xx status (`"GET /x HTTP/1.1" 500 59`,
 // `GET /x 503 1.2 ms - 10`): the request that failed, next to its traceback. Part of
 // LooksLikeErrorLine.

@@ -171,6 +171,19 @@ TEST_CASE("text: trouble words count where a word starts, CamelCase parts includ
   CHECK(FindErrorLine(text) == text.find("a.c:3:"));
 }
 
+TEST_CASE("text: FindRequest finds a method and a path, not a word that ends in one") {
+  size_t end = 0;
+  const std::string_view combined = R"(1.2.3.4 - - [x] "POST /api/pay?x=1 HTTP/2.0" 502 157)";
+  CHECK(FindRequest(combined, 0, &end) == combined.find("POST"));
+  CHECK(combined.substr(end).starts_with(" HTTP/2.0"));
+  const std::string_view morgan = "INFO GET /export 200 streaming";
+  CHECK(FindRequest(morgan, 0, &end) == 5);
+  CHECK(morgan.substr(end) == " 200 streaming");
+  CHECK(FindRequest("TARGET /x 500") == std::string_view::npos);
+  CHECK(FindRequest("GET nothing") == std::string_view::npos);
+  CHECK(FindRequest("GET / then PUT /b", 1) == 11);
+}
+
 TEST_CASE("text: a server's line of a request that failed with a 5xx is an error line") {
   for (std::string_view line : {
            R"(127.0.0.1 - - [01/Dec/2026 22:43:59] "GET /orders/42 HTTP/1.1" 500 59)",
