@@ -3,6 +3,7 @@
 // plugline_status through one table, StatusToCode().
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdlib>
 #include <cstring>
@@ -115,6 +116,29 @@ plugline_status Guard(const char* function, Body body) noexcept {
   } catch (...) {
     return Fail(PLUGLINE_EINTERNAL, StrCat(function, ": internal error"));
   }
+}
+
+// The hosts whose callbacks (native hooks, the client) run on this thread now, innermost last.
+thread_local std::vector<const plugline_host*> t_in_callbacks;
+
+// Marks a host's callback as running on this thread while it lives.
+class CallbackScope {
+ public:
+  explicit CallbackScope(const plugline_host* host) { t_in_callbacks.push_back(host); }
+  ~CallbackScope() { t_in_callbacks.pop_back(); }
+  CallbackScope(const CallbackScope&) = delete;
+  CallbackScope& operator=(const CallbackScope&) = delete;
+};
+
+bool InCallbackOf(const plugline_host* host) {
+  return std::find(t_in_callbacks.begin(), t_in_callbacks.end(), host) != t_in_callbacks.end();
+}
+
+plugline_status Reentered(const char* function) {
+  return Fail(PLUGLINE_ESTATE,
+              StrCat(function, ": called from inside one of this host's own callbacks (a native "
+                               "hook or the client), which would re-enter the call that is "
+                               "running it; answer first, and call the host afterwards"));
 }
 
 plugline_status NullArgument(const char* function, const char* name) {
@@ -264,10 +288,20 @@ plugline_status plugline_host_new(plugline_host** out, const plugline_config* co
   return Guard(__func__, [&] {
     if (out == nullptr) return NullArgument(__func__, "out");
     plugline::HostOptions options = config != nullptr ? config->options : plugline::HostOptions();
+    // The client knows its host once it exists: a call into that host from the client is refused.
+    auto self = std::make_shared<const plugline_host*>(nullptr);
+    if (options.client) {
+      options.client = [inner = std::move(options.client), self](std::string_view path,
+                                                                 std::string_view args) {
+        CallbackScope scope(*self);
+        return inner(path, args);
+      };
+    }
     absl::StatusOr<std::unique_ptr<plugline::Host>> host =
         plugline::Host::Create(std::move(options));
     if (!host.ok()) return FromStatus(host.status());
     auto* handle = new plugline_host();
+    *self = handle;
     handle->host = *std::move(host);
     if (config != nullptr) {
       handle->token_user_data = config->token_user_data;
@@ -284,6 +318,7 @@ plugline_status plugline_host_diagnostics(char** out_json, size_t* out_len, plug
   return Guard(__func__, [&] {
     if (out_json == nullptr) return NullArgument(__func__, "out_json");
     if (host == nullptr) return NullArgument(__func__, "host");
+    if (InCallbackOf(host)) return Reentered(__func__);
     plugline::core::JsonWriter writer;
     writer.BeginArray();
     for (const std::string& message : host->host->diagnostics()) writer.String(message);
@@ -296,6 +331,7 @@ plugline_status plugline_host_stats(char** out_json, size_t* out_len, plugline_h
   return Guard(__func__, [&] {
     if (out_json == nullptr) return NullArgument(__func__, "out_json");
     if (host == nullptr) return NullArgument(__func__, "host");
+    if (InCallbackOf(host)) return Reentered(__func__);
     absl::StatusOr<std::string> stats = host->host->StatsJson();
     if (!stats.ok()) return FromStatus(stats.status());
     return ReturnBuffer(*stats, out_json, out_len);
@@ -306,6 +342,7 @@ plugline_status plugline_host_plugins(char** out_json, size_t* out_len, plugline
   return Guard(__func__, [&] {
     if (out_json == nullptr) return NullArgument(__func__, "out_json");
     if (host == nullptr) return NullArgument(__func__, "host");
+    if (InCallbackOf(host)) return Reentered(__func__);
     return ReturnBuffer(host->host->PluginsJson(), out_json, out_len);
   });
 }
@@ -343,6 +380,7 @@ plugline_status plugline_plugins_info(char** out_json, size_t* out_len, plugline
   return Guard(__func__, [&] {
     if (out_json == nullptr) return NullArgument(__func__, "out_json");
     if (host == nullptr) return NullArgument(__func__, "host");
+    if (InCallbackOf(host)) return Reentered(__func__);
     if (plugline_status bad = CheckId(__func__, id); bad != PLUGLINE_OK) return bad;
     absl::StatusOr<plugline::core::Value> listing = plugline::core::ParseJson(host->host->PluginsJson(), "plugins");
     if (!listing.ok()) return FromStatus(listing.status());
@@ -373,6 +411,7 @@ plugline_status plugline_plugins_info(char** out_json, size_t* out_len, plugline
 plugline_status plugline_plugins_enable(plugline_host* host, const char* id) {
   return Guard(__func__, [&] {
     if (host == nullptr) return NullArgument(__func__, "host");
+    if (InCallbackOf(host)) return Reentered(__func__);
     if (plugline_status bad = CheckId(__func__, id); bad != PLUGLINE_OK) return bad;
     return FromStatus(host->host->SetPluginEnabled(id, true));
   });
@@ -381,6 +420,7 @@ plugline_status plugline_plugins_enable(plugline_host* host, const char* id) {
 plugline_status plugline_plugins_disable(plugline_host* host, const char* id) {
   return Guard(__func__, [&] {
     if (host == nullptr) return NullArgument(__func__, "host");
+    if (InCallbackOf(host)) return Reentered(__func__);
     if (plugline_status bad = CheckId(__func__, id); bad != PLUGLINE_OK) return bad;
     return FromStatus(host->host->SetPluginEnabled(id, false));
   });
@@ -391,6 +431,7 @@ plugline_status plugline_plugins_sync(char** out_json, size_t* out_len, plugline
   return Guard(__func__, [&] {
     if (out_json == nullptr) return NullArgument(__func__, "out_json");
     if (host == nullptr) return NullArgument(__func__, "host");
+    if (InCallbackOf(host)) return Reentered(__func__);
     std::vector<plugline::catalog::SyncReport> reports = Catalogs(host).Sync(Progress(progress, user_data));
     return ReturnBuffer(plugline::catalog::SyncReportsJson(reports), out_json, out_len);
   });
@@ -400,6 +441,7 @@ plugline_status plugline_plugins_available(char** out_json, size_t* out_len, plu
   return Guard(__func__, [&] {
     if (out_json == nullptr) return NullArgument(__func__, "out_json");
     if (host == nullptr) return NullArgument(__func__, "host");
+    if (InCallbackOf(host)) return Reentered(__func__);
     plugline::catalog::Availability offer = Catalogs(host).Available("", nullptr);
     return ReturnBuffer(plugline::catalog::AvailabilityJson(offer, absl::Now()), out_json, out_len);
   });
@@ -411,6 +453,7 @@ plugline_status plugline_plugins_install(char** out_json, size_t* out_len, plugl
   return Guard(__func__, [&] {
     if (out_json == nullptr) return NullArgument(__func__, "out_json");
     if (host == nullptr) return NullArgument(__func__, "host");
+    if (InCallbackOf(host)) return Reentered(__func__);
     if (plugline_status bad = CheckId(__func__, id); bad != PLUGLINE_OK) return bad;
     absl::StatusOr<plugline::catalog::InstallOutcome> outcome =
         Catalogs(host).Install(id, version != nullptr ? version : "", Progress(progress, user_data));
@@ -426,6 +469,7 @@ plugline_status plugline_plugins_remove(char** out_json, size_t* out_len, plugli
   return Guard(__func__, [&] {
     if (out_json == nullptr) return NullArgument(__func__, "out_json");
     if (host == nullptr) return NullArgument(__func__, "host");
+    if (InCallbackOf(host)) return Reentered(__func__);
     if (plugline_status bad = CheckId(__func__, id); bad != PLUGLINE_OK) return bad;
     absl::StatusOr<plugline::core::InstallRecord> removed = Catalogs(host).Remove(id);
     if (!removed.ok()) return FromStatus(removed.status());
@@ -437,6 +481,7 @@ plugline_status plugline_plugins_remove(char** out_json, size_t* out_len, plugli
 plugline_status plugline_host_reload(plugline_host* host) {
   return Guard(__func__, [&] {
     if (host == nullptr) return NullArgument(__func__, "host");
+    if (InCallbackOf(host)) return Reentered(__func__);
     host->host->Reload();
     return PLUGLINE_OK;
   });
@@ -476,6 +521,7 @@ plugline_status plugline_host_shape(char** out_json, size_t* out_len, plugline_h
   return Guard(__func__, [&] {
     if (out_json == nullptr) return NullArgument(__func__, "out_json");
     if (host == nullptr) return NullArgument(__func__, "host");
+    if (InCallbackOf(host)) return Reentered(__func__);
     if (command == nullptr && command_len != 0) return NullArgument(__func__, "command");
     if (output == nullptr && output_len != 0) return NullArgument(__func__, "output");
     plugline::ShapeRequest request;
@@ -497,6 +543,7 @@ plugline_status plugline_capture_new(plugline_capture** out, plugline_host* host
     if (out == nullptr) return NullArgument(__func__, "out");
     *out = nullptr;
     if (host == nullptr) return NullArgument(__func__, "host");
+    if (InCallbackOf(host)) return Reentered(__func__);
     auto capture = std::make_unique<plugline_capture>();
     capture->capture = host->host->StartCapture();
     *out = capture.release();
@@ -546,6 +593,7 @@ plugline_status plugline_host_dispatch(char** out_json, size_t* out_len, pluglin
   return Guard(__func__, [&] {
     if (out_json == nullptr) return NullArgument(__func__, "out_json");
     if (host == nullptr) return NullArgument(__func__, "host");
+    if (InCallbackOf(host)) return Reentered(__func__);
     if (event == nullptr) return NullArgument(__func__, "event");
     if (payload_json == nullptr) return NullArgument(__func__, "payload_json");
     absl::StatusOr<plugline::DispatchResult> result =
@@ -586,6 +634,7 @@ plugline_status plugline_host_add_hook(plugline_host* host, const plugline_hook_
                                        void (*user_data_free)(void*)) {
   return Guard(__func__, [&] {
     if (host == nullptr) return NullArgument(__func__, "host");
+    if (InCallbackOf(host)) return Reentered(__func__);
     if (options == nullptr) return NullArgument(__func__, "options");
     if (fn == nullptr) return NullArgument(__func__, "fn");
     auto covers = [&](size_t offset, size_t size) { return options->struct_size >= offset + size; };
@@ -607,8 +656,10 @@ plugline_status plugline_host_add_hook(plugline_host* host, const plugline_hook_
     auto owned = std::make_shared<std::unique_ptr<void, void (*)(void*)>>(
         std::unique_ptr<void, void (*)(void*)>(nullptr, +[](void*) {}));
     const std::string id = hook.id;
-    hook.function = [fn, user_data, owned, id](std::string_view event, std::string_view payload)
+    hook.function = [fn, user_data, owned, id, host](std::string_view event,
+                                                     std::string_view payload)
         -> absl::StatusOr<plugline::HookAnswer> {
+      CallbackScope scope(host);
       plugline_hook_answer answer;
       const std::string event_text(event);  // NUL-terminated for C
       const std::string payload_text(payload);
@@ -642,6 +693,7 @@ plugline_status plugline_host_add_hook(plugline_host* host, const plugline_hook_
 plugline_status plugline_host_remove_hook(plugline_host* host, const char* id) {
   return Guard(__func__, [&] {
     if (host == nullptr) return NullArgument(__func__, "host");
+    if (InCallbackOf(host)) return Reentered(__func__);
     if (id == nullptr) return NullArgument(__func__, "id");
     return FromStatus(host->host->RemoveHook(id));
   });
@@ -653,6 +705,7 @@ plugline_status plugline_host_trigger(char** out_json, size_t* out_len, plugline
   return Guard(__func__, [&] {
     if (out_json == nullptr) return NullArgument(__func__, "out_json");
     if (host == nullptr) return NullArgument(__func__, "host");
+    if (InCallbackOf(host)) return Reentered(__func__);
     if (name == nullptr) return NullArgument(__func__, "name");
     if (input_json == nullptr) return NullArgument(__func__, "input_json");
     if (output_json == nullptr) return NullArgument(__func__, "output_json");
@@ -669,6 +722,7 @@ plugline_status plugline_host_tools(char** out_json, size_t* out_len, plugline_h
   return Guard(__func__, [&] {
     if (out_json == nullptr) return NullArgument(__func__, "out_json");
     if (host == nullptr) return NullArgument(__func__, "host");
+    if (InCallbackOf(host)) return Reentered(__func__);
     std::vector<std::string> names;
     if (builtin_tools != nullptr) {
       for (absl::string_view name : absl::StrSplit(builtin_tools, ',', absl::SkipWhitespace())) {
@@ -686,6 +740,7 @@ plugline_status plugline_host_execute_tool(char** out_json, size_t* out_len, plu
   return Guard(__func__, [&] {
     if (out_json == nullptr) return NullArgument(__func__, "out_json");
     if (host == nullptr) return NullArgument(__func__, "host");
+    if (InCallbackOf(host)) return Reentered(__func__);
     if (name == nullptr) return NullArgument(__func__, "name");
     std::string_view args = args_json == nullptr ? "{}" : std::string_view(args_json, args_len);
     std::string_view context =

@@ -138,7 +138,7 @@ static void test_shape(void) {
   size_t output_len = 0;
   char *output = numbered_output(500, &output_len);
   int calls = 0;
-  plugline_shape_options options;
+  plugline_shape_options options = PLUGLINE_SHAPE_OPTIONS_INIT;
   static const char binary[] = {'a', '\0', (char)0xff, 'b', '\n'};
 
   make_home(home, sizeof home);
@@ -173,7 +173,7 @@ static void test_shape(void) {
   json = NULL;
 
   /* Forced shaper through the options struct; an unknown one fails with a message. */
-  options.struct_size = sizeof options;
+  EXPECT(options.struct_size == sizeof options && options.shaper == NULL && options.max_tokens == 0);
   options.shaper = "builtin-generic";
   EXPECT_STATUS(plugline_host_shape(&json, NULL, host, "seq 500", 7, output, output_len,
                                     PLUGLINE_EXIT_CODE_UNKNOWN, &options),
@@ -249,13 +249,52 @@ static void free_hook(void *user_data) {
   ++hook_freed;
 }
 
+/* A hook that calls back into its own host: refused with PLUGLINE_ESTATE, not re-entered. */
+static plugline_status reentry_status = PLUGLINE_OK;
+static int reentrant_hook(const char *event, const char *payload, size_t len,
+                          plugline_hook_answer *answer, void *user_data) {
+  char *json = NULL;
+  size_t json_len = 0;
+  (void)event;
+  (void)payload;
+  (void)len;
+  (void)answer;
+  reentry_status = plugline_host_stats(&json, &json_len, (plugline_host *)user_data);
+  plugline_free(json);
+  return 0;
+}
+
+static void test_reentry(void) {
+  char home[512];
+  plugline_config *config = NULL;
+  plugline_host *host = NULL;
+  char *json = NULL;
+  size_t len = 0;
+  plugline_hook_options options = PLUGLINE_HOOK_OPTIONS_INIT;
+  make_home(home, sizeof home);
+  EXPECT_STATUS(plugline_config_new(&config), PLUGLINE_OK);
+  EXPECT_STATUS(plugline_config_set_home(config, home), PLUGLINE_OK);
+  EXPECT_STATUS(plugline_host_new(&host, config), PLUGLINE_OK);
+  plugline_config_free(config);
+  options.id = "reenter";
+  options.events = "*";
+  EXPECT_STATUS(plugline_host_add_hook(host, &options, reentrant_hook, host, NULL), PLUGLINE_OK);
+  EXPECT_STATUS(plugline_host_dispatch(&json, &len, host, "turn_end", "{}", 2), PLUGLINE_OK);
+  plugline_free(json);
+  EXPECT(reentry_status == PLUGLINE_ESTATE);
+  /* Outside the callback the same call works. */
+  EXPECT_STATUS(plugline_host_stats(&json, &len, host), PLUGLINE_OK);
+  plugline_free(json);
+  plugline_host_free(host);
+}
+
 static void test_hooks(void) {
   char home[512];
   plugline_config *config = NULL;
   plugline_host *host = NULL;
   char *json = NULL;
   size_t len = 0;
-  plugline_hook_options options;
+  plugline_hook_options options = PLUGLINE_HOOK_OPTIONS_INIT;
   static const char ls[] = "{\"tool\":\"terminal\",\"arguments\":\"{\\\"command\\\":\\\"ls\\\"}\"}";
   static const char rm[] = "{\"tool\":\"terminal\",\"arguments\":\"{\\\"command\\\":\\\"rm -rf /\\\"}\"}";
   static const char boom[] = "{\"tool\":\"boom\"}";
@@ -266,8 +305,7 @@ static void test_hooks(void) {
   EXPECT_STATUS(plugline_host_new(&host, config), PLUGLINE_OK);
   plugline_config_free(config);
 
-  memset(&options, 0, sizeof options);
-  options.struct_size = sizeof options;
+  EXPECT(options.struct_size == sizeof options && options.id == NULL && options.fail_closed == 0);
   options.id = "guard";
   options.events = "pre_tool_call, post_tool_call";
   EXPECT_STATUS(plugline_host_add_hook(host, &options, guard_hook, &hook_calls, free_hook),
@@ -772,6 +810,7 @@ int main(void) {
   test_opencode();
   test_js_call();
   test_plugins_management();
+  test_reentry();
   if (failures != 0) {
     fprintf(stderr, "%d expectation(s) failed\n", failures);
     return 1;

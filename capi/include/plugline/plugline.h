@@ -22,6 +22,8 @@
  *  - A plugline_config is used by one thread at a time.
  *  - A plugline_host may be used from several threads at once.
  *  - The last-error message is per thread: read it on the thread whose call failed.
+ *  - A host's own callbacks (its native hooks, its client) may not call into that host: such a
+ *    call returns PLUGLINE_ESTATE and does nothing. Other hosts may be called.
  */
 #ifndef PLUGLINE_PLUGLINE_H
 #define PLUGLINE_PLUGLINE_H
@@ -282,6 +284,10 @@ typedef struct plugline_shape_options {
   uint64_t max_tokens;
 } plugline_shape_options;
 
+/* Every field unset, struct_size filled in:
+ *   plugline_shape_options options = PLUGLINE_SHAPE_OPTIONS_INIT;  options.shaper = "..."; */
+#define PLUGLINE_SHAPE_OPTIONS_INIT {sizeof(plugline_shape_options), NULL, 0}
+
 /* Shapes one command's output.
  *
  * `command` (UTF-8, `command_len` bytes) is the command line as the agent ran it; `output`
@@ -405,6 +411,10 @@ typedef struct plugline_hook_options {
   const char *events; /* comma-separated event names; "*" = every event; NULL or "" = none */
   int fail_closed;    /* non-zero: a failure counts as a deny on pre_tool_call */
 } plugline_hook_options;
+
+/* Every field unset, struct_size filled in:
+ *   plugline_hook_options options = PLUGLINE_HOOK_OPTIONS_INIT;  options.id = "guard"; */
+#define PLUGLINE_HOOK_OPTIONS_INIT {sizeof(plugline_hook_options), NULL, NULL, 0}
 
 /* Adds a native hook to the host's chain, after every plugin and every hook added before it.
  * `user_data` is passed to every call; `user_data_free` (may be NULL) is called once when the
