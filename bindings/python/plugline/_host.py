@@ -14,6 +14,8 @@ from typing import Any, Callable, Dict, Iterable, Iterator, List, Mapping, Optio
 
 from . import _library
 from ._errors import InvalidStateError, Status, call_for_buffer, check
+from ._types import (Availability, CatalogSyncReport, DispatchResult, InstallRecord, PluginInfo,
+                     ShapeResult, TriggerResult)
 
 StrPath = Union[str, "os.PathLike[str]", bytes]
 TokenCounter = Callable[[str], int]
@@ -564,7 +566,7 @@ class Host:
             data = call_for_buffer(lib.plugline_host_stats, handle)
         return json.loads(data)
 
-    def plugins(self) -> list[dict[str, Any]]:
+    def plugins(self) -> list[PluginInfo]:
         """Every plugin this host can use — built-in shapers, the plugins in its plugin
         directories, its native hooks — as dicts with ``id``, ``kind`` ("builtin-shaper",
         "js-shaper", "exec-hook", "opencode", "native-hook"), ``tier``, ``state`` ("enabled",
@@ -581,7 +583,7 @@ class Host:
 
     # -- managing plugins (docs/managing-plugins.md, docs/catalog.md) ------------------------
 
-    def plugin_info(self, plugin_id: str) -> list[dict[str, Any]]:
+    def plugin_info(self, plugin_id: str) -> list[PluginInfo]:
         """The listing entries of one plugin (several when one shadows another), each with
         ``stats`` and, for a plugin installed from a catalog, ``install`` (its catalog, URL,
         sha256, whether it was verified). Raises :class:`plugline.NotFoundError` when no plugin
@@ -601,7 +603,7 @@ class Host:
             check(function(handle, _encode_name(plugin_id, "plugin_id")))
 
     def sync_catalogs(self, progress: Optional[Callable[[str, int, int], None]] = None
-                      ) -> list[dict[str, Any]]:
+                      ) -> list[CatalogSyncReport]:
         """Fetches the configured catalogs' indexes; one report per catalog (``url``, ``ok``,
         ``error``, ``not_modified``, ``plugins``, ``signature_verified``, ``skipped``).
         ``progress(url, received, total)`` is told how each download goes (total 0: unknown);
@@ -614,7 +616,7 @@ class Host:
             raise raised[0]
         return json.loads(data)["catalogs"]
 
-    def available_plugins(self) -> dict[str, Any]:
+    def available_plugins(self) -> Availability:
         """What the catalogs offer, from their last synced copies: ``{"catalogs": [...],
         "plugins": [...]}``, each plugin with ``installed_version`` and ``update_available``."""
         lib = _library.lib()
@@ -624,7 +626,7 @@ class Host:
 
     def install_plugin(self, plugin_id: str, version: Optional[str] = None,
                        progress: Optional[Callable[[str, int, int], None]] = None
-                       ) -> dict[str, Any]:
+                       ) -> InstallRecord:
         """Installs (or upgrades) a plugin from a catalog: its size and SHA-256 are checked
         before it is put in place; this host reloads. Returns the install record. Raises
         :class:`plugline.DataLossError` on a size or checksum mismatch (nothing is installed),
@@ -640,7 +642,7 @@ class Host:
             raise raised[0]
         return json.loads(data)
 
-    def remove_plugin(self, plugin_id: str) -> dict[str, Any]:
+    def remove_plugin(self, plugin_id: str) -> InstallRecord:
         """Removes a plugin installed from a catalog; returns its record. Raises
         :class:`plugline.InvalidStateError` for a built-in or a plugin not installed so."""
         lib = _library.lib()
@@ -657,7 +659,7 @@ class Host:
 
     def shape(self, command: Union[str, bytes], output: Union[str, bytes],
               exit_code: Optional[int] = None, shaper: Optional[str] = None,
-              max_tokens: Optional[int] = None) -> dict[str, Any]:
+              max_tokens: Optional[int] = None) -> ShapeResult:
         """Shapes one command's output into what the model should read.
 
         Args:
@@ -738,7 +740,7 @@ class Host:
     # -- hooks ------------------------------------------------------------------------------
 
     def dispatch(self, event: str,
-                 payload: Union[Mapping[str, Any], str, bytes]) -> dict[str, Any]:
+                 payload: Union[Mapping[str, Any], str, bytes]) -> DispatchResult:
         """Dispatches one event to the host's hooks and returns what they decided.
 
         The exec plugins of the host's plugin directories run first, in their order, then the
@@ -867,7 +869,7 @@ class Host:
     # -- OpenCode plugins -------------------------------------------------------------------
 
     def trigger(self, name: str, input: Union[Mapping[str, Any], str, bytes],  # noqa: A002
-                output: Union[Mapping[str, Any], str, bytes]) -> dict[str, Any]:
+                output: Union[Mapping[str, Any], str, bytes]) -> TriggerResult:
         """Runs the OpenCode hook ``name`` of every plugin that has it, in dispatch order, and
         returns the output the last one left (docs/plugins-opencode.md).
 
