@@ -279,6 +279,8 @@ export class Host {
   executeTool(name: string, args: Record<string, unknown> | string,
               context?: ToolContext | string | null): ToolResult;
   close(): void;
+  /** close() (once), for `using host = new Host(...)`. */
+  [Symbol.dispose](): void;
   readonly closed: boolean;
 }
 

@@ -532,6 +532,11 @@ class Host {
     this.#client = null;
   }
 
+  /** close(), for `using host = new Host(...)` (explicit resource management). */
+  [Symbol.dispose ?? Symbol.for('Symbol.dispose')]() {
+    if (!this.closed) this.close();
+  }
+
   /** True after close(). */
   get closed() {
     return this.#native.closed;
