@@ -11,7 +11,6 @@
 #include <string_view>
 
 #include "absl/strings/str_cat.h"
-#include "core/strings.h"
 #include "absl/strings/string_view.h"
 
 namespace plugline {

@@ -15,7 +15,6 @@
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
 #include "catalog/digest.h"
-#include "catalog/digest.h"
 #include "core/config.h"
 #include "core/fs.h"
 #include "core/json.h"

@@ -237,7 +237,7 @@ TEST_CASE("catalog: size mismatch, 404, truncated body, slow server, server down
   CHECK(absl::StrContains(offline.output, "seconds ago"));
 }
 
-TEST_CASE("catalog: a signed index verifies; tampered or under another key it is refused") {
+TEST_CASE("catalog: a signed index verifies — tampered or under another key it is refused") {
   Fixture f;
   WriteFile(core::JoinPath(f.dir, "terra-1.2.0.js"), Shaper("terra", "1.2.0", "s"));
   f.Build(kTerra, /*sign=*/true);
@@ -333,7 +333,7 @@ TEST_CASE("catalog: sync picks up a new entry with a conditional request, and tw
   CHECK(state->Find("plugins")->Find("other")->Find("installed") != nullptr);
 }
 
-TEST_CASE("catalog: an exec plugin arrives as a tar.gz folder and runs; --remove takes the folder") {
+TEST_CASE("catalog: an exec plugin arrives as a tar.gz folder and runs — --remove takes the folder") {
   Fixture f;
   exec::ProcessSpec spec;
   spec.argv = {"python3", plugline::testing::SourceDir() + "/catalog/make_archive.py",

@@ -31,7 +31,7 @@ std::string Entry(std::string_view fields) {
                 kSha, R"(", "size": 10)", fields, "}");
 }
 
-TEST_CASE("catalog index: entries resolve against the index URL; a bad entry is skipped with why") {
+TEST_CASE("catalog index: entries resolve against the index URL — a bad entry is skipped with why") {
   const std::string climbing = StrCat(R"({"id": "x", "version": "1", "kind": "js-shaper", "url": "../x.js", "sha256": ")",
                                       kSha, R"(", "size": 1})");
   const std::string json = StrCat(R"({"catalog": 1, "name": "n", "plugins": [)", Entry(""), ",",

@@ -137,7 +137,7 @@ TEST_CASE("plugins --disable warns that a protected guard no longer denies") {
   CHECK(absl::StrContains(off.output, "no-rm is a protected guard"));
 }
 
-TEST_CASE("plugins --info: one plugin in full; an unknown id exits 1 naming a near one") {
+TEST_CASE("plugins --info: one plugin in full — an unknown id exits 1 naming a near one") {
   Cli cli;
   REQUIRE(cli.Run({"shape", "--command", "git diff"}, "", std::string(kDiff)).exit_status == 0);
   auto info = cli.Run({"plugins", "--info", "builtin-git-diff"});
@@ -165,7 +165,7 @@ TEST_CASE("plugins --info: one plugin in full; an unknown id exits 1 naming a ne
   CHECK(cli.Run({"plugins", "--info", "a", "--disable", "b"}).exit_status == 2);
 }
 
-TEST_CASE("plugins --tier filters the listing; an unknown tier is a usage error") {
+TEST_CASE("plugins --tier filters the listing — an unknown tier is a usage error") {
   Cli cli;
   InstallGuard(cli);
   auto builtins = cli.Run({"plugins", "--tier", "built-in", "--json"});
