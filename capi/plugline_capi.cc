@@ -349,15 +349,16 @@ plugline_status plugline_host_plugins(char** out_json, size_t* out_len, plugline
 
 namespace {
 
-// The catalogs of the host's home, as its global config.yaml names them.
-plugline::catalog::CatalogManager Catalogs(plugline_host* host) {
+// The catalogs of the host's home, as its global config.yaml names them. (Out parameters:
+// this file's functions have C linkage, which cannot return a C++ type.)
+void Catalogs(plugline_host* host, std::optional<plugline::catalog::CatalogManager>* out) {
   plugline::core::Config config = plugline::core::LoadConfig(host->host->home(), "", nullptr);
-  return plugline::catalog::CatalogManager(host->host->home(), config.catalogs);
+  out->emplace(host->host->home(), config.catalogs);
 }
 
-plugline::catalog::ProgressFn Progress(plugline_progress_fn progress, void* user_data) {
-  if (progress == nullptr) return nullptr;
-  return [progress, user_data](std::string_view url, uint64_t received, uint64_t total) {
+void Progress(plugline_progress_fn progress, void* user_data, plugline::catalog::ProgressFn* out) {
+  if (progress == nullptr) return;
+  *out = [progress, user_data](std::string_view url, uint64_t received, uint64_t total) {
     const std::string text(url);
     progress(user_data, text.c_str(), received, total);
   };
@@ -432,7 +433,11 @@ plugline_status plugline_plugins_sync(char** out_json, size_t* out_len, plugline
     if (out_json == nullptr) return NullArgument(__func__, "out_json");
     if (host == nullptr) return NullArgument(__func__, "host");
     if (InCallbackOf(host)) return Reentered(__func__);
-    std::vector<plugline::catalog::SyncReport> reports = Catalogs(host).Sync(Progress(progress, user_data));
+    std::optional<plugline::catalog::CatalogManager> catalogs;
+    Catalogs(host, &catalogs);
+    plugline::catalog::ProgressFn report;
+    Progress(progress, user_data, &report);
+    std::vector<plugline::catalog::SyncReport> reports = catalogs->Sync(report);
     return ReturnBuffer(plugline::catalog::SyncReportsJson(reports), out_json, out_len);
   });
 }
@@ -442,7 +447,9 @@ plugline_status plugline_plugins_available(char** out_json, size_t* out_len, plu
     if (out_json == nullptr) return NullArgument(__func__, "out_json");
     if (host == nullptr) return NullArgument(__func__, "host");
     if (InCallbackOf(host)) return Reentered(__func__);
-    plugline::catalog::Availability offer = Catalogs(host).Available("", nullptr);
+    std::optional<plugline::catalog::CatalogManager> catalogs;
+    Catalogs(host, &catalogs);
+    plugline::catalog::Availability offer = catalogs->Available("", nullptr);
     return ReturnBuffer(plugline::catalog::AvailabilityJson(offer, absl::Now()), out_json, out_len);
   });
 }
@@ -455,8 +462,12 @@ plugline_status plugline_plugins_install(char** out_json, size_t* out_len, plugl
     if (host == nullptr) return NullArgument(__func__, "host");
     if (InCallbackOf(host)) return Reentered(__func__);
     if (plugline_status bad = CheckId(__func__, id); bad != PLUGLINE_OK) return bad;
+    std::optional<plugline::catalog::CatalogManager> catalogs;
+    Catalogs(host, &catalogs);
+    plugline::catalog::ProgressFn report;
+    Progress(progress, user_data, &report);
     absl::StatusOr<plugline::catalog::InstallOutcome> outcome =
-        Catalogs(host).Install(id, version != nullptr ? version : "", Progress(progress, user_data));
+        catalogs->Install(id, version != nullptr ? version : "", report);
     if (!outcome.ok()) return FromStatus(outcome.status());
     host->host->Reload();
     return ReturnBuffer(plugline::catalog::InstallRecordJson(id, outcome->record, outcome->previous_version),
@@ -471,7 +482,9 @@ plugline_status plugline_plugins_remove(char** out_json, size_t* out_len, plugli
     if (host == nullptr) return NullArgument(__func__, "host");
     if (InCallbackOf(host)) return Reentered(__func__);
     if (plugline_status bad = CheckId(__func__, id); bad != PLUGLINE_OK) return bad;
-    absl::StatusOr<plugline::core::InstallRecord> removed = Catalogs(host).Remove(id);
+    std::optional<plugline::catalog::CatalogManager> catalogs;
+    Catalogs(host, &catalogs);
+    absl::StatusOr<plugline::core::InstallRecord> removed = catalogs->Remove(id);
     if (!removed.ok()) return FromStatus(removed.status());
     host->host->Reload();
     return ReturnBuffer(plugline::catalog::InstallRecordJson(id, *removed, ""), out_json, out_len);
