@@ -169,20 +169,18 @@ struct Host::Impl {
   // apply, and the host says so.
   void ReadToggles(core::Config* config, std::vector<std::string>* diagnostics) {
     core::PluginStateStore store(home);
-    absl::StatusOr<std::map<std::string, core::PluginToggle>> toggles = store.Toggles(diagnostics);
-    if (!toggles.ok()) {
-      diagnostics->push_back(StrCat("plugin toggles are not applied: ", toggles.status().message()));
+    absl::StatusOr<core::PluginStateStore::State> state = store.Load(diagnostics);
+    if (!state.ok()) {
+      diagnostics->push_back(StrCat("plugin toggles are not applied: ", state.status().message()));
       return;
     }
-    for (const auto& [id, toggle] : *toggles) config->plugins.toggles[id] = toggle.enabled;
-    if (!toggles->empty()) config->plugins.toggles_file = store.path();
-    absl::StatusOr<std::map<std::string, core::InstallRecord>> installed = store.Installed(nullptr);
-    if (installed.ok()) {
-      for (const auto& [id, record] : *installed) {
-        config->plugins.installed_isolation[id] = record.isolation;
-      }
+    for (const auto& [id, toggle] : state->toggles) config->plugins.toggles[id] = toggle.enabled;
+    if (!state->toggles.empty()) config->plugins.toggles_file = store.path();
+    for (const auto& [id, record] : state->installed) {
+      config->plugins.installed_isolation[id] = record.isolation;
     }
   }
+
 
   // What LoadConfiguration read: the config files, the state files that decide what loads
   // (trust, guard records), the project's .plugline/, each plugin folder three levels down

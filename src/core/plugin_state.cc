@@ -116,37 +116,39 @@ StateFileOptions Options(const std::string& home) {
 
 PluginStateStore::PluginStateStore(const std::string& home) : file_(Options(home)) {}
 
-absl::StatusOr<std::map<std::string, PluginToggle>> PluginStateStore::Toggles(
+absl::StatusOr<PluginStateStore::State> PluginStateStore::Load(
     std::vector<std::string>* warnings) const {
   absl::StatusOr<Value> doc = file_.Read(warnings);
   if (!doc.ok()) return doc.status();
-  std::map<std::string, PluginToggle> toggles;
+  State state;
   const Value* plugins = doc->Find("plugins");
-  if (plugins == nullptr) return toggles;
+  if (plugins == nullptr) return state;
   for (const auto& [id, entry] : plugins->as_object()) {
-    const Value* enabled = entry.Find("enabled");
-    if (enabled == nullptr) continue;
-    PluginToggle toggle;
-    toggle.enabled = enabled->as_bool();
-    if (const Value* at = entry.Find("changed_at"); at != nullptr) toggle.changed_at = at->as_string();
-    toggles.emplace(id, std::move(toggle));
+    if (const Value* enabled = entry.Find("enabled"); enabled != nullptr) {
+      PluginToggle toggle;
+      toggle.enabled = enabled->as_bool();
+      if (const Value* at = entry.Find("changed_at"); at != nullptr) toggle.changed_at = at->as_string();
+      state.toggles.emplace(id, std::move(toggle));
+    }
+    if (const Value* installed = entry.Find("installed"); installed != nullptr) {
+      state.installed.emplace(id, RecordFrom(*installed));
+    }
   }
-  return toggles;
+  return state;
+}
+
+absl::StatusOr<std::map<std::string, PluginToggle>> PluginStateStore::Toggles(
+    std::vector<std::string>* warnings) const {
+  absl::StatusOr<State> state = Load(warnings);
+  if (!state.ok()) return state.status();
+  return std::move(state->toggles);
 }
 
 absl::StatusOr<std::map<std::string, InstallRecord>> PluginStateStore::Installed(
     std::vector<std::string>* warnings) const {
-  absl::StatusOr<Value> doc = file_.Read(warnings);
-  if (!doc.ok()) return doc.status();
-  std::map<std::string, InstallRecord> records;
-  const Value* plugins = doc->Find("plugins");
-  if (plugins == nullptr) return records;
-  for (const auto& [id, entry] : plugins->as_object()) {
-    if (const Value* installed = entry.Find("installed"); installed != nullptr) {
-      records.emplace(id, RecordFrom(*installed));
-    }
-  }
-  return records;
+  absl::StatusOr<State> state = Load(warnings);
+  if (!state.ok()) return state.status();
+  return std::move(state->installed);
 }
 
 absl::Status PluginStateStore::SetInstalled(std::string_view id, const InstallRecord& record,

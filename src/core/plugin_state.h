@@ -60,6 +60,13 @@ class PluginStateStore {
   // The store of `home` (<home>/plugins.json).
   explicit PluginStateStore(const std::string& home);
 
+  // Both, from one read of the file (as Toggles() reads it).
+  struct State {
+    std::map<std::string, PluginToggle> toggles;
+    std::map<std::string, InstallRecord> installed;
+  };
+  absl::StatusOr<State> Load(std::vector<std::string>* warnings) const;
+
   // Every toggle, by plugin id. An absent file has none; a malformed one is moved aside (its
   // warning in `warnings`) and has none; a newer one is FailedPrecondition.
   absl::StatusOr<std::map<std::string, PluginToggle>> Toggles(
