@@ -80,6 +80,15 @@ if(TARGET plugline_js_worker)
       COMPONENT plugline_runtime)
 endif()
 
+# The Node.js worker (the `node` runtime) lives there too; it links libnode108 and keeps its
+# INSTALL_RPATH to libnode108's prefix, as the backend does.
+if(TARGET plugline_node_worker)
+  install(TARGETS plugline_node_worker
+    RUNTIME
+      DESTINATION "${CMAKE_INSTALL_LIBDIR}/${PLUGLINE_BACKEND_SUBDIR}"
+      COMPONENT plugline_runtime)
+endif()
+
 # The downloading commands' program, run by the CLI from the same candidate directories.
 if(TARGET plugline_catalog_tool)
   install(TARGETS plugline_catalog_tool

@@ -50,6 +50,9 @@ PACKAGES=(
   chromium
   # runtime libraries of libnode108 (needed when it is unpacked into the prefix)
   libbrotli1 libc-ares2 libicu72 libnghttp2-14 libssl3 libuv1 zlib1g
+  # the JS parts of Node that Debian's libnode108 loads from /usr/share/nodejs when Node itself
+  # starts (plugline-node-worker): the CommonJS export lexer, acorn, undici (fetch)
+  node-cjs-module-lexer node-acorn node-undici
 )
 # Node.js and npm for the N-API binding: keep whatever Node is installed (e.g. NodeSource 20).
 command -v node >/dev/null 2>&1 || PACKAGES+=(nodejs)

@@ -165,6 +165,11 @@ std::string Info(const core::Value& p) {
   line("tier", Text(p, "tier"));
   line("version", Text(p, "version"));
   line("source", Text(p, "source"));
+  if (const core::Value* runtime = p.Find("runtime"); runtime != nullptr && runtime->is_string()) {
+    line("runtime", runtime->as_string() == "node"
+                        ? "node (Node.js in a worker process; runs as you)"
+                        : "sandboxed (plugline's V8 runtime)");
+  }
   line("path", Text(p, "path"));
   line("description", Text(p, "description"));
   const core::Value* protect = p.Find("protected");

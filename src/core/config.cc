@@ -91,6 +91,20 @@ class Reader {
     Problem(path, "expected \"in-process\" or \"process\"");
   }
 
+  void Runtime(const Value& object, std::string_view path, JsRuntime* runtime) {
+    const Value* v = object.Find("runtime");
+    if (v == nullptr) return;
+    if (v->is_string()) {
+      for (JsRuntime r : {JsRuntime::kAuto, JsRuntime::kNode, JsRuntime::kSandboxed}) {
+        if (v->as_string() == JsRuntimeName(r)) {
+          *runtime = r;
+          return;
+        }
+      }
+    }
+    Problem(path, "expected \"auto\", \"node\" or \"sandboxed\"");
+  }
+
   void Count(const Value& object, std::string_view key, std::string_view path, uint64_t scale,
              uint64_t* out) {
     const Value* v = object.Find(key);
@@ -118,7 +132,7 @@ void ApplyJsSettings(const Value& object, std::string_view prefix, bool allow_en
                      Reader* reader, JsPluginSettings* settings, bool from_project = false) {
   if (allow_enabled) {
     reader->UnknownKeys(object, prefix,
-                        {"enabled", "isolation", "match_timeout_ms", "shape_timeout_ms",
+                        {"enabled", "isolation", "runtime", "match_timeout_ms", "shape_timeout_ms",
                          "load_timeout_ms", "hook_timeout_ms", "heap_limit_mb", "options",
                          "on_error", "protected"});
     reader->Bool(object, "enabled", StrCat(prefix, "enabled"), &settings->enabled);
@@ -151,10 +165,11 @@ void ApplyJsSettings(const Value& object, std::string_view prefix, bool allow_en
     }
   } else {
     reader->UnknownKeys(object, prefix,
-                        {"isolation", "match_timeout_ms", "shape_timeout_ms", "load_timeout_ms",
+                        {"isolation", "runtime", "match_timeout_ms", "shape_timeout_ms", "load_timeout_ms",
                          "hook_timeout_ms", "heap_limit_mb"});
   }
   reader->Isolation(object, StrCat(prefix, "isolation"), &settings->process_isolation);
+  reader->Runtime(object, StrCat(prefix, "runtime"), &settings->runtime);
   reader->Count(object, "match_timeout_ms", StrCat(prefix, "match_timeout_ms"), 1,
                 &settings->match_timeout_ms);
   reader->Count(object, "shape_timeout_ms", StrCat(prefix, "shape_timeout_ms"), 1,
@@ -168,6 +183,18 @@ void ApplyJsSettings(const Value& object, std::string_view prefix, bool allow_en
 }
 
 }  // namespace
+
+std::string_view JsRuntimeName(JsRuntime runtime) {
+  switch (runtime) {
+    case JsRuntime::kNode:
+      return "node";
+    case JsRuntime::kSandboxed:
+      return "sandboxed";
+    case JsRuntime::kAuto:
+      break;
+  }
+  return "auto";
+}
 
 JsPluginSettings PluginsConfig::ForPlugin(std::string_view id, bool protect) const {
   JsPluginSettings settings = protect ? global_js : js;

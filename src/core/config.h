@@ -10,7 +10,11 @@
 //       - ["@acme/guard@1.2", {strict: true}]  # <project>/.plugline/node_modules and
 //                            # <project>/node_modules first); [name, options] as in OpenCode
 //     js:                    # limits of every JS plugin (docs/plugins-shapers.md)
-//       isolation: in-process  # or "process": each plugin in a worker process
+//       runtime: auto        # or "node" (Node.js in a worker process) or "sandboxed"
+//                            # (plugline's V8 runtime); auto: node for OpenCode plugins of
+//                            # your folders and packages, sandboxed for shapers and catalog
+//                            # installs (docs/plugins-opencode.md "Runtimes")
+//       isolation: in-process  # or "process": each sandboxed plugin in a worker process
 //       match_timeout_ms: 200
 //       shape_timeout_ms: 2000
 //       load_timeout_ms: 2000
@@ -65,10 +69,22 @@
 
 namespace plugline::core {
 
+// Which JS runtime runs a plugin (docs/plugins-opencode.md "Runtimes").
+enum class JsRuntime {
+  kAuto,       // by kind and source: Node.js for OpenCode plugins of the user's own folders and
+               // packages, sandboxed for shapers and for plugins installed from a catalog
+  kNode,       // Node.js in a worker process: runs as the user, with everything Node has
+  kSandboxed,  // plugline's V8 runtime: ECMAScript, and `$` and `client` as the only way out
+};
+
+// "auto", "node" or "sandboxed".
+std::string_view JsRuntimeName(JsRuntime runtime);
+
 // Limits and isolation of one JS plugin.
 struct JsPluginSettings {
   bool enabled = true;
-  bool process_isolation = false;
+  bool process_isolation = false;  // sandboxed: in a worker process (node always is)
+  JsRuntime runtime = JsRuntime::kAuto;
   uint64_t match_timeout_ms = 200;
   uint64_t shape_timeout_ms = 2000;
   uint64_t load_timeout_ms = 2000;
@@ -123,7 +139,8 @@ struct PluginsConfig {
   std::map<std::string, bool> toggles;
   std::string toggles_file;
   // Plugins installed from a catalog: how each runs ("process" or "in-process"), unless
-  // plugins.overrides.<id>.isolation says otherwise.
+  // plugins.overrides.<id>.isolation says otherwise. They run sandboxed unless
+  // plugins.overrides.<id>.runtime says otherwise.
   std::map<std::string, std::string> installed_isolation;
 
   // Whether a built-in shaper is enabled: its toggle, else plugins.overrides.<id>.enabled of

@@ -110,7 +110,8 @@ class FailClosedAs final : public HookPlugin {
 // decides whether it runs; exec plugins use none of the JS settings).
 bool SameLoadSettings(PluginKind kind, const JsPluginSettings& a, const JsPluginSettings& b) {
   if (kind == PluginKind::kExec) return true;
-  return a.process_isolation == b.process_isolation && a.heap_limit_bytes == b.heap_limit_bytes &&
+  return a.process_isolation == b.process_isolation && a.runtime == b.runtime &&
+         a.heap_limit_bytes == b.heap_limit_bytes &&
          a.load_timeout_ms == b.load_timeout_ms && a.match_timeout_ms == b.match_timeout_ms &&
          a.shape_timeout_ms == b.shape_timeout_ms && a.hook_timeout_ms == b.hook_timeout_ms &&
          a.options_json == b.options_json;
@@ -297,6 +298,7 @@ std::string PluginListJson(const std::vector<PluginInfo>& plugins) {
     optional("reason", p.reason);
     optional("path", p.path);
     w.Key("source").String(p.source);
+    optional("runtime", p.runtime);
     optional("version", p.version);
     optional("description", p.description);
     w.Key("events").BeginArray();
@@ -365,13 +367,18 @@ void PluginRegistry::Resolve(const PluginsConfig& config, Entry& entry, std::str
   // unless config.yaml sets its isolation.
   if (auto installed = config.installed_isolation.find(std::string(id));
       installed != config.installed_isolation.end()) {
-    bool explicit_isolation = false;
-    for (const ConfigOverride& o : config.overrides) {
-      explicit_isolation = explicit_isolation ||
-                           (o.id == id && o.value.is_object() && o.value.Find("isolation") != nullptr &&
-                            (o.source == "global-config" || !entry.protect));
-    }
-    if (!explicit_isolation) entry.settings.process_isolation = installed->second != "in-process";
+    auto explicitly = [&](std::string_view key) {
+      for (const ConfigOverride& o : config.overrides) {
+        if (o.id == id && o.value.is_object() && o.value.Find(key) != nullptr &&
+            (o.source == "global-config" || !entry.protect)) {
+          return true;
+        }
+      }
+      return false;
+    };
+    if (!explicitly("isolation")) entry.settings.process_isolation = installed->second != "in-process";
+    // Code from a catalog runs sandboxed unless the user said otherwise for this plugin.
+    if (!explicitly("runtime")) entry.settings.runtime = JsRuntime::kSandboxed;
   }
   // The user's latest word from the command line, over config.yaml.
   if (auto toggle = config.toggles.find(std::string(id)); toggle != config.toggles.end()) {
@@ -571,6 +578,7 @@ std::vector<PluginInfo> PluginRegistry::Describe(std::vector<std::string>* prote
       const LoadedPlugin& plugin = entry.plugin;
       info.id = IdOf(plugin, entry.file.name);
       if (!plugin.kind.empty()) info.kind = plugin.kind;
+      info.runtime = plugin.runtime;
       const ShaperMeta* meta = plugin.shaper ? &plugin.shaper->meta() : nullptr;
       info.tier = !plugin.tier.empty() || meta == nullptr ? plugin.tier : meta->tier;
       if (!plugin.version.empty() || meta != nullptr) {

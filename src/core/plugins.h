@@ -123,6 +123,7 @@ struct LoadedPlugin {
   // For the listing. With a shaper, id/tier/version/description default to its meta.
   std::string id;
   std::string kind;                 // "js-shaper", "exec-hook", "opencode"
+  std::string runtime;              // a JS plugin's: "node" or "sandboxed"
   std::string tier, version, description;
   std::vector<std::string> events;  // the events a hook plugin subscribes to
   std::vector<std::string> warnings;  // e.g. unknown manifest keys
@@ -139,6 +140,7 @@ struct PluginInfo {
   std::string reason;  // why it is broken, disabled, shadowed or untrusted; "" when enabled
   std::string path;    // its file; "" for built-ins
   std::string source;  // "built-in", "global", "project", "config"
+  std::string runtime;  // a loaded JS plugin's: "node" or "sandboxed"; "" otherwise
   std::string version;
   std::string description;
   std::vector<std::string> events;    // hooks: the events it runs on
@@ -155,9 +157,9 @@ struct PluginInfo {
   std::optional<InstallRecord> install;
 };
 
-// {"plugins": [{"id", "kind", "tier", "state", "reason", "path", "source", "version",
-// "description", "events", "warnings", "protected", "stats"}]}, null for empty
-// reason/path/tier/version/description and absent stats; stats: {"match_count",
+// {"plugins": [{"id", "kind", "tier", "state", "reason", "path", "source", "runtime",
+// "version", "description", "events", "warnings", "protected", "stats"}]}, null for empty
+// reason/path/runtime/tier/version/description and absent stats; stats: {"match_count",
 // "shape_count", "fail_count", "tokens_saved", "average_shape_ms"}; "install" (null unless
 // installed from a catalog): {"version", "catalog", "url", "sha256", "size", "verified",
 // "signed", "installed_at", "author", "homepage", "isolation", "path"}.

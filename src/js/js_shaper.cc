@@ -213,12 +213,11 @@ absl::StatusOr<core::ShapeOutput> ParseShapeResult(std::string_view json) {
   return out;
 }
 
-absl::StatusOr<core::LoadedPlugin> LoadJsShaper(const core::PluginFile& file,
-                                                const core::JsPluginSettings& settings,
-                                                const JsShaperOptions& options) {
-  absl::StatusOr<Runtime*> runtime = GetRuntime(
-      settings.process_isolation ? Isolation::kProcess : Isolation::kInProcess);
-  if (!runtime.ok()) return runtime.status();
+namespace {
+
+ModuleOptions MakeModuleOptions(const core::PluginFile& file,
+                                const core::JsPluginSettings& settings,
+                                const JsShaperOptions& options) {
   ModuleOptions module_options;
   module_options.root_dir = file.root;
   module_options.heap_limit_bytes = settings.heap_limit_bytes;
@@ -237,14 +236,29 @@ absl::StatusOr<core::LoadedPlugin> LoadJsShaper(const core::PluginFile& file,
   AddNodeImports(&module_options, file.node_modules);
   module_options.host_call =
       MakeHostCall(options.host, file.name, absl::Milliseconds(settings.hook_timeout_ms));
+  module_options.working_directory = options.host.directory;
+  return module_options;
+}
+
+// A loaded module and what its wrapper says it is.
+struct Loaded {
+  std::unique_ptr<Module> module;
+  bool opencode = false;
+};
+
+absl::StatusOr<Loaded> LoadIn(absl::StatusOr<Runtime*> runtime, const core::PluginFile& file,
+                              const ModuleOptions& module_options) {
+  if (!runtime.ok()) return runtime.status();
   absl::StatusOr<std::unique_ptr<Module>> module = (*runtime)->Load(file.entry, module_options);
   if (!module.ok()) return module.status();
   absl::StatusOr<std::string> opencode = (*module)->Get("__plugline_opencode");
   if (!opencode.ok()) return opencode.status();
-  if (*opencode == "true") {
-    return MakeOpenCodePlugin(file, settings, options.host, options.log, *std::move(module));
-  }
-  absl::StatusOr<std::string> described = (*module)->DescribeDefault(R"(["match","shape"])");
+  return Loaded{*std::move(module), *opencode == "true"};
+}
+
+absl::StatusOr<core::LoadedPlugin> MakeShaper(const core::JsPluginSettings& settings,
+                                              std::unique_ptr<Module> module) {
+  absl::StatusOr<std::string> described = module->DescribeDefault(R"(["match","shape"])");
   if (!described.ok()) return described.status();
   absl::StatusOr<core::Value> shape = core::ParseJson(*described, "the default export");
   if (!shape.ok()) return shape.status();
@@ -272,14 +286,124 @@ absl::StatusOr<core::LoadedPlugin> LoadJsShaper(const core::PluginFile& file,
         "the default export has no ", !has_match ? "match()" : "shape()",
         " function: a shaper plugin must `export default { meta, match, shape }`"));
   }
-  absl::StatusOr<std::string> meta_json = (*module)->Get("meta");
+  absl::StatusOr<std::string> meta_json = module->Get("meta");
   if (!meta_json.ok()) return meta_json.status();
   absl::StatusOr<core::ShaperMeta> meta = ParseMeta(*meta_json);
   if (!meta.ok()) return meta.status();
   core::LoadedPlugin loaded;
-  loaded.files = (*module)->files();
-  loaded.shaper = std::make_shared<JsShaper>(*std::move(meta), *std::move(module), settings);
+  loaded.files = module->files();
+  loaded.shaper = std::make_shared<JsShaper>(*std::move(meta), std::move(module), settings);
   return loaded;
+}
+
+absl::StatusOr<core::LoadedPlugin> Finish(Loaded loaded, core::JsRuntime runtime,
+                                          const core::PluginFile& file,
+                                          const core::JsPluginSettings& settings,
+                                          const JsShaperOptions& options) {
+  absl::StatusOr<core::LoadedPlugin> plugin =
+      loaded.opencode
+          ? MakeOpenCodePlugin(file, settings, options.host, options.log, std::move(loaded.module))
+          : MakeShaper(settings, std::move(loaded.module));
+  if (plugin.ok()) plugin->runtime = std::string(core::JsRuntimeName(runtime));
+  return plugin;
+}
+
+// Node's built-in modules (Node 18's `require("module").builtinModules`, without the
+// internal ones): an import of one of these, or a reference to one of Node's globals, is what
+// makes a module fail in the sandboxed runtime and load in Node.
+constexpr std::string_view kNodeBuiltins[] = {
+    "assert", "assert/strict", "async_hooks", "buffer", "child_process", "cluster", "console",
+    "constants", "crypto", "dgram", "diagnostics_channel", "dns", "dns/promises", "domain",
+    "events", "fs", "fs/promises", "http", "http2", "https", "inspector", "module", "net", "os",
+    "path", "path/posix", "path/win32", "perf_hooks", "process", "punycode", "querystring",
+    "readline", "readline/promises", "repl", "stream", "stream/consumers", "stream/promises",
+    "stream/web", "string_decoder", "sys", "timers", "timers/promises", "tls", "trace_events",
+    "tty", "url", "util", "util/types", "v8", "vm", "wasi", "worker_threads", "zlib"};
+constexpr std::string_view kNodeGlobals[] = {
+    "process", "require", "Buffer", "__dirname", "__filename", "module", "exports", "global",
+    "fetch", "setImmediate", "structuredClone", "Headers", "Request", "Response"};
+
+// Whether the sandboxed runtime refused the module for something Node has.
+bool NeedsNode(const absl::Status& status) {
+  absl::string_view message = status.message();
+  if (absl::StrContains(message, "cannot import 'node:")) return true;
+  for (std::string_view name : kNodeBuiltins) {
+    if (absl::StrContains(message, StrCat("cannot import '", name, "'"))) return true;
+  }
+  for (std::string_view name : kNodeGlobals) {
+    if (absl::StrContains(message, StrCat("ReferenceError: ", name, " is not defined"))) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+absl::StatusOr<core::LoadedPlugin> LoadJsShaper(const core::PluginFile& file,
+                                                const core::JsPluginSettings& settings,
+                                                const JsShaperOptions& options) {
+  using core::JsRuntime;
+  const ModuleOptions module_options = MakeModuleOptions(file, settings, options);
+  auto sandboxed = [&] {
+    return LoadIn(GetRuntime(settings.process_isolation ? Isolation::kProcess
+                                                        : Isolation::kInProcess),
+                  file, module_options);
+  };
+  auto node = [&] { return LoadIn(GetNodeRuntime(), file, module_options); };
+
+  switch (settings.runtime) {
+    case JsRuntime::kSandboxed: {
+      absl::StatusOr<Loaded> loaded = sandboxed();
+      if (!loaded.ok()) return loaded.status();
+      return Finish(*std::move(loaded), JsRuntime::kSandboxed, file, settings, options);
+    }
+    case JsRuntime::kNode: {
+      absl::StatusOr<Loaded> loaded = node();
+      if (!loaded.ok()) return loaded.status();
+      return Finish(*std::move(loaded), JsRuntime::kNode, file, settings, options);
+    }
+    case JsRuntime::kAuto:
+      break;
+  }
+
+  // auto: an OpenCode plugin of the user's runs in Node.js, as it does in OpenCode; a shaper
+  // runs sandboxed. A package named in config is an OpenCode plugin by definition.
+  const bool node_available = GetNodeRuntime().ok();
+  if (file.package && node_available) {
+    absl::StatusOr<Loaded> loaded = node();
+    if (!loaded.ok()) return loaded.status();
+    return Finish(*std::move(loaded), JsRuntime::kNode, file, settings, options);
+  }
+  // Otherwise the module tells: loaded sandboxed (where its top level can reach nothing), a
+  // shaper stays there; an OpenCode plugin, or a module that needs what only Node has, is
+  // loaded again in Node.js before any plugin function runs.
+  absl::StatusOr<Loaded> first = sandboxed();
+  if (first.ok() && !first->opencode) {
+    return Finish(*std::move(first), JsRuntime::kSandboxed, file, settings, options);
+  }
+  if (!node_available) {
+    if (!first.ok()) return first.status();
+    absl::StatusOr<core::LoadedPlugin> plugin =
+        Finish(*std::move(first), JsRuntime::kSandboxed, file, settings, options);
+    if (plugin.ok()) {
+      plugin->warnings.push_back(StrCat("runs sandboxed: ", GetNodeRuntime().status().message()));
+    }
+    return plugin;
+  }
+  const bool loaded_sandboxed = first.ok();
+  absl::Status sandboxed_error = first.status();
+  first = absl::CancelledError();  // dropped before Node loads it: one copy runs
+  absl::StatusOr<Loaded> second = node();
+  if (!second.ok()) {
+    if (loaded_sandboxed || NeedsNode(sandboxed_error)) return second.status();
+    return sandboxed_error;
+  }
+  if (!second->opencode) {
+    return absl::FailedPreconditionError(
+        StrCat(sandboxed_error.message(), " (a shaper runs sandboxed; this one loads in Node.js: "
+                                          "set plugins.overrides.", file.name,
+               ".runtime: node to run it there)"));
+  }
+  return Finish(*std::move(second), JsRuntime::kNode, file, settings, options);
 }
 
 }  // namespace plugline::js

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "absl/strings/match.h"
 #include "absl/synchronization/mutex.h"
 #include "core/json.h"
 #include "core/strings.h"
@@ -109,9 +110,12 @@ class OpenCodePlugin final : public core::HookPlugin,
  public:
   OpenCodePlugin(std::string id, std::unique_ptr<Module> module,
                  const core::JsPluginSettings& settings, const core::Log* log,
-                 std::vector<std::string> hooks, std::vector<core::ToolInfo> tools)
+                 std::vector<std::string> hooks, std::vector<core::ToolInfo> tools,
+                 std::string init_args, absl::Duration init_timeout)
       : id_(std::move(id)),
         module_(std::move(module)),
+        init_args_(std::move(init_args)),
+        init_timeout_(init_timeout),
         log_(log),
         hooks_(std::move(hooks)),
         tools_(std::move(tools)) {
@@ -137,7 +141,8 @@ class OpenCodePlugin final : public core::HookPlugin,
                                                      std::string_view input_json,
                                                      std::string_view output_json) override {
     std::string args = StrCat("[", core::ToJson(Value(name)), ",", input_json, ",", output_json, "]");
-    absl::StatusOr<std::string> answer = module_->Call("trigger", args, limits_);
+    absl::StatusOr<std::string> answer =
+        Invoke([&] { return module_->Call("trigger", args, limits_); });
     if (!answer.ok()) return answer.status();
     return ParseTriggerResult(*answer);
   }
@@ -149,7 +154,8 @@ class OpenCodePlugin final : public core::HookPlugin,
     std::string args = StrCat("[", core::ToJson(Value(name)), ",",
                               args_json.empty() ? "{}" : args_json, ",",
                               context_json.empty() ? "{}" : context_json, "]");
-    absl::StatusOr<std::string> answer = module_->Call("executeTool", args, limits_);
+    absl::StatusOr<std::string> answer =
+        Invoke([&] { return module_->Call("executeTool", args, limits_); });
     if (!answer.ok()) return answer.status();
     absl::StatusOr<Value> value = core::ParseJson(*answer, "tool result");
     if (!value.ok()) return value.status();
@@ -169,7 +175,9 @@ class OpenCodePlugin final : public core::HookPlugin,
   // whole loading pass is done, in order. Errors are logged, never fatal.
   void AfterLoad() override {
     if (config_json_.empty()) return;
-    LogErrors(log_, id_, "config", module_->Call("config", StrCat("[", config_json_, "]"), limits_));
+    LogErrors(log_, id_, "config", Invoke([&] {
+                return module_->Call("config", StrCat("[", config_json_, "]"), limits_);
+              }));
   }
   void set_config_json(std::string json) { config_json_ = std::move(json); }
 
@@ -179,11 +187,38 @@ class OpenCodePlugin final : public core::HookPlugin,
   }
 
  private:
+  // Runs `call` (a call of the wrapper's API). A module whose worker process was replaced (it
+  // crashed, or was killed after a loop) comes back without the hooks its plugin functions
+  // returned: the wrapper then refuses the call, the plugin functions and `config` run again,
+  // and the call is made once more. Nothing is skipped silently: if that fails, the call fails.
+  template <typename CallFn>
+  absl::StatusOr<std::string> Invoke(const CallFn& call) {
+    absl::StatusOr<std::string> answer = call();
+    if (answer.ok() || !absl::StrContains(answer.status().message(), ToAbsl(kNotInitialised))) return answer;
+    CallLimits init_limits;
+    init_limits.timeout = init_timeout_;
+    absl::StatusOr<std::string> report = module_->Call("init", init_args_, init_limits);
+    if (!report.ok()) {
+      return absl::Status(report.status().code(),
+                          StrCat("the plugin's worker was restarted and its plugin function failed "
+                                 "again: ", report.status().message()));
+    }
+    if (!config_json_.empty()) {
+      LogErrors(log_, id_, "config", module_->Call("config", StrCat("[", config_json_, "]"), limits_));
+    }
+    return call();
+  }
+
+  // What opencode_host.mjs throws when it is called before init.
+  static constexpr std::string_view kNotInitialised = "plugline: the plugin is not initialised";
+
   // Runs a canonical event through the `event` hook: {event: {type, properties}}.
   absl::StatusOr<core::HookAnswer> CallEvent(std::string_view event, const Value& payload);
 
   const std::string id_;
   const std::unique_ptr<Module> module_;  // serializes calls itself
+  const std::string init_args_;            // what init() was called with
+  const absl::Duration init_timeout_;
   const core::Log* const log_;
   const std::vector<std::string> hooks_;
   const std::vector<core::ToolInfo> tools_;
@@ -212,7 +247,7 @@ absl::StatusOr<core::HookAnswer> OpenCodePlugin::CallEvent(std::string_view even
     body.Set("properties", payload);
   }
   absl::StatusOr<std::string> answer =
-      module_->Call("event", StrCat("[", core::ToJson(body), "]"), limits_);
+      Invoke([&] { return module_->Call("event", StrCat("[", core::ToJson(body), "]"), limits_); });
   if (!answer.ok()) return answer.status();
   absl::StatusOr<Value> value = core::ParseJson(*answer, "event result");
   if (!value.ok()) return value.status();
@@ -281,7 +316,8 @@ absl::StatusOr<core::HookAnswer> OpenCodePlugin::Call(std::string_view event,
                           ? in.Take()
                           : std::string(payload_json);
   const Arg call_args[] = {Arg::String(hook), Arg::Json(input), Arg::Json(output)};
-  absl::StatusOr<std::string> answer = module_->CallArgs("triggerChanged", call_args, limits_);
+  absl::StatusOr<std::string> answer =
+      Invoke([&] { return module_->CallArgs("triggerChanged", call_args, limits_); });
   if (!answer.ok()) return answer.status();
   core::HookAnswer result;
   if (*answer == "null") return result;  // no throw, nothing changed: no opinion
@@ -424,11 +460,9 @@ absl::StatusOr<core::LoadedPlugin> MakeOpenCodePlugin(const core::PluginFile& fi
   if (!context.server_url.empty()) ctx.Set("serverUrl", Value(context.server_url));
   CallLimits init_limits;
   init_limits.timeout = absl::Milliseconds(settings.load_timeout_ms);
-  absl::StatusOr<std::string> report_json =
-      module->Call("init",
-                   StrCat("[", core::ToJson(ctx), ",",
-                          settings.options_json.empty() ? "null" : settings.options_json, "]"),
-                   init_limits);
+  std::string init_args = StrCat("[", core::ToJson(ctx), ",",
+                                 settings.options_json.empty() ? "null" : settings.options_json, "]");
+  absl::StatusOr<std::string> report_json = module->Call("init", init_args, init_limits);
   if (!report_json.ok()) return report_json.status();
   absl::StatusOr<Value> report = core::ParseJson(*report_json, "init report");
   if (!report.ok()) return report.status();
@@ -463,7 +497,8 @@ absl::StatusOr<core::LoadedPlugin> MakeOpenCodePlugin(const core::PluginFile& fi
   }
   bool has_config = std::find(hooks.begin(), hooks.end(), "config") != hooks.end();
   auto plugin = std::make_shared<OpenCodePlugin>(file.name, std::move(module), settings, log,
-                                                 std::move(hooks), std::move(tools));
+                                                 std::move(hooks), std::move(tools),
+                                                 std::move(init_args), init_limits.timeout);
   // The configuration, once the whole loading pass is done (AfterLoad), as OpenCode does.
   if (has_config) plugin->set_config_json(context.config_json.empty() ? "{}" : context.config_json);
   loaded.hook = plugin;

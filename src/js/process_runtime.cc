@@ -237,7 +237,17 @@ class ProcessModule final : public Module {
 
 class ProcessRuntime final : public Runtime {
  public:
-  explicit ProcessRuntime(std::string worker_path) : worker_path_(std::move(worker_path)) {}
+  ProcessRuntime(std::string worker_path, WorkerKind kind)
+      : worker_path_(std::move(worker_path)), kind_(kind) {}
+
+  WorkerKind kind() const { return kind_; }
+  // How messages name the worker: "JS worker" or "Node.js worker".
+  std::string_view label() const { return kind_ == WorkerKind::kNode ? "Node.js worker" : "JS worker"; }
+  // The worker's arguments before the limits.
+  std::vector<std::string> Argv() const {
+    if (kind_ == WorkerKind::kNode) return {worker_path_, "--plugline-worker"};
+    return {worker_path_};
+  }
 
   std::string engine() const override {
     {
@@ -245,9 +255,9 @@ class ProcessRuntime final : public Runtime {
       if (!engine_.empty()) return engine_;
     }
     // Nobody has started a worker yet: ask one.
-    std::string engine = "unknown (the JS worker did not start)";
+    std::string engine = StrCat("unknown (the ", label(), " did not start)");
     exec::ChildSpec spec;
-    spec.argv = {worker_path_};
+    spec.argv = Argv();
     if (absl::StatusOr<std::unique_ptr<exec::Child>> child = exec::Child::Start(spec); child.ok()) {
       absl::StatusOr<std::string> line = (*child)->ReadLine(absl::Now() + kWorkerStartBudget);
       absl::StatusOr<Value> hello =
@@ -276,6 +286,7 @@ class ProcessRuntime final : public Runtime {
 
  private:
   const std::string worker_path_;
+  const WorkerKind kind_;
   mutable absl::Mutex mu_;
   mutable std::string engine_ ABSL_GUARDED_BY(mu_);
 };
@@ -283,25 +294,34 @@ class ProcessRuntime final : public Runtime {
 absl::Status ProcessModule::EnsureWorker() {
   if (worker_ != nullptr) return absl::OkStatus();
   exec::ChildSpec spec;
-  spec.argv = {runtime_->worker_path(), StrCat("--memory-limit-bytes=", MemoryLimit())};
+  spec.argv = runtime_->Argv();
+  spec.argv.push_back(StrCat("--memory-limit-bytes=", MemoryLimit()));
+  // Node.js sets its heap limit when it starts; plugline-js-worker per module, at load.
+  if (runtime_->kind() == WorkerKind::kNode) {
+    spec.argv.push_back(StrCat("--heap-limit-bytes=", options_.heap_limit_bytes));
+  }
   spec.own_process_group = true;
   spec.stderr_mode = exec::ChildSpec::Stderr::kCapture;
   spec.max_line_bytes = kMaxMessageBytes;
   absl::StatusOr<std::unique_ptr<exec::Child>> child = exec::Child::Start(spec);
   if (!child.ok()) {
-    return absl::UnavailableError(StrCat("JS plugins are unavailable in process isolation: ",
+    return absl::UnavailableError(StrCat("cannot start the ", runtime_->label(), " ",
+                                         runtime_->worker_path(), ": ",
                                          ToStd(child.status().message())));
   }
   worker_ = *std::move(child);
 
   // The worker applies its limits, loads V8 and says hello: {"hello":{"ok":true,...}}.
   absl::StatusOr<std::string> line = worker_->ReadLine(absl::Now() + kWorkerStartBudget);
-  if (!line.ok()) return WorkerFailed(line.status(), "starting the JS worker", kWorkerStartBudget);
-  absl::StatusOr<Value> hello = core::ParseJson(*line, "the JS worker's hello");
+  if (!line.ok()) {
+    return WorkerFailed(line.status(), StrCat("starting the ", runtime_->label()),
+                                       kWorkerStartBudget);
+  }
+  absl::StatusOr<Value> hello = core::ParseJson(*line, StrCat("the ", runtime_->label(), "'s hello"));
   const Value* body = hello.ok() ? hello->Find("hello") : nullptr;
   if (body == nullptr) {
     worker_.reset();
-    return absl::InternalError(StrCat("the JS worker ", runtime_->worker_path(),
+    return absl::InternalError(StrCat("the ", runtime_->label(), " ", runtime_->worker_path(),
                                       " did not say hello; it said: ", line->substr(0, 200)));
   }
   const Value* ok = body->Find("ok");
@@ -324,6 +344,9 @@ absl::Status ProcessModule::EnsureWorker() {
   w.Key("code_cache_dir").String(options_.code_cache_dir);
   w.Key("log").Bool(static_cast<bool>(options_.log));
   w.Key("host_call").Bool(static_cast<bool>(options_.host_call));
+  if (!options_.working_directory.empty()) {
+    w.Key("working_directory").String(options_.working_directory);
+  }
   if (!options_.wrapper_source.empty()) w.Key("wrapper_source").String(options_.wrapper_source);
   if (options_.resolve_import) {  // the worker makes its own resolver from the folders
     w.Key("node_modules_dirs").BeginArray();
@@ -369,7 +392,7 @@ absl::StatusOr<Value> ProcessModule::Exchange(const std::string& request, int64_
   for (;;) {
     absl::StatusOr<std::string> line = worker_->ReadLine(deadline);
     if (!line.ok()) return WorkerFailed(line.status(), what, budget);
-    absl::StatusOr<Value> message = core::ParseJson(*line, "the JS worker's message");
+    absl::StatusOr<Value> message = core::ParseJson(*line, StrCat("the ", runtime_->label(), "'s message"));
     if (!message.ok()) {
       worker_.reset();
       return absl::InternalError(StrCat(ToStd(message.status().message()), " during ", what));
@@ -389,7 +412,7 @@ absl::StatusOr<Value> ProcessModule::Exchange(const std::string& request, int64_
     if (reply_id == nullptr || reply_id->as_integer() != id) {
       worker_.reset();
       return absl::InternalError(
-          StrCat("the JS worker answered another request than ", what, ": ", line->substr(0, 200)));
+          StrCat("the ", runtime_->label(), " answered another request than ", what, ": ", line->substr(0, 200)));
     }
     const Value* ok = message->Find("ok");
     if (ok != nullptr && ok->is_bool() && ok->as_bool()) {
@@ -434,10 +457,10 @@ absl::Status ProcessModule::WorkerDied(std::string_view what, bool idle) {
   if (!idle && LooksLikeOutOfMemory(last_words)) {
     return absl::ResourceExhaustedError(StrCat(
         what, " exceeded the worker's memory limit of ", Mebibytes(MemoryLimit()),
-        ": the JS worker process of ", path_, " ", DescribeExit(exit), ": ", last_words, kAfter));
+        ": the ", runtime_->label(), " process of ", path_, " ", DescribeExit(exit), ": ", last_words, kAfter));
   }
   std::string message =
-      StrCat("the JS worker process of ", path_, " (memory limit ", Mebibytes(MemoryLimit()), ") ",
+      StrCat("the ", runtime_->label(), " process of ", path_, " (memory limit ", Mebibytes(MemoryLimit()), ") ",
              DescribeExit(exit), idle ? " between calls, before " : " during ", what);
   if (!last_words.empty()) StrAppend(&message, ": ", last_words);
   StrAppend(&message, kAfter);
@@ -483,8 +506,8 @@ absl::StatusOr<std::string> ProcessModule::Result(absl::StatusOr<Value> reply) {
 
 }  // namespace
 
-std::unique_ptr<Runtime> NewProcessRuntime(std::string worker_path) {
-  return std::make_unique<ProcessRuntime>(std::move(worker_path));
+std::unique_ptr<Runtime> NewProcessRuntime(std::string worker_path, WorkerKind kind) {
+  return std::make_unique<ProcessRuntime>(std::move(worker_path), kind);
 }
 
 }  // namespace plugline::js

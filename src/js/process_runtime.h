@@ -37,10 +37,17 @@ inline constexpr absl::Duration kKillGrace = absl::Milliseconds(500);
 // How long a worker may take to start and load V8 before it is given up on.
 inline constexpr absl::Duration kWorkerStartBudget = absl::Seconds(10);
 
-// The runtime that starts `worker_path` (plugline-js-worker) once per loaded module.
-// GetRuntime(Isolation::kProcess) creates one with the worker it finds; tests and tools may
-// create their own. Thread-safe; each Module serializes its own calls.
-std::unique_ptr<Runtime> NewProcessRuntime(std::string worker_path);
+// Which program a process runtime starts.
+enum class WorkerKind {
+  kV8,    // plugline-js-worker: plugline's sandboxed V8 runtime, in a process of its own
+  kNode,  // plugline-node-worker: Node.js (libnode), for plugins of the `node` runtime
+};
+
+// The runtime that starts `worker_path` once per loaded module. GetRuntime(Isolation::kProcess)
+// and GetNodeRuntime() create one with the worker they find; tests and tools may create their
+// own. Thread-safe; each Module serializes its own calls.
+std::unique_ptr<Runtime> NewProcessRuntime(std::string worker_path,
+                                           WorkerKind kind = WorkerKind::kV8);
 
 // Where a file of plugline's backend directory (libplugline-v8.so, plugline-js-worker) may be,
 // most specific first: `$<override_env>` alone when set; else <dir of the binary containing

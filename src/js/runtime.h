@@ -85,6 +85,9 @@ struct ModuleOptions {
   // What resolve_import was made from (js/opencode_plugin.h AddNodeImports): a worker process
   // makes its own resolver from them.
   std::vector<std::string> node_modules_dirs;
+  // The node runtime only: the module's working directory (process.cwd()); empty: the
+  // caller's.
+  std::string working_directory;
   // When V8 reports a fatal out-of-memory it cannot recover from (a C++ built-in allocating
   // past the heap limit), abandon the module's isolate and fail the call with
   // ResourceExhausted, instead of letting V8 end the process. The abandoned isolate's memory
@@ -167,6 +170,12 @@ absl::StatusOr<Runtime*> GetRuntime();
 // its own worker process (plugline-js-worker, installed next to the backend module) and never
 // loads V8 into this process.
 absl::StatusOr<Runtime*> GetRuntime(Isolation isolation);
+
+// The `node` runtime: each module in its own Node.js worker process (plugline-node-worker,
+// installed next to the backend), an ordinary Node program with built-in modules, `process`,
+// CommonJS and N-API addons. Same interface, results and status codes; what differs is what a
+// module can reach (everything Node can) and that a loop is stopped by killing the worker.
+absl::StatusOr<Runtime*> GetNodeRuntime();
 
 // True once the backend module is loaded into this process.
 bool RuntimeLoaded();

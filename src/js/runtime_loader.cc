@@ -23,6 +23,7 @@ std::atomic<bool> g_loaded{false};
 #if PLUGLINE_WITH_V8
 constexpr const char* kBackendFile = "libplugline-v8.so";
 constexpr const char* kWorkerFile = "plugline-js-worker";
+constexpr const char* kNodeWorkerFile = "plugline-node-worker";
 
 std::string DirOf(const std::string& path) {
   size_t slash = path.rfind('/');
@@ -120,6 +121,25 @@ absl::StatusOr<Runtime*> LoadProcessRuntime() {
 #endif
 }
 
+absl::StatusOr<Runtime*> LoadNodeRuntime() {
+#if !PLUGLINE_WITH_V8
+  return absl::UnavailableError(
+      "the node runtime is unavailable: plugline was built without V8 (PLUGLINE_WITH_V8=OFF), "
+      "and with it without libnode");
+#else
+  std::vector<std::string> tried;
+  for (const std::string& path : BackendDirCandidates(kNodeWorkerFile, "PLUGLINE_NODE_WORKER")) {
+    if (::access(path.c_str(), X_OK) == 0) {
+      return NewProcessRuntime(path, WorkerKind::kNode).release();  // lives until exit
+    }
+    tried.push_back(StrCat(path, core::PathExists(path) ? " (not executable)" : " (no such file)"));
+  }
+  return absl::UnavailableError(
+      StrCat("the node runtime is unavailable: cannot find plugline-node-worker; tried ",
+             absl::StrJoin(tried, "; ")));
+#endif
+}
+
 }  // namespace
 
 std::vector<std::string> BackendDirCandidates(std::string_view file_name,
@@ -166,6 +186,13 @@ absl::StatusOr<Runtime*> GetRuntime(Isolation isolation) {
   static absl::once_flag once;
   static absl::StatusOr<Runtime*>* result = nullptr;
   absl::call_once(once, [] { result = new absl::StatusOr<Runtime*>(LoadProcessRuntime()); });
+  return *result;
+}
+
+absl::StatusOr<Runtime*> GetNodeRuntime() {
+  static absl::once_flag once;
+  static absl::StatusOr<Runtime*>* result = nullptr;
+  absl::call_once(once, [] { result = new absl::StatusOr<Runtime*>(LoadNodeRuntime()); });
   return *result;
 }
 

@@ -522,8 +522,10 @@ void NpmPackagesWork(bool process_isolation) {
   WriteFile(f.home.Sub("plugins/p3.js"), tagger("3", "", "\"\""));
   WriteFile(f.project.Sub(".plugline/plugins/p4.js"),
             tagger("4", "import pad from \"left-pad\";\n", "pad(\"\", 2)"));
+  // plugline's resolver (Node's rules, read from disk) in the sandboxed runtime.
   WriteFile(f.home.Sub("config.yaml"),
-            StrCat(process_isolation ? "plugins:\n  js: {isolation: process}\n" : "plugins:\n",
+            StrCat(process_isolation ? "plugins:\n  js: {isolation: process, runtime: sandboxed}\n"
+                                     : "plugins:\n  js: {runtime: sandboxed}\n",
                    "  packages:\n    - [\"opencode-demo@1.2.0\", {suffix: \"!\"}]\n"
                    "    - not-installed\n    - ../escape\n"));
   // A JS project's own node_modules serves the project's file too.
@@ -581,8 +583,10 @@ TEST_CASE("opencode: package imports stay in their package, built-ins and the V2
             "import { secret } from \"../../secret.js\";\nexport default async () => ({});\n");
   WriteFile(nm + "/cjs-only/package.json", R"({"name":"cjs-only","main":"index.js"})");
   WriteFile(nm + "/cjs-only/index.js", "module.exports = async () => ({});\n");
+  // The sandboxed runtime's rules (the node runtime's: "node runtime" tests below).
   WriteFile(f.home.Sub("config.yaml"),
-            "plugins:\n  packages: [sneaky, cjs-only, \"x@1.0.0\", opencode-long-plugin-name]\n");
+            "plugins:\n  js: {runtime: sandboxed}\n"
+            "  packages: [sneaky, cjs-only, \"x@1.0.0\", opencode-long-plugin-name]\n");
   WriteFile(nm + "/x/package.json", R"({"name":"x","version":"1.1.0","type":"module"})");
   WriteFile(nm + "/x/index.js", "export default async () => ({});\n");
   WriteFile(f.home.Sub("plugins/uses-fs.js"),

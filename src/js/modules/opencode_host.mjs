@@ -67,10 +67,13 @@ function parseToolArgs(args, value) {
   return out;
 }
 
+// The host answers at once (in plugline's sandboxed runtime) or later, with a promise (in a
+// Node.js worker, where the answer comes back over the worker's pipe).
 function hostCall(kind, body) {
   if (typeof hostCallFunction !== "function") throw new Error("this plugin has no host callback");
+  const parse = (answer) => (answer === "" ? undefined : JSON.parse(answer));
   const answer = hostCallFunction(JSON.stringify({ kind, ...body }));
-  return answer === "" ? undefined : JSON.parse(answer);
+  return typeof answer?.then === "function" ? answer.then(parse) : parse(answer);
 }
 
 function errorMessage(error) {
@@ -191,11 +194,10 @@ class ShellPromise {
   throws(enabled) { this._options.nothrow = !enabled; return this; }
   _run() {
     if (this._promise === null) {
-      this._promise = Promise.resolve().then(() => {
-        const answer = hostCall("shell", {
-          script: this._command.script, args: this._command.args, cwd: this._options.cwd,
-          env: this._options.env, stdin: this._options.stdin,
-        });
+      this._promise = Promise.resolve().then(() => hostCall("shell", {
+        script: this._command.script, args: this._command.args, cwd: this._options.cwd,
+        env: this._options.env, stdin: this._options.stdin,
+      })).then((answer) => {
         const output = new ShellOutput(answer);
         if (output.exitCode !== 0 && !this._options.nothrow) {
           throw new ShellError(output, this._command.script);
@@ -456,45 +458,29 @@ async function runProvider(input, output) {
   return { output };
 }
 
+// Set by init(). A worker process that was replaced (a crash, a kill after a loop) loads the
+// module again without running init: every call then throws NOT_INITIALISED, and plugline runs
+// init again before retrying (src/js/opencode_plugin.cc).
+let initReport = null;
+const NOT_INITIALISED = "plugline: the plugin is not initialised";
+function initialised() {
+  if (initReport === null) throw new Error(NOT_INITIALISED);
+}
+
 const api = {
   __plugline_opencode: true,
 
   // Calls every plugin function with the context; reports hooks, unknown hook names and tools.
+  // Once only: a second call (two threads that both saw NOT_INITIALISED) answers the same.
   async init(context, options) {
-    moduleTag = String(context.plugin ?? "");
-    const servers = findServers();
-    const ctx = makeContext(context);
-    const hooks = new Set();
-    const unknown = [];
-    for (const { id, server } of servers) {
-      const result = await server(ctx, options ?? undefined);
-      if (result === null || typeof result !== "object") {
-        throw new TypeError(`plugin '${id}' returned ${result === null ? "null" : typeof result}, not an object of hooks`);
-      }
-      loaded.push({ id, hooks: result });
-      for (const name of Object.keys(result)) {
-        if (KNOWN_HOOKS.has(name)) {
-          hooks.add(name);
-        } else if (!unknown.includes(name)) {
-          unknown.push(name);
-        }
-      }
-    }
-    const tools = [];
-    for (const [name, { plugin: id, def }] of toolEntries()) {
-      if (def === null || typeof def !== "object" || typeof def.execute !== "function") {
-        throw new TypeError(`tool '${name}' of plugin '${id}' has no execute function`);
-      }
-      tools.push({
-        name, plugin: id, description: String(def.description ?? ""),
-        parameters: toolJsonSchema(def.args),
-      });
-    }
-    return { plugins: servers.map((s) => s.id), hooks: [...hooks], unknown, tools };
+    if (initReport !== null) return initReport;
+    initReport = await initOnce(context, options);
+    return initReport;
   },
 
   // (input, output) hooks: mutate output; returns the output and the first error, if any.
   trigger(name, input, output) {
+    initialised();
     if (AUTH_OPERATIONS.has(name)) return runAuth(name, input, output);
     if (name === "provider") return runProvider(input, output);
     return runHook(name, input, output);
@@ -503,46 +489,85 @@ const api = {
   // trigger() for the hot path of canonical events: null when no hook threw and the output is
   // unchanged (so the host parses nothing back), else what trigger() answers.
   async triggerChanged(name, input, output) {
+    initialised();
     const before = JSON.stringify(output);
     const result = await runHook(name, input, output);
     if (result.error === undefined && JSON.stringify(result.output) === before) return null;
     return result;
   },
 
-  event(event) { return runEach("event", { event }); },
-  config(config) { return runEach("config", config); },
-  dispose() { return runEach("dispose"); },
+  event(event) { initialised(); return runEach("event", { event }); },
+  config(config) { initialised(); return runEach("config", config); },
+  dispose() { return initReport === null ? { errors: [] } : runEach("dispose"); },
 
   async executeTool(name, args, context) {
-    const entry = toolEntries().get(name);
-    if (entry === undefined) return { ok: false, error: `no tool '${name}'` };
-    let parsed;
-    try {
-      parsed = parseToolArgs(entry.def.args, args);
-    } catch (error) {
-      return { ok: false, error: `invalid arguments for ${name}: ${errorMessage(error)}` };
-    }
-    let title;
-    let metadata;
-    const toolContext = {
-      ...context,
-      abort: { aborted: false, reason: undefined, onabort: null, addEventListener() {},
-               removeEventListener() {}, throwIfAborted() {} },
-      metadata(input) { title = input?.title ?? title; metadata = input?.metadata ?? metadata; },
-      async ask() {},
-    };
-    try {
-      const result = await entry.def.execute(parsed, toolContext);
-      if (typeof result === "string") return { ok: true, output: result, title, metadata };
-      if (result !== null && typeof result === "object" && typeof result.output === "string") {
-        return { ok: true, output: result.output, title: result.title ?? title,
-                 metadata: result.metadata ?? metadata };
-      }
-      return { ok: true, output: result === undefined ? "" : JSON.stringify(result), title, metadata };
-    } catch (error) {
-      return { ok: false, error: errorMessage(error) };
-    }
+    initialised();
+    return executeTool(name, args, context);
   },
 };
+
+async function initOnce(context, options) {
+  moduleTag = String(context.plugin ?? "");
+  const servers = findServers();
+  const ctx = makeContext(context);
+  const hooks = new Set();
+  const unknown = [];
+  for (const { id, server } of servers) {
+    const result = await server(ctx, options ?? undefined);
+    if (result === null || typeof result !== "object") {
+      throw new TypeError(`plugin '${id}' returned ${result === null ? "null" : typeof result}, not an object of hooks`);
+    }
+    loaded.push({ id, hooks: result });
+    for (const name of Object.keys(result)) {
+      if (KNOWN_HOOKS.has(name)) {
+        hooks.add(name);
+      } else if (!unknown.includes(name)) {
+        unknown.push(name);
+      }
+    }
+  }
+  const tools = [];
+  for (const [name, { plugin: id, def }] of toolEntries()) {
+    if (def === null || typeof def !== "object" || typeof def.execute !== "function") {
+      throw new TypeError(`tool '${name}' of plugin '${id}' has no execute function`);
+    }
+    tools.push({
+      name, plugin: id, description: String(def.description ?? ""),
+      parameters: toolJsonSchema(def.args),
+    });
+  }
+  return { plugins: servers.map((s) => s.id), hooks: [...hooks], unknown, tools };
+}
+
+async function executeTool(name, args, context) {
+  const entry = toolEntries().get(name);
+  if (entry === undefined) return { ok: false, error: `no tool '${name}'` };
+  let parsed;
+  try {
+    parsed = parseToolArgs(entry.def.args, args);
+  } catch (error) {
+    return { ok: false, error: `invalid arguments for ${name}: ${errorMessage(error)}` };
+  }
+  let title;
+  let metadata;
+  const toolContext = {
+    ...context,
+    abort: { aborted: false, reason: undefined, onabort: null, addEventListener() {},
+             removeEventListener() {}, throwIfAborted() {} },
+    metadata(input) { title = input?.title ?? title; metadata = input?.metadata ?? metadata; },
+    async ask() {},
+  };
+  try {
+    const result = await entry.def.execute(parsed, toolContext);
+    if (typeof result === "string") return { ok: true, output: result, title, metadata };
+    if (result !== null && typeof result === "object" && typeof result.output === "string") {
+      return { ok: true, output: result.output, title: result.title ?? title,
+               metadata: result.metadata ?? metadata };
+    }
+    return { ok: true, output: result === undefined ? "" : JSON.stringify(result), title, metadata };
+  } catch (error) {
+    return { ok: false, error: errorMessage(error) };
+  }
+}
 
 export default isShaper ? exported : api;
