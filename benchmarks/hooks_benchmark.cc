@@ -1,6 +1,7 @@
 // Hook dispatch through plugline::Host: per plugin per call for native hooks, one-shot exec
 // plugins (a small C program and the seed's sh script), persistent exec plugins (C and python3),
-// a chain of 10 exec plugins, and OpenCode JS plugins (tool.execute.before, 1 and 10).
+// a chain of 10 exec plugins, and OpenCode JS plugins (tool.execute.before, 1 and 10) in the
+// node runtime and the sandboxed one.
 //
 // usage: hooks_benchmark [NATIVE_CALLS=200000] [ONESHOT_CALLS=300] [PERSISTENT_CALLS=20000]
 // Figures are printed; nothing is asserted. The C plugin is hook_echo_plugin (built alongside).
@@ -204,18 +205,30 @@ int main(int argc, char** argv) {
       "    }\n"
       "  },\n"
       "});\n";
-  for (int n : {1, 10}) {
-    char tmpl[] = "/tmp/plugline-hooks-bench-XXXXXX";
-    std::string home = ::mkdtemp(tmpl);
-    homes.push_back(home);
-    for (int i = 0; i < n; ++i) {
-      Write(home + "/plugins/opencode-" + std::to_string(100 + i) + ".js", js_plugin);
+  // In each runtime: node (Node.js in a worker process per plugin, the default for a user's
+  // OpenCode plugins) and sandboxed (plugline's V8 runtime, in process). Loading (the first
+  // dispatch: the worker starts, the module loads, the plugin function runs) is printed too.
+  for (const char* runtime : {"node", "sandboxed"}) {
+    for (int n : {1, 10}) {
+      char tmpl[] = "/tmp/plugline-hooks-bench-XXXXXX";
+      std::string home = ::mkdtemp(tmpl);
+      homes.push_back(home);
+      Write(home + "/config.yaml", std::string("plugins:\n  js: {runtime: ") + runtime + "}\n");
+      for (int i = 0; i < n; ++i) {
+        Write(home + "/plugins/opencode-" + std::to_string(100 + i) + ".js", js_plugin);
+      }
+      auto js_host = Open(home);
+      double start = NowMs();
+      if (!js_host->Dispatch("pre_tool_call", kPayload).ok()) std::exit(1);
+      double load_ms = NowMs() - start;
+      double ms = DispatchMs(*js_host, persistent_calls, static_cast<size_t>(n));
+      std::string what = std::string("OpenCode JS plugin (") + runtime +
+                         "), tool.execute.before x" + std::to_string(n);
+      Line(what.c_str(), ms, n, base);
+      std::printf("%-52s %10.1f ms (first dispatch: %d plugin%s loaded)\n",
+                  ("  loading, " + std::string(runtime) + " x" + std::to_string(n)).c_str(),
+                  load_ms, n, n == 1 ? "" : "s");
     }
-    auto js_host = Open(home);
-    double ms = DispatchMs(*js_host, persistent_calls, static_cast<size_t>(n));
-    Line(n == 1 ? "OpenCode JS plugin, tool.execute.before x1"
-                : "OpenCode JS plugin, tool.execute.before x10",
-         ms, n, base);
   }
   for (const std::string& home : homes) std::filesystem::remove_all(home);
   return 0;

@@ -358,7 +358,8 @@ absl::Status CheckEsm(const Target& target, const Package& package, std::string_
 }
 
 absl::StatusOr<Target> ResolveInPackage(const Package& package, std::string_view subpath,
-                                        std::string_view name, std::string_view specifier) {
+                                        std::string_view name, std::string_view specifier,
+                                        bool check_esm = true) {
   absl::StatusOr<std::optional<Target>> exported = ResolveExports(package, subpath, name);
   if (!exported.ok()) return exported.status();
   Target target;
@@ -374,7 +375,9 @@ absl::StatusOr<Target> ResolveInPackage(const Package& package, std::string_view
     return absl::InvalidArgumentError(
         StrCat("'", specifier, "' resolves outside its package ", package.root));
   }
-  if (absl::Status esm = CheckEsm(target, package, specifier); !esm.ok()) return esm;
+  if (check_esm) {
+    if (absl::Status esm = CheckEsm(target, package, specifier); !esm.ok()) return esm;
+  }
   return target;
 }
 
@@ -421,9 +424,12 @@ absl::StatusOr<NodePackage> FindNodePackage(std::string_view name,
     if (!IsDirectory(root)) continue;
     absl::StatusOr<Package> package = ReadPackage(root);
     if (!package.ok()) return package.status();
-    absl::StatusOr<Target> entry = ResolveInPackage(*package, ".", name, name);
+    absl::StatusOr<Target> entry = ResolveInPackage(*package, ".", name, name, /*check_esm=*/false);
     if (!entry.ok()) return entry.status();
     NodePackage found;
+    if (absl::Status esm = CheckEsm(*entry, *package, name); !esm.ok()) {
+      found.not_esm = std::string(esm.message());
+    }
     found.name = std::string(name);
     found.version = package->json.is_null() ? "" : StringMember(package->json, "version");
     found.root = package->root;

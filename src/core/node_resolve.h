@@ -44,10 +44,14 @@ struct NodePackage {
   std::string version;  // package.json "version"; "" when absent
   std::string root;     // the package's folder
   std::string entry;    // the file `import "<name>"` loads
+  // Non-empty: the entry is not an ES module (CommonJS, JSON, an addon), and why plugline's
+  // sandboxed runtime cannot load it; Node.js can.
+  std::string not_esm;
 };
 
-// The package `name` in the first of `node_modules_dirs` that holds it, with its ES module
-// entry. NotFound names every folder looked in.
+// The package `name` in the first of `node_modules_dirs` that holds it, with its entry (an ES
+// module's, preferred, else what Node would load: see `not_esm`). NotFound names every folder
+// looked in.
 absl::StatusOr<NodePackage> FindNodePackage(std::string_view name,
                                             const std::vector<std::string>& node_modules_dirs);
 

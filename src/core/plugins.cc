@@ -145,6 +145,7 @@ PluginFile DiscoverPackage(const PluginDir& dir) {
     return file;
   }
   file.entry = package->entry;
+  file.not_esm = package->not_esm;
   file.root = package->root;
   file.package_version = package->version;
   // npm resolves ranges when it installs; plugline checks only an exact version.

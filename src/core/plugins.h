@@ -87,6 +87,8 @@ struct PluginFile {
   std::string error;
   std::vector<std::string> warnings;  // found while discovering it (a version mismatch)
   bool package = false;               // an npm package named in config
+  std::string not_esm;                // a package whose entry is not an ES module: why the
+                                      // sandboxed runtime cannot load it (Node.js can)
   std::string package_version;        // its package.json version
   std::string untrusted;              // of its PluginDir
 };

@@ -343,7 +343,8 @@ absl::StatusOr<core::LoadedPlugin> LoadJsShaper(const core::PluginFile& file,
                                                 const JsShaperOptions& options) {
   using core::JsRuntime;
   const ModuleOptions module_options = MakeModuleOptions(file, settings, options);
-  auto sandboxed = [&] {
+  auto sandboxed = [&]() -> absl::StatusOr<Loaded> {
+    if (!file.not_esm.empty()) return absl::FailedPreconditionError(file.not_esm);
     return LoadIn(GetRuntime(settings.process_isolation ? Isolation::kProcess
                                                         : Isolation::kInProcess),
                   file, module_options);

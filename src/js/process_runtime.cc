@@ -111,6 +111,12 @@ std::string LastWords(std::string_view stderr_tail) {
     std::string_view text = ToStd(absl::StripAsciiWhitespace(line));
     while (!text.empty() && (text.front() == '#' || text.front() == ' ')) text.remove_prefix(1);
     if (text.empty()) continue;
+    // A frame of Node's native backtrace ("4: 0x7f12… v8::internal::V8::FatalProcessOutOfMemory…")
+    // follows the message it explains.
+    size_t digits = text.find_first_not_of("0123456789");
+    if (digits != 0 && digits != std::string_view::npos && text.substr(digits).starts_with(": 0x")) {
+      continue;
+    }
     std::string lower = absl::AsciiStrToLower(ToAbsl(text));
     if (absl::StrContains(lower, "fatal") || absl::StrContains(lower, "out of memory") ||
         absl::StrContains(lower, "bad_alloc") || absl::StrContains(lower, "terminate called") ||
@@ -454,6 +460,13 @@ absl::Status ProcessModule::WorkerDied(std::string_view what, bool idle) {
   std::string last_words = LastWords(worker_->stderr_tail());
   worker_.reset();
   constexpr std::string_view kAfter = "; the next call starts a new worker";
+  if (!idle && LooksLikeOutOfMemory(last_words) &&
+      absl::StrContains(absl::AsciiStrToLower(ToAbsl(last_words)), "javascript heap")) {
+    // Node.js stops at its own heap limit (--max-old-space-size) before RLIMIT_DATA.
+    return absl::ResourceExhaustedError(StrCat(
+        what, " exceeded the heap limit of ", Mebibytes(options_.heap_limit_bytes), ": the ",
+        runtime_->label(), " process of ", path_, " ", DescribeExit(exit), ": ", last_words, kAfter));
+  }
   if (!idle && LooksLikeOutOfMemory(last_words)) {
     return absl::ResourceExhaustedError(StrCat(
         what, " exceeded the worker's memory limit of ", Mebibytes(MemoryLimit()),

@@ -475,7 +475,8 @@ export default async () => ({
 });
 )");
   WriteFile(cli.home.Sub("config.yaml"),
-            "server:\n  mode: always\n  max_rss_mb: 64\nplugins:\n  js:\n    heap_limit_mb: 512\n");
+            "server:\n  mode: always\n  max_rss_mb: 64\nplugins:\n  js:\n    heap_limit_mb: 512\n"
+            "    runtime: sandboxed\n");  // in the server's own memory, not a Node.js worker's
   auto first = cli.Run({"hook", "pre_tool_call"}, "", HookPayload("ls"));
   CHECK(first.exit_status == 0);
   CHECK(HookAnswer(first).Find("skipped")->as_array().empty());

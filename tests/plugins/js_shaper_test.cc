@@ -193,6 +193,8 @@ TEST_CASE("broken plugins are listed with their reason and never run, the host c
   WriteFile(f.home.Sub("outside.js"), "export default 1;\n");
   WriteFile(f.home.Sub("plugins/badname.js"), TerraPlugin("x\\u001b[2J\\nforged"));
   WriteFile(f.home.Sub("plugins/good.js"), TerraPlugin("good"));
+  // The sandboxed runtime's reasons (escape.js would load in Node.js, which confines nothing).
+  WriteFile(f.home.Sub("config.yaml"), "plugins:\n  js: {runtime: sandboxed}\n");
   f.Open();
 
   struct Expect {

@@ -182,6 +182,7 @@ const ESM_ONLY = [
   "Cannot use 'import.meta' outside a module",
   "await is only valid in async functions and the top level bodies of modules",
 ];
+const CJS_NAMES = /(^|[^.A-Za-z0-9_$])(require|module|exports|__dirname|__filename)([^A-Za-z0-9_$]|$)/;
 export async function load(url, context, next) {
   if (url.startsWith("plugline-served:")) return { format: "module", source: state.served[url.slice(16)], shortCircuit: true };
   if (url.startsWith("plugline-fallback:")) return { format: "module", source: state.fallback[url.slice(18)], shortCircuit: true };
@@ -192,17 +193,18 @@ export async function load(url, context, next) {
   }
   const result = await next(url, context);
   // A .js file outside a "type": "module" package is CommonJS to Node, but Bun (and so OpenCode)
-  // runs it as an ES module when it has ES module syntax: so does plugline, by the test Node's
-  // own --experimental-detect-module makes (compile as CommonJS; ES-only syntax errors mean ESM).
+  // runs it as an ES module unless it uses CommonJS: so does plugline. ES module syntax is found
+  // as Node's own --experimental-detect-module finds it (compiled as CommonJS, ES-only syntax
+  // fails); a file with neither that syntax nor CommonJS's names is an ES module too.
   if (result.format === "commonjs" && new URL(url).pathname.endsWith(".js") && !context.importAttributes?.type) {
     const source = String(await readFile(new URL(url)));
+    let esm = !CJS_NAMES.test(source);
     try {
       compileFunction(source, ["exports", "require", "module", "__filename", "__dirname"]);
     } catch (error) {
-      if (error instanceof SyntaxError && ESM_ONLY.some((m) => error.message.includes(m))) {
-        return { format: "module", source, shortCircuit: true };
-      }
+      esm = esm || (error instanceof SyntaxError && ESM_ONLY.some((m) => error.message.includes(m)));
     }
+    if (esm) return { format: "module", source, shortCircuit: true };
   }
   return result;
 }
