@@ -97,6 +97,8 @@ export interface PluginInfo {
   path: string | null;
   /** Where it came from: "host" for a native hook. */
   source: "built-in" | "global" | "project" | "global-config" | "project-config" | "host";
+  /** A loaded JS plugin's runtime: Node.js in a worker process, or plugline's V8 sandbox. */
+  runtime: "node" | "sandboxed" | null;
   version: string | null;
   description: string | null;
   /** The events a hook subscribes to ("*" = every event). */

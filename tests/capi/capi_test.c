@@ -534,8 +534,10 @@ static void test_opencode(void) {
   FILE *file;
   static const char plugin[] =
       "import { tool } from '@opencode-ai/plugin';\n"
+      "import os from 'node:os';\n"  /* Node's own module: the plugin runs in Node.js */
       "export default async ({ client }) => ({\n"
       "  'chat.params': async (input, output) => {\n"
+      "    output.platform = os.platform();\n"
       "    output.logged = await client.app.log({ body: {} });\n"
       "    try { await client.other.thing(); } catch (e) { output.refused = e.message; }\n"
       "  },\n"
@@ -566,6 +568,7 @@ static void test_opencode(void) {
                 PLUGLINE_OK);
 #if PLUGLINE_TEST_WITH_V8
   EXPECT(json != NULL && strstr(json, "\"logged\":{\"logged\":true}") != NULL);
+  EXPECT(json != NULL && strstr(json, "\"platform\":\"linux\"") != NULL);
   EXPECT(json != NULL && strstr(json, "refused by the host") != NULL);
   EXPECT(client_calls == 2);
 #endif

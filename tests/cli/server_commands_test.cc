@@ -136,6 +136,41 @@ TEST_CASE("server: a plugin keeps its state across plugline hook commands, and d
 }
 #endif  // PLUGLINE_TEST_WITH_V8
 
+#if PLUGLINE_TEST_WITH_V8  // its plugin is a JS plugin
+TEST_CASE("server: an OpenCode plugin that needs Node.js runs in its worker, kept warm by the server") {
+  Cli cli;
+  cli.server = true;
+  WriteFile(cli.home.Sub("plugins/node-guard.js"), R"(import os from "node:os";
+import { execFileSync } from "node:child_process";
+export default async () => ({
+  "tool.execute.before": async (input, output) => {
+    if (String(output.args.command).includes("rm -rf")) throw new Error(`not on ${os.platform()}`);
+    output.args.worker = String(process.pid);
+    output.args.child = execFileSync("echo", ["ok"]).toString().trim();
+  },
+});
+)");
+  auto first = cli.Run({"hook", "pre_tool_call"}, "", HookPayload("ls"));
+  REQUIRE_MESSAGE(first.exit_status == 0, first.error_output);
+  CHECK(Argument(HookAnswer(first), "child") == "ok");
+  auto second = cli.Run({"hook", "pre_tool_call"}, "", HookPayload("ls"));
+  // One worker for the plugin, kept by the server between commands.
+  CHECK(Argument(HookAnswer(second), "worker") == Argument(HookAnswer(first), "worker"));
+  auto denied = cli.Run({"hook", "pre_tool_call"}, "", HookPayload("rm -rf /"));
+  CHECK(denied.exit_status == 3);
+  CHECK(HookAnswer(denied).Find("reason")->as_string() == "not on linux");
+  auto listed = cli.Run({"plugins", "--info", "node-guard"});
+  CHECK(Contains(listed.output, "runtime      node (Node.js in a worker process; runs as you)"));
+
+  // In-process, each command starts its own worker and the plugin guards the same.
+  cli.env = {{"PLUGLINE_SERVER", "0"}};
+  auto alone = cli.Run({"hook", "pre_tool_call"}, "", HookPayload("ls"));
+  CHECK(Argument(HookAnswer(alone), "child") == "ok");
+  CHECK(Argument(HookAnswer(alone), "worker") != Argument(HookAnswer(first), "worker"));
+  CHECK(cli.Run({"hook", "pre_tool_call"}, "", HookPayload("rm -rf /")).exit_status == 3);
+}
+#endif  // PLUGLINE_TEST_WITH_V8
+
 TEST_CASE("server: whether a command starts one: auto, always, never, PLUGLINE_SERVER=0") {
   Cli cli;
   cli.server = true;

@@ -371,3 +371,46 @@ test('a host collected by the GC runs dispose hooks without calling JS', async (
   assert.match(fs.readFileSync(logFile, 'utf8'),
                /^client\.app\.bye\(\) failed: plugline addon: the Host is being garbage-collected/);
 });
+
+// What published OpenCode plugins do: Node's built-in modules, process, Buffer. Inside this
+// Node 20 process the plugin runs in its own Node.js (plugline-node-worker).
+const NODE_PLUGIN = `import fs from "node:fs";
+import os from "os";
+import { execFileSync } from "child_process";
+export default async () => ({
+  "experimental.text.complete": async (input, output) => {
+    output.pid = process.pid;
+    output.version = process.version;
+    output.platform = os.platform();
+    output.b64 = Buffer.from("hi").toString("base64");
+    output.exists = fs.existsSync(input.path);
+    output.child = execFileSync("echo", ["child"]).toString().trim();
+  },
+});
+`;
+
+test('a plugin that needs Node runs in its own Node.js, beside this one', (t) => {
+  const home = homeWith({ 'needs-node': NODE_PLUGIN });
+  const host = openHost(t, home);
+  if (host === null) return;
+  const entry = host.plugins().find((p) => p.id === 'needs-node');
+  assert.equal(entry.runtime, 'node');
+  const { output } = host.trigger('experimental.text.complete', { path: home }, {});
+  assert.equal(output.platform, 'linux');
+  assert.equal(output.b64, 'aGk=');
+  assert.equal(output.exists, true);
+  assert.equal(output.child, 'child');
+  assert.notEqual(output.pid, process.pid);
+  assert.match(output.version, /^v18\./);  // libnode's Node, not this process's
+});
+
+test('runtime: sandboxed keeps Node modules out', (t) => {
+  const home = homeWith({ 'needs-node': NODE_PLUGIN });
+  fs.writeFileSync(path.join(home, 'config.yaml'), 'plugins:\n  js: {runtime: sandboxed}\n');
+  const host = new Host({ home });
+  t.after(() => host.close());
+  const entry = host.plugins().find((p) => p.id === 'needs-node');
+  if ((entry.reason || '').includes('without V8')) return t.skip('built without V8');
+  assert.equal(entry.state, 'broken');
+  assert.match(entry.reason, /cannot import 'node:fs'/);
+});

@@ -112,6 +112,7 @@ class PluginInfo(TypedDict):
     reason: Optional[str]
     path: Optional[str]
     source: str
+    runtime: Optional[str]  # a loaded JS plugin's: "node" | "sandboxed"
     version: Optional[str]
     description: Optional[str]
     events: List[str]

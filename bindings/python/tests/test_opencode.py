@@ -410,3 +410,45 @@ def test_client_answer_plugline_refuses_rejects(home: Path, opened: Any) -> None
     assert output["answer"] == "ok"
     assert output["failure"] == ("client.app.fail() failed: ValueError: plugline refused the "
                                  "client's answer as JSON")
+
+
+# What published OpenCode plugins do: Node's built-in modules, process, Buffer.
+NODE_PLUGIN = """import fs from "node:fs";
+import os from "os";
+import { execFileSync } from "child_process";
+export default async () => ({
+  "experimental.text.complete": async (input, output) => {
+    output.pid = process.pid;
+    output.platform = os.platform();
+    output.b64 = Buffer.from("hi").toString("base64");
+    output.exists = fs.existsSync(input.path);
+    output.child = execFileSync("echo", ["child"]).toString().trim();
+  },
+});
+"""
+
+
+def test_a_plugin_that_needs_node_runs_in_node_beside_python(home: Path, opened: Any) -> None:
+    write_plugins(home, needs_node=NODE_PLUGIN)
+    host = opened()
+    (entry,) = [p for p in host.plugins() if p["id"] == "needs-node"]
+    assert entry["runtime"] == "node"
+    result = host.trigger("experimental.text.complete", {"path": str(home)}, {})
+    output = result["output"]
+    assert output["platform"] == "linux"
+    assert output["b64"] == "aGk="
+    assert output["exists"] is True
+    assert output["child"] == "child"
+    # Its own process: a plugin that calls process.exit() cannot end Python.
+    assert output["pid"] != os.getpid()
+
+
+def test_runtime_sandboxed_keeps_node_modules_out(home: Path) -> None:
+    write_plugins(home, needs_node=NODE_PLUGIN)
+    (home / "config.yaml").write_text("plugins:\n  js: {runtime: sandboxed}\n")
+    with plugline.Host(home=home) as host:
+        (entry,) = [p for p in host.plugins() if p["id"] == "needs-node"]
+        if "without V8" in (entry["reason"] or ""):
+            pytest.skip("plugline was built with PLUGLINE_WITH_V8=OFF")
+        assert entry["state"] == "broken"
+        assert "cannot import 'node:fs'" in entry["reason"]
