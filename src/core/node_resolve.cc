@@ -424,7 +424,14 @@ absl::StatusOr<NodePackage> FindNodePackage(std::string_view name,
     if (!IsDirectory(root)) continue;
     absl::StatusOr<Package> package = ReadPackage(root);
     if (!package.ok()) return package.status();
-    absl::StatusOr<Target> entry = ResolveInPackage(*package, ".", name, name, /*check_esm=*/false);
+    // OpenCode's entry for a plugin package: its "./server" export when it has one.
+    absl::StatusOr<Target> entry = absl::NotFoundError("");
+    if (const Value* exports = package->json.Find("exports");
+        exports != nullptr && exports->is_object() && exports->Find("./server") != nullptr) {
+      entry = ResolveInPackage(*package, "./server", name, StrCat(name, "/server"),
+                               /*check_esm=*/false);
+    }
+    if (!entry.ok()) entry = ResolveInPackage(*package, ".", name, name, /*check_esm=*/false);
     if (!entry.ok()) return entry.status();
     NodePackage found;
     if (absl::Status esm = CheckEsm(*entry, *package, name); !esm.ok()) {

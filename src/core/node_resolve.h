@@ -49,8 +49,9 @@ struct NodePackage {
   std::string not_esm;
 };
 
-// The package `name` in the first of `node_modules_dirs` that holds it, with its entry (an ES
-// module's, preferred, else what Node would load: see `not_esm`). NotFound names every folder
+// The package `name` in the first of `node_modules_dirs` that holds it, with its entry as
+// OpenCode picks a plugin package's: `exports["./server"]` when there is one, else the
+// package's own entry (an ES module's, preferred, else what Node would load: see `not_esm`). NotFound names every folder
 // looked in.
 absl::StatusOr<NodePackage> FindNodePackage(std::string_view name,
                                             const std::vector<std::string>& node_modules_dirs);

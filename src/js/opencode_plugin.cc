@@ -479,6 +479,11 @@ absl::StatusOr<core::LoadedPlugin> MakeOpenCodePlugin(const core::PluginFile& fi
       if (name.is_string()) loaded.warnings.push_back(StrCat("unknown hook '", name.as_string(), "'"));
     }
   }
+  if (const Value* notes = report->Find("notes"); notes != nullptr && notes->is_array()) {
+    for (const Value& note : notes->as_array()) {
+      if (note.is_string()) loaded.warnings.push_back(note.as_string());
+    }
+  }
   std::vector<core::ToolInfo> tools;
   if (const Value* list = report->Find("tools"); list != nullptr && list->is_array()) {
     for (const Value& tool : list->as_array()) {

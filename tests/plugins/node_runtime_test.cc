@@ -350,6 +350,53 @@ TEST_CASE("node runtime: a bad runtime name in config is reported and the defaul
   CHECK(reported);
 }
 
+TEST_CASE("node runtime: OpenCode's loader rules — V1 modules, exports once each, the server entry") {
+  NodeFixture f;
+  // A V1 module: only default.server runs; its other exports are not plugins.
+  WriteFile(f.home.Sub("plugins/v1.js"), R"(export const VERSION = "1.0";
+export default { id: "v1", server: async () => ({
+  "chat.headers": async (input, output) => { output.headers.v1 = "yes"; },
+}) };
+)");
+  // A V1 module for OpenCode's terminal UI only: nothing to run, said so.
+  WriteFile(f.home.Sub("plugins/tui-only.js"),
+            "export default { id: \"t\", tui: async () => ({}) };\n");
+  WriteFile(f.home.Sub("plugins/bad-server.js"), "export default { id: \"b\", server: 5 };\n");
+  // The same function exported three times initialises once.
+  WriteFile(f.home.Sub("plugins/thrice.js"), R"(let inits = 0;
+const plugin = async () => { inits++; return {
+  "chat.headers": async (input, output) => { output.headers.inits = String(inits); },
+}; };
+export { plugin as a, plugin as b };
+export default plugin;
+)");
+  // A package's "./server" export is its plugin entry, not ".".
+  std::string nm = f.home.Sub("node_modules");
+  WriteFile(nm + "/two-sided/package.json",
+            R"({"name":"two-sided","version":"1.0.0","type":"module",)"
+            R"("exports":{".":"./index.js","./server":{"import":"./server.js"},"./tui":"./tui.js"}})");
+  WriteFile(nm + "/two-sided/index.js", "throw new Error('the library entry, not the plugin');\n");
+  WriteFile(nm + "/two-sided/server.js",
+            "export default async () => ({ 'chat.headers': async (i, o) => { o.headers.side = 'server'; } });\n");
+  WriteFile(f.home.Sub("config.yaml"), "plugins:\n  packages: [two-sided]\n");
+  f.Open();
+
+  INFO(f.host->PluginsJson());
+  core::Value r = f.Trigger("chat.headers", "{}", R"({"headers":{}})");
+  const core::Value* headers = r.Find("output")->Find("headers");
+  CHECK(Str(*headers, "v1") == "yes");
+  CHECK(Str(*headers, "inits") == "1");
+  CHECK(Str(*headers, "side") == "server");
+  core::Value tui = f.Entry("tui-only");
+  CHECK(Str(tui, "state") == "enabled");
+  REQUIRE(tui.Find("warnings")->as_array().size() == 1);
+  CHECK(Contains(tui.Find("warnings")->as_array()[0].as_string(), "TUI plugin"));
+  core::Value bad = f.Entry("bad-server");
+  CHECK(Str(bad, "state") == "broken");
+  CHECK(Contains(Str(bad, "reason"), "Plugin export is not a function"));
+  CHECK(Contains(Str(f.Entry("two-sided"), "path"), "two-sided/server.js"));
+}
+
 #endif  // PLUGLINE_TEST_WITH_V8
 
 }  // namespace

@@ -85,10 +85,19 @@ function errorMessage(error) {
   }
 }
 
-// The plugins of the module, in OpenCode's order: a V1 `{ id, server }` default export, else
-// every export (sorted by name, as a module namespace is) that must each be a function.
+// A V1 plugin module: a default export object with `id`, `server` or `tui`. Only its `server`
+// runs here (a `tui` is for OpenCode's terminal UI); one without `server` has nothing to run.
+const isV1Module = exported !== null && typeof exported === "object" &&
+    ("id" in exported || "server" in exported || "tui" in exported);
+
+// The plugins of the module, in OpenCode's order: a V1 module's `server`, else every export
+// (sorted by name, as a module namespace is), each a function, the same function once.
 function findServers() {
-  if (exported !== null && typeof exported === "object" && typeof exported.server === "function") {
+  if (isV1Module) {
+    if (exported.server === undefined) return [];
+    if (typeof exported.server !== "function") {
+      throw new TypeError(`Plugin export is not a function (the default export's server is ${exported.server === null ? "null" : typeof exported.server})`);
+    }
     return [{ id: typeof exported.id === "string" ? exported.id : "default", server: exported.server }];
   }
   const servers = [];
@@ -512,6 +521,7 @@ async function initOnce(context, options) {
   const ctx = makeContext(context);
   const hooks = new Set();
   const unknown = [];
+  const notes = servers.length === 0 ? ["a V1 plugin module without `server` (a TUI plugin): nothing of it runs in plugline"] : [];
   for (const { id, server } of servers) {
     const result = await server(ctx, options ?? undefined);
     if (result === null || typeof result !== "object") {
@@ -536,7 +546,7 @@ async function initOnce(context, options) {
       parameters: toolJsonSchema(def.args),
     });
   }
-  return { plugins: servers.map((s) => s.id), hooks: [...hooks], unknown, tools };
+  return { plugins: servers.map((s) => s.id), hooks: [...hooks], unknown, tools, notes };
 }
 
 async function executeTool(name, args, context) {
