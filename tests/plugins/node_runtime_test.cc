@@ -9,6 +9,7 @@
 #include <string>
 
 #include "absl/strings/str_cat.h"
+#include "catalog/loopback_server.h"
 #include "core/strings.h"
 #include "core/json.h"
 #include "plugline/host.h"
@@ -348,6 +349,51 @@ TEST_CASE("node runtime: a bad runtime name in config is reported and the defaul
     reported = reported || (Contains(d, "plugins.js.runtime") && Contains(d, "\"node\""));
   }
   CHECK(reported);
+}
+
+TEST_CASE("node runtime: fetch on loopback, a plain Node at process.execPath, the user's NODE_OPTIONS, no stray descriptors") {
+  NodeFixture f;
+  plugline::testing::TempDir site;
+  WriteFile(site.Sub("data.json"), R"({"value":"from loopback"})");
+  catalog::LoopbackServer server(site.path());
+  WriteFile(f.home.Sub("plugins/node-env.js"), R"js(import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+export default async () => ({
+  "chat.headers": async (input, output) => {
+    const response = await fetch(input.url);
+    output.headers.fetched = (await response.json()).value;
+    output.headers.execPath = execFileSync(process.execPath, ["-p", "process.version"]).toString().trim();
+    output.headers.nodeOptions = process.env.NODE_OPTIONS ?? "(none)";
+    // The worker's sockets (its pipes to plugline among them) that a child process holds too.
+    const links = (dir) => fs.readdirSync(dir).map((fd) => { try { return fs.readlinkSync(`${dir}/${fd}`); } catch { return ""; } });
+    const mine = new Set(links("/proc/self/fd").filter((l) => l.startsWith("socket:")));
+    const child = execFileSync("sh", ["-c", "for f in /proc/$$/fd/*; do readlink $f; done; true"]).toString().split(/\s+/);
+    output.headers.leaked = child.filter((l) => mine.has(l)).join(",") || "none";
+    output.headers.sockets = String(mine.size);
+    output.headers.stdin = String(require_free());
+  },
+});
+function require_free() { return typeof require; }
+)js");
+  ::setenv("NODE_OPTIONS", "--no-deprecation", 1);
+  f.Open();
+  core::Value r = f.Trigger(
+      "chat.headers", StrCat(R"({"url":")", server.Url("/data.json"), R"("})"), R"({"headers":{}})");
+  ::unsetenv("NODE_OPTIONS");
+  INFO(core::ToJson(r));
+  INFO(f.host->PluginsJson());
+  const core::Value* headers = r.Find("output")->Find("headers");
+  REQUIRE(headers != nullptr);
+  CHECK(Str(*headers, "fetched") == "from loopback");
+  // A plugin that runs process.execPath gets Node.js itself (the worker without its flag).
+  CHECK(Str(*headers, "execPath").rfind("v18.", 0) == 0);
+  // The user's NODE_OPTIONS reach the plugin (the worker started without them).
+  CHECK(Str(*headers, "nodeOptions") == "--no-deprecation");
+  // The plugin's child processes hold none of the worker's connections to plugline.
+  CHECK(Str(*headers, "sockets") != "0");
+  CHECK(Str(*headers, "leaked") == "none");
+  // An ES module: no CommonJS `require` in scope.
+  CHECK(Str(*headers, "stdin") == "undefined");
 }
 
 TEST_CASE("node runtime: OpenCode's loader rules — V1 modules, exports once each, the server entry") {
