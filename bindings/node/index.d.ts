@@ -96,7 +96,7 @@ export interface PluginInfo {
   reason: string | null;
   path: string | null;
   /** Where it came from: "host" for a native hook. */
-  source: "built-in" | "global" | "project" | "global-config" | "project-config" | "host";
+  source: "built-in" | "global" | "project" | "global-config" | "project-config" | "opencode" | "opencode-config" | "host";
   /** A loaded JS plugin's runtime: Node.js in a worker process, or plugline's V8 sandbox. */
   runtime: "node" | "sandboxed" | null;
   version: string | null;

@@ -300,7 +300,14 @@ void ApplyConfigText(std::string_view text, std::string_view source, Config* con
     if (!plugins->is_object()) {
       reader.Problem("plugins", "expected a mapping");
     } else {
-      reader.UnknownKeys(*plugins, "plugins.", {"enabled", "dirs", "packages", "js", "overrides"});
+      reader.UnknownKeys(*plugins, "plugins.",
+                         {"enabled", "opencode", "dirs", "packages", "js", "overrides"});
+      if (from_project && plugins->Find("opencode") != nullptr) {
+        reader.Problem("plugins.opencode", "only the global config can turn on OpenCode's "
+                                           "plugin locations (ignored)");
+      } else {
+        reader.Bool(*plugins, "opencode", "plugins.opencode", &config->plugins.opencode);
+      }
       reader.Bool(*plugins, "enabled", "plugins.enabled",
                   from_project ? &config->plugins.project_enabled : &config->plugins.enabled);
       if (const Value* dirs = plugins->Find("dirs"); dirs != nullptr) {

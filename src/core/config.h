@@ -2,6 +2,8 @@
 //
 //   plugins:
 //     enabled: true          # false: no plugin from any directory is loaded
+//     opencode: false        # true: also OpenCode's global plugins (~/.config/opencode: its
+//                            # plugins/ folder and opencode.json's `plugin` list); global file only
 //     dirs: [~/more-plugins] # extra plugin directories; a relative one is relative to the
 //                            # file's base: <home> for the global file, <project> for the
 //                            # project's. Loaded before the default ones (plugins.h)
@@ -123,6 +125,9 @@ struct ConfigPackage {
 
 struct PluginsConfig {
   bool enabled = true;          // plugins.enabled of the global file: false loads nothing
+  // plugins.opencode of the global file: also load OpenCode's own global plugin locations
+  // (core/opencode_config.h).
+  bool opencode = false;
   bool project_enabled = true;  // plugins.enabled of the project's file
   std::string project_file;     // the project's config.yaml when it was applied, else ""
   // The global config.yaml could not be read, or some of it was not understood (each problem

@@ -19,6 +19,7 @@
 #include "core/log.h"
 #include "core/node_resolve.h"
 #include "core/output_capture.h"
+#include "core/opencode_config.h"
 #include "core/output_store.h"
 #include "core/output_window.h"
 #include "core/plugin_id.h"
@@ -138,7 +139,7 @@ struct Host::Impl {
     const std::string project_dir = project.load ? options.project_dir : std::string();
     core::Config config = core::LoadConfig(home, project_dir, &diagnostics);
     ReadToggles(&config, &diagnostics);
-    std::vector<core::PluginDir> dirs = core::PluginDirs(home, project_dir, config);
+    std::vector<core::PluginDir> dirs = core::PluginDirs(home, project_dir, config, &diagnostics);
     KeepGuardFolders(config, &dirs, &diagnostics);
     if (!project.untrusted.empty()) {
       // Listed, never loaded: the project's plugins as its config would name them.
@@ -152,7 +153,7 @@ struct Host::Impl {
       }
     }
     plugins->Refresh(dirs, config.plugins, &diagnostics);
-    std::vector<core::WatchedPath> watched = WatchList(dirs);
+    std::vector<core::WatchedPath> watched = WatchList(dirs, config);
     std::shared_ptr<core::OutputStore> store;
     if (options.store_outputs) {
       store = std::make_shared<core::OutputStore>(core::JoinPath(home, "outputs"),
@@ -185,7 +186,8 @@ struct Host::Impl {
   // What LoadConfiguration read: the config files, the state files that decide what loads
   // (trust, guard records), the project's .plugline/, each plugin folder three levels down
   // (a plugin folder's files and one more level) and each package's folder two levels down.
-  std::vector<core::WatchedPath> WatchList(const std::vector<core::PluginDir>& dirs) const {
+  std::vector<core::WatchedPath> WatchList(const std::vector<core::PluginDir>& dirs,
+                                           const core::Config& config) const {
     std::vector<core::WatchedPath> watched = {{core::JoinPath(home, "config.yaml"), 0},
                                               {core::JoinPath(home, "trust.json"), 0},
                                               {core::JoinPath(home, "guards.json"), 0},
@@ -194,7 +196,16 @@ struct Host::Impl {
       const std::string project = core::EffectiveProjectDir(home, options.project_dir);
       if (!project.empty()) watched.push_back({core::JoinPath(project, ".plugline"), 1});
     }
+    if (config.plugins.opencode) {  // OpenCode's config files name plugins too
+      for (const char* file : {"opencode.json", "opencode.jsonc"}) {
+        watched.push_back({core::JoinPath(core::OpenCodeConfigDir(), file), 0});
+      }
+    }
     for (const core::PluginDir& dir : dirs) {
+      if (!dir.file.empty()) {
+        watched.push_back({dir.file, 1});
+        continue;
+      }
       if (dir.package.empty()) {
         watched.push_back({dir.path, 3});
         continue;
@@ -232,7 +243,7 @@ struct Host::Impl {
       if (scanned) continue;
       position = dirs->insert(position, core::PluginDir{parent, "global-config",
                                                         {core::JoinPath(home, "node_modules")},
-                                                        "", "", ""}) + 1;
+                                                        "", "", "", ""}) + 1;
       diagnostics->push_back(StrCat(
           core::JoinPath(home, "config.yaml"), " has problems, so ", parent,
           ", which held the fail-closed plugin ", record.id,

@@ -13,6 +13,7 @@
 #include "core/fs.h"
 #include "core/json.h"
 #include "core/node_resolve.h"
+#include "core/opencode_config.h"
 #include "core/strings.h"
 
 namespace plugline::core {
@@ -41,7 +42,8 @@ std::string IdOf(const LoadedPlugin& plugin, const std::string& file_name) {
 }
 
 bool IsGlobalSource(std::string_view source) {
-  return source == "global" || source == "global-config";
+  return source == "global" || source == "global-config" || source == "opencode" ||
+         source == "opencode-config";
 }
 bool IsProjectSource(std::string_view source) {
   return source == "project" || source == "project-config";
@@ -158,10 +160,39 @@ PluginFile DiscoverPackage(const PluginDir& dir) {
   return file;
 }
 
+// A single plugin named by path (an opencode.json `file://` entry): the file, or a folder's
+// index file.
+PluginFile DiscoverFile(const PluginDir& dir) {
+  PluginFile file;
+  file.source = dir.source;
+  file.kind = PluginKind::kJsModule;
+  file.node_modules = dir.node_modules;
+  file.options_json = dir.options_json;
+  std::string entry = dir.file;
+  if (IsDirectory(entry)) {
+    for (const char* index : {"index.ts", "index.js", "index.mjs", "index.mts"}) {
+      if (PathExists(JoinPath(dir.file, index))) {
+        entry = JoinPath(dir.file, index);
+        break;
+      }
+    }
+  }
+  std::string_view base = std::string_view(dir.file).substr(dir.file.find_last_of('/') + 1);
+  file.name = std::string(base.substr(0, base.find('.')));
+  if (entry == dir.file && IsDirectory(entry)) {
+    file.error = StrCat(dir.file, " has no index.ts, index.js or index.mjs");
+  } else if (!PathExists(entry)) {
+    file.error = StrCat("opencode.json names ", dir.file, ", which does not exist");
+  }
+  file.entry = entry;
+  file.root = entry.substr(0, entry.find_last_of('/'));
+  return file;
+}
+
 }  // namespace
 
 std::vector<PluginDir> PluginDirs(const std::string& home, const std::string& project_dir,
-                                  const Config& config) {
+                                  const Config& config, std::vector<std::string>* diagnostics) {
   std::vector<PluginDir> dirs;
   if (!config.plugins.enabled) return dirs;
   const std::string home_modules = JoinPath(home, "node_modules");
@@ -172,6 +203,10 @@ std::vector<PluginDir> PluginDirs(const std::string& home, const std::string& pr
     project_modules.insert(project_modules.begin(), {JoinPath(project_dir, ".plugline/node_modules"),
                                                      JoinPath(project_dir, "node_modules")});
   }
+  // OpenCode's global locations (plugins.opencode), in OpenCode's order: its config's `plugin`
+  // list after plugline's global config, its plugins/ folder after plugline's.
+  const std::string opencode_dir = config.plugins.opencode ? OpenCodeConfigDir() : "";
+  const std::vector<std::string> opencode_modules = {OpenCodeCacheModules(), home_modules};
   // Each config file's packages, then its directories; the global file's first.
   for (std::string_view source : {"global-config", "project-config"}) {
     if (source == "project-config" && !config.plugins.project_enabled) continue;
@@ -179,16 +214,27 @@ std::vector<PluginDir> PluginDirs(const std::string& home, const std::string& pr
         source == "global-config" ? global_modules : project_modules;
     for (const ConfigPackage& package : config.plugins.packages) {
       if (package.source != source) continue;
-      dirs.push_back({"", package.source, modules, package.spec, package.options_json, ""});
+      dirs.push_back({"", package.source, modules, package.spec, package.options_json, "", ""});
     }
     for (const ConfigDir& dir : config.plugins.dirs) {
-      if (dir.source == source) dirs.push_back({dir.path, dir.source, {home_modules}, "", "", ""});
+      if (dir.source == source) dirs.push_back({dir.path, dir.source, {home_modules}, "", "", "", ""});
+    }
+    if (source == "global-config" && !opencode_dir.empty()) {
+      for (const OpenCodePluginEntry& entry : ReadOpenCodePlugins(opencode_dir, diagnostics)) {
+        dirs.push_back({"", "opencode-config", opencode_modules, entry.package, entry.options_json,
+                        "", entry.path});
+      }
     }
   }
-  dirs.push_back({JoinPath(home, "plugins"), "global", {home_modules}, "", "", ""});
+  dirs.push_back({JoinPath(home, "plugins"), "global", {home_modules}, "", "", "", ""});
+  if (!opencode_dir.empty()) {
+    for (const char* folder : {"plugins", "plugin"}) {
+      dirs.push_back({JoinPath(opencode_dir, folder), "opencode", opencode_modules, "", "", "", ""});
+    }
+  }
   if (!project_dir.empty() && config.plugins.project_enabled) {
     dirs.push_back(
-        {JoinPath(project_dir, ".plugline/plugins"), "project", {home_modules}, "", "", ""});
+        {JoinPath(project_dir, ".plugline/plugins"), "project", {home_modules}, "", "", "", ""});
   }
   return dirs;
 }
@@ -202,6 +248,11 @@ std::vector<PluginFile> DiscoverPlugins(const std::vector<PluginDir>& dirs,
     const size_t first = found.size();
     if (!dir.package.empty()) {
       found.push_back(DiscoverPackage(dir));
+      found.back().untrusted = dir.untrusted;
+      continue;
+    }
+    if (!dir.file.empty()) {
+      found.push_back(DiscoverFile(dir));
       found.back().untrusted = dir.untrusted;
       continue;
     }

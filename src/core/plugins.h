@@ -57,7 +57,9 @@ namespace plugline::core {
 // A directory of plugins, or one npm package.
 struct PluginDir {
   std::string path;    // the directory ("" for a package)
-  std::string source;  // "global-config", "project-config", "global" or "project"
+  // "global-config", "project-config", "global", "project", and with plugins.opencode
+  // "opencode-config" (OpenCode's opencode.json) and "opencode" (its plugins/ folder)
+  std::string source;
   // Where bare imports ("zod") are looked for after the node_modules folders above the
   // importing file; for a package, also where the package itself is looked for, first first.
   std::vector<std::string> node_modules;
@@ -66,11 +68,15 @@ struct PluginDir {
   // Non-empty: the directory belongs to a project that is not trusted, and this says why and
   // what to run; its plugins are listed as "untrusted" and never loaded.
   std::string untrusted;
+  // Non-empty: this entry is one plugin, this file (an opencode.json `file://` entry); a folder
+  // stands for its index file.
+  std::string file;
 };
 
 // The plugin directories of a home, a project and a configuration, in load order.
 std::vector<PluginDir> PluginDirs(const std::string& home, const std::string& project_dir,
-                                  const Config& config);
+                                  const Config& config,
+                                  std::vector<std::string>* diagnostics = nullptr);
 
 enum class PluginKind { kJsModule, kExec };
 

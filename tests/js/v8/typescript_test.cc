@@ -32,7 +32,7 @@ TEST_CASE(
   WriteFile(tmp.Sub("plugins/delta/index.ts"), "export default {};\n");  // index.js wins
   std::vector<std::string> diagnostics;
   std::vector<core::PluginFile> found =
-      core::DiscoverPlugins({{tmp.Sub("plugins"), "global", {}, "", "", ""}}, &diagnostics);
+      core::DiscoverPlugins({{tmp.Sub("plugins"), "global", {}, "", "", "", ""}}, &diagnostics);
   CHECK(diagnostics.empty());
   std::vector<std::string> entries;
   for (const core::PluginFile& file : found) {

@@ -1,0 +1,150 @@
+// OpenCode's own plugin locations (plugins.opencode: true): the global plugins/ and plugin/
+// folders, the `plugin` list of opencode.json and opencode.jsonc with packages from OpenCode's
+// cache and file:// entries, in OpenCode's order — real files, real Node.js.
+#include <doctest/doctest.h>
+#include <stdlib.h>
+
+#include <string>
+
+#include "core/json.h"
+#include "core/opencode_config.h"
+#include "core/strings.h"
+#include "plugline/host.h"
+#include "test_util.h"
+
+namespace plugline {
+namespace {
+
+using plugline::testing::Contains;
+using plugline::testing::TempDir;
+using plugline::testing::WriteFile;
+
+TEST_CASE("JsoncToJson: comments and trailing commas go, strings and line numbers stay") {
+  std::string json = core::JsoncToJson(
+      "{\n  // a comment \"with quotes\"\n  \"url\": \"https://x.test/a//b\", /* c\n d */\n"
+      "  \"list\": [1, 2,],\n  \"s\": \"a,]\\\"//\",\n}\n");
+  auto value = core::ParseJson(json, "jsonc");
+  REQUIRE_MESSAGE(value.ok(), json);
+  CHECK(value->Find("url")->as_string() == "https://x.test/a//b");
+  CHECK(value->Find("list")->as_array().size() == 2);
+  CHECK(value->Find("s")->as_string() == "a,]\"//");
+  CHECK(std::count(json.begin(), json.end(), '\n') == 7);
+}
+
+#if PLUGLINE_TEST_WITH_V8
+
+// Sets an environment variable for the test's duration.
+class ScopedEnv {
+ public:
+  ScopedEnv(const char* name, const std::string& value) : name_(name) {
+    if (const char* old = std::getenv(name)) old_ = old;
+    ::setenv(name, value.c_str(), 1);
+  }
+  ~ScopedEnv() {
+    if (old_.has_value()) {
+      ::setenv(name_, old_->c_str(), 1);
+    } else {
+      ::unsetenv(name_);
+    }
+  }
+
+ private:
+  const char* name_;
+  std::optional<std::string> old_;
+};
+
+// A plugin that appends `tag` (and its options' `suffix`) to chat.headers' `order`.
+std::string Tagger(std::string_view tag, std::string_view types = "") {
+  return StrCat("export default async (ctx", types, ", options", types, ") => ({\n"
+                "  \"chat.headers\": async (input", types, ", output", types, ") => {\n"
+                "    output.headers.order = (output.headers.order ?? \"\") + \"", tag,
+                "\" + (options?.suffix ?? \"\");\n  },\n});\n");
+}
+
+TEST_CASE("plugins.opencode: OpenCode's global plugins load from where OpenCode keeps them, in its order") {
+  TempDir home, xdg;
+  ScopedEnv config_home("XDG_CONFIG_HOME", xdg.Sub("config"));
+  ScopedEnv cache_home("XDG_CACHE_HOME", xdg.Sub("cache"));
+  const std::string oc = xdg.Sub("config/opencode");
+  const std::string cache = xdg.Sub("cache/opencode/node_modules");
+  WriteFile(oc + "/opencode.jsonc",
+            "{\n  // OpenCode's own settings, and its plugins\n  \"model\": \"x/y\",\n"
+            "  \"plugin\": [\"cached-plugin@1.0.0\", [\"opt-plugin\", {\"suffix\": \"!\"}],\n"
+            "             \"file://local/mine.js\",],\n}\n");
+  WriteFile(cache + "/cached-plugin/package.json",
+            R"({"name":"cached-plugin","version":"1.0.0","type":"module","main":"index.js"})");
+  WriteFile(cache + "/cached-plugin/index.js", Tagger("A"));
+  WriteFile(cache + "/opt-plugin/package.json",
+            R"({"name":"opt-plugin","version":"2.0.0","type":"module","main":"index.js"})");
+  WriteFile(cache + "/opt-plugin/index.js", Tagger("B"));
+  WriteFile(oc + "/local/mine.js", Tagger("C"));
+  WriteFile(home.Sub("plugins/own.js"), Tagger("D"));
+  WriteFile(oc + "/plugins/folder.ts", Tagger("E", ": any"));
+  WriteFile(oc + "/plugin/older.js", Tagger("F"));
+
+  auto open = [&] {
+    HostOptions options;
+    options.home = home.path();
+    auto host = Host::Create(options);
+    REQUIRE_MESSAGE(host.ok(), host.status().ToString());
+    return *std::move(host);
+  };
+  auto order = [](Host& host) {
+    auto result = host.Trigger("chat.headers", "{}", R"({"headers":{}})");
+    REQUIRE(result.ok());
+    auto value = core::ParseJson(result->ToJson(), "trigger");
+    REQUIRE(value.ok());
+    const core::Value* o = value->Find("output")->Find("headers")->Find("order");
+    return o != nullptr && o->is_string() ? o->as_string() : std::string();
+  };
+
+  // Off by default: only plugline's own.
+  CHECK(order(*open()) == "D");
+
+  WriteFile(home.Sub("config.yaml"), "plugins:\n  opencode: true\n");
+  auto host = open();
+  INFO(host->PluginsJson());
+  CHECK(order(*host) == "AB!CDEF");
+  auto plugins = core::ParseJson(host->PluginsJson(), "plugins");
+  REQUIRE(plugins.ok());
+  for (const core::Value& p : plugins->Find("plugins")->as_array()) {
+    const std::string id = p.Find("id")->as_string();
+    if (id == "cached-plugin" || id == "opt-plugin" || id == "mine") {
+      CHECK(p.Find("source")->as_string() == "opencode-config");
+      CHECK(p.Find("runtime")->as_string() == "node");
+    }
+    if (id == "folder" || id == "older") CHECK(p.Find("source")->as_string() == "opencode");
+  }
+
+  // A broken opencode.json is reported with its name; the rest still loads.
+  WriteFile(oc + "/opencode.json", "{\"plugin\": [\"x\",\n");
+  host->Reload();
+  bool reported = false;
+  for (const std::string& d : host->diagnostics()) {
+    reported = reported || Contains(d, oc + "/opencode.json");
+  }
+  CHECK(reported);
+  CHECK(order(*host) == "AB!CDEF");
+}
+
+TEST_CASE("plugins.opencode: a project's config cannot turn it on") {
+  TempDir home, project;
+  plugline::testing::TrustProject(home.path(), project.path());
+  WriteFile(project.Sub(".plugline/config.yaml"), "plugins:\n  opencode: true\n");
+  plugline::testing::TrustProject(home.path(), project.path());
+  HostOptions options;
+  options.home = home.path();
+  options.project_dir = project.path();
+  auto host = Host::Create(options);
+  REQUIRE(host.ok());
+  bool reported = false;
+  for (const std::string& d : (*host)->diagnostics()) {
+    reported = reported || Contains(d, "only the global config can turn on OpenCode's");
+  }
+  CHECK(reported);
+}
+
+#endif  // PLUGLINE_TEST_WITH_V8
+
+}  // namespace
+}  // namespace plugline
