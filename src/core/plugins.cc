@@ -119,13 +119,21 @@ bool SameLoadSettings(PluginKind kind, const JsPluginSettings& a, const JsPlugin
          a.options_json == b.options_json;
 }
 
-// A package named in config: its entry file, or why it cannot load.
-PluginFile DiscoverPackage(const PluginDir& dir) {
+// A JS plugin named one by one (a package, an opencode.json `file://` entry), before its
+// entry is known.
+PluginFile NamedJsPlugin(const PluginDir& dir) {
   PluginFile file;
   file.source = dir.source;
   file.kind = PluginKind::kJsModule;
   file.node_modules = dir.node_modules;
   file.options_json = dir.options_json;
+  file.untrusted = dir.untrusted;
+  return file;
+}
+
+// A package named in config: its entry file, or why it cannot load.
+PluginFile DiscoverPackage(const PluginDir& dir) {
+  PluginFile file = NamedJsPlugin(dir);
   file.package = true;
   absl::StatusOr<PackageSpec> spec = ParsePackageSpec(dir.package);
   if (!spec.ok()) {
@@ -163,11 +171,7 @@ PluginFile DiscoverPackage(const PluginDir& dir) {
 // A single plugin named by path (an opencode.json `file://` entry): the file, or a folder's
 // index file.
 PluginFile DiscoverFile(const PluginDir& dir) {
-  PluginFile file;
-  file.source = dir.source;
-  file.kind = PluginKind::kJsModule;
-  file.node_modules = dir.node_modules;
-  file.options_json = dir.options_json;
+  PluginFile file = NamedJsPlugin(dir);
   std::string entry = dir.file;
   if (IsDirectory(entry)) {
     for (const char* index : {"index.ts", "index.js", "index.mjs", "index.mts"}) {
@@ -246,14 +250,8 @@ std::vector<PluginFile> DiscoverPlugins(const std::vector<PluginDir>& dirs,
   std::vector<std::string> seen_dirs;
   for (const PluginDir& dir : dirs) {
     const size_t first = found.size();
-    if (!dir.package.empty()) {
-      found.push_back(DiscoverPackage(dir));
-      found.back().untrusted = dir.untrusted;
-      continue;
-    }
-    if (!dir.file.empty()) {
-      found.push_back(DiscoverFile(dir));
-      found.back().untrusted = dir.untrusted;
+    if (!dir.package.empty() || !dir.file.empty()) {
+      found.push_back(!dir.package.empty() ? DiscoverPackage(dir) : DiscoverFile(dir));
       continue;
     }
     // The same directory named twice (a config dir that is the global one) loads once.

@@ -296,14 +296,16 @@ absl::StatusOr<core::LoadedPlugin> MakeShaper(const core::JsPluginSettings& sett
   return loaded;
 }
 
-absl::StatusOr<core::LoadedPlugin> Finish(Loaded loaded, core::JsRuntime runtime,
+// A loaded module made into registry parts (or the loading's error), marked with its runtime.
+absl::StatusOr<core::LoadedPlugin> Finish(absl::StatusOr<Loaded> loaded, core::JsRuntime runtime,
                                           const core::PluginFile& file,
                                           const core::JsPluginSettings& settings,
                                           const JsShaperOptions& options) {
+  if (!loaded.ok()) return loaded.status();
   absl::StatusOr<core::LoadedPlugin> plugin =
-      loaded.opencode
-          ? MakeOpenCodePlugin(file, settings, options.host, options.log, std::move(loaded.module))
-          : MakeShaper(settings, std::move(loaded.module));
+      loaded->opencode
+          ? MakeOpenCodePlugin(file, settings, options.host, options.log, std::move(loaded->module))
+          : MakeShaper(settings, std::move(loaded->module));
   if (plugin.ok()) plugin->runtime = std::string(core::JsRuntimeName(runtime));
   return plugin;
 }
@@ -352,16 +354,10 @@ absl::StatusOr<core::LoadedPlugin> LoadJsShaper(const core::PluginFile& file,
   auto node = [&] { return LoadIn(GetNodeRuntime(), file, module_options); };
 
   switch (settings.runtime) {
-    case JsRuntime::kSandboxed: {
-      absl::StatusOr<Loaded> loaded = sandboxed();
-      if (!loaded.ok()) return loaded.status();
-      return Finish(*std::move(loaded), JsRuntime::kSandboxed, file, settings, options);
-    }
-    case JsRuntime::kNode: {
-      absl::StatusOr<Loaded> loaded = node();
-      if (!loaded.ok()) return loaded.status();
-      return Finish(*std::move(loaded), JsRuntime::kNode, file, settings, options);
-    }
+    case JsRuntime::kSandboxed:
+      return Finish(sandboxed(), JsRuntime::kSandboxed, file, settings, options);
+    case JsRuntime::kNode:
+      return Finish(node(), JsRuntime::kNode, file, settings, options);
     case JsRuntime::kAuto:
       break;
   }
@@ -369,22 +365,18 @@ absl::StatusOr<core::LoadedPlugin> LoadJsShaper(const core::PluginFile& file,
   // auto: an OpenCode plugin of the user's runs in Node.js, as it does in OpenCode; a shaper
   // runs sandboxed. A package named in config is an OpenCode plugin by definition.
   const bool node_available = GetNodeRuntime().ok();
-  if (file.package && node_available) {
-    absl::StatusOr<Loaded> loaded = node();
-    if (!loaded.ok()) return loaded.status();
-    return Finish(*std::move(loaded), JsRuntime::kNode, file, settings, options);
-  }
+  if (file.package && node_available) return Finish(node(), JsRuntime::kNode, file, settings, options);
   // Otherwise the module tells: loaded sandboxed (where its top level can reach nothing), a
   // shaper stays there; an OpenCode plugin, or a module that needs what only Node has, is
   // loaded again in Node.js before any plugin function runs.
   absl::StatusOr<Loaded> first = sandboxed();
   if (first.ok() && !first->opencode) {
-    return Finish(*std::move(first), JsRuntime::kSandboxed, file, settings, options);
+    return Finish(std::move(first), JsRuntime::kSandboxed, file, settings, options);
   }
   if (!node_available) {
     if (!first.ok()) return first.status();
     absl::StatusOr<core::LoadedPlugin> plugin =
-        Finish(*std::move(first), JsRuntime::kSandboxed, file, settings, options);
+        Finish(std::move(first), JsRuntime::kSandboxed, file, settings, options);
     if (plugin.ok()) {
       plugin->warnings.push_back(StrCat("runs sandboxed: ", GetNodeRuntime().status().message()));
     }
@@ -404,7 +396,7 @@ absl::StatusOr<core::LoadedPlugin> LoadJsShaper(const core::PluginFile& file,
                                           "set plugins.overrides.", file.name,
                ".runtime: node to run it there)"));
   }
-  return Finish(*std::move(second), JsRuntime::kNode, file, settings, options);
+  return Finish(std::move(second), JsRuntime::kNode, file, settings, options);
 }
 
 }  // namespace plugline::js
