@@ -69,6 +69,9 @@ struct HostOptions {
   // Empty: client calls reject with "the host gave plugline no client callback".
   std::function<absl::StatusOr<std::string>(std::string_view path, std::string_view args_json)>
       client = nullptr;
+  // Whether `client` may be called from any thread (it locks what it shares, or shares
+  // nothing): plugins then go on loading on up to two threads.
+  bool client_thread_safe = false;
   // ctx.serverUrl of OpenCode plugins; empty: none.
   std::string server_url = "";
   // What OpenCode plugins' `config` hooks receive, once after loading (a JSON object).

@@ -15,6 +15,7 @@
 #include "absl/strings/str_split.h"
 #include "agents/dialect.h"
 #include "agents/wrap.h"
+#include "cli/client.h"
 #include "cli/plugins_command.h"
 #include "cli/usage.h"
 #include "core/fs.h"
@@ -617,6 +618,9 @@ int ShapeAndPrint(Output& io, const ShapeFunction& shape, const ShapeFlags& flag
 absl::StatusOr<std::unique_ptr<Host>> OpenHostFor(const std::string& dir) {
   HostOptions options;
   options.project_dir = dir;
+  // OpenCode plugins' `client`: what the command line can answer on its own (cli/client.h).
+  options.client = CommandLineClient;
+  options.client_thread_safe = true;
   return Host::Create(std::move(options));
 }
 

@@ -491,7 +491,7 @@ absl::StatusOr<std::unique_ptr<Host>> Host::Create(HostOptions options) {
         return record.has_value() && (record->fail_closed || record->protect);
       });
   // A host's client is called on the thread running the plugin: while loading too.
-  if (options.client) impl->plugins->LoadOnCallingThread();
+  if (options.client && !options.client_thread_safe) impl->plugins->LoadOnCallingThread();
   impl->options = std::move(options);
   impl->LoadConfiguration();
   return std::unique_ptr<Host>(new Host(std::move(impl)));

@@ -14,6 +14,9 @@ extern const std::string_view kUrlModule;
 // src/js/modules/node_path.mjs: Node's POSIX `path` and url's file-path helpers, behind
 // "path", "node:path", "url", ... (AddPluginModules).
 extern const std::string_view kNodePathModule;
+// src/js/modules/opencode_client_tree.mjs: the methods of OpenCode's plugin `client`,
+// generated from @opencode-ai/sdk (scripts/gen-opencode-client.mjs); "plugline:client-tree".
+extern const std::string_view kOpenCodeClientTree;
 // src/js/modules/opencode_host.mjs: the wrapper entry of every JS plugin module.
 extern const std::string_view kOpenCodeHostModule;
 

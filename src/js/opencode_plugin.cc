@@ -373,6 +373,8 @@ std::string_view OpenCodeHookFor(std::string_view event) {
 void AddPluginModules(ModuleOptions* options, std::string_view directory) {
   options->wrapper_source = std::string(embedded::kOpenCodeHostModule);
   options->builtin_modules.push_back({"plugline:url", std::string(embedded::kUrlModule)});
+  options->builtin_modules.push_back(
+      {"plugline:client-tree", std::string(embedded::kOpenCodeClientTree)});
   // Takes the host-call function off the global object, for the wrapper alone.
   options->builtin_modules.push_back(
       {"plugline:host",

@@ -539,7 +539,7 @@ static void test_opencode(void) {
       "  'chat.params': async (input, output) => {\n"
       "    output.platform = os.platform();\n"
       "    output.logged = await client.app.log({ body: {} });\n"
-      "    try { await client.other.thing(); } catch (e) { output.refused = e.message; }\n"
+      "    try { await client.session.abort(); } catch (e) { output.refused = e.message; }\n"
       "  },\n"
       "  tool: { twice: tool({ description: 'Doubles', args: { n: tool.schema.number() },\n"
       "                        async execute(args) { return String(args.n * 2); } }) },\n"

@@ -455,5 +455,42 @@ TEST_CASE("plugline stats counts shapings across processes") {
   CHECK(table.output.find("builtin-generic") != std::string::npos);
 }
 
+#if PLUGLINE_TEST_WITH_V8
+TEST_CASE("the command line answers an OpenCode plugin's app.log and tui.showToast, and names what it refuses") {
+  Cli cli;
+  WriteFile(cli.home.Sub("plugins/notes.js"), R"js(export default async ({ client }) => ({
+  "experimental.text.complete": async (input, output) => {
+    output.logged = await client.app.log({ body: { service: "notes", level: "warn",
+                                                   message: "token=sk-abcdefghijklmnopqrstuvwxyz0123" } });
+    output.toast = await client.tui.showToast({ body: { title: "Build", message: "done\u001b[31m",
+                                                        variant: "success" } });
+    try { await client.session.messages({ path: { id: "s1" } }); } catch (e) { output.refused = e.message; }
+    output.shape = [typeof client.session.promptAsync, typeof client.tui.control.next,
+                    typeof client.nope];
+  },
+});
+)js");
+  auto run = cli.Run({"trigger", "experimental.text.complete", "--input", "{}", "--output", "{}"});
+  INFO(run.output, run.error_output);
+  REQUIRE(run.exit_status == 0);
+  auto json = core::ParseJson(run.output, "plugline trigger");
+  REQUIRE(json.ok());
+  const core::Value* output = json->Find("output");
+  REQUIRE(output != nullptr);
+  CHECK(output->Find("logged")->Find("data")->as_bool());
+  CHECK(output->Find("toast")->Find("data")->as_bool());
+  CHECK(Contains(output->Find("refused")->as_string(),
+                 "client.session.messages() failed: the plugline command line has no OpenCode "
+                 "server behind it: it answers app.log and tui.showToast, not session.messages"));
+  CHECK(core::ToJson(*output->Find("shape")) == R"(["function","function","undefined"])");
+  // The toast: one line on stderr, its escape sequence escaped.
+  CHECK(Contains(run.error_output, "plugline: [success] Build: done\\x1b[31m\n"));
+  // The log line: at the plugin's level, naming its service, the secret masked.
+  const std::string log = ReadFileOrEmpty(cli.home.Sub("logs/plugline.log"));
+  CHECK(Contains(log, " warn plugin notes: token="));
+  CHECK(!Contains(log, "sk-abcdefghijklmnopqrstuvwxyz0123"));
+}
+#endif
+
 }  // namespace
 }  // namespace plugline::cli

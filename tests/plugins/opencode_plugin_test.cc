@@ -50,7 +50,7 @@ struct Fixture {
       options.client = [this](std::string_view path,
                               std::string_view args) -> absl::StatusOr<std::string> {
         client_calls.push_back(StrCat(path, " ", args));
-        if (path == "app.fail") return absl::UnavailableError("the server is down");
+        if (path == "session.abort") return absl::UnavailableError("the server is down");
         return std::string(R"({"data":{"ok":true}})");
       };
     }
@@ -388,7 +388,9 @@ TEST_CASE("opencode: $ runs real commands, interpolations are arguments, never s
     const lines = await $`printf 'x\ny\n'`.lines();
     const where = (await $`pwd`.cwd("/tmp").text()).trim();
     const env = await $`printf '%s' "$GREETING"`.env({ GREETING: "hello" }).text();
-    output.result = { echoed, many, code: failed.exitCode, err: failed.stderr.trim(), thrown,
+    // As in Bun: stdout and stderr are Buffers in the node runtime (strings in the sandbox).
+    const kind = typeof failed.stderr === "string" ? "string" : failed.stderr.constructor.name;
+    output.result = { echoed, many, code: failed.exitCode, err: failed.stderr.toString().trim(), kind, thrown,
                       json, lines, where, env, dir: (await $`pwd`.text()).trim() === directory };
   },
 });
@@ -404,6 +406,7 @@ TEST_CASE("opencode: $ runs real commands, interpolations are arguments, never s
   CHECK(Str(*result, "many") == "[a b][c;d]");
   CHECK(result->Find("code")->as_number() == 3);
   CHECK(Str(*result, "err") == "oops");
+  CHECK(Str(*result, "kind") == "Buffer");  // a folder plugin: the node runtime
   CHECK(Str(*result, "thrown") == "ShellError:1");
   CHECK(result->Find("json")->Find("n")->as_number() == 7);
   CHECK(result->Find("lines")->as_array().size() == 2);
@@ -439,7 +442,7 @@ TEST_CASE("opencode: client calls reach the host and its answer resolves them") 
   "experimental.text.complete": async (input, output) => {
     const answer = await client.app.log({ body: { service: "p", level: "info", message: "hi" } });
     let failure = "";
-    try { await client.app.fail(); } catch (e) { failure = e.message; }
+    try { await client.session.abort(); } catch (e) { failure = e.message; }
     output.answer = answer;
     output.failure = failure;
   },
@@ -449,7 +452,7 @@ TEST_CASE("opencode: client calls reach the host and its answer resolves them") 
   core::Value r = f.Trigger("experimental.text.complete", "{}", "{}");
   const core::Value* output = r.Find("output");
   CHECK(output->Find("answer")->Find("data")->Find("ok")->as_bool());
-  CHECK(Contains(Str(*output, "failure"), "client.app.fail() failed: the server is down"));
+  CHECK(Contains(Str(*output, "failure"), "client.session.abort() failed: the server is down"));
   REQUIRE(f.client_calls.size() == 2);
   CHECK(f.client_calls[0] ==
         R"(app.log [{"body":{"service":"p","level":"info","message":"hi"}}])");

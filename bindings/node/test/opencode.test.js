@@ -51,7 +51,7 @@ export default async () => ({
 const CLIENT = `export default async ({ client }) => ({
   "experimental.text.complete": async (input, output) => {
     output.answer = await client.app.log({ body: { service: "p", level: "info", message: "hi" } });
-    try { await client.app.fail(); } catch (e) { output.failure = e.message; }
+    try { await client.session.abort(); } catch (e) { output.failure = e.message; }
   },
 });
 `;
@@ -84,7 +84,7 @@ function disposeLogger(logFile) {
   return `export default async ({ client, $ }) => ({
   dispose: async () => {
     let line;
-    try { line = await client.app.bye(); } catch (e) { line = e.message; }
+    try { line = await client.app.agents(); } catch (e) { line = e.message; }
     await $\`printf '%s\\n' \${line} >> \${${JSON.stringify(logFile)}}\`;
   },
 });
@@ -202,17 +202,17 @@ test('client: a round trip, and a client that throws rejects the plugin\'s promi
   const calls = [];
   const client = (clientPath, args) => {
     calls.push([clientPath, args]);
-    if (clientPath === 'app.fail') throw new Error('the server is down');
+    if (clientPath === 'session.abort') throw new Error('the server is down');
     return { data: { ok: true, echo: args[0].body.message } };
   };
   const host = openHost(t, homeWith({ client: CLIENT }), { client });
   if (host === null) return;
   const { output } = host.trigger('experimental.text.complete', {}, {});
   assert.deepEqual(output.answer, { data: { ok: true, echo: 'hi' } });
-  assert.equal(output.failure, 'client.app.fail() failed: Error: the server is down');
+  assert.equal(output.failure, 'client.session.abort() failed: Error: the server is down');
   assert.deepEqual(calls, [
     ['app.log', [{ body: { service: 'p', level: 'info', message: 'hi' } }]],
-    ['app.fail', []],
+    ['session.abort', []],
   ]);
 });
 
@@ -242,7 +242,7 @@ test('client: plugins that await the client while loading all load, on this thre
 test('client: an async client, or one calling back into its host, rejects', (t) => {
   let host = null;
   const client = (clientPath) => {
-    if (clientPath === 'app.fail') return host.tools();
+    if (clientPath === 'session.abort') return host.tools();
     return Promise.resolve('later');
   };
   host = openHost(t, homeWith({ client: CLIENT }), { client });
@@ -254,7 +254,7 @@ test('client: an async client, or one calling back into its host, rejects', (t) 
                /returned a Promise: the client must answer synchronously/);
 
   const refusing = openHost(t, homeWith({ client: CLIENT }), {
-    client: (clientPath) => (clientPath === 'app.fail' ? refusing.tools() : 'logged'),
+    client: (clientPath) => (clientPath === 'session.abort' ? refusing.tools() : 'logged'),
   });
   const { output } = refusing.trigger('experimental.text.complete', {}, {});
   assert.equal(output.answer, 'logged');

@@ -54,7 +54,7 @@ export default async () => ({
 CLIENT = """export default async ({ client }) => ({
   "experimental.text.complete": async (input, output) => {
     output.answer = await client.app.log({ body: { service: "p", level: "info", message: "hi" } });
-    try { await client.app.fail(); } catch (e) { output.failure = e.message; }
+    try { await client.session.abort(); } catch (e) { output.failure = e.message; }
   },
 });
 """
@@ -203,7 +203,7 @@ def test_client_round_trip_and_a_raising_client(home: Path, opened: Any) -> None
 
     def client(path: str, args: list[Any]) -> Any:
         calls.append((path, args, threading.get_ident()))
-        if path == "app.fail":
+        if path == "session.abort":
             raise RuntimeError("the server is down")
         return {"data": {"ok": True, "echo": args[0]["body"]["message"]}}
 
@@ -211,10 +211,10 @@ def test_client_round_trip_and_a_raising_client(home: Path, opened: Any) -> None
     host = opened(client=client)
     output = host.trigger("experimental.text.complete", {}, {})["output"]
     assert output["answer"] == {"data": {"ok": True, "echo": "hi"}}
-    assert output["failure"] == "client.app.fail() failed: RuntimeError: the server is down"
+    assert output["failure"] == "client.session.abort() failed: RuntimeError: the server is down"
     assert [(path, args) for path, args, _ in calls] == [
         ("app.log", [{"body": {"service": "p", "level": "info", "message": "hi"}}]),
-        ("app.fail", []),
+        ("session.abort", []),
     ]
     # On the thread running the hook: the one that called trigger.
     assert {thread for _, _, thread in calls} == {threading.get_ident()}
@@ -222,22 +222,22 @@ def test_client_round_trip_and_a_raising_client(home: Path, opened: Any) -> None
 
 def test_client_answers_that_cannot_be_json_reject(home: Path, opened: Any) -> None:
     write_plugins(home, client=CLIENT)
-    host = opened(client=lambda path, args: {"not json": {1, 2}} if path == "app.fail" else None)
+    host = opened(client=lambda path, args: {"not json": {1, 2}} if path == "session.abort" else None)
     output = host.trigger("experimental.text.complete", {}, {})["output"]
     assert output["answer"] is None
-    assert output["failure"].startswith("client.app.fail() failed: TypeError: ")
+    assert output["failure"].startswith("client.session.abort() failed: TypeError: ")
 
 
 def test_client_calling_back_into_its_host_is_refused(home: Path, opened: Any) -> None:
     holder: dict[str, plugline.Host] = {}
 
     def client(path: str, args: list[Any]) -> Any:
-        return holder["host"].tools() if path == "app.fail" else "logged"
+        return holder["host"].tools() if path == "session.abort" else "logged"
 
     write_plugins(home, client=CLIENT)
     host = holder["host"] = opened(client=client)
     output = host.trigger("experimental.text.complete", {}, {})["output"]
-    assert output["failure"].startswith("client.app.fail() failed: InvalidStateError: ")
+    assert output["failure"].startswith("client.session.abort() failed: InvalidStateError: ")
     assert "own host" in output["failure"]
     assert host.trigger("experimental.text.complete", {}, {})["errors"] == []  # still fine
 
@@ -331,7 +331,7 @@ def dispose_logger(log_file: Path) -> str:
     return """export default async ({ client, $ }) => ({
   dispose: async () => {
     let line;
-    try { line = await client.app.bye(); } catch (e) { line = e.message; }
+    try { line = await client.app.agents(); } catch (e) { line = e.message; }
     await $`printf '%s\\n' ${line} >> ${LOG}`;
   },
 });
@@ -344,7 +344,7 @@ def test_close_runs_dispose_hooks_with_the_client(home: Path, tmp_path: Path,
     write_plugins(home, bye=dispose_logger(log_file))
     host = opened(client=lambda path, args: f"bye from {path}")
     host.close()
-    assert log_file.read_text() == "bye from app.bye\n"
+    assert log_file.read_text() == "bye from app.agents\n"
 
 
 def test_client_runs_on_the_thread_that_triggers(home: Path, opened: Any) -> None:
@@ -391,7 +391,7 @@ def test_plugins_awaiting_the_client_while_loading_load_on_the_calling_thread(
 
 def test_keyboard_interrupt_in_the_client_is_re_raised(home: Path, opened: Any) -> None:
     def client(path: str, args: list[Any]) -> Any:
-        if path == "app.fail":
+        if path == "session.abort":
             raise KeyboardInterrupt
         return "logged"
 
@@ -405,10 +405,10 @@ def test_keyboard_interrupt_in_the_client_is_re_raised(home: Path, opened: Any) 
 
 def test_client_answer_plugline_refuses_rejects(home: Path, opened: Any) -> None:
     write_plugins(home, client=CLIENT)
-    host = opened(client=lambda path, args: "\ud800" if path == "app.fail" else "ok")
+    host = opened(client=lambda path, args: "\ud800" if path == "session.abort" else "ok")
     output = host.trigger("experimental.text.complete", {}, {})["output"]
     assert output["answer"] == "ok"
-    assert output["failure"] == ("client.app.fail() failed: ValueError: plugline refused the "
+    assert output["failure"] == ("client.session.abort() failed: ValueError: plugline refused the "
                                  "client's answer as JSON")
 
 

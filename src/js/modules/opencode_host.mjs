@@ -18,6 +18,7 @@
 // `client` it is given (a shaper gets neither).
 import "plugline:url";
 import hostCallFunction from "plugline:host";
+import clientTree from "plugline:client-tree";
 import * as plugin from "plugline:plugin";
 
 // Every hook of OpenCode's V1 `Hooks` interface (@opencode-ai/plugin index.d.ts).
@@ -116,49 +117,53 @@ function findServers() {
   return servers;
 }
 
-// ---- `client`: any method path, forwarded to the host -----------------------------------------
+// ---- `client`: the SDK's methods, forwarded to the host ---------------------------------------
 
-function makeClient(path) {
-  const target = function () {};
-  return new Proxy(target, {
-    get(_, key) {
-      // Not a thenable, not serializable, no symbols: only method paths.
-      if (typeof key !== "string" || key === "then" || key === "toJSON") return undefined;
-      return makeClient([...path, key]);
-    },
-    apply(_, __, args) {
-      const name = path.join(".");
-      return Promise.resolve().then(() => {
-        if (path.length === 0) throw new TypeError("client is not a function");
-        return hostCall("client", { path: name, args });
-      });
-    },
-  });
+// The same tree of namespaces and methods as OpenCode's `createOpencodeClient()` (generated from
+// @opencode-ai/sdk's types): a method the SDK has forwards its path ("session.messages") and
+// arguments to the host; anything else is undefined, as on the real client, so that
+// `client.nope.call()` fails the way it would in OpenCode.
+function makeClient(tree, path) {
+  const node = {};
+  for (const [key, value] of Object.entries(tree)) {
+    const name = path === "" ? key : `${path}.${key}`;
+    node[key] = value === 1
+      ? { [key]: (...args) => Promise.resolve().then(() => hostCall("client", { path: name, args })) }[key]
+      : makeClient(value, name);
+  }
+  return node;
 }
 
 // ---- `$`: a Bun-shell-like tagged template -----------------------------------------------------
 
+// As in Bun, `stdout` and `stderr` are Buffers where there are Buffers (the node runtime);
+// the sandbox has none, and gives strings. text(), json() and lines() read them the same way.
+const bytes = (text) => (typeof globalThis.Buffer === "function" ? globalThis.Buffer.from(text) : text);
+
 class ShellError extends Error {
   constructor(output, command) {
-    super(`Failed with exit code ${output.exitCode}: ${command}${output.stderr ? `\n${output.stderr.trimEnd()}` : ""}`);
+    super(`Failed with exit code ${output.exitCode}: ${command}${output._stderr ? `\n${output._stderr.trimEnd()}` : ""}`);
     this.name = "ShellError";
     this.exitCode = output.exitCode;
     this.stdout = output.stdout;
     this.stderr = output.stderr;
+    Object.defineProperty(this, "_text", { value: output._stdout });
   }
-  text() { return this.stdout; }
-  json() { return JSON.parse(this.stdout); }
+  text() { return this._text; }
+  json() { return JSON.parse(this._text); }
 }
 
 class ShellOutput {
   constructor(answer) {
     this.exitCode = answer.exitCode;
-    this.stdout = answer.stdout;
-    this.stderr = answer.stderr;
+    this.stdout = bytes(answer.stdout);
+    this.stderr = bytes(answer.stderr);
+    Object.defineProperty(this, "_stdout", { value: answer.stdout });
+    Object.defineProperty(this, "_stderr", { value: answer.stderr });
   }
-  text() { return this.stdout; }
-  json() { return JSON.parse(this.stdout); }
-  lines() { return splitLines(this.stdout); }
+  text() { return this._stdout; }
+  json() { return JSON.parse(this._stdout); }
+  lines() { return splitLines(this._stdout); }
 }
 
 function splitLines(text) {
@@ -177,7 +182,7 @@ function buildCommand(strings, values) {
   const word = (value) => {
     if (value === null || value === undefined) return "";
     if (typeof value === "object" && typeof value.raw === "string") return value.raw;
-    args.push(value instanceof ShellOutput ? value.stdout : String(value));
+    args.push(value instanceof ShellOutput ? value._stdout : String(value));
     return `"\${${args.length}}"`;
   };
   for (let i = 0; i < strings.raw.length; i++) {
@@ -219,11 +224,11 @@ class ShellPromise {
   then(onFulfilled, onRejected) { return this._run().then(onFulfilled, onRejected); }
   catch(onRejected) { return this._run().catch(onRejected); }
   finally(onFinally) { return this._run().finally(onFinally); }
-  text() { return this._run().then((o) => o.stdout); }
-  json() { return this._run().then((o) => JSON.parse(o.stdout)); }
+  text() { return this._run().then((o) => o._stdout); }
+  json() { return this._run().then((o) => JSON.parse(o._stdout)); }
   // Bun's lines() is an async iterable; this one is also awaitable as an array.
   lines() {
-    const run = () => this._run().then((o) => splitLines(o.stdout));
+    const run = () => this._run().then((o) => splitLines(o._stdout));
     return {
       then: (a, b) => run().then(a, b),
       async *[Symbol.asyncIterator]() { yield* await run(); },
@@ -257,7 +262,7 @@ function makeContext(context) {
     directory: context.directory,
     worktree: context.worktree,
     ...(context.serverUrl ? { serverUrl: typeof URL === "function" ? new URL(context.serverUrl) : context.serverUrl } : {}),
-    client: makeClient([]),
+    client: makeClient(clientTree, ""),
     $: makeShell({ cwd: context.directory, env: undefined, nothrow: false }),
     experimental_workspace: {
       register(type, adapter) { workspaces.set(String(type), adapter); },
