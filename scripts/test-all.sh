@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Sets up this machine (Debian 12), builds plugline, and runs every test:
-#   C++ units, CLI, C ABI and packaging (ctest), Python (pytest), Node (node --test), the real
-#   agents (Claude Code, Codex CLI, Gemini CLI, OpenCode, Copilot CLI) offline against a scripted model (pytest),
+#   C++ units, CLI, C ABI and packaging (ctest), Python (pytest), Node (node --test), real
+#   OpenCode plugins from npm (node --test), the real agents (Claude Code, Codex CLI, Gemini
+#   CLI, OpenCode, Copilot CLI) offline against a scripted model (pytest),
 #   the PLUGLINE_WITH_V8=OFF build with its tests, the C++ tests under AddressSanitizer +
 #   UndefinedBehaviorSanitizer, every fuzz target for a bounded time, and the concurrency tests
 #   under ThreadSanitizer (docs/testing.md).
@@ -135,6 +136,27 @@ if [ "$(id -u)" -eq 0 ]; then
 else
   echo "not root: the agents run without a network namespace (it needs root)"
   "${AGENT_TESTS[@]}"
+fi
+
+step "real OpenCode plugins from npm (node --test, offline in a network namespace)"
+# Published OpenCode plugins at the versions tests/fixtures/opencode-npm/package-lock.json pins,
+# installed once (`npm ci`, no install scripts) into a folder outside the clone named by the
+# lock file's digest; then configured as a user would and driven through `plugline`
+# (tests/opencode-npm/), as root inside `unshare -n`: some of them reach for the network.
+OPENCODE_NPM_DIR=${PLUGLINE_NPM_DIR:-/var/cache/plugline/npm}/opencode-npm-$(sha256sum tests/fixtures/opencode-npm/package-lock.json | cut -c1-16)
+if [ ! -f "$OPENCODE_NPM_DIR/node_modules/.package-lock.json" ]; then
+  rm -rf "$OPENCODE_NPM_DIR.tmp" && mkdir -p "$OPENCODE_NPM_DIR.tmp"
+  cp tests/fixtures/opencode-npm/package.json tests/fixtures/opencode-npm/package-lock.json "$OPENCODE_NPM_DIR.tmp/"
+  (cd "$OPENCODE_NPM_DIR.tmp" && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error)
+  rm -rf "$OPENCODE_NPM_DIR" && mv "$OPENCODE_NPM_DIR.tmp" "$OPENCODE_NPM_DIR"
+fi
+NPM_PLUGIN_TESTS=(env PLUGLINE_BINARY="$PWD/build/bin/plugline" PLUGLINE_NODE_ADDON="$PWD/build/lib/plugline.node"
+                  PLUGLINE_OPENCODE_NPM_MODULES="$OPENCODE_NPM_DIR/node_modules" node --test tests/opencode-npm/)
+if [ "$(id -u)" -eq 0 ]; then
+  unshare -n sh -c 'ip link set lo up && exec "$@"' sh "${NPM_PLUGIN_TESTS[@]}"
+else
+  echo "not root: the plugins run without a network namespace (it needs root)"
+  "${NPM_PLUGIN_TESTS[@]}"
 fi
 
 step "build without V8 (PLUGLINE_WITH_V8=OFF) and its tests"

@@ -381,7 +381,8 @@ void AddPluginModules(ModuleOptions* options, std::string_view directory) {
        "const call = globalThis.__plugline_host_call;\n"
        "delete globalThis.__plugline_host_call;\n"
        "export default call;\n"});
-  for (const char* specifier : {"@opencode-ai/plugin", "@opencode-ai/plugin/tool"}) {
+  for (const char* specifier :
+       {"@opencode-ai/plugin", "@opencode-ai/plugin/tool", "plugline:tool-support"}) {
     options->builtin_modules.push_back(
         {specifier, std::string(embedded::kOpenCodePluginModule)});
   }

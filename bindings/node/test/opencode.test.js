@@ -258,7 +258,7 @@ test('client: an async client, or one calling back into its host, rejects', (t) 
   });
   const { output } = refusing.trigger('experimental.text.complete', {}, {});
   assert.equal(output.answer, 'logged');
-  assert.match(output.failure, /^client\.app\.fail\(\) failed: PluglineError: .*own host/);
+  assert.match(output.failure, /^client\.session\.abort\(\) failed: PluglineError: .*own host/);
   assert.deepEqual(refusing.trigger('experimental.text.complete', {}, {}).errors, []);
 });
 
@@ -369,7 +369,7 @@ test('a host collected by the GC runs dispose hooks without calling JS', async (
   for (let i = 0; i < 40 && !fs.existsSync(logFile); i++) await collect(gc);
   assert.equal(called, 0);
   assert.match(fs.readFileSync(logFile, 'utf8'),
-               /^client\.app\.bye\(\) failed: plugline addon: the Host is being garbage-collected/);
+               /^client\.app\.agents\(\) failed: plugline addon: the Host is being garbage-collected/);
 });
 
 // What published OpenCode plugins do: Node's built-in modules, process, Buffer. Inside this

@@ -36,9 +36,21 @@ const isShaper = exported !== null && typeof exported === "object" &&
     ("match" in exported || "shape" in exported || "meta" in exported);
 
 // Tool schemas: the converters of "@opencode-ai/plugin", which a plugin with tools imports (it
-// registers them as globalThis.__plugline_tool_support). Not imported here: shapers and
-// tool-less plugins do not pay for compiling it. Without it, schemas that convert themselves
-// (toJSONSchema / safeParse, as Zod 4's do) still work.
+// registers them as globalThis.__plugline_tool_support). Not imported statically: shapers and
+// tool-less plugins do not pay for compiling it. A plugin with its own copy of the real package
+// (and so Zod's schemas) does not import plugline's: where modules can be imported on demand (the
+// node runtime), the converters are imported then, as "plugline:tool-support". Without them,
+// schemas that convert themselves (toJSONSchema / safeParse) still work.
+async function loadToolSupport() {
+  if (!globalThis.__plugline_tool_support) {
+    try {
+      await import("plugline:tool-support");
+    } catch {
+      // The sandboxed runtime imports nothing on demand.
+    }
+  }
+}
+
 function toolJsonSchema(args) {
   const support = globalThis.__plugline_tool_support;
   if (support) return support.jsonSchema(args);
@@ -286,7 +298,9 @@ async function runHook(name, input, output) {
     const fn = hooks[name];
     if (typeof fn !== "function") continue;
     try {
-      await fn.call(hooks, input, output);
+      // `config` takes one argument, the configuration it edits: triggered by name, that is
+      // the output (what it leaves there comes back).
+      await (name === "config" ? fn.call(hooks, output) : fn.call(hooks, input, output));
     } catch (error) {
       return { output, error: { plugin: id, message: errorMessage(error) } };
     }
@@ -542,6 +556,7 @@ async function initOnce(context, options) {
     }
   }
   const tools = [];
+  if (toolEntries().size > 0) await loadToolSupport();
   for (const [name, { plugin: id, def }] of toolEntries()) {
     if (def === null || typeof def !== "object" || typeof def.execute !== "function") {
       throw new TypeError(`tool '${name}' of plugin '${id}' has no execute function`);

@@ -71,7 +71,9 @@ function describe(error) {
   if (error instanceof Error || (error !== null && typeof error === "object" && "stack" in error)) {
     const text = String(error);
     const stack = typeof error.stack === "string" ? error.stack.split("\n") : [];
-    const frames = stack.filter((line) => /^\s+at /.test(line)).slice(0, MAX_STACK_LINES);
+    // The plugin's frames: not Node's own (node:*), nor plugline's resolution hooks (a data: URL).
+    const frames = stack.filter((line) => /^\s+at /.test(line) && !/[( ](node:|data:)/.test(line))
+        .slice(0, MAX_STACK_LINES);
     return frames.length ? `${text}\n${frames.join("\n")}` : text;
   }
   try {
