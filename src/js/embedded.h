@@ -17,6 +17,9 @@ extern const std::string_view kNodePathModule;
 // src/js/modules/opencode_client_tree.mjs: the methods of OpenCode's plugin `client`,
 // generated from @opencode-ai/sdk (scripts/gen-opencode-client.mjs); "plugline:client-tree".
 extern const std::string_view kOpenCodeClientTree;
+// src/js/modules/opencode_v2.mjs: OpenCode's V2 Promise API for the wrapper,
+// "plugline:opencode-v2".
+extern const std::string_view kOpenCodeV2Module;
 // src/js/modules/opencode_host.mjs: the wrapper entry of every JS plugin module.
 extern const std::string_view kOpenCodeHostModule;
 

@@ -12,12 +12,13 @@ void AddNodeImports(ModuleOptions* options, std::vector<std::string> node_module
   options->resolve_import = [dirs = std::move(node_modules_dirs)](
                                 std::string_view specifier,
                                 std::string_view referrer) -> absl::StatusOr<ResolvedImport> {
-    // plugline serves "@opencode-ai/plugin" and "/tool" itself (AddPluginModules); anything
-    // else of that package is OpenCode's V2 API, not an installed copy to load.
+    // plugline serves "@opencode-ai/plugin", "/tool" and "/v2/promise" itself
+    // (AddPluginModules); anything else of that package (the V2 Effect API, the TUI API) is
+    // not an installed copy to load.
     if (specifier.starts_with("@opencode-ai/plugin/")) {
       return absl::UnimplementedError(StrCat(
-          "'", specifier, "' is not provided: plugline runs OpenCode's V1 plugin API (an async "
-          "function returning hooks), not the V2 API (docs/plugins-opencode.md)"));
+          "'", specifier, "' is not provided: plugline runs OpenCode's V1 plugin API and the V2 "
+          "Promise API (@opencode-ai/plugin/v2/promise) (docs/plugins-opencode.md)"));
     }
     absl::StatusOr<core::NodeImport> found = core::ResolveNodeImport(specifier, referrer, dirs);
     if (!found.ok()) return found.status();

@@ -375,6 +375,11 @@ void AddPluginModules(ModuleOptions* options, std::string_view directory) {
   options->builtin_modules.push_back({"plugline:url", std::string(embedded::kUrlModule)});
   options->builtin_modules.push_back(
       {"plugline:client-tree", std::string(embedded::kOpenCodeClientTree)});
+  options->builtin_modules.push_back(
+      {"plugline:opencode-v2", std::string(embedded::kOpenCodeV2Module)});
+  // OpenCode's V2 Promise API: define() is the identity, as in the real package.
+  options->builtin_modules.push_back(
+      {"@opencode-ai/plugin/v2/promise", "export function define(plugin) { return plugin; }\n"});
   // Takes the host-call function off the global object, for the wrapper alone.
   options->builtin_modules.push_back(
       {"plugline:host",

@@ -490,6 +490,29 @@ TEST_CASE("the command line answers an OpenCode plugin's app.log and tui.showToa
   CHECK(Contains(log, " warn plugin notes: token="));
   CHECK(!Contains(log, "sk-abcdefghijklmnopqrstuvwxyz0123"));
 }
+
+TEST_CASE("plugline trigger catalog.transform runs the seed's V2 example") {
+  Cli cli;
+  WriteFile(cli.home.Sub("plugins/example.js"), R"js(import { define } from "@opencode-ai/plugin/v2/promise"
+export const Plugin = define({
+  id: "example",
+  setup: async (ctx) => {
+    await ctx.catalog.transform((catalog) => {
+      catalog.provider.update("example", (provider) => { provider.name = "Example" })
+    })
+  },
+})
+)js");
+  auto run = cli.Run({"trigger", "catalog.transform", "--input", R"({"providers":{}})"});
+  INFO(run.output, run.error_output);
+  REQUIRE(run.exit_status == 0);
+  auto json = core::ParseJson(run.output, "plugline trigger");
+  REQUIRE(json.ok());
+  CHECK(json->Find("output")->Find("providers")->Find("example")->Find("provider")->Find("name")->as_string() ==
+        "Example");
+  auto listed = cli.Run({"plugins"});
+  CHECK(Contains(listed.output, "catalog.transform, catalog.reload"));
+}
 #endif
 
 }  // namespace

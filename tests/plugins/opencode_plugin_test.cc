@@ -577,7 +577,7 @@ TEST_CASE("opencode: npm packages and their imports load from node_modules (proc
   NpmPackagesWork(true);
 }
 
-TEST_CASE("opencode: package imports stay in their package, built-ins and the V2 API are refused") {
+TEST_CASE("opencode: package imports stay in their package, built-ins and the V2 Effect API are refused") {
   Fixture f;
   std::string nm = f.home.Sub("node_modules");
   WriteFile(f.home.Sub("secret.js"), "export const secret = 42;\n");
@@ -595,11 +595,11 @@ TEST_CASE("opencode: package imports stay in their package, built-ins and the V2
   WriteFile(f.home.Sub("plugins/uses-fs.js"),
             "import { readFileSync } from \"node:fs\";\nexport default async () => ({});\n");
   WriteFile(f.home.Sub("plugins/v2.js"),
-            "import { define } from \"@opencode-ai/plugin/v2/promise\";\n"
-            "export default define({ id: \"v2\", setup: async (ctx) => {} });\n");
+            "import { define } from \"@opencode-ai/plugin/v2/effect\";\n"
+            "export default define({ id: \"v2\", effect: () => {} });\n");
   // Even with the real package installed (for its types), plugline's own module is used.
   WriteFile(nm + "/@opencode-ai/plugin/package.json",
-            R"({"name":"@opencode-ai/plugin","type":"module","exports":{".":"./index.js","./v2/promise":"./v2.js"}})");
+            R"({"name":"@opencode-ai/plugin","type":"module","exports":{".":"./index.js","./v2/effect":"./v2.js"}})");
   WriteFile(nm + "/@opencode-ai/plugin/index.js", "throw new Error('not plugline\'s');\n");
   WriteFile(nm + "/@opencode-ai/plugin/v2.js", "export const define = (x) => x;\n");
   // A dependency whose folder is not inside the package's (and shorter) imports its own files;
@@ -627,7 +627,9 @@ TEST_CASE("opencode: package imports stay in their package, built-ins and the V2
             "export default async () => ({ tool: { hi: tool({ description: \"hi\", args: {}, "
             "execute: async () => \"hi\" }) } });\n");
   f.Open();
-  CHECK(Contains(Str(f.Entry("v2"), "reason"), "plugline runs OpenCode's V1 plugin API"));
+  CHECK(Contains(Str(f.Entry("v2"), "reason"),
+                 "'@opencode-ai/plugin/v2/effect' is not provided: plugline runs OpenCode's V1 "
+                 "plugin API and the V2 Promise API"));
   CHECK(Str(f.Entry("uses-tool"), "state") == "enabled");
   INFO(Str(f.Entry("pkg-shaper"), "reason"));
   CHECK(Str(f.Entry("pkg-shaper"), "state") == "enabled");

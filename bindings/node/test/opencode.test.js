@@ -414,3 +414,20 @@ test('runtime: sandboxed keeps Node modules out', (t) => {
   assert.equal(entry.state, 'broken');
   assert.match(entry.reason, /cannot import 'node:fs'/);
 });
+
+test('a V2 plugin (define({ id, setup })) transforms the commands by name, in registration order', (t) => {
+  const V2 = `import { define } from "@opencode-ai/plugin/v2/promise";
+export default define({
+  id: "commands",
+  setup: async (ctx) => {
+    await ctx.command.transform((d) => d.update("review", (c) => { c.template = "Review"; }));
+    await ctx.command.transform((d) => d.update("review", (c) => { c.template += " $ARGUMENTS"; }));
+  },
+});
+`;
+  const host = openHost(t, homeWith({ commands: V2 }));
+  if (host === null) return;
+  const result = host.trigger('command.transform', { commands: {} }, {});
+  assert.deepEqual(result.errors, []);
+  assert.deepEqual(result.output, { commands: { review: { name: 'review', template: 'Review $ARGUMENTS' } } });
+});

@@ -452,3 +452,27 @@ def test_runtime_sandboxed_keeps_node_modules_out(home: Path) -> None:
             pytest.skip("plugline was built with PLUGLINE_WITH_V8=OFF")
         assert entry["state"] == "broken"
         assert "cannot import 'node:fs'" in entry["reason"]
+
+
+V2_EXAMPLE = """import { define } from "@opencode-ai/plugin/v2/promise"
+export const Plugin = define({
+  id: "example",
+  setup: async (ctx) => {
+    await ctx.catalog.transform((catalog) => {
+      catalog.provider.update("example", (provider) => { provider.name = "Example" })
+    })
+  },
+})
+"""
+
+
+def test_a_v2_plugin_transforms_the_catalog_by_name(home: Path, opened: Any) -> None:
+    write_plugins(home, example=V2_EXAMPLE)
+    host = opened()
+    assert "catalog.transform" in host.plugins()[-1]["events"]
+    result = host.trigger("catalog.transform", {"providers": {"other": {"provider": {"id": "other"},
+                                                                          "models": {}}}}, {})
+    assert result["errors"] == []
+    providers = result["output"]["providers"]
+    assert providers["example"]["provider"]["name"] == "Example"
+    assert providers["other"] == {"provider": {"id": "other"}, "models": {}}

@@ -19,6 +19,7 @@
 import "plugline:url";
 import hostCallFunction from "plugline:host";
 import clientTree from "plugline:client-tree";
+import { createV2, isV2Plugin } from "plugline:opencode-v2";
 import * as plugin from "plugline:plugin";
 
 // Every hook of OpenCode's V1 `Hooks` interface (@opencode-ai/plugin index.d.ts).
@@ -98,36 +99,48 @@ function errorMessage(error) {
   }
 }
 
-// A V1 plugin module: a default export object with `id`, `server` or `tui`. Only its `server`
-// runs here (a `tui` is for OpenCode's terminal UI); one without `server` has nothing to run.
-const isV1Module = exported !== null && typeof exported === "object" &&
+// A V1 plugin module: a default export object with `id`, `server` or `tui` (and no V2 `setup`).
+// Only its `server` runs here (a `tui` is for OpenCode's terminal UI); one without `server` has
+// nothing to run.
+const isV1Module = exported !== null && typeof exported === "object" && !isV2Plugin(exported) &&
     ("id" in exported || "server" in exported || "tui" in exported);
 
 // The plugins of the module, in OpenCode's order: a V1 module's `server`, else every export
-// (sorted by name, as a module namespace is), each a function, the same function once.
-function findServers() {
+// (sorted by name, as a module namespace is): a function is a V1 plugin (the same function
+// once), an object with `setup` a V2 plugin (`define({ id, setup })`, opencode_v2.mjs).
+function findPlugins() {
   if (isV1Module) {
-    if (exported.server === undefined) return [];
+    if (exported.server === undefined) return { servers: [], v2: [] };
     if (typeof exported.server !== "function") {
       throw new TypeError(`Plugin export is not a function (the default export's server is ${exported.server === null ? "null" : typeof exported.server})`);
     }
-    return [{ id: typeof exported.id === "string" ? exported.id : "default", server: exported.server }];
+    return { servers: [{ id: typeof exported.id === "string" ? exported.id : "default", server: exported.server }], v2: [] };
   }
   const servers = [];
+  const v2 = [];
   const seen = new Set();
   for (const [name, value] of Object.entries(plugin)) {
     if (seen.has(value)) continue;
     seen.add(value);
+    if (isV2Plugin(value)) {
+      v2.push({ id: typeof value.id === "string" ? value.id : name, plugin: value });
+      continue;
+    }
+    if (value !== null && typeof value === "object" && typeof value.effect === "function") {
+      throw new TypeError(`export '${name}' is a plugin of OpenCode's V2 Effect API (\`effect\`), which plugline does not run: define it with "@opencode-ai/plugin/v2/promise" (\`setup\`)`);
+    }
     if (typeof value !== "function") {
       throw new TypeError(`Plugin export is not a function (export '${name}' is ${value === null ? "null" : typeof value})`);
     }
     servers.push({ id: name, server: value });
   }
-  if (servers.length === 0) {
+  if (servers.length === 0 && v2.length === 0) {
     throw new TypeError("the module exports nothing: a shaper plugin must `export default { meta, match, shape }`, an OpenCode plugin must export a plugin function");
   }
-  return servers;
+  return { servers, v2 };
 }
+
+const v2 = createV2((error) => errorMessage(error));
 
 // ---- `client`: the SDK's methods, forwarded to the host ---------------------------------------
 
@@ -507,8 +520,10 @@ const api = {
   },
 
   // (input, output) hooks: mutate output; returns the output and the first error, if any.
-  trigger(name, input, output) {
+  async trigger(name, input, output) {
     initialised();
+    const fromV2 = await v2.trigger(name, input, output);
+    if (fromV2 !== undefined) return fromV2;
     if (AUTH_OPERATIONS.has(name)) return runAuth(name, input, output);
     if (name === "provider") return runProvider(input, output);
     return runHook(name, input, output);
@@ -536,11 +551,11 @@ const api = {
 
 async function initOnce(context, options) {
   moduleTag = String(context.plugin ?? "");
-  const servers = findServers();
+  const { servers, v2: v2Plugins } = findPlugins();
   const ctx = makeContext(context);
   const hooks = new Set();
   const unknown = [];
-  const notes = servers.length === 0 ? ["a V1 plugin module without `server` (a TUI plugin): nothing of it runs in plugline"] : [];
+  const notes = servers.length === 0 && v2Plugins.length === 0 ? ["a V1 plugin module without `server` (a TUI plugin): nothing of it runs in plugline"] : [];
   for (const { id, server } of servers) {
     const result = await server(ctx, options ?? undefined);
     if (result === null || typeof result !== "object") {
@@ -555,6 +570,7 @@ async function initOnce(context, options) {
       }
     }
   }
+  for (const name of await v2.setup(v2Plugins, options)) hooks.add(name);
   const tools = [];
   if (toolEntries().size > 0) await loadToolSupport();
   for (const [name, { plugin: id, def }] of toolEntries()) {
@@ -566,7 +582,7 @@ async function initOnce(context, options) {
       parameters: toolJsonSchema(def.args),
     });
   }
-  return { plugins: servers.map((s) => s.id), hooks: [...hooks], unknown, tools, notes };
+  return { plugins: [...servers, ...v2Plugins].map((s) => s.id), hooks: [...hooks], unknown, tools, notes };
 }
 
 async function executeTool(name, args, context) {
