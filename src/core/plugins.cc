@@ -43,7 +43,7 @@ std::string IdOf(const LoadedPlugin& plugin, const std::string& file_name) {
 
 bool IsGlobalSource(std::string_view source) {
   return source == "global" || source == "global-config" || source == "opencode" ||
-         source == "opencode-config";
+         source == "opencode-config" || source == "opencode-tools";
 }
 bool IsProjectSource(std::string_view source) {
   return source == "project" || source == "project-config";
@@ -235,6 +235,11 @@ std::vector<PluginDir> PluginDirs(const std::string& home, const std::string& pr
     for (const char* folder : {"plugins", "plugin"}) {
       dirs.push_back({JoinPath(opencode_dir, folder), "opencode", opencode_modules, "", "", "", ""});
     }
+    // Its custom tool files, after the plugins (OpenCode registers them after plugins' tools).
+    for (const char* folder : {"tools", "tool"}) {
+      dirs.push_back(
+          {JoinPath(opencode_dir, folder), "opencode-tools", opencode_modules, "", "", "", ""});
+    }
   }
   if (!project_dir.empty() && config.plugins.project_enabled) {
     dirs.push_back(
@@ -266,6 +271,7 @@ std::vector<PluginFile> DiscoverPlugins(const std::vector<PluginDir>& dirs,
       continue;
     }
     std::sort(names->begin(), names->end());
+    const bool tool_files = IsOpenCodeToolsSource(dir.source);
     for (const std::string& name : *names) {
       if (name.empty() || name[0] == '.') continue;
       std::string path = JoinPath(dir.path, name);
@@ -274,14 +280,15 @@ std::vector<PluginFile> DiscoverPlugins(const std::vector<PluginDir>& dirs,
           PluginFile file;
           file.entry = path;
           file.root = dir.path;
-          file.name = std::string(stem);
+          // A tool file's id is apart from plugins' ("tools.add" beside a plugin "add").
+          file.name = tool_files ? StrCat("tools.", stem) : std::string(stem);
           file.source = dir.source;
           file.node_modules = dir.node_modules;
           found.push_back(std::move(file));
         }
         continue;
       }
-      if (!IsDirectory(path)) continue;
+      if (tool_files || !IsDirectory(path)) continue;  // tool files are files only
       const std::string manifest = JoinPath(path, "plugin.yaml");
       if (IsRegularFile(manifest)) {
         PluginFile file;

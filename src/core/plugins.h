@@ -58,7 +58,8 @@ namespace plugline::core {
 struct PluginDir {
   std::string path;    // the directory ("" for a package)
   // "global-config", "project-config", "global", "project", and with plugins.opencode
-  // "opencode-config" (OpenCode's opencode.json) and "opencode" (its plugins/ folder)
+  // "opencode-config" (OpenCode's opencode.json), "opencode" (its plugins/ folder) and
+  // "opencode-tools" (its tools/ folder)
   std::string source;
   // Where bare imports ("zod") are looked for after the node_modules folders above the
   // importing file; for a package, also where the package itself is looked for, first first.
@@ -72,6 +73,11 @@ struct PluginDir {
   // stands for its index file.
   std::string file;
 };
+
+// Whether plugins of `source` are OpenCode custom tool files (its tools/ folders): each file's
+// exports are tools (`export default tool({...})` is the tool named after the file, a named
+// export `x` the tool `<file>_x`), not plugin functions.
+inline bool IsOpenCodeToolsSource(std::string_view source) { return source == "opencode-tools"; }
 
 // The plugin directories of a home, a project and a configuration, in load order.
 std::vector<PluginDir> PluginDirs(const std::string& home, const std::string& project_dir,

@@ -365,7 +365,10 @@ absl::StatusOr<core::LoadedPlugin> LoadJsShaper(const core::PluginFile& file,
   // auto: an OpenCode plugin of the user's runs in Node.js, as it does in OpenCode; a shaper
   // runs sandboxed. A package named in config is an OpenCode plugin by definition.
   const bool node_available = GetNodeRuntime().ok();
-  if (file.package && node_available) return Finish(node(), JsRuntime::kNode, file, settings, options);
+  // So is a tool file of OpenCode's tools/ folder: its exports are tools.
+  if ((file.package || core::IsOpenCodeToolsSource(file.source)) && node_available) {
+    return Finish(node(), JsRuntime::kNode, file, settings, options);
+  }
   // Otherwise the module tells: loaded sandboxed (where its top level can reach nothing), a
   // shaper stays there; an OpenCode plugin, or a module that needs what only Node has, is
   // loaded again in Node.js before any plugin function runs.

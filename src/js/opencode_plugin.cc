@@ -464,6 +464,13 @@ absl::StatusOr<core::LoadedPlugin> MakeOpenCodePlugin(const core::PluginFile& fi
   ctx.Set("project", std::move(project));
   ctx.Set("directory", Value(context.directory));
   ctx.Set("plugin", Value(file.name));  // for the wrapper (auth listings), not the plugin
+  if (core::IsOpenCodeToolsSource(file.source)) {
+    // A tool file: its tools are named after the file (opencode_host.mjs).
+    std::string_view stem = file.entry;
+    stem = stem.substr(stem.rfind('/') + 1);
+    stem = stem.substr(0, stem.rfind('.'));
+    ctx.Set("toolFile", Value(stem));
+  }
   ctx.Set("worktree", Value(worktree));
   if (!context.server_url.empty()) ctx.Set("serverUrl", Value(context.server_url));
   CallLimits init_limits;

@@ -144,6 +144,66 @@ TEST_CASE("plugins.opencode: a project's config cannot turn it on") {
   CHECK(reported);
 }
 
+TEST_CASE("plugins.opencode: OpenCode's tool files are tools named after the file, with the file's Zod") {
+  TempDir home, xdg, project;
+  ScopedEnv config_home("XDG_CONFIG_HOME", xdg.Sub("config"));
+  ScopedEnv cache_home("XDG_CACHE_HOME", xdg.Sub("cache"));
+  const std::string oc = xdg.Sub("config/opencode");
+  WriteFile(home.Sub("config.yaml"), "plugins:\n  opencode: true\n");
+  // The seed's example: a default export is the tool named after the file; named exports are
+  // <file>_<export>.
+  WriteFile(oc + "/tools/math.ts", R"ts(import { tool } from "@opencode-ai/plugin"
+export const add = tool({
+  description: "Add two numbers",
+  args: { a: tool.schema.number().describe("First number"), b: tool.schema.number() },
+  async execute(args: { a: number; b: number }) { return String(args.a + args.b) },
+})
+export default tool({
+  description: "Square a number",
+  args: { n: tool.schema.number() },
+  async execute(args: { n: number }, context: any) { return `${args.n * args.n} in ${context.directory}` },
+})
+)ts");
+  WriteFile(oc + "/tool/hello.js", R"js(import { tool } from "@opencode-ai/plugin";
+export default tool({ description: "Greets", args: {}, async execute() { return "hello"; } });
+)js");
+  WriteFile(oc + "/tools/broken.js", "export const notATool = 42;\n");
+  HostOptions options;
+  options.home = home.path();
+  options.project_dir = project.path();
+  auto host = Host::Create(options);
+  REQUIRE_MESSAGE(host.ok(), host.status().ToString());
+  auto tools = core::ParseJson((*host)->ToolsJson(), "tools");
+  REQUIRE(tools.ok());
+  std::vector<std::string> names;
+  for (const core::Value& t : tools->Find("tools")->as_array()) names.push_back(t.Find("name")->as_string());
+  CHECK(names == std::vector<std::string>{"math_add", "math", "hello"});
+  CHECK(Contains((*host)->ToolsJson(), R"("description":"First number")"));
+  auto run = [&](std::string_view name, std::string_view args) {
+    auto result = (*host)->ExecuteTool(name, args, "{}");
+    REQUIRE_MESSAGE(result.ok(), result.status().ToString());
+    auto value = core::ParseJson(*result, "tool");
+    REQUIRE(value.ok());
+    return *std::move(value);
+  };
+  CHECK(run("math_add", R"({"a":2,"b":3})").Find("output")->as_string() == "5");
+  CHECK(run("math", R"({"n":4})").Find("output")->as_string() ==
+        StrCat("16 in ", project.path()));
+  CHECK(run("hello", "{}").Find("output")->as_string() == "hello");
+  // A file whose export is not a tool is broken, naming the export; the others work.
+  auto plugins = core::ParseJson((*host)->PluginsJson(), "plugins");
+  REQUIRE(plugins.ok());
+  bool found = false;
+  for (const core::Value& p : plugins->Find("plugins")->as_array()) {
+    if (p.Find("id")->as_string() != "tools.broken") continue;
+    found = true;
+    CHECK(p.Find("state")->as_string() == "broken");
+    CHECK(Contains(p.Find("reason")->as_string(), "export 'notATool' of tool file 'broken' is not a tool"));
+    CHECK(p.Find("source")->as_string() == "opencode-tools");
+  }
+  CHECK(found);
+}
+
 #endif  // PLUGLINE_TEST_WITH_V8
 
 }  // namespace

@@ -142,6 +142,21 @@ function findPlugins() {
 
 const v2 = createV2((error) => errorMessage(error));
 
+// A custom tool file of OpenCode's tools/ folder (`stem` is its name without extension): the
+// default export is the tool `stem`, a named export `x` the tool `stem_x`, as OpenCode names
+// them. Served as one plugin whose only hook is `tool`.
+function toolFile(stem) {
+  const tools = {};
+  for (const [name, value] of Object.entries(plugin)) {
+    if (value === null || typeof value !== "object" || typeof value.execute !== "function") {
+      throw new TypeError(`export '${name}' of tool file '${stem}' is not a tool (an object with execute(), as tool({...}) returns)`);
+    }
+    tools[name === "default" ? stem : `${stem}_${name}`] = value;
+  }
+  if (Object.keys(tools).length === 0) throw new TypeError(`tool file '${stem}' exports no tool`);
+  return { servers: [{ id: stem, server: async () => ({ tool: tools }) }], v2: [] };
+}
+
 // ---- `client`: the SDK's methods, forwarded to the host ---------------------------------------
 
 // The same tree of namespaces and methods as OpenCode's `createOpencodeClient()` (generated from
@@ -357,6 +372,7 @@ const AUTH_OPERATIONS = new Set(["auth", "auth.loader", "auth.authorize", "auth.
   "auth.condition"]);
 const oauthCallbacks = new Map();  // handle -> callback(code?), oldest first
 const MAX_PENDING_CALLBACKS = 32;
+let initDirectories = {};           // the init context's directory and worktree
 let moduleTag = "";                 // the plugin id plugline lists this module under
 let nextHandle = 1;
 
@@ -551,7 +567,8 @@ const api = {
 
 async function initOnce(context, options) {
   moduleTag = String(context.plugin ?? "");
-  const { servers, v2: v2Plugins } = findPlugins();
+  initDirectories = { directory: context.directory, worktree: context.worktree };
+  const { servers, v2: v2Plugins } = typeof context.toolFile === "string" ? toolFile(context.toolFile) : findPlugins();
   const ctx = makeContext(context);
   const hooks = new Set();
   const unknown = [];
@@ -597,6 +614,8 @@ async function executeTool(name, args, context) {
   let title;
   let metadata;
   const toolContext = {
+    // The host's project when the call does not say (OpenCode always says).
+    directory: initDirectories.directory, worktree: initDirectories.worktree,
     ...context,
     abort: { aborted: false, reason: undefined, onabort: null, addEventListener() {},
              removeEventListener() {}, throwIfAborted() {} },
