@@ -45,7 +45,7 @@ std::string SourceDir() { return PLUGLINE_TEST_SOURCE_DIR; }
 std::string BinDir() { return PLUGLINE_TEST_BIN_DIR; }
 
 void TrustProject(const std::string& home, const std::string& project) {
-  auto trusted = core::TrustStore(home).Trust(project, nullptr);
+  auto trusted = core::TrustStore(home, core::OpenCodeLocationsOn(home)).Trust(project, nullptr);
   if (absl::IsFailedPrecondition(trusted.status())) return;  // nothing to trust
   REQUIRE_MESSAGE(trusted.ok(), trusted.status().ToString());
 }

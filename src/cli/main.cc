@@ -619,7 +619,7 @@ int Trust(const std::vector<std::string>& args, bool revoke) {
     }
     dir = cwd;
   }
-  core::TrustStore store(*home);
+  core::TrustStore store(*home, core::OpenCodeLocationsOn(*home));
   std::vector<std::string> warnings;
   auto flush_warnings = [&warnings] {
     for (const std::string& w : warnings) Error(StrCat("warning: ", w));

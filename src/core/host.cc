@@ -117,14 +117,15 @@ struct Host::Impl {
         decision.load = true;
         return decision;
       case ProjectTrust::kUntrusted: {
-        absl::StatusOr<core::ProjectContent> content = core::ScanProjectContent(project);
+        absl::StatusOr<core::ProjectContent> content =
+            core::ScanProjectContent(project, nullptr, core::OpenCodeLocationsOn(home));
         if (content.ok() && content->files.empty()) return decision;
         decision.untrusted = StrCat("the host does not trust project ", project,
                                     ", so its .plugline/ config and plugins are ignored");
         return decision;
       }
       case ProjectTrust::kStore:
-        check = core::TrustStore(home).Check(project, diagnostics);
+        check = core::TrustStore(home, core::OpenCodeLocationsOn(home)).Check(project, diagnostics);
         break;
     }
     if (check.state == core::TrustState::kTrusted) decision.load = true;
@@ -147,7 +148,7 @@ struct Host::Impl {
       core::Config view = core::LoadConfig(home, options.project_dir, nullptr);
       view.plugins.enabled = view.plugins.project_enabled = true;
       for (core::PluginDir& dir : core::PluginDirs(home, options.project_dir, view)) {
-        if (dir.source != "project" && dir.source != "project-config") continue;
+        if (!core::IsProjectSource(dir.source)) continue;
         dir.untrusted = project.untrusted;
         dirs.push_back(std::move(dir));
       }
@@ -197,8 +198,16 @@ struct Host::Impl {
       if (!project.empty()) watched.push_back({core::JoinPath(project, ".plugline"), 1});
     }
     if (config.plugins.opencode) {  // OpenCode's config files name plugins too
-      for (const char* file : {"opencode.json", "opencode.jsonc"}) {
-        watched.push_back({core::JoinPath(core::OpenCodeConfigDir(), file), 0});
+      std::vector<std::string> folders = {core::OpenCodeConfigDir()};
+      const std::string project = core::EffectiveProjectDir(home, options.project_dir);
+      if (!project.empty()) {  // and a project's (watched trusted or not: they change its trust)
+        folders.push_back(project);
+        folders.push_back(core::JoinPath(project, ".opencode"));
+      }
+      for (const std::string& folder : folders) {
+        for (const char* file : {"opencode.json", "opencode.jsonc"}) {
+          watched.push_back({core::JoinPath(folder, file), 0});
+        }
       }
     }
     for (const core::PluginDir& dir : dirs) {

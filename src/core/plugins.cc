@@ -45,9 +45,6 @@ bool IsGlobalSource(std::string_view source) {
   return source == "global" || source == "global-config" || source == "opencode" ||
          source == "opencode-config" || source == "opencode-tools";
 }
-bool IsProjectSource(std::string_view source) {
-  return source == "project" || source == "project-config";
-}
 
 // A hinted id is used only when it looks like one (a text scan of a broken manifest may find
 // anything after `name:`).
@@ -195,6 +192,11 @@ PluginFile DiscoverFile(const PluginDir& dir) {
 
 }  // namespace
 
+bool IsProjectSource(std::string_view source) {
+  return source == "project" || source == "project-config" || source == "project-opencode" ||
+         source == "project-opencode-config" || source == "project-opencode-tools";
+}
+
 std::vector<PluginDir> PluginDirs(const std::string& home, const std::string& project_dir,
                                   const Config& config, std::vector<std::string>* diagnostics) {
   std::vector<PluginDir> dirs;
@@ -211,6 +213,12 @@ std::vector<PluginDir> PluginDirs(const std::string& home, const std::string& pr
   // list after plugline's global config, its plugins/ folder after plugline's.
   const std::string opencode_dir = config.plugins.opencode ? OpenCodeConfigDir() : "";
   const std::vector<std::string> opencode_modules = {OpenCodeCacheModules(), home_modules};
+  // And a project's (its opencode.json files, its .opencode/ folder), once it is trusted.
+  const bool project_opencode =
+      !opencode_dir.empty() && !project_dir.empty() && config.plugins.project_enabled;
+  const std::string dot_opencode = project_opencode ? JoinPath(project_dir, ".opencode") : "";
+  const std::vector<std::string> project_opencode_modules = {
+      JoinPath(dot_opencode, "node_modules"), OpenCodeCacheModules(), home_modules};
   // Each config file's packages, then its directories; the global file's first.
   for (std::string_view source : {"global-config", "project-config"}) {
     if (source == "project-config" && !config.plugins.project_enabled) continue;
@@ -229,21 +237,44 @@ std::vector<PluginDir> PluginDirs(const std::string& home, const std::string& pr
                         "", entry.path});
       }
     }
+    if (source == "project-config" && project_opencode) {
+      for (const std::string& dir : {project_dir, dot_opencode}) {
+        for (const OpenCodePluginEntry& entry : ReadOpenCodePlugins(dir, diagnostics)) {
+          dirs.push_back({"", "project-opencode-config", project_opencode_modules, entry.package,
+                          entry.options_json, "", entry.path});
+        }
+      }
+    }
   }
   dirs.push_back({JoinPath(home, "plugins"), "global", {home_modules}, "", "", "", ""});
   if (!opencode_dir.empty()) {
     for (const char* folder : {"plugins", "plugin"}) {
       dirs.push_back({JoinPath(opencode_dir, folder), "opencode", opencode_modules, "", "", "", ""});
     }
-    // Its custom tool files, after the plugins (OpenCode registers them after plugins' tools).
+  }
+  if (!project_dir.empty() && config.plugins.project_enabled) {
+    dirs.push_back(
+        {JoinPath(project_dir, ".plugline/plugins"), "project", {home_modules}, "", "", "", ""});
+  }
+  if (project_opencode) {
+    for (const char* folder : {"plugins", "plugin"}) {
+      dirs.push_back({JoinPath(dot_opencode, folder), "project-opencode", project_opencode_modules,
+                      "", "", "", ""});
+    }
+  }
+  // Custom tool files, after every plugin (OpenCode registers them after plugins' tools): the
+  // global ones, then the project's.
+  if (!opencode_dir.empty()) {
     for (const char* folder : {"tools", "tool"}) {
       dirs.push_back(
           {JoinPath(opencode_dir, folder), "opencode-tools", opencode_modules, "", "", "", ""});
     }
   }
-  if (!project_dir.empty() && config.plugins.project_enabled) {
-    dirs.push_back(
-        {JoinPath(project_dir, ".plugline/plugins"), "project", {home_modules}, "", "", "", ""});
+  if (project_opencode) {
+    for (const char* folder : {"tools", "tool"}) {
+      dirs.push_back({JoinPath(dot_opencode, folder), "project-opencode-tools",
+                      project_opencode_modules, "", "", "", ""});
+    }
   }
   return dirs;
 }

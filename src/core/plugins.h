@@ -59,7 +59,9 @@ struct PluginDir {
   std::string path;    // the directory ("" for a package)
   // "global-config", "project-config", "global", "project", and with plugins.opencode
   // "opencode-config" (OpenCode's opencode.json), "opencode" (its plugins/ folder) and
-  // "opencode-tools" (its tools/ folder)
+  // "opencode-tools" (its tools/ folder), and a project's "project-opencode-config" (its
+  // opencode.json files), "project-opencode" (.opencode/plugins/) and "project-opencode-tools"
+  // (.opencode/tools/)
   std::string source;
   // Where bare imports ("zod") are looked for after the node_modules folders above the
   // importing file; for a package, also where the package itself is looked for, first first.
@@ -77,7 +79,12 @@ struct PluginDir {
 // Whether plugins of `source` are OpenCode custom tool files (its tools/ folders): each file's
 // exports are tools (`export default tool({...})` is the tool named after the file, a named
 // export `x` the tool `<file>_x`), not plugin functions.
-inline bool IsOpenCodeToolsSource(std::string_view source) { return source == "opencode-tools"; }
+inline bool IsOpenCodeToolsSource(std::string_view source) {
+  return source == "opencode-tools" || source == "project-opencode-tools";
+}
+
+// Whether plugins of `source` belong to the project (they load only once it is trusted).
+bool IsProjectSource(std::string_view source);
 
 // The plugin directories of a home, a project and a configuration, in load order.
 std::vector<PluginDir> PluginDirs(const std::string& home, const std::string& project_dir,

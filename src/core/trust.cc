@@ -19,6 +19,7 @@
 #include "core/fs.h"
 #include "core/json.h"
 #include "core/node_resolve.h"
+#include "core/opencode_config.h"
 #include "core/state_file.h"
 #include "core/strings.h"
 
@@ -240,7 +241,8 @@ std::string AbsolutePath(const std::string& path) {
 }  // namespace
 
 absl::StatusOr<ProjectContent> ScanProjectContent(const std::string& project_dir,
-                                                  const std::vector<ContentFile>* known) {
+                                                  const std::vector<ContentFile>* known,
+                                                  bool opencode) {
   std::optional<std::string> project = RealPath(project_dir);
   if (!project.has_value() || !IsDirectory(*project)) {
     return absl::NotFoundError(StrCat("project directory ", project_dir, " does not exist"));
@@ -269,6 +271,35 @@ absl::StatusOr<ProjectContent> ScanProjectContent(const std::string& project_dir
     if (!spec.ok()) continue;
     std::string folder = FindPackageFolder(spec->name, "", *project, project_modules);
     if (!folder.empty()) pending.push_back(folder);
+  }
+  if (opencode) {
+    const std::string dot_opencode = JoinPath(*project, ".opencode");
+    const std::vector<std::string> opencode_modules = {JoinPath(dot_opencode, "node_modules")};
+    for (const std::string& dir : {*project, dot_opencode}) {
+      // OpenCode's config files matter only when they name plugins: a project whose
+      // opencode.json only picks a model has nothing of it to trust.
+      const std::vector<OpenCodePluginEntry> entries = ReadOpenCodePlugins(dir, nullptr);
+      if (entries.empty()) continue;
+      for (const char* name : {"opencode.json", "opencode.jsonc"}) {
+        if (absl::Status s = walker.AddTree(JoinPath(dir, name)); !s.ok()) return s;
+      }
+      for (const OpenCodePluginEntry& entry : entries) {
+        if (!entry.path.empty()) {
+          // A file:// entry inside the project is the project's; one outside is the user's.
+          if (entry.path.starts_with(StrCat(*project, "/"))) {
+            if (absl::Status s = walker.AddTree(entry.path); !s.ok()) return s;
+          }
+          continue;
+        }
+        absl::StatusOr<PackageSpec> spec = ParsePackageSpec(entry.package);
+        if (!spec.ok()) continue;
+        std::string folder = FindPackageFolder(spec->name, "", *project, opencode_modules);
+        if (!folder.empty() && folder.starts_with(StrCat(*project, "/"))) pending.push_back(folder);
+      }
+    }
+    for (const char* folder : {"plugins", "plugin", "tools", "tool"}) {
+      if (absl::Status s = walker.AddTree(JoinPath(dot_opencode, folder)); !s.ok()) return s;
+    }
   }
   std::set<std::string> done;
   while (!pending.empty()) {
@@ -334,8 +365,12 @@ std::string UntrustedReason(const TrustCheck& check) {
   return "";
 }
 
-TrustStore::TrustStore(std::string home)
-    : home_(std::move(home)), path_(JoinPath(home_, kTrustFile)) {}
+TrustStore::TrustStore(std::string home, bool opencode)
+    : home_(std::move(home)), path_(JoinPath(home_, kTrustFile)), opencode_(opencode) {}
+
+bool OpenCodeLocationsOn(const std::string& home) {
+  return LoadConfig(home, "", nullptr).plugins.opencode;
+}
 
 TrustCheck TrustStore::Check(const std::string& project_dir,
                              std::vector<std::string>* warnings) const {
@@ -353,7 +388,7 @@ TrustCheck TrustStore::Check(const std::string& project_dir,
     }
   }
   absl::StatusOr<ProjectContent> content =
-      ScanProjectContent(check.project, record.has_value() ? &record->files : nullptr);
+      ScanProjectContent(check.project, record.has_value() ? &record->files : nullptr, opencode_);
   if (!content.ok()) {
     check.state = TrustState::kUnknown;
     check.problem = std::string(content.status().message());
@@ -391,12 +426,13 @@ TrustCheck TrustStore::Check(const std::string& project_dir,
 
 absl::StatusOr<ProjectContent> TrustStore::Trust(const std::string& project_dir,
                                                  std::vector<std::string>* warnings) {
-  absl::StatusOr<ProjectContent> content = ScanProjectContent(project_dir);
+  absl::StatusOr<ProjectContent> content = ScanProjectContent(project_dir, nullptr, opencode_);
   if (!content.ok()) return content.status();
   if (content->files.empty()) {
     return absl::FailedPreconditionError(
         StrCat("project ", content->project,
-               " has nothing to trust (no .plugline/config.yaml, no .plugline/plugins/)"));
+               " has nothing to trust (no .plugline/config.yaml, no .plugline/plugins/",
+               opencode_ ? ", no OpenCode plugins" : "", ")"));
   }
   if (absl::Status s = MakeDirs(home_); !s.ok()) return s;
   const std::string when = absl::FormatTime("%Y-%m-%dT%H:%M:%SZ", absl::Now(), absl::UTCTimeZone());

@@ -13,6 +13,13 @@
 //   found as Node finds them (node_modules folders from the package up to the project, then
 //   the project's two). A package found only in <home>/node_modules is the user's own and is
 //   not part of the project.
+// With OpenCode's locations on (the global config's `plugins.opencode`), also:
+//   <project>/opencode.json and opencode.jsonc, and .opencode/opencode.json and
+//   .opencode/opencode.jsonc, when that folder's files name plugins (a `plugin` list);
+//   <project>/.opencode/plugins/, plugin/, tools/ and tool/, recursively;
+//   the `file://` entries of those files' `plugin` lists that are inside the project, and their
+//   packages found in <project>/.opencode/node_modules (as above; OpenCode's own cache is the
+//   user's).
 // Symlinks are followed (a file is recorded under the path it is reached by, with the
 // content of its target); a directory reached twice is walked once; anything but regular files
 // and directories (FIFOs, sockets, devices, dangling links) never loads and is not recorded.
@@ -68,7 +75,8 @@ struct ProjectContent {
 // ResourceExhausted (past kTrustMaxFiles or kTrustMaxBytes), PermissionDenied (a file that
 // cannot be read) — each naming the path.
 absl::StatusOr<ProjectContent> ScanProjectContent(const std::string& project_dir,
-                                                  const std::vector<ContentFile>* known = nullptr);
+                                                  const std::vector<ContentFile>* known = nullptr,
+                                                  bool opencode = false);
 
 // The real path of `project_dir` when it is a project of its own; "" when it is empty, does not
 // exist, or its .plugline/ is the home itself (running plugline in the folder that holds
@@ -98,7 +106,9 @@ std::string UntrustedReason(const TrustCheck& check);
 
 class TrustStore {
  public:
-  explicit TrustStore(std::string home);
+  // `opencode`: whether the project's OpenCode locations are part of its content (the global
+  // config's plugins.opencode; OpenCodeLocationsOn).
+  explicit TrustStore(std::string home, bool opencode = false);
 
   // Whether the content of `project_dir` (a real path, EffectiveProjectDir) is trusted now.
   // Problems with trust.json (malformed: moved aside; newer: not read) go to `warnings`.
@@ -127,7 +137,12 @@ class TrustStore {
  private:
   std::string home_;
   std::string path_;
+  bool opencode_ = false;
 };
+
+// Whether the global config of `home` turns OpenCode's locations on (plugins.opencode), read
+// quietly (problems are reported when the config is loaded for use).
+bool OpenCodeLocationsOn(const std::string& home);
 
 }  // namespace plugline::core
 

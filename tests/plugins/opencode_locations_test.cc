@@ -204,6 +204,94 @@ export default tool({ description: "Greets", args: {}, async execute() { return 
   CHECK(found);
 }
 
+TEST_CASE("plugins.opencode: a project's OpenCode plugins and tools load once the project is trusted, in OpenCode's order") {
+  TempDir home, xdg, project;
+  ScopedEnv config_home("XDG_CONFIG_HOME", xdg.Sub("config"));
+  ScopedEnv cache_home("XDG_CACHE_HOME", xdg.Sub("cache"));
+  WriteFile(home.Sub("config.yaml"), "plugins:\n  opencode: true\n");
+  WriteFile(home.Sub("plugins/own.js"), Tagger("G"));
+  WriteFile(xdg.Sub("config/opencode/plugins/theirs.js"), Tagger("O"));
+  // The project: its opencode.json names a file and a package of its .opencode/node_modules,
+  // its .opencode/ has a plugin and a tool file.
+  WriteFile(project.Sub("opencode.json"),
+            R"({"model": "x/y", "plugin": ["file://tools-free/local.js", "proj-pkg"]})");
+  WriteFile(project.Sub("tools-free/local.js"), Tagger("J"));
+  WriteFile(project.Sub(".opencode/node_modules/proj-pkg/package.json"),
+            R"({"name":"proj-pkg","type":"module","main":"index.js"})");
+  WriteFile(project.Sub(".opencode/node_modules/proj-pkg/index.js"), Tagger("K"));
+  WriteFile(project.Sub(".opencode/plugins/p.js"), Tagger("P"));
+  WriteFile(project.Sub(".opencode/tools/greet.js"), R"js(import { tool } from "@opencode-ai/plugin";
+export default tool({ description: "Greets", args: {}, async execute() { return "hi from the project"; } });
+)js");
+  auto open = [&] {
+    HostOptions options;
+    options.home = home.path();
+    options.project_dir = project.path();
+    auto host = Host::Create(options);
+    REQUIRE_MESSAGE(host.ok(), host.status().ToString());
+    return *std::move(host);
+  };
+  auto order = [](Host& host) {
+    auto result = host.Trigger("chat.headers", "{}", R"({"headers":{}})");
+    REQUIRE(result.ok());
+    auto value = core::ParseJson(result->ToJson(), "trigger");
+    REQUIRE(value.ok());
+    const core::Value* o = value->Find("output")->Find("headers")->Find("order");
+    return o != nullptr && o->is_string() ? o->as_string() : std::string();
+  };
+  auto state_of = [](Host& host, std::string_view id) {
+    auto plugins = core::ParseJson(host.PluginsJson(), "plugins");
+    REQUIRE(plugins.ok());
+    for (const core::Value& p : plugins->Find("plugins")->as_array()) {
+      if (p.Find("id")->as_string() == id) {
+        return StrCat(p.Find("state")->as_string(), " ", p.Find("source")->as_string());
+      }
+    }
+    return std::string("absent");
+  };
+
+  // Untrusted: nothing of the project runs; its plugins are listed as such.
+  auto host = open();
+  CHECK(order(*host) == "GO");
+  CHECK(state_of(*host, "p") == "untrusted project-opencode");
+  CHECK(state_of(*host, "local") == "untrusted project-opencode-config");
+  CHECK(state_of(*host, "tools.greet") == "untrusted project-opencode-tools");
+  bool told = false;
+  for (const std::string& d : host->diagnostics()) told = told || Contains(d, "plugline trust");
+  CHECK(told);
+  CHECK(!host->ExecuteTool("greet", "{}", "{}").ok());
+
+  // Trusted (with OpenCode's files in what is trusted): OpenCode's order — global config,
+  // project config, global folders, project folders; tools after every plugin.
+  plugline::testing::TrustProject(home.path(), project.path());
+  host = open();
+  INFO(host->PluginsJson());
+  CHECK(order(*host) == "JKGOP");
+  CHECK(state_of(*host, "proj-pkg") == "enabled project-opencode-config");
+  auto tool = host->ExecuteTool("greet", "{}", "{}");
+  REQUIRE(tool.ok());
+  CHECK(Contains(*tool, "hi from the project"));
+
+  // A changed plugin file un-trusts the project again.
+  WriteFile(project.Sub(".opencode/plugins/p.js"), Tagger("Q"));
+  host = open();
+  CHECK(order(*host) == "GO");
+  CHECK(state_of(*host, "p") == "untrusted project-opencode");
+}
+
+TEST_CASE("plugins.opencode: a project whose opencode.json names no plugin has nothing to trust") {
+  TempDir home, xdg, project;
+  ScopedEnv config_home("XDG_CONFIG_HOME", xdg.Sub("config"));
+  WriteFile(home.Sub("config.yaml"), "plugins:\n  opencode: true\n");
+  WriteFile(project.Sub("opencode.json"), R"({"model": "anthropic/claude"})");
+  HostOptions options;
+  options.home = home.path();
+  options.project_dir = project.path();
+  auto host = Host::Create(options);
+  REQUIRE(host.ok());
+  for (const std::string& d : (*host)->diagnostics()) CHECK(!Contains(d, "trust"));
+}
+
 #endif  // PLUGLINE_TEST_WITH_V8
 
 }  // namespace
