@@ -149,6 +149,28 @@ TEST_CASE("node runtime: an OpenCode plugin gets Node's built-ins, process, Buff
   CHECK(Str(*out, "DIRECTORY") == f.project.path());
 }
 
+TEST_CASE("node runtime: a plugin loads a real N-API addon") {
+  NodeFixture f;
+  WriteFile(f.home.Sub("plugins/native.js"),
+            StrCat(R"js(import { createRequire } from "node:module";
+const probe = createRequire(import.meta.url)()js", core::ToJson(core::Value(PLUGLINE_TEST_NAPI_PROBE)), R"js();
+export default async () => ({
+  "chat.params": async (input, output) => {
+    output.sum = probe.add(input.a, input.b);
+    output.napi = probe.napiVersion;
+  },
+});
+)js"));
+  f.Open();
+  core::Value entry = f.Entry("native");
+  INFO(Str(entry, "reason"));
+  REQUIRE(Str(entry, "state") == "enabled");
+  CHECK(Str(entry, "runtime") == "node");
+  core::Value r = f.Trigger("chat.params", R"({"a":2,"b":40})", "{}");
+  CHECK(r.Find("output")->Find("sum")->as_number() == 42);
+  CHECK(r.Find("output")->Find("napi")->as_number() >= 8);  // Node 18's N-API
+}
+
 TEST_CASE("node runtime: CommonJS packages, TypeScript entries and Bun's import extras load") {
   NodeFixture f;
   std::string nm = f.home.Sub("node_modules");
