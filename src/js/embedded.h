@@ -20,6 +20,10 @@ extern const std::string_view kOpenCodeClientTree;
 // src/js/modules/opencode_v2.mjs: OpenCode's V2 Promise API for the wrapper,
 // "plugline:opencode-v2".
 extern const std::string_view kOpenCodeV2Module;
+// src/js/modules/shell.mjs: Bun's shell (`$`), "plugline:shell".
+extern const std::string_view kShellModule;
+// src/js/modules/bun.mjs: Bun's global in the node runtime, "plugline:bun".
+extern const std::string_view kBunModule;
 // src/js/modules/opencode_host.mjs: the wrapper entry of every JS plugin module.
 extern const std::string_view kOpenCodeHostModule;
 

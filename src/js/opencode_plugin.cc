@@ -377,6 +377,8 @@ void AddPluginModules(ModuleOptions* options, std::string_view directory) {
       {"plugline:client-tree", std::string(embedded::kOpenCodeClientTree)});
   options->builtin_modules.push_back(
       {"plugline:opencode-v2", std::string(embedded::kOpenCodeV2Module)});
+  options->builtin_modules.push_back({"plugline:shell", std::string(embedded::kShellModule)});
+  options->builtin_modules.push_back({"plugline:bun", std::string(embedded::kBunModule)});
   // OpenCode's V2 Promise API: define() is the identity, as in the real package.
   options->builtin_modules.push_back(
       {"@opencode-ai/plugin/v2/promise", "export function define(plugin) { return plugin; }\n"});

@@ -149,6 +149,87 @@ TEST_CASE("node runtime: an OpenCode plugin gets Node's built-ins, process, Buff
   CHECK(Str(*out, "DIRECTORY") == f.project.path());
 }
 
+TEST_CASE("node runtime: Bun's global does what Bun does, and what it lacks is absent") {
+  NodeFixture f;
+  // The seed's canonical tool: a Python script run with Bun.$ from context.worktree.
+  WriteFile(f.project.Sub(".opencode/tools/add.py"),
+            "import sys\nprint(int(sys.argv[1]) + int(sys.argv[2]))\n");
+  WriteFile(f.home.Sub("plugins/bunny.js"), R"js(import { tool } from "@opencode-ai/plugin";
+import path from "path";
+export default async () => ({
+  tool: {
+    add: tool({
+      description: "Add two numbers using Python",
+      args: { a: tool.schema.number(), b: tool.schema.number() },
+      async execute(args, context) {
+        const script = path.join(context.worktree, ".opencode/tools/add.py")
+        const result = await Bun.$`python3 ${script} ${args.a} ${args.b}`.text()
+        return result.trim()
+      },
+    }),
+  },
+  "chat.params": async (input, output) => {
+    const file = Bun.file("notes/out.json");
+    output.missing = await file.exists();
+    output.written = await Bun.write("notes/out.json", JSON.stringify({ n: 7 }));
+    output.read = await Bun.file("notes/out.json").json();
+    output.type = Bun.file("notes/out.json").type;
+    output.size = Bun.file("notes/out.json").size;
+    output.sh = Bun.which("sh");
+    output.nothing = Bun.which("no-such-command-here");
+    const sync = Bun.spawnSync(["sh", "-c", "echo out; echo err >&2; exit 3"]);
+    output.sync = { code: sync.exitCode, ok: sync.success, out: sync.stdout.toString(), err: sync.stderr.toString() };
+    const proc = Bun.spawn(["sh", "-c", "cat; echo done"], { stdin: "piped input\n" });
+    output.spawned = { text: await new Response(proc.stdout).text(), code: await proc.exited };
+    const started = Date.now();
+    await Bun.sleep(20);
+    output.slept = Date.now() - started >= 15;
+    output.env = Bun.env.HOME === process.env.HOME;
+    const failed = await Bun.$`sh -c 'exit 4'`.nothrow();
+    output.shell = { code: failed.exitCode, buffer: Buffer.isBuffer(failed.stdout) };
+    output.absent = ["hash", "serve", "Glob", "password", "sql"].filter((k) => k in Bun);
+  },
+});
+)js");
+  f.Open();
+  core::Value entry = f.Entry("bunny");
+  INFO(Str(entry, "reason"));
+  REQUIRE(Str(entry, "state") == "enabled");
+  auto added = f.host->ExecuteTool("add", R"({"a":2,"b":3})", "{}");
+  REQUIRE(added.ok());
+  CHECK(Contains(*added, R"("output":"5")"));
+
+  core::Value r = f.Trigger("chat.params", "{}", "{}");
+  const core::Value* o = r.Find("output");
+  INFO(core::ToJson(r));
+  REQUIRE(o != nullptr);
+  CHECK_FALSE(o->Find("missing")->as_bool());
+  CHECK(o->Find("written")->as_number() == 7);
+  CHECK(core::ToJson(*o->Find("read")) == R"({"n":7})");
+  CHECK(Str(*o, "type") == "application/json;charset=utf-8");
+  CHECK(o->Find("size")->as_number() == 7);
+  CHECK(ReadFileOrEmpty(f.project.Sub("notes/out.json")) == R"({"n":7})");  // the project's folder
+  CHECK(Contains(Str(*o, "sh"), "/sh"));
+  CHECK(o->Find("nothing")->is_null());
+  CHECK(core::ToJson(*o->Find("sync")) == R"({"code":3,"ok":false,"out":"out\n","err":"err\n"})");
+  CHECK(core::ToJson(*o->Find("spawned")) == R"({"text":"piped input\ndone\n","code":0})");
+  CHECK(o->Find("slept")->as_bool());
+  CHECK(o->Find("env")->as_bool());
+  CHECK(core::ToJson(*o->Find("shell")) == R"({"code":4,"buffer":true})");
+  CHECK(core::ToJson(*o->Find("absent")) == "[]");
+}
+
+TEST_CASE("node runtime: the sandboxed runtime has no Bun") {
+  NodeFixture f;
+  WriteFile(f.home.Sub("config.yaml"), "plugins:\n  js: {runtime: sandboxed}\n");
+  WriteFile(f.home.Sub("plugins/plain.js"), R"js(export default async () => ({
+  "chat.params": async (input, output) => { output.bun = typeof Bun; },
+});
+)js");
+  f.Open();
+  CHECK(Str(*f.Trigger("chat.params", "{}", "{}").Find("output"), "bun") == "undefined");
+}
+
 TEST_CASE("node runtime: a plugin loads a real N-API addon") {
   NodeFixture f;
   WriteFile(f.home.Sub("plugins/native.js"),

@@ -14,12 +14,22 @@
 //   and Bun's built-in modules refused by name;
 // - a host call (client, `$`) is a {"host_call":...} line answered by a {"host_reply":...}
 //   line, read like any other: the event loop keeps running while the host works.
+// - Node's modules handed to "plugline:bun" (src/js/modules/bun.mjs), which makes Bun's global.
+import childProcess from "node:child_process";
 import fs from "node:fs";
+import fsp from "node:fs/promises";
 import { createRequire, register } from "node:module";
 import net from "node:net";
-import { pathToFileURL } from "node:url";
+import os from "node:os";
+import path from "node:path";
+import { Readable } from "node:stream";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { format } from "node:util";
 import { MessageChannel } from "node:worker_threads";
+
+// Node's modules for Bun's global, which plugline's "plugline:bun" takes (and removes) before
+// the plugin's code runs (src/js/modules/bun.mjs).
+globalThis.__plugline_node = { childProcess, fs, fsp, os, path, Readable, fileURLToPath, pathToFileURL };
 
 // The sucrase bundle (TypeScript), put here by plugline-node-worker's main; "" without it.
 const SUCRASE = globalThis.__plugline_sucrase_bundle ?? "";
