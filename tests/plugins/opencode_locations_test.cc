@@ -10,6 +10,7 @@
 #include "core/opencode_config.h"
 #include "core/strings.h"
 #include "plugline/host.h"
+#include "plugins/host_helpers.h"
 #include "test_util.h"
 
 namespace plugline {
@@ -89,14 +90,7 @@ TEST_CASE("plugins.opencode: OpenCode's global plugins load from where OpenCode 
     REQUIRE_MESSAGE(host.ok(), host.status().ToString());
     return *std::move(host);
   };
-  auto order = [](Host& host) {
-    auto result = host.Trigger("chat.headers", "{}", R"({"headers":{}})");
-    REQUIRE(result.ok());
-    auto value = core::ParseJson(result->ToJson(), "trigger");
-    REQUIRE(value.ok());
-    const core::Value* o = value->Find("output")->Find("headers")->Find("order");
-    return o != nullptr && o->is_string() ? o->as_string() : std::string();
-  };
+  auto order = [](Host& host) { return plugline::testing::HeadersOrder(host); };
 
   // Off by default: only plugline's own.
   CHECK(order(*open()) == "D");
@@ -231,14 +225,7 @@ export default tool({ description: "Greets", args: {}, async execute() { return 
     REQUIRE_MESSAGE(host.ok(), host.status().ToString());
     return *std::move(host);
   };
-  auto order = [](Host& host) {
-    auto result = host.Trigger("chat.headers", "{}", R"({"headers":{}})");
-    REQUIRE(result.ok());
-    auto value = core::ParseJson(result->ToJson(), "trigger");
-    REQUIRE(value.ok());
-    const core::Value* o = value->Find("output")->Find("headers")->Find("order");
-    return o != nullptr && o->is_string() ? o->as_string() : std::string();
-  };
+  auto order = [](Host& host) { return plugline::testing::HeadersOrder(host); };
   auto state_of = [](Host& host, std::string_view id) {
     auto plugins = core::ParseJson(host.PluginsJson(), "plugins");
     REQUIRE(plugins.ok());

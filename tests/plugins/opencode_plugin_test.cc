@@ -13,6 +13,7 @@
 #include "core/json.h"
 #include "core/strings.h"
 #include "plugline/host.h"
+#include "plugins/host_helpers.h"
 #include "test_util.h"
 
 namespace plugline {
@@ -64,21 +65,9 @@ struct Fixture {
     return *std::move(result);
   }
   core::Value Trigger(std::string_view name, std::string_view input, std::string_view output) {
-    auto result = host->Trigger(name, input, output);
-    REQUIRE_MESSAGE(result.ok(), result.status().ToString());
-    auto value = core::ParseJson(result->ToJson(), "trigger");
-    REQUIRE(value.ok());
-    return *std::move(value);
+    return plugline::testing::TriggerValue(*host, name, input, output);
   }
-  core::Value Entry(std::string_view id) {
-    auto all = core::ParseJson(host->PluginsJson(), "plugins");
-    REQUIRE(all.ok());
-    for (const core::Value& p : all->Find("plugins")->as_array()) {
-      if (p.Find("id")->as_string() == id) return p;
-    }
-    FAIL("no plugin " << id);
-    return core::Value();
-  }
+  core::Value Entry(std::string_view id) { return plugline::testing::PluginEntry(*host, id); }
 };
 
 std::string Str(const core::Value& v, std::string_view key) {

@@ -10,6 +10,7 @@
 #include "core/json.h"
 #include "core/strings.h"
 #include "plugline/host.h"
+#include "plugins/host_helpers.h"
 #include "test_util.h"
 
 namespace plugline {
@@ -38,21 +39,9 @@ struct V2Fixture {
     host = *std::move(created);
   }
   core::Value Trigger(std::string_view name, std::string_view input, std::string_view output = "{}") {
-    auto result = host->Trigger(name, input, output);
-    REQUIRE_MESSAGE(result.ok(), result.status().ToString());
-    auto value = core::ParseJson(result->ToJson(), "trigger");
-    REQUIRE(value.ok());
-    return *std::move(value);
+    return plugline::testing::TriggerValue(*host, name, input, output);
   }
-  core::Value Entry(std::string_view id) {
-    auto all = core::ParseJson(host->PluginsJson(), "plugins");
-    REQUIRE(all.ok());
-    for (const core::Value& p : all->Find("plugins")->as_array()) {
-      if (p.Find("id")->as_string() == id) return p;
-    }
-    FAIL("no plugin " << id);
-    return core::Value();
-  }
+  core::Value Entry(std::string_view id) { return plugline::testing::PluginEntry(*host, id); }
 };
 
 // `path` (a.b.c) in `v`, as JSON ("<missing>" when absent).
