@@ -1,5 +1,5 @@
 // Hook dispatch through plugline::Host: per plugin per call for native hooks, one-shot exec
-// plugins (a small C program and the seed's sh script), persistent exec plugins (C and python3),
+// plugins (a small C program and the Antares protocol's sh example), persistent exec plugins (C and python3),
 // a chain of 10 exec plugins, and OpenCode JS plugins (tool.execute.before, 1 and 10) in the
 // node runtime and the sandboxed one.
 //
@@ -153,7 +153,7 @@ int main(int argc, char** argv) {
   }
   host.reset();
 
-  // One-shot exec plugins: a C program, then the seed's sh script; 1 and a chain of 10.
+  // One-shot exec plugins: a C program, then the Antares protocol's sh example; 1 and a chain of 10.
   std::printf("%-52s %10.3f µs (the floor of a one-shot call here)\n",
               "bare posix_spawn+waitpid of the C plugin",
               SpawnFloorMs({echo, "oneshot"}, oneshot_calls) * 1000.0);
@@ -177,8 +177,8 @@ int main(int argc, char** argv) {
        oneshot_calls},
       {"one-shot exec (C program) x10", "command: " + echo + "\nargs: [oneshot]\n", "", 10,
        oneshot_calls / 5},
-      {"one-shot exec (seed sh script) x1", "command: ./run\n", sh_script, 1, oneshot_calls},
-      {"one-shot exec (seed sh script) x10", "command: ./run\n", sh_script, 10,
+      {"one-shot exec (Antares sh example) x1", "command: ./run\n", sh_script, 1, oneshot_calls},
+      {"one-shot exec (Antares sh example) x10", "command: ./run\n", sh_script, 10,
        oneshot_calls / 5},
       {"persistent exec (C program) x1",
        "command: " + echo + "\nargs: [persistent]\nprotocol: persistent\n", "", 1,
@@ -196,7 +196,7 @@ int main(int argc, char** argv) {
     double ms = DispatchMs(*exec_host, c.calls, static_cast<size_t>(c.plugins));
     Line(c.what, ms, c.plugins, base);
   }
-  // OpenCode JS plugins: tool.execute.before (the seed's .env blocker) through 1 and 10.
+  // OpenCode JS plugins: tool.execute.before (OpenCode's documented .env blocker) through 1 and 10.
   const std::string js_plugin =
       "export default async () => ({\n"
       "  'tool.execute.before': async (input, output) => {\n"

@@ -1,5 +1,5 @@
 // plugline's C++ API for hook events: what a hook plugin answers, and what a dispatch gives
-// back to the host (DESIGN.md "Dispatch rules", "What the host gets back"). Included by
+// back to the host (docs/hooks.md "Order and rules", "What the host gets back"). Included by
 // <plugline/host.h>; see docs/hooks.md.
 #ifndef PLUGLINE_HOOKS_H_
 #define PLUGLINE_HOOKS_H_

@@ -113,7 +113,7 @@ struct ShapeRequest {
   std::optional<uint64_t> max_tokens = std::nullopt;
 };
 
-// The shaping result; ToJson() gives the JSON of DESIGN.md "What the host gets back".
+// The shaping result; ToJson() gives the JSON of docs/hooks.md "What the host gets back".
 struct ShapeResult {
   std::string summary;             // what the model should read
   // kRaw: nothing was left out — the output as it is, after one line that states the outcome
@@ -230,8 +230,8 @@ class Host {
   // FailedPrecondition when it was written by a newer plugline.
   absl::StatusOr<std::string> StatsJson() const;
 
-  // Runs the hook plugins subscribed to `event` on `payload_json` (a JSON object, DESIGN.md
-  // "Payload"; "arguments" and "result", when present, are strings), one after another in
+  // Runs the hook plugins subscribed to `event` on `payload_json` (a JSON object, docs/hooks.md
+  // "Events and payloads"; "arguments" and "result", when present, are strings), one after another in
   // dispatch order (docs/hooks.md), and returns what they decided. A plugin's failure is never
   // an error here: it is in the result (skipped, or a deny for a fail-closed plugin). A broken
   // plugin that fails closed denies the deny-capable events it subscribed to; every broken

@@ -195,7 +195,7 @@ absl::StatusOr<DispatchResult> Dispatch(std::string_view event, std::string_view
       if (detail.empty()) detail = StrCat("plugin ", id, " failed (", why, ")");
     } else if (caps.can_rewrite_arguments && !answer->deny && answer->arguments.has_value() &&
                !answer->arguments->empty()) {
-      // DESIGN.md: arguments is a JSON-encoded string. A rewrite the tool could not parse would
+      // The payload's `arguments` is a JSON-encoded string. A rewrite the tool could not parse would
       // only move the failure to the host, so it is rejected here, where the plugin is named.
       absl::StatusOr<Value> args =
           ParseJson(*answer->arguments, StrCat("plugin ", id, " arguments"));

@@ -1,12 +1,12 @@
 // The hook dispatcher: runs hook plugins on one event, one after another in the caller's order,
-// and tells the host what they decided (DESIGN.md "Dispatch rules", "What the host gets back").
+// and tells the host what they decided (docs/hooks.md "Order and rules", "What the host gets back").
 //
 // Rules, in the order they apply:
 // - Only plugins whose Handles(event) is true run; the others leave no trace in the result.
 // - Each plugin gets the payload as the previous plugin left it: an `arguments` rewrite (on
 //   pre_tool_call) or a `result` replacement (on post_tool_call) is written into the payload the
 //   next plugin sees, so two rewrites compose. Every other payload field passes through.
-// - What an event lets a plugin do (DESIGN.md "Events"):
+// - What an event lets a plugin do (docs/hooks.md "Events and payloads"):
 //     pre_tool_call   deny, rewrite arguments, notice
 //     post_tool_call  replace result, notice
 //     anything else   notice only (observe-only, including every non-canonical name)
@@ -19,7 +19,7 @@
 //   pre_tool_call, the only event a deny means anything on; elsewhere it is skipped like any
 //   other failure.
 // - An empty `arguments`, `result` or `notice` string in an answer means "no opinion", as in the
-//   seed's protocol where `{"arguments":"","result":"","notice":""}` is the empty answer.
+//   Antares protocol where `{"arguments":"","result":"","notice":""}` is the empty answer.
 // - A skipped plugin's detail (and so a fail-closed plugin's deny reason) and the warnings pass
 //   through RedactSecrets (redact.h): they quote what a plugin printed, and go to the agent.
 // - An answer's warnings (unknown keys) go to the result's `warnings` under the plugin's id. An
@@ -44,7 +44,7 @@
 
 namespace plugline::core {
 
-// What each event lets a plugin do, from the table in DESIGN.md "Events". Any name that is not
+// What each event lets a plugin do, from the table in docs/hooks.md "Events and payloads". Any name that is not
 // canonical gets {} (observe-only); a notice is allowed everywhere.
 struct EventCapabilities {
   bool can_deny = false;               // pre_tool_call
@@ -91,7 +91,7 @@ inline constexpr std::string_view kWhyBadAnswer = "bad_answer";
 // The public struct of <plugline/hooks.h>.
 using DispatchResult = plugline::DispatchResult;
 
-// Dispatches `event` with `payload_json` (a JSON object, DESIGN.md "Payload") to `plugins`, in
+// Dispatches `event` with `payload_json` (a JSON object, docs/hooks.md "Events and payloads") to `plugins`, in
 // the given order (the caller orders by source, then name). The payload's "event" field is set to
 // `event` for the plugins. "arguments" and "result", when present, must be strings (or null,
 // which counts as absent).
@@ -109,7 +109,7 @@ class NativeHook : public HookPlugin {
   using Function = std::function<absl::StatusOr<HookAnswer>(std::string_view event,
                                                             std::string_view payload_json)>;
 
-  // `events`: the events it handles; "*" handles every event; empty handles none (as the seed's
+  // `events`: the events it handles; "*" handles every event; empty handles none (as the Antares protocol's
   // `hooks: []`). A function that throws is reported as an Internal failure of this plugin.
   NativeHook(std::string id, std::vector<std::string> events, Function function,
              bool fail_closed = false);

@@ -54,7 +54,7 @@ absl::StatusOr<HookAnswer> HookAnswerFromValue(const Value& doc, std::string_vie
   HookAnswer answer;
   // Unknown fields are ignored (newer protocol versions may add some) but named in a warning,
   // since a misspelt `deny` would otherwise count as no opinion. null = absent. An empty
-  // string is absent too: the seed's template answer lists every field empty.
+  // string is absent too: the Antares protocol's template answer lists every field empty.
   WarnUnknownKeys(doc, also_known, answer.warnings);
   if (const Value* deny = doc.Find("deny"); deny != nullptr && !deny->is_null()) {
     if (!deny->is_bool()) {

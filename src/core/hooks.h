@@ -1,6 +1,6 @@
 // Hook plugins: the interface every kind of hook plugin implements (exec programs, JS modules,
 // native callbacks), and the answer a plugin gives. The dispatcher (dispatcher.h) runs them in
-// a fixed order (DESIGN.md "Dispatch rules").
+// a fixed order (docs/hooks.md "Order and rules").
 #ifndef PLUGLINE_CORE_HOOKS_H_
 #define PLUGLINE_CORE_HOOKS_H_
 
@@ -16,7 +16,7 @@
 
 namespace plugline::core {
 
-// The canonical events (DESIGN.md "Events"). Any other name is dispatched as observe-only.
+// The canonical events (docs/hooks.md "Events and payloads"). Any other name is dispatched as observe-only.
 inline constexpr std::string_view kCanonicalEvents[] = {
     "session_start", "session_end",     "turn_end",   "user_prompt", "pre_tool_call",
     "post_tool_call", "tool_definition", "shell_env", "pre_compact"};
@@ -51,7 +51,7 @@ class HookPlugin {
   virtual bool Handles(std::string_view event) const = 0;
   // `on_error: closed`: a failure of this plugin counts as a deny.
   virtual bool fail_closed() const { return false; }
-  // Runs the plugin on one event. `payload_json` is a JSON object (DESIGN.md "Payload"). A
+  // Runs the plugin on one event. `payload_json` is a JSON object (docs/hooks.md "Events and payloads"). A
   // failure (crash, timeout, not JSON, wrong field types) is an error whose message says
   // what happened; the dispatcher skips the plugin with that reason.
   virtual absl::StatusOr<HookAnswer> Call(std::string_view event,

@@ -1,6 +1,6 @@
 // Plugin discovery and the registry of plugins a host runs.
 //
-// Where plugins come from, in this order (DESIGN.md "Dispatch rules"): the `plugins.packages`
+// Where plugins come from, in this order (docs/hooks.md "Order and rules"): the `plugins.packages`
 // then the `plugins.dirs` of <home>/config.yaml, the same of <project>/.plugline/config.yaml,
 // <home>/plugins, then <project>/.plugline/plugins. Hooks run in that order (name order inside a
 // directory), and a later plugin with the same id shadows an earlier one. A package (an

@@ -227,7 +227,7 @@ absl::StatusOr<ShapeResult> ShaperPipeline::Run(const ShapeRequest& request,
       }
     }
     if (!shaped.ok()) {
-      // The seed's rule: a failed shaper shows the first 500 characters of the raw output.
+      // AgentOps' rule: a failed shaper shows the first 500 characters of the raw output.
       std::string_view head = FirstChars(output, kFallbackChars);
       result.summary.assign(head);
       if (head.size() < output.size()) {

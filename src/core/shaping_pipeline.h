@@ -24,7 +24,7 @@ inline constexpr size_t kSnippetHeadBytes = 4096;
 inline constexpr size_t kSnippetTailBytes = 4096;
 std::string MakeSnippet(std::string_view output);
 
-// How many characters of raw output a failed shaper's fallback shows (the seed's rule).
+// How many characters of raw output a failed shaper's fallback shows (AgentOps' rule).
 inline constexpr size_t kFallbackChars = 500;
 
 // Where the raw output of one shaping request went.

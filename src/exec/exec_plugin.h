@@ -1,4 +1,4 @@
-// Exec hook plugins (the Antares protocol, DESIGN.md "Events"): a directory with `plugin.yaml`
+// Exec hook plugins (the Antares protocol, docs/plugins-exec.md): a directory with `plugin.yaml`
 // and a program, spoken to in one of two protocols (`protocol:` in the manifest):
 //
 // - oneshot (the default; ExecPlugin): each call runs the program once, writes the payload (one

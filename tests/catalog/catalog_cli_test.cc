@@ -122,7 +122,7 @@ TEST_CASE("catalog: build, sync, available, install verified, --info and the lis
   CHECK(absl::StrContains(install.output, "checksum verified"));
   CHECK(ReadFileOrEmpty(f.Plugin("terra.js")) == Shaper("terra", "1.2.0", "planned"));
 
-  // The seed's expected success: installed, enabled and checksum-verified, and listed.
+  // The catalog's expected success: installed, enabled and checksum-verified, and listed.
   auto info = f.Run({"plugins", "--info", "terra", "--json"});
   REQUIRE(info.exit_status == 0);
   auto value = core::ParseJson(info.output, "info");

@@ -491,7 +491,7 @@ TEST_CASE("the command line answers an OpenCode plugin's app.log and tui.showToa
   CHECK(!Contains(log, "sk-abcdefghijklmnopqrstuvwxyz0123"));
 }
 
-TEST_CASE("plugline trigger catalog.transform runs the seed's V2 example") {
+TEST_CASE("plugline trigger catalog.transform runs OpenCode's documented V2 example") {
   Cli cli;
   WriteFile(cli.home.Sub("plugins/example.js"), R"js(import { define } from "@opencode-ai/plugin/v2/promise"
 export const Plugin = define({

@@ -427,7 +427,7 @@ TEST_CASE("dispatch: an argument rewrite that is not JSON is a bad answer") {
 TEST_CASE("dispatch: empty answer strings mean no opinion") {
   Probe a;
   Plugins plugins = {Hook("empty", &a, [](const Value&) {
-    HookAnswer x;  // the seed's {"deny":false,"reason":"","arguments":"","result":"","notice":""}
+    HookAnswer x;  // the Antares protocol's {"deny":false,"reason":"","arguments":"","result":"","notice":""}
     x.arguments = "";
     x.result = "";
     x.notice = "";
@@ -454,7 +454,7 @@ TEST_CASE("dispatch: a native hook that throws is skipped as an internal failure
   CHECK(r->skipped[0].detail == "native hook thrower threw: boom");
 }
 
-TEST_CASE("dispatch: the result JSON has the shape of DESIGN.md") {
+TEST_CASE("dispatch: the result JSON has the documented shape (docs/hooks.md)") {
   DispatchResult r;
   r.event = "pre_tool_call";
   r.denied = true;

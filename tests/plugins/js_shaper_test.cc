@@ -316,7 +316,7 @@ void CheckFailureKinds(bool process_isolation) {
     CHECK(failed.shaper == "faulty");
     REQUIRE(failed.fallback.has_value());
     CHECK_MESSAGE(Contains(*failed.fallback, kind.fallback), *failed.fallback);
-    // The seed's fallback: the first 500 characters, then a count of what follows.
+    // AgentOps' fallback: the first 500 characters, then a count of what follows.
     CHECK(absl::StartsWith(failed.summary, output.substr(0, 500)));
     CHECK(Contains(failed.summary, "more bytes"));
     // The host carries on: the next good call works.

@@ -140,7 +140,7 @@ TEST_CASE("node runtime: an OpenCode plugin gets Node's built-ins, process, Buff
 
 TEST_CASE("node runtime: Bun's global does what Bun does, and what it lacks is absent") {
   NodeFixture f;
-  // The seed's canonical tool: a Python script run with Bun.$ from context.worktree.
+  // OpenCode's documented tool: a Python script run with Bun.$ from context.worktree.
   WriteFile(f.project.Sub(".opencode/tools/add.py"),
             "import sys\nprint(int(sys.argv[1]) + int(sys.argv[2]))\n");
   WriteFile(f.home.Sub("plugins/bunny.js"), R"js(import { tool } from "@opencode-ai/plugin";

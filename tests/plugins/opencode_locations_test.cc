@@ -144,7 +144,7 @@ TEST_CASE("plugins.opencode: OpenCode's tool files are tools named after the fil
   ScopedEnv cache_home("XDG_CACHE_HOME", xdg.Sub("cache"));
   const std::string oc = xdg.Sub("config/opencode");
   WriteFile(home.Sub("config.yaml"), "plugins:\n  opencode: true\n");
-  // The seed's example: a default export is the tool named after the file; named exports are
+  // OpenCode's documented form: a default export is the tool named after the file; named exports are
   // <file>_<export>.
   WriteFile(oc + "/tools/math.ts", R"ts(import { tool } from "@opencode-ai/plugin"
 export const add = tool({

@@ -75,7 +75,7 @@ std::string Str(const core::Value& v, std::string_view key) {
   return f != nullptr && f->is_string() ? f->as_string() : std::string("<null>");
 }
 
-// The seed's example: block reading .env files.
+// OpenCode's documented example: block reading .env files.
 constexpr std::string_view kEnvProtection = R"(export const EnvProtection = async ({ project, client, $, directory, worktree }) => {
   return {
     "tool.execute.before": async (input, output) => {
@@ -117,11 +117,11 @@ void SeedExamplesWork(bool process_isolation) {
   CHECK(f.Entry("inject-env").Find("events")->as_array()[0].as_string() == "shell.env");
 }
 
-TEST_CASE("opencode: the seed's .env blocker and shell.env injector (in process)") {
+TEST_CASE("opencode: OpenCode's documented .env blocker and shell.env injector (in process)") {
   SeedExamplesWork(false);
 }
 
-TEST_CASE("opencode: the seed's .env blocker and shell.env injector (process isolation)") {
+TEST_CASE("opencode: OpenCode's documented .env blocker and shell.env injector (process isolation)") {
   SeedExamplesWork(true);
 }
 

@@ -1,6 +1,6 @@
 // OpenCode's V2 Promise API (`define({ id, setup })` from "@opencode-ai/plugin/v2/promise"):
 // real plugin files, in both runtimes, driven by name through Host::Trigger as a host drives V1
-// hooks — the seed's own example, transforms in registration order across modules, dispose,
+// hooks — OpenCode's documented example, transforms in registration order across modules, dispose,
 // reload, options, the AI SDK hooks, and what plugline refuses.
 #include <doctest/doctest.h>
 
@@ -54,7 +54,7 @@ std::string At(const core::Value& v, std::string_view path) {
   return core::ToJson(*at);
 }
 
-// The seed's own example, unchanged.
+// OpenCode's documented V2 example, unchanged.
 constexpr std::string_view kSeedExample = R"js(import { define } from "@opencode-ai/plugin/v2/promise"
 export const Plugin = define({
 id: "example",
@@ -68,7 +68,7 @@ provider.name = "Example"
 })
 )js";
 
-TEST_CASE("opencode v2: the seed's example renames its provider through catalog.transform, in both runtimes") {
+TEST_CASE("opencode v2: OpenCode's documented example renames its provider through catalog.transform, in both runtimes") {
   for (const char* runtime : {"node", "sandboxed"}) {
     CAPTURE(runtime);
     V2Fixture f(runtime);

@@ -1,4 +1,4 @@
-// The seed's example (OpenCode docs, "Plugins"): refuse to read .env files. A throw in
+// OpenCode's documented example (its docs, "Plugins"): refuse to read .env files. A throw in
 // tool.execute.before refuses the tool call; the error's message is the reason the model sees.
 // Runs unchanged in OpenCode and in plugline.
 export const EnvProtection = async ({ project, client, $, directory, worktree }) => {

@@ -1,4 +1,4 @@
-// The seed's shell.env example: inject environment variables into every shell execution (the
+// OpenCode's documented shell.env example: inject environment variables into every shell execution (the
 // agent's tool calls and the user's terminals, in OpenCode). A host asks for them with
 // `Host::Trigger("shell.env", {cwd}, {env})` / `plugline trigger shell.env`.
 export const InjectEnvPlugin = async () => {

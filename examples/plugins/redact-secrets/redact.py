@@ -7,7 +7,7 @@ import re
 import sys
 
 PATTERNS = [
-    # OpenAI / Anthropic style keys: keep "sk-" plus 8 characters, as in the seed.
+    # OpenAI / Anthropic style keys: keep "sk-" plus 8 characters, as in the Antares protocol's example.
     (re.compile(r"\b(sk-(?:ant-|proj-)?[A-Za-z0-9]{8})[A-Za-z0-9_\-]{8,}"), r"\1…"),
     # GitHub tokens.
     (re.compile(r"\b((?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{4})[A-Za-z0-9]{20,}"), r"\1…"),

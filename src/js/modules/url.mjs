@@ -1,4 +1,4 @@
-// `URL` and `URLSearchParams` for plugins (DESIGN.md "The JS runtime"): plain V8 has neither.
+// `URL` and `URLSearchParams` for plugins (src/js/README.md "The JS environment"): plain V8 has neither.
 // Evaluated before every plugin module (the wrapper imports it first, as "plugline:url"), it
 // defines the two globals when they are missing.
 //

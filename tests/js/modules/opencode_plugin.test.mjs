@@ -362,7 +362,7 @@ test("schemas are immutable: modifiers return new schemas", () => {
   assert.ok(Object.isFrozen(z));
 });
 
-// The seed's canonical tool: a Python script called with two numbers.
+// OpenCode's documented tool: a Python script called with two numbers.
 const addTool = tool({
   description: "Add two numbers with a Python script",
   args: {
@@ -374,7 +374,7 @@ const addTool = tool({
   },
 });
 
-test("__plugline_tool_json_schema: the seed's add tool", () => {
+test("__plugline_tool_json_schema: OpenCode's documented add tool", () => {
   assert.deepEqual(toolJsonSchema(addTool.args), {
     type: "object",
     properties: {

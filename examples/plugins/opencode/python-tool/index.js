@@ -1,4 +1,4 @@
-// A custom tool that calls a Python script through `$` (the seed's pattern, without Bun: the
+// A custom tool that calls a Python script through `$` (OpenCode's documented pattern, without Bun: the
 // script lies next to this file). `add` appears in the host's tool list with a JSON Schema for
 // its arguments; interpolated values reach the script as separate arguments, never as shell
 // text.
