@@ -168,8 +168,13 @@ export default async () => ({
     output.nothing = Bun.which("no-such-command-here");
     const sync = Bun.spawnSync(["sh", "-c", "echo out; echo err >&2; exit 3"]);
     output.sync = { code: sync.exitCode, ok: sync.success, out: sync.stdout.toString(), err: sync.stderr.toString() };
-    const proc = Bun.spawn(["sh", "-c", "cat; echo done"], { stdin: "piped input\n" });
+    const proc = Bun.spawn(["sh", "-c", "cat; echo done"], { stdin: new Response("piped input\n") });
     output.spawned = { text: await new Response(proc.stdout).text(), code: await proc.exited };
+    const piped = Bun.spawn({ cmd: ["tr", "a-z", "A-Z"], stdin: "pipe" });
+    piped.stdin.write("shout");
+    await piped.stdin.end();
+    output.piped = await new Response(piped.stdout).text();
+    output.fed = Bun.spawnSync(["cat"], { stdin: Buffer.from("bytes") }).stdout.toString();
     const started = Date.now();
     await Bun.sleep(20);
     output.slept = Date.now() - started >= 15;
@@ -202,6 +207,8 @@ export default async () => ({
   CHECK(o->Find("nothing")->is_null());
   CHECK(core::ToJson(*o->Find("sync")) == R"({"code":3,"ok":false,"out":"out\n","err":"err\n"})");
   CHECK(core::ToJson(*o->Find("spawned")) == R"({"text":"piped input\ndone\n","code":0})");
+  CHECK(Str(*o, "piped") == "SHOUT");
+  CHECK(Str(*o, "fed") == "bytes");
   CHECK(o->Find("slept")->as_bool());
   CHECK(o->Find("env")->as_bool());
   CHECK(core::ToJson(*o->Find("shell")) == R"({"code":4,"buffer":true})");

@@ -125,9 +125,11 @@ if (node && globalThis.Bun === undefined) {
     if (!Array.isArray(spec.cmd) || spec.cmd.length === 0) throw new TypeError("Bun.spawn: cmd must be a non-empty array");
     return spec;
   };
+  // Data for stdin, as Bun takes it: a typed array, an ArrayBuffer, a Blob, a Response or a
+  // BunFile (a string is one of the stdio keywords, never data).
   const stdinInput = (value) =>
-    (typeof value === "string" || value instanceof ArrayBuffer || ArrayBuffer.isView(value) ||
-     value instanceof BunFile || (value !== null && typeof value === "object" && typeof value.arrayBuffer === "function"))
+    (value instanceof ArrayBuffer || ArrayBuffer.isView(value) || value instanceof BunFile ||
+     (value !== null && typeof value === "object" && typeof value.arrayBuffer === "function"))
       ? value : undefined;
 
   function spawn(command, options) {
@@ -181,7 +183,9 @@ if (node && globalThis.Bun === undefined) {
 
   function spawnSync(command, options) {
     const spec = spawnArgs(command, options);
-    const input = typeof spec.stdin === "string" || ArrayBuffer.isView(spec.stdin) ? spec.stdin : undefined;
+    // Synchronously, only data already in memory can be written (a typed array or ArrayBuffer).
+    const data = spec.stdin instanceof ArrayBuffer ? Buffer.from(spec.stdin) : spec.stdin;
+    const input = ArrayBuffer.isView(data) ? data : undefined;
     const result = childProcess.spawnSync(spec.cmd[0], spec.cmd.slice(1).map(String), {
       cwd: spec.cwd, env: spec.env ?? process.env, input, maxBuffer: 64 * 1024 * 1024,
       stdio: [input !== undefined ? "pipe" : stdio(spec.stdin, "ignore"), stdio(spec.stdout, "pipe"),
