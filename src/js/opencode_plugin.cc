@@ -382,12 +382,20 @@ void AddPluginModules(ModuleOptions* options, std::string_view directory) {
   // OpenCode's V2 Promise API: define() is the identity, as in the real package.
   options->builtin_modules.push_back(
       {"@opencode-ai/plugin/v2/promise", "export function define(plugin) { return plugin; }\n"});
-  // Takes the host-call function off the global object, for the wrapper alone.
+  // Takes the host-call function off the global object, for plugline's modules alone.
+  // hostCall(kind, body) answers the host's JSON parsed, at once (the sandboxed runtime) or as a
+  // promise (a Node.js worker, where the answer comes back over the worker's pipe).
   options->builtin_modules.push_back(
       {"plugline:host",
        "const call = globalThis.__plugline_host_call;\n"
        "delete globalThis.__plugline_host_call;\n"
-       "export default call;\n"});
+       "export default call;\n"
+       "export function hostCall(kind, body) {\n"
+       "  if (typeof call !== \"function\") throw new Error(\"this plugin has no host callback\");\n"
+       "  const parse = (answer) => (answer === \"\" ? undefined : JSON.parse(answer));\n"
+       "  const answer = call(JSON.stringify({ kind, ...body }));\n"
+       "  return typeof answer?.then === \"function\" ? answer.then(parse) : parse(answer);\n"
+       "}\n"});
   for (const char* specifier :
        {"@opencode-ai/plugin", "@opencode-ai/plugin/tool", "plugline:tool-support"}) {
     options->builtin_modules.push_back(

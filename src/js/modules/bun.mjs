@@ -6,7 +6,7 @@
 //
 // The node worker (src/js/node/node_worker.mjs) hands over Node's modules as
 // globalThis.__plugline_node; the sandboxed runtime has none, and gets no Bun.
-import hostCallFunction from "plugline:host";
+import { hostCall } from "plugline:host";
 import { makeShell } from "plugline:shell";
 
 const node = globalThis.__plugline_node;
@@ -30,6 +30,13 @@ if (node && globalThis.Bun === undefined) {
     ".svg": "image/svg+xml", ".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg",
     ".gif": "image/gif", ".wasm": "application/wasm", ".xml": "text/xml;charset=utf-8",
   };
+
+  // Bun's FileSink over a Node writable stream: write(), flush(), end().
+  const fileSink = (stream) => ({
+    write: (chunk) => { stream.write(typeof chunk === "string" ? chunk : Buffer.from(chunk)); return chunk.length ?? 0; },
+    flush: () => 0,
+    end: () => new Promise((resolve) => stream.end(resolve)),
+  });
 
   // Bun.file(path): a lazy reference; reading a missing file rejects with ENOENT, as in Bun.
   class BunFile {
@@ -58,14 +65,7 @@ if (node && globalThis.Bun === undefined) {
     async delete() { await fsp.unlink(this.name); }
     async unlink() { await fsp.unlink(this.name); }
     async write(data) { return write(this, data); }
-    writer() {
-      const stream = fs.createWriteStream(this.name);
-      return {
-        write: (chunk) => { stream.write(typeof chunk === "string" ? chunk : Buffer.from(chunk)); return chunk.length ?? 0; },
-        flush: () => 0,
-        end: () => new Promise((resolve) => stream.end(resolve)),
-      };
-    }
+    writer() { return fileSink(fs.createWriteStream(this.name)); }
   }
 
   async function bytesOf(data) {
@@ -167,12 +167,7 @@ if (node && globalThis.Bun === undefined) {
       if (input !== undefined) {
         bytesOf(input).then((bytes) => child.stdin.end(bytes), () => child.stdin.end());
       } else {
-        // Bun's FileSink: write(), flush(), end().
-        subprocess.stdin = {
-          write: (chunk) => { child.stdin.write(typeof chunk === "string" ? chunk : Buffer.from(chunk)); return chunk.length ?? 0; },
-          flush: () => 0,
-          end: () => new Promise((resolve) => child.stdin.end(resolve)),
-        };
+        subprocess.stdin = fileSink(child.stdin);
       }
     }
     if (typeof spec.onExit === "function") {
@@ -202,14 +197,9 @@ if (node && globalThis.Bun === undefined) {
     };
   }
 
-  const run = (request) => {
-    const answer = hostCallFunction(JSON.stringify({ kind: "shell", ...request }));
-    const parse = (text) => JSON.parse(text);
-    return typeof answer?.then === "function" ? answer.then(parse) : parse(answer);
-  };
-
   globalThis.Bun = Object.freeze({
-    $: makeShell({ cwd: process.cwd(), env: undefined, nothrow: false }, run),
+    $: makeShell({ cwd: process.cwd(), env: undefined, nothrow: false },
+                 (request) => hostCall("shell", request)),
     env: process.env,
     file: (target, options) => new BunFile(pathOf(target), options),
     write,

@@ -10,14 +10,15 @@
 //   the API below, which src/js/opencode_plugin.cc calls; the hooks objects stay here, in the
 //   plugin's isolate, between calls.
 //
-// Everything that touches the machine goes through the host-call function (the host answers
-// synchronously with JSON): `client.*` calls ({kind:"client"}) and `$` ({kind:"shell"}).
-// URL and URLSearchParams as globals, before the plugin's own code runs (imports evaluate in
-// order); then the host-call function, which "plugline:host" takes off the global object so
-// that only this wrapper holds it: a plugin reaches the machine only through the `$` and
-// `client` it is given (a shaper gets neither).
+// Everything that touches the machine goes through the host-call function ("plugline:host"'s
+// hostCall: the host answers with JSON, at once or as a promise): `client.*` calls
+// ({kind:"client"}) and `$` ({kind:"shell"}). URL and URLSearchParams as globals, before the
+// plugin's own code runs (imports evaluate in order); then the host-call function, which
+// "plugline:host" takes off the global object so that only plugline's modules hold it: a plugin
+// reaches the machine only through the `$` and `client` it is given (a shaper gets neither), and
+// in the node runtime through Node itself and Bun's global.
 import "plugline:url";
-import hostCallFunction from "plugline:host";
+import { hostCall } from "plugline:host";
 import clientTree from "plugline:client-tree";
 import { createV2, isV2Plugin } from "plugline:opencode-v2";
 import { makeShell } from "plugline:shell";
@@ -82,15 +83,6 @@ function parseToolArgs(args, value) {
     }
   }
   return out;
-}
-
-// The host answers at once (in plugline's sandboxed runtime) or later, with a promise (in a
-// Node.js worker, where the answer comes back over the worker's pipe).
-function hostCall(kind, body) {
-  if (typeof hostCallFunction !== "function") throw new Error("this plugin has no host callback");
-  const parse = (answer) => (answer === "" ? undefined : JSON.parse(answer));
-  const answer = hostCallFunction(JSON.stringify({ kind, ...body }));
-  return typeof answer?.then === "function" ? answer.then(parse) : parse(answer);
 }
 
 function errorMessage(error) {
