@@ -37,12 +37,15 @@ export interface HostOptions {
   storeOutputs?: boolean;
   /**
    * What OpenCode plugins' `client` reaches: `await client.app.log({...})` in a plugin calls
-   * `client("app.log", [{...}])` synchronously, on the JS thread, inside the call running the
-   * plugin's hook. Its JSON-able answer (undefined: null) resolves the plugin's promise; a
-   * throw (or a returned Promise) rejects it with "client.<path>() failed: " + String(error).
-   * Without it, client calls reject ("no client callback").
+   * `client("app.log", [{...}])` on the JS thread, inside the call running the plugin's hook.
+   * Its JSON-able answer (undefined: null) resolves the plugin's promise; a throw rejects it
+   * with "client.<path>() failed: " + String(error). Under the *Async methods it may return
+   * a Promise (awaited for at most clientTimeoutMs); under the synchronous ones a Promise
+   * rejects the call. Without it, client calls reject ("no client callback").
    */
   client?: ClientFunction | null;
+  /** How long a client call under an *Async method may take to answer, in ms (default 5000). */
+  clientTimeoutMs?: number | null;
   /** ctx.serverUrl of OpenCode plugins. */
   serverUrl?: string | null;
   /** The JSON object (or its JSON text) OpenCode plugins' `config` hooks receive; default {}. */
@@ -50,7 +53,7 @@ export interface HostOptions {
 }
 
 /** The host's side of OpenCode plugins' `client`: path is "app.log", args the call's arguments. */
-export type ClientFunction = (path: string, args: unknown[]) => unknown;
+export type ClientFunction = (path: string, args: unknown[]) => unknown | Promise<unknown>;
 
 export interface ShapeOptions {
   /** Use this shaper ("builtin-generic") instead of choosing by match(). */
@@ -163,15 +166,20 @@ export interface HookAnswer {
 }
 
 /**
- * A native hook. Called synchronously during dispatch(); throwing (or returning anything but
- * an object, null or undefined) makes the hook fail with String(error) as the reason.
+ * A native hook, called on the JS thread during dispatch() or dispatchAsync(). Throwing (or
+ * returning anything but an object, null or undefined) makes the hook fail with
+ * String(error) as the reason. Under dispatchAsync() it may be async (its Promise is awaited
+ * for at most timeoutMs); under dispatch() a Promise is the hook's failure.
  */
 export type HookFunction =
-  (event: string, payload: HookPayload) => HookAnswer | null | undefined | void;
+  (event: string, payload: HookPayload) =>
+    HookAnswer | null | undefined | void | Promise<HookAnswer | null | undefined | void>;
 
 export interface AddHookOptions {
   /** A failure of the hook counts as a deny on pre_tool_call (default false). */
   failClosed?: boolean;
+  /** How long dispatchAsync() awaits the hook's answer, in ms (default 5000). */
+  timeoutMs?: number | null;
 }
 
 /** What dispatch() decided, after every hook in the chain ran. */
@@ -280,9 +288,34 @@ export class Host {
   tools(builtinTools?: readonly string[] | null): { tools: ToolInfo[] };
   executeTool(name: string, args: Record<string, unknown> | string,
               context?: ToolContext | string | null): ToolResult;
+
+  // The same calls on libuv's thread pool: the event loop keeps running while plugins do.
+  // Bad arguments and plugline's errors reject (TypeError, PluglineError).
+  shapeAsync(command: string, output: string | ArrayBufferView | ArrayBuffer,
+             exitCode?: number | null, options?: ShapeOptions): Promise<ShapeResult>;
+  pluginsAsync(): Promise<PluginInfo[]>;
+  reloadAsync(): Promise<void>;
+  dispatchAsync(event: HookEvent | (string & {}),
+                payload: HookPayload | string | ArrayBufferView | ArrayBuffer):
+    Promise<DispatchResult>;
+  triggerAsync<Output = Record<string, unknown>>(
+    name: string, input: Record<string, unknown> | string | ArrayBufferView | ArrayBuffer,
+    output: Output | string | ArrayBufferView | ArrayBuffer): Promise<TriggerResult<Output>>;
+  toolsAsync(builtinTools?: readonly string[] | null): Promise<{ tools: ToolInfo[] }>;
+  executeToolAsync(name: string, args: Record<string, unknown> | string,
+                   context?: ToolContext | string | null): Promise<ToolResult>;
+
+  /**
+   * Releases the host: now, or when the last *Async call still running ends. Any later call
+   * throws (or rejects with) PluglineError PLUGLINE_ESTATE.
+   */
   close(): void;
+  /** Waits for the *Async calls still running, then close(). */
+  closeAsync(): Promise<void>;
   /** close() (once), for `using host = new Host(...)`. */
   [Symbol.dispose](): void;
+  /** closeAsync(), for `await using host = new Host(...)`. */
+  [Symbol.asyncDispose](): Promise<void>;
   readonly closed: boolean;
 }
 

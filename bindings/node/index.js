@@ -2,12 +2,16 @@
 // plugline for Node.js: the JS face of the N-API addon plugline.node (src/addon.cc), which
 // speaks only plugline's stable C ABI.
 //
-// Every call is synchronous and runs on the calling thread: shaping takes microseconds to a
-// few milliseconds, so it does not need a thread pool. jsCall() blocks for as long as the
-// plugin runs, bounded by its timeoutMs (default 5000 ms); dispatch() blocks while the exec
-// plugins run (each bounded by its own timeout) and calls native hooks on this thread;
-// trigger() and executeTool() block while OpenCode plugins run, and call the host's client on
-// this thread.
+// Two ways to call. The synchronous methods (shape(), dispatch(), trigger(), ...) run on the
+// calling thread: right for scripts, and for shaping, which takes microseconds to a few
+// milliseconds. Their *Async twins (shapeAsync(), dispatchAsync(), triggerAsync(),
+// toolsAsync(), executeToolAsync(), pluginsAsync(), reloadAsync()) run the same call on
+// libuv's thread pool and return a Promise, so a server's event loop never waits for a plugin:
+// dispatch() blocks while exec plugins run (each bounded by its own timeout), trigger() and
+// executeTool() while OpenCode plugins run. Native hooks and the client run on this thread
+// either way; only under the *Async methods may they be async functions (awaited, bounded by
+// their timeoutMs / clientTimeoutMs). jsCall() blocks for as long as the plugin runs, bounded
+// by its timeoutMs (default 5000 ms).
 //
 // Errors from plugline are PluglineError (a subclass of Error) with .status (the negative
 // plugline_status number), .code ("PLUGLINE_EINVALID", ...) and plugline's message. Arguments
@@ -85,6 +89,13 @@ function checkOptions(options, allowed, what) {
   return options;
 }
 
+function checkTimeout(value, name) {
+  if (value !== undefined && value !== null &&
+      !(Number.isInteger(value) && value >= 1 && value <= 0xffffffff)) {
+    throw new TypeError(`${name} must be a whole number of milliseconds (1 or more)`);
+  }
+}
+
 function checkOptionalString(value, name) {
   if (value !== undefined && value !== null && typeof value !== 'string') {
     throw new TypeError(`${name} must be a string`);
@@ -115,6 +126,74 @@ function abiVersion() {
   return addon.abiVersion();
 }
 
+// shape()'s arguments checked, as the addon takes them.
+function shapeArguments(command, output, exitCode, options) {
+  const { shaper, maxTokens } = checkOptions(options, ['shaper', 'maxTokens'], 'shape options');
+  if (maxTokens !== undefined && maxTokens !== null &&
+      !(Number.isSafeInteger(maxTokens) && maxTokens >= 0)) {
+    throw new TypeError('maxTokens must be a whole number of tokens (0: no budget), null or undefined');
+  }
+  if (typeof command !== 'string') throw new TypeError('command must be a string');
+  if (typeof output !== 'string' && !ArrayBuffer.isView(output) &&
+      !(output instanceof ArrayBuffer)) {
+    throw new TypeError('output must be a string, a Buffer, a TypedArray or an ArrayBuffer');
+  }
+  if (exitCode !== undefined && exitCode !== null &&
+      !(Number.isInteger(exitCode) && exitCode >= -2147483648 && exitCode <= 2147483647)) {
+    throw new TypeError('exitCode must be a 32-bit integer, null or undefined');
+  }
+  return [command, output, exitCode ?? null, checkOptionalString(shaper, 'shaper'),
+          maxTokens ?? null];
+}
+
+// dispatch()'s arguments checked, as the addon takes them.
+function dispatchArguments(event, payload) {
+  if (typeof event !== 'string') throw new TypeError('event must be a string');
+  let json = payload;
+  if (typeof payload !== 'string' && !ArrayBuffer.isView(payload) &&
+      !(payload instanceof ArrayBuffer)) {
+    if (payload === null || typeof payload !== 'object') {
+      throw new TypeError('payload must be an object, a JSON string, a Buffer, a TypedArray ' +
+                          'or an ArrayBuffer');
+    }
+    json = JSON.stringify(payload);
+  }
+  return [event, json];
+}
+
+// trigger()'s arguments checked, as the addon takes them.
+function triggerArguments(name, input, output) {
+  if (typeof name !== 'string') throw new TypeError('name must be a string');
+  return [name, toJsonObject(input, 'input'), toJsonObject(output, 'output')];
+}
+
+// tools()'s host tool names, comma-separated as the addon takes them (null: none).
+function toolNames(builtinTools) {
+  let names = null;
+  if (builtinTools !== undefined && builtinTools !== null) {
+    if (!Array.isArray(builtinTools) ||
+        !builtinTools.every((name) => typeof name === 'string')) {
+      throw new TypeError('builtinTools must be an array of tool names');
+    }
+    for (const name of builtinTools) {
+      if (name.includes(',') || name.trim() === '') {
+        throw new TypeError(`builtinTools: ${JSON.stringify(name)} is not a tool name`);
+      }
+    }
+    if (builtinTools.length > 0) names = builtinTools.join(',');
+  }
+  return names;
+}
+
+// executeTool()'s arguments checked, as the addon takes them.
+function executeToolArguments(name, args, context) {
+  if (typeof name !== 'string') throw new TypeError('name must be a string');
+  const contextJson = context === undefined || context === null
+    ? null
+    : toJsonObject(context, 'context');
+  return [name, toJsonObject(args, 'args'), contextJson];
+}
+
 /**
  * A plugline host: configuration, plugins, the shaping pipeline, hooks and the raw-output
  * store. Release it with close() when done (otherwise it is released when garbage-collected).
@@ -126,6 +205,15 @@ class Host {
   #hooks = new Map();
   // The client function the addon calls, held here for the same reason.
   #client = null;
+  // The promises of *Async calls still running (closeAsync() waits for them).
+  #pending = new Set();
+
+  #track(promise) {
+    this.#pending.add(promise);
+    const untrack = () => { this.#pending.delete(promise); };
+    promise.then(untrack, untrack);
+    return promise;
+  }
 
   /**
    * @param {object} [options]
@@ -146,9 +234,13 @@ class Host {
    *        close() for `config` and `dispose` hooks); its JSON-able answer (undefined: null)
    *        resolves the plugin's promise. If it throws — or returns a Promise, which cannot be
    *        awaited there, or something JSON.stringify refuses — the plugin's promise rejects
-   *        with "client.<path>() failed: " and String(error). It must not call into this host
-   *        (that throws PLUGLINE_ESTATE). Without a client, every client call rejects with a
-   *        message saying the host gave "no client callback".
+   *        with "client.<path>() failed: " and String(error). Under the *Async methods the
+   *        client may be an async function: its Promise is awaited, for at most
+   *        clientTimeoutMs. It must not call into this host synchronously (that throws
+   *        PLUGLINE_ESTATE). Without a client, every client call rejects with a message saying
+   *        the host gave "no client callback".
+   * @param {number} [options.clientTimeoutMs]  how long a client call made under an *Async
+   *        method may take to answer (default 5000)
    * @param {string} [options.serverUrl]   ctx.serverUrl of OpenCode plugins
    * @param {object|string} [options.pluginConfig]  the JSON object (or its JSON text) OpenCode
    *        plugins' `config` hooks receive after loading; default {}
@@ -156,11 +248,13 @@ class Host {
    *   PLUGLINE_EINVALID when pluginConfig is not a JSON object
    */
   constructor(options) {
-    const { home, projectDir, storeOutputs, client, serverUrl, pluginConfig, projectTrusted } =
+    const { home, projectDir, storeOutputs, client, serverUrl, pluginConfig, projectTrusted,
+            clientTimeoutMs } =
       checkOptions(options,
                    ['home', 'projectDir', 'storeOutputs', 'client', 'serverUrl', 'pluginConfig',
-                    'projectTrusted'],
+                    'projectTrusted', 'clientTimeoutMs'],
                    'Host options');
+    checkTimeout(clientTimeoutMs, 'clientTimeoutMs');
     if (projectTrusted !== undefined && projectTrusted !== null &&
         typeof projectTrusted !== 'boolean') {
       throw new TypeError('projectTrusted must be a boolean or null');
@@ -183,14 +277,19 @@ class Host {
     }
     // The addon speaks JSON text. Whatever this throws (client, or the answer check) the addon
     // catches and turns into a rejection of the plugin's promise, described as String(error).
+    // `mayAwait`: the call comes from an *Async method, which can await a Promise.
+    const encode = (answer) => (answer === undefined ? null : JSON.stringify(answer));
     const call = typeof client === 'function'
-      ? (clientPath, argsJson) => {
+      ? (clientPath, argsJson, mayAwait) => {
           const answer = client(clientPath, JSON.parse(argsJson));
           if (answer !== null && typeof answer === 'object' && typeof answer.then === 'function') {
+            if (mayAwait) return Promise.resolve(answer).then(encode);
+            answer.then(() => {}, () => {});
             throw new TypeError(`client("${clientPath}") returned a Promise: the client must ` +
-                                'answer synchronously');
+                                'answer synchronously inside a synchronous call (the *Async ' +
+                                'methods await it)');
           }
-          return answer === undefined ? null : JSON.stringify(answer);
+          return encode(answer);
         }
       : null;
     this.#native = new addon.Host(
@@ -200,7 +299,8 @@ class Host {
       call,
       checkOptionalString(serverUrl, 'serverUrl'),
       pluginConfigJson,
-      projectTrusted === undefined ? null : projectTrusted);
+      projectTrusted === undefined ? null : projectTrusted,
+      clientTimeoutMs ?? null);
     this.#client = call;
   }
 
@@ -221,23 +321,17 @@ class Host {
    *   PLUGLINE_ESTATE (closed host)
    */
   shape(command, output, exitCode, options) {
-    const { shaper, maxTokens } = checkOptions(options, ['shaper', 'maxTokens'], 'shape options');
-    if (maxTokens !== undefined && maxTokens !== null &&
-        !(Number.isSafeInteger(maxTokens) && maxTokens >= 0)) {
-      throw new TypeError('maxTokens must be a whole number of tokens (0: no budget), null or undefined');
-    }
-    if (typeof command !== 'string') throw new TypeError('command must be a string');
-    if (typeof output !== 'string' && !ArrayBuffer.isView(output) &&
-        !(output instanceof ArrayBuffer)) {
-      throw new TypeError('output must be a string, a Buffer, a TypedArray or an ArrayBuffer');
-    }
-    if (exitCode !== undefined && exitCode !== null &&
-        !(Number.isInteger(exitCode) && exitCode >= -2147483648 && exitCode <= 2147483647)) {
-      throw new TypeError('exitCode must be a 32-bit integer, null or undefined');
-    }
-    const json = this.#native.shape(command, output, exitCode ?? null,
-                                    checkOptionalString(shaper, 'shaper'), maxTokens ?? null);
-    return JSON.parse(json);
+    return JSON.parse(this.#native.shape(...shapeArguments(command, output, exitCode, options)));
+  }
+
+  /**
+   * shape() on libuv's thread pool: the same arguments, result and errors, as a Promise. The
+   * output's bytes are copied first, so the caller may reuse its buffer at once.
+   * @returns {Promise<ShapeResult>}
+   */
+  async shapeAsync(command, output, exitCode, options) {
+    const args = shapeArguments(command, output, exitCode, options);
+    return JSON.parse(await this.#track(this.#native.shapeAsync(...args)));
   }
 
   /**
@@ -272,6 +366,14 @@ class Host {
    */
   plugins() {
     return JSON.parse(this.#native.plugins()).plugins;
+  }
+
+  /**
+   * plugins() on libuv's thread pool (loading plugins may run their `config` hooks).
+   * @returns {Promise<PluginInfo[]>}
+   */
+  async pluginsAsync() {
+    return JSON.parse(await this.#track(this.#native.pluginsAsync())).plugins;
   }
 
   /**
@@ -342,6 +444,11 @@ class Host {
     this.#native.reload();
   }
 
+  /** reload() on libuv's thread pool. @returns {Promise<void>} */
+  async reloadAsync() {
+    await this.#track(this.#native.reloadAsync());
+  }
+
   /**
    * Dispatches one event to the host's hooks (plugline_host_dispatch): the exec plugins of its
    * plugin directories first, in their order, then the native hooks (addHook) in the order
@@ -369,41 +476,51 @@ class Host {
    *   PLUGLINE_ESTATE (closed host, or called from inside one of its own native hooks)
    */
   dispatch(event, payload) {
-    if (typeof event !== 'string') throw new TypeError('event must be a string');
-    let json = payload;
-    if (typeof payload !== 'string' && !ArrayBuffer.isView(payload) &&
-        !(payload instanceof ArrayBuffer)) {
-      if (payload === null || typeof payload !== 'object') {
-        throw new TypeError('payload must be an object, a JSON string, a Buffer, a TypedArray ' +
-                            'or an ArrayBuffer');
-      }
-      json = JSON.stringify(payload);
-    }
-    return JSON.parse(this.#native.dispatch(event, json));
+    return JSON.parse(this.#native.dispatch(...dispatchArguments(event, payload)));
+  }
+
+  /**
+   * dispatch() on libuv's thread pool: exec plugins and OpenCode plugins run without blocking
+   * this thread. Native hooks still run on this thread (queued to it), and may be async
+   * functions: each answer is awaited for at most the hook's timeoutMs, after which the hook
+   * has failed ("did not answer within N ms": skipped, or a deny when it fails closed).
+   * @returns {Promise<DispatchResult>}
+   */
+  async dispatchAsync(event, payload) {
+    const args = dispatchArguments(event, payload);
+    return JSON.parse(await this.#track(this.#native.dispatchAsync(...args)));
   }
 
   /**
    * Adds a native hook (plugline_host_add_hook): a JS function in the host's hook chain, after
    * every plugin and every native hook added before it.
    *
-   * `fn(event, payload)` is called synchronously during dispatch(), with the event name and
-   * the payload object ("event" set; "arguments" as rewritten by the hooks before it). It
-   * returns its answer — an object with any of deny (boolean), reason, arguments (a
-   * JSON-encoded string), result, notice — or null/undefined for no opinion. If it throws,
-   * or returns anything else, the hook fails: the dispatch lists it under `skipped` with
-   * String(error) ("Error: message") as detail and goes on, or denies when the hook fails
-   * closed. It must not call into this host (that throws PLUGLINE_ESTATE).
+   * `fn(event, payload)` is called on this thread during dispatch() or dispatchAsync(), with
+   * the event name and the payload object ("event" set; "arguments" as rewritten by the hooks
+   * before it). It returns its answer — an object with any of deny (boolean), reason,
+   * arguments (a JSON-encoded string), result, notice — or null/undefined for no opinion.
+   * Under dispatchAsync() it may return a Promise of that (an async function), awaited for
+   * at most `timeoutMs`; under dispatch(), which cannot wait, a Promise is the hook's failure.
+   * If it throws, rejects, times out or answers anything else, the hook fails: the dispatch
+   * lists it under `skipped` with String(error) ("Error: message") as detail and goes on, or
+   * denies when the hook fails closed. It must not call into this host synchronously (that
+   * throws PLUGLINE_ESTATE); an async hook may await another host's or this host's *Async
+   * methods.
    *
    * @param {string} id  unique among the host's native hooks; shown in results and plugins()
    * @param {string[]|string} events  event names, or "*" for every event
    * @param {(event: string, payload: object) => object|null|undefined} fn
    * @param {object} [options]
    * @param {boolean} [options.failClosed]  a failure counts as a deny on pre_tool_call
+   * @param {number} [options.timeoutMs]  how long dispatchAsync() waits for the hook's answer
+   *        (default 5000)
    * @throws {PluglineError} PLUGLINE_EEXISTS (the id is taken), PLUGLINE_EINVALID (empty id),
    *   PLUGLINE_ESTATE
    */
   addHook(id, events, fn, options) {
-    const { failClosed } = checkOptions(options, ['failClosed'], 'addHook options');
+    const { failClosed, timeoutMs } =
+      checkOptions(options, ['failClosed', 'timeoutMs'], 'addHook options');
+    checkTimeout(timeoutMs, 'timeoutMs');
     if (typeof id !== 'string') throw new TypeError('id must be a string');
     const names = typeof events === 'string' ? [events] : events;
     if (!Array.isArray(names) || !names.every((name) => typeof name === 'string')) {
@@ -420,24 +537,30 @@ class Host {
     }
     // The addon speaks JSON text. Whatever this throws (fn, or the answer check) the addon
     // catches and turns into the hook's failure, described as String(error).
-    const call = (hookEvent, payloadJson) => {
-      const answer = fn(hookEvent, JSON.parse(payloadJson));
+    const encode = (answer) => {
       if (answer === undefined || answer === null) return null;
-      // dispatch() is synchronous: a Promise's answer would come too late, and serialising it
-      // would read as "no opinion". It is the hook's failure instead (a fail-closed hook
-      // denies), and its rejection is handled here so it cannot end the process.
-      if (typeof answer.then === 'function') {
-        answer.then(() => {}, () => {});
-        throw new TypeError(`hook "${id}" returned a Promise (an async function?): dispatch() ` +
-                            'runs hooks synchronously, so return the answer itself');
-      }
       if (typeof answer !== 'object' || Array.isArray(answer)) {
         const what = Array.isArray(answer) ? 'an array' : typeof answer;
         throw new TypeError(`hook "${id}" returned ${what}, not an object, null or undefined`);
       }
       return JSON.stringify(answer);
     };
-    this.#native.addHook(id, names.join(','), call, failClosed ?? false);
+    // `mayAwait`: the call comes from dispatchAsync(), which awaits a Promise.
+    const call = (hookEvent, payloadJson, mayAwait) => {
+      const answer = fn(hookEvent, JSON.parse(payloadJson));
+      if (answer !== null && typeof answer === 'object' && typeof answer.then === 'function') {
+        if (mayAwait) return Promise.resolve(answer).then(encode);
+        // dispatch() is synchronous: a Promise's answer would come too late, and serialising
+        // it would read as "no opinion". It is the hook's failure instead (a fail-closed hook
+        // denies), and its rejection is handled here so it cannot end the process.
+        answer.then(() => {}, () => {});
+        throw new TypeError(`hook "${id}" returned a Promise (an async function?): dispatch() ` +
+                            'runs hooks synchronously, so return the answer itself, or call ' +
+                            'dispatchAsync(), which awaits it');
+      }
+      return encode(answer);
+    };
+    this.#native.addHook(id, names.join(','), call, failClosed ?? false, timeoutMs ?? null);
     this.#hooks.set(id, call);
   }
 
@@ -468,9 +591,16 @@ class Host {
    *   object), PLUGLINE_ESTATE (closed host, or called from inside one of its own callbacks)
    */
   trigger(name, input, output) {
-    if (typeof name !== 'string') throw new TypeError('name must be a string');
-    return JSON.parse(this.#native.trigger(name, toJsonObject(input, 'input'),
-                                           toJsonObject(output, 'output')));
+    return JSON.parse(this.#native.trigger(...triggerArguments(name, input, output)));
+  }
+
+  /**
+   * trigger() on libuv's thread pool; the client may then be an async function.
+   * @returns {Promise<TriggerResult>}
+   */
+  async triggerAsync(name, input, output) {
+    const args = triggerArguments(name, input, output);
+    return JSON.parse(await this.#track(this.#native.triggerAsync(...args)));
   }
 
   /**
@@ -484,20 +614,16 @@ class Host {
    * @throws {PluglineError} PLUGLINE_ESTATE
    */
   tools(builtinTools) {
-    let names = null;
-    if (builtinTools !== undefined && builtinTools !== null) {
-      if (!Array.isArray(builtinTools) ||
-          !builtinTools.every((name) => typeof name === 'string')) {
-        throw new TypeError('builtinTools must be an array of tool names');
-      }
-      for (const name of builtinTools) {
-        if (name.includes(',') || name.trim() === '') {
-          throw new TypeError(`builtinTools: ${JSON.stringify(name)} is not a tool name`);
-        }
-      }
-      if (builtinTools.length > 0) names = builtinTools.join(',');
-    }
-    return JSON.parse(this.#native.tools(names));
+    return JSON.parse(this.#native.tools(toolNames(builtinTools)));
+  }
+
+  /**
+   * tools() on libuv's thread pool (listing tools loads plugins not loaded yet).
+   * @returns {Promise<{tools: ToolInfo[]}>}
+   */
+  async toolsAsync(builtinTools) {
+    const names = toolNames(builtinTools);
+    return JSON.parse(await this.#track(this.#native.toolsAsync(names)));
   }
 
   /**
@@ -515,26 +641,52 @@ class Host {
    *   (args or context not a JSON object), PLUGLINE_ESTATE
    */
   executeTool(name, args, context) {
-    if (typeof name !== 'string') throw new TypeError('name must be a string');
-    const contextJson = context === undefined || context === null
-      ? null
-      : toJsonObject(context, 'context');
-    return JSON.parse(this.#native.executeTool(name, toJsonObject(args, 'args'), contextJson));
+    return JSON.parse(this.#native.executeTool(...executeToolArguments(name, args, context)));
   }
 
   /**
-   * Releases the host now; the plugins' `dispose` hooks run inside (and may call the client).
-   * Idempotent; any later call throws PluglineError PLUGLINE_ESTATE.
+   * executeTool() on libuv's thread pool; the client may then be an async function.
+   * @returns {Promise<ToolResult>}
+   */
+  async executeToolAsync(name, args, context) {
+    const callArgs = executeToolArguments(name, args, context);
+    return JSON.parse(await this.#track(this.#native.executeToolAsync(...callArgs)));
+  }
+
+  /**
+   * Releases the host: now, or — while *Async calls still run — as soon as the last of them
+   * ends (use closeAsync() to wait for that). The plugins' `dispose` hooks run then (and may
+   * call the client). Idempotent; any later call throws PluglineError PLUGLINE_ESTATE.
    */
   close() {
     this.#native.close();
-    this.#hooks.clear();
-    this.#client = null;
+    if (this.#native.pending === 0) {
+      this.#hooks.clear();
+      this.#client = null;
+    }
+    // Otherwise the running calls may still reach the hooks and the client: the addon holds
+    // them weakly, so they stay referenced here until this Host is collected.
+  }
+
+  /**
+   * Waits for the *Async calls still running (whatever their outcome), then close().
+   * @returns {Promise<void>}
+   */
+  async closeAsync() {
+    while (this.#pending.size > 0) {
+      await Promise.allSettled([...this.#pending]);
+    }
+    this.close();
   }
 
   /** close(), for `using host = new Host(...)` (explicit resource management). */
   [Symbol.dispose ?? Symbol.for('Symbol.dispose')]() {
     if (!this.closed) this.close();
+  }
+
+  /** closeAsync(), for `await using host = new Host(...)`. */
+  [Symbol.asyncDispose ?? Symbol.for('Symbol.asyncDispose')]() {
+    return this.closeAsync();
   }
 
   /** True after close(). */
@@ -545,6 +697,9 @@ class Host {
 
 if (typeof Symbol.dispose === 'symbol') {
   Host.prototype[Symbol.dispose] = Host.prototype.close;
+}
+if (typeof Symbol.asyncDispose === 'symbol') {
+  Host.prototype[Symbol.asyncDispose] = Host.prototype.closeAsync;
 }
 
 /**

@@ -12,31 +12,35 @@
 // callback that allocates C++ memory (std::string) runs its body through Guard(), which turns
 // an exception into a PluglineError; the others cannot throw.
 //
-// Threads. Every call is synchronous on the calling JS thread; plugline's last-error message
-// is per thread, so it is read right after the failed call, on the same thread.
+// Threads. The synchronous methods run on the calling JS thread. Their *Async twins
+// (shapeAsync, dispatchAsync, triggerAsync, toolsAsync, executeToolAsync, pluginsAsync,
+// reloadAsync) copy their arguments, run the same C call on libuv's thread pool (AsyncCall)
+// and settle a Promise on the JS thread. plugline's last-error message is per thread, so it is
+// read right after the failed call, on the thread that made it.
 //
-// Native hooks. plugline calls a hook on the thread that dispatches, inside
-// plugline_host_dispatch, so a JS hook runs synchronously on the JS thread, in the middle of
-// the addon's dispatch() callback. CallJsHook never lets a JS exception or a C++ exception
-// escape into plugline: either becomes the hook's failure (plugline_hook_answer_fail). The
-// hook holds its function weakly; index.js keeps it alive (in a Map on its Host), so that a
-// hook whose function refers back to its host does not keep the host alive forever.
-//
-// The client of OpenCode plugins. plugline calls it on the thread running the plugin's hook,
-// which for this addon is the JS thread, inside whichever call runs plugins (trigger(),
-// dispatch(), executeTool(), and plugins(), reload(), close() for `config` and `dispose`
-// hooks). CallJsClient turns whatever the JS function throws into a rejection of the
-// plugin's promise. It is held weakly, like a hook's function, and never called from a
-// garbage-collection finalizer (a host released by GC runs its plugins' `dispose` hooks
-// without a client: their client calls reject).
+// Native hooks and the client of OpenCode plugins. plugline calls them on the thread running
+// the call (JS callbacks, below): inside a synchronous method that is the JS thread, and the
+// function runs right there; inside an *Async one it is a pool thread, which queues the call to
+// the JS thread through the host's thread-safe function and waits — for a returned Promise
+// too — for at most the callback's timeout. A JS or C++ exception never escapes into
+// plugline: it is the hook's failure (plugline_hook_answer_fail) or rejects the plugin's
+// client call. Functions are held weakly; index.js keeps them alive (in a Map on its Host),
+// so that a hook whose function refers back to its host does not keep the host alive
+// forever. A callback is never called from a garbage-collection finalizer (a host released by
+// GC runs its plugins' `dispose` hooks without a client: their client calls reject).
 #include <napi.h>
 
+#include <chrono>
 #include <cmath>
+#include <condition_variable>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <exception>
+#include <functional>
 #include <limits>
+#include <memory>
+#include <mutex>
 #include <new>
 #include <string>
 #include <thread>
@@ -52,26 +56,33 @@ struct AddonData {
   Napi::FunctionReference error_class;
 };
 
-// Throws a PluglineError(message, status, code) as a JS exception. `code` is
-// plugline_status_str(status). Allocates no C++ memory, so it is safe inside a catch handler.
-void ThrowPluglineError(Napi::Env env, int status, const char* code, const char* message) {
+// A PluglineError(message, status, code): `code` is plugline_status_str(status). Returns an
+// empty value with a pending exception when making it threw. Allocates no C++ memory, so it is
+// safe inside a catch handler.
+Napi::Value MakePluglineError(Napi::Env env, int status, const char* code, const char* message) {
   Napi::String js_message = Napi::String::New(env, message);
-  if (env.IsExceptionPending()) return;
-  Napi::Object error;
+  if (env.IsExceptionPending()) return Napi::Value();
   AddonData* data = env.GetInstanceData<AddonData>();
   if (data != nullptr && !data->error_class.IsEmpty()) {
-    error = data->error_class.New(
+    Napi::Object error = data->error_class.New(
         {js_message, Napi::Number::New(env, status), Napi::String::New(env, code)});
-    if (env.IsExceptionPending()) return;  // the constructor threw: let that propagate
-  } else {
-    // Before index.js registered its class (or when the addon is used bare): an Error with
-    // the same fields.
-    error = Napi::Error::New(env, message).Value();
-    error.Set("name", Napi::String::New(env, "PluglineError"));
-    error.Set("status", Napi::Number::New(env, status));
-    error.Set("code", Napi::String::New(env, code));
-    if (env.IsExceptionPending()) return;
+    if (env.IsExceptionPending()) return Napi::Value();  // the constructor threw
+    return error;
   }
+  // Before index.js registered its class (or when the addon is used bare): an Error with
+  // the same fields.
+  Napi::Object error = Napi::Error::New(env, message).Value();
+  error.Set("name", Napi::String::New(env, "PluglineError"));
+  error.Set("status", Napi::Number::New(env, status));
+  error.Set("code", Napi::String::New(env, code));
+  if (env.IsExceptionPending()) return Napi::Value();
+  return error;
+}
+
+// Throws a PluglineError(message, status, code) as a JS exception.
+void ThrowPluglineError(Napi::Env env, int status, const char* code, const char* message) {
+  Napi::Value error = MakePluglineError(env, status, code, message);
+  if (error.IsEmpty()) return;  // its exception is pending
   Napi::Error(env, error).ThrowAsJavaScriptException();
 }
 
@@ -160,54 +171,125 @@ bool ReadCString(Napi::Env env, const Napi::Value& value, const char* what, bool
   return true;
 }
 
-// Bytes of a string (as UTF-8, copied into `storage`) or of an ArrayBuffer, TypedArray (a
-// Buffer) or DataView (read in place: calls are synchronous, so the memory cannot move).
-bool ReadBytes(Napi::Env env, const Napi::Value& value, const char* what, std::string* storage,
-               const char** data, size_t* len) {
+// Bytes of an argument: borrowed from a JS buffer (a synchronous call: the memory cannot
+// move while it runs) or owned (a string's UTF-8, and every buffer of an *Async call).
+struct Bytes {
+  std::string storage;
+  const char* borrowed = nullptr;
+  size_t size = 0;
+  bool owned = true;
+  // Never NULL: plugline wants non-NULL even for no bytes (an empty ArrayBuffer).
+  const char* data() const { return owned ? storage.c_str() : (borrowed ? borrowed : ""); }
+};
+
+// Reads a string (as UTF-8), ArrayBuffer, TypedArray (a Buffer) or DataView; `copy` copies a
+// buffer's bytes instead of borrowing them.
+bool ReadBytes(Napi::Env env, const Napi::Value& value, const char* what, bool copy, Bytes* out) {
   if (value.IsString()) {
-    *storage = value.As<Napi::String>().Utf8Value();
-    *data = storage->data();
-    *len = storage->size();
+    out->storage = value.As<Napi::String>().Utf8Value();
+    out->size = out->storage.size();
+    out->owned = true;
     return true;
   }
+  const char* data = nullptr;
+  size_t len = 0;
   if (value.IsTypedArray()) {
     Napi::TypedArray array = value.As<Napi::TypedArray>();
     Napi::ArrayBuffer buffer = array.ArrayBuffer();
-    *data = static_cast<const char*>(buffer.Data()) + array.ByteOffset();
-    *len = array.ByteLength();
-    return true;
-  }
-  if (value.IsDataView()) {
+    data = static_cast<const char*>(buffer.Data()) + array.ByteOffset();
+    len = array.ByteLength();
+  } else if (value.IsDataView()) {
     Napi::DataView view = value.As<Napi::DataView>();
-    *data = static_cast<const char*>(view.Data());
-    *len = view.ByteLength();
-    return true;
-  }
-  if (value.IsArrayBuffer()) {
+    data = static_cast<const char*>(view.Data());
+    len = view.ByteLength();
+  } else if (value.IsArrayBuffer()) {
     Napi::ArrayBuffer buffer = value.As<Napi::ArrayBuffer>();
-    *data = static_cast<const char*>(buffer.Data());
-    *len = buffer.ByteLength();
-    return true;
+    data = static_cast<const char*>(buffer.Data());
+    len = buffer.ByteLength();
+  } else {
+    std::string message =
+        std::string(what) + " must be a string, a Buffer, a TypedArray or an ArrayBuffer";
+    ThrowTypeError(env, message.c_str());
+    return false;
   }
-  std::string message =
-      std::string(what) + " must be a string, a Buffer, a TypedArray or an ArrayBuffer";
-  ThrowTypeError(env, message.c_str());
-  return false;
+  out->size = len;
+  out->owned = copy;
+  if (copy) {
+    if (len > 0) out->storage.assign(data, len);
+  } else {
+    out->borrowed = data;
+  }
+  return true;
 }
 
-// ---- Native hooks -------------------------------------------------------------------------
+// ---- JS callbacks: native hooks and the client ---------------------------------------------
+//
+// plugline calls a hook or the client on the thread that runs the call. For the synchronous
+// methods that is the JS thread: the function is called right there, and a Promise it returns
+// cannot be awaited (index.js turns that into the callback's failure, with a hint). For the
+// *Async methods it is a thread of libuv's pool: the call is queued to the JS thread through
+// the host's thread-safe function, and the pool thread waits for its answer — awaited when
+// the function returns a Promise — for at most the callback's timeout.
 
-// The user_data of a JS native hook.
-struct JsHook {
+// What a callback answered: JSON text (`has_value`), nothing (no opinion, or null), or a
+// failure with its message.
+struct CallbackOutcome {
+  bool ok = false;
+  bool has_value = false;
+  std::string text;  // the answer's JSON, or the failure's message
+};
+
+CallbackOutcome Failed(std::string message) { return {false, false, std::move(message)}; }
+
+// The host's way to the JS thread, shared by the HostWrap and its callbacks (one per host).
+struct JsThread {
+  napi_threadsafe_function tsfn = nullptr;
+  bool finalized = false;  // Node tore the thread-safe function down (the env is ending)
+  // Calls running JS callbacks of this host on the JS thread, or calls into plugline made
+  // from the JS thread (see HostWrap::CallScope): while one runs, a call back into the host
+  // is refused.
+  int call_depth = 0;
+};
+
+// The user_data of a JS native hook or of the client.
+struct JsCallback {
   napi_env env;
   Napi::FunctionReference function;  // weak: index.js holds the function
   std::thread::id thread;            // the JS thread of `env`
+  std::shared_ptr<JsThread> js_thread;
+  uint32_t timeout_ms;  // bound on an answer awaited from a pool thread
+  std::string label;    // `hook "guard"` or `the client`, for messages
+  bool js_allowed = true;  // false while the owning host is freed by the GC
 };
 
-void FreeJsHook(void* user_data) { delete static_cast<JsHook*>(user_data); }
+// A call queued from a pool thread, and the answer it waits for.
+struct PendingCall {
+  std::mutex mutex;
+  std::condition_variable answered;
+  bool done = false;
+  bool abandoned = false;  // the pool thread stopped waiting (timeout): do not call
+  CallbackOutcome outcome;
+  JsCallback* callback = nullptr;
+  std::string first, second;  // the arguments: (event, payload JSON) or (path, args JSON)
+};
+
+// An item of a host's thread-safe function's queue: a call, or a callback to delete on the
+// JS thread (its FunctionReference must be released there).
+struct QueueItem {
+  std::shared_ptr<PendingCall> call;
+  JsCallback* to_delete = nullptr;
+};
+
+void Finish(PendingCall& call, CallbackOutcome outcome) {
+  std::lock_guard<std::mutex> lock(call.mutex);
+  if (call.done) return;
+  call.outcome = std::move(outcome);
+  call.done = true;
+  call.answered.notify_all();
+}
 
 // What a thrown value says, as String(value) would ("Error: message", "TypeError: ..."), for
-// plugline_hook_answer_fail. Clears a second exception thrown while converting it.
+// a callback's failure. Clears a second exception thrown while converting it.
 std::string DescribeThrown(napi_env env, napi_value thrown) {
   napi_value text = nullptr;
   size_t length = 0;
@@ -224,52 +306,188 @@ std::string DescribeThrown(napi_env env, napi_value thrown) {
     napi_value ignored = nullptr;
     napi_get_and_clear_last_exception(env, &ignored);
   }
-  return "the hook threw a value that cannot be converted to a string";
+  return "the callback threw a value that cannot be converted to a string";
 }
 
-// plugline_hook_fn for a JS function(event: string, payloadJson: string) -> string|null|undefined
-// (the answer JSON; index.js wraps the user's function to speak JSON).
+// A callback's answer as an outcome: a JSON string, or null/undefined for none.
+CallbackOutcome ReadAnswer(const std::string& label, const Napi::Value& value) {
+  if (value.IsUndefined() || value.IsNull()) return {true, false, {}};
+  if (!value.IsString()) {
+    return Failed("plugline addon: the answer of " + label + " is not a JSON string");
+  }
+  return {true, true, value.As<Napi::String>().Utf8Value()};
+}
+
+// Calls the callback's function on the JS thread with (first, second, mayAwait). Without
+// `pending` (a synchronous call) the outcome is returned; with it, a Promise the function
+// returns is awaited and settles `pending`, and the returned outcome is only meaningful when
+// `*settled` comes back true.
+CallbackOutcome InvokeOnJsThread(JsCallback& callback, const std::string& first,
+                                 const std::string& second,
+                                 const std::shared_ptr<PendingCall>& pending, bool* settled) {
+  *settled = true;
+  Napi::Env env(callback.env);
+  Napi::HandleScope scope(env);
+  Napi::Function function = callback.function.Value();
+  if (function.IsEmpty()) {
+    return Failed("plugline addon: the function of " + callback.label + " was collected");
+  }
+  Napi::Value result =
+      function.Call({Napi::String::New(env, first), Napi::String::New(env, second),
+                     Napi::Boolean::New(env, pending != nullptr)});
+  bool exception = false;
+  if (napi_is_exception_pending(env, &exception) == napi_ok && exception) {
+    napi_value thrown = nullptr;
+    if (napi_get_and_clear_last_exception(env, &thrown) != napi_ok) {
+      return Failed("plugline addon: " + callback.label + " threw");
+    }
+    return Failed(DescribeThrown(env, thrown));
+  }
+  if (result.IsEmpty()) {  // no exception, yet no value: JS cannot run (the env is ending)
+    return Failed("plugline addon: " + callback.label + " could not run");
+  }
+  if (pending == nullptr || !result.IsPromise()) return ReadAnswer(callback.label, result);
+
+  // Await it: settle `pending` from the promise's reactions (which may run after plugline
+  // dropped the callback, so they keep a copy of its label, not the callback).
+  Napi::Function on_fulfilled = Napi::Function::New(
+      env, [pending, label = callback.label](const Napi::CallbackInfo& info) -> Napi::Value {
+        try {
+          Finish(*pending, ReadAnswer(label, info[0]));
+        } catch (...) {
+          Finish(*pending, CallbackOutcome{});
+        }
+        return info.Env().Undefined();
+      });
+  Napi::Function on_rejected =
+      Napi::Function::New(env, [pending](const Napi::CallbackInfo& info) -> Napi::Value {
+        try {
+          Finish(*pending, Failed(DescribeThrown(info.Env(), info[0])));
+        } catch (...) {
+          Finish(*pending, CallbackOutcome{});
+        }
+        return info.Env().Undefined();
+      });
+  Napi::Value then = result.As<Napi::Object>().Get("then");
+  if (!env.IsExceptionPending() && then.IsFunction()) {
+    then.As<Napi::Function>().Call(result, {on_fulfilled, on_rejected});
+  }
+  if (env.IsExceptionPending()) {
+    napi_value thrown = env.GetAndClearPendingException().Value();
+    return Failed(DescribeThrown(env, thrown));
+  }
+  *settled = false;
+  return {};
+}
+
+// The host's thread-safe function's call_js_cb: runs a queued call (or deletes a callback) on
+// the JS thread. `env` is NULL when Node tears the function down: the call then fails.
+void RunQueued(napi_env env, napi_value /*js_callback*/, void* /*context*/, void* data) {
+  std::unique_ptr<QueueItem> item(static_cast<QueueItem*>(data));
+  if (item->to_delete != nullptr) {
+    if (env == nullptr) item->to_delete->function.SuppressDestruct();
+    delete item->to_delete;
+    return;
+  }
+  PendingCall& call = *item->call;
+  try {
+    {
+      // An abandoned call's callback may be gone already: touch nothing of it.
+      std::lock_guard<std::mutex> lock(call.mutex);
+      if (call.abandoned) return;
+    }
+    if (env == nullptr) {
+      Finish(call, Failed("plugline addon: Node.js is shutting down; " + call.callback->label +
+                              " cannot run"));
+      return;
+    }
+    JsCallback& callback = *call.callback;
+    if (!callback.js_allowed) {
+      Finish(call, Failed("plugline addon: the Host is being garbage-collected; JS cannot run"));
+      return;
+    }
+    ++callback.js_thread->call_depth;
+    bool settled = true;
+    CallbackOutcome outcome = InvokeOnJsThread(callback, call.first, call.second, item->call,
+                                               &settled);
+    --callback.js_thread->call_depth;
+    if (settled) Finish(call, std::move(outcome));
+  } catch (const std::bad_alloc&) {
+    Finish(call, CallbackOutcome{});
+  }
+}
+
+// Deletes the host's JsThread reference held by its thread-safe function, on the JS thread.
+void FinalizeJsThread(napi_env /*env*/, void* data, void* /*hint*/) {
+  auto* holder = static_cast<std::shared_ptr<JsThread>*>(data);
+  (*holder)->finalized = true;
+  delete holder;
+}
+
+// Calls the callback: right here on its JS thread, else through the host's queue, waiting for
+// the answer for at most its timeout.
+CallbackOutcome CallJs(JsCallback& callback, const char* first, const char* second,
+                       size_t second_len) {
+  if (std::this_thread::get_id() == callback.thread) {
+    if (!callback.js_allowed) {
+      return Failed("plugline addon: the Host is being garbage-collected; JS cannot run now");
+    }
+    bool settled = true;
+    return InvokeOnJsThread(callback, first, std::string(second, second_len), nullptr, &settled);
+  }
+  auto call = std::make_shared<PendingCall>();
+  call->callback = &callback;
+  call->first = first;
+  call->second.assign(second, second_len);
+  napi_threadsafe_function tsfn = callback.js_thread->tsfn;
+  auto* item = new QueueItem{call, nullptr};
+  if (tsfn == nullptr || napi_call_threadsafe_function(tsfn, item, napi_tsfn_blocking) != napi_ok) {
+    delete item;
+    return Failed("plugline addon: the JS thread no longer takes calls; " + callback.label +
+                  " cannot run");
+  }
+  std::unique_lock<std::mutex> lock(call->mutex);
+  if (!call->answered.wait_for(lock, std::chrono::milliseconds(callback.timeout_ms),
+                               [&] { return call->done; })) {
+    call->abandoned = true;
+    return Failed(callback.label + " did not answer within " +
+                  std::to_string(callback.timeout_ms) + " ms");
+  }
+  return call->outcome;
+}
+
+// Frees a callback when plugline no longer uses it: here on its JS thread, else on that thread
+// through the host's queue (its FunctionReference must be released there).
+void FreeJsCallback(void* user_data) {
+  auto* callback = static_cast<JsCallback*>(user_data);
+  if (std::this_thread::get_id() == callback->thread) {
+    delete callback;
+    return;
+  }
+  napi_threadsafe_function tsfn = callback->js_thread->tsfn;
+  auto* item = new QueueItem{nullptr, callback};
+  if (tsfn == nullptr || napi_call_threadsafe_function(tsfn, item, napi_tsfn_blocking) != napi_ok) {
+    // The env is ending: the reference goes with it; only the C++ memory is freed.
+    delete item;
+    callback->function.SuppressDestruct();
+    delete callback;
+  }
+}
+
+// plugline_hook_fn for a JS function(event, payloadJson, mayAwait) -> string|null|undefined
+// (or a Promise of one when mayAwait; index.js wraps the user's function to speak JSON).
+// Never lets a JS or C++ exception escape into plugline: either is the hook's failure.
 int CallJsHook(const char* event, const char* payload_json, size_t payload_len,
                plugline_hook_answer* answer, void* user_data) noexcept {
-  auto* hook = static_cast<JsHook*>(user_data);
+  auto* hook = static_cast<JsCallback*>(user_data);
   try {
-    if (std::this_thread::get_id() != hook->thread) {
-      plugline_hook_answer_fail(answer,
-                                "plugline addon: a JS hook was called off its JS thread; skipped");
-      return 1;
-    }
-    Napi::Env env(hook->env);
-    Napi::HandleScope scope(env);
-    Napi::Function function = hook->function.Value();
-    if (function.IsEmpty()) {
-      plugline_hook_answer_fail(answer, "plugline addon: the hook's function was collected");
-      return 1;
-    }
-    Napi::Value result = function.Call(
-        {Napi::String::New(env, event), Napi::String::New(env, payload_json, payload_len)});
-    bool pending = false;
-    if (napi_is_exception_pending(env, &pending) == napi_ok && pending) {
-      napi_value thrown = nullptr;
-      if (napi_get_and_clear_last_exception(env, &thrown) != napi_ok) {
-        plugline_hook_answer_fail(answer, "plugline addon: the hook threw");
-        return 1;
-      }
-      const std::string message = DescribeThrown(env, thrown);
-      plugline_hook_answer_fail(answer, message.c_str());
-      return 1;
-    }
-    if (result.IsEmpty()) {  // no exception, yet no value: JS cannot run (the env is ending)
-      plugline_hook_answer_fail(answer, "plugline addon: the hook could not run");
-      return 1;
-    }
-    if (result.IsUndefined() || result.IsNull()) return 0;  // no opinion
-    if (!result.IsString()) {
-      plugline_hook_answer_fail(answer, "plugline addon: the hook's answer is not a JSON string");
+    CallbackOutcome outcome = CallJs(*hook, event, payload_json, payload_len);
+    if (!outcome.ok) {
+      plugline_hook_answer_fail(answer, outcome.text.c_str());
       return 1;
     }
     // An answer plugline refuses makes it skip the hook with its own reason.
-    const std::string json = result.As<Napi::String>().Utf8Value();
-    plugline_hook_answer_set(answer, json.data(), json.size());
+    if (outcome.has_value) plugline_hook_answer_set(answer, outcome.text.data(), outcome.text.size());
     return 0;
   } catch (const std::bad_alloc&) {
     plugline_hook_answer_fail(answer, "plugline addon: out of memory");
@@ -278,18 +496,6 @@ int CallJsHook(const char* event, const char* payload_json, size_t payload_len,
   }
   return 1;
 }
-
-// ---- The client of OpenCode plugins --------------------------------------------------------
-
-// The user_data of the client callback. plugline frees it (FreeJsClient) once no host uses it.
-struct JsClient {
-  napi_env env;
-  Napi::FunctionReference function;  // weak: index.js holds the function
-  std::thread::id thread;            // the JS thread of `env`
-  bool js_allowed = true;            // false while the owning host is freed by the GC
-};
-
-void FreeJsClient(void* user_data) { delete static_cast<JsClient*>(user_data); }
 
 // `text` as a JSON string literal. `text` is UTF-8 (from V8 or a literal); only the
 // characters JSON requires are escaped.
@@ -325,45 +531,16 @@ int RejectClientCall(plugline_reply* reply, const char* message) noexcept {
   return 1;
 }
 
-// plugline_client_fn for a JS function(path: string, argsJson: string) -> string|null|undefined
-// (the answer's JSON; index.js wraps the user's function to speak JSON).
+// plugline_client_fn for a JS function(path, argsJson, mayAwait) -> string|null|undefined (or
+// a Promise of one when mayAwait). Whatever it throws rejects the plugin's promise.
 int CallJsClient(const char* path, const char* args_json, size_t args_len, plugline_reply* reply,
                  void* user_data) noexcept {
-  auto* client = static_cast<JsClient*>(user_data);
+  auto* client = static_cast<JsCallback*>(user_data);
   try {
-    if (!client->js_allowed) {
-      return RejectClientCall(
-          reply, "plugline addon: the Host is being garbage-collected; JS cannot run now");
-    }
-    if (std::this_thread::get_id() != client->thread) {
-      return RejectClientCall(reply, "plugline addon: the client was called off its JS thread");
-    }
-    Napi::Env env(client->env);
-    Napi::HandleScope scope(env);
-    Napi::Function function = client->function.Value();
-    if (function.IsEmpty()) {
-      return RejectClientCall(reply, "plugline addon: the client function was collected");
-    }
-    Napi::Value result =
-        function.Call({Napi::String::New(env, path), Napi::String::New(env, args_json, args_len)});
-    bool pending = false;
-    if (napi_is_exception_pending(env, &pending) == napi_ok && pending) {
-      napi_value thrown = nullptr;
-      if (napi_get_and_clear_last_exception(env, &thrown) != napi_ok) {
-        return RejectClientCall(reply, "plugline addon: the client threw");
-      }
-      const std::string message = DescribeThrown(env, thrown);
-      return RejectClientCall(reply, message.c_str());
-    }
-    if (result.IsEmpty()) {  // no exception, yet no value: JS cannot run (the env is ending)
-      return RejectClientCall(reply, "plugline addon: the client could not run");
-    }
-    if (result.IsUndefined() || result.IsNull()) return 0;  // resolves to null
-    if (!result.IsString()) {
-      return RejectClientCall(reply, "plugline addon: the client's answer is not a JSON string");
-    }
-    const std::string json = result.As<Napi::String>().Utf8Value();
-    if (plugline_reply_set(reply, json.data(), json.size()) != PLUGLINE_OK) {
+    CallbackOutcome outcome = CallJs(*client, path, args_json, args_len);
+    if (!outcome.ok) return RejectClientCall(reply, outcome.text.c_str());
+    if (!outcome.has_value) return 0;  // resolves to null
+    if (plugline_reply_set(reply, outcome.text.data(), outcome.text.size()) != PLUGLINE_OK) {
       return RejectClientCall(reply, "plugline addon: the client's answer is not valid JSON");
     }
     return 0;
@@ -377,9 +554,9 @@ int CallJsClient(const char* path, const char* args_json, size_t args_len, plugl
 // ---- Host ---------------------------------------------------------------------------------
 
 // new Host(home: string|null, projectDir: string|null, storeOutputs: boolean|null,
-//          client: ((path: string, argsJson: string) => string|null|undefined)|null,
+//          client: ((path, argsJson, mayAwait) => string|null|undefined|Promise)|null,
 //          serverUrl: string|null, pluginConfigJson: string|null,
-//          projectTrusted: boolean|null)
+//          projectTrusted: boolean|null, clientTimeoutMs: uint32|null)
 // `client` is held weakly (see the top of this file).
 class HostWrap : public Napi::ObjectWrap<HostWrap> {
  public:
@@ -387,8 +564,10 @@ class HostWrap : public Napi::ObjectWrap<HostWrap> {
     return DefineClass(
         env, "Host",
         {InstanceMethod<&HostWrap::Shape>("shape"),
+         InstanceMethod<&HostWrap::ShapeAsync>("shapeAsync"),
          InstanceMethod<&HostWrap::Diagnostics>("diagnostics"),
          InstanceMethod<&HostWrap::Stats>("stats"), InstanceMethod<&HostWrap::Plugins>("plugins"),
+         InstanceMethod<&HostWrap::PluginsAsync>("pluginsAsync"),
          InstanceMethod<&HostWrap::PluginInfo>("pluginInfo"),
          InstanceMethod<&HostWrap::SetPluginEnabled>("setPluginEnabled"),
          InstanceMethod<&HostWrap::SyncCatalogs>("syncCatalogs"),
@@ -396,12 +575,19 @@ class HostWrap : public Napi::ObjectWrap<HostWrap> {
          InstanceMethod<&HostWrap::InstallPlugin>("installPlugin"),
          InstanceMethod<&HostWrap::RemovePlugin>("removePlugin"),
          InstanceMethod<&HostWrap::Reload>("reload"),
+         InstanceMethod<&HostWrap::ReloadAsync>("reloadAsync"),
          InstanceMethod<&HostWrap::Dispatch>("dispatch"),
+         InstanceMethod<&HostWrap::DispatchAsync>("dispatchAsync"),
          InstanceMethod<&HostWrap::AddHook>("addHook"),
          InstanceMethod<&HostWrap::RemoveHook>("removeHook"),
-         InstanceMethod<&HostWrap::Trigger>("trigger"), InstanceMethod<&HostWrap::Tools>("tools"),
+         InstanceMethod<&HostWrap::Trigger>("trigger"),
+         InstanceMethod<&HostWrap::TriggerAsync>("triggerAsync"),
+         InstanceMethod<&HostWrap::Tools>("tools"),
+         InstanceMethod<&HostWrap::ToolsAsync>("toolsAsync"),
          InstanceMethod<&HostWrap::ExecuteTool>("executeTool"),
-         InstanceMethod<&HostWrap::Close>("close"), InstanceAccessor<&HostWrap::Closed>("closed")});
+         InstanceMethod<&HostWrap::ExecuteToolAsync>("executeToolAsync"),
+         InstanceMethod<&HostWrap::Close>("close"), InstanceAccessor<&HostWrap::Closed>("closed"),
+         InstanceAccessor<&HostWrap::Pending>("pending")});
   }
 
   explicit HostWrap(const Napi::CallbackInfo& info) : Napi::ObjectWrap<HostWrap>(info) {
@@ -413,9 +599,50 @@ class HostWrap : public Napi::ObjectWrap<HostWrap> {
     // A finalizer may not call into JS: the plugins' `dispose` hooks run without a client.
     if (client_ != nullptr) client_->js_allowed = false;
     plugline_host_free(host_);
+    ReleaseJsThread();
   }
 
  private:
+  // Reads an optional timeout in milliseconds (null/undefined: `fallback`).
+  static bool ReadTimeout(Napi::Env env, const Napi::Value& value, const char* what,
+                          uint32_t fallback, uint32_t* out) {
+    *out = fallback;
+    if (value.IsUndefined() || value.IsNull()) return true;
+    double number = 0;
+    if (!ReadInteger(value, 1, std::numeric_limits<uint32_t>::max(), &number)) {
+      std::string message = std::string(what) + " must be a whole number of milliseconds (1 or more)";
+      ThrowTypeError(env, message.c_str());
+      return false;
+    }
+    *out = static_cast<uint32_t>(number);
+    return true;
+  }
+
+  // The host's thread-safe function, through which pool threads reach the JS thread. It is
+  // unreferenced: an idle host does not keep the process alive (a running *Async call does).
+  bool CreateJsThread(Napi::Env env) {
+    js_thread_ = std::make_shared<JsThread>();
+    auto* holder = new std::shared_ptr<JsThread>(js_thread_);
+    napi_value name = Napi::String::New(env, "plugline callback");
+    if (napi_create_threadsafe_function(env, nullptr, nullptr, name, 0, 1, holder,
+                                        FinalizeJsThread, nullptr, RunQueued,
+                                        &js_thread_->tsfn) != napi_ok) {
+      delete holder;
+      js_thread_->tsfn = nullptr;
+      ThrowPluglineError(env, PLUGLINE_ERESOURCE, "plugline addon: cannot create a thread-safe function");
+      return false;
+    }
+    napi_unref_threadsafe_function(env, js_thread_->tsfn);
+    return true;
+  }
+
+  void ReleaseJsThread() {
+    if (js_thread_ != nullptr && js_thread_->tsfn != nullptr && !js_thread_->finalized) {
+      napi_release_threadsafe_function(js_thread_->tsfn, napi_tsfn_release);
+    }
+    if (js_thread_ != nullptr) js_thread_->tsfn = nullptr;
+  }
+
   Napi::Value Construct(const Napi::CallbackInfo& info) {
     Napi::Env env = info.Env();
     std::string home, project_dir;
@@ -453,6 +680,12 @@ class HostWrap : public Napi::ObjectWrap<HostWrap> {
       project_trust = info[6].As<Napi::Boolean>().Value() ? PLUGLINE_PROJECT_TRUST_TRUSTED
                                                           : PLUGLINE_PROJECT_TRUST_UNTRUSTED;
     }
+    uint32_t client_timeout_ms = 0;
+    if (!ReadTimeout(env, info[7], "clientTimeoutMs", kDefaultCallbackTimeoutMs,
+                     &client_timeout_ms)) {
+      return env.Undefined();
+    }
+    if (!CreateJsThread(env)) return env.Undefined();
 
     plugline_config* config = nullptr;
     plugline_status status = plugline_config_new(&config);
@@ -463,14 +696,15 @@ class HostWrap : public Napi::ObjectWrap<HostWrap> {
     }
     if (status == PLUGLINE_OK) status = plugline_config_set_project_trust(config, project_trust);
     if (status == PLUGLINE_OK) status = plugline_config_set_store_outputs(config, store_outputs);
-    JsClient* client = nullptr;
+    JsCallback* client = nullptr;
     if (status == PLUGLINE_OK && info[3].IsFunction()) {
-      client =
-          new JsClient{env, Napi::Weak(info[3].As<Napi::Function>()), std::this_thread::get_id()};
+      client = new JsCallback{env,        Napi::Weak(info[3].As<Napi::Function>()),
+                              std::this_thread::get_id(), js_thread_,
+                              client_timeout_ms, "the client"};
       // From here the config owns `client`: plugline frees it with the config and the
       // hosts made from it (it fails only for a NULL config, or when out of memory, and
       // then has already released it or never will; a leak beats a double free).
-      status = plugline_config_set_client(config, CallJsClient, client, FreeJsClient);
+      status = plugline_config_set_client(config, CallJsClient, client, FreeJsCallback);
     }
     if (status == PLUGLINE_OK && !server_url_null) {
       status = plugline_config_set_server_url(config, server_url.c_str());
@@ -482,6 +716,7 @@ class HostWrap : public Napi::ObjectWrap<HostWrap> {
     if (status != PLUGLINE_OK) {
       ThrowLastError(env, status);  // before plugline_config_free, which could reset it
       plugline_config_free(config);
+      ReleaseJsThread();
       return env.Undefined();
     }
     plugline_config_free(config);  // the host keeps `client` alive
@@ -489,37 +724,144 @@ class HostWrap : public Napi::ObjectWrap<HostWrap> {
     return env.Undefined();
   }
 
-  // Counts the calls into plugline running on this host (all on the JS thread): while one
-  // runs, a native hook or the client may call back, which CheckOpen refuses.
+  // Counts the calls into plugline made from the JS thread, and the JS callbacks of this host
+  // running on it: while one runs, a native hook or the client may call back, which CheckOpen
+  // refuses.
   class CallScope {
    public:
-    explicit CallScope(HostWrap* host) : host_(host) { ++host_->call_depth_; }
+    explicit CallScope(HostWrap* host) : js_thread_(*host->js_thread_) { ++js_thread_.call_depth; }
     CallScope(const CallScope&) = delete;
     CallScope& operator=(const CallScope&) = delete;
-    ~CallScope() { --host_->call_depth_; }
+    ~CallScope() { --js_thread_.call_depth; }
 
    private:
-    HostWrap* host_;
+    JsThread& js_thread_;
   };
 
   // A PluglineError(PLUGLINE_ESTATE) after close(), and from inside one of the host's own
   // native hooks or its client (they must not call back into the host that calls them;
   // close() there would free it under the call).
   bool CheckOpen(Napi::Env env) {
-    if (call_depth_ > 0) {
+    if (js_thread_->call_depth > 0) {
       ThrowPluglineError(env, PLUGLINE_ESTATE,
                          "plugline: a native hook or the client called back into its own host");
       return false;
     }
-    if (host_ != nullptr) return true;
+    if (!closed_) return true;
     ThrowPluglineError(env, PLUGLINE_ESTATE, "plugline: the Host is closed");
     return false;
   }
 
+  // One plugline call with its arguments captured: it writes its JSON into the buffer.
+  using Body = std::function<plugline_status(plugline_host*, PluglineBuffer*)>;
+
+  // An *Async call: runs its Body on libuv's thread pool, then settles its promise on the JS
+  // thread — with the JSON text, or a PluglineError made from the status and the message read
+  // on the pool thread right after the call. It keeps the JS Host alive while it runs, and
+  // the host's close() waits for it (Settled).
+  class AsyncCall : public Napi::AsyncWorker {
+   public:
+    AsyncCall(Napi::Env env, HostWrap* owner, Napi::Object self, Body body, bool returns_json)
+        : Napi::AsyncWorker(env, "plugline"),
+          deferred_(Napi::Promise::Deferred::New(env)),
+          owner_(owner),
+          host_(owner->host_),
+          self_(Napi::Persistent(self)),
+          body_(std::move(body)),
+          returns_json_(returns_json) {}
+
+    Napi::Promise Promise() const { return deferred_.Promise(); }
+
+   protected:
+    void Execute() override {
+      try {
+        status_ = body_(host_, &result_);
+        if (status_ != PLUGLINE_OK) message_ = plugline_last_error_message();
+      } catch (const std::bad_alloc&) {
+        status_ = PLUGLINE_ERESOURCE;
+        message_.clear();
+      }
+    }
+
+    void OnOK() override {
+      Napi::Env env = Env();
+      Napi::HandleScope scope(env);
+      owner_->Settled();
+      if (status_ == PLUGLINE_OK) {
+        deferred_.Resolve(returns_json_ ? Napi::Value(result_.ToJs(env)) : env.Undefined());
+        return;
+      }
+      const char* code = plugline_status_str(status_);
+      Napi::Value error =
+          MakePluglineError(env, status_, code, message_.empty() ? code : message_.c_str());
+      if (error.IsEmpty()) error = env.GetAndClearPendingException().Value();
+      deferred_.Reject(error);
+    }
+
+    void OnError(const Napi::Error& error) override {  // not used: Execute never SetError()s
+      owner_->Settled();
+      deferred_.Reject(error.Value());
+    }
+
+   private:
+    Napi::Promise::Deferred deferred_;
+    HostWrap* owner_;
+    plugline_host* host_;
+    Napi::ObjectReference self_;  // keeps owner_ alive
+    Body body_;
+    bool returns_json_;
+    PluglineBuffer result_;
+    plugline_status status_ = PLUGLINE_OK;
+    std::string message_;
+  };
+
+  // Runs `body` now on this thread (its JSON, or undefined unless `returns_json`), or with
+  // `async` on the thread pool (a Promise of the same).
+  Napi::Value Run(const Napi::CallbackInfo& info, bool async, bool returns_json, Body body) {
+    Napi::Env env = info.Env();
+    if (async) {
+      auto* call = new AsyncCall(env, this, info.This().As<Napi::Object>(), std::move(body),
+                                 returns_json);
+      Napi::Promise promise = call->Promise();
+      ++pending_;
+      call->Queue();
+      return promise;
+    }
+    PluglineBuffer result;
+    plugline_status status;
+    {
+      CallScope call(this);
+      status = body(host_, &result);
+    }
+    if (status != PLUGLINE_OK) {
+      ThrowLastError(env, status);
+      return env.Undefined();
+    }
+    return returns_json ? Napi::Value(result.ToJs(env)) : env.Undefined();
+  }
+
+  // An *Async call ended (on the JS thread): a close() that waited for it frees the host now.
+  void Settled() {
+    if (--pending_ == 0 && closed_ && host_ != nullptr) FreeHost();
+  }
+
+  void FreeHost() {
+    {
+      CallScope call(this);
+      plugline_host_free(host_);
+    }
+    host_ = nullptr;
+    client_ = nullptr;  // freed with the host
+  }
+
+  static constexpr uint32_t kDefaultCallbackTimeoutMs = 5000;
+
   // shape(command: string, output: string|Buffer|TypedArray|ArrayBuffer,
   //       exitCode: int32|null|undefined, shaper: string|null|undefined,
   //       maxTokens: number|null|undefined (0: no budget)) -> JSON string
-  Napi::Value Shape(const Napi::CallbackInfo& info) {
+  Napi::Value Shape(const Napi::CallbackInfo& info) { return ShapeCall(info, false); }
+  Napi::Value ShapeAsync(const Napi::CallbackInfo& info) { return ShapeCall(info, true); }
+  Napi::Value ShapeCall(const Napi::CallbackInfo& info, bool async) {
     Napi::Env env = info.Env();
     return Guard(env, [&]() -> Napi::Value {
       if (!CheckOpen(env)) return env.Undefined();
@@ -528,12 +870,8 @@ class HostWrap : public Napi::ObjectWrap<HostWrap> {
         return env.Undefined();
       }
       std::string command = info[0].As<Napi::String>().Utf8Value();
-      std::string output_storage;
-      const char* output = nullptr;
-      size_t output_len = 0;
-      if (!ReadBytes(env, info[1], "output", &output_storage, &output, &output_len)) {
-        return env.Undefined();
-      }
+      Bytes output;
+      if (!ReadBytes(env, info[1], "output", async, &output)) return env.Undefined();
       int exit_code = PLUGLINE_EXIT_CODE_UNKNOWN;
       if (!info[2].IsUndefined() && !info[2].IsNull()) {
         double number = 0;
@@ -547,28 +885,41 @@ class HostWrap : public Napi::ObjectWrap<HostWrap> {
       std::string shaper;
       bool shaper_null = true;
       if (!ReadCString(env, info[3], "shaper", true, &shaper, &shaper_null)) return env.Undefined();
-
-      plugline_shape_options options{};
-      options.struct_size = sizeof options;
-      options.shaper = shaper_null ? nullptr : shaper.c_str();
+      uint64_t max_tokens = 0;  // unset: the configured budget
       if (!info[4].IsUndefined() && !info[4].IsNull()) {
         double budget = 0;
         if (!ReadInteger(info[4], 0, 9007199254740991.0, &budget)) {
           ThrowTypeError(env, "maxTokens must be a whole number of tokens, null or undefined");
           return env.Undefined();
         }
-        options.max_tokens = budget == 0 ? PLUGLINE_NO_TOKEN_BUDGET : static_cast<uint64_t>(budget);
+        max_tokens = budget == 0 ? PLUGLINE_NO_TOKEN_BUDGET : static_cast<uint64_t>(budget);
       }
-      PluglineBuffer result;
-      CallScope call(this);
-      plugline_status status =
-          plugline_host_shape(result.out(), result.out_len(), host_, command.data(), command.size(),
-                              output, output_len, exit_code, &options);
-      if (status != PLUGLINE_OK) {
-        ThrowLastError(env, status);
-        return env.Undefined();
-      }
-      return result.ToJs(env);
+      return Run(info, async, true,
+                 [command = std::move(command), output = std::move(output),
+                  shaper = std::move(shaper), shaper_null, exit_code,
+                  max_tokens](plugline_host* host, PluglineBuffer* result) {
+                   plugline_shape_options options{};
+                   options.struct_size = sizeof options;
+                   options.shaper = shaper_null ? nullptr : shaper.c_str();
+                   options.max_tokens = max_tokens;
+                   return plugline_host_shape(result->out(), result->out_len(), host,
+                                              command.data(), command.size(), output.data(),
+                                              output.size, exit_code, &options);
+                 });
+    });
+  }
+
+  // plugins() -> JSON string ({"plugins": [...]}: built-ins and plugins with their state).
+  // Loading plugins runs their `config` hooks, which may call the client.
+  Napi::Value Plugins(const Napi::CallbackInfo& info) { return PluginsCall(info, false); }
+  Napi::Value PluginsAsync(const Napi::CallbackInfo& info) { return PluginsCall(info, true); }
+  Napi::Value PluginsCall(const Napi::CallbackInfo& info, bool async) {
+    Napi::Env env = info.Env();
+    return Guard(env, [&]() -> Napi::Value {
+      if (!CheckOpen(env)) return env.Undefined();
+      return Run(info, async, true, [](plugline_host* host, PluglineBuffer* result) {
+        return plugline_host_plugins(result->out(), result->out_len(), host);
+      });
     });
   }
 
@@ -594,22 +945,6 @@ class HostWrap : public Napi::ObjectWrap<HostWrap> {
       if (!CheckOpen(env)) return env.Undefined();
       PluglineBuffer result;
       plugline_status status = plugline_host_stats(result.out(), result.out_len(), host_);
-      if (status != PLUGLINE_OK) {
-        ThrowLastError(env, status);
-        return env.Undefined();
-      }
-      return result.ToJs(env);
-    });
-  }
-
-  // plugins() -> JSON string ({"plugins": [...]}: built-ins and plugins with their state)
-  Napi::Value Plugins(const Napi::CallbackInfo& info) {
-    Napi::Env env = info.Env();
-    return Guard(env, [&]() -> Napi::Value {
-      if (!CheckOpen(env)) return env.Undefined();
-      PluglineBuffer result;
-      CallScope call(this);  // loading plugins runs their `config` hooks
-      plugline_status status = plugline_host_plugins(result.out(), result.out_len(), host_);
       if (status != PLUGLINE_OK) {
         ThrowLastError(env, status);
         return env.Undefined();
@@ -757,51 +1092,45 @@ class HostWrap : public Napi::ObjectWrap<HostWrap> {
     });
   }
 
-  // reload(): re-reads configuration and rescans plugin directories.
-  Napi::Value Reload(const Napi::CallbackInfo& info) {
+  // reload(): re-reads configuration and rescans plugin directories; a plugin dropped or
+  // replaced runs its `dispose` hook.
+  Napi::Value Reload(const Napi::CallbackInfo& info) { return ReloadCall(info, false); }
+  Napi::Value ReloadAsync(const Napi::CallbackInfo& info) { return ReloadCall(info, true); }
+  Napi::Value ReloadCall(const Napi::CallbackInfo& info, bool async) {
     Napi::Env env = info.Env();
     return Guard(env, [&]() -> Napi::Value {
       if (!CheckOpen(env)) return env.Undefined();
-      CallScope call(this);  // a plugin dropped or replaced runs its `dispose` hook
-      plugline_status status = plugline_host_reload(host_);
-      if (status != PLUGLINE_OK) ThrowLastError(env, status);
-      return env.Undefined();
+      return Run(info, async, false, [](plugline_host* host, PluglineBuffer*) {
+        return plugline_host_reload(host);
+      });
     });
   }
 
   // dispatch(event: string, payload: string|Buffer|TypedArray|ArrayBuffer) -> JSON string.
-  // Native hooks run inside, on this thread.
-  Napi::Value Dispatch(const Napi::CallbackInfo& info) {
+  // Native hooks run inside: on this thread, or (dispatchAsync) queued to it from the pool.
+  Napi::Value Dispatch(const Napi::CallbackInfo& info) { return DispatchCall(info, false); }
+  Napi::Value DispatchAsync(const Napi::CallbackInfo& info) { return DispatchCall(info, true); }
+  Napi::Value DispatchCall(const Napi::CallbackInfo& info, bool async) {
     Napi::Env env = info.Env();
     return Guard(env, [&]() -> Napi::Value {
       if (!CheckOpen(env)) return env.Undefined();
       std::string event;
       if (!ReadCString(env, info[0], "event", false, &event, nullptr)) return env.Undefined();
-      std::string payload_storage;
-      const char* payload = nullptr;
-      size_t payload_len = 0;
-      if (!ReadBytes(env, info[1], "payload", &payload_storage, &payload, &payload_len)) {
-        return env.Undefined();
-      }
-      if (payload == nullptr) payload = "";  // an empty ArrayBuffer; plugline wants non-NULL
-      PluglineBuffer result;
-      plugline_status status;
-      {
-        CallScope call(this);
-        status = plugline_host_dispatch(result.out(), result.out_len(), host_, event.c_str(),
-                                        payload, payload_len);
-      }
-      if (status != PLUGLINE_OK) {
-        ThrowLastError(env, status);
-        return env.Undefined();
-      }
-      return result.ToJs(env);
+      Bytes payload;
+      if (!ReadBytes(env, info[1], "payload", async, &payload)) return env.Undefined();
+      return Run(info, async, true,
+                 [event = std::move(event), payload = std::move(payload)](
+                     plugline_host* host, PluglineBuffer* result) {
+                   return plugline_host_dispatch(result->out(), result->out_len(), host,
+                                                 event.c_str(), payload.data(), payload.size);
+                 });
     });
   }
 
   // addHook(id: string, events: string (comma-separated, "*" = all),
-  //         fn: (event: string, payloadJson: string) => string|null|undefined,
-  //         failClosed: boolean). `fn` is held weakly (see the top of this file).
+  //         fn: (event, payloadJson, mayAwait) => string|null|undefined|Promise,
+  //         failClosed: boolean, timeoutMs: uint32|null). `fn` is held weakly (see the top of
+  //         this file); timeoutMs bounds an answer awaited for dispatchAsync (default 5000).
   Napi::Value AddHook(const Napi::CallbackInfo& info) {
     Napi::Env env = info.Env();
     return Guard(env, [&]() -> Napi::Value {
@@ -821,18 +1150,22 @@ class HostWrap : public Napi::ObjectWrap<HostWrap> {
         }
         fail_closed = info[3].As<Napi::Boolean>().Value();
       }
-      auto* hook =
-          new JsHook{env, Napi::Weak(info[2].As<Napi::Function>()), std::this_thread::get_id()};
-      plugline_hook_options options{};
-      options.struct_size = sizeof options;
+      uint32_t timeout_ms = 0;
+      if (!ReadTimeout(env, info[4], "timeoutMs", kDefaultCallbackTimeoutMs, &timeout_ms)) {
+        return env.Undefined();
+      }
+      auto* hook = new JsCallback{env,        Napi::Weak(info[2].As<Napi::Function>()),
+                                  std::this_thread::get_id(), js_thread_,
+                                  timeout_ms, "hook \"" + id + "\""};
+      plugline_hook_options options = PLUGLINE_HOOK_OPTIONS_INIT;
       options.id = id.c_str();
       options.events = events.c_str();
       options.fail_closed = fail_closed ? 1 : 0;
       plugline_status status =
-          plugline_host_add_hook(host_, &options, CallJsHook, hook, FreeJsHook);
+          plugline_host_add_hook(host_, &options, CallJsHook, hook, FreeJsCallback);
       if (status != PLUGLINE_OK) {
         ThrowLastError(env, status);  // before deleting the hook, which makes no plugline call
-        delete hook;                  // on failure plugline does not call FreeJsHook
+        delete hook;                  // on failure plugline does not call FreeJsCallback
       }
       return env.Undefined();
     });
@@ -852,40 +1185,34 @@ class HostWrap : public Napi::ObjectWrap<HostWrap> {
   }
 
   // trigger(name: string, input: string|Buffer|..., output: string|Buffer|...) -> JSON string.
-  // The client runs inside, on this thread.
-  Napi::Value Trigger(const Napi::CallbackInfo& info) {
+  // The client runs inside: on this thread, or (triggerAsync) queued to it from the pool.
+  Napi::Value Trigger(const Napi::CallbackInfo& info) { return TriggerCall(info, false); }
+  Napi::Value TriggerAsync(const Napi::CallbackInfo& info) { return TriggerCall(info, true); }
+  Napi::Value TriggerCall(const Napi::CallbackInfo& info, bool async) {
     Napi::Env env = info.Env();
     return Guard(env, [&]() -> Napi::Value {
       if (!CheckOpen(env)) return env.Undefined();
       std::string name;
       if (!ReadCString(env, info[0], "name", false, &name, nullptr)) return env.Undefined();
-      std::string input_storage, output_storage;
-      const char* input = nullptr;
-      const char* output = nullptr;
-      size_t input_len = 0, output_len = 0;
-      if (!ReadBytes(env, info[1], "input", &input_storage, &input, &input_len) ||
-          !ReadBytes(env, info[2], "output", &output_storage, &output, &output_len)) {
+      Bytes input, output;
+      if (!ReadBytes(env, info[1], "input", async, &input) ||
+          !ReadBytes(env, info[2], "output", async, &output)) {
         return env.Undefined();
       }
-      if (input == nullptr) input = "";  // an empty ArrayBuffer; plugline wants non-NULL
-      if (output == nullptr) output = "";
-      PluglineBuffer result;
-      plugline_status status;
-      {
-        CallScope call(this);
-        status = plugline_host_trigger(result.out(), result.out_len(), host_, name.c_str(), input,
-                                       input_len, output, output_len);
-      }
-      if (status != PLUGLINE_OK) {
-        ThrowLastError(env, status);
-        return env.Undefined();
-      }
-      return result.ToJs(env);
+      return Run(info, async, true,
+                 [name = std::move(name), input = std::move(input), output = std::move(output)](
+                     plugline_host* host, PluglineBuffer* result) {
+                   return plugline_host_trigger(result->out(), result->out_len(), host,
+                                                name.c_str(), input.data(), input.size,
+                                                output.data(), output.size);
+                 });
     });
   }
 
   // tools(builtinTools: string|null (comma-separated)) -> JSON string ({"tools": [...]})
-  Napi::Value Tools(const Napi::CallbackInfo& info) {
+  Napi::Value Tools(const Napi::CallbackInfo& info) { return ToolsCall(info, false); }
+  Napi::Value ToolsAsync(const Napi::CallbackInfo& info) { return ToolsCall(info, true); }
+  Napi::Value ToolsCall(const Napi::CallbackInfo& info, bool async) {
     Napi::Env env = info.Env();
     return Guard(env, [&]() -> Napi::Value {
       if (!CheckOpen(env)) return env.Undefined();
@@ -894,83 +1221,75 @@ class HostWrap : public Napi::ObjectWrap<HostWrap> {
       if (!ReadCString(env, info[0], "builtinTools", true, &builtin_tools, &builtin_tools_null)) {
         return env.Undefined();
       }
-      PluglineBuffer result;
-      plugline_status status;
-      {
-        CallScope call(this);
-        status = plugline_host_tools(result.out(), result.out_len(), host_,
-                                     builtin_tools_null ? nullptr : builtin_tools.c_str());
-      }
-      if (status != PLUGLINE_OK) {
-        ThrowLastError(env, status);
-        return env.Undefined();
-      }
-      return result.ToJs(env);
+      return Run(info, async, true,
+                 [builtin_tools = std::move(builtin_tools), builtin_tools_null](
+                     plugline_host* host, PluglineBuffer* result) {
+                   return plugline_host_tools(
+                       result->out(), result->out_len(), host,
+                       builtin_tools_null ? nullptr : builtin_tools.c_str());
+                 });
     });
   }
 
   // executeTool(name: string, argsJson: string, contextJson: string|null) -> JSON string
-  Napi::Value ExecuteTool(const Napi::CallbackInfo& info) {
+  Napi::Value ExecuteTool(const Napi::CallbackInfo& info) { return ExecuteToolCall(info, false); }
+  Napi::Value ExecuteToolAsync(const Napi::CallbackInfo& info) {
+    return ExecuteToolCall(info, true);
+  }
+  Napi::Value ExecuteToolCall(const Napi::CallbackInfo& info, bool async) {
     Napi::Env env = info.Env();
     return Guard(env, [&]() -> Napi::Value {
       if (!CheckOpen(env)) return env.Undefined();
       std::string name;
       if (!ReadCString(env, info[0], "name", false, &name, nullptr)) return env.Undefined();
-      std::string args_storage, context_storage;
-      const char* args = nullptr;
-      const char* context = nullptr;
-      size_t args_len = 0, context_len = 0;
-      if (!ReadBytes(env, info[1], "args", &args_storage, &args, &args_len)) {
+      Bytes args, context;
+      // An empty ArrayBuffer is invalid JSON, not "{}".
+      if (!ReadBytes(env, info[1], "args", async, &args)) return env.Undefined();
+      bool has_context = !info[2].IsUndefined() && !info[2].IsNull();
+      if (has_context && !ReadBytes(env, info[2], "context", async, &context)) {
         return env.Undefined();
       }
-      if (args == nullptr) args = "";  // an empty ArrayBuffer: invalid JSON, not "{}"
-      if (!info[2].IsUndefined() && !info[2].IsNull()) {
-        if (!ReadBytes(env, info[2], "context", &context_storage, &context, &context_len)) {
-          return env.Undefined();
-        }
-        if (context == nullptr) context = "";
-      }
-      PluglineBuffer result;
-      plugline_status status;
-      {
-        CallScope call(this);
-        status = plugline_host_execute_tool(result.out(), result.out_len(), host_, name.c_str(),
-                                            args, args_len, context, context_len);
-      }
-      if (status != PLUGLINE_OK) {
-        ThrowLastError(env, status);
-        return env.Undefined();
-      }
-      return result.ToJs(env);
+      return Run(info, async, true,
+                 [name = std::move(name), args = std::move(args), context = std::move(context),
+                  has_context](plugline_host* host, PluglineBuffer* result) {
+                   return plugline_host_execute_tool(
+                       result->out(), result->out_len(), host, name.c_str(), args.data(),
+                       args.size, has_context ? context.data() : nullptr,
+                       has_context ? context.size : 0);
+                 });
     });
   }
 
-  // close(): releases the host now instead of at garbage collection. Idempotent; refused
+  // close(): releases the host instead of at garbage collection — now, or when the last
+  // *Async call still running ends (it is closed to new calls from here). Idempotent; refused
   // from inside one of the host's native hooks or its client. The plugins' `dispose` hooks
   // run inside, and may call the client.
   Napi::Value Close(const Napi::CallbackInfo& info) {
-    if (call_depth_ > 0) {
+    if (js_thread_->call_depth > 0) {
       ThrowPluglineError(
           info.Env(), PLUGLINE_ESTATE,
           "plugline: Host.close() called from inside one of its native hooks or its client");
       return info.Env().Undefined();
     }
-    {
-      CallScope call(this);
-      plugline_host_free(host_);
-    }
-    host_ = nullptr;
-    client_ = nullptr;  // freed with the host
+    closed_ = true;
+    if (pending_ == 0 && host_ != nullptr) FreeHost();
     return info.Env().Undefined();
   }
 
   Napi::Value Closed(const Napi::CallbackInfo& info) {
-    return Napi::Boolean::New(info.Env(), host_ == nullptr);
+    return Napi::Boolean::New(info.Env(), closed_);
+  }
+
+  // The *Async calls still running.
+  Napi::Value Pending(const Napi::CallbackInfo& info) {
+    return Napi::Number::New(info.Env(), pending_);
   }
 
   plugline_host* host_ = nullptr;
-  JsClient* client_ = nullptr;  // owned by plugline; valid while host_ is
-  int call_depth_ = 0;          // calls into plugline running on this host (see CallScope)
+  JsCallback* client_ = nullptr;  // owned by plugline; valid while host_ is
+  std::shared_ptr<JsThread> js_thread_;
+  bool closed_ = false;
+  int pending_ = 0;  // *Async calls running (see AsyncCall)
 };
 
 // ---- Module functions ---------------------------------------------------------------------
