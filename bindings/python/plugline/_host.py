@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
+import asyncio
+import concurrent.futures
 import contextlib
 import ctypes
+import functools
+import inspect
 import json
 import operator
 import os
 import threading
 import warnings
 from collections import abc
-from typing import Any, Callable, Dict, Iterable, Iterator, List, Mapping, Optional, Union
+from typing import (Any, Awaitable, Callable, Dict, Iterable, Iterator, List, Mapping, Optional,
+                    TypeVar, Union)
 
 from . import _library
 from ._errors import InvalidStateError, Status, call_for_buffer, check
@@ -19,10 +24,18 @@ from ._types import (Availability, CatalogSyncReport, DispatchResult, InstallRec
 
 StrPath = Union[str, "os.PathLike[str]", bytes]
 TokenCounter = Callable[[str], int]
-#: A native hook: ``function(event, payload) -> answer or None``.
-HookFunction = Callable[[str, Dict[str, Any]], Optional[Dict[str, Any]]]
-#: The client of OpenCode plugins: ``function(path, args) -> a JSON-able answer``.
+#: A native hook: ``function(event, payload) -> answer or None`` — or an ``async def`` one,
+#: awaited when the dispatch is :meth:`Host.adispatch`.
+HookFunction = Callable[[str, Dict[str, Any]],
+                        Union[Optional[Dict[str, Any]], Awaitable[Optional[Dict[str, Any]]]]]
+#: The client of OpenCode plugins: ``function(path, args) -> a JSON-able answer`` (or an
+#: ``async def`` one, awaited under the host's ``a*`` methods).
 ClientFunction = Callable[[str, List[Any]], Any]
+
+_T = TypeVar("_T")
+
+#: How long an async native hook or client is awaited by default, in seconds.
+DEFAULT_CALLBACK_TIMEOUT = 5.0
 
 _UINT64_LIMIT = 1 << 64
 _INT32_MIN = -(1 << 31)
@@ -104,7 +117,8 @@ class _HookBridge:
     this thread, so that the host can refuse a call back into itself from inside one.
     """
 
-    def __init__(self, function: HookFunction, state: threading.local) -> None:
+    def __init__(self, function: HookFunction, state: threading.local,
+                 timeout: float = DEFAULT_CALLBACK_TIMEOUT) -> None:
         # Looked up once, not on every call.
         lib = _library.lib()
         answer_set = lib.plugline_hook_answer_set
@@ -117,6 +131,7 @@ class _HookBridge:
                 try:
                     data = ctypes.string_at(payload, length) if payload and length else b"{}"
                     reply = function((event or b"").decode("utf-8", "replace"), json.loads(data))
+                    reply = _settle(reply, state, "the hook", timeout)
                     if reply is None:
                         return 0  # no opinion
                     if not isinstance(reply, abc.Mapping):
@@ -157,7 +172,8 @@ class _ClientBridge:
     refused (as from a native hook).
     """
 
-    def __init__(self, function: ClientFunction, state: threading.local) -> None:
+    def __init__(self, function: ClientFunction, state: threading.local,
+                 timeout: float = DEFAULT_CALLBACK_TIMEOUT) -> None:
         reply_set = _library.lib().plugline_reply_set
 
         def call(path: Optional[bytes], args: Optional[int], length: int,
@@ -168,6 +184,7 @@ class _ClientBridge:
                     data = ctypes.string_at(args, length) if args and length else b"[]"
                     arguments = json.loads(data)
                     answer = function((path or b"").decode("utf-8", "replace"), arguments)
+                    answer = _settle(answer, state, "the client", timeout)
                     text = json.dumps(answer, allow_nan=False).encode("ascii")
                 finally:
                     state.depth -= 1
@@ -188,6 +205,34 @@ class _ClientBridge:
         # The library holds only the raw function pointer: the Host keeps this bridge alive
         # until the library no longer uses it (see Host.close).
         self.c_function = _library.CLIENT_FN(call)
+
+
+def _settle(answer: Any, state: threading.local, what: str, timeout: float) -> Any:
+    """The answer of a native hook or the client, awaited when it is awaitable.
+
+    An ``a*`` method of the host runs its C call in a worker thread and leaves its event loop
+    in ``state.loop``: an awaitable answer is then run on that loop and waited for here (on
+    the worker thread) for at most ``timeout`` seconds. Without a loop — a synchronous call —
+    nothing can await it, and that is the callback's failure.
+    """
+    if not inspect.isawaitable(answer):
+        return answer
+    loop: Optional[asyncio.AbstractEventLoop] = getattr(state, "loop", None)
+    if loop is None:
+        if inspect.iscoroutine(answer):
+            answer.close()  # never awaited, on purpose: no RuntimeWarning
+        raise TypeError(f"{what} returned an awaitable (an async def?): a synchronous call "
+                        "cannot await it; the host's a* methods (adispatch, atrigger, ...) do")
+
+    async def wait() -> Any:
+        return await answer
+
+    future = asyncio.run_coroutine_threadsafe(wait(), loop)
+    try:
+        return future.result(timeout)
+    except concurrent.futures.TimeoutError:
+        future.cancel()
+        raise TimeoutError(f"{what} did not answer within {timeout:g} s") from None
 
 
 def _record_interrupt(state: threading.local, exception: BaseException) -> None:
@@ -352,10 +397,14 @@ class Host:
             ``"client.<path>() failed: ExceptionType: message"`` (a ``KeyboardInterrupt`` or
             ``SystemExit`` is also re-raised once the C call has returned). None: no client;
             every ``client`` call rejects with a message saying the host gave "no client
-            callback".
+            callback". Under the host's ``a*`` methods (:meth:`atrigger`, ...) it may be an
+            ``async def`` function: its coroutine runs on the caller's event loop and is
+            awaited for at most ``client_timeout`` seconds; under the synchronous methods an
+            awaitable answer rejects the plugin's promise, saying so.
         server_url: ``ctx.serverUrl`` of OpenCode plugins. None: none.
         plugin_config: the JSON object (a dict, or its JSON text) that OpenCode plugins'
             ``config`` hooks receive after loading. None: ``{}``.
+        client_timeout: how long an ``async def`` client is awaited, in seconds (default 5).
 
     Raises:
         plugline.Error: the library refused (e.g. ``InvalidStateError`` when no home
@@ -378,7 +427,8 @@ class Host:
                  client: Optional[ClientFunction] = None,
                  server_url: Optional[str] = None,
                  plugin_config: Union[Mapping[str, Any], str, None] = None,
-                 project_trust: Optional[bool] = None) -> None:
+                 project_trust: Optional[bool] = None,
+                 client_timeout: float = DEFAULT_CALLBACK_TIMEOUT) -> None:
         self._handle: Optional[int] = None  # first, so that __del__ works if we fail below
         self._free = _library.lib().plugline_host_free
         self._cond = threading.Condition()
@@ -409,7 +459,9 @@ class Host:
         if client is not None and not callable(client):
             raise TypeError("plugline: client must be callable(path: str, args: list) -> a "
                             "JSON-able value")
-        client_bridge = None if client is None else _ClientBridge(client, self._hook_state)
+        client_bridge = (None if client is None else
+                         _ClientBridge(client, self._hook_state, _check_timeout(client_timeout,
+                                                                                "client_timeout")))
         url_bytes = None if server_url is None else _encode_name(server_url, "server_url")
         plugin_config_bytes = None
         if plugin_config is not None:
@@ -799,7 +851,8 @@ class Host:
         return json.loads(data)
 
     def add_hook(self, id: str, events: Union[str, Iterable[str]],  # noqa: A002 - the C name
-                 function: HookFunction, *, fail_closed: bool = False) -> None:
+                 function: HookFunction, *, fail_closed: bool = False,
+                 timeout: float = DEFAULT_CALLBACK_TIMEOUT) -> None:
         """Adds a native hook: a Python function in the host's hook chain, after every plugin
         and every native hook added before it.
 
@@ -816,8 +869,15 @@ class Host:
                 ``"notice"`` — or None for no opinion. If it raises, or returns something
                 else, the hook fails: the dispatch lists it under ``skipped`` with the
                 exception as ``"ExceptionType: message"`` and goes on. It must not call
-                into this host (that raises :class:`plugline.InvalidStateError`).
+                into this host (that raises :class:`plugline.InvalidStateError`). Under
+                :meth:`adispatch` it may be an ``async def`` function: its coroutine runs on
+                the caller's event loop and is awaited for at most ``timeout`` seconds (then
+                the hook fails with ``TimeoutError``); under :meth:`dispatch`, which cannot
+                await, an awaitable answer is the hook's failure (a ``TypeError`` naming
+                :meth:`adispatch`).
             fail_closed: True makes a failure of the hook a deny on ``pre_tool_call``.
+            timeout: how long :meth:`adispatch` awaits an ``async def`` hook, in seconds
+                (default 5).
 
         Raises:
             plugline.AlreadyExistsError: a native hook with this id exists.
@@ -833,7 +893,7 @@ class Host:
         if not callable(function):
             raise TypeError("plugline: function must be callable(event, payload) -> "
                             "dict | None")
-        bridge = _HookBridge(function, self._hook_state)
+        bridge = _HookBridge(function, self._hook_state, _check_timeout(timeout, "timeout"))
         options = _library.plugline_hook_options(
             ctypes.sizeof(_library.plugline_hook_options), id_bytes, events_bytes,
             1 if fail_closed else 0)
@@ -969,6 +1029,79 @@ class Host:
                                    args_bytes, len(args_bytes), context_bytes,
                                    0 if context_bytes is None else len(context_bytes))
         return json.loads(data)
+
+    # -- asyncio ----------------------------------------------------------------------------
+
+    async def _in_thread(self, method: Callable[..., _T], *args: Any, **kwargs: Any) -> _T:
+        """Runs ``method(*args, **kwargs)`` in the event loop's default executor (a thread
+        pool), so that the loop never blocks on plugins. While it runs, the worker thread's
+        hook state names the loop: an ``async def`` native hook or client is then run on it
+        and awaited (:func:`_settle`)."""
+        loop = asyncio.get_running_loop()
+        state = self._hook_state
+
+        def run() -> _T:
+            state.loop = loop
+            try:
+                return method(*args, **kwargs)
+            finally:
+                state.loop = None
+
+        return await loop.run_in_executor(None, functools.partial(run))
+
+    async def ashape(self, command: Union[str, bytes], output: Union[str, bytes],
+                     exit_code: Optional[int] = None, shaper: Optional[str] = None,
+                     max_tokens: Optional[int] = None) -> ShapeResult:
+        """:meth:`shape` in a worker thread: same arguments, result and errors."""
+        return await self._in_thread(self.shape, command, output, exit_code, shaper=shaper,
+                                     max_tokens=max_tokens)
+
+    async def adispatch(self, event: str,
+                        payload: Union[Mapping[str, Any], str, bytes]) -> DispatchResult:
+        """:meth:`dispatch` in a worker thread, so that exec plugins run without blocking the
+        event loop. Native hooks run in that thread too; an ``async def`` hook's coroutine
+        runs on this event loop and is awaited for at most the hook's ``timeout``."""
+        return await self._in_thread(self.dispatch, event, payload)
+
+    async def atrigger(self, name: str, input: Union[Mapping[str, Any], str, bytes],  # noqa: A002
+                       output: Union[Mapping[str, Any], str, bytes]) -> TriggerResult:
+        """:meth:`trigger` in a worker thread; an ``async def`` client is awaited."""
+        return await self._in_thread(self.trigger, name, input, output)
+
+    async def atools(self, builtin_tools: Iterable[str] = ()) -> dict[str, Any]:
+        """:meth:`tools` in a worker thread (listing tools loads plugins not loaded yet)."""
+        return await self._in_thread(self.tools, tuple(builtin_tools))
+
+    async def aexecute_tool(self, name: str, args: Union[Mapping[str, Any], str, bytes],
+                            context: Union[Mapping[str, Any], str, bytes, None] = None
+                            ) -> dict[str, Any]:
+        """:meth:`execute_tool` in a worker thread; an ``async def`` client is awaited."""
+        return await self._in_thread(self.execute_tool, name, args, context)
+
+    async def aplugins(self) -> list[PluginInfo]:
+        """:meth:`plugins` in a worker thread (loading plugins runs their ``config`` hooks)."""
+        return await self._in_thread(self.plugins)
+
+    async def areload(self) -> None:
+        """:meth:`reload` in a worker thread."""
+        await self._in_thread(self.reload)
+
+    async def aclose(self) -> None:
+        """:meth:`close` in a worker thread: it waits for the calls still running (an
+        ``a*`` call included) without blocking the event loop."""
+        await self._in_thread(self.close)
+
+    async def __aenter__(self) -> Host:
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.aclose()
+
+
+def _check_timeout(value: float, what: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0:
+        raise ValueError(f"plugline: {what} must be a number of seconds above 0, not {value!r}")
+    return float(value)
 
 
 def _surface(failures: list[BaseException]) -> None:
