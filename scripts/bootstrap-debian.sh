@@ -43,6 +43,8 @@ PACKAGES=(
   libsimdjson-dev libuv1-dev libabsl-dev doctest-dev libyaml-cpp-dev
   libcurl4-openssl-dev libssl-dev libpcre2-dev libarchive-dev
   python3 python3-pytest
+  # `pip install ./bindings/python` offline, tested (setuptools and wheel build it)
+  python3-pip python3-setuptools python3-wheel
   # the sanitizer and fuzzer builds (clang, its sanitizer and libFuzzer runtimes) and the
   # compiler cache scripts/test-all.sh uses
   clang libclang-rt-14-dev ccache
