@@ -164,6 +164,37 @@ plugline_status ReturnBuffer(const std::string& text, char** out, size_t* out_le
   return PLUGLINE_OK;
 }
 
+// A list of names given as text: a JSON array of strings (["pre_tool_call","turn_end"]), or
+// the comma-separated form of ABI version 1 ("pre_tool_call,turn_end"), still read. `what`
+// names the argument in errors. Surrounding spaces are trimmed; empty names are dropped.
+absl::StatusOr<std::vector<std::string>> ReadNameList(std::string_view text,
+                                                      std::string_view what) {
+  std::vector<std::string> names;
+  const std::string_view trimmed = plugline::ToStd(absl::StripLeadingAsciiWhitespace(
+      plugline::ToAbsl(text)));
+  if (!trimmed.starts_with('[')) {
+    for (absl::string_view name : absl::StrSplit(plugline::ToAbsl(text), ',',
+                                                 absl::SkipWhitespace())) {
+      names.push_back(std::string(absl::StripAsciiWhitespace(name)));
+    }
+    return names;
+  }
+  absl::StatusOr<plugline::core::Value> list = plugline::core::ParseJson(text, what);
+  if (!list.ok()) return list.status();
+  if (!list->is_array()) {
+    return absl::InvalidArgumentError(StrCat(what, ": not a JSON array of names"));
+  }
+  for (const plugline::core::Value& item : list->as_array()) {
+    if (!item.is_string()) {
+      return absl::InvalidArgumentError(StrCat(what, ": every item must be a string, not ",
+                                               plugline::core::Value::KindName(item.kind())));
+    }
+    std::string name(absl::StripAsciiWhitespace(item.as_string()));
+    if (!name.empty()) names.push_back(std::move(name));
+  }
+  return names;
+}
+
 }  // namespace
 
 extern "C" {
@@ -658,9 +689,10 @@ plugline_status plugline_host_add_hook(plugline_host* host, const plugline_hook_
     if (hook.id.empty()) return Fail(PLUGLINE_EINVALID, StrCat(__func__, ": the id is empty"));
     if (covers(offsetof(plugline_hook_options, events), sizeof(char*)) &&
         options->events != nullptr) {
-      for (absl::string_view name : absl::StrSplit(options->events, ',', absl::SkipWhitespace())) {
-        hook.events.push_back(std::string(absl::StripAsciiWhitespace(name)));
-      }
+      absl::StatusOr<std::vector<std::string>> events =
+          ReadNameList(options->events, StrCat(__func__, ": events"));
+      if (!events.ok()) return FromStatus(events.status());
+      hook.events = *std::move(events);
     }
     if (covers(offsetof(plugline_hook_options, fail_closed), sizeof(int))) {
       hook.fail_closed = options->fail_closed != 0;
@@ -738,9 +770,10 @@ plugline_status plugline_host_tools(char** out_json, size_t* out_len, plugline_h
     if (InCallbackOf(host)) return Reentered(__func__);
     std::vector<std::string> names;
     if (builtin_tools != nullptr) {
-      for (absl::string_view name : absl::StrSplit(builtin_tools, ',', absl::SkipWhitespace())) {
-        names.push_back(std::string(absl::StripAsciiWhitespace(name)));
-      }
+      absl::StatusOr<std::vector<std::string>> listed =
+          ReadNameList(builtin_tools, StrCat(__func__, ": builtin_tools"));
+      if (!listed.ok()) return FromStatus(listed.status());
+      names = *std::move(listed);
     }
     return ReturnBuffer(host->host->ToolsJson(names), out_json, out_len);
   });

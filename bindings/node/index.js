@@ -167,7 +167,7 @@ function triggerArguments(name, input, output) {
   return [name, toJsonObject(input, 'input'), toJsonObject(output, 'output')];
 }
 
-// tools()'s host tool names, comma-separated as the addon takes them (null: none).
+// tools()'s host tool names, a JSON array as the addon takes them (null: none).
 function toolNames(builtinTools) {
   let names = null;
   if (builtinTools !== undefined && builtinTools !== null) {
@@ -180,7 +180,7 @@ function toolNames(builtinTools) {
         throw new TypeError(`builtinTools: ${JSON.stringify(name)} is not a tool name`);
       }
     }
-    if (builtinTools.length > 0) names = builtinTools.join(',');
+    if (builtinTools.length > 0) names = JSON.stringify(builtinTools);
   }
   return names;
 }
@@ -560,7 +560,7 @@ class Host {
       }
       return encode(answer);
     };
-    this.#native.addHook(id, names.join(','), call, failClosed ?? false, timeoutMs ?? null);
+    this.#native.addHook(id, JSON.stringify(names), call, failClosed ?? false, timeoutMs ?? null);
     this.#hooks.set(id, call);
   }
 

@@ -307,13 +307,34 @@ static void test_hooks(void) {
 
   EXPECT(options.struct_size == sizeof options && options.id == NULL && options.fail_closed == 0);
   options.id = "guard";
-  options.events = "pre_tool_call, post_tool_call";
+  options.events = "[\"pre_tool_call\", \"post_tool_call\"]";
   EXPECT_STATUS(plugline_host_add_hook(host, &options, guard_hook, &hook_calls, free_hook),
                 PLUGLINE_OK);
   EXPECT_STATUS(plugline_host_add_hook(host, &options, guard_hook, &hook_calls, free_hook),
                 PLUGLINE_EEXISTS);
   options.id = "";
   EXPECT_STATUS(plugline_host_add_hook(host, &options, guard_hook, NULL, NULL), PLUGLINE_EINVALID);
+  /* A list that starts as JSON must be a JSON array of strings. */
+  options.id = "bad-list";
+  options.events = "[\"pre_tool_call\", 3]";
+  EXPECT_STATUS(plugline_host_add_hook(host, &options, guard_hook, NULL, NULL), PLUGLINE_EINVALID);
+  EXPECT(strstr(plugline_last_error_message(),
+                "events: every item must be a string, not a number") != NULL);
+  options.events = "[\"pre_tool_call\"";
+  EXPECT_STATUS(plugline_host_add_hook(host, &options, guard_hook, NULL, NULL), PLUGLINE_EINVALID);
+  /* The comma-separated form of ABI version 1 is still read. */
+  options.id = "legacy-list";
+  options.events = "session_start, session_end";
+  EXPECT_STATUS(plugline_host_add_hook(host, &options, guard_hook, NULL, NULL), PLUGLINE_OK);
+  EXPECT_STATUS(plugline_plugins_info(&json, &len, host, "legacy-list"), PLUGLINE_OK);
+  EXPECT(json != NULL && strstr(json, "\"events\":[\"session_start\",\"session_end\"]") != NULL);
+  plugline_free(json);
+  json = NULL;
+  EXPECT_STATUS(plugline_plugins_info(&json, &len, host, "guard"), PLUGLINE_OK);
+  EXPECT(json != NULL && strstr(json, "\"events\":[\"pre_tool_call\",\"post_tool_call\"]") != NULL);
+  plugline_free(json);
+  json = NULL;
+  EXPECT_STATUS(plugline_host_remove_hook(host, "legacy-list"), PLUGLINE_OK);
 
   EXPECT_STATUS(plugline_host_dispatch(&json, &len, host, "pre_tool_call", ls, strlen(ls)),
                 PLUGLINE_OK);
@@ -577,12 +598,20 @@ static void test_opencode(void) {
   EXPECT_STATUS(plugline_host_trigger(&json, &len, host, "chat.params", "[]", 2, "{}", 2),
                 PLUGLINE_EINVALID);
 
-  EXPECT_STATUS(plugline_host_tools(&json, &len, host, "read,bash"), PLUGLINE_OK);
+  EXPECT_STATUS(plugline_host_tools(&json, &len, host, "[\"read\", \"twice\"]"), PLUGLINE_OK);
 #if PLUGLINE_TEST_WITH_V8
   EXPECT(json != NULL && strstr(json, "\"name\":\"twice\"") != NULL);
+  EXPECT(json != NULL && strstr(json, "\"overrides_builtin\":true") != NULL);
 #endif
   plugline_free(json);
   json = NULL;
+  EXPECT_STATUS(plugline_host_tools(&json, &len, host, "read,bash"), PLUGLINE_OK);  /* ABI 1's form */
+#if PLUGLINE_TEST_WITH_V8
+  EXPECT(json != NULL && strstr(json, "\"overrides_builtin\":false") != NULL);
+#endif
+  plugline_free(json);
+  json = NULL;
+  EXPECT_STATUS(plugline_host_tools(&json, &len, host, "[\"read\", null]"), PLUGLINE_EINVALID);
 #if PLUGLINE_TEST_WITH_V8
   EXPECT_STATUS(plugline_host_execute_tool(&json, &len, host, "twice", "{\"n\":21}", 8, NULL, 0),
                 PLUGLINE_OK);

@@ -1127,7 +1127,7 @@ class HostWrap : public Napi::ObjectWrap<HostWrap> {
     });
   }
 
-  // addHook(id: string, events: string (comma-separated, "*" = all),
+  // addHook(id: string, events: string (a JSON array of names, ["*"] = all),
   //         fn: (event, payloadJson, mayAwait) => string|null|undefined|Promise,
   //         failClosed: boolean, timeoutMs: uint32|null). `fn` is held weakly (see the top of
   //         this file); timeoutMs bounds an answer awaited for dispatchAsync (default 5000).
@@ -1209,7 +1209,7 @@ class HostWrap : public Napi::ObjectWrap<HostWrap> {
     });
   }
 
-  // tools(builtinTools: string|null (comma-separated)) -> JSON string ({"tools": [...]})
+  // tools(builtinTools: string|null (a JSON array of names)) -> JSON string ({"tools": [...]})
   Napi::Value Tools(const Napi::CallbackInfo& info) { return ToolsCall(info, false); }
   Napi::Value ToolsAsync(const Napi::CallbackInfo& info) { return ToolsCall(info, true); }
   Napi::Value ToolsCall(const Napi::CallbackInfo& info, bool async) {

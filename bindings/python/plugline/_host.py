@@ -288,7 +288,7 @@ def _progress(progress: Optional[Callable[[str, int, int], None]]
 
 
 def _encode_events(events: Union[str, Iterable[str]]) -> bytes:
-    """The comma-separated list plugline_hook_options.events takes."""
+    """The JSON array of names plugline_hook_options.events takes."""
     names = [events] if isinstance(events, str) else events
     if isinstance(names, (bytes, bytearray)) or not isinstance(names, abc.Iterable):
         raise TypeError(f"plugline: events must be a list of event names or \"*\", not "
@@ -298,8 +298,8 @@ def _encode_events(events: Union[str, Iterable[str]]) -> bytes:
         name_bytes = _encode_name(name, "an event name")
         if b"," in name_bytes or not name_bytes.strip():
             raise ValueError(f"plugline: {name!r} is not an event name")
-        encoded.append(name_bytes)
-    return b",".join(encoded)
+        encoded.append(name)
+    return json.dumps(encoded).encode("ascii")
 
 
 def _encode_payload(payload: Union[Mapping[str, Any], str, bytes],
@@ -318,7 +318,7 @@ def _encode_payload(payload: Union[Mapping[str, Any], str, bytes],
 
 
 def _encode_tool_names(names: Iterable[str]) -> Optional[bytes]:
-    """The comma-separated list plugline_host_tools takes; None for none."""
+    """The JSON array of names plugline_host_tools takes; None for none."""
     if isinstance(names, (str, bytes, bytearray)) or not isinstance(names, abc.Iterable):
         raise TypeError(f"plugline: builtin_tools must be a list of tool names, not "
                         f"{type(names).__name__}")
@@ -327,8 +327,8 @@ def _encode_tool_names(names: Iterable[str]) -> Optional[bytes]:
         name_bytes = _encode_name(name, "a tool name")
         if b"," in name_bytes or not name_bytes.strip():
             raise ValueError(f"plugline: {name!r} is not a tool name")
-        encoded.append(name_bytes)
-    return b",".join(encoded) if encoded else None
+        encoded.append(name)
+    return json.dumps(encoded).encode("ascii") if encoded else None
 
 
 def _encode_path(path: StrPath, what: str) -> bytes:

@@ -408,7 +408,11 @@ typedef int (*plugline_hook_fn)(const char *event, const char *payload_json, siz
 typedef struct plugline_hook_options {
   size_t struct_size; /* sizeof(plugline_hook_options); fields past it are taken as unset */
   const char *id;     /* unique among the host's native hooks; shown in results */
-  const char *events; /* comma-separated event names; "*" = every event; NULL or "" = none */
+  /* The events it subscribes to, a JSON array of names: ["pre_tool_call","post_tool_call"];
+   * ["*"] = every event; NULL, "" or [] = none. (The comma-separated form of ABI version 1,
+   * "pre_tool_call,post_tool_call" or "*", is still read.) Not a JSON array of strings when
+   * it starts with '[': PLUGLINE_EINVALID. */
+  const char *events;
   int fail_closed;    /* non-zero: a failure counts as a deny on pre_tool_call */
 } plugline_hook_options;
 
@@ -443,8 +447,10 @@ PLUGLINE_API plugline_status plugline_host_trigger(char **out_json, size_t *out_
                                                    const char *output_json, size_t output_len);
 
 /* The tools plugins add: {"tools": [{"name", "description", "parameters" (JSON Schema),
- * "plugin", "overrides_builtin"}]}. `builtin_tools` (comma-separated, may be NULL) are the
- * host's own tool names, so that a plugin tool replacing one says so. */
+ * "plugin", "overrides_builtin"}]}. `builtin_tools` (a JSON array of names, ["read","bash"];
+ * may be NULL; the comma-separated form of ABI version 1 is still read) are the host's own
+ * tool names, so that a plugin tool replacing one says so. Returns PLUGLINE_OK or
+ * PLUGLINE_EINVALID (builtin_tools starts with '[' but is not a JSON array of strings). */
 PLUGLINE_API plugline_status plugline_host_tools(char **out_json, size_t *out_len,
                                                  plugline_host *host, const char *builtin_tools);
 
