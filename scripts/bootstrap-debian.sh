@@ -45,6 +45,8 @@ PACKAGES=(
   python3 python3-pytest
   # `pip install ./bindings/python` offline, tested (setuptools and wheel build it)
   python3-pip python3-setuptools python3-wheel
+  # the C and C++ agent-loop examples parse JSON with these (examples/c_host, examples/cpp_host)
+  libcjson-dev nlohmann-json3-dev
   # the sanitizer and fuzzer builds (clang, its sanitizer and libFuzzer runtimes) and the
   # compiler cache scripts/test-all.sh uses
   clang libclang-rt-14-dev ccache

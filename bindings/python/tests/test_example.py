@@ -1,4 +1,6 @@
-"""examples/python/shape_output.py runs a command and prints plugline's summary."""
+"""The Python examples: examples/python_host/shape_output.py runs a command and prints
+plugline's summary; examples/python_host/agent_loop.py prints the agent-loop transcript every
+language's example must print."""
 
 from __future__ import annotations
 
@@ -9,7 +11,8 @@ from pathlib import Path
 
 from conftest import REPO_ROOT
 
-EXAMPLE = REPO_ROOT / "examples" / "python" / "shape_output.py"
+EXAMPLE = REPO_ROOT / "examples" / "python_host" / "shape_output.py"
+AGENT_LOOP = REPO_ROOT / "examples" / "python_host" / "agent_loop.py"
 
 
 def run_example(home: Path, *command: str) -> subprocess.CompletedProcess[str]:
@@ -37,3 +40,12 @@ def test_exit_status_is_the_commands(home: Path) -> None:
     assert result.returncode == 3
     # Shown as it is, after the line that states the outcome.
     assert result.stdout == "python: FAILED (exit 3)\nshort\n"
+
+
+def test_agent_loop_prints_the_expected_transcript() -> None:
+    environment = dict(os.environ, PYTHONPATH=str(REPO_ROOT / "bindings" / "python"))
+    result = subprocess.run(
+        ["bash", str(REPO_ROOT / "tests" / "examples" / "run_agent_loop.sh"), sys.executable,
+         str(AGENT_LOOP)], env=environment, capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "transcript as expected" in result.stdout

@@ -4,7 +4,7 @@
 // plugline would show the model instead of the full output.
 //
 //   PLUGLINE_NODE_ADDON=$PWD/build-node/lib/plugline.node \
-//     node examples/node/shape-output.js 'seq 1 500'
+//     node examples/node_host/shape-output.js 'seq 1 500'
 //
 // The raw output is kept under $PLUGLINE_HOME/outputs (default ~/.plugline/outputs); the
 // summary names the file. The script exits with the command's exit code.

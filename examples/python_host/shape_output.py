@@ -4,7 +4,7 @@
 Usage (from the repository root, after building the library into build/):
 
     PLUGLINE_LIBRARY=build/lib/libplugline.so PYTHONPATH=bindings/python \\
-        python3 examples/python/shape_output.py [--home DIR] [--shaper ID] -- COMMAND [ARG...]
+        python3 examples/python_host/shape_output.py [--home DIR] [--shaper ID] -- COMMAND [ARG...]
 
     e.g.  ... shape_output.py -- seq 500
 

@@ -9,7 +9,7 @@
 //
 // The C++ API (<plugline/host.h>) is for programs that build plugline into their own CMake
 // project (add_subdirectory, target plugline::core). Programs that use an installed plugline
-// use the C ABI instead: see examples/c/shape_host.c.
+// use the C ABI instead: see examples/c_host/shape_host.c.
 #include <cstdlib>
 #include <iostream>
 #include <iterator>
