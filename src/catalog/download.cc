@@ -15,6 +15,8 @@
 namespace plugline::catalog {
 namespace {
 
+using core::Sha256Hex;
+
 struct Sink {
   std::string data;
   uint64_t max_bytes = 0;

@@ -9,7 +9,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
-#include "catalog/digest.h"  // Sha256Hex, for callers that check what they fetched
+#include "core/digest.h"  // Sha256Hex, for callers that check what they fetched
 
 namespace plugline::catalog {
 

@@ -21,6 +21,8 @@
 namespace plugline::catalog {
 namespace {
 
+using core::Sha256Hex;
+
 constexpr int64_t kCopyFormat = 1;
 constexpr std::string_view kModuleFormats[] = {"js", "mjs", "ts", "mts"};
 

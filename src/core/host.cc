@@ -1,7 +1,8 @@
-// plugline::Host: wires configuration, the output store, the token counter and the shapers.
+// plugline::Host: configuration, the output store, the token counter, the shapers and the hook
+// chain. The backends (built-in shapers, exec and JS plugin loaders) come in through
+// core/backends.h; src/host/ wires the real ones into Host::Create.
 #include "plugline/host.h"
 
-#include <unistd.h>
 
 #include <algorithm>
 
@@ -9,7 +10,7 @@
 #include "absl/synchronization/mutex.h"
 #include "core/strings.h"
 #include "absl/time/clock.h"
-#include "builtin/builtin_shapers.h"
+#include "core/backends.h"
 #include "core/config.h"
 #include "core/dispatcher.h"
 #include "core/fs.h"
@@ -33,9 +34,6 @@
 #include "core/tokens.h"
 #include "core/trust.h"
 #include "core/version.h"
-#include "exec/exec_plugin.h"
-#include "exec/manifest_scan.h"
-#include "js/js_shaper.h"
 
 namespace plugline {
 
@@ -381,46 +379,6 @@ struct Host::Impl {
   }
 };
 
-namespace {
-
-// An exec plugin folder (src/exec) as a registry entry. What the plugin writes to stderr goes
-// to the log, one record per call.
-absl::StatusOr<core::LoadedPlugin> LoadExecHook(const core::PluginFile& file,
-                                                const core::Log* log, core::GuardRecords* guards,
-                                                std::vector<std::string>* state_warnings) {
-  core::LoadedPlugin loaded;
-  absl::StatusOr<exec::ExecPluginManifest> manifest =
-      exec::LoadExecPluginManifest(file.root, &loaded.warnings);
-  if (!manifest.ok()) return manifest.status();
-  // Remembered, so that the plugin still fails closed if its manifest later stops parsing.
-  guards->Loaded(file.root,
-                 {manifest->name, manifest->fail_closed, manifest->protect, file.source},
-                 state_warnings);
-  for (const std::string& warning : loaded.warnings) {
-    log->Write("warn", StrCat("plugin ", manifest->name), warning);
-  }
-  exec::ExecPluginStderrSink sink = [log](const std::string& id, std::string_view text) {
-    log->Write("info", StrCat("plugin ", id, " stderr"), text);
-  };
-  absl::StatusOr<std::shared_ptr<core::HookPlugin>> hook =
-      exec::LoadExecPlugin(file.root, nullptr, std::move(sink));
-  if (!hook.ok()) return hook.status();
-  loaded.hook = *std::move(hook);
-  loaded.id = manifest->name;
-  loaded.kind = "exec-hook";
-  loaded.version = manifest->version;
-  loaded.description = manifest->description;
-  loaded.events = manifest->hooks;
-  // A changed manifest or program reloads the plugin (and restarts a persistent one).
-  loaded.files.push_back(manifest->manifest_path);
-  if (manifest->resolved_command.starts_with(StrCat(manifest->dir, "/"))) {
-    loaded.files.push_back(manifest->resolved_command);
-  }
-  return loaded;
-}
-
-}  // namespace
-
 Host::Host(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 Host::~Host() {
   // OpenCode plugins' dispose hooks, in order, before their isolates go.
@@ -433,8 +391,9 @@ void Host::DisposePlugins() {
   if (impl_ != nullptr && impl_->plugins != nullptr) impl_->plugins->DisposeAll();
 }
 
-absl::StatusOr<std::unique_ptr<Host>> Host::Create(HostOptions options) {
-  auto impl = std::make_unique<Impl>();
+absl::StatusOr<std::unique_ptr<Host>> internal::HostAccess::Create(
+    HostOptions options, const core::BackendFactory& backends) {
+  auto impl = std::make_unique<Host::Impl>();
   absl::StatusOr<std::string> home = core::ResolveHome(options.home);
   if (!home.ok()) return home.status();
   impl->home = *home;
@@ -443,68 +402,56 @@ absl::StatusOr<std::unique_ptr<Host>> Host::Create(HostOptions options) {
   }
   impl->stats = std::make_unique<core::StatsStore>(impl->home);
   impl->log = std::make_unique<core::Log>(core::JoinPath(impl->home, "logs"));
-  for (auto& shaper : builtin::MakeBuiltinShapers()) impl->builtins.push_back(std::move(shaper));
-  js::JsShaperOptions js_options;
-  js_options.code_cache_dir = core::JoinPath(impl->home, "cache/v8");
-  js_options.log = impl->log.get();
-  js_options.host.directory = options.project_dir;
-  if (js_options.host.directory.empty()) {
-    char cwd[4096];
-    if (::getcwd(cwd, sizeof cwd) != nullptr) js_options.host.directory = cwd;
-  }
-  js_options.host.server_url = options.server_url;
-  js_options.host.client = options.client;
-  js_options.host.config_json =
-      options.plugin_config_json.empty() ? "{}" : options.plugin_config_json;
-  const core::Log* log = impl->log.get();
   impl->guards = std::make_unique<core::GuardRecords>(impl->home);
-  Impl* state = impl.get();
+  impl->options = std::move(options);
+  Host::Impl* state = impl.get();
+  const core::Log* log = impl->log.get();
+  core::BackendContext context;
+  context.options = &impl->options;
+  context.home = impl->home;
+  context.log = log;
+  context.guards = impl->guards.get();
+  context.warn = [state](std::string_view source, const std::vector<std::string>& warnings) {
+    state->Warn(source, warnings);
+  };
+  core::Backends made = backends(context);
+  impl->builtins = std::move(made.builtin_shapers);
+  core::PluginRegistry::Loader load = std::move(made.load);
   core::GuardRecords* guards = impl->guards.get();
   impl->plugins = std::make_unique<core::PluginRegistry>(
-      [js_options, log, guards, state](const core::PluginFile& file,
-                                       const core::JsPluginSettings& settings)
-          -> absl::StatusOr<core::LoadedPlugin> {
-        std::vector<std::string> warnings;
+      [load, log](const core::PluginFile& file,
+                  const core::JsPluginSettings& settings) -> absl::StatusOr<core::LoadedPlugin> {
         absl::StatusOr<core::LoadedPlugin> loaded =
-            file.kind == core::PluginKind::kExec ? LoadExecHook(file, log, guards, &warnings)
-                                                 : js::LoadJsShaper(file, settings, js_options);
-        state->Warn("plugins", warnings);
+            load ? load(file, settings)
+                 : absl::StatusOr<core::LoadedPlugin>(
+                       absl::UnimplementedError("this host loads no plugin files"));
         if (!loaded.ok()) {
           log->Write("error", StrCat("plugin ", file.name),
                      StrCat(file.entry, " is broken: ", loaded.status().message()));
         }
         return loaded;
       },
-      // What a manifest says even when it is broken, and what the last good load said when
-      // the manifest no longer parses.
-      [guards](const core::PluginFile& file) -> core::PluginHints {
-        core::PluginHints hints;
-        if (file.kind != core::PluginKind::kExec) return hints;
-        exec::ExecManifestHints scan = exec::ScanExecManifest(file.root);
-        hints.id = scan.name;
-        hints.fail_closed = scan.fail_closed;
-        hints.protect = scan.protect;
-        hints.events = scan.hooks;
-        // The records were read (and their problems reported) when the configuration loaded.
-        if (!scan.parsed) {
-          if (std::optional<core::GuardRecord> record = guards->Find(file.root, nullptr)) {
-            hints.fail_closed = hints.fail_closed || record->fail_closed;
-            hints.protect = hints.protect || record->protect;
-            if (hints.id.empty()) hints.id = record->id;
-          }
-        }
-        return hints;
-      },
+      std::move(made.probe),
       [guards](const std::string& folder) {
         std::optional<core::GuardRecord> record = guards->Find(folder, nullptr);
         return record.has_value() && (record->fail_closed || record->protect);
       });
   // A host's client is called on the thread running the plugin: while loading too.
-  if (options.client && !options.client_thread_safe) impl->plugins->LoadOnCallingThread();
-  impl->options = std::move(options);
+  if (impl->options.client && !impl->options.client_thread_safe) {
+    impl->plugins->LoadOnCallingThread();
+  }
   impl->LoadConfiguration();
   return std::unique_ptr<Host>(new Host(std::move(impl)));
 }
+
+namespace core {
+
+absl::StatusOr<std::unique_ptr<Host>> CreateHost(HostOptions options,
+                                                 const BackendFactory& backends) {
+  return internal::HostAccess::Create(std::move(options), backends);
+}
+
+}  // namespace core
 
 void Host::Reload() { impl_->LoadConfiguration(); }
 

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "core/backends.h"
 #include "core/config.h"
 #include "core/output_capture.h"
 #include "plugline/host.h"
@@ -29,6 +30,9 @@ struct WatchedPath {
 namespace plugline::internal {
 
 struct HostAccess {
+  // Host::Create with these backends (core::CreateHost).
+  static absl::StatusOr<std::unique_ptr<Host>> Create(HostOptions options,
+                                                      const core::BackendFactory& backends);
   // How the host captures outputs now.
   static core::CaptureSettings CaptureSettings(Host& host);
   // Shapes an output captured elsewhere with these settings, as OutputCapture::Finish does

@@ -14,7 +14,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
-#include "catalog/digest.h"
+#include "core/digest.h"
 #include "core/config.h"
 #include "core/fs.h"
 #include "core/json.h"
@@ -70,7 +70,7 @@ class ContentWalker {
     if (auto it = known_.find(shown); it != known_.end() && it->second->stamp == file.stamp) {
       file.sha256 = it->second->sha256;
     } else {
-      absl::StatusOr<std::string> sha = catalog::Sha256FileHex(path, kTrustMaxBytes);
+      absl::StatusOr<std::string> sha = core::Sha256FileHex(path, kTrustMaxBytes);
       if (!sha.ok()) {
         if (absl::IsNotFound(sha.status())) return absl::OkStatus();  // gone meanwhile
         return sha.status();
@@ -115,7 +115,7 @@ class ContentWalker {
     // than a millisecond) for the common project with nothing to trust.
     content.digest = listing.empty()
                          ? "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
-                         : catalog::Sha256Hex(listing);
+                         : core::Sha256Hex(listing);
     content.files = std::move(files_);
     return content;
   }

@@ -11,7 +11,7 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_replace.h"
-#include "catalog/digest.h"
+#include "core/digest.h"
 #include "catalog/loopback_server.h"
 #include "cli/cli_runner.h"
 #include "core/fs.h"
@@ -21,6 +21,8 @@
 
 namespace plugline::catalog {
 namespace {
+
+using core::Sha256Hex;
 
 using plugline::testing::Cli;
 using plugline::testing::ReadFileOrEmpty;

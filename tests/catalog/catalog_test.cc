@@ -9,7 +9,7 @@
 
 #include "absl/strings/match.h"
 #include "catalog/archive.h"
-#include "catalog/digest.h"
+#include "core/digest.h"
 #include "catalog/index.h"
 #include "catalog/signature.h"
 #include "core/fs.h"

@@ -13,6 +13,8 @@
 namespace plugline::catalog {
 namespace {
 
+using core::Sha256Hex;
+
 using plugline::testing::ReadFileOrEmpty;
 using plugline::testing::TempDir;
 using plugline::testing::WriteFile;

@@ -74,7 +74,7 @@ TEST_CASE("trust content: config, plugins, config dirs and the project's package
   CHECK(std::is_sorted(paths.begin(), paths.end()));
   for (const ContentFile& file : content->files) {
     if (file.path == ".plugline/plugins/shaper.js") {
-      CHECK(file.sha256 == catalog::Sha256Hex("export default {};\n"));
+      CHECK(file.sha256 == core::Sha256Hex("export default {};\n"));
     }
   }
   // The digest is of the whole listing: any file's change changes it.
@@ -133,7 +133,7 @@ TEST_CASE("trust store: trust, change, add, remove, trust again, revoke") {
   CHECK(UntrustedReason(store.Check(project.path(), nullptr)).empty());
   std::string stored = ReadFileOrEmpty(store.path());
   CHECK(Contains(stored, R"("version":1)"));
-  CHECK(Contains(stored, catalog::Sha256Hex("export default {};\n")));
+  CHECK(Contains(stored, core::Sha256Hex("export default {};\n")));
   struct stat st;
   REQUIRE(::stat(store.path().c_str(), &st) == 0);
   CHECK((st.st_mode & 0777) == 0600);

@@ -177,7 +177,7 @@ TEST_CASE("plugline trust: a project's plugins are inert until trusted, and agai
   exec::ProcessResult show = cli.Run({"trust", "--show"});
   CHECK(show.exit_status == 0);
   CHECK(Contains(show.output, StrCat("project ", project, ": not trusted")));
-  CHECK(Contains(show.output, StrCat(catalog::Sha256Hex(program), "  .plugline/plugins/rewrite/run.sh")));
+  CHECK(Contains(show.output, StrCat(core::Sha256Hex(program), "  .plugline/plugins/rewrite/run.sh")));
   CHECK(Contains(show.output, ".plugline/plugins/rewrite/plugin.yaml"));
   CHECK(Contains(show.output, StrCat("to let these load: ", command)));
   CHECK(!core::PathExists(cli.home.Sub("trust.json")));
@@ -188,7 +188,7 @@ TEST_CASE("plugline trust: a project's plugins are inert until trusted, and agai
   exec::ProcessResult trusted = cli.Run({"trust"});
   CHECK(trusted.exit_status == 0);
   CHECK(Contains(trusted.output, StrCat("trusted ", project, " (2 files")));
-  CHECK(Contains(trusted.output, catalog::Sha256Hex(program)));
+  CHECK(Contains(trusted.output, core::Sha256Hex(program)));
   r = cli.Hook();
   CHECK(core::PathExists(marker));
   CHECK(Contains(r.output, "project plugin ran"));

@@ -18,7 +18,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_format.h"
 #include "absl/time/clock.h"
-#include "catalog/digest.h"
+#include "core/digest.h"
 #include "catalog/index.h"
 #include "catalog/manager.h"
 #include "catalog/signature.h"
@@ -32,6 +32,8 @@
 
 namespace plugline::catalog {
 namespace {
+
+using core::Sha256Hex;
 
 constexpr int kExitUsage = 2;
 

@@ -1,7 +1,7 @@
-// SHA-256 of bytes, and of a file read in pieces (OpenSSL): what project trust records for every file it
-// trusts (core/trust.h). Lives here because src/catalog is where OpenSSL is used.
-#ifndef PLUGLINE_CATALOG_DIGEST_H_
-#define PLUGLINE_CATALOG_DIGEST_H_
+// SHA-256 of bytes, and of a file read in pieces (OpenSSL): what project trust records for
+// every file it trusts (core/trust.h), and what the catalog checks downloads against.
+#ifndef PLUGLINE_CORE_DIGEST_H_
+#define PLUGLINE_CORE_DIGEST_H_
 
 #include <cstdint>
 #include <string>
@@ -9,19 +9,19 @@
 
 #include "absl/status/statusor.h"
 
-namespace plugline::catalog {
+namespace plugline::core {
+
+// Lower-case hex SHA-256 of `data`.
+std::string Sha256Hex(std::string_view data);
 
 // Lower-case hex SHA-256 of the regular file at `path` (symlinks followed), read 64 KiB at a
 // time so memory stays flat whatever its size. Opened with O_NONBLOCK and checked to be a
 // regular file after opening, so a FIFO or device put in its place never blocks the caller.
 // Errors name the path: NotFound, PermissionDenied, FailedPrecondition (not a regular file),
 // ResourceExhausted (larger than `max_bytes`).
-// Lower-case hex SHA-256 of `data`.
-std::string Sha256Hex(std::string_view data);
-
 absl::StatusOr<std::string> Sha256FileHex(const std::string& path,
                                           uint64_t max_bytes = UINT64_MAX);
 
-}  // namespace plugline::catalog
+}  // namespace plugline::core
 
-#endif  // PLUGLINE_CATALOG_DIGEST_H_
+#endif  // PLUGLINE_CORE_DIGEST_H_

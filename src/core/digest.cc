@@ -1,4 +1,4 @@
-#include "catalog/digest.h"
+#include "core/digest.h"
 
 #include <fcntl.h>
 #include <openssl/evp.h>
@@ -12,7 +12,7 @@
 #include "core/fs.h"
 #include "core/strings.h"
 
-namespace plugline::catalog {
+namespace plugline::core {
 
 std::string Sha256Hex(std::string_view data) {
   unsigned char digest[EVP_MAX_MD_SIZE];
@@ -62,4 +62,4 @@ absl::StatusOr<std::string> Sha256FileHex(const std::string& path, uint64_t max_
       absl::string_view(reinterpret_cast<const char*>(digest), length));
 }
 
-}  // namespace plugline::catalog
+}  // namespace plugline::core
