@@ -798,9 +798,9 @@ plugline_status plugline_host_execute_tool(char** out_json, size_t* out_len, plu
         return Fail(PLUGLINE_EINVALID, StrCat(__func__, ": ", what, " must be a JSON object"));
       }
     }
-    absl::StatusOr<std::string> result = host->host->ExecuteTool(name, args, context);
+    absl::StatusOr<plugline::ToolResult> result = host->host->ExecuteTool(name, args, context);
     if (!result.ok()) return FromStatus(result.status());
-    return ReturnBuffer(*result, out_json, out_len);
+    return ReturnBuffer(result->ToJson(), out_json, out_len);
   });
 }
 

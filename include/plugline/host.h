@@ -21,6 +21,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "plugline/hooks.h"
+#include "plugline/plugins.h"
 
 namespace plugline {
 
@@ -254,24 +255,24 @@ class Host {
   absl::StatusOr<TriggerResult> Trigger(std::string_view name, std::string_view input_json,
                                         std::string_view output_json);
 
-  // The tools plugins add, as JSON: {"tools": [{"name", "description", "parameters" (JSON
-  // Schema), "plugin", "overrides_builtin"}]}; `builtin_tools` are the host's own tool names, so
-  // that a plugin tool replacing one says so. With two plugins defining one name, the later
-  // (in dispatch order) wins.
+  // The tools plugins add (include/plugline/plugins.h); `builtin_tools` are the host's own
+  // tool names, so that a plugin tool replacing one says so (overrides_builtin). With two
+  // plugins defining one name, the later (in dispatch order) wins. ToolsJson() is
+  // Tools().ToJson().
+  ToolList Tools(const std::vector<std::string>& builtin_tools = {});
   std::string ToolsJson(const std::vector<std::string>& builtin_tools = {});
 
   // Runs a plugin tool: `args_json` (a JSON object) is validated against its schema, defaults
-  // applied; `context_json` is {sessionID, messageID, agent, directory, worktree}. Returns
-  // {"ok", "output", "error", "title", "metadata", "plugin"}: a tool that throws or gets bad
-  // arguments is ok:false with the error. NotFound when no plugin has the tool.
-  absl::StatusOr<std::string> ExecuteTool(std::string_view name, std::string_view args_json,
-                                          std::string_view context_json);
+  // applied; `context_json` is {sessionID, messageID, agent, directory, worktree}. A tool that
+  // throws or gets bad arguments is a result with ok = false and the error. NotFound when no
+  // plugin has the tool.
+  absl::StatusOr<ToolResult> ExecuteTool(std::string_view name, std::string_view args_json,
+                                         std::string_view context_json);
 
-  // Every plugin, built-in shaper and native hook with its state, as JSON
-  // (docs/plugins-shapers.md, docs/plugins-exec.md):
-  // {"plugins": [{"id", "kind", "tier", "state", "reason", "path", "source", "version",
-  // "description", "events", "warnings"}]}. Loads plugins not loaded yet, so broken ones show
-  // their reason.
+  // Every plugin, built-in shaper and native hook with its state (include/plugline/plugins.h;
+  // docs/plugins-shapers.md, docs/plugins-exec.md). Loads plugins not loaded yet, so broken
+  // ones show their reason. PluginsJson() is Plugins().ToJson().
+  PluginList Plugins();
   std::string PluginsJson();
 
   // Enables or disables the plugin or built-in shaper `id` for every host of this home, from

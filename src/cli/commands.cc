@@ -562,16 +562,16 @@ int Tool(const std::vector<std::string>& args, CommandEnv& env) {
     w.BeginObject().Key("directory").String(env.cwd).EndObject();
     default_context = w.Take();
   }
-  absl::StatusOr<std::string> result = (*host)->ExecuteTool(
+  absl::StatusOr<ToolResult> result = (*host)->ExecuteTool(
       parsed.positional, tool_args != nullptr ? *tool_args : "{}",
       context != nullptr ? *context : default_context);
   if (!result.ok()) {
     io.Error(StrCat("tool: ", result.status().message()));
     return absl::IsNotFound(result.status()) ? 1 : kExitUsage;
   }
-  io.Out(StrCat(*result, "\n"));
+  io.Out(StrCat(result->ToJson(), "\n"));
   session.PrintNewDiagnostics();
-  return result->find("\"ok\":true") != std::string::npos ? 0 : 1;
+  return result->ok ? 0 : 1;
 }
 
 }  // namespace

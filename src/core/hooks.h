@@ -13,6 +13,7 @@
 #include "absl/status/statusor.h"
 #include "core/json.h"
 #include "plugline/hooks.h"
+#include "plugline/plugins.h"
 
 namespace plugline::core {
 
@@ -86,21 +87,9 @@ class NamedHookPlugin {
                                                        std::string_view output_json) = 0;
 };
 
-// A tool a plugin adds to the agent.
-struct ToolInfo {
-  std::string name;
-  std::string description;
-  std::string parameters_json;  // a JSON Schema object
-  std::string plugin;           // the plugin that defines it
-};
-
-struct ToolResult {
-  bool ok = false;
-  std::string output;  // the tool's output, when ok
-  std::string error;   // why it failed, when not ok (execute threw, bad arguments)
-  std::string title;
-  std::string metadata_json;  // "" when none
-};
+// A tool a plugin adds to the agent, and what running it gave (include/plugline/plugins.h).
+using ToolInfo = plugline::ToolInfo;
+using ToolResult = plugline::ToolResult;
 
 class ToolProvider {
  public:

@@ -664,23 +664,35 @@ absl::StatusOr<TriggerResult> Host::Trigger(std::string_view name, std::string_v
   return result;
 }
 
-std::string Host::ToolsJson(const std::vector<std::string>& builtin_tools) {
+ToolList Host::Tools(const std::vector<std::string>& builtin_tools) {
   // Later plugins win a name; the listing keeps one entry per name, in first-seen order.
-  std::vector<core::ToolInfo> tools;
+  ToolList list;
   for (const auto& provider : impl_->plugins->ToolProviders()) {
-    for (core::ToolInfo& tool : provider->Tools()) {
-      auto same = std::find_if(tools.begin(), tools.end(),
-                               [&](const core::ToolInfo& t) { return t.name == tool.name; });
-      if (same != tools.end()) {
+    for (ToolInfo& tool : provider->Tools()) {
+      auto same = std::find_if(list.tools.begin(), list.tools.end(),
+                               [&](const ToolInfo& t) { return t.name == tool.name; });
+      if (same != list.tools.end()) {
         *same = std::move(tool);
       } else {
-        tools.push_back(std::move(tool));
+        list.tools.push_back(std::move(tool));
       }
     }
   }
+  for (ToolInfo& tool : list.tools) {
+    tool.overrides_builtin = std::find(builtin_tools.begin(), builtin_tools.end(), tool.name) !=
+                             builtin_tools.end();
+  }
+  return list;
+}
+
+std::string Host::ToolsJson(const std::vector<std::string>& builtin_tools) {
+  return Tools(builtin_tools).ToJson();
+}
+
+std::string ToolList::ToJson() const {
   core::JsonWriter w;
   w.BeginObject().Key("tools").BeginArray();
-  for (const core::ToolInfo& tool : tools) {
+  for (const ToolInfo& tool : tools) {
     w.BeginObject();
     w.Key("name").String(tool.name);
     w.Key("description").String(tool.description);
@@ -692,50 +704,56 @@ std::string Host::ToolsJson(const std::vector<std::string>& builtin_tools) {
       w.Null();
     }
     w.Key("plugin").String(tool.plugin);
-    w.Key("overrides_builtin")
-        .Bool(std::find(builtin_tools.begin(), builtin_tools.end(), tool.name) !=
-              builtin_tools.end());
+    w.Key("overrides_builtin").Bool(tool.overrides_builtin);
     w.EndObject();
   }
   w.EndArray().EndObject();
   return w.Take();
 }
 
-absl::StatusOr<std::string> Host::ExecuteTool(std::string_view name, std::string_view args_json,
-                                              std::string_view context_json) {
+absl::StatusOr<ToolResult> Host::ExecuteTool(std::string_view name, std::string_view args_json,
+                                             std::string_view context_json) {
   std::shared_ptr<core::ToolProvider> owner;
   std::string plugin;
   for (const auto& provider : impl_->plugins->ToolProviders()) {
-    for (const core::ToolInfo& tool : provider->Tools()) {
+    for (const ToolInfo& tool : provider->Tools()) {
       if (tool.name == name) {
-        owner = provider;  // the last one wins, as in ToolsJson
+        owner = provider;  // the last one wins, as in Tools()
         plugin = tool.plugin;
       }
     }
   }
   if (owner == nullptr) return absl::NotFoundError(StrCat("no plugin tool named ", name));
-  absl::StatusOr<core::ToolResult> result = owner->ExecuteTool(name, args_json, context_json);
-  core::ToolResult failed;
+  absl::StatusOr<ToolResult> result = owner->ExecuteTool(name, args_json, context_json);
   if (!result.ok()) {  // the plugin itself failed (time budget, heap): an error result too
+    ToolResult failed;
     failed.error = std::string(result.status().message());
-    result = failed;
+    result = std::move(failed);
   }
   // A tool's thrown error, masked as the log masks it (its output is the tool's answer).
   if (!result->ok) result->error = core::RedactSecrets(result->error);
+  result->plugin = plugin;
+  if (!result->ok) {
+    impl_->log->Write("warn", StrCat("tool ", name), StrCat("failed: ", result->error));
+  }
+  return result;
+}
+
+std::string ToolResult::ToJson() const {
   core::JsonWriter w;
   w.BeginObject();
-  w.Key("ok").Bool(result->ok);
-  w.Key("output").String(result->output);
+  w.Key("ok").Bool(ok);
+  w.Key("output").String(output);
   w.Key("error");
-  if (result->ok) {
+  if (ok) {
     w.Null();
   } else {
-    w.String(result->error);
+    w.String(error);
   }
-  w.Key("title").String(result->title);
+  w.Key("title").String(title);
   absl::StatusOr<core::Value> metadata =
-      result->metadata_json.empty() ? absl::StatusOr<core::Value>(core::Value())
-                                    : core::ParseJson(result->metadata_json, "metadata");
+      metadata_json.empty() ? absl::StatusOr<core::Value>(core::Value())
+                            : core::ParseJson(metadata_json, "metadata");
   w.Key("metadata");
   if (metadata.ok()) {
     w.Value(*metadata);
@@ -744,13 +762,14 @@ absl::StatusOr<std::string> Host::ExecuteTool(std::string_view name, std::string
   }
   w.Key("plugin").String(plugin);
   w.EndObject();
-  if (!result->ok) {
-    impl_->log->Write("warn", StrCat("tool ", name), StrCat("failed: ", result->error));
-  }
   return w.Take();
 }
 
-std::string Host::PluginsJson() {
+std::string Host::PluginsJson() { return Plugins().ToJson(); }
+
+std::string PluginList::ToJson() const { return core::PluginListJson(plugins); }
+
+PluginList Host::Plugins() {
   std::vector<core::PluginInfo> infos;
   {
     absl::MutexLock lock(&impl_->mu);
@@ -824,7 +843,7 @@ std::string Host::PluginsJson() {
     }
     infos.push_back(std::move(info));
   }
-  return core::PluginListJson(infos);
+  return PluginList{std::move(infos)};
 }
 
 absl::Status Host::SetPluginEnabled(std::string_view id, bool enabled) {

@@ -31,6 +31,7 @@
 #include "absl/functional/function_ref.h"
 #include "core/json.h"
 #include "core/state_file.h"
+#include "plugline/plugins.h"
 
 namespace plugline::core {
 
@@ -39,21 +40,8 @@ struct PluginToggle {
   std::string changed_at;  // RFC 3339, UTC
 };
 
-// What `plugline plugins --install` put in place.
-struct InstallRecord {
-  std::string version;
-  std::string catalog;       // the index URL it was listed in
-  std::string url;           // where it was downloaded from
-  std::string sha256;        // of the download, as the catalog listed it and as it arrived
-  uint64_t size = 0;         // bytes of the download
-  bool verified = false;     // size and SHA-256 matched the catalog entry
-  bool signed_index = false;  // the catalog entry came from an index whose signature verified
-  std::string kind, tier, format;
-  std::string path;          // the file or folder in <home>/plugins
-  std::string installed_at;  // RFC 3339, UTC
-  std::string name, author, description, homepage;
-  std::string isolation;     // "process" or "in-process": how it runs unless config.yaml says
-};
+// What `plugline plugins --install` put in place (include/plugline/plugins.h).
+using InstallRecord = plugline::InstallRecord;
 
 class PluginStateStore {
  public:

@@ -150,33 +150,8 @@ struct LoadedPlugin {
   std::vector<std::string> warnings;  // e.g. unknown manifest keys
 };
 
-// One line of `plugline plugins`.
-struct PluginInfo {
-  std::string id;
-  std::string kind;    // "builtin-shaper", "js-shaper", "exec-hook", "opencode", "native-hook"
-  // "built-in", "community", "premium": a JS shaper's meta.tier, "community" for other
-  // plugins; "" when unknown (broken)
-  std::string tier;
-  std::string state;   // "enabled", "disabled", "broken", "shadowed", "untrusted"
-  std::string reason;  // why it is broken, disabled, shadowed or untrusted; "" when enabled
-  std::string path;    // its file; "" for built-ins
-  std::string source;  // "built-in", "global", "project", "config"
-  std::string runtime;  // a loaded JS plugin's: "node" or "sandboxed"; "" otherwise
-  std::string version;
-  std::string description;
-  std::vector<std::string> events;    // hooks: the events it runs on
-  std::vector<std::string> warnings;  // problems that did not stop it loading
-  bool protect = false;               // a protected global plugin
-  // A shaper's statistics (core/stats.h); null for plugins that shape nothing.
-  struct Stats {
-    int64_t match_count = 0, shape_count = 0, fail_count = 0;
-    int64_t tokens_saved = 0;  // negative when summaries were larger than the outputs
-    double average_shape_ms = 0;
-  };
-  std::optional<Stats> stats;
-  // Where it came from, when `plugline plugins --install` put it in place.
-  std::optional<InstallRecord> install;
-};
+// One plugin, built-in shaper or native hook of a host (include/plugline/plugins.h).
+using PluginInfo = plugline::PluginInfo;
 
 // {"plugins": [{"id", "kind", "tier", "state", "reason", "path", "source", "runtime",
 // "version", "description", "events", "warnings", "protected", "stats"}]}, null for empty

@@ -109,6 +109,43 @@ TEST_CASE("host hooks: two rewriters compose in name order") {
   CHECK(r.plugins[1].ms > 0);
 }
 
+TEST_CASE("host: Plugins() lists built-in shapers, exec hooks and native hooks, typed, as PluginsJson does") {
+  Fixture f;
+  Tagger(f.home.Sub("plugins/tagger"), "tagger", "--t");
+  ShPlugin(f.home.Sub("plugins/broken"), "broken", "exit 0", "[pre_tool_call]", "bogus: [");
+  f.Open();
+  REQUIRE(f.host->AddHook({"native", {"post_tool_call"}, [](std::string_view, std::string_view) {
+                             return absl::StatusOr<HookAnswer>(HookAnswer{});
+                           }}).ok());
+  const PluginList list = f.host->Plugins();
+  auto find = [&](std::string_view id) -> const PluginInfo* {
+    for (const PluginInfo& info : list.plugins) {
+      if (info.id == id) return &info;
+    }
+    return nullptr;
+  };
+  const PluginInfo* generic = find("builtin-generic");
+  REQUIRE(generic != nullptr);
+  CHECK(generic->kind == "builtin-shaper");
+  CHECK(generic->state == "enabled");
+  CHECK(generic->stats.has_value());  // a shaper's figures, zero so far
+  const PluginInfo* tagger = find("tagger");
+  REQUIRE(tagger != nullptr);
+  CHECK(tagger->kind == "exec-hook");
+  CHECK(tagger->source == "global");
+  CHECK(tagger->events == std::vector<std::string>{"pre_tool_call"});
+  CHECK_FALSE(tagger->stats.has_value());
+  const PluginInfo* broken = find("broken");
+  REQUIRE(broken != nullptr);
+  CHECK(broken->state == "broken");
+  CHECK_FALSE(broken->reason.empty());
+  const PluginInfo* native = find("native");
+  REQUIRE(native != nullptr);
+  CHECK(native->kind == "native-hook");
+  CHECK(native->source == "host");
+  CHECK(list.ToJson() == f.host->PluginsJson());
+}
+
 TEST_CASE("host hooks: order is global config dirs, project config dirs, global, project") {
   Fixture f;
   WriteFile(f.home.Sub("config.yaml"), "plugins:\n  dirs: [from-global-config]\n");

@@ -176,7 +176,7 @@ export default tool({ description: "Greets", args: {}, async execute() { return 
   auto run = [&](std::string_view name, std::string_view args) {
     auto result = (*host)->ExecuteTool(name, args, "{}");
     REQUIRE_MESSAGE(result.ok(), result.status().ToString());
-    auto value = core::ParseJson(*result, "tool");
+    auto value = core::ParseJson(result->ToJson(), "tool");
     REQUIRE(value.ok());
     return *std::move(value);
   };
@@ -257,7 +257,7 @@ export default tool({ description: "Greets", args: {}, async execute() { return 
   CHECK(state_of(*host, "proj-pkg") == "enabled project-opencode-config");
   auto tool = host->ExecuteTool("greet", "{}", "{}");
   REQUIRE(tool.ok());
-  CHECK(Contains(*tool, "hi from the project"));
+  CHECK(Contains(tool->output, "hi from the project"));
 
   // A changed plugin file un-trusts the project again.
   WriteFile(project.Sub(".opencode/plugins/p.js"), Tagger("Q"));

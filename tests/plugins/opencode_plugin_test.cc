@@ -349,17 +349,31 @@ export default async ({ directory }) => ({
   CHECK(Str(*schema->Find("properties")->Find("a"), "type") == "number");
   CHECK(Str(*schema->Find("properties")->Find("a"), "description") == "first");
   CHECK(list[1].Find("overrides_builtin")->as_bool());  // "read" replaces the host's tool
+  // The same, typed.
+  const ToolList typed = f.host->Tools({"read", "bash"});
+  REQUIRE(typed.tools.size() == 2);
+  CHECK(typed.tools[0].name == "add");
+  CHECK(typed.tools[0].plugin == "math");
+  CHECK_FALSE(typed.tools[0].overrides_builtin);
+  CHECK(typed.tools[1].overrides_builtin);
+  CHECK(core::ParseJson(typed.tools[0].parameters_json, "parameters")->is_object());
+  CHECK(typed.ToJson() == f.host->ToolsJson({"read", "bash"}));
 
   auto added = f.host->ExecuteTool("add", R"({"a":2})", R"({"directory":"/w","sessionID":"s"})");
   REQUIRE(added.ok());
-  CHECK(Contains(*added, R"("ok":true,"output":"3 in /w")"));
+  CHECK(added->ok);
+  CHECK(added->output == "3 in /w");
+  CHECK(added->plugin == "math");
+  CHECK(Contains(added->ToJson(), R"({"ok":true,"output":"3 in /w","error":null,)"));
   auto bad = f.host->ExecuteTool("add", R"({"a":"two"})", "{}");
   REQUIRE(bad.ok());
-  CHECK(Contains(*bad, R"("ok":false)"));
-  CHECK(Contains(*bad, "invalid arguments for add"));
+  CHECK_FALSE(bad->ok);
+  CHECK(Contains(bad->error, "invalid arguments for add"));
+  CHECK(Contains(bad->ToJson(), R"("ok":false)"));
   auto thrown = f.host->ExecuteTool("read", R"({"path":"x"})", "{}");
   REQUIRE(thrown.ok());
-  CHECK(Contains(*thrown, R"("error":"cannot read x")"));
+  CHECK(thrown->error == "cannot read x");
+  CHECK(Contains(thrown->ToJson(), R"("error":"cannot read x")"));
   CHECK(absl::IsNotFound(f.host->ExecuteTool("nope", "{}", "{}").status()));
 }
 
