@@ -360,328 +360,383 @@ size_t GraphRun(std::string_view s) {
   return i;
 }
 
-PatchReport ParsePatch(const std::vector<std::string_view>& lines) {
-  PatchReport r;
-  const size_t n = lines.size();
-  r.kind.assign(n, kOther);
-  enum class HunkMode { kNone, kUnified, kCombined, kNormal } hunk = HunkMode::kNone;
-  uint64_t old_left = 0, new_left = 0;
-  size_t parents = 0;
-  enum class Msg { kNone, kHeader, kMessage, kEmailHeader, kEmailBody } msg = Msg::kNone;
-  bool subject_seen = false;
-  bool header_open = false;  // between a file header and its first hunk
-  bool git_file = false;
-  bool binary_data = false;
-  bool graph = false;
-  size_t graph_width = 0;
-  for (std::string_view l : lines) {
-    if (IsBlank(l)) continue;
-    graph = l.starts_with("* ") || l == "*";
-    break;
+// Reads a diff, a patch series or a log line by line into a PatchReport. Each step below takes
+// the current line and returns whether it was that step's kind of line; Run() tries them in
+// order: the graph margin, the body of an open hunk, binary patch data, the commit (or mail)
+// headers and message, a file's header lines, a hunk header, then the rest (stat blocks,
+// one-line commits, "Only in", a patch's signature).
+class PatchParser {
+ public:
+  explicit PatchParser(const std::vector<std::string_view>& lines) : lines_(lines), n_(lines.size()) {
+    r_.kind.assign(n_, kOther);
+    for (std::string_view l : lines) {
+      if (IsBlank(l)) continue;
+      graph_ = l.starts_with("* ") || l == "*";
+      break;
+    }
   }
 
-  auto file = [&]() -> FileInfo* { return r.files.empty() ? nullptr : &r.files.back(); };
-  auto start_file = [&](size_t i, std::string_view path, bool real) {
+  PatchReport Run() && {
+    for (i_ = 0; i_ < n_; ++i_) {
+      std::string_view s = lines_[i_];
+      if (graph_ && !StripGraph(s)) continue;
+      if (HunkBody(s) || BinaryData(s) || CommitText(s) || FileHeader(s) || HunkHeader(s) ||
+          OtherKnownLine(s)) {
+        continue;
+      }
+      r_.kind[i_] = LooksLikeErrorLine(s) ? kKeep : kOther;
+    }
+    return std::move(r_);
+  }
+
+ private:
+  enum class HunkMode { kNone, kUnified, kCombined, kNormal };
+  enum class Msg { kNone, kHeader, kMessage, kEmailHeader, kEmailBody };
+
+  FileInfo* file() { return r_.files.empty() ? nullptr : &r_.files.back(); }
+
+  void StartFile(std::string_view path, bool real) {
     FileInfo f;
-    f.line = i;
+    f.line = i_;
     f.path = path;
     f.real = real;
-    f.first_hunk = r.hunks.size();
-    if (!r.commits.empty()) f.commit = r.commits.size() - 1;
-    r.files.push_back(f);
-    header_open = real;
-  };
-  auto start_hunk = [&](size_t i) {
-    if (r.files.empty()) start_file(i, {}, false);  // hunks with no file header before them
-    header_open = false;
-    r.files.back().hunks++;
-    r.hunks.push_back(HunkInfo{r.files.size() - 1, 0, 0});
-  };
-  auto changed = [&](size_t i, bool add) {
-    r.kind[i] = add ? kAdd : kDel;
-    ++r.changed;
-    (add ? r.added : r.removed)++;
-    (add ? r.files.back().added : r.files.back().removed)++;
-    (add ? r.hunks.back().added : r.hunks.back().removed)++;
-  };
+    f.first_hunk = r_.hunks.size();
+    if (!r_.commits.empty()) f.commit = r_.commits.size() - 1;
+    r_.files.push_back(f);
+    header_open_ = real;
+  }
 
-  for (size_t i = 0; i < n; ++i) {
-    std::string_view s = lines[i];
-    if (graph) {
-      size_t run = GraphRun(s);
-      std::string_view rest = s.substr(run);
-      if (rest.empty()) {
-        r.kind[i] = kBlank;
-        continue;
-      }
-      if (IsCommitLine(rest) || rest.starts_with("diff ") || IsOnelineCommit(rest)) {
-        graph_width = run;
-      }
-      s = s.substr(std::min(run, graph_width));
-    }
+  void StartHunk(HunkMode mode) {
+    if (r_.files.empty()) StartFile({}, false);  // hunks with no file header before them
+    header_open_ = false;
+    r_.files.back().hunks++;
+    r_.hunks.push_back(HunkInfo{r_.files.size() - 1, 0, 0});
+    r_.kind[i_] = kHunkHeader;
+    hunk_ = mode;
+  }
 
-    // Inside a hunk.
-    if (hunk == HunkMode::kUnified) {
-      if (old_left > 0 || new_left > 0) {
-        char c = s.empty() ? ' ' : s[0];
-        if (c == ' ' && old_left > 0 && new_left > 0) {
-          r.kind[i] = kContext;
-          ++r.context;
-          --old_left;
-          --new_left;
-          continue;
-        }
-        if (c == '-' && old_left > 0) {
-          changed(i, false);
-          --old_left;
-          continue;
-        }
-        if (c == '+' && new_left > 0) {
-          changed(i, true);
-          --new_left;
-          continue;
-        }
-      }
-      if (s.starts_with("\\")) {
-        r.kind[i] = kContext;
-        ++r.context;
-        continue;
-      }
-      hunk = HunkMode::kNone;
-    } else if (hunk == HunkMode::kCombined) {
-      bool body = s.size() >= parents;
-      for (size_t k = 0; body && k < parents; ++k) body = s[k] == ' ' || s[k] == '+' || s[k] == '-';
-      if (body) {
-        std::string_view cols = s.substr(0, parents);
-        if (cols.find('+') != std::string_view::npos) {
-          changed(i, true);
-        } else if (cols.find('-') != std::string_view::npos) {
-          changed(i, false);
-        } else {
-          r.kind[i] = kContext;
-          ++r.context;
-        }
-        continue;
-      }
-      if (s.starts_with("\\")) {
-        r.kind[i] = kContext;
-        ++r.context;
-        continue;
-      }
-      hunk = HunkMode::kNone;
-    } else if (hunk == HunkMode::kNormal) {
-      if ((s.starts_with("< ") || s == "<") && old_left > 0) {
-        changed(i, false);
-        --old_left;
-        continue;
-      }
-      if (s == "---" && old_left == 0 && new_left > 0) {
-        r.kind[i] = kMeta;
-        continue;
-      }
-      if ((s.starts_with("> ") || s == ">") && new_left > 0) {
-        changed(i, true);
-        --new_left;
-        continue;
-      }
-      if (s.starts_with("\\")) {
-        r.kind[i] = kContext;
-        ++r.context;
-        continue;
-      }
-      hunk = HunkMode::kNone;
-    }
-    if (binary_data) {
-      if (!s.starts_with("diff ") && !IsCommitLine(s) && !IsMboxFromLine(s)) {
-        r.kind[i] = kMeta;
-        continue;
-      }
-      binary_data = false;
-    }
+  void Changed(bool add) {
+    r_.kind[i_] = add ? kAdd : kDel;
+    ++r_.changed;
+    (add ? r_.added : r_.removed)++;
+    (add ? r_.files.back().added : r_.files.back().removed)++;
+    (add ? r_.hunks.back().added : r_.hunks.back().removed)++;
+  }
 
-    // Between hunks.
+  void Context() {
+    r_.kind[i_] = kContext;
+    ++r_.context;
+  }
+
+  // `git log --graph`: drops the graph's margin from `s`; false for a line that is only graph.
+  bool StripGraph(std::string_view& s) {
+    const size_t run = GraphRun(s);
+    std::string_view rest = s.substr(run);
+    if (rest.empty()) {
+      r_.kind[i_] = kBlank;
+      return false;
+    }
+    if (IsCommitLine(rest) || rest.starts_with("diff ") || IsOnelineCommit(rest)) {
+      graph_width_ = run;
+    }
+    s = s.substr(std::min(run, graph_width_));
+    return true;
+  }
+
+  // A line of the open hunk, counted against what its header announced; a line that does not
+  // fit closes the hunk (false).
+  bool HunkBody(std::string_view s) {
+    if (hunk_ == HunkMode::kNone) return false;
+    if (hunk_ == HunkMode::kUnified && UnifiedLine(s)) return true;
+    if (hunk_ == HunkMode::kCombined && CombinedLine(s)) return true;
+    if (hunk_ == HunkMode::kNormal && NormalLine(s)) return true;
+    if (s.starts_with("\\")) {  // "\ No newline at end of file"
+      Context();
+      return true;
+    }
+    hunk_ = HunkMode::kNone;
+    return false;
+  }
+
+  bool UnifiedLine(std::string_view s) {
+    if (old_left_ == 0 && new_left_ == 0) return false;
+    const char c = s.empty() ? ' ' : s[0];
+    if (c == ' ' && old_left_ > 0 && new_left_ > 0) {
+      Context();
+      --old_left_;
+      --new_left_;
+      return true;
+    }
+    if (c == '-' && old_left_ > 0) {
+      Changed(false);
+      --old_left_;
+      return true;
+    }
+    if (c == '+' && new_left_ > 0) {
+      Changed(true);
+      --new_left_;
+      return true;
+    }
+    return false;
+  }
+
+  // `diff --cc`: one column of +/-/space per parent.
+  bool CombinedLine(std::string_view s) {
+    bool body = s.size() >= parents_;
+    for (size_t k = 0; body && k < parents_; ++k) body = s[k] == ' ' || s[k] == '+' || s[k] == '-';
+    if (!body) return false;
+    std::string_view cols = s.substr(0, parents_);
+    if (cols.find('+') != std::string_view::npos) {
+      Changed(true);
+    } else if (cols.find('-') != std::string_view::npos) {
+      Changed(false);
+    } else {
+      Context();
+    }
+    return true;
+  }
+
+  // `diff`'s normal format: "< old", "---", "> new".
+  bool NormalLine(std::string_view s) {
+    if ((s.starts_with("< ") || s == "<") && old_left_ > 0) {
+      Changed(false);
+      --old_left_;
+      return true;
+    }
+    if (s == "---" && old_left_ == 0 && new_left_ > 0) {
+      r_.kind[i_] = kMeta;
+      return true;
+    }
+    if ((s.starts_with("> ") || s == ">") && new_left_ > 0) {
+      Changed(true);
+      --new_left_;
+      return true;
+    }
+    return false;
+  }
+
+  // The lines of a "GIT binary patch", up to the next diff or commit.
+  bool BinaryData(std::string_view s) {
+    if (!binary_data_) return false;
+    if (!s.starts_with("diff ") && !IsCommitLine(s) && !IsMboxFromLine(s)) {
+      r_.kind[i_] = kMeta;
+      return true;
+    }
+    binary_data_ = false;
+    return false;
+  }
+
+  // Blank lines, and a commit's (or a mailed patch's) first line, header fields and message.
+  bool CommitText(std::string_view s) {
     if (IsBlank(s)) {
-      r.kind[i] = kBlank;
-      if (msg == Msg::kHeader) msg = Msg::kMessage;
-      if (msg == Msg::kEmailHeader) msg = Msg::kEmailBody;
-      continue;
+      r_.kind[i_] = kBlank;
+      if (msg_ == Msg::kHeader) msg_ = Msg::kMessage;
+      if (msg_ == Msg::kEmailHeader) msg_ = Msg::kEmailBody;
+      return true;
     }
     if (IsCommitLine(s) || IsMboxFromLine(s)) {
-      r.kind[i] = kCommit;
-      r.commits.push_back(CommitInfo{i, 0});
-      r.full_commits = true;
-      msg = IsCommitLine(s) ? Msg::kHeader : Msg::kEmailHeader;
-      subject_seen = false;
-      header_open = false;
-      continue;
+      r_.kind[i_] = kCommit;
+      r_.commits.push_back(CommitInfo{i_, 0});
+      r_.full_commits = true;
+      msg_ = IsCommitLine(s) ? Msg::kHeader : Msg::kEmailHeader;
+      subject_seen_ = false;
+      header_open_ = false;
+      return true;
     }
-    if (msg == Msg::kHeader) {
-      if (IsHeaderField(s)) {
-        r.kind[i] = kHeaderField;
-        continue;
-      }
-      msg = Msg::kNone;
-    } else if (msg == Msg::kEmailHeader) {
-      if (s.starts_with("From:") || s.starts_with("Date:") || s.starts_with("Subject:")) {
-        r.kind[i] = kKeep;
-        subject_seen = subject_seen || s.starts_with("Subject:");
-      } else if (s[0] == ' ' || s[0] == '\t') {
-        r.kind[i] = kKeep;  // a folded header line
-      } else {
-        r.kind[i] = kMeta;
-      }
-      continue;
-    } else if (msg == Msg::kEmailBody) {
-      if (s == "---") {
-        r.kind[i] = kMeta;
-        msg = Msg::kNone;
-        continue;
-      }
-      if (!s.starts_with("diff --git ")) {
-        r.kind[i] = kBody;
-        r.commits.back().body++;
-        continue;
-      }
-      msg = Msg::kNone;
-    } else if (msg == Msg::kMessage) {
-      if (s.starts_with("    ")) {
-        if (!subject_seen && !IsBlank(s)) {
-          r.kind[i] = kKeep;
-          r.commits.back().subject = i;
-          subject_seen = true;
+    switch (msg_) {
+      case Msg::kHeader:
+        if (IsHeaderField(s)) {
+          r_.kind[i_] = kHeaderField;
+          return true;
+        }
+        break;
+      case Msg::kEmailHeader:
+        if (s.starts_with("From:") || s.starts_with("Date:") || s.starts_with("Subject:")) {
+          r_.kind[i_] = kKeep;
+          subject_seen_ = subject_seen_ || s.starts_with("Subject:");
+        } else if (s[0] == ' ' || s[0] == '\t') {
+          r_.kind[i_] = kKeep;  // a folded header line
         } else {
-          r.kind[i] = kBody;
-          r.commits.back().body++;
+          r_.kind[i_] = kMeta;
         }
-        continue;
-      }
-      msg = Msg::kNone;
+        return true;
+      case Msg::kEmailBody:
+        if (s == "---") {
+          r_.kind[i_] = kMeta;
+          msg_ = Msg::kNone;
+          return true;
+        }
+        if (!s.starts_with("diff --git ")) {
+          r_.kind[i_] = kBody;
+          r_.commits.back().body++;
+          return true;
+        }
+        break;
+      case Msg::kMessage:
+        if (s.starts_with("    ")) {
+          if (!subject_seen_ && !IsBlank(s)) {
+            r_.kind[i_] = kKeep;
+            r_.commits.back().subject = i_;
+            subject_seen_ = true;
+          } else {
+            r_.kind[i_] = kBody;
+            r_.commits.back().body++;
+          }
+          return true;
+        }
+        break;
+      case Msg::kNone:
+        return false;
     }
+    msg_ = Msg::kNone;
+    return false;
+  }
 
+  // A file's first line ("diff …", "Index: …", a plain diff's "---"/"+++" pair) and, until its
+  // first hunk, its git header lines (index, ---/+++, modes, renames, binary markers).
+  bool FileHeader(std::string_view s) {
     if (s.starts_with("diff ") && s.size() > 5 && s[5] != ' ') {
-      start_file(i, DiffLinePath(s), true);
-      git_file = s.starts_with("diff --git ") || s.starts_with("diff --cc ") ||
-                 s.starts_with("diff --combined ");
-      r.kind[i] = kFileHeader;
-      continue;
+      StartFile(DiffLinePath(s), true);
+      git_file_ = s.starts_with("diff --git ") || s.starts_with("diff --cc ") ||
+                  s.starts_with("diff --combined ");
+      r_.kind[i_] = kFileHeader;
+      return true;
     }
-    if (s.starts_with("Index: ") && i + 1 < n && lines[i + 1].starts_with("=====")) {
-      start_file(i, s.substr(7), true);
-      git_file = false;
-      r.kind[i] = kFileHeader;
-      r.kind[++i] = kMeta;
-      continue;
+    if (s.starts_with("Index: ") && i_ + 1 < n_ && lines_[i_ + 1].starts_with("=====")) {
+      StartFile(s.substr(7), true);
+      git_file_ = false;
+      r_.kind[i_] = kFileHeader;
+      r_.kind[++i_] = kMeta;
+      return true;
     }
-    if (header_open) {
-      if (s.starts_with("index ") || s.starts_with("--- ") || s.starts_with("+++ ")) {
-        r.kind[i] = kMeta;
-        if (!s.starts_with("index ")) {
-          std::string_view path = MinusPlusPath(s, git_file);
-          if (path.empty() && s.starts_with("+++ ")) file()->deleted = true;
-          if (!path.empty() && (s.starts_with("+++ ") || file()->path.empty())) file()->path = path;
-        }
-        continue;
-      }
-      if (s.starts_with("GIT binary patch")) {
-        r.kind[i] = kMeta;
-        binary_data = true;
-        continue;
-      }
-      static constexpr std::string_view kMarkers[] = {
-          "old mode ",   "new mode ", "deleted file mode", "new file mode", "similarity index",
-          "dissimilarity index", "rename from ", "rename to ", "copy from ", "copy to ",
-          "Binary files "};
-      bool marker = false;
-      for (std::string_view m : kMarkers) marker = marker || s.starts_with(m);
-      if (marker) {
-        r.kind[i] = kKeep;
-        if (s.starts_with("deleted file mode")) file()->deleted = true;
-        if (s.starts_with("rename to ")) file()->path = s.substr(10);
-        if (s.starts_with("copy to ")) file()->path = s.substr(8);
-        continue;
-      }
-    }
-    if (s.starts_with("--- ") && i + 1 < n && lines[i + 1].starts_with("+++ ")) {
+    if (header_open_ && GitHeaderLine(s)) return true;
+    if (s.starts_with("--- ") && i_ + 1 < n_ && lines_[i_ + 1].starts_with("+++ ")) {
       // A plain unified diff: these two lines are the file's header.
-      std::string_view path = MinusPlusPath(lines[i + 1], false);
-      start_file(i, path.empty() ? MinusPlusPath(s, false) : path, true);
-      if (path.empty()) r.files.back().deleted = true;
-      git_file = false;
-      r.kind[i] = kFileHeader;
-      r.kind[++i] = kKeep;
-      continue;
+      std::string_view path = MinusPlusPath(lines_[i_ + 1], false);
+      StartFile(path.empty() ? MinusPlusPath(s, false) : path, true);
+      if (path.empty()) r_.files.back().deleted = true;
+      git_file_ = false;
+      r_.kind[i_] = kFileHeader;
+      r_.kind[++i_] = kKeep;
+      return true;
     }
+    return false;
+  }
+
+  bool GitHeaderLine(std::string_view s) {
+    if (s.starts_with("index ") || s.starts_with("--- ") || s.starts_with("+++ ")) {
+      r_.kind[i_] = kMeta;
+      if (!s.starts_with("index ")) {
+        std::string_view path = MinusPlusPath(s, git_file_);
+        if (path.empty() && s.starts_with("+++ ")) file()->deleted = true;
+        if (!path.empty() && (s.starts_with("+++ ") || file()->path.empty())) file()->path = path;
+      }
+      return true;
+    }
+    if (s.starts_with("GIT binary patch")) {
+      r_.kind[i_] = kMeta;
+      binary_data_ = true;
+      return true;
+    }
+    static constexpr std::string_view kMarkers[] = {
+        "old mode ",   "new mode ", "deleted file mode", "new file mode", "similarity index",
+        "dissimilarity index", "rename from ", "rename to ", "copy from ", "copy to ",
+        "Binary files "};
+    bool marker = false;
+    for (std::string_view m : kMarkers) marker = marker || s.starts_with(m);
+    if (!marker) return false;
+    r_.kind[i_] = kKeep;
+    if (s.starts_with("deleted file mode")) file()->deleted = true;
+    if (s.starts_with("rename to ")) file()->path = s.substr(10);
+    if (s.starts_with("copy to ")) file()->path = s.substr(8);
+    return true;
+  }
+
+  // "@@ -a,b +c,d @@", a combined diff's "@@@ … @@@", or a normal diff's "12c12".
+  bool HunkHeader(std::string_view s) {
     if (s.starts_with("@@")) {
       uint64_t old_count = 0, new_count = 0;
       if (ParseHunkHeader(s, &old_count, &new_count)) {
-        start_hunk(i);
-        hunk = HunkMode::kUnified;
-        old_left = old_count;
-        new_left = new_count;
-        r.kind[i] = kHunkHeader;
-        continue;
+        StartHunk(HunkMode::kUnified);
+        old_left_ = old_count;
+        new_left_ = new_count;
+        return true;
       }
       if (size_t p = CombinedParents(s); p > 0) {
-        start_hunk(i);
-        hunk = HunkMode::kCombined;
-        parents = p;
-        r.kind[i] = kHunkHeader;
-        continue;
+        StartHunk(HunkMode::kCombined);
+        parents_ = p;
+        return true;
       }
     }
     if (IsDigit(s[0])) {
       uint64_t removed = 0, added = 0;
       if (ParseNormalCommand(s, &removed, &added)) {
-        start_hunk(i);
-        hunk = HunkMode::kNormal;
-        old_left = removed;
-        new_left = added;
-        r.kind[i] = kHunkHeader;
-        continue;
+        StartHunk(HunkMode::kNormal);
+        old_left_ = removed;
+        new_left_ = added;
+        return true;
       }
     }
-    if ((s.starts_with("Binary files ") || s.starts_with("Files ")) && s.ends_with(" differ")) {
-      start_file(i, {}, true);
-      header_open = false;
-      r.kind[i] = kFileHeader;
-      continue;
-    }
-    if (s.starts_with("Only in ")) {
-      start_file(i, {}, true);
-      header_open = false;
-      r.kind[i] = kFileHeader;
-      continue;
+    return false;
+  }
+
+  // Lines of a known kind outside files and hunks: "Binary files … differ", "Only in …",
+  // --stat blocks and their summaries, one-line commits, a patch's "-- " signature.
+  bool OtherKnownLine(std::string_view s) {
+    if (((s.starts_with("Binary files ") || s.starts_with("Files ")) && s.ends_with(" differ")) ||
+        s.starts_with("Only in ")) {
+      StartFile({}, true);
+      header_open_ = false;
+      r_.kind[i_] = kFileHeader;
+      return true;
     }
     if (IsStatSummary(s)) {
-      r.kind[i] = kKeep;
-      r.stat_summaries.push_back(i);
-      continue;
+      r_.kind[i_] = kKeep;
+      r_.stat_summaries.push_back(i_);
+      return true;
     }
     if (IsStatLine(s) || IsNumstatOrNameStatus(s)) {
-      r.kind[i] = kStat;
-      if (i == 0 || r.kind[i - 1] != kStat) r.stat_blocks.push_back(0);  // a new block
-      r.stat_blocks.back()++;
-      ++r.stat_lines;
-      continue;
+      r_.kind[i_] = kStat;
+      if (i_ == 0 || r_.kind[i_ - 1] != kStat) r_.stat_blocks.push_back(0);  // a new block
+      r_.stat_blocks.back()++;
+      ++r_.stat_lines;
+      return true;
     }
     if (IsOnelineCommit(s)) {
-      r.kind[i] = kOneline;
-      r.commits.push_back(CommitInfo{i, 0});
-      continue;
+      r_.kind[i_] = kOneline;
+      r_.commits.push_back(CommitInfo{i_, 0});
+      return true;
     }
-    if (s == "-- " && i + 1 < n && !lines[i + 1].empty() && IsDigit(lines[i + 1][0])) {
-      r.kind[i] = kBlank;  // format-patch's signature: "-- " and the git version
-      r.kind[++i] = kBlank;
-      continue;
+    if (s == "-- " && i_ + 1 < n_ && !lines_[i_ + 1].empty() && IsDigit(lines_[i_ + 1][0])) {
+      r_.kind[i_] = kBlank;  // format-patch's signature: "-- " and the git version
+      r_.kind[++i_] = kBlank;
+      return true;
     }
     if (s.starts_with("\\ ")) {
-      r.kind[i] = kContext;
-      ++r.context;
-      continue;
+      Context();
+      return true;
     }
-    r.kind[i] = LooksLikeErrorLine(s) ? kKeep : kOther;
+    return false;
   }
-  return r;
+
+  const std::vector<std::string_view>& lines_;
+  const size_t n_;
+  size_t i_ = 0;  // the current line
+  PatchReport r_;
+  HunkMode hunk_ = HunkMode::kNone;
+  uint64_t old_left_ = 0, new_left_ = 0;  // lines the open hunk's header announced
+  size_t parents_ = 0;                     // a combined hunk's columns
+  Msg msg_ = Msg::kNone;
+  bool subject_seen_ = false;
+  bool header_open_ = false;  // between a file header and its first hunk
+  bool git_file_ = false;
+  bool binary_data_ = false;
+  bool graph_ = false;
+  size_t graph_width_ = 0;
+};
+
+PatchReport ParsePatch(const std::vector<std::string_view>& lines) {
+  return PatchParser(lines).Run();
 }
 
 // About how many tokens the commits' hash lines and subjects take as printed: a 40-digit hash

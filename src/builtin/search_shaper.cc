@@ -81,141 +81,106 @@ Tool ToolOf(const std::string& name, const std::vector<std::string>& args) {
   return Tool::kNone;
 }
 
-// Parses a grep-like tool's words: flags, the pattern and the path operands.
-void ParseSearchArgs(Tool tool, const std::vector<std::string>& all, SearchCommand& cmd) {
-  std::vector<std::string> args = all;
-  if (tool == Tool::kGitGrep) {
-    auto at = std::find(args.begin(), args.end(), "grep");
-    args.erase(args.begin(), at == args.end() ? at : at + 1);
-  }
-  std::string_view short_with_arg;
-  std::vector<std::string_view> long_with_arg;
+// The options of a grep-like tool that take a value (as the next word, or after '=').
+struct OptionsWithValues {
+  std::string_view short_flags;
+  std::vector<std::string_view> long_names;
+};
+
+OptionsWithValues OptionsTakingValues(Tool tool) {
   switch (tool) {
     case Tool::kGrep:
-      short_with_arg = "efmABCdD";
-      long_with_arg = {"regexp", "file", "max-count", "after-context", "before-context",
-                       "context", "directories", "devices", "include", "exclude", "exclude-dir",
-                       "exclude-from", "label", "binary-files", "group-separator"};
-      break;
+      return {"efmABCdD",
+              {"regexp", "file", "max-count", "after-context", "before-context", "context",
+               "directories", "devices", "include", "exclude", "exclude-dir", "exclude-from",
+               "label", "binary-files", "group-separator"}};
     case Tool::kRg:
-      short_with_arg = "efgtTjmABCMrE";
-      long_with_arg = {"regexp", "file", "glob", "iglob", "type", "type-not", "type-add",
-                       "type-clear", "threads", "max-count", "after-context", "before-context",
-                       "context", "max-columns", "replace", "encoding", "max-depth",
-                       "max-filesize", "sort", "sortr", "colors", "color", "path-separator",
-                       "context-separator", "pre", "pre-glob", "ignore-file", "engine",
-                       "field-match-separator", "field-context-separator", "dfa-size-limit",
-                       "regex-size-limit"};
-      break;
+      return {"efgtTjmABCMrE",
+              {"regexp", "file", "glob", "iglob", "type", "type-not", "type-add", "type-clear",
+               "threads", "max-count", "after-context", "before-context", "context",
+               "max-columns", "replace", "encoding", "max-depth", "max-filesize", "sort",
+               "sortr", "colors", "color", "path-separator", "context-separator", "pre",
+               "pre-glob", "ignore-file", "engine", "field-match-separator",
+               "field-context-separator", "dfa-size-limit", "regex-size-limit"}};
     case Tool::kAg:
-      short_with_arg = "ABCGgm";
-      long_with_arg = {"ignore", "ignore-dir", "file-search-regex", "max-count", "context",
-                       "after", "before", "depth", "path-to-ignore", "pager"};
-      break;
+      return {"ABCGgm",
+              {"ignore", "ignore-dir", "file-search-regex", "max-count", "context", "after",
+               "before", "depth", "path-to-ignore", "pager"}};
     case Tool::kAck:
-      short_with_arg = "ABCmg";
-      long_with_arg = {"type", "ignore-dir", "ignore-file", "max-count", "context", "after-context",
-                       "before-context", "output", "match"};
-      break;
+      return {"ABCmg",
+              {"type", "ignore-dir", "ignore-file", "max-count", "context", "after-context",
+               "before-context", "output", "match"}};
     case Tool::kGitGrep:
-      short_with_arg = "efABCmO";
-      long_with_arg = {"regexp", "file", "after-context", "before-context", "context",
-                       "max-count", "max-depth", "threads", "open-files-in-pager"};
+      return {"efABCmO",
+              {"regexp", "file", "after-context", "before-context", "context", "max-count",
+               "max-depth", "threads", "open-files-in-pager"}};
+    default:
+      return {};
+  }
+}
+
+// What a long option (without its "--" and value) says about the output.
+void ApplyLongOption(std::string_view name, SearchCommand& cmd, bool* recursive,
+                     bool* pattern_given) {
+  if (name == "regexp" || name == "file") *pattern_given = true;
+  if (name == "recursive" || name == "dereference-recursive") *recursive = true;
+  if (name == "with-filename") cmd.filenames = true;
+  if (name == "no-filename") cmd.filenames = false;
+  if (name == "files-with-matches" || name == "files" || name == "name-only" ||
+      name == "files-without-match" || name == "files-with-match") {
+    cmd.paths_only = true;
+  }
+  if (name == "files-without-match") cmd.without_match = true;
+  if (name == "count" || name == "count-matches") cmd.count = true;
+  if (name == "json") cmd.json = true;
+  if (name == "heading" || name == "group" || name == "pretty") cmd.heading = true;
+  if (name == "no-heading" || name == "nogroup" || name == "vimgrep") cmd.heading = false;
+}
+
+// What one short flag (of a cluster like -rnH) says about the output, for `tool`.
+void ApplyShortFlag(Tool tool, char c, SearchCommand& cmd, bool* recursive) {
+  switch (c) {
+    case 'r':
+    case 'R':
+      if (tool == Tool::kGrep) *recursive = true;
+      break;
+    case 'H':
+      cmd.filenames = true;
+      break;
+    case 'h':
+      if (tool == Tool::kGrep || tool == Tool::kGitGrep || tool == Tool::kAck) {
+        cmd.filenames = false;
+      }
+      break;
+    case 'I':
+      if (tool == Tool::kRg) cmd.filenames = false;
+      break;
+    case 'l':
+      cmd.paths_only = true;
+      break;
+    case 'L':
+      if (tool != Tool::kRg) {
+        cmd.paths_only = true;
+        cmd.without_match = true;
+      }
+      break;
+    case 'c':
+      cmd.count = true;
+      break;
+    case 'p':
+      if (tool == Tool::kRg) cmd.heading = true;
+      break;
+    case 'g':
+      if (tool == Tool::kAg) cmd.paths_only = true;  // ag -g PATTERN lists files
       break;
     default:
       break;
   }
-  bool pattern_given = false;  // -e / -f
-  bool recursive = tool != Tool::kGrep;
-  std::vector<std::string> positional;
-  bool options_end = false;
-  for (size_t i = 0; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    if (options_end || a.size() < 2 || a[0] != '-') {
-      positional.push_back(a);
-      continue;
-    }
-    if (a == "--") {
-      options_end = true;
-      continue;
-    }
-    if (a.starts_with("--")) {
-      std::string name = a.substr(2);
-      bool has_value = name.find('=') != std::string::npos;
-      name = name.substr(0, name.find('='));
-      if (!has_value &&
-          std::find(long_with_arg.begin(), long_with_arg.end(), name) != long_with_arg.end()) {
-        if (name == "regexp" || name == "file") pattern_given = true;
-        ++i;
-        continue;
-      }
-      if (name == "regexp" || name == "file") pattern_given = true;
-      if (name == "recursive" || name == "dereference-recursive") recursive = true;
-      if (name == "with-filename") cmd.filenames = true;
-      if (name == "no-filename") cmd.filenames = false;
-      if (name == "files-with-matches" || name == "files" || name == "name-only" ||
-          name == "files-without-match" || name == "files-with-match") {
-        cmd.paths_only = true;
-      }
-      if (name == "files-without-match") cmd.without_match = true;
-      if (name == "count" || name == "count-matches") cmd.count = true;
-      if (name == "json") cmd.json = true;
-      if (name == "heading" || name == "group" || name == "pretty") cmd.heading = true;
-      if (name == "no-heading" || name == "nogroup" || name == "vimgrep") cmd.heading = false;
-      continue;
-    }
-    for (size_t k = 1; k < a.size(); ++k) {
-      char c = a[k];
-      if (short_with_arg.find(c) != std::string_view::npos) {
-        if (c == 'e' || c == 'f') pattern_given = true;
-        if (k + 1 == a.size()) ++i;  // the value is the next word
-        break;
-      }
-      switch (c) {
-        case 'r':
-        case 'R':
-          if (tool == Tool::kGrep) recursive = true;
-          break;
-        case 'H':
-          cmd.filenames = true;
-          break;
-        case 'h':
-          if (tool == Tool::kGrep || tool == Tool::kGitGrep || tool == Tool::kAck) {
-            cmd.filenames = false;
-          }
-          break;
-        case 'I':
-          if (tool == Tool::kRg) cmd.filenames = false;
-          break;
-        case 'l':
-          cmd.paths_only = true;
-          break;
-        case 'L':
-          if (tool != Tool::kRg) {
-            cmd.paths_only = true;
-            cmd.without_match = true;
-          }
-          break;
-        case 'c':
-          cmd.count = true;
-          break;
-        case 'p':
-          if (tool == Tool::kRg) cmd.heading = true;
-          break;
-        case 'g':
-          if (tool == Tool::kAg) cmd.paths_only = true;  // ag -g PATTERN lists files
-          break;
-        default:
-          break;
-      }
-    }
-  }
-  if (!pattern_given && !positional.empty() && !(tool == Tool::kRg && cmd.paths_only &&
-                                                 std::find(args.begin(), args.end(), "--files") !=
-                                                     args.end())) {
-    positional.erase(positional.begin());
-  }
-  cmd.operands = positional;
+}
+
+// Whether match lines start with a file name, when no flag said: as each tool decides from
+// its operands.
+void InferFilenames(Tool tool, bool recursive, SearchCommand& cmd) {
   if (cmd.filenames) return;
   switch (tool) {
     case Tool::kGrep:
@@ -240,6 +205,60 @@ void ParseSearchArgs(Tool tool, const std::vector<std::string>& all, SearchComma
       }
       break;
   }
+}
+
+// Parses a grep-like tool's words: flags, the pattern and the path operands.
+void ParseSearchArgs(Tool tool, const std::vector<std::string>& all, SearchCommand& cmd) {
+  std::vector<std::string> args = all;
+  if (tool == Tool::kGitGrep) {
+    auto at = std::find(args.begin(), args.end(), "grep");
+    args.erase(args.begin(), at == args.end() ? at : at + 1);
+  }
+  const OptionsWithValues with_value = OptionsTakingValues(tool);
+  bool pattern_given = false;  // -e / -f
+  bool recursive = tool != Tool::kGrep;
+  std::vector<std::string> positional;
+  bool options_end = false;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    if (options_end || a.size() < 2 || a[0] != '-') {
+      positional.push_back(a);
+      continue;
+    }
+    if (a == "--") {
+      options_end = true;
+      continue;
+    }
+    if (a.starts_with("--")) {
+      std::string name = a.substr(2);
+      bool has_value = name.find('=') != std::string::npos;
+      name = name.substr(0, name.find('='));
+      if (!has_value && std::find(with_value.long_names.begin(), with_value.long_names.end(),
+                                  name) != with_value.long_names.end()) {
+        if (name == "regexp" || name == "file") pattern_given = true;
+        ++i;  // the value is the next word
+        continue;
+      }
+      ApplyLongOption(name, cmd, &recursive, &pattern_given);
+      continue;
+    }
+    for (size_t k = 1; k < a.size(); ++k) {
+      const char c = a[k];
+      if (with_value.short_flags.find(c) != std::string_view::npos) {
+        if (c == 'e' || c == 'f') pattern_given = true;
+        if (k + 1 == a.size()) ++i;  // the value is the next word
+        break;
+      }
+      ApplyShortFlag(tool, c, cmd, &recursive);
+    }
+  }
+  if (!pattern_given && !positional.empty() && !(tool == Tool::kRg && cmd.paths_only &&
+                                                 std::find(args.begin(), args.end(), "--files") !=
+                                                     args.end())) {
+    positional.erase(positional.begin());
+  }
+  cmd.operands = positional;
+  InferFilenames(tool, recursive, cmd);
 }
 
 std::string LabelOf(Tool tool, const std::string& name) {
