@@ -304,6 +304,9 @@ export class Host {
   toolsAsync(builtinTools?: readonly string[] | null): Promise<{ tools: ToolInfo[] }>;
   executeToolAsync(name: string, args: Record<string, unknown> | string,
                    context?: ToolContext | string | null): Promise<ToolResult>;
+  syncCatalogsAsync(progress?: ProgressCallback): Promise<CatalogSyncReport[]>;
+  installPluginAsync(id: string, version?: string | null,
+                     progress?: ProgressCallback): Promise<InstallRecord>;
 
   /**
    * Releases the host: now, or when the last *Async call still running ends. Any later call

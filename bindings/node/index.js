@@ -126,6 +126,38 @@ function abiVersion() {
   return addon.abiVersion();
 }
 
+// The progress callback of an *Async download as the addon calls it — (url, "[received,total]")
+// — around the caller's function, which it keeps alive for the call (the addon holds it
+// weakly). What the function throws is kept, further reports are dropped, and rethrow() throws
+// it once the call has ended.
+function asyncProgress(progress) {
+  if (progress !== undefined && progress !== null && typeof progress !== 'function') {
+    throw new TypeError('progress must be a function');
+  }
+  let thrown = null;
+  let threw = false;
+  const callback = typeof progress === 'function'
+    ? (url, counts) => {
+        if (threw) return null;
+        const [received, total] = JSON.parse(counts);
+        try {
+          progress(url, received, total);
+        } catch (error) {
+          threw = true;
+          thrown = error;
+        }
+        return null;
+      }
+    : null;
+  return {
+    callback,
+    rethrow() {
+      if (threw) throw thrown;
+      void progress;  // alive until here
+    },
+  };
+}
+
 // shape()'s arguments checked, as the addon takes them.
 function shapeArguments(command, output, exitCode, options) {
   const { shaper, maxTokens } = checkOptions(options, ['shaper', 'maxTokens'], 'shape options');
@@ -409,6 +441,20 @@ class Host {
   }
 
   /**
+   * syncCatalogs() on libuv's thread pool. `progress` is called on this thread, each report
+   * before the promise settles; if it throws, the rest of its reports are dropped and the
+   * promise rejects with what it threw once the sync has ended.
+   * @param {(url: string, received: number, total: number) => void} [progress]
+   * @returns {Promise<CatalogSyncReport[]>}
+   */
+  async syncCatalogsAsync(progress) {
+    const reports = asyncProgress(progress);
+    const json = await this.#track(this.#native.syncCatalogsAsync(reports.callback));
+    reports.rethrow();
+    return JSON.parse(json).catalogs;
+  }
+
+  /**
    * What the catalogs offer, from their last synced copies.
    * @returns {{catalogs: object[], plugins: object[]}}
    */
@@ -427,6 +473,17 @@ class Host {
    */
   installPlugin(id, version = null, progress = undefined) {
     return JSON.parse(this.#native.installPlugin(id, version, progress));
+  }
+
+  /**
+   * installPlugin() on libuv's thread pool, its progress reported as syncCatalogsAsync() does.
+   * @returns {Promise<object>} the install record
+   */
+  async installPluginAsync(id, version = null, progress = undefined) {
+    const reports = asyncProgress(progress);
+    const json = await this.#track(this.#native.installPluginAsync(id, version, reports.callback));
+    reports.rethrow();
+    return JSON.parse(json);
   }
 
   /**

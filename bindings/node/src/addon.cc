@@ -571,8 +571,10 @@ class HostWrap : public Napi::ObjectWrap<HostWrap> {
          InstanceMethod<&HostWrap::PluginInfo>("pluginInfo"),
          InstanceMethod<&HostWrap::SetPluginEnabled>("setPluginEnabled"),
          InstanceMethod<&HostWrap::SyncCatalogs>("syncCatalogs"),
+         InstanceMethod<&HostWrap::SyncCatalogsAsync>("syncCatalogsAsync"),
          InstanceMethod<&HostWrap::AvailablePlugins>("availablePlugins"),
          InstanceMethod<&HostWrap::InstallPlugin>("installPlugin"),
+         InstanceMethod<&HostWrap::InstallPluginAsync>("installPluginAsync"),
          InstanceMethod<&HostWrap::RemovePlugin>("removePlugin"),
          InstanceMethod<&HostWrap::Reload>("reload"),
          InstanceMethod<&HostWrap::ReloadAsync>("reloadAsync"),
@@ -1029,6 +1031,63 @@ class HostWrap : public Napi::ObjectWrap<HostWrap> {
         return env.Undefined();
       }
       return result.ToJs(env);
+    });
+  }
+
+  // The progress callback of an *Async install or sync: a JS function(url, countsJson) that
+  // index.js wraps (it keeps the caller's function alive, and any exception it throws, to
+  // reject with once the call ends). Called from the pool thread through the host's queue, and
+  // waited for, so every report reaches JS before the promise settles.
+  static void CallAsyncProgress(void* user_data, const char* url, uint64_t received,
+                                uint64_t total) {
+    auto* callback = static_cast<JsCallback*>(user_data);
+    try {
+      const std::string counts = "[" + std::to_string(received) + "," + std::to_string(total) + "]";
+      CallJs(*callback, url, counts.data(), counts.size());  // its failure stops nothing
+    } catch (...) {
+    }
+  }
+
+  // A JsCallback for `value` when it is a function (else null), freed on the JS thread.
+  std::shared_ptr<JsCallback> AsyncProgressCallback(Napi::Env env, const Napi::Value& value) {
+    if (!value.IsFunction()) return nullptr;
+    return std::shared_ptr<JsCallback>(
+        new JsCallback{env, Napi::Weak(value.As<Napi::Function>()), std::this_thread::get_id(),
+                       js_thread_, kDefaultCallbackTimeoutMs, "the progress callback"},
+        FreeJsCallback);
+  }
+
+  // syncCatalogsAsync(progress: ((url, countsJson) => void)|null) -> Promise of a JSON string
+  Napi::Value SyncCatalogsAsync(const Napi::CallbackInfo& info) {
+    Napi::Env env = info.Env();
+    return Guard(env, [&]() -> Napi::Value {
+      if (!CheckOpen(env)) return env.Undefined();
+      std::shared_ptr<JsCallback> progress = AsyncProgressCallback(env, info[0]);
+      return Run(info, true, true, [progress](plugline_host* host, PluglineBuffer* result) {
+        return plugline_plugins_sync(result->out(), result->out_len(), host,
+                                     progress ? &CallAsyncProgress : nullptr, progress.get());
+      });
+    });
+  }
+
+  // installPluginAsync(id, version|null, progress|null) -> Promise of a JSON string
+  Napi::Value InstallPluginAsync(const Napi::CallbackInfo& info) {
+    Napi::Env env = info.Env();
+    return Guard(env, [&]() -> Napi::Value {
+      if (!CheckOpen(env)) return env.Undefined();
+      std::string id, version;
+      bool no_version = false;
+      if (!ReadCString(env, info[0], "id", false, &id, nullptr)) return env.Undefined();
+      if (!ReadCString(env, info[1], "version", true, &version, &no_version)) return env.Undefined();
+      std::shared_ptr<JsCallback> progress = AsyncProgressCallback(env, info[2]);
+      return Run(info, true, true,
+                 [progress, id = std::move(id), version = std::move(version), no_version](
+                     plugline_host* host, PluglineBuffer* result) {
+                   return plugline_plugins_install(
+                       result->out(), result->out_len(), host, id.c_str(),
+                       no_version ? nullptr : version.c_str(),
+                       progress ? &CallAsyncProgress : nullptr, progress.get());
+                 });
     });
   }
 

@@ -89,3 +89,41 @@ test('a checksum that does not match installs nothing and names both digests', (
   // A progress callback that throws: the error reaches the caller.
   assert.throws(() => host.syncCatalogs(() => { throw new Error('stop'); }), /stop/);
 });
+
+test('syncCatalogsAsync and installPluginAsync: the same on the thread pool, progress on this thread', async (t) => {
+  const home = catalogHome(t);
+  const host = new Host({ home });
+  t.after(() => host.closeAsync());
+  const seen = [];
+  const pending = host.syncCatalogsAsync((url, received, total) => seen.push([url, received, total]));
+  assert.equal(seen.length, 0);  // nothing reported before the call returned
+  const reports = await pending;
+  assert.equal(reports.length, 1);
+  assert.equal(reports[0].ok, true, reports[0].error);
+  assert.equal(reports[0].plugins, 1);
+  assert.ok(seen.length > 0 && seen[0][0].startsWith('file://'), JSON.stringify(seen));
+  assert.ok(seen.every(([, received, total]) => Number.isInteger(received) && Number.isInteger(total)));
+
+  const progress = [];
+  const record = await host.installPluginAsync('terra', null,
+                                               (url, received) => progress.push(received));
+  assert.equal(record.verified, true);
+  assert.equal(record.version, '1.0.0');
+  assert.ok(progress.length > 0);
+  assert.equal(fs.readFileSync(path.join(home, 'plugins', 'terra.js'), 'utf8'), SHAPER);
+  assert.equal((await host.pluginsAsync()).find((p) => p.id === 'terra').state, 'enabled');
+  await assert.rejects(host.installPluginAsync('nope'), { code: 'PLUGLINE_ENOTFOUND' });
+});
+
+test('syncCatalogsAsync: a progress callback that throws rejects the call with what it threw', async (t) => {
+  const home = catalogHome(t, 'a'.repeat(64));
+  const host = new Host({ home });
+  t.after(() => host.closeAsync());
+  let calls = 0;
+  const stop = new Error('stop');
+  await assert.rejects(host.syncCatalogsAsync(() => { ++calls; throw stop; }), (e) => e === stop);
+  assert.equal(calls, 1);  // the reports after the throw were dropped
+  await assert.rejects(host.installPluginAsync('terra', null),
+    (e) => e.code === 'PLUGLINE_EIO' && /checksum mismatch/.test(e.message));
+  assert.equal(fs.existsSync(path.join(home, 'plugins', 'terra.js')), false);
+});

@@ -1078,6 +1078,18 @@ class Host:
         """:meth:`execute_tool` in a worker thread; an ``async def`` client is awaited."""
         return await self._in_thread(self.execute_tool, name, args, context)
 
+    async def async_catalogs(self, progress: Optional[Callable[[str, int, int], None]] = None
+                             ) -> list[CatalogSyncReport]:
+        """:meth:`sync_catalogs` in a worker thread (``a`` + ``sync_catalogs``). ``progress`` is
+        called on that worker thread."""
+        return await self._in_thread(self.sync_catalogs, progress)
+
+    async def ainstall_plugin(self, plugin_id: str, version: Optional[str] = None,
+                              progress: Optional[Callable[[str, int, int], None]] = None
+                              ) -> InstallRecord:
+        """:meth:`install_plugin` in a worker thread; ``progress`` is called on that thread."""
+        return await self._in_thread(self.install_plugin, plugin_id, version, progress)
+
     async def aplugins(self) -> list[PluginInfo]:
         """:meth:`plugins` in a worker thread (loading plugins runs their ``config`` hooks)."""
         return await self._in_thread(self.plugins)

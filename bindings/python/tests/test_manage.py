@@ -82,3 +82,27 @@ def test_a_checksum_mismatch_installs_nothing(home: Path) -> None:
         # A progress callback that raises: the exception reaches the caller.
         with pytest.raises(RuntimeError, match="stop"):
             host.sync_catalogs(lambda *_: (_ for _ in ()).throw(RuntimeError("stop")))
+
+
+def test_async_sync_and_install_run_in_a_worker_thread(home: Path) -> None:
+    import asyncio
+    import threading
+
+    catalog(home)
+    threads: set[str] = set()
+
+    def progress(url: str, received: int, total: int) -> None:
+        threads.add(threading.current_thread().name)
+
+    async def main() -> None:
+        async with plugline.Host(home=home) as host:
+            reports = await host.async_catalogs(progress)
+            assert reports[0]["ok"] is True, reports[0]["error"]
+            record = await host.ainstall_plugin("terra", progress=progress)
+            assert record["verified"] is True
+            assert (home / "plugins" / "terra.js").read_text() == SHAPER
+            with pytest.raises(plugline.NotFoundError):
+                await host.ainstall_plugin("terra", "9.9.9")
+
+    asyncio.run(main())
+    assert threads and threading.main_thread().name not in threads
