@@ -22,6 +22,7 @@
 #include "absl/status/statusor.h"
 #include "plugline/hooks.h"
 #include "plugline/plugins.h"
+#include "plugline/stats.h"
 
 namespace plugline {
 
@@ -226,9 +227,11 @@ class Host {
   // window size are those of the configuration at this call.
   std::unique_ptr<OutputCapture> StartCapture();
 
-  // The per-shaper statistics as JSON (docs/stats.md); "{}"-like empty stats when none yet,
-  // or when the file was malformed (it is moved aside, with a warning in diagnostics()).
-  // FailedPrecondition when it was written by a newer plugline.
+  // The shaping statistics of this home, from every process that used it (docs/stats.md,
+  // include/plugline/stats.h); empty stats when none yet, or when the file was malformed (it
+  // is moved aside, with a warning in diagnostics()). FailedPrecondition when it was written
+  // by a newer plugline. StatsJson() is Stats()->ToJson().
+  absl::StatusOr<plugline::Stats> Stats() const;
   absl::StatusOr<std::string> StatsJson() const;
 
   // Runs the hook plugins subscribed to `event` on `payload_json` (a JSON object, docs/hooks.md

@@ -535,25 +535,20 @@ int Stats(const std::vector<std::string>& args) {
     Error(ToStd(host.status().message()));
     return 1;
   }
-  absl::StatusOr<std::string> stats = (*host)->StatsJson();
+  absl::StatusOr<plugline::Stats> stats = (*host)->Stats();
   PrintNewDiagnostics(**host);
   if (!stats.ok()) {
     Error(ToStd(stats.status().message()));
     return 1;
   }
   if (json) {
-    WriteAll(STDOUT_FILENO, StrCat(*stats, "\n"));
+    WriteAll(STDOUT_FILENO, StrCat(stats->ToJson(), "\n"));
     return 0;
-  }
-  absl::StatusOr<core::Value> value = core::ParseJson(*stats, "stats");
-  if (!value.ok()) {
-    Error(ToStd(value.status().message()));
-    return 1;
   }
   if (!html.empty()) {
     const std::string path = html.starts_with("/") ? html : core::JoinPath(CurrentDir(), html);
     absl::Status written =
-        core::WriteFileAtomic(path, StatsHtml(*value, (*host)->home(), absl::Now()));
+        core::WriteFileAtomic(path, StatsHtml(*stats, (*host)->home(), absl::Now()));
     if (!written.ok()) {
       Error(ToStd(written.message()));
       return 1;
@@ -561,12 +556,11 @@ int Stats(const std::vector<std::string>& args) {
     WriteAll(STDOUT_FILENO, StrCat("wrote ", path, "\n"));
     return 0;
   }
-  const core::Value* shapers = value->Find("shapers");
-  if (shapers == nullptr || !shapers->is_object() || shapers->as_object().empty()) {
+  if (stats->shapers.empty()) {
     WriteAll(STDOUT_FILENO, StrCat("no statistics yet (", (*host)->home(), "/stats.json)\n"));
     return 0;
   }
-  WriteAll(STDOUT_FILENO, StatsTable(*value));
+  WriteAll(STDOUT_FILENO, StatsTable(*stats));
   return 0;
 }
 

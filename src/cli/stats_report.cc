@@ -13,11 +13,6 @@
 namespace plugline::cli {
 namespace {
 
-double Number(const core::Value& v, std::string_view key) {
-  const core::Value* n = v.Find(key);
-  return n != nullptr && n->is_number() ? n->as_number() : 0;
-}
-
 std::string Signed(double n) {
   std::string formatted = core::FormatCount(static_cast<uint64_t>(std::llround(std::fabs(n))));
   return n < 0 ? "-" + formatted : formatted;
@@ -28,19 +23,17 @@ struct Shaper {
   double matches = 0, shapes = 0, fails = 0, saved = 0, ms_total = 0, average_ms = 0;
 };
 
-std::vector<Shaper> Shapers(const core::Value& stats) {
+std::vector<Shaper> Shapers(const Stats& stats) {
   std::vector<Shaper> out;
-  const core::Value* shapers = stats.Find("shapers");
-  if (shapers == nullptr || !shapers->is_object()) return out;
-  for (const auto& [id, s] : shapers->as_object()) {
+  for (const ShaperStats& s : stats.shapers) {
     Shaper row;
-    row.id = id;
-    row.matches = Number(s, "match_count");
-    row.shapes = Number(s, "shape_count");
-    row.fails = Number(s, "fail_count");
-    row.saved = Number(s, "tokens_saved");
-    row.ms_total = Number(s, "shape_ms_total");
-    row.average_ms = Number(s, "average_shape_ms");
+    row.id = s.id;
+    row.matches = static_cast<double>(s.match_count);
+    row.shapes = static_cast<double>(s.shape_count);
+    row.fails = static_cast<double>(s.fail_count);
+    row.saved = static_cast<double>(s.tokens_saved);
+    row.ms_total = s.shape_ms_total;
+    row.average_ms = s.average_shape_ms;
     out.push_back(std::move(row));
   }
   std::stable_sort(out.begin(), out.end(),
@@ -53,14 +46,11 @@ struct Command {
   double shapes = 0, raw = 0, saved = 0;
 };
 
-std::vector<Command> Commands(const core::Value& stats, size_t limit) {
+std::vector<Command> Commands(const Stats& stats, size_t limit) {
   std::vector<Command> out;
-  const core::Value* commands = stats.Find("commands");
-  if (commands == nullptr || !commands->is_object()) return out;
-  for (const auto& [key, c] : commands->as_object()) {
-    const core::Value* shaper = c.Find("shaper");
-    out.push_back({key, shaper != nullptr && shaper->is_string() ? shaper->as_string() : "",
-                   Number(c, "shapes"), Number(c, "tokens_raw"), Number(c, "tokens_saved")});
+  for (const CommandStats& c : stats.commands) {
+    out.push_back({c.command, c.shaper, static_cast<double>(c.shapes),
+                   static_cast<double>(c.tokens_raw), static_cast<double>(c.tokens_saved)});
   }
   std::stable_sort(out.begin(), out.end(),
                    [](const Command& a, const Command& b) { return a.saved > b.saved; });
@@ -69,17 +59,13 @@ std::vector<Command> Commands(const core::Value& stats, size_t limit) {
 }
 
 // Tokens saved per day, oldest first, the days without shapings filled in with zero.
-std::vector<std::pair<std::string, double>> Days(const core::Value& stats) {
+std::vector<std::pair<std::string, double>> Days(const Stats& stats) {
   std::vector<std::pair<std::string, double>> out;
-  const core::Value* daily = stats.Find("daily");
-  if (daily == nullptr || !daily->is_object()) return out;
   std::vector<std::pair<std::string, double>> present;
-  for (const auto& [day, buckets] : daily->as_object()) {
+  for (const DailyStats& day : stats.daily) {
     double saved = 0;
-    if (buckets.is_object()) {
-      for (const auto& [id, bucket] : buckets.as_object()) saved += Number(bucket, "tokens_saved");
-    }
-    present.emplace_back(day, saved);
+    for (const DailyShaperStats& bucket : day.shapers) saved += static_cast<double>(bucket.tokens_saved);
+    present.emplace_back(day.date, saved);
   }
   std::sort(present.begin(), present.end());
   if (present.empty()) return out;
@@ -198,7 +184,7 @@ std::string DailyBars(const std::vector<std::pair<std::string, double>>& days) {
 
 }  // namespace
 
-std::string StatsTable(const core::Value& stats) {
+std::string StatsTable(const Stats& stats) {
   std::vector<Shaper> shapers = Shapers(stats);
   constexpr char kRow[] = "%-22s %8s %8s %6s %14s %8s\n";
   std::string out = absl::StrFormat(kRow, "plugin", "matches", "shapes", "fails", "tokens saved", "avg ms");
@@ -230,7 +216,7 @@ std::string StatsTable(const core::Value& stats) {
   return out;
 }
 
-std::string StatsHtml(const core::Value& stats, const std::string& home, absl::Time now) {
+std::string StatsHtml(const Stats& stats, const std::string& home, absl::Time now) {
   std::vector<Shaper> shapers = Shapers(stats);
   std::vector<std::string> labels;
   Series saved{"tokens saved", kBlue, {}}, matches{"matches", kGrey, {}},
@@ -246,11 +232,8 @@ std::string StatsHtml(const core::Value& stats, const std::string& home, absl::T
     total_shapes += s.shapes;
   }
   std::vector<std::pair<std::string, double>> days = Days(stats);
-  if (const core::Value* daily = stats.Find("daily"); daily != nullptr && daily->is_object()) {
-    for (const auto& [day, buckets] : daily->as_object()) {
-      if (!buckets.is_object()) continue;
-      for (const auto& [id, bucket] : buckets.as_object()) total_raw += Number(bucket, "tokens_raw");
-    }
+  for (const DailyStats& day : stats.daily) {
+    for (const DailyShaperStats& bucket : day.shapers) total_raw += static_cast<double>(bucket.tokens_raw);
   }
   std::string page = R"(<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">

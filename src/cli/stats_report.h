@@ -7,17 +7,17 @@
 #include <string>
 
 #include "absl/time/time.h"
-#include "core/json.h"
+#include "plugline/stats.h"
 
 namespace plugline::cli {
 
-// `stats`: the statistics document (docs/stats.md). The table, ending in a newline.
-std::string StatsTable(const core::Value& stats);
+// `stats`: the statistics of a home (docs/stats.md). The table, ending in a newline.
+std::string StatsTable(const Stats& stats);
 
 // The page: tokens saved per day, tokens saved per plugin, matches against shapes, average
 // shape time, and the commands that saved the most. `home` is named in its heading; `now` is
 // when it was made.
-std::string StatsHtml(const core::Value& stats, const std::string& home, absl::Time now);
+std::string StatsHtml(const Stats& stats, const std::string& home, absl::Time now);
 
 }  // namespace plugline::cli
 

@@ -809,23 +809,20 @@ PluginList Host::Plugins() {
     }
   }
   // Statistics are optional here: a malformed stats file must not hide the listing.
-  std::vector<std::string> warnings;
-  absl::StatusOr<core::Value> stats = impl_->stats->Load(&warnings);
-  impl_->Warn("stats", warnings);
-  const core::Value* shapers = stats.ok() ? stats->Find("shapers") : nullptr;
+  absl::StatusOr<plugline::Stats> stats = Stats();
   for (core::PluginInfo& info : infos) {
     if (info.kind != "builtin-shaper" && info.kind != "js-shaper") continue;
     core::PluginInfo::Stats figures;
-    const core::Value* s = shapers != nullptr ? shapers->Find(info.id) : nullptr;
-    auto number = [s](std::string_view key) {
-      const core::Value* v = s != nullptr ? s->Find(key) : nullptr;
-      return v != nullptr && v->is_number() ? v->as_number() : 0.0;
-    };
-    figures.match_count = static_cast<int64_t>(number("match_count"));
-    figures.shape_count = static_cast<int64_t>(number("shape_count"));
-    figures.fail_count = static_cast<int64_t>(number("fail_count"));
-    figures.tokens_saved = static_cast<int64_t>(number("tokens_saved"));
-    figures.average_shape_ms = number("average_shape_ms");
+    if (stats.ok()) {
+      for (const ShaperStats& s : stats->shapers) {
+        if (s.id != info.id) continue;
+        figures.match_count = s.match_count;
+        figures.shape_count = s.shape_count;
+        figures.fail_count = s.fail_count;
+        figures.tokens_saved = s.tokens_saved;
+        figures.average_shape_ms = s.average_shape_ms;
+      }
+    }
     info.stats = figures;
   }
   absl::MutexLock lock(&impl_->hooks_mu);
@@ -876,12 +873,18 @@ absl::Status Host::SetPluginEnabled(std::string_view id, bool enabled) {
   return absl::OkStatus();
 }
 
-absl::StatusOr<std::string> Host::StatsJson() const {
+absl::StatusOr<plugline::Stats> Host::Stats() const {
   std::vector<std::string> warnings;
   absl::StatusOr<core::Value> stats = impl_->stats->Load(&warnings);
   impl_->Warn("stats", warnings);
   if (!stats.ok()) return stats.status();
-  return core::ToJson(*stats);
+  return core::StatsFromValue(*stats);
+}
+
+absl::StatusOr<std::string> Host::StatsJson() const {
+  absl::StatusOr<plugline::Stats> stats = Stats();
+  if (!stats.ok()) return stats.status();
+  return stats->ToJson();
 }
 
 const std::string& Host::home() const { return impl_->home; }

@@ -218,4 +218,102 @@ absl::StatusOr<Value> StatsStore::Load(std::vector<std::string>* warnings) const
   return stats;
 }
 
+namespace {
+
+double NumberOr0(const Value& object, std::string_view key) {
+  const Value* v = object.Find(key);
+  return v != nullptr && v->is_number() ? v->as_number() : 0;
+}
+
+int64_t WholeOr0(const Value& object, std::string_view key) {
+  return static_cast<int64_t>(NumberOr0(object, key));
+}
+
+const ValueObject* ObjectOrNull(const Value& doc, std::string_view key) {
+  const Value* v = doc.Find(key);
+  return v != nullptr && v->is_object() ? &v->as_object() : nullptr;
+}
+
+}  // namespace
+
+plugline::Stats StatsFromValue(const Value& doc) {
+  plugline::Stats stats;
+  stats.version = static_cast<int64_t>(NumberOr0(doc, "version"));
+  if (const ValueObject* shapers = ObjectOrNull(doc, "shapers")) {
+    for (const auto& [id, s] : *shapers) {
+      plugline::ShaperStats row;
+      row.id = id;
+      row.match_count = WholeOr0(s, "match_count");
+      row.shape_count = WholeOr0(s, "shape_count");
+      row.fail_count = WholeOr0(s, "fail_count");
+      row.match_fail_count = WholeOr0(s, "match_fail_count");
+      row.tokens_saved = WholeOr0(s, "tokens_saved");
+      row.shape_ms_total = NumberOr0(s, "shape_ms_total");
+      row.average_shape_ms = NumberOr0(s, "average_shape_ms");
+      stats.shapers.push_back(std::move(row));
+    }
+  }
+  if (const ValueObject* daily = ObjectOrNull(doc, "daily")) {
+    for (const auto& [date, buckets] : *daily) {
+      plugline::DailyStats day;
+      day.date = date;
+      if (buckets.is_object()) {
+        for (const auto& [id, bucket] : buckets.as_object()) {
+          day.shapers.push_back({id, WholeOr0(bucket, "shapes"), WholeOr0(bucket, "tokens_raw"),
+                                 WholeOr0(bucket, "tokens_saved")});
+        }
+      }
+      stats.daily.push_back(std::move(day));
+    }
+    std::stable_sort(stats.daily.begin(), stats.daily.end(),
+                     [](const plugline::DailyStats& a, const plugline::DailyStats& b) {
+                       return a.date < b.date;
+                     });
+  }
+  if (const ValueObject* commands = ObjectOrNull(doc, "commands")) {
+    for (const auto& [key, c] : *commands) {
+      const Value* shaper = c.Find("shaper");
+      stats.commands.push_back({key, shaper != nullptr && shaper->is_string() ? shaper->as_string() : "",
+                                WholeOr0(c, "shapes"), WholeOr0(c, "tokens_raw"),
+                                WholeOr0(c, "tokens_saved")});
+    }
+  }
+  return stats;
+}
+
 }  // namespace plugline::core
+
+namespace plugline {
+
+std::string Stats::ToJson() const {
+  core::JsonWriter w;
+  w.BeginObject().Key("version").Int(version);
+  w.Key("shapers").BeginObject();
+  for (const ShaperStats& s : shapers) {
+    w.Key(s.id).BeginObject();
+    w.Key("match_count").Int(s.match_count).Key("shape_count").Int(s.shape_count);
+    w.Key("fail_count").Int(s.fail_count).Key("match_fail_count").Int(s.match_fail_count);
+    w.Key("tokens_saved").Int(s.tokens_saved).Key("shape_ms_total").Double(s.shape_ms_total);
+    w.Key("average_shape_ms").Double(s.average_shape_ms);
+    w.EndObject();
+  }
+  w.EndObject().Key("daily").BeginObject();
+  for (const DailyStats& day : daily) {
+    w.Key(day.date).BeginObject();
+    for (const DailyShaperStats& b : day.shapers) {
+      w.Key(b.shaper).BeginObject().Key("shapes").Int(b.shapes);
+      w.Key("tokens_raw").Int(b.tokens_raw).Key("tokens_saved").Int(b.tokens_saved).EndObject();
+    }
+    w.EndObject();
+  }
+  w.EndObject().Key("commands").BeginObject();
+  for (const CommandStats& c : commands) {
+    w.Key(c.command).BeginObject().Key("shapes").Int(c.shapes);
+    w.Key("tokens_raw").Int(c.tokens_raw).Key("tokens_saved").Int(c.tokens_saved);
+    w.Key("shaper").String(c.shaper).EndObject();
+  }
+  w.EndObject().EndObject();
+  return w.Take();
+}
+
+}  // namespace plugline

@@ -24,6 +24,7 @@
 #include "absl/time/time.h"
 #include "core/json.h"
 #include "core/state_file.h"
+#include "plugline/stats.h"
 
 namespace plugline::core {
 
@@ -54,6 +55,10 @@ inline constexpr int64_t kStatsVersion = 1;
 // >= 0 and `tokens_saved` a whole number. Members not named here are kept and not checked.
 // InvalidArgument naming the first wrong member otherwise.
 absl::Status ValidateStats(const Value& doc);
+
+// The typed view of a document ValidateStats accepted, as StatsStore::Load gives it: members
+// absent are 0 (or ""), members not named there are left out; days oldest first.
+plugline::Stats StatsFromValue(const Value& doc);
 
 class StatsStore {
  public:

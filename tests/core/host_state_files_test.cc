@@ -60,5 +60,50 @@ TEST_CASE("Host: a newer stats file is left alone, shaping goes on and diagnosti
   CHECK(ReadFileOrEmpty(home.Sub("stats.json")) == newer);
 }
 
+TEST_CASE("Host: Stats() types what stats.json holds: shapers, days oldest first, commands") {
+  TempDir home;
+  // Two days written by an earlier run, the later one first in the file, and a command.
+  WriteFile(home.Sub("stats.json"), R"({"version":1,
+    "shapers":{"builtin-test":{"match_count":3,"shape_count":2,"fail_count":1,
+                               "match_fail_count":0,"tokens_saved":-7,"shape_ms_total":3.0}},
+    "daily":{"2026-11-30":{"builtin-test":{"shapes":1,"tokens_raw":40,"tokens_saved":-3}},
+             "2026-11-29":{"builtin-test":{"shapes":1,"tokens_raw":50,"tokens_saved":-4}}},
+    "commands":{"pytest":{"shapes":2,"tokens_raw":90,"tokens_saved":-7,"shaper":"builtin-test"}},
+    "later_member":{"kept":true}})");
+  auto host = Host::Create(HostOptions{home.path(), "", true, nullptr});
+  REQUIRE(host.ok());
+  REQUIRE((*host)->Shape(ShapeRequest{"seq 3", "1\n2\n3\n", 0, ""}).ok());
+  absl::StatusOr<Stats> stats = (*host)->Stats();
+  REQUIRE(stats.ok());
+  CHECK(stats->version == 1);
+  REQUIRE(stats->shapers.size() == 2);
+  const ShaperStats& test = stats->shapers[0];
+  CHECK(test.id == "builtin-test");
+  CHECK(test.match_count == 3);
+  CHECK(test.shape_count == 2);
+  CHECK(test.fail_count == 1);
+  CHECK(test.tokens_saved == -7);  // negative stays negative
+  CHECK(test.average_shape_ms == doctest::Approx(1.5));
+  CHECK(stats->shapers[1].id == "builtin-generic");
+  CHECK(stats->shapers[1].shape_count == 1);
+  REQUIRE(stats->daily.size() == 3);  // the two days, and today's shaping
+  CHECK(stats->daily[0].date == "2026-11-29");
+  CHECK(stats->daily[1].date == "2026-11-30");
+  REQUIRE(stats->daily[0].shapers.size() == 1);
+  CHECK(stats->daily[0].shapers[0].tokens_raw == 50);
+  CHECK(stats->daily[2].shapers[0].shaper == "builtin-generic");
+  REQUIRE(stats->commands.size() == 2);
+  CHECK(stats->commands[0].command == "pytest");
+  CHECK(stats->commands[0].shaper == "builtin-test");
+  CHECK(stats->commands[1].command == "seq");
+  // The JSON form is the typed one's, and the file keeps the member it does not know.
+  auto json = (*host)->StatsJson();
+  REQUIRE(json.ok());
+  CHECK(*json == stats->ToJson());
+  CHECK(json->find(R"("2026-11-29":{"builtin-test":{"shapes":1,"tokens_raw":50,"tokens_saved":-4}})") <
+        json->find(R"("2026-11-30")"));
+  CHECK(ReadFileOrEmpty(home.Sub("stats.json")).find("later_member") != std::string::npos);
+}
+
 }  // namespace
 }  // namespace plugline
