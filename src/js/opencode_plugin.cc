@@ -10,6 +10,7 @@
 #include "absl/strings/match.h"
 #include "absl/synchronization/mutex.h"
 #include "core/json.h"
+#include "core/opencode_events.h"
 #include "core/strings.h"
 #include "core/text.h"
 #include "exec/process.h"
@@ -126,7 +127,7 @@ class OpenCodePlugin final : public core::HookPlugin,
   const std::string& named_hooks_id() const override { return id_; }
 
   bool Handles(std::string_view event) const override {
-    return HasNamedHook(OpenCodeHookFor(event));
+    return HasNamedHook(core::OpenCodeHookFor(event));
   }
   bool HasNamedHook(std::string_view name) const override {
     // auth.loader, auth.authorize, ...: operations on the `auth` object (opencode_host.mjs).
@@ -212,8 +213,8 @@ class OpenCodePlugin final : public core::HookPlugin,
   // What opencode_host.mjs throws when it is called before init.
   static constexpr std::string_view kNotInitialised = "plugline: the plugin is not initialised";
 
-  // Runs a canonical event through the `event` hook: {event: {type, properties}}.
-  absl::StatusOr<core::HookAnswer> CallEvent(std::string_view event, const Value& payload);
+  // Runs a canonical event through the `event` hook of every plugin of the module.
+  absl::StatusOr<core::HookAnswer> CallEvent(const core::OpenCodeHookCall& call);
 
   const std::string id_;
   const std::unique_ptr<Module> module_;  // serializes calls itself
@@ -226,28 +227,9 @@ class OpenCodePlugin final : public core::HookPlugin,
   std::string config_json_;  // what `config` hooks get; empty: the plugin has none
 };
 
-absl::StatusOr<core::HookAnswer> OpenCodePlugin::CallEvent(std::string_view event,
-                                                           const Value& payload) {
-  std::string session = StringOr(payload, "session_id");
-  Value body;
-  if (event == "session_start" || event == "session_end") {
-    Value info;
-    info.Set("id", Value(session));
-    body.Set("type", Value(event == "session_start" ? "session.created" : "session.deleted"));
-    Value properties;
-    properties.Set("info", std::move(info));
-    body.Set("properties", std::move(properties));
-  } else if (event == "turn_end") {
-    body.Set("type", Value("session.idle"));
-    Value properties;
-    properties.Set("sessionID", Value(session));
-    body.Set("properties", std::move(properties));
-  } else {
-    body.Set("type", Value(event));
-    body.Set("properties", payload);
-  }
+absl::StatusOr<core::HookAnswer> OpenCodePlugin::CallEvent(const core::OpenCodeHookCall& call) {
   absl::StatusOr<std::string> answer =
-      Invoke([&] { return module_->Call("event", StrCat("[", core::ToJson(body), "]"), limits_); });
+      Invoke([&] { return module_->Call("event", StrCat("[", call.event_json, "]"), limits_); });
   if (!answer.ok()) return answer.status();
   absl::StatusOr<Value> value = core::ParseJson(*answer, "event result");
   if (!value.ok()) return value.status();
@@ -264,86 +246,17 @@ absl::StatusOr<core::HookAnswer> OpenCodePlugin::Call(std::string_view event,
                                                       std::string_view payload_json) {
   absl::StatusOr<Value> parsed = core::ParseJson(payload_json, "payload");
   if (!parsed.ok()) return parsed.status();
-  const Value& payload = *parsed;
-  const std::string_view hook = OpenCodeHookFor(event);
-  if (hook == "event") return CallEvent(event, payload);
-
-  const std::string session = StringOr(payload, "session_id");
-  const std::string call_id = StringOr(payload, "call_id");
-  // plugline's shell tool is OpenCode's `bash` (the other canonical tool names are OpenCode's).
-  std::string tool = StringOr(payload, "tool");
-  if (tool == "terminal") tool = "bash";
-  // The arguments stay JSON text (V8 parses them); anything but a JSON object counts as {}.
-  std::string args = StringOr(payload, "arguments");
-  {
-    size_t first = args.find_first_not_of(" \t\r\n");
-    if (first == std::string::npos || args[first] != '{') args = "{}";
-  }
-  core::JsonWriter in;
-  std::string output;
-  in.BeginObject();
-  if (hook == "tool.execute.before" || hook == "tool.execute.after") {
-    in.Key("tool").String(tool).Key("sessionID").String(session).Key("callID").String(call_id);
-    if (hook == "tool.execute.before") {
-      output = StrCat(R"({"args":)", args, "}");
-    } else {
-      in.Key("args").Raw(args);
-      core::JsonWriter out;
-      out.BeginObject().Key("title").String(StringOr(payload, "title"));
-      out.Key("output").String(StringOr(payload, "result")).Key("metadata").BeginObject().EndObject();
-      out.EndObject();
-      output = out.Take();
-    }
-    in.EndObject();
-  } else if (hook == "chat.message") {
-    in.Key("sessionID").String(session).EndObject();
-    core::JsonWriter out;
-    out.BeginObject().Key("message").BeginObject().Key("role").String("user");
-    out.Key("sessionID").String(session).EndObject();
-    out.Key("parts").BeginArray().BeginObject().Key("type").String("text");
-    out.Key("text").String(StringOr(payload, "prompt")).EndObject().EndArray().EndObject();
-    output = out.Take();
-  } else {
-    // tool_definition, shell_env, pre_compact: the host's payload is the input; the output
-    // the hook may change is in its "output" member (the dispatch result cannot carry it: a
-    // host that needs it triggers the hook by name).
-    in.EndObject();
-    const Value* given = payload.Find("output");
-    output = given != nullptr && given->is_object() ? core::ToJson(*given) : "{}";
-  }
-  std::string input = hook == "tool.execute.before" || hook == "tool.execute.after" ||
-                              hook == "chat.message"
-                          ? in.Take()
-                          : std::string(payload_json);
-  const Arg call_args[] = {Arg::String(hook), Arg::Json(input), Arg::Json(output)};
+  const core::OpenCodeHookCall call = core::ToOpenCodeHook(event, *parsed);
+  if (call.hook == "event") return CallEvent(call);
+  const Arg call_args[] = {Arg::String(call.hook), Arg::Json(call.input_json),
+                           Arg::Json(call.output_json)};
   absl::StatusOr<std::string> answer =
       Invoke([&] { return module_->CallArgs("triggerChanged", call_args, limits_); });
   if (!answer.ok()) return answer.status();
-  core::HookAnswer result;
-  if (*answer == "null") return result;  // no throw, nothing changed: no opinion
+  if (*answer == "null") return core::HookAnswer{};  // no throw, nothing changed: no opinion
   absl::StatusOr<core::NamedHookResult> ran = ParseTriggerResult(*answer);
   if (!ran.ok()) return ran.status();
-  if (!ran->error.empty()) {
-    if (hook == "tool.execute.before") {  // OpenCode: a throw here refuses the tool call
-      result.deny = true;
-      result.reason = ran->error;
-      return result;
-    }
-    return absl::UnknownError(StrCat(hook, " threw: ", ran->error));
-  }
-  absl::StatusOr<Value> after = core::ParseJson(ran->output_json, "hook output");
-  if (!after.ok()) return after.status();
-  if (hook == "tool.execute.before") {
-    if (const Value* new_args = after->Find("args"); new_args != nullptr) {
-      std::string text = core::ToJson(*new_args);
-      absl::StatusOr<Value> old_args = core::ParseJson(args, "arguments");
-      if (!old_args.ok() || core::ToJson(*old_args) != text) result.arguments = std::move(text);
-    }
-  } else if (hook == "tool.execute.after") {
-    std::string text = StringOr(*after, "output");
-    if (text != StringOr(payload, "result")) result.result = std::move(text);
-  }
-  return result;
+  return core::FromOpenCodeHook(call, *parsed, *ran);
 }
 
 // The git work tree holding `directory` (the nearest parent with .git), else `directory`.
@@ -359,16 +272,6 @@ std::string WorktreeOf(const std::string& directory) {
 }
 
 }  // namespace
-
-std::string_view OpenCodeHookFor(std::string_view event) {
-  if (event == "pre_tool_call") return "tool.execute.before";
-  if (event == "post_tool_call") return "tool.execute.after";
-  if (event == "user_prompt") return "chat.message";
-  if (event == "tool_definition") return "tool.definition";
-  if (event == "shell_env") return "shell.env";
-  if (event == "pre_compact") return "experimental.session.compacting";
-  return "event";
-}
 
 void AddPluginModules(ModuleOptions* options, std::string_view directory) {
   options->wrapper_source = std::string(embedded::kOpenCodeHostModule);

@@ -53,11 +53,6 @@ absl::StatusOr<core::LoadedPlugin> MakeOpenCodePlugin(const core::PluginFile& fi
                                                       const core::Log* log,
                                                       std::unique_ptr<Module> module);
 
-// The OpenCode hook a canonical event maps to (docs/hooks.md "Events and payloads"): "tool.execute.before",
-// "tool.execute.after", "chat.message", "tool.definition", "shell.env",
-// "experimental.session.compacting", else "event".
-std::string_view OpenCodeHookFor(std::string_view event);
-
 }  // namespace plugline::js
 
 #endif  // PLUGLINE_JS_OPENCODE_PLUGIN_H_
