@@ -24,6 +24,12 @@ struct HookAnswer {
   std::vector<std::string> warnings;
 };
 
+// What one run of a named hook (an OpenCode hook, called with input and output) left.
+struct NamedHookRun {
+  std::string output_json;  // the output after the hook ran (a JSON object)
+  std::string error;        // non-empty: the hook threw this; the output is what it left
+};
+
 // What a dispatch decided: final values after every plugin ran, in order.
 struct DispatchResult {
   struct Notice {

@@ -167,6 +167,38 @@ struct NativeHookOptions {
   bool fail_closed = false;
 };
 
+// An OpenCode plugin the host runs itself: in its own JavaScript engine (the Node binding's
+// addPlugin) or written in C or C++ (docs/plugins-opencode.md "Plugins the host runs"). It
+// joins the chain as a plugin — after every plugin found in plugin directories, before the
+// native hooks — and plugline calls its hooks by name, with the (input, output) pair OpenCode
+// passes: pre_tool_call runs "tool.execute.before" (a throw denies, new `args` rewrite the
+// call), post_tool_call "tool.execute.after" (a new `output` replaces the result), session
+// and turn events "event", and Host::Trigger any hook it names. Its tools are listed with
+// the plugins' tools (a later plugin wins a name) and run through execute_tool.
+struct OpenCodePluginOptions {
+  // Unique among the host's native hooks and OpenCode plugins; shown in results and listings.
+  std::string id;
+  // The OpenCode hooks it has: "event", "tool.execute.before", "shell.env", "chat.params", ...
+  std::vector<std::string> hooks;
+  // The tools it adds: name, description, parameters_json (a JSON Schema object). `plugin`
+  // and `overrides_builtin` are filled in.
+  std::vector<ToolInfo> tools;
+  // Runs the hook `name` with `input_json` and `output_json` (JSON objects) and returns the
+  // output it left, with `error` set when the hook threw. An error status is the plugin's
+  // failure (it crashed, timed out): skipped, or a deny on pre_tool_call when fail_closed.
+  // Called on the thread that dispatches or triggers. An exception it throws counts as an
+  // error.
+  std::function<absl::StatusOr<NamedHookRun>(std::string_view name, std::string_view input_json,
+                                             std::string_view output_json)>
+      trigger;
+  // Runs one of `tools` with `args_json` and the call's `context_json`; a tool that throws is
+  // a ToolResult with ok = false. Required when `tools` is not empty.
+  std::function<absl::StatusOr<ToolResult>(std::string_view name, std::string_view args_json,
+                                           std::string_view context_json)>
+      execute_tool;
+  bool fail_closed = false;
+};
+
 class Host;
 
 // A command's output given to plugline as it arrives, for hosts that run commands themselves
@@ -249,6 +281,15 @@ class Host {
   // Removes a native hook. NotFound when there is none with that id. A dispatch already
   // running keeps the hook until it ends.
   absl::Status RemoveHook(std::string_view id);
+
+  // Adds an OpenCode plugin the host runs itself (OpenCodePluginOptions). AlreadyExists when
+  // a native hook or such a plugin has that id; InvalidArgument when the id is empty, the
+  // trigger is missing, or tools are given without execute_tool. Its `dispose` hook is the
+  // host's to run: plugline never calls it.
+  absl::Status AddOpenCodePlugin(OpenCodePluginOptions plugin);
+  // Removes one. NotFound when there is none with that id. A call already running keeps it
+  // until it ends.
+  absl::Status RemoveOpenCodePlugin(std::string_view id);
 
   // Runs the OpenCode hook `name` ("shell.env", "chat.params", "tool.execute.before", ...) of
   // every plugin that has it, in dispatch order, with `input_json` and `output_json` (JSON

@@ -68,10 +68,7 @@ class HookPlugin {
 };
 
 // What one plugin's named hook did (TriggerNamed).
-struct NamedHookResult {
-  std::string output_json;  // the output after the plugin's hooks ran (mutated in place)
-  std::string error;        // non-empty: a hook threw this; the output is what it left
-};
+using NamedHookResult = plugline::NamedHookRun;
 
 // Plugins with a hook vocabulary of their own, called as (input, output) with the output
 // mutated in place: OpenCode's "tool.execute.before", "shell.env", ... (docs/plugins-opencode.md).

@@ -16,6 +16,7 @@
 #include "core/fs.h"
 #include "core/guard_records.h"
 #include "core/host_internal.h"
+#include "core/host_opencode_plugin.h"
 #include "core/json.h"
 #include "core/log.h"
 #include "core/node_resolve.h"
@@ -91,8 +92,33 @@ struct Host::Impl {
   std::unique_ptr<core::GuardRecords> guards;
   std::unique_ptr<core::PluginRegistry> plugins;
 
-  absl::Mutex hooks_mu;  // guards native_hooks
+  absl::Mutex hooks_mu;  // guards native_hooks and opencode_plugins
   std::vector<std::shared_ptr<core::NativeHook>> native_hooks ABSL_GUARDED_BY(hooks_mu);
+  std::vector<std::shared_ptr<core::HostOpenCodePlugin>> opencode_plugins ABSL_GUARDED_BY(hooks_mu);
+
+  // Whether the host's own hooks or OpenCode plugins have `id`.
+  bool HostIdTaken(std::string_view id) ABSL_EXCLUSIVE_LOCKS_REQUIRED(hooks_mu) {
+    for (const auto& hook : native_hooks) {
+      if (hook->id() == id) return true;
+    }
+    for (const auto& plugin : opencode_plugins) {
+      if (plugin->id() == id) return true;
+    }
+    return false;
+  }
+  // The plugins' named hooks and tools, then the host's OpenCode plugins'.
+  std::vector<std::shared_ptr<core::NamedHookPlugin>> NamedHooks() {
+    std::vector<std::shared_ptr<core::NamedHookPlugin>> all = plugins->NamedHooks();
+    absl::MutexLock lock(&hooks_mu);
+    all.insert(all.end(), opencode_plugins.begin(), opencode_plugins.end());
+    return all;
+  }
+  std::vector<std::shared_ptr<core::ToolProvider>> ToolProviders() {
+    std::vector<std::shared_ptr<core::ToolProvider>> all = plugins->ToolProviders();
+    absl::MutexLock lock(&hooks_mu);
+    all.insert(all.end(), opencode_plugins.begin(), opencode_plugins.end());
+    return all;
+  }
 
   mutable absl::Mutex mu;  // guards what Reload() replaces
   std::vector<std::string> diagnostics ABSL_GUARDED_BY(mu);
@@ -544,11 +570,13 @@ absl::StatusOr<ShapeResult> Host::Shape(const ShapeRequest& request) {
 
 absl::StatusOr<DispatchResult> Host::Dispatch(std::string_view event,
                                               std::string_view payload_json) {
-  // Plugins in dispatch order (broken fail-closed ones as guards), then the host's own hooks
-  // in the order they were added.
+  // Plugins in dispatch order (broken fail-closed ones as guards), the host's OpenCode
+  // plugins, then the host's own hooks, each in the order they were added.
   core::HookChain chain = impl_->plugins->Chain();
   {
     absl::MutexLock lock(&impl_->hooks_mu);
+    chain.hooks.insert(chain.hooks.end(), impl_->opencode_plugins.begin(),
+                       impl_->opencode_plugins.end());
     chain.hooks.insert(chain.hooks.end(), impl_->native_hooks.begin(), impl_->native_hooks.end());
   }
   absl::StatusOr<DispatchResult> result = core::Dispatch(event, payload_json, chain.hooks);
@@ -576,10 +604,9 @@ absl::Status Host::AddHook(NativeHookOptions hook) {
     return absl::InvalidArgumentError(StrCat("native hook ", hook.id, " has no function"));
   }
   absl::MutexLock lock(&impl_->hooks_mu);
-  for (const auto& existing : impl_->native_hooks) {
-    if (existing->id() == hook.id) {
-      return absl::AlreadyExistsError(StrCat("a native hook with id ", hook.id, " exists"));
-    }
+  if (impl_->HostIdTaken(hook.id)) {
+    return absl::AlreadyExistsError(
+        StrCat("a native hook or host OpenCode plugin with id ", hook.id, " exists"));
   }
   for (const std::string& event : hook.events) {
     if (std::optional<std::string> near = core::NearCanonicalEventWarning(event)) {
@@ -598,6 +625,50 @@ absl::Status Host::RemoveHook(std::string_view id) {
                          [id](const auto& hook) { return hook->id() == id; });
   if (it == hooks.end()) return absl::NotFoundError(StrCat("no native hook with id ", id));
   hooks.erase(it);
+  return absl::OkStatus();
+}
+
+absl::Status Host::AddOpenCodePlugin(OpenCodePluginOptions plugin) {
+  if (plugin.id.empty()) return absl::InvalidArgumentError("an OpenCode plugin needs an id");
+  if (!plugin.trigger) {
+    return absl::InvalidArgumentError(
+        StrCat("OpenCode plugin ", plugin.id, " has no function to run its hooks"));
+  }
+  if (!plugin.tools.empty() && !plugin.execute_tool) {
+    return absl::InvalidArgumentError(
+        StrCat("OpenCode plugin ", plugin.id, " has tools but no function to run them"));
+  }
+  for (const ToolInfo& tool : plugin.tools) {
+    if (tool.name.empty()) {
+      return absl::InvalidArgumentError(
+          StrCat("OpenCode plugin ", plugin.id, " has a tool without a name"));
+    }
+    if (!tool.parameters_json.empty()) {
+      absl::StatusOr<core::Value> schema =
+          core::ParseJson(tool.parameters_json, StrCat("tool ", tool.name, " parameters"));
+      if (!schema.ok() || !schema->is_object()) {
+        return absl::InvalidArgumentError(
+            StrCat("OpenCode plugin ", plugin.id, ": the parameters of tool ", tool.name,
+                   " are not a JSON Schema object"));
+      }
+    }
+  }
+  absl::MutexLock lock(&impl_->hooks_mu);
+  if (impl_->HostIdTaken(plugin.id)) {
+    return absl::AlreadyExistsError(
+        StrCat("a native hook or host OpenCode plugin with id ", plugin.id, " exists"));
+  }
+  impl_->opencode_plugins.push_back(std::make_shared<core::HostOpenCodePlugin>(std::move(plugin)));
+  return absl::OkStatus();
+}
+
+absl::Status Host::RemoveOpenCodePlugin(std::string_view id) {
+  absl::MutexLock lock(&impl_->hooks_mu);
+  auto& plugins = impl_->opencode_plugins;
+  auto it = std::find_if(plugins.begin(), plugins.end(),
+                         [id](const auto& plugin) { return plugin->id() == id; });
+  if (it == plugins.end()) return absl::NotFoundError(StrCat("no host OpenCode plugin with id ", id));
+  plugins.erase(it);
   return absl::OkStatus();
 }
 
@@ -640,7 +711,7 @@ absl::StatusOr<TriggerResult> Host::Trigger(std::string_view name, std::string_v
   TriggerResult result;
   result.name = std::string(name);
   result.output_json = std::string(output_json);
-  for (const auto& plugin : impl_->plugins->NamedHooks()) {
+  for (const auto& plugin : impl_->NamedHooks()) {
     if (!plugin->HasNamedHook(name)) continue;
     const auto start = absl::Now();
     absl::StatusOr<core::NamedHookResult> ran =
@@ -667,7 +738,7 @@ absl::StatusOr<TriggerResult> Host::Trigger(std::string_view name, std::string_v
 ToolList Host::Tools(const std::vector<std::string>& builtin_tools) {
   // Later plugins win a name; the listing keeps one entry per name, in first-seen order.
   ToolList list;
-  for (const auto& provider : impl_->plugins->ToolProviders()) {
+  for (const auto& provider : impl_->ToolProviders()) {
     for (ToolInfo& tool : provider->Tools()) {
       auto same = std::find_if(list.tools.begin(), list.tools.end(),
                                [&](const ToolInfo& t) { return t.name == tool.name; });
@@ -715,7 +786,7 @@ absl::StatusOr<ToolResult> Host::ExecuteTool(std::string_view name, std::string_
                                              std::string_view context_json) {
   std::shared_ptr<core::ToolProvider> owner;
   std::string plugin;
-  for (const auto& provider : impl_->plugins->ToolProviders()) {
+  for (const auto& provider : impl_->ToolProviders()) {
     for (const ToolInfo& tool : provider->Tools()) {
       if (tool.name == name) {
         owner = provider;  // the last one wins, as in Tools()
@@ -826,6 +897,18 @@ PluginList Host::Plugins() {
     info.stats = figures;
   }
   absl::MutexLock lock(&impl_->hooks_mu);
+  for (const auto& plugin : impl_->opencode_plugins) {
+    core::PluginInfo info;
+    info.id = plugin->id();
+    info.kind = "opencode";
+    info.state = "enabled";
+    info.source = "host";
+    // As for an OpenCode plugin file: its hooks, but not `tool`, `auth` or `provider`.
+    for (const std::string& hook : plugin->hooks()) {
+      if (hook != "tool" && hook != "auth" && hook != "provider") info.events.push_back(hook);
+    }
+    infos.push_back(std::move(info));
+  }
   for (const auto& hook : impl_->native_hooks) {
     core::PluginInfo info;
     info.id = hook->id();
@@ -850,12 +933,11 @@ absl::Status Host::SetPluginEnabled(std::string_view id, bool enabled) {
   if (std::find(ids.begin(), ids.end(), id) == ids.end()) {
     {
       absl::MutexLock lock(&impl_->hooks_mu);
-      for (const auto& hook : impl_->native_hooks) {
-        if (hook->id() == id) {
-          return absl::InvalidArgumentError(
-              StrCat("'", core::EscapeControl(id),
-                     "' is the host's own native hook: the host adds and removes it"));
-        }
+      if (impl_->HostIdTaken(id)) {
+        return absl::InvalidArgumentError(
+            StrCat("'", core::EscapeControl(id),
+                   "' is the host's own native hook or OpenCode plugin: the host adds and "
+                   "removes it"));
       }
     }
     std::vector<std::string_view> known(ids.begin(), ids.end());
