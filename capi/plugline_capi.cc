@@ -137,7 +137,7 @@ bool InCallbackOf(const plugline_host* host) {
 plugline_status Reentered(const char* function) {
   return Fail(PLUGLINE_ESTATE,
               StrCat(function, ": called from inside one of this host's own callbacks (a native "
-                               "hook or the client), which would re-enter the call that is "
+                               "hook, an OpenCode plugin or the client), which would re-enter the call that is "
                                "running it; answer first, and call the host afterwards"));
 }
 
@@ -804,6 +804,165 @@ plugline_status plugline_host_execute_tool(char** out_json, size_t* out_len, plu
   });
 }
 
+namespace {
+
+// A callback's failure: the JSON string it replied, else `fallback`.
+absl::Status CallbackFailure(const plugline_reply& reply, std::string fallback) {
+  if (reply.has_json) {
+    absl::StatusOr<plugline::core::Value> value = plugline::core::ParseJson(reply.json, "reply");
+    if (value.ok() && value->is_string()) return absl::UnknownError(value->as_string());
+  }
+  return absl::UnknownError(fallback);
+}
+
+// The tools of plugline_opencode_plugin_options: [{"name", "description", "parameters"}].
+absl::StatusOr<std::vector<plugline::ToolInfo>> ReadTools(std::string_view text,
+                                                         std::string_view where) {
+  absl::StatusOr<plugline::core::Value> value = plugline::core::ParseJson(text, where);
+  if (!value.ok()) return absl::InvalidArgumentError(value.status().message());
+  if (!value->is_array()) return absl::InvalidArgumentError(StrCat(where, " must be a JSON array"));
+  std::vector<plugline::ToolInfo> tools;
+  for (const plugline::core::Value& entry : value->as_array()) {
+    const plugline::core::Value* name = entry.is_object() ? entry.Find("name") : nullptr;
+    if (name == nullptr || !name->is_string()) {
+      return absl::InvalidArgumentError(
+          StrCat(where, ": each tool must be an object with a string \"name\""));
+    }
+    plugline::ToolInfo tool;
+    tool.name = name->as_string();
+    if (const plugline::core::Value* d = entry.Find("description"); d != nullptr && d->is_string()) {
+      tool.description = d->as_string();
+    }
+    if (const plugline::core::Value* p = entry.Find("parameters"); p != nullptr && !p->is_null()) {
+      tool.parameters_json = plugline::core::ToJson(*p);
+    }
+    tools.push_back(std::move(tool));
+  }
+  return tools;
+}
+
+}  // namespace
+
+plugline_status plugline_host_add_opencode_plugin(plugline_host* host,
+                                                  const plugline_opencode_plugin_options* options,
+                                                  plugline_named_hook_fn hook_fn,
+                                                  plugline_tool_fn tool_fn, void* user_data,
+                                                  void (*user_data_free)(void*)) {
+  return Guard(__func__, [&] {
+    if (host == nullptr) return NullArgument(__func__, "host");
+    if (InCallbackOf(host)) return Reentered(__func__);
+    if (options == nullptr) return NullArgument(__func__, "options");
+    if (hook_fn == nullptr) return NullArgument(__func__, "hook_fn");
+    auto covers = [&](size_t offset, size_t size) { return options->struct_size >= offset + size; };
+    plugline::OpenCodePluginOptions plugin;
+    if (covers(offsetof(plugline_opencode_plugin_options, id), sizeof(char*)) &&
+        options->id != nullptr) {
+      plugin.id = options->id;
+    }
+    if (plugin.id.empty()) return Fail(PLUGLINE_EINVALID, StrCat(__func__, ": the id is empty"));
+    if (covers(offsetof(plugline_opencode_plugin_options, hooks), sizeof(char*)) &&
+        options->hooks != nullptr) {
+      absl::StatusOr<std::vector<std::string>> hooks =
+          ReadNameList(options->hooks, StrCat(__func__, ": hooks"));
+      if (!hooks.ok()) return FromStatus(hooks.status());
+      plugin.hooks = *std::move(hooks);
+    }
+    if (covers(offsetof(plugline_opencode_plugin_options, tools), sizeof(char*)) &&
+        options->tools != nullptr && *options->tools != '\0') {
+      absl::StatusOr<std::vector<plugline::ToolInfo>> tools =
+          ReadTools(options->tools, StrCat(__func__, ": tools"));
+      if (!tools.ok()) return FromStatus(tools.status());
+      plugin.tools = *std::move(tools);
+    }
+    if (covers(offsetof(plugline_opencode_plugin_options, fail_closed), sizeof(int))) {
+      plugin.fail_closed = options->fail_closed != 0;
+    }
+    if (!plugin.tools.empty() && tool_fn == nullptr) {
+      return Fail(PLUGLINE_EINVALID,
+                  StrCat(__func__, ": plugin ", plugin.id, " has tools but tool_fn is NULL"));
+    }
+    // user_data is released with the plugin (removal or the host's end), not on failure here.
+    auto owned = std::make_shared<std::unique_ptr<void, void (*)(void*)>>(
+        std::unique_ptr<void, void (*)(void*)>(nullptr, +[](void*) {}));
+    const std::string id = plugin.id;
+    plugin.trigger = [hook_fn, user_data, owned, id, host](
+                         std::string_view name, std::string_view input,
+                         std::string_view output) -> absl::StatusOr<plugline::NamedHookRun> {
+      CallbackScope scope(host);
+      plugline_reply reply;
+      const std::string name_text(name), input_text(input), output_text(output);
+      int rc = hook_fn(name_text.c_str(), input_text.c_str(), input_text.size(),
+                       output_text.c_str(), output_text.size(), &reply, user_data);
+      if (rc != 0) return CallbackFailure(reply, StrCat("OpenCode plugin ", id, " returned ", rc));
+      plugline::NamedHookRun run{output_text, ""};
+      if (!reply.has_json) return run;
+      absl::StatusOr<plugline::core::Value> value =
+          plugline::core::ParseJson(reply.json, StrCat(id, " reply"));
+      if (!value.ok() || !value->is_object()) {
+        return absl::InvalidArgumentError(
+            StrCat("OpenCode plugin ", id, " replied to ", name_text,
+                   " with something other than {\"output\": …}"));
+      }
+      if (const plugline::core::Value* out = value->Find("output"); out != nullptr) {
+        run.output_json = plugline::core::ToJson(*out);
+      }
+      if (const plugline::core::Value* error = value->Find("error");
+          error != nullptr && !error->is_null()) {
+        run.error = error->is_string() ? error->as_string() : plugline::core::ToJson(*error);
+        if (run.error.empty()) run.error = "the hook threw";
+      }
+      return run;
+    };
+    if (tool_fn != nullptr) {
+      plugin.execute_tool = [tool_fn, user_data, owned, id, host](
+                                std::string_view name, std::string_view args,
+                                std::string_view context) -> absl::StatusOr<plugline::ToolResult> {
+        CallbackScope scope(host);
+        plugline_reply reply;
+        const std::string name_text(name), args_text(args), context_text(context);
+        int rc = tool_fn(name_text.c_str(), args_text.c_str(), args_text.size(),
+                         context_text.c_str(), context_text.size(), &reply, user_data);
+        if (rc != 0) return CallbackFailure(reply, StrCat("OpenCode plugin ", id, " returned ", rc));
+        absl::StatusOr<plugline::core::Value> value =
+            plugline::core::ParseJson(reply.has_json ? reply.json : "null", StrCat(id, " reply"));
+        if (!value.ok() || !value->is_object()) {
+          return absl::InvalidArgumentError(StrCat("OpenCode plugin ", id, " replied to tool ",
+                                                   name_text, " with something other than an object"));
+        }
+        auto text = [&](std::string_view key) {
+          const plugline::core::Value* v = value->Find(key);
+          return v != nullptr && v->is_string() ? v->as_string() : std::string();
+        };
+        plugline::ToolResult result;
+        const plugline::core::Value* ok = value->Find("ok");
+        result.ok = ok != nullptr && ok->is_bool() && ok->as_bool();
+        result.output = text("output");
+        result.error = text("error");
+        result.title = text("title");
+        if (const plugline::core::Value* m = value->Find("metadata"); m != nullptr && !m->is_null()) {
+          result.metadata_json = plugline::core::ToJson(*m);
+        }
+        return result;
+      };
+    }
+    absl::Status added = host->host->AddOpenCodePlugin(std::move(plugin));
+    if (!added.ok()) return FromStatus(added);
+    if (user_data_free != nullptr) {
+      *owned = std::unique_ptr<void, void (*)(void*)>(user_data, user_data_free);
+    }
+    return PLUGLINE_OK;
+  });
+}
+
+plugline_status plugline_host_remove_opencode_plugin(plugline_host* host, const char* id) {
+  return Guard(__func__, [&] {
+    if (host == nullptr) return NullArgument(__func__, "host");
+    if (InCallbackOf(host)) return Reentered(__func__);
+    if (id == nullptr) return NullArgument(__func__, "id");
+    return FromStatus(host->host->RemoveOpenCodePlugin(id));
+  });
+}
+
 plugline_status plugline_reply_set(plugline_reply* reply, const char* json, size_t len) {
   return Guard(__func__, [&] {
     if (reply == nullptr) return NullArgument(__func__, "reply");
@@ -836,13 +995,7 @@ plugline_status plugline_config_set_client(plugline_config* config, plugline_cli
       const std::string args_text(args);
       int rc = fn(path_text.c_str(), args_text.c_str(), args_text.size(), &reply, owned.get());
       if (rc != 0) {
-        std::string message = StrCat("the host's client callback failed (", rc, ")");
-        if (reply.has_json) {
-          absl::StatusOr<plugline::core::Value> value =
-              plugline::core::ParseJson(reply.json, "reply");
-          if (value.ok() && value->is_string()) message = value->as_string();
-        }
-        return absl::UnknownError(message);
+        return CallbackFailure(reply, StrCat("the host's client callback failed (", rc, ")"));
       }
       return reply.has_json ? reply.json : std::string("null");
     };

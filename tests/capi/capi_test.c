@@ -830,6 +830,129 @@ static void test_plugins_management(void) {
   plugline_config_free(config);
 }
 
+/* An OpenCode plugin written in C: tool.execute.before throws on `rm`, tool.execute.after
+ * masks, shell.env adds a variable; one tool, `shout`. */
+static int opencode_plugin_calls = 0;
+static int opencode_plugin_freed = 0;
+static int c_plugin_hook(const char *name, const char *input, size_t input_len,
+                         const char *output, size_t output_len, plugline_reply *reply,
+                         void *user_data) {
+  static const char thrown[] = "{\"output\":{},\"error\":\"rm is not for agents\"}";
+  static const char masked[] = "{\"output\":{\"output\":\"token=***\"}}";
+  static const char env[] = "{\"output\":{\"env\":{\"FROM_C\":\"1\"}}}";
+  static const char broken[] = "\"engine gone\"";
+  (void)input;
+  (void)input_len;
+  (void)output_len;
+  ++*(int *)user_data;
+  if (strcmp(name, "tool.execute.before") == 0) {
+    if (strstr(output, "crash") != NULL) {
+      plugline_reply_set(reply, broken, strlen(broken));
+      return 1;
+    }
+    if (strstr(output, "rm ") != NULL) return plugline_reply_set(reply, thrown, strlen(thrown)) != PLUGLINE_OK;
+    return 0; /* no reply: the output is unchanged */
+  }
+  if (strcmp(name, "tool.execute.after") == 0) return plugline_reply_set(reply, masked, strlen(masked)) != PLUGLINE_OK;
+  if (strcmp(name, "shell.env") == 0) return plugline_reply_set(reply, env, strlen(env)) != PLUGLINE_OK;
+  return 0;
+}
+static int c_plugin_tool(const char *name, const char *args, size_t args_len, const char *context,
+                         size_t context_len, plugline_reply *reply, void *user_data) {
+  static const char answer[] = "{\"ok\":true,\"output\":\"HELLO\",\"title\":\"shout\"}";
+  (void)name;
+  (void)args;
+  (void)args_len;
+  (void)context;
+  (void)context_len;
+  (void)user_data;
+  return plugline_reply_set(reply, answer, strlen(answer)) != PLUGLINE_OK;
+}
+static void free_opencode_plugin(void *user_data) {
+  (void)user_data;
+  ++opencode_plugin_freed;
+}
+
+static void test_host_opencode_plugin(void) {
+  char home[512];
+  plugline_config *config = NULL;
+  plugline_host *host = NULL;
+  char *json = NULL;
+  size_t len = 0;
+  plugline_opencode_plugin_options options = PLUGLINE_OPENCODE_PLUGIN_OPTIONS_INIT;
+  static const char rm[] = "{\"tool\":\"terminal\",\"arguments\":\"{\\\"command\\\":\\\"rm -rf /\\\"}\"}";
+  static const char crash[] = "{\"tool\":\"terminal\",\"arguments\":\"{\\\"command\\\":\\\"crash\\\"}\"}";
+  static const char after[] = "{\"tool\":\"read\",\"arguments\":\"{}\",\"result\":\"token=abc\"}";
+  make_home(home, sizeof home);
+  EXPECT_STATUS(plugline_config_new(&config), PLUGLINE_OK);
+  EXPECT_STATUS(plugline_config_set_home(config, home), PLUGLINE_OK);
+  EXPECT_STATUS(plugline_host_new(&host, config), PLUGLINE_OK);
+  plugline_config_free(config);
+
+  options.id = "c-guard";
+  options.hooks = "[\"tool.execute.before\",\"tool.execute.after\",\"shell.env\",\"tool\"]";
+  options.tools = "[{\"name\":\"shout\",\"description\":\"Shouts\",\"parameters\":{\"type\":\"object\",\"properties\":{}}}]";
+  EXPECT_STATUS(plugline_host_add_opencode_plugin(host, &options, c_plugin_hook, NULL,
+                                                  &opencode_plugin_calls, NULL),
+                PLUGLINE_EINVALID); /* tools without tool_fn */
+  EXPECT(strstr(plugline_last_error_message(), "tool_fn is NULL") != NULL);
+  EXPECT_STATUS(plugline_host_add_opencode_plugin(host, &options, NULL, NULL, NULL, NULL),
+                PLUGLINE_EINVALID);
+  EXPECT_STATUS(plugline_host_add_opencode_plugin(host, &options, c_plugin_hook, c_plugin_tool,
+                                                  &opencode_plugin_calls, free_opencode_plugin),
+                PLUGLINE_OK);
+  EXPECT_STATUS(plugline_host_add_opencode_plugin(host, &options, c_plugin_hook, c_plugin_tool,
+                                                  &opencode_plugin_calls, free_opencode_plugin),
+                PLUGLINE_EEXISTS);
+  EXPECT(opencode_plugin_freed == 0); /* not taken on failure */
+
+  EXPECT_STATUS(plugline_host_dispatch(&json, &len, host, "pre_tool_call", rm, strlen(rm)), PLUGLINE_OK);
+  EXPECT(json != NULL && strstr(json, "\"denied\":true") != NULL);
+  EXPECT(json != NULL && strstr(json, "\"reason\":\"rm is not for agents\"") != NULL);
+  EXPECT(json != NULL && strstr(json, "\"denied_by\":\"c-guard\"") != NULL);
+  plugline_free(json);
+  EXPECT_STATUS(plugline_host_dispatch(&json, &len, host, "pre_tool_call", crash, strlen(crash)), PLUGLINE_OK);
+  EXPECT(json != NULL && strstr(json, "\"denied\":false") != NULL);
+  EXPECT(json != NULL && strstr(json, "engine gone") != NULL); /* skipped, with the reason */
+  plugline_free(json);
+  EXPECT_STATUS(plugline_host_dispatch(&json, &len, host, "post_tool_call", after, strlen(after)), PLUGLINE_OK);
+  EXPECT(json != NULL && strstr(json, "\"result\":\"token=***\"") != NULL);
+  plugline_free(json);
+  EXPECT_STATUS(plugline_host_trigger(&json, &len, host, "shell.env", "{}", 2, "{\"env\":{}}", 10), PLUGLINE_OK);
+  EXPECT(json != NULL && strstr(json, "\"output\":{\"env\":{\"FROM_C\":\"1\"}}") != NULL);
+  plugline_free(json);
+  EXPECT_STATUS(plugline_host_tools(&json, &len, host, NULL), PLUGLINE_OK);
+  EXPECT(json != NULL && strstr(json, "\"name\":\"shout\"") != NULL);
+  EXPECT(json != NULL && strstr(json, "\"plugin\":\"c-guard\"") != NULL);
+  plugline_free(json);
+  EXPECT_STATUS(plugline_host_execute_tool(&json, &len, host, "shout", "{}", 2, NULL, 0), PLUGLINE_OK);
+  EXPECT(json != NULL && strstr(json, "\"output\":\"HELLO\"") != NULL);
+  plugline_free(json);
+  EXPECT_STATUS(plugline_host_plugins(&json, &len, host), PLUGLINE_OK);
+  EXPECT(json != NULL && strstr(json, "\"id\":\"c-guard\",\"kind\":\"opencode\"") != NULL);
+  plugline_free(json);
+  EXPECT(opencode_plugin_calls == 4);
+
+  EXPECT_STATUS(plugline_host_remove_opencode_plugin(host, "c-guard"), PLUGLINE_OK);
+  EXPECT(opencode_plugin_freed == 1);
+  EXPECT_STATUS(plugline_host_remove_opencode_plugin(host, "c-guard"), PLUGLINE_ENOTFOUND);
+  options.tools = "{\"name\":\"x\"}";
+  EXPECT_STATUS(plugline_host_add_opencode_plugin(host, &options, c_plugin_hook, c_plugin_tool, NULL, NULL),
+                PLUGLINE_EINVALID);
+  EXPECT(strstr(plugline_last_error_message(), "tools must be a JSON array") != NULL);
+  options.tools = NULL;
+  options.hooks = "[\"event\"";
+  EXPECT_STATUS(plugline_host_add_opencode_plugin(host, &options, c_plugin_hook, NULL, NULL, NULL),
+                PLUGLINE_EINVALID);
+  /* Freed with the host. */
+  options.hooks = "[\"event\"]";
+  EXPECT_STATUS(plugline_host_add_opencode_plugin(host, &options, c_plugin_hook, NULL,
+                                                  &opencode_plugin_calls, free_opencode_plugin),
+                PLUGLINE_OK);
+  plugline_host_free(host);
+  EXPECT(opencode_plugin_freed == 2);
+}
+
 int main(void) {
   test_versions();
   test_status_strings();
@@ -840,6 +963,7 @@ int main(void) {
   test_hook_answer_faults();
   test_broken_and_trust();
   test_opencode();
+  test_host_opencode_plugin();
   test_js_call();
   test_plugins_management();
   test_reentry();

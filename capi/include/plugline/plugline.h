@@ -478,6 +478,63 @@ PLUGLINE_API plugline_status plugline_reply_set(plugline_reply *reply, const cha
 typedef int (*plugline_client_fn)(const char *path, const char *args_json, size_t args_len,
                                   plugline_reply *reply, void *user_data);
 
+/* ---- OpenCode plugins the host runs itself ---------------------------------------------- */
+
+/* Runs the plugin's OpenCode hook `name` ("tool.execute.before", "event", "shell.env", …) with
+ * `input_json` and `output_json` (JSON objects, as OpenCode passes them; docs/plugins-opencode.md
+ * "Plugins the host runs"). Reply with plugline_reply_set and return 0: the reply is
+ * {"output": <the output the hook left>} or, when the hook threw, {"output": …, "error":
+ * "<message>"} (a throw in tool.execute.before denies the call, its message the reason). No
+ * reply: the output is unchanged. Return non-zero when the plugin itself failed (its engine is
+ * gone, it timed out): it is skipped, or denies pre_tool_call when it fails closed;
+ * plugline_reply_set may give the message as a JSON string. Called on the thread that
+ * dispatches or triggers; must not call back into the same host. */
+typedef int (*plugline_named_hook_fn)(const char *name, const char *input_json, size_t input_len,
+                                      const char *output_json, size_t output_len,
+                                      plugline_reply *reply, void *user_data);
+
+/* Runs the plugin's tool `name` with `args_json` (a JSON object) and `context_json`
+ * ({sessionID, messageID, agent, directory, worktree}). Reply {"ok": true, "output": "…",
+ * "title": "…", "metadata": {…}} or {"ok": false, "error": "…"} (the tool threw, or refused
+ * the arguments) and return 0; non-zero as for plugline_named_hook_fn. */
+typedef int (*plugline_tool_fn)(const char *name, const char *args_json, size_t args_len,
+                                const char *context_json, size_t context_len,
+                                plugline_reply *reply, void *user_data);
+
+typedef struct plugline_opencode_plugin_options {
+  size_t struct_size; /* sizeof(plugline_opencode_plugin_options) */
+  const char *id;     /* unique among the host's native hooks and OpenCode plugins */
+  /* The OpenCode hooks it has, a JSON array of names: ["tool.execute.before","event"]. */
+  const char *hooks;
+  /* The tools it adds, a JSON array of {"name", "description", "parameters" (a JSON Schema
+   * object)}; NULL or [] for none. */
+  const char *tools;
+  int fail_closed; /* non-zero: a failure counts as a deny on pre_tool_call */
+} plugline_opencode_plugin_options;
+
+#define PLUGLINE_OPENCODE_PLUGIN_OPTIONS_INIT \
+  {sizeof(plugline_opencode_plugin_options), NULL, NULL, NULL, 0}
+
+/* Adds an OpenCode plugin the host runs itself — in its own JavaScript engine, or written in
+ * C — to the host: it joins the chain after every plugin found in plugin directories and
+ * before the native hooks; canonical events reach its hooks as they reach an OpenCode plugin
+ * file's (pre_tool_call → tool.execute.before, post_tool_call → tool.execute.after, session
+ * and turn events → event, …), plugline_host_trigger reaches any hook it names, and its tools
+ * are listed and run with the plugins' tools. `tool_fn` may be NULL when it has no tools.
+ * `user_data_free` (may be NULL) is called once when the plugin is removed or the host freed.
+ * Its `dispose` hook is the host's to run.
+ * Returns PLUGLINE_OK, PLUGLINE_EINVALID (NULL host/options/hook_fn, empty id, hooks or tools
+ * not the JSON described, tools without tool_fn) or PLUGLINE_EEXISTS (a native hook or
+ * OpenCode plugin with that id exists; user_data_free is then not called). */
+PLUGLINE_API plugline_status plugline_host_add_opencode_plugin(
+    plugline_host *host, const plugline_opencode_plugin_options *options,
+    plugline_named_hook_fn hook_fn, plugline_tool_fn tool_fn, void *user_data,
+    void (*user_data_free)(void *));
+
+/* Removes one. Returns PLUGLINE_OK, PLUGLINE_EINVALID or PLUGLINE_ENOTFOUND. */
+PLUGLINE_API plugline_status plugline_host_remove_opencode_plugin(plugline_host *host,
+                                                                 const char *id);
+
 /* Installs the client callback OpenCode plugins' `client` calls reach. fn == NULL removes it
  * (client calls then reject). `user_data_free` (may be NULL) is called when no host uses it. */
 PLUGLINE_API plugline_status plugline_config_set_client(plugline_config *config,
