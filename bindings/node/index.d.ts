@@ -182,6 +182,56 @@ export interface AddHookOptions {
   timeoutMs?: number | null;
 }
 
+/** The context OpenCode gives a plugin function (its first argument). */
+export interface OpenCodePluginContext {
+  project: { id: string; worktree: string; vcs?: "git" };
+  directory: string;
+  worktree: string;
+  /** A WHATWG URL object. */
+  serverUrl?: { readonly href: string; toString(): string };
+  /** `client.app.log(x)` calls the host's client option as client("app.log", [x]). */
+  client: any;
+  /** Bun's shell: `await $\`git status\`.text()`; each interpolation is one argument. */
+  $: any;
+  experimental_workspace: { register(type: string, adapter: unknown): void };
+}
+
+/** The hooks a plugin function returns: OpenCode hook name -> function, and `tool`. */
+export type OpenCodeHooks = {
+  tool?: Record<string, {
+    description?: string;
+    args?: Record<string, unknown>;
+    execute(args: any, context: ToolContext & Record<string, unknown>): unknown;
+  }>;
+} & { [hook: string]: unknown };
+
+/** An OpenCode (V1) plugin function. */
+export type OpenCodePlugin =
+  (ctx: OpenCodePluginContext, options?: any) => OpenCodeHooks | Promise<OpenCodeHooks>;
+
+export interface AddPluginOptions {
+  /** Default: the function's name, else the module's `id`, else "host-plugin". */
+  id?: string;
+  /** The plugin functions' second argument. */
+  options?: unknown;
+  /** A failure counts as a deny on pre_tool_call (default false). */
+  failClosed?: boolean;
+  /** How long an async hook or tool, and a `$` command, may take, in ms (default 5000). */
+  timeoutMs?: number | null;
+  /** ctx.directory (default: projectDir, else the working directory). */
+  directory?: string;
+}
+
+export interface AddedPlugin {
+  id: string;
+  /** The OpenCode hooks it has. */
+  hooks: string[];
+  /** Keys of its hooks objects that are no OpenCode hook. */
+  unknown: string[];
+  /** The names of its tools. */
+  tools: string[];
+}
+
 /** What dispatch() decided, after every hook in the chain ran. */
 export interface DispatchResult {
   event: string;
@@ -282,6 +332,14 @@ export class Host {
   addHook(id: string, events: readonly (HookEvent | (string & {}))[] | "*" | string,
           fn: HookFunction, options?: AddHookOptions): void;
   removeHook(id: string): void;
+  /**
+   * An OpenCode plugin from the host's own code: a plugin function, a V1 module object
+   * `{ id, server }`, or a module's exports (`await import("some-plugin")`).
+   */
+  addPlugin(plugin: OpenCodePlugin | { id?: string; server: OpenCodePlugin } |
+            Record<string, unknown>, options?: AddPluginOptions): Promise<AddedPlugin>;
+  /** Removes a plugin addPlugin() added, then runs its dispose hooks. */
+  removeAddedPlugin(id: string): Promise<void>;
   trigger<Output = Record<string, unknown>>(
     name: string, input: Record<string, unknown> | string | ArrayBufferView | ArrayBuffer,
     output: Output | string | ArrayBufferView | ArrayBuffer): TriggerResult<Output>;

@@ -19,6 +19,7 @@
 
 const fs = require('node:fs');
 const path = require('node:path');
+const { loadHostPlugin } = require('./opencode.js');
 
 /** The plugline_abi_version() this wrapper was written for. */
 const EXPECTED_ABI_VERSION = 1;
@@ -239,6 +240,11 @@ class Host {
   #client = null;
   // The promises of *Async calls still running (closeAsync() waits for them).
   #pending = new Set();
+  // OpenCode plugins added with addPlugin(): id -> { call (held here for the addon, which
+  // holds it weakly), dispose }.
+  #plugins = new Map();
+  // What addPlugin() gives plugin functions: { directory, serverUrl, client, config }.
+  #pluginSettings;
 
   #track(promise) {
     this.#pending.add(promise);
@@ -334,6 +340,10 @@ class Host {
       projectTrusted === undefined ? null : projectTrusted,
       clientTimeoutMs ?? null);
     this.#client = call;
+    this.#pluginSettings = {
+      directory: projectDir ?? process.cwd(), serverUrl, client: client ?? null,
+      config: pluginConfigJson === null ? {} : JSON.parse(pluginConfigJson),
+    };
   }
 
   /**
@@ -633,6 +643,98 @@ class Host {
   }
 
   /**
+   * Adds an OpenCode plugin that runs here, in this process, from the host's own code
+   * (plugline_host_add_opencode_plugin): `plugin` is a plugin function
+   * `async (ctx, options) => hooks`, a V1 module object `{ id, server }`, or a module's exports
+   * (`await import('some-plugin')`, `require(...)`), whose function exports are its plugin
+   * functions. They are called now with OpenCode's context — project, directory, worktree,
+   * serverUrl, `client` (the host's client option: `client.app.log(x)` calls
+   * `client("app.log", [x])`) and `$` (Bun's shell: `sh -c`, bounded by timeoutMs) — and its
+   * `config` hook runs with the host's pluginConfig. Then the plugin joins the chain after the
+   * plugins of plugin directories and before the native hooks, as an OpenCode plugin file does:
+   * dispatch runs "tool.execute.before" for pre_tool_call (a throw denies, new `args` rewrite
+   * the call), "tool.execute.after" for post_tool_call (a new `output` replaces the result),
+   * "event" for session and turn events; trigger() runs any hook it has; tools() lists its
+   * tools and executeTool() runs them (arguments checked by each argument's safeParse).
+   *
+   * Hooks and tools that return a Promise (async functions, as OpenCode's are) run under
+   * dispatchAsync(), triggerAsync() and executeToolAsync(), awaited for at most timeoutMs;
+   * under the synchronous methods, which cannot wait, such a hook fails (skipped, or a deny
+   * when failClosed) and the message names the async methods. Synchronous hooks run under both.
+   *
+   * @param {Function|object} plugin
+   * @param {object} [options]
+   * @param {string} [options.id]  unique among the host's native hooks and plugins it added;
+   *        default: the plugin function's name, else the module's `id`, else "host-plugin"
+   * @param {unknown} [options.options]  the second argument of the plugin functions
+   * @param {boolean} [options.failClosed]  a failure counts as a deny on pre_tool_call
+   * @param {number} [options.timeoutMs]  how long an async hook or tool may take (default 5000)
+   * @param {string} [options.directory]  ctx.directory (default: projectDir, else the cwd)
+   * @returns {Promise<{id: string, hooks: string[], unknown: string[], tools: string[]}>}
+   *   the hooks it has, the keys of its hooks object that are no OpenCode hook, and its tools
+   * @throws {TypeError} plugin is not a plugin; {Error} a plugin function or `config` threw;
+   *   {PluglineError} PLUGLINE_EEXISTS (the id is taken), PLUGLINE_ESTATE
+   */
+  async addPlugin(plugin, options) {
+    const { id, options: pluginOptions, failClosed, timeoutMs, directory } =
+      checkOptions(options, ['id', 'options', 'failClosed', 'timeoutMs', 'directory'],
+                   'addPlugin options');
+    checkTimeout(timeoutMs, 'timeoutMs');
+    if (id !== undefined && (typeof id !== 'string' || id === '')) {
+      throw new TypeError('id must be a non-empty string');
+    }
+    if (failClosed !== undefined && typeof failClosed !== 'boolean') {
+      throw new TypeError('failClosed must be a boolean');
+    }
+    const named = (value) => (typeof value === 'string' && value !== '' ? value : undefined);
+    const pluginId = id ?? (typeof plugin === 'function' ? named(plugin.name) : undefined) ??
+      named(plugin?.id) ?? named(plugin?.default?.id) ?? 'host-plugin';
+    // Checked before the plugin functions run (every hook and plugin of this host is added
+    // through this object); plugline checks again when it is added.
+    if (this.#plugins.has(pluginId) || this.#hooks.has(pluginId)) {
+      const EEXISTS = -3;  // plugline_status codes never change
+      throw new PluglineError(`a native hook or host OpenCode plugin with id ${pluginId} exists`,
+                              EEXISTS, addon.statusString(EEXISTS));
+    }
+    const loaded = await loadHostPlugin(plugin, {
+      ...this.#pluginSettings,
+      directory: checkOptionalString(directory, 'directory') ?? this.#pluginSettings.directory,
+      options: pluginOptions,
+      timeoutMs: timeoutMs ?? 5000,
+    });
+    this.#native.addOpenCodePlugin(pluginId, JSON.stringify(loaded.hooks),
+                                   JSON.stringify(loaded.tools), loaded.call, failClosed ?? false,
+                                   timeoutMs ?? null);
+    this.#plugins.set(pluginId, loaded);
+    return { id: pluginId, hooks: loaded.hooks, unknown: loaded.unknown,
+             tools: loaded.tools.map((tool) => tool.name) };
+  }
+
+  /**
+   * Removes a plugin addPlugin() added (plugline_host_remove_opencode_plugin), then runs its
+   * `dispose` hooks. Rejects with what a dispose hook threw (the plugin is removed all the same).
+   * @param {string} id
+   * @returns {Promise<void>}
+   * @throws {PluglineError} PLUGLINE_ENOTFOUND (no plugin added with this id), PLUGLINE_ESTATE
+   */
+  async removeAddedPlugin(id) {
+    if (typeof id !== 'string') throw new TypeError('id must be a string');
+    this.#native.removeOpenCodePlugin(id);
+    const loaded = this.#plugins.get(id);
+    this.#plugins.delete(id);
+    if (loaded !== undefined) await loaded.dispose();
+  }
+
+  // Runs the dispose hooks of the plugins addPlugin() added; what they throw is a warning.
+  #disposeAdded() {
+    const all = [...this.#plugins];
+    this.#plugins.clear();
+    return Promise.all(all.map(([id, loaded]) => loaded.dispose().catch((error) => {
+      process.emitWarning(`plugline: plugin "${id}": ${error.message}`);
+    })));
+  }
+
+  /**
    * Runs the OpenCode hook `name` of every plugin that has it (plugline_host_trigger), in
    * dispatch order: each plugin mutates the output the previous one left. A hook that throws
    * is listed under `errors` with its plugin, and the others still run. The client runs
@@ -721,6 +823,8 @@ class Host {
       this.#hooks.clear();
       this.#client = null;
     }
+    // The dispose hooks of plugins addPlugin() added run; close() does not wait for them.
+    this.#disposeAdded();
     // Otherwise the running calls may still reach the hooks and the client: the addon holds
     // them weakly, so they stay referenced here until this Host is collected.
   }
@@ -733,7 +837,9 @@ class Host {
     while (this.#pending.size > 0) {
       await Promise.allSettled([...this.#pending]);
     }
+    const disposed = this.#disposeAdded();
     this.close();
+    await disposed;
   }
 
   /** close(), for `using host = new Host(...)` (explicit resource management). */

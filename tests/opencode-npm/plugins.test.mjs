@@ -137,6 +137,27 @@ test("cc-safety-net: a guard that throws blocks git reset --hard and reading .en
   assert.match(config.output.command["cc-safety-net"].description, /^Operate CC Safety Net/);
 });
 
+test("cc-safety-net, imported by a Node host and added with addPlugin(): the published module runs unchanged in the host's own process", async (t) => {
+  const u = user([]);
+  const { Host } = createRequire(import.meta.url)(join(here, "../../bindings/node"));
+  const saved = process.env.HOME;
+  process.env.HOME = u.home;  // its audit log goes under the user's home
+  t.after(() => { process.env.HOME = saved; });
+  const host = new Host({ home: join(u.home, ".plugline"), projectDir: u.project });
+  t.after(() => host.close());
+  const added = await host.addPlugin(await import(join(MODULES, "cc-safety-net/dist/index.js")));
+  assert.equal(added.id, "cc-safety-net");
+  assert.ok(added.hooks.includes("tool.execute.before"));
+  const call = (command) => ({ session_id: "s2", call_id: "c1", tool: "terminal", arguments: JSON.stringify({ command }) });
+  const reset = await host.dispatchAsync("pre_tool_call", call("git reset --hard"));
+  assert.equal(reset.denied, true);
+  assert.equal(reset.denied_by, "cc-safety-net");
+  assert.match(reset.reason, /^BLOCKED by CC Safety Net[\s\S]*Rule: git\.reset-hard/);
+  const ls = await host.dispatchAsync("pre_tool_call", call("ls -la"));
+  assert.equal(ls.denied, false);
+  assert.deepEqual(ls.skipped, []);
+});
+
 test("opencode-vibeguard: secrets masked in the messages come back in the tool's arguments", () => {
   const u = user(["opencode-vibeguard"]);
   writeFileSync(join(u.project, "vibeguard.config.json"), JSON.stringify({

@@ -551,6 +551,53 @@ int CallJsClient(const char* path, const char* args_json, size_t args_len, plugl
   }
 }
 
+// Calls a host OpenCode plugin's JS function(kind, bodyJson, mayAwait), kind "hook" or "tool",
+// and replies its JSON answer; a failure (a throw, a timeout) is the plugin's failure.
+int CallJsOpenCodePlugin(JsCallback& plugin, const char* kind, const std::string& body,
+                         plugline_reply* reply) noexcept {
+  try {
+    CallbackOutcome outcome = CallJs(plugin, kind, body.data(), body.size());
+    if (!outcome.ok) return RejectClientCall(reply, outcome.text.c_str());
+    if (!outcome.has_value) return 0;
+    if (plugline_reply_set(reply, outcome.text.data(), outcome.text.size()) != PLUGLINE_OK) {
+      return RejectClientCall(reply, "plugline addon: the plugin's answer is not valid JSON");
+    }
+    return 0;
+  } catch (const std::bad_alloc&) {
+    return RejectClientCall(reply, "plugline addon: out of memory");
+  } catch (...) {
+    return RejectClientCall(reply, "plugline addon: unexpected C++ exception in a plugin");
+  }
+}
+
+// plugline_named_hook_fn: body {"name", "input", "output"}.
+int CallJsOpenCodeHook(const char* name, const char* input_json, size_t input_len,
+                       const char* output_json, size_t output_len, plugline_reply* reply,
+                       void* user_data) noexcept {
+  try {
+    std::string body = "{\"name\":" + JsonQuote(name) + ",\"input\":";
+    body.append(input_json, input_len).append(",\"output\":").append(output_json, output_len);
+    body += '}';
+    return CallJsOpenCodePlugin(*static_cast<JsCallback*>(user_data), "hook", body, reply);
+  } catch (...) {
+    return RejectClientCall(reply, "plugline addon: out of memory");
+  }
+}
+
+// plugline_tool_fn: body {"name", "args", "context"}.
+int CallJsOpenCodeTool(const char* name, const char* args_json, size_t args_len,
+                       const char* context_json, size_t context_len, plugline_reply* reply,
+                       void* user_data) noexcept {
+  try {
+    std::string body = "{\"name\":" + JsonQuote(name) + ",\"args\":";
+    body.append(args_json, args_len).append(",\"context\":").append(context_json, context_len);
+    body += '}';
+    return CallJsOpenCodePlugin(*static_cast<JsCallback*>(user_data), "tool", body, reply);
+  } catch (...) {
+    return RejectClientCall(reply, "plugline addon: out of memory");
+  }
+}
+
 // ---- Host ---------------------------------------------------------------------------------
 
 // new Host(home: string|null, projectDir: string|null, storeOutputs: boolean|null,
@@ -582,6 +629,8 @@ class HostWrap : public Napi::ObjectWrap<HostWrap> {
          InstanceMethod<&HostWrap::DispatchAsync>("dispatchAsync"),
          InstanceMethod<&HostWrap::AddHook>("addHook"),
          InstanceMethod<&HostWrap::RemoveHook>("removeHook"),
+         InstanceMethod<&HostWrap::AddOpenCodePlugin>("addOpenCodePlugin"),
+         InstanceMethod<&HostWrap::RemoveOpenCodePlugin>("removeOpenCodePlugin"),
          InstanceMethod<&HostWrap::Trigger>("trigger"),
          InstanceMethod<&HostWrap::TriggerAsync>("triggerAsync"),
          InstanceMethod<&HostWrap::Tools>("tools"),
@@ -1202,17 +1251,8 @@ class HostWrap : public Napi::ObjectWrap<HostWrap> {
         return env.Undefined();
       }
       bool fail_closed = false;
-      if (!info[3].IsUndefined() && !info[3].IsNull()) {
-        if (!info[3].IsBoolean()) {
-          ThrowTypeError(env, "failClosed must be a boolean");
-          return env.Undefined();
-        }
-        fail_closed = info[3].As<Napi::Boolean>().Value();
-      }
       uint32_t timeout_ms = 0;
-      if (!ReadTimeout(env, info[4], "timeoutMs", kDefaultCallbackTimeoutMs, &timeout_ms)) {
-        return env.Undefined();
-      }
+      if (!ReadHookFlags(env, info[3], info[4], &fail_closed, &timeout_ms)) return env.Undefined();
       auto* hook = new JsCallback{env,        Napi::Weak(info[2].As<Napi::Function>()),
                                   std::this_thread::get_id(), js_thread_,
                                   timeout_ms, "hook \"" + id + "\""};
@@ -1226,6 +1266,74 @@ class HostWrap : public Napi::ObjectWrap<HostWrap> {
         ThrowLastError(env, status);  // before deleting the hook, which makes no plugline call
         delete hook;                  // on failure plugline does not call FreeJsCallback
       }
+      return env.Undefined();
+    });
+  }
+
+  // failClosed (a boolean, or null/undefined for false) and timeoutMs (uint32, or null for the
+  // default): false with a TypeError thrown when either is wrong.
+  static bool ReadHookFlags(Napi::Env env, const Napi::Value& fail_closed_value,
+                            const Napi::Value& timeout_value, bool* fail_closed,
+                            uint32_t* timeout_ms) {
+    *fail_closed = false;
+    if (!fail_closed_value.IsUndefined() && !fail_closed_value.IsNull()) {
+      if (!fail_closed_value.IsBoolean()) {
+        ThrowTypeError(env, "failClosed must be a boolean");
+        return false;
+      }
+      *fail_closed = fail_closed_value.As<Napi::Boolean>().Value();
+    }
+    return ReadTimeout(env, timeout_value, "timeoutMs", kDefaultCallbackTimeoutMs, timeout_ms);
+  }
+
+  // addOpenCodePlugin(id: string, hooks: string (a JSON array of hook names),
+  //                   tools: string (a JSON array of {name, description, parameters}),
+  //                   fn: (kind, bodyJson, mayAwait) => string|null|undefined|Promise,
+  //                   failClosed: boolean, timeoutMs: uint32|null). `fn` is held weakly; kind
+  //                   "hook" gets {name, input, output} and answers {output, error?}, kind
+  //                   "tool" gets {name, args, context} and answers {ok, output, ...}.
+  Napi::Value AddOpenCodePlugin(const Napi::CallbackInfo& info) {
+    Napi::Env env = info.Env();
+    return Guard(env, [&]() -> Napi::Value {
+      if (!CheckOpen(env)) return env.Undefined();
+      std::string id, hooks, tools;
+      if (!ReadCString(env, info[0], "id", false, &id, nullptr)) return env.Undefined();
+      if (!ReadCString(env, info[1], "hooks", false, &hooks, nullptr)) return env.Undefined();
+      if (!ReadCString(env, info[2], "tools", false, &tools, nullptr)) return env.Undefined();
+      if (!info[3].IsFunction()) {
+        ThrowTypeError(env, "fn must be a function");
+        return env.Undefined();
+      }
+      bool fail_closed = false;
+      uint32_t timeout_ms = 0;
+      if (!ReadHookFlags(env, info[4], info[5], &fail_closed, &timeout_ms)) return env.Undefined();
+      auto* plugin = new JsCallback{env,        Napi::Weak(info[3].As<Napi::Function>()),
+                                    std::this_thread::get_id(), js_thread_,
+                                    timeout_ms, "plugin \"" + id + "\""};
+      plugline_opencode_plugin_options options = PLUGLINE_OPENCODE_PLUGIN_OPTIONS_INIT;
+      options.id = id.c_str();
+      options.hooks = hooks.c_str();
+      options.tools = tools.c_str();
+      options.fail_closed = fail_closed ? 1 : 0;
+      plugline_status status = plugline_host_add_opencode_plugin(
+          host_, &options, CallJsOpenCodeHook, CallJsOpenCodeTool, plugin, FreeJsCallback);
+      if (status != PLUGLINE_OK) {
+        ThrowLastError(env, status);
+        delete plugin;  // on failure plugline does not call FreeJsCallback
+      }
+      return env.Undefined();
+    });
+  }
+
+  // removeOpenCodePlugin(id: string)
+  Napi::Value RemoveOpenCodePlugin(const Napi::CallbackInfo& info) {
+    Napi::Env env = info.Env();
+    return Guard(env, [&]() -> Napi::Value {
+      if (!CheckOpen(env)) return env.Undefined();
+      std::string id;
+      if (!ReadCString(env, info[0], "id", false, &id, nullptr)) return env.Undefined();
+      plugline_status status = plugline_host_remove_opencode_plugin(host_, id.c_str());
+      if (status != PLUGLINE_OK) ThrowLastError(env, status);
       return env.Undefined();
     });
   }

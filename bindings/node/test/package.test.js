@@ -28,7 +28,8 @@ test('npm pack gives a package an app installs offline, then requires and import
   const packed = JSON.parse(run('npm', ['pack', '--json', '--pack-destination', scratch],
                                 { cwd: packageDir, env }));
   const files = packed[0].files.map((file) => file.path).sort();
-  assert.deepEqual(files, ['README.md', 'index.d.ts', 'index.js', 'index.mjs', 'package.json']);
+  assert.deepEqual(files, ['README.md', 'index.d.ts', 'index.js', 'index.mjs', 'lib/shell.mjs',
+                         'opencode.js', 'package.json']);
   const tarball = path.join(scratch, packed[0].filename);
 
   const app = path.join(scratch, 'app');
@@ -60,13 +61,19 @@ const shaped = await host.shapeAsync('seq 1 300', Array.from({ length: 300 }, (_
 let error = null;
 try { await host.dispatchAsync('', {}); } catch (e) { error = e; }
 // What \`await using\` calls on leaving its block (Node 20 has the symbol, not the syntax).
+// A plugin of the app's own code, whose \`$\` comes from the package's copy of the shell module.
+await host.addPlugin(async function echo({ $ }) {
+  const greeting = (await $\`printf %s \${'from $'}\`.text());
+  return { 'shell.env': async (input, output) => { output.env.GREETING = greeting; } };
+});
+const env = (await host.triggerAsync('shell.env', {}, { env: {} })).output.env.GREETING;
 await host[Symbol.asyncDispose ?? Symbol.for('Symbol.asyncDispose')]();
 console.log(JSON.stringify({ shaper: shaped.shaper, same: plugline.Host === Host,
                              code: error instanceof PluglineError ? error.code : String(error),
-                             closed: host.closed }));
+                             closed: host.closed, env }));
 `;
   const fromImport = JSON.parse(run(process.execPath, ['--input-type=module', '-e', esm],
                                     { cwd: app, env }));
   assert.deepEqual(fromImport, { shaper: 'builtin-generic', same: true,
-                                 code: 'PLUGLINE_EINVALID', closed: true });
+                                 code: 'PLUGLINE_EINVALID', closed: true, env: 'from $' });
 });

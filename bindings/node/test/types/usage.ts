@@ -6,7 +6,7 @@ import plugline, {
 } from "plugline";
 import type {
   DispatchResult, ShapeResult, PluginInfo, ToolInfo, ToolResult, TriggerResult,
-  CatalogSyncReport, HookAnswer, HookPayload,
+  CatalogSyncReport, HookAnswer, HookPayload, AddedPlugin,
 } from "plugline";
 
 async function main(): Promise<void> {
@@ -41,6 +41,15 @@ async function main(): Promise<void> {
   const awaited: DispatchResult = await host.dispatchAsync("post_tool_call", { result: "ok" });
   host.removeHook("async");
 
+  const added: AddedPlugin = await host.addPlugin(async ({ $, directory }) => ({
+    "tool.execute.before": async (input: unknown, output: { args: { command: string } }) => {
+      if (output.args.command.startsWith("rm")) throw new Error(`not in ${directory}`);
+    },
+    tool: { hello: { description: "Says hello", args: {}, execute: async () => "hello" } },
+  }), { id: "guard-plugin", failClosed: true, timeoutMs: 1000 });
+  const hookNames: string[] = added.hooks;
+  await host.removeAddedPlugin(added.id);
+
   const triggered: TriggerResult<{ temperature: number }> =
     await host.triggerAsync("chat.params", {}, { temperature: 1 });
   const temperature: number = triggered.output.temperature;
@@ -74,10 +83,12 @@ async function main(): Promise<void> {
   host.addHook("typo", "*", () => ({ denied: true }));
   // @ts-expect-error: an unknown option
   new Host({ homeDir: "/tmp" });
+  // @ts-expect-error: addPlugin takes a plugin, not a plugin's name
+  await host.addPlugin(42);
   // @ts-expect-error: dispatchAsync gives a Promise, not the result
   const notAwaited: DispatchResult = host.dispatchAsync("turn_end", {});
   void [v, abi, unknownExit, where, same, summary, raw, later, denied, by, awaited, temperature,
-        tools, ok, plugins, reports, info, problems, result, closed, notAwaited];
+        tools, ok, plugins, reports, info, problems, result, closed, notAwaited, hookNames];
 }
 
 void main;
