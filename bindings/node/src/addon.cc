@@ -1042,6 +1042,17 @@ class HostWrap : public Napi::ObjectWrap<HostWrap> {
     });
   }
 
+  // installPlugin's and installPluginAsync's (id: string, version: string|null).
+  struct InstallArgs {
+    std::string id, version;
+    bool no_version = false;
+    const char* version_or_null() const { return no_version ? nullptr : version.c_str(); }
+  };
+  static bool ReadInstallArgs(Napi::Env env, const Napi::CallbackInfo& info, InstallArgs* args) {
+    return ReadCString(env, info[0], "id", false, &args->id, nullptr) &&
+           ReadCString(env, info[1], "version", true, &args->version, &args->no_version);
+  }
+
   // The progress callback of install and sync: calls the JS function (or nothing) on this
   // thread, which is running the call. An exception it throws is kept and rethrown after.
   struct Progress {
@@ -1124,18 +1135,15 @@ class HostWrap : public Napi::ObjectWrap<HostWrap> {
     Napi::Env env = info.Env();
     return Guard(env, [&]() -> Napi::Value {
       if (!CheckOpen(env)) return env.Undefined();
-      std::string id, version;
-      bool no_version = false;
-      if (!ReadCString(env, info[0], "id", false, &id, nullptr)) return env.Undefined();
-      if (!ReadCString(env, info[1], "version", true, &version, &no_version)) return env.Undefined();
+      InstallArgs args;
+      if (!ReadInstallArgs(env, info, &args)) return env.Undefined();
       std::shared_ptr<JsCallback> progress = AsyncProgressCallback(env, info[2]);
       return Run(info, true, true,
-                 [progress, id = std::move(id), version = std::move(version), no_version](
-                     plugline_host* host, PluglineBuffer* result) {
+                 [progress, args = std::move(args)](plugline_host* host, PluglineBuffer* result) {
                    return plugline_plugins_install(
-                       result->out(), result->out_len(), host, id.c_str(),
-                       no_version ? nullptr : version.c_str(),
-                       progress ? &CallAsyncProgress : nullptr, progress.get());
+                       result->out(), result->out_len(), host, args.id.c_str(),
+                       args.version_or_null(), progress ? &CallAsyncProgress : nullptr,
+                       progress.get());
                  });
     });
   }
@@ -1160,16 +1168,14 @@ class HostWrap : public Napi::ObjectWrap<HostWrap> {
     Napi::Env env = info.Env();
     return Guard(env, [&]() -> Napi::Value {
       if (!CheckOpen(env)) return env.Undefined();
-      std::string id, version;
-      bool no_version = false;
-      if (!ReadCString(env, info[0], "id", false, &id, nullptr)) return env.Undefined();
-      if (!ReadCString(env, info[1], "version", true, &version, &no_version)) return env.Undefined();
+      InstallArgs args;
+      if (!ReadInstallArgs(env, info, &args)) return env.Undefined();
       Progress progress{env, info[2].IsFunction() ? info[2].As<Napi::Function>() : Napi::Function(), false, Napi::Error()};
       PluglineBuffer result;
       CallScope call(this);  // the host reloads
       plugline_status status =
-          plugline_plugins_install(result.out(), result.out_len(), host_, id.c_str(),
-                                   no_version ? nullptr : version.c_str(), &Progress::Call, &progress);
+          plugline_plugins_install(result.out(), result.out_len(), host_, args.id.c_str(),
+                                   args.version_or_null(), &Progress::Call, &progress);
       if (progress.threw) {
         progress.error.ThrowAsJavaScriptException();
         return env.Undefined();
