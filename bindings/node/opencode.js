@@ -96,12 +96,13 @@ function makeClient(client, prefix) {
   });
 }
 
-// Where Bun's `$` for plugins lives: next to this file in the package (put there when it is
-// packed), else in the source tree this binding is built from.
-function shellModulePath() {
-  const packed = path.join(__dirname, 'lib', 'shell.mjs');
-  if (fs.existsSync(packed)) return packed;
-  return path.join(__dirname, '..', '..', 'src', 'js', 'modules', 'shell.mjs');
+// One of plugline's own JS modules (src/js/modules/): next to this file in the package (put
+// there when it is packed), else in the source tree this binding is built from.
+function ownModuleUrl(name) {
+  const packed = path.join(__dirname, 'lib', name);
+  const file = fs.existsSync(packed) ? packed
+    : path.join(__dirname, '..', '..', 'src', 'js', 'modules', name);
+  return pathToFileURL(file).href;
 }
 
 // Runs one `$` command ({script, args, cwd, env, stdin}) as plugline runs a plugin file's:
@@ -150,7 +151,8 @@ async function loadHostPlugin(plugin, settings) {
   const functions = pluginFunctions(plugin);
   const directory = path.resolve(settings.directory);
   const worktree = worktreeOf(directory);
-  const { makeShell } = await import(pathToFileURL(shellModulePath()).href);
+  const { makeShell } = await import(ownModuleUrl('shell.mjs'));
+  const { argsJsonSchema, parseArgs } = await import(ownModuleUrl('tool_schema.mjs'));
   const ctx = {
     project: { id: worktree, worktree, ...(fs.existsSync(path.join(worktree, '.git')) ? { vcs: 'git' } : {}) },
     directory,
@@ -188,7 +190,7 @@ async function loadHostPlugin(plugin, settings) {
     }
   }
   const tools = [...toolDefs].map(([name, def]) => ({
-    name, description: String(def.description ?? ''), parameters: toolJsonSchema(def.args),
+    name, description: String(def.description ?? ''), parameters: argsJsonSchema(def.args),
   }));
 
   // Runs `name` on every hooks object that has it, in order, until one throws: synchronously
@@ -228,7 +230,7 @@ async function loadHostPlugin(plugin, settings) {
     if (def === undefined) return { ok: false, error: `no tool '${name}'` };
     let parsed;
     try {
-      parsed = parseToolArgs(def.args, args);
+      parsed = parseArgs(def.args, args);
     } catch (error) {
       return { ok: false, error: `invalid arguments for ${name}: ${errorMessage(error)}` };
     }
@@ -279,34 +281,6 @@ async function loadHostPlugin(plugin, settings) {
     if (ran.error !== undefined) throw new Error(`dispose hook threw: ${ran.error}`);
   };
   return { hooks: [...names], unknown, tools, call, dispose };
-}
-
-// A tool's arguments as JSON Schema: each argument's own toJSONSchema() (Zod's), else {}.
-function toolJsonSchema(args) {
-  const properties = {};
-  const required = [];
-  for (const [key, schema] of Object.entries(args ?? {})) {
-    properties[key] = typeof schema?.toJSONSchema === 'function' ? schema.toJSONSchema() : {};
-    if (!(typeof schema?.isOptional === 'function' && schema.isOptional())) required.push(key);
-  }
-  return { type: 'object', properties, ...(required.length ? { required } : {}), additionalProperties: false };
-}
-
-// The arguments checked by each argument's safeParse (Zod's), defaults applied; without one an
-// argument passes as it is.
-function parseToolArgs(args, value) {
-  const out = {};
-  for (const [key, schema] of Object.entries(args ?? {})) {
-    const input = (value ?? {})[key];
-    if (typeof schema?.safeParse === 'function') {
-      const result = schema.safeParse(input);
-      if (!result.success) throw new TypeError(`args.${key}: ${result.error?.message ?? 'invalid'}`);
-      if (result.data !== undefined) out[key] = result.data;
-    } else if (input !== undefined) {
-      out[key] = input;
-    }
-  }
-  return out;
 }
 
 module.exports = { loadHostPlugin };

@@ -281,6 +281,8 @@ void AddPluginModules(ModuleOptions* options, std::string_view directory) {
   options->builtin_modules.push_back(
       {"plugline:opencode-v2", std::string(embedded::kOpenCodeV2Module)});
   options->builtin_modules.push_back({"plugline:shell", std::string(embedded::kShellModule)});
+  options->builtin_modules.push_back(
+      {"plugline:tool-schema", std::string(embedded::kToolSchemaModule)});
   options->builtin_modules.push_back({"plugline:bun", std::string(embedded::kBunModule)});
   // OpenCode's V2 Promise API: define() is the identity, as in the real package.
   options->builtin_modules.push_back(

@@ -1,16 +1,19 @@
 'use strict';
-// `npm pack` runs this first: the package carries plugline's own module for Bun's `$`
-// (src/js/modules/shell.mjs), which plugins added with Host#addPlugin get in their context.
-// In the source tree opencode.js reads it where it is; a packed copy reads lib/shell.mjs.
+// `npm pack` runs this first: the package carries two of plugline's own JS modules, which
+// plugins added with Host#addPlugin use: Bun's `$` (src/js/modules/shell.mjs) and tool
+// arguments (tool_schema.mjs). In the source tree opencode.js reads them where they are; a
+// packed copy reads lib/.
 // `--clean` (npm's postpack) removes the copy again, so the tree never reads a stale one.
 const fs = require('node:fs');
 const path = require('node:path');
 
-const source = path.join(__dirname, '..', '..', '..', 'src', 'js', 'modules', 'shell.mjs');
-const target = path.join(__dirname, '..', 'lib', 'shell.mjs');
+const sources = path.join(__dirname, '..', '..', '..', 'src', 'js', 'modules');
+const lib = path.join(__dirname, '..', 'lib');
 if (process.argv.includes('--clean')) {
-  fs.rmSync(path.dirname(target), { recursive: true, force: true });
+  fs.rmSync(lib, { recursive: true, force: true });
 } else {
-  fs.mkdirSync(path.dirname(target), { recursive: true });
-  fs.copyFileSync(source, target);
+  fs.mkdirSync(lib, { recursive: true });
+  for (const name of ['shell.mjs', 'tool_schema.mjs']) {
+    fs.copyFileSync(path.join(sources, name), path.join(lib, name));
+  }
 }

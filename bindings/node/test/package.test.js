@@ -29,7 +29,7 @@ test('npm pack gives a package an app installs offline, then requires and import
                                 { cwd: packageDir, env }));
   const files = packed[0].files.map((file) => file.path).sort();
   assert.deepEqual(files, ['README.md', 'index.d.ts', 'index.js', 'index.mjs', 'lib/shell.mjs',
-                         'opencode.js', 'package.json']);
+                         'lib/tool_schema.mjs', 'opencode.js', 'package.json']);
   const tarball = path.join(scratch, packed[0].filename);
 
   const app = path.join(scratch, 'app');

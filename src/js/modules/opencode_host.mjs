@@ -22,6 +22,7 @@ import { hostCall } from "plugline:host";
 import clientTree from "plugline:client-tree";
 import { createV2, isV2Plugin } from "plugline:opencode-v2";
 import { makeShell } from "plugline:shell";
+import { argsJsonSchema, parseArgs } from "plugline:tool-schema";
 // Bun's global, in the node runtime (bun.mjs), before the plugin's own code runs.
 import "plugline:bun";
 import * as plugin from "plugline:plugin";
@@ -58,31 +59,12 @@ async function loadToolSupport() {
 
 function toolJsonSchema(args) {
   const support = globalThis.__plugline_tool_support;
-  if (support) return support.jsonSchema(args);
-  const properties = {};
-  const required = [];
-  for (const [key, schema] of Object.entries(args ?? {})) {
-    properties[key] = typeof schema?.toJSONSchema === "function" ? schema.toJSONSchema() : {};
-    if (!(typeof schema?.isOptional === "function" && schema.isOptional())) required.push(key);
-  }
-  return { type: "object", properties, ...(required.length ? { required } : {}), additionalProperties: false };
+  return support ? support.jsonSchema(args) : argsJsonSchema(args);
 }
 
 function parseToolArgs(args, value) {
   const support = globalThis.__plugline_tool_support;
-  if (support) return support.parseArgs(args, value);
-  const out = {};
-  for (const [key, schema] of Object.entries(args ?? {})) {
-    const input = (value ?? {})[key];
-    if (typeof schema?.safeParse === "function") {
-      const result = schema.safeParse(input);
-      if (!result.success) throw new TypeError(`args.${key}: ${result.error?.message ?? "invalid"}`);
-      if (result.data !== undefined) out[key] = result.data;
-    } else if (input !== undefined) {
-      out[key] = input;
-    }
-  }
-  return out;
+  return support ? support.parseArgs(args, value) : parseArgs(args, value);
 }
 
 function errorMessage(error) {
