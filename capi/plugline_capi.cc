@@ -195,6 +195,41 @@ absl::StatusOr<std::vector<std::string>> ReadNameList(std::string_view text,
   return names;
 }
 
+// A callback's failure: the JSON string it replied, else `fallback`.
+absl::Status CallbackFailure(const plugline_reply& reply, std::string fallback) {
+  if (reply.has_json) {
+    absl::StatusOr<plugline::core::Value> value = plugline::core::ParseJson(reply.json, "reply");
+    if (value.ok() && value->is_string()) return absl::UnknownError(value->as_string());
+  }
+  return absl::UnknownError(fallback);
+}
+
+// The tools of plugline_opencode_plugin_options: [{"name", "description", "parameters"}].
+absl::StatusOr<std::vector<plugline::ToolInfo>> ReadTools(std::string_view text,
+                                                         std::string_view where) {
+  absl::StatusOr<plugline::core::Value> value = plugline::core::ParseJson(text, where);
+  if (!value.ok()) return absl::InvalidArgumentError(value.status().message());
+  if (!value->is_array()) return absl::InvalidArgumentError(StrCat(where, " must be a JSON array"));
+  std::vector<plugline::ToolInfo> tools;
+  for (const plugline::core::Value& entry : value->as_array()) {
+    const plugline::core::Value* name = entry.is_object() ? entry.Find("name") : nullptr;
+    if (name == nullptr || !name->is_string()) {
+      return absl::InvalidArgumentError(
+          StrCat(where, ": each tool must be an object with a string \"name\""));
+    }
+    plugline::ToolInfo tool;
+    tool.name = name->as_string();
+    if (const plugline::core::Value* d = entry.Find("description"); d != nullptr && d->is_string()) {
+      tool.description = d->as_string();
+    }
+    if (const plugline::core::Value* p = entry.Find("parameters"); p != nullptr && !p->is_null()) {
+      tool.parameters_json = plugline::core::ToJson(*p);
+    }
+    tools.push_back(std::move(tool));
+  }
+  return tools;
+}
+
 }  // namespace
 
 extern "C" {
@@ -804,44 +839,6 @@ plugline_status plugline_host_execute_tool(char** out_json, size_t* out_len, plu
   });
 }
 
-namespace {
-
-// A callback's failure: the JSON string it replied, else `fallback`.
-absl::Status CallbackFailure(const plugline_reply& reply, std::string fallback) {
-  if (reply.has_json) {
-    absl::StatusOr<plugline::core::Value> value = plugline::core::ParseJson(reply.json, "reply");
-    if (value.ok() && value->is_string()) return absl::UnknownError(value->as_string());
-  }
-  return absl::UnknownError(fallback);
-}
-
-// The tools of plugline_opencode_plugin_options: [{"name", "description", "parameters"}].
-absl::StatusOr<std::vector<plugline::ToolInfo>> ReadTools(std::string_view text,
-                                                         std::string_view where) {
-  absl::StatusOr<plugline::core::Value> value = plugline::core::ParseJson(text, where);
-  if (!value.ok()) return absl::InvalidArgumentError(value.status().message());
-  if (!value->is_array()) return absl::InvalidArgumentError(StrCat(where, " must be a JSON array"));
-  std::vector<plugline::ToolInfo> tools;
-  for (const plugline::core::Value& entry : value->as_array()) {
-    const plugline::core::Value* name = entry.is_object() ? entry.Find("name") : nullptr;
-    if (name == nullptr || !name->is_string()) {
-      return absl::InvalidArgumentError(
-          StrCat(where, ": each tool must be an object with a string \"name\""));
-    }
-    plugline::ToolInfo tool;
-    tool.name = name->as_string();
-    if (const plugline::core::Value* d = entry.Find("description"); d != nullptr && d->is_string()) {
-      tool.description = d->as_string();
-    }
-    if (const plugline::core::Value* p = entry.Find("parameters"); p != nullptr && !p->is_null()) {
-      tool.parameters_json = plugline::core::ToJson(*p);
-    }
-    tools.push_back(std::move(tool));
-  }
-  return tools;
-}
-
-}  // namespace
 
 plugline_status plugline_host_add_opencode_plugin(plugline_host* host,
                                                   const plugline_opencode_plugin_options* options,
