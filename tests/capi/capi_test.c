@@ -868,6 +868,23 @@ static int c_plugin_tool(const char *name, const char *args, size_t args_len, co
   (void)user_data;
   return plugline_reply_set(reply, answer, strlen(answer)) != PLUGLINE_OK;
 }
+/* A plugin hook that calls back into its own host: refused with PLUGLINE_ESTATE. */
+static plugline_status plugin_reentry_status = PLUGLINE_OK;
+static int reentrant_plugin_hook(const char *name, const char *input, size_t input_len,
+                                 const char *output, size_t output_len, plugline_reply *reply,
+                                 void *user_data) {
+  char *json = NULL;
+  size_t len = 0;
+  (void)name;
+  (void)input;
+  (void)input_len;
+  (void)output;
+  (void)output_len;
+  (void)reply;
+  plugin_reentry_status = plugline_host_stats(&json, &len, (plugline_host *)user_data);
+  plugline_free(json);
+  return 0;
+}
 static void free_opencode_plugin(void *user_data) {
   (void)user_data;
   ++opencode_plugin_freed;
@@ -944,6 +961,15 @@ static void test_host_opencode_plugin(void) {
   options.hooks = "[\"event\"";
   EXPECT_STATUS(plugline_host_add_opencode_plugin(host, &options, c_plugin_hook, NULL, NULL, NULL),
                 PLUGLINE_EINVALID);
+  /* A plugin's callback cannot call back into its host. */
+  options.id = "reenter";
+  options.hooks = "[\"event\"]";
+  EXPECT_STATUS(plugline_host_add_opencode_plugin(host, &options, reentrant_plugin_hook, NULL, host, NULL),
+                PLUGLINE_OK);
+  EXPECT_STATUS(plugline_host_dispatch(&json, &len, host, "turn_end", "{}", 2), PLUGLINE_OK);
+  plugline_free(json);
+  EXPECT(plugin_reentry_status == PLUGLINE_ESTATE);
+  options.id = "c-guard";
   /* Freed with the host. */
   options.hooks = "[\"event\"]";
   EXPECT_STATUS(plugline_host_add_opencode_plugin(host, &options, c_plugin_hook, NULL,
