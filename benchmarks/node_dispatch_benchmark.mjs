@@ -1,6 +1,8 @@
 // What a dispatch costs a Node host: the synchronous dispatch(), and dispatchAsync() on
 // libuv's thread pool (the hop to the pool and back, and for a native hook the hop to the JS
-// thread), with a native hook that answers at once and one that is an async function; and how
+// thread), with a native hook that answers at once and one that is an async function, and with
+// an OpenCode plugin from the host's own code (addPlugin: plugline maps the event onto its
+// tool.execute.before, synchronous or async); and how
 // many timer ticks the event loop runs while a dispatchAsync() waits for an exec plugin that
 // takes 100 ms (a dispatch() runs none).
 //
@@ -42,7 +44,16 @@ try {
   host.addHook("pass", ["pre_tool_call"], async () => null);
   await measure("dispatchAsync(), an async native hook",
                 () => host.dispatchAsync("pre_tool_call", payload));
-  host.close();
+  host.removeHook("pass");
+  await host.addPlugin(async () => ({ "tool.execute.before": (input, output) => {} }),
+                       { id: "sync-plugin" });
+  await measure("dispatch(), addPlugin, a sync hook", () => host.dispatch("pre_tool_call", payload));
+  await host.removeAddedPlugin("sync-plugin");
+  await host.addPlugin(async () => ({ "tool.execute.before": async (input, output) => {} }),
+                       { id: "async-plugin" });
+  await measure("dispatchAsync(), addPlugin, an async hook",
+                () => host.dispatchAsync("pre_tool_call", payload));
+  await host.closeAsync();
 
   const dir = join(home, "plugins", "slow");
   mkdirSync(dir, { recursive: true });
