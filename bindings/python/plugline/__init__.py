@@ -40,7 +40,7 @@ from ._errors import (
     UnavailableError,
     status_name,
 )
-from ._host import Host, TokenCounterWarning
+from ._host import Host, PluginTool, TokenCounterWarning
 from ._js import js_call
 from ._types import (Availability, AvailablePlugin, CatalogSyncReport, DispatchResult,
                      InstallRecord, PluginInfo, PluginInstall, PluginStats, ShapeResult,
@@ -68,6 +68,7 @@ __all__ = [
     "PluginInfo",
     "PluginInstall",
     "PluginStats",
+    "PluginTool",
     "ResourceExhaustedError",
     "ShapeResult",
     "Status",

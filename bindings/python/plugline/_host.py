@@ -32,6 +32,34 @@ HookFunction = Callable[[str, Dict[str, Any]],
 #: ``async def`` one, awaited under the host's ``a*`` methods).
 ClientFunction = Callable[[str, List[Any]], Any]
 
+#: An OpenCode hook of a plugin the host runs: ``hook(input, output)`` changes ``output`` in
+#: place (``config`` gets only the output); what it raises is the hook's throw.
+OpenCodeHook = Callable[[Dict[str, Any], Dict[str, Any]], Any]
+
+
+class PluginTool:
+    """A tool of a plugin the host runs (:meth:`Host.add_plugin`).
+
+    ``execute(args, context)`` gets the arguments (a dict) and the call's context
+    (``sessionID``, ``messageID``, ``agent``, ``directory``, ``worktree``) and returns the
+    output: a str, or a dict with ``"output"`` (and optionally ``"title"`` and ``"metadata"``);
+    what it raises makes the result ``ok: False`` with the error. It may be an ``async def``,
+    awaited under :meth:`Host.aexecute_tool`. ``parameters`` is its arguments' JSON Schema.
+    """
+
+    def __init__(self, execute: Callable[[Dict[str, Any], Dict[str, Any]], Any],
+                 description: str = "", parameters: Optional[Mapping[str, Any]] = None) -> None:
+        if not callable(execute):
+            raise TypeError("plugline: PluginTool.execute must be callable(args, context)")
+        self.execute = execute
+        self.description = str(description)
+        self.parameters = dict(parameters) if parameters is not None else {
+            "type": "object", "properties": {}}
+
+    def __repr__(self) -> str:
+        return f"PluginTool(description={self.description!r})"
+
+
 _T = TypeVar("_T")
 
 #: How long an async native hook or client is awaited by default, in seconds.
@@ -205,6 +233,105 @@ class _ClientBridge:
         # The library holds only the raw function pointer: the Host keeps this bridge alive
         # until the library no longer uses it (see Host.close).
         self.c_function = _library.CLIENT_FN(call)
+
+
+class _PluginBridge:
+    """Wraps the hooks and tools of a plugin the host runs as ``plugline_named_hook_fn`` and
+    ``plugline_tool_fn``.
+
+    The library calls them on the thread running the dispatch, trigger or tool call. What a
+    hook raises is its throw (replied as ``{"output", "error"}``: on ``tool.execute.before``
+    plugline denies with it); what a tool raises is ``ok: False``. The plugin itself fails —
+    a non-zero return, so plugline skips it, or denies when it fails closed — when an awaitable
+    comes back under a synchronous call, or an awaited one does not finish within ``timeout``.
+    As for native hooks, ``state.depth`` is raised while they run, and a ``KeyboardInterrupt``
+    or ``SystemExit`` is kept for the host to re-raise.
+    """
+
+    def __init__(self, hooks: Mapping[str, OpenCodeHook], tools: Mapping[str, PluginTool],
+                 state: threading.local, timeout: float) -> None:
+        reply_set = _library.lib().plugline_reply_set
+
+        def run(what: str, function: Callable[[], Any]) -> tuple[Any, Optional[BaseException]]:
+            """(result, None), or (None, what the function raised): a throw, not a failure.
+            An awaitable the call cannot await, or one that times out, raises: a failure."""
+            try:
+                result = function()
+            except Exception as exception:  # noqa: BLE001 - the plugin's throw, reported
+                return None, exception
+            if inspect.isawaitable(result):
+                if getattr(state, "loop", None) is None:
+                    _settle(result, state, what, timeout)  # raises the TypeError naming a*
+                try:
+                    return _settle(result, state, what, timeout), None
+                except TimeoutError:
+                    raise
+                except Exception as exception:  # noqa: BLE001 - the coroutine's throw
+                    return None, exception
+            return result, None
+
+        def bridge(answer: Callable[[str, Any, Any], Dict[str, Any]]) -> Callable[..., int]:
+            def call(name: Optional[bytes], first: Optional[int], first_len: int,
+                     second: Optional[int], second_len: int, reply: Optional[int],
+                     _user_data: Optional[int]) -> int:
+                try:
+                    state.depth = getattr(state, "depth", 0) + 1
+                    try:
+                        one = json.loads(ctypes.string_at(first, first_len) if first else b"{}")
+                        two = json.loads(ctypes.string_at(second, second_len) if second else b"{}")
+                        text = json.dumps(answer((name or b"").decode("utf-8", "replace"), one, two),
+                                          allow_nan=False).encode("ascii")
+                    finally:
+                        state.depth -= 1
+                    if reply_set(reply, text, len(text)) != Status.OK:
+                        raise ValueError("plugline refused the plugin's answer as JSON")
+                    return 0
+                except BaseException as exception:  # noqa: B902 - nothing may unwind into C
+                    try:
+                        _record_interrupt(state, exception)
+                        message = json.dumps(_describe_exception(exception).decode(
+                            "utf-8", "replace")).encode("ascii")
+                        reply_set(reply, message, len(message))
+                    except BaseException:  # noqa: B902 - the library's own message will do
+                        pass
+                    return 1
+            return call
+
+        def hook_answer(name: str, input: Any, output: Any) -> Dict[str, Any]:  # noqa: A002
+            function = hooks.get(name)
+            if function is None:
+                return {"output": output}
+            _, thrown = run(f"hook {name}",
+                            (lambda: function(output)) if name == "config"
+                            else (lambda: function(input, output)))
+            if thrown is not None:
+                return {"output": output, "error": _describe_thrown(thrown)}
+            return {"output": output}
+
+        def tool_answer(name: str, args: Any, context: Any) -> Dict[str, Any]:
+            tool = tools.get(name)
+            if tool is None:
+                return {"ok": False, "error": f"no tool {name!r}"}
+            result, thrown = run(f"tool {name}", lambda: tool.execute(args, context))
+            if thrown is not None:
+                return {"ok": False, "error": _describe_thrown(thrown)}
+            if isinstance(result, str):
+                return {"ok": True, "output": result}
+            if isinstance(result, abc.Mapping) and isinstance(result.get("output"), str):
+                return {"ok": True, "output": result["output"],
+                        "title": str(result.get("title") or ""),
+                        "metadata": result.get("metadata")}
+            return {"ok": True, "output": "" if result is None else json.dumps(result)}
+
+        # The library holds only the raw function pointers: the Host keeps this bridge alive
+        # for as long as the library may call it (see Host.remove_added_plugin).
+        self.hook_function = _library.NAMED_HOOK_FN(bridge(hook_answer))
+        self.tool_function = _library.TOOL_FN(bridge(tool_answer)) if tools else _library.TOOL_FN()
+
+
+def _describe_thrown(exception: BaseException) -> str:
+    """What a plugin hook or tool raised, as its message: ``str(exception)``, else the type."""
+    return str(exception) or type(exception).__name__
 
 
 def _settle(answer: Any, state: threading.local, what: str, timeout: float) -> Any:
@@ -440,8 +567,8 @@ class Host:
         # _retired until no call is running on this host, since a dispatch that started
         # before the removal may still call it. _hooks_lock keeps the library's list and
         # _hooks in step.
-        self._hooks: dict[str, _HookBridge] = {}
-        self._retired: list[_HookBridge] = []
+        self._hooks: dict[str, Union[_HookBridge, _PluginBridge]] = {}
+        self._retired: list[Union[_HookBridge, _PluginBridge]] = []
         self._hooks_lock = threading.Lock()
         # Per thread: .depth (native hook or client calls running), .interrupts.
         self._hook_state = threading.local()
@@ -925,6 +1052,87 @@ class Host:
                 with self._cond:
                     self._retired.append(bridge)
 
+
+    def add_plugin(self, id: str,  # noqa: A002 - the C name
+                   hooks: Optional[Mapping[str, OpenCodeHook]] = None, *,
+                   tools: Optional[Mapping[str, PluginTool]] = None, fail_closed: bool = False,
+                   timeout: float = DEFAULT_CALLBACK_TIMEOUT) -> None:
+        """Adds an OpenCode plugin written in Python: its hooks by OpenCode's names and its
+        tools (docs/plugins-opencode.md "Plugins the host runs").
+
+        It joins the chain after the plugins of plugin directories and before the native
+        hooks, and the events reach it as they reach an OpenCode plugin file: ``pre_tool_call``
+        runs ``hooks["tool.execute.before"](input, output)`` — raising denies the call, with
+        the exception's message as the reason, and changing ``output["args"]`` rewrites it;
+        ``post_tool_call`` runs ``"tool.execute.after"``, where a new ``output["output"]``
+        replaces the result; session and turn events run ``"event"`` with
+        ``{"event": {"type", "properties"}}``. :meth:`trigger` runs any hook it has;
+        :meth:`tools` lists its tools and :meth:`execute_tool` runs them.
+
+        Args:
+            id: unique among this host's native hooks and plugins it added; shown in results
+                and listed by :meth:`plugins` with kind ``"opencode"`` and source ``"host"``.
+            hooks: hook name -> ``function(input: dict, output: dict)``, which changes
+                ``output`` in place (``"config"`` gets only the output). It may be an
+                ``async def``, awaited under the ``a*`` methods for at most ``timeout``
+                seconds; under the synchronous ones an awaitable is the plugin's failure.
+            tools: tool name -> :class:`PluginTool`.
+            fail_closed: True makes a failure of the plugin (not a hook's raise, which is its
+                answer) a deny on ``pre_tool_call``.
+            timeout: how long an ``async def`` hook or tool is awaited, in seconds.
+
+        Raises:
+            plugline.AlreadyExistsError: a native hook or plugin has this id.
+            plugline.InvalidArgumentError: the id is empty.
+            plugline.InvalidStateError: the host is closed.
+            TypeError, ValueError: a hook that is not callable, a tool that is not a
+                :class:`PluginTool`, a NUL in a name.
+        """
+        id_bytes = _encode_name(id, "id")
+        hooks = dict(hooks or {})
+        tools = dict(tools or {})
+        for name, function in hooks.items():
+            _encode_name(name, "hook name")
+            if not callable(function):
+                raise TypeError(f"plugline: hook {name!r} must be callable(input, output)")
+        tool_list = []
+        for name, tool in tools.items():
+            _encode_name(name, "tool name")
+            if not isinstance(tool, PluginTool):
+                raise TypeError(f"plugline: tool {name!r} must be a PluginTool")
+            tool_list.append({"name": name, "description": tool.description,
+                              "parameters": tool.parameters})
+        names = list(hooks) + (["tool"] if tools and "tool" not in hooks else [])
+        bridge = _PluginBridge(hooks, tools, self._hook_state, _check_timeout(timeout, "timeout"))
+        options = _library.plugline_opencode_plugin_options(
+            ctypes.sizeof(_library.plugline_opencode_plugin_options), id_bytes,
+            json.dumps(names).encode("utf-8"), json.dumps(tool_list).encode("utf-8"),
+            1 if fail_closed else 0)
+        lib = _library.lib()
+        with self._use() as handle:
+            with self._hooks_lock:
+                check(lib.plugline_host_add_opencode_plugin(
+                    handle, ctypes.byref(options), bridge.hook_function, bridge.tool_function,
+                    None, _library.USER_DATA_FREE_FN()))
+                self._hooks[id] = bridge
+
+    def remove_added_plugin(self, id: str) -> None:  # noqa: A002 - the C name
+        """Removes a plugin :meth:`add_plugin` added; later calls no longer reach it.
+
+        Raises:
+            plugline.NotFoundError: no plugin was added with this id.
+            plugline.InvalidStateError: the host is closed, or the call comes from inside one
+                of its own callbacks.
+        """
+        id_bytes = _encode_name(id, "id")
+        lib = _library.lib()
+        with self._use() as handle:
+            with self._hooks_lock:
+                check(lib.plugline_host_remove_opencode_plugin(handle, id_bytes))
+                bridge = self._hooks.pop(id, None)
+            if bridge is not None:
+                with self._cond:
+                    self._retired.append(bridge)
 
     # -- OpenCode plugins -------------------------------------------------------------------
 

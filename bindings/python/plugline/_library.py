@@ -56,6 +56,18 @@ class plugline_hook_options(ctypes.Structure):  # noqa: N801 - the C name, on pu
     ]
 
 
+class plugline_opencode_plugin_options(ctypes.Structure):  # noqa: N801 - the C name
+    """``struct plugline_opencode_plugin_options``; ``struct_size`` is ``ctypes.sizeof`` of it."""
+
+    _fields_ = [
+        ("struct_size", ctypes.c_size_t),
+        ("id", ctypes.c_char_p),
+        ("hooks", ctypes.c_char_p),
+        ("tools", ctypes.c_char_p),
+        ("fail_closed", ctypes.c_int),
+    ]
+
+
 #: ``plugline_token_count_fn``: uint64_t (*)(const char *text, size_t len, void *user_data).
 #: ``text`` is declared as a void pointer so that ctypes does not stop it at a NUL byte.
 TOKEN_COUNT_FN = ctypes.CFUNCTYPE(ctypes.c_uint64, ctypes.c_void_p, ctypes.c_size_t,
@@ -71,6 +83,15 @@ HOOK_FN = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_char_p, ctypes.c_void_p, ctype
 #: plugline_reply *reply, void *user_data). ``args_json`` is a void pointer, as above.
 CLIENT_FN = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_char_p, ctypes.c_void_p, ctypes.c_size_t,
                              ctypes.c_void_p, ctypes.c_void_p)
+
+#: ``plugline_named_hook_fn``: int (*)(const char *name, const char *input_json, size_t
+#: input_len, const char *output_json, size_t output_len, plugline_reply *reply, void
+#: *user_data); and ``plugline_tool_fn``, of the same shape (name, args, context). The JSON
+#: texts are void pointers, as above.
+NAMED_HOOK_FN = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_char_p, ctypes.c_void_p, ctypes.c_size_t,
+                                 ctypes.c_void_p, ctypes.c_size_t, ctypes.c_void_p,
+                                 ctypes.c_void_p)
+TOOL_FN = NAMED_HOOK_FN
 
 #: ``plugline_progress_fn``: void (*)(void *user_data, const char *url, uint64_t received,
 #: uint64_t total).
@@ -132,6 +153,10 @@ _PROTOTYPES = {
         _c_int, [_c_void_p, ctypes.POINTER(plugline_hook_options), HOOK_FN, _c_void_p,
                  USER_DATA_FREE_FN]),
     "plugline_host_remove_hook": (_c_int, [_c_void_p, _c_char_p]),
+    "plugline_host_add_opencode_plugin": (
+        _c_int, [_c_void_p, ctypes.POINTER(plugline_opencode_plugin_options), NAMED_HOOK_FN,
+                 TOOL_FN, _c_void_p, USER_DATA_FREE_FN]),
+    "plugline_host_remove_opencode_plugin": (_c_int, [_c_void_p, _c_char_p]),
     "plugline_host_trigger": (
         _c_int, [_out_buffer, _out_size, _c_void_p, _c_char_p, _c_char_p, _c_size_t, _c_char_p,
                  _c_size_t]),
