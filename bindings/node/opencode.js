@@ -11,31 +11,12 @@ const os = require('node:os');
 const path = require('node:path');
 const { pathToFileURL } = require('node:url');
 
-// Every hook of OpenCode's V1 `Hooks` interface (@opencode-ai/plugin).
-const KNOWN_HOOKS = new Set([
-  'dispose', 'event', 'config', 'tool', 'auth', 'provider', 'chat.message', 'chat.params',
-  'chat.headers', 'permission.ask', 'command.execute.before', 'tool.execute.before', 'shell.env',
-  'tool.execute.after', 'experimental.chat.messages.transform',
-  'experimental.chat.system.transform', 'experimental.provider.small_model',
-  'experimental.session.compacting', 'experimental.compaction.autocontinue',
-  'experimental.text.complete', 'tool.definition',
-]);
-
 // Output of a `$` command kept; past it the command is killed (as for plugin files).
 const SHELL_MAX_OUTPUT_BYTES = 16 << 20;
 
 const isThenable = (value) =>
   value !== null && (typeof value === 'object' || typeof value === 'function') &&
   typeof value.then === 'function';
-
-function errorMessage(error) {
-  if (error instanceof Error) return error.message || String(error);
-  try {
-    return typeof error === 'string' ? error : JSON.stringify(error) ?? String(error);
-  } catch {
-    return String(error);
-  }
-}
 
 // The plugin functions of what addPlugin() was given, as OpenCode finds them in a module: a
 // function; a V1 module object ({id?, server}); or a module's exports (a namespace from
@@ -152,7 +133,8 @@ async function loadHostPlugin(plugin, settings) {
   const directory = path.resolve(settings.directory);
   const worktree = worktreeOf(directory);
   const { makeShell } = await import(ownModuleUrl('shell.mjs'));
-  const { argsJsonSchema, parseArgs } = await import(ownModuleUrl('tool_schema.mjs'));
+  const { KNOWN_HOOKS, argsJsonSchema, errorMessage, parseArgs } =
+    await import(ownModuleUrl('opencode_common.mjs'));
   const ctx = {
     project: { id: worktree, worktree, ...(fs.existsSync(path.join(worktree, '.git')) ? { vcs: 'git' } : {}) },
     directory,

@@ -22,9 +22,9 @@ extern const std::string_view kOpenCodeClientTree;
 extern const std::string_view kOpenCodeV2Module;
 // src/js/modules/shell.mjs: Bun's shell (`$`), "plugline:shell".
 extern const std::string_view kShellModule;
-// src/js/modules/tool_schema.mjs: a custom tool's arguments without the converters of
-// "@opencode-ai/plugin", "plugline:tool-schema".
-extern const std::string_view kToolSchemaModule;
+// src/js/modules/opencode_common.mjs: OpenCode's hook names, thrown-error messages and tool
+// arguments without the package's converters, "plugline:opencode-common".
+extern const std::string_view kOpenCodeCommonModule;
 // src/js/modules/bun.mjs: Bun's global in the node runtime, "plugline:bun".
 extern const std::string_view kBunModule;
 // src/js/modules/opencode_host.mjs: the wrapper entry of every JS plugin module.

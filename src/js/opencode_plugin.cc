@@ -282,7 +282,7 @@ void AddPluginModules(ModuleOptions* options, std::string_view directory) {
       {"plugline:opencode-v2", std::string(embedded::kOpenCodeV2Module)});
   options->builtin_modules.push_back({"plugline:shell", std::string(embedded::kShellModule)});
   options->builtin_modules.push_back(
-      {"plugline:tool-schema", std::string(embedded::kToolSchemaModule)});
+      {"plugline:opencode-common", std::string(embedded::kOpenCodeCommonModule)});
   options->builtin_modules.push_back({"plugline:bun", std::string(embedded::kBunModule)});
   // OpenCode's V2 Promise API: define() is the identity, as in the real package.
   options->builtin_modules.push_back(

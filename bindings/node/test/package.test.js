@@ -28,8 +28,8 @@ test('npm pack gives a package an app installs offline, then requires and import
   const packed = JSON.parse(run('npm', ['pack', '--json', '--pack-destination', scratch],
                                 { cwd: packageDir, env }));
   const files = packed[0].files.map((file) => file.path).sort();
-  assert.deepEqual(files, ['README.md', 'index.d.ts', 'index.js', 'index.mjs', 'lib/shell.mjs',
-                         'lib/tool_schema.mjs', 'opencode.js', 'package.json']);
+  assert.deepEqual(files, ['README.md', 'index.d.ts', 'index.js', 'index.mjs', 'lib/opencode_common.mjs',
+                         'lib/shell.mjs', 'opencode.js', 'package.json']);
   const tarball = path.join(scratch, packed[0].filename);
 
   const app = path.join(scratch, 'app');

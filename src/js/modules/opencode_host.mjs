@@ -22,20 +22,10 @@ import { hostCall } from "plugline:host";
 import clientTree from "plugline:client-tree";
 import { createV2, isV2Plugin } from "plugline:opencode-v2";
 import { makeShell } from "plugline:shell";
-import { argsJsonSchema, parseArgs } from "plugline:tool-schema";
+import { KNOWN_HOOKS, argsJsonSchema, errorMessage, parseArgs } from "plugline:opencode-common";
 // Bun's global, in the node runtime (bun.mjs), before the plugin's own code runs.
 import "plugline:bun";
 import * as plugin from "plugline:plugin";
-
-// Every hook of OpenCode's V1 `Hooks` interface (@opencode-ai/plugin index.d.ts).
-const KNOWN_HOOKS = new Set([
-  "dispose", "event", "config", "tool", "auth", "provider", "chat.message", "chat.params",
-  "chat.headers", "permission.ask", "command.execute.before", "tool.execute.before", "shell.env",
-  "tool.execute.after", "experimental.chat.messages.transform",
-  "experimental.chat.system.transform", "experimental.provider.small_model",
-  "experimental.session.compacting", "experimental.compaction.autocontinue",
-  "experimental.text.complete", "tool.definition",
-]);
 
 const exported = plugin.default;
 const isShaper = exported !== null && typeof exported === "object" &&
@@ -65,15 +55,6 @@ function toolJsonSchema(args) {
 function parseToolArgs(args, value) {
   const support = globalThis.__plugline_tool_support;
   return support ? support.parseArgs(args, value) : parseArgs(args, value);
-}
-
-function errorMessage(error) {
-  if (error instanceof Error) return error.message || String(error);
-  try {
-    return typeof error === "string" ? error : JSON.stringify(error) ?? String(error);
-  } catch {
-    return String(error);
-  }
 }
 
 // A V1 plugin module: a default export object with `id`, `server` or `tui` (and no V2 `setup`).
