@@ -1810,6 +1810,7 @@ class Writer {
     // (diagnostic_groups.h), each group's first as its heading line, the others as a list of
     // their locations — no diagnostic's location is left out (the budget keeps errors first).
     member_.assign(p.diags.size(), kNone);
+    std::vector<LabelledDetail> details;
     for (size_t k = 0; k < p.diags.size(); ++k) {
       const Diag& diag = p.diags[k];
       // An error in a system header is not listed: its heading keeps the user's lines of its
@@ -1843,7 +1844,14 @@ class Writer {
       member_diag_.push_back(k);
       // The kind: what comes between the location and the message ("error", "error C2065").
       const string_view kind = heading.substr(sep + 2, loc.msg.data() - heading.data() - sep - 2);
-      groups_.Add(kind, like, loc.msg, heading.substr(0, sep));
+      // Labelled lines under it name what it is about (javac's "  symbol:   variable total"); a
+      // line with carets under it is the source, not one of them.
+      details.clear();
+      for (size_t i = diag.head + 1; i < diag.end; ++i) {
+        if (i + 1 < diag.end && IsCaretsOnly(lines[i + 1])) continue;
+        if (std::optional<LabelledDetail> d = ParseLabelledDetail(lines[i])) details.push_back(*d);
+      }
+      groups_.Add(kind, like, loc.msg, heading.substr(0, sep), details);
     }
     leader_shown_.assign(groups_.size(), false);
   }
@@ -2178,7 +2186,15 @@ class Writer {
       const size_t arrow = d.style == Style::kRust ? RustArrow(lines_, d) : kNone;
       if (arrow != kNone) Emit(arrow);
       for (size_t i = d.head + 1; i < d.end; ++i) {
-        if (i != arrow) Drop(i, Cat::kDetail);
+        // The labelled lines that say what it is about (javac's "  symbol:   variable total")
+        // go with it too: its group's list gives only the followers' that differ from them.
+        if (i == arrow || (d.style == Style::kCompiler &&
+                           !(i + 1 < d.end && IsCaretsOnly(lines_[i + 1])) &&
+                           ParseLabelledDetail(lines_[i]).has_value())) {
+          Emit(i);
+        } else {
+          Drop(i, Cat::kDetail);
+        }
       }
       if (const size_t m = member_[&d - p_.diags.data()]; m != kNone && groups_.Followers(m) > 0) {
         groups_.WriteFollowers(m, out_, [&](size_t follower) {

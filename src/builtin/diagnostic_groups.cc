@@ -77,21 +77,54 @@ MessageShape ShapeOfMessage(std::string_view message) {
   return shape;
 }
 
+std::optional<LabelledDetail> ParseLabelledDetail(std::string_view line) {
+  if (line.empty() || (line[0] != ' ' && line[0] != '\t')) return std::nullopt;
+  const size_t start = line.find_first_not_of(" \t");
+  const size_t colon = line.find(':', start);
+  if (start == std::string_view::npos || colon == std::string_view::npos) return std::nullopt;
+  const std::string_view label = line.substr(start, colon - start);
+  int words = 1;
+  for (size_t i = 0; i < label.size(); ++i) {
+    const char c = label[i];
+    if (c == ' ') {
+      if (i == 0 || label[i - 1] == ' ' || ++words > 3) return std::nullopt;
+    } else if (!std::isalpha(static_cast<unsigned char>(c))) {
+      return std::nullopt;
+    }
+  }
+  if (label.empty() || label.back() == ' ') return std::nullopt;
+  // Space after the colon, then the value ("symbol:   variable total").
+  if (colon + 1 >= line.size() || (line[colon + 1] != ' ' && line[colon + 1] != '\t')) {
+    return std::nullopt;
+  }
+  const size_t value_start = line.find_first_not_of(" \t", colon + 1);
+  if (value_start == std::string_view::npos) return std::nullopt;
+  size_t value_end = line.find_last_not_of(" \t\r");
+  return LabelledDetail{label, line.substr(value_start, value_end + 1 - value_start)};
+}
+
 void DiagnosticGroups::Add(std::string_view kind, std::string_view label, std::string_view message,
-                           std::string_view where) {
+                           std::string_view where, std::span<const LabelledDetail> details) {
   scratch_.assign(kind);
   scratch_.push_back('\x1f');
   scratch_.append(label);
   scratch_.push_back('\x1f');
   Fillers fillers;
   AppendShapeOfMessage(message, &scratch_, &fillers);
+  const auto in_message = static_cast<uint32_t>(fillers.size());
+  for (const LabelledDetail& d : details) {
+    scratch_.push_back('\x1f');
+    scratch_.append(d.label);
+    scratch_.push_back('\x01');
+    fillers.push_back(d.value);
+  }
   auto it = index_.find(scratch_);
   if (it == index_.end()) {
     it = index_.emplace(scratch_, static_cast<uint32_t>(groups_.size())).first;
     groups_.push_back(Group{label, {}});
   }
   groups_[it->second].members.push_back(static_cast<uint32_t>(members_.size()));
-  members_.push_back(Member{it->second, where, std::move(fillers)});
+  members_.push_back(Member{it->second, where, std::move(fillers), in_message});
 }
 
 bool DiagnosticGroups::Leads(size_t index) const {
@@ -134,10 +167,17 @@ std::string DiagnosticGroups::Names(size_t index) const {
     --last;
   }
   std::string names;
+  bool in_details = false;
   for (size_t f = 0; f < last; ++f) {
     if (f < varies.size() && !varies[f]) continue;
-    StrAppend(&names, " ", m.fillers[f]);
+    if (f < m.in_message) {
+      StrAppend(&names, " ", m.fillers[f]);
+    } else {
+      StrAppend(&names, in_details ? ", " : " (", m.fillers[f]);
+      in_details = true;
+    }
   }
+  if (in_details) names.push_back(')');
   return names;
 }
 

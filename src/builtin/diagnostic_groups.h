@@ -11,10 +11,18 @@
 // Every location and code survives, and every quoted name; what is left out is the repeated
 // message text and the followers' message chains and code frames (counted). Locations are
 // given as printed ("src/a.ts(3,5)", "src/a.c:12:5"), so each stays a substring of the output.
+//
+// Some compilers name what a message is about on labelled lines under it, not in quotes
+// (javac: "cannot find symbol" then "  symbol:   variable total", "  location: class Order").
+// Such lines, given as details, are part of the message: their labels join the group's key,
+// their values are names like quoted ones, and an entry gives those that differ in
+// parentheses: "src/Cart.java:7 (method addd(String), class Cart)".
 #ifndef PLUGLINE_BUILTIN_DIAGNOSTIC_GROUPS_H_
 #define PLUGLINE_BUILTIN_DIAGNOSTIC_GROUPS_H_
 
 #include <cstdint>
+#include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -34,6 +42,15 @@ struct MessageShape {
   Fillers fillers;
 };
 MessageShape ShapeOfMessage(std::string_view message);
+
+// An indented labelled line under a diagnostic ("  symbol:   variable total", "  location:
+// class Order"): its label and value; nothing when the line is not one (a label is one to
+// three words of letters, a colon, then space and a value).
+struct LabelledDetail {
+  std::string_view label;
+  std::string_view value;
+};
+std::optional<LabelledDetail> ParseLabelledDetail(std::string_view line);
 // The same, appended to `key` and `fillers` (a caller shaping many messages reuses them).
 void AppendShapeOfMessage(std::string_view message, std::string* key, Fillers* fillers);
 
@@ -69,10 +86,10 @@ class DiagnosticGroups {
   // Adds the next diagnostic (indices count from 0 in the order added): `kind` (its severity
   // and code, "error TS2304"), `label` (what its group's lists call them: "TS2304", "errors
   // like it", a lint rule; diagnostics of one group share both), its message (the header
-  // without the location and kind), and its location as printed. The views must outlive the
-  // groups.
+  // without the location and kind), its location as printed, and `details`, the labelled
+  // lines under it (ParseLabelledDetail). The views must outlive the groups.
   void Add(std::string_view kind, std::string_view label, std::string_view message,
-           std::string_view where);
+           std::string_view where, std::span<const LabelledDetail> details = {});
 
   size_t size() const { return members_.size(); }
   size_t groups() const { return groups_.size(); }
@@ -84,7 +101,8 @@ class DiagnosticGroups {
   size_t Followers(size_t index) const;
   // What an entry of diagnostic `index` gives after its location: " 'taxRate3'" — its names
   // at the positions that differ within its group, up to the last that is not the first's
-  // (the rest are the first's); "" when none differ.
+  // (the rest are the first's), then its details' values that differ, in parentheses
+  // (" (variable total, class Order)"); "" when none differ.
   std::string Names(size_t index) const;
   // Writes the followers of the leader `index` as location lines (nothing when it has none).
   // `lines_of(index)` is how many output lines a follower's diagnostic spans, for the writer's
@@ -101,7 +119,8 @@ class DiagnosticGroups {
   struct Member {
     uint32_t group = 0;
     std::string_view where;
-    Fillers fillers;
+    Fillers fillers;          // the message's names, then the details' values
+    uint32_t in_message = 0;  // how many of the fillers are the message's
   };
   struct Group {
     std::string_view label;

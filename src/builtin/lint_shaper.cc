@@ -24,6 +24,7 @@
 #include <algorithm>
 #include <cctype>
 #include <deque>
+#include <optional>
 #include <tuple>
 
 #include "absl/container/flat_hash_set.h"
@@ -222,12 +223,15 @@ std::optional<Problem> ParseProblem(std::string_view line, bool known) {
 }
 
 // "3 errors, 1 warning, 0 informations": counts by severity (pyright, cpplint's "Total errors
-// found: 4" aside).
+// found: 4" aside); a count alone, "49 errors" (javac).
 bool IsCountsLine(std::string_view t) {
   size_t i = 0;
   while (i < t.size() && IsDigit(t[i])) ++i;
   if (i == 0) return false;
   const std::string_view rest = t.substr(i);
+  if (rest == " error" || rest == " errors" || rest == " warning" || rest == " warnings") {
+    return true;
+  }
   return (rest.starts_with(" error") || rest.starts_with(" warning")) &&
          rest.find(", ") != std::string_view::npos;
 }
@@ -555,14 +559,24 @@ class LintShaper final : public core::Shaper {
     }
     DiagnosticGroups groups;
     std::deque<std::string> kinds;  // what each problem's group shares, kept for the groups
+    std::deque<std::string> labels;
+    std::vector<LabelledDetail> details;
     if (grouped) {
       for (const Problem& pr : p.problems) {
         const std::string& kind = kinds.emplace_back(StrCat(pr.severity, " ", pr.code));
-        const std::string_view label = !pr.code.empty() ? pr.code
-                                       : !pr.severity.empty()
-                                           ? pr.severity
-                                           : std::string_view("problems like it");
-        groups.Add(kind, label, pr.message, pr.where);
+        const std::string_view label =
+            !pr.code.empty()       ? pr.code
+            : !pr.severity.empty() ? std::string_view(labels.emplace_back(
+                                         StrCat(pr.severity, "s like it")))
+                                   : std::string_view("problems like it");
+        // Labelled lines under it ("  symbol:   variable total") name what it is about; a
+        // line with carets under it is the source, not one of them.
+        details.clear();
+        for (size_t i = pr.line + 1; i < pr.end; ++i) {
+          if (i + 1 < pr.end && IsCaretsOnly(lines[i + 1])) continue;
+          if (std::optional<LabelledDetail> d = ParseLabelledDetail(lines[i])) details.push_back(*d);
+        }
+        groups.Add(kind, label, pr.message, pr.where, details);
       }
     }
     uint64_t detail_left = 0;

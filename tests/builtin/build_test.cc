@@ -4,6 +4,9 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -13,9 +16,12 @@
 #include "core/strings.h"
 #include "core/summary_budget.h"
 #include "core/text.h"
+#include "test_util.h"
 
 namespace plugline::builtin {
 namespace {
+
+using testing::Contains;
 
 std::string Shape(std::string_view command, const std::string& output, std::optional<int> exit) {
   auto shaper = MakeBuildShaper();
@@ -974,6 +980,35 @@ TEST_CASE("build: match confidences") {
   CHECK(Confidence("dpkg -l", "ii  adduser  3.134  all  add and remove users\n") == 0);
   CHECK(Confidence("cargo test", "running 1 test\ntest a ... ok\n\ntest result: ok. 1 passed;\n") <
         0.85);
+}
+
+TEST_CASE("build: javac's errors past the first ones keep the symbol each names on its own lines") {
+  // javac run by a build tool (here as if by make): the real output of tests/fixtures/lint.
+  std::ifstream in(std::filesystem::path(testing::SourceDir()) / "fixtures" / "lint" /
+                   "javac-many.out");
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  const std::string output = ss.str();
+  REQUIRE(!output.empty());
+  const std::string s = Shape("make", output, 1);
+  INFO(s);
+  // A group's first shown by its heading keeps its labelled lines; the listed ones give theirs
+  // where they differ.
+  CHECK(Contains(s, "src/shop/Invoice.java:9: error: cannot find symbol\n"
+                    "  symbol:   variable Money\n"
+                    "  location: class Invoice\n"
+                    "… 23 more errors like it, names differing, at: src/shop/Invoice.java:10; "));
+  CHECK(Contains(s, "src/shop/Invoice.java:14 (method addd(String), variable items of type "
+                    "List<String>); "));
+  CHECK(Contains(s, "src/shop/Refund.java:10 (variable Money, class Refund); "));
+  for (std::string_view line : core::SplitLines(output)) {
+    const size_t sep = line.find(": error: ");
+    if (sep == std::string_view::npos) continue;
+    const std::string where(line.substr(0, sep));
+    CHECK_MESSAGE((Contains(s, where + ";") || Contains(s, where + " ") ||
+                   Contains(s, where + ":") || Contains(s, where + "\n")),
+                  "lost: " << where);
+  }
 }
 
 }  // namespace

@@ -16,6 +16,7 @@
 
 #include "core/config.h"
 #include "core/json.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_split.h"
 #include "core/strings.h"
 #include "core/summary_budget.h"
@@ -182,6 +183,17 @@ void CheckFamily(const std::string& family) {
         if (!line.starts_with("… ") || at == std::string_view::npos) continue;
         for (absl::string_view entry : absl::StrSplit(ToAbsl(line.substr(at + core::kListAt.size())),
                                                      ToAbsl(core::kListSeparator))) {
+          // Labelled details' values, in parentheses at the end: "(variable total, class Order)".
+          if (const size_t open = entry.find(" ("); open != absl::string_view::npos &&
+                                                     absl::EndsWith(entry, ")")) {
+            for (absl::string_view value :
+                 absl::StrSplit(entry.substr(open + 2, entry.size() - open - 3), ", ")) {
+              CHECK_MESSAGE(text.find(ToStd(value)) != std::string_view::npos,
+                            "detail listed but not in the output: [" << std::string(ToStd(value))
+                                                                     << "]");
+            }
+            entry = entry.substr(0, open);
+          }
           for (absl::string_view word : absl::StrSplit(entry, ' ')) {
             if (word == "(no" || word == "file)") continue;
             CHECK_MESSAGE(text.find(ToStd(word)) != std::string_view::npos,

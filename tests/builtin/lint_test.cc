@@ -93,6 +93,33 @@ TEST_CASE("lint: many problems are grouped by message, every location kept, the 
   CHECK(Contains(s, "more no-untyped-call, names differing, at: "));
 }
 
+TEST_CASE("lint: javac's errors grouped by message keep the symbol each names on its own lines") {
+  const std::string output = Fixture("javac-many");
+  const core::ShapeOutput shaped = Shape("javac -d out src/shop/*.java", output, 1);
+  REQUIRE(shaped.render_mode == RenderMode::kSummary);
+  const std::string& s = shaped.summary;
+  INFO(s);
+  const auto lines = core::SplitLines(s);
+  CHECK(lines.front() == "javac: failed — 49 errors in 8 files (exit 1)");
+  CHECK(lines.back() == "49 errors");
+  // "cannot find symbol" says which symbol only on the "symbol:" line under it: a follower
+  // whose symbol is not the first's gives it (and its "location:") after its location.
+  CHECK(Contains(s, "  symbol:   method addd(String)\n"));
+  CHECK(Contains(s, "more errors like it, names differing, at: "));
+  CHECK(Contains(s, "src/shop/Coupon.java:7 (variable Money, class Coupon); "));
+  // The same symbol and location as the first's: the location alone.
+  CHECK(Contains(s, "src/shop/Coupon.java:8; "));
+  // Every error's location is in the summary.
+  for (std::string_view line : core::SplitLines(output)) {
+    const size_t sep = line.find(": error: ");
+    if (sep == std::string_view::npos) continue;
+    const std::string where(line.substr(0, sep));
+    CHECK_MESSAGE((Contains(s, where + ";") || Contains(s, where + " ") ||
+                   Contains(s, where + ":") || Contains(s, where + "\n")),
+                  "lost: " << where);
+  }
+}
+
 TEST_CASE(
     "lint: flake8's codes group its problems, pylint's banners are counted and its score kept") {
   const std::string flake8 = Fixture("flake8-large");

@@ -194,6 +194,40 @@ TEST_CASE("typescript: a message's shape masks quoted names and numbers, not apo
   CHECK(out.Take() == "… 2 more TS1, names differing, at: a.ts(2,1) 'b'; b.ts(5,1)\n");
 }
 
+TEST_CASE("diagnostic groups: labelled lines under a message are part of it") {
+  auto d = ParseLabelledDetail("  symbol:   variable total");
+  REQUIRE(d.has_value());
+  CHECK(d->label == "symbol");
+  CHECK(d->value == "variable total");
+  d = ParseLabelledDetail("  location: variable inv of type Inventory  ");
+  REQUIRE(d.has_value());
+  CHECK(d->label == "location");
+  CHECK(d->value == "variable inv of type Inventory");
+  CHECK(ParseLabelledDetail("symbol: x") == std::nullopt);           // not indented
+  CHECK(ParseLabelledDetail("    return a.b(c);") == std::nullopt);   // no label
+  CHECK(ParseLabelledDetail("    a.ts:3:5") == std::nullopt);         // no space after
+  CHECK(ParseLabelledDetail("    x = f(1): y") == std::nullopt);      // not words
+  CHECK(ParseLabelledDetail("    one two three four: y") == std::nullopt);
+  CHECK(ParseLabelledDetail("  symbol:   ") == std::nullopt);         // no value
+
+  // Their labels join the key, their values are names: listed in parentheses where they differ.
+  const LabelledDetail money[] = {{"symbol", "variable Money"}, {"location", "class Cart"}};
+  const LabelledDetail addd[] = {{"symbol", "method addd(String)"}, {"location", "class Cart"}};
+  const LabelledDetail other[] = {{"required", "int"}};
+  DiagnosticGroups groups;
+  groups.Add("error", "errors like it", "cannot find symbol", "A.java:3", money);
+  groups.Add("error", "errors like it", "cannot find symbol", "A.java:4", addd);
+  groups.Add("error", "errors like it", "cannot find symbol", "A.java:5", money);
+  groups.Add("error", "errors like it", "cannot find symbol", "A.java:6", other);
+  groups.Add("error", "errors like it", "cannot find symbol", "A.java:7");
+  CHECK(groups.groups() == 3);
+  CHECK(groups.Followers(0) == 2);
+  SummaryWriter out;
+  groups.WriteFollowers(0, out, [](size_t) { return 1; });
+  CHECK(out.Take() ==
+        "… 2 more errors like it, names differing, at: A.java:4 (method addd(String)); A.java:5\n");
+}
+
 TEST_CASE("typescript: tsc -b --verbose keeps the projects that have errors") {
   std::string output =
       "8:15:55 PM - Projects in this build: \n"
