@@ -241,6 +241,23 @@ bool IsFrameLine(std::string_view line) {
   return false;
 }
 
+// A line that starts with a location, "stats.f90:13:6:" or "src/a.c:12: …": a path (a dot or a
+// slash in it, no spaces) at the left margin, a colon, a line number.
+bool StartsWithLocation(std::string_view line) {
+  const size_t colon = line.find(':');
+  if (colon == 0 || colon == std::string_view::npos || colon + 1 >= line.size() ||
+      !std::isdigit(static_cast<unsigned char>(line[colon + 1]))) {
+    return false;
+  }
+  const std::string_view path = line.substr(0, colon);
+  return path.find_first_of(" \t") == std::string_view::npos &&
+         path.find_first_of("./") != std::string_view::npos;
+}
+
+// How many lines before a kept line are searched for the location it belongs to (gfortran
+// prints the location, a blank line, the source and a marker line before "Error: …").
+constexpr size_t kLocationLookback = 4;
+
 }  // namespace
 
 void WriteHeadTail(const std::vector<std::string_view>& lines, size_t head, size_t tail,
@@ -258,6 +275,21 @@ void WriteHeadTail(const std::vector<std::string_view>& lines, size_t head, size
   for (size_t i = head; i < middle_end && kept < max_kept; ++i) {
     if (!keep || !keep(lines[i])) continue;
     size_t from = (i > next && i > head) ? i - 1 : i;  // one line of context before
+    // Or, when it is a message whose location came a few lines before it (and is not shown
+    // yet), that location instead: where it happened, not the source line or marker above it.
+    for (size_t j = i; j-- > std::max(next, i - std::min(i, kLocationLookback));) {
+      if (j + 1 < i && !Trim(lines[j]).empty() && StartsWithLocation(lines[j]) &&
+          !StartsWithLocation(lines[i])) {
+        if (j > next) {
+          out.ElidedLines(j - next, j - next == 1 ? "line omitted" : "lines omitted");
+        }
+        out.Line(lines[j]);
+        next = j + 1;
+        from = i;
+        break;
+      }
+      if (StartsWithLocation(lines[j])) break;  // the nearest location is the line before
+    }
     if (from > next) {
       out.ElidedLines(from - next, from - next == 1 ? "line omitted" : "lines omitted");
     }

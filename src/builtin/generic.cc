@@ -1,8 +1,9 @@
 // builtin-generic: for output no other shaper recognizes. It cannot know what matters, so it
 // keeps the head (where commands announce what they do), the tail (where they say how it
 // ended) and, from the middle, lines that look like trouble (errors, failures, exceptions)
-// and a few section headings, each with one line of context; runs of identical lines are
-// folded; everything else is counted.
+// and a few section headings, each with one line of context (or the location it belongs to,
+// printed a few lines above it); runs of identical lines are folded; everything else is
+// counted.
 #include <algorithm>
 #include <cctype>
 

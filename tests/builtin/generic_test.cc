@@ -170,5 +170,28 @@ TEST_CASE("generic: a file's source is not read as a tool's report, whatever it 
   }
 }
 
+TEST_CASE("generic: an error whose location is a few lines above it keeps that location") {
+  // gfortran's shape: the location alone, a blank line, the source and a marker, the message.
+  std::string output;
+  for (int i = 1; i <= 60; ++i) StrAppend(&output, "compiling unit ", i, "\n");
+  output +=
+      "prog.f90:31:6:\n"
+      "\n"
+      "   31 |   n = 'text'\n"
+      "      |      1\n"
+      "Error: Cannot convert CHARACTER(4) to INTEGER(4) at (1)\n";
+  for (int i = 1; i <= 60; ++i) StrAppend(&output, "linking part ", i, "\n");
+  core::ShapeContext ctx{"gfortran -c prog.f90", 1, output.size(), 125, "/s/a.log"};
+  auto shaped = MakeGenericShaper()->Shape(output, ctx);
+  REQUIRE(shaped.ok());
+  const auto lines = core::SplitLines(shaped->summary);
+  auto at = std::find(lines.begin(), lines.end(),
+                      "Error: Cannot convert CHARACTER(4) to INTEGER(4) at (1)");
+  REQUIRE(at != lines.end());
+  CHECK(*(at - 1) == "… 3 lines omitted");
+  CHECK(*(at - 2) == "prog.f90:31:6:");
+  CHECK(*(at - 3) == "… 45 lines omitted");
+}
+
 }  // namespace
 }  // namespace plugline::builtin
