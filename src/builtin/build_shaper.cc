@@ -398,13 +398,16 @@ bool IsSourceEcho(string_view line) {
   return GutterEnd(line, &numbered) != kNone;
 }
 
-// rustc's gutter: "12 |     code".
+// rustc's gutter: "12 |     code", and a suggestion shown as a diff (rustc 1.85 and later):
+// "12 - old code", "12 + new code", "12 ~ changed code".
 bool IsRustGutter(string_view line) {
   size_t i = 0;
   while (i < line.size() && IsDigit(line[i])) ++i;
   if (i == 0) return false;
   while (i < line.size() && line[i] == ' ') ++i;
-  return i < line.size() && line[i] == '|';
+  if (i < line.size() && line[i] == '|') return true;
+  return i + 1 < line.size() && (line[i] == '-' || line[i] == '+' || line[i] == '~') &&
+         line[i + 1] == ' ';
 }
 
 // "make: ", "make[2]: ", "gmake[1]: ", "/usr/bin/make: ": the text after the prefix.
@@ -1775,6 +1778,12 @@ bool IsLintLevelNote(string_view line) {
   return Starts(t, "= note: `#[") && Ends(t, " on by default");
 }
 
+// clippy's link to a lint's documentation, under every warning ("   = help: for further
+// information visit https://rust-lang.github.io/rust-clippy/…#needless_return").
+bool IsDocsLinkNote(string_view line) {
+  return Starts(Strip(line), "= help: for further information visit ");
+}
+
 // rustc's location line of a diagnostic (" --> src/main.rs:6:39"), or kNone.
 size_t RustArrow(const std::vector<string_view>& lines, const Diag& d) {
   for (size_t i = d.head + 1; i < d.end && i < d.head + 4; ++i) {
@@ -2230,9 +2239,12 @@ class Writer {
       string_view line = lines_[i];
       if (IsUnderlineOnly(line)) {
         Drop(i, Cat::kUnderline);  // the location gives the column
-      } else if (IsBlankLine(line) || drop_body || (!error && IsSourceEcho(line)) ||
-                 (!error && IsLintLevelNote(line))) {
-        Drop(i, Cat::kDetail);  // a warning's echo of the source and its labels: the file has it
+      } else if (IsBlankLine(line) || drop_body ||
+                 (!error && (IsSourceEcho(line) || IsRustGutter(line) || IsLintLevelNote(line) ||
+                             IsDocsLinkNote(line)))) {
+        // A warning's echo of the source and its labels, the change a suggestion makes to it
+        // ("12 - old", "12 + new"): the file has it; its lint's level and documentation link.
+        Drop(i, Cat::kDetail);
       } else if (IsLibraryFrame(line) || body >= body_cap) {
         dropped.push_back(i);
       } else {

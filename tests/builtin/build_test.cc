@@ -38,6 +38,16 @@ double Confidence(std::string_view command, std::string_view output,
   return match->matched ? match->confidence : 0;
 }
 
+// "12 | code", "12 - old", "12 + new": a line of source with rustc's gutter.
+bool IsRustGutterForTest(std::string_view line) {
+  size_t i = 0;
+  while (i < line.size() && line[i] >= '0' && line[i] <= '9') ++i;
+  if (i == 0 || i >= line.size() || line[i] != ' ') return false;
+  while (i < line.size() && line[i] == ' ') ++i;
+  return i + 1 < line.size() && (line[i] == '|' || line[i] == '-' || line[i] == '+') &&
+         line[i + 1] == ' ';
+}
+
 uint64_t MarkerCount(std::string_view line) {
   uint64_t n = 0;
   for (char c : line.substr(4)) {  // after "… "
@@ -1009,6 +1019,30 @@ TEST_CASE("build: javac's errors past the first ones keep the symbol each names 
                    Contains(s, where + ":") || Contains(s, where + "\n")),
                   "lost: " << where);
   }
+}
+
+TEST_CASE("build: clippy's warnings without their suggested diffs and documentation links") {
+  // rustc 1.85 and later print a suggestion as a diff of the source ("9 -     return out;",
+  // "9 +     out"): part of the warning, not other output, and dropped with its source echo.
+  std::ifstream in(std::filesystem::path(testing::SourceDir()) / "fixtures" / "build" /
+                   "cargo-clippy-warnings.out");
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  const std::string output = ss.str();
+  REQUIRE(!output.empty());
+  const std::string s = Shape("cargo clippy", output, 0);
+  INFO(s);
+  const auto lines = core::SplitLines(s);
+  CHECK(lines.front() == "cargo clippy: finished — 32 warnings in 3 files, 1 crate checked (tally)");
+  for (std::string_view line : lines) {
+    CHECK_MESSAGE(!IsRustGutterForTest(line), "a source or diff line: " << line);
+    CHECK_MESSAGE(line.find("for further information visit") == std::string_view::npos, line);
+  }
+  CHECK(Contains(s, "warning: unneeded `return` statement\n --> src/report.rs:9:5\n"
+                    "help: remove `return`\n"));
+  // The tool's last lines close the summary; nothing of the warnings is shown after them.
+  CHECK(lines[lines.size() - 2] ==
+        "    Finished `dev` profile [unoptimized + debuginfo] target(s) in 0.58s");
 }
 
 }  // namespace
