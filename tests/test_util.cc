@@ -7,6 +7,8 @@
 
 #include <doctest/doctest.h>
 
+#include "core/strings.h"
+#include "core/text.h"
 #include "core/trust.h"
 
 namespace plugline::testing {
@@ -43,6 +45,25 @@ std::string ReadFileOrEmpty(const std::string& path) {
 
 std::string SourceDir() { return PLUGLINE_TEST_SOURCE_DIR; }
 std::string BinDir() { return PLUGLINE_TEST_BIN_DIR; }
+
+std::string ReadFixture(std::string_view family, std::string_view name) {
+  return ReadFileOrEmpty(StrCat(SourceDir(), "/fixtures/", family, "/", name, ".out"));
+}
+
+std::vector<std::string> LostLocations(std::string_view output, std::string_view summary,
+                                       std::string_view marker) {
+  std::vector<std::string> lost;
+  for (std::string_view line : core::SplitLines(output)) {
+    const size_t at = line.find(marker);
+    if (at == std::string_view::npos) continue;
+    const std::string where(line.substr(0, at));
+    if (!Contains(summary, where + ";") && !Contains(summary, where + " ") &&
+        !Contains(summary, where + ":") && !Contains(summary, where + "\n")) {
+      lost.push_back(where);
+    }
+  }
+  return lost;
+}
 
 void TrustProject(const std::string& home, const std::string& project) {
   auto trusted = core::TrustStore(home, core::OpenCodeLocationsOn(home)).Trust(project, nullptr);

@@ -4,6 +4,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace plugline::testing {
 
@@ -55,6 +56,15 @@ void TrustProject(const std::string& home, const std::string& project);
 // The directory of test sources and of built binaries.
 std::string SourceDir();
 std::string BinDir();
+
+// The output of fixture tests/fixtures/<family>/<name>.out; "" when it cannot be read.
+std::string ReadFixture(std::string_view family, std::string_view name);
+
+// The locations of `output`'s diagnostics (what comes before `marker` on a line that has it:
+// "src/a.py:12" of "src/a.py:12: error: …") that `summary` does not name — on a line of their
+// own or in a list, followed by ";", " ", ":" or a line end.
+std::vector<std::string> LostLocations(std::string_view output, std::string_view summary,
+                                       std::string_view marker);
 
 }  // namespace plugline::testing
 

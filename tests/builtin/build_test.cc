@@ -4,12 +4,10 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
-#include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <optional>
 #include <string>
 #include <unordered_map>
+#include <vector>
 
 #include "absl/strings/str_split.h"
 #include "builtin/builtin_shapers.h"
@@ -994,11 +992,7 @@ TEST_CASE("build: match confidences") {
 
 TEST_CASE("build: javac's errors past the first ones keep the symbol each names on its own lines") {
   // javac run by a build tool (here as if by make): the real output of tests/fixtures/lint.
-  std::ifstream in(std::filesystem::path(testing::SourceDir()) / "fixtures" / "lint" /
-                   "javac-many.out");
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  const std::string output = ss.str();
+  const std::string output = testing::ReadFixture("lint", "javac-many");
   REQUIRE(!output.empty());
   const std::string s = Shape("make", output, 1);
   INFO(s);
@@ -1011,24 +1005,13 @@ TEST_CASE("build: javac's errors past the first ones keep the symbol each names 
   CHECK(Contains(s, "src/shop/Invoice.java:14 (method addd(String), variable items of type "
                     "List<String>); "));
   CHECK(Contains(s, "src/shop/Refund.java:10 (variable Money, class Refund); "));
-  for (std::string_view line : core::SplitLines(output)) {
-    const size_t sep = line.find(": error: ");
-    if (sep == std::string_view::npos) continue;
-    const std::string where(line.substr(0, sep));
-    CHECK_MESSAGE((Contains(s, where + ";") || Contains(s, where + " ") ||
-                   Contains(s, where + ":") || Contains(s, where + "\n")),
-                  "lost: " << where);
-  }
+  CHECK(testing::LostLocations(output, s, ": error: ") == std::vector<std::string>{});
 }
 
 TEST_CASE("build: clippy's warnings without their suggested diffs and documentation links") {
   // rustc 1.85 and later print a suggestion as a diff of the source ("9 -     return out;",
   // "9 +     out"): part of the warning, not other output, and dropped with its source echo.
-  std::ifstream in(std::filesystem::path(testing::SourceDir()) / "fixtures" / "build" /
-                   "cargo-clippy-warnings.out");
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  const std::string output = ss.str();
+  const std::string output = testing::ReadFixture("build", "cargo-clippy-warnings");
   REQUIRE(!output.empty());
   const std::string s = Shape("cargo clippy", output, 0);
   INFO(s);

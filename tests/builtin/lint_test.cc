@@ -2,10 +2,8 @@
 // are the real ones in tests/fixtures/lint (generators/lint/gen.sh records how each was made).
 #include <doctest/doctest.h>
 
-#include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <string>
+#include <vector>
 
 #include "builtin/builtin_shapers.h"
 #include "core/strings.h"
@@ -18,12 +16,9 @@ namespace {
 using testing::Contains;
 
 std::string Fixture(const std::string& name) {
-  std::ifstream in(std::filesystem::path(testing::SourceDir()) / "fixtures" / "lint" /
-                   (name + ".out"));
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  REQUIRE(!ss.str().empty());
-  return ss.str();
+  std::string output = testing::ReadFixture("lint", name);
+  REQUIRE(!output.empty());
+  return output;
 }
 
 double Confidence(const std::shared_ptr<core::Shaper>& shaper, std::string_view command,
@@ -81,14 +76,7 @@ TEST_CASE("lint: many problems are grouped by message, every location kept, the 
   CHECK(lines.back() == "Found 186 errors in 13 files (checked 14 source files)");
   CHECK(lines.size() * 3 < core::CountLines(output));
   // Every problem's location is in the summary, on its line or in a list.
-  for (std::string_view line : core::SplitLines(output)) {
-    const size_t sep = line.find(": error: ");
-    if (sep == std::string_view::npos) continue;
-    const std::string where(line.substr(0, sep));
-    CHECK_MESSAGE((Contains(s, where + ";") || Contains(s, where + " ") ||
-                   Contains(s, where + ":") || Contains(s, where + "\n")),
-                  "lost: " << where);
-  }
+  CHECK(testing::LostLocations(output, s, ": error: ") == std::vector<std::string>{});
   // A group's list names what differs: the called function.
   CHECK(Contains(s, "more no-untyped-call, names differing, at: "));
 }
@@ -110,14 +98,7 @@ TEST_CASE("lint: javac's errors grouped by message keep the symbol each names on
   // The same symbol and location as the first's: the location alone.
   CHECK(Contains(s, "src/shop/Coupon.java:8; "));
   // Every error's location is in the summary.
-  for (std::string_view line : core::SplitLines(output)) {
-    const size_t sep = line.find(": error: ");
-    if (sep == std::string_view::npos) continue;
-    const std::string where(line.substr(0, sep));
-    CHECK_MESSAGE((Contains(s, where + ";") || Contains(s, where + " ") ||
-                   Contains(s, where + ":") || Contains(s, where + "\n")),
-                  "lost: " << where);
-  }
+  CHECK(testing::LostLocations(output, s, ": error: ") == std::vector<std::string>{});
 }
 
 TEST_CASE(
