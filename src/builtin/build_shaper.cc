@@ -1290,103 +1290,16 @@ class Parser {
     return false;
   }
 
-  // npm/yarn results, apt, vite, webpack, go: lines recognized by how they start.
+  // Lines of package managers, bundlers and go recognized by how they start: each tool's in a
+  // step of its own, tried in turn.
   bool ClassifyTools(size_t i, string_view line) {
-    const char c = line[0];
-    if (IsDigit(c)) {
-      // apt: "0 upgraded, 2 newly installed, 0 to remove and 136 not upgraded."
-      if (Contains(line, " upgraded, ") && Contains(line, " newly installed")) {
-        Plain(i, Kind::kStatus);
-        p_.seen_apt = true;
-        if (p_.success.empty()) p_.success = "ok";
-        return true;
-      }
-      // npm: "18 packages are looking for funding", "3 vulnerabilities (1 low, 2 high)"
-      if (Contains(line, " looking for funding") || Contains(line, " vulnerabilit")) {
-        Plain(i, Kind::kStatus);
-        p_.seen_npm = true;
-        return true;
-      }
-    }
-    switch (c) {
-      case 'a':
-        if ((Starts(line, "added ") || Starts(line, "audited ")) &&
-            Contains(line, " package")) {
-          NpmResult(i);
-          return true;
-        }
-        if (Starts(line, "asset ") && (Contains(line, " bytes") || Contains(line, "iB"))) {
-          Plain(i, Kind::kAsset);
-          p_.seen_webpack = true;
-          return true;
-        }
-        if (Starts(line, "assets by ")) {
-          Plain(i, Kind::kChatter);
-          p_.seen_webpack = true;
-          return true;
-        }
-        break;
-      case 'r':
-        if (Starts(line, "removed ") && Contains(line, " package")) {
-          NpmResult(i);
-          return true;
-        }
-        if (Starts(line, "rendering chunks")) {
-          Plain(i, Kind::kProgress);
-          return true;
-        }
-        if (Starts(line, "runtime modules ")) {
-          Plain(i, Kind::kChatter);
-          return true;
-        }
-        break;
-      case 'c':
-        if (Starts(line, "changed ") && Contains(line, " package")) {
-          NpmResult(i);
-          return true;
-        }
-        if (Starts(line, "computing gzip size")) {
-          Plain(i, Kind::kProgress);
-          return true;
-        }
-        if (Starts(line, "cacheable modules ")) {
-          Plain(i, Kind::kChatter);
-          return true;
-        }
-        break;
-      case 'u':
-        if (Starts(line, "up to date") &&
-            (Contains(line, "audited") || Contains(line, " in "))) {
-          NpmResult(i);
-          p_.success = "up to date";
-          return true;
-        }
-        break;
-      case 'f':
-        if (Starts(line, "found ") && Contains(line, "vulnerabilit")) {
-          Plain(i, Kind::kStatus);
-          p_.seen_npm = true;
-          return true;
-        }
-        break;
-      case 'o':
-        if (Starts(line, "orphan modules ")) {
-          Plain(i, Kind::kChatter);
-          return true;
-        }
-        break;
-      case 'm':
-        if (Starts(line, "modules by ")) {
-          Plain(i, Kind::kChatter);
-          return true;
-        }
-        break;
-      case 'j':
-        if (Starts(line, "javascript modules ")) {
-          Plain(i, Kind::kChatter);
-          return true;
-        }
-        break;
+    return ClassifyApt(i, line) || ClassifyNpmResult(i, line) || ClassifyWebpack(i, line) ||
+           ClassifyVite(i, line) || ClassifyGo(i, line) || ClassifyRustAside(i, line);
+  }
+
+  // apt and dpkg: progress, the package lists, what changes, and why it refused.
+  bool ClassifyApt(size_t i, string_view line) {
+    switch (line[0]) {
       case 'R':
         if (Starts(line, "Reading package lists") ||
             Starts(line, "Reading state information")) {
@@ -1396,10 +1309,6 @@ class Parser {
         }
         if (Starts(line, "Removing ") && Ends(line, "...")) {
           Plain(i, Kind::kProgress);
-          return true;
-        }
-        if (Starts(line, "Run `npm audit` for details")) {
-          Plain(i, Kind::kChatter);
           return true;
         }
         break;
@@ -1435,11 +1344,6 @@ class Parser {
           AptList(i, Kind::kChatter);
           return true;
         }
-        // rustc's pointer to `rustc --explain`, after every failed compile.
-        if (Starts(line, "Some errors have detailed explanations: ")) {
-          Plain(i, Kind::kChatter);
-          return true;
-        }
         break;
       case 'P':
         if (Starts(line, "Preparing to unpack ") || Starts(line, "Processing triggers for ") ||
@@ -1463,12 +1367,6 @@ class Parser {
           Plain(i, Kind::kChatter);
           return true;
         }
-        if ((Starts(line, "For more information about this error, try `") ||
-             Starts(line, "For more information about an error, try `")) &&
-            Contains(line, " --explain ")) {
-          Plain(i, Kind::kChatter);
-          return true;
-        }
         break;
       case 'N':
         if (Starts(line, "Need to get ")) {
@@ -1484,28 +1382,7 @@ class Parser {
         break;
       case 'T':
         if (Starts(line, "The following ")) {
-          bool keep = Contains(line, " NEW packages") || Contains(line, " will be upgraded") ||
-                      Contains(line, " will be REMOVED") || Contains(line, " DOWNGRADED") ||
-                      Contains(line, " held packages will be changed") ||
-                      Contains(line, " have been kept back");
-          if (Contains(line, " unmet dependencies")) {
-            // Why apt refused: each package's "Depends: x (>= 2.39) but 2.36 is to be installed".
-            Plain(i, Kind::kErrorLine);
-            ++p_.error_lines;
-            mode_ = Mode::kList;
-            list_kind_ = Kind::kErrorLine;
-          } else if (keep) {
-            Plain(i, Kind::kStatus);
-            mode_ = Mode::kList;
-            list_kind_ = Kind::kListItem;
-          } else {
-            AptList(i, Kind::kChatter);
-          }
-          p_.seen_apt = true;
-          return true;
-        }
-        if (Starts(line, "To address ")) {
-          Plain(i, Kind::kChatter);
+          AptFollowing(i, line);
           return true;
         }
         break;
@@ -1519,67 +1396,179 @@ class Parser {
           ++p_.error_lines;
           return true;
         }
-        if (Starts(line, "dist/") && IsViteAsset(line)) {
-          Plain(i, Kind::kAsset);
-          p_.seen_vite = true;
-          return true;
-        }
         break;
       case '(':
         if (Starts(line, "(Reading database")) {
           Plain(i, Kind::kProgress);
           return true;
         }
-        if (Starts(line, "(!) ")) {  // vite/rollup warning
-          StartDiag(i, Sev::kWarning, Style::kVite, {}, string_view("(!)"), Mode::kBlock);
-          Count(p_.diags.back());
-          return true;
-        }
         break;
-      case 'v':
-        if (Starts(line, "vite v") && Contains(line, " building")) {
+      default:
+        // "0 upgraded, 2 newly installed, 0 to remove and 136 not upgraded."
+        if (IsDigit(line[0]) && Contains(line, " upgraded, ") &&
+            Contains(line, " newly installed")) {
           Plain(i, Kind::kStatus);
-          p_.seen_vite = true;
+          p_.seen_apt = true;
+          if (p_.success.empty()) p_.success = "ok";
           return true;
         }
         break;
-      case 't':
-        if (Starts(line, "transforming")) {
-          Plain(i, Kind::kProgress);
+    }
+    if (Starts(line, "WARNING: apt does not have a stable CLI interface") ||
+        Starts(line, "Created symlink ") || Starts(line, "update-alternatives: ")) {
+      Plain(i, Kind::kChatter);
+      return true;
+    }
+    if (Ends(line, ").") && Contains(line, " is already the newest version")) {
+      Plain(i, Kind::kStatus);
+      if (p_.success.empty()) p_.success = "up to date";
+      return true;
+    }
+    return false;
+  }
+
+  // apt's "The following …" lists: what it installs, upgrades or removes is kept, and so is
+  // why it refused (each package's "Depends: x (>= 2.39) but 2.36 is to be installed").
+  void AptFollowing(size_t i, string_view line) {
+    const bool keep = Contains(line, " NEW packages") || Contains(line, " will be upgraded") ||
+                      Contains(line, " will be REMOVED") || Contains(line, " DOWNGRADED") ||
+                      Contains(line, " held packages will be changed") ||
+                      Contains(line, " have been kept back");
+    if (Contains(line, " unmet dependencies")) {
+      Plain(i, Kind::kErrorLine);
+      ++p_.error_lines;
+      mode_ = Mode::kList;
+      list_kind_ = Kind::kErrorLine;
+    } else if (keep) {
+      Plain(i, Kind::kStatus);
+      mode_ = Mode::kList;
+      list_kind_ = Kind::kListItem;
+    } else {
+      AptList(i, Kind::kChatter);
+    }
+    p_.seen_apt = true;
+  }
+
+  // npm and yarn: what an install changed, funding and audit results.
+  bool ClassifyNpmResult(size_t i, string_view line) {
+    switch (line[0]) {
+      case 'a':
+        if ((Starts(line, "added ") || Starts(line, "audited ")) && Contains(line, " package")) {
+          NpmResult(i);
           return true;
         }
         break;
-      case 'w':
-        if (Starts(line, "webpack ") && Contains(line, " compiled")) {
+      case 'r':
+        if (Starts(line, "removed ") && Contains(line, " package")) {
+          NpmResult(i);
+          return true;
+        }
+        break;
+      case 'c':
+        if (Starts(line, "changed ") && Contains(line, " package")) {
+          NpmResult(i);
+          return true;
+        }
+        break;
+      case 'u':
+        if (Starts(line, "up to date") && (Contains(line, "audited") || Contains(line, " in "))) {
+          NpmResult(i);
+          p_.success = "up to date";
+          return true;
+        }
+        break;
+      case 'f':
+        if (Starts(line, "found ") && Contains(line, "vulnerabilit")) {
           Plain(i, Kind::kStatus);
-          p_.seen_webpack = true;
-          if (Contains(line, "successfully")) {
-            p_.success = "compiled successfully";
-          } else if (Contains(line, " error")) {
-            p_.failure_signal = true;
-          } else if (p_.success.empty()) {
-            p_.success = "compiled";
-          }
+          p_.seen_npm = true;
           return true;
         }
         break;
-      case 'g':
-        if (Starts(line, "go: ")) {
-          string_view rest = line.substr(4);
-          p_.seen_go = true;
-          if (Starts(rest, "downloading ") || Starts(rest, "finding ") ||
-              Starts(rest, "extracting ") || Starts(rest, "added ") ||
-              Starts(rest, "upgraded ")) {
-            Plain(i, Kind::kProgress);
-          } else {
-            Plain(i, Kind::kErrorLine);
-            ++p_.error_lines;
-          }
+      case 'R':
+        if (Starts(line, "Run `npm audit` for details")) {
+          Plain(i, Kind::kChatter);
+          return true;
+        }
+        break;
+      case 'T':
+        if (Starts(line, "To address ")) {
+          Plain(i, Kind::kChatter);
           return true;
         }
         break;
       default:
+        // "18 packages are looking for funding", "3 vulnerabilities (1 low, 2 high)"
+        if (IsDigit(line[0]) &&
+            (Contains(line, " looking for funding") || Contains(line, " vulnerabilit"))) {
+          Plain(i, Kind::kStatus);
+          p_.seen_npm = true;
+          return true;
+        }
         break;
+    }
+    return false;
+  }
+
+  // webpack: its assets, the module lists it prints after them, and its verdict.
+  bool ClassifyWebpack(size_t i, string_view line) {
+    if (Starts(line, "asset ") && (Contains(line, " bytes") || Contains(line, "iB"))) {
+      Plain(i, Kind::kAsset);
+      p_.seen_webpack = true;
+      return true;
+    }
+    if (Starts(line, "assets by ")) {
+      Plain(i, Kind::kChatter);
+      p_.seen_webpack = true;
+      return true;
+    }
+    if (Starts(line, "runtime modules ") || Starts(line, "cacheable modules ") ||
+        Starts(line, "orphan modules ") || Starts(line, "modules by ") ||
+        Starts(line, "javascript modules ")) {
+      Plain(i, Kind::kChatter);
+      return true;
+    }
+    if (Starts(line, "webpack ") && Contains(line, " compiled")) {
+      Plain(i, Kind::kStatus);
+      p_.seen_webpack = true;
+      if (Contains(line, "successfully")) {
+        p_.success = "compiled successfully";
+      } else if (Contains(line, " error")) {
+        p_.failure_signal = true;
+      } else if (p_.success.empty()) {
+        p_.success = "compiled";
+      }
+      return true;
+    }
+    // "2 errors have detailed information that is not shown." and its hint.
+    if ((IsDigit(line[0]) && Contains(line, " detailed information that is not shown")) ||
+        Starts(line, "Use 'stats.errorDetails: true'")) {
+      Plain(i, Kind::kChatter);
+      return true;
+    }
+    return false;
+  }
+
+  // vite (rollup): progress, the assets it wrote, its warnings and its verdict.
+  bool ClassifyVite(size_t i, string_view line) {
+    if (Starts(line, "rendering chunks") || Starts(line, "computing gzip size") ||
+        Starts(line, "transforming")) {
+      Plain(i, Kind::kProgress);
+      return true;
+    }
+    if (Starts(line, "dist/") && IsViteAsset(line)) {
+      Plain(i, Kind::kAsset);
+      p_.seen_vite = true;
+      return true;
+    }
+    if (Starts(line, "(!) ")) {  // a rollup warning
+      StartDiag(i, Sev::kWarning, Style::kVite, {}, string_view("(!)"), Mode::kBlock);
+      Count(p_.diags.back());
+      return true;
+    }
+    if (Starts(line, "vite v") && Contains(line, " building")) {
+      Plain(i, Kind::kStatus);
+      p_.seen_vite = true;
+      return true;
     }
     if (Starts(line, "\xE2\x9C\x93 ")) {  // "✓ 6 modules transformed.", "✓ built in 258ms"
       Plain(i, Kind::kStatus);
@@ -1599,23 +1588,31 @@ class Parser {
       Count(p_.diags.back());
       return true;
     }
-    // webpack: "2 errors have detailed information that is not shown." and its hint.
-    if ((IsDigit(c) && Contains(line, " detailed information that is not shown")) ||
-        Starts(line, "Use 'stats.errorDetails: true'")) {
-      Plain(i, Kind::kChatter);
-      return true;
+    return false;
+  }
+
+  // go's own messages: "go: downloading …" is progress, any other "go: …" an error.
+  bool ClassifyGo(size_t i, string_view line) {
+    if (!Starts(line, "go: ")) return false;
+    const string_view rest = line.substr(4);
+    p_.seen_go = true;
+    if (Starts(rest, "downloading ") || Starts(rest, "finding ") || Starts(rest, "extracting ") ||
+        Starts(rest, "added ") || Starts(rest, "upgraded ")) {
+      Plain(i, Kind::kProgress);
+    } else {
+      Plain(i, Kind::kErrorLine);
+      ++p_.error_lines;
     }
-    if (Starts(line, "WARNING: apt does not have a stable CLI interface")) {
+    return true;
+  }
+
+  // rustc's pointers to `rustc --explain`, after every failed compile.
+  bool ClassifyRustAside(size_t i, string_view line) {
+    if (Starts(line, "Some errors have detailed explanations: ") ||
+        ((Starts(line, "For more information about this error, try `") ||
+          Starts(line, "For more information about an error, try `")) &&
+         Contains(line, " --explain "))) {
       Plain(i, Kind::kChatter);
-      return true;
-    }
-    if (Starts(line, "Created symlink ") || Starts(line, "update-alternatives: ")) {
-      Plain(i, Kind::kChatter);
-      return true;
-    }
-    if (Ends(line, ").") && Contains(line, " is already the newest version")) {
-      Plain(i, Kind::kStatus);
-      if (p_.success.empty()) p_.success = "up to date";
       return true;
     }
     return false;
