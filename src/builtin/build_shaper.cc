@@ -1850,13 +1850,8 @@ class Writer {
       member_diag_.push_back(k);
       // The kind: what comes between the location and the message ("error", "error C2065").
       const string_view kind = heading.substr(sep + 2, loc.msg.data() - heading.data() - sep - 2);
-      // Labelled lines under it name what it is about (javac's "  symbol:   variable total"); a
-      // line with carets under it is the source, not one of them.
-      details.clear();
-      for (size_t i = diag.head + 1; i < diag.end; ++i) {
-        if (i + 1 < diag.end && IsCaretsOnly(lines[i + 1])) continue;
-        if (std::optional<LabelledDetail> d = ParseLabelledDetail(lines[i])) details.push_back(*d);
-      }
+      // Labelled lines under it name what it is about (javac's "  symbol:   variable total").
+      LabelledDetails(lines, diag.head + 1, diag.end, &details);
       groups_.Add(kind, like, loc.msg, heading.substr(0, sep), details);
     }
     leader_shown_.assign(groups_.size(), false);
@@ -2194,9 +2189,8 @@ class Writer {
       for (size_t i = d.head + 1; i < d.end; ++i) {
         // The labelled lines that say what it is about (javac's "  symbol:   variable total")
         // go with it too: its group's list gives only the followers' that differ from them.
-        if (i == arrow || (d.style == Style::kCompiler &&
-                           !(i + 1 < d.end && IsCaretsOnly(lines_[i + 1])) &&
-                           ParseLabelledDetail(lines_[i]).has_value())) {
+        if (i == arrow ||
+            (d.style == Style::kCompiler && LabelledDetailAt(lines_, i, d.end).has_value())) {
           Emit(i);
         } else {
           Drop(i, Cat::kDetail);

@@ -277,18 +277,19 @@ void WriteHeadTail(const std::vector<std::string_view>& lines, size_t head, size
     size_t from = (i > next && i > head) ? i - 1 : i;  // one line of context before
     // Or, when it is a message whose location came a few lines before it (and is not shown
     // yet), that location instead: where it happened, not the source line or marker above it.
-    for (size_t j = i; j-- > std::max(next, i - std::min(i, kLocationLookback));) {
-      if (j + 1 < i && !Trim(lines[j]).empty() && StartsWithLocation(lines[j]) &&
-          !StartsWithLocation(lines[i])) {
-        if (j > next) {
-          out.ElidedLines(j - next, j - next == 1 ? "line omitted" : "lines omitted");
+    if (!StartsWithLocation(lines[i])) {
+      for (size_t j = i; j-- > std::max(next, i - std::min(i, kLocationLookback));) {
+        if (!StartsWithLocation(lines[j])) continue;
+        if (j + 1 < i) {  // not the line before, which is shown anyway
+          if (j > next) {
+            out.ElidedLines(j - next, j - next == 1 ? "line omitted" : "lines omitted");
+          }
+          out.Line(lines[j]);
+          next = j + 1;
+          from = i;
         }
-        out.Line(lines[j]);
-        next = j + 1;
-        from = i;
         break;
       }
-      if (StartsWithLocation(lines[j])) break;  // the nearest location is the line before
     }
     if (from > next) {
       out.ElidedLines(from - next, from - next == 1 ? "line omitted" : "lines omitted");

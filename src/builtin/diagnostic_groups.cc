@@ -99,8 +99,22 @@ std::optional<LabelledDetail> ParseLabelledDetail(std::string_view line) {
   }
   const size_t value_start = line.find_first_not_of(" \t", colon + 1);
   if (value_start == std::string_view::npos) return std::nullopt;
-  size_t value_end = line.find_last_not_of(" \t\r");
+  const size_t value_end = line.find_last_not_of(" \t\r");
   return LabelledDetail{label, line.substr(value_start, value_end + 1 - value_start)};
+}
+
+std::optional<LabelledDetail> LabelledDetailAt(const std::vector<std::string_view>& lines,
+                                               size_t i, size_t end) {
+  if (i + 1 < end && IsCaretsOnly(lines[i + 1])) return std::nullopt;
+  return ParseLabelledDetail(lines[i]);
+}
+
+void LabelledDetails(const std::vector<std::string_view>& lines, size_t begin, size_t end,
+                     std::vector<LabelledDetail>* out) {
+  out->clear();
+  for (size_t i = begin; i < end; ++i) {
+    if (std::optional<LabelledDetail> d = LabelledDetailAt(lines, i, end)) out->push_back(*d);
+  }
 }
 
 void DiagnosticGroups::Add(std::string_view kind, std::string_view label, std::string_view message,

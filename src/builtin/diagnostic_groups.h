@@ -51,6 +51,13 @@ struct LabelledDetail {
   std::string_view value;
 };
 std::optional<LabelledDetail> ParseLabelledDetail(std::string_view line);
+// Line `i` of a diagnostic whose lines end before `end`, as a labelled detail — not when the
+// line after it is carets (a source line that happens to look like one).
+std::optional<LabelledDetail> LabelledDetailAt(const std::vector<std::string_view>& lines,
+                                               size_t i, size_t end);
+// The labelled details among lines [begin, end) of a diagnostic, in `out` (cleared first).
+void LabelledDetails(const std::vector<std::string_view>& lines, size_t begin, size_t end,
+                     std::vector<LabelledDetail>* out);
 // The same, appended to `key` and `fillers` (a caller shaping many messages reuses them).
 void AppendShapeOfMessage(std::string_view message, std::string* key, Fillers* fillers);
 

@@ -559,23 +559,23 @@ class LintShaper final : public core::Shaper {
     }
     DiagnosticGroups groups;
     std::deque<std::string> kinds;  // what each problem's group shares, kept for the groups
-    std::deque<std::string> labels;
+    std::deque<std::string> labels;  // "errors like it": one per severity without a code
+    auto like = [&labels](std::string_view severity) -> std::string_view {
+      const std::string label = StrCat(severity, "s like it");
+      for (const std::string& known : labels) {
+        if (known == label) return known;
+      }
+      return labels.emplace_back(label);
+    };
     std::vector<LabelledDetail> details;
     if (grouped) {
       for (const Problem& pr : p.problems) {
         const std::string& kind = kinds.emplace_back(StrCat(pr.severity, " ", pr.code));
-        const std::string_view label =
-            !pr.code.empty()       ? pr.code
-            : !pr.severity.empty() ? std::string_view(labels.emplace_back(
-                                         StrCat(pr.severity, "s like it")))
-                                   : std::string_view("problems like it");
-        // Labelled lines under it ("  symbol:   variable total") name what it is about; a
-        // line with carets under it is the source, not one of them.
-        details.clear();
-        for (size_t i = pr.line + 1; i < pr.end; ++i) {
-          if (i + 1 < pr.end && IsCaretsOnly(lines[i + 1])) continue;
-          if (std::optional<LabelledDetail> d = ParseLabelledDetail(lines[i])) details.push_back(*d);
-        }
+        const std::string_view label = !pr.code.empty()       ? pr.code
+                                       : !pr.severity.empty() ? like(pr.severity)
+                                                              : "problems like it";
+        // Labelled lines under it ("  symbol:   variable total") name what it is about.
+        LabelledDetails(lines, pr.line + 1, pr.end, &details);
         groups.Add(kind, label, pr.message, pr.where, details);
       }
     }

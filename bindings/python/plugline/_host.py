@@ -1042,16 +1042,20 @@ class Host:
             plugline.InvalidStateError: the host is closed, or the call comes from inside one
                 of its own native hooks.
         """
+        self._remove_bridge(id, _library.lib().plugline_host_remove_hook)
+
+    def _remove_bridge(self, id: str,  # noqa: A002 - the C name
+                       remove: Callable[[Any, bytes], int]) -> None:
+        """Removes the native hook or added plugin ``id`` through the C function ``remove``;
+        its bridge is retired until no call that may still reach it is running."""
         id_bytes = _encode_name(id, "id")
-        lib = _library.lib()
         with self._use() as handle:
             with self._hooks_lock:
-                check(lib.plugline_host_remove_hook(handle, id_bytes))
+                check(remove(handle, id_bytes))
                 bridge = self._hooks.pop(id, None)
             if bridge is not None:
                 with self._cond:
                     self._retired.append(bridge)
-
 
     def add_plugin(self, id: str,  # noqa: A002 - the C name
                    hooks: Optional[Mapping[str, OpenCodeHook]] = None, *,
@@ -1124,15 +1128,7 @@ class Host:
             plugline.InvalidStateError: the host is closed, or the call comes from inside one
                 of its own callbacks.
         """
-        id_bytes = _encode_name(id, "id")
-        lib = _library.lib()
-        with self._use() as handle:
-            with self._hooks_lock:
-                check(lib.plugline_host_remove_opencode_plugin(handle, id_bytes))
-                bridge = self._hooks.pop(id, None)
-            if bridge is not None:
-                with self._cond:
-                    self._retired.append(bridge)
+        self._remove_bridge(id, _library.lib().plugline_host_remove_opencode_plugin)
 
     # -- OpenCode plugins -------------------------------------------------------------------
 
