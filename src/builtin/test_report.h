@@ -26,6 +26,8 @@ enum class TestRunner {
   kCtest,
   kGtest,
   kProve,  // Perl's prove (TAP::Harness) running Test::More scripts
+  kRspec,
+  kPhpunit,
 };
 
 std::string_view RunnerName(TestRunner runner);

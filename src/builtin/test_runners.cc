@@ -375,14 +375,39 @@ void ParseMocha(const std::vector<std::string_view>& lines, TestReport& report) 
 
 // ---- TAP (node --test) ----------------------------------------------------------------------
 
-// "not ok 2 - trailing spaces" -> "trailing spaces"; empty when the line names no test.
+// "not ok 2 - trailing spaces" or "not ok 2 trailing spaces" -> "trailing spaces"; empty when
+// the line names no test.
 std::string_view TapTestName(std::string_view not_ok) {
-  const size_t dash = not_ok.find(" - ");
-  return dash != std::string_view::npos ? not_ok.substr(dash + 3) : std::string_view();
+  std::string_view rest = not_ok.substr(not_ok.starts_with("not ok ") ? 7 : 3);
+  rest = rest.substr(std::min(rest.size(), rest.find_first_not_of("0123456789")));
+  rest = Trim(rest);
+  if (rest.starts_with("- ")) rest = Trim(rest.substr(2));
+  return rest;
 }
 
+// A TAP directive after the test's name: "# SKIP reason", "# TODO reason" (any case).
+bool HasTapDirective(std::string_view test_line, std::string_view directive) {
+  for (size_t hash = test_line.find(" # "); hash != std::string_view::npos;
+       hash = test_line.find(" # ", hash + 1)) {
+    const std::string_view word = test_line.substr(hash + 3, directive.size());
+    if (word.size() == directive.size() &&
+        std::equal(word.begin(), word.end(), directive.begin(), [](char a, char b) {
+          return std::toupper(static_cast<unsigned char>(a)) == b;
+        })) {
+      return true;
+    }
+  }
+  return false;
+}
+
+// TAP: "ok N - name" and "not ok N - name" lines (subtests indented), a failure's YAML block
+// between "---" and "...", or "#" diagnostics after it (bats' "# (in test file x.bats, line 8)").
+// A test marked "# SKIP" or "# TODO" is skipped, not failed. node --test prints totals ("# tests
+// 5", "# pass 3"); other producers (bats, a TAP-emitting script) do not, and then the top-level
+// test lines are counted.
 void ParseTap(const std::vector<std::string_view>& lines, TestReport& report) {
   TestFailure* current = nullptr;
+  TestCounts counted;
   for (std::string_view line : lines) {
     std::string_view t = Trim(line);
     if (t.starts_with("# ")) {
@@ -413,19 +438,20 @@ void ParseTap(const std::vector<std::string_view>& lines, TestReport& report) {
         continue;
       }
     }
-    if (t.starts_with("not ok ")) {
+    const bool top_level = line.size() == t.size();
+    if (t.starts_with("not ok ") || t.starts_with("ok ")) {
       CloseFailure(report, current);
+      current = nullptr;
+      report.has_results = true;
+      const bool skipped = HasTapDirective(t, "SKIP") || HasTapDirective(t, "TODO");
+      if (top_level) Add(skipped ? counted.skipped : t.starts_with("ok ") ? counted.passed : counted.failed, 1);
+      if (t.starts_with("ok ") || skipped) {
+        ++report.passing_lines;
+        continue;
+      }
       std::string_view name = TapTestName(t);
       report.failures.push_back(TestFailure{name.empty() ? t.substr(7) : name, {line}});
       current = &report.failures.back();
-      report.has_results = true;
-      continue;
-    }
-    if (t.starts_with("ok ")) {
-      CloseFailure(report, current);
-      current = nullptr;
-      ++report.passing_lines;
-      report.has_results = true;
       continue;
     }
     if (current != nullptr) {
@@ -438,6 +464,7 @@ void ParseTap(const std::vector<std::string_view>& lines, TestReport& report) {
     }
   }
   CloseFailure(report, current);
+  if (report.totals.empty()) report.counts = counted;
   // A parent reported "not ok" only because a subtest failed adds nothing but its name: keep
   // its heading line, which gives the failing subtests their context.
   std::vector<TestFailure> kept;
@@ -1053,6 +1080,196 @@ void ParseGtest(const std::vector<std::string_view>& lines, TestReport& report) 
   }
 }
 
+// ---- RSpec ----------------------------------------------------------------------------------
+
+// "  3) Cart#add counts items" -> "Cart#add counts items": a numbered heading indented at most
+// `max_indent`; empty when the line is not one.
+std::string_view NumberedHeading(std::string_view line, size_t max_indent) {
+  const size_t indent = line.find_first_not_of(' ');
+  if (indent == std::string_view::npos || indent > max_indent) return {};
+  std::string_view t = line.substr(indent);
+  size_t i = 0;
+  while (i < t.size() && IsDigit(t[i])) ++i;
+  if (i == 0 || !t.substr(i).starts_with(") ") || t.size() <= i + 2) return {};
+  return t.substr(i + 2);
+}
+
+// "11 examples, 5 failures, 2 pending", "1 example, 0 failures",
+// "0 examples, 0 failures, 1 error occurred outside of examples".
+bool IsRspecTotals(std::string_view t) {
+  const auto n = LeadingNumber(t);
+  if (!n) return false;
+  const std::string_view rest = t.substr(t.find_first_not_of("0123456789"));
+  return (rest.starts_with(" examples, ") || rest.starts_with(" example, ")) &&
+         (t.find(" failure") != std::string_view::npos);
+}
+
+// RSpec's progress or documentation output; then "Pending:" (expected failures, not failures),
+// "Failures:" with numbered blocks ("  1) Group example", "Failure/Error: …", the expectation's
+// values, "# ./spec/x_spec.rb:12:in …" frames), "Finished in …", the totals line and "Failed
+// examples:", one rerun command per failure ("rspec ./spec/x_spec.rb:14 # Group example"). A
+// file that cannot be loaded ends the run before any example: "An error occurred while loading
+// ./spec/x_spec.rb." and its error, which is a failure of its own.
+void ParseRspec(const std::vector<std::string_view>& lines, TestReport& report) {
+  enum class Section { kNone, kPending, kFailures, kFailedExamples };
+  Section section = Section::kNone;
+  TestFailure* current = nullptr;
+  for (std::string_view line : lines) {
+    const std::string_view t = Trim(line);
+    const bool column0 = !line.empty() && line[0] != ' ';
+    if (IsRspecTotals(t)) {
+      CloseFailure(report, current);
+      current = nullptr;
+      report.totals.push_back(line);
+      report.has_results = true;
+      report.counts.total = LeadingNumber(t);
+      report.counts.failed = CountBefore(t, "failure");
+      report.counts.skipped = CountBefore(t, "pending");
+      report.counts.errors = CountBefore(t, "error");
+      continue;
+    }
+    if (column0 && t.starts_with("Finished in ")) {
+      CloseFailure(report, current);
+      current = nullptr;
+      section = Section::kNone;
+      report.totals.push_back(line);
+      continue;
+    }
+    if (column0 && t.starts_with("An error occurred ")) {
+      CloseFailure(report, current);
+      report.failures.push_back(TestFailure{t, {line}});
+      current = &report.failures.back();
+      section = Section::kNone;
+      continue;
+    }
+    if (column0 && (t == "Pending:" || t.starts_with("Pending: ("))) {
+      CloseFailure(report, current);
+      current = nullptr;
+      section = Section::kPending;
+      continue;
+    }
+    if (column0 && t == "Failures:") {
+      CloseFailure(report, current);
+      current = nullptr;
+      section = Section::kFailures;
+      continue;
+    }
+    if (column0 && t == "Failed examples:") {
+      CloseFailure(report, current);
+      current = nullptr;
+      section = Section::kFailedExamples;
+      continue;
+    }
+    if (section == Section::kFailedExamples && t.starts_with("rspec ")) {
+      report.index.push_back(line);
+      continue;
+    }
+    if (section == Section::kFailures) {
+      if (const std::string_view name = NumberedHeading(line, 4); !name.empty()) {
+        CloseFailure(report, current);
+        report.failures.push_back(TestFailure{name, {line}});
+        current = &report.failures.back();
+        continue;
+      }
+    }
+    if (section == Section::kPending) continue;  // counted with the other lines
+    if (current != nullptr) {
+      if (column0 && !t.starts_with("#") && section != Section::kNone) {
+        CloseFailure(report, current);  // a line of the runner's own ends a block
+        current = nullptr;
+      } else {
+        current->detail.push_back(line);
+        continue;
+      }
+    }
+  }
+  CloseFailure(report, current);
+}
+
+// ---- PHPUnit --------------------------------------------------------------------------------
+
+// "There were 2 errors:", "There was 1 failure:", "There were 3 warnings:", "There was 1 risky
+// test:"; `kind` is set to what the section lists ("errors", "failure", "risky test").
+bool IsPhpunitSection(std::string_view t, std::string_view* kind) {
+  std::string_view rest;
+  if (t.starts_with("There were ")) {
+    rest = t.substr(11);
+  } else if (t.starts_with("There was ")) {
+    rest = t.substr(10);
+  } else {
+    return false;
+  }
+  if (!LeadingNumber(rest) || !rest.ends_with(":")) return false;
+  rest = rest.substr(rest.find(' ') + 1);
+  *kind = rest.substr(0, rest.size() - 1);
+  return true;
+}
+
+// PHPUnit: a progress line of one character per test, "Time: …, Memory: …", then a section per
+// kind of problem ("There were 2 errors:", "There was 1 failure:") of numbered blocks ("1)
+// MoneyTest::testFormat", the message, a diff, the "/path/File.php:15" trace), sections apart by
+// "--", and the verdict ("FAILURES!", "ERRORS!", "OK (10 tests, 20 assertions)", "OK, but …")
+// over "Tests: 10, Assertions: 8, Errors: 2, Failures: 5, Skipped: 1.". Errors, failures and
+// warnings are failures; risky, incomplete, skipped and deprecated tests are counted.
+void ParsePhpunit(const std::vector<std::string_view>& lines, TestReport& report) {
+  TestFailure* current = nullptr;
+  bool failing_section = false;
+  for (std::string_view line : lines) {
+    const std::string_view t = Trim(line);
+    std::string_view kind;
+    if (IsPhpunitSection(t, &kind)) {
+      CloseFailure(report, current);
+      current = nullptr;
+      failing_section = kind.starts_with("error") || kind.starts_with("failure") ||
+                        kind.starts_with("warning");
+      continue;
+    }
+    if (t == "--") {
+      CloseFailure(report, current);
+      current = nullptr;
+      failing_section = false;
+      continue;
+    }
+    const bool verdict = t == "FAILURES!" || t == "ERRORS!" || t == "WARNINGS!" ||
+                         (t.starts_with("OK (") && t.find(" test") != std::string_view::npos) ||
+                         t.starts_with("OK, but ") || t == "No tests executed!";
+    const bool counts = t.starts_with("Tests: ") && t.find("Assertions: ") != std::string_view::npos;
+    if (verdict || counts || (t.starts_with("Time: ") && t.find("Memory: ") != std::string_view::npos)) {
+      CloseFailure(report, current);
+      current = nullptr;
+      failing_section = false;
+      report.totals.push_back(line);
+      report.has_results = report.has_results || verdict || counts;
+      if (t.starts_with("OK (")) {
+        report.counts.passed = CountBefore(t, "test");
+        report.counts.total = report.counts.passed;
+      }
+      if (counts) {
+        auto after = [&](std::string_view key) -> std::optional<uint64_t> {
+          const size_t at = t.find(key);
+          return at == std::string_view::npos ? std::nullopt : LeadingNumber(t.substr(at + key.size()));
+        };
+        report.counts.total = after("Tests: ");
+        report.counts.failed = after("Failures: ");
+        report.counts.errors = after("Errors: ");
+        report.counts.skipped = after("Skipped: ");
+        if (const auto incomplete = after("Incomplete: ")) Add(report.counts.skipped, incomplete);
+      }
+      continue;
+    }
+    if (failing_section) {
+      if (const std::string_view name = NumberedHeading(line, 0); !name.empty()) {
+        CloseFailure(report, current);
+        report.failures.push_back(TestFailure{name, {line}});
+        current = &report.failures.back();
+        continue;
+      }
+      if (current != nullptr) current->detail.push_back(line);
+    }
+  }
+  CloseFailure(report, current);
+}
+
 }  // namespace
 
 std::string_view RunnerName(TestRunner runner) {
@@ -1069,6 +1286,8 @@ std::string_view RunnerName(TestRunner runner) {
     case TestRunner::kCtest: return "ctest";
     case TestRunner::kGtest: return "googletest";
     case TestRunner::kProve: return "prove";
+    case TestRunner::kRspec: return "rspec";
+    case TestRunner::kPhpunit: return "phpunit";
   }
   return "tests";
 }
@@ -1108,6 +1327,8 @@ RunnerGuess GuessRunner(std::string_view command, std::string_view output) {
   }
   if (tool == "go" && first_arg == "test") consider(TestRunner::kGo, 0.95, "command: go test");
   if (tool == "prove") consider(TestRunner::kProve, 0.95, "command: prove");
+  if (tool == "rspec") consider(TestRunner::kRspec, 0.95, "command: rspec");
+  if (tool == "phpunit") consider(TestRunner::kPhpunit, 0.95, "command: phpunit");
 
   // From the output, for wrappers (npm test, make check, a script) and saved output.
   if (has("test session starts") ||
@@ -1123,6 +1344,11 @@ RunnerGuess GuessRunner(std::string_view command, std::string_view output) {
   if (has_line_start("TAP version") || (has_line_start("# tests ") && has_line_start("# pass "))) {
     consider(TestRunner::kTap, 0.85, "output: TAP");
   }
+  // A TAP stream without the version line (bats, Test::More run directly): a plan "1..N" and
+  // test lines.
+  if (has_line_start("1..") && (has_line_start("ok 1") || has_line_start("not ok 1"))) {
+    consider(TestRunner::kTap, 0.8, "output: TAP plan and test lines");
+  }
   if (has_line_start("ℹ tests ") && has_line_start("ℹ pass ")) {
     consider(TestRunner::kNodeSpec, 0.85, "output: node test summary");
   }
@@ -1136,6 +1362,13 @@ RunnerGuess GuessRunner(std::string_view command, std::string_view output) {
   if ((has_line_start("Test Summary Report\n") || has_line_start("All tests successful.")) &&
       has_line_start("Files=") && has("Tests=")) {
     consider(TestRunner::kProve, 0.85, "output: prove summary");
+  }
+  if (has_line_start("Finished in ") &&
+      (has(" examples, ") || has(" example, ")) && has(" failure")) {
+    consider(TestRunner::kRspec, 0.85, "output: rspec summary");
+  }
+  if (has("PHPUnit ") && has(" by Sebastian Bergmann")) {
+    consider(TestRunner::kPhpunit, 0.9, "output: PHPUnit banner");
   }
   // ctest --output-on-failure embeds googletest output; ctest's summary decides.
   if (best.runner == TestRunner::kGtest && has("tests passed, ") && has(" out of ")) {
@@ -1160,6 +1393,8 @@ TestReport ParseTestOutput(TestRunner runner, const std::vector<std::string_view
     case TestRunner::kCtest: ParseCtest(lines, report); break;
     case TestRunner::kGtest: ParseGtest(lines, report); break;
     case TestRunner::kProve: ParseProve(lines, report); break;
+    case TestRunner::kRspec: ParseRspec(lines, report); break;
+    case TestRunner::kPhpunit: ParsePhpunit(lines, report); break;
   }
   return report;
 }

@@ -1,5 +1,5 @@
-// builtin-test: test runners (pytest, unittest, jest, vitest, mocha, node --test / TAP,
-// cargo test, go test, ctest, GoogleTest).
+// builtin-test: test runners (pytest, unittest, jest, vitest, mocha, node --test and any TAP
+// producer, RSpec, PHPUnit, cargo test, go test, ctest, GoogleTest, prove).
 //
 // Failures stay verbose: each failing test's block is kept (its name, assertion with values,
 // file:line, the stack frames in the user's code); library stack frames and very long blocks
@@ -248,6 +248,7 @@ bool SaysNothingNew(const std::vector<std::string_view>& detail, size_t i) {
     return true;
   }
   if (t == "Traceback (most recent call last):") return true;
+  if (t == "(compared using ==)") return true;  // RSpec's note under eq's expected/got
   if (t.starts_with("goroutine ") && t.ends_with(" [running]:")) return true;
   if (i > 0 && t.starts_with("panic: ") && detail[i].starts_with("\t")) {
     const std::string_view before = Trim(detail[i - 1]);
@@ -531,6 +532,29 @@ bool NamesMoreFully(std::string_view line, std::string_view name) {
   return false;
 }
 
+// True when `line` holds a location its failure's block does not: RSpec's rerun command
+// "rspec ./spec/cart_spec.rb:14 # Cart#add counts items" names the example's line (or its id,
+// "./spec/cart_spec.rb[1:3:3]"), where the block shows only the frames' lines.
+bool LocatesBeyond(std::string_view line, const TestFailure& failure) {
+  for (size_t begin = line.find_first_not_of(' '); begin != std::string_view::npos;
+       begin = line.find_first_not_of(' ', begin)) {
+    const size_t end = std::min(line.size(), line.find(' ', begin));
+    const std::string_view word = line.substr(begin, end - begin);
+    begin = end;
+    const size_t colon = word.find(':');
+    const bool numbered = colon != std::string_view::npos && colon + 1 < word.size() &&
+                          word[colon + 1] >= '0' && word[colon + 1] <= '9';
+    const bool id = word.ends_with("]") && word.find('[') != std::string_view::npos;
+    if (word.find('/') == std::string_view::npos || (!numbered && !id)) continue;
+    bool in_block = false;
+    for (std::string_view detail : failure.detail) {
+      in_block = in_block || detail.find(word) != std::string_view::npos;
+    }
+    if (!in_block) return true;
+  }
+  return false;
+}
+
 std::string CountsText(const TestCounts& c) {
   std::string text;
   auto add = [&](const std::optional<uint64_t>& n, std::string_view word, bool always) {
@@ -577,7 +601,13 @@ class TestShaper final : public core::Shaper {
     RunnerGuess guess = GuessRunner(context.command, core::MakeSnippet(output));
     std::vector<std::string_view> lines = core::SplitLines(output);
     TestReport report = ParseTestOutput(guess.runner, lines);
-    const std::string runner(RunnerName(report.runner));
+    // A TAP stream is named by the program that printed it (bats, a test script), node's by
+    // the runner.
+    std::string runner(RunnerName(report.runner));
+    if (const std::string tool = ToolName(context.command);
+        report.runner == TestRunner::kTap && !tool.empty() && tool != "node") {
+      runner = tool;
+    }
     const bool exit_ok = !context.exit_code || *context.exit_code == 0;
     const bool failed = !report.failures.empty() || !report.index.empty() ||
                         report.counts.failed.value_or(0) > 0 ||
@@ -623,7 +653,8 @@ class TestShaper final : public core::Shaper {
       for (size_t g = 0; g < f && same == nullptr; ++g) {
         const auto& a = report.failures[g].detail;
         const auto& b = failure.detail;
-        if (a.size() == b.size() && a.size() > 1 && std::equal(a.begin() + 1, a.end(), b.begin() + 1)) {
+        // A block of one line more than its heading is shown: the marker would cost more.
+        if (a.size() == b.size() && a.size() > 2 && std::equal(a.begin() + 1, a.end(), b.begin() + 1)) {
           same = &report.failures[g];
         }
       }
@@ -660,7 +691,7 @@ class TestShaper final : public core::Shaper {
       for (const TestFailure& failure : report.failures) {
         if (!NamesTest(line, failure.name)) continue;
         shown = true;
-        fuller = fuller || NamesMoreFully(line, failure.name);
+        fuller = fuller || NamesMoreFully(line, failure.name) || LocatesBeyond(line, failure);
       }
       if (shown && !fuller) {
         ++listed;

@@ -82,6 +82,15 @@ size_t ToolIndex(const std::vector<std::string>& words) {
       i += 2;
       continue;
     }
+    if (base == "bundle" && i + 1 < words.size() && words[i + 1] == "exec") {
+      i += 2;  // bundle exec rspec
+      continue;
+    }
+    // php vendor/bin/phpunit: the script is the tool, as it is when run directly.
+    if (base == "php" && i + 1 < words.size() && !words[i + 1].empty() && words[i + 1][0] != '-' &&
+        !Lower(words[i + 1]).ends_with(".php")) {
+      return i + 1;
+    }
     if (wrapper) {
       ++i;
       while (i < words.size() && words[i].size() > 1 && words[i][0] == '-') ++i;  // its flags

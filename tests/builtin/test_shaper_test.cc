@@ -7,6 +7,7 @@
 #include "builtin/builtin_shapers.h"
 #include "core/strings.h"
 #include "core/text.h"
+#include "test_util.h"
 
 namespace plugline::builtin {
 namespace {
@@ -359,6 +360,71 @@ TEST_CASE("test shaper: the cases of one parametrized assertion past the third s
     CHECK_FALSE(Contains(s, StrCat("\nE         + -case-", i, "\n")));
     CHECK(Contains(s, StrCat("\nFAILED tests/test_slug.py::test_slug[case-", i, "]")));
   }
+}
+
+TEST_CASE("test shaper: RSpec's failures keep their values, its rerun commands stay, pending is counted") {
+  const std::string output = testing::ReadFixture("test", "rspec_failing");
+  const std::string s = Shape("bundle exec rspec spec", 1, output);
+  INFO(s);
+  CHECK(s.starts_with("rspec: FAILED — 7 failed, 2 skipped, 17 tests run (exit 1)\n"));
+  CHECK(Contains(s, "  2) Cart#add counts items\n     Failure/Error: expect(cart.count).to eq(1)\n"));
+  CHECK(Contains(s, "       expected: 1\n            got: 2\n"));
+  CHECK(Contains(s, "     # ./lib/slug.rb:8:in `truncate'\n"));
+  // The rerun commands name each example's own line (or id), which no block shows.
+  CHECK(Contains(s, "\nrspec ./spec/cart_spec.rb:17 # Cart#add counts items\n"));
+  CHECK(Contains(s, "\nrspec ./spec/cart_spec.rb[1:3:3] # Cart#discount applies FREE\n"));
+  // Pending examples are not failures; eq's note on how it compared says nothing.
+  CHECK_FALSE(Contains(s, "groups by category"));
+  CHECK_FALSE(Contains(s, "(compared using ==)"));
+  CHECK(Contains(s, "\n17 examples, 7 failures, 2 pending"));
+}
+
+TEST_CASE("test shaper: a spec file RSpec cannot load is the run's failure") {
+  const std::string s = Shape("rspec spec_broken spec", 1, testing::ReadFixture("test", "rspec_load_error"));
+  INFO(s);
+  CHECK(s.starts_with("rspec: FAILED — 1 error, 0 tests run (exit 1)\n"
+                      "An error occurred while loading ./spec_broken/report_spec.rb.\n"
+                      "Failure/Error: require_relative \"../lib/report\"\n"));
+  CHECK(Contains(s, "# ./spec_broken/report_spec.rb:1:in `<top (required)>'"));
+}
+
+TEST_CASE("test shaper: PHPUnit's errors and failures are blocks, its verdict and counts kept") {
+  const std::string s = Shape("php vendor/bin/phpunit tests", 2, testing::ReadFixture("test", "phpunit_failing"));
+  INFO(s);
+  CHECK(s.starts_with("phpunit: FAILED — 5 failed, 2 errors, 2 skipped, 13 tests run (exit 2)\n"));
+  CHECK(Contains(s, "1) MoneyTest::testFormat\nInvalidArgumentException: negative amount: -50\n"));
+  CHECK(Contains(s, "5) MoneyTest::testParts\nFailed asserting that two arrays are equal.\n--- Expected\n"));
+  CHECK(Contains(s, "-        1 => 3\n+        1 => 4\n"));
+  // The progress line and the section headings are counted.
+  CHECK_FALSE(Contains(s, "13 / 13 (100%)"));
+  CHECK_FALSE(Contains(s, "There were 5 failures:"));
+  CHECK(Contains(s, "\nERRORS!\nTests: 13, Assertions: 10, Errors: 2, Failures: 5, Skipped: 1, Incomplete: 1."));
+  // Passing: one line with the counts.
+  const std::string passed = Shape("phpunit", 0,
+                                   "PHPUnit 9.6.7 by Sebastian Bergmann and contributors.\n\n"
+                                                      "....                                 4 / 4 (100%)\n\n"
+                                                      "Time: 00:00.004, Memory: 4.00 MB\n\n"
+                                                      "OK (4 tests, 6 assertions)\n");
+  CHECK(passed == "phpunit: passed — 4 passed · Time: 00:00.004, Memory: 4.00 MB · "
+                  "OK (4 tests, 6 assertions)\n");
+}
+
+TEST_CASE("test shaper: TAP without a version line (bats) is read, counted and named by its program") {
+  const std::string s = Shape("bats .", 1, testing::ReadFixture("test", "bats_failing"));
+  INFO(s);
+  CHECK(s.starts_with("bats: FAILED — 8 failed, 60 passed, 1 skipped (exit 1)\n"
+                      "not ok 3 minor 10 is higher than minor 9\n"
+                      "# (in test file ./semver.bats, line 17)\n"));
+  CHECK_FALSE(Contains(s, "ok 1 equal versions"));
+  // A test marked # TODO is expected to fail, # SKIP not run: neither is a failure.
+  const std::string todo = Shape("./t/run.sh", 1,
+                                 "1..3\nok 1 parses\nnot ok 2 streams # TODO not written\n"
+                                 "not ok 3 rounds\n# got 0.30000000000000004\n"
+                                 "ok 4 exports # SKIP no network\n");
+  INFO(todo);
+  CHECK(todo.starts_with("run.sh: FAILED — 1 failed, 1 passed, 2 skipped (exit 1)\nnot ok 3 rounds\n"
+                         "# got 0.30000000000000004\n"));
+  CHECK_FALSE(Contains(todo, "streams"));
 }
 
 }  // namespace

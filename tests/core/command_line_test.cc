@@ -10,6 +10,12 @@ TEST_CASE("ToolName sees through wrappers and interpreters") {
   CHECK(ToolName("python3 -m pytest -q") == "pytest");
   CHECK(ToolName("FOO=1 sudo /usr/bin/make -j8") == "make");
   CHECK(ToolName("npx jest") == "jest");
+  CHECK(ToolName("bundle exec rspec spec") == "rspec");
+  CHECK(ToolName("bundle install") == "bundle");
+  // php running a tool's script is that tool; php running a .php file or a flag is php.
+  CHECK(ToolName("php vendor/bin/phpunit tests") == "phpunit");
+  CHECK(ToolName("php build.php") == "php");
+  CHECK(ToolName("php -r 'echo 1;'") == "php");
   CHECK(ToolName("") == "");
 }
 
