@@ -28,6 +28,7 @@ enum class TestRunner {
   kProve,  // Perl's prove (TAP::Harness) running Test::More scripts
   kRspec,
   kPhpunit,
+  kCatch2,
 };
 
 std::string_view RunnerName(TestRunner runner);

@@ -1270,6 +1270,83 @@ void ParsePhpunit(const std::vector<std::string_view>& lines, TestReport& report
   CloseFailure(report, current);
 }
 
+// ---- Catch2 ---------------------------------------------------------------------------------
+
+// Catch2's console reporter: a block per test case (or section) that failed (or, with -s, ran):
+// a line of dashes, the test case's name and its sections' names, a line of dashes, where the
+// test case is, a line of dots, then each assertion ("t.cpp:17: FAILED:", the expression, "with
+// expansion:" and its values). A line of "=" closes the run, before its totals ("test cases: 4
+// | 1 passed | 3 failed", "assertions: …", or "All tests passed (8 assertions in 4 test
+// cases)").
+void ParseCatch2(const std::vector<std::string_view>& lines, TestReport& report) {
+  enum class State { kOutside, kName, kLocation, kBody };
+  State state = State::kOutside;
+  std::vector<std::string_view> block;
+  bool failed = false;
+  bool passed_assertion = false;
+  auto close = [&] {
+    if (!block.empty() && failed) {
+      TrimTrailingBlank(block);
+      report.failures.push_back(TestFailure{Trim(block.front()), block});
+    } else if (!block.empty()) {
+      ++report.passing_lines;
+    }
+    block.clear();
+    failed = false;
+    passed_assertion = false;
+  };
+  for (std::string_view line : lines) {
+    const std::string_view t = Trim(line);
+    if (AllOf(line, '-', 20)) {
+      if (state == State::kName) {
+        state = State::kLocation;
+      } else {
+        close();
+        state = State::kName;
+      }
+      continue;
+    }
+    if (AllOf(line, '=', 20)) {
+      close();
+      state = State::kOutside;
+      continue;
+    }
+    if (state == State::kOutside) {
+      if (t.starts_with("test cases:") || t.starts_with("assertions:") ||
+          (t.starts_with("All tests passed (") && t.find(" test case") != std::string_view::npos)) {
+        report.totals.push_back(line);
+        report.has_results = true;
+        if (t.starts_with("test cases:")) {
+          report.counts.total = LeadingNumber(t.substr(11));
+          report.counts.passed = CountBefore(t, "passed");
+          report.counts.failed = CountBefore(t, "failed");
+          report.counts.skipped = CountBefore(t, "skipped");
+        } else if (t.starts_with("All tests passed (")) {
+          report.counts.passed = CountBefore(t, "test case");
+          report.counts.total = report.counts.passed;
+        }
+      }
+      continue;
+    }
+    if (state == State::kLocation && AllOf(line, '.', 20)) {
+      state = State::kBody;
+      continue;
+    }
+    if (state == State::kBody) {
+      // With -s every assertion is printed; a passing one ("t.cpp:25: PASSED:", its
+      // expression and expansion, to the blank line after it) is counted.
+      if (line.ends_with(": PASSED:")) passed_assertion = true;
+      if (passed_assertion) {
+        passed_assertion = !t.empty();
+        continue;
+      }
+      if (line.ends_with(": FAILED:")) failed = true;
+    }
+    block.push_back(line);
+  }
+  close();
+}
+
 }  // namespace
 
 std::string_view RunnerName(TestRunner runner) {
@@ -1288,6 +1365,7 @@ std::string_view RunnerName(TestRunner runner) {
     case TestRunner::kProve: return "prove";
     case TestRunner::kRspec: return "rspec";
     case TestRunner::kPhpunit: return "phpunit";
+    case TestRunner::kCatch2: return "catch2";
   }
   return "tests";
 }
@@ -1370,8 +1448,15 @@ RunnerGuess GuessRunner(std::string_view command, std::string_view output) {
   if (has("PHPUnit ") && has(" by Sebastian Bergmann")) {
     consider(TestRunner::kPhpunit, 0.9, "output: PHPUnit banner");
   }
-  // ctest --output-on-failure embeds googletest output; ctest's summary decides.
-  if (best.runner == TestRunner::kGtest && has("tests passed, ") && has(" out of ")) {
+  if (has(" is a Catch v") || has(" is a Catch2 v") ||
+      (has_line_start("test cases: ") && has_line_start("assertions: ") && has(" | ")) ||
+      (has_line_start("All tests passed (") && has(" assertion"))) {
+    // Above pytest's loose signals, which a passing run's "=====" line and " passed" meet too.
+    consider(TestRunner::kCatch2, 0.9, "output: Catch2");
+  }
+  // ctest --output-on-failure embeds googletest's or Catch2's output; ctest's summary decides.
+  if ((best.runner == TestRunner::kGtest || best.runner == TestRunner::kCatch2) &&
+      has("tests passed, ") && has(" out of ")) {
     best.runner = TestRunner::kCtest;
   }
   return best;
@@ -1395,6 +1480,7 @@ TestReport ParseTestOutput(TestRunner runner, const std::vector<std::string_view
     case TestRunner::kProve: ParseProve(lines, report); break;
     case TestRunner::kRspec: ParseRspec(lines, report); break;
     case TestRunner::kPhpunit: ParsePhpunit(lines, report); break;
+    case TestRunner::kCatch2: ParseCatch2(lines, report); break;
   }
   return report;
 }

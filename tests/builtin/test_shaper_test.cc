@@ -427,5 +427,22 @@ TEST_CASE("test shaper: TAP without a version line (bats) is read, counted and n
   CHECK_FALSE(Contains(todo, "streams"));
 }
 
+TEST_CASE("test shaper: Catch2's failed test cases and sections keep their expansions; passing assertions are counted") {
+  const std::string s = Shape("./stats_test --success", 6, testing::ReadFixture("test", "catch2_failing_success"));
+  INFO(s);
+  CHECK(s.starts_with("catch2: FAILED — 4 failed, 2 passed (exit 6)\n"
+                      "parse_int of an empty string is zero\nstats_test.cpp:11\n\n"
+                      "stats_test.cpp:12: FAILED:\n  CHECK( parse_int(\"\") == 0 )\n"));
+  // A section's failure is named by its test case and its section.
+  CHECK(Contains(s, "\nmean\n  of one value\nstats_test.cpp:19\n\nstats_test.cpp:20: FAILED:\n"
+                    "  REQUIRE( mean({5}) == 5 )\nwith expansion:\n  2.5 == 5\n"));
+  CHECK_FALSE(Contains(s, "PASSED:"));
+  CHECK_FALSE(Contains(s, "-----"));
+  CHECK(Contains(s, "\ntest cases:  6 | 2 passed | 4 failed\nassertions: 10 | 4 passed | 6 failed"));
+  const std::string passed = Shape("./stats_test", 0, testing::ReadFixture("test", "catch2_passing"));
+  INFO(passed);
+  CHECK(passed.starts_with("catch2: passed — 1 passed · All tests passed (2 assertions in 1 test case)"));
+}
+
 }  // namespace
 }  // namespace plugline::builtin
