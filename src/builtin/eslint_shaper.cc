@@ -482,6 +482,21 @@ class OtherLines {
   size_t next_ = 0, kept_ = 0;
 };
 
+// Who printed ESLint's rows. ESLint says so by its command (or a package script's runner) or by
+// its own "✖ N problems" line; another tool printing rows of the same shape (yamllint's
+// default format, stylelint's) is named by its command.
+std::string RowsProducer(std::string_view command, std::string_view output) {
+  static constexpr std::string_view kRunners[] = {"", "eslint", "eslint_d", "next", "npm", "npx",
+                                                  "pnpm", "yarn", "bun", "node", "make"};
+  const std::string tool = ToolName(command);
+  if (std::find(std::begin(kRunners), std::end(kRunners), tool) != std::end(kRunners) ||
+      output.find("\n✖ ") != std::string_view::npos || output.starts_with("✖ ") ||
+      output.find("ESLint") != std::string_view::npos) {
+    return "eslint";
+  }
+  return tool;
+}
+
 class EslintShaper final : public core::Shaper {
  public:
   EslintShaper() {
@@ -553,14 +568,14 @@ class EslintShaper final : public core::Shaper {
           core::ParseJson(WithReadMembers(json.text, 2 + base, 4 + base), "eslint output");
       if (parsed.ok()) return Json(lines, json, *parsed, context, exit_suffix, out);
     }
-    return Text(lines, context, exit_suffix, out);
+    return Text(lines, context, RowsProducer(context.command, output), exit_suffix, out);
   }
 
  private:
   // Stylish, compact, unix (and next lint).
   static core::ShapeOutput Text(const std::vector<std::string_view>& lines,
-                                const core::ShapeContext& context, const std::string& exit_suffix,
-                                SummaryWriter& out) {
+                                const core::ShapeContext& context, const std::string& producer,
+                                const std::string& exit_suffix, SummaryWriter& out) {
     const size_t n = lines.size();
     std::vector<Problem> problems;
     std::vector<Row> rows;  // problems[k]'s row, its file named
@@ -615,7 +630,7 @@ class EslintShaper final : public core::Shaper {
       if (stated_problems.value_or(0) == 0 && exit_ok) {
         // A clean run prints nothing; whatever else was printed (--version, --print-config…)
         // is shown.
-        out.Header("eslint: no problems");
+        out.Header(StrCat(producer, ": no problems"));
         std::vector<std::string_view> other;
         for (std::string_view line : lines) {
           if (!IsBlank(line)) other.push_back(line);
@@ -631,7 +646,7 @@ class EslintShaper final : public core::Shaper {
         return core::ShapeOutput{out.Take(), RenderMode::kSummary};
       }
       // Not ESLint's results: say nothing about problems; show where it says why.
-      out.Header(StrCat("eslint: no lint results in the output", exit_suffix));
+      out.Header(StrCat(producer, ": no lint results in the output", exit_suffix));
       WriteHeadTail(lines, 20, 20, LooksLikeErrorLine, 100, out);
       return core::ShapeOutput{out.Take(), RenderMode::kSummary};
     }
@@ -639,7 +654,7 @@ class EslintShaper final : public core::Shaper {
     uint64_t errors = 0, warnings = 0;
     for (const Problem& p : problems) (p.error ? errors : warnings) += 1;
     out.Header(
-        StrCat("eslint: ", Plural(stated_problems.value_or(problems.size()), "problem", "problems"),
+        StrCat(producer, ": ", Plural(stated_problems.value_or(problems.size()), "problem", "problems"),
                " (", Plural(stated_errors.value_or(errors), "error", "errors"), ", ",
                Plural(stated_warnings.value_or(warnings), "warning", "warnings"), ") in ",
                Plural(files.size(), "file", "files"), exit_suffix));

@@ -326,5 +326,19 @@ TEST_CASE("eslint: match") {
   CHECK(Confidence("tsc", "src/a.ts(3,7): error TS2322: Type 'string' is not assignable.\n") == 0);
 }
 
+TEST_CASE("eslint: another tool printing stylish rows is named by its command, ESLint's by ESLint") {
+  const std::string rows =
+      "./deploy/api/deployment.yaml\n"
+      "  1:1       warning  missing document start \"---\"  (document-start)\n"
+      "  12:81     error    line too long (124 > 80 characters)  (line-length)\n\n"
+      "./.ci/pipeline.yml\n"
+      "  7:13      error    syntax error: mapping values are not allowed here (syntax)\n\n";
+  CHECK(Shape("yamllint .", 1, rows).front() == "yamllint: 3 problems (2 errors, 1 warning) in 2 files (exit 1)");
+  // A package script's runner says nothing of who printed the rows: ESLint's format is ESLint's.
+  CHECK(Shape("npm run lint", 1, rows).front() == "eslint: 3 problems (2 errors, 1 warning) in 2 files (exit 1)");
+  // ESLint's own totals line names it whatever ran it.
+  CHECK(Shape("./scripts/check.sh", 1, rows + "✖ 3 problems (2 errors, 1 warning)\n").front().starts_with("eslint: 3 problems"));
+}
+
 }  // namespace
 }  // namespace plugline::builtin
