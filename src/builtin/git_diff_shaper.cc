@@ -229,7 +229,7 @@ std::string PlusMinus(uint64_t added, uint64_t removed) {
 
 // ---- The command ------------------------------------------------------------------------------
 
-enum class Sub { kNone, kDiff, kShow, kLog, kStatus };
+enum class Sub { kNone, kDiff, kShow, kLog, kStatus, kMerge };
 
 struct GitCommand {
   std::string label;  // "git diff", "diff", "" when the command is no diff/log/status tool
@@ -284,6 +284,14 @@ GitCommand ParseCommand(std::string_view command) {
     cmd.sub = Sub::kLog;
   } else if (sub == "stash" && i + 1 < args.size() && args[i + 1] == "show") {
     cmd.sub = Sub::kShow;
+  } else if (sub == "merge" || sub == "pull" || sub == "rebase" || sub == "cherry-pick" ||
+             sub == "revert" ||
+             (sub == "stash" && i + 1 < args.size() && (args[i + 1] == "pop" || args[i + 1] == "apply"))) {
+    cmd.sub = Sub::kMerge;
+    if (sub == "stash") {
+      cmd.label = StrCat("git stash ", args[i + 1]);
+      return cmd;
+    }
   } else if (sub == "status") {
     cmd.sub = Sub::kStatus;
     for (size_t j = i + 1; j < args.size(); ++j) {
@@ -908,6 +916,7 @@ class GitDiffShaper final : public core::Shaper {
                                                     : "no changes";
       return core::ShapeOutput{StrCat(cmd.label, ": ", what, "\n"), RenderMode::kSummary};
     }
+    if (cmd.sub == Sub::kMerge) return ShapeMerge(cmd, lines, note);
     bool status = cmd.sub == Sub::kStatus || (cmd.sub == Sub::kNone && LooksLikeLongStatus(lines));
     if (status) {
       std::optional<std::string> shaped =
@@ -949,6 +958,51 @@ class GitDiffShaper final : public core::Shaper {
              l.starts_with("Not currently on any branch");
     }
     return false;
+  }
+
+  // git merge, pull, rebase, cherry-pick, revert, stash pop/apply: every conflict, error, hint
+  // and verdict line is kept, and so is a merge's diffstat; "Auto-merging x" (a file merged
+  // without conflict, or announced before its CONFLICT line) and a fetch's progress are
+  // counted, each kind in one marker at the end.
+  static core::ShapeOutput ShapeMerge(const GitCommand& cmd,
+                                      const std::vector<std::string_view>& lines,
+                                      const std::string& note) {
+    SummaryWriter out(&lines);
+    uint64_t conflicts = 0, merged = 0, progress = 0;
+    std::string_view changed;  // " 3 files changed, 4 insertions(+)"
+    for (std::string_view line : lines) {
+      conflicts += line.starts_with("CONFLICT (") ? 1 : 0;
+      if (IsStatSummary(line)) changed = Trim(line);
+    }
+    std::string header = StrCat(cmd.label, ": ");
+    if (conflicts > 0) {
+      StrAppend(&header, "FAILED — ", Plural(conflicts, "conflict", "conflicts"));
+      if (!note.empty()) StrAppend(&header, " (", note, ")");
+    } else if (!note.empty()) {
+      StrAppend(&header, "FAILED (", note, ")");
+    } else {
+      StrAppend(&header, changed.empty() ? Plural(lines.size(), "line", "lines") : changed);
+    }
+    out.Header(header);
+    // Counted lines are interleaved with kept ones: one marker for each kind, at the end.
+    for (std::string_view line : lines) {
+      const std::string_view t = Trim(line);
+      if (line.starts_with("Auto-merging ")) {
+        ++merged;
+        continue;
+      }
+      if (t.starts_with("remote: ") || t.starts_with("Receiving objects:") ||
+          t.starts_with("Resolving deltas:") || t.starts_with("Unpacking objects:") ||
+          t.starts_with("Counting objects:") || t.starts_with("Compressing objects:") ||
+          t.starts_with("Enumerating objects:")) {
+        ++progress;
+        continue;
+      }
+      out.Line(line);
+    }
+    out.Omitted(merged, "\"Auto-merging\" line", "\"Auto-merging\" lines");
+    out.Omitted(progress, "fetch progress line", "fetch progress lines");
+    return core::ShapeOutput{out.Take(), RenderMode::kSummary};
   }
 
   static core::ShapeOutput Fallback(const GitCommand& cmd, const std::vector<std::string_view>& lines,

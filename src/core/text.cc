@@ -423,6 +423,8 @@ const KeywordMatcher& TroubleKeywords() {
       new KeywordMatcher({"error", "fail", "fatal", "panic", "exception", "traceback", "denied",
                           "not found", "abort", "killed", "segmentation fault",
                           "undefined reference", "cannot", "unable to", "no such file",
+                          // Version control: a merge, rebase or cherry-pick that stopped.
+                          "conflict",
                           // Memory checkers: valgrind's error kinds, the sanitizers' reports.
                           "invalid read", "invalid write", "invalid free", "mismatched free",
                           "uninitialised value", "definitely lost", "sanitizer"},

@@ -107,6 +107,11 @@ TEST_CASE("git-diff match: the command names git diff/show/log/status or diff") 
   CHECK(Confidence("git status -s", "") == doctest::Approx(0.95));
   CHECK(Confidence("cd repo && git log --oneline | head -20", "") == doctest::Approx(0.95));
   CHECK(Confidence("diff -u old.c new.c", "") == doctest::Approx(0.9));
+  // The commands that merge: their conflicts are read here.
+  CHECK(Confidence("git merge feature", "") == doctest::Approx(0.95));
+  CHECK(Confidence("git rebase main", "") == doctest::Approx(0.95));
+  CHECK(Confidence("git stash pop", "") == doctest::Approx(0.95));
+  CHECK(Confidence("git stash list", "stash@{0}: WIP on main\n") == 0);
   // Not ours: other git commands, a pipeline that changes the lines, git grep.
   CHECK(Confidence("git push origin main", "To github.com:x/y.git\n") == 0);
   CHECK(Confidence("git grep -n foo", "src/a.c:3:foo\n") == 0);
@@ -414,6 +419,40 @@ TEST_CASE("PipelineStages: the last pipeline of a command line") {
   CHECK(PipelineStages("make || git status").size() == 1);
   CHECK(PipelineStages("git status; git diff")[0] == "git diff");
   CHECK(PipelineStages("make |& tee log").size() == 2);
+}
+
+TEST_CASE("git-diff: a merge, rebase or stash pop keeps every conflict, error and hint; Auto-merging is counted") {
+  const std::string out =
+      "Auto-merging src/a.c\n"
+      "Auto-merging src/b.c\n"
+      "CONFLICT (content): Merge conflict in src/b.c\n"
+      "Auto-merging src/c.c\n"
+      "CONFLICT (modify/delete): src/d.c deleted in feature and modified in HEAD.\n"
+      "error: could not apply 9504a1d... fix the parser\n"
+      "hint: Resolve all conflicts manually, mark them as resolved with\n"
+      "hint: \"git add/rm <conflicted_files>\", then run \"git rebase --continue\".\n"
+      "Could not apply 9504a1d... fix the parser\n";
+  const std::string s = Shape("git rebase main", out, 1);
+  CHECK(s == "git rebase: FAILED — 2 conflicts (exit 1)\n"
+             "CONFLICT (content): Merge conflict in src/b.c\n"
+             "CONFLICT (modify/delete): src/d.c deleted in feature and modified in HEAD.\n"
+             "error: could not apply 9504a1d... fix the parser\n"
+             "hint: Resolve all conflicts manually, mark them as resolved with\n"
+             "hint: \"git add/rm <conflicted_files>\", then run \"git rebase --continue\".\n"
+             "Could not apply 9504a1d... fix the parser\n"
+             "… 3 \"Auto-merging\" lines omitted\n");
+  // A merge that worked: its diffstat's totals head the summary, the diffstat stays.
+  const std::string ok = Shape("git pull",
+                               "Updating 767827b..a2ab0b4\nFast-forward\n src/a.c | 2 +-\n"
+                               " 1 file changed, 1 insertion(+), 1 deletion(-)\n");
+  CHECK(ok.starts_with("git pull: 1 file changed, 1 insertion(+), 1 deletion(-)\nUpdating 767827b..a2ab0b4\n"
+                       "Fast-forward\n src/a.c | 2 +-\n"));
+  // Failing without a conflict: a dirty tree.
+  const std::string dirty = Shape("git stash pop",
+                                  "error: Your local changes to the following files would be overwritten by merge:\n"
+                                  "\tsrc/a.c\nPlease commit your changes or stash them before you merge.\nAborting\n", 1);
+  CHECK(dirty.starts_with("git stash pop: FAILED (exit 1)\nerror: Your local changes"));
+  CHECK(dirty.find("\n\tsrc/a.c\n") != std::string::npos);
 }
 
 }  // namespace
