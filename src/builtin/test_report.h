@@ -29,6 +29,7 @@ enum class TestRunner {
   kRspec,
   kPhpunit,
   kCatch2,
+  kMinitest,
 };
 
 std::string_view RunnerName(TestRunner runner);

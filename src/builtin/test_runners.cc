@@ -1186,6 +1186,68 @@ void ParseRspec(const std::vector<std::string_view>& lines, TestReport& report) 
   CloseFailure(report, current);
 }
 
+// ---- Minitest -------------------------------------------------------------------------------
+
+// "8 runs, 6 assertions, 4 failures, 1 errors, 1 skips".
+bool IsMinitestTotals(std::string_view t) {
+  return LeadingNumber(t) && (t.find(" runs, ") != std::string_view::npos ||
+                              t.find(" run, ") != std::string_view::npos) &&
+         t.find(" assertion") != std::string_view::npos;
+}
+
+// Minitest (ruby -Itest, rake test, bin/rails test): "Run options: --seed N", "# Running:", a
+// progress line (or, with -v, "CartTest#test_total = 0.00 s = ."), "Finished in …", then
+// numbered blocks ("  1) Failure:" or "  3) Error:", "CartTest#test_count [test/cart_test.rb:13]:",
+// the message, an error's backtrace; Rails adds the command that reruns it) and the totals.
+void ParseMinitest(const std::vector<std::string_view>& lines, TestReport& report) {
+  TestFailure* current = nullptr;
+  bool named = false;  // the block's test named (the line after its heading)
+  for (std::string_view line : lines) {
+    const std::string_view t = Trim(line);
+    if (IsMinitestTotals(t)) {
+      CloseFailure(report, current);
+      current = nullptr;
+      report.totals.push_back(line);
+      report.has_results = true;
+      report.counts.total = LeadingNumber(t);
+      report.counts.failed = CountBefore(t, "failure");
+      report.counts.errors = CountBefore(t, "error");
+      report.counts.skipped = CountBefore(t, "skip");
+      continue;
+    }
+    if (t.starts_with("Finished in ") && line.size() == t.size()) {
+      report.totals.push_back(line);
+      continue;
+    }
+    if (const std::string_view kind = NumberedHeading(line, 4);
+        kind == "Failure:" || kind == "Error:" || kind == "Skipped:") {
+      CloseFailure(report, current);
+      current = nullptr;
+      if (kind != "Skipped:") {  // -v lists skips as blocks too: counted
+        report.failures.push_back(TestFailure{t, {line}});
+        current = &report.failures.back();
+        named = false;
+      }
+      continue;
+    }
+    if (current != nullptr) {
+      if (!named && !t.empty()) {
+        // "CartTest#test_count [test/cart_test.rb:13]:" or "CartTest#test_fetch:".
+        current->name = t.substr(0, std::min(t.find(" ["), t.size()));
+        if (current->name.ends_with(":")) current->name.remove_suffix(1);
+        named = true;
+      }
+      current->detail.push_back(line);
+      continue;
+    }
+    if (t.find(" = ") != std::string_view::npos && t.find('#') != std::string_view::npos &&
+        (t.ends_with(" = .") || t.ends_with(" = S"))) {
+      ++report.passing_lines;  // -v: "CartTest#test_total = 0.00 s = ."
+    }
+  }
+  CloseFailure(report, current);
+}
+
 // ---- PHPUnit --------------------------------------------------------------------------------
 
 // "There were 2 errors:", "There was 1 failure:", "There were 3 warnings:", "There was 1 risky
@@ -1366,6 +1428,7 @@ std::string_view RunnerName(TestRunner runner) {
     case TestRunner::kRspec: return "rspec";
     case TestRunner::kPhpunit: return "phpunit";
     case TestRunner::kCatch2: return "catch2";
+    case TestRunner::kMinitest: return "minitest";
   }
   return "tests";
 }
@@ -1445,6 +1508,9 @@ RunnerGuess GuessRunner(std::string_view command, std::string_view output) {
       (has(" examples, ") || has(" example, ")) && has(" failure")) {
     consider(TestRunner::kRspec, 0.85, "output: rspec summary");
   }
+  if (has_line_start("# Running:") && (has(" runs, ") || has(" run, ")) && has(" assertion")) {
+    consider(TestRunner::kMinitest, 0.9, "output: Minitest");
+  }
   if (has("PHPUnit ") && has(" by Sebastian Bergmann")) {
     consider(TestRunner::kPhpunit, 0.9, "output: PHPUnit banner");
   }
@@ -1481,6 +1547,7 @@ TestReport ParseTestOutput(TestRunner runner, const std::vector<std::string_view
     case TestRunner::kRspec: ParseRspec(lines, report); break;
     case TestRunner::kPhpunit: ParsePhpunit(lines, report); break;
     case TestRunner::kCatch2: ParseCatch2(lines, report); break;
+    case TestRunner::kMinitest: ParseMinitest(lines, report); break;
   }
   return report;
 }

@@ -1,5 +1,5 @@
 // builtin-test: test runners (pytest, unittest, jest, vitest, mocha, node --test and any TAP
-// producer, RSpec, PHPUnit, cargo test, go test, ctest, GoogleTest, Catch2, prove).
+// producer, RSpec, Minitest, PHPUnit, cargo test, go test, ctest, GoogleTest, Catch2, prove).
 //
 // Failures stay verbose: each failing test's block is kept (its name, assertion with values,
 // file:line, the stack frames in the user's code); library stack frames and very long blocks

@@ -444,5 +444,30 @@ TEST_CASE("test shaper: Catch2's failed test cases and sections keep their expan
   CHECK(passed.starts_with("catch2: passed — 1 passed · All tests passed (2 assertions in 1 test case)"));
 }
 
+TEST_CASE("test shaper: Minitest's blocks are named by their Class#test line; -v's per-test lines counted") {
+  const std::string s = Shape("bin/rails test", 1,
+                              "Run options: -v --seed 4242\n\n# Running:\n\n"
+                              "CartTest#test_total = 0.00 s = .\n"
+                              "CartTest#test_count = 0.00 s = F\n"
+                              "CartTest#test_later = 0.00 s = S\n"
+                              "CartTest#test_fetch = 0.00 s = E\n\n"
+                              "Finished in 0.004500s, 888.8 runs/s, 666.6 assertions/s.\n\n"
+                              "  1) Failure:\nCartTest#test_count [test/cart_test.rb:18]:\nExpected: 1\n  Actual: 2\n\n"
+                              "bin/rails test test/cart_test.rb:15\n\n"
+                              "  2) Skipped:\nCartTest#test_later [test/cart_test.rb:37]:\nnot settled\n\n"
+                              "  3) Error:\nCartTest#test_fetch:\nTypeError: no implicit conversion of Symbol into Integer\n"
+                              "    test/cart_test.rb:32:in `fetch'\n\n"
+                              "4 runs, 3 assertions, 1 failures, 1 errors, 1 skips\n");
+  INFO(s);
+  CHECK(s.starts_with("minitest: FAILED — 1 failed, 1 error, 1 skipped, 4 tests run (exit 1)\n"
+                      "  1) Failure:\nCartTest#test_count [test/cart_test.rb:18]:\nExpected: 1\n  Actual: 2\n"));
+  // Rails' rerun command stays with its failure; a skip is no failure.
+  CHECK(Contains(s, "\nbin/rails test test/cart_test.rb:15\n"));
+  CHECK_FALSE(Contains(s, "not settled"));
+  CHECK(Contains(s, "  3) Error:\nCartTest#test_fetch:\nTypeError: no implicit conversion"));
+  CHECK_FALSE(Contains(s, "= 0.00 s = ."));
+  CHECK(Contains(s, "\n4 runs, 3 assertions, 1 failures, 1 errors, 1 skips"));
+}
+
 }  // namespace
 }  // namespace plugline::builtin
