@@ -10,6 +10,7 @@
 //       run.sh:3:5: warning: Double quote to prevent globbing [SC2086]
 //   golangci-lint, staticcheck, revive, ktlint (a known command only):
 //       main.go:12:5: should omit type int from declaration (ST1023)
+//   formatters in check mode (black, isort, prettier), a file per line (ParseUnformatted)
 //
 // A problem is a location ("path:line", "path:line:col"), then a severity ("error:",
 // "[warning]") or a code ("E501", "C0301:"), then its message, with a code in brackets or
@@ -47,7 +48,10 @@ bool IsDigit(char c) { return c >= '0' && c <= '9'; }
 
 // Linters that print a problem per line. Those whose lines carry neither a severity nor a
 // leading code (golangci-lint, staticcheck…) are read only when the command names them.
-constexpr std::string_view kLinters[] = {"flake8",
+constexpr std::string_view kLinters[] = {"black",
+                                         "isort",
+                                         "prettier",
+                                         "flake8",
                                          "pyflakes",
                                          "pycodestyle",
                                          "pydocstyle",
@@ -106,6 +110,7 @@ struct Problem {
   std::string_view code;      // "E501", "type-arg", "SC2086", or empty
   std::string_view message;   // what follows the severity or code
   size_t end = 0;             // one past its last detail line
+  bool file_only = false;     // a formatter's: its location is a file, no line
 };
 
 // "path:12", "path:12:5" (and "path:12:5-9"): the length of the location, then of the
@@ -222,6 +227,43 @@ std::optional<Problem> ParseProblem(std::string_view line, bool known) {
   return p;
 }
 
+// A formatter in check mode names each file it would change, with no line:
+//   black --check:        would reformat src/app.py
+//   isort --check-only:   ERROR: /w/src/app.py Imports are incorrectly sorted and/or formatted.
+//   prettier --check:     [warn] src/app.js       (read when the command names a linter)
+// The file is the problem's location, the rest its message.
+bool IsPathWord(std::string_view word) {
+  return !word.empty() && word.find(' ') == std::string_view::npos &&
+         (word.find('/') != std::string_view::npos || word.find('.') != std::string_view::npos);
+}
+std::optional<Problem> ParseUnformatted(std::string_view line, bool known) {
+  Problem p;
+  p.file_only = true;
+  if (line.starts_with("would reformat ") && IsPathWord(line.substr(15))) {
+    p.where = line.substr(15);
+    p.message = line.substr(0, 14);
+    return p;
+  }
+  if (line.starts_with("ERROR: ")) {
+    const std::string_view rest = line.substr(7);
+    const size_t space = rest.find(' ');
+    if (space != std::string_view::npos && IsPathWord(rest.substr(0, space)) &&
+        rest.ends_with(" are incorrectly sorted and/or formatted.")) {
+      p.where = rest.substr(0, space);
+      p.severity = line.substr(0, 5);
+      p.message = rest.substr(space + 1);
+      return p;
+    }
+  }
+  if (known && line.starts_with("[warn] ") && IsPathWord(line.substr(7))) {
+    p.where = line.substr(7);
+    p.severity = line.substr(1, 4);
+    p.message = "not formatted";  // the tool prints no message: the summary's own word
+    return p;
+  }
+  return std::nullopt;
+}
+
 // "3 errors, 1 warning, 0 informations": counts by severity (pyright, cpplint's "Total errors
 // found: 4" aside); a count alone, "49 errors" (javac).
 bool IsCountsLine(std::string_view t) {
@@ -244,7 +286,14 @@ bool IsTotalsLine(std::string_view line) {
          t.starts_with("Success: no issues found") || t.starts_with("All checks passed") ||
          t.starts_with("Your code has been rated at") ||
          (t.starts_with("[*] ") && t.find("fixable") != std::string_view::npos) ||
-         t.find(" potentially fixable with") != std::string_view::npos || IsCountsLine(t);
+         t.find(" potentially fixable with") != std::string_view::npos || IsCountsLine(t) ||
+         // Formatters' verdicts: black's "3 files would be reformatted, 1 file would be left
+         // unchanged.", prettier's "[warn] Code style issues found in 3 files. …", isort's
+         // "Skipped 2 files".
+         t.find(" would be reformatted") != std::string_view::npos ||
+         t.find(" would be left unchanged") != std::string_view::npos ||
+         t.starts_with("[warn] Code style issues") ||
+         t.starts_with("All matched files use Prettier code style");
 }
 
 // pylint's banner before each module's problems, and the rule above its score.
@@ -269,7 +318,9 @@ Parse ParseLint(const std::vector<std::string_view>& lines, bool known) {
       p.role[i] = kBlank;
       continue;
     }
-    if (std::optional<Problem> problem = ParseProblem(line, known)) {
+    std::optional<Problem> problem = ParseProblem(line, known);
+    if (!problem) problem = ParseUnformatted(line, known);
+    if (problem) {
       problem->line = i;
       problem->end = i + 1;
       p.problems.push_back(*problem);
@@ -429,7 +480,7 @@ class LintShaper final : public core::Shaper {
         ++problems;
         continue;
       }
-      if (ParseProblem(line, known)) {
+      if (ParseProblem(line, known) || ParseUnformatted(line, known)) {
         ++problems;
       } else if (IsTotalsLine(line)) {
         ++totals;
@@ -557,6 +608,65 @@ class LintShaper final : public core::Shaper {
       // Nothing worth leaving out: the output as printed.
       return core::ShapeOutput{"", RenderMode::kRaw};
     }
+    if (grouped && std::all_of(p.problems.begin(), p.problems.end(),
+                               [](const Problem& pr) { return pr.file_only; })) {
+      WriteUnformatted(lines, p, out);
+    } else {
+      WriteProblems(lines, p, grouped, out);
+    }
+    // Lines of other tools that look like errors (a crash, a config error).
+    size_t others = 0;
+    for (size_t i = 0; i < lines.size(); ++i) {
+      if (p.role[i] == kOther && others < kMaxOtherLines && LooksLikeErrorLine(lines[i])) {
+        out.Line(lines[i]);
+        ++others;
+      }
+    }
+    uint64_t rest = out.UnaccountedLines();
+    rest -= std::min<uint64_t>(rest, totals.size());
+    out.Omitted(rest, "other line", "other lines");
+    out.Lines(totals);
+    return core::ShapeOutput{out.Take(), RenderMode::kSummary};
+  }
+
+ private:
+  // Many files a formatter would change: each message's first line as printed, then the other
+  // files of that message directory by directory ("… 40 more in /w/pkg/lexers/ at: a.py; b.py"),
+  // in the order the tool named them.
+  static void WriteUnformatted(const std::vector<std::string_view>& lines, const Parse& p,
+                               SummaryWriter& out) {
+    std::vector<bool> done(p.problems.size(), false);
+    for (size_t k = 0; k < p.problems.size(); ++k) {
+      if (done[k]) continue;
+      const Problem& leader = p.problems[k];
+      out.Line(lines[leader.line]);
+      // The others of its message, by directory in order of first appearance.
+      std::vector<std::string_view> dirs;
+      std::vector<std::vector<std::string_view>> names;
+      for (size_t f = k + 1; f < p.problems.size(); ++f) {
+        const Problem& pr = p.problems[f];
+        if (done[f] || pr.message != leader.message || pr.severity != leader.severity) continue;
+        done[f] = true;
+        const size_t slash = pr.where.rfind('/');
+        const std::string_view dir = slash == std::string_view::npos ? "" : pr.where.substr(0, slash + 1);
+        const size_t d = static_cast<size_t>(std::find(dirs.begin(), dirs.end(), dir) - dirs.begin());
+        if (d == dirs.size()) {
+          dirs.push_back(dir);
+          names.emplace_back();
+        }
+        names[d].push_back(pr.where.substr(dir.size()));
+      }
+      for (size_t d = 0; d < dirs.size(); ++d) {
+        const std::string_view dir = dirs[d].empty() ? std::string_view("./") : dirs[d];
+        WriteLocationList(StrCat(core::FormatCount(names[d].size()), " more in ", dir, core::kListAt),
+                          StrCat(dir, core::kListAlsoAt), names[d].size(), names[d].size(), out,
+                          [&](size_t i, std::string* text) { text->append(names[d][i]); });
+      }
+    }
+  }
+
+  static void WriteProblems(const std::vector<std::string_view>& lines, const Parse& p,
+                            bool grouped, SummaryWriter& out) {
     DiagnosticGroups groups;
     std::deque<std::string> kinds;  // what each problem's group shares, kept for the groups
     std::deque<std::string> labels;  // "errors like it": one per severity without a code
@@ -592,23 +702,9 @@ class LintShaper final : public core::Shaper {
                               [&](size_t f) { return p.problems[f].end - p.problems[f].line; });
       }
     }
-    // Lines of other tools that look like errors (a crash, a config error).
-    size_t others = 0;
-    for (size_t i = 0; i < lines.size(); ++i) {
-      if (p.role[i] == kOther && others < kMaxOtherLines && LooksLikeErrorLine(lines[i])) {
-        out.Line(lines[i]);
-        ++others;
-      }
-    }
     out.ElidedLines(detail_left, detail_left == 1 ? "detail line omitted" : "detail lines omitted");
-    uint64_t rest = out.UnaccountedLines();
-    rest -= std::min<uint64_t>(rest, totals.size());
-    out.Omitted(rest, "other line", "other lines");
-    out.Lines(totals);
-    return core::ShapeOutput{out.Take(), RenderMode::kSummary};
   }
 
- private:
   core::ShaperMeta meta_;
 };
 

@@ -181,5 +181,42 @@ TEST_CASE("lint: shellcheck's own format, each block with its markers, many grou
   CHECK(shaped.summary.find("… 3 lines of wiki links omitted\n") != std::string::npos);
 }
 
+TEST_CASE("lint: a formatter's check names every file it would change, directory by directory") {
+  const std::string black_output = Fixture("black-check");
+  const core::ShapeOutput black = Shape("black --check --workers 1 pygments", black_output, 1);
+  REQUIRE(black.render_mode == RenderMode::kSummary);
+  const std::string& s = black.summary;
+  INFO(s);
+  CHECK(s.starts_with("black: failed — 296 problems in 296 files (exit 1)\n"
+                      "would reformat /tmp/plugline-fixtures/formatters/pygments/__init__.py\n"
+                      "… 14 more in /tmp/plugline-fixtures/formatters/pygments/ at: cmdline.py; console.py;"));
+  CHECK(s.find("… 221 more in /tmp/plugline-fixtures/formatters/pygments/lexers/ at: __init__.py; _ada_builtins.py;") !=
+        std::string::npos);
+  CHECK(s.find("\n296 files would be reformatted, 3 files would be left unchanged.") != std::string::npos);
+  // Every file the tool named is in the summary, by its directory and its name.
+  size_t named = 0;
+  for (std::string_view line : core::SplitLines(black_output)) {
+    if (!line.starts_with("would reformat ")) continue;
+    ++named;
+    const std::string_view path = line.substr(15);
+    const size_t slash = path.rfind('/');
+    CHECK(s.find(StrCat(" ", path.substr(slash + 1), ";")) + s.find(StrCat(" ", path.substr(slash + 1), "\n")) !=
+          2 * std::string::npos);
+  }
+  CHECK(named == 296);
+  // isort's ERROR lines, and prettier's [warn] lines when the command names it.
+  const std::string isort_output = Fixture("isort-check");
+  const core::ShapeOutput isort = Shape("isort --check-only pygments", isort_output, 1);
+  CHECK(isort.summary.starts_with("isort: failed — 259 errors in 259 files (exit 1)\nERROR: "));
+  std::string prettier = "Checking formatting...\n";
+  for (int i = 0; i < 40; ++i) StrAppend(&prettier, "[warn] src/components/Widget", i, ".jsx\n");
+  prettier += "[warn] Code style issues found in 40 files. Run Prettier with --write to fix.\n";
+  const core::ShapeOutput pr = Shape("npx prettier --check .", prettier, 1);
+  CHECK(pr.summary.starts_with("prettier: failed — 40 warns in 40 files (exit 1)\n[warn] src/components/Widget0.jsx\n"
+                               "… 39 more in src/components/ at: Widget1.jsx; Widget2.jsx;"));
+  CHECK(pr.summary.ends_with("[warn] Code style issues found in 40 files. Run Prettier with --write to fix.\n"));
+  CHECK(Confidence(MakeLintShaper(), "./check.sh", "[warn] src/a.js\n[warn] src/b.js\n[warn] src/c.js\n") == 0);
+}
+
 }  // namespace
 }  // namespace plugline::builtin
