@@ -96,6 +96,14 @@ void ParsePytest(const std::vector<std::string_view>& lines, TestReport& report)
       }
       continue;
     }
+    // pytest-cov's report ("---------- coverage: platform linux, … ----------") is a section of
+    // its own, after the failures: not part of the last one.
+    if (const std::string_view cov = FramedTitle(line, '-'); cov.starts_with("coverage: ")) {
+      CloseFailure(report, current);
+      current = nullptr;
+      section = Section::kOther;
+      continue;
+    }
     if (section != Section::kFailures &&
         ((IsPytestCounts(line) && LeadingNumber(line)) || Trim(line).starts_with("no tests ran in"))) {
       report.totals.push_back(line);  // -q prints the counts without the frame

@@ -555,6 +555,74 @@ bool LocatesBeyond(std::string_view line, const TestFailure& failure) {
   return false;
 }
 
+// A coverage report the run printed, which the user asked for (--cov, --coverage, -cover):
+//   coverage.py (pytest-cov): "---- coverage: platform linux, … ----", "Name  Stmts  Miss
+//     Cover", a row per file, "TOTAL  88  74  16%";
+//   istanbul's text table (jest, vitest, nyc, c8): "File | % Stmts | % Branch | …", "All files
+//     | 92.1 | …", a row per file between lines of "-" and "|";
+//   go test -cover: "coverage: 85.2% of statements" (alone, or at the end of a package's line).
+// Its heading, totals and up to kCoverageRows rows of files are kept; the other rows counted.
+constexpr size_t kCoverageRows = 30;
+struct Coverage {
+  std::vector<std::string_view> lines;
+  uint64_t rows_left = 0;
+};
+bool IsTableRule(std::string_view t) {
+  return t.size() >= 10 && t.find_first_not_of("-|+ ") == std::string_view::npos &&
+         t.find('-') != std::string_view::npos;
+}
+Coverage CoverageReport(const std::vector<std::string_view>& lines) {
+  Coverage c;
+  size_t rows = 0;
+  auto row = [&](std::string_view line) {
+    if (rows++ < kCoverageRows) {
+      c.lines.push_back(line);
+    } else {
+      ++c.rows_left;
+    }
+  };
+  for (size_t i = 0; i < lines.size(); ++i) {
+    const std::string_view t = Trim(lines[i]);
+    if (t.starts_with("-") && t.find(" coverage: ") != std::string_view::npos) {
+      // coverage.py: to its TOTAL line (or the end of the table).
+      c.lines.push_back(lines[i]);
+      for (++i; i < lines.size() && !Trim(lines[i]).empty(); ++i) {
+        const std::string_view r = Trim(lines[i]);
+        if (r.starts_with("Name ") || IsTableRule(r) || r.starts_with("TOTAL")) {
+          c.lines.push_back(lines[i]);
+        } else {
+          row(lines[i]);
+        }
+        if (r.starts_with("TOTAL")) break;
+      }
+      continue;
+    }
+    if (t.starts_with("File ") && t.find("| % Stmts") != std::string_view::npos) {
+      // istanbul: the rule above the heading, then to the end of the table.
+      if (i > 0 && IsTableRule(Trim(lines[i - 1]))) c.lines.push_back(lines[i - 1]);
+      c.lines.push_back(lines[i]);
+      for (++i; i < lines.size() && Trim(lines[i]).find('|') != std::string_view::npos; ++i) {
+        const std::string_view r = Trim(lines[i]);
+        if (IsTableRule(r) || r.starts_with("All files")) {
+          c.lines.push_back(lines[i]);
+        } else {
+          row(lines[i]);
+        }
+      }
+      --i;
+      continue;
+    }
+    if (t.find("coverage: ") != std::string_view::npos && t.ends_with("% of statements")) {
+      c.lines.push_back(lines[i]);  // go
+    }
+  }
+  return c;
+}
+void WriteCoverage(const Coverage& c, SummaryWriter& out) {
+  out.Lines(c.lines);
+  out.Omitted(c.rows_left, "more file's coverage row", "more files' coverage rows");
+}
+
 std::string CountsText(const TestCounts& c) {
   std::string text;
   auto add = [&](const std::optional<uint64_t>& n, std::string_view word, bool always) {
@@ -633,6 +701,7 @@ class TestShaper final : public core::Shaper {
         for (std::string_view totals : report.totals) StrAppend(&line, " · ", Unframe(totals));
       }
       out.Header(line);
+      WriteCoverage(CoverageReport(lines), out);
       return core::ShapeOutput{out.Take(), RenderMode::kSummary};
     }
 
@@ -714,6 +783,7 @@ class TestShaper final : public core::Shaper {
       out.Lines(report.totals);
       return core::ShapeOutput{out.Take(), RenderMode::kSummary};
     }
+    WriteCoverage(CoverageReport(lines), out);
     uint64_t passed = report.counts.passed.value_or(report.passing_lines);
     out.Omitted(passed, "passed test", "passed tests");
     for (const auto& [count, what] : report.elided) out.Elided(count, what);

@@ -469,5 +469,39 @@ TEST_CASE("test shaper: Minitest's blocks are named by their Class#test line; -v
   CHECK(Contains(s, "\n4 runs, 3 assertions, 1 failures, 1 errors, 1 skips"));
 }
 
+TEST_CASE("test shaper: a coverage report the run printed is kept, its rows past 30 counted") {
+  const std::string passing = Shape("pytest --cov=pricing tests/test_money.py", 0,
+                                    testing::ReadFixture("test", "pytest_cov_passing"));
+  CHECK(passing.starts_with("pytest: passed — 11 passed · 11 passed in 0.03s\n"
+                            "---------- coverage: platform linux, python 3.11.2-final-0 -----------\n"
+                            "Name                   Stmts   Miss  Cover\n"));
+  CHECK(Contains(passing, "\npricing/cart.py           44     44     0%\n"));
+  CHECK(Contains(passing, "\nTOTAL                     88     74    16%\n"));
+  // The report follows the failures, not inside the last one's block.
+  const std::string failing = Shape("pytest --cov=pricing tests/test_tax.py", 1,
+                                    testing::ReadFixture("test", "pytest_cov_failing"));
+  CHECK(failing.find("---------- coverage:") == failing.rfind("---------- coverage:"));
+  CHECK(failing.find("E       KeyError: 'de'") < failing.find("---------- coverage:"));
+  // A large istanbul table keeps its heading, "All files" and 30 rows; go's lines are kept.
+  std::string jest = "PASS tests/a.test.js\n";
+  jest += "----------|---------|----------|---------|---------|-------------------\n"
+          "File      | % Stmts | % Branch | % Funcs | % Lines | Uncovered Line #s \n"
+          "----------|---------|----------|---------|---------|-------------------\n"
+          "All files |   88.10 |    80.00 |   90.00 |   88.10 |                   \n";
+  for (int i = 0; i < 45; ++i) StrAppend(&jest, " m", i, ".js  |   88.10 |    80.00 |   90.00 |   88.10 | 3-4\n");
+  jest += "----------|---------|----------|---------|---------|-------------------\n"
+          "Test Suites: 1 passed, 1 total\nTests:       3 passed, 3 total\n";
+  const std::string j = Shape("npx jest --coverage", 0, jest);
+  INFO(j);
+  CHECK(Contains(j, "\nAll files |   88.10 |"));
+  CHECK(Contains(j, "\n m29.js  |"));
+  CHECK_FALSE(Contains(j, "\n m30.js  |"));
+  CHECK(Contains(j, "\n… 15 more files' coverage rows omitted"));
+  const std::string go = Shape("go test -cover ./...", 0,
+                               "ok  \texample.com/app/money\t0.004s\tcoverage: 85.2% of statements\n"
+                               "ok  \texample.com/app/tax\t0.003s\tcoverage: 100.0% of statements\n");
+  CHECK(Contains(go, "\nok  \texample.com/app/money\t0.004s\tcoverage: 85.2% of statements\n"));
+}
+
 }  // namespace
 }  // namespace plugline::builtin
