@@ -1090,6 +1090,18 @@ void ParseGtest(const std::vector<std::string_view>& lines, TestReport& report) 
 
 // ---- RSpec ----------------------------------------------------------------------------------
 
+// A Ruby runner's totals line, kept and read: the count it starts with (examples, runs), then
+// failures, errors and `skipped` ("pending", "skips").
+void ReadRubyTotals(std::string_view line, std::string_view skipped, TestReport& report) {
+  const std::string_view t = Trim(line);
+  report.totals.push_back(line);
+  report.has_results = true;
+  report.counts.total = LeadingNumber(t);
+  report.counts.failed = CountBefore(t, "failure");
+  report.counts.errors = CountBefore(t, "error");
+  report.counts.skipped = CountBefore(t, skipped);
+}
+
 // "  3) Cart#add counts items" -> "Cart#add counts items": a numbered heading indented at most
 // `max_indent`; empty when the line is not one.
 std::string_view NumberedHeading(std::string_view line, size_t max_indent) {
@@ -1128,12 +1140,7 @@ void ParseRspec(const std::vector<std::string_view>& lines, TestReport& report) 
     if (IsRspecTotals(t)) {
       CloseFailure(report, current);
       current = nullptr;
-      report.totals.push_back(line);
-      report.has_results = true;
-      report.counts.total = LeadingNumber(t);
-      report.counts.failed = CountBefore(t, "failure");
-      report.counts.skipped = CountBefore(t, "pending");
-      report.counts.errors = CountBefore(t, "error");
+      ReadRubyTotals(line, "pending", report);
       continue;
     }
     if (column0 && t.starts_with("Finished in ")) {
@@ -1215,12 +1222,7 @@ void ParseMinitest(const std::vector<std::string_view>& lines, TestReport& repor
     if (IsMinitestTotals(t)) {
       CloseFailure(report, current);
       current = nullptr;
-      report.totals.push_back(line);
-      report.has_results = true;
-      report.counts.total = LeadingNumber(t);
-      report.counts.failed = CountBefore(t, "failure");
-      report.counts.errors = CountBefore(t, "error");
-      report.counts.skipped = CountBefore(t, "skip");
+      ReadRubyTotals(line, "skip", report);
       continue;
     }
     if (t.starts_with("Finished in ") && line.size() == t.size()) {
