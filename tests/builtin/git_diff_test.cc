@@ -421,7 +421,7 @@ TEST_CASE("PipelineStages: the last pipeline of a command line") {
   CHECK(PipelineStages("make |& tee log").size() == 2);
 }
 
-TEST_CASE("git-diff: a merge, rebase or stash pop keeps every conflict, error and hint; Auto-merging is counted") {
+TEST_CASE("git-diff: a merge, rebase or stash pop keeps every conflict, error and hint, and counts Auto-merging") {
   const std::string out =
       "Auto-merging src/a.c\n"
       "Auto-merging src/b.c\n"

@@ -427,7 +427,7 @@ TEST_CASE("test shaper: TAP without a version line (bats) is read, counted and n
   CHECK_FALSE(Contains(todo, "streams"));
 }
 
-TEST_CASE("test shaper: Catch2's failed test cases and sections keep their expansions; passing assertions are counted") {
+TEST_CASE("test shaper: Catch2's failed test cases and sections keep their expansions, passing assertions counted") {
   const std::string s = Shape("./stats_test --success", 6, testing::ReadFixture("test", "catch2_failing_success"));
   INFO(s);
   CHECK(s.starts_with("catch2: FAILED — 4 failed, 2 passed (exit 6)\n"
@@ -444,7 +444,7 @@ TEST_CASE("test shaper: Catch2's failed test cases and sections keep their expan
   CHECK(passed.starts_with("catch2: passed — 1 passed · All tests passed (2 assertions in 1 test case)"));
 }
 
-TEST_CASE("test shaper: Minitest's blocks are named by their Class#test line; -v's per-test lines counted") {
+TEST_CASE("test shaper: Minitest's blocks are named by their Class#test line, -v's per-test lines counted") {
   const std::string s = Shape("bin/rails test", 1,
                               "Run options: -v --seed 4242\n\n# Running:\n\n"
                               "CartTest#test_total = 0.00 s = .\n"
