@@ -1117,9 +1117,10 @@ std::string_view NumberedHeading(std::string_view line, size_t max_indent) {
 // "11 examples, 5 failures, 2 pending", "1 example, 0 failures",
 // "0 examples, 0 failures, 1 error occurred outside of examples".
 bool IsRspecTotals(std::string_view t) {
-  const auto n = LeadingNumber(t);
-  if (!n) return false;
-  const std::string_view rest = t.substr(t.find_first_not_of("0123456789"));
+  if (!LeadingNumber(t)) return false;
+  const size_t digits = t.find_first_not_of("0123456789");
+  if (digits == std::string_view::npos) return false;  // a number alone
+  const std::string_view rest = t.substr(digits);
   return (rest.starts_with(" examples, ") || rest.starts_with(" example, ")) &&
          (t.find(" failure") != std::string_view::npos);
 }

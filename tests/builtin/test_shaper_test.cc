@@ -503,5 +503,10 @@ TEST_CASE("test shaper: a coverage report the run printed is kept, its rows past
   CHECK(Contains(go, "\nok  \texample.com/app/money\t0.004s\tcoverage: 85.2% of statements\n"));
 }
 
+TEST_CASE("test shaper: a line that is a number alone is no RSpec totals line (found by fuzzing)") {
+  const std::string s = Shape("rspec", 1, "42\n");
+  CHECK(s.starts_with("rspec: no test results in the output (exit 1)\n"));
+}
+
 }  // namespace
 }  // namespace plugline::builtin
