@@ -258,7 +258,7 @@ std::optional<Problem> ParseUnformatted(std::string_view line, bool known) {
   if (known && line.starts_with("[warn] ") && IsPathWord(line.substr(7))) {
     p.where = line.substr(7);
     p.severity = line.substr(1, 4);
-    p.message = "not formatted";  // the tool prints no message: the summary's own word
+    p.message = "not formatted";  // no message printed: a key for grouping, never shown
     return p;
   }
   return std::nullopt;
@@ -288,8 +288,7 @@ bool IsTotalsLine(std::string_view line) {
          (t.starts_with("[*] ") && t.find("fixable") != std::string_view::npos) ||
          t.find(" potentially fixable with") != std::string_view::npos || IsCountsLine(t) ||
          // Formatters' verdicts: black's "3 files would be reformatted, 1 file would be left
-         // unchanged.", prettier's "[warn] Code style issues found in 3 files. …", isort's
-         // "Skipped 2 files".
+         // unchanged.", prettier's "[warn] Code style issues found in 3 files. …".
          t.find(" would be reformatted") != std::string_view::npos ||
          t.find(" would be left unchanged") != std::string_view::npos ||
          t.starts_with("[warn] Code style issues") ||

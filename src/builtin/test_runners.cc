@@ -341,6 +341,18 @@ void ParseVitest(const std::vector<std::string_view>& lines, TestReport& report)
 
 // ---- mocha ----------------------------------------------------------------------------------
 
+// "  3) Cart#add counts items" -> "Cart#add counts items": a numbered heading indented at most
+// `max_indent`; empty when the line is not one.
+std::string_view NumberedHeading(std::string_view line, size_t max_indent) {
+  const size_t indent = line.find_first_not_of(' ');
+  if (indent == std::string_view::npos || indent > max_indent) return {};
+  std::string_view t = line.substr(indent);
+  size_t i = 0;
+  while (i < t.size() && IsDigit(t[i])) ++i;
+  if (i == 0 || !t.substr(i).starts_with(") ") || t.size() <= i + 2) return {};
+  return t.substr(i + 2);
+}
+
 void ParseMocha(const std::vector<std::string_view>& lines, TestReport& report) {
   TestFailure* current = nullptr;
   bool in_failures = false;
@@ -363,13 +375,9 @@ void ParseMocha(const std::vector<std::string_view>& lines, TestReport& report) 
     }
     if (in_failures) {
       // "  1) Suite" starts a failure; its lines run to the next one.
-      size_t paren = t.find(") ");
-      bool heading = number && paren != std::string_view::npos &&
-                     t.substr(0, paren).find_first_not_of("0123456789") == std::string_view::npos &&
-                     line.size() - t.size() <= 4;
-      if (heading) {
+      if (const std::string_view name = NumberedHeading(line, 4); !name.empty()) {
         CloseFailure(report, current);
-        report.failures.push_back(TestFailure{t.substr(paren + 2), {line}});
+        report.failures.push_back(TestFailure{name, {line}});
         current = &report.failures.back();
       } else if (current != nullptr) {
         current->detail.push_back(line);
@@ -1100,18 +1108,6 @@ void ReadRubyTotals(std::string_view line, std::string_view skipped, TestReport&
   report.counts.failed = CountBefore(t, "failure");
   report.counts.errors = CountBefore(t, "error");
   report.counts.skipped = CountBefore(t, skipped);
-}
-
-// "  3) Cart#add counts items" -> "Cart#add counts items": a numbered heading indented at most
-// `max_indent`; empty when the line is not one.
-std::string_view NumberedHeading(std::string_view line, size_t max_indent) {
-  const size_t indent = line.find_first_not_of(' ');
-  if (indent == std::string_view::npos || indent > max_indent) return {};
-  std::string_view t = line.substr(indent);
-  size_t i = 0;
-  while (i < t.size() && IsDigit(t[i])) ++i;
-  if (i == 0 || !t.substr(i).starts_with(") ") || t.size() <= i + 2) return {};
-  return t.substr(i + 2);
 }
 
 // "11 examples, 5 failures, 2 pending", "1 example, 0 failures",
