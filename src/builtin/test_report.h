@@ -30,6 +30,7 @@ enum class TestRunner {
   kPhpunit,
   kCatch2,
   kMinitest,
+  kDoctest,  // Python's doctest module (python -m doctest, doctest.testmod())
 };
 
 std::string_view RunnerName(TestRunner runner);

@@ -1416,6 +1416,109 @@ void ParseCatch2(const std::vector<std::string_view>& lines, TestReport& report)
   close();
 }
 
+// ---- doctest (Python) -----------------------------------------------------------------------
+
+// A failure's heading: 'File "ledger/amounts.py", line 29, in amounts.split' after a line of
+// stars; the item it names is the failure's name.
+std::string_view DoctestItem(std::string_view line) {
+  if (!line.starts_with("File \"")) return {};
+  const size_t in = line.rfind(", in ");
+  if (in == std::string_view::npos || line.find("\", line ") == std::string_view::npos) return {};
+  return line.substr(in + 5);
+}
+
+// Python's doctest module: a block per failed example, after a line of 70 stars: 'File "x.py",
+// line 29, in mod.func', "Failed example:", the example, then "Expected:" and "Got:" with the
+// values (or "Expected nothing"), or "Exception raised:" and the traceback. -v adds, for every
+// example, "Trying:", the example, "Expecting:" (or "Expecting nothing"), the value and "ok".
+// At the end: "3 items had failures:" with "   1 of   3 in mod.func" per item (the runner's list
+// of failures), -v's "6 tests in 4 items." and "2 passed and 4 failed.", and "***Test Failed***
+// 4 failures." (or, with -v, "Test passed.").
+void ParseDoctest(const std::vector<std::string_view>& lines, TestReport& report) {
+  TestFailure* current = nullptr;
+  bool after_stars = false, in_items = false;
+  auto close = [&] {
+    CloseFailure(report, current);
+    current = nullptr;
+  };
+  for (size_t i = 0; i < lines.size(); ++i) {
+    const std::string_view line = lines[i];
+    const std::string_view t = Trim(line);
+    if (AllOf(line, '*', 40)) {
+      close();
+      after_stars = true;
+      in_items = false;
+      continue;
+    }
+    const bool stars_before = after_stars;
+    after_stars = false;
+    if (const std::string_view item = DoctestItem(line); stars_before && !item.empty()) {
+      report.failures.push_back(TestFailure{item, {line}});
+      current = &report.failures.back();
+      report.has_results = true;
+      continue;
+    }
+    // The totals, and -v's lists of items that passed or had no tests.
+    if (t.starts_with("***Test Failed*** ")) {
+      close();
+      report.totals.push_back(line);
+      report.counts.failed = CountBefore(t, "failure");
+      report.has_results = true;
+      continue;
+    }
+    if (t == "Test passed.") {
+      close();
+      report.totals.push_back(line);
+      report.has_results = true;
+      continue;
+    }
+    if (line.size() == t.size() && LeadingNumber(t) &&
+        (t.ends_with(" items had failures:") || t.ends_with(" item had failures:"))) {
+      close();
+      in_items = true;  // its list names the failures again: the index
+      continue;
+    }
+    if (line.size() == t.size() && LeadingNumber(t) &&
+        (t.ends_with(" items passed all tests:") || t.ends_with(" items had no tests:") ||
+         t.ends_with(" item passed all tests:") || t.ends_with(" item had no tests:"))) {
+      close();
+      in_items = false;
+      continue;  // the lists under them are counted with the other lines
+    }
+    if (line.size() == t.size() && LeadingNumber(t) && t.find(" tests in ") != std::string_view::npos &&
+        t.ends_with(" items.")) {
+      close();
+      report.totals.push_back(line);
+      report.counts.total = LeadingNumber(t);
+      continue;
+    }
+    if (line.size() == t.size() && LeadingNumber(t) && t.find(" passed and ") != std::string_view::npos &&
+        t.ends_with(" failed.")) {
+      close();
+      report.totals.push_back(line);
+      report.counts.passed = LeadingNumber(t);
+      report.counts.failed = CountBefore(t, "failed");
+      continue;
+    }
+    if (in_items) {
+      // "   1 of   3 in amounts.split": the item, named again, with its count.
+      if (line.starts_with(" ") && t.find(" of ") != std::string_view::npos &&
+          t.find(" in ") != std::string_view::npos) {
+        report.index.push_back(line);
+        continue;
+      }
+      in_items = false;
+    }
+    if (line.size() == t.size() && (t == "Trying:" || t == "ok")) {
+      close();  // -v: the next example, or one that passed
+      if (t == "ok") ++report.passing_lines;
+      continue;
+    }
+    if (current != nullptr) current->detail.push_back(line);
+  }
+  close();
+}
+
 }  // namespace
 
 std::string_view RunnerName(TestRunner runner) {
@@ -1436,6 +1539,7 @@ std::string_view RunnerName(TestRunner runner) {
     case TestRunner::kPhpunit: return "phpunit";
     case TestRunner::kCatch2: return "catch2";
     case TestRunner::kMinitest: return "minitest";
+    case TestRunner::kDoctest: return "doctest";
   }
   return "tests";
 }
@@ -1477,6 +1581,7 @@ RunnerGuess GuessRunner(std::string_view command, std::string_view output) {
   if (tool == "prove") consider(TestRunner::kProve, 0.95, "command: prove");
   if (tool == "rspec") consider(TestRunner::kRspec, 0.95, "command: rspec");
   if (tool == "phpunit") consider(TestRunner::kPhpunit, 0.95, "command: phpunit");
+  if (tool == "doctest") consider(TestRunner::kDoctest, 0.95, "command: python -m doctest");
 
   // From the output, for wrappers (npm test, make check, a script) and saved output.
   if (has("test session starts") ||
@@ -1521,6 +1626,11 @@ RunnerGuess GuessRunner(std::string_view command, std::string_view output) {
   if (has("PHPUnit ") && has(" by Sebastian Bergmann")) {
     consider(TestRunner::kPhpunit, 0.9, "output: PHPUnit banner");
   }
+  // doctest.testmod() in a script, or saved output.
+  if (has("\nFailed example:\n") && (has("***Test Failed*** ") || has("\nExpected:\n") ||
+                                      has("\nException raised:\n"))) {
+    consider(TestRunner::kDoctest, 0.85, "output: doctest");
+  }
   if (has(" is a Catch v") || has(" is a Catch2 v") ||
       (has_line_start("test cases: ") && has_line_start("assertions: ") && has(" | ")) ||
       (has_line_start("All tests passed (") && has(" assertion"))) {
@@ -1555,6 +1665,7 @@ TestReport ParseTestOutput(TestRunner runner, const std::vector<std::string_view
     case TestRunner::kPhpunit: ParsePhpunit(lines, report); break;
     case TestRunner::kCatch2: ParseCatch2(lines, report); break;
     case TestRunner::kMinitest: ParseMinitest(lines, report); break;
+    case TestRunner::kDoctest: ParseDoctest(lines, report); break;
   }
   return report;
 }

@@ -45,7 +45,7 @@ bool IsLibraryFrame(std::string_view line) {
   if (!frame) return false;
   static constexpr std::string_view kLibraries[] = {
       "node_modules/", "(node:", " node:", "node:internal", "(<anonymous>)", "internal/",
-      "site-packages/", "dist-packages/", "/usr/lib/python", "<frozen ", "/_pytest/",
+      "site-packages/", "dist-packages/", "/usr/lib/python", "/lib/python3.", "<frozen ", "/_pytest/",
       "/pluggy/", "/usr/lib/go", "/usr/local/go/", "/rustc/", ".cargo/registry", "/libstd/",
       "/library/std/", "/library/core/", "testing/testing.go", "runtime/panic.go"};
   for (std::string_view lib : kLibraries) {
@@ -160,7 +160,55 @@ bool IsIdentityExplanation(std::string_view line) {
   return eq != std::string_view::npos && eq > 0 && t.substr(0, eq) == t.substr(eq + 3);
 }
 
+// A line of the docstring pytest quotes above a failed doctest example: "029     >>> split(100,
+// 3)", its line number first.
+bool IsDoctestSourceLine(std::string_view line) {
+  size_t digits = 0;
+  while (digits < line.size() && line[digits] >= '0' && line[digits] <= '9') ++digits;
+  return digits >= 3 && (digits == line.size() || line[digits] == ' ');
+}
+
+// pytest's block for a failed doctest ("[doctest] ledger.amounts.split"): the docstring's lines
+// up to the failing example, which is the last of them; then what doctest reports of it
+// ("Expected:" and "Got:" with the values, a diff, or "UNEXPECTED EXCEPTION:" and the
+// traceback) and the location. With --doctest-continue-on-failure the pattern repeats.
+BlockLines SelectPytestDoctest(const std::vector<std::string_view>& detail) {
+  BlockLines out;
+  out.kept.push_back(detail.front());
+  for (size_t i = 1; i < detail.size(); ++i) {
+    const std::string_view line = detail[i];
+    if (IsDoctestSourceLine(line)) {
+      const bool failing = i + 1 < detail.size() && !IsDoctestSourceLine(detail[i + 1]);
+      if (failing) {
+        out.kept.push_back(line);
+      } else {
+        ++out.context;
+      }
+      continue;
+    }
+    if (IsLibraryFrame(line)) {
+      ++out.library;
+      if (Trim(line).starts_with("File \"") && i + 1 < detail.size() &&
+          !Trim(detail[i + 1]).starts_with("File \"") && !IsBlankLine(detail[i + 1]) &&
+          Indent(detail[i + 1]) > Indent(line)) {
+        ++i;
+        ++out.library;
+      }
+      continue;
+    }
+    if (IsCaretLine(line) || IsCaretsOnly(line) || IsBlankLine(line)) {
+      ++out.marks;
+      continue;
+    }
+    out.kept.push_back(line);
+  }
+  return out;
+}
+
 BlockLines SelectPytest(const std::vector<std::string_view>& detail) {
+  if (detail.front().find(" [doctest] ") != std::string_view::npos) {
+    return SelectPytestDoctest(detail);
+  }
   BlockLines out;
   out.kept.push_back(detail.front());
   // Where the exception was finally raised: the block's last location line, kept even when

@@ -469,6 +469,69 @@ TEST_CASE("test shaper: Minitest's blocks are named by their Class#test line, -v
   CHECK(Contains(s, "\n4 runs, 3 assertions, 1 failures, 1 errors, 1 skips"));
 }
 
+TEST_CASE("test shaper: Python's doctest, run alone, keeps each failed example with its values") {
+  const std::string s = Shape("python3 -m doctest ledger/amounts.py", 1,
+                              testing::ReadFixture("test", "doctest_failing"));
+  INFO(s);
+  CHECK(s.starts_with("doctest: FAILED — 4 failed (exit 1)\n"
+                      "File \"/tmp/plugline-fx/test/ledger/ledger/amounts.py\", line 29, in amounts.split\n"
+                      "Failed example:\n    split(100, 3)\nExpected:\n    [34, 33, 33]\nGot:\n    [33, 33, 33]\n"));
+  // An example that raised: its frames in the user's code and the error; doctest's own frame
+  // and the line of stars between failures are counted.
+  CHECK(Contains(s, "      File \"/tmp/plugline-fx/test/ledger/ledger/amounts.py\", line 34, in split\n"
+                    "        base = total // parts\n"
+                    "    ZeroDivisionError: integer division or modulo by zero\n"));
+  CHECK_FALSE(Contains(s, "doctest.py"));
+  CHECK_FALSE(Contains(s, "*****"));
+  // The list of items with failures names them again: counted.
+  CHECK_FALSE(Contains(s, " of   4 in amounts.to_cents"));
+  CHECK(s.ends_with("\n***Test Failed*** 4 failures.\n"));
+
+  // -v: every example's "Trying:"/"Expecting:"/"ok" is counted; "Expected nothing" is a value.
+  const std::string v = Shape("python3 -m doctest -v ledger/text.py", 1,
+                              testing::ReadFixture("test", "doctest_failing_verbose"));
+  INFO(v);
+  CHECK(v.starts_with("doctest: FAILED — 4 failed, 2 passed (exit 1)\n"));
+  CHECK(Contains(v, "Failed example:\n    statement([])\nExpected nothing\nGot:\n    total           0.00\n"));
+  CHECK_FALSE(Contains(v, "Trying:"));
+  CHECK_FALSE(Contains(v, "Expecting:"));
+  CHECK(Contains(v, "\n6 tests in 4 items.\n2 passed and 4 failed.\n***Test Failed*** 4 failures.\n"));
+
+  // doctest.testmod() in a script: found by the output.
+  const std::string text = "**********************************************************************\n"
+                           "File \"ledger.py\", line 5, in __main__.cents\n"
+                           "Failed example:\n    cents(0.29)\nExpected:\n    29\nGot:\n    28\n"
+                           "**********************************************************************\n"
+                           "1 items had failures:\n   1 of   2 in __main__.cents\n"
+                           "***Test Failed*** 1 failures.\n";
+  auto match = MakeTestShaper()->Match("python3 ledger.py", text, 1);
+  REQUIRE(match.ok());
+  CHECK(match->matched);
+  REQUIRE_FALSE(match->signals.empty());
+  CHECK(match->signals.front() == "doctest");
+  const std::string script = Shape("python3 ledger.py", 1, text);
+  INFO(script);
+  CHECK(script.starts_with("doctest: FAILED — 1 failed (exit 1)\nFile \"ledger.py\", line 5, in __main__.cents\n"));
+  CHECK(Contains(script, "Got:\n    28\n"));
+}
+
+TEST_CASE("test shaper: pytest's doctest failures keep the failing example and what it printed, not the docstring above it") {
+  const std::string s = Shape("pytest --doctest-modules --doctest-continue-on-failure ledger", 1,
+                              testing::ReadFixture("test", "pytest_doctest_continue"));
+  INFO(s);
+  CHECK(s.starts_with("pytest: FAILED — 5 failed, 3 passed (exit 1)\n"
+                      "________________________ [doctest] ledger.amounts.split ________________________\n"
+                      "029     >>> split(100, 3)\nExpected:\n    [34, 33, 33]\nGot:\n    [33, 33, 33]\n"
+                      "/tmp/plugline-fx/test/ledger/ledger/amounts.py:29: DocTestFailure\n"
+                      "031     >>> split(10, 0)\n"
+                      "UNEXPECTED EXCEPTION: ZeroDivisionError('integer division or modulo by zero')\n"));
+  // The docstring's lines before the failing example are counted, and so is doctest's frame.
+  CHECK_FALSE(Contains(s, "027     >>> split(100, 4)"));
+  CHECK_FALSE(Contains(s, "/usr/lib/python3.11/doctest.py"));
+  CHECK(Contains(s, "    -total       1,204.50\n    +total        1204.50\n"));
+  CHECK(Contains(s, "025     >>> statement([])\nExpected nothing\nGot:\n    total           0.00\n"));
+}
+
 TEST_CASE("test shaper: a coverage report the run printed is kept, its rows past 30 counted") {
   const std::string passing = Shape("pytest --cov=pricing tests/test_money.py", 0,
                                     testing::ReadFixture("test", "pytest_cov_passing"));
