@@ -216,6 +216,22 @@ bool IsCaretsOnly(std::string_view line) {
          line.find_first_not_of(" \t^~") == std::string_view::npos;
 }
 
+bool IsPlatformFrame(std::string_view frame) {
+  if (!frame.starts_with("at ")) return false;
+  static constexpr std::string_view kPackages[] = {
+      "java.", "javax.", "jdk.", "sun.", "com.sun.", "kotlin.", "kotlinx.", "scala.",
+      "org.springframework.", "org.apache.", "org.hibernate.", "io.netty.", "reactor.", "akka.",
+      "org.eclipse.", "org.glassfish.", "com.fasterxml.", "ch.qos.", "org.slf4j.", "io.grpc.",
+      "okhttp3.", "io.undertow.", "org.junit.", "junit.", "org.opentest4j.", "org.testng.",
+      "org.gradle.", "worker.org.gradle.", "com.google.", "net.bytebuddy.", "System.",
+      "Microsoft."};
+  const std::string_view f = frame.substr(3);
+  for (std::string_view p : kPackages) {
+    if (f.starts_with(p)) return true;
+  }
+  return false;
+}
+
 namespace {
 
 // How far a line's text is indented, after a memory checker's "==1234== " prefix.

@@ -103,6 +103,11 @@ std::string_view Trim(std::string_view s);
 // tabs, '^' and '~', with at least one '^'. It points at what a location already says.
 bool IsCaretsOnly(std::string_view line);
 
+// A stack frame ("at pkg.Class.method(File.java:12)", trimmed) in the JVM's or .NET's platform or
+// a common framework (java., jdk., kotlin., org.junit., org.springframework., System.…): not
+// the user's code.
+bool IsPlatformFrame(std::string_view frame);
+
 // Lines that signal trouble in output no shaper understands (core/text.h; the shaping window
 // keeps such lines from the middle of an output too large to shape whole).
 using core::LooksLikeErrorLine;

@@ -184,9 +184,47 @@ std::string_view TrailingCode(std::string_view message, bool parens) {
   return code;
 }
 
+// Maven's level before a line: "[ERROR] ", "[WARNING] ", "[INFO] "; 0 when there is none.
+size_t MavenLevelLength(std::string_view line) {
+  for (std::string_view level : {"[ERROR] ", "[WARNING] ", "[INFO] "}) {
+    if (line.starts_with(level)) return level.size();
+  }
+  return 0;
+}
+
+// javac's errors as Maven's compiler plugin prints them: "[ERROR] /w/src/main/java/shop/
+// Money.java:[19,66] cannot find symbol" (and "[WARNING] …:[12,5] [deprecation] …"), the level
+// the severity, "path:[line,col]" the location. javac's "  symbol: …" and "  location: …" lines
+// follow, indented.
+std::optional<Problem> ParseMavenProblem(std::string_view line) {
+  if (!line.starts_with("[ERROR] ") && !line.starts_with("[WARNING] ")) return std::nullopt;
+  const size_t start = line.find(' ') + 1;
+  const size_t open = line.find(":[", start);
+  if (open == std::string_view::npos) return std::nullopt;
+  const std::string_view path = line.substr(start, open - start);
+  if (path.empty() || path.find(' ') != std::string_view::npos ||
+      (path.find('.') == std::string_view::npos && path.find('/') == std::string_view::npos)) {
+    return std::nullopt;
+  }
+  size_t i = open + 2;
+  const size_t digits = i;
+  while (i < line.size() && IsDigit(line[i])) ++i;
+  if (i == digits || i >= line.size() || line[i] != ',') return std::nullopt;
+  ++i;
+  while (i < line.size() && IsDigit(line[i])) ++i;
+  if (!line.substr(i).starts_with("] ")) return std::nullopt;
+  Problem p;
+  p.where = line.substr(start, i + 1 - start);
+  p.severity = line.substr(1, start - 3);
+  p.message = Trim(line.substr(i + 2));
+  if (p.message.empty()) return std::nullopt;
+  return p;
+}
+
 // The line as a problem, or nothing. `known` (the command names a linter) also accepts a
 // message with only a trailing code in parentheses, or none.
 std::optional<Problem> ParseProblem(std::string_view line, bool known) {
+  if (std::optional<Problem> maven = ParseMavenProblem(line)) return maven;
   auto [where_len, sep] = LocationOf(line);
   if (where_len == 0 && (line.starts_with(" ") || line.starts_with("\t"))) {
     // pyright indents its problems under each file's path: "  /w/a.py:3:8 - error: …".
@@ -280,7 +318,11 @@ bool IsCountsLine(std::string_view t) {
 
 // The tool's own totals and verdicts, kept at the end as printed.
 bool IsTotalsLine(std::string_view line) {
-  const std::string_view t = Trim(line);
+  const std::string_view t = Trim(line.substr(MavenLevelLength(line)));
+  if (MavenLevelLength(line) > 0 &&
+      (t == "BUILD FAILURE" || t == "BUILD SUCCESS" || t.starts_with("Failed to execute goal "))) {
+    return true;  // Maven's verdict, and why
+  }
   return (t.starts_with("Found ") && (t.find(" error") != std::string_view::npos ||
                                       t.find(" problem") != std::string_view::npos)) ||
          t.starts_with("Success: no issues found") || t.starts_with("All checks passed") ||
@@ -308,14 +350,39 @@ struct Parse {
 };
 enum : uint8_t { kOther, kProblem, kDetail, kTotals, kFraming, kBlank };
 
+// What Maven prints after a failed build to say where help is.
+bool IsMavenHelp(std::string_view line) {
+  if (!line.starts_with("[ERROR]")) return false;
+  const std::string_view t = Trim(line.substr(7));
+  return t.empty() || t.starts_with("-> [Help ") || t.starts_with("[Help ") ||
+         t.starts_with("To see the full stack trace of the errors") ||
+         t.starts_with("Re-run Maven using the -X switch") ||
+         t.starts_with("For more information about the errors and possible solutions") ||
+         t.starts_with("After correcting the problems");
+}
+
 Parse ParseLint(const std::vector<std::string_view>& lines, bool known) {
   Parse p;
   p.role.assign(lines.size(), kOther);
+  // Maven repeats the compiler's errors under "[ERROR] Failed to execute goal …": from there
+  // its "[ERROR] " lines say again what was shown.
+  bool maven_repeat = false;
   for (size_t i = 0; i < lines.size(); ++i) {
     const std::string_view line = lines[i];
     if (Trim(line).empty()) {
       p.role[i] = kBlank;
       continue;
+    }
+    if (IsMavenHelp(line)) {
+      p.role[i] = kFraming;
+      continue;
+    }
+    if (maven_repeat && line.starts_with("[ERROR] ")) {
+      p.role[i] = kFraming;
+      continue;
+    }
+    if (line.starts_with("[ERROR] Failed to execute goal ") && !p.problems.empty()) {
+      maven_repeat = true;
     }
     std::optional<Problem> problem = ParseProblem(line, known);
     if (!problem) problem = ParseUnformatted(line, known);
@@ -466,8 +533,9 @@ class LintShaper final : public core::Shaper {
 
   absl::StatusOr<core::MatchResult> Match(std::string_view command, std::string_view snippet,
                                           std::optional<int>) override {
-    const bool known = IsLinter(ToolName(command));
-    size_t problems = 0, others = 0, totals = 0;
+    const std::string tool = ToolName(command);
+    const bool known = IsLinter(tool);
+    size_t problems = 0, others = 0, totals = 0, maven_rows = 0;
     std::string_view tty_where;
     for (std::string_view line : core::SplitLines(snippet)) {
       if (Trim(line).empty()) continue;
@@ -479,6 +547,7 @@ class LintShaper final : public core::Shaper {
         ++problems;
         continue;
       }
+      if (ParseMavenProblem(line)) ++maven_rows;
       if (ParseProblem(line, known) || ParseUnformatted(line, known)) {
         ++problems;
       } else if (IsTotalsLine(line)) {
@@ -486,6 +555,10 @@ class LintShaper final : public core::Shaper {
       } else if (!IsFraming(line) && line[0] != ' ' && line[0] != '\t') {
         ++others;
       }
+    }
+    if (maven_rows > 0 && (tool == "mvn" || tool == "mvnw" ||
+                           snippet.find("COMPILATION ERROR") != std::string_view::npos)) {
+      return core::MatchResult{true, 0.9, {"output: Maven's compiler errors"}};
     }
     if (known && (problems > 0 || totals > 0)) {
       return core::MatchResult{true, 0.95, {StrCat("command: ", ToolName(command))}};

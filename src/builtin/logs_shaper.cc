@@ -848,19 +848,8 @@ bool IsLibraryFrame(std::string_view line) {
   for (std::string_view p : kPaths) {
     if (t.find(p) != npos) return true;
   }
-  if (at) {
-    // Java, Kotlin, Scala, .NET frames of the platform and common frameworks.
-    static constexpr std::string_view kPackages[] = {
-        "java.", "javax.", "jdk.", "sun.", "com.sun.", "kotlin.", "kotlinx.", "scala.",
-        "org.springframework.", "org.apache.", "org.hibernate.", "io.netty.", "reactor.",
-        "akka.", "org.eclipse.", "org.glassfish.", "com.fasterxml.", "ch.qos.", "org.slf4j.",
-        "io.grpc.", "okhttp3.", "io.undertow.", "org.junit.", "com.google.", "net.bytebuddy.",
-        "System.", "Microsoft."};
-    std::string_view f = t.substr(3);
-    for (std::string_view p : kPackages) {
-      if (f.starts_with(p)) return true;
-    }
-  }
+  // Java, Kotlin, Scala, .NET frames of the platform and common frameworks.
+  if (at && IsPlatformFrame(t)) return true;
   return false;
 }
 

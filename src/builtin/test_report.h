@@ -31,6 +31,7 @@ enum class TestRunner {
   kCatch2,
   kMinitest,
   kDoctest,  // Python's doctest module (python -m doctest, doctest.testmod())
+  kSurefire,  // Maven's Surefire and Failsafe plugins (mvn test, mvn verify)
 };
 
 std::string_view RunnerName(TestRunner runner);

@@ -1416,6 +1416,123 @@ void ParseCatch2(const std::vector<std::string_view>& lines, TestReport& report)
   close();
 }
 
+// ---- Maven (Surefire, Failsafe) -------------------------------------------------------------
+
+// A Maven log line's text after its level: "[ERROR] Tests run: 3, …" -> "Tests run: 3, …".
+// `prefixed` says whether the line had a level at all.
+std::string_view MavenText(std::string_view line, bool* prefixed) {
+  for (std::string_view level : {"[INFO]", "[ERROR]", "[WARNING]", "[WARN]", "[DEBUG]"}) {
+    if (line.starts_with(level)) {
+      *prefixed = true;
+      line.remove_prefix(level.size());
+      if (line.starts_with(" ")) line.remove_prefix(1);
+      return line;
+    }
+  }
+  *prefixed = false;
+  return line;
+}
+
+// "Failures: 8" in "Tests run: 418, Failures: 8, Errors: 3, Skipped: 1".
+std::optional<uint64_t> NumberAfter(std::string_view text, std::string_view label) {
+  const size_t at = text.find(label);
+  if (at == std::string_view::npos) return std::nullopt;
+  return LeadingNumber(text.substr(at + label.size()));
+}
+
+// What Maven prints after a failed build to say where help is: counted.
+bool IsMavenHelp(std::string_view t) {
+  return t.starts_with("-> [Help ") || t.starts_with("[Help ") ||
+         t.starts_with("To see the full stack trace of the errors") ||
+         t.starts_with("Re-run Maven using the -X switch") ||
+         t.starts_with("For more information about the errors and possible solutions") ||
+         t.starts_with("Please refer to dump files") || t.starts_with("After correcting the problems");
+}
+
+// Maven running Surefire (mvn test) or Failsafe (mvn verify): "Running shop.CartTest", a line
+// per class ("Tests run: 6, Failures: 1, … <<< FAILURE! - in shop.CartTest"), a block per
+// failed test ("[ERROR] countsUnits(shop.CartTest)  Time elapsed: 0 s  <<< FAILURE!" — Surefire 3
+// writes "shop.CartTest.countsUnits -- Time elapsed: …" — then the exception and its frames,
+// to a blank line), then "Results:": "Failures:"/"Errors:" with a line per failed test
+// ("  CartTest.countsUnits:19 expected:<3> but was:<2>"), the module's totals ("Tests run: 418,
+// Failures: 8, Errors: 3, Skipped: 1"), and the build's verdict ("BUILD FAILURE", "Failed to
+// execute goal …"). A multi-module build repeats it per module and ends with the Reactor
+// Summary, a line per module.
+void ParseSurefire(const std::vector<std::string_view>& lines, TestReport& report) {
+  TestFailure* current = nullptr;
+  bool results = false;  // in a module's "Results:" section
+  auto close = [&] {
+    CloseFailure(report, current);
+    current = nullptr;
+  };
+  for (std::string_view line : lines) {
+    bool prefixed = false;
+    const std::string_view text = MavenText(line, &prefixed);
+    const std::string_view t = Trim(text);
+    if (current != nullptr) {
+      if (!prefixed && !t.empty()) {
+        current->detail.push_back(line);
+        continue;
+      }
+      close();
+    }
+    if (!prefixed) continue;
+    if ((t.ends_with("<<< FAILURE!") || t.ends_with("<<< ERROR!")) && !t.starts_with("Tests run:")) {
+      std::string_view name = t.substr(0, t.find(" Time elapsed"));
+      name = Trim(name);
+      if (name.ends_with(" --")) name.remove_suffix(3);
+      report.failures.push_back(TestFailure{name, {line}});
+      current = &report.failures.back();
+      report.has_results = true;
+      continue;
+    }
+    if (t.starts_with("Tests run: ")) {
+      report.has_results = true;
+      if (t.find("Time elapsed") != std::string_view::npos || t.find(" - in ") != std::string_view::npos) {
+        continue;  // a class's line: counted
+      }
+      results = false;
+      report.totals.push_back(line);
+      Add(report.counts.total, NumberAfter(t, "Tests run: "));
+      Add(report.counts.failed, NumberAfter(t, "Failures: "));
+      Add(report.counts.errors, NumberAfter(t, "Errors: "));
+      Add(report.counts.skipped, NumberAfter(t, "Skipped: "));
+      continue;
+    }
+    if (t == "Results:" || t == "Results :") {
+      results = true;
+      continue;
+    }
+    if (results) {
+      // "  CartTest.countsUnits:19 expected:<3> but was:<2>" under "Failures:" or "Errors:".
+      if (text.starts_with("  ") && !t.empty()) report.index.push_back(line);
+      continue;
+    }
+    if (t == "BUILD FAILURE" || t == "BUILD SUCCESS") {
+      report.totals.push_back(line);
+      continue;
+    }
+    // The Reactor Summary's line for a module that failed: "shop-core ..... FAILURE [  2.1 s]".
+    if (t.find(" FAILURE [") != std::string_view::npos && t.find(" .") != std::string_view::npos) {
+      report.problems.push_back(line);
+      continue;
+    }
+    // Why the build stopped, and errors outside the tests (a compilation error, a plugin that
+    // failed): kept, without Maven's pointers to help.
+    if (line.starts_with("[ERROR]") && !t.empty() && !IsMavenHelp(t) &&
+        !t.starts_with("Please refer to ")) {
+      report.problems.push_back(line);
+    }
+  }
+  close();
+  // Maven's totals count the tests run, of which those neither failed nor skipped passed.
+  const TestCounts& c = report.counts;
+  if (c.total) {
+    const uint64_t not_passed = c.failed.value_or(0) + c.errors.value_or(0) + c.skipped.value_or(0);
+    if (*c.total >= not_passed) report.counts.passed = *c.total - not_passed;
+  }
+}
+
 // ---- doctest (Python) -----------------------------------------------------------------------
 
 // A failure's heading: 'File "ledger/amounts.py", line 29, in amounts.split' after a line of
@@ -1540,6 +1657,7 @@ std::string_view RunnerName(TestRunner runner) {
     case TestRunner::kCatch2: return "catch2";
     case TestRunner::kMinitest: return "minitest";
     case TestRunner::kDoctest: return "doctest";
+    case TestRunner::kSurefire: return "mvn";
   }
   return "tests";
 }
@@ -1582,6 +1700,12 @@ RunnerGuess GuessRunner(std::string_view command, std::string_view output) {
   if (tool == "rspec") consider(TestRunner::kRspec, 0.95, "command: rspec");
   if (tool == "phpunit") consider(TestRunner::kPhpunit, 0.95, "command: phpunit");
   if (tool == "doctest") consider(TestRunner::kDoctest, 0.95, "command: python -m doctest");
+  // Maven: what its test plugins print (a build that stops before the tests is a build's).
+  const bool surefire = has(" T E S T S") || has_line_start("[INFO] Tests run: ") ||
+                        has_line_start("[ERROR] Tests run: ") || has_line_start("[WARNING] Tests run: ");
+  if ((tool == "mvn" || tool == "mvnw") && surefire) {
+    consider(TestRunner::kSurefire, 0.95, "command: mvn, with test results");
+  }
 
   // From the output, for wrappers (npm test, make check, a script) and saved output.
   if (has("test session starts") ||
@@ -1626,6 +1750,7 @@ RunnerGuess GuessRunner(std::string_view command, std::string_view output) {
   if (has("PHPUnit ") && has(" by Sebastian Bergmann")) {
     consider(TestRunner::kPhpunit, 0.9, "output: PHPUnit banner");
   }
+  if (surefire && has("Tests run: ")) consider(TestRunner::kSurefire, 0.85, "output: Maven Surefire");
   // doctest.testmod() in a script, or saved output.
   if (has("\nFailed example:\n") && (has("***Test Failed*** ") || has("\nExpected:\n") ||
                                       has("\nException raised:\n"))) {
@@ -1666,6 +1791,7 @@ TestReport ParseTestOutput(TestRunner runner, const std::vector<std::string_view
     case TestRunner::kCatch2: ParseCatch2(lines, report); break;
     case TestRunner::kMinitest: ParseMinitest(lines, report); break;
     case TestRunner::kDoctest: ParseDoctest(lines, report); break;
+    case TestRunner::kSurefire: ParseSurefire(lines, report); break;
   }
   return report;
 }

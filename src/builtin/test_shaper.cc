@@ -35,6 +35,8 @@ bool IsBlankLine(std::string_view s) { return Trim(s).empty(); }
 // not the user's code.
 bool IsLibraryFrame(std::string_view line) {
   std::string_view t = Trim(line);
+  // A JVM trace's "... 33 more": the frames a cause shares with the trace above it.
+  if (t.starts_with("... ") && t.ends_with(" more")) return true;
   // "at f (x.js:1:2)", "File \"x.py\", line 3", "f (x.js:1:2)" (TAP stacks), "❯ x.ts:1:2",
   // Go's "\t/usr/lib/go/src/x.go:12 +0x1d", Rust's "at /rustc/.../x.rs:5".
   bool frame = t.starts_with("at ") || t.starts_with("File \"") || t.starts_with("❯ ") ||
@@ -51,7 +53,7 @@ bool IsLibraryFrame(std::string_view line) {
   for (std::string_view lib : kLibraries) {
     if (t.find(lib) != std::string_view::npos) return true;
   }
-  return false;
+  return IsPlatformFrame(t);
 }
 
 // Lines that carry the substance of a failure: the assertion, the error, the location.
@@ -580,6 +582,32 @@ bool NamesMoreFully(std::string_view line, std::string_view name) {
   return false;
 }
 
+// Maven's list of failures names a test "CartTest.countsUnits:19 expected:<3> but was:<2>"
+// (after its level, "[ERROR]   "), where the failure's heading was "countsUnits(shop.CartTest)"
+// (Surefire 2) or "shop.CartTest.countsUnits" (Surefire 3): the same test when the heading has
+// its class and its method.
+bool MavenListNames(std::string_view line, const TestFailure& failure) {
+  std::string_view t = Trim(line);
+  if (t.starts_with("[")) t = Trim(t.substr(std::min(t.size(), t.find(']') + 1)));
+  std::string_view word = t.substr(0, std::min(t.size(), t.find(' ')));
+  if (const size_t colon = word.find(':'); colon != std::string_view::npos) {
+    word = word.substr(0, colon);
+  }
+  const size_t dot = word.rfind('.');
+  if (dot == std::string_view::npos || dot == 0 || dot + 1 == word.size()) return false;
+  const std::string_view cls = word.substr(0, dot), method = word.substr(dot + 1);
+  const std::string_view heading = failure.name;
+  const size_t m = heading.find(method);
+  if (m == std::string_view::npos) return false;
+  for (size_t c = heading.find(cls); c != std::string_view::npos; c = heading.find(cls, c + 1)) {
+    const size_t end = c + cls.size();
+    const bool starts = c == 0 || heading[c - 1] == '.' || heading[c - 1] == '(';
+    const bool ends = end == heading.size() || heading[end] == '.' || heading[end] == ')';
+    if (starts && ends) return true;
+  }
+  return false;
+}
+
 // True when `line` holds a location its failure's block does not: RSpec's rerun command
 // "rspec ./spec/cart_spec.rb:14 # Cart#add counts items" names the example's line (or its id,
 // "./spec/cart_spec.rb[1:3:3]"), where the block shows only the frames' lines.
@@ -806,7 +834,10 @@ class TestShaper final : public core::Shaper {
       bool shown = false;
       bool fuller = false;
       for (const TestFailure& failure : report.failures) {
-        if (!NamesTest(line, failure.name)) continue;
+        if (!NamesTest(line, failure.name) &&
+            !(report.runner == TestRunner::kSurefire && MavenListNames(line, failure))) {
+          continue;
+        }
         shown = true;
         fuller = fuller || NamesMoreFully(line, failure.name) || LocatesBeyond(line, failure);
       }

@@ -123,6 +123,33 @@ TEST_CASE(
   CHECK(core::SplitLines(p.summary).front() == "pylint: failed — 18 problems in 2 files (exit 20)");
 }
 
+TEST_CASE("lint: Maven's compiler errors are read by their level and [line,col], the repeat after the goal counted") {
+  const std::string output = Fixture("maven-compile-many");
+  const std::string command = "mvn -o -B compile";
+  CHECK(Confidence(MakeLintShaper(), command, output) >= 0.9);
+  // The logs shaper reads Maven's [INFO]/[ERROR] levels too, with less confidence.
+  CHECK(Confidence(MakeLogsShaper(), command, output) < 0.9);
+  const core::ShapeOutput shaped = Shape(command, output, 1);
+  REQUIRE(shaped.render_mode == RenderMode::kSummary);
+  const std::string& s = shaped.summary;
+  INFO(s);
+  CHECK(s.starts_with("mvn: failed — 49 errors in 8 files (exit 1)\n"
+                      "[ERROR] /tmp/plugline-fixtures/maven/shop/src/main/java/shop/Shipment.java:[7,51] "
+                      "incompatible types: int cannot be converted to java.lang.String\n"));
+  CHECK(Contains(s, "  symbol:   method addd(java.lang.String)\n"));
+  CHECK(Contains(s, "/shop/Coupon.java:[11,34] (variable Money, class shop.Coupon); "));
+  // Every error's location, once: Maven's second list of them (under "Failed to execute goal")
+  // and its help lines are counted.
+  for (std::string_view line : core::SplitLines(output)) {
+    if (!line.starts_with("[ERROR] /")) continue;
+    const std::string_view where = line.substr(8, line.find("] ", 8) - 7);
+    CHECK_MESSAGE(Contains(s, where), where);
+  }
+  CHECK_FALSE(Contains(s, "[Help 1]"));
+  CHECK_FALSE(Contains(s, "[ERROR]   symbol:"));
+  CHECK(Contains(s, "\n[INFO] 49 errors \n[INFO] BUILD FAILURE\n[ERROR] Failed to execute goal "));
+}
+
 TEST_CASE("lint: pyright's indented problems and their continuation lines") {
   const std::string output = Fixture("pyright-failing");
   // Under 30 problems with file-path lines between: a summary without the path lines.

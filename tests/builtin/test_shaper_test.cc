@@ -532,6 +532,51 @@ TEST_CASE("test shaper: pytest's doctest failures keep the failing example and w
   CHECK(Contains(s, "025     >>> statement([])\nExpected nothing\nGot:\n    total           0.00\n"));
 }
 
+TEST_CASE("test shaper: Maven's Surefire failures keep the exception and the user's frames, its list and help counted") {
+  const std::string s = Shape("mvn -o -B -DtrimStackTrace=false test", 1,
+                              testing::ReadFixture("test", "maven_test_full_traces"));
+  INFO(s);
+  CHECK(s.starts_with("mvn: FAILED — 8 failed, 3 errors, 406 passed, 1 skipped (exit 1)\n"
+                      "[ERROR] partsAddUp[36: split(2,221, 3)](shop.SplitTableTest)  Time elapsed: "));
+  CHECK(Contains(s, "[ERROR] totalOfUnknownIsZero(shop.CartTest)  Time elapsed: 0 s  <<< ERROR!\n"
+                    "java.lang.NullPointerException: Cannot invoke \"shop.Money.times(int)\" because the "
+                    "return value of \"java.util.Map.get(Object)\" is null\n"
+                    "\tat shop.Cart.total(Cart.java:25)\n"
+                    "\tat shop.CartTest.totalOfUnknownIsZero(CartTest.java:35)\n"));
+  // JUnit's, reflection's and Surefire's frames, and a cause's "... 33 more", are counted.
+  CHECK_FALSE(Contains(s, "at org.junit."));
+  CHECK_FALSE(Contains(s, "ForkedBooter"));
+  CHECK_FALSE(Contains(s, "... 33 more"));
+  CHECK(Contains(s, "Caused by: java.lang.AssertionError: expected:<0.34> but was:<0.33>\n"));
+  // The Results list names the tests shown above: counted. Maven's help lines too.
+  CHECK_FALSE(Contains(s, "[ERROR]   CartTest.countsUnits:19"));
+  CHECK(Contains(s, "… 11 lines of the runner's list of failures omitted\n"));
+  CHECK_FALSE(Contains(s, "[Help 1]"));
+  CHECK(Contains(s, "\n[ERROR] Failed to execute goal org.apache.maven.plugins:maven-surefire-plugin"));
+  CHECK(Contains(s, "\n[ERROR] Tests run: 418, Failures: 8, Errors: 3, Skipped: 1\n[INFO] BUILD FAILURE\n"));
+
+  const std::string passed = Shape("mvn test", 0, testing::ReadFixture("test", "maven_test_passing"));
+  CHECK(passed.starts_with("mvn: passed — 2 passed · [INFO] Tests run: 2, Failures: 0, Errors: 0, Skipped: 0"));
+
+  // Surefire 3 names a failure "class.method -- Time elapsed"; a list entry names it again.
+  const std::string three = Shape("mvn test", 1,
+      "[INFO] Running shop.CartTest\n"
+      "[ERROR] Tests run: 2, Failures: 1, Errors: 0, Skipped: 0, Time elapsed: 0.01 s <<< FAILURE! -- in shop.CartTest\n"
+      "[ERROR] shop.CartTest.countsUnits -- Time elapsed: 0.005 s <<< FAILURE!\n"
+      "java.lang.AssertionError: expected:<3> but was:<2>\n"
+      "\tat org.junit.Assert.fail(Assert.java:89)\n"
+      "\tat shop.CartTest.countsUnits(CartTest.java:19)\n\n"
+      "[INFO] Results:\n[INFO] \n[ERROR] Failures: \n"
+      "[ERROR]   CartTest.countsUnits:19 expected:<3> but was:<2>\n[INFO] \n"
+      "[ERROR] Tests run: 2, Failures: 1, Errors: 0, Skipped: 0\n[INFO] BUILD FAILURE\n");
+  INFO(three);
+  CHECK(three.starts_with("mvn: FAILED — 1 failed, 1 passed (exit 1)\n"
+                          "[ERROR] shop.CartTest.countsUnits -- Time elapsed: 0.005 s <<< FAILURE!\n"
+                          "java.lang.AssertionError: expected:<3> but was:<2>\n"
+                          "\tat shop.CartTest.countsUnits(CartTest.java:19)\n"));
+  CHECK_FALSE(Contains(three, "[ERROR]   CartTest.countsUnits:19"));
+}
+
 TEST_CASE("test shaper: a coverage report the run printed is kept, its rows past 30 counted") {
   const std::string passing = Shape("pytest --cov=pricing tests/test_money.py", 0,
                                     testing::ReadFixture("test", "pytest_cov_passing"));
