@@ -32,9 +32,11 @@
 #include <array>
 #include <cstring>
 #include <unordered_map>
+#include "absl/container/flat_hash_set.h"
 
 #include "builtin/builtin_shapers.h"
 #include "builtin/common.h"
+#include "builtin/diagnostic_groups.h"
 #include "core/strings.h"
 #include "core/text.h"
 
@@ -968,6 +970,51 @@ void LineKey(std::string_view line, std::string_view ts, MaskedHasher& out) {
   MaskInto(line, out);
 }
 
+// The request a line logs ("GET /user/1005"), else its first word that starts with '/'
+// ("/user/1005" in "Exception on /user/1005 [GET]"); empty when it names neither.
+std::string_view PathOf(std::string_view line) {
+  line = line.substr(0, 2048);
+  size_t path_end = 0;
+  if (const size_t at = core::FindRequest(line, 0, &path_end); at != npos) {
+    return line.substr(at, path_end - at);
+  }
+  for (size_t at = line.find(" /"); at != npos; at = line.find(" /", at + 2)) {
+    size_t end = at + 1;
+    while (end < line.size() && !IsSpace(line[end]) && line[end] != '"' && line[end] != '\'' &&
+           line[end] != ',') {
+      ++end;
+    }
+    if (end - at > 2) return line.substr(at + 1, end - at - 1);
+  }
+  return {};
+}
+
+// The URL or file paths a line names, as they are (not masked): the path of the request it
+// logs ("GET /user/1005"), else its words that start with '/' ("Exception on /user/1005
+// [GET]"), up to three.
+void AddPaths(std::string_view line, MaskedHasher& out) {
+  line = line.substr(0, 2048);
+  size_t path_end = 0;
+  if (const size_t at = core::FindRequest(line, 0, &path_end); at != npos) {
+    out.Add('\x01');
+    const std::string_view path = line.substr(at, path_end - at);
+    out.Add(path.data(), std::min(path.size(), MaskedHasher::kMaxPiece), path.data(),
+            path.data() + path.size());
+    return;
+  }
+  size_t found = 0;
+  for (size_t at = line.find(" /"); at != npos && found < 3; at = line.find(" /", at + 2)) {
+    size_t end = at + 1;
+    while (end < line.size() && !IsSpace(line[end]) && line[end] != '"' && line[end] != '\'') ++end;
+    const std::string_view path = line.substr(at + 1, end - at - 1);
+    if (path.size() < 2) continue;
+    out.Add('\x01');
+    out.Add(path.data(), std::min(path.size(), MaskedHasher::kMaxPiece), path.data(),
+            path.data() + path.size());
+    ++found;
+  }
+}
+
 // ---- the summary ----------------------------------------------------------------------------
 
 enum class Cat : uint8_t { kChatter, kWarning, kError, kProblem, kClient };
@@ -984,6 +1031,8 @@ struct Group {
   size_t last = 0;
   uint64_t count = 0;
   uint64_t repeat_lines = 0;  // lines of the entries after the first
+  uint64_t shape = 0;  // the masked text's hash, paths masked too: entries alike but for them
+  std::vector<size_t> members;  // a failure's repeats (entry indices), whose paths are listed
   bool shown = false;
 };
 
@@ -1129,6 +1178,13 @@ class LogsShaper final : public core::Shaper {
         if (li.kind == Kind::kEntry) {
           e.level = li.level;
           ++level_counts[li.level];
+          // An entry that records a request and its status ("INFO werkzeug: … \"GET /x
+          // HTTP/1.1\" 500 -", "GET /x 400 33µs", {"path": "/x", "status": 500}).
+          if (uint16_t status = core::RequestStatus(lines[i]); status != 0) {
+            e.status = status;
+            ++status_counts[status];
+            ++requests;
+          }
         } else if (li.kind == Kind::kAccess) {
           e.status = li.status;
           ++status_counts[li.status];
@@ -1141,11 +1197,12 @@ class LogsShaper final : public core::Shaper {
 
     // What each entry is: an error, a warning, a 4xx, trouble without a level, or chatter.
     for (Entry& e : entries) {
+      const bool leveled = info[e.begin].kind == Kind::kEntry;
       if (e.status >= 500) {
         e.cat = Cat::kError;
-      } else if (e.status >= 400) {
+      } else if (e.status >= 400 && !(leveled && (IsErrorLevel(e.level) || e.level == kWarn))) {
         e.cat = Cat::kClient;
-      } else if (e.status != 0) {
+      } else if (e.status != 0 && !leveled) {
         e.cat = Cat::kChatter;
       } else if (IsErrorLevel(e.level)) {
         e.cat = Cat::kError;
@@ -1178,11 +1235,19 @@ class LogsShaper final : public core::Shaper {
       if (e.cat == Cat::kChatter) continue;
       size_t cat = static_cast<size_t>(e.cat);
       bool fold = e.cat == Cat::kError || e.cat == Cat::kProblem || cat_count[cat] > kFewLines;
+      // The failed request logged next to a traceback (before or after it) stays with it.
+      auto traceback = [&](size_t j) {
+        return j < entries.size() && entries[j].cat == Cat::kError && entries[j].end - entries[j].begin > 2;
+      };
+      if (e.status >= 500 && e.end - e.begin == 1 && ((k > 0 && traceback(k - 1)) || traceback(k + 1))) {
+        fold = false;
+      }
       size_t cap = e.cat == Cat::kError     ? kMaxErrorGroups
                    : e.cat == Cat::kProblem ? kMaxProblemGroups
                    : e.cat == Cat::kWarning ? kMaxWarningGroups
                                             : kMaxClientGroups;
       size_t g = groups.size();
+      uint64_t shape = 0;
       if (fold) {
         // Requests repeat only with the same status (the mask would hide it).
         MaskedHasher hasher(cat * 1000 + e.status);
@@ -1194,6 +1259,12 @@ class LogsShaper final : public core::Shaper {
             break;
           }
         }
+        shape = hasher.Finish();
+        // An error with a traceback is told from another by its paths: "Exception on
+        // /user/1005" and "… /user/1010" are not repeats, whatever their digits (the second
+        // is shown by its first and last lines, WriteAlike). One-line failures that differ in
+        // their paths are repeats whose paths the marker lists.
+        if (e.cat == Cat::kError && e.end - e.begin > 2) AddPaths(lines[e.begin], hasher);
         uint64_t h = hasher.Finish();
         auto [it, inserted] = by_key.emplace(h, groups.size());
         g = it->second;
@@ -1202,6 +1273,7 @@ class LogsShaper final : public core::Shaper {
           ++group.count;
           group.last = k;
           group.repeat_lines += e.end - e.begin;
+          if (e.cat == Cat::kError || e.cat == Cat::kClient) group.members.push_back(k);
           group_of[k] = static_cast<int64_t>(g);
           continue;
         }
@@ -1209,6 +1281,7 @@ class LogsShaper final : public core::Shaper {
       Group group;
       group.first = group.last = k;
       group.count = 1;
+      group.shape = shape;
       group.shown = shown_groups[cat] < cap;
       if (group.shown) ++shown_groups[cat];
       groups.push_back(group);
@@ -1263,13 +1336,16 @@ class LogsShaper final : public core::Shaper {
       const int64_t g = group_of[k];
       if (entries[k].cat == Cat::kError && g >= 0 && groups[static_cast<size_t>(g)].shown &&
           groups[static_cast<size_t>(g)].first == k && !NamesRequest(lines[entries[k].begin]) &&
-          entries[k - 1].cat != Cat::kError && NamesRequest(lines[entries[k - 1].begin])) {
+          entries[k - 1].cat != Cat::kError && NamesRequest(lines[entries[k - 1].begin]) &&
+          // Not when the request that failed is logged after the error, with its status.
+          !(k + 1 < entries.size() && entries[k + 1].status >= 500)) {
         leads_to_error[k - 1] = true;
       }
     }
 
     uint64_t accounted_elsewhere = 0;  // lines an Elided() marker stands for
     size_t full_errors = 0;
+    absl::flat_hash_set<uint64_t> shown_shapes;  // of the error entries shown
     for (size_t k = 0; k < entries.size(); ++k) {
       const Entry& e = entries[k];
       int64_t g = group_of[k];
@@ -1288,8 +1364,16 @@ class LogsShaper final : public core::Shaper {
       const Group& group = groups[static_cast<size_t>(g)];
       if (group.first != k) continue;  // a repeat, counted under the first
       flush_gap();
-      bool full = e.cat != Cat::kError || full_errors++ < kFullErrorGroups;
-      WriteEntry(lines, info, e.begin, e.end, full, out);
+      // An error like one shown in full but for its paths (the same traceback for another
+      // user's request): its first and last lines.
+      const bool alike = e.cat == Cat::kError && e.end - e.begin > 2 && group.shape != 0 &&
+                         !shown_shapes.insert(group.shape).second;
+      bool full = e.cat != Cat::kError || (!alike && full_errors++ < kFullErrorGroups);
+      if (alike) {
+        WriteAlike(lines, e.begin, e.end, out);
+      } else {
+        WriteEntry(lines, info, e.begin, e.end, full, out);
+      }
       if (group.count > 1) {
         uint64_t repeats = group.count - 1;
         std::string_view last = info[entries[group.last].begin].ts;
@@ -1297,7 +1381,25 @@ class LogsShaper final : public core::Shaper {
         std::string what = StrCat(repeats == 1 ? "repeat" : "repeats", " of the ",
                                   single ? "line" : "entry", " above");
         if (!last.empty()) StrAppend(&what, " (last at ", last, ")");
-        if (single) {
+        // The requests or paths the repeats name, when they are not all the first's.
+        std::vector<std::string_view> paths;
+        const std::string_view first_path = PathOf(lines[e.begin]);
+        bool differ = false;
+        for (size_t m : group.members) {
+          paths.push_back(PathOf(lines[entries[m].begin]));
+          differ = differ || paths.back() != first_path;
+        }
+        if (differ && paths.size() == repeats) {
+          std::string like = StrCat(core::FormatCount(repeats), " more like the ",
+                                    single ? "line" : "entry", " above");
+          if (!last.empty()) StrAppend(&like, " (last at ", last, ")");
+          WriteLocationList(StrCat(like, core::kListAt),
+                            StrCat(single ? "lines" : "entries", " like it", core::kListAlsoAt),
+                            paths.size(), group.repeat_lines, out,
+                            [&](size_t i, std::string* text) {
+                              text->append(paths[i].empty() ? std::string_view("(no path)") : paths[i]);
+                            });
+        } else if (single) {
           out.ElidedLines(repeats, what);
         } else {
           out.Elided(repeats, what);
@@ -1359,6 +1461,19 @@ class LogsShaper final : public core::Shaper {
 
   // An entry: its first line, then what follows it without library stack frames and ^~~
   // markers; very long ones keep their head and tail.
+  // An entry whose lines are those of one shown above but for their paths and numbers: its
+  // first line and its last (the exception with its message), the others counted.
+  static void WriteAlike(const std::vector<std::string_view>& lines, size_t b, size_t e,
+                         SummaryWriter& out) {
+    size_t last = e - 1;
+    while (last > b && Trim(lines[last]).empty()) --last;
+    out.Line(lines[b]);
+    const size_t between = last - b - 1;
+    out.ElidedLines(between, StrCat(between == 1 ? "line" : "lines",
+                                    " omitted, as in the entry like it above"));
+    if (last > b) out.Line(lines[last]);
+  }
+
   static void WriteEntry(const std::vector<std::string_view>& lines,
                          const std::vector<LineInfo>& info, size_t b, size_t e, bool full,
                          SummaryWriter& out) {

@@ -444,12 +444,6 @@ constexpr size_t kErrorLineScanBytes = 4096;
 
 bool IsDigitAt(std::string_view s, size_t i) { return i < s.size() && s[i] >= '0' && s[i] <= '9'; }
 
-// A 5xx status at `at`: three digits, the first 5, then the end or a space.
-bool ServerErrorStatusAt(std::string_view s, size_t at) {
-  return at + 2 < s.size() && s[at] == '5' && IsDigitAt(s, at + 1) && IsDigitAt(s, at + 2) &&
-         (at + 3 == s.size() || s[at + 3] == ' ');
-}
-
 }  // namespace
 
 size_t FindRequest(std::string_view line, size_t from, size_t* path_end) {
@@ -473,11 +467,46 @@ size_t FindRequest(std::string_view line, size_t from, size_t* path_end) {
   return best;
 }
 
-bool IsFailedRequestLine(std::string_view line) {
-  // Every such line has " 5" (its status): one scan for the many lines that have not.
-  if (line.find(" 5") == std::string_view::npos) return false;
-  // `"GET /orders/42 HTTP/1.1" 500 59` (common/combined log format, Python's servers, uvicorn,
-  // gunicorn): the status after the quoted request line.
+namespace {
+
+// A status at `at`: three digits from 100 to 599, then the end or a character that is not a
+// digit or a letter; 0 when there is none.
+uint16_t StatusAt(std::string_view s, size_t at) {
+  if (!IsDigitAt(s, at) || !IsDigitAt(s, at + 1) || !IsDigitAt(s, at + 2)) return 0;
+  if (at + 3 < s.size()) {
+    const char c = s[at + 3];
+    if ((c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')) return 0;
+  }
+  const int status = (s[at] - '0') * 100 + (s[at + 1] - '0') * 10 + (s[at + 2] - '0');
+  return status >= 100 && status <= 599 ? static_cast<uint16_t>(status) : 0;
+}
+
+// `"status": 500`, `"status":500`, `status=500`, `"statusCode": 404`: the value of a status
+// field.
+uint16_t StatusField(std::string_view line) {
+  static constexpr std::string_view kKeys[] = {"\"status\"", "\"status_code\"", "\"statusCode\"",
+                                               "status=", "status_code=", "statusCode="};
+  for (std::string_view key : kKeys) {
+    for (size_t at = line.find(key); at != std::string_view::npos; at = line.find(key, at + 1)) {
+      if (key.front() != '"' && at > 0 && line[at - 1] != ' ' && line[at - 1] != '\t') continue;
+      size_t i = at + key.size();
+      if (key.front() == '"') {
+        while (i < line.size() && line[i] == ' ') ++i;
+        if (i >= line.size() || line[i] != ':') continue;
+        ++i;
+        while (i < line.size() && line[i] == ' ') ++i;
+      }
+      if (uint16_t status = StatusAt(line, i)) return status;
+    }
+  }
+  return 0;
+}
+
+}  // namespace
+
+uint16_t RequestStatus(std::string_view line) {
+  if (line.size() > kErrorLineScanBytes) line = line.substr(0, kErrorLineScanBytes);
+  // `"GET /orders/42 HTTP/1.1" 500 59`: the status after the quoted request line.
   for (size_t at = line.find("HTTP/"); at != std::string_view::npos;
        at = line.find("HTTP/", at + 5)) {
     size_t i = at + 5;
@@ -485,15 +514,35 @@ bool IsFailedRequestLine(std::string_view line) {
     if (i >= line.size() || line[i] != '"') continue;
     ++i;
     while (i < line.size() && line[i] == ' ') ++i;
-    if (ServerErrorStatusAt(line, i)) return true;
+    if (uint16_t status = StatusAt(line, i)) return status;
   }
-  // `GET /orders/42 500 12.345 ms - 59` (morgan's dev and tiny formats): method, path, status.
+  // `GET /orders/42 500 12.345 ms - 59`: method, path, status.
   size_t path_end = 0;
+  bool request = false;
   for (size_t at = FindRequest(line, 0, &path_end); at != std::string_view::npos;
        at = FindRequest(line, at + 1, &path_end)) {
-    if (path_end < line.size() && ServerErrorStatusAt(line, path_end + 1)) return true;
+    request = true;
+    if (path_end + 1 < line.size() && line[path_end] == ' ') {
+      if (uint16_t status = StatusAt(line, path_end + 1)) return status;
+    }
   }
-  return false;
+  // A structured line's status field, when the line names the request too.
+  if (request || line.find("\"method\"") != std::string_view::npos ||
+      line.find("\"path\"") != std::string_view::npos || line.find("\"url\"") != std::string_view::npos ||
+      line.find(" method=") != std::string_view::npos || line.find(" path=") != std::string_view::npos) {
+    return StatusField(line);
+  }
+  return 0;
+}
+
+bool IsFailedRequestLine(std::string_view line) {
+  // Every such line has " 5", ":5" or "=5" (its status): quick scans for the many lines that
+  // have not.
+  if (line.find(" 5") == std::string_view::npos && line.find(":5") == std::string_view::npos &&
+      line.find("=5") == std::string_view::npos) {
+    return false;
+  }
+  return RequestStatus(line) >= 500;
 }
 
 bool LooksLikeErrorLine(std::string_view line) {

@@ -84,9 +84,15 @@ bool LooksLikeErrorLine(std::string_view line);
 // null) to where the path ends; npos when there is none.
 size_t FindRequest(std::string_view line, size_t from = 0, size_t* path_end = nullptr);
 
-// A server's log line of a request answered with a 5xx status (`"GET /x HTTP/1.1" 500 59`,
-// `GET /x 503 1.2 ms - 10`): the request that failed, next to its traceback. Part of
-// LooksLikeErrorLine.
+// The HTTP status of the request a server's log line records, or 0: after the quoted request
+// line (`"GET /x HTTP/1.1" 500 59`: common and combined log formats, werkzeug, uvicorn, Django,
+// gunicorn), after the method and path (`GET /x 503 1.2 ms - 10`: morgan, Go's and most
+// frameworks' one-line formats), or as a field of a line that also names the method, path or
+// URL (`"status": 500` in JSON, `status=500` in logfmt; also `status_code`, `statusCode`).
+uint16_t RequestStatus(std::string_view line);
+
+// A server's log line of a request answered with a 5xx status (RequestStatus): the request
+// that failed, next to its traceback. Part of LooksLikeErrorLine.
 bool IsFailedRequestLine(std::string_view line);
 
 // The offset of the first line of `text` (a run of '\n'-terminated lines) for which

@@ -9,6 +9,7 @@
 #include "builtin/builtin_shapers.h"
 #include "core/strings.h"
 #include "core/text.h"
+#include "test_util.h"
 
 namespace plugline::builtin {
 namespace {
@@ -147,7 +148,8 @@ TEST_CASE("logs: many warnings fold by kind, errors fold with the last occurrenc
   auto s = Shape("kubectl logs deploy/api", out);
   CheckVerbatim(s, out);
   CHECK(s[0] ==
-        "log: 606 lines, 6 errors, 300 warnings, 300 info (2026-11-29T20:10:00.000Z – "
+        "log: 606 lines, 300 requests by status: 300 × 200, 6 errors, 300 warnings, 300 info "
+        "(2026-11-29T20:10:00.000Z – "
         "2026-11-29T20:14:59.500Z)");
   // One kind of warning: shown once with its repeats counted.
   size_t w = IndexOf(s, "2026-11-29T20:10:00.000Z WARN  [cache] eviction of key user:1000 took 0ms");
@@ -208,7 +210,8 @@ TEST_CASE("logs: nginx access log grouped by status: 5xx kept, 4xx few shown, 2x
         "(29/Nov/2026:20:12:00 +0000 – 29/Nov/2026:20:12:59 +0000)");
   size_t e = IndexOf(s, "203.0.113.50 - - [29/Nov/2026:20:12:50 +0000] \"GET /api/orders/1 HTTP/1.1\" 502 512 \"-\" \"curl/8.0\"");
   CHECK(s[e - 1] == "… 45 2xx lines omitted");
-  CHECK(s[e + 1] == "… 1 repeat of the line above (last at 29/Nov/2026:20:12:51 +0000)");
+  // A repeat for another request: the marker names it.
+  CHECK(s[e + 1] == "… 1 more like the line above (last at 29/Nov/2026:20:12:51 +0000) at: GET /api/orders/2");
   CHECK(s[e + 2] == "203.0.113.52 - - [29/Nov/2026:20:12:52 +0000] \"GET /api/orders/3 HTTP/1.1\" 500 512 \"-\" \"curl/8.0\"");
   CHECK(s[e + 3] == "203.0.113.53 - - [29/Nov/2026:20:12:53 +0000] \"GET /wp-login.php HTTP/1.1\" 404 512 \"-\" \"curl/8.0\"");
   CHECK(s[e + 4] == "203.0.113.54 - - [29/Nov/2026:20:12:54 +0000] \"POST /api/orders HTTP/1.1\" 413 512 \"-\" \"curl/8.0\"");
@@ -454,6 +457,62 @@ TEST_CASE("logs: match confidences") {
   CHECK(Confidence("ls -la", "total 8\ndrwxr-xr-x 2 root root 4096 Nov 29 20:12 .\n") == 0);
 }
 
+// The output as shapers see it: the pipeline takes out terminal control sequences (werkzeug
+// colours its request lines) before shaping.
+std::string AsShaped(const std::string& output) {
+  std::string stripped;
+  return core::StripControlSequences(output, &stripped) ? stripped : output;
+}
+
+TEST_CASE("logs: a request logged after a logger's prefix is counted by status, and the failed one stays by its traceback") {
+  const std::string out = AsShaped(testing::ReadFixture("logs", "flask-shop"));
+  auto s = Shape("cat server.log", out);
+  CheckVerbatim(s, out);
+  CHECK(s[0].starts_with("log: 541 lines, 427 requests by status: 5 × 500, 60 × 404, 362 × 200, "));
+  // Each traceback, with the user's frames, and the request that failed right after it.
+  size_t e = IndexOf(s, "ZeroDivisionError: division by zero");
+  REQUIRE(e + 2 < s.size());
+  CHECK(s[e + 2].find("\"GET /divide?a=4&b=0 HTTP/1.1\" 500 -") != std::string::npos);
+  CHECK(Has(s, "  File \"/tmp/plg-logs/flask/shop.py\", line 33, in divide"));
+  for (std::string_view request : {"GET /orders/1 HTTP/1.1", "GET /db HTTP/1.1", "POST /parse HTTP/1.1"}) {
+    CHECK_MESSAGE(std::any_of(s.begin(), s.end(), [&](const std::string& line) {
+      return line.find(request) != std::string::npos && line.ends_with("\" 500 -");
+    }), request);
+  }
+}
+
+TEST_CASE("logs: errors for other paths are not repeats: a traceback like one shown keeps its first and last lines") {
+  const std::string out = AsShaped(testing::ReadFixture("logs", "flask-users"));
+  auto s = Shape("tail -n 5000 server.log", out);
+  CheckVerbatim(s, out);
+  for (int user = 1001; user <= 1040; ++user) {
+    const std::string path = StrCat("/user/", user);
+    CHECK_MESSAGE(std::any_of(s.begin(), s.end(), [&](const std::string& line) {
+      return line.ends_with(StrCat("ERROR users: Exception on ", path, " [GET]"));
+    }), path);
+    CHECK_MESSAGE(std::any_of(s.begin(), s.end(), [&](const std::string& line) {
+      return line.find(StrCat("\"GET ", path, " HTTP/1.1\" 500")) != std::string::npos;
+    }), path);
+  }
+  size_t e = 0;
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (s[i].ends_with("ERROR users: Exception on /user/1006 [GET]")) e = i;
+  }
+  REQUIRE(e > 0);
+  CHECK(s[e + 1].starts_with("… "));
+  CHECK(s[e + 1].ends_with(" lines omitted, as in the entry like it above"));
+  CHECK(s[e + 2] == "KeyError: 'profile_1006'");
+}
+
+TEST_CASE("logs: one-line failures for other requests are listed by their requests, not called repeats") {
+  const std::string out = testing::ReadFixture("logs", "nginx-error");
+  auto s = Shape("cat /var/log/nginx/error.log", out);
+  CHECK(std::any_of(s.begin(), s.end(), [](const std::string& line) {
+    return line.starts_with("… 5 more like the line above (last at 2026/11/29 20:29:49) at: "
+                            "GET /legacy/report?month=2024-02; GET /legacy/report?month=2024-03; ");
+  }));
+}
+
 TEST_CASE("logs: the request logged just before an exception is kept with it") {
   std::string out;
   auto info = [&](int i, std::string_view what) {
@@ -472,7 +531,7 @@ TEST_CASE("logs: the request logged just before an exception is kept with it") {
   size_t e = IndexOf(s, "2024-05-02T10:00:30.001Z FATAL uncaughtException: TypeError: Cannot read "
                         "properties of undefined (reading 'toUpperCase')");
   CHECK(s[e - 1] == "2024-05-02T10:00:30.000Z INFO GET /export 200 streaming");
-  CHECK(s[e - 2] == "… 25 info lines omitted");
+  CHECK(s[e - 2] == "… 25 2xx lines omitted");  // info entries that log requests answered 2xx
   // A frame in the user's file whose function is anonymous is the user's; "(<anonymous>)" and
   // node:internal frames are counted.
   CHECK(s[e + 1] == "    at IncomingMessage.<anonymous> (/srv/app/server.js:37:22)");

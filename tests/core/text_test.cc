@@ -184,6 +184,20 @@ TEST_CASE("text: FindRequest finds a method and a path, not a word that ends in 
   CHECK(FindRequest("GET / then PUT /b", 1) == 11);
 }
 
+TEST_CASE("text: the status of the request a log line records, in any of the common forms") {
+  CHECK(RequestStatus(R"(2026-12-04 14:06:03,213 INFO werkzeug: 127.0.0.1 - - [04/Dec/2026 14:06:03] "GET /divide?a=4&b=0 HTTP/1.1" 500 -)") == 500);
+  CHECK(RequestStatus("2026/12/04 14:10:11.188070 GET /order?id=x1 400 33.897µs") == 400);
+  CHECK(RequestStatus(R"(INFO:     127.0.0.1:50012 - "POST /items HTTP/1.1" 422 Unprocessable Entity)") == 422);
+  CHECK(RequestStatus(R"({"event": "request finished", "method": "POST", "path": "/invoice", "status": 500, "duration_ms": 10.27})") == 500);
+  CHECK(RequestStatus(R"({"level":30,"req":{"method":"GET","url":"/api/items/SKU-1"},"res":{"statusCode":404}})") == 404);
+  CHECK(RequestStatus("time=2026-12-04T10:00:00Z level=info method=GET path=/health status=200") == 200);
+  // A status field without a request, a number after a path that is not a status.
+  CHECK(RequestStatus(R"({"job": "sync", "status": 500})") == 0);
+  CHECK(RequestStatus("GET /x 5000 bytes") == 0);
+  CHECK(RequestStatus("GET /x 200ms") == 0);
+  CHECK(RequestStatus("copied 500 files to /backup") == 0);
+}
+
 TEST_CASE("text: a server's line of a request that failed with a 5xx is an error line") {
   for (std::string_view line : {
            R"(127.0.0.1 - - [01/Dec/2026 22:43:59] "GET /orders/42 HTTP/1.1" 500 59)",
