@@ -1756,6 +1756,12 @@ enum class Cat : uint8_t {
 bool IsLibraryFrame(string_view line) {
   string_view t = Strip(line);
   if (!Starts(t, "at ")) return false;
+  // A frame: "at where (file:line:col)", "at async f (index 3)", or "at file:line:col"; not a
+  // message wrapped before "at" ("  at least version \"1.99\")", cmake's).
+  const string_view where = t.substr(3);
+  const bool frame = (t.back() == ')' && Contains(t, " (")) ||
+                     (where.find(' ') == kNone && where.find(':') != kNone);
+  if (!frame) return false;
   return Contains(t, "node_modules") || Contains(t, "node:") || Contains(t, "(internal/") ||
          t.find_first_of("/\\") == kNone;
 }

@@ -35,6 +35,34 @@ bool IsHeading(std::string_view line) {
          line.find(' ') != std::string_view::npos;
 }
 
+// A stack frame in the user's code: Python's `File "app/views.py", line 15, in item` outside
+// the interpreter's library and installed packages; a JavaScript or JVM frame, `at f
+// (/app/src/x.js:3:9)`, `at shop.Cart.total(Cart.java:25)`, outside node_modules, Node's
+// internals and the platform's packages. A trace keeps them between its first and last lines.
+bool IsUserFrame(std::string_view line) {
+  const std::string_view t = Trim(line);
+  if (t.starts_with("File \"")) {
+    if (t.find("\", line ") == std::string_view::npos) return false;
+    for (std::string_view lib : {"site-packages/", "dist-packages/", "/lib/python3.", "<frozen "}) {
+      if (t.find(lib) != std::string_view::npos) return false;
+    }
+    return true;
+  }
+  if (t.starts_with("at ") && t.ends_with(")") && t.find('(') != std::string_view::npos &&
+      t.find(':') != std::string_view::npos) {
+    for (std::string_view lib : {"node_modules/", "node:", "(internal/", "(<anonymous>)"}) {
+      if (t.find(lib) != std::string_view::npos) return false;
+    }
+    return !IsPlatformFrame(t);
+  }
+  return false;
+}
+
+size_t LeadingSpace(std::string_view line) {
+  const size_t n = line.find_first_not_of(" \t");
+  return n == std::string_view::npos ? line.size() : n;
+}
+
 // A line of a shell's execution trace (`set -x`, `bash -x`): "+ cmd", "++ cmd" (PS4's "+").
 bool IsTraceLine(std::string_view line) {
   size_t i = 0;
@@ -88,8 +116,26 @@ class GenericShaper final : public core::Shaper {
     const bool traced = trace * 3 >= lines.size();
     // From the middle: trouble first, and a few headings that show the output's structure.
     size_t headings = 0;
-    auto keep = [&headings, traced](std::string_view line) {
+    // A frame in the user's code, and the source line Python prints under it.
+    std::vector<bool> frame(lines.size(), false);
+    for (size_t i = 0; i < lines.size(); ++i) {
+      if (!IsUserFrame(lines[i])) continue;
+      frame[i] = true;
+      if (Trim(lines[i]).starts_with("File \"") && i + 1 < lines.size() &&
+          LeadingSpace(lines[i + 1]) > LeadingSpace(lines[i]) &&
+          !Trim(lines[i + 1]).starts_with("File \"")) {
+        frame[i + 1] = true;
+      }
+    }
+    auto keep = [&headings, &frame, &lines, traced](std::string_view line) {
       if (LooksLikeErrorLine(line) || core::IsWindowGapLine(line)) return true;
+      // `line` is one of `lines`: its index, from where it starts.
+      if (!lines.empty() && line.data() >= lines.front().data() &&
+          line.data() <= lines.back().data()) {
+        const auto at = std::lower_bound(lines.begin(), lines.end(), line.data(),
+                                         [](std::string_view l, const char* p) { return l.data() < p; });
+        if (at != lines.end() && at->data() == line.data() && frame[at - lines.begin()]) return true;
+      }
       if (traced && !IsTraceLine(line) && !Trim(line).empty()) return true;
       if (headings < kMaxHeadingLines && IsHeading(line)) {
         ++headings;

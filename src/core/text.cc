@@ -423,6 +423,8 @@ const KeywordMatcher& TroubleKeywords() {
       new KeywordMatcher({"error", "fail", "fatal", "panic", "exception", "traceback", "denied",
                           "not found", "abort", "killed", "segmentation fault",
                           "undefined reference", "cannot", "unable to", "no such file",
+                          // A program that died: "Redis 7.0.15 crashed by signal: 11".
+                          "crash",
                           // Version control: a merge, rebase or cherry-pick that stopped.
                           "conflict",
                           // Memory checkers: valgrind's error kinds, the sanitizers' reports.
@@ -435,7 +437,8 @@ const KeywordMatcher& TroubleKeywords() {
 // "0 errors", "no failures", "without errors" report the absence of trouble.
 const KeywordMatcher& AbsenceKeywords() {
   static const KeywordMatcher* matcher = new KeywordMatcher(
-      {" 0 error", " 0 fail", "no error", "no fail", "without error", "0 errors", "0 failed"});
+      {" 0 error", " 0 fail", "no error", "no fail", "without error", "0 errors", "0 failed",
+       "no syntax error"});
   return *matcher;
 }
 

@@ -71,10 +71,10 @@ class KeywordMatcher {
 };
 
 // Lines that signal trouble in output no shaper understands: "error", "fail", "fatal",
-// "panic", "exception", "traceback", "denied", "not found", "segmentation fault", "abort",
+// "panic", "exception", "traceback", "denied", "not found", "segmentation fault", "abort", "crash",
 // a memory checker's "invalid read", "uninitialised value", "definitely lost", "…Sanitizer"
-// ... where a word starts ("TypeError" too, not "liberror" or "-Werror"), but not "0 errors" or
-// "no failures"; and a server's line of a request that failed with a
+// ... where a word starts ("TypeError" too, not "liberror" or "-Werror"), but not "0 errors",
+// "no failures" or "No syntax errors detected"; and a server's line of a request that failed with a
 // 5xx status. The generic shaper keeps them from the middle of an output, and so does the
 // shaping window (output_window.h).
 bool LooksLikeErrorLine(std::string_view line);

@@ -138,6 +138,23 @@ const std::string kGcc =
     "    9 | }\n"
     "      | ^\n";
 
+TEST_CASE("build: a message wrapped before \"at\" is no stack frame") {
+  // cmake's FindBoost message, as cmake wraps it: its last line starts with "at".
+  const std::string output =
+      "-- The C compiler identification is GNU 12.2.0\n"
+      "CMake Error at /usr/share/cmake-3.25/Modules/FindPackageHandleStandardArgs.cmake:230 (message):\n"
+      "  Could NOT find Boost (missing: Boost_INCLUDE_DIR filesystem) (Required is\n"
+      "  at least version \"1.99\")\n"
+      "Call Stack (most recent call first):\n"
+      "  CMakeLists.txt:6 (find_package)\n"
+      "\n"
+      "-- Configuring incomplete, errors occurred!\n";
+  const std::string s = Shape("cmake -S src -B build", output, 1);
+  INFO(s);
+  CHECK(Contains(s, "  Could NOT find Boost (missing: Boost_INCLUDE_DIR filesystem) (Required is\n"
+                    "  at least version \"1.99\")\n"));
+}
+
 TEST_CASE("build: gcc errors keep location, message, source, notes and context") {
   std::string s = Shape("gcc -Wall -c a.c b.c", kGcc, 1);
   CHECK(Header(s) == "gcc: failed — 1 error, 3 warnings in 2 files (exit 1)");

@@ -104,6 +104,46 @@ TEST_CASE("generic keeps a memory checker's errors with the frames under them") 
   CHECK(lost[4].starts_with("… "));  // three frames at most
 }
 
+TEST_CASE("generic keeps a trace's frames in the user's code, not the library's") {
+  // Django's development server: a request's traceback in its log, among request lines.
+  std::string output;
+  for (int i = 1; i <= 120; ++i) {
+    StrAppend(&output, "[04/Dec/2026 14:08:", i % 60 < 10 ? "0" : "", i % 60, "] \"GET /item/", i,
+              " HTTP/1.1\" 200 12\n");
+    if (i == 60) {
+      output +=
+          "Internal Server Error: /item/zz9\n"
+          "Traceback (most recent call last):\n"
+          "  File \"/usr/lib/python3/dist-packages/django/core/handlers/exception.py\", line 55, in inner\n"
+          "    response = get_response(request)\n"
+          "  File \"/usr/lib/python3/dist-packages/django/core/handlers/base.py\", line 197, in _get_response\n"
+          "    response = wrapped_callback(request, *callback_args, **callback_kwargs)\n"
+          "               ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n"
+          "  File \"/srv/shop/views.py\", line 15, in item\n"
+          "    return JsonResponse({\"price\": price_for(sku)})\n"
+          "                                    ^^^^^^^^^^^^^^\n"
+          "  File \"/srv/shop/views.py\", line 7, in price_for\n"
+          "    return PRICES[sku]\n"
+          "           ~~~~~~^^^^^\n"
+          "KeyError: 'zz9'\n"
+          "[04/Dec/2026 14:08:30] \"GET /item/zz9 HTTP/1.1\" 500 145\n";
+    }
+  }
+  auto generic = MakeGenericShaper();
+  core::ShapeContext ctx{"cat server.log", 0, output.size(), core::CountLines(output), "/s/a.log"};
+  auto shaped = generic->Shape(output, ctx);
+  REQUIRE(shaped.ok());
+  const std::string& s = shaped->summary;
+  INFO(s);
+  CHECK(s.find("  File \"/srv/shop/views.py\", line 15, in item\n"
+               "    return JsonResponse({\"price\": price_for(sku)})\n") != std::string::npos);
+  CHECK(s.find("  File \"/srv/shop/views.py\", line 7, in price_for\n    return PRICES[sku]\n") !=
+        std::string::npos);
+  CHECK(s.find("KeyError: 'zz9'\n") != std::string::npos);
+  CHECK(s.find("\"GET /item/zz9 HTTP/1.1\" 500 145") != std::string::npos);
+  CHECK(s.find("django/core/handlers/base.py") == std::string::npos);
+}
+
 TEST_CASE("generic keeps what a traced shell script printed, its commands counted") {
   auto generic = MakeGenericShaper();
   std::string output;

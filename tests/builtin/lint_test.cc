@@ -123,6 +123,18 @@ TEST_CASE(
   CHECK(core::SplitLines(p.summary).front() == "pylint: failed — 18 problems in 2 files (exit 20)");
 }
 
+TEST_CASE("lint: vulture and Debian's pyflakes3 are linters by their command") {
+  std::string output;
+  for (int i = 1; i <= 40; ++i) {
+    StrAppend(&output, "db/models/query.py:", 100 + i, ": unused variable 'row", i, "' (60% confidence)\n");
+  }
+  CHECK(Confidence(MakeLintShaper(), "vulture db", output) >= 0.95);
+  const core::ShapeOutput shaped = Shape("vulture db", output, 3);
+  CHECK(shaped.summary.starts_with("vulture: failed — 40 problems in 1 file (exit 3)\n"));
+  CHECK(Confidence(MakeLintShaper(), "pyflakes3 django",
+                   "django/a.py:4:1: 'os' imported but unused\n") >= 0.95);
+}
+
 TEST_CASE("lint: Maven's compiler errors are read by their level and [line,col], the repeat after the goal counted") {
   const std::string output = Fixture("maven-compile-many");
   const std::string command = "mvn -o -B compile";

@@ -184,6 +184,12 @@ TEST_CASE("text: FindRequest finds a method and a path, not a word that ends in 
   CHECK(FindRequest("GET / then PUT /b", 1) == 11);
 }
 
+TEST_CASE("text: a crash is trouble, a clean syntax check is not") {
+  CHECK(LooksLikeErrorLine("18099:M 04 Dec 2026 14:09:03.068 # Redis 7.0.15 crashed by signal: 11, si_code: 2"));
+  CHECK_FALSE(LooksLikeErrorLine("No syntax errors detected in PhpParser/Node/Arg.php"));
+  CHECK(LooksLikeErrorLine("Errors parsing PhpParser/Node/Expr/YieldFrom.php"));
+}
+
 TEST_CASE("text: the status of the request a log line records, in any of the common forms") {
   CHECK(RequestStatus(R"(2026-12-04 14:06:03,213 INFO werkzeug: 127.0.0.1 - - [04/Dec/2026 14:06:03] "GET /divide?a=4&b=0 HTTP/1.1" 500 -)") == 500);
   CHECK(RequestStatus("2026/12/04 14:10:11.188070 GET /order?id=x1 400 33.897µs") == 400);
