@@ -111,6 +111,11 @@ std::optional<Row> ParseStylishRow(std::string_view line) {
     word = 6;
   } else if (indented && rest.starts_with("warning ")) {
     word = 8;
+  } else if (indented && rest.starts_with("✖ ")) {  // stylelint's string formatter
+    row.error = true;
+    word = std::string_view("✖ ").size();
+  } else if (indented && rest.starts_with("⚠ ")) {
+    word = std::string_view("⚠ ").size();
   } else if (rest.starts_with("Error: ")) {
     row.error = true;
     word = 7;
@@ -488,7 +493,10 @@ class OtherLines {
 std::string RowsProducer(std::string_view command, std::string_view output) {
   static constexpr std::string_view kRunners[] = {"", "eslint", "eslint_d", "next", "npm", "npx",
                                                   "pnpm", "yarn", "bun", "node", "make"};
+  // Tools that print ESLint's stylish rows and totals themselves.
+  static constexpr std::string_view kOthers[] = {"stylelint", "yamllint"};
   const std::string tool = ToolName(command);
+  if (std::find(std::begin(kOthers), std::end(kOthers), tool) != std::end(kOthers)) return tool;
   if (std::find(std::begin(kRunners), std::end(kRunners), tool) != std::end(kRunners) ||
       output.find("\n✖ ") != std::string_view::npos || output.starts_with("✖ ") ||
       output.find("ESLint") != std::string_view::npos) {
@@ -534,6 +542,11 @@ class EslintShaper final : public core::Shaper {
           ParseStylishRow(lines[i + 1]) && lines[i + 1].starts_with("  ")) {
         rows = true;
       }
+    }
+    // stylelint's default (string) formatter prints ESLint's stylish rows, with ✖ and ⚠ for
+    // the severity; its unix and compact formats are the lint shaper's.
+    if (rows && ToolIs(command, {"stylelint"})) {
+      return core::MatchResult{true, 0.97, {"command: stylelint, stylish rows"}};
     }
     if (JsonSpan json = FindJson(lines, snippet);
         (json.begin != std::string_view::npos && json.text != "[]") ||

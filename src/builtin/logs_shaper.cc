@@ -1468,10 +1468,11 @@ class LogsShaper final : public core::Shaper {
     size_t last = e - 1;
     while (last > b && Trim(lines[last]).empty()) --last;
     out.Line(lines[b]);
+    if (last == b) return;
     const size_t between = last - b - 1;
     out.ElidedLines(between, StrCat(between == 1 ? "line" : "lines",
                                     " omitted, as in the entry like it above"));
-    if (last > b) out.Line(lines[last]);
+    out.Line(lines[last]);
   }
 
   static void WriteEntry(const std::vector<std::string_view>& lines,

@@ -9,6 +9,7 @@
 #include "builtin/builtin_shapers.h"
 #include "core/strings.h"
 #include "core/text.h"
+#include "test_util.h"
 
 namespace plugline::builtin {
 namespace {
@@ -324,6 +325,25 @@ TEST_CASE("eslint: match") {
   CHECK(Confidence("cat notes.txt", "3:10 is the time\nerror: nothing\n") == 0);
   CHECK(Confidence("grep -rn eslint .", "./package.json:12:    \"eslint\": \"^9.0.0\",\n") == 0);
   CHECK(Confidence("tsc", "src/a.ts(3,7): error TS2322: Type 'string' is not assignable.\n") == 0);
+}
+
+TEST_CASE("eslint: stylelint's rows, with ✖ and ⚠ for the severity, are read and named by stylelint") {
+  const std::string output = testing::ReadFixture("eslint", "stylelint-many");
+  // Its unix format is the lint shaper's; its default rows are ESLint's stylish ones.
+  CHECK(Confidence("npx stylelint 'css/*.css'", output) >= 0.95);
+  const auto lines = Shape("npx stylelint 'css/*.css'", 2, output);
+  REQUIRE(!lines.empty());
+  CHECK(lines.front() == "stylelint: 1,474 problems (1,474 errors, 0 warnings) in 5 files (exit 2)");
+  for (std::string_view file : {"css/bootstrap-grid.css", "css/bootstrap-reboot.css", "css/gitweb.css",
+                                "css/node-api.css", "css/planted.css"}) {
+    CHECK_MESSAGE(std::find(lines.begin(), lines.end(), file) != lines.end(), file);
+  }
+  CHECK(std::find(lines.begin(), lines.end(),
+                  "  2:17  ✖  Unexpected invalid hex color \"#12345\"  color-no-invalid-hex") != lines.end());
+  const std::string two = "a.css\n  1:9   ✖  Unexpected unknown property \"colr\"  property-no-unknown\n"
+                          "  3:19  ⚠  Unexpected unit  length-zero-no-unit\n\n"
+                          "✖ 2 problems (1 error, 1 warning)\n";
+  CHECK(Shape("stylelint a.css", 2, two).front() == "stylelint: 2 problems (1 error, 1 warning) in 1 file (exit 2)");
 }
 
 TEST_CASE("eslint: another tool printing stylish rows is named by its command, ESLint's by ESLint") {
