@@ -153,7 +153,8 @@ std::pair<size_t, size_t> LocationOf(std::string_view line) {
   return {0, 0};
 }
 
-// "E501", "W291", "C0301", "SC2086", "PLR0913", "UP006": capitals, then digits.
+// "E501", "W291", "C0301", "SC2086", "PLR0913", "UP006": capitals, then digits (and a rule's
+// name after a slash: "MD013/line-length").
 size_t CodeLength(std::string_view s) {
   size_t i = 0;
   while (i < s.size() && i < 6 && s[i] >= 'A' && s[i] <= 'Z') ++i;
@@ -161,6 +162,14 @@ size_t CodeLength(std::string_view s) {
   const size_t letters = i;
   while (i < s.size() && IsDigit(s[i])) ++i;
   if (i - letters < 1 || i - letters > 5) return 0;
+  // markdownlint names the rule after its code: "MD013/line-length".
+  if (i + 1 < s.size() && s[i] == '/' && std::islower(static_cast<unsigned char>(s[i + 1]))) {
+    ++i;
+    while (i < s.size() && (std::islower(static_cast<unsigned char>(s[i])) || IsDigit(s[i]) ||
+                            s[i] == '-' || s[i] == '/')) {
+      ++i;
+    }
+  }
   if (i < s.size() && s[i] != ' ' && s[i] != ':') return 0;
   return i;
 }
@@ -225,9 +234,31 @@ std::optional<Problem> ParseMavenProblem(std::string_view line) {
 
 // The line as a problem, or nothing. `known` (the command names a linter) also accepts a
 // message with only a trailing code in parentheses, or none.
+// "docs/a.md:9:81 MD013/line-length …" (markdownlint): a location that a space ends, read only
+// when the command names a linter. The length of the location, or 0.
+size_t SpaceEndedLocation(std::string_view line) {
+  const size_t space = line.find(' ');
+  if (space == std::string_view::npos || space == 0) return 0;
+  const std::string_view word = line.substr(0, space);
+  const size_t colon = word.find(':');
+  if (colon == std::string_view::npos || colon == 0) return 0;
+  const std::string_view path = word.substr(0, colon);
+  if (path.find('.') == std::string_view::npos && path.find('/') == std::string_view::npos) return 0;
+  const std::string_view position = word.substr(colon + 1);
+  if (position.empty() || !IsDigit(position.front()) || !IsDigit(position.back())) return 0;
+  for (char c : position) {
+    if (!IsDigit(c) && c != ':') return 0;
+  }
+  return space;
+}
+
 std::optional<Problem> ParseProblem(std::string_view line, bool known) {
   if (std::optional<Problem> maven = ParseMavenProblem(line)) return maven;
   auto [where_len, sep] = LocationOf(line);
+  if (where_len == 0 && known) {
+    where_len = SpaceEndedLocation(line);
+    sep = where_len > 0 ? 1 : 0;
+  }
   if (where_len == 0 && (line.starts_with(" ") || line.starts_with("\t"))) {
     // pyright indents its problems under each file's path: "  /w/a.py:3:8 - error: …".
     const std::string_view t = Trim(line);

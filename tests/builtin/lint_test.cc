@@ -123,6 +123,24 @@ TEST_CASE(
   CHECK(core::SplitLines(p.summary).front() == "pylint: failed — 18 problems in 2 files (exit 20)");
 }
 
+TEST_CASE("lint: markdownlint's problems, a space after the location, keep every location, grouped by rule") {
+  const std::string output = Fixture("markdownlint-many");
+  const core::ShapeOutput shaped = Shape("npx markdownlint docs", output, 1);
+  REQUIRE(shaped.render_mode == RenderMode::kSummary);
+  const std::string& s = shaped.summary;
+  INFO(s);
+  CHECK(s.starts_with("markdownlint: failed — 112 problems in 6 files (exit 1)\n"));
+  CHECK(Contains(s, "more MD013/line-length, names differing, at: "));
+  for (std::string_view line : core::SplitLines(output)) {
+    const std::string_view where = line.substr(0, line.find(' '));
+    const bool kept = Contains(s, StrCat(where, " ")) || Contains(s, StrCat(where, ";")) ||
+                      Contains(s, StrCat(where, "\n"));
+    CHECK_MESSAGE(kept, where);
+  }
+  // Without a linter's command, a space after a location is not enough.
+  CHECK(Confidence(MakeLintShaper(), "cat notes.txt", output) < 0.7);
+}
+
 TEST_CASE("lint: vulture and Debian's pyflakes3 are linters by their command") {
   std::string output;
   for (int i = 1; i <= 40; ++i) {
