@@ -4,6 +4,7 @@
 #include <cctype>
 
 #include "core/strings.h"
+#include "core/summary_budget.h"
 #include "core/text.h"
 
 namespace plugline::builtin {
@@ -232,6 +233,17 @@ bool IsPlatformFrame(std::string_view frame) {
   return false;
 }
 
+bool StartsWithLocation(std::string_view line) {
+  const size_t colon = line.find(':');
+  if (colon == 0 || colon == std::string_view::npos || colon + 1 >= line.size() ||
+      !std::isdigit(static_cast<unsigned char>(line[colon + 1]))) {
+    return false;
+  }
+  const std::string_view path = line.substr(0, colon);
+  return path.find_first_of(" \t") == std::string_view::npos &&
+         path.find_first_of("./") != std::string_view::npos;
+}
+
 namespace {
 
 // How far a line's text is indented, after a memory checker's "==1234== " prefix.
@@ -257,17 +269,15 @@ bool IsFrameLine(std::string_view line) {
   return false;
 }
 
-// A line that starts with a location, "stats.f90:13:6:" or "src/a.c:12: …": a path (a dot or a
-// slash in it, no spaces) at the left margin, a colon, a line number.
-bool StartsWithLocation(std::string_view line) {
-  const size_t colon = line.find(':');
-  if (colon == 0 || colon == std::string_view::npos || colon + 1 >= line.size() ||
-      !std::isdigit(static_cast<unsigned char>(line[colon + 1]))) {
-    return false;
+// The location a line starts with (StartsWithLocation): "stats.f90:13:6", "src/a.c:12".
+std::string_view LocationPrefix(std::string_view line) {
+  size_t i = line.find(':') + 1;
+  while (i < line.size() && std::isdigit(static_cast<unsigned char>(line[i]))) ++i;
+  if (i + 1 < line.size() && line[i] == ':' && std::isdigit(static_cast<unsigned char>(line[i + 1]))) {
+    ++i;
+    while (i < line.size() && std::isdigit(static_cast<unsigned char>(line[i]))) ++i;
   }
-  const std::string_view path = line.substr(0, colon);
-  return path.find_first_of(" \t") == std::string_view::npos &&
-         path.find_first_of("./") != std::string_view::npos;
+  return line.substr(0, i);
 }
 
 // How many lines before a kept line are searched for the location it belongs to (gfortran
@@ -324,10 +334,30 @@ void WriteHeadTail(const std::vector<std::string_view>& lines, size_t head, size
     ++kept;
   }
   if (middle_end > next) {
+    // When the lines to keep ran out: where the others that read like trouble are, when they
+    // start with a location, so that none of those is lost ("x.xml:64: parser error : …").
+    std::vector<std::string_view> where;
+    if (keep && kept >= max_kept) {
+      for (size_t i = next; i < middle_end; ++i) {
+        if (StartsWithLocation(lines[i]) && keep(lines[i])) where.push_back(LocationPrefix(lines[i]));
+      }
+    }
     out.ElidedLines(middle_end - next,
                     StrCat(middle_end - next == 1 ? "line" : "lines", " omitted (lines ",
                            core::FormatCount(next + 1), "–", core::FormatCount(middle_end), " of ",
                            core::FormatCount(n), ")"));
+    constexpr size_t kPerLine = 12;
+    for (size_t k = 0; k < where.size(); k += kPerLine) {
+      std::string text = k == 0 ? StrCat("of them, ", core::FormatCount(where.size()),
+                                         where.size() == 1 ? " line" : " lines",
+                                         " that read like trouble", core::kListAt)
+                                : StrCat("lines that read like trouble", core::kListAlsoAt);
+      for (size_t j = k; j < std::min(where.size(), k + kPerLine); ++j) {
+        if (j > k) text += core::kListSeparator;
+        text += where[j];
+      }
+      out.Marker(text, 0);
+    }
   }
   WriteFolded(std::vector<std::string_view>(lines.begin() + middle_end, lines.end()), out);
 }

@@ -108,6 +108,10 @@ bool IsCaretsOnly(std::string_view line);
 // the user's code.
 bool IsPlatformFrame(std::string_view frame);
 
+// A line that starts with a location, "stats.f90:13:6:" or "src/a.c:12: …": a path (a dot or a
+// slash in it, no spaces) at the left margin, a colon, a line number.
+bool StartsWithLocation(std::string_view line);
+
 // Lines that signal trouble in output no shaper understands (core/text.h; the shaping window
 // keeps such lines from the middle of an output too large to shape whole).
 using core::LooksLikeErrorLine;

@@ -22,6 +22,7 @@ constexpr size_t kHeadLines = 30;
 constexpr size_t kTailLines = 30;
 constexpr size_t kMaxTroubleLines = 100;
 constexpr size_t kMaxHeadingLines = 20;
+constexpr size_t kLocatedTroubleLines = 30;
 // Below this many hidden lines eliding is not worth it: the output is shown raw...
 constexpr size_t kMinHiddenLines = 10;
 // ...unless the output is this large anyway.
@@ -143,8 +144,19 @@ class GenericShaper final : public core::Shaper {
       }
       return false;
     };
-    WriteHeadTail(lines, edge, std::min(edge, kTailLines), keep,
-                  kMaxTroubleLines + kMaxHeadingLines, out);
+    // Many trouble lines, nearly all starting with a location (a checker's diagnostics): the
+    // first kLocatedTroubleLines are kept as printed and the others listed by their locations
+    // (WriteHeadTail), which say where each one is in fewer tokens.
+    size_t trouble = 0, located = 0;
+    for (std::string_view line : lines) {
+      if (!LooksLikeErrorLine(line)) continue;
+      ++trouble;
+      located += StartsWithLocation(line) ? 1 : 0;
+    }
+    const size_t cap = trouble > kMaxTroubleLines && located * 5 >= trouble * 4
+                           ? kLocatedTroubleLines
+                           : kMaxTroubleLines + kMaxHeadingLines;
+    WriteHeadTail(lines, edge, std::min(edge, kTailLines), keep, cap, out);
     return core::ShapeOutput{out.Take(), RenderMode::kSummary};
   }
 

@@ -6,6 +6,7 @@
 #include "builtin/common.h"
 #include "core/strings.h"
 #include "core/text.h"
+#include "test_util.h"
 
 namespace plugline::builtin {
 namespace {
@@ -142,6 +143,28 @@ TEST_CASE("generic keeps a trace's frames in the user's code, not the library's"
   CHECK(s.find("KeyError: 'zz9'\n") != std::string::npos);
   CHECK(s.find("\"GET /item/zz9 HTTP/1.1\" 500 145") != std::string::npos);
   CHECK(s.find("django/core/handlers/base.py") == std::string::npos);
+}
+
+TEST_CASE("generic lists where the trouble lines it had no room for are, when they start with a location") {
+  const std::string output = testing::ReadFixture("generic", "xmllint-html");
+  auto generic = MakeGenericShaper();
+  core::ShapeContext ctx{"xmllint --noout h/*.xml", 1, output.size(), core::CountLines(output), "/s/a.log"};
+  auto shaped = generic->Shape(output, ctx);
+  REQUIRE(shaped.ok());
+  const std::string& s = shaped->summary;
+  // Every parser error's location is in the summary: a line kept, or an entry of the list.
+  size_t located = 0;
+  for (std::string_view line : core::SplitLines(output)) {
+    const size_t at = line.find(": parser error");
+    if (at == std::string_view::npos) continue;
+    ++located;
+    const std::string where(line.substr(0, at));
+    const bool kept = s.find(where + ":") != std::string::npos || s.find(where + ";") != std::string::npos ||
+                      s.find(where + "\n") != std::string::npos;
+    CHECK_MESSAGE(kept, where);
+  }
+  CHECK(located == 279);
+  CHECK(s.find(" lines that read like trouble at: h/") != std::string::npos);
 }
 
 TEST_CASE("generic keeps what a traced shell script printed, its commands counted") {
