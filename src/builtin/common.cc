@@ -217,6 +217,14 @@ bool IsCaretsOnly(std::string_view line) {
          line.find_first_not_of(" \t^~") == std::string_view::npos;
 }
 
+bool IsMavenHelp(std::string_view t) {
+  return t.starts_with("-> [Help ") || t.starts_with("[Help ") ||
+         t.starts_with("To see the full stack trace of the errors") ||
+         t.starts_with("Re-run Maven using the -X switch") ||
+         t.starts_with("For more information about the errors and possible solutions") ||
+         t.starts_with("Please refer to dump files") || t.starts_with("After correcting the problems");
+}
+
 bool IsPlatformFrame(std::string_view frame) {
   if (!frame.starts_with("at ")) return false;
   static constexpr std::string_view kPackages[] = {

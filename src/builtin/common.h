@@ -112,6 +112,11 @@ bool IsPlatformFrame(std::string_view frame);
 // slash in it, no spaces) at the left margin, a colon, a line number.
 bool StartsWithLocation(std::string_view line);
 
+// What Maven prints after a failed build to say where help is ("-> [Help 1]", "To see the full
+// stack trace of the errors, re-run Maven with the -e switch.", …): the text after the line's
+// "[ERROR] ", trimmed.
+bool IsMavenHelp(std::string_view text);
+
 // Lines that signal trouble in output no shaper understands (core/text.h; the shaping window
 // keeps such lines from the middle of an output too large to shape whole).
 using core::LooksLikeErrorLine;

@@ -23,6 +23,7 @@ constexpr size_t kTailLines = 30;
 constexpr size_t kMaxTroubleLines = 100;
 constexpr size_t kMaxHeadingLines = 20;
 constexpr size_t kLocatedTroubleLines = 30;
+constexpr size_t kMaxWarningLines = 20;
 // Below this many hidden lines eliding is not worth it: the output is shown raw...
 constexpr size_t kMinHiddenLines = 10;
 // ...unless the output is this large anyway.
@@ -55,6 +56,17 @@ bool IsUserFrame(std::string_view line) {
       if (t.find(lib) != std::string_view::npos) return false;
     }
     return !IsPlatformFrame(t);
+  }
+  return false;
+}
+
+// A line that warns: "WARNING:" or "warning:" (any of them where a word starts), "[WARN]".
+bool IsWarningLine(std::string_view line) {
+  line = line.substr(0, 1024);
+  for (std::string_view word : {"WARNING:", "warning:", "Warning:", "[WARN]", "[WARNING]"}) {
+    for (size_t at = line.find(word); at != std::string_view::npos; at = line.find(word, at + 1)) {
+      if (at == 0 || !std::isalnum(static_cast<unsigned char>(line[at - 1]))) return true;
+    }
   }
   return false;
 }
@@ -128,8 +140,14 @@ class GenericShaper final : public core::Shaper {
         frame[i + 1] = true;
       }
     }
-    auto keep = [&headings, &frame, &lines, traced](std::string_view line) {
+    // A few warnings are kept too ("configure: WARNING: libsodium is unavailable; building
+    // WITHOUT encryption support"); many are counted with the other lines.
+    size_t warnings = 0;
+    for (std::string_view line : lines) warnings += IsWarningLine(line) ? 1 : 0;
+    const bool few_warnings = warnings <= kMaxWarningLines;
+    auto keep = [&headings, &frame, &lines, traced, few_warnings](std::string_view line) {
       if (LooksLikeErrorLine(line) || core::IsWindowGapLine(line)) return true;
+      if (few_warnings && IsWarningLine(line)) return true;
       // `line` is one of `lines`: its index, from where it starts.
       if (!lines.empty() && line.data() >= lines.front().data() &&
           line.data() <= lines.back().data()) {

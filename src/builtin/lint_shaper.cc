@@ -383,15 +383,12 @@ struct Parse {
 };
 enum : uint8_t { kOther, kProblem, kDetail, kTotals, kFraming, kBlank };
 
-// What Maven prints after a failed build to say where help is.
-bool IsMavenHelp(std::string_view line) {
+// What Maven prints after a failed build to say where help is, and the empty "[ERROR]" lines
+// around it.
+bool IsMavenHelpLine(std::string_view line) {
   if (!line.starts_with("[ERROR]")) return false;
   const std::string_view t = Trim(line.substr(7));
-  return t.empty() || t.starts_with("-> [Help ") || t.starts_with("[Help ") ||
-         t.starts_with("To see the full stack trace of the errors") ||
-         t.starts_with("Re-run Maven using the -X switch") ||
-         t.starts_with("For more information about the errors and possible solutions") ||
-         t.starts_with("After correcting the problems");
+  return t.empty() || IsMavenHelp(t);
 }
 
 Parse ParseLint(const std::vector<std::string_view>& lines, bool known) {
@@ -406,7 +403,7 @@ Parse ParseLint(const std::vector<std::string_view>& lines, bool known) {
       p.role[i] = kBlank;
       continue;
     }
-    if (IsMavenHelp(line)) {
+    if (IsMavenHelpLine(line)) {
       p.role[i] = kFraming;
       continue;
     }

@@ -1440,15 +1440,6 @@ std::optional<uint64_t> NumberAfter(std::string_view text, std::string_view labe
   return LeadingNumber(text.substr(at + label.size()));
 }
 
-// What Maven prints after a failed build to say where help is: counted.
-bool IsMavenHelp(std::string_view t) {
-  return t.starts_with("-> [Help ") || t.starts_with("[Help ") ||
-         t.starts_with("To see the full stack trace of the errors") ||
-         t.starts_with("Re-run Maven using the -X switch") ||
-         t.starts_with("For more information about the errors and possible solutions") ||
-         t.starts_with("Please refer to dump files") || t.starts_with("After correcting the problems");
-}
-
 // Maven running Surefire (mvn test) or Failsafe (mvn verify): "Running shop.CartTest", a line
 // per class ("Tests run: 6, Failures: 1, … <<< FAILURE! - in shop.CartTest"), a block per
 // failed test ("[ERROR] countsUnits(shop.CartTest)  Time elapsed: 0 s  <<< FAILURE!" — Surefire 3
