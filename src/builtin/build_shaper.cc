@@ -1057,6 +1057,7 @@ class Parser {
 
   void ClassifyCMakeStatus(size_t i, string_view line) {
     string_view t = line.substr(3);
+    if (!Starts(t, " ")) cmake_check_ = i;
     if (Starts(t, "Configuring incomplete") || Starts(t, "Generating incomplete")) {
       Plain(i, Kind::kStatus);
       p_.failure_signal = true;
@@ -1071,6 +1072,12 @@ class Parser {
       p_.seen_cmake = true;
     } else if (Starts(t, "Could NOT find") || LooksLikeErrorLine(t)) {
       Plain(i, Kind::kWarnLine);
+      // An indented line continues the check above it ("-- Checking for modules
+      // 'zlib>=1.2;libfancycodec>=3.2'", then "--   Package 'libfancycodec' … not found"):
+      // that check says what was asked for.
+      if (Starts(t, " ") && cmake_check_ != kNone && p_.kinds[cmake_check_] == Kind::kChatter) {
+        Set(cmake_check_, Kind::kWarnLine);
+      }
     } else if (Starts(t, "Installing: ") || Starts(t, "Up-to-date: ")) {
       Plain(i, Kind::kProgress);
     } else {
@@ -1685,6 +1692,7 @@ class Parser {
   Kind list_kind_ = Kind::kChatter;
   int open_ = -1;
   size_t pending_ = kNone;
+  size_t cmake_check_ = kNone;  // the last cmake status line that is not indented
   bool in_note_ = false;
   bool after_failed_ = false;
   size_t npm_usage_ = 0;  // lines into npm's usage text, from its "Usage:" line; 0 outside

@@ -155,6 +155,15 @@ TEST_CASE("build: a message wrapped before \"at\" is no stack frame") {
                     "  at least version \"1.99\")\n"));
 }
 
+TEST_CASE("build: a cmake check whose indented result failed is kept with it: what was asked for") {
+  const std::string output = testing::ReadFixture("build", "cmake-pkg-missing");
+  const std::string s = Shape("cmake -S . -B build", output, 1);
+  INFO(s);
+  CHECK(Contains(s, "\n-- Checking for modules 'zlib>=1.2;libfancycodec>=3.2'\n"
+                    "--   Package 'libfancycodec', required by 'virtual:world', not found\n"));
+  CHECK_FALSE(Contains(s, "-- Detecting C compile features"));
+}
+
 TEST_CASE("build: gcc errors keep location, message, source, notes and context") {
   std::string s = Shape("gcc -Wall -c a.c b.c", kGcc, 1);
   CHECK(Header(s) == "gcc: failed — 1 error, 3 warnings in 2 files (exit 1)");
