@@ -1172,6 +1172,18 @@ class LogsShaper final : public core::Shaper {
         if (first_ts.empty()) first_ts = li.ts;
         last_ts = li.ts;
       }
+      // java.util.logging's two-line format: a timestamp and the source ("Dec 04, 2026 2:11:34
+      // PM OrderService main"), then the level and the message ("SEVERE: order 57 failed").
+      // The pair is one entry, at the second line's level.
+      if (li.kind == Kind::kEntry && li.ts.empty() && li.level != kNone && !entries.empty() &&
+          entries.back().begin + 1 == i && entries.back().end == i && entries.back().level == kNone &&
+          entries.back().status == 0 && info[i - 1].kind == Kind::kEntry && !info[i - 1].ts.empty()) {
+        --level_counts[kNone];
+        ++level_counts[li.level];
+        entries.back().level = li.level;
+        entries.back().end = i + 1;
+        continue;
+      }
       if (li.kind == Kind::kEntry || li.kind == Kind::kAccess || entries.empty()) {
         Entry e;
         e.begin = i;

@@ -513,6 +513,22 @@ TEST_CASE("logs: one-line failures for other requests are listed by their reques
   }));
 }
 
+TEST_CASE("logs: java.util.logging's two-line entries keep their timestamp and source with the level") {
+  const std::string out = testing::ReadFixture("logs", "java-jul");
+  auto s = Shape("java OrderService", out, 1);
+  CheckVerbatim(s, out);
+  for (std::string_view message : {"SEVERE: order 57 failed", "SEVERE: failed to reload pricing config",
+                                   "WARNING: bad qty in order 133, skipping"}) {
+    const size_t e = IndexOf(s, message);
+    REQUIRE_MESSAGE(e > 0, message);
+    CHECK_MESSAGE(s[e - 1].ends_with(" PM OrderService main"), message);
+  }
+  // The pair is one entry: no line of the log is counted as without a level.
+  CHECK(std::none_of(s.begin(), s.end(), [](const std::string& line) {
+    return line.find("without a level") != std::string::npos;
+  }));
+}
+
 TEST_CASE("logs: the request logged just before an exception is kept with it") {
   std::string out;
   auto info = [&](int i, std::string_view what) {
