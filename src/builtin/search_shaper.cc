@@ -553,14 +553,20 @@ class SearchShaper final : public core::Shaper {
                                           const core::ShapeContext& context) override {
     SearchCommand cmd = ParseCommand(context.command);
     std::vector<std::string_view> lines = core::SplitLines(output);
+    // A command that is no search tool (a checker printing "file:line: message", a script):
+    // its lines are read as matches, but the summary is named by it and its exit code is its
+    // own (not grep's "nothing matched").
+    const std::string program = cmd.tool == Tool::kNone ? ToolName(context.command) : "";
     if (cmd.label.empty()) {
       cmd.label = GuessLabel(lines);
       cmd.paths_only = cmd.label == "find" || cmd.label == "fd";
+      if (!program.empty() && !cmd.paths_only) cmd.label = program;
     }
     // grep, rg, ag, ack and git grep exit 1 when nothing matched: no trouble.
     std::optional<int> code = context.exit_code;
-    bool nothing_found_exit = code && *code == 1 && (cmd.tool == Tool::kNone || IsGrepFamily(cmd.tool) ||
-                                                     cmd.tool == Tool::kLocate);
+    bool nothing_found_exit = code && *code == 1 &&
+                              ((cmd.tool == Tool::kNone && program.empty()) ||
+                               IsGrepFamily(cmd.tool) || cmd.tool == Tool::kLocate);
     std::string note = nothing_found_exit ? "" : ExitNote(code);
     std::string suffix = note.empty() ? "" : StrCat(" (", note, ")");
 

@@ -71,6 +71,22 @@ size_t ToolIndex(const std::vector<std::string>& words) {
       continue;
     }
     std::string base = Lower(BaseName(w));
+    // A shell loop runs the command after its "do" ("for f in *.po; do msgfmt -c $f; done"),
+    // a conditional the one after it.
+    if (base == "for" || base == "while" || base == "until" || base == "select") {
+      size_t d = i + 1;
+      while (d < words.size() && words[d] != "do" && !words[d].ends_with(";do")) ++d;
+      if (d + 1 < words.size()) {
+        i = d + 1;
+        continue;
+      }
+      return i;
+    }
+    if ((base == "if" || base == "then" || base == "!" || base == "{" || base == "(") &&
+        i + 1 < words.size()) {
+      ++i;
+      continue;
+    }
     bool wrapper = false;
     for (std::string_view k : kWrappers) wrapper = wrapper || base == k;
     if (base == "timeout" && i + 1 < words.size()) {

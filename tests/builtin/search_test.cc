@@ -85,6 +85,21 @@ std::string Matches(int files, int per_file, bool numbered = true) {
   return out;
 }
 
+
+TEST_CASE("search: a program that is no search tool keeps its name and its exit code") {
+  std::string output;
+  for (int i = 0; i < 30; ++i) {
+    StrAppend(&output, "af.po:", 20 + i, ": a format specification for argument 'n", i,
+              "' doesn't exist in 'msgstr'\n");
+  }
+  const auto lines = Lines(Shape("for f in *.po; do msgfmt -c -o /dev/null $f; done", output, 1));
+  REQUIRE(!lines.empty());
+  CHECK(lines[0] == "msgfmt: 30 matches in 1 file (exit 1)");
+  // grep's exit 1 says nothing matched: no exit note.
+  CHECK(Lines(Shape("grep -rn foo .", "a.c:1:foo\nb.c:2:foo\nc.c:3:foo\n", 1))[0] ==
+        "grep: 3 matches in 3 files");
+}
+
 TEST_CASE("search match: the command runs a search tool") {
   CHECK(Confidence("grep -rn foo .", "") == doctest::Approx(0.92));
   CHECK(Confidence("rg -n 'a|b' src", "") == doctest::Approx(0.92));

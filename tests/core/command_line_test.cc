@@ -19,6 +19,14 @@ TEST_CASE("ToolName sees through wrappers and interpreters") {
   CHECK(ToolName("") == "");
 }
 
+TEST_CASE("ToolName sees into a shell loop or conditional: the command it runs") {
+  CHECK(ToolName("rc=0; for f in *.po; do msgfmt -c -o /dev/null $f || rc=1; done; exit $rc") == "msgfmt");
+  CHECK(ToolName("for f in $(find src -name '*.php'); do php -l $f; done") == "php");
+  CHECK(ToolName("while read f; do perl -c \"$f\"; done < list") == "perl");
+  CHECK(ToolName("if make check; then echo ok; fi") == "make");
+  CHECK(ToolName("for") == "for");  // not a loop: a program of that name
+}
+
 TEST_CASE("CommandKey keeps the tool and a subcommand, never an argument's value") {
   CHECK(CommandKey("git diff --stat HEAD~3") == "git diff");
   CHECK(CommandKey("python3 -m pytest tests/test_x.py") == "pytest");
