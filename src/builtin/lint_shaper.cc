@@ -414,6 +414,34 @@ Parse ParseLint(const std::vector<std::string_view>& lines, bool known) {
     if (line.starts_with("[ERROR] Failed to execute goal ") && !p.problems.empty()) {
       maven_repeat = true;
     }
+    // bandit's block: ">> Issue: [B307:blacklist] message", "Severity: …   Confidence: …",
+    // "Location: flask/cli.py:960", "More Info: <link>", the code around it, a rule.
+    if (line.starts_with(">> Issue: [")) {
+      const size_t close = line.find("] ");
+      size_t location = std::string_view::npos;
+      size_t end = i + 1;
+      for (; end < lines.size() && !Trim(lines[end]).empty() && !IsFraming(lines[end]); ++end) {
+        const std::string_view t = Trim(lines[end]);
+        if (t.starts_with("Location: ") && location == std::string_view::npos) location = end;
+        p.role[end] = t.starts_with("Severity: ") || t.starts_with("Location: ") ? kDetail : kFraming;
+      }
+      if (close != std::string_view::npos && location != std::string_view::npos) {
+        Problem b;
+        b.line = i;
+        b.where = Trim(lines[location]).substr(10);
+        b.code = line.substr(11, close - 11);
+        b.message = line.substr(close + 2);
+        b.end = location + 1;
+        p.problems.push_back(b);
+        p.role[i] = kProblem;
+        // The More Info link and the code are counted, not shown.
+        for (size_t k = i + 1; k < b.end; ++k) {
+          if (p.role[k] != kDetail) p.role[k] = kFraming;
+        }
+        i = end - 1;
+        continue;
+      }
+    }
     std::optional<Problem> problem = ParseProblem(line, known);
     if (!problem) problem = ParseUnformatted(line, known);
     if (problem) {
@@ -578,6 +606,7 @@ class LintShaper final : public core::Shaper {
         continue;
       }
       if (ParseMavenProblem(line)) ++maven_rows;
+      if (line.starts_with(">> Issue: [")) ++problems;  // bandit
       if (ParseProblem(line, known) || ParseUnformatted(line, known)) {
         ++problems;
       } else if (IsTotalsLine(line)) {

@@ -141,6 +141,20 @@ TEST_CASE("lint: markdownlint's problems, a space after the location, keep every
   CHECK(Confidence(MakeLintShaper(), "cat notes.txt", output) < 0.7);
 }
 
+TEST_CASE("lint: bandit's issue blocks keep the issue, its severity and location; the code and links are counted") {
+  const std::string output = Fixture("bandit-flask");
+  CHECK(Confidence(MakeLintShaper(), "bandit -r flask", output) >= 0.95);
+  const core::ShapeOutput shaped = Shape("bandit -r flask", output, 1);
+  REQUIRE(shaped.render_mode == RenderMode::kSummary);
+  const std::string& s = shaped.summary;
+  INFO(s);
+  CHECK(s.starts_with("bandit: failed — 7 problems in 6 files (exit 1)\n"));
+  CHECK(Contains(s, ">> Issue: [B307:blacklist] Use of possibly insecure function - consider using safer "
+                    "ast.literal_eval.\n   Severity: Medium   Confidence: High\n   Location: flask/cli.py:960\n"));
+  CHECK_FALSE(Contains(s, "More Info:"));
+  CHECK_FALSE(Contains(s, "eval(compile("));
+}
+
 TEST_CASE("lint: vulture and Debian's pyflakes3 are linters by their command") {
   std::string output;
   for (int i = 1; i <= 40; ++i) {
