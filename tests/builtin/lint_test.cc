@@ -141,7 +141,7 @@ TEST_CASE("lint: markdownlint's problems, a space after the location, keep every
   CHECK(Confidence(MakeLintShaper(), "cat notes.txt", output) < 0.7);
 }
 
-TEST_CASE("lint: bandit's issue blocks keep the issue, its severity and location; the code and links are counted") {
+TEST_CASE("lint: bandit's issue blocks keep the issue, its severity and location, the code and links counted") {
   const std::string output = Fixture("bandit-flask");
   CHECK(Confidence(MakeLintShaper(), "bandit -r flask", output) >= 0.95);
   const core::ShapeOutput shaped = Shape("bandit -r flask", output, 1);
