@@ -217,6 +217,15 @@ bool IsCaretsOnly(std::string_view line) {
          line.find_first_not_of(" \t^~") == std::string_view::npos;
 }
 
+size_t MavenLevelLength(std::string_view line) {
+  for (std::string_view level : {"[INFO]", "[ERROR]", "[WARNING]", "[WARN]", "[DEBUG]"}) {
+    if (line.starts_with(level)) {
+      return level.size() + (line.size() > level.size() && line[level.size()] == ' ' ? 1 : 0);
+    }
+  }
+  return 0;
+}
+
 bool IsMavenHelp(std::string_view t) {
   return t.starts_with("-> [Help ") || t.starts_with("[Help ") ||
          t.starts_with("To see the full stack trace of the errors") ||

@@ -112,6 +112,10 @@ bool IsPlatformFrame(std::string_view frame);
 // slash in it, no spaces) at the left margin, a colon, a line number.
 bool StartsWithLocation(std::string_view line);
 
+// Maven's level before a line, "[ERROR] ", "[WARNING] ", "[INFO]" (with the space after it when
+// there is one): its length, or 0 when the line has none.
+size_t MavenLevelLength(std::string_view line);
+
 // What Maven prints after a failed build to say where help is ("-> [Help 1]", "To see the full
 // stack trace of the errors, re-run Maven with the -e switch.", …): the text after the line's
 // "[ERROR] ", trimmed.

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "absl/container/flat_hash_set.h"
 #include "builtin/builtin_shapers.h"
 #include "builtin/common.h"
 #include "core/output_window.h"
@@ -124,37 +125,41 @@ class GenericShaper final : public core::Shaper {
                       core::FormatCount(total_lines), " lines"));
     // A shell's trace (a third or more of the lines "+ cmd"): what the script itself printed
     // is what it has to say; the commands it ran are counted.
-    size_t trace = 0;
-    for (std::string_view line : lines) trace += IsTraceLine(line) ? 1 : 0;
-    const bool traced = trace * 3 >= lines.size();
     // From the middle: trouble first, and a few headings that show the output's structure.
     size_t headings = 0;
-    // A frame in the user's code, and the source line Python prints under it.
-    std::vector<bool> frame(lines.size(), false);
+    // One pass for what the keeping needs to know of all the lines:
+    //  - how many are a shell's trace;
+    //  - the frames in the user's code, and the source line Python prints under each;
+    //  - how many lines warn: a few are kept too ("configure: WARNING: libsodium is unavailable;
+    //    building WITHOUT encryption support"), many are counted with the other lines;
+    //  - how many read like trouble, and how many of those start with a location: when many do,
+    //    nearly all located (a checker's diagnostics), the first kLocatedTroubleLines are kept as
+    //    printed and the others listed by their locations (WriteHeadTail), which say where each
+    //    one is in fewer tokens.
+    absl::flat_hash_set<const char*> frames;  // where each such line starts
+    size_t trace = 0, warnings = 0, trouble = 0, located = 0;
     for (size_t i = 0; i < lines.size(); ++i) {
-      if (!IsUserFrame(lines[i])) continue;
-      frame[i] = true;
-      if (Trim(lines[i]).starts_with("File \"") && i + 1 < lines.size() &&
-          LeadingSpace(lines[i + 1]) > LeadingSpace(lines[i]) &&
+      const std::string_view line = lines[i];
+      trace += IsTraceLine(line) ? 1 : 0;
+      warnings += IsWarningLine(line) ? 1 : 0;
+      if (LooksLikeErrorLine(line)) {
+        ++trouble;
+        located += StartsWithLocation(line) ? 1 : 0;
+      }
+      if (!IsUserFrame(line)) continue;
+      frames.insert(line.data());
+      if (Trim(line).starts_with("File \"") && i + 1 < lines.size() &&
+          LeadingSpace(lines[i + 1]) > LeadingSpace(line) &&
           !Trim(lines[i + 1]).starts_with("File \"")) {
-        frame[i + 1] = true;
+        frames.insert(lines[i + 1].data());
       }
     }
-    // A few warnings are kept too ("configure: WARNING: libsodium is unavailable; building
-    // WITHOUT encryption support"); many are counted with the other lines.
-    size_t warnings = 0;
-    for (std::string_view line : lines) warnings += IsWarningLine(line) ? 1 : 0;
+    const bool traced = trace * 3 >= lines.size();
     const bool few_warnings = warnings <= kMaxWarningLines;
-    auto keep = [&headings, &frame, &lines, traced, few_warnings](std::string_view line) {
+    auto keep = [&headings, &frames, traced, few_warnings](std::string_view line) {
       if (LooksLikeErrorLine(line) || core::IsWindowGapLine(line)) return true;
       if (few_warnings && IsWarningLine(line)) return true;
-      // `line` is one of `lines`: its index, from where it starts.
-      if (!lines.empty() && line.data() >= lines.front().data() &&
-          line.data() <= lines.back().data()) {
-        const auto at = std::lower_bound(lines.begin(), lines.end(), line.data(),
-                                         [](std::string_view l, const char* p) { return l.data() < p; });
-        if (at != lines.end() && at->data() == line.data() && frame[at - lines.begin()]) return true;
-      }
+      if (frames.contains(line.data())) return true;
       if (traced && !IsTraceLine(line) && !Trim(line).empty()) return true;
       if (headings < kMaxHeadingLines && IsHeading(line)) {
         ++headings;
@@ -162,15 +167,6 @@ class GenericShaper final : public core::Shaper {
       }
       return false;
     };
-    // Many trouble lines, nearly all starting with a location (a checker's diagnostics): the
-    // first kLocatedTroubleLines are kept as printed and the others listed by their locations
-    // (WriteHeadTail), which say where each one is in fewer tokens.
-    size_t trouble = 0, located = 0;
-    for (std::string_view line : lines) {
-      if (!LooksLikeErrorLine(line)) continue;
-      ++trouble;
-      located += StartsWithLocation(line) ? 1 : 0;
-    }
     const size_t cap = trouble > kMaxTroubleLines && located * 5 >= trouble * 4
                            ? kLocatedTroubleLines
                            : kMaxTroubleLines + kMaxHeadingLines;

@@ -195,14 +195,6 @@ std::string_view TrailingCode(std::string_view message, bool parens) {
   return code;
 }
 
-// Maven's level before a line: "[ERROR] ", "[WARNING] ", "[INFO] "; 0 when there is none.
-size_t MavenLevelLength(std::string_view line) {
-  for (std::string_view level : {"[ERROR] ", "[WARNING] ", "[INFO] "}) {
-    if (line.starts_with(level)) return level.size();
-  }
-  return 0;
-}
-
 // javac's errors as Maven's compiler plugin prints them: "[ERROR] /w/src/main/java/shop/
 // Money.java:[19,66] cannot find symbol" (and "[WARNING] …:[12,5] [deprecation] …"), the level
 // the severity, "path:[line,col]" the location. javac's "  symbol: …" and "  location: …" lines
@@ -232,8 +224,6 @@ std::optional<Problem> ParseMavenProblem(std::string_view line) {
   return p;
 }
 
-// The line as a problem, or nothing. `known` (the command names a linter) also accepts a
-// message with only a trailing code in parentheses, or none.
 // "docs/a.md:9:81 MD013/line-length …" (markdownlint): a location that a space ends, read only
 // when the command names a linter. The length of the location, or 0.
 size_t SpaceEndedLocation(std::string_view line) {
@@ -252,6 +242,8 @@ size_t SpaceEndedLocation(std::string_view line) {
   return space;
 }
 
+// The line as a problem, or nothing. `known` (the command names a linter) also accepts a
+// message with only a trailing code in parentheses, or none.
 std::optional<Problem> ParseProblem(std::string_view line, bool known) {
   if (std::optional<Problem> maven = ParseMavenProblem(line)) return maven;
   auto [where_len, sep] = LocationOf(line);
@@ -351,8 +343,9 @@ bool IsCountsLine(std::string_view t) {
 
 // The tool's own totals and verdicts, kept at the end as printed.
 bool IsTotalsLine(std::string_view line) {
-  const std::string_view t = Trim(line.substr(MavenLevelLength(line)));
-  if (MavenLevelLength(line) > 0 &&
+  const size_t level = MavenLevelLength(line);
+  const std::string_view t = Trim(line.substr(level));
+  if (level > 0 &&
       (t == "BUILD FAILURE" || t == "BUILD SUCCESS" || t.starts_with("Failed to execute goal "))) {
     return true;  // Maven's verdict, and why
   }
@@ -421,9 +414,9 @@ Parse ParseLint(const std::vector<std::string_view>& lines, bool known) {
       size_t location = std::string_view::npos;
       size_t end = i + 1;
       for (; end < lines.size() && !Trim(lines[end]).empty() && !IsFraming(lines[end]); ++end) {
-        const std::string_view t = Trim(lines[end]);
-        if (t.starts_with("Location: ") && location == std::string_view::npos) location = end;
-        p.role[end] = t.starts_with("Severity: ") || t.starts_with("Location: ") ? kDetail : kFraming;
+        if (location == std::string_view::npos && Trim(lines[end]).starts_with("Location: ")) {
+          location = end;
+        }
       }
       if (close != std::string_view::npos && location != std::string_view::npos) {
         Problem b;
@@ -434,9 +427,12 @@ Parse ParseLint(const std::vector<std::string_view>& lines, bool known) {
         b.end = location + 1;
         p.problems.push_back(b);
         p.role[i] = kProblem;
-        // The More Info link and the code are counted, not shown.
-        for (size_t k = i + 1; k < b.end; ++k) {
-          if (p.role[k] != kDetail) p.role[k] = kFraming;
+        // Its severity and location are its detail; the link and the code are counted.
+        for (size_t k = i + 1; k < end; ++k) {
+          const std::string_view t = Trim(lines[k]);
+          p.role[k] = k < b.end && (t.starts_with("Severity: ") || t.starts_with("Location: "))
+                          ? kDetail
+                          : kFraming;
         }
         i = end - 1;
         continue;
@@ -605,8 +601,15 @@ class LintShaper final : public core::Shaper {
         ++problems;
         continue;
       }
-      if (ParseMavenProblem(line)) ++maven_rows;
-      if (line.starts_with(">> Issue: [")) ++problems;  // bandit
+      if (ParseMavenProblem(line)) {
+        ++maven_rows;
+        ++problems;
+        continue;
+      }
+      if (line.starts_with(">> Issue: [")) {  // bandit
+        ++problems;
+        continue;
+      }
       if (ParseProblem(line, known) || ParseUnformatted(line, known)) {
         ++problems;
       } else if (IsTotalsLine(line)) {

@@ -989,30 +989,13 @@ std::string_view PathOf(std::string_view line) {
   return {};
 }
 
-// The URL or file paths a line names, as they are (not masked): the path of the request it
-// logs ("GET /user/1005"), else its words that start with '/' ("Exception on /user/1005
-// [GET]"), up to three.
-void AddPaths(std::string_view line, MaskedHasher& out) {
-  line = line.substr(0, 2048);
-  size_t path_end = 0;
-  if (const size_t at = core::FindRequest(line, 0, &path_end); at != npos) {
-    out.Add('\x01');
-    const std::string_view path = line.substr(at, path_end - at);
-    out.Add(path.data(), std::min(path.size(), MaskedHasher::kMaxPiece), path.data(),
-            path.data() + path.size());
-    return;
-  }
-  size_t found = 0;
-  for (size_t at = line.find(" /"); at != npos && found < 3; at = line.find(" /", at + 2)) {
-    size_t end = at + 1;
-    while (end < line.size() && !IsSpace(line[end]) && line[end] != '"' && line[end] != '\'') ++end;
-    const std::string_view path = line.substr(at + 1, end - at - 1);
-    if (path.size() < 2) continue;
-    out.Add('\x01');
-    out.Add(path.data(), std::min(path.size(), MaskedHasher::kMaxPiece), path.data(),
-            path.data() + path.size());
-    ++found;
-  }
+// The path PathOf finds in a line, as it is (not masked).
+void AddPath(std::string_view line, MaskedHasher& out) {
+  const std::string_view path = PathOf(line);
+  if (path.empty()) return;
+  out.Add('\x01');
+  out.Add(path.data(), std::min(path.size(), MaskedHasher::kMaxPiece), path.data(),
+          path.data() + path.size());
 }
 
 // ---- the summary ----------------------------------------------------------------------------
@@ -1240,6 +1223,9 @@ class LogsShaper final : public core::Shaper {
     for (const Entry& e : entries) ++cat_count[static_cast<size_t>(e.cat)];
     std::vector<Group> groups;
     std::vector<int64_t> group_of(entries.size(), -1);
+    auto traceback = [&entries](size_t j) {
+      return j < entries.size() && entries[j].cat == Cat::kError && entries[j].end - entries[j].begin > 2;
+    };
     std::unordered_map<uint64_t, size_t> by_key;
     std::array<size_t, 5> shown_groups{};
     for (size_t k = 0; k < entries.size(); ++k) {
@@ -1248,9 +1234,6 @@ class LogsShaper final : public core::Shaper {
       size_t cat = static_cast<size_t>(e.cat);
       bool fold = e.cat == Cat::kError || e.cat == Cat::kProblem || cat_count[cat] > kFewLines;
       // The failed request logged next to a traceback (before or after it) stays with it.
-      auto traceback = [&](size_t j) {
-        return j < entries.size() && entries[j].cat == Cat::kError && entries[j].end - entries[j].begin > 2;
-      };
       if (e.status >= 500 && e.end - e.begin == 1 && ((k > 0 && traceback(k - 1)) || traceback(k + 1))) {
         fold = false;
       }
@@ -1276,7 +1259,7 @@ class LogsShaper final : public core::Shaper {
         // /user/1005" and "… /user/1010" are not repeats, whatever their digits (the second
         // is shown by its first and last lines, WriteAlike). One-line failures that differ in
         // their paths are repeats whose paths the marker lists.
-        if (e.cat == Cat::kError && e.end - e.begin > 2) AddPaths(lines[e.begin], hasher);
+        if (e.cat == Cat::kError && e.end - e.begin > 2) AddPath(lines[e.begin], hasher);
         uint64_t h = hasher.Finish();
         auto [it, inserted] = by_key.emplace(h, groups.size());
         g = it->second;

@@ -1421,16 +1421,9 @@ void ParseCatch2(const std::vector<std::string_view>& lines, TestReport& report)
 // A Maven log line's text after its level: "[ERROR] Tests run: 3, …" -> "Tests run: 3, …".
 // `prefixed` says whether the line had a level at all.
 std::string_view MavenText(std::string_view line, bool* prefixed) {
-  for (std::string_view level : {"[INFO]", "[ERROR]", "[WARNING]", "[WARN]", "[DEBUG]"}) {
-    if (line.starts_with(level)) {
-      *prefixed = true;
-      line.remove_prefix(level.size());
-      if (line.starts_with(" ")) line.remove_prefix(1);
-      return line;
-    }
-  }
-  *prefixed = false;
-  return line;
+  const size_t level = MavenLevelLength(line);
+  *prefixed = level > 0;
+  return line.substr(level);
 }
 
 // "Failures: 8" in "Tests run: 418, Failures: 8, Errors: 3, Skipped: 1".

@@ -530,6 +530,7 @@ uint16_t RequestStatus(std::string_view line) {
     }
   }
   // A structured line's status field, when the line names the request too.
+  if (line.find("tatus") == std::string_view::npos) return 0;
   if (request || line.find("\"method\"") != std::string_view::npos ||
       line.find("\"path\"") != std::string_view::npos || line.find("\"url\"") != std::string_view::npos ||
       line.find(" method=") != std::string_view::npos || line.find(" path=") != std::string_view::npos) {
