@@ -527,6 +527,11 @@ Located ParseLocated(string_view line, size_t sep = kNone - 1) {
         if (has_line) r.file = path;
         return r;
       }
+      if (program) {
+        // A program's name before a located diagnostic: go vet's "vet: b/b.go:7:14: …".
+        const Located inner = ParseLocated(rest);
+        if (inner.type == Located::kDiag && !inner.file.empty()) return inner;
+      }
       if (has_line) {
         if (IsInstantiationContext(Strip(rest))) {
           r.type = Located::kContext;

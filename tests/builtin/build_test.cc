@@ -649,6 +649,20 @@ TEST_CASE("build: go build errors under their package") {
   CHECK(Confidence("./build.sh", out) == doctest::Approx(0.8));
 }
 
+TEST_CASE("build: go vet's type error after vet's name is counted and kept") {
+  // go vet prints a package's type error as "vet: internal/sync/retry.go:14:9: …".
+  const std::string out = testing::ReadFixture("build", "go-vet-failing");
+  std::string s = Shape("go vet ./...", out, 2);
+  CHECK(Header(s) == "go vet: failed — 37 errors in 4 files (exit 2)");
+  CHECK(s.find("vet: internal/sync/retry.go:14:9: undeclared name: errLimit\n") !=
+        std::string::npos);
+  // Each of the 26 rows of report.go is shown or listed.
+  for (int line = 14; line <= 139; line += 5) {
+    CHECK(s.find("internal/report/report.go:" + std::to_string(line) + ":9") !=
+          std::string::npos);
+  }
+}
+
 // ---- webpack, vite --------------------------------------------------------------------------
 
 TEST_CASE("build: webpack errors kept, module lists dropped") {
