@@ -350,6 +350,20 @@ SearchCommand ParseCommand(std::string_view command) {
 
 // ---- Lines ----------------------------------------------------------------------------------
 
+// "path:12:text" -> path (the part before the first ":<digits>:"); empty when not one.
+std::string_view NumberedPath(std::string_view s) {
+  size_t limit = std::min<size_t>(s.size(), 4096);
+  for (size_t c = s.find(':'); c != std::string_view::npos && c < limit; c = s.find(':', c + 1)) {
+    size_t i = c + 1;
+    while (i < s.size() && IsDigit(s[i])) ++i;
+    if (i > c + 1 && i < s.size() && s[i] == ':') {
+      if (c == 0) return {};
+      return s.substr(0, c);
+    }
+  }
+  return {};
+}
+
 enum class ErrorKind : uint8_t { kNone, kBinary, kDenied, kMissing, kOther };
 
 ErrorKind ClassifyError(std::string_view s) {
@@ -366,6 +380,8 @@ ErrorKind ClassifyError(std::string_view s) {
   if (!prefixed && !paren && !s.starts_with("Binary file ") && !s.ends_with(" matches")) {
     return ErrorKind::kNone;
   }
+  // A match whose text reads like an error: "notes.txt:1:x: No such file … (os error 2)".
+  if (!prefixed && !NumberedPath(s).empty()) return ErrorKind::kNone;
   // grep 3.5+: "grep: x: binary file matches"; older grep: "Binary file x matches";
   // rg: "x: binary file matches (found "\0" byte around offset 12)".
   bool binary = (prefixed && s.ends_with(": binary file matches")) ||
@@ -377,20 +393,6 @@ ErrorKind ClassifyError(std::string_view s) {
   if (s.find("Permission denied") != std::string_view::npos) return ErrorKind::kDenied;
   if (s.find("No such file or directory") != std::string_view::npos) return ErrorKind::kMissing;
   return ErrorKind::kOther;
-}
-
-// "path:12:text" -> path (the part before the first ":<digits>:"); empty when not one.
-std::string_view NumberedPath(std::string_view s) {
-  size_t limit = std::min<size_t>(s.size(), 4096);
-  for (size_t c = s.find(':'); c != std::string_view::npos && c < limit; c = s.find(':', c + 1)) {
-    size_t i = c + 1;
-    while (i < s.size() && IsDigit(s[i])) ++i;
-    if (i > c + 1 && i < s.size() && s[i] == ':') {
-      if (c == 0) return {};
-      return s.substr(0, c);
-    }
-  }
-  return {};
 }
 
 // "12:text" / "12-text": a line with a number but no file name.

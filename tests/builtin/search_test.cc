@@ -7,6 +7,7 @@
 #include "builtin/builtin_shapers.h"
 #include "core/strings.h"
 #include "core/text.h"
+#include "test_util.h"
 
 namespace plugline::builtin {
 namespace {
@@ -167,6 +168,16 @@ TEST_CASE("search: errors and binary notices are kept and counted in the header"
   CHECK(lines[0] == "grep: 2 matches in 1 file; 1 binary file matches; 2 errors (exit 2)");
   CHECK(lines.size() == 6);
   CheckFaithful(output, summary);
+}
+
+TEST_CASE("search: a match whose text reads like an error is a match") {
+  // CI logs that record rg's "…: No such file or directory (os error 2)", searched by grep.
+  const std::string output = testing::ReadFixture("search", "grep-ci-logs");
+  std::string summary =
+      Shape("cd /tmp/plugline-fixtures/search/ci-logs && grep -rn 'No such file' jobs", output);
+  CHECK(Lines(summary)[0] == "grep: 300 matches in 60 files");
+  CHECK(summary.find("jobs/job-160.log:2:/srv/build/job-160/src: No such file or directory "
+                     "(os error 2)") != std::string::npos);
 }
 
 TEST_CASE("search: past 40 error lines the rest are counted by kind") {
