@@ -2675,6 +2675,33 @@ std::vector<string_view> SplitLinesSized(string_view text) {
   return lines;
 }
 
+// pip shows a failed build step's own output indented under "╰─> [22 lines of output]", up to
+// "[end of output]". The lines to parse: `lines` with those blocks' indent taken off, so the
+// compiler's errors in them are diagnostics like any other (shown as printed, indented); empty
+// when the output has no such block.
+std::vector<string_view> UnindentSubprocessOutput(const std::vector<string_view>& lines) {
+  std::vector<string_view> read;
+  for (size_t i = 0; i < lines.size(); ++i) {
+    const string_view t = Trim(lines[i]);
+    if (!t.starts_with("╰─> [") || !t.ends_with(" lines of output]")) continue;
+    size_t end = i + 1;
+    while (end < lines.size() && Trim(lines[end]) != "[end of output]") ++end;
+    if (end == lines.size()) continue;
+    size_t indent = kNone;
+    for (size_t k = i + 1; k < end; ++k) {
+      if (IsBlankLine(lines[k])) continue;
+      indent = std::min(indent, lines[k].find_first_not_of(' '));
+    }
+    if (indent == kNone) continue;
+    if (read.empty()) read = lines;
+    for (size_t k = i + 1; k < end; ++k) {
+      read[k].remove_prefix(std::min(indent, read[k].size()));
+    }
+    i = end;
+  }
+  return read;
+}
+
 class BuildShaper final : public core::Shaper {
  public:
   BuildShaper() {
@@ -2731,7 +2758,8 @@ class BuildShaper final : public core::Shaper {
       return core::ShapeOutput{"", RenderMode::kRaw};
     }
     CommandInfo cmd = ReadCommand(context.command);
-    Parsed p = Parser(lines).Run();
+    const std::vector<string_view> unindented = UnindentSubprocessOutput(lines);
+    Parsed p = Parser(unindented.empty() ? lines : unindented).Run();
     std::string label = cmd.label.empty() ? DetectedLabel(p) : cmd.label;
     SummaryWriter out(&lines);
     const bool exit_known = context.exit_code.has_value();

@@ -663,6 +663,21 @@ TEST_CASE("build: go vet's type error after vet's name is counted and kept") {
   }
 }
 
+// ---- pip ------------------------------------------------------------------------------------
+
+TEST_CASE("build: the compiler's errors pip shows indented under a failed step are diagnostics") {
+  // A C extension that does not compile: gcc's output under "╰─> [25 lines of output]", twice
+  // (the wheel, then the legacy install pip falls back to).
+  const std::string out = testing::ReadFixture("build", "pip-install-cext-failing");
+  std::string s = Shape("pip install --no-index --no-build-isolation .", out, 1);
+  CHECK(Header(s) == "pip: failed — 5 errors, 4 warnings in 1 file (exit 1)");
+  // Read without pip's indent (shown with it), with its source line.
+  CHECK(s.find("\n      src/scan.c:10:46: error: ‘separator’ undeclared (first use in this function)\n"
+               "         10 |     size_t total = fields_in_line(text, len, separator);\n") !=
+        std::string::npos);
+  CHECK(s.find("\nerror: legacy-install-failure\n") != std::string::npos);
+}
+
 // ---- webpack, vite --------------------------------------------------------------------------
 
 TEST_CASE("build: webpack errors kept, module lists dropped") {

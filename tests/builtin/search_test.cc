@@ -175,7 +175,7 @@ TEST_CASE("search: a match whose text reads like an error is a match") {
   const std::string output = testing::ReadFixture("search", "grep-ci-logs");
   std::string summary =
       Shape("cd /tmp/plugline-fixtures/search/ci-logs && grep -rn 'No such file' jobs", output);
-  CHECK(Lines(summary)[0] == "grep: 300 matches in 60 files");
+  CHECK(Lines(summary)[0] == "grep: 660 matches in 60 files");
   CHECK(summary.find("jobs/job-160.log:2:/srv/build/job-160/src: No such file or directory "
                      "(os error 2)") != std::string::npos);
 }
