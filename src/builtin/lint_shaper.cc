@@ -28,6 +28,7 @@
 #include <optional>
 #include <tuple>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
@@ -42,6 +43,8 @@ namespace {
 
 constexpr size_t kAllInFull = 30;      // problems shown as printed; beyond, grouped
 constexpr size_t kLeaderDetail = 6;    // detail lines kept under a group's first problem
+constexpr size_t kTallyCodes = 10;     // grouped problems of more codes are also counted by code
+constexpr size_t kTallyMaxCodes = 200;  // codes the tally names
 constexpr size_t kMaxOtherLines = 20;  // lines of other tools that look like errors
 
 bool IsDigit(char c) { return c >= '0' && c <= '9'; }
@@ -174,6 +177,26 @@ size_t CodeLength(std::string_view s) {
   return i;
 }
 
+// "Style/StringLiterals:" (a RuboCop cop: a department, a slash, a name, each capitalized,
+// then a colon): the length of the cop's name, or 0.
+size_t CopLength(std::string_view s) {
+  const size_t slash = s.find('/');
+  const size_t colon = s.find(": ");
+  if (slash == std::string_view::npos || colon == std::string_view::npos || slash > colon ||
+      slash == 0 || slash + 1 >= colon || colon > 60) {
+    return 0;
+  }
+  for (size_t i = 0; i < colon; ++i) {
+    const char c = s[i];
+    const bool starts = i == 0 || i == slash + 1;
+    if (starts ? !std::isupper(static_cast<unsigned char>(c))
+               : !(std::isalnum(static_cast<unsigned char>(c)) || (c == '/' && i == slash))) {
+      return 0;
+    }
+  }
+  return colon;
+}
+
 // A code at the end of a message: "  [type-arg]", " [SC2086]", " (line-too-long)",
 // " (reportMissingImports)", " (ST1023)". Parentheses only when `parens`.
 std::string_view TrailingCode(std::string_view message, bool parens) {
@@ -186,6 +209,11 @@ std::string_view TrailingCode(std::string_view message, bool parens) {
   if (at == std::string_view::npos || at == 0 || message[at - 1] != ' ') return {};
   const std::string_view code = message.substr(at + 1, message.size() - at - 2);
   if (code.empty() || code.size() > 60) return {};
+  // A measure such as RuboCop's "[125/100]" is no code: a code has a letter.
+  if (std::none_of(code.begin(), code.end(),
+                   [](char c) { return std::isalpha(static_cast<unsigned char>(c)); })) {
+    return {};
+  }
   for (char c : code) {
     if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '/' ||
           c == '.')) {
@@ -277,6 +305,24 @@ std::optional<Problem> ParseProblem(std::string_view line, bool known) {
       break;
     }
   }
+  if (p.severity.empty() && rest.size() > 3 && rest[1] == ':' && rest[2] == ' ' &&
+      std::string_view("CWEFRI").find(rest[0]) != std::string_view::npos) {
+    // RuboCop: "C: [Correctable] Style/StringLiterals: Prefer single-quoted strings …", the
+    // severity a letter (convention, warning, error, fatal, refactor, info), the cop a
+    // department and a name.
+    std::string_view after = rest.substr(3);
+    if (after.starts_with("[Correctable] ")) after.remove_prefix(14);
+    if (const size_t n = CopLength(after); n > 0) {
+      static constexpr std::pair<char, std::string_view> kLetters[] = {
+          {'C', "convention"}, {'W', "warning"}, {'E', "error"},
+          {'F', "fatal"},      {'R', "refactor"}, {'I', "info"}};
+      for (const auto& [letter, word] : kLetters) {
+        if (rest[0] == letter) p.severity = word;
+      }
+      p.code = after.substr(0, n);
+      rest = Trim(after.substr(n + 1));
+    }
+  }
   if (p.severity.empty()) {
     if (const size_t n = CodeLength(rest); n > 0) {
       p.code = rest.substr(0, n);
@@ -360,7 +406,11 @@ bool IsTotalsLine(std::string_view line) {
          t.find(" would be reformatted") != std::string_view::npos ||
          t.find(" would be left unchanged") != std::string_view::npos ||
          t.starts_with("[warn] Code style issues") ||
-         t.starts_with("All matched files use Prettier code style");
+         t.starts_with("All matched files use Prettier code style") ||
+         // RuboCop's "20 files inspected, 1034 offenses detected, 864 offenses autocorrectable".
+         (t.find(" inspected, ") != std::string_view::npos &&
+          (t.find(" offense") != std::string_view::npos ||
+           t.find(" no offenses detected") != std::string_view::npos));
 }
 
 // pylint's banner before each module's problems, and the rule above its score.
@@ -799,6 +849,33 @@ class LintShaper final : public core::Shaper {
     }
   }
 
+  // Problems of more than kTallyCodes codes: one line that counts them by code, most first
+  // ("… 1,034 problems by code: Style/ClassAndModuleChildren 94, Style/CommentedKeyword 79, …"),
+  // so that every code is named when the budget leaves some groups out.
+  static void WriteTally(const std::vector<Problem>& problems, SummaryWriter& out) {
+    absl::flat_hash_map<std::string_view, size_t> index;
+    std::vector<std::pair<std::string_view, uint64_t>> counts;  // in order of first appearance
+    uint64_t coded = 0;
+    for (const Problem& pr : problems) {
+      if (pr.code.empty()) continue;
+      ++coded;
+      const auto [it, added] = index.try_emplace(pr.code, counts.size());
+      if (added) counts.emplace_back(pr.code, 0);
+      ++counts[it->second].second;
+    }
+    if (counts.size() <= kTallyCodes) return;
+    std::stable_sort(counts.begin(), counts.end(),
+                     [](const auto& a, const auto& b) { return a.second > b.second; });
+    std::string text = StrCat(coded == 1 ? "problem" : "problems", core::kTallyBy);
+    for (size_t i = 0; i < counts.size() && i < kTallyMaxCodes; ++i) {
+      StrAppend(&text, i > 0 ? ", " : "", counts[i].first, " ", core::FormatCount(counts[i].second));
+    }
+    if (counts.size() > kTallyMaxCodes) {
+      StrAppend(&text, ", and ", core::FormatCount(counts.size() - kTallyMaxCodes), " more codes");
+    }
+    out.Elided(coded, text);
+  }
+
   static void WriteProblems(const std::vector<std::string_view>& lines, const Parse& p,
                             bool grouped, SummaryWriter& out) {
     DiagnosticGroups groups;
@@ -823,6 +900,7 @@ class LintShaper final : public core::Shaper {
         groups.Add(kind, label, pr.message, pr.where, details);
       }
     }
+    if (grouped) WriteTally(p.problems, out);
     uint64_t detail_left = 0;
     for (size_t k = 0; k < p.problems.size(); ++k) {
       const Problem& pr = p.problems[k];

@@ -32,6 +32,9 @@ enum Rank : int {
 constexpr size_t kEvidenceLines = 3;
 // The last lines of a summary rank with identifiers: tools end with their final status.
 constexpr size_t kClosingLines = 2;
+// How far above a list of locations the problem it is like may be (the problem's own
+// detail lines between: a source line and its caret line, a message).
+constexpr size_t kListExampleDistance = 6;
 // A closing line up to this long is kept whatever the budget, as the first line is.
 constexpr uint64_t kClosingLineTokens = 100;
 // Marker lines cost tokens too: what one "… N lines cut (budget)" line is reckoned at.
@@ -363,6 +366,7 @@ BudgetCut FitToBudget(std::string_view summary, uint64_t max_tokens, uint64_t re
   size_t evidence_left = 0, continuation = 0;
   std::map<std::string, size_t> locations_per_file;
   std::vector<bool> is_list(n);
+  std::vector<bool> named(n);  // an identifier's or a location's line
   for (size_t i = 0; i < n; ++i) is_list[i] = !ListedLocations(lines[i]).empty();
   auto is_continuation = [&](size_t i) {
     const size_t at = lines[i].find(kListAt);
@@ -395,6 +399,10 @@ BudgetCut FitToBudget(std::string_view summary, uint64_t max_tokens, uint64_t re
     } else if (i >= closing && !lines[i].empty() && !lines[i].starts_with("… ")) {
       // Where tools print their final status: kept with the outcome when short.
       rank[i] = cost[i] <= kClosingLineTokens ? kOutcome : kIdentifier;
+    } else if (lines[i].starts_with("… ") && lines[i].find(kTallyBy) != std::string_view::npos) {
+      rank[i] = kIdentifier;  // the problems' codes
+      evidence_left = 0;
+      continue;
     } else if (is_list[i]) {
       // A list of locations: its first line names failures; its continuations are locations,
       // from both ends in: every list's first and last continuation before any list's second.
@@ -409,6 +417,7 @@ BudgetCut FitToBudget(std::string_view summary, uint64_t max_tokens, uint64_t re
       continue;
     } else if (int identifier = IdentifierRank(lines[i]); identifier != kContext) {
       rank[i] = identifier;
+      named[i] = true;
       if (identifier == kLocation) {
         // Spread over files: a file's first warning before any file's second.
         const std::string_view file = IsRowUnderPath(lines[i]) ? path_line : LocationPath(lines[i]);
@@ -426,6 +435,18 @@ BudgetCut FitToBudget(std::string_view summary, uint64_t max_tokens, uint64_t re
       rank[i] = kEvidence + static_cast<int>(kEvidenceLines - evidence_left);
     }
     if (evidence_left > 0) --evidence_left;
+  }
+
+  // A list of locations follows the problem its entries are like ("… 41 more
+  // Style/StringLiterals at: …", "… 18 more errors like it at: …"), and that problem's detail
+  // lines: the problem is ranked with the list, so that no list is shown without it.
+  for (size_t i = 2; i < n; ++i) {
+    if (!is_list[i] || is_continuation(i)) continue;
+    for (size_t j = i - 1; j > 0 && i - j <= kListExampleDistance && !is_list[j]; --j) {
+      if (!named[j]) continue;
+      rank[j] = std::min(rank[j], rank[i]);
+      break;
+    }
   }
 
   // A file's path line above its rows: ranked with the best of its rows, so that no row shown

@@ -14,7 +14,8 @@
 //      report no error (warnings, notes, frames), a file's first before any file's second; a
 //      diff's file headers ("diff --git", renames, binary files) after the first evidence;
 //   4. the rest, context.
-// A shaper's list of locations (below) ranks as identifiers (its first line) and locations.
+// A shaper's list of locations (below) ranks as identifiers (its first line) and locations; its
+// tally of problems by code (below) as an identifier.
 // Lines are taken rank by rank, each from the top (identifiers from both ends in: the first,
 // the last, the second…), while they fit; a line that does not fit is
 // left out whole and smaller ones after it still get in. Each run of left-out lines becomes one
@@ -43,6 +44,9 @@ namespace plugline::core {
 // continuation as a location (every list's first line before any list's second), and the
 // entries of a list cut are counted by file like identifiers.
 inline constexpr std::string_view kListAt = " at: ";
+// A shaper's tally of many problems by their code, ranked as an identifier (its codes are what
+// the problems left out are): "… 1,034 problems by code: Style/ClassAndModuleChildren 94, …".
+inline constexpr std::string_view kTallyBy = " by code: ";
 inline constexpr std::string_view kListAlsoAt = " also at: ";
 inline constexpr std::string_view kListSeparator = "; ";
 

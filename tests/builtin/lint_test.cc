@@ -141,6 +141,35 @@ TEST_CASE("lint: markdownlint's problems, a space after the location, keep every
   CHECK(Confidence(MakeLintShaper(), "cat notes.txt", output) < 0.7);
 }
 
+TEST_CASE("lint: RuboCop's offenses read with their cop and severity, every cop named under budget") {
+  for (const char* name : {"rubocop-emacs-many", "rubocop-default-many"}) {
+    const std::string output = Fixture(name);
+    const std::string command =
+        std::string(name) == "rubocop-emacs-many" ? "rubocop --format emacs" : "rubocop";
+    const core::ShapeOutput shaped = Shape(command, output, 1);
+    REQUIRE(shaped.render_mode == RenderMode::kSummary);
+    const std::string& s = shaped.summary;
+    INFO(name, "\n", s);
+    CHECK(s.starts_with("rubocop: failed — 1,003 conventions, 31 warnings in 19 files (exit 1)\n"));
+    CHECK(Contains(s, "\n… 1,034 problems by code: Style/ClassAndModuleChildren 94, "
+                      "Style/CommentedKeyword 79, "));
+    // A measure in brackets ("[125/100]") is no code.
+    CHECK_FALSE(Contains(s, "more 125/100"));
+    // Every cop of the output is in the tally.
+    const std::string tally(core::SplitLines(s)[1]);
+    for (std::string_view line : core::SplitLines(output)) {
+      const size_t severity = line.find(": C: ") != std::string_view::npos
+                                  ? line.find(": C: ")
+                                  : line.find(": W: ");
+      if (severity == std::string_view::npos) continue;
+      std::string_view rest = line.substr(severity + 5);
+      if (rest.starts_with("[Correctable] ")) rest.remove_prefix(14);
+      const std::string cop(rest.substr(0, rest.find(": ")));
+      CHECK_MESSAGE(Contains(tally, " " + cop + " "), cop);
+    }
+  }
+}
+
 TEST_CASE("lint: bandit's issue blocks keep the issue, its severity and location, the code and links counted") {
   const std::string output = Fixture("bandit-flask");
   CHECK(Confidence(MakeLintShaper(), "bandit -r flask", output) >= 0.95);

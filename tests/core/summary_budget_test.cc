@@ -71,6 +71,37 @@ TEST_CASE("commits of a history that do not fit are said to be commits") {
   CHECK_FALSE(Contains(cut.summary, "failures, errors or locations"));
 }
 
+TEST_CASE("a list of locations keeps the problem it is like, and a tally by code is kept") {
+  // Conventions (locations, not errors), each group's first with its source and caret lines,
+  // then the list of the others: the list's problem ranks with the list.
+  std::string summary = "rubocop: failed — 400 conventions in 40 files (exit 1)\n";
+  absl::StrAppend(&summary, "… 400 problems by code:");
+  for (int g = 0; g < 40; ++g) absl::StrAppend(&summary, g > 0 ? "," : "", " Style/Cop", g, " 10");
+  absl::StrAppend(&summary, "\n");
+  for (int g = 0; g < 40; ++g) {
+    absl::StrAppend(&summary, "lib/f", g, ".rb:", g + 1, ":3: C: Style/Cop", g,
+                    ": Prefer the other form of this construct here.\n");
+    absl::StrAppend(&summary, "  source line of the offense in this file ", g, "\n");
+    absl::StrAppend(&summary, "  ^^^^^^^^^^\n");
+    absl::StrAppend(&summary, "… 9 more Style/Cop", g, " at:");
+    for (int k = 0; k < 9; ++k) absl::StrAppend(&summary, k > 0 ? ";" : "", " lib/g", k, ".rb:", g, ":5");
+    absl::StrAppend(&summary, "\n");
+  }
+  BudgetCut cut = FitToBudget(summary, 1500, 60, Counter());
+  INFO(cut.summary);
+  REQUIRE(cut.cut);
+  CHECK(Contains(cut.summary, "… 400 problems by code: Style/Cop0 10,"));
+  // No list is shown without its problem above it.
+  const auto lines = SplitLines(cut.summary);
+  for (size_t i = 0; i < lines.size(); ++i) {
+    if (!lines[i].starts_with("… 9 more Style/Cop")) continue;
+    const std::string cop(lines[i].substr(9, lines[i].find(" at:") - 9));
+    bool above = false;
+    for (size_t j = i; j-- > 0 && j + 4 > i;) above = above || Contains(lines[j], " C: " + cop + ":");
+    CHECK_MESSAGE(above, lines[i]);
+  }
+}
+
 TEST_CASE("identifiers that do not fit are counted by file") {
   std::string summary = "tsc: FAILED — 3000 errors (exit 2)\n";
   for (int i = 0; i < 3000; ++i) {
