@@ -207,9 +207,21 @@ BlockLines SelectPytestDoctest(const std::vector<std::string_view>& detail) {
   return out;
 }
 
+BlockLines SelectGeneric(const std::vector<std::string_view>& detail);
+
 BlockLines SelectPytest(const std::vector<std::string_view>& detail) {
   if (detail.front().find(" [doctest] ") != std::string_view::npos) {
     return SelectPytestDoctest(detail);
+  }
+  // --tb=native: Python's own traceback ("Traceback (most recent call last):", "  File …"
+  // lines, the exception last), no ">" or "E" lines of pytest's.
+  if (std::any_of(detail.begin() + 1, detail.end(), [](std::string_view line) {
+        return line == "Traceback (most recent call last):";
+      }) &&
+      std::none_of(detail.begin() + 1, detail.end(), [](std::string_view line) {
+        return line.starts_with("E ") || line.starts_with("> ");
+      })) {
+    return SelectGeneric(detail);
   }
   BlockLines out;
   out.kept.push_back(detail.front());

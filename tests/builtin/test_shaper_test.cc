@@ -515,6 +515,24 @@ TEST_CASE("test shaper: Python's doctest, run alone, keeps each failed example w
   CHECK(Contains(script, "Got:\n    28\n"));
 }
 
+TEST_CASE("test shaper: pytest --tb=native keeps each failure's traceback: the user's frames and the exception") {
+  const std::string s = Shape("pytest --tb=native tests", 1, testing::ReadFixture("test", "pytest_failing_native"));
+  INFO(s);
+  CHECK(s.starts_with("pytest: FAILED — 5 failed, 2 errors, 31 passed, 1 skipped (exit 1)\n"));
+  for (const char* kept :
+       {"  File \"/tmp/plugline-fx/test/pricing/tests/test_discounts.py\", line 27, in test_discount_is_capped\n",
+        "AssertionError: assert Decimal('20.00') == Decimal('50.00')\n",
+        "  File \"/tmp/plugline-fx/test/pricing/pricing/tax.py\", line 16, in rate_for\n"
+        "    return RATES[region]\n"
+        "KeyError: 'de'\n",
+        "FileNotFoundError: [Errno 2] No such file or directory: "
+        "'/tmp/plugline-fx/test/pricing/tests/data/catalogue.json'\n"}) {
+    CHECK_MESSAGE(s.find(kept) != std::string::npos, kept);
+  }
+  // The standard library's frames are counted, not shown.
+  CHECK(s.find("/usr/lib/python3.11/pathlib.py") == std::string::npos);
+}
+
 TEST_CASE("test shaper: pytest's doctest failures keep the failing example and what it printed, not the docstring above it") {
   const std::string s = Shape("pytest --doctest-modules --doctest-continue-on-failure ledger", 1,
                               testing::ReadFixture("test", "pytest_doctest_continue"));
