@@ -989,6 +989,14 @@ std::string_view PathOf(std::string_view line) {
   return {};
 }
 
+// A frame of a traceback: Python's "  File \"a.py\", line 3, in f", JavaScript's and the JVM's
+// "    at f (a.js:3:5)", Ruby's "\tfrom a.rb:3:in `f'", Go's "\t/src/a.go:31 +0x1d".
+bool IsTraceFrame(std::string_view line) {
+  const std::string_view t = Trim(line);
+  return t.starts_with("File \"") || t.starts_with("at ") || t.starts_with("from ") ||
+         (line.starts_with("\t") && t.find(".go:") != std::string_view::npos);
+}
+
 // The path PathOf finds in a line, as it is (not masked).
 void AddPath(std::string_view line, MaskedHasher& out) {
   const std::string_view path = PathOf(line);
@@ -1254,12 +1262,20 @@ class LogsShaper final : public core::Shaper {
             break;
           }
         }
+        // A traceback through other code is another failure, whatever its first and last
+        // lines say: its frames count, masked (Go's pointers, the line numbers).
+        const bool traceback_entry = e.cat == Cat::kError && e.end - e.begin > 2;
+        for (size_t i = e.begin + 1; traceback_entry && i + 1 < e.end; ++i) {
+          if (!IsTraceFrame(lines[i])) continue;
+          hasher.Add('\x02');
+          MaskInto(lines[i], hasher);
+        }
         shape = hasher.Finish();
         // An error with a traceback is told from another by its paths: "Exception on
         // /user/1005" and "… /user/1010" are not repeats, whatever their digits (the second
         // is shown by its first and last lines, WriteAlike). One-line failures that differ in
         // their paths are repeats whose paths the marker lists.
-        if (e.cat == Cat::kError && e.end - e.begin > 2) AddPath(lines[e.begin], hasher);
+        if (traceback_entry) AddPath(lines[e.begin], hasher);
         uint64_t h = hasher.Finish();
         auto [it, inserted] = by_key.emplace(h, groups.size());
         g = it->second;

@@ -504,6 +504,28 @@ TEST_CASE("logs: errors for other paths are not repeats: a traceback like one sh
   CHECK(s[e + 2] == "KeyError: 'profile_1006'");
 }
 
+TEST_CASE("logs: a traceback through other code is no repeat, whatever its first and last lines") {
+  // Two decimal.InvalidOperation under "invoice generation failed": one raised in line_total,
+  // the other in compute_invoice's discount. Their first and last lines differ only in digits.
+  const std::string out = testing::ReadFixture("logs", "billing-worker");
+  auto s = Shape("python3 -m billing.worker", out, 1);
+  CheckVerbatim(s, out);
+  for (const char* id : {"INV-2026-00407", "INV-2026-00993", "INV-2026-01288", "INV-2026-01501"}) {
+    CHECK_MESSAGE(std::any_of(s.begin(), s.end(), [&](const std::string& line) {
+      return line.ends_with(StrCat("invoice_id=", id));
+    }), id);
+  }
+  for (const char* frame : {"billing/invoices.py\", line 6, in line_total",
+                            "billing/invoices.py\", line 11, in compute_invoice"}) {
+    CHECK_MESSAGE(std::any_of(s.begin(), s.end(), [&](const std::string& line) {
+      return line.ends_with(frame);
+    }), frame);
+  }
+  CHECK(std::none_of(s.begin(), s.end(), [](const std::string& line) {
+    return line.find("repeat") != std::string::npos || line.find("as in the entry like it") != std::string::npos;
+  }));
+}
+
 TEST_CASE("logs: one-line failures for other requests are listed by their requests, not called repeats") {
   const std::string out = testing::ReadFixture("logs", "nginx-error");
   auto s = Shape("cat /var/log/nginx/error.log", out);
