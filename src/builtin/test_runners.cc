@@ -803,6 +803,9 @@ void ParseGo(const std::vector<std::string_view>& lines, TestReport& report) {
   // Counts are of top-level tests; a failing subtest shows inside its parent's block.
   std::map<std::string_view, std::vector<std::string_view>> running;
   std::string_view last_run;
+  // The "=== RUN" line of the (sub)test running now, until a line it logs is kept under it:
+  // a subtest's messages are shown after its name.
+  std::string_view run_line;
   TestFailure* current = nullptr;
   bool in_panic = false;
   uint64_t passed = 0, failed = 0, skipped = 0;
@@ -833,13 +836,17 @@ void ParseGo(const std::vector<std::string_view>& lines, TestReport& report) {
     if (t.starts_with("=== RUN ")) {
       CloseFailure(report, current);
       current = nullptr;
-      last_run = GoTopLevel(Trim(t.substr(8)));
+      const std::string_view name = Trim(t.substr(8));
+      last_run = GoTopLevel(name);
+      run_line = name.size() > last_run.size() ? line : std::string_view();
       running[last_run];
       report.has_results = true;
       continue;
     }
     if (t.starts_with("=== PAUSE ") || t.starts_with("=== CONT ") || t.starts_with("=== NAME ")) {
-      last_run = GoTopLevel(Trim(t.substr(t.find(' ', 4) + 1)));
+      const std::string_view name = Trim(t.substr(t.find(' ', 4) + 1));
+      last_run = GoTopLevel(name);
+      run_line = name.size() > last_run.size() ? line : std::string_view();
       continue;
     }
     if (top && (t.starts_with("--- PASS: ") || t.starts_with("--- SKIP: "))) {
@@ -909,12 +916,23 @@ void ParseGo(const std::vector<std::string_view>& lines, TestReport& report) {
       continue;
     }
     if (current != nullptr && !top) {
-      current->detail.push_back(line);  // its messages and its subtests' results
+      // Its messages and its subtests' results; a subtest that passed is counted (with -v,
+      // every subtest's result is listed under its parent's).
+      if (t.starts_with("--- PASS: ")) {
+        ++report.passing_lines;
+      } else {
+        current->detail.push_back(line);
+      }
       continue;
     }
     CloseFailure(report, current);
     current = nullptr;
-    if (!last_run.empty() && running.count(last_run) != 0) running[last_run].push_back(line);
+    if (!last_run.empty() && running.count(last_run) != 0) {
+      std::vector<std::string_view>& logged = running[last_run];
+      if (!run_line.empty()) logged.push_back(run_line);
+      run_line = {};
+      logged.push_back(line);
+    }
   }
   CloseFailure(report, current);
   // A race report no failing test claimed (a race in a package's init or TestMain).

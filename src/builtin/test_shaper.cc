@@ -445,6 +445,14 @@ BlockLines SelectGeneric(const std::vector<std::string_view>& detail) {
   return out;
 }
 
+// A line that names a test that failed, inside another's block: go's subtests ("    --- FAIL:
+// TestRoundTrip/base2/n=-1 (0.00s)"), TAP's subtests ("    not ok 3 - …"), googletest's list.
+// An identifier: kept whatever the block's length.
+bool NamesFailedTest(std::string_view line) {
+  const std::string_view t = Trim(line);
+  return t.starts_with("--- FAIL: ") || t.starts_with("not ok ") || t.starts_with("[  FAILED  ] ");
+}
+
 // A failure's block: its essential lines, capped in length (the head, the user-code
 // locations and key lines of the middle, and the tail), with what was left out counted.
 void WriteBlock(const std::vector<std::string_view>& detail, TestRunner runner,
@@ -459,11 +467,16 @@ void WriteBlock(const std::vector<std::string_view>& detail, TestRunner runner,
     size_t skipped = 0;
     size_t middle_kept = 0;
     for (size_t i = head; i < kept.size() - tail; ++i) {
-      if (middle_kept < 12 && (IsLocationLine(kept[i]) || IsKeyLine(kept[i]))) {
-        out.ElidedLines(skipped, skipped == 1 ? "line omitted" : "lines omitted");
+      const bool failed_test = NamesFailedTest(kept[i]);
+      if (failed_test || (middle_kept < 12 && (IsLocationLine(kept[i]) || IsKeyLine(kept[i])))) {
+        if (skipped == 1) {
+          out.Line(kept[i - 1]);  // one line costs what its marker would
+        } else {
+          out.ElidedLines(skipped, "lines omitted");
+        }
         skipped = 0;
         out.Line(kept[i]);
-        ++middle_kept;
+        if (!failed_test) ++middle_kept;
       } else {
         ++skipped;
       }

@@ -515,6 +515,27 @@ TEST_CASE("test shaper: Python's doctest, run alone, keeps each failed example w
   CHECK(Contains(script, "Got:\n    28\n"));
 }
 
+TEST_CASE("test shaper: go test -v: every failed subtest named, its message after its name, passed subtests counted") {
+  const std::string out = testing::ReadFixture("test", "go_subtests_verbose");
+  const std::string s = Shape("go test -v ./...", 1, out);
+  INFO(s);
+  CHECK(s.starts_with("go test: FAILED — 1 failed, 2 passed (exit 1)\n"));
+  for (int base = 2; base <= 36; base += 2) {
+    for (int n : {-1, -42}) {
+      const std::string name = StrCat("TestRoundTrip/base", base, "/n=", n);
+      CHECK_MESSAGE(s.find(StrCat("    --- FAIL: ", name, " (")) != std::string::npos, name);
+      // The messages a block has room for, each after its subtest's name.
+      const size_t message = s.find(StrCat("    codec_test.go:18: Decode(Encode(", n, ", ", base, ")) = 0"));
+      if (message != std::string::npos) {
+        CHECK_MESSAGE(s.rfind(StrCat("\n=== RUN   ", name, "\n"), message) + name.size() + 12 == message, name);
+      }
+    }
+  }
+  CHECK(s.find("=== RUN   TestRoundTrip/base20/n=-42\n    codec_test.go:18: Decode(Encode(-42, 20)) = 0") !=
+        std::string::npos);
+  CHECK(s.find("--- PASS: TestRoundTrip/") == std::string::npos);
+}
+
 TEST_CASE("test shaper: pytest --tb=native keeps each failure's traceback: the user's frames and the exception") {
   const std::string s = Shape("pytest --tb=native tests", 1, testing::ReadFixture("test", "pytest_failing_native"));
   INFO(s);
