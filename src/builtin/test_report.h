@@ -60,7 +60,7 @@ struct TestReport {
   TestCounts counts;
   // Per-test "passed" lines seen (omitted from the summary, but counted).
   uint64_t passing_lines = 0;
-  // Other things left out, counted: {count, "passing packages omitted"}.
+  // Other lines left out, counted: {count, "more package result lines omitted"}.
   std::vector<std::pair<uint64_t, std::string_view>> elided;
   // True when the output had the runner's result structure (a totals line or per-test
   // results). A report without it is not trusted for a success claim.

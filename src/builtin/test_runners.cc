@@ -1298,12 +1298,48 @@ bool IsPhpunitSection(std::string_view t, std::string_view* kind) {
 // "--", and the verdict ("FAILURES!", "ERRORS!", "OK (10 tests, 20 assertions)", "OK, but …")
 // over "Tests: 10, Assertions: 8, Errors: 2, Failures: 5, Skipped: 1.". Errors, failures and
 // warnings are failures; risky, incomplete, skipped and deprecated tests are counted.
+//
+// With --testdox, a line per test under its class's name (" ✔ Slug with data set \"simple\"",
+// " ✘ …" failed, " ∅ …" incomplete, " ↩ …" skipped, " ☢ …" risky), a failure's message, diff
+// and trace under it behind "│", and all of them again under "Summary of non-successful tests:".
 void ParsePhpunit(const std::vector<std::string_view>& lines, TestReport& report) {
   TestFailure* current = nullptr;
   bool failing_section = false;
+  bool testdox_summary = false;  // the failures listed again: counted
+  uint64_t again = 0;
   for (std::string_view line : lines) {
     const std::string_view t = Trim(line);
     std::string_view kind;
+    if (t == "Summary of non-successful tests:") {
+      CloseFailure(report, current);
+      current = nullptr;
+      testdox_summary = true;
+      ++again;
+      continue;
+    }
+    if (t.starts_with("✘ ") || t.starts_with("✔ ") || t.starts_with("∅ ") || t.starts_with("↩ ") ||
+        t.starts_with("☢ ")) {
+      CloseFailure(report, current);
+      current = nullptr;
+      if (testdox_summary) {
+        ++again;
+      } else if (t.starts_with("✘ ")) {
+        report.failures.push_back(TestFailure{t.substr(std::string_view("✘ ").size()), {line}});
+        current = &report.failures.back();
+      } else if (t.starts_with("✔ ")) {
+        ++report.passing_lines;
+      }
+      report.has_results = true;
+      continue;
+    }
+    if (t.starts_with("│")) {
+      if (testdox_summary) {
+        ++again;
+      } else if (current != nullptr) {
+        current->detail.push_back(line);
+      }
+      continue;
+    }
     if (IsPhpunitSection(t, &kind)) {
       CloseFailure(report, current);
       current = nullptr;
@@ -1355,6 +1391,7 @@ void ParsePhpunit(const std::vector<std::string_view>& lines, TestReport& report
     }
   }
   CloseFailure(report, current);
+  if (again > 0) report.elided.emplace_back(again, "lines listing the failures again omitted");
 }
 
 // ---- Catch2 ---------------------------------------------------------------------------------

@@ -890,12 +890,16 @@ class TestShaper final : public core::Shaper {
     WriteCoverage(CoverageReport(lines), out);
     uint64_t passed = report.counts.passed.value_or(report.passing_lines);
     out.Omitted(passed, "passed test", "passed tests");
-    for (const auto& [count, what] : report.elided) out.Elided(count, what);
+    uint64_t elided_lines = 0;
+    for (const auto& [count, what] : report.elided) {
+      out.Elided(count, what);
+      elided_lines += count;
+    }
     // Everything else (progress, collection chatter, captured output of passing tests) is
     // counted in one marker. The totals lines follow it.
     uint64_t totals_unshown = report.totals.size();
     uint64_t rest = out.UnaccountedLines();
-    rest -= std::min(rest, report.passing_lines + totals_unshown);
+    rest -= std::min(rest, report.passing_lines + totals_unshown + elided_lines);
     out.Omitted(rest, "other line", "other lines");
     out.Lines(report.totals);
     return core::ShapeOutput{out.Take(), RenderMode::kSummary};

@@ -515,6 +515,24 @@ TEST_CASE("test shaper: Python's doctest, run alone, keeps each failed example w
   CHECK(Contains(script, "Got:\n    28\n"));
 }
 
+TEST_CASE("test shaper: PHPUnit --testdox: a block per failed test, the summary that lists them again counted") {
+  const std::string out = testing::ReadFixture("test", "phpunit_testdox_failing");
+  const std::string s = Shape("phpunit --testdox tests", 2, out);
+  INFO(s);
+  CHECK(s.starts_with("phpunit: FAILED — 5 failed, 2 errors, 2 skipped, 13 tests run (exit 2)\n"));
+  for (const char* test : {"Add rejects other currency", "Format", "Split keeps total with data set \"odd\"",
+                           "Split keeps total with data set \"seven\"", "Negative rejected", "Parts",
+                           "Divide by zero"}) {
+    const std::string line = StrCat(" ✘ ", test, "\n");
+    CHECK_MESSAGE(s.find(line) != std::string::npos, test);
+    CHECK_MESSAGE(s.find(line) == s.rfind(line), test);  // once
+  }
+  CHECK(s.find("   │ Failed asserting that 994 is identical to 1000.\n") != std::string::npos);
+  CHECK(s.find("   │ /tmp/plugline-fx/test/money/src/Money.php:13\n") != std::string::npos);
+  CHECK(s.find(" lines listing the failures again omitted\n") != std::string::npos);
+  CHECK(s.find(" ✔ ") == std::string::npos);
+}
+
 TEST_CASE("test shaper: go test -v: every failed subtest named, its message after its name, passed subtests counted") {
   const std::string out = testing::ReadFixture("test", "go_subtests_verbose");
   const std::string s = Shape("go test -v ./...", 1, out);
