@@ -32,6 +32,7 @@ enum class TestRunner {
   kMinitest,
   kDoctest,  // Python's doctest module (python -m doctest, doctest.testmod())
   kSurefire,  // Maven's Surefire and Failsafe plugins (mvn test, mvn verify)
+  kTestUnit,  // Ruby's test-unit (ruby test/x.rb, rake test)
 };
 
 std::string_view RunnerName(TestRunner runner);

@@ -1273,6 +1273,62 @@ void ParseMinitest(const std::vector<std::string_view>& lines, TestReport& repor
   CloseFailure(report, current);
 }
 
+// ---- test-unit ------------------------------------------------------------------------------
+
+// Ruby's test-unit: "Loaded suite …", "Started", progress characters, then a block between lines
+// of "=" per test that did not pass, opened by "Failure: test_csv(TestInvoice)", "Error:
+// test_x(TestInvoice): NoMethodError: …", "Pending: …" or "Omission: …" (a failure's location,
+// the code around it with "=>" at the failing line, the message, the backtrace); then "Finished
+// in …" and the totals, "12 tests, 10 assertions, 4 failures, 0 errors, 1 pendings, 1
+// omissions, 0 notifications", and "54.5455% passed".
+void ParseTestUnit(const std::vector<std::string_view>& lines, TestReport& report) {
+  TestFailure* current = nullptr;
+  bool in_block = false;  // between a block's "=" lines
+  for (std::string_view line : lines) {
+    const std::string_view t = Trim(line);
+    if (t.size() >= 20 && t.find_first_not_of('=') == std::string_view::npos) {
+      CloseFailure(report, current);
+      current = nullptr;
+      in_block = !in_block;
+      continue;
+    }
+    if (in_block && current == nullptr && (t.starts_with("Failure: ") || t.starts_with("Error: "))) {
+      std::string_view name = t.substr(t.find(' ') + 1);
+      name = name.substr(0, std::min(name.find(')') + 1, name.size()));
+      report.failures.push_back(TestFailure{name, {line}});
+      current = &report.failures.back();
+      continue;
+    }
+    if (in_block) {
+      // The code around the failing line ("     26:   def test_csv"), but not the failing line
+      // ("  => 27:     assert_equal(…)"): counted.
+      const size_t digits = t.find_first_not_of("0123456789");
+      const bool context = line.starts_with("    ") && digits > 0 && digits != std::string_view::npos &&
+                           t[digits] == ':';
+      if (current != nullptr && !context) current->detail.push_back(line);
+      continue;  // a pending or omitted test's block: counted
+    }
+    if (LeadingNumber(t) && t.find(" tests, ") != std::string_view::npos &&
+        t.find(" assertions, ") != std::string_view::npos) {
+      report.totals.push_back(line);
+      report.has_results = true;
+      report.counts.total = LeadingNumber(t);
+      report.counts.failed = CountBefore(t, "failures");
+      report.counts.errors = CountBefore(t, "errors");
+      const uint64_t skipped =
+          CountBefore(t, "pendings").value_or(0) + CountBefore(t, "omissions").value_or(0);
+      if (skipped > 0) report.counts.skipped = skipped;
+      if (report.counts.total && report.counts.failed && report.counts.errors) {
+        const uint64_t not_passed = *report.counts.failed + *report.counts.errors + skipped;
+        if (*report.counts.total >= not_passed) report.counts.passed = *report.counts.total - not_passed;
+      }
+      continue;
+    }
+    if (t.ends_with("% passed") || t.starts_with("Finished in ")) report.totals.push_back(line);
+  }
+  CloseFailure(report, current);
+}
+
 // ---- PHPUnit --------------------------------------------------------------------------------
 
 // "There were 2 errors:", "There was 1 failure:", "There were 3 warnings:", "There was 1 risky
@@ -1697,6 +1753,7 @@ std::string_view RunnerName(TestRunner runner) {
     case TestRunner::kMinitest: return "minitest";
     case TestRunner::kDoctest: return "doctest";
     case TestRunner::kSurefire: return "mvn";
+    case TestRunner::kTestUnit: return "test-unit";
   }
   return "tests";
 }
@@ -1786,6 +1843,10 @@ RunnerGuess GuessRunner(std::string_view command, std::string_view output) {
   if (has_line_start("# Running:") && (has(" runs, ") || has(" run, ")) && has(" assertion")) {
     consider(TestRunner::kMinitest, 0.9, "output: Minitest");
   }
+  if ((has_line_start("Loaded suite ") && has_line_start("Started")) ||
+      (has(" tests, ") && has(" assertions, ") && has(" pendings, ") && has(" omissions, "))) {
+    consider(TestRunner::kTestUnit, 0.9, "output: test-unit");
+  }
   if (has("PHPUnit ") && has(" by Sebastian Bergmann")) {
     consider(TestRunner::kPhpunit, 0.9, "output: PHPUnit banner");
   }
@@ -1829,6 +1890,7 @@ TestReport ParseTestOutput(TestRunner runner, const std::vector<std::string_view
     case TestRunner::kPhpunit: ParsePhpunit(lines, report); break;
     case TestRunner::kCatch2: ParseCatch2(lines, report); break;
     case TestRunner::kMinitest: ParseMinitest(lines, report); break;
+    case TestRunner::kTestUnit: ParseTestUnit(lines, report); break;
     case TestRunner::kDoctest: ParseDoctest(lines, report); break;
     case TestRunner::kSurefire: ParseSurefire(lines, report); break;
   }

@@ -49,7 +49,8 @@ bool IsLibraryFrame(std::string_view line) {
       "node_modules/", "(node:", " node:", "node:internal", "(<anonymous>)", "internal/",
       "site-packages/", "dist-packages/", "/usr/lib/python", "/lib/python3.", "<frozen ", "/_pytest/",
       "/pluggy/", "/usr/lib/go", "/usr/local/go/", "/rustc/", ".cargo/registry", "/libstd/",
-      "/library/std/", "/library/core/", "testing/testing.go", "runtime/panic.go"};
+      "/library/std/", "/library/core/", "testing/testing.go", "runtime/panic.go", "/gems/",
+      "/lib/ruby/"};
   for (std::string_view lib : kLibraries) {
     if (t.find(lib) != std::string_view::npos) return true;
   }

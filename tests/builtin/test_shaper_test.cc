@@ -515,6 +515,22 @@ TEST_CASE("test shaper: Python's doctest, run alone, keeps each failed example w
   CHECK(Contains(script, "Got:\n    28\n"));
 }
 
+TEST_CASE("test shaper: Ruby's test-unit: a block per failure, named by test and class, the gem's frames counted") {
+  const std::string out = testing::ReadFixture("test", "testunit_failing");
+  const std::string s = Shape("ruby test/test_invoice.rb", 1, out);
+  INFO(s);
+  CHECK(s.starts_with("test-unit: FAILED — 4 failed, 6 passed, 2 skipped (exit 1)\n"));
+  for (const char* test : {"test_csv(TestInvoice)", "test_empty_raises(TestInvoice)", "test_number(TestInvoice)",
+                           "test_widget_qty[neg](TestInvoice)"}) {
+    CHECK_MESSAGE(s.find(StrCat("\nFailure: ", test, "\n")) != std::string::npos, test);
+  }
+  CHECK(s.find("  => 19:     assert_equal('INV-ACME-0002', @inv.number)\n<\"INV-ACME-0002\"> expected but was\n"
+               "<\"INV-ACME-2\">\n") != std::string::npos);
+  CHECK(s.find("lib_invoice.rb:7:in `number'\n") != std::string::npos);
+  CHECK(s.find("/gems/test-unit-") == std::string::npos);
+  CHECK(s.find("     18:   def test_number\n") == std::string::npos);  // the code around: counted
+}
+
 TEST_CASE("test shaper: PHPUnit --testdox: a block per failed test, the summary that lists them again counted") {
   const std::string out = testing::ReadFixture("test", "phpunit_testdox_failing");
   const std::string s = Shape("phpunit --testdox tests", 2, out);
