@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <map>
+#include <set>
 #include <utility>
 #include <vector>
 
@@ -105,6 +106,14 @@ bool IsCommitLine(std::string_view line) {
   size_t n = 0;
   while (n < line.size() && IsHex(line[n])) ++n;
   return n >= 7 && n <= 40 && (n == line.size() || line[n] == ' ');
+}
+
+// The hash a commit line starts with (IsCommitLine).
+std::string_view CommitHash(std::string_view line) {
+  if (line.starts_with("commit ")) line.remove_prefix(7);
+  size_t n = 0;
+  while (n < line.size() && IsHex(line[n])) ++n;
+  return line.substr(0, n);
 }
 
 // A banner: "____ test_name ____", "=== 3 failed, 9 passed in 2s ===", "--- FAIL: TestX".
@@ -248,7 +257,8 @@ BudgetCut Assemble(const std::vector<std::string_view>& lines, const std::vector
   bool identifiers_cut = false;
   std::map<std::string, uint64_t> cut_by_file;
   uint64_t identifiers_left_out = 0;
-  uint64_t commits_left_out = 0;
+  // Commits by hash: a commit some kept line names (git blame's lines of one commit) fit.
+  std::set<std::string_view> commits_cut;
   uint64_t without_file = 0;
   for (size_t i : order) {
     const int want = rank[i];
@@ -261,7 +271,7 @@ BudgetCut Assemble(const std::vector<std::string_view>& lines, const std::vector
     if (want != kIdentifier && !is_list[i]) continue;
     identifiers_cut = true;
     if (!is_list[i] && IsCommitLine(lines[i])) {
-      ++commits_left_out;
+      commits_cut.insert(CommitHash(lines[i]));
       continue;
     }
     std::vector<std::string_view> listed = ListedLocations(lines[i]);
@@ -313,6 +323,14 @@ BudgetCut Assemble(const std::vector<std::string_view>& lines, const std::vector
     StrAppend(&cut.summary, i == 0 ? std::string_view(first) : lines[i], "\n");
   }
   end_run(n);
+  uint64_t commits_left_out = 0;
+  if (!commits_cut.empty()) {
+    std::set<std::string_view> commits_kept;
+    for (size_t i = 0; i < n; ++i) {
+      if (keep[i] && !is_list[i] && IsCommitLine(lines[i])) commits_kept.insert(CommitHash(lines[i]));
+    }
+    for (std::string_view hash : commits_cut) commits_left_out += commits_kept.count(hash) == 0 ? 1 : 0;
+  }
   if (identifiers_cut) {
     std::vector<std::pair<std::string, uint64_t>> files(cut_by_file.begin(), cut_by_file.end());
     std::stable_sort(files.begin(), files.end(),

@@ -102,6 +102,24 @@ TEST_CASE("a list of locations keeps the problem it is like, and a tally by code
   }
 }
 
+TEST_CASE("commits that do not fit are counted once each, and not when a line of theirs is kept") {
+  // git blame: a line per source line, led by its commit's hash; 4 commits, 3,000 lines.
+  std::string summary = "git: exit 0, 3,000 lines\n";
+  const char* hashes[] = {"1a2b3c4d", "5e6f7a8b", "9c0d1e2f", "3a4b5c6d"};
+  for (int i = 0; i < 3000; ++i) {
+    absl::StrAppend(&summary, hashes[i < 2990 ? i % 3 : 3], " (Dev 2026-01-0", 1 + i % 3, " ", i + 1,
+                    ") int value_", i, " = compute(", i, ");\n");
+  }
+  BudgetCut cut = FitToBudget(summary, 2000, 60, Counter());
+  INFO(cut.summary);
+  REQUIRE(cut.cut);
+  // Lines of each commit are kept; the fourth commit's 10 lines come last and are cut, or kept.
+  const bool fourth_kept = Contains(cut.summary, "\n3a4b5c6d (");
+  CHECK(Contains(cut.summary, "\n1a2b3c4d ("));
+  CHECK(Contains(cut.summary, fourth_kept ? "" : "\n… 1 commit did not fit\n"));
+  CHECK_FALSE(Contains(cut.summary, " commits did not fit"));
+}
+
 TEST_CASE("identifiers that do not fit are counted by file") {
   std::string summary = "tsc: FAILED — 3000 errors (exit 2)\n";
   for (int i = 0; i < 3000; ++i) {
