@@ -123,6 +123,7 @@ struct Parsed {
   uint64_t undefined_refs = 0, linker_errors = 0, build_fails = 0, error_lines = 0;
   absl::flat_hash_set<string_view> files, error_files;
   bool failure_signal = false;         // the tool said it failed
+  bool seen_esbuild = false;
   string_view success;                 // the verdict the tool's own success line gives
   // Progress, for a success header.
   uint64_t crates_compiled = 0, crates_checked = 0, objects = 0, targets = 0, packages = 0;
@@ -641,6 +642,19 @@ bool IsCargoSummary(string_view line, bool* failure) {
   return false;
 }
 
+// esbuild's last line: "1 error", "2 warnings and 2 errors", "3 warnings".
+bool IsEsbuildTotals(string_view line) {
+  for (string_view part : {line.substr(0, line.find(" and ")),
+                           line.find(" and ") == kNone ? string_view() : line.substr(line.find(" and ") + 5)}) {
+    if (part.empty()) continue;
+    const size_t space = part.find(' ');
+    if (space == kNone || space == 0 || !IsDigit(part[0])) return false;
+    const string_view word = part.substr(space + 1);
+    if (word != "error" && word != "errors" && word != "warning" && word != "warnings") return false;
+  }
+  return !line.empty();
+}
+
 // ---- parsing --------------------------------------------------------------------------------
 
 class Parser {
@@ -661,7 +675,7 @@ class Parser {
   }
 
  private:
-  enum class Mode { kNone, kCompiler, kRust, kCMake, kBlock, kList };
+  enum class Mode { kNone, kCompiler, kRust, kCMake, kBlock, kList, kEsbuild };
 
   void Set(size_t i, Kind k) { p_.kinds[i] = k; }
 
@@ -710,6 +724,22 @@ class Parser {
       case Mode::kList:
         if (!blank && Indented(line)) {
           Set(i, list_kind_);
+          return true;
+        }
+        break;
+      case Mode::kEsbuild:  // esbuild's message: its indented lines, blank lines between them
+        if (blank || Indented(line)) {
+          Extend(i, blank ? Kind::kBlank : Kind::kDiagBody);
+          Diag& d = p_.diags[static_cast<size_t>(open_)];
+          if (d.file.empty() && !blank) {
+            // "    src/api/client.ts:12:0:": where it is.
+            const string_view t = Strip(line);
+            const size_t colon = t.find(':');
+            if (t.ends_with(":") && colon != kNone && colon > 0 && colon + 2 < t.size() &&
+                IsLineColumn(t.substr(colon + 1, t.size() - colon - 2))) {
+              d.file = t.substr(0, colon);
+            }
+          }
           return true;
         }
         break;
@@ -1592,6 +1622,20 @@ class Parser {
       Plain(i, Kind::kStatus);
       p_.seen_vite = true;
       p_.failure_signal = true;
+      return true;
+    }
+    // esbuild's messages (esbuild itself, and the tools built on it: tsup, vite's transforms):
+    // "✘ [ERROR] Expected \")\" but found \"}\"", "▲ [WARNING] … [duplicate-object-key]", then
+    // their indented location, code frame and notes.
+    if (Starts(line, "\xE2\x9C\x98 [ERROR] ") || Starts(line, "\xE2\x96\xB2 [WARNING] ")) {
+      const bool error = Starts(line, "\xE2\x9C\x98 ");
+      p_.seen_esbuild = true;
+      StartDiag(i, error ? Sev::kError : Sev::kWarning, Style::kVite, {}, {}, Mode::kEsbuild);
+      Count(p_.diags.back());
+      return true;
+    }
+    if (p_.seen_esbuild && IsEsbuildTotals(line)) {  // "2 warnings and 2 errors"
+      Plain(i, Kind::kStatus);
       return true;
     }
     if (Starts(line, "error during build:")) {
@@ -2503,6 +2547,8 @@ CommandInfo ReadCommand(string_view command) {
     set(CmdKind::kTool, "webpack", 0.95);
   } else if (tool == "vite" && first == "build") {
     set(CmdKind::kTool, "vite build", 0.95);
+  } else if (tool == "esbuild" || tool == "tsup") {
+    set(CmdKind::kTool, tool, 0.95);
   } else if (IsOneOf(tool, {"npm", "pnpm", "yarn", "bun", "cnpm"})) {
     if (IsOneOf(first, {"install", "i", "ci", "add", "update", "up", "upgrade", "uninstall",
                         "remove", "rm", "un", "prune", "dedupe", "rebuild"}) ||
@@ -2642,6 +2688,7 @@ std::string DetectedLabel(const Parsed& p) {
   if (p.seen_go) return "go build";
   if (p.seen_webpack) return "webpack";
   if (p.seen_vite) return "vite";
+  if (p.seen_esbuild) return "esbuild";
   if (p.seen_npm) return "npm";
   if (p.seen_apt) return "apt";
   if (p.seen_ninja) return "ninja";

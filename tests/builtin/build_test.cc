@@ -663,6 +663,19 @@ TEST_CASE("build: go vet's type error after vet's name is counted and kept") {
   }
 }
 
+TEST_CASE("build: esbuild's messages are diagnostics with their location and code frame") {
+  const std::string out = testing::ReadFixture("build", "esbuild-failing");
+  const std::string command = "npx esbuild src/index.ts --bundle --outfile=dist/app.js --sourcemap --target=es2019";
+  CHECK(Confidence(command, out) == doctest::Approx(0.95));
+  std::string s = Shape(command, out, 1);
+  CHECK(Header(s) == "esbuild: failed — 2 errors, 2 warnings in 3 files (exit 1)");
+  for (const char* kept : {"✘ [ERROR] Could not resolve \"lodash-es/debounce\"\n\n    src/utils/analytics.ts:1:21:\n",
+                           "✘ [ERROR] Expected \")\" but found \";\"\n\n    src/api/client.ts:7:56:\n",
+                           "    src/components/Cart.ts:9:21:\n", "\n2 warnings and 2 errors\n"}) {
+    CHECK_MESSAGE(s.find(kept) != std::string::npos, kept);
+  }
+}
+
 // ---- pip ------------------------------------------------------------------------------------
 
 TEST_CASE("build: the compiler's errors pip shows indented under a failed step are diagnostics") {
