@@ -36,6 +36,7 @@ constexpr size_t kClosingLines = 2;
 // How far above a list of locations the problem it is like may be (the problem's own
 // detail lines between: a source line and its caret line, a message).
 constexpr size_t kListExampleDistance = 6;
+constexpr size_t kNoLine = static_cast<size_t>(-1);
 // A closing line up to this long is kept whatever the budget, as the first line is.
 constexpr uint64_t kClosingLineTokens = 100;
 // Marker lines cost tokens too: what one "… N lines cut (budget)" line is reckoned at.
@@ -234,11 +235,12 @@ std::vector<size_t> VisitOrder(const std::vector<int>& rank) {
 }
 
 // Keeps lines by rank while they fit in `limit` tokens, and writes the cut summary.
-// `order`: the lines in the order they are offered (VisitOrder).
+// `order`: the lines in the order they are offered (VisitOrder); `like`: per list of
+// locations, the line of the problem it is like, kept with it (or kNoLine).
 BudgetCut Assemble(const std::vector<std::string_view>& lines, const std::vector<int>& rank,
                    const std::vector<size_t>& order, const std::vector<bool>& is_list,
-                   const std::vector<uint64_t>& cost, uint64_t limit, uint64_t max_tokens,
-                   const TokenCounter& counter) {
+                   const std::vector<size_t>& like, const std::vector<uint64_t>& cost,
+                   uint64_t limit, uint64_t max_tokens, const TokenCounter& counter) {
   BudgetCut cut;
   cut.cut = true;
   const size_t n = lines.size();
@@ -262,9 +264,13 @@ BudgetCut Assemble(const std::vector<std::string_view>& lines, const std::vector
   uint64_t without_file = 0;
   for (size_t i : order) {
     const int want = rank[i];
-    const uint64_t price = cost[i] + marker_cost(i);
+    // A list of locations comes with the problem it is like, or not at all.
+    const size_t with = like[i];
+    const bool pair = with != kNoLine && !keep[with];
+    const uint64_t price = cost[i] + marker_cost(i) + (pair ? cost[with] + marker_cost(with) : 0);
     if (spent + price <= limit || want == kOutcome) {
       keep[i] = true;
+      if (pair) keep[with] = true;
       spent += price;
       continue;
     }
@@ -458,11 +464,13 @@ BudgetCut FitToBudget(std::string_view summary, uint64_t max_tokens, uint64_t re
   // A list of locations follows the problem its entries are like ("… 41 more
   // Style/StringLiterals at: …", "… 18 more errors like it at: …"), and that problem's detail
   // lines: the problem is ranked with the list, so that no list is shown without it.
+  std::vector<size_t> like(n, kNoLine);  // per list: the line of the problem it is like
   for (size_t i = 2; i < n; ++i) {
     if (!is_list[i] || is_continuation(i)) continue;
     for (size_t j = i - 1; j > 0 && i - j <= kListExampleDistance && !is_list[j]; --j) {
       if (!named[j]) continue;
       rank[j] = std::min(rank[j], rank[i]);
+      like[i] = j;
       break;
     }
   }
@@ -481,7 +489,7 @@ BudgetCut FitToBudget(std::string_view summary, uint64_t max_tokens, uint64_t re
   // Line costs are counted one by one; the whole is counted again and the limit lowered until
   // it fits (BPE pieces rarely cross a newline, so this converges at once).
   for (int attempt = 0;; ++attempt) {
-    BudgetCut attempt_cut = Assemble(lines, rank, order, is_list, cost, limit, max_tokens, counter);
+    BudgetCut attempt_cut = Assemble(lines, rank, order, is_list, like, cost, limit, max_tokens, counter);
     attempt_cut.lines_in = cut.lines_in;
     const uint64_t tokens = counter.Count(attempt_cut.summary);
     if (tokens + reserve <= max_tokens || attempt >= 8 || limit == 0) return attempt_cut;

@@ -95,7 +95,8 @@ TEST_CASE("a list of locations keeps the problem it is like, and a tally by code
   const auto lines = SplitLines(cut.summary);
   for (size_t i = 0; i < lines.size(); ++i) {
     if (!lines[i].starts_with("… 9 more Style/Cop")) continue;
-    const std::string cop(lines[i].substr(9, lines[i].find(" at:") - 9));
+    const size_t more = lines[i].find("more ") + 5;
+    const std::string cop(lines[i].substr(more, lines[i].find(" at:") - more));
     bool above = false;
     for (size_t j = i; j-- > 0 && j + 4 > i;) above = above || Contains(lines[j], " C: " + cop + ":");
     CHECK_MESSAGE(above, lines[i]);
