@@ -1175,7 +1175,12 @@ class LogsShaper final : public core::Shaper {
         entries.back().end = i + 1;
         continue;
       }
-      if (li.kind == Kind::kEntry || li.kind == Kind::kAccess || entries.empty()) {
+      // An access log line is one line: what follows it without a timestamp is the app's own
+      // output (console.error(err) between morgan's lines), an entry of its own.
+      const bool after_access = li.kind == Kind::kContinuation && !entries.empty() &&
+                                info[entries.back().begin].kind == Kind::kAccess &&
+                                entries.back().end == i;
+      if (li.kind == Kind::kEntry || li.kind == Kind::kAccess || entries.empty() || after_access) {
         Entry e;
         e.begin = i;
         if (li.kind == Kind::kEntry) {

@@ -526,6 +526,24 @@ TEST_CASE("logs: a traceback through other code is no repeat, whatever its first
   }));
 }
 
+TEST_CASE("logs: what an app prints between access log lines is an entry of its own") {
+  // express: morgan's combined lines, and the error handler's console.error(err) stacks.
+  const std::string out = testing::ReadFixture("logs", "express-morgan");
+  auto s = Shape("node src/server.js", out, 1);
+  CheckVerbatim(s, out);
+  for (const char* kept : {"Error: User 999 not found", "    at getUser (/tmp/plg-logs/express/src/users.js:7:17)",
+                           "TypeError: Cannot read properties of null (reading 'theme')",
+                           "    at themeOf (/tmp/plg-logs/express/src/users.js:15:27)",
+                           "SyntaxError: Unexpected end of JSON input",
+                           "Error: CRM sync failed for user 77: ECONNREFUSED 10.0.3.7:8443"}) {
+    CHECK_MESSAGE(IndexOf(s, kept) > 0, kept);
+  }
+  // The library's frames are counted.
+  CHECK(std::none_of(s.begin(), s.end(), [](const std::string& line) {
+    return line.find("node_modules/express/lib/router") != std::string::npos;
+  }));
+}
+
 TEST_CASE("logs: one-line failures for other requests are listed by their requests, not called repeats") {
   const std::string out = testing::ReadFixture("logs", "nginx-error");
   auto s = Shape("cat /var/log/nginx/error.log", out);
