@@ -642,6 +642,8 @@ bool IsCargoSummary(string_view line, bool* failure) {
   return false;
 }
 
+bool IsOneOf(string_view s, std::initializer_list<string_view> names);
+
 // esbuild's last line: "1 error", "2 warnings and 2 errors", "3 warnings".
 bool IsEsbuildTotals(string_view line) {
   for (string_view part : {line.substr(0, line.find(" and ")),
@@ -950,6 +952,17 @@ class Parser {
     }
     if (IsKbuildProgress(line)) {
       Plain(i, Kind::kProgress);
+      // What a step made: "  CC       libcsv_a-parse.o" an object, "  CCLD     csvtool" and
+      // "  AR       libcsv.a" an artifact.
+      const string_view t = Strip(line);
+      const string_view verb = t.substr(0, t.find(' '));
+      const string_view made = Strip(t.substr(verb.size()));
+      if (IsOneOf(verb, {"CC", "CXX", "AS", "FC", "OBJC"})) {
+        ++p_.objects;
+      } else if (!made.empty() && made.find(' ') == kNone &&
+                 IsOneOf(verb, {"CCLD", "CXXLD", "FCLD", "OBJCLD", "LD", "AR"})) {
+        p_.linked.push_back(made);
+      }
       return;
     }
     string_view t = Strip(line);
@@ -2839,9 +2852,12 @@ class BuildShaper final : public core::Shaper {
       verdict = failed ? "failed" : "exit 0";
     } else if (!exit_ok) {
       verdict = StrCat("exit ", exit_code);
-    } else if (!p.success.empty()) {
+    } else if (!p.success.empty() &&
+               !(p.success == "up to date" && (p.objects > 0 || !p.linked.empty()))) {
+      // make's "Nothing to be done" in one directory says nothing of the others: a build
+      // that compiled or linked something is not up to date.
       verdict = std::string(p.success);
-    } else if (!p.linked.empty()) {
+    } else if (!p.linked.empty() || p.objects > 0) {
       verdict = "built";
     } else {
       verdict = exit_known ? "exit 0" : "no errors reported";

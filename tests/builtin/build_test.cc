@@ -676,6 +676,14 @@ TEST_CASE("build: esbuild's messages are diagnostics with their location and cod
   }
 }
 
+TEST_CASE("build: a make that compiled and linked is not 'up to date' for one directory's 'Nothing to be done'") {
+  // automake's silent rules: "  CC       libcsv_a-parse.o", "  CCLD     csvtool", "  AR       libcsv.a".
+  const std::string out = testing::ReadFixture("build", "automake-make-passing");
+  std::string s = Shape("make", out, 0);
+  CHECK(Header(s) ==
+        "make: built — 5 warnings in 3 files, 8 objects built, 3 artifacts linked (libcsv.a, csvtool, csvstat)");
+}
+
 // ---- pip ------------------------------------------------------------------------------------
 
 TEST_CASE("build: the compiler's errors pip shows indented under a failed step are diagnostics") {
