@@ -66,6 +66,7 @@ constexpr std::string_view kLinters[] = {"black",
                                          "ruff",
                                          "pyright",
                                          "basedpyright",
+                                         "checkstyle",
                                          "shellcheck",
                                          "cppcheck",
                                          "cpplint",
@@ -274,6 +275,18 @@ size_t SpaceEndedLocation(std::string_view line) {
 // message with only a trailing code in parentheses, or none.
 std::optional<Problem> ParseProblem(std::string_view line, bool known) {
   if (std::optional<Problem> maven = ParseMavenProblem(line)) return maven;
+  // Checkstyle: "[ERROR] /w/src/Item.java:4:5: Missing a Javadoc comment. [JavadocVariable]",
+  // the level in brackets before the location.
+  static constexpr std::pair<std::string_view, std::string_view> kLevels[] = {
+      {"[ERROR] ", "error"}, {"[WARN] ", "warning"}, {"[WARNING] ", "warning"}, {"[INFO] ", "info"}};
+  for (const auto& [level, severity] : kLevels) {
+    if (!line.starts_with(level)) continue;
+    const std::string_view rest = line.substr(level.size());
+    if (LocationOf(rest).first == 0) break;
+    std::optional<Problem> p = ParseProblem(rest, /*known=*/true);
+    if (p && p->severity.empty()) p->severity = severity;
+    return p;
+  }
   auto [where_len, sep] = LocationOf(line);
   if (where_len == 0 && known) {
     where_len = SpaceEndedLocation(line);
@@ -407,6 +420,8 @@ bool IsTotalsLine(std::string_view line) {
          t.find(" would be left unchanged") != std::string_view::npos ||
          t.starts_with("[warn] Code style issues") ||
          t.starts_with("All matched files use Prettier code style") ||
+         // Checkstyle's end ("Audit done.", then "Checkstyle ends with 224 errors." when any).
+         t == "Audit done." || t.starts_with("Checkstyle ends with ") ||
          // RuboCop's "20 files inspected, 1034 offenses detected, 864 offenses autocorrectable".
          (t.find(" inspected, ") != std::string_view::npos &&
           (t.find(" offense") != std::string_view::npos ||

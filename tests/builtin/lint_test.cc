@@ -170,6 +170,26 @@ TEST_CASE("lint: RuboCop's offenses read with their cop and severity, every cop 
   }
 }
 
+TEST_CASE("lint: Checkstyle's problems, the level in brackets before the location, grouped by rule") {
+  const std::string sun = Fixture("checkstyle-sun");
+  CHECK(Confidence(MakeLintShaper(), "checkstyle -c /sun_checks.xml src", sun) >= 0.95);
+  const core::ShapeOutput shaped = Shape("checkstyle -c /sun_checks.xml src", sun, 224);
+  REQUIRE(shaped.render_mode == RenderMode::kSummary);
+  const std::string& s = shaped.summary;
+  INFO(s);
+  CHECK(s.starts_with("checkstyle: failed — 224 errors in 8 files (exit 224)\n"));
+  CHECK(Contains(s, "more LeftCurly"));
+  CHECK(Contains(s, "\nCheckstyle ends with 224 errors.\n"));
+  // Every problem's location is kept, as printed or listed.
+  for (std::string_view line : core::SplitLines(sun)) {
+    if (!line.starts_with("[ERROR] ")) continue;
+    const std::string_view where = line.substr(8, line.find(": ", 8) - 8);
+    CHECK_MESSAGE(Contains(s, std::string(where)), where);
+  }
+  const core::ShapeOutput google = Shape("checkstyle -c /google_checks.xml src", Fixture("checkstyle-google"), 0);
+  CHECK(google.summary.starts_with("checkstyle: 415 warnings in 8 files\n"));
+}
+
 TEST_CASE("lint: bandit's issue blocks keep the issue, its severity and location, the code and links counted") {
   const std::string output = Fixture("bandit-flask");
   CHECK(Confidence(MakeLintShaper(), "bandit -r flask", output) >= 0.95);
