@@ -508,6 +508,23 @@ Parse ParseLint(const std::vector<std::string_view>& lines, bool known) {
     if (problem) {
       problem->line = i;
       problem->end = i + 1;
+      // pydocstyle: the location and what it is on one line ("click/core.py:20 in public
+      // function `main`:"), the code and the message on the next, indented ("        D103:
+      // Missing docstring in public function").
+      if (problem->code.empty() && problem->message.ends_with(":") && i + 1 < lines.size() &&
+          (lines[i + 1].starts_with(" ") || lines[i + 1].starts_with("\t"))) {
+        const std::string_view next = Trim(lines[i + 1]);
+        if (const size_t n = CodeLength(next); n > 0 && n < next.size() && next[n] == ':') {
+          problem->code = next.substr(0, n);
+          problem->message = Trim(next.substr(n + 1));
+          problem->end = i + 2;
+          p.role[i + 1] = kDetail;
+          p.problems.push_back(*problem);
+          p.role[i] = kProblem;
+          ++i;
+          continue;
+        }
+      }
       p.problems.push_back(*problem);
       p.role[i] = kProblem;
       continue;

@@ -190,6 +190,24 @@ TEST_CASE("lint: Checkstyle's problems, the level in brackets before the locatio
   CHECK(google.summary.starts_with("checkstyle: 415 warnings in 8 files\n"));
 }
 
+TEST_CASE("lint: pydocstyle's two-line problems are grouped by their code, every location kept") {
+  const std::string output = Fixture("pydocstyle-click");
+  const core::ShapeOutput shaped = Shape("pydocstyle click", output, 1);
+  REQUIRE(shaped.render_mode == RenderMode::kSummary);
+  const std::string& s = shaped.summary;
+  INFO(s);
+  CHECK(s.starts_with("pydocstyle: failed — 633 problems in 16 files (exit 1)\n"));
+  CHECK(Contains(s, "\n… 633 problems by code: D205 151, D400 148, D102 117, "));
+  CHECK(Contains(s, "\nclick/decorators.py:156 in public function `command`:\n"
+                    "        D202: No blank lines allowed after function docstring (found 1)\n"));
+  // Each location: as printed, or in its code's list.
+  for (std::string_view line : core::SplitLines(output)) {
+    if (line.starts_with(" ")) continue;
+    const std::string where(line.substr(0, line.find(' ')));
+    CHECK_MESSAGE((Contains(s, where + " ") || Contains(s, where + ";") || Contains(s, where + "\n")), where);
+  }
+}
+
 TEST_CASE("lint: bandit's issue blocks keep the issue, its severity and location, the code and links counted") {
   const std::string output = Fixture("bandit-flask");
   CHECK(Confidence(MakeLintShaper(), "bandit -r flask", output) >= 0.95);
