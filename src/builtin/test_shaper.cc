@@ -815,10 +815,39 @@ class TestShaper final : public core::Shaper {
     }
     out.Header(header);
 
+    // pytest's list line that names one failure more fully than its block's banner ("FAILED
+    // tests/test_x.py::test_tier[10-5] - assert 0 == 5", the id an agent reruns it with) is
+    // shown as that block's heading, in the banner's place ("____ test_tier[10-5] ____"): the
+    // id once, where the failure is.
+    std::vector<std::string_view> heading(report.failures.size());
+    std::vector<bool> index_shown(report.index.size(), false);
+    if (report.runner == TestRunner::kPytest) {
+      for (size_t k = 0; k < report.index.size(); ++k) {
+        const std::string_view line = report.index[k];
+        if (!line.starts_with("FAILED ") && !line.starts_with("ERROR ")) continue;
+        size_t match = 0, matches = 0;
+        bool fuller = false;
+        for (size_t f = 0; f < report.failures.size(); ++f) {
+          if (!NamesTest(line, report.failures[f].name)) continue;
+          ++matches;
+          match = f;
+          fuller = NamesMoreFully(line, report.failures[f].name);
+        }
+        if (matches == 1 && fuller && heading[match].empty()) {
+          heading[match] = line;
+          index_shown[k] = true;
+        }
+      }
+    }
     size_t index = 0;
     absl::flat_hash_map<std::string, std::pair<size_t, size_t>> kinds;  // first, count
     for (size_t f = 0; f < report.failures.size(); ++f) {
-      const TestFailure& failure = report.failures[f];
+      TestFailure headed;
+      if (!heading[f].empty()) {
+        headed = report.failures[f];
+        headed.detail.front() = heading[f];
+      }
+      const TestFailure& failure = heading[f].empty() ? report.failures[f] : headed;
       // The same failure again (a broken fixture failing many tests): say so, do not repeat.
       const TestFailure* same = nullptr;
       for (size_t g = 0; g < f && same == nullptr; ++g) {
@@ -856,7 +885,9 @@ class TestShaper final : public core::Shaper {
     // the test more fully than the block did (pytest's `FAILED path::name[param] - …`, the id
     // an agent passes back to rerun it): then it is kept, as printed. Other lines are kept.
     uint64_t listed = 0;
-    for (std::string_view line : report.index) {
+    for (size_t k = 0; k < report.index.size(); ++k) {
+      const std::string_view line = report.index[k];
+      if (index_shown[k]) continue;  // a block's heading
       bool shown = false;
       bool fuller = false;
       for (const TestFailure& failure : report.failures) {
