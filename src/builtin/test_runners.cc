@@ -74,9 +74,14 @@ void ReadPytestCounts(std::string_view text, TestCounts& counts) {
   counts.skipped = CountBefore(text, "skipped");
 }
 
+// The warnings pytest's summary shows, each "  path.py:33: DeprecationWarning: message": kept up
+// to this many, the rest counted.
+constexpr size_t kMaxPytestWarnings = 20;
+
 void ParsePytest(const std::vector<std::string_view>& lines, TestReport& report) {
-  enum class Section { kNone, kFailures, kShortSummary, kOther } section = Section::kNone;
+  enum class Section { kNone, kFailures, kShortSummary, kWarnings, kOther } section = Section::kNone;
   TestFailure* current = nullptr;
+  size_t warnings = 0;
   for (std::string_view line : lines) {
     std::string_view title = FramedTitle(line, '=');
     if (!title.empty()) {
@@ -91,6 +96,8 @@ void ParsePytest(const std::vector<std::string_view>& lines, TestReport& report)
         section = Section::kFailures;
       } else if (title.starts_with("short test summary")) {
         section = Section::kShortSummary;
+      } else if (title == "warnings summary") {
+        section = Section::kWarnings;
       } else {
         section = Section::kOther;  // test session starts, warnings summary, PASSES, ...
       }
@@ -128,6 +135,14 @@ void ParsePytest(const std::vector<std::string_view>& lines, TestReport& report)
       case Section::kShortSummary:
         if (!IsBlank(line)) report.index.push_back(line);
         break;
+      case Section::kWarnings:
+        // "  inventory/models.py:33: DeprecationWarning: duplicate sku C-3": where and what.
+        if (const std::string_view t = Trim(line);
+            line.starts_with("  ") && t.find(": ") != std::string_view::npos &&
+            t.find("Warning: ") != std::string_view::npos && t.find(".py:") != std::string_view::npos) {
+          if (warnings++ < kMaxPytestWarnings) report.problems.push_back(line);
+        }
+        break;
       case Section::kNone:
       case Section::kOther:
         if (line.find(" PASSED") != std::string_view::npos && line.find("::") != std::string_view::npos) {
@@ -141,6 +156,9 @@ void ParsePytest(const std::vector<std::string_view>& lines, TestReport& report)
     }
   }
   CloseFailure(report, current);
+  if (warnings > kMaxPytestWarnings) {
+    report.elided.emplace_back(warnings - kMaxPytestWarnings, "more warning lines omitted");
+  }
 }
 
 // ---- unittest -------------------------------------------------------------------------------

@@ -576,6 +576,19 @@ TEST_CASE("test shaper: go test -v: every failed subtest named, its message afte
   CHECK(s.find("--- PASS: TestRoundTrip/") == std::string::npos);
 }
 
+TEST_CASE("test shaper: pytest's warnings summary keeps each warning's location and message") {
+  const std::string s = Shape("pytest tests_warnings", 1, testing::ReadFixture("test", "pytest_warnings_failing"));
+  INFO(s);
+  for (const char* warning :
+       {"tests_warnings/test_legacy_api.py:24: DeprecationWarning: legacy_price() is deprecated; use parse_price()\n",
+        "tests_warnings/test_legacy_api.py:29: UserWarning: lower-case region code 'fr'; use 'FR'\n",
+        "tests_warnings/test_legacy_api.py:39: RuntimeWarning: JPY amounts have no minor unit; cents are dropped\n"}) {
+    CHECK_MESSAGE(Contains(s, warning), warning);
+  }
+  // The code lines under them are counted.
+  CHECK_FALSE(Contains(s, "\n    assert legacy_gross(\"10.00\", region) > Decimal(\"10.00\")\n"));
+}
+
 TEST_CASE("test shaper: pytest --tb=native keeps each failure's traceback: the user's frames and the exception") {
   const std::string s = Shape("pytest --tb=native tests", 1, testing::ReadFixture("test", "pytest_failing_native"));
   INFO(s);
