@@ -368,6 +368,19 @@ std::vector<bool> RepeatedAssertionDetail(const std::vector<std::string_view>& d
 // Other runners: drop stack frames in libraries, code-frame context lines (the failing line,
 // marked ">" or underlined by a caret, stays) and a test binary's banners under another runner,
 // with the repeat of the failure's name in its closing list.
+// "   3: core::panicking::assert_failed" (a frame of a Rust backtrace): where its function
+// starts in the trimmed line, or npos.
+size_t RustFrameFunction(std::string_view line) {
+  if (!line.starts_with(" ")) return std::string_view::npos;
+  const std::string_view t = Trim(line);
+  size_t digits = 0;
+  while (digits < t.size() && t[digits] >= '0' && t[digits] <= '9') ++digits;
+  if (digits == 0 || digits + 2 >= t.size() || t[digits] != ':' || t[digits + 1] != ' ') {
+    return std::string_view::npos;
+  }
+  return digits + 2;
+}
+
 BlockLines SelectGeneric(const std::vector<std::string_view>& detail) {
   BlockLines out;
   std::vector<std::string_view> failed;  // "[  FAILED  ] Suite.Name" of the failures shown
@@ -409,6 +422,25 @@ BlockLines SelectGeneric(const std::vector<std::string_view>& detail) {
       out.library += 2;
       ++i;
       continue;
+    }
+    // A Rust backtrace's frame: "   3: core::panicking::assert_failed", then, further in, where
+    // it is ("at /rustc/…/panicking.rs:394:5"), when known. A frame of the standard library (its
+    // location under /rustc/, or its function in core, std, alloc or the panic runtime) goes
+    // whole; the test's own frames stay.
+    if (const size_t frame = RustFrameFunction(line); frame != std::string_view::npos) {
+      const std::string_view function = Trim(line).substr(frame);
+      const bool located = i + 1 < detail.size() && Trim(detail[i + 1]).starts_with("at ") &&
+                           Indent(detail[i + 1]) > Indent(line);
+      const bool library = located ? IsLibraryFrame(detail[i + 1])
+                                   : (function.starts_with("core::") || function.starts_with("std::") ||
+                                      function.starts_with("alloc::") || function.starts_with("__rustc::") ||
+                                      function.starts_with("<fn() -> core::") || function.starts_with("<core::") ||
+                                      function.starts_with("<alloc::") || function.starts_with("<std::"));
+      if (library) {
+        out.library += located ? 2 : 1;
+        if (located) ++i;
+        continue;
+      }
     }
     if (IsLibraryFrame(line)) {
       ++out.library;

@@ -589,6 +589,19 @@ TEST_CASE("test shaper: pytest's warnings summary keeps each warning's location 
   CHECK_FALSE(Contains(s, "\n    assert legacy_gross(\"10.00\", region) > Decimal(\"10.00\")\n"));
 }
 
+TEST_CASE("test shaper: a Rust backtrace keeps the test's own frames, the standard library's counted") {
+  // RUST_BACKTRACE=1: numbered frames, most with their location under /rustc/ on the next line.
+  const std::string out = testing::ReadFixture("test", "cargo_failing_backtrace");
+  const std::string s = Shape("cargo test", 101, out);
+  INFO(s);
+  CHECK(Contains(s, "   4: textstats::stats::tests::median_even_length_averages_middle_pair\n"
+                    "             at ./src/stats.rs:63:9\n"));
+  CHECK_FALSE(Contains(s, "__rustc::rust_begin_unwind"));
+  CHECK_FALSE(Contains(s, "core::panicking::panic_fmt"));
+  CHECK_FALSE(Contains(s, "core::ops::function::FnOnce::call_once"));
+  CHECK(Contains(s, " lines of library stack frames omitted\n"));
+}
+
 TEST_CASE("test shaper: pytest --tb=native keeps each failure's traceback: the user's frames and the exception") {
   const std::string s = Shape("pytest --tb=native tests", 1, testing::ReadFixture("test", "pytest_failing_native"));
   INFO(s);
