@@ -470,6 +470,12 @@ bool SeverityPrefix(string_view rest, bool located, Sev* sev, string_view* msg) 
       return true;
     }
   }
+  // GHC: "src/A.hs:8:39: error:", the message on the lines under it, indented.
+  if (located && (rest == "error:" || rest == "warning:")) {
+    *sev = c == 'e' ? Sev::kError : Sev::kWarning;
+    *msg = rest.substr(rest.size());
+    return true;
+  }
   return false;
 }
 
@@ -2562,6 +2568,9 @@ CommandInfo ReadCommand(string_view command) {
     set(CmdKind::kTool, "vite build", 0.95);
   } else if (tool == "esbuild" || tool == "tsup") {
     set(CmdKind::kTool, tool, 0.95);
+  } else if (tool == "ghc" || ((tool == "cabal" || tool == "stack") && first == "build")) {
+    // GHC's diagnostics are gcc's form: "src/A.hs:8:39: error:", the message indented under it.
+    set(CmdKind::kTool, first.empty() || tool == "ghc" ? tool : StrCat(tool, " ", first), 0.95);
   } else if (IsOneOf(tool, {"npm", "pnpm", "yarn", "bun", "cnpm"})) {
     if (IsOneOf(first, {"install", "i", "ci", "add", "update", "up", "upgrade", "uninstall",
                         "remove", "rm", "un", "prune", "dedupe", "rebuild"}) ||

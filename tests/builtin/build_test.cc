@@ -684,6 +684,19 @@ TEST_CASE("build: a make that compiled and linked is not 'up to date' for one di
         "make: built — 5 warnings in 3 files, 8 objects built, 3 artifacts linked (libcsv.a, csvtool, csvstat)");
 }
 
+TEST_CASE("build: GHC's errors, the message under the location, are counted and every location kept") {
+  const std::string out = testing::ReadFixture("build", "ghc-type-errors");
+  CHECK(Confidence("ghc -fno-code Ledger.hs", out) == doctest::Approx(0.95));
+  std::string s = Shape("ghc -fno-code Ledger.hs", out, 1);
+  CHECK(Header(s) == "ghc: failed — 90 errors in 1 file (exit 1)");
+  CHECK(s.find("Ledger.hs:9:24: error:\n    • Couldn't match expected type ‘[Char]’ with actual type ‘Int’\n") !=
+        std::string::npos);
+  for (std::string_view line : core::SplitLines(out)) {
+    if (!line.ends_with(": error:")) continue;
+    CHECK_MESSAGE(s.find(line.substr(0, line.size() - 8)) != std::string::npos, line);
+  }
+}
+
 // ---- pip ------------------------------------------------------------------------------------
 
 TEST_CASE("build: the compiler's errors pip shows indented under a failed step are diagnostics") {
