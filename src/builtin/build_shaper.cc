@@ -473,7 +473,7 @@ bool SeverityPrefix(string_view rest, bool located, Sev* sev, string_view* msg) 
   // GHC: "src/A.hs:8:39: error:", the message on the lines under it, indented.
   if (located && (rest == "error:" || rest == "warning:")) {
     *sev = c == 'e' ? Sev::kError : Sev::kWarning;
-    *msg = rest.substr(rest.size());
+    *msg = {};
     return true;
   }
   return false;
@@ -652,8 +652,8 @@ bool IsOneOf(string_view s, std::initializer_list<string_view> names);
 
 // esbuild's last line: "1 error", "2 warnings and 2 errors", "3 warnings".
 bool IsEsbuildTotals(string_view line) {
-  for (string_view part : {line.substr(0, line.find(" and ")),
-                           line.find(" and ") == kNone ? string_view() : line.substr(line.find(" and ") + 5)}) {
+  const size_t and_at = line.find(" and ");
+  for (string_view part : {line.substr(0, and_at), and_at == kNone ? string_view() : line.substr(and_at + 5)}) {
     if (part.empty()) continue;
     const size_t space = part.find(' ');
     if (space == kNone || space == 0 || !IsDigit(part[0])) return false;
@@ -2753,9 +2753,12 @@ std::vector<string_view> UnindentSubprocessOutput(const std::vector<string_view>
   for (size_t i = 0; i < lines.size(); ++i) {
     const string_view t = Trim(lines[i]);
     if (!t.starts_with("╰─> [") || !t.ends_with(" lines of output]")) continue;
+    // The block is as long as pip says: "[end of output]" is looked for there, not further.
+    const uint64_t stated = ParseNumber(t.substr(std::string_view("╰─> [").size()));
+    const size_t last = static_cast<size_t>(std::min<uint64_t>(lines.size() - 1, i + 1 + stated + 1));
     size_t end = i + 1;
-    while (end < lines.size() && Trim(lines[end]) != "[end of output]") ++end;
-    if (end == lines.size()) continue;
+    while (end <= last && Trim(lines[end]) != "[end of output]") ++end;
+    if (end > last) continue;
     size_t indent = kNone;
     for (size_t k = i + 1; k < end; ++k) {
       if (IsBlankLine(lines[k])) continue;

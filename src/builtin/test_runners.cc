@@ -1312,7 +1312,9 @@ void ParseTestUnit(const std::vector<std::string_view>& lines, TestReport& repor
     }
     if (in_block && current == nullptr && (t.starts_with("Failure: ") || t.starts_with("Error: "))) {
       std::string_view name = t.substr(t.find(' ') + 1);
-      name = name.substr(0, std::min(name.find(')') + 1, name.size()));
+      if (const size_t close = name.find(')'); close != std::string_view::npos) {
+        name = name.substr(0, close + 1);  // "test_x(TestInvoice)", not what an Error adds
+      }
       report.failures.push_back(TestFailure{name, {line}});
       current = &report.failures.back();
       continue;
