@@ -43,7 +43,7 @@ namespace {
 
 constexpr size_t kAllInFull = 30;      // problems shown as printed; beyond, grouped
 constexpr size_t kLeaderDetail = 6;    // detail lines kept under a group's first problem
-constexpr size_t kTallyCodes = 10;     // grouped problems of more codes are also counted by code
+constexpr size_t kTallyCodes = 3;      // grouped problems of more codes are also counted by code
 constexpr size_t kTallyMaxCodes = 200;  // codes the tally names
 constexpr size_t kMaxOtherLines = 20;  // lines of other tools that look like errors
 
