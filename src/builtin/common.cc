@@ -277,6 +277,8 @@ size_t Indent(std::string_view line) {
   return text == std::string_view::npos ? 0 : text;
 }
 
+}  // namespace
+
 // A stack frame or a location: "at 0x1091EF: main (leak.c:10)", "by 0x…", "File \"a.py\", line
 // 3", "#1 0x… in main a.c:9", "\tat com.x.Y.z(Y.java:12)".
 bool IsFrameLine(std::string_view line) {
@@ -285,6 +287,8 @@ bool IsFrameLine(std::string_view line) {
   if (t.size() > 1 && t[0] == '#' && t[1] >= '0' && t[1] <= '9') return true;
   return false;
 }
+
+namespace {
 
 // The location a line starts with (StartsWithLocation): "stats.f90:13:6", "src/a.c:12".
 std::string_view LocationPrefix(std::string_view line) {

@@ -108,6 +108,10 @@ bool IsCaretsOnly(std::string_view line);
 // the user's code.
 bool IsPlatformFrame(std::string_view frame);
 
+// A stack frame or a location: "at 0x1091EF: main (leak.c:10)", "by 0x…", "File \"a.py\", line
+// 3", "#1 0x… in main a.c:9", "\tat com.x.Y.z(Y.java:12)".
+bool IsFrameLine(std::string_view line);
+
 // A line that starts with a location, "stats.f90:13:6:" or "src/a.c:12: …": a path (a dot or a
 // slash in it, no spaces) at the left margin, a colon, a line number.
 bool StartsWithLocation(std::string_view line);

@@ -518,15 +518,11 @@ Parse ParseLint(const std::vector<std::string_view>& lines, bool known) {
           problem->code = next.substr(0, n);
           problem->message = Trim(next.substr(n + 1));
           problem->end = i + 2;
-          p.role[i + 1] = kDetail;
-          p.problems.push_back(*problem);
-          p.role[i] = kProblem;
-          ++i;
-          continue;
         }
       }
       p.problems.push_back(*problem);
       p.role[i] = kProblem;
+      if (problem->end == i + 2) p.role[++i] = kDetail;
       continue;
     }
     if (IsTotalsLine(line)) {

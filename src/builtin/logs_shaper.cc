@@ -989,11 +989,12 @@ std::string_view PathOf(std::string_view line) {
   return {};
 }
 
-// A frame of a traceback: Python's "  File \"a.py\", line 3, in f", JavaScript's and the JVM's
-// "    at f (a.js:3:5)", Ruby's "\tfrom a.rb:3:in `f'", Go's "\t/src/a.go:31 +0x1d".
+// A frame of a traceback: the common forms (IsFrameLine: Python's "  File \"a.py\", line 3",
+// JavaScript's and the JVM's "    at f (a.js:3:5)"), Ruby's "\tfrom a.rb:3:in `f'", Go's
+// "\t/src/a.go:31 +0x1d".
 bool IsTraceFrame(std::string_view line) {
   const std::string_view t = Trim(line);
-  return t.starts_with("File \"") || t.starts_with("at ") || t.starts_with("from ") ||
+  return IsFrameLine(line) || t.starts_with("from ") ||
          (line.starts_with("\t") && t.find(".go:") != std::string_view::npos);
 }
 

@@ -102,19 +102,19 @@ bool IsHeaderField(std::string_view line) {
 
 // A commit of a history: "commit <hash>" (git log) or "<hash> subject" (--oneline), the hash
 // 7 to 40 hexadecimal digits.
-bool IsCommitLine(std::string_view line) {
-  if (line.starts_with("commit ")) line.remove_prefix(7);
-  size_t n = 0;
-  while (n < line.size() && IsHex(line[n])) ++n;
-  return n >= 7 && n <= 40 && (n == line.size() || line[n] == ' ');
-}
-
-// The hash a commit line starts with (IsCommitLine).
+// The hex digits a line starts with, after "commit " when it says so: a commit's hash, when
+// IsCommitLine.
 std::string_view CommitHash(std::string_view line) {
   if (line.starts_with("commit ")) line.remove_prefix(7);
   size_t n = 0;
   while (n < line.size() && IsHex(line[n])) ++n;
   return line.substr(0, n);
+}
+
+bool IsCommitLine(std::string_view line) {
+  const std::string_view hash = CommitHash(line);
+  const std::string_view rest = line.substr(hash.data() + hash.size() - line.data());
+  return hash.size() >= 7 && hash.size() <= 40 && (rest.empty() || rest[0] == ' ');
 }
 
 // A banner: "____ test_name ____", "=== 3 failed, 9 passed in 2s ===", "--- FAIL: TestX".
