@@ -237,11 +237,80 @@ bool IsJestTotals(std::string_view line) {
          line.starts_with("Ran all test suites");
 }
 
+// What a test file printed with console.log and its kind, under jest's "● Console" heading:
+// "    console.warn", the message indented below it, then where it was called ("at …", or a
+// code frame). Entries of these kinds keep their first message line; the rest is counted.
+constexpr size_t kMaxJestConsoleKept = 5;
+
+bool IsJestConsoleKind(std::string_view t) {
+  static constexpr std::string_view kKinds[] = {"console.log",  "console.info", "console.warn",
+                                                "console.error", "console.debug",
+                                                "console.trace", "console.dir",  "console.table",
+                                                "console.group", "console.assert"};
+  return std::find(std::begin(kKinds), std::end(kKinds), t) != std::end(kKinds);
+}
+
 void ParseJest(const std::vector<std::string_view>& lines, TestReport& report) {
   TestFailure* current = nullptr;
   bool in_summary_repeat = false;  // "Summary of all failing tests" repeats the blocks
+  // Under "● Console": the output a test file printed, which is neither a failure nor a test.
+  bool in_console = false;
+  bool keep_message = false;  // the next message line is a warning's or an error's
+  size_t console_kept = 0;
+  uint64_t console_lines = 0;
+  // "console.warn": an entry; a warning's or an error's is kept with its message's first
+  // line, up to kMaxJestConsoleKept, unless that message was kept already.
+  std::string_view pending_kind;
+  std::vector<std::string_view> kept_messages;
+  auto console_entry = [&](std::string_view line, std::string_view kind) {
+    keep_message = (kind == "console.warn" || kind == "console.error" ||
+                    kind == "console.assert") &&
+                   console_kept < kMaxJestConsoleKept;
+    pending_kind = line;
+    if (!keep_message) ++console_lines;
+  };
+  auto console_message = [&](std::string_view line) {
+    keep_message = false;
+    const std::string_view text = Trim(line);
+    if (std::find(kept_messages.begin(), kept_messages.end(), text) != kept_messages.end()) {
+      console_lines += 2;
+      return;
+    }
+    kept_messages.push_back(text);
+    ++console_kept;
+    report.problems.push_back(pending_kind);
+    report.problems.push_back(line);
+  };
   for (std::string_view line : lines) {
     std::string_view t = Trim(line);
+    if (in_console && !(t.starts_with("● ") || line.starts_with("PASS ") ||
+                        line.starts_with("FAIL ") || IsJestTotals(line) ||
+                        t.starts_with("Summary of all failing tests") || t == "Snapshot Summary")) {
+      if (IsJestConsoleKind(t)) {
+        console_entry(line, t);
+      } else if (keep_message && !t.empty()) {
+        console_message(line);
+      } else {
+        ++console_lines;
+      }
+      continue;
+    }
+    in_console = false;
+    if (current == nullptr && line.starts_with("  console.") && IsJestConsoleKind(t)) {
+      // A single test file runs in band, and what it logs is printed as it comes, before the
+      // file's results, without the heading.
+      in_console = true;
+      console_entry(line, t);
+      continue;
+    }
+    if (t == "Snapshot Summary" || (t.starts_with("› ") && t.find(" snapshot") != std::string_view::npos &&
+                                    current == nullptr)) {
+      // "Snapshot Summary" and its lines: what failed or was written, and how to update.
+      CloseFailure(report, current);
+      current = nullptr;
+      report.totals.push_back(line);
+      continue;
+    }
     if (IsJestTotals(line)) {
       CloseFailure(report, current);
       current = nullptr;
@@ -274,6 +343,14 @@ void ParseJest(const std::vector<std::string_view>& lines, TestReport& report) {
       report.index.push_back(line);
       continue;
     }
+    if (t == "● Console") {
+      CloseFailure(report, current);
+      current = nullptr;
+      in_console = true;
+      keep_message = false;
+      ++console_lines;
+      continue;
+    }
     if (t.starts_with("● ")) {
       CloseFailure(report, current);
       report.failures.push_back(TestFailure{t.substr(std::string_view("● ").size()), {line}});
@@ -290,6 +367,7 @@ void ParseJest(const std::vector<std::string_view>& lines, TestReport& report) {
     }
   }
   CloseFailure(report, current);
+  if (console_lines > 0) report.elided.emplace_back(console_lines, "lines of console output omitted");
 }
 
 // ---- vitest ---------------------------------------------------------------------------------

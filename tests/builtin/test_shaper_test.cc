@@ -716,6 +716,28 @@ TEST_CASE("test shaper: a coverage report the run printed is kept, its rows past
   CHECK(Contains(go, "\nok  \texample.com/app/money\t0.004s\tcoverage: 85.2% of statements\n"));
 }
 
+TEST_CASE("test shaper: what a jest test file logs is no failure: warnings and errors kept by their first line, the rest counted") {
+  for (const char* name : {"jest_console_failing", "jest_console_inband"}) {
+    const std::string out = testing::ReadFixture("test", name);
+    const std::string s = Shape("npx jest", 1, out);
+    INFO(s);
+    CHECK_FALSE(Contains(s, "● Console"));
+    CHECK_FALSE(Contains(s, "console.log"));
+    CHECK_FALSE(Contains(s, "[batch] INV-1001 region=us amount=137.5"));
+    const bool error_kept =
+        Contains(s, "console.error\n      Error: card declined for INV-1007 (attempt 1)\n") ||
+        Contains(s, "console.error\n    Error: card declined for INV-1007 (attempt 1)\n");
+    CHECK(error_kept);
+    CHECK(Contains(s, "[batch] INV-1016: currency rate is stale (fetched 26h ago)\n"));
+    CHECK(Contains(s, " lines of console output omitted\n"));
+    // Not the error's stack, nor the code frame under a warning.
+    CHECK_FALSE(Contains(s, "at charge ("));
+    CHECK_FALSE(Contains(s, "console.warn(`[batch]"));
+    // A case of an assertion shown before keeps its own values.
+    CHECK(Contains(s, "  ● invoice batch › prices INV-1020\n    Received string:  \"€2,750.00\"\n"));
+  }
+}
+
 TEST_CASE("test shaper: a line that is a number alone is no RSpec totals line (found by fuzzing)") {
   const std::string s = Shape("rspec", 1, "42\n");
   CHECK(s.starts_with("rspec: no test results in the output (exit 1)\n"));
