@@ -237,10 +237,53 @@ bool IsJestTotals(std::string_view line) {
          line.starts_with("Ran all test suites");
 }
 
-// What a test file printed with console.log and its kind, under jest's "● Console" heading:
-// "    console.warn", the message indented below it, then where it was called ("at …", or a
-// code frame). Entries of these kinds keep their first message line; the rest is counted.
-constexpr size_t kMaxJestConsoleKept = 5;
+// What tests printed (console.log, a test's stdout and stderr) is no failure. An entry of a
+// warning's or an error's kind keeps its heading and its message's first line, up to
+// kMaxConsoleKept entries, a message kept once; the rest is counted.
+constexpr size_t kMaxConsoleKept = 5;
+
+class ConsoleOutput {
+ public:
+  explicit ConsoleOutput(TestReport& report) : report_(report) {}
+
+  // An entry's heading ("    console.warn", "stderr | tests/x.test.js > suite > name").
+  void Entry(std::string_view heading, bool warning) {
+    keep_next_ = warning && kept_ < kMaxConsoleKept;
+    heading_ = heading;
+    if (!keep_next_) ++counted_;
+  }
+  // Any other line of the output: the message, where it was called, blank lines.
+  void Line(std::string_view line) {
+    const std::string_view text = Trim(line);
+    if (!keep_next_ || text.empty()) {
+      ++counted_;
+      return;
+    }
+    keep_next_ = false;
+    if (std::find(messages_.begin(), messages_.end(), text) != messages_.end()) {
+      counted_ += 2;
+      return;
+    }
+    messages_.push_back(text);
+    ++kept_;
+    report_.problems.push_back(heading_);
+    report_.problems.push_back(line);
+  }
+  void Finish() {
+    if (counted_ > 0) report_.elided.emplace_back(counted_, "lines of console output omitted");
+  }
+
+ private:
+  TestReport& report_;
+  std::string_view heading_;
+  std::vector<std::string_view> messages_;
+  bool keep_next_ = false;
+  size_t kept_ = 0;
+  uint64_t counted_ = 0;
+};
+
+// jest prints what a test file logged under "● Console": "    console.warn", the message
+// indented below it, then where it was called ("at …", or a code frame).
 
 bool IsJestConsoleKind(std::string_view t) {
   static constexpr std::string_view kKinds[] = {"console.log",  "console.info", "console.warn",
@@ -255,43 +298,16 @@ void ParseJest(const std::vector<std::string_view>& lines, TestReport& report) {
   bool in_summary_repeat = false;  // "Summary of all failing tests" repeats the blocks
   // Under "● Console": the output a test file printed, which is neither a failure nor a test.
   bool in_console = false;
-  bool keep_message = false;  // the next message line is a warning's or an error's
-  size_t console_kept = 0;
-  uint64_t console_lines = 0;
-  // "console.warn": an entry; a warning's or an error's is kept with its message's first
-  // line, up to kMaxJestConsoleKept, unless that message was kept already.
-  std::string_view pending_kind;
-  std::vector<std::string_view> kept_messages;
-  auto console_entry = [&](std::string_view line, std::string_view kind) {
-    keep_message = (kind == "console.warn" || kind == "console.error" ||
-                    kind == "console.assert") &&
-                   console_kept < kMaxJestConsoleKept;
-    pending_kind = line;
-    if (!keep_message) ++console_lines;
-  };
-  auto console_message = [&](std::string_view line) {
-    keep_message = false;
-    const std::string_view text = Trim(line);
-    if (std::find(kept_messages.begin(), kept_messages.end(), text) != kept_messages.end()) {
-      console_lines += 2;
-      return;
-    }
-    kept_messages.push_back(text);
-    ++console_kept;
-    report.problems.push_back(pending_kind);
-    report.problems.push_back(line);
-  };
+  ConsoleOutput console(report);
   for (std::string_view line : lines) {
     std::string_view t = Trim(line);
     if (in_console && !(t.starts_with("● ") || line.starts_with("PASS ") ||
                         line.starts_with("FAIL ") || IsJestTotals(line) ||
                         t.starts_with("Summary of all failing tests") || t == "Snapshot Summary")) {
       if (IsJestConsoleKind(t)) {
-        console_entry(line, t);
-      } else if (keep_message && !t.empty()) {
-        console_message(line);
+        console.Entry(line, t == "console.warn" || t == "console.error" || t == "console.assert");
       } else {
-        ++console_lines;
+        console.Line(line);
       }
       continue;
     }
@@ -300,7 +316,7 @@ void ParseJest(const std::vector<std::string_view>& lines, TestReport& report) {
       // A single test file runs in band, and what it logs is printed as it comes, before the
       // file's results, without the heading.
       in_console = true;
-      console_entry(line, t);
+      console.Entry(line, t == "console.warn" || t == "console.error" || t == "console.assert");
       continue;
     }
     if (t == "Snapshot Summary" || (t.starts_with("› ") && t.find(" snapshot") != std::string_view::npos &&
@@ -347,8 +363,7 @@ void ParseJest(const std::vector<std::string_view>& lines, TestReport& report) {
       CloseFailure(report, current);
       current = nullptr;
       in_console = true;
-      keep_message = false;
-      ++console_lines;
+      console.Line(line);
       continue;
     }
     if (t.starts_with("● ")) {
@@ -367,7 +382,7 @@ void ParseJest(const std::vector<std::string_view>& lines, TestReport& report) {
     }
   }
   CloseFailure(report, current);
-  if (console_lines > 0) report.elided.emplace_back(console_lines, "lines of console output omitted");
+  console.Finish();
 }
 
 // ---- vitest ---------------------------------------------------------------------------------
@@ -376,8 +391,23 @@ void ParseVitest(const std::vector<std::string_view>& lines, TestReport& report)
   TestFailure* current = nullptr;
   bool in_failures = false;
   bool in_errors = false;
+  // "stdout | tests/x.test.js > suite > name" (or "stderr | …"), what the test printed, a
+  // blank line.
+  bool in_console = false;
+  ConsoleOutput console(report);
   for (std::string_view line : lines) {
     std::string_view t = Trim(line);
+    if (current == nullptr && !in_failures &&
+        (line.starts_with("stdout | ") || line.starts_with("stderr | "))) {
+      in_console = true;
+      console.Entry(line, line.starts_with("stderr"));
+      continue;
+    }
+    if (in_console) {
+      console.Line(line);
+      in_console = !t.empty();
+      continue;
+    }
     if (t.starts_with("Test Files ") || t.starts_with("Tests ") || t.starts_with("Start at ") ||
         t.starts_with("Duration ") || t.starts_with("Errors ")) {
       CloseFailure(report, current);
@@ -433,6 +463,7 @@ void ParseVitest(const std::vector<std::string_view>& lines, TestReport& report)
     }
   }
   CloseFailure(report, current);
+  console.Finish();
 }
 
 // ---- mocha ----------------------------------------------------------------------------------

@@ -738,6 +738,17 @@ TEST_CASE("test shaper: what a jest test file logs is no failure: warnings and e
   }
 }
 
+TEST_CASE("test shaper: what a vitest test prints is no failure: its stderr blocks keep their heading and first line") {
+  const std::string s = Shape("npx vitest run", 1, testing::ReadFixture("test", "vitest_console_failing"));
+  INFO(s);
+  CHECK(s.starts_with("vitest: FAILED — 2 failed, 5 passed (exit 1)\n"));
+  CHECK(Contains(s, "stderr | tests/resolve.log.test.js > resolve > picks the highest version for >=1.2.0\n"
+                    "[resolve] >=1.2.0: prerelease among candidates\n"));
+  CHECK_FALSE(Contains(s, "stdout | "));
+  CHECK_FALSE(Contains(s, "[resolve] ~1.1.0: 1 candidates (1.1.0)"));
+  CHECK(Contains(s, "… 20 lines of console output omitted\n"));
+}
+
 TEST_CASE("test shaper: a line that is a number alone is no RSpec totals line (found by fuzzing)") {
   const std::string s = Shape("rspec", 1, "42\n");
   CHECK(s.starts_with("rspec: no test results in the output (exit 1)\n"));
