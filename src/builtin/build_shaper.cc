@@ -124,6 +124,7 @@ struct Parsed {
   absl::flat_hash_set<string_view> files, error_files;
   bool failure_signal = false;         // the tool said it failed
   bool seen_esbuild = false;
+  bool seen_gradle = false;
   string_view success;                 // the verdict the tool's own success line gives
   // Progress, for a success header.
   uint64_t crates_compiled = 0, crates_checked = 0, objects = 0, targets = 0, packages = 0;
@@ -816,6 +817,18 @@ class Parser {
 
   void Classify(size_t i) {
     string_view line = lines_[i];
+    if (gradle_section_ != GradleSection::kNone) {
+      // The lines under Gradle's "* What went wrong:" (kept), "* Try:" and "* Exception is:"
+      // (counted), to the next blank line or heading.
+      if (IsBlankLine(line) || Starts(line, "* ")) {
+        gradle_section_ = GradleSection::kNone;
+      } else {
+        const bool wrong = gradle_section_ == GradleSection::kWrong;
+        Plain(i, wrong ? Kind::kErrorLine : Kind::kChatter);
+        if (wrong) ++p_.error_lines;
+        return;
+      }
+    }
     if (IsBlankLine(line)) {
       Plain(i, Kind::kBlank);
       return;
@@ -1324,7 +1337,13 @@ class Parser {
     if (loc.sev == Sev::kNote || loc.sub) {
       if (AttachNote(i)) return;
     }
-    StartDiag(i, loc.sev, Style::kCompiler, loc.file,
+    // Gradle 4 prints its task's name with no break before javac's first line:
+    // ":compileJava/src/X.java:8: warning: …" is about /src/X.java.
+    string_view file = loc.file;
+    if (Starts(file, ":") && IsGradle4Task(file.substr(0, std::min(file.find('/'), file.size())))) {
+      file.remove_prefix(std::min(file.find('/'), file.size()));
+    }
+    StartDiag(i, loc.sev, Style::kCompiler, file,
               loc.sev == Sev::kWarning ? WarningKey(line, loc.msg) : string_view(),
               Mode::kCompiler);
     Count(p_.diags.back());
@@ -1355,7 +1374,80 @@ class Parser {
   // step of its own, tried in turn.
   bool ClassifyTools(size_t i, string_view line) {
     return ClassifyApt(i, line) || ClassifyNpmResult(i, line) || ClassifyWebpack(i, line) ||
-           ClassifyVite(i, line) || ClassifyGo(i, line) || ClassifyRustAside(i, line);
+           ClassifyVite(i, line) || ClassifyGo(i, line) || ClassifyRustAside(i, line) ||
+           ClassifyGradle(i, line);
+  }
+
+  // Gradle: its tasks ("> Task :app:compileJava", Gradle 4's ":compileJava UP-TO-DATE"), its
+  // verdict ("BUILD FAILED in 4s", "FAILURE: Build failed with an exception.") and why ("* What
+  // went wrong:"), its hints and chatter; javac's and kotlinc's lines are diagnostics like
+  // gcc's. javac's totals ("3 errors", "4 warnings") are status lines.
+  bool ClassifyGradle(size_t i, string_view line) {
+    if (Starts(line, "> Task :") || IsGradle4Task(line)) {
+      p_.seen_gradle = true;
+      if (Ends(line, " FAILED")) {
+        Plain(i, Kind::kBuildFail);
+        ++p_.build_fails;
+      } else {
+        Plain(i, Kind::kProgress);
+      }
+      return true;
+    }
+    if (Starts(line, "BUILD SUCCESSFUL") || Starts(line, "BUILD FAILED") ||
+        Starts(line, "FAILURE: Build ")) {
+      p_.seen_gradle = p_.seen_gradle || !Starts(line, "BUILD FAILED");  // ant says it too
+      Plain(i, Kind::kStatus);
+      if (Starts(line, "BUILD SUCCESSFUL")) {
+        p_.success = "built";
+      } else {
+        p_.failure_signal = true;
+      }
+      return true;
+    }
+    if (line == "* What went wrong:" || line == "* Try:" || line == "* Exception is:") {
+      gradle_section_ = line == "* What went wrong:" ? GradleSection::kWrong : GradleSection::kHelp;
+      Plain(i, line == "* What went wrong:" ? Kind::kStatus : Kind::kChatter);
+      return true;
+    }
+    if (Starts(line, "* Get more help at ") ||
+        (IsDigit(line[0]) && (Contains(line, " actionable task: ") ||
+                              Contains(line, " actionable tasks: "))) ||
+        Starts(line, "Starting a Gradle Daemon") || Starts(line, "Daemon will be stopped") ||
+        Starts(line, "Deprecated Gradle features were used") ||
+        Starts(line, "You can use '--warning-mode all'") ||
+        Starts(line, "For more on this, please refer to ") ||
+        (Starts(line, "Note: ") && (Contains(line, " unchecked or unsafe operations.") ||
+                                    Contains(line, "Recompile with -Xlint:") ||
+                                    Contains(line, " uses or overrides a deprecated API")))) {
+      Plain(i, Kind::kChatter);
+      return true;
+    }
+    if (IsJavacTotals(line)) {
+      Plain(i, Kind::kStatus);
+      return true;
+    }
+    return false;
+  }
+
+  // Gradle 4's task line: ":compileJava", ":processResources NO-SOURCE", ":test FAILED".
+  static bool IsGradle4Task(string_view line) {
+    if (line.size() < 2 || line[0] != ':' || !(IsLower(line[1]) || IsUpper(line[1]))) return false;
+    const size_t space = line.find(' ');
+    for (char c : line.substr(0, space)) {
+      if (!(IsLower(c) || IsUpper(c) || IsDigit(c) || c == ':' || c == '_' || c == '-')) return false;
+    }
+    if (space == kNone) return true;
+    return IsOneOf(line.substr(space + 1),
+                   {"UP-TO-DATE", "NO-SOURCE", "FAILED", "SKIPPED", "FROM-CACHE"});
+  }
+
+  // javac's totals: "3 errors", "1 warning", "100 errors" (it stops there).
+  static bool IsJavacTotals(string_view line) {
+    size_t d = 0;
+    while (d < line.size() && IsDigit(line[d])) ++d;
+    if (d == 0) return false;
+    const string_view rest = line.substr(d);
+    return IsOneOf(rest, {" error", " errors", " warning", " warnings"});
   }
 
   // apt and dpkg: progress, the package lists, what changes, and why it refused.
@@ -1763,6 +1855,7 @@ class Parser {
   size_t cmake_check_ = kNone;  // the last cmake status line that is not indented
   bool in_note_ = false;
   bool after_failed_ = false;
+  enum class GradleSection : uint8_t { kNone, kWrong, kHelp } gradle_section_ = GradleSection::kNone;
   size_t npm_usage_ = 0;  // lines into npm's usage text, from its "Usage:" line; 0 outside
 };
 
@@ -2568,6 +2661,9 @@ CommandInfo ReadCommand(string_view command) {
     set(CmdKind::kTool, "vite build", 0.95);
   } else if (tool == "esbuild" || tool == "tsup") {
     set(CmdKind::kTool, tool, 0.95);
+  } else if (tool == "gradle" || tool == "gradlew") {
+    // Gradle runs javac, kotlinc and the tests: a test run's results are the test shaper's.
+    set(CmdKind::kWrapper, "gradle", 0.9);
   } else if (tool == "ghc" || ((tool == "cabal" || tool == "stack") && first == "build")) {
     // GHC's diagnostics are gcc's form: "src/A.hs:8:39: error:", the message indented under it.
     set(CmdKind::kTool, first.empty() || tool == "ghc" ? tool : StrCat(tool, " ", first), 0.95);
@@ -2711,6 +2807,7 @@ std::string DetectedLabel(const Parsed& p) {
   if (p.seen_webpack) return "webpack";
   if (p.seen_vite) return "vite";
   if (p.seen_esbuild) return "esbuild";
+  if (p.seen_gradle) return "gradle";
   if (p.seen_npm) return "npm";
   if (p.seen_apt) return "apt";
   if (p.seen_ninja) return "ninja";

@@ -33,6 +33,7 @@ enum class TestRunner {
   kDoctest,  // Python's doctest module (python -m doctest, doctest.testmod())
   kSurefire,  // Maven's Surefire and Failsafe plugins (mvn test, mvn verify)
   kTestUnit,  // Ruby's test-unit (ruby test/x.rb, rake test)
+  kGradle,  // Gradle's test task (gradle test, ./gradlew build)
 };
 
 std::string_view RunnerName(TestRunner runner);

@@ -270,7 +270,10 @@ class ConsoleOutput {
     report_.problems.push_back(line);
   }
   void Finish() {
-    if (counted_ > 0) report_.elided.emplace_back(counted_, "lines of console output omitted");
+    if (counted_ > 0) {
+      report_.elided.emplace_back(counted_, counted_ == 1 ? "line of console output omitted"
+                                                          : "lines of console output omitted");
+    }
   }
 
  private:
@@ -1757,6 +1760,139 @@ void ParseSurefire(const std::vector<std::string_view>& lines, TestReport& repor
   }
 }
 
+// ---- Gradle ---------------------------------------------------------------------------------
+
+// A test event line: "com.acme.InvoiceTest > shortIdDoesNotCrash FAILED", "AppTest >
+// greets() PASSED", "Outer > Inner > test() SKIPPED", "AppTest > greets() STANDARD_OUT". The
+// event word, or "" when the line is not one.
+std::string_view GradleTestEvent(std::string_view line) {
+  if (line.empty() || line[0] == ' ' || line[0] == '\t') return {};
+  const size_t space = line.rfind(' ');
+  if (space == std::string_view::npos || line.find(" > ") == std::string_view::npos) return {};
+  const std::string_view event = line.substr(space + 1);
+  static constexpr std::string_view kEvents[] = {"FAILED",  "PASSED",       "SKIPPED",
+                                                 "STARTED", "STANDARD_OUT", "STANDARD_ERROR"};
+  if (std::find(std::begin(kEvents), std::end(kEvents), event) == std::end(kEvents)) return {};
+  if (line.find(" > ") > space) return {};
+  return event;
+}
+
+// A task's line: "> Task :test FAILED", or Gradle 4's ":test FAILED", ":compileJava".
+bool IsGradleTaskLine(std::string_view line) {
+  if (line.starts_with("> Task :")) return true;
+  if (!line.starts_with(":") || line.size() < 2 || !std::isalpha(static_cast<unsigned char>(line[1]))) {
+    return false;
+  }
+  const std::string_view task = line.substr(0, line.find(' '));
+  return task.find_first_not_of(
+             ":abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-") ==
+         std::string_view::npos;
+}
+
+// Gradle's test task with the tests' events logged (its default logs failures; testLogging may
+// add the others): a line per event, a failure's exception indented under it, then "8 tests
+// completed, 3 failed" and the task's line. A Java or Kotlin compiler's diagnostics may come
+// first (their headings are kept), and Gradle's verdict last: "FAILURE: Build failed with an
+// exception.", "* What went wrong:" and its lines (kept), "* Try:" and its hints (counted),
+// "BUILD FAILED in 1s".
+void ParseGradle(const std::vector<std::string_view>& lines, TestReport& report) {
+  TestFailure* current = nullptr;
+  bool in_console = false;  // under a STANDARD_OUT or STANDARD_ERROR event
+  enum class Section { kNone, kWrong, kHelp } section = Section::kNone;
+  ConsoleOutput console(report);
+  auto close = [&] {
+    CloseFailure(report, current);
+    current = nullptr;
+  };
+  for (std::string_view line : lines) {
+    std::string_view t = Trim(line);
+    if (current != nullptr || in_console) {
+      if (t.empty() || line.starts_with(" ") || line.starts_with("\t")) {
+        if (in_console) {
+          console.Line(line);
+        } else {
+          current->detail.push_back(line);
+        }
+        continue;
+      }
+      close();
+      in_console = false;
+    }
+    if (section != Section::kNone) {
+      if (!t.empty() && !t.starts_with("* ")) {
+        if (section == Section::kWrong) report.problems.push_back(line);
+        continue;
+      }
+      if (t.empty()) {
+        section = Section::kNone;
+        continue;
+      }
+      section = Section::kNone;
+    }
+    if (const std::string_view event = GradleTestEvent(line); !event.empty()) {
+      report.has_results = true;
+      const std::string_view name = Trim(line.substr(0, line.size() - event.size()));
+      if (event == "FAILED") {
+        report.failures.push_back(TestFailure{name, {line}});
+        current = &report.failures.back();
+      } else if (event == "PASSED") {
+        ++report.passing_lines;
+      } else if (event.starts_with("STANDARD_")) {
+        in_console = true;
+        console.Entry(line, event == "STANDARD_ERROR");
+      }
+      continue;
+    }
+    // "8 tests completed, 3 failed", "12 tests completed, 1 failed, 2 skipped"
+    if (LeadingNumber(t) && t.find(" completed, ") != std::string_view::npos &&
+        (t.find(" tests ") != std::string_view::npos || t.find(" test ") != std::string_view::npos)) {
+      report.has_results = true;
+      report.totals.push_back(line);
+      Add(report.counts.total, LeadingNumber(t));
+      Add(report.counts.failed, CountBefore(t, "failed"));
+      Add(report.counts.skipped, CountBefore(t, "skipped"));
+      continue;
+    }
+    if (t == "* What went wrong:") {
+      section = Section::kWrong;
+      report.problems.push_back(line);
+      continue;
+    }
+    if (t == "* Try:" || t == "* Exception is:" || t.starts_with("* Get more help")) {
+      section = Section::kHelp;
+      continue;
+    }
+    if (t.starts_with("FAILURE: ") || t.starts_with("BUILD FAILED") ||
+        t.starts_with("BUILD SUCCESSFUL")) {
+      report.totals.push_back(line);
+      continue;
+    }
+    if (IsGradleTaskLine(line)) {
+      if (t.ends_with(" FAILED")) report.problems.push_back(line);
+      continue;
+    }
+    // A compiler's diagnostic heading: javac's "src/X.java:8: warning: [rawtypes] …", kotlinc's
+    // "w: file:///src/X.kt:10:5 …" (Gradle 4 glues the task's name in front: ":compileJava/…").
+    const bool javac = (t.find(".java:") != std::string_view::npos ||
+                        t.find(".kt:") != std::string_view::npos ||
+                        t.find(".groovy:") != std::string_view::npos ||
+                        t.find(".scala:") != std::string_view::npos) &&
+                       (t.find(": error: ") != std::string_view::npos ||
+                        t.find(": warning: ") != std::string_view::npos);
+    const bool kotlinc = (t.starts_with("e: ") || t.starts_with("w: ")) &&
+                         t.find(".kt:") != std::string_view::npos;
+    if (line == t && (javac || kotlinc)) report.problems.push_back(line);
+  }
+  close();
+  console.Finish();
+  // Gradle's totals count the tests run, of which those neither failed nor skipped passed.
+  const TestCounts& c = report.counts;
+  if (c.total) {
+    const uint64_t not_passed = c.failed.value_or(0) + c.skipped.value_or(0);
+    if (*c.total >= not_passed) report.counts.passed = *c.total - not_passed;
+  }
+}
+
 // ---- doctest (Python) -----------------------------------------------------------------------
 
 // A failure's heading: 'File "ledger/amounts.py", line 29, in amounts.split' after a line of
@@ -1883,6 +2019,7 @@ std::string_view RunnerName(TestRunner runner) {
     case TestRunner::kDoctest: return "doctest";
     case TestRunner::kSurefire: return "mvn";
     case TestRunner::kTestUnit: return "test-unit";
+    case TestRunner::kGradle: return "gradle";
   }
   return "tests";
 }
@@ -1930,6 +2067,21 @@ RunnerGuess GuessRunner(std::string_view command, std::string_view output) {
                         has_line_start("[ERROR] Tests run: ") || has_line_start("[WARNING] Tests run: ");
   if ((tool == "mvn" || tool == "mvnw") && surefire) {
     consider(TestRunner::kSurefire, 0.95, "command: mvn, with test results");
+  }
+  // Gradle: its test task's events and totals (a build that stops before the tests is a
+  // build's).
+  bool gradle_events = has(" tests completed, ") || has(" test completed, ");
+  for (size_t at = output.find(" FAILED\n"); !gradle_events && at != std::string_view::npos;
+       at = output.find(" FAILED\n", at + 1)) {
+    const size_t bol = output.rfind('\n', at);
+    const std::string_view line =
+        output.substr(bol == std::string_view::npos ? 0 : bol + 1,
+                      at + 7 - (bol == std::string_view::npos ? 0 : bol + 1));
+    gradle_events = GradleTestEvent(line) == "FAILED";
+    if (at > 256 * 1024) break;
+  }
+  if ((tool == "gradle" || tool == "gradlew") && gradle_events) {
+    consider(TestRunner::kGradle, 0.95, "command: gradle, with test results");
   }
 
   // From the output, for wrappers (npm test, make check, a script) and saved output.
@@ -1980,6 +2132,9 @@ RunnerGuess GuessRunner(std::string_view command, std::string_view output) {
     consider(TestRunner::kPhpunit, 0.9, "output: PHPUnit banner");
   }
   if (surefire && has("Tests run: ")) consider(TestRunner::kSurefire, 0.85, "output: Maven Surefire");
+  if (gradle_events && (has("BUILD FAILED") || has("BUILD SUCCESSFUL") || has("> Task :"))) {
+    consider(TestRunner::kGradle, 0.85, "output: Gradle test events");
+  }
   // doctest.testmod() in a script, or saved output.
   if (has("\nFailed example:\n") && (has("***Test Failed*** ") || has("\nExpected:\n") ||
                                       has("\nException raised:\n"))) {
@@ -2022,6 +2177,7 @@ TestReport ParseTestOutput(TestRunner runner, const std::vector<std::string_view
     case TestRunner::kTestUnit: ParseTestUnit(lines, report); break;
     case TestRunner::kDoctest: ParseDoctest(lines, report); break;
     case TestRunner::kSurefire: ParseSurefire(lines, report); break;
+    case TestRunner::kGradle: ParseGradle(lines, report); break;
   }
   return report;
 }

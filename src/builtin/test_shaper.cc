@@ -553,19 +553,23 @@ void WriteAlike(const TestFailure& failure, const TestFailure& first, SummaryWri
   out.Line(failure.detail.front());
   // pytest's "E" line, else the first other key line; of those, first one the failure shown
   // does not have: this case's own values ("Received: 6900" where the first had 5100).
-  size_t pick = 0, own = 0;
+  size_t pick = 0, own_e = 0, own = 0;
   for (size_t i = 1; i < failure.detail.size(); ++i) {
     const std::string_view t = Trim(failure.detail[i]);
     const bool pytest_e = t.starts_with("E ");
     if (!pytest_e && (t.starts_with(">") || !IsKeyLine(t) || IsLocationLine(t))) continue;
     if (pick == 0 || (pytest_e && !Trim(failure.detail[pick]).starts_with("E "))) pick = i;
-    if (own == 0 &&
-        std::find(first.detail.begin() + 1, first.detail.end(), failure.detail[i]) ==
-            first.detail.end()) {
-      own = i;
+    if (std::find(first.detail.begin() + 1, first.detail.end(), failure.detail[i]) ==
+        first.detail.end()) {
+      if (pytest_e && own_e == 0) own_e = i;
+      if (own == 0) own = i;
     }
   }
-  if (own != 0) pick = own;
+  if (own_e != 0) {
+    pick = own_e;
+  } else if (own != 0) {
+    pick = own;
+  }
   if (pick != 0) out.Line(failure.detail[pick]);
   const size_t rest = failure.detail.size() - 1 - (pick != 0 ? 1 : 0);
   out.ElidedLines(rest, StrCat(rest == 1 ? "more line" : "more lines", " omitted, as in ",

@@ -1097,6 +1097,34 @@ TEST_CASE("build: javac's errors past the first ones keep the symbol each names 
   CHECK(testing::LostLocations(output, s, ": error: ") == std::vector<std::string>{});
 }
 
+TEST_CASE("build: Gradle's tasks, verdict and hints; javac's diagnostics under it, Gradle 4's task name glued to the first") {
+  const std::string output = testing::ReadFixture("build", "gradle-build-failing");
+  REQUIRE(!output.empty());
+  // Gradle runs the compiler: its output is read as a build, unless it holds test results.
+  CHECK(Confidence("gradle --offline --console=plain build", output) == doctest::Approx(0.75));
+  CHECK(Confidence("./gradlew build", testing::ReadFixture("test", "gradle_test_failing")) <= 0.7);
+  const std::string s = Shape("gradle --offline --console=plain build", output, 1);
+  INFO(s);
+  // The task's name glued to javac's first path does not make a file of its own.
+  CHECK(s.starts_with("gradle: failed — 3 errors, 4 warnings in 2 files (exit 1)\n"));
+  CHECK(Contains(s, "\n* What went wrong:\nExecution failed for task ':compileJava'.\n"
+                    "> Compilation failed; see the compiler error output for details.\n"));
+  CHECK(Contains(s, "\nBUILD FAILED in "));
+  // Its hints and chatter are counted.
+  CHECK_FALSE(Contains(s, "Run with --stacktrace"));
+  CHECK_FALSE(Contains(s, "* Try:"));
+  CHECK_FALSE(Contains(s, "https://help.gradle.org"));
+  CHECK_FALSE(Contains(s, "actionable task"));
+  CHECK(testing::LostLocations(output, s, ": error: ") == std::vector<std::string>{});
+  // A build that passes says so.
+  const std::string passed = Shape("gradle build",
+                                   "> Task :compileJava\n> Task :processResources NO-SOURCE\n"
+                                   "> Task :classes\n> Task :jar\n> Task :assemble\n\n"
+                                   "BUILD SUCCESSFUL in 3s\n2 actionable tasks: 2 executed\n",
+                                   0);
+  CHECK(passed.starts_with("gradle: built"));
+}
+
 TEST_CASE("build: clippy's warnings without their suggested diffs and documentation links") {
   // rustc 1.85 and later print a suggestion as a diff of the source ("9 -     return out;",
   // "9 +     out"): part of the warning, not other output, and dropped with its source echo.

@@ -749,6 +749,36 @@ TEST_CASE("test shaper: what a vitest test prints is no failure: its stderr bloc
   CHECK(Contains(s, "… 20 lines of console output omitted\n"));
 }
 
+TEST_CASE("test shaper: Gradle's test events: a block per failed test, its exception under it, totals and verdict kept") {
+  const std::string s = Shape("gradle --offline --console=plain test", 1,
+                              testing::ReadFixture("test", "gradle_test_failing"));
+  INFO(s);
+  CHECK(s.starts_with("gradle: FAILED — 3 failed, 7 passed, 1 skipped (exit 1)\n"));
+  CHECK(Contains(s, "com.acme.billing.InvoiceTest > shortIdDoesNotCrash FAILED\n"
+                    "    java.lang.StringIndexOutOfBoundsException at InvoiceTest.java:22\n"));
+  CHECK(Contains(s, "com.acme.billing.TaxCalculatorTest > unknownCountryIsZero FAILED\n"
+                    "    java.lang.NullPointerException at TaxCalculatorTest.java:15\n"));
+  // javac's warnings by their heading; Gradle's reason kept, its hints counted.
+  CHECK(Contains(s, "TaxCalculator.java:11: warning: [unchecked] unchecked call to put(K,V)"));
+  CHECK_FALSE(Contains(s, "where K,V are type-variables:"));
+  CHECK(Contains(s, "* What went wrong:\nExecution failed for task ':test'.\n"));
+  CHECK_FALSE(Contains(s, "Run with --stacktrace"));
+  CHECK(Contains(s, "\n11 tests completed, 3 failed, 1 skipped\n"));
+
+  // testLogging with every event and full exceptions: passed tests counted, the library's frames
+  // too, what a test wrote to stderr by its first line.
+  const std::string v = Shape("gradle --offline --console=plain build -PverboseTests", 1,
+                              testing::ReadFixture("test", "gradle_build_failing_verbose"));
+  INFO(v);
+  CHECK(v.starts_with("gradle: FAILED — 3 failed, 7 passed, 1 skipped (exit 1)\n"));
+  CHECK(Contains(v, "    java.lang.AssertionError: expected:<2000> but was:<1999>\n"
+                    "        at com.acme.billing.TaxCalculatorTest.roundsCents(TaxCalculatorTest.java:16)\n"));
+  CHECK_FALSE(Contains(v, "at org.junit.Assert.fail("));
+  CHECK_FALSE(Contains(v, " PASSED"));
+  CHECK(Contains(v, "com.acme.billing.InvoicePrinterTest > printsTotalLine STANDARD_ERROR\n"
+                    "    printed invoice INV-20: "));
+}
+
 TEST_CASE("test shaper: a line that is a number alone is no RSpec totals line (found by fuzzing)") {
   const std::string s = Shape("rspec", 1, "42\n");
   CHECK(s.starts_with("rspec: no test results in the output (exit 1)\n"));
