@@ -1272,7 +1272,7 @@ class LogsShaper final : public core::Shaper {
         // lines say: its frames count, masked (Go's pointers, the line numbers).
         const bool traceback_entry = e.cat == Cat::kError && e.end - e.begin > 2;
         for (size_t i = e.begin + 1; traceback_entry && i + 1 < e.end; ++i) {
-          if (!IsTraceFrame(lines[i])) continue;
+          if (!IsTraceFrame(lines[i].substr(ComposePrefix(lines[i])))) continue;
           hasher.Add('\x02');
           MaskInto(lines[i], hasher);
         }
@@ -1512,15 +1512,17 @@ class LogsShaper final : public core::Shaper {
     }
     std::vector<size_t> kept;
     uint64_t library = 0, carets = 0, blanks = 0;
+    // A line as its program wrote it: without docker compose's "web-1  | ".
+    auto body = [&](size_t i) { return lines[i].substr(ComposePrefix(lines[i])); };
     for (size_t i = b + 1; i < e; ++i) {
-      std::string_view line = lines[i];
+      std::string_view line = body(i);
       if (IsCaretLine(line)) {
         ++carets;
         continue;
       }
       // A Go frame is two lines: the function, then its file in a tab-indented line.
-      if (i + 1 < e && !line.empty() && !IsSpace(line[0]) && lines[i + 1].starts_with("\t") &&
-          lines[i + 1].find(".go:") != npos && IsLibraryFrame(lines[i + 1])) {
+      if (i + 1 < e && !line.empty() && !IsSpace(line[0]) && body(i + 1).starts_with("\t") &&
+          body(i + 1).find(".go:") != npos && IsLibraryFrame(body(i + 1))) {
         library += 2;
         ++i;
         continue;
@@ -1530,8 +1532,8 @@ class LogsShaper final : public core::Shaper {
         // A Python frame's source line (and its markers) follow its "File ..." line.
         if (IsPythonFileLine(Trim(line))) {
           while (i + 1 < e) {
-            std::string_view next = Trim(lines[i + 1]);
-            if (next.empty() || IsPythonFileLine(next) || lines[i + 1].find_first_not_of(" \t") < 4) {
+            std::string_view next = Trim(body(i + 1));
+            if (next.empty() || IsPythonFileLine(next) || body(i + 1).find_first_not_of(" \t") < 4) {
               break;
             }
             ++i;

@@ -594,5 +594,25 @@ TEST_CASE("logs: the request logged just before an exception is kept with it") {
   CHECK(s[e + 2] == "… 2 lines of library stack frames omitted");
 }
 
+TEST_CASE("logs: under docker compose's service prefix a traceback's library frames are counted as without it") {
+  // The real Flask log, as `docker compose logs --no-color` prints a service's lines.
+  const std::string plain = AsShaped(testing::ReadFixture("logs", "flask-shop"));
+  std::string prefixed;
+  for (std::string_view line : core::SplitLines(plain)) StrAppend(&prefixed, "web-1  | ", line, "\n");
+  const auto a = Shape("cat app.log", plain);
+  const auto b = Shape("docker compose logs --no-color", prefixed);
+  CheckVerbatim(b, prefixed);
+  auto notes = [](const std::vector<std::string>& lines) {
+    std::vector<std::string> found;
+    for (const std::string& line : lines) {
+      if (line.find("library stack frames") != std::string::npos) found.push_back(line);
+    }
+    return found;
+  };
+  CHECK_FALSE(notes(a).empty());
+  CHECK(notes(b) == notes(a));
+  for (const std::string& line : b) CHECK_MESSAGE(line.find("-packages/") == std::string::npos, line);
+}
+
 }  // namespace
 }  // namespace plugline::builtin
