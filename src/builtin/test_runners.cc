@@ -78,10 +78,25 @@ void ReadPytestCounts(std::string_view text, TestCounts& counts) {
 // to this many, the rest counted.
 constexpr size_t kMaxPytestWarnings = 20;
 
+// A progress line of pytest's default output that marks failures or errors:
+// "tests/test_pricing.py ..F....F.FFFF                [ 61%]". The marks, or "".
+std::string_view PytestFailedMarks(std::string_view line) {
+  const size_t py = line.find(".py ");
+  if (py == std::string_view::npos || line.find("::") != std::string_view::npos) return {};
+  std::string_view marks = Trim(line.substr(py + 4));
+  if (const size_t bracket = marks.rfind(" ["); bracket != std::string_view::npos && marks.ends_with("%]")) {
+    marks = Trim(marks.substr(0, bracket));
+  }
+  if (marks.empty() || marks.find_first_not_of(".FEsxX") != std::string_view::npos) return {};
+  return marks.find_first_of("FE") != std::string_view::npos ? marks : std::string_view();
+}
+
 void ParsePytest(const std::vector<std::string_view>& lines, TestReport& report) {
   enum class Section { kNone, kFailures, kShortSummary, kWarnings, kOther } section = Section::kNone;
   TestFailure* current = nullptr;
   size_t warnings = 0;
+  // Progress lines that marked failures: the only word of them when the run crashes.
+  std::vector<std::string_view> failed_progress;
   for (std::string_view line : lines) {
     std::string_view title = FramedTitle(line, '=');
     if (!title.empty()) {
@@ -145,6 +160,21 @@ void ParsePytest(const std::vector<std::string_view>& lines, TestReport& report)
         break;
       case Section::kNone:
       case Section::kOther:
+        if (current != nullptr) {
+          current->detail.push_back(line);  // a crash's dump
+          break;
+        }
+        if (const size_t fatal = line.find("Fatal Python error: "); fatal != std::string_view::npos) {
+          // The interpreter crashed (a segfault in an extension, an abort): faulthandler's
+          // dump of the threads' stacks follows, and pytest never gets to its report. The
+          // crash is the run's failure, after the progress lines that marked others.
+          for (std::string_view progress : failed_progress) report.problems.push_back(progress);
+          failed_progress.clear();
+          report.failures.push_back(TestFailure{Trim(line.substr(fatal)), {line}});
+          current = &report.failures.back();
+          break;
+        }
+        if (!PytestFailedMarks(line).empty()) failed_progress.push_back(line);
         if (line.find(" PASSED") != std::string_view::npos && line.find("::") != std::string_view::npos) {
           ++report.passing_lines;
           report.has_results = true;

@@ -215,7 +215,9 @@ BlockLines SelectPytest(const std::vector<std::string_view>& detail) {
     return SelectPytestDoctest(detail);
   }
   // --tb=native: Python's own traceback ("Traceback (most recent call last):", "  File …"
-  // lines, the exception last), no ">" or "E" lines of pytest's.
+  // lines, the exception last), no ">" or "E" lines of pytest's; or a crash's dump of the
+  // threads' stacks ("Fatal Python error: Segmentation fault", "  File …, line 6 in test_x").
+  if (detail.front().find("Fatal Python error: ") != std::string_view::npos) return SelectGeneric(detail);
   if (std::any_of(detail.begin() + 1, detail.end(), [](std::string_view line) {
         return line == "Traceback (most recent call last):";
       }) &&

@@ -779,6 +779,18 @@ TEST_CASE("test shaper: Gradle's test events: a block per failed test, its excep
                     "    printed invoice INV-20: "));
 }
 
+TEST_CASE("test shaper: a pytest run the interpreter crashed in: the crash is its failure, the test's frame kept") {
+  const std::string s = Shape("pytest tests_crash", 139, testing::ReadFixture("test", "pytest_crash_segfault"));
+  INFO(s);
+  CHECK(s.starts_with("pytest: FAILED (exit 139)\ntests_crash/test_native_totals.py .Fatal Python error: Segmentation fault\n"));
+  CHECK(Contains(s, "tests_crash/test_native_totals.py\", line 19 in test_total_through_native_helper\n"));
+  CHECK_FALSE(Contains(s, "dist-packages/"));
+  CHECK_FALSE(Contains(s, "ctypes/__init__.py"));
+  CHECK(Contains(s, " lines of library stack frames omitted\n"));
+  // The progress line that marked the failures pytest never got to report.
+  CHECK(Contains(s, "\ntests_crash/test_cents.py .F..F "));
+}
+
 TEST_CASE("test shaper: a line that is a number alone is no RSpec totals line (found by fuzzing)") {
   const std::string s = Shape("rspec", 1, "42\n");
   CHECK(s.starts_with("rspec: no test results in the output (exit 1)\n"));
