@@ -98,7 +98,9 @@ constexpr std::string_view kLinters[] = {"black",
                                          "credo",
                                          "clj-kondo",
                                          "luacheck",
-                                         "selene"};
+                                         "selene",
+                                         "biome",
+                                         "oxlint"};
 
 bool IsLinter(std::string_view tool) {
   return std::find(std::begin(kLinters), std::end(kLinters), tool) != std::end(kLinters);
@@ -409,7 +411,16 @@ bool IsTotalsLine(std::string_view line) {
     return true;  // Maven's verdict, and why
   }
   return (t.starts_with("Found ") && (t.find(" error") != std::string_view::npos ||
-                                      t.find(" problem") != std::string_view::npos)) ||
+                                      t.find(" problem") != std::string_view::npos ||
+                                      t.find(" warning") != std::string_view::npos ||
+                                      t.find(" info") != std::string_view::npos)) ||
+         // Biome's ("Checked 5 files in 15ms. No fixes applied.", "Diagnostics not shown: 20.")
+         // and oxlint's ("Finished in 41ms on 5 files with 96 rules using 2 threads.").
+         (t.starts_with("Checked ") && t.find(" file") != std::string_view::npos) ||
+         t.starts_with("Diagnostics not shown: ") ||
+         t.starts_with("The number of diagnostics exceeds the limit") ||
+         (t.starts_with("Finished in ") && t.find(" rules using ") != std::string_view::npos) ||
+         t.starts_with("\xC3\x97 Some errors were emitted while running checks") ||
          t.starts_with("Success: no issues found") || t.starts_with("All checks passed") ||
          t.starts_with("Your code has been rated at") ||
          (t.starts_with("[*] ") && t.find("fixable") != std::string_view::npos) ||
@@ -447,6 +458,146 @@ bool IsMavenHelpLine(std::string_view line) {
   if (!line.starts_with("[ERROR]")) return false;
   const std::string_view t = Trim(line.substr(7));
   return t.empty() || IsMavenHelp(t);
+}
+
+// ---- rich diagnostics -------------------------------------------------------------------------
+//
+// miette's report (oxlint, and the other tools built on it), a block per problem:
+//   "  ! eslint(no-unused-vars): Function 'unused' is declared but never used."
+//   "    ,-[src/ui/table.js:20:10]", the code frame with its labels, "    `----"
+//   "  help: Consider removing this declaration."
+// The severity is the first mark: "x" or "×" an error, "!" or "⚠" a warning, others advice.
+//
+// Biome's, a block per problem under a heading:
+//   "src/api/client.js:12:27 lint/style/useTemplate  FIXABLE  ━━━━━━━━━━━━━━━━"
+//   "  i Template literals are preferred over string concatenation.", the code frame (its
+//   marked line "  > 12 │ …"), explanations, and the fix as a diff.
+// The severity is the first message's mark: "×" an error, "!" a warning, "i" information.
+
+constexpr std::string_view kHeavyRule = "\xE2\x94\x81\xE2\x94\x81";  // "━━"
+
+// The severity a mark gives ("×" -> "error"), and the mark's length; {"", 0} when `t` does not
+// start with one followed by a space.
+std::pair<std::string_view, size_t> RichMark(std::string_view t) {
+  static constexpr std::pair<std::string_view, std::string_view> kMarks[] = {
+      {"x ", "error"},   {"\xC3\x97 ", "error"},       {"! ", "warning"},
+      {"\xE2\x9A\xA0 ", "warning"}, {"i ", "info"}, {"\xE2\x84\xB9 ", "info"},
+      {"\xE2\x98\x9E ", "advice"}, {"\xE2\x80\xBC ", "warning"}};
+  for (const auto& [mark, severity] : kMarks) {
+    if (t.starts_with(mark)) return {severity, mark.size()};
+  }
+  return {{}, 0};
+}
+
+// miette's heading at `i`, its block's end and location; nullopt when `lines[i]` is not one.
+std::optional<Problem> MietteProblem(const std::vector<std::string_view>& lines, size_t i,
+                                     std::vector<uint8_t>* role);
+
+// Biome's heading "path:12:27 lint/style/useTemplate  FIXABLE  ━━━━": the location and the
+// category; nullopt when the line is not one.
+std::optional<Problem> BiomeHeading(std::string_view line) {
+  if (line.empty() || line[0] == ' ' || line.find(kHeavyRule) == std::string_view::npos) {
+    return std::nullopt;
+  }
+  const size_t space = line.find(' ');
+  if (space == std::string_view::npos || space == 0) return std::nullopt;
+  std::string_view rest = Trim(line.substr(space + 1));
+  const size_t end = rest.find(' ');
+  const std::string_view category = rest.substr(0, end);
+  if (category.empty() || category.starts_with("\xE2")) return std::nullopt;  // "lint ━━━": the footer
+  for (char c : category) {
+    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '/' || c == '_' || c == '-')) {
+      return std::nullopt;
+    }
+  }
+  Problem pr;
+  pr.where = line.substr(0, space);
+  pr.code = category;
+  pr.file_only = pr.where.find(':') == std::string_view::npos;
+  return pr;
+}
+
+std::optional<Problem> MietteProblem(const std::vector<std::string_view>& lines, size_t i,
+                                     std::vector<uint8_t>* role) {
+  const std::string_view line = lines[i];
+  if (!line.starts_with("  ") || line.starts_with("   ")) return std::nullopt;
+  const std::string_view t = line.substr(2);
+  const auto [severity, mark] = RichMark(t);
+  if (mark == 0) return std::nullopt;
+  // A heading has its location or its help in the lines under it.
+  size_t end = i + 1;
+  std::string_view where;
+  size_t where_line = 0;
+  bool help = false;
+  for (; end < lines.size() && !Trim(lines[end]).empty(); ++end) {
+    const std::string_view u = Trim(lines[end]);
+    if (where.empty() && u.starts_with(",-[") && u.ends_with("]")) {
+      where = u.substr(3, u.size() - 4);
+      where_line = end;
+    }
+    help = help || u.starts_with("help: ");
+    if (lines[end].starts_with("  ") && !lines[end].starts_with("   ") &&
+        RichMark(lines[end].substr(2)).second > 0) {
+      break;  // the next heading
+    }
+  }
+  if (where.empty() && !help) return std::nullopt;
+  Problem pr;
+  pr.line = i;
+  pr.end = end;
+  pr.where = where;
+  pr.severity = severity;
+  std::string_view text = t.substr(mark);
+  // "eslint(no-unused-vars): message": the code, a word up to ": ".
+  if (const size_t colon = text.find(": "); colon != std::string_view::npos &&
+                                             text.substr(0, colon).find(' ') == std::string_view::npos) {
+    pr.code = text.substr(0, colon);
+    text = text.substr(colon + 2);
+  }
+  pr.message = text;
+  // Kept under it: where (",-[…]"), the code frame's line there, the help; the rest counted.
+  std::string_view number;
+  if (const size_t colon = where.find(':'); colon != std::string_view::npos) {
+    number = where.substr(colon + 1, where.find(':', colon + 1) - colon - 1);
+  }
+  for (size_t k = i + 1; k < end; ++k) {
+    const std::string_view u = Trim(lines[k]);
+    const bool marked_line = !number.empty() && u.starts_with(number) &&
+                             u.substr(number.size()).starts_with(" |");
+    (*role)[k] = k == where_line || u.starts_with("help: ") || marked_line ? kDetail : kFraming;
+  }
+  return pr;
+}
+
+// Biome's block from the heading at `i` to the next heading or its totals: its first message
+// (whose mark gives the severity) and the code frame's marked line kept, the rest counted.
+void BiomeBlock(const std::vector<std::string_view>& lines, size_t i, Problem* pr,
+                std::vector<uint8_t>* role) {
+  size_t end = i + 1;
+  bool message = false, marked = false;
+  for (; end < lines.size(); ++end) {
+    const std::string_view line = lines[end];
+    if (!line.empty() && line[0] != ' ') break;  // the next heading, or the totals
+    const std::string_view t = Trim(line);
+    if (t.empty()) {
+      (*role)[end] = kBlank;
+      continue;
+    }
+    (*role)[end] = kFraming;
+    if (!message) {
+      if (const auto [severity, mark] = RichMark(t); mark > 0) {
+        pr->severity = severity;
+        pr->message = t.substr(mark);
+        (*role)[end] = kDetail;
+        message = true;
+      }
+    } else if (!marked && t.starts_with("> ") && t.find("\xE2\x94\x82") != std::string_view::npos) {
+      (*role)[end] = kDetail;  // "> 12 │ code": the line it is about
+      marked = true;
+    }
+  }
+  while (end > i + 1 && (*role)[end - 1] == kBlank) --end;
+  pr->end = end;
 }
 
 Parse ParseLint(const std::vector<std::string_view>& lines, bool known) {
@@ -502,6 +653,20 @@ Parse ParseLint(const std::vector<std::string_view>& lines, bool known) {
         i = end - 1;
         continue;
       }
+    }
+    if (std::optional<Problem> biome = BiomeHeading(line)) {
+      biome->line = i;
+      BiomeBlock(lines, i, &*biome, &p.role);
+      p.role[i] = kProblem;
+      p.problems.push_back(*biome);
+      i = biome->end - 1;
+      continue;
+    }
+    if (std::optional<Problem> rich = MietteProblem(lines, i, &p.role)) {
+      p.role[i] = kProblem;
+      p.problems.push_back(*rich);
+      i = rich->end - 1;
+      continue;
     }
     std::optional<Problem> problem = ParseProblem(line, known);
     if (!problem) problem = ParseUnformatted(line, known);
@@ -688,6 +853,11 @@ class LintShaper final : public core::Shaper {
         ++problems;
         continue;
       }
+      if (const std::string_view t = Trim(line);
+          BiomeHeading(line) || (t.starts_with(",-[") && t.ends_with("]"))) {
+        ++problems;  // Biome's heading, miette's location
+        continue;
+      }
       if (ParseProblem(line, known) || ParseUnformatted(line, known)) {
         ++problems;
       } else if (IsTotalsLine(line)) {
@@ -714,11 +884,12 @@ class LintShaper final : public core::Shaper {
   // "<tool>: failed — 3 errors, 1 warning in 2 files (exit 1)": problems by severity, files.
   template <typename FileOf>
   static std::string HeaderOf(std::string_view tool, std::string_view exit,
-                              const std::vector<Problem>& problems, FileOf file_of) {
+                              const std::vector<Problem>& problems, FileOf file_of,
+                              std::string_view more = {}) {
     absl::flat_hash_set<std::string_view> files;
     Tally severities;
     for (const Problem& pr : problems) {
-      files.insert(file_of(pr));
+      if (const std::string_view file = file_of(pr); !file.empty()) files.insert(file);
       severities.Add(pr.severity);
     }
     std::string counts;
@@ -731,7 +902,7 @@ class LintShaper final : public core::Shaper {
         counts += Plural(n, word, word == "info" || word == "information" ? word : word + "s");
       }
     }
-    StrAppend(&counts, " in ", Plural(files.size(), "file", "files"));
+    StrAppend(&counts, " in ", Plural(files.size(), "file", "files"), more);
     return exit.empty() ? StrCat(tool, ": ", counts)
                         : StrCat(tool, ": failed — ", counts, " (", exit, ")");
   }
@@ -810,9 +981,17 @@ class LintShaper final : public core::Shaper {
       return core::ShapeOutput{out.Take(), RenderMode::kSummary};
     }
 
+    // Biome shows at most 20 diagnostics and counts the others ("Diagnostics not shown: 20.").
+    std::string more;
+    for (std::string_view line : totals) {
+      if (const std::string_view t = Trim(line); t.starts_with("Diagnostics not shown: ")) {
+        const std::string_view n = t.substr(23, t.find_first_not_of("0123456789", 23) - 23);
+        if (!n.empty()) more = StrCat(", ", n, " more not shown by ", tool);
+      }
+    }
     out.Header(HeaderOf(tool, exit, p.problems, [](const Problem& pr) {
       return pr.where.substr(0, pr.where.find(':'));
-    }));
+    }, more));
 
     const bool grouped = p.problems.size() > kAllInFull;
     if (!grouped && std::none_of(p.role.begin(), p.role.end(),
@@ -934,9 +1113,16 @@ class LintShaper final : public core::Shaper {
       const Problem& pr = p.problems[k];
       if (grouped && !groups.Leads(k)) continue;
       out.Line(lines[pr.line]);
-      const size_t detail_end = grouped ? std::min(pr.end, pr.line + 1 + kLeaderDetail) : pr.end;
-      for (size_t i = pr.line + 1; i < detail_end; ++i) out.Line(lines[i]);
-      detail_left += pr.end - detail_end;
+      // Its detail lines (a rich report's frame and explanations are counted, not shown).
+      size_t shown = 0;
+      for (size_t i = pr.line + 1; i < pr.end; ++i) {
+        if (p.role[i] == kFraming || p.role[i] == kBlank || (grouped && shown == kLeaderDetail)) {
+          ++detail_left;
+          continue;
+        }
+        out.Line(lines[i]);
+        ++shown;
+      }
       if (grouped) {
         groups.WriteFollowers(k, out,
                               [&](size_t f) { return p.problems[f].end - p.problems[f].line; });

@@ -319,6 +319,68 @@ TEST_CASE("lint: shellcheck's own format, each block with its markers, many grou
   CHECK(shaped.summary.find("… 3 lines of wiki links omitted\n") != std::string::npos);
 }
 
+TEST_CASE("lint: Biome's blocks and oxlint's miette report: each problem's location and rule, the frames counted") {
+  {
+    const std::string out = testing::ReadFixture("lint", "biome-lint-small");
+    const std::string s = Shape("npx biome lint --max-diagnostics=50 src", out, 1).summary;
+    INFO(s);
+    CHECK(s.starts_with("biome: failed — "));
+    CHECK(Contains(s, "22 errors"));
+    // Every diagnostic's location and rule survive (past 30, grouped by rule: a group's first
+    // by its heading and first message, the others listed by location).
+    size_t headings = 0;
+    for (std::string_view line : core::SplitLines(out)) {
+      if (line.find("\xE2\x94\x81\xE2\x94\x81") == std::string_view::npos || line.starts_with("lint ")) continue;
+      ++headings;
+      const std::string_view where = line.substr(0, line.find(' '));
+      const std::string_view rest = line.substr(where.size() + 1);
+      const std::string_view rule = rest.substr(0, rest.find(' '));
+      CHECK_MESSAGE(Contains(s, StrCat(where, " ")) + Contains(s, StrCat(where, ";")) +
+                            Contains(s, StrCat(where, "\n")) > 0,
+                    where);
+      CHECK_MESSAGE(Contains(s, rule), rule);
+    }
+    CHECK(headings == 40);
+    CHECK(Contains(s, "  × Illegal use of an export declaration outside of a module\n"));
+    // The fixes' diffs and the explanations are counted.
+    CHECK_FALSE(Contains(s, "Unsafe fix:"));
+    CHECK_FALSE(Contains(s, "│ - "));
+    CHECK(Contains(s, " detail lines omitted\n"));
+  }
+  {
+    const std::string out = testing::ReadFixture("lint", "biome-lint-many");
+    const std::string s = Shape("npx biome lint --max-diagnostics=200 lib", out, 1).summary;
+    INFO(s);
+    // What Biome did not show is said in the header.
+    CHECK(s.starts_with("biome: failed — 172 warnings, 28 errors in 17 files, 1992 more not shown by biome (exit 1)\n"));
+  }
+  {
+    const std::string out = testing::ReadFixture("lint", "oxlint-small");
+    const std::string s = Shape("npx oxlint src", out, 0).summary;
+    INFO(s);
+    CHECK(s.starts_with("oxlint: 4 warnings in 2 files\n"));
+    CHECK(Contains(s, "  ! eslint(no-debugger): `debugger` statement is not allowed\n"
+                      "    ,-[src/ui/table.js:10:3]\n"
+                      " 10 |   debugger\n"
+                      "  help: Remove the debugger statement\n"));
+    CHECK_FALSE(Contains(s, "`----"));
+    CHECK(Contains(s, "Found 4 warnings and 0 errors.\n"));
+  }
+  {
+    const std::string out = testing::ReadFixture("lint", "oxlint-many");
+    const std::string s = Shape("npx oxlint lib", out, 0).summary;
+    INFO(s);
+    CHECK(s.starts_with("oxlint: 114 warnings in 8 files\n"));
+    // Every location survives, grouped by rule.
+    for (std::string_view line : core::SplitLines(out)) {
+      const std::string_view t = line.substr(std::min(line.size(), line.find_first_not_of(' ')));
+      if (!t.starts_with(",-[")) continue;
+      const std::string_view where = t.substr(3, t.size() - 4);
+      CHECK_MESSAGE(Contains(s, where), where);
+    }
+  }
+}
+
 TEST_CASE("lint: a formatter's check names every file it would change, directory by directory") {
   const std::string black_output = Fixture("black-check");
   const core::ShapeOutput black = Shape("black --check --workers 1 pygments", black_output, 1);
