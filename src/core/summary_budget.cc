@@ -101,10 +101,14 @@ bool IsHeaderField(std::string_view line) {
 }
 
 // A commit of a history: "commit <hash>" (git log) or "<hash> subject" (--oneline), the hash
-// 7 to 40 hexadecimal digits.
-// The hex digits a line starts with, after "commit " when it says so: a commit's hash, when
-// IsCommitLine.
+// 7 to 40 hexadecimal digits, after --graph's lines when drawn ("* | 5d9c164 subject").
+// The hex digits a line starts with, after the graph and "commit " when it says so: a commit's
+// hash, when IsCommitLine.
 std::string_view CommitHash(std::string_view line) {
+  if (line.starts_with("* ") || line.starts_with("| ")) {
+    const size_t text = line.find_first_not_of("*|/\\_ ");
+    line.remove_prefix(text == std::string_view::npos ? line.size() : text);
+  }
   if (line.starts_with("commit ")) line.remove_prefix(7);
   size_t n = 0;
   while (n < line.size() && IsHex(line[n])) ++n;
@@ -115,6 +119,15 @@ bool IsCommitLine(std::string_view line) {
   const std::string_view hash = CommitHash(line);
   const std::string_view rest = line.substr(hash.data() + hash.size() - line.data());
   return hash.size() >= 7 && hash.size() <= 40 && (rest.empty() || rest[0] == ' ');
+}
+
+// git log's "commit <hash>" (with --graph's lines before it, decorations after), whose
+// message follows its header fields; not --oneline's "<hash> subject".
+bool IsCommitHeader(std::string_view line) {
+  if (!IsCommitLine(line)) return false;
+  const std::string_view hash = CommitHash(line);
+  const size_t at = static_cast<size_t>(hash.data() - line.data());
+  return at >= 7 && line.substr(at - 7, 7) == "commit ";
 }
 
 // A banner: "____ test_name ____", "=== 3 failed, 9 passed in 2s ===", "--- FAIL: TestX".
@@ -388,6 +401,7 @@ BudgetCut FitToBudget(std::string_view summary, uint64_t max_tokens, uint64_t re
   std::vector<int> rank(n, kContext);
   std::vector<uint64_t> cost(n);
   size_t evidence_left = 0, continuation = 0;
+  bool subject_pending = false;  // after git log's "commit <hash>", until its subject
   std::map<std::string, size_t> locations_per_file;
   std::vector<bool> is_list(n);
   std::vector<bool> named(n);  // an identifier's or a location's line
@@ -439,9 +453,20 @@ BudgetCut FitToBudget(std::string_view summary, uint64_t max_tokens, uint64_t re
       }
       evidence_left = 0;
       continue;
+    } else if (subject_pending && !lines[i].empty() && !lines[i].starts_with("… ") &&
+               !IsHeaderField(lines[i])) {
+      // A commit's subject, the first line of its message: it names the commit as its hash
+      // does.
+      rank[i] = kIdentifier;
+      named[i] = true;
+      subject_pending = false;
+      evidence_left = kEvidenceLines;
+      continue;
     } else if (int identifier = IdentifierRank(lines[i]); identifier != kContext) {
       rank[i] = identifier;
       named[i] = true;
+      // git log's "commit <hash>" line: its subject follows its header fields.
+      subject_pending = IsCommitHeader(lines[i]);
       if (identifier == kLocation) {
         // Spread over files: a file's first warning before any file's second.
         const std::string_view file = IsRowUnderPath(lines[i]) ? path_line : LocationPath(lines[i]);

@@ -71,6 +71,49 @@ TEST_CASE("commits of a history that do not fit are said to be commits") {
   CHECK_FALSE(Contains(cut.summary, "failures, errors or locations"));
 }
 
+TEST_CASE("a commit's subject is kept with its hash; a graph's commits are commits") {
+  // git log --stat: "commit <hash>", its header fields, the subject, the body, the stat.
+  std::string summary = "git log: 300 commits\n";
+  for (int i = 0; i < 300; ++i) {
+    absl::StrAppend(&summary, "commit ", absl::StrFormat("%040x", 0x1000000 + i * 7919), "\n",
+                    "Author: Dev <dev@example.com>\nDate:   Mon Dec 1 10:00:00 2026 +0000\n\n",
+                    "    parser: handle case ", i, " of the grammar\n\n",
+                    "    A longer explanation of the change, which is context and can go first.\n\n",
+                    " src/parser.cc | 12 ++++++------\n 1 file changed, 6 insertions(+), 6 deletions(-)\n");
+  }
+  BudgetCut cut = FitToBudget(summary, 3000, 60, Counter());
+  INFO(cut.summary);
+  REQUIRE(cut.cut);
+  const auto lines = SplitLines(cut.summary);
+  size_t commits = 0;
+  for (size_t i = 0; i < lines.size(); ++i) {
+    if (!lines[i].starts_with("commit ")) continue;
+    ++commits;
+    // The subject follows its hash, past the header fields the budget left out.
+    size_t j = i + 1;
+    while (j < lines.size() && (lines[j].starts_with("… ") || lines[j].starts_with("Author: ") ||
+                                lines[j].starts_with("Date: ") || lines[j].empty())) {
+      ++j;
+    }
+    REQUIRE(j < lines.size());
+    CHECK_MESSAGE(lines[j].starts_with("    parser: handle case "), lines[i]);
+  }
+  CHECK(commits > 20);
+  CHECK_FALSE(Contains(cut.summary, "A longer explanation"));
+
+  // --graph: "* | <hash> subject", the newest first; the graph's own lines are context.
+  std::string graph = "git log: 600 commits\n";
+  for (int i = 0; i < 600; ++i) {
+    absl::StrAppend(&graph, i % 5 == 0 ? "|\\ \n" : "", "* | ", absl::StrFormat("%07x", 0x100000 + i * 7919),
+                    i == 0 ? " (HEAD -> main, tag: v2.0.0)" : "", " parser: handle case ", i, " of the grammar\n");
+  }
+  BudgetCut g = FitToBudget(graph, 2000, 60, Counter());
+  INFO(g.summary);
+  REQUIRE(g.cut);
+  CHECK(Contains(g.summary, "(HEAD -> main, tag: v2.0.0) parser: handle case 0 of the grammar\n"));
+  CHECK(Contains(g.summary, " commits did not fit\n"));
+}
+
 TEST_CASE("a list of locations keeps the problem it is like, and a tally by code is kept") {
   // Conventions (locations, not errors), each group's first with its source and caret lines,
   // then the list of the others: the list's problem ranks with the list.
