@@ -844,7 +844,7 @@ bool IsLibraryFrame(std::string_view line) {
   if (!frame) return false;
   static constexpr std::string_view kPaths[] = {
       "node_modules/", "(node:",       " node:",        "(internal/",   "(<anonymous>)",
-      "site-packages/", "dist-packages/", "/lib/python", "<frozen ",     "/usr/lib/go/",
+      "site-packages/", "dist-packages/", "/lib/python", "<frozen ",     "/usr/lib/go/", "/usr/lib/go-",
       "/usr/local/go/", "/go/pkg/mod/",  "/rustc/",      ".cargo/registry", "/gems/",
       "/rubygems/",     "/vendor/"};
   for (std::string_view p : kPaths) {

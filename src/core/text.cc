@@ -478,7 +478,11 @@ uint16_t StatusAt(std::string_view s, size_t at) {
   if (!IsDigitAt(s, at) || !IsDigitAt(s, at + 1) || !IsDigitAt(s, at + 2)) return 0;
   if (at + 3 < s.size()) {
     const char c = s[at + 3];
-    if ((c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')) return 0;
+    // Not a status: a longer number or word, an address ("127.0.0.1:48496"), a path.
+    if ((c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '.' ||
+        c == ':' || c == '/' || c == '_') {
+      return 0;
+    }
   }
   const int status = (s[at] - '0') * 100 + (s[at + 1] - '0') * 10 + (s[at + 2] - '0');
   return status >= 100 && status <= 599 ? static_cast<uint16_t>(status) : 0;

@@ -614,5 +614,24 @@ TEST_CASE("logs: under docker compose's service prefix a traceback's library fra
   for (const std::string& line : b) CHECK_MESSAGE(line.find("-packages/") == std::string::npos, line);
 }
 
+TEST_CASE("logs: Go's net/http panics: no status read from an address, the runtime's frames counted") {
+  const std::string out = testing::ReadFixture("logs", "go-nethttp-panics");
+  const auto s = Shape("cat ledgerd.log", out);
+  CheckVerbatim(s, out);
+  REQUIRE(!s.empty());
+  // "GET /healthz 127.0.0.1:44522" has no status: 127 is an address's first number.
+  CHECK(s[0].find("requests by status") == std::string::npos);
+  CHECK(s[0].find(" 20 panics ") != std::string::npos);
+  bool user_frame = false, library_note = false;
+  for (const std::string& line : s) {
+    CHECK_MESSAGE(line.find("/usr/lib/go-") == std::string::npos, line);
+    CHECK_MESSAGE(!line.starts_with("net/http.(*conn).serve"), line);
+    user_frame = user_frame || line == "\t/tmp/plg-logs/go-ledgerd/internal/ledger/ledger.go:25";
+    library_note = library_note || line.find(" lines of library stack frames omitted") != std::string::npos;
+  }
+  CHECK(user_frame);
+  CHECK(library_note);
+}
+
 }  // namespace
 }  // namespace plugline::builtin

@@ -193,6 +193,9 @@ TEST_CASE("text: a crash is trouble, a clean syntax check is not") {
 TEST_CASE("text: the status of the request a log line records, in any of the common forms") {
   CHECK(RequestStatus(R"(2026-12-04 14:06:03,213 INFO werkzeug: 127.0.0.1 - - [04/Dec/2026 14:06:03] "GET /divide?a=4&b=0 HTTP/1.1" 500 -)") == 500);
   CHECK(RequestStatus("2026/12/04 14:10:11.188070 GET /order?id=x1 400 33.897µs") == 400);
+  // An address after the path is no status: "127" of "127.0.0.1:48496".
+  CHECK(RequestStatus("2026/12/04 19:53:03.616294 main.go:22: GET /healthz 127.0.0.1:47706") == 0);
+  CHECK(RequestStatus("GET /files 200/3 done") == 0);
   CHECK(RequestStatus(R"(INFO:     127.0.0.1:50012 - "POST /items HTTP/1.1" 422 Unprocessable Entity)") == 422);
   CHECK(RequestStatus(R"({"event": "request finished", "method": "POST", "path": "/invoice", "status": 500, "duration_ms": 10.27})") == 500);
   CHECK(RequestStatus(R"({"level":30,"req":{"method":"GET","url":"/api/items/SKU-1"},"res":{"statusCode":404}})") == 404);
