@@ -697,6 +697,16 @@ bool Logfmt(std::string_view s, LineInfo* li) {
   return true;
 }
 
+// A traceback's last line, the exception: "KeyError: 'sku-405'", "inventory.db.StockError: …",
+// "java.lang.IllegalStateException".
+bool IsExceptionLine(std::string_view s) {
+  size_t e = 0;
+  while (e < s.size() && (IsAlpha(s[e]) || IsDigit(s[e]) || s[e] == '_' || s[e] == '.')) ++e;
+  if (e == 0 || (e < s.size() && s[e] != ':')) return false;
+  const std::string_view name = s.substr(0, e);
+  return name.ends_with("Error") || name.ends_with("Exception");
+}
+
 // "web-1  | msg" (docker compose): where the message starts, or 0.
 size_t ComposePrefix(std::string_view s) {
   size_t bar = s.substr(0, 66).find("| ");
@@ -1026,6 +1036,7 @@ struct Group {
   uint64_t shape = 0;  // the masked text's hash, paths masked too: entries alike but for them
   std::vector<size_t> members;  // a failure's repeats (entry indices), whose paths are listed
   bool shown = false;
+  bool new_kind = false;  // the first error of its traceback's shape: shown in full
 };
 
 // Gap marker labels: the levels, then status classes 1xx..5xx, then "without a level".
@@ -1066,6 +1077,7 @@ class LogsShaper final : public core::Shaper {
                                           std::optional<int>) override {
     // How much of the snippet reads like a log.
     size_t nonblank = 0, ts_lines = 0, access = 0, json = 0, level_only = 0;
+    size_t traces = 0;  // lines of tracebacks: indented, or a traceback's first or last line
     size_t pos = 0;
     while (pos < snippet.size()) {
       size_t nl = snippet.find('\n', pos);
@@ -1076,6 +1088,11 @@ class LogsShaper final : public core::Shaper {
       LineInfo li = Classify(line);
       if (li.kind == Kind::kBlank) continue;
       ++nonblank;
+      if (li.kind == Kind::kContinuation && li.ts.empty() &&
+          (line.front() == ' ' || line.front() == '\t' || line.starts_with("Traceback (") ||
+           IsExceptionLine(line))) {
+        ++traces;
+      }
       if (li.kind == Kind::kAccess) {
         ++access;
       } else if (li.json) {
@@ -1092,6 +1109,8 @@ class LogsShaper final : public core::Shaper {
     const double all = strong + static_cast<double>(level_only);
     const double n = static_cast<double>(std::max<size_t>(nonblank, 1));
     const bool looks = nonblank <= 2 || all >= 0.4 * n;
+    // A log whose entries carry long tracebacks (Django's, Celery's): most lines are theirs.
+    const bool looks_with_traces = looks || (all >= 3 && all + static_cast<double>(traces) >= 0.7 * n);
 
     std::string signal;
     // Any stage of the pipeline the output comes from: "kubectl logs api | tail -200",
@@ -1102,9 +1121,9 @@ class LogsShaper final : public core::Shaper {
       if (!logs_command && !log_file && ReadsLogFile(stage, &signal)) log_file = true;
     }
     if (logs_command) {
-      return core::MatchResult{true, looks ? 0.9 : 0.65, {signal}};
+      return core::MatchResult{true, looks_with_traces ? 0.9 : 0.65, {signal}};
     }
-    if (log_file && looks && all >= 1) {
+    if (log_file && looks_with_traces && all >= 1) {
       return core::MatchResult{true, 0.9, {signal}};
     }
     std::string what = access >= ts_lines && access >= json ? "access log lines"
@@ -1242,6 +1261,7 @@ class LogsShaper final : public core::Shaper {
     };
     std::unordered_map<uint64_t, size_t> by_key;
     std::array<size_t, 5> shown_groups{};
+    absl::flat_hash_set<uint64_t> error_shapes;  // the tracebacks' shapes seen
     for (size_t k = 0; k < entries.size(); ++k) {
       const Entry& e = entries[k];
       if (e.cat == Cat::kChatter) continue;
@@ -1299,7 +1319,15 @@ class LogsShaper final : public core::Shaper {
       group.first = group.last = k;
       group.count = 1;
       group.shape = shape;
-      group.shown = shown_groups[cat] < cap;
+      // Past the cap, an error of a kind not seen yet (another traceback, not another path
+      // through the same one) is still shown: the errors the log holds, each once.
+      const bool new_kind = e.cat == Cat::kError && e.end - e.begin > 2 && shape != 0 &&
+                            error_shapes.insert(shape).second;
+      // The failed request logged right after a traceback that is shown goes with it.
+      const bool beside = e.status >= 500 && e.end - e.begin == 1 && k > 0 && traceback(k - 1) &&
+                          group_of[k - 1] >= 0 && groups[static_cast<size_t>(group_of[k - 1])].shown;
+      group.new_kind = new_kind;
+      group.shown = shown_groups[cat] < cap || new_kind || beside;
       if (group.shown) ++shown_groups[cat];
       groups.push_back(group);
       group_of[k] = static_cast<int64_t>(g);
@@ -1312,6 +1340,9 @@ class LogsShaper final : public core::Shaper {
     const size_t tail_begin = std::max(head_end, n - std::min(kTailLines, n));
     std::array<uint64_t, kLabelCount> gap{};
     uint64_t gap_total = 0;
+    // The failed requests (5xx) a gap holds: each named after the gap's marker, by its request
+    // and status ("GET /orders/625/total 500"), when it says which.
+    std::vector<std::pair<std::string_view, uint16_t>> gap_failed;
     auto flush_gap = [&]() {
       if (gap_total == 0) return;
       size_t kinds = 0, only = 0;
@@ -1342,6 +1373,17 @@ class LogsShaper final : public core::Shaper {
         what += ")";
       }
       out.ElidedLines(gap_total, what);
+      if (!gap_failed.empty()) {
+        const size_t failed = gap_failed.size();
+        WriteLocationList(
+            StrCat(core::FormatCount(failed), failed == 1 ? " failed request" : " failed requests",
+                   " among them", core::kListAt),
+            StrCat("failed requests", core::kListAlsoAt), failed, 0, out,
+            [&](size_t i, std::string* text) {
+              StrAppend(text, gap_failed[i].first, " ", gap_failed[i].second);
+            });
+        gap_failed.clear();
+      }
       gap.fill(0);
       gap_total = 0;
     };
@@ -1374,6 +1416,11 @@ class LogsShaper final : public core::Shaper {
           } else {
             ++gap[LabelOf(e)];
             ++gap_total;
+            if (i == e.begin && e.status >= 500) {
+              if (const std::string_view request = PathOf(lines[i]); !request.empty()) {
+                gap_failed.emplace_back(request, e.status);
+              }
+            }
           }
         }
         continue;
@@ -1385,7 +1432,8 @@ class LogsShaper final : public core::Shaper {
       // user's request): its first and last lines.
       const bool alike = e.cat == Cat::kError && e.end - e.begin > 2 && group.shape != 0 &&
                          !shown_shapes.insert(group.shape).second;
-      bool full = e.cat != Cat::kError || (!alike && full_errors++ < kFullErrorGroups);
+      bool full = e.cat != Cat::kError || (!alike && full_errors++ < kFullErrorGroups) ||
+                  group.new_kind;
       if (alike) {
         WriteAlike(lines, e.begin, e.end, out);
       } else {

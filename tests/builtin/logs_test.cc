@@ -633,5 +633,26 @@ TEST_CASE("logs: Go's net/http panics: no status read from an address, the runti
   CHECK(library_note);
 }
 
+TEST_CASE("logs: Django's 500s, each named: shown with its traceback, or listed after the marker that counts it") {
+  const std::string out = testing::ReadFixture("logs", "django-runserver");
+  const auto s = Shape("cat server.log", out);
+  CheckVerbatim(s, out);
+  REQUIRE(!s.empty());
+  // A log whose entries carry long tracebacks is read as a log.
+  CHECK(s[0].starts_with("log: 5,915 lines, 3,182 requests by status: 181 × 500, 3,001 × 200, "));
+  std::string summary;
+  for (const std::string& line : s) StrAppend(&summary, line, "\n");
+  size_t failed = 0;
+  for (std::string_view line : core::SplitLines(out)) {
+    const size_t end = line.find(" HTTP/1.1\" 500 ");
+    if (end == std::string_view::npos) continue;
+    ++failed;
+    const std::string_view request = line.substr(line.find('"') + 1, end - line.find('"') - 1);
+    CHECK_MESSAGE(summary.find(StrCat(request, " ")) != std::string::npos, request);
+  }
+  CHECK(failed == 181);
+  CHECK(summary.find(" failed requests among them at: ") != std::string::npos);
+}
+
 }  // namespace
 }  // namespace plugline::builtin
