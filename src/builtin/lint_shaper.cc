@@ -111,6 +111,15 @@ constexpr std::string_view kSeverities[] = {"error",       "warning",    "note",
                                             "information", "hint",       "style",    "performance",
                                             "portability", "convention", "refactor", "fatal"};
 
+// Errors (and fatal ones) 0, warnings 1, the others 2: the order a summary names them in. A
+// note (mypy's, under the error it explains) stays with the errors.
+int SeverityTier(std::string_view severity) {
+  const std::string lower = absl::AsciiStrToLower(ToAbsl(severity));
+  if (lower == "error" || lower == "fatal" || lower == "note") return 0;
+  if (lower == "warning" || lower == "warn") return 1;
+  return 2;
+}
+
 struct Problem {
   size_t line = 0;
   std::string_view where;     // "pkg/a.py:12:80", as printed
@@ -893,7 +902,12 @@ class LintShaper final : public core::Shaper {
       severities.Add(pr.severity);
     }
     std::string counts;
-    for (const auto& [severity, n] : severities.items()) {
+    // Errors first, then warnings, then the others, each kind in the order seen.
+    auto items = severities.items();
+    std::stable_sort(items.begin(), items.end(), [](const auto& a, const auto& b) {
+      return SeverityTier(a.first) < SeverityTier(b.first);
+    });
+    for (const auto& [severity, n] : items) {
       if (!counts.empty()) counts += ", ";
       if (severity.empty()) {
         counts += Plural(n, "problem", "problems");
@@ -925,7 +939,24 @@ class LintShaper final : public core::Shaper {
         groups.Add(kind, pr.code, pr.message, pr.where);
       }
     }
-    for (const TtyBlock& b : p.blocks) {
+    if (grouped) WriteTally(p.problems, out);
+    // Grouped, the blocks with an error come first, then those with a warning, then the others.
+    std::vector<size_t> order(p.blocks.size());
+    std::vector<int> block_tier(p.blocks.size(), 2);
+    for (size_t b = 0; b < order.size(); ++b) {
+      order[b] = b;
+      for (size_t k : p.blocks[b].markers) {
+        if (!grouped || groups.Leads(k)) {
+          block_tier[b] = std::min(block_tier[b], SeverityTier(p.problems[k].severity));
+        }
+      }
+    }
+    if (grouped) {
+      std::stable_sort(order.begin(), order.end(),
+                       [&](size_t a, size_t b) { return block_tier[a] < block_tier[b]; });
+    }
+    for (size_t index : order) {
+      const TtyBlock& b = p.blocks[index];
       std::vector<size_t> shown;  // the block's markers shown: all, or its groups' first
       for (size_t k : b.markers) {
         if (!grouped || groups.Leads(k)) shown.push_back(k);
@@ -953,7 +984,22 @@ class LintShaper final : public core::Shaper {
     const std::string tool_name = ToolName(context.command);
     const std::string tool = tool_name.empty() ? "lint" : tool_name;
     const std::vector<std::string_view> lines = core::SplitLines(output);
-    const Parse p = ParseLint(lines, IsLinter(tool_name));
+    Parse p = ParseLint(lines, IsLinter(tool_name));
+    if (tool_name == "pylint") {
+      // pylint's codes say their category by their letter: E0602 an error, W1406 a warning.
+      for (Problem& pr : p.problems) {
+        if (!pr.severity.empty() || pr.code.size() < 2) continue;
+        switch (pr.code[0]) {
+          case 'F': pr.severity = "fatal"; break;
+          case 'E': pr.severity = "error"; break;
+          case 'W': pr.severity = "warning"; break;
+          case 'R': pr.severity = "refactor"; break;
+          case 'C': pr.severity = "convention"; break;
+          case 'I': pr.severity = "info"; break;
+          default: break;
+        }
+      }
+    }
     const std::string exit = ExitNote(context.exit_code);
     if (p.problems.empty()) {
       if (TtyParse tty = ParseTty(lines); !tty.problems.empty()) {
@@ -1109,7 +1155,16 @@ class LintShaper final : public core::Shaper {
     }
     if (grouped) WriteTally(p.problems, out);
     uint64_t detail_left = 0;
-    for (size_t k = 0; k < p.problems.size(); ++k) {
+    // Grouped, the groups of errors come first, then warnings', then the others': what a budget
+    // keeps first of lines that rank alike is what comes first.
+    std::vector<size_t> order(p.problems.size());
+    for (size_t k = 0; k < order.size(); ++k) order[k] = k;
+    if (grouped) {
+      std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+        return SeverityTier(p.problems[a].severity) < SeverityTier(p.problems[b].severity);
+      });
+    }
+    for (size_t k : order) {
       const Problem& pr = p.problems[k];
       if (grouped && !groups.Leads(k)) continue;
       out.Line(lines[pr.line]);

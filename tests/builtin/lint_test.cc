@@ -7,6 +7,8 @@
 
 #include "builtin/builtin_shapers.h"
 #include "core/strings.h"
+#include "core/summary_budget.h"
+#include "core/tokens.h"
 #include "core/text.h"
 #include "test_util.h"
 
@@ -120,7 +122,7 @@ TEST_CASE(
   CHECK_FALSE(Contains(p.summary, "************* Module"));
   CHECK(Contains(p.summary, "inventory/stock.py:3:0: W0611: Unused import sys (unused-import)\n"));
   CHECK(core::SplitLines(p.summary).back() == "Your code has been rated at 4.86/10");
-  CHECK(core::SplitLines(p.summary).front() == "pylint: failed — 18 problems in 2 files (exit 20)");
+  CHECK(core::SplitLines(p.summary).front() == "pylint: failed — 3 warnings, 15 conventions in 2 files (exit 20)");
 }
 
 TEST_CASE("lint: markdownlint's problems, a space after the location, keep every location, grouped by rule") {
@@ -150,7 +152,7 @@ TEST_CASE("lint: RuboCop's offenses read with their cop and severity, every cop 
     REQUIRE(shaped.render_mode == RenderMode::kSummary);
     const std::string& s = shaped.summary;
     INFO(name, "\n", s);
-    CHECK(s.starts_with("rubocop: failed — 1,003 conventions, 31 warnings in 19 files (exit 1)\n"));
+    CHECK(s.starts_with("rubocop: failed — 31 warnings, 1,003 conventions in 19 files (exit 1)\n"));
     CHECK(Contains(s, "\n… 1,034 problems by code: Style/ClassAndModuleChildren 94, "
                       "Style/CommentedKeyword 79, "));
     // A measure in brackets ("[125/100]") is no code.
@@ -352,7 +354,7 @@ TEST_CASE("lint: Biome's blocks and oxlint's miette report: each problem's locat
     const std::string s = Shape("npx biome lint --max-diagnostics=200 lib", out, 1).summary;
     INFO(s);
     // What Biome did not show is said in the header.
-    CHECK(s.starts_with("biome: failed — 172 warnings, 28 errors in 17 files, 1992 more not shown by biome (exit 1)\n"));
+    CHECK(s.starts_with("biome: failed — 28 errors, 172 warnings in 17 files, 1992 more not shown by biome (exit 1)\n"));
   }
   {
     const std::string out = testing::ReadFixture("lint", "oxlint-small");
@@ -379,6 +381,28 @@ TEST_CASE("lint: Biome's blocks and oxlint's miette report: each problem's locat
       CHECK_MESSAGE(Contains(s, where), where);
     }
   }
+}
+
+TEST_CASE("lint: errors first: pylint's codes give their category, and a budget keeps the one real error") {
+  const std::string out = testing::ReadFixture("lint", "pylint-behave");
+  const std::string s = Shape("pylint behave", out, 30).summary;
+  INFO(s);
+  CHECK(s.starts_with("pylint: failed — 6 errors, 1,239 warnings, 565 conventions, 218 refactors in 44 files (exit 30)\n"));
+  // The groups of errors come before the warnings', and those before the others'.
+  const size_t error = s.find("E0602: Undefined variable 'undefined_steps'");
+  const size_t warning = s.find(": W1406: ");
+  const size_t convention = s.find(": C0116: ");
+  REQUIRE(error != std::string::npos);
+  REQUIRE(warning != std::string::npos);
+  REQUIRE(convention != std::string::npos);
+  CHECK(error < warning);
+  CHECK(warning < convention);
+  // Under a budget that leaves most groups out, it stays.
+  const auto counter = core::MakeEstimateTokenCounter();
+  const core::BudgetCut cut = core::FitToBudget(s, 3000, 60, *counter);
+  INFO(cut.summary);
+  REQUIRE(cut.cut);
+  CHECK(Contains(cut.summary, "behave/contrib/formatter_missing_steps.py:73:53: E0602: "));
 }
 
 TEST_CASE("lint: a formatter's check names every file it would change, directory by directory") {
