@@ -511,8 +511,9 @@ Level TokenLevel(std::string_view token, bool line_start) {
       const LevelWord* lw = FindLevelWord(word);
       if (lw != nullptr) {
         Case c = CaseOf(word);
+        // Celery's "ERROR/MainProcess]": the level, then the process.
         bool ends = next == '\0' || next == ':' || next == ']' || next == '|' || next == ',' ||
-                    next == ';' || next == '>' || next == ')';
+                    next == ';' || next == '>' || next == ')' || (next == '/' && c == Case::kUpper);
         if (bracketed) {
           if (next == ']' || next == ':' || next == '>' || next == ')' || next == '|' || next == '\0') {
             return lw->level;

@@ -654,5 +654,20 @@ TEST_CASE("logs: Django's 500s, each named: shown with its traceback, or listed 
   CHECK(summary.find(" failed requests among them at: ") != std::string::npos);
 }
 
+TEST_CASE("logs: Celery's level is the word before its process: ERROR/MainProcess") {
+  std::string out;
+  for (int i = 0; i < 30; ++i) {
+    StrAppend(&out, "[2026-12-04 19:56:53,", 100 + i, ": INFO/MainProcess] Task mailer.send_email[id-", i,
+              "] received\n");
+  }
+  out += "[2026-12-04 19:56:54,561: ERROR/MainProcess] Task handler raised error: TimeLimitExceeded(1)\n"
+         "[2026-12-04 19:56:54,562: ERROR/MainProcess] Hard time limit (1s) exceeded for mailer.nightly_digest[af88]\n"
+         "[2026-12-04 19:56:54,563: WARNING/ForkPoolWorker-2] Retrying in 2s\n";
+  const auto s = Shape("cat worker.log", out);
+  REQUIRE(!s.empty());
+  CHECK(s[0].find("2 errors, 1 warning, 30 info") != std::string::npos);
+  CHECK(Has(s, "[2026-12-04 19:56:54,562: ERROR/MainProcess] Hard time limit (1s) exceeded for mailer.nightly_digest[af88]"));
+}
+
 }  // namespace
 }  // namespace plugline::builtin
