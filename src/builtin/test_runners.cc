@@ -92,7 +92,8 @@ std::string_view PytestFailedMarks(std::string_view line) {
 }
 
 void ParsePytest(const std::vector<std::string_view>& lines, TestReport& report) {
-  enum class Section { kNone, kFailures, kShortSummary, kWarnings, kOther } section = Section::kNone;
+  enum class Section { kNone, kFailures, kShortSummary, kWarnings, kDurations, kOther } section =
+      Section::kNone;
   TestFailure* current = nullptr;
   size_t warnings = 0;
   // Progress lines that marked failures: the only word of them when the run crashes.
@@ -113,6 +114,10 @@ void ParsePytest(const std::vector<std::string_view>& lines, TestReport& report)
         section = Section::kShortSummary;
       } else if (title == "warnings summary") {
         section = Section::kWarnings;
+      } else if (title.starts_with("slowest ") && title.ends_with(" durations")) {
+        // --durations=N: what the run was asked for, kept.
+        section = Section::kDurations;
+        report.problems.push_back(line);
       } else {
         section = Section::kOther;  // test session starts, warnings summary, PASSES, ...
       }
@@ -148,7 +153,16 @@ void ParsePytest(const std::vector<std::string_view>& lines, TestReport& report)
         break;
       }
       case Section::kShortSummary:
-        if (!IsBlank(line)) report.index.push_back(line);
+        // -rA lists the tests that passed too: counted with them.
+        if (line.starts_with("PASSED ")) {
+          ++report.passing_lines;
+        } else if (!IsBlank(line)) {
+          report.index.push_back(line);
+        }
+        break;
+      case Section::kDurations:
+        // "0.60s call     tests/test_x.py::test_slow_report", and the note on the ones hidden.
+        if (!IsBlank(line)) report.problems.push_back(line);
         break;
       case Section::kWarnings:
         // "  inventory/models.py:33: DeprecationWarning: duplicate sku C-3": where and what.

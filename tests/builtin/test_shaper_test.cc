@@ -791,6 +791,28 @@ TEST_CASE("test shaper: a pytest run the interpreter crashed in: the crash is it
   CHECK(Contains(s, "\ntests_crash/test_cents.py .F..F "));
 }
 
+TEST_CASE("test shaper: pytest's --durations table is kept, -rA's PASSED lines are counted") {
+  const std::string d = Shape("pytest --durations=5 --durations-min=0 tests", 1,
+                              testing::ReadFixture("test", "pytest_durations"));
+  INFO(d);
+  CHECK(Contains(d, "slowest 5 durations ="));
+  size_t rows = 0;
+  for (std::string_view line : core::SplitLines(d)) {
+    if (line.find("s call     tests/") != std::string_view::npos ||
+        line.find("s setup    tests/") != std::string_view::npos ||
+        line.find("s teardown tests/") != std::string_view::npos) {
+      ++rows;
+    }
+  }
+  CHECK(rows == 5);
+  const std::string a = Shape("pytest -rA tests/test_cart.py tests/test_money.py tests/test_tax.py", 1,
+                              testing::ReadFixture("test", "pytest_report_all"));
+  INFO(a);
+  CHECK_FALSE(Contains(a, "\nPASSED "));
+  CHECK(Contains(a, "\n… 22 passed tests omitted\n"));
+  CHECK(Contains(a, "\nSKIPPED [1] tests/test_cart.py:47: multi-currency carts are not supported yet\n"));
+}
+
 TEST_CASE("test shaper: a line that is a number alone is no RSpec totals line (found by fuzzing)") {
   const std::string s = Shape("rspec", 1, "42\n");
   CHECK(s.starts_with("rspec: no test results in the output (exit 1)\n"));
