@@ -2345,6 +2345,18 @@ class Writer {
           Drop(i, Cat::kDetail);
         }
       }
+    } else if (IsSystemHeaderLocation(lines_[d.head])) {
+      // An error in a system header: of the include chain that led there ("In file included
+      // from …"), the lines that name the user's files; the headers' own are the compiler's.
+      for (size_t i = d.begin; i < d.head; ++i) {
+        const string_view t = Strip(lines_[i]);
+        const bool include = Starts(t, "In file included from ") || Starts(t, "from ");
+        if (include && IsSystemHeaderLocation(t.substr(Starts(t, "from ") ? 5 : 22))) {
+          Drop(i, Cat::kDetail);
+        } else {
+          Emit(i);
+        }
+      }
     } else if (ctx <= ctx_cap) {
       for (size_t i = d.begin; i < d.head; ++i) Emit(i);
     } else {
@@ -2364,8 +2376,12 @@ class Writer {
       for (size_t i = d.head + 1; i < d.end; ++i) {
         // The labelled lines that say what it is about (javac's "  symbol:   variable total")
         // go with it too: its group's list gives only the followers' that differ from them.
+        // So does clang's note naming the user's line an instantiation chain starts from
+        // ("src/a.cpp:24:28: note: in instantiation of … requested here").
         if (i == arrow ||
-            (d.style == Style::kCompiler && LabelledDetailAt(lines_, i, d.end).has_value())) {
+            (d.style == Style::kCompiler && LabelledDetailAt(lines_, i, d.end).has_value()) ||
+            (p_.kinds[i] == Kind::kNoteHead && !IsSystemHeaderLocation(lines_[i]) &&
+             Contains(lines_[i], " requested here"))) {
           Emit(i);
         } else {
           Drop(i, Cat::kDetail);
@@ -2435,6 +2451,13 @@ class Writer {
         for (size_t k = start; k < i; ++k) Drop(k, Cat::kRepeatedNote);
         continue;
       }
+      if (head < d.end && IsSystemHeaderLocation(lines_[head]) &&
+          Contains(lines_[head], ": note: in instantiation of ")) {
+        // A link of clang's instantiation chain inside the standard library: like a library's
+        // stack frame, counted; the chain's links in the user's code stay.
+        for (size_t k = start; k < i; ++k) Drop(k, Cat::kDetail);
+        continue;
+      }
       if (notes++ < notes_cap) {
         // Up to two context lines next to the note, its heading, the start of its body. A note
         // in a system header ("/usr/include/c++/12/bits/stl_vector.h:1276:7: note: candidate:
@@ -2451,13 +2474,26 @@ class Writer {
           }
         }
         if (head < d.end) Emit(head);
-        const bool drop_note_body = gutterless_echo(head + 1, i);
+        // A system header's code, under its note, is the compiler's too.
+        const bool drop_note_body = gutterless_echo(head + 1, i) || system;
         for (size_t k = head + 1; k < i; ++k) {
           if (IsUnderlineOnly(lines_[k])) {
             Drop(k, Cat::kUnderline);
           } else if (drop_note_body || ((!error || system) && IsSourceEcho(lines_[k]))) {
             Drop(k, Cat::kDetail);
           } else if (k - head <= kNoteBody) {
+            Emit(k);
+          } else {
+            dropped.push_back(k);
+          }
+        }
+      } else if (head < d.end && !IsSystemHeaderLocation(lines_[head]) &&
+                 Contains(lines_[head], " requested here")) {
+        // clang's chain of instantiations ends in the user's code ("src/a.cpp:24:28: note: in
+        // instantiation of … requested here"): where the error comes from, kept past the cap,
+        // by its heading.
+        for (size_t k = start; k < i; ++k) {
+          if (k == head) {
             Emit(k);
           } else {
             dropped.push_back(k);

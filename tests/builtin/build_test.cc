@@ -1125,6 +1125,25 @@ TEST_CASE("build: Gradle's tasks, verdict and hints; javac's diagnostics under i
   CHECK(passed.starts_with("gradle: built"));
 }
 
+TEST_CASE("build: clang's instantiation chains keep the user's line they start from") {
+  const std::string output = testing::ReadFixture("build", "clangxx-template-chain");
+  REQUIRE(!output.empty());
+  const std::string s = Shape("clang++ -std=c++17 -Wall -c src/main.cpp -o main.o", output, 1);
+  INFO(s);
+  // Every error's chain names the line of src/ it comes from, however far down its notes.
+  size_t errors = 0, chains = 0;
+  for (std::string_view line : core::SplitLines(s)) {
+    if (line.find(": error: ") != std::string_view::npos) ++errors;
+    if (line.starts_with("src/main.cpp:8:9: note: in instantiation of") ||
+        line.starts_with("src/main.cpp:11:9: note: in instantiation of")) {
+      ++chains;
+    }
+  }
+  CHECK(errors == 13);
+  CHECK(chains >= 10);
+  CHECK(Contains(s, "src/main.cpp:11:9: note: in instantiation of member function 'Index<Endpoint>::put' requested here\n"));
+}
+
 TEST_CASE("build: clippy's warnings without their suggested diffs and documentation links") {
   // rustc 1.85 and later print a suggestion as a diff of the source ("9 -     return out;",
   // "9 +     out"): part of the warning, not other output, and dropped with its source echo.
