@@ -1422,8 +1422,9 @@ class Parser {
       Plain(i, Kind::kChatter);
       return true;
     }
-    if (IsJavacTotals(line)) {
-      Plain(i, Kind::kStatus);
+    if (IsJavacTotals(line) ||
+        (Starts(line, "only showing the first ") && Contains(line, " total"))) {
+      Plain(i, Kind::kStatus);  // javac's counts, and its cap on what it shows
       return true;
     }
     return false;

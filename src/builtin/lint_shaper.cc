@@ -429,6 +429,8 @@ bool IsTotalsLine(std::string_view line) {
          t.starts_with("Diagnostics not shown: ") ||
          t.starts_with("The number of diagnostics exceeds the limit") ||
          (t.starts_with("Finished in ") && t.find(" rules using ") != std::string_view::npos) ||
+         // javac's cap: "only showing the first 100 warnings, of 179 total; use -Xmaxwarns …".
+         (t.starts_with("only showing the first ") && t.find(" total") != std::string_view::npos) ||
          t.starts_with("\xC3\x97 Some errors were emitted while running checks") ||
          t.starts_with("Success: no issues found") || t.starts_with("All checks passed") ||
          t.starts_with("Your code has been rated at") ||

@@ -405,6 +405,18 @@ TEST_CASE("lint: errors first: pylint's codes give their category, and a budget 
   CHECK(Contains(cut.summary, "behave/contrib/formatter_missing_steps.py:73:53: E0602: "));
 }
 
+TEST_CASE("lint: javac's cap on the warnings it shows is kept with its totals") {
+  std::string out;
+  for (int i = 0; i < 40; ++i) {
+    StrAppend(&out, "src/main/java/com/acme/S", i, ".java:7: warning: [serial] serializable class S", i,
+              " has no definition of serialVersionUID\n    public class S", i, " implements Serializable {\n           ^\n");
+  }
+  out += "40 warnings\nonly showing the first 40 warnings, of 179 total; use -Xmaxwarns if you would like to see more\n";
+  const std::string s = Shape("javac -Xlint:all -d build $(find src -name '*.java')", out, 0).summary;
+  INFO(s);
+  CHECK(Contains(s, "\nonly showing the first 40 warnings, of 179 total; use -Xmaxwarns if you would like to see more\n"));
+}
+
 TEST_CASE("lint: a formatter's check names every file it would change, directory by directory") {
   const std::string black_output = Fixture("black-check");
   const core::ShapeOutput black = Shape("black --check --workers 1 pygments", black_output, 1);
