@@ -1236,7 +1236,14 @@ class Parser {
     }
     Plain(i, Kind::kErrorLine);
     ++p_.error_lines;
-    if (error && Starts(rest, "code ")) ++p_.errors;
+    // One error per code, except npm ls's ELSPROBLEMS: its problems are the lines after it
+    // ("missing: lodash@4.17.4, required by app@1.3.0", "invalid: …", "extraneous: …").
+    if (error && Starts(rest, "code ")) {
+      if (rest != "code ELSPROBLEMS") ++p_.errors;
+    } else if (error && (Starts(rest, "missing: ") || Starts(rest, "invalid: ") ||
+                         Starts(rest, "extraneous: "))) {
+      ++p_.errors;
+    }
     return true;
   }
 

@@ -1144,6 +1144,22 @@ TEST_CASE("build: clang's instantiation chains keep the user's line they start f
   CHECK(Contains(s, "src/main.cpp:11:9: note: in instantiation of member function 'Index<Endpoint>::put' requested here\n"));
 }
 
+TEST_CASE("build: npm ls's problems are its errors, not the one code that sums them up") {
+  std::string out = "legacy-dashboard@1.3.0 /w/app\n";
+  for (int i = 0; i < 60; ++i) StrAppend(&out, "├── dep-", i, "@1.0.", i, "\n");
+  out += "├── left-pad@1.3.0 extraneous\n"
+         "├── moment@2.17.0 invalid: \"2.18.1\" from the root project\n"
+         "npm error code ELSPROBLEMS\n"
+         "npm error extraneous: left-pad@1.3.0 /w/app/node_modules/left-pad\n"
+         "npm error missing: lodash@4.17.4, required by legacy-dashboard@1.3.0\n"
+         "npm error invalid: moment@2.17.0 /w/app/node_modules/moment\n"
+         "npm error A complete log of this run can be found in: /root/.npm/_logs/debug-0.log\n";
+  const std::string s = Shape("npm ls --all", out, 1);
+  INFO(s);
+  CHECK(s.starts_with("npm: failed — 3 errors (exit 1)\n"));
+  CHECK(Contains(s, "npm error missing: lodash@4.17.4, required by legacy-dashboard@1.3.0\n"));
+}
+
 TEST_CASE("build: clippy's warnings without their suggested diffs and documentation links") {
   // rustc 1.85 and later print a suggestion as a diff of the source ("9 -     return out;",
   // "9 +     out"): part of the warning, not other output, and dropped with its source echo.
