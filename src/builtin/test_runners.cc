@@ -1319,10 +1319,19 @@ bool IsRspecTotals(std::string_view t) {
 // examples:", one rerun command per failure ("rspec ./spec/x_spec.rb:14 # Group example"). A
 // file that cannot be loaded ends the run before any example: "An error occurred while loading
 // ./spec/x_spec.rb." and its error, which is a failure of its own.
+// hspec's location line above a failure's number: "  test/Spec.hs:27:36: ".
+bool IsHspecLocation(std::string_view line) {
+  const std::string_view t = Trim(line);
+  if (!line.starts_with("  ") || !t.ends_with(":") || t.find(' ') != std::string_view::npos) return false;
+  const size_t colon = t.find(':');
+  return colon != std::string_view::npos && colon > 0 && colon + 1 < t.size() && IsDigit(t[colon + 1]);
+}
+
 void ParseRspec(const std::vector<std::string_view>& lines, TestReport& report) {
   enum class Section { kNone, kPending, kFailures, kFailedExamples };
   Section section = Section::kNone;
   TestFailure* current = nullptr;
+  std::string_view pending_location;
   for (std::string_view line : lines) {
     const std::string_view t = Trim(line);
     const bool column0 = !line.empty() && line[0] != ' ';
@@ -1370,9 +1379,23 @@ void ParseRspec(const std::vector<std::string_view>& lines, TestReport& report) 
     }
     if (section == Section::kFailures) {
       if (const std::string_view name = NumberedHeading(line, 4); !name.empty()) {
+        // hspec prints a failure's location on the line before its number: it is this one's.
+        std::string_view location;
+        if (current != nullptr && !current->detail.empty() && IsHspecLocation(current->detail.back())) {
+          location = current->detail.back();
+          current->detail.pop_back();
+        } else if (!pending_location.empty()) {
+          location = pending_location;
+        }
+        pending_location = {};
         CloseFailure(report, current);
         report.failures.push_back(TestFailure{name, {line}});
         current = &report.failures.back();
+        if (!location.empty()) current->detail.push_back(location);
+        continue;
+      }
+      if (current == nullptr && IsHspecLocation(line)) {
+        pending_location = line;  // the first failure's
         continue;
       }
     }

@@ -821,6 +821,11 @@ class TestShaper final : public core::Shaper {
         report.runner == TestRunner::kTap && !tool.empty() && tool != "node") {
       runner = tool;
     }
+    // Haskell's hspec prints RSpec's format, and its own way to rerun a failure.
+    if (report.runner == TestRunner::kRspec &&
+        output.find("To rerun use: --match ") != std::string_view::npos) {
+      runner = "hspec";
+    }
     const bool exit_ok = !context.exit_code || *context.exit_code == 0;
     const bool failed = !report.failures.empty() || !report.index.empty() ||
                         report.counts.failed.value_or(0) > 0 ||

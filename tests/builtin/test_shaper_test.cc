@@ -813,6 +813,16 @@ TEST_CASE("test shaper: pytest's --durations table is kept, -rA's PASSED lines a
   CHECK(Contains(a, "\nSKIPPED [1] tests/test_cart.py:47: multi-currency carts are not supported yet\n"));
 }
 
+TEST_CASE("test shaper: hspec is named, and each failure keeps the location printed above its number") {
+  const std::string out = testing::ReadFixture("test", "hspec_failing");
+  const std::string s = Shape("runghc -isrc test/Spec.hs", 1, out);
+  INFO(s);
+  CHECK(s.starts_with("hspec: FAILED — 7 failed, 1 skipped, 17 tests run (exit 1)\n"));
+  // Each location goes with the failure under it, the first's too.
+  CHECK(Contains(s, "  1) removeItem rejects unknown sku\n  test/Spec.hs:27:36: \n"));
+  CHECK(Contains(s, "  2) totalValue sums price times quantity\n  test/Spec.hs:35:25: \n"));
+}
+
 TEST_CASE("test shaper: a line that is a number alone is no RSpec totals line (found by fuzzing)") {
   const std::string s = Shape("rspec", 1, "42\n");
   CHECK(s.starts_with("rspec: no test results in the output (exit 1)\n"));
