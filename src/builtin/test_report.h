@@ -34,6 +34,7 @@ enum class TestRunner {
   kSurefire,  // Maven's Surefire and Failsafe plugins (mvn test, mvn verify)
   kTestUnit,  // Ruby's test-unit (ruby test/x.rb, rake test)
   kGradle,  // Gradle's test task (gradle test, ./gradlew build)
+  kExUnit,  // Elixir's ExUnit (mix test)
 };
 
 std::string_view RunnerName(TestRunner runner);

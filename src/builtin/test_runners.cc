@@ -1960,6 +1960,86 @@ void ParseGradle(const std::vector<std::string_view>& lines, TestReport& report)
   }
 }
 
+// ---- ExUnit (Elixir) ------------------------------------------------------------------------
+
+// ExUnit's totals: "21 tests, 11 failures, 1 skipped", "1 test, 0 failures", "3 doctests, 12
+// tests, 2 failures, 1 excluded".
+bool IsExUnitTotals(std::string_view t) {
+  if (!LeadingNumber(t)) return false;
+  return (t.find(" test, ") != std::string_view::npos || t.find(" tests, ") != std::string_view::npos) &&
+         (t.find(" failure") != std::string_view::npos || t.find(" invalid") != std::string_view::npos);
+}
+
+// mix test: a block per failure, "  1) test add/2 rejects negative price (CartTest)", its
+// location, the assertion, "code:", "left:"/"right:" and the stacktrace indented under it; then
+// "Finished in 0.1 seconds (…)" and the totals. --trace adds a line per test ("  * test name
+// (0.2ms) [L#12]"), the passing ones counted.
+void ParseExUnit(const std::vector<std::string_view>& lines, TestReport& report) {
+  TestFailure* current = nullptr;
+  auto close = [&] {
+    CloseFailure(report, current);
+    current = nullptr;
+  };
+  for (std::string_view line : lines) {
+    const std::string_view t = Trim(line);
+    if (const std::string_view name = NumberedHeading(line, 4);
+        !name.empty() && (name.starts_with("test ") || name.starts_with("doctest ") ||
+                          name.starts_with("property "))) {
+      close();
+      report.failures.push_back(TestFailure{t, {line}});
+      current = &report.failures.back();
+      report.has_results = true;
+      continue;
+    }
+    if (t.starts_with("Finished in ") && line == t) {
+      close();
+      report.totals.push_back(line);
+      continue;
+    }
+    if (IsExUnitTotals(t) && line == t) {
+      close();
+      report.totals.push_back(line);
+      report.has_results = true;
+      // "3 doctests, 12 tests, 1 property, …": each kind is run, and counted.
+      uint64_t total = 0;
+      for (size_t from = 0; from < t.size();) {
+        const size_t comma = std::min(t.find(", ", from), t.size());
+        const std::string_view part = t.substr(from, comma - from);
+        from = comma + 2;
+        const std::string_view word = part.substr(std::min(part.size(), part.find(' ') + 1));
+        if (word.starts_with("doctest") || word.starts_with("test") || word.starts_with("propert")) {
+          total += LeadingNumber(part).value_or(0);
+        }
+      }
+      report.counts.total = total;
+      report.counts.failed = CountBefore(t, "failure");
+      report.counts.skipped = CountBefore(t, "skipped");
+      Add(report.counts.skipped, CountBefore(t, "excluded"));
+      if (report.counts.total && *report.counts.total >=
+                                     report.counts.failed.value_or(0) + report.counts.skipped.value_or(0)) {
+        report.counts.passed = *report.counts.total - report.counts.failed.value_or(0) -
+                               report.counts.skipped.value_or(0);
+      }
+      continue;
+    }
+    if ((t.starts_with("* test ") || t.starts_with("* doctest ")) &&
+        t.find(" [L#") != std::string_view::npos) {
+      close();
+      ++report.passing_lines;  // --trace: a test's line (the failures are blocks of their own)
+      report.has_results = true;
+      continue;
+    }
+    if (current != nullptr) {
+      if (line.empty() || line.starts_with(" ")) {
+        current->detail.push_back(line);
+        continue;
+      }
+      close();
+    }
+  }
+  close();
+}
+
 // ---- doctest (Python) -----------------------------------------------------------------------
 
 // A failure's heading: 'File "ledger/amounts.py", line 29, in amounts.split' after a line of
@@ -2087,6 +2167,7 @@ std::string_view RunnerName(TestRunner runner) {
     case TestRunner::kSurefire: return "mvn";
     case TestRunner::kTestUnit: return "test-unit";
     case TestRunner::kGradle: return "gradle";
+    case TestRunner::kExUnit: return "mix test";
   }
   return "tests";
 }
@@ -2150,6 +2231,11 @@ RunnerGuess GuessRunner(std::string_view command, std::string_view output) {
   if ((tool == "gradle" || tool == "gradlew") && gradle_events) {
     consider(TestRunner::kGradle, 0.95, "command: gradle, with test results");
   }
+  if (tool == "mix" && first_arg == "test") {
+    // Without its totals the output is a compilation's: the build shaper reads it better.
+    consider(TestRunner::kExUnit, has(" failure") || has(" test, ") || has(" tests, ") ? 0.95 : 0.5,
+             "command: mix test");
+  }
 
   // From the output, for wrappers (npm test, make check, a script) and saved output.
   if (has("test session starts") ||
@@ -2199,6 +2285,10 @@ RunnerGuess GuessRunner(std::string_view command, std::string_view output) {
     consider(TestRunner::kPhpunit, 0.9, "output: PHPUnit banner");
   }
   if (surefire && has("Tests run: ")) consider(TestRunner::kSurefire, 0.85, "output: Maven Surefire");
+  if (has_line_start("Finished in ") && (has(" tests, ") || has(" test, ")) && has(" failure") &&
+      (has(") test ") || has("\n0 failures") || has(", 0 failures"))) {
+    consider(TestRunner::kExUnit, 0.85, "output: ExUnit");
+  }
   if (gradle_events && (has("BUILD FAILED") || has("BUILD SUCCESSFUL") || has("> Task :"))) {
     consider(TestRunner::kGradle, 0.85, "output: Gradle test events");
   }
@@ -2245,6 +2335,7 @@ TestReport ParseTestOutput(TestRunner runner, const std::vector<std::string_view
     case TestRunner::kDoctest: ParseDoctest(lines, report); break;
     case TestRunner::kSurefire: ParseSurefire(lines, report); break;
     case TestRunner::kGradle: ParseGradle(lines, report); break;
+    case TestRunner::kExUnit: ParseExUnit(lines, report); break;
   }
   return report;
 }

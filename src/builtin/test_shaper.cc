@@ -44,6 +44,11 @@ bool IsLibraryFrame(std::string_view line) {
                t.starts_with("/") || t.starts_with("node:") ||
                t.find(": 0x") != std::string_view::npos ||
                (t.ends_with(")") && t.find(" (") != std::string_view::npos);
+  // Elixir's and Erlang's own applications: "(elixir 1.14.0) lib/kernel.ex:2336: Kernel.struct!/2".
+  for (std::string_view app : {"(elixir ", "(ex_unit ", "(stdlib ", "(kernel ", "(mix ", "(iex ",
+                               "(logger ", "(erts "}) {
+    if (t.starts_with(app)) return true;
+  }
   if (!frame) return false;
   static constexpr std::string_view kLibraries[] = {
       "node_modules/", "(node:", " node:", "node:internal", "(<anonymous>)", "internal/",

@@ -823,6 +823,22 @@ TEST_CASE("test shaper: hspec is named, and each failure keeps the location prin
   CHECK(Contains(s, "  2) totalValue sums price times quantity\n  test/Spec.hs:35:25: \n"));
 }
 
+TEST_CASE("test shaper: ExUnit: a block per failure with its values, Elixir's own frames and --trace's lines counted") {
+  const std::string s = Shape("mix test --seed 0 test/cart_test.exs test/pricing_test.exs test/inventory_test.exs", 2,
+                              testing::ReadFixture("test", "exunit_failing"));
+  INFO(s);
+  CHECK(s.starts_with("mix test: FAILED — 11 failed, 9 passed, 1 skipped (exit 2)\n"));
+  CHECK(Contains(s, "  1) test percent coupon (Cart.PricingTest)\n     test/pricing_test.exs:14\n"));
+  CHECK(Contains(s, "     left:  599\n     right: 600\n"));
+  CHECK_FALSE(Contains(s, "(elixir 1.14.0) lib/"));
+  CHECK(Contains(s, "\n21 tests, 11 failures, 1 skipped\n"));
+  const std::string t = Shape("mix test --trace --seed 0", 2, testing::ReadFixture("test", "exunit_trace"));
+  INFO(t);
+  CHECK(t.starts_with("mix test: FAILED — 23 failed, 297 passed, 1 skipped (exit 2)\n"));
+  CHECK_FALSE(Contains(t, "[L#"));
+  for (int n = 1; n <= 23; ++n) CHECK_MESSAGE(Contains(t, StrCat(n < 10 ? "  " : " ", n, ") test ")), n);
+}
+
 TEST_CASE("test shaper: a line that is a number alone is no RSpec totals line (found by fuzzing)") {
   const std::string s = Shape("rspec", 1, "42\n");
   CHECK(s.starts_with("rspec: no test results in the output (exit 1)\n"));
