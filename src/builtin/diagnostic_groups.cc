@@ -210,4 +210,28 @@ void DiagnosticGroups::WriteFollowerLines(const Group& g, uint64_t lines, Summar
                     });
 }
 
+void WriteCodeTally(const std::vector<std::string_view>& codes, SummaryWriter& out) {
+  absl::flat_hash_map<std::string_view, size_t> index;
+  std::vector<std::pair<std::string_view, uint64_t>> counts;  // in order of first appearance
+  uint64_t coded = 0;
+  for (std::string_view code : codes) {
+    if (code.empty()) continue;
+    ++coded;
+    const auto [it, added] = index.try_emplace(code, counts.size());
+    if (added) counts.emplace_back(code, 0);
+    ++counts[it->second].second;
+  }
+  if (counts.size() <= kTallyCodes) return;
+  std::stable_sort(counts.begin(), counts.end(),
+                   [](const auto& a, const auto& b) { return a.second > b.second; });
+  std::string text = StrCat(coded == 1 ? "problem" : "problems", core::kTallyBy);
+  for (size_t i = 0; i < counts.size() && i < kTallyMaxCodes; ++i) {
+    StrAppend(&text, i > 0 ? ", " : "", counts[i].first, " ", core::FormatCount(counts[i].second));
+  }
+  if (counts.size() > kTallyMaxCodes) {
+    StrAppend(&text, ", and ", core::FormatCount(counts.size() - kTallyMaxCodes), " more codes");
+  }
+  out.Elided(coded, text);
+}
+
 }  // namespace plugline::builtin

@@ -61,6 +61,14 @@ void LabelledDetails(const std::vector<std::string_view>& lines, size_t begin, s
 // The same, appended to `key` and `fillers` (a caller shaping many messages reuses them).
 void AppendShapeOfMessage(std::string_view message, std::string* key, Fillers* fillers);
 
+// Problems of more than kTallyCodes codes: one marker that counts them by code, most first
+// ("… 1,034 problems by code: Style/ClassAndModuleChildren 94, Style/CommentedKeyword 79, …",
+// up to kTallyMaxCodes codes), so that every code is named when a budget leaves groups out.
+// `codes` has one entry per problem (empty: a problem without a code, not counted).
+inline constexpr size_t kTallyCodes = 3;
+inline constexpr size_t kTallyMaxCodes = 200;
+void WriteCodeTally(const std::vector<std::string_view>& codes, SummaryWriter& out);
+
 // The first line of a list of followers: "… 186 more TS2304 at: " (", names differing," when
 // their names differ: each entry then gives its names at the positions that differ somewhere
 // in the group, in order, up to the last that is not the first's — the names it does not give

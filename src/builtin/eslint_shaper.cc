@@ -431,6 +431,11 @@ void WriteGrouped(const std::vector<Problem>& problems, const std::vector<Row>& 
                   ListLines list_lines) {
   DiagnosticGroups groups;
   for (const Row& row : rows) groups.Add(row.severity, row.rule, row.message, row.position);
+  // Every rule named, counted, before the groups a budget may leave out.
+  std::vector<std::string_view> rules;
+  rules.reserve(rows.size());
+  for (const Row& row : rows) rules.push_back(row.rule);
+  WriteCodeTally(rules, out);
   for (size_t begin = 0; begin < problems.size();) {
     size_t end = begin;
     while (end < problems.size() && rows[end].file == rows[begin].file) ++end;

@@ -43,8 +43,6 @@ namespace {
 
 constexpr size_t kAllInFull = 30;      // problems shown as printed; beyond, grouped
 constexpr size_t kLeaderDetail = 6;    // detail lines kept under a group's first problem
-constexpr size_t kTallyCodes = 3;      // grouped problems of more codes are also counted by code
-constexpr size_t kTallyMaxCodes = 200;  // codes the tally names
 constexpr size_t kMaxOtherLines = 20;  // lines of other tools that look like errors
 
 bool IsDigit(char c) { return c >= '0' && c <= '9'; }
@@ -1104,31 +1102,11 @@ class LintShaper final : public core::Shaper {
     }
   }
 
-  // Problems of more than kTallyCodes codes: one line that counts them by code, most first
-  // ("… 1,034 problems by code: Style/ClassAndModuleChildren 94, Style/CommentedKeyword 79, …"),
-  // so that every code is named when the budget leaves some groups out.
   static void WriteTally(const std::vector<Problem>& problems, SummaryWriter& out) {
-    absl::flat_hash_map<std::string_view, size_t> index;
-    std::vector<std::pair<std::string_view, uint64_t>> counts;  // in order of first appearance
-    uint64_t coded = 0;
-    for (const Problem& pr : problems) {
-      if (pr.code.empty()) continue;
-      ++coded;
-      const auto [it, added] = index.try_emplace(pr.code, counts.size());
-      if (added) counts.emplace_back(pr.code, 0);
-      ++counts[it->second].second;
-    }
-    if (counts.size() <= kTallyCodes) return;
-    std::stable_sort(counts.begin(), counts.end(),
-                     [](const auto& a, const auto& b) { return a.second > b.second; });
-    std::string text = StrCat(coded == 1 ? "problem" : "problems", core::kTallyBy);
-    for (size_t i = 0; i < counts.size() && i < kTallyMaxCodes; ++i) {
-      StrAppend(&text, i > 0 ? ", " : "", counts[i].first, " ", core::FormatCount(counts[i].second));
-    }
-    if (counts.size() > kTallyMaxCodes) {
-      StrAppend(&text, ", and ", core::FormatCount(counts.size() - kTallyMaxCodes), " more codes");
-    }
-    out.Elided(coded, text);
+    std::vector<std::string_view> codes;
+    codes.reserve(problems.size());
+    for (const Problem& pr : problems) codes.push_back(pr.code);
+    WriteCodeTally(codes, out);
   }
 
   static void WriteProblems(const std::vector<std::string_view>& lines, const Parse& p,
