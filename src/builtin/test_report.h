@@ -35,6 +35,7 @@ enum class TestRunner {
   kTestUnit,  // Ruby's test-unit (ruby test/x.rb, rake test)
   kGradle,  // Gradle's test task (gradle test, ./gradlew build)
   kExUnit,  // Elixir's ExUnit (mix test)
+  kBehave,  // Python's behave (BDD: features, scenarios, steps)
 };
 
 std::string_view RunnerName(TestRunner runner);

@@ -2040,6 +2040,126 @@ void ParseExUnit(const std::vector<std::string_view>& lines, TestReport& report)
   close();
 }
 
+// ---- behave (Python BDD) ---------------------------------------------------------------------
+
+// behave's pretty format: "  Scenario: Negative deposit   # features/accounts.feature:25", its
+// steps ("    When "alice" deposits -5   # features/steps/bank_steps.py:14"), under a step that
+// failed its error indented further ("      Assertion Failed: …", a traceback), a step not run
+// or not defined located at "# None". A scenario with a failed or undefined step is a failure:
+// its heading, the step and the error. Then "Failing scenarios:" (the runner's list), the totals
+// ("7 scenarios passed, 6 failed, 0 skipped") and the snippets for undefined steps (counted).
+// A line behave locates in a comment after it, aligned with the others (the longest has one
+// space before it): "# features/accounts.feature:25", "# features/steps/bank_steps.py:14", or
+// "# None" for a step with no definition or not run.
+bool BehaveLocated(std::string_view t) {
+  const size_t hash = t.rfind(" # ");
+  if (hash == std::string_view::npos) return false;
+  const std::string_view where = t.substr(hash + 3);
+  const size_t colon = where.rfind(':');
+  return where == "None" || (colon != std::string_view::npos && colon + 1 < where.size() &&
+                             IsDigit(where[colon + 1]) && where.find(' ') == std::string_view::npos);
+}
+
+void ParseBehave(const std::vector<std::string_view>& lines, TestReport& report) {
+  std::string_view scenario;       // the current scenario's heading
+  TestFailure* current = nullptr;  // its failure, once a step failed
+  std::vector<std::string_view> step_lines;  // the current step and what is under it
+  bool in_list = false;
+  auto fail = [&](std::string_view title) {
+    if (current == nullptr) {
+      report.failures.push_back(TestFailure{title, {scenario}});
+      current = &report.failures.back();
+    }
+  };
+  auto end_scenario = [&] {
+    if (current != nullptr) CloseFailure(report, current);
+    current = nullptr;
+    scenario = {};
+    step_lines.clear();
+  };
+  for (std::string_view line : lines) {
+    const std::string_view t = Trim(line);
+    if (in_list) {
+      if (!t.empty() && line.starts_with("  ")) {
+        report.index.push_back(line);
+        continue;
+      }
+      in_list = false;
+    }
+    if (t == "Failing scenarios:") {
+      end_scenario();
+      in_list = true;
+      continue;
+    }
+    if (LeadingNumber(t) && (t.find(" features passed, ") != std::string_view::npos ||
+                             t.find(" feature passed, ") != std::string_view::npos ||
+                             t.find(" steps passed, ") != std::string_view::npos ||
+                             t.find(" step passed, ") != std::string_view::npos)) {
+      end_scenario();
+      report.totals.push_back(line);
+      report.has_results = true;
+      continue;
+    }
+    if (LeadingNumber(t) && (t.find(" scenarios passed, ") != std::string_view::npos ||
+                             t.find(" scenario passed, ") != std::string_view::npos)) {
+      end_scenario();
+      report.totals.push_back(line);
+      report.has_results = true;
+      report.counts.passed = LeadingNumber(t);
+      report.counts.failed = CountBefore(t, "failed");
+      report.counts.skipped = CountBefore(t, "skipped");
+      report.counts.total = report.counts.passed.value_or(0) + report.counts.failed.value_or(0) +
+                            report.counts.skipped.value_or(0);
+      continue;
+    }
+    if (t.starts_with("Took ") && line == t) {
+      report.totals.push_back(line);
+      continue;
+    }
+    if (line.starts_with("  ") && !line.starts_with("   ") &&
+        (t.starts_with("Scenario: ") || t.starts_with("Scenario Outline: ") ||
+         t.starts_with("Example: ")) && BehaveLocated(t)) {
+      end_scenario();
+      scenario = line;
+      continue;
+    }
+    if (t.starts_with("Feature: ") || t.starts_with("Background:")) {
+      end_scenario();
+      continue;
+    }
+    if (scenario.empty()) continue;
+    const size_t indent = line.find_first_not_of(' ');
+    if (indent == 4 && BehaveLocated(t)) {
+      // A step. One not defined ("# None" with nothing failed before it) fails the scenario.
+      if (current != nullptr) {
+        ++report.passing_lines;  // not run after the failure: counted
+        continue;
+      }
+      step_lines.assign(1, line);
+      if (t.ends_with("# None")) {
+        fail(Trim(scenario));
+        current->detail.push_back(line);
+      }
+      continue;
+    }
+    if (indent != std::string_view::npos && indent >= 6 && current == nullptr && !step_lines.empty()) {
+      if (t.starts_with("|")) {
+        step_lines.push_back(line);  // the step's table
+        continue;
+      }
+      // Under a step, what is not its table is its error.
+      fail(Trim(scenario));
+      for (std::string_view s : step_lines) current->detail.push_back(s);
+      current->detail.push_back(line);
+      continue;
+    }
+    if (current != nullptr && indent != std::string_view::npos && indent >= 6) {
+      current->detail.push_back(line);
+    }
+  }
+  end_scenario();
+}
+
 // ---- doctest (Python) -----------------------------------------------------------------------
 
 // A failure's heading: 'File "ledger/amounts.py", line 29, in amounts.split' after a line of
@@ -2168,6 +2288,7 @@ std::string_view RunnerName(TestRunner runner) {
     case TestRunner::kTestUnit: return "test-unit";
     case TestRunner::kGradle: return "gradle";
     case TestRunner::kExUnit: return "mix test";
+    case TestRunner::kBehave: return "behave";
   }
   return "tests";
 }
@@ -2231,6 +2352,7 @@ RunnerGuess GuessRunner(std::string_view command, std::string_view output) {
   if ((tool == "gradle" || tool == "gradlew") && gradle_events) {
     consider(TestRunner::kGradle, 0.95, "command: gradle, with test results");
   }
+  if (tool == "behave") consider(TestRunner::kBehave, 0.95, "command: behave");
   if (tool == "mix" && first_arg == "test") {
     // Without its totals the output is a compilation's: the build shaper reads it better.
     consider(TestRunner::kExUnit, has(" failure") || has(" test, ") || has(" tests, ") ? 0.95 : 0.5,
@@ -2285,6 +2407,10 @@ RunnerGuess GuessRunner(std::string_view command, std::string_view output) {
     consider(TestRunner::kPhpunit, 0.9, "output: PHPUnit banner");
   }
   if (surefire && has("Tests run: ")) consider(TestRunner::kSurefire, 0.85, "output: Maven Surefire");
+  if ((has(" scenarios passed, ") || has(" scenario passed, ")) &&
+      (has(" steps passed, ") || has(" step passed, "))) {
+    consider(TestRunner::kBehave, 0.85, "output: behave");
+  }
   if (has_line_start("Finished in ") && (has(" tests, ") || has(" test, ")) && has(" failure") &&
       (has(") test ") || has("\n0 failures") || has(", 0 failures"))) {
     consider(TestRunner::kExUnit, 0.85, "output: ExUnit");
@@ -2336,6 +2462,7 @@ TestReport ParseTestOutput(TestRunner runner, const std::vector<std::string_view
     case TestRunner::kSurefire: ParseSurefire(lines, report); break;
     case TestRunner::kGradle: ParseGradle(lines, report); break;
     case TestRunner::kExUnit: ParseExUnit(lines, report); break;
+    case TestRunner::kBehave: ParseBehave(lines, report); break;
   }
   return report;
 }

@@ -839,6 +839,18 @@ TEST_CASE("test shaper: ExUnit: a block per failure with its values, Elixir's ow
   for (int n = 1; n <= 23; ++n) CHECK_MESSAGE(Contains(t, StrCat(n < 10 ? "  " : " ", n, ") test ")), n);
 }
 
+TEST_CASE("test shaper: behave: a failed scenario with its step and error, an undefined step's too") {
+  const std::string s = Shape("behave features/accounts.feature features/transfers.feature", 1,
+                              testing::ReadFixture("test", "behave_failing"));
+  INFO(s);
+  CHECK(s.starts_with("behave: FAILED — 6 failed, 7 passed (exit 1)\n"));
+  // The step whose location comment has a single space before it (the longest) is a step.
+  CHECK(Contains(s, "# features/transfers.feature:23\n    Then the interest for 5000 at 3.5 percent over 7 months should be 102.09 # features/steps/bank_steps.py:45\n"));
+  CHECK(Contains(s, "    When \"alice\" schedules a transfer of 100 to \"bob\" for \"2024-02-01\" # None\n"));
+  CHECK_FALSE(Contains(s, "def step_impl(context):"));
+  CHECK_FALSE(Contains(s, "Scenario: Deposit money"));
+}
+
 TEST_CASE("test shaper: a line that is a number alone is no RSpec totals line (found by fuzzing)") {
   const std::string s = Shape("rspec", 1, "42\n");
   CHECK(s.starts_with("rspec: no test results in the output (exit 1)\n"));
