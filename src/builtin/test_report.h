@@ -36,6 +36,7 @@ enum class TestRunner {
   kGradle,  // Gradle's test task (gradle test, ./gradlew build)
   kExUnit,  // Elixir's ExUnit (mix test)
   kBehave,  // Python's behave (BDD: features, scenarios, steps)
+  kCucumber,  // cucumber-js (and Cucumber's other ports' "N) Scenario:" failures)
 };
 
 std::string_view RunnerName(TestRunner runner);

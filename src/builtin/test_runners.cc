@@ -2160,6 +2160,69 @@ void ParseBehave(const std::vector<std::string_view>& lines, TestReport& report)
   end_scenario();
 }
 
+// ---- Cucumber ------------------------------------------------------------------------------
+
+// cucumber-js's progress format: a dot a step, then "Failures:" and a block per failed or
+// undefined scenario ("1) Scenario: Coupon applied # features/cart.feature:13"), its steps
+// marked "✔" (passed: counted), "✖" (failed: kept, its error indented under it), "-" (skipped:
+// counted), "?" (undefined: kept, its snippet counted); then "11 scenarios (4 failed, 1
+// undefined, 6 passed)", "34 steps (…)" and the time.
+void ParseCucumber(const std::vector<std::string_view>& lines, TestReport& report) {
+  TestFailure* current = nullptr;
+  bool in_snippet = false;
+  auto close = [&] {
+    CloseFailure(report, current);
+    current = nullptr;
+  };
+  for (std::string_view line : lines) {
+    const std::string_view t = Trim(line);
+    if (const std::string_view name = NumberedHeading(line, 0);
+        !name.empty() && (name.starts_with("Scenario: ") || name.starts_with("Scenario Outline: ") ||
+                          name.starts_with("Example: ") || name.starts_with("Rule: "))) {
+      close();
+      report.failures.push_back(TestFailure{name, {line}});
+      current = &report.failures.back();
+      in_snippet = false;
+      continue;
+    }
+    if (LeadingNumber(t) && line == t &&
+        (t.find(" scenarios (") != std::string_view::npos || t.find(" scenario (") != std::string_view::npos)) {
+      close();
+      report.totals.push_back(line);
+      report.has_results = true;
+      report.counts.total = LeadingNumber(t);
+      report.counts.failed = CountBefore(t, "failed");
+      report.counts.passed = CountBefore(t, "passed");
+      report.counts.skipped = CountBefore(t, "skipped");
+      continue;  // undefined and ambiguous ones are in the totals line, kept
+    }
+    if (LeadingNumber(t) && line == t &&
+        (t.find(" steps (") != std::string_view::npos || t.find(" step (") != std::string_view::npos)) {
+      close();
+      report.totals.push_back(line);
+      continue;
+    }
+    if (current == nullptr) continue;
+    if (!line.empty() && line[0] != ' ') {
+      close();
+      continue;
+    }
+    if (t.starts_with("\xE2\x9C\x94 ") || t.starts_with("- ")) {  // "✔" passed, "-" skipped
+      in_snippet = false;
+      ++report.passing_lines;
+      continue;
+    }
+    if (t.starts_with("Undefined. Implement with the following snippet")) {
+      current->detail.push_back(line);
+      in_snippet = true;
+      continue;
+    }
+    if (in_snippet) continue;  // the snippet's code: counted
+    current->detail.push_back(line);
+  }
+  close();
+}
+
 // ---- doctest (Python) -----------------------------------------------------------------------
 
 // A failure's heading: 'File "ledger/amounts.py", line 29, in amounts.split' after a line of
@@ -2289,6 +2352,7 @@ std::string_view RunnerName(TestRunner runner) {
     case TestRunner::kGradle: return "gradle";
     case TestRunner::kExUnit: return "mix test";
     case TestRunner::kBehave: return "behave";
+    case TestRunner::kCucumber: return "cucumber";
   }
   return "tests";
 }
@@ -2353,6 +2417,9 @@ RunnerGuess GuessRunner(std::string_view command, std::string_view output) {
     consider(TestRunner::kGradle, 0.95, "command: gradle, with test results");
   }
   if (tool == "behave") consider(TestRunner::kBehave, 0.95, "command: behave");
+  if (tool == "cucumber-js" || tool == "cucumber") {
+    consider(TestRunner::kCucumber, 0.95, "command: cucumber-js");
+  }
   if (tool == "mix" && first_arg == "test") {
     // Without its totals the output is a compilation's: the build shaper reads it better.
     consider(TestRunner::kExUnit, has(" failure") || has(" test, ") || has(" tests, ") ? 0.95 : 0.5,
@@ -2407,6 +2474,10 @@ RunnerGuess GuessRunner(std::string_view command, std::string_view output) {
     consider(TestRunner::kPhpunit, 0.9, "output: PHPUnit banner");
   }
   if (surefire && has("Tests run: ")) consider(TestRunner::kSurefire, 0.85, "output: Maven Surefire");
+  if ((has(" scenarios (") || has(" scenario (")) && (has(" steps (") || has(" step (")) &&
+      has_line_start("0m")) {
+    consider(TestRunner::kCucumber, 0.85, "output: Cucumber");
+  }
   if ((has(" scenarios passed, ") || has(" scenario passed, ")) &&
       (has(" steps passed, ") || has(" step passed, "))) {
     consider(TestRunner::kBehave, 0.85, "output: behave");
@@ -2463,6 +2534,7 @@ TestReport ParseTestOutput(TestRunner runner, const std::vector<std::string_view
     case TestRunner::kGradle: ParseGradle(lines, report); break;
     case TestRunner::kExUnit: ParseExUnit(lines, report); break;
     case TestRunner::kBehave: ParseBehave(lines, report); break;
+    case TestRunner::kCucumber: ParseCucumber(lines, report); break;
   }
   return report;
 }

@@ -851,6 +851,20 @@ TEST_CASE("test shaper: behave: a failed scenario with its step and error, an un
   CHECK_FALSE(Contains(s, "Scenario: Deposit money"));
 }
 
+TEST_CASE("test shaper: cucumber-js: a block per failed scenario, its failed step and error, passed steps counted") {
+  const std::string s = Shape("npx cucumber-js features/cart.feature", 1, testing::ReadFixture("test", "cucumber_failing"));
+  INFO(s);
+  CHECK(s.starts_with("cucumber: FAILED — 4 failed, 6 passed (exit 1)\n"));
+  for (const char* id : {"1) Scenario: Coupon applied # features/cart.feature:13", "2) Scenario: Invalid coupon # features/cart.feature:19",
+                         "3) Scenario: Remove missing item # features/cart.feature:24", "5) Scenario: Checkout # features/cart.feature:45"}) {
+    CHECK_MESSAGE(Contains(s, StrCat(id, "\n")), id);
+  }
+  CHECK(Contains(s, "       90.99 !== 90\n"));
+  CHECK_FALSE(Contains(s, "✔ Given an empty cart"));
+  CHECK_FALSE(Contains(s, "return 'pending';"));
+  CHECK(Contains(s, "\n11 scenarios (4 failed, 1 undefined, 6 passed)\n"));
+}
+
 TEST_CASE("test shaper: a line that is a number alone is no RSpec totals line (found by fuzzing)") {
   const std::string s = Shape("rspec", 1, "42\n");
   CHECK(s.starts_with("rspec: no test results in the output (exit 1)\n"));
