@@ -1097,7 +1097,7 @@ TEST_CASE("build: javac's errors past the first ones keep the symbol each names 
   CHECK(testing::LostLocations(output, s, ": error: ") == std::vector<std::string>{});
 }
 
-TEST_CASE("build: Gradle's tasks, verdict and hints; javac's diagnostics under it, Gradle 4's task name glued to the first") {
+TEST_CASE("build: Gradle's tasks, verdict and hints, and javac's diagnostics under it, Gradle 4's task name glued to the first") {
   const std::string output = testing::ReadFixture("build", "gradle-build-failing");
   REQUIRE(!output.empty());
   // Gradle runs the compiler: its output is read as a build, unless it holds test results.

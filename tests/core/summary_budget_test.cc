@@ -71,7 +71,7 @@ TEST_CASE("commits of a history that do not fit are said to be commits") {
   CHECK_FALSE(Contains(cut.summary, "failures, errors or locations"));
 }
 
-TEST_CASE("a commit's subject is kept with its hash; a graph's commits are commits") {
+TEST_CASE("a commit's subject is kept with its hash, and a graph's commits are commits") {
   // git log --stat: "commit <hash>", its header fields, the subject, the body, the stat.
   std::string summary = "git log: 300 commits\n";
   for (int i = 0; i < 300; ++i) {
