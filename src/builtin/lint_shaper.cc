@@ -112,9 +112,9 @@ constexpr std::string_view kSeverities[] = {"error",       "warning",    "note",
 // Errors (and fatal ones) 0, warnings 1, the others 2: the order a summary names them in. A
 // note (mypy's, under the error it explains) stays with the errors.
 int SeverityTier(std::string_view severity) {
-  const std::string lower = absl::AsciiStrToLower(ToAbsl(severity));
-  if (lower == "error" || lower == "fatal" || lower == "note") return 0;
-  if (lower == "warning" || lower == "warn") return 1;
+  auto is = [&](std::string_view word) { return absl::EqualsIgnoreCase(ToAbsl(severity), ToAbsl(word)); };
+  if (is("error") || is("fatal") || is("note")) return 0;
+  if (is("warning") || is("warn")) return 1;
   return 2;
 }
 
@@ -498,10 +498,6 @@ std::pair<std::string_view, size_t> RichMark(std::string_view t) {
   return {{}, 0};
 }
 
-// miette's heading at `i`, its block's end and location; nullopt when `lines[i]` is not one.
-std::optional<Problem> MietteProblem(const std::vector<std::string_view>& lines, size_t i,
-                                     std::vector<uint8_t>* role);
-
 // Biome's heading "path:12:27 lint/style/useTemplate  FIXABLE  ━━━━": the location and the
 // category; nullopt when the line is not one.
 std::optional<Problem> BiomeHeading(std::string_view line) {
@@ -526,6 +522,8 @@ std::optional<Problem> BiomeHeading(std::string_view line) {
   return pr;
 }
 
+// miette's heading at `i`, its block's end and location, its block's lines' roles set in
+// `role`; nullopt when `lines[i]` is not one.
 std::optional<Problem> MietteProblem(const std::vector<std::string_view>& lines, size_t i,
                                      std::vector<uint8_t>* role) {
   const std::string_view line = lines[i];
@@ -1138,11 +1136,13 @@ class LintShaper final : public core::Shaper {
     // Grouped, the groups of errors come first, then warnings', then the others': what a budget
     // keeps first of lines that rank alike is what comes first.
     std::vector<size_t> order(p.problems.size());
-    for (size_t k = 0; k < order.size(); ++k) order[k] = k;
+    std::vector<int> tier(p.problems.size());
+    for (size_t k = 0; k < order.size(); ++k) {
+      order[k] = k;
+      tier[k] = SeverityTier(p.problems[k].severity);
+    }
     if (grouped) {
-      std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-        return SeverityTier(p.problems[a].severity) < SeverityTier(p.problems[b].severity);
-      });
+      std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return tier[a] < tier[b]; });
     }
     for (size_t k : order) {
       const Problem& pr = p.problems[k];

@@ -2065,6 +2065,7 @@ void ParseBehave(const std::vector<std::string_view>& lines, TestReport& report)
   TestFailure* current = nullptr;  // its failure, once a step failed
   std::vector<std::string_view> step_lines;  // the current step and what is under it
   bool in_list = false;
+  uint64_t not_run = 0;  // steps after a failed one
   auto fail = [&](std::string_view title) {
     if (current == nullptr) {
       report.failures.push_back(TestFailure{title, {scenario}});
@@ -2132,7 +2133,7 @@ void ParseBehave(const std::vector<std::string_view>& lines, TestReport& report)
     if (indent == 4 && BehaveLocated(t)) {
       // A step. One not defined ("# None" with nothing failed before it) fails the scenario.
       if (current != nullptr) {
-        ++report.passing_lines;  // not run after the failure: counted
+        ++not_run;  // not run after the failure: counted
         continue;
       }
       step_lines.assign(1, line);
@@ -2158,6 +2159,10 @@ void ParseBehave(const std::vector<std::string_view>& lines, TestReport& report)
     }
   }
   end_scenario();
+  if (not_run > 0) {
+    report.elided.emplace_back(not_run, not_run == 1 ? "line of a step not run omitted"
+                                                     : "lines of steps not run omitted");
+  }
 }
 
 // ---- Cucumber ------------------------------------------------------------------------------
@@ -2170,6 +2175,7 @@ void ParseBehave(const std::vector<std::string_view>& lines, TestReport& report)
 void ParseCucumber(const std::vector<std::string_view>& lines, TestReport& report) {
   TestFailure* current = nullptr;
   bool in_snippet = false;
+  uint64_t steps = 0;  // the failed scenarios' steps that passed or were skipped
   auto close = [&] {
     CloseFailure(report, current);
     current = nullptr;
@@ -2209,7 +2215,7 @@ void ParseCucumber(const std::vector<std::string_view>& lines, TestReport& repor
     }
     if (t.starts_with("\xE2\x9C\x94 ") || t.starts_with("- ")) {  // "✔" passed, "-" skipped
       in_snippet = false;
-      ++report.passing_lines;
+      ++steps;
       continue;
     }
     if (t.starts_with("Undefined. Implement with the following snippet")) {
@@ -2221,6 +2227,10 @@ void ParseCucumber(const std::vector<std::string_view>& lines, TestReport& repor
     current->detail.push_back(line);
   }
   close();
+  if (steps > 0) {
+    report.elided.emplace_back(steps, steps == 1 ? "line of a passed or skipped step omitted"
+                                                 : "lines of passed or skipped steps omitted");
+  }
 }
 
 // ---- doctest (Python) -----------------------------------------------------------------------
@@ -2403,8 +2413,12 @@ RunnerGuess GuessRunner(std::string_view command, std::string_view output) {
   }
   // Gradle: its test task's events and totals (a build that stops before the tests is a
   // build's).
-  bool gradle_events = has(" tests completed, ") || has(" test completed, ");
-  for (size_t at = output.find(" FAILED\n"); !gradle_events && at != std::string_view::npos;
+  // (Looked for only in what Gradle may have printed: its command, or its verdict or tasks.)
+  const bool gradle_output = tool == "gradle" || tool == "gradlew" || has("BUILD FAILED") ||
+                             has("BUILD SUCCESSFUL") || has("> Task :");
+  bool gradle_events = gradle_output && (has(" tests completed, ") || has(" test completed, "));
+  for (size_t at = gradle_output ? output.find(" FAILED\n") : std::string_view::npos;
+       !gradle_events && at != std::string_view::npos;
        at = output.find(" FAILED\n", at + 1)) {
     const size_t bol = output.rfind('\n', at);
     const std::string_view line =
@@ -2486,7 +2500,7 @@ RunnerGuess GuessRunner(std::string_view command, std::string_view output) {
       (has(") test ") || has("\n0 failures") || has(", 0 failures"))) {
     consider(TestRunner::kExUnit, 0.85, "output: ExUnit");
   }
-  if (gradle_events && (has("BUILD FAILED") || has("BUILD SUCCESSFUL") || has("> Task :"))) {
+  if (gradle_events && tool != "gradle" && tool != "gradlew") {
     consider(TestRunner::kGradle, 0.85, "output: Gradle test events");
   }
   // doctest.testmod() in a script, or saved output.
