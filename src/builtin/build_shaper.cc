@@ -50,6 +50,7 @@ namespace plugline::builtin {
 namespace {
 
 using std::string_view;
+using Grouping = DiagnosticGroups::Grouping;
 constexpr size_t kNone = string_view::npos;
 
 // ---- limits ---------------------------------------------------------------------------------
@@ -1995,9 +1996,12 @@ class Writer {
       ++totals_[static_cast<size_t>(k)];
       ++i;
     }
-    // Errors and warnings beyond the first ones shown in full: grouped by message
-    // (diagnostic_groups.h), each group's first as its heading line, the others as a list of
-    // their locations — no diagnostic's location is left out (the budget keeps errors first).
+    // Errors and warnings grouped by message (diagnostic_groups.h): each group's first is
+    // shown — in full among the first kFullErrors (kFullWarnings), else by its heading line —
+    // and the others as a list of their locations after it, so a message the tool repeats at
+    // 30 places is read once and no diagnostic's location is left out (the budget keeps
+    // errors first). Among the first, only a message repeated to the letter is listed; rustc's
+    // ("error[E0308]: mismatched types") say what differs under them, and are not.
     member_.assign(p.diags.size(), kNone);
     std::vector<LabelledDetail> details;
     for (size_t k = 0; k < p.diags.size(); ++k) {
@@ -2005,14 +2009,18 @@ class Writer {
       // An error in a system header is not listed: its heading keeps the user's lines of its
       // instantiation chain ("src/main.cpp:8:15:   required from here"), a list would lose them.
       if (diag.duplicate || IsSystemHeaderLocation(lines[diag.head])) continue;
-      if (diag.sev == Sev::kError ? diag.rank < kFullErrors
-                                  : diag.sev != Sev::kWarning || diag.rank < kFullWarnings ||
-                                        InErrorFile(diag)) {
-        continue;  // a warning in a file with errors keeps its heading line (Decide)
-      }
+      if (diag.sev == Sev::kNote) continue;
+      const bool first = diag.rank < (diag.sev == Sev::kError ? kFullErrors : kFullWarnings);
+      // A warning in a file with errors keeps its heading line (Decide), unless it repeats
+      // one before to the letter.
+      const Grouping grouping = first ? Grouping::kVerbatim
+                                : diag.sev == Sev::kWarning && InErrorFile(diag)
+                                    ? Grouping::kRepeatOnly
+                                    : Grouping::kByShape;
       const std::string_view like = diag.sev == Sev::kError ? "errors like it" : "warnings like it";
       const string_view heading = lines[diag.head];
       if (diag.style == Style::kRust) {
+        if (grouping != Grouping::kByShape) continue;
         // "error[E0308]: mismatched types", located by its " --> src/main.rs:6:39" line.
         const size_t sep = heading.find(": ");
         const size_t arrow = RustArrow(lines, diag);
@@ -2029,15 +2037,30 @@ class Writer {
           loc.msg.data() < heading.data() + sep) {
         continue;
       }
-      member_[k] = groups_.size();
-      member_diag_.push_back(k);
       // The kind: what comes between the location and the message ("error", "error C2065").
       const string_view kind = heading.substr(sep + 2, loc.msg.data() - heading.data() - sep - 2);
       // Labelled lines under it name what it is about (javac's "  symbol:   variable total").
       LabelledDetails(lines, diag.head + 1, diag.end, &details);
-      groups_.Add(kind, like, loc.msg, heading.substr(0, sep), details);
+      const size_t index = groups_.size();
+      if (groups_.Add(kind, like, loc.msg, heading.substr(0, sep), details, grouping)) {
+        member_[k] = index;
+        member_diag_.push_back(k);
+      }
     }
     leader_shown_.assign(groups_.size(), false);
+    // Which are shown in full: the first kFullErrors errors and kFullWarnings warnings that do
+    // not repeat the message of one before (those are in its list).
+    in_full_.assign(p.diags.size(), false);
+    size_t full_errors = 0, full_warnings = 0;
+    for (size_t k = 0; k < p.diags.size(); ++k) {
+      const Diag& diag = p.diags[k];
+      if (diag.sev == Sev::kNote || (member_[k] != kNone && !groups_.Leads(member_[k]))) continue;
+      size_t& shown = diag.sev == Sev::kError ? full_errors : full_warnings;
+      if (shown < (diag.sev == Sev::kError ? kFullErrors : kFullWarnings)) {
+        in_full_[k] = true;
+        ++shown;
+      }
+    }
   }
 
   void Write() {
@@ -2287,13 +2310,16 @@ class Writer {
   }
 
   Show Decide(const Diag& d) {
+    const size_t k = &d - p_.diags.data();
+    if (in_full_[k]) {
+      if (member_[k] != kNone) leader_shown_[member_[k]] = true;
+      return d.duplicate ? Show::kContextAndHead : Show::kFull;
+    }
     switch (d.sev) {
       case Sev::kError:
-        if (d.rank < kFullErrors) return d.duplicate ? Show::kContextAndHead : Show::kFull;
         return Grouped(d);
       case Sev::kWarning:
-        if (d.rank < kFullWarnings) return d.duplicate ? Show::kContextAndHead : Show::kFull;
-        if (InErrorFile(d)) {
+        if (member_[k] == kNone && InErrorFile(d)) {
           if (head_only_ < kMaxHeadOnly) {
             ++head_only_;
             return Show::kHead;
@@ -2395,12 +2421,7 @@ class Writer {
           Drop(i, Cat::kDetail);
         }
       }
-      if (const size_t m = member_[&d - p_.diags.data()]; m != kNone && groups_.Followers(m) > 0) {
-        groups_.WriteFollowers(m, out_, [&](size_t follower) {
-          const Diag& listed = p_.diags[member_diag_[follower]];
-          return listed.end - listed.begin;
-        });
-      }
+      WriteFollowers(d);
       return;
     }
     const size_t body_cap =
@@ -2520,6 +2541,17 @@ class Writer {
     } else {
       for (size_t k : dropped) Drop(k, Cat::kDetail);
     }
+    WriteFollowers(d);
+  }
+
+  // The list of the diagnostics that repeat the message of `d`, its group's first.
+  void WriteFollowers(const Diag& d) {
+    if (const size_t m = member_[&d - p_.diags.data()]; m != kNone && groups_.Followers(m) > 0) {
+      groups_.WriteFollowers(m, out_, [&](size_t follower) {
+        const Diag& listed = p_.diags[member_diag_[follower]];
+        return listed.end - listed.begin;
+      });
+    }
   }
 
   void WriteTotals() {
@@ -2605,6 +2637,7 @@ class Writer {
   std::vector<size_t> member_;      // per diagnostic: its index in groups_, or kNone
   std::vector<size_t> member_diag_;  // per member of groups_: its diagnostic
   std::vector<bool> leader_shown_;  // per member that leads its group: it was shown
+  std::vector<bool> in_full_;       // per diagnostic: shown in full (with its source and notes)
   size_t notes_shown_ = 0;
   uint64_t hidden_warnings_ = 0, hidden_errors_ = 0;
   uint64_t underline_lines_ = 0;  // "      |   ^~~~" under source echoes

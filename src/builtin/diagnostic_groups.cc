@@ -117,8 +117,10 @@ void LabelledDetails(const std::vector<std::string_view>& lines, size_t begin, s
   }
 }
 
-void DiagnosticGroups::Add(std::string_view kind, std::string_view label, std::string_view message,
-                           std::string_view where, std::span<const LabelledDetail> details) {
+bool DiagnosticGroups::Add(std::string_view kind, std::string_view label, std::string_view message,
+                           std::string_view where, std::span<const LabelledDetail> details,
+                           Grouping grouping) {
+  const bool verbatim = grouping == Grouping::kVerbatim;
   scratch_.assign(kind);
   scratch_.push_back('\x1f');
   scratch_.append(label);
@@ -132,13 +134,28 @@ void DiagnosticGroups::Add(std::string_view kind, std::string_view label, std::s
     scratch_.push_back('\x01');
     fillers.push_back(d.value);
   }
-  auto it = index_.find(scratch_);
+  auto it = index_.end();
+  if (grouping != Grouping::kByShape || verbatim_groups_ > 0) {
+    // The key to the letter: a masked key never starts with '\x02', so the two never meet.
+    exact_.assign("\x02");
+    StrAppend(&exact_, kind, "\x1f", label, "\x1f", message);
+    for (const LabelledDetail& d : details) StrAppend(&exact_, "\x1f", d.label, "\x01", d.value);
+    it = index_.find(exact_);
+    if (it == index_.end() && verbatim) {
+      it = index_.emplace(exact_, static_cast<uint32_t>(groups_.size())).first;
+      groups_.push_back(Group{label, {}});
+      ++verbatim_groups_;
+    }
+  }
+  if (it == index_.end() && grouping == Grouping::kRepeatOnly) return false;
+  if (it == index_.end()) it = index_.find(scratch_);
   if (it == index_.end()) {
     it = index_.emplace(scratch_, static_cast<uint32_t>(groups_.size())).first;
     groups_.push_back(Group{label, {}});
   }
   groups_[it->second].members.push_back(static_cast<uint32_t>(members_.size()));
   members_.push_back(Member{it->second, where, std::move(fillers), in_message});
+  return true;
 }
 
 bool DiagnosticGroups::Leads(size_t index) const {
@@ -199,7 +216,14 @@ void DiagnosticGroups::WriteFollowerLines(const Group& g, uint64_t lines, Summar
   if (g.members.size() < 2) return;
   const std::vector<bool>& varies = Varies(members_[g.members.front()].group);
   const bool names_differ = std::find(varies.begin(), varies.end(), true) != varies.end();
-  WriteLocationList(StrCat(core::FormatCount(g.members.size() - 1), " more ", g.label,
+  // "1 more error like it", not "errors like it".
+  std::string_view label = g.label;
+  std::string one;
+  if (g.members.size() == 2 && label.ends_with("s like it")) {
+    one = StrCat(label.substr(0, label.size() - 9), " like it");
+    label = one;
+  }
+  WriteLocationList(StrCat(core::FormatCount(g.members.size() - 1), " more ", label,
                            names_differ ? ", names differing," : "", core::kListAt),
                     StrCat(g.label, core::kListAlsoAt), g.members.size() - 1, lines, out,
                     [&](size_t i, std::string* text) {

@@ -103,8 +103,16 @@ class DiagnosticGroups {
   // like it", a lint rule; diagnostics of one group share both), its message (the header
   // without the location and kind), its location as printed, and `details`, the labelled
   // lines under it (ParseLabelledDetail). The views must outlive the groups.
-  void Add(std::string_view kind, std::string_view label, std::string_view message,
-           std::string_view where, std::span<const LabelledDetail> details = {});
+  //
+  // kVerbatim: the diagnostic starts a group of its own unless one before it had the same
+  // kind, message and details to the letter — its names do not make it like others (a caller
+  // shows it in full, where its names are read in its own words). Any diagnostic added later
+  // whose message is to the letter that of a verbatim group's goes to that group.
+  // kRepeatOnly: the diagnostic is added only to such a group; false when there is none.
+  enum class Grouping { kByShape, kVerbatim, kRepeatOnly };
+  bool Add(std::string_view kind, std::string_view label, std::string_view message,
+           std::string_view where, std::span<const LabelledDetail> details = {},
+           Grouping grouping = Grouping::kByShape);
 
   size_t size() const { return members_.size(); }
   size_t groups() const { return groups_.size(); }
@@ -151,6 +159,8 @@ class DiagnosticGroups {
   absl::flat_hash_map<std::string, uint32_t> index_;
   mutable std::vector<std::vector<bool>> varies_;
   std::string scratch_;  // the key being built
+  std::string exact_;    // the key of the message to the letter, while verbatim groups exist
+  size_t verbatim_groups_ = 0;
 };
 
 }  // namespace plugline::builtin

@@ -419,6 +419,17 @@ void ParseJest(const std::vector<std::string_view>& lines, TestReport& report) {
       current = &report.failures.back();
       continue;
     }
+    if (current != nullptr && t.starts_with("File ") && t.find("| % Stmts") != std::string_view::npos) {
+      // --coverage prints its table after the last failure, with nothing between: the table
+      // (kept as the coverage report) ends the failure, with the rule above its heading.
+      if (!current->detail.empty() &&
+          Trim(current->detail.back()).find_first_not_of("-|") == std::string_view::npos) {
+        current->detail.pop_back();
+      }
+      CloseFailure(report, current);
+      current = nullptr;
+      continue;
+    }
     if (current != nullptr) {
       current->detail.push_back(line);
       continue;

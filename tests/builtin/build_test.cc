@@ -333,8 +333,13 @@ TEST_CASE("build: many errors: the first ones in full, the rest by their heading
   CHECK(Has(s, "src/m5.c:5:9: warning: unused variable ‘scratch_5’ [-Wunused-variable]"));
   CHECK(Has(s, "… warnings like it also at: src/m31.c:5:9 ‘scratch_31’; src/m33.c:5:9 ‘scratch_33’; "
                "src/m35.c:5:9 ‘scratch_35’; src/m37.c:5:9 ‘scratch_37’; src/m39.c:5:9 ‘scratch_39’"));
-  CHECK(Has(s, "… warnings like it also at: src/m31.c:6:23; src/m33.c:6:23; src/m35.c:6:23; "
-               "src/m37.c:6:23; src/m39.c:6:23"));
+  // A warning repeated to the letter is shown once, with its repeats' locations — those in
+  // files with errors and those among the first too.
+  CHECK(Has(s, "src/m0.c:6:23: warning: comparison of integer expressions of different "
+               "signedness [-Wsign-compare]"));
+  CHECK(Contains(s, "\n… 39 more warnings like it at: src/m1.c:6:23; src/m2.c:6:23; "));
+  CHECK(Has(s, "… warnings like it also at: src/m37.c:6:23; src/m38.c:6:23; src/m39.c:6:23"));
+  CHECK_FALSE(Has(s, "src/m2.c:6:23: warning"));
   CHECK(s.find("more warnings omitted") == std::string::npos);
   // make's failure lines: the first five and the last five.
   CHECK(Has(s, "make: *** [Makefile:11: build/m0.o] Error 1"));
@@ -1085,15 +1090,28 @@ TEST_CASE("build: javac's errors past the first ones keep the symbol each names 
   REQUIRE(!output.empty());
   const std::string s = Shape("make", output, 1);
   INFO(s);
-  // A group's first shown by its heading keeps its labelled lines; the listed ones give theirs
-  // where they differ.
-  CHECK(Contains(s, "src/shop/Invoice.java:9: error: cannot find symbol\n"
-                    "  symbol:   variable Money\n"
+  // A message repeated to the letter, symbol and location too, is shown once, with the
+  // locations of its repeats — among the first errors as well.
+  CHECK(Contains(s, "  symbol:   method addd(String)\n"
+                    "  location: variable items of type List<String>\n"
+                    "… 15 more errors like it at: src/shop/Coupon.java:8; src/shop/Coupon.java:18; "));
+  CHECK(Contains(s, "src/shop/Invoice.java:14; "));
+  CHECK(Contains(s, "src/shop/Cart.java:9: error: incompatible types: int cannot be converted to "
+                    "String\n"));
+  CHECK(Contains(s, "… 14 more errors like it at: src/shop/Cart.java:10; "));
+  // A group's first keeps its labelled lines; the listed ones give theirs where they differ.
+  CHECK(Contains(s, "src/shop/Invoice.java:9: error: cannot find symbol\n"));
+  CHECK(Contains(s, "  symbol:   variable Money\n"
                     "  location: class Invoice\n"
-                    "… 23 more errors like it, names differing, at: src/shop/Invoice.java:10; "));
-  CHECK(Contains(s, "src/shop/Invoice.java:14 (method addd(String), variable items of type "
-                    "List<String>); "));
-  CHECK(Contains(s, "src/shop/Refund.java:10 (variable Money, class Refund); "));
+                    "… 13 more errors like it, names differing, at: src/shop/Invoice.java:10; "));
+  CHECK(Contains(s, "src/shop/Refund.java:10 (class Refund); "));
+  // Each message is read once: "cannot find symbol" three times, for three symbols.
+  size_t headings = 0;
+  for (size_t at = s.find(": error: cannot find symbol\n"); at != std::string::npos;
+       at = s.find(": error: cannot find symbol\n", at + 1)) {
+    ++headings;
+  }
+  CHECK(headings == 3);
   CHECK(testing::LostLocations(output, s, ": error: ") == std::vector<std::string>{});
 }
 
