@@ -870,5 +870,18 @@ TEST_CASE("test shaper: a line that is a number alone is no RSpec totals line (f
   CHECK(s.starts_with("rspec: no test results in the output (exit 1)\n"));
 }
 
+TEST_CASE("test shaper: jest's coverage table printed right after the last failure is the coverage report, once") {
+  const std::string s =
+      Shape("npx jest --coverage", 1, testing::ReadFixture("test", "jest_coverage_failing"));
+  INFO(s);
+  const size_t first = s.find("File          | % Stmts");
+  REQUIRE(first != std::string::npos);
+  CHECK(s.find("File          | % Stmts", first + 1) == std::string::npos);
+  CHECK(s.find("All files     |    92.1 |") != std::string::npos);
+  // The last failure ends where the table starts: its rule is not part of it.
+  CHECK(Contains(s, "  ● loadConfig › keeps defaults for missing keys\n"));
+  CHECK(s.find("--------------|") > s.find("FAIL tests/config.test.js"));
+}
+
 }  // namespace
 }  // namespace plugline::builtin
