@@ -26,7 +26,7 @@ constexpr size_t kMaxBlockLines = 40;
 constexpr size_t kCompactKeyLines = 3;
 // Failures of one assertion (a parametrized test's cases) shown in full; the others of it show
 // their heading and values.
-constexpr size_t kFullOfAKind = 3;
+constexpr size_t kFullOfAKind = 1;
 constexpr size_t kMaxProblemLines = 200;
 
 bool IsBlankLine(std::string_view s) { return Trim(s).empty(); }
@@ -137,6 +137,7 @@ struct BlockLines {
   // Carets under a line ("    ^^^^"): counted with the summary's other lines, as a marker of
   // their own would cost more than they do.
   uint64_t marks = 0;
+  uint64_t explanations = 0;  // pytest's nested explanations of a value (IsNestedExplanation)
 };
 
 // pytest: per frame keep the failing source line (">"), the error lines ("E"), the location
@@ -150,6 +151,17 @@ bool ExplainsValue(std::string_view line) {
   if (!t.starts_with("+")) return false;
   t = Trim(t.substr(1));
   return t.starts_with("where ") || t.starts_with("and ");
+}
+
+// An explanation of a part of an explained value, nested under it (pytest indents each level
+// two spaces more): "E        +    where Money(1.0, 'EUR') = <bound method Money.round of …>()".
+// The first level says where the assertion's values came from; the deeper ones go on into
+// the test's own expressions.
+bool IsNestedExplanation(std::string_view line) {
+  if (!ExplainsValue(line)) return false;
+  std::string_view t = Trim(line.substr(1));
+  const size_t word = t.find_first_not_of(' ', 1);
+  return word != std::string_view::npos && word >= 5;  // "+" and four spaces, or more
 }
 
 bool IsIdentityExplanation(std::string_view line) {
@@ -273,6 +285,8 @@ BlockLines SelectPytest(const std::vector<std::string_view>& detail) {
       bool essential = line.starts_with("E ") || location || (!library && line.starts_with(">"));
       if (IsIdentityExplanation(line)) {
         ++out.marks;  // "E  +  where Decimal('100') = Decimal('100')": says nothing
+      } else if (IsNestedExplanation(line)) {
+        ++out.explanations;
       } else if (essential) {
         out.kept.push_back(line);
       } else if (library) {
@@ -524,7 +538,7 @@ void WriteBlock(const std::vector<std::string_view>& detail, TestRunner runner,
     out.ElidedLines(skipped, skipped == 1 ? "line omitted" : "lines omitted");
     for (size_t i = kept.size() - tail; i < kept.size(); ++i) out.Line(kept[i]);
   }
-  uint64_t dropped = block.library + block.context + block.framing;
+  uint64_t dropped = block.library + block.context + block.framing + block.explanations;
   // A line or two are counted with the summary's other lines: a marker of their own would cost
   // about what they do.
   if (dropped > kMaxUnmarkedLines) {
@@ -532,6 +546,7 @@ void WriteBlock(const std::vector<std::string_view>& detail, TestRunner runner,
     if (block.context > 0) kinds.push_back("source context");
     if (block.library > 0) kinds.push_back("library stack frames");
     if (block.framing > 0) kinds.push_back("test binary banners");
+    if (block.explanations > 0) kinds.push_back("nested explanations of values");
     std::string what = StrCat(dropped == 1 ? "line" : "lines", " of ", kinds[0]);
     for (size_t k = 1; k < kinds.size(); ++k) {
       StrAppend(&what, k + 1 == kinds.size() ? " and " : ", ", kinds[k]);
@@ -881,10 +896,22 @@ class TestShaper final : public core::Shaper {
         size_t match = 0, matches = 0;
         bool fuller = false;
         for (size_t f = 0; f < report.failures.size(); ++f) {
-          if (!NamesTest(line, report.failures[f].name)) continue;
+          // A test in a class: "TestLines.test_x" in the banner, "…::TestLines::test_x" in
+          // the list.
+          const std::string_view name = report.failures[f].name;
+          const size_t params = std::min(name.size(), name.find('['));
+          std::string id;
+          for (size_t c = 0; c < name.size(); ++c) {
+            if (name[c] == '.' && c < params) {
+              id.append("::");
+            } else {
+              id.push_back(name[c]);
+            }
+          }
+          if (!NamesTest(line, id)) continue;
           ++matches;
           match = f;
-          fuller = NamesMoreFully(line, report.failures[f].name);
+          fuller = NamesMoreFully(line, id);
         }
         if (matches == 1 && fuller && heading[match].empty()) {
           heading[match] = line;
