@@ -138,7 +138,82 @@ struct BlockLines {
   // their own would cost more than they do.
   uint64_t marks = 0;
   uint64_t explanations = 0;  // pytest's nested explanations of a value (IsNestedExplanation)
+  // Unchanged lines of a diff far from its changes, left out before kept[at]: (at, count).
+  std::vector<std::pair<size_t, uint64_t>> diff_gaps;
 };
+
+// pytest's diff of two values ("E         - \"User 71\"", "E         + \"User 17\"", "E       ?
+// +", and the unchanged lines between them, "E               \"User 16\","): of the unchanged
+// lines, those within kDiffContext lines of a change are kept, the others left out where they
+// were (BlockLines::diff_gaps). The diff's column is where its "- ", "+ " and "? " marks stand.
+constexpr size_t kDiffContext = 2;
+void TrimDiffContext(BlockLines& block) {
+  std::vector<std::string_view>& kept = block.kept;
+  // The column of a change mark after the "E", or npos.
+  auto mark_at = [](std::string_view line) -> size_t {
+    if (!line.starts_with("E ")) return std::string_view::npos;
+    const size_t c = line.find_first_not_of(' ', 1);
+    if (c == std::string_view::npos || c + 1 >= line.size() || line[c + 1] != ' ') {
+      return c == std::string_view::npos || line[c] != '?' ? std::string_view::npos : c;
+    }
+    return line[c] == '-' || line[c] == '+' || line[c] == '?' ? c : std::string_view::npos;
+  };
+  std::vector<std::string_view> out;
+  std::vector<std::pair<size_t, uint64_t>> gaps;
+  for (size_t i = 0; i < kept.size();) {
+    if (!kept[i].starts_with("E ")) {
+      out.push_back(kept[i++]);
+      continue;
+    }
+    size_t end = i;
+    while (end < kept.size() && kept[end].starts_with("E ")) ++end;
+    // The diff's column: that of its first change mark.
+    size_t column = std::string_view::npos;
+    for (size_t k = i; k < end && column == std::string_view::npos; ++k) column = mark_at(kept[k]);
+    std::vector<bool> changed(end - i, false), unchanged(end - i, false);
+    size_t unchanged_lines = 0;
+    for (size_t k = i; column != std::string_view::npos && k < end; ++k) {
+      const std::string_view line = kept[k];
+      if (mark_at(line) == column) {
+        changed[k - i] = true;
+      } else if (line.size() > column + 2 && line.find_first_not_of(' ', 1) > column + 1) {
+        unchanged[k - i] = true;
+        ++unchanged_lines;
+      }
+    }
+    std::vector<bool> keep(end - i, true);
+    if (unchanged_lines > 4 * kDiffContext + 2) {
+      for (size_t k = 0; k < keep.size(); ++k) {
+        if (!unchanged[k]) continue;
+        bool near = false;
+        for (size_t d = 1; d <= kDiffContext && !near; ++d) {
+          near = (k >= d && changed[k - d]) || (k + d < keep.size() && changed[k + d]);
+        }
+        keep[k] = near;
+      }
+      // A gap of one line costs what its marker would.
+      for (size_t k = 0; k < keep.size(); ++k) {
+        if (!keep[k] && (k == 0 || keep[k - 1]) && (k + 1 == keep.size() || keep[k + 1])) {
+          keep[k] = true;
+        }
+      }
+    }
+    uint64_t gap = 0;
+    for (size_t k = i; k < end; ++k) {
+      if (keep[k - i]) {
+        if (gap > 0) gaps.emplace_back(out.size(), gap);
+        gap = 0;
+        out.push_back(kept[k]);
+      } else {
+        ++gap;
+      }
+    }
+    if (gap > 0) gaps.emplace_back(out.size(), gap);
+    i = end;
+  }
+  kept = std::move(out);
+  block.diff_gaps = std::move(gaps);
+}
 
 // pytest: per frame keep the failing source line (">"), the error lines ("E"), the location
 // and captured-output headers; a frame in a library keeps only its "E" lines and location.
@@ -300,6 +375,7 @@ BlockLines SelectPytest(const std::vector<std::string_view>& detail) {
     if (end < detail.size()) ++out.context;  // the separator
     start = end + 1;
   }
+  TrimDiffContext(out);
   return out;
 }
 
@@ -513,9 +589,19 @@ void WriteBlock(const std::vector<std::string_view>& detail, TestRunner runner,
                 SummaryWriter& out) {
   BlockLines block = runner == TestRunner::kPytest ? SelectPytest(detail) : SelectGeneric(detail);
   const std::vector<std::string_view>& kept = block.kept;
+  uint64_t diff_context = 0;  // a diff's unchanged lines left out, when not marked in place
   if (kept.size() <= kMaxBlockLines) {
-    out.Lines(kept);
+    size_t gap = 0;
+    for (size_t i = 0; i <= kept.size(); ++i) {
+      if (gap < block.diff_gaps.size() && block.diff_gaps[gap].first == i) {
+        const uint64_t n = block.diff_gaps[gap++].second;
+        out.ElidedLines(n, n == 1 ? "unchanged line of the diff omitted"
+                                  : "unchanged lines of the diff omitted");
+      }
+      if (i < kept.size()) out.Line(kept[i]);
+    }
   } else {
+    for (const auto& [at, n] : block.diff_gaps) diff_context += n;
     const size_t head = 24, tail = 10;
     for (size_t i = 0; i < head; ++i) out.Line(kept[i]);
     size_t skipped = 0;
@@ -538,7 +624,8 @@ void WriteBlock(const std::vector<std::string_view>& detail, TestRunner runner,
     out.ElidedLines(skipped, skipped == 1 ? "line omitted" : "lines omitted");
     for (size_t i = kept.size() - tail; i < kept.size(); ++i) out.Line(kept[i]);
   }
-  uint64_t dropped = block.library + block.context + block.framing + block.explanations;
+  uint64_t dropped =
+      block.library + block.context + block.framing + block.explanations + diff_context;
   // A line or two are counted with the summary's other lines: a marker of their own would cost
   // about what they do.
   if (dropped > kMaxUnmarkedLines) {
@@ -547,6 +634,7 @@ void WriteBlock(const std::vector<std::string_view>& detail, TestRunner runner,
     if (block.library > 0) kinds.push_back("library stack frames");
     if (block.framing > 0) kinds.push_back("test binary banners");
     if (block.explanations > 0) kinds.push_back("nested explanations of values");
+    if (diff_context > 0) kinds.push_back("unchanged lines of a diff");
     std::string what = StrCat(dropped == 1 ? "line" : "lines", " of ", kinds[0]);
     for (size_t k = 1; k < kinds.size(); ++k) {
       StrAppend(&what, k + 1 == kinds.size() ? " and " : ", ", kinds[k]);

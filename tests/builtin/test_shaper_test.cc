@@ -886,6 +886,26 @@ TEST_CASE("test shaper: pytest's tests in classes are headed by their full id, a
   CHECK(Contains(s, "… 8 lines of source context and nested explanations of values omitted\n"));
 }
 
+TEST_CASE("test shaper: pytest -vv's full diff keeps its changes with two unchanged lines around them") {
+  const std::string s =
+      Shape("pytest -vv tests_classes", 1, testing::ReadFixture("test", "pytest_classes_vv"));
+  INFO(s);
+  CHECK(Contains(s, "E         Full diff:\n"
+                    "… 16 unchanged lines of the diff omitted\n"
+                    "E            'SKU-15 x1',\n"
+                    "E            'SKU-16 x2',\n"
+                    "E         -  'SKU-17 x2',\n"));
+  CHECK(Contains(s, "E         +  'SKU-17 x3',\n"
+                    "E         ?           ^\n"
+                    "E            'SKU-18 x1',\n"
+                    "E            'SKU-19 x2',\n"
+                    "… 11 unchanged lines of the diff omitted\n"
+                    "tests_classes/test_cart_classes.py:60: AssertionError\n"));
+  CHECK_FALSE(Contains(s, "E            'SKU-14 x3',"));
+  // A short diff stays whole.
+  CHECK(Contains(s, "E         - 2.67\nE         ?    ^\nE         + 2.68\nE         ?    ^\n"));
+}
+
 TEST_CASE("test shaper: jest's coverage table printed right after the last failure is the coverage report, once") {
   const std::string s =
       Shape("npx jest --coverage", 1, testing::ReadFixture("test", "jest_coverage_failing"));
