@@ -258,6 +258,8 @@ absl::StatusOr<ShapeResult> ShaperPipeline::Run(const ShapeRequest& request,
       if (cut.cut) {
         result.summary = std::move(cut.summary);
         result.budget_lines_left_out = cut.lines_left_out;
+      } else {
+        result.summary = WithoutTallies(result.summary);
       }
     } else if (result.tokens_raw + reserve > budget) {
       const bool failing = request.exit_code && *request.exit_code != 0;
@@ -271,6 +273,9 @@ absl::StatusOr<ShapeResult> ShaperPipeline::Run(const ShapeRequest& request,
         result.render_mode = RenderMode::kSummary;
       }
     }
+  }
+  if (budget == 0 && result.render_mode == RenderMode::kSummary) {
+    result.summary = WithoutTallies(result.summary);  // nothing is cut
   }
   if (!raw.store_error.empty()) {
     // Without a stored copy nothing may be elided, whatever the shaper produced: all of the

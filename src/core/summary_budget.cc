@@ -388,6 +388,21 @@ BudgetCut Assemble(const std::vector<std::string_view>& lines, const std::vector
 
 }  // namespace
 
+std::string WithoutTallies(std::string_view summary) {
+  std::string out;
+  out.reserve(summary.size());
+  for (size_t at = 0; at < summary.size();) {
+    size_t end = summary.find('\n', at);
+    end = end == std::string_view::npos ? summary.size() : end + 1;
+    const std::string_view line = summary.substr(at, end - at);
+    if (!(line.starts_with("… ") && line.find(kTallyBy) != std::string_view::npos)) {
+      out.append(line);
+    }
+    at = end;
+  }
+  return out;
+}
+
 BudgetCut FitToBudget(std::string_view summary, uint64_t max_tokens, uint64_t reserve,
                       const TokenCounter& counter) {
   BudgetCut cut;

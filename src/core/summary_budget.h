@@ -46,6 +46,7 @@ namespace plugline::core {
 inline constexpr std::string_view kListAt = " at: ";
 // A shaper's tally of many problems by their code, ranked as an identifier (its codes are what
 // the problems left out are): "… 1,034 problems by code: Style/ClassAndModuleChildren 94, …".
+// A summary the budget does not cut goes without it (WithoutTallies).
 inline constexpr std::string_view kTallyBy = " by code: ";
 inline constexpr std::string_view kListAlsoAt = " also at: ";
 inline constexpr std::string_view kListSeparator = "; ";
@@ -56,6 +57,10 @@ struct BudgetCut {
   uint64_t lines_left_out = 0;
   bool cut = false;  // the summary was over the budget and `summary` is the cut one
 };
+
+// `summary` without its tallies of problems by code: what they are for, naming the codes of
+// problems a budget left out, no summary that is not cut needs.
+std::string WithoutTallies(std::string_view summary);
 
 // `summary` cut to at most `max_tokens` tokens as `counter` counts them (`reserve` of them kept
 // free for what the caller appends after, such as the raw file's path). A summary that fits is

@@ -92,6 +92,34 @@ TEST_CASE("the summary's last line names the raw output, counts are filled in") 
   CHECK_FALSE(result->fallback.has_value());
 }
 
+TEST_CASE("a tally of problems by code is kept only when the budget cuts the summary") {
+  Fixture f;
+  auto shaper = std::make_shared<FakeShaper>("s", 0.9);
+  std::string summary =
+      "lint: failed — 40 problems\n… 40 problems by code: E501 20, W291 10, E302 6, F401 4\n";
+  for (int i = 1; i <= 40; ++i) {
+    StrAppend(&summary, "src/m", i, ".py:", i, ":1: E501 line too long (", 80 + i, " > 79 characters)\n");
+  }
+  shaper->summary = summary;
+  f.pipeline.Add(shaper);
+  const std::string output = Lines(2000);
+  // It fits (or there is no budget): every problem is there, the tally is not needed.
+  for (uint64_t budget : {uint64_t{8000}, uint64_t{0}}) {
+    auto fits = f.pipeline.Run(ShapeRequest{"lint", output, 1, "", budget}, f.raw);
+    REQUIRE(fits.ok());
+    CHECK(fits->summary.starts_with("lint: failed — 40 problems\nsrc/m1.py:1:1: E501 "));
+    CHECK(fits->summary.find(" by code: ") == std::string::npos);
+    CHECK(fits->summary.find("src/m40.py:40:1: E501 ") != std::string::npos);
+  }
+  // Cut: the tally names the codes of the problems left out.
+  auto cut = f.pipeline.Run(ShapeRequest{"lint", output, 1, "", 300}, f.raw);
+  REQUIRE(cut.ok());
+  INFO(cut->summary);
+  CHECK(cut->budget_lines_left_out > 0);
+  CHECK(cut->summary.find("\n… 40 problems by code: E501 20, W291 10, E302 6, F401 4\n") !=
+        std::string::npos);
+}
+
 TEST_CASE("a shaper that fails shows the first 500 characters and says why") {
   Fixture f;
   auto broken = std::make_shared<FakeShaper>("broken", 0.9);
