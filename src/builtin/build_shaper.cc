@@ -1953,7 +1953,7 @@ bool IsSystemHeaderLocation(string_view line) {
 }
 
 // rustc's note that a lint warns by default ("   = note: `#[warn(unused_mut)]` (part of
-// `#[warn(unused)]`) on by default"), under the first warning of each lint.
+// `#[warn(unused)]`) on by default"), under the first warning of each lint: it names the lint.
 bool IsLintLevelNote(string_view line) {
   const string_view t = Strip(line);
   return Starts(t, "= note: `#[") && Ends(t, " on by default");
@@ -2450,9 +2450,12 @@ class Writer {
       string_view line = lines_[i];
       if (IsUnderlineOnly(line)) {
         Drop(i, Cat::kUnderline);  // the location gives the column
+      } else if (IsLintLevelNote(line)) {
+        // "= note: `#[warn(clippy::needless_range_loop)]` on by default", under the first
+        // warning of each lint: the lint's name, the only place it is printed but the link.
+        Emit(i);
       } else if (IsBlankLine(line) || drop_body ||
-                 (!error && (IsSourceEcho(line) || IsRustGutter(line) || IsLintLevelNote(line) ||
-                             IsDocsLinkNote(line)))) {
+                 (!error && (IsSourceEcho(line) || IsRustGutter(line) || IsDocsLinkNote(line)))) {
         // A warning's echo of the source and its labels, the change a suggestion makes to it
         // ("12 - old", "12 + new"): the file has it; its lint's level and documentation link.
         Drop(i, Cat::kDetail);

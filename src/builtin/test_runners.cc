@@ -22,7 +22,10 @@ std::string_view FramedTitle(std::string_view line, char frame) {
   if (line.size() < 7 || line[0] != frame || line.back() != frame) return {};
   size_t b = line.find_first_not_of(frame);
   size_t e = line.find_last_not_of(frame);
-  if (b == std::string_view::npos || b < 3 || line.size() - 1 - e < 3) return {};
+  if (b == std::string_view::npos) return {};
+  // pytest pads a title too long for the width with fewer: "== 47 failed, … in 0.45s ===",
+  // down to one on each side, always with a space between.
+  if ((b < 3 || line.size() - 1 - e < 3) && (line[b] != ' ' || line[e] != ' ')) return {};
   std::string_view inner = Trim(line.substr(b, e - b + 1));
   return inner;
 }

@@ -382,13 +382,15 @@ BlockLines SelectPytest(const std::vector<std::string_view>& detail) {
 // A googletest binary's banners, which ctest --output-on-failure shows for each failing test:
 // "Running main() from …", "Note: Google Test filter = …", "[==========] …", "[----------] …",
 // "[ RUN      ] …", "[  PASSED  ] 0 tests.", "[  FAILED  ] 1 test, listed below:", " 1 FAILED
-// TEST". The failure itself ("[  FAILED  ] Suite.Name (0 ms)") is not one of them.
+// TEST", and the lines of its tests that passed ("[       OK ] Suite.Name (0 ms)"). The failure
+// itself ("[  FAILED  ] Suite.Name (0 ms)") is not one of them.
 bool IsGtestFraming(std::string_view line) {
   const std::string_view t = Trim(line);
   if (t.starts_with("[==========] ") || t.starts_with("[----------] ") ||
       t.starts_with("[ RUN      ] ") || t.starts_with("[  PASSED  ] ") ||
       t.starts_with("Running main() from ") || t.starts_with("Note: Google Test filter = ") ||
-      t.starts_with("Note: Randomizing tests' orders")) {
+      t.starts_with("Note: Randomizing tests' orders") ||
+      t.starts_with("[       OK ] ")) {  // a test of the binary that passed
     return true;
   }
   if (t.starts_with("[  FAILED  ] ") && t.ends_with(", listed below:")) return true;

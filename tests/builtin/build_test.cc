@@ -601,9 +601,10 @@ TEST_CASE("build: cargo errors keep their blocks, same heading at another place 
   CHECK(Has(s, " --> src/main.rs:6:39"));
   CHECK(Has(s, " --> src/lib.rs:2:5"));
   CHECK(Has(s, "  |     ^^^ expected `i32`, found `&str`"));
-  // rustc's pointer to --explain and that a lint warns by default are asides, counted.
+  // rustc's pointer to --explain is an aside, counted; that a lint warns by default names the
+  // lint, and stays.
   CHECK_FALSE(Has(s, "For more information about this error, try `rustc --explain E0308`."));
-  CHECK_FALSE(Has(s, "  = note: `#[warn(unused_variables)]` (part of `#[warn(unused)]`) on by default"));
+  CHECK(Has(s, "  = note: `#[warn(unused_variables)]` (part of `#[warn(unused)]`) on by default"));
   CHECK(Has(s, "error: could not compile `rs` (bin \"rs\" test) due to 2 previous errors; 1 warning emitted"));
   CheckAccounting(kCargoFail, s);
   // A build failure of `cargo test` is this shaper's; its test results are not.
@@ -1191,7 +1192,9 @@ TEST_CASE("build: clippy's warnings without their suggested diffs and documentat
     CHECK_MESSAGE(!IsRustGutterForTest(line), "a source or diff line: " << line);
     CHECK_MESSAGE(line.find("for further information visit") == std::string_view::npos, line);
   }
+  // Each lint's name, printed once, under its first warning, stays.
   CHECK(Contains(s, "warning: unneeded `return` statement\n --> src/report.rs:9:5\n"
+                    "  = note: `#[warn(clippy::needless_return)]` on by default\n"
                     "help: remove `return`\n"));
   // The tool's last lines close the summary; nothing of the warnings is shown after them.
   CHECK(lines[lines.size() - 2] ==

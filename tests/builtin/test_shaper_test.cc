@@ -906,6 +906,23 @@ TEST_CASE("test shaper: pytest -vv's full diff keeps its changes with two unchan
   CHECK(Contains(s, "E         - 2.67\nE         ?    ^\nE         + 2.68\nE         ?    ^\n"));
 }
 
+TEST_CASE("test shaper: pytest's totals framed by fewer signs than usual are its totals") {
+  const std::string s = Shape("pytest tests tests_warnings tests_classes", 1,
+                              testing::ReadFixture("test", "pytest_three_dirs"));
+  INFO(s);
+  CHECK(s.starts_with("pytest: FAILED — 11 failed, 3 errors, 40 passed, 1 skipped (exit 1)\n"));
+  CHECK(Contains(s, "\n== 11 failed, 40 passed, 1 skipped, 1 xfailed, 7 warnings, 3 errors in "));
+}
+
+TEST_CASE("test shaper: a test binary's passing tests under ctest are counted, its failures shown") {
+  const std::string s = Shape("ctest --test-dir build --output-on-failure", 8,
+                              testing::ReadFixture("test", "ctest_binary_failing"));
+  INFO(s);
+  CHECK_FALSE(Contains(s, "[       OK ]"));
+  CHECK(Contains(s, "\n[  FAILED  ] PolygonArea.ClockwiseTriangle (0 ms)\n"));
+  CHECK(Contains(s, "lines of test binary banners omitted"));
+}
+
 TEST_CASE("test shaper: jest's coverage table printed right after the last failure is the coverage report, once") {
   const std::string s =
       Shape("npx jest --coverage", 1, testing::ReadFixture("test", "jest_coverage_failing"));
