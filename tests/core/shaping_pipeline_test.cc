@@ -178,6 +178,29 @@ TEST_CASE("renderMode raw from a shaper shows the raw output") {
   CHECK(result->shaper == "raw");
 }
 
+TEST_CASE("a failing run shown raw is preceded by its outcome, named by the tool and its subcommand") {
+  Fixture f;
+  auto raw = std::make_shared<FakeShaper>("raw", 0.9);
+  raw->mode = RenderMode::kRaw;
+  f.pipeline.Add(raw);
+  const std::string output = "short\n";
+  const std::pair<std::string, std::string> cases[] = {
+      {"go vet ./...", "go vet: FAILED (exit 2)"},
+      {"sudo cargo build --release", "cargo build: FAILED (exit 2)"},
+      {"npm run build -- --watch", "npm run build: FAILED (exit 2)"},
+      {"python3 -m pytest -q", "pytest: FAILED (exit 2)"},
+      {"./run.sh", "run.sh: FAILED (exit 2)"},
+  };
+  for (const auto& [command, outcome] : cases) {
+    auto result = f.pipeline.Run(ShapeRequest{command, output, 2, ""}, f.raw);
+    REQUIRE(result.ok());
+    CHECK(result->summary == outcome + "\n" + output);
+  }
+  // grep's exit 1 is an answer (nothing matched), not a failure.
+  auto grep = f.pipeline.Run(ShapeRequest{"grep -rn needle src", output, 1, ""}, f.raw);
+  CHECK(grep->summary == "grep: exit 1\n" + output);
+}
+
 TEST_CASE("when the raw output could not be stored nothing is elided") {
   Fixture f;
   f.pipeline.Add(std::make_shared<FakeShaper>("s", 0.9));
