@@ -233,6 +233,23 @@ std::string_view TrailingCode(std::string_view message, bool parens) {
   return code;
 }
 
+// The code that ends a wrapped message's last line: "expected "str")  [return-value]", or a
+// line of the code alone, "[no-untyped-def]" (mypy --pretty); empty when there is none.
+std::string_view WrappedCode(std::string_view line) {
+  const std::string_view t = Trim(line);
+  if (t.size() > 2 && t.front() == '[' && t.back() == ']') {
+    const std::string_view code = t.substr(1, t.size() - 2);
+    const bool letters = std::any_of(code.begin(), code.end(), [](char c) {
+      return std::isalpha(static_cast<unsigned char>(c));
+    });
+    const bool plain = std::all_of(code.begin(), code.end(), [](char c) {
+      return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_';
+    });
+    return letters && plain ? code : std::string_view();
+  }
+  return TrailingCode(line, false);
+}
+
 // javac's errors as Maven's compiler plugin prints them: "[ERROR] /w/src/main/java/shop/
 // Money.java:[19,66] cannot find symbol" (and "[WARNING] …:[12,5] [deprecation] …"), the level
 // the severity, "path:[line,col]" the location. javac's "  symbol: …" and "  location: …" lines
@@ -697,14 +714,45 @@ Parse ParseLint(const std::vector<std::string_view>& lines, bool known) {
       if (problem->end == i + 2) p.role[++i] = kDetail;
       continue;
     }
+    if (!p.problems.empty() && p.problems.back().end == i && p.problems.back().code.empty() &&
+        p.problems.back().line + 1 == i && line[0] != ' ' && line[0] != '\t') {
+      // mypy --pretty wraps a long message at the terminal's width, flush left, its code at
+      // the end of the last line: "shipcalc/orders.py:42: error: Incompatible return value
+      // type (got "int"," then "expected "str")  [return-value]". Up to two such lines.
+      size_t last = i;
+      while (last < i + 2 && last < lines.size() && WrappedCode(lines[last]).empty() &&
+             last + 1 < lines.size() && !lines[last + 1].empty() && lines[last + 1][0] != ' ' &&
+             !LocationOf(lines[last + 1]).first) {
+        ++last;
+      }
+      if (last < lines.size() && !LocationOf(lines[last]).first &&
+          !WrappedCode(lines[last]).empty()) {
+        p.problems.back().code = WrappedCode(lines[last]);
+        for (size_t k = i; k <= last; ++k) p.role[k] = kDetail;
+        p.problems.back().end = last + 1;
+        i = last;
+        continue;
+      }
+    }
     if (IsTotalsLine(line)) {
       p.role[i] = kTotals;
     } else if (IsFraming(line)) {
       p.role[i] = kFraming;
     } else if (!p.problems.empty() && p.problems.back().end == i &&
                (line[0] == ' ' || line[0] == '\t' || line[0] == '|' || IsDigit(line[0]))) {
-      // Under a problem, indented or a code frame's gutter: its detail.
-      p.role[i] = kDetail;
+      // Under a problem, indented or a code frame's gutter: its detail — but for an echo of
+      // the source with a caret line under it (mypy --pretty: "    return a + b", "    ^~~~"),
+      // which the location points at: counted.
+      const std::string_view t = Trim(line);
+      const bool carets = !t.empty() && t[0] == '^' &&
+                          t.find_first_not_of("^~.") == std::string_view::npos;
+      if (carets && i > p.problems.back().line + 1 && p.role[i - 1] == kDetail &&
+          (lines[i - 1][0] == ' ' || lines[i - 1][0] == '\t')) {
+        p.role[i - 1] = kFraming;
+        p.role[i] = kFraming;
+      } else {
+        p.role[i] = kDetail;
+      }
       p.problems.back().end = i + 1;
     }
   }

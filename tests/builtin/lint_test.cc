@@ -454,5 +454,21 @@ TEST_CASE("lint: a formatter's check names every file it would change, directory
   CHECK(Confidence(MakeLintShaper(), "./check.sh", "[warn] src/a.js\n[warn] src/b.js\n[warn] src/c.js\n") == 0);
 }
 
+TEST_CASE("lint: mypy --pretty's wrapped messages keep their codes, the source and carets under them are counted") {
+  const std::string s = Shape("mypy --strict --pretty inventory", Fixture("mypy-pretty-failing"), 1).summary;
+  INFO(s);
+  CHECK(s.starts_with("mypy: failed — 5 errors in 2 files (exit 1)\n"));
+  // The code alone on the message's last line, and at its end.
+  CHECK(Contains(s, "inventory/stock.py:15: error: Function is missing a type annotation \n"
+                    "[no-untyped-def]\n"));
+  CHECK(Contains(s, "inventory/stock.py:22: error: Incompatible return value type (got\n"
+                    "\"Optional[int]\", expected \"int\")  [return-value]\n"));
+  CHECK(Contains(s, "expected \"str\": \"int\"  [dict-item]\n"));
+  // The echo of the source and the carets under it: the location points there.
+  CHECK_FALSE(Contains(s, "return self.levels.get(sku)"));
+  CHECK_FALSE(Contains(s, "^~~~"));
+  CHECK(Contains(s, "\n… 10 detail lines omitted\n"));
+}
+
 }  // namespace
 }  // namespace plugline::builtin
