@@ -730,6 +730,21 @@ class Parser {
           Extend(i, Kind::kDiagBody);
           return true;
         }
+        // webpack 5 puts a blank line between a message and the paragraph under it ("BREAKING
+        // CHANGE: webpack < 5 used to include polyfills …", then the " @ ./src/a.js" trace):
+        // a block goes on past a blank line until its trace has been printed.
+        if (blank && p_.diags[static_cast<size_t>(open_)].style == Style::kWebpack &&
+            !WebpackTraced(p_.diags[static_cast<size_t>(open_)], i) &&
+            i + 1 < lines_.size() && !Trim(lines_[i + 1]).empty() &&
+            !Starts(lines_[i + 1], "ERROR in ") && !Starts(lines_[i + 1], "WARNING in ") &&
+            !Starts(lines_[i + 1], "webpack ") && !Starts(lines_[i + 1], "LOG from ") &&
+            !Starts(lines_[i + 1], "asset ") && !Starts(lines_[i + 1], "orphan modules ") &&
+            !Starts(lines_[i + 1], "runtime modules ") && !Starts(lines_[i + 1], "cacheable modules ") &&
+            !Starts(lines_[i + 1], "modules by ") && !Starts(lines_[i + 1], "./") &&
+            !(lines_[i + 1][0] >= '0' && lines_[i + 1][0] <= '9')) {  // "2 errors have …"
+          Extend(i, Kind::kDiagBody);
+          return true;
+        }
         break;
       case Mode::kList:
         if (!blank && Indented(line)) {
@@ -1151,6 +1166,14 @@ class Parser {
     } else {
       Plain(i, Kind::kChatter);
     }
+  }
+
+  // Whether webpack's block `d` printed its " @ ./src/index.js 2:0-50" trace before line `i`.
+  bool WebpackTraced(const Diag& d, size_t i) const {
+    for (size_t k = d.head + 1; k < i; ++k) {
+      if (Starts(lines_[k], " @ ")) return true;
+    }
+    return false;
   }
 
   // "ERROR in", "WARNING in" (webpack), "E: ", "W: ", "Err:" (apt).
@@ -2404,8 +2427,12 @@ class Writer {
     }
     Emit(d.head);
     if (show != Show::kFull) {
-      // rustc gives the location on the line after the heading: it goes with it.
-      const size_t arrow = d.style == Style::kRust ? RustArrow(lines_, d) : kNone;
+      // rustc gives the location on the line after the heading, webpack the message ("ERROR
+      // in ./src/a.js 3:0-14", then "Module not found: Error: Can't resolve 'x' in …"): it
+      // goes with it.
+      const size_t arrow = d.style == Style::kRust      ? RustArrow(lines_, d)
+                           : d.style == Style::kWebpack && d.head + 1 < d.end ? d.head + 1
+                                                                             : kNone;
       if (arrow != kNone) Emit(arrow);
       for (size_t i = d.head + 1; i < d.end; ++i) {
         // The labelled lines that say what it is about (javac's "  symbol:   variable total")
@@ -2446,8 +2473,10 @@ class Writer {
     while (body_end < d.end && p_.kinds[body_end] == Kind::kDiagBody) ++body_end;
     const bool drop_body = gutterless_echo(i, body_end);
     size_t body = 0;
+    bool past_paragraph = false;  // a blank line came after the first of the body
     for (; i < d.end && p_.kinds[i] == Kind::kDiagBody; ++i) {
       string_view line = lines_[i];
+      if (IsBlankLine(line) && i > d.head + 1) past_paragraph = true;
       if (IsUnderlineOnly(line)) {
         Drop(i, Cat::kUnderline);  // the location gives the column
       } else if (IsLintLevelNote(line)) {
@@ -2461,6 +2490,11 @@ class Writer {
         Drop(i, Cat::kDetail);
       } else if (IsLibraryFrame(line) || body >= body_cap) {
         dropped.push_back(i);
+      } else if (past_paragraph && line.size() >= 40 && !body_seen_.insert(line).second) {
+        // In a paragraph after the message's, a line a diagnostic shown before had word for
+        // word: a hint the tool prints after each (webpack's "BREAKING CHANGE: webpack < 5
+        // used to include polyfills …"). The message itself stays, however alike.
+        Drop(i, Cat::kRepeatedNote);
       } else {
         Emit(i);
         ++body;
@@ -2646,6 +2680,7 @@ class Writer {
   uint64_t underline_lines_ = 0;  // "      |   ^~~~" under source echoes
   uint64_t repeated_note_lines_ = 0;
   absl::flat_hash_set<string_view> notes_seen_;  // " note: <text>" of the notes shown
+  absl::flat_hash_set<string_view> body_seen_;   // the long lines of the bodies shown
   uint64_t hidden_warning_lines_ = 0, hidden_error_lines_ = 0;
   absl::flat_hash_map<string_view, uint64_t> hidden_keys_;
 };

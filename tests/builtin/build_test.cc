@@ -1085,6 +1085,24 @@ TEST_CASE("build: match confidences") {
         0.85);
 }
 
+TEST_CASE("build: webpack's errors past the first ones keep their message, the polyfill paragraph is shown once") {
+  const std::string output = testing::ReadFixture("build", "webpack-node-core-failing");
+  REQUIRE(!output.empty());
+  const std::string s = Shape("npx webpack", output, 1);
+  INFO(s);
+  CHECK(Header(s) == "webpack: failed — 24 errors in 8 files (exit 1)");
+  // Every error keeps the module it could not resolve, the heading shown alone too.
+  for (std::string_view module : {"zlib", "fs", "path", "crypto", "http", "stream", "os", "url"}) {
+    CHECK(Contains(s, StrCat("Can't resolve '", module, "' in")));
+  }
+  CHECK(Contains(s, "ERROR in ./src/upload.js 3:14-27\nModule not found: Error: Can't resolve 'fs' in"));
+  // The paragraph webpack prints under each, after a blank line, is part of the error, and
+  // shown once.
+  const std::string breaking = "BREAKING CHANGE: webpack < 5 used to include polyfills";
+  CHECK(s.find(breaking) != std::string::npos);
+  CHECK(s.find(breaking) == s.rfind(breaking));
+}
+
 TEST_CASE("build: javac's errors past the first ones keep the symbol each names on its own lines") {
   // javac run by a build tool (here as if by make): the real output of tests/fixtures/lint.
   const std::string output = testing::ReadFixture("lint", "javac-many");
