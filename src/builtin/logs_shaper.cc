@@ -2,7 +2,8 @@
 //
 // Recognizes lines that start with a timestamp (ISO 8601 and its "2026/11/29 20:12:01" and
 // "2026-11-29 20:12:01,123 UTC" variants, syslog/journalctl "Nov 29 20:12:01", ctime "[Sun Nov 29
-// 20:12:01 2026]" (Apache error log, dmesg -T), common-log "[29/Nov/2026:20:12:01 +0000]",
+// 20:12:01 2026]" (Apache error log, dmesg -T), common-log "[29/Nov/2026:20:12:01 +0000]" (and
+// Python http.server's "[04/Dec/2026 23:02:33]"),
 // java.util.logging "Nov 29, 2026 8:12:01 PM", logcat "11-29 20:12:01.123", a bare "20:12:01",
 // dmesg "[  12.345678]", epoch seconds or milliseconds, glog/klog "E1129 20:12:01.123456"), also
 // after a docker compose "web-1  | " prefix; levels among the first words after the timestamp
@@ -250,11 +251,13 @@ size_t CtimeAt(std::string_view s, size_t i) {
   return DigitsAt(s, CharAt(s, j, ' '), 4);
 }
 
-// "29/Nov/2026:20:12:01 +0000" (common log format).
+// "29/Nov/2026:20:12:01 +0000" (common log format), and "04/Dec/2026 23:02:33" (Python's
+// http.server, which writes it with a space and no zone).
 size_t CommonLogAt(std::string_view s, size_t i) {
   size_t j = DigitsAt(s, i, 2);
   j = DigitsAt(s, CharAt(s, MonthAt(s, CharAt(s, j, '/')), '/'), 4);
-  j = TimeAt(s, CharAt(s, j, ':'), true);
+  const size_t colon = CharAt(s, j, ':');
+  j = TimeAt(s, colon != npos ? colon : CharAt(s, j, ' '), true);
   if (j == npos) return npos;
   return ZoneAt(s, j);
 }
@@ -708,6 +711,14 @@ bool IsExceptionLine(std::string_view s) {
   return name.ends_with("Error") || name.ends_with("Exception");
 }
 
+// A line of a traceback in a log, between its entries: indented (a frame), or a traceback's
+// first or last line ("Traceback (most recent call last):", "KeyError: 'x'").
+bool IsTraceLine(std::string_view line, const LineInfo& li) {
+  return li.kind == Kind::kContinuation && li.ts.empty() && !line.empty() &&
+         (line.front() == ' ' || line.front() == '\t' || line.starts_with("Traceback (") ||
+          IsExceptionLine(line));
+}
+
 // "web-1  | msg" (docker compose): where the message starts, or 0.
 size_t ComposePrefix(std::string_view s) {
   size_t bar = s.substr(0, 66).find("| ");
@@ -1089,11 +1100,7 @@ class LogsShaper final : public core::Shaper {
       LineInfo li = Classify(line);
       if (li.kind == Kind::kBlank) continue;
       ++nonblank;
-      if (li.kind == Kind::kContinuation && li.ts.empty() &&
-          (line.front() == ' ' || line.front() == '\t' || line.starts_with("Traceback (") ||
-           IsExceptionLine(line))) {
-        ++traces;
-      }
+      if (IsTraceLine(line, li)) ++traces;
       if (li.kind == Kind::kAccess) {
         ++access;
       } else if (li.json) {
@@ -1152,14 +1159,17 @@ class LogsShaper final : public core::Shaper {
       return core::ShapeOutput{"", RenderMode::kRaw};
     }
     std::vector<LineInfo> info(n);
-    size_t nonblank = 0, starts = 0;
+    size_t nonblank = 0, starts = 0, traces = 0;
     for (size_t i = 0; i < n; ++i) {
       info[i] = Classify(lines[i]);
       if (info[i].kind != Kind::kBlank) ++nonblank;
       if (info[i].kind == Kind::kEntry || info[i].kind == Kind::kAccess) ++starts;
+      if (IsTraceLine(lines[i], info[i])) ++traces;
     }
     SummaryWriter out(&lines);
-    if (starts == 0 || starts * 10 < nonblank * 4) {
+    // A log whose entries carry long tracebacks is read as Match reads it: most lines theirs.
+    const bool with_traces = starts >= 3 && (starts + traces) * 10 >= nonblank * 7;
+    if (starts == 0 || (starts * 10 < nonblank * 4 && !with_traces)) {
       // Not a log this shaper can read: claim nothing about it.
       std::string tool = ToolName(context.command);
       std::string note = ExitNote(context.exit_code);
@@ -1291,11 +1301,21 @@ class LogsShaper final : public core::Shaper {
         }
         // A traceback through other code is another failure, whatever its first and last
         // lines say: its frames count, masked (Go's pointers, the line numbers).
-        const bool traceback_entry = e.cat == Cat::kError && e.end - e.begin > 2;
+        const bool traceback_entry =
+            (e.cat == Cat::kError || e.cat == Cat::kProblem) && e.end - e.begin > 2;
         for (size_t i = e.begin + 1; traceback_entry && i + 1 < e.end; ++i) {
           if (!IsTraceFrame(lines[i].substr(ComposePrefix(lines[i])))) continue;
           hasher.Add('\x02');
           MaskInto(lines[i], hasher);
+        }
+        // And so is another exception, when the entry's last line is not it (Python's
+        // http.server closes its report with a line of dashes): "ValueError: …" after
+        // "ZeroDivisionError: …" is no repeat.
+        for (size_t i = e.end; traceback_entry && i-- > e.begin + 1;) {
+          if (!IsExceptionLine(lines[i].substr(ComposePrefix(lines[i])))) continue;
+          hasher.Add('\x03');
+          LineKey(lines[i], info[i].ts, hasher);
+          break;
         }
         shape = hasher.Finish();
         // An error with a traceback is told from another by its paths: "Exception on

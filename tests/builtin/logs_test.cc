@@ -654,6 +654,38 @@ TEST_CASE("logs: Django's 500s, each named: shown with its traceback, or listed 
   CHECK(summary.find(" failed requests among them at: ") != std::string::npos);
 }
 
+TEST_CASE("logs: Python's http.server request lines are access lines, and its tracebacks of other exceptions are not repeats") {
+  // BaseHTTPRequestHandler's line: "127.0.0.1 - - [04/Dec/2026 23:02:33] "GET / HTTP/1.1" 200 -"
+  // (the time after a space, no zone); socketserver's report of an exception in a handler,
+  // between two lines of dashes.
+  std::string out;
+  auto report = [&](int port, std::string_view line, std::string_view exception) {
+    StrAppend(&out, "----------------------------------------\n",
+              "Exception occurred during processing of request from ('127.0.0.1', ", port, ")\n",
+              "Traceback (most recent call last):\n",
+              "  File \"/usr/lib/python3.11/socketserver.py\", line 691, in process_request_thread\n",
+              "    self.finish_request(request, client_address)\n",
+              "  File \"/srv/app.py\", line ", line, ", in do_GET\n",
+              "    return self._send(200, handle(self.path))\n", exception, "\n",
+              "----------------------------------------\n");
+  };
+  for (int i = 0; i < 40; ++i) {
+    StrAppend(&out, "127.0.0.1 - - [04/Dec/2026 23:02:", 10 + i % 40, "] \"GET /orders/", i,
+              " HTTP/1.1\" 200 -\n");
+    if (i % 10 == 3) report(49000 + i, "36", "ZeroDivisionError: division by zero");
+    if (i % 10 == 7) report(49000 + i, "23", "ValueError: invalid literal for int() with base 10: 'abc'");
+  }
+  const auto s = Shape("cat server.log", out);
+  CheckVerbatim(s, out);
+  REQUIRE(!s.empty());
+  CHECK(s[0].starts_with("log: "));
+  CHECK(s[0].find("40 requests by status: 40 × 200") != std::string::npos);
+  std::string summary;
+  for (const std::string& line : s) StrAppend(&summary, line, "\n");
+  CHECK(summary.find("ZeroDivisionError: division by zero\n") != std::string::npos);
+  CHECK(summary.find("ValueError: invalid literal for int() with base 10: 'abc'\n") != std::string::npos);
+}
+
 TEST_CASE("logs: Celery's level is the word before its process: ERROR/MainProcess") {
   std::string out;
   for (int i = 0; i < 30; ++i) {
