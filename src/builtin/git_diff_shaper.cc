@@ -20,6 +20,7 @@
 #include <cstring>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
 #include "builtin/builtin_shapers.h"
 #include "builtin/common.h"
 #include "core/strings.h"
@@ -229,7 +230,7 @@ std::string PlusMinus(uint64_t added, uint64_t removed) {
 
 // ---- The command ------------------------------------------------------------------------------
 
-enum class Sub { kNone, kDiff, kShow, kLog, kStatus, kMerge };
+enum class Sub { kNone, kDiff, kShow, kLog, kStatus, kMerge, kBlame };
 
 struct GitCommand {
   std::string label;  // "git diff", "diff", "" when the command is no diff/log/status tool
@@ -292,6 +293,8 @@ GitCommand ParseCommand(std::string_view command) {
       cmd.label = StrCat("git stash ", args[i + 1]);
       return cmd;
     }
+  } else if (sub == "blame" || sub == "annotate") {
+    cmd.sub = Sub::kBlame;
   } else if (sub == "status") {
     cmd.sub = Sub::kStatus;
     for (size_t j = i + 1; j < args.size(); ++j) {
@@ -917,6 +920,7 @@ class GitDiffShaper final : public core::Shaper {
       return core::ShapeOutput{StrCat(cmd.label, ": ", what, "\n"), RenderMode::kSummary};
     }
     if (cmd.sub == Sub::kMerge) return ShapeMerge(cmd, lines, note);
+    if (cmd.sub == Sub::kBlame) return ShapeBlame(cmd, lines, note);
     bool status = cmd.sub == Sub::kStatus || (cmd.sub == Sub::kNone && LooksLikeLongStatus(lines));
     if (status) {
       std::optional<std::string> shaped =
@@ -1002,6 +1006,46 @@ class GitDiffShaper final : public core::Shaper {
     }
     out.Omitted(merged, "\"Auto-merging\" line", "\"Auto-merging\" lines");
     out.Omitted(progress, "fetch progress line", "fetch progress lines");
+    return core::ShapeOutput{out.Take(), RenderMode::kSummary};
+  }
+
+  // git blame: a line per source line, "a1b2c3d4 (Ann Lee 2026-11-29 14:02:11 +0100 12) code"
+  // ("^a1b2c3d" a boundary commit, "0000000" not committed yet, a file name before the
+  // parenthesis with -C or --show-name). Every commit stays: the first line of each run of
+  // lines from one commit is kept, the rest counted (their lines' numbers are in those kept).
+  // Up to kBlameRaw lines, or lines not read as blame: as printed.
+  static constexpr size_t kBlameRaw = 40;
+  static core::ShapeOutput ShapeBlame(const GitCommand& cmd,
+                                      const std::vector<std::string_view>& lines,
+                                      const std::string& note) {
+    auto hash_of = [](std::string_view line) -> std::string_view {
+      const size_t start = line.starts_with("^") ? 1 : 0;
+      const size_t run = HexRun(line, start);
+      if (run < 7 || (start + run < line.size() && line[start + run] != ' ')) return {};
+      return line.substr(start, run);
+    };
+    size_t blamed = 0;
+    for (std::string_view line : lines) blamed += hash_of(line).empty() ? 0 : 1;
+    if (lines.size() <= kBlameRaw || blamed * 10 < lines.size() * 9) {
+      return core::ShapeOutput{"", RenderMode::kRaw};
+    }
+    SummaryWriter out(&lines);
+    absl::flat_hash_set<std::string_view> commits;
+    std::vector<size_t> kept;
+    std::string_view previous;
+    for (size_t i = 0; i < lines.size(); ++i) {
+      const std::string_view hash = hash_of(lines[i]);
+      commits.insert(hash);
+      if (hash != previous || hash.empty()) kept.push_back(i);
+      previous = hash;
+    }
+    out.Header(StrCat(cmd.label, ": ", note.empty() ? "" : StrCat(note, ", "),
+                      Plural(lines.size(), "line", "lines"), " from ",
+                      Plural(commits.size(), "commit", "commits"), ", ",
+                      Plural(kept.size(), "run", "runs"), " of lines from one commit"));
+    for (size_t i : kept) out.Line(lines[i]);
+    out.Omitted(out.UnaccountedLines(), "more line of the commit of the line above it",
+                "more lines of the commit of the line above them");
     return core::ShapeOutput{out.Take(), RenderMode::kSummary};
   }
 

@@ -9,9 +9,12 @@
 #include "builtin/common.h"
 #include "core/strings.h"
 #include "core/text.h"
+#include "test_util.h"
 
 namespace plugline::builtin {
 namespace {
+
+using testing::Contains;
 
 double Confidence(std::string_view command, std::string_view output) {
   auto shaper = MakeGitDiffShaper();
@@ -453,6 +456,25 @@ TEST_CASE("git-diff: a merge, rebase or stash pop keeps every conflict, error an
                                   "\tsrc/a.c\nPlease commit your changes or stash them before you merge.\nAborting\n", 1);
   CHECK(dirty.starts_with("git stash pop: FAILED (exit 1)\nerror: Your local changes"));
   CHECK(dirty.find("\n\tsrc/a.c\n") != std::string::npos);
+}
+
+TEST_CASE("git-diff: git blame keeps every commit, by the first line of each run of lines from it") {
+  const std::string output = testing::ReadFixture("git-diff", "blame");
+  REQUIRE(!output.empty());
+  const auto shaper = MakeGitDiffShaper();
+  core::ShapeContext ctx{"git --no-pager blame src/http.c", 0, output.size(),
+                         core::CountLines(output), "/s/outputs/a.log"};
+  auto shaped = shaper->Shape(output, ctx);
+  REQUIRE(shaped.ok());
+  const std::string& s = shaped->summary;
+  INFO(s);
+  CHECK(s.starts_with("git blame: 83 lines from 4 commits, 12 runs of lines from one commit\n"));
+  for (std::string_view hash : {"0ba31298 (", "35275b40 (", "91842e26 (", "c6464f8e ("}) {
+    CHECK(Contains(s, hash));
+  }
+  // A run's first line, as printed; the others counted.
+  CHECK(Contains(s, "\n0ba31298 (Alice Martin 2024-03-07 13:27:32 +0100  1) #include \"http.h\"\n"));
+  CHECK(Contains(s, "\n… 71 more lines of the commit of the line above them omitted\n"));
 }
 
 }  // namespace
