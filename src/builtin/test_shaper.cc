@@ -958,7 +958,19 @@ class TestShaper final : public core::Shaper {
       std::string line = StrCat(runner, ": passed");
       if (!counts.empty()) StrAppend(&line, " — ", counts);
       if (report.totals.size() <= 8) {
-        for (std::string_view totals : report.totals) StrAppend(&line, " · ", Unframe(totals));
+        for (std::string_view totals : report.totals) {
+          // A line that counts no test adds nothing to the counts: cargo's "test result: ok. 0
+          // passed; 0 failed; …; finished in 0.00s" of a crate without tests, jest's "Ran all
+          // test suites.".
+          std::string_view t = Unframe(totals);
+          t = t.substr(0, std::min(t.size(), t.find("finished in")));
+          if (t.find_first_of("123456789") == std::string_view::npos &&
+              (t.find("0 passed") != std::string_view::npos ||
+               t.find_first_of("0") == std::string_view::npos)) {
+            continue;
+          }
+          StrAppend(&line, " · ", Unframe(totals));
+        }
       }
       out.Header(line);
       WriteCoverage(CoverageReport(lines), out);

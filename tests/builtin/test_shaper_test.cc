@@ -923,6 +923,25 @@ TEST_CASE("test shaper: a test binary's passing tests under ctest are counted, i
   CHECK(Contains(s, "lines of test binary banners omitted"));
 }
 
+TEST_CASE("test shaper: a passing cargo test's header leaves out the totals of crates without tests") {
+  std::string output;
+  for (const auto& [name, n] : std::vector<std::pair<std::string, int>>{
+           {"src/lib.rs (target/debug/deps/core-1)", 14}, {"src/main.rs (target/debug/deps/cli-2)", 0},
+           {"tests/api.rs (target/debug/deps/api-3)", 3}}) {
+    StrAppend(&output, "     Running ", name, "\n\nrunning ", n, n == 1 ? " test\n" : " tests\n");
+    for (int i = 0; i < n; ++i) StrAppend(&output, "test t", i, " ... ok\n");
+    StrAppend(&output, "\ntest result: ok. ", n, " passed; 0 failed; 0 ignored; 0 measured; 0 filtered "
+              "out; finished in 0.00s\n\n");
+  }
+  StrAppend(&output, "   Doc-tests core\n\nrunning 0 tests\n\ntest result: ok. 0 passed; 0 failed; 0 "
+            "ignored; 0 measured; 0 filtered out; finished in 0.00s\n\n");
+  const std::string s = Shape("cargo test", 0, output);
+  INFO(s);
+  CHECK(s.starts_with("cargo test: passed — 17 passed · test result: ok. 14 passed; 0 failed; 0 "
+                      "ignored; 0 measured; 0 filtered out; finished in 0.00s · test result: ok. 3 "
+                      "passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s\n"));
+}
+
 TEST_CASE("test shaper: jest's coverage table printed right after the last failure is the coverage report, once") {
   const std::string s =
       Shape("npx jest --coverage", 1, testing::ReadFixture("test", "jest_coverage_failing"));
