@@ -1035,7 +1035,7 @@ class GitDiffShaper final : public core::Shaper {
     std::string_view previous;
     for (size_t i = 0; i < lines.size(); ++i) {
       const std::string_view hash = hash_of(lines[i]);
-      commits.insert(hash);
+      if (!hash.empty()) commits.insert(hash);
       if (hash != previous || hash.empty()) kept.push_back(i);
       previous = hash;
     }

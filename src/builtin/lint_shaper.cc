@@ -207,6 +207,19 @@ size_t CopLength(std::string_view s) {
   return colon;
 }
 
+// What a code between brackets or parentheses can be: letters, digits, "-", "_", "/", "." —
+// and a letter: a measure such as RuboCop's "[125/100]" is no code.
+bool IsCodeText(std::string_view code) {
+  if (code.empty() || code.size() > 60) return false;
+  bool letter = false;
+  for (char c : code) {
+    const auto u = static_cast<unsigned char>(c);
+    if (!(std::isalnum(u) || c == '-' || c == '_' || c == '/' || c == '.')) return false;
+    letter = letter || std::isalpha(u);
+  }
+  return letter;
+}
+
 // A code at the end of a message: "  [type-arg]", " [SC2086]", " (line-too-long)",
 // " (reportMissingImports)", " (ST1023)". Parentheses only when `parens`.
 std::string_view TrailingCode(std::string_view message, bool parens) {
@@ -218,19 +231,7 @@ std::string_view TrailingCode(std::string_view message, bool parens) {
   const size_t at = message.rfind(open);
   if (at == std::string_view::npos || at == 0 || message[at - 1] != ' ') return {};
   const std::string_view code = message.substr(at + 1, message.size() - at - 2);
-  if (code.empty() || code.size() > 60) return {};
-  // A measure such as RuboCop's "[125/100]" is no code: a code has a letter.
-  if (std::none_of(code.begin(), code.end(),
-                   [](char c) { return std::isalpha(static_cast<unsigned char>(c)); })) {
-    return {};
-  }
-  for (char c : code) {
-    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '/' ||
-          c == '.')) {
-      return {};
-    }
-  }
-  return code;
+  return IsCodeText(code) ? code : std::string_view();
 }
 
 // The code that ends a wrapped message's last line: "expected "str")  [return-value]", or a
@@ -239,13 +240,7 @@ std::string_view WrappedCode(std::string_view line) {
   const std::string_view t = Trim(line);
   if (t.size() > 2 && t.front() == '[' && t.back() == ']') {
     const std::string_view code = t.substr(1, t.size() - 2);
-    const bool letters = std::any_of(code.begin(), code.end(), [](char c) {
-      return std::isalpha(static_cast<unsigned char>(c));
-    });
-    const bool plain = std::all_of(code.begin(), code.end(), [](char c) {
-      return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_';
-    });
-    return letters && plain ? code : std::string_view();
+    return IsCodeText(code) ? code : std::string_view();
   }
   return TrailingCode(line, false);
 }

@@ -81,6 +81,11 @@ struct RunnerGuess {
 };
 RunnerGuess GuessRunner(std::string_view command, std::string_view output);
 
+// istanbul's text coverage table (jest, vitest, nyc, c8): its heading, "File | % Stmts | …"
+// (trimmed), and its rules of "-" and "|" around it.
+bool IsCoverageTableHeading(std::string_view t);
+bool IsTableRule(std::string_view t);
+
 // Parses with the given runner's rules.
 TestReport ParseTestOutput(TestRunner runner, const std::vector<std::string_view>& lines);
 

@@ -422,11 +422,10 @@ void ParseJest(const std::vector<std::string_view>& lines, TestReport& report) {
       current = &report.failures.back();
       continue;
     }
-    if (current != nullptr && t.starts_with("File ") && t.find("| % Stmts") != std::string_view::npos) {
+    if (current != nullptr && IsCoverageTableHeading(t)) {
       // --coverage prints its table after the last failure, with nothing between: the table
       // (kept as the coverage report) ends the failure, with the rule above its heading.
-      if (!current->detail.empty() &&
-          Trim(current->detail.back()).find_first_not_of("-|") == std::string_view::npos) {
+      if (!current->detail.empty() && IsTableRule(Trim(current->detail.back()))) {
         current->detail.pop_back();
       }
       CloseFailure(report, current);
@@ -2351,6 +2350,15 @@ void ParseDoctest(const std::vector<std::string_view>& lines, TestReport& report
 }
 
 }  // namespace
+
+bool IsCoverageTableHeading(std::string_view t) {
+  return t.starts_with("File ") && t.find("| % Stmts") != std::string_view::npos;
+}
+
+bool IsTableRule(std::string_view t) {
+  return t.size() >= 10 && t.find_first_not_of("-|+ ") == std::string_view::npos &&
+         t.find('-') != std::string_view::npos;
+}
 
 std::string_view RunnerName(TestRunner runner) {
   switch (runner) {

@@ -149,14 +149,16 @@ struct BlockLines {
 constexpr size_t kDiffContext = 2;
 void TrimDiffContext(BlockLines& block) {
   std::vector<std::string_view>& kept = block.kept;
-  // The column of a change mark after the "E", or npos.
+  // The column of a change mark after the "E" ("- ", "+ ", "? ", or a "?" that ends the
+  // line), or npos.
   auto mark_at = [](std::string_view line) -> size_t {
-    if (!line.starts_with("E ")) return std::string_view::npos;
-    const size_t c = line.find_first_not_of(' ', 1);
-    if (c == std::string_view::npos || c + 1 >= line.size() || line[c + 1] != ' ') {
-      return c == std::string_view::npos || line[c] != '?' ? std::string_view::npos : c;
-    }
-    return line[c] == '-' || line[c] == '+' || line[c] == '?' ? c : std::string_view::npos;
+    const size_t c = line.starts_with("E ") ? line.find_first_not_of(' ', 1) : std::string_view::npos;
+    if (c == std::string_view::npos) return c;
+    const bool last = c + 1 == line.size();
+    const bool marked = (line[c] == '?' && last) ||
+                        ((line[c] == '-' || line[c] == '+' || line[c] == '?') && !last &&
+                         line[c + 1] == ' ');
+    return marked ? c : std::string_view::npos;
   };
   std::vector<std::string_view> out;
   std::vector<std::pair<size_t, uint64_t>> gaps;
@@ -822,10 +824,6 @@ struct Coverage {
   std::vector<std::string_view> lines;
   uint64_t rows_left = 0;
 };
-bool IsTableRule(std::string_view t) {
-  return t.size() >= 10 && t.find_first_not_of("-|+ ") == std::string_view::npos &&
-         t.find('-') != std::string_view::npos;
-}
 Coverage CoverageReport(const std::vector<std::string_view>& lines) {
   Coverage c;
   size_t rows = 0;
@@ -852,7 +850,7 @@ Coverage CoverageReport(const std::vector<std::string_view>& lines) {
       }
       continue;
     }
-    if (t.starts_with("File ") && t.find("| % Stmts") != std::string_view::npos) {
+    if (IsCoverageTableHeading(t)) {
       // istanbul: the rule above the heading, then to the end of the table.
       if (i > 0 && IsTableRule(Trim(lines[i - 1]))) c.lines.push_back(lines[i - 1]);
       c.lines.push_back(lines[i]);
