@@ -53,12 +53,16 @@ void AppendShapeOfMessage(std::string_view message, std::string* key, Fillers* f
   while (i < message.size()) {
     const char c = message[i];
     // Only these can start a name or a number.
-    if (c != '\'' && c != '"' && c != '`' && c != '\xE2' && !IsDigit(c)) {
+    // A minus sign goes with its number ("Encode(-42, 2)"), not one inside a word ("utf-8").
+    const bool sign = c == '-' && i + 1 < message.size() && IsDigit(message[i + 1]) &&
+                      (i == 0 || (!IsWordByte(message[i - 1]) && message[i - 1] != '.' &&
+                                  message[i - 1] != '-'));
+    if (c != '\'' && c != '"' && c != '`' && c != '\xE2' && !IsDigit(c) && !sign) {
       ++i;
       continue;
     }
-    size_t end = QuotedEnd(message, i);
-    if (end == 0) end = NumberEnd(message, i);
+    size_t end = sign ? NumberEnd(message, i + 1) : QuotedEnd(message, i);
+    if (end == 0 && !sign) end = NumberEnd(message, i);
     if (end == 0) {
       ++i;
       continue;

@@ -34,8 +34,8 @@
 
 namespace plugline::builtin {
 
-// A message with each quoted name ('x', "x", `x`, ‘x’, “x”) and each number masked; `fillers`
-// are what was masked, in order (views into the message).
+// A message with each quoted name ('x', "x", `x`, ‘x’, “x”) and each number (with its minus
+// sign) masked; `fillers` are what was masked, in order (views into the message).
 using Fillers = absl::InlinedVector<std::string_view, 2>;
 struct MessageShape {
   std::string key;

@@ -8,10 +8,13 @@
 // results the shaper says nothing about tests and keeps the head, the tail and the error lines.
 #include <algorithm>
 #include <cctype>
+#include <optional>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
 #include "builtin/builtin_shapers.h"
 #include "builtin/common.h"
+#include "builtin/diagnostic_groups.h"
 #include "builtin/test_report.h"
 #include "core/strings.h"
 #include "core/shaping_pipeline.h"
@@ -140,6 +143,10 @@ struct BlockLines {
   uint64_t explanations = 0;  // pytest's nested explanations of a value (IsNestedExplanation)
   // Unchanged lines of a diff far from its changes, left out before kept[at]: (at, count).
   std::vector<std::pair<size_t, uint64_t>> diff_gaps;
+  // Sibling subtests that failed alike (FoldAlikeSubtests): the lists of the others, written
+  // before kept[at]: (at, the group's first subtest).
+  std::optional<DiagnosticGroups> subtests;
+  std::vector<std::pair<size_t, size_t>> subtest_lists;
 };
 
 // pytest's diff of two values ("E         - \"User 71\"", "E         + \"User 17\"", "E       ?
@@ -587,16 +594,111 @@ bool NamesFailedTest(std::string_view line) {
   return t.starts_with("--- FAIL: ") || t.starts_with("not ok ") || t.starts_with("[  FAILED  ] ");
 }
 
+// Subtests of one test that failed alike: go's table-driven tests print a heading and one
+// message per case ("    --- FAIL: TestRoundTrip/base2/n=-1 (0.00s)", then "codec_test.go:16:
+// Decode(Encode(-1, 2)) = 0"), the message the same but for its values. Of kFoldSubtests or
+// more siblings whose messages come from one place and differ only in names and numbers, the
+// first stays as printed; the others are listed after it by their full names, each with the
+// values it differs in (DiagnosticGroups): "… 35 more subtests failing like it, names
+// differing, at: TestRoundTrip/base2/n=-42 42 2; …". A subtest with more than one line under
+// its heading stays as printed.
+constexpr size_t kFoldSubtests = 3;
+// "    --- FAIL: TestRoundTrip/base2/n=-1 (0.00s)", "=== RUN   TestRoundTrip/base2/n=-1": the
+// subtest's full name.
+std::string_view SubtestName(std::string_view line) {
+  std::string_view t = Trim(line);
+  t = Trim(t.substr(t.starts_with("=== RUN ") ? 8 : 10));
+  return t.substr(0, t.find(" ("));
+}
+void FoldAlikeSubtests(BlockLines& block) {
+  std::vector<std::string_view>& kept = block.kept;
+  struct Entry {
+    size_t at;  // its heading in kept
+    std::string kind;
+  };
+  std::vector<Entry> entries;
+  for (size_t i = 0; i + 1 < kept.size(); ++i) {
+    const std::string_view t = Trim(kept[i]);
+    if (!t.starts_with("--- FAIL: ") && !t.starts_with("=== RUN ")) continue;
+    const size_t indent = Indent(kept[i]);
+    const std::string_view message = Trim(kept[i + 1]);
+    // One line under it: the line after is not further in, or is the next result.
+    auto result = [](std::string_view line) {
+      return Trim(line).starts_with("--- ") || Trim(line).starts_with("=== ");
+    };
+    if (Indent(kept[i + 1]) <= indent || message.empty() || result(kept[i + 1]) ||
+        (i + 2 < kept.size() && Indent(kept[i + 2]) > indent && !result(kept[i + 2]))) {
+      continue;
+    }
+    // Where it failed ("codec_test.go:16:") is its first word, and part of its kind.
+    const std::string_view place = message.substr(0, message.find(' '));
+    if (!place.ends_with(":")) continue;
+    entries.push_back({i, StrCat(indent, " ", place)});
+  }
+  if (entries.size() < kFoldSubtests) return;
+  DiagnosticGroups groups;
+  absl::flat_hash_set<std::string_view> named;
+  for (const Entry& e : entries) {
+    const std::string_view name = SubtestName(kept[e.at]);
+    const std::string_view message = Trim(kept[e.at + 1]);
+    groups.Add(e.kind, "subtests failing like it", message.substr(message.find(' ') + 1), name);
+    if (Trim(kept[e.at]).starts_with("=== RUN ")) named.insert(name);
+  }
+  std::vector<bool> drop(kept.size(), false);
+  // With -v, each subtest's messages come under its "=== RUN" line and its result later, in
+  // its parent's list ("    --- FAIL: TestRoundTrip/base2/n=-1 (0.00s)", nothing under it):
+  // a result naming a subtest shown or listed with its messages is counted.
+  for (size_t i = 0; i < kept.size() && !named.empty(); ++i) {
+    if (Trim(kept[i]).starts_with("--- FAIL: ") && named.contains(SubtestName(kept[i])) &&
+        (i + 1 == kept.size() || Indent(kept[i + 1]) <= Indent(kept[i]))) {
+      drop[i] = true;
+      ++block.marks;
+    }
+  }
+  std::vector<std::pair<size_t, size_t>> lists;  // (the leader's heading in kept, its index)
+  for (size_t k = 0; k < entries.size(); ++k) {
+    const size_t leader = groups.LeaderOf(k);
+    if (groups.Followers(leader) + 1 < kFoldSubtests) continue;
+    if (leader == k) {
+      lists.emplace_back(entries[k].at + 2, k);
+    } else {
+      drop[entries[k].at] = drop[entries[k].at + 1] = true;
+    }
+  }
+  if (lists.empty()) return;  // (a result under -v is named again only when others are listed)
+  std::vector<std::string_view> folded;
+  size_t list = 0;
+  for (size_t i = 0; i <= kept.size(); ++i) {
+    while (list < lists.size() && lists[list].first == i) {
+      block.subtest_lists.emplace_back(folded.size(), lists[list++].second);
+    }
+    if (i < kept.size() && !drop[i]) folded.push_back(kept[i]);
+  }
+  kept = std::move(folded);
+  block.subtests = std::move(groups);
+}
+
 // A failure's block: its essential lines, capped in length (the head, the user-code
 // locations and key lines of the middle, and the tail), with what was left out counted.
 void WriteBlock(const std::vector<std::string_view>& detail, TestRunner runner,
                 SummaryWriter& out) {
   BlockLines block = runner == TestRunner::kPytest ? SelectPytest(detail) : SelectGeneric(detail);
+  if (block.diff_gaps.empty()) FoldAlikeSubtests(block);
   const std::vector<std::string_view>& kept = block.kept;
+  // The lists of alike subtests due before kept[i], written once each.
+  size_t next_list = 0;
+  auto lists_before = [&](size_t i) {
+    for (; next_list < block.subtest_lists.size() && block.subtest_lists[next_list].first <= i;
+         ++next_list) {
+      block.subtests->WriteFollowers(block.subtest_lists[next_list].second, out,
+                                     [](size_t) { return 2; });
+    }
+  };
   uint64_t diff_context = 0;  // a diff's unchanged lines left out, when not marked in place
   if (kept.size() <= kMaxBlockLines) {
     size_t gap = 0;
     for (size_t i = 0; i <= kept.size(); ++i) {
+      lists_before(i);
       if (gap < block.diff_gaps.size() && block.diff_gaps[gap].first == i) {
         const uint64_t n = block.diff_gaps[gap++].second;
         out.ElidedLines(n, n == 1 ? "unchanged line of the diff omitted"
@@ -607,10 +709,18 @@ void WriteBlock(const std::vector<std::string_view>& detail, TestRunner runner,
   } else {
     for (const auto& [at, n] : block.diff_gaps) diff_context += n;
     const size_t head = 24, tail = 10;
-    for (size_t i = 0; i < head; ++i) out.Line(kept[i]);
+    for (size_t i = 0; i < head; ++i) {
+      lists_before(i);
+      out.Line(kept[i]);
+    }
     size_t skipped = 0;
     size_t middle_kept = 0;
     for (size_t i = head; i < kept.size() - tail; ++i) {
+      if (next_list < block.subtest_lists.size() && block.subtest_lists[next_list].first <= i) {
+        out.ElidedLines(skipped, skipped == 1 ? "line omitted" : "lines omitted");
+        skipped = 0;
+        lists_before(i);  // names of failed tests, as the lines below
+      }
       const bool failed_test = NamesFailedTest(kept[i]);
       if (failed_test || (middle_kept < 12 && (IsLocationLine(kept[i]) || IsKeyLine(kept[i])))) {
         if (skipped == 1) {
@@ -626,7 +736,11 @@ void WriteBlock(const std::vector<std::string_view>& detail, TestRunner runner,
       }
     }
     out.ElidedLines(skipped, skipped == 1 ? "line omitted" : "lines omitted");
-    for (size_t i = kept.size() - tail; i < kept.size(); ++i) out.Line(kept[i]);
+    for (size_t i = kept.size() - tail; i < kept.size(); ++i) {
+      lists_before(i);
+      out.Line(kept[i]);
+    }
+    lists_before(kept.size());
   }
   uint64_t dropped =
       block.library + block.context + block.framing + block.explanations + diff_context;

@@ -555,25 +555,58 @@ TEST_CASE("test shaper: PHPUnit --testdox: a block per failed test, the summary 
   CHECK(s.find(" ✔ ") == std::string::npos);
 }
 
-TEST_CASE("test shaper: go test -v: every failed subtest named, its message after its name, passed subtests counted") {
+// Checks the 36 failed subtests of go/codec (bases 2 to 36, n = -1 and -42, one message each
+// at codec_test.go:18) in a summary: the first shown as printed, the others named once each in
+// the list after it with the values their messages differ in.
+void CheckAlikeSubtests(const std::string& s, std::string_view first) {
+  CHECK(Contains(s, first));
+  CHECK(Contains(s, "… 35 more subtests failing like it, names differing, at: "
+                    "TestRoundTrip/base2/n=-42 -42; TestRoundTrip/base4/n=-1 -1 4; "));
+  for (int base = 2; base <= 36; base += 2) {
+    for (int n : {-1, -42}) {
+      const std::string name = StrCat("TestRoundTrip/base", base, "/n=", n);
+      // Once: as the first's heading, or in the list.
+      const bool first = base == 2 && n == -1;
+      const size_t at = first ? std::min(s.find(StrCat(name, "\n")), s.find(StrCat(name, " (")))
+                              : s.find(StrCat(name, " "));
+      CHECK_MESSAGE(at != std::string::npos, name);
+      CHECK_MESSAGE(s.find(StrCat(name, first ? "" : " "), at + 1) == std::string::npos, name);
+      if (base > 2 || n == -42) {
+        CHECK_MESSAGE(Contains(s, StrCat(name, " ", n, base == 2 ? "" : StrCat(" ", base))), name);
+      }
+    }
+  }
+  CHECK_FALSE(Contains(s, "Decode(Encode(-42, 20))"));
+  CHECK_FALSE(Contains(s, "--- PASS: TestRoundTrip/"));
+}
+
+TEST_CASE("test shaper: go test -v: alike failed subtests, the first as printed, the others listed by name once") {
   const std::string out = testing::ReadFixture("test", "go_subtests_verbose");
   const std::string s = Shape("go test -v ./...", 1, out);
   INFO(s);
   CHECK(s.starts_with("go test: FAILED — 1 failed, 2 passed (exit 1)\n"));
-  for (int base = 2; base <= 36; base += 2) {
-    for (int n : {-1, -42}) {
-      const std::string name = StrCat("TestRoundTrip/base", base, "/n=", n);
-      CHECK_MESSAGE(s.find(StrCat("    --- FAIL: ", name, " (")) != std::string::npos, name);
-      // The messages a block has room for, each after its subtest's name.
-      const size_t message = s.find(StrCat("    codec_test.go:18: Decode(Encode(", n, ", ", base, ")) = 0"));
-      if (message != std::string::npos) {
-        CHECK_MESSAGE(s.rfind(StrCat("\n=== RUN   ", name, "\n"), message) + name.size() + 12 == message, name);
-      }
-    }
-  }
-  CHECK(s.find("=== RUN   TestRoundTrip/base20/n=-42\n    codec_test.go:18: Decode(Encode(-42, 20)) = 0") !=
-        std::string::npos);
-  CHECK(s.find("--- PASS: TestRoundTrip/") == std::string::npos);
+  CheckAlikeSubtests(s, "=== RUN   TestRoundTrip/base2/n=-1\n"
+                        "    codec_test.go:18: Decode(Encode(-1, 2)) = 0 (encoded \"\")\n"
+                        "… 35 more subtests failing like it");
+  // Their results, listed again under the parent's "--- FAIL", are counted.
+  CHECK_FALSE(Contains(s, "--- FAIL: TestRoundTrip/"));
+}
+
+TEST_CASE("test shaper: go test: alike failed subtests, the first as printed, the others listed by name once") {
+  const std::string out = testing::ReadFixture("test", "go_subtests_failing");
+  const std::string s = Shape("go test ./...", 1, out);
+  INFO(s);
+  CHECK(s.starts_with("go test: FAILED — 1 failed (exit 1)\n--- FAIL: TestRoundTrip ("));
+  CheckAlikeSubtests(s, "    --- FAIL: TestRoundTrip/base2/n=-1 (0.00s)\n"
+                        "        codec_test.go:18: Decode(Encode(-1, 2)) = 0 (encoded \"\")\n"
+                        "… 35 more subtests failing like it");
+  // Two alike are shown as printed: a list costs what they do.
+  const std::string two = StrCat(out.substr(0, out.find("    --- FAIL: TestRoundTrip/base4/n=-1 ")),
+                                 "FAIL\nFAIL\texample.com/codec/codec\t0.005s\nFAIL\n");
+  const std::string t = Shape("go test ./...", 1, two);
+  INFO(t);
+  CHECK(Contains(t, "    --- FAIL: TestRoundTrip/base2/n=-42 (0.00s)\n"
+                    "        codec_test.go:18: Decode(Encode(-42, 2)) = 0 (encoded \"\")\n"));
 }
 
 TEST_CASE("test shaper: pytest's warnings summary keeps each warning's location and message") {
