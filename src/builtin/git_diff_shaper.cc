@@ -1148,6 +1148,10 @@ class GitDiffShaper final : public core::Shaper {
     // A history's later commits: their Author/Date lines and messages, and the file diffs past
     // their share, counted in one place each.
     uint64_t fields_dropped = 0, messages_dropped = 0, stats_dropped = 0;
+    // A commit's Author line that is the commit's above it, to the letter, is counted: a
+    // history of one author's commits repeats it in every one.
+    uint64_t authors_repeated = 0;
+    std::string_view last_author;
     struct Hidden {
       uint64_t files = 0, lines = 0, added = 0, removed = 0;
     } hidden;
@@ -1305,7 +1309,10 @@ class GitDiffShaper final : public core::Shaper {
         case kHeaderField:
           if (brief(commit)) {
             ++fields_dropped;
+          } else if (lines[i].starts_with("Author: ") && lines[i] == last_author) {
+            ++authors_repeated;  // the author of the commit above, again
           } else {
+            if (lines[i].starts_with("Author: ")) last_author = lines[i];
             show(i);
           }
           break;
@@ -1367,6 +1374,11 @@ class GitDiffShaper final : public core::Shaper {
       out.ElidedLines(fields_dropped,
                       StrCat(fields_dropped == 1 ? "Author/Date line" : "Author/Date lines",
                              " of the commits after the first ", kDetailedCommits, " omitted"));
+    }
+    if (authors_repeated > 0) {
+      out.ElidedLines(authors_repeated,
+                      StrCat(authors_repeated == 1 ? "Author line" : "Author lines",
+                             " omitted, each the same as the commit's above"));
     }
     if (messages_dropped > 0) {
       out.ElidedLines(messages_dropped,

@@ -17,7 +17,7 @@
 // parentheses at its end when the tool puts it there. Lines under a problem that are not
 // problems (a code frame, a mypy/pyright note's continuation) are its detail.
 //
-// Up to 30 problems: every line, as printed. More: grouped by kind and message, quoted names
+// Up to 10 problems: every line, as printed. More: grouped by kind and message, quoted names
 // and numbers aside (diagnostic_groups.h) — the first of each group as printed, the others as
 // lists of their locations; no problem's location or code is left out. The tool's own totals
 // ("Found 450 errors in 16 files", "Your code has been rated at 7.53/10") are kept verbatim at
@@ -41,7 +41,7 @@
 namespace plugline::builtin {
 namespace {
 
-constexpr size_t kAllInFull = 30;      // problems shown as printed; beyond, grouped
+constexpr size_t kAllInFull = 10;      // problems shown as printed; beyond, grouped
 constexpr size_t kLeaderDetail = 6;    // detail lines kept under a group's first problem
 constexpr size_t kMaxOtherLines = 20;  // lines of other tools that look like errors
 

@@ -477,5 +477,41 @@ TEST_CASE("git-diff: git blame keeps every commit, by the first line of each run
   CHECK(Contains(s, "\n… 71 more lines of the commit of the line above them omitted\n"));
 }
 
+TEST_CASE("git-diff: git log counts an Author line that repeats the commit's above, keeps one that changes") {
+  // One author's commits (git log --author=Alice): the Author line once, every commit's hash,
+  // date and subject.
+  const std::string output = testing::ReadFixture("git-diff", "log-author");
+  REQUIRE(!output.empty());
+  const std::string s = Shape("git --no-pager log --author=Alice", output);
+  INFO(s);
+  CHECK(s.starts_with("git log: 12 commits\ncommit 92154d9bfad1abd18d302400438e0c3bcdbce2db\n"
+                      "Merge: 06893da 35275b4\nAuthor: Alice Martin <alice@stockd.dev>\n"));
+  CHECK(s.find("Author: ") == s.rfind("Author: "));
+  size_t commits = 0, dates = 0;
+  for (const std::string& line : Lines(s)) {
+    commits += line.starts_with("commit ") ? 1 : 0;
+    dates += line.starts_with("Date:   ") ? 1 : 0;
+  }
+  CHECK(commits == 12);
+  CHECK(dates == 12);
+  CHECK(Contains(s, "\n… 11 Author lines omitted, each the same as the commit's above\n"));
+
+  // Authors taking turns: each commit's Author line where it differs from the one above.
+  const std::string turns =
+      "commit 1111111111111111111111111111111111111111\nAuthor: Ann <ann@x.dev>\nDate:   Mon Mar 4 09:00:00 2024\n\n    one\n\n"
+      "commit 2222222222222222222222222222222222222222\nAuthor: Ann <ann@x.dev>\nDate:   Tue Mar 5 09:00:00 2024\n\n    two\n\n"
+      "commit 3333333333333333333333333333333333333333\nAuthor: Bo <bo@x.dev>\nDate:   Wed Mar 6 09:00:00 2024\n\n    three\n\n"
+      "commit 4444444444444444444444444444444444444444\nAuthor: Ann <ann@x.dev>\nDate:   Thu Mar 7 09:00:00 2024\n\n    four\n";
+  const std::vector<std::string> t = Lines(Shape("git log", turns));
+  INFO(Shape("git log", turns));
+  CHECK(t[1] == "commit 1111111111111111111111111111111111111111");
+  CHECK(t[2] == "Author: Ann <ann@x.dev>");
+  CHECK(t[5] == "commit 2222222222222222222222222222222222222222");
+  CHECK(t[6] == "Date:   Tue Mar 5 09:00:00 2024");
+  CHECK(t[9] == "Author: Bo <bo@x.dev>");
+  CHECK(t[13] == "Author: Ann <ann@x.dev>");
+  CHECK(Has(t, "… 1 Author line omitted, each the same as the commit's above"));
+}
+
 }  // namespace
 }  // namespace plugline::builtin

@@ -123,6 +123,15 @@ TEST_CASE(
   CHECK(Contains(p.summary, "inventory/stock.py:3:0: W0611: Unused import sys (unused-import)\n"));
   CHECK(core::SplitLines(p.summary).back() == "Your code has been rated at 4.86/10");
   CHECK(core::SplitLines(p.summary).front() == "pylint: failed — 3 warnings, 15 conventions in 2 files (exit 20)");
+  // 18 problems, more than 10: grouped, every location kept.
+  CHECK(Contains(p.summary, "inventory/report.py:6:0: C0116: Missing function or method docstring "
+                            "(missing-function-docstring)\n… 7 more C0116 at: inventory/report.py:14:0; "));
+  for (std::string_view line : core::SplitLines(pylint)) {
+    if (!line.starts_with("inventory/")) continue;
+    const std::string_view where = line.substr(0, line.find(": "));
+    CHECK_MESSAGE((Contains(p.summary, StrCat(where, ": ")) || Contains(p.summary, StrCat(where, ";")) ||
+                   Contains(p.summary, StrCat(where, "\n"))), where);
+  }
 }
 
 TEST_CASE("lint: markdownlint's problems, a space after the location, keep every location, grouped by rule") {
