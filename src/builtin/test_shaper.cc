@@ -678,10 +678,15 @@ void FoldAlikeSubtests(BlockLines& block) {
   block.subtests = std::move(groups);
 }
 
+// Lines the blocks left out, by kind, summed over the failures shown.
+struct Dropped {
+  uint64_t library = 0, context = 0, framing = 0, explanations = 0, diff_context = 0;
+};
+
 // A failure's block: its essential lines, capped in length (the head, the user-code
-// locations and key lines of the middle, and the tail), with what was left out counted.
-void WriteBlock(const std::vector<std::string_view>& detail, TestRunner runner,
-                SummaryWriter& out) {
+// locations and key lines of the middle, and the tail); what it left out is added to `dropped`.
+void WriteBlock(const std::vector<std::string_view>& detail, TestRunner runner, SummaryWriter& out,
+                Dropped* dropped) {
   BlockLines block = runner == TestRunner::kPytest ? SelectPytest(detail) : SelectGeneric(detail);
   if (block.diff_gaps.empty()) FoldAlikeSubtests(block);
   const std::vector<std::string_view>& kept = block.kept;
@@ -742,23 +747,36 @@ void WriteBlock(const std::vector<std::string_view>& detail, TestRunner runner,
     }
     lists_before(kept.size());
   }
-  uint64_t dropped =
-      block.library + block.context + block.framing + block.explanations + diff_context;
-  // A line or two are counted with the summary's other lines: a marker of their own would cost
-  // about what they do.
-  if (dropped > kMaxUnmarkedLines) {
-    std::vector<std::string> kinds;
-    if (block.context > 0) kinds.push_back("source context");
-    if (block.library > 0) kinds.push_back("library stack frames");
-    if (block.framing > 0) kinds.push_back("test binary banners");
-    if (block.explanations > 0) kinds.push_back("nested explanations of values");
-    if (diff_context > 0) kinds.push_back("unchanged lines of a diff");
-    std::string what = StrCat(dropped == 1 ? "line" : "lines", " of ", kinds[0]);
-    for (size_t k = 1; k < kinds.size(); ++k) {
-      StrAppend(&what, k + 1 == kinds.size() ? " and " : ", ", kinds[k]);
-    }
-    out.ElidedLines(dropped, StrCat(what, " omitted"));
+  // A line or two are counted with the summary's other lines: the marker would cost about
+  // what they do.
+  if (block.library + block.context + block.framing + block.explanations + diff_context <=
+      kMaxUnmarkedLines) {
+    return;
   }
+  dropped->library += block.library;
+  dropped->context += block.context;
+  dropped->framing += block.framing;
+  dropped->explanations += block.explanations;
+  dropped->diff_context += diff_context;
+}
+
+// What the blocks left out, counted in one marker after the last of them: "… 45 lines of source
+// context and library stack frames omitted".
+void WriteDropped(const Dropped& dropped, SummaryWriter& out) {
+  const uint64_t n = dropped.library + dropped.context + dropped.framing + dropped.explanations +
+                     dropped.diff_context;
+  if (n == 0) return;
+  std::vector<std::string> kinds;
+  if (dropped.context > 0) kinds.push_back("source context");
+  if (dropped.library > 0) kinds.push_back("library stack frames");
+  if (dropped.framing > 0) kinds.push_back("test binary banners");
+  if (dropped.explanations > 0) kinds.push_back("nested explanations of values");
+  if (dropped.diff_context > 0) kinds.push_back("unchanged lines of a diff");
+  std::string what = StrCat(n == 1 ? "line" : "lines", " of ", kinds[0]);
+  for (size_t k = 1; k < kinds.size(); ++k) {
+    StrAppend(&what, k + 1 == kinds.size() ? " and " : ", ", kinds[k]);
+  }
+  out.ElidedLines(n, StrCat(what, " omitted"));
 }
 
 // The failing source line and the location of a failure, or empty: the same for every case
@@ -1135,6 +1153,7 @@ class TestShaper final : public core::Shaper {
     }
     size_t index = 0;
     absl::flat_hash_map<std::string, std::pair<size_t, size_t>> kinds;  // first, count
+    Dropped dropped;  // what the blocks shown in full left out
     for (size_t f = 0; f < report.failures.size(); ++f) {
       TestFailure headed;
       if (!heading[f].empty()) {
@@ -1170,11 +1189,12 @@ class TestShaper final : public core::Shaper {
         }
       }
       if (index++ < kFullFailures) {
-        WriteBlock(failure.detail, report.runner, out);
+        WriteBlock(failure.detail, report.runner, out, &dropped);
       } else {
         WriteCompact(failure, out);
       }
     }
+    WriteDropped(dropped, out);
     // The runner's list of failures: a line for a test shown above is counted, unless it names
     // the test more fully than the block did (pytest's `FAILED path::name[param] - …`, the id
     // an agent passes back to rerun it): then it is kept, as printed. Other lines are kept.
