@@ -678,10 +678,57 @@ void FoldAlikeSubtests(BlockLines& block) {
   block.subtests = std::move(groups);
 }
 
-// Lines the blocks left out, by kind, summed over the failures shown.
+// Lines the blocks left out, by kind, summed over the failures shown; whether a diff's legend
+// was shown.
 struct Dropped {
   uint64_t library = 0, context = 0, framing = 0, explanations = 0, diff_context = 0;
+  bool legend_shown = false;
 };
+
+// A diff's legend, the same words before every diff of a JavaScript runner: jest's and vitest's
+// "- Expected  - 4" then "+ Received  + 1" (two lines, the counts jest's), mocha's and
+// cucumber-js's "+ expected - actual" (one). How many lines of kept[i] it is, or 0.
+size_t DiffLegend(const std::vector<std::string_view>& kept, size_t i) {
+  auto counted = [](std::string_view t, std::string_view words, char sign) {
+    if (!t.starts_with(words)) return false;
+    t = Trim(t.substr(words.size()));
+    if (t.empty()) return true;
+    if (t.size() < 3 || t[0] != sign || t[1] != ' ') return false;
+    return t.find_first_not_of("0123456789", 2) == std::string_view::npos;
+  };
+  const std::string_view t = Trim(kept[i]);
+  if (t == "+ expected - actual") return 1;
+  if (i + 1 < kept.size() && counted(t, "- Expected", '-') &&
+      counted(Trim(kept[i + 1]), "+ Received", '+')) {
+    return 2;
+  }
+  return 0;
+}
+
+// mocha's diff of the values ("+ expected - actual", then the lines of each value marked "-" and
+// "+"), printed after an assertion message that already shows both values: Node's own diff
+// ("+ actual - expected" and its lines) or the values side by side ("10 !== 3"). The second
+// diff is counted with the other lines, up to the stack under it.
+void DropRepeatedDiff(BlockLines& block) {
+  std::vector<std::string_view>& kept = block.kept;
+  bool shown = false;  // the values, in the message above
+  for (size_t i = 0; i < kept.size(); ++i) {
+    const std::string_view t = Trim(kept[i]);
+    if (t == "+ actual - expected" || t.find(" !== ") != std::string_view::npos ||
+        t.find(" != ") != std::string_view::npos) {
+      shown = true;
+      continue;
+    }
+    if (t != "+ expected - actual" || !shown) continue;
+    size_t end = i + 1;
+    while (end < kept.size() && !Trim(kept[end]).starts_with("at ")) ++end;
+    if (end == kept.size()) return;  // not followed by its stack: not the diff read here
+    block.marks += end - i;
+    kept.erase(kept.begin() + static_cast<std::ptrdiff_t>(i),
+               kept.begin() + static_cast<std::ptrdiff_t>(end));
+    shown = false;
+  }
+}
 
 // A failure's block: its essential lines, capped in length (the head, the user-code
 // locations and key lines of the middle, and the tail); what it left out is added to `dropped`.
@@ -689,6 +736,27 @@ void WriteBlock(const std::vector<std::string_view>& detail, TestRunner runner, 
                 Dropped* dropped) {
   BlockLines block = runner == TestRunner::kPytest ? SelectPytest(detail) : SelectGeneric(detail);
   if (block.diff_gaps.empty()) FoldAlikeSubtests(block);
+  if (block.diff_gaps.empty() && block.subtest_lists.empty()) DropRepeatedDiff(block);
+  // A diff's legend is shown with the first diff; the others' are counted with the other lines.
+  if (block.diff_gaps.empty() && block.subtest_lists.empty()) {
+    std::vector<std::string_view>& kept = block.kept;
+    for (size_t i = 0; i < kept.size(); ++i) {
+      const size_t legend = DiffLegend(kept, i);
+      if (legend == 0) continue;
+      if (dropped->legend_shown) {
+        // With the blank line after it, when one is before it too.
+        size_t n = legend;
+        if (i > 0 && IsBlankLine(kept[i - 1]) && i + n < kept.size() && IsBlankLine(kept[i + n])) ++n;
+        kept.erase(kept.begin() + static_cast<std::ptrdiff_t>(i),
+                   kept.begin() + static_cast<std::ptrdiff_t>(i + n));
+        block.marks += n;
+        --i;
+      } else {
+        dropped->legend_shown = true;
+        i += legend - 1;
+      }
+    }
+  }
   const std::vector<std::string_view>& kept = block.kept;
   // The lists of alike subtests due before kept[i], written once each.
   size_t next_list = 0;

@@ -989,5 +989,33 @@ TEST_CASE("test shaper: jest's coverage table printed right after the last failu
   CHECK(s.find("--------------|") > s.find("FAIL tests/config.test.js"));
 }
 
+TEST_CASE("test shaper: a diff's legend is shown once; mocha's diff of values the message already shows is counted") {
+  // jest: "- Expected  - 1" / "+ Received  + 1" before the first diff only.
+  const std::string jest = Shape("npx jest", 1, testing::ReadFixture("test", "jest_failing"));
+  INFO(jest);
+  const size_t legend = jest.find("    - Expected  - 1\n    + Received  + 1\n");
+  REQUIRE(legend != std::string::npos);
+  CHECK(jest.find("+ Received", legend + 30) == std::string::npos);
+  CHECK(Contains(jest, "    expect(received).toEqual(expected) // deep equality\n\n      Object {\n"
+                       "        \"hours\": 1,\n    -   \"minutes\": 30,\n    +   \"minutes\": 0,\n"));
+
+  // mocha: Node's assertion message has its diff ("+ actual - expected") or both values
+  // ("3 !== 6"); mocha's own diff after it ("+ expected - actual") says it again.
+  const std::string mocha = Shape("npx mocha", 4, testing::ReadFixture("test", "mocha_failing"));
+  INFO(mocha);
+  CHECK_FALSE(Contains(mocha, "+ expected - actual"));
+  CHECK(Contains(mocha, "+ actual - expected\n\n  [\n+   'b',\n+   'c',\n-   'c',\n-   'a',\n    'd'\n  ]\n"
+                        "      at Context.<anonymous> (test/lru.test.js:23:12)\n"));
+  CHECK(Contains(mocha, "3 !== 6\n\n      at Context.<anonymous> (test/memoize.test.js:21:12)\n"));
+  // Alone, mocha's diff is the values: kept.
+  const std::string alone = Shape(
+      "npx mocha", 1,
+      "  0 passing (5ms)\n  1 failing\n\n  1) parse\n       reads a list:\n\n      AssertionError: expected [ 1 ] to deeply "
+      "equal [ 1, 2 ]\n      + expected - actual\n\n       [\n         1\n      +  2\n       ]\n      \n"
+      "      at Context.<anonymous> (test/parse.test.js:9:12)\n");
+  INFO(alone);
+  CHECK(Contains(alone, "      + expected - actual\n\n       [\n         1\n      +  2\n       ]\n"));
+}
+
 }  // namespace
 }  // namespace plugline::builtin
