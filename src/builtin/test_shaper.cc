@@ -27,9 +27,6 @@ namespace {
 constexpr size_t kFullFailures = 30;
 constexpr size_t kMaxBlockLines = 40;
 constexpr size_t kCompactKeyLines = 3;
-// Failures of one assertion (a parametrized test's cases) shown in full; the others of it show
-// their heading and values.
-constexpr size_t kFullOfAKind = 1;
 constexpr size_t kMaxProblemLines = 200;
 
 bool IsBlankLine(std::string_view s) { return Trim(s).empty(); }
@@ -366,7 +363,14 @@ BlockLines SelectPytest(const std::vector<std::string_view>& detail) {
       }
       bool location = IsPytestLocation(line) &&
                       (i == last_location || !IsLibraryFrame(StrCat("File \"", line)));
-      bool essential = line.starts_with("E ") || location || (!library && line.starts_with(">"));
+      // --tb=short marks no failing line with ">": it is the source line under the last
+      // location, right before the error's "E" lines (kept when that is the user's code).
+      const bool short_failing = line.starts_with("    ") && !IsBlankLine(line) && i > start &&
+                                 IsPytestLocation(detail[i - 1]) && i + 1 < end &&
+                                 detail[i + 1].starts_with("E ") &&
+                                 !IsLibraryFrame(StrCat("File \"", detail[i - 1]));
+      bool essential = line.starts_with("E ") || location || short_failing ||
+                       (!library && line.starts_with(">"));
       if (IsIdentityExplanation(line)) {
         ++out.marks;  // "E  +  where Decimal('100') = Decimal('100')": says nothing
       } else if (IsNestedExplanation(line)) {
@@ -849,45 +853,80 @@ void WriteDropped(const Dropped& dropped, SummaryWriter& out) {
 
 // The failing source line and the location of a failure, or empty: the same for every case
 // of one parametrized assertion ("> assert slugify(raw) == expected" at tests/x.py:71).
+// With --tb=short pytest prints no ">": the source line is the one under the location
+// ("tests/x.py:71: in test_slug", then "    assert slugify(raw) == expected").
 std::string KindOf(const TestFailure& failure) {
   std::string_view source, location;
-  for (size_t i = 1; i < failure.detail.size(); ++i) {
-    const std::string_view line = failure.detail[i];
+  const std::vector<std::string_view>& detail = failure.detail;
+  for (size_t i = 1; i < detail.size(); ++i) {
+    const std::string_view line = detail[i];
     const std::string_view t = Trim(line);
     if (source.empty() && t.starts_with(">") && t.size() > 1) source = t;
-    if (location.empty() && IsLocationLine(line)) location = t;
+    if (location.empty() && IsLocationLine(line)) {
+      location = t;
+      if (source.empty() && t.find(": in ") != std::string_view::npos && i + 1 < detail.size() &&
+          detail[i + 1].starts_with("    ") && !IsBlankLine(detail[i + 1])) {
+        source = Trim(detail[i + 1]);
+      }
+    }
   }
   if (source.empty() || location.empty()) return {};
   return StrCat(source, "\n", location);
 }
 
-// A failure of the same assertion as `first`'s, shown in full before: its heading and the first
-// line of its error, with its values.
-void WriteAlike(const TestFailure& failure, const TestFailure& first, SummaryWriter& out) {
-  out.Line(failure.detail.front());
-  // pytest's "E" line, else the first other key line; of those, first one the failure shown
-  // does not have: this case's own values ("Received: 6900" where the first had 5100).
-  size_t pick = 0, own_e = 0, own = 0;
+// A failure of the same assertion as `first`'s, shown in full before: one line, its heading
+// and the first line of its error, with its values, as pytest's short summary puts them
+// ("FAILED tests/x.py::test_slug[case-3] - AssertionError: assert '-case-3' == 'case-3'";
+// `heading`, the runner's list line naming it, when there is one). How many of its lines that
+// line leaves out.
+uint64_t WriteCase(const TestFailure& failure, std::string_view heading, const TestFailure& first,
+                   SummaryWriter& out) {
+  // pytest's first "E" line (the error, with the values of the assertion); else, of the key
+  // lines, the first the failure shown does not have: this case's own values ("Received: 6900"
+  // where the first had 5100), or the first.
+  size_t pick = 0, first_e = 0, own = 0;
   for (size_t i = 1; i < failure.detail.size(); ++i) {
     const std::string_view t = Trim(failure.detail[i]);
-    const bool pytest_e = t.starts_with("E ");
-    if (!pytest_e && (t.starts_with(">") || !IsKeyLine(t) || IsLocationLine(t))) continue;
-    if (pick == 0 || (pytest_e && !Trim(failure.detail[pick]).starts_with("E "))) pick = i;
-    if (std::find(first.detail.begin() + 1, first.detail.end(), failure.detail[i]) ==
-        first.detail.end()) {
-      if (pytest_e && own_e == 0) own_e = i;
-      if (own == 0) own = i;
+    if (t.starts_with("E ")) {
+      first_e = i;
+      break;
+    }
+    if (t.starts_with(">") || !IsKeyLine(t) || IsLocationLine(t)) continue;
+    if (pick == 0) pick = i;
+    if (own == 0 && std::find(first.detail.begin() + 1, first.detail.end(), failure.detail[i]) ==
+                        first.detail.end()) {
+      own = i;
     }
   }
-  if (own_e != 0) {
-    pick = own_e;
+  if (first_e != 0) {
+    pick = first_e;
   } else if (own != 0) {
     pick = own;
   }
-  if (pick != 0) out.Line(failure.detail[pick]);
-  const size_t rest = failure.detail.size() - 1 - (pick != 0 ? 1 : 0);
-  out.ElidedLines(rest, StrCat(rest == 1 ? "more line" : "more lines", " omitted, as in ",
-                               first.name));
+  // The heading: the list's "FAILED <id>" (its message cut short left out), or the block's
+  // without pytest's frame of "_".
+  std::string_view head = Trim(failure.detail.front());
+  if (!heading.empty()) {
+    head = Trim(heading);
+    head = head.substr(0, head.find(" - "));
+  } else if (const size_t b = head.find_first_not_of("_ "), e = head.find_last_not_of("_ ");
+             b != std::string_view::npos) {
+    head = head.substr(b, e - b + 1);
+  }
+  // A failure identical to the first but for its heading: its heading alone.
+  if (failure.detail.size() == first.detail.size() &&
+      std::equal(failure.detail.begin() + 1, failure.detail.end(), first.detail.begin() + 1)) {
+    pick = 0;
+  }
+  if (pick == 0) {
+    out.Composed(head, {heading.empty() ? failure.detail.front() : heading});
+    return failure.detail.size() - 1;
+  }
+  std::string_view value = Trim(failure.detail[pick]);
+  if (value.starts_with("E ")) value = Trim(value.substr(1));
+  out.Composed(StrCat(head, " - ", value),
+               {heading.empty() ? failure.detail.front() : heading, failure.detail[pick]});
+  return failure.detail.size() - 2;
 }
 
 void WriteCompact(const TestFailure& failure, SummaryWriter& out) {
@@ -1220,9 +1259,25 @@ class TestShaper final : public core::Shaper {
       }
     }
     size_t index = 0;
-    absl::flat_hash_map<std::string, std::pair<size_t, size_t>> kinds;  // first, count
     Dropped dropped;  // what the blocks shown in full left out
+    // The cases of one assertion (the same failing source line at the same location: a
+    // parametrized test): the first as printed, the others on a line each after it.
+    std::vector<std::vector<size_t>> cases;   // per group of one assertion, its failures
+    std::vector<size_t> group_of(report.failures.size(), SIZE_MAX);
+    {
+      absl::flat_hash_map<std::string, size_t> groups;
+      for (size_t f = 0; f < report.failures.size(); ++f) {
+        std::string kind = KindOf(report.failures[f]);
+        if (kind.empty()) continue;
+        const auto [it, added] = groups.try_emplace(std::move(kind), cases.size());
+        if (added) cases.emplace_back();
+        cases[it->second].push_back(f);
+        group_of[f] = it->second;
+      }
+    }
+    auto folded = [&](size_t f) { return group_of[f] != SIZE_MAX && cases[group_of[f]].size() > 1; };
     for (size_t f = 0; f < report.failures.size(); ++f) {
+      if (folded(f) && cases[group_of[f]].front() != f) continue;  // after the first
       TestFailure headed;
       if (!heading[f].empty()) {
         headed = report.failures[f];
@@ -1231,7 +1286,7 @@ class TestShaper final : public core::Shaper {
       const TestFailure& failure = heading[f].empty() ? report.failures[f] : headed;
       // The same failure again (a broken fixture failing many tests): say so, do not repeat.
       const TestFailure* same = nullptr;
-      for (size_t g = 0; g < f && same == nullptr; ++g) {
+      for (size_t g = 0; g < f && same == nullptr && !folded(f); ++g) {
         const auto& a = report.failures[g].detail;
         const auto& b = failure.detail;
         // A block of one line more than its heading is shown: the marker would cost more.
@@ -1246,20 +1301,19 @@ class TestShaper final : public core::Shaper {
                                   same->name, " omitted"));
         continue;
       }
-      // Another case of an assertion already shown kFullOfAKind times (a parametrized test):
-      // its heading and its values.
-      const std::string kind = KindOf(failure);
-      if (!kind.empty()) {
-        auto [it, inserted] = kinds.try_emplace(kind, f, 0);
-        if (++it->second.second > kFullOfAKind) {
-          WriteAlike(failure, report.failures[it->second.first], out);
-          continue;
-        }
-      }
       if (index++ < kFullFailures) {
         WriteBlock(failure.detail, report.runner, out, &dropped);
       } else {
         WriteCompact(failure, out);
+      }
+      if (folded(f)) {
+        const std::vector<size_t>& group = cases[group_of[f]];
+        uint64_t rest = 0;
+        for (size_t k = 1; k < group.size(); ++k) {
+          rest += WriteCase(report.failures[group[k]], heading[group[k]], report.failures[f], out);
+        }
+        out.ElidedLines(rest, StrCat(rest == 1 ? "more line" : "more lines",
+                                     " of these failures omitted, as in ", report.failures[f].name));
       }
     }
     WriteDropped(dropped, out);

@@ -171,6 +171,17 @@ void CheckFamily(const std::string& family) {
                  text.find(line.substr(hash + 1)) != std::string_view::npos;
           }
         }
+        if (!ok && family == "test") {
+          // A case of an assertion shown before, on one line: the line naming the test (its
+          // list line up to " - ", or its heading without pytest's "_" frame), then " - " and
+          // the case's error line, trimmed, as printed.
+          ok = text.find(line) != std::string_view::npos;
+          for (size_t dash = line.find(" - "); !ok && dash != std::string_view::npos;
+               dash = line.find(" - ", dash + 1)) {
+            ok = text.find(line.substr(0, dash)) != std::string_view::npos &&
+                 text.find(line.substr(dash + 3)) != std::string_view::npos;
+          }
+        }
         if (!ok && family == "logs" && line.starts_with("  ") && line.size() > 2) {
           // A log entry's continuation line without the timestamp and source it repeats.
           const std::string rest = " " + std::string(line.substr(2));

@@ -329,7 +329,7 @@ TEST_CASE("test shaper: past 30 failures each keeps its assertion and where it f
   CHECK_FALSE(Contains(s, "\n        expected = 39\n"));
 }
 
-TEST_CASE("test shaper: the cases of one parametrized assertion past the first show their values") {
+TEST_CASE("test shaper: the cases of one parametrized assertion past the first are a line each, with their values") {
   std::string output =
       "============================= test session starts ==============================\n"
       "collected 8 items\n\ntests/test_slug.py FFFFFFFF\n\n"
@@ -352,14 +352,17 @@ TEST_CASE("test shaper: the cases of one parametrized assertion past the first s
   const std::string s = Shape("pytest", 1, output);
   // The first in full.
   CHECK(Contains(s, "\nE         + -case-0\n"));
-  // The others: their heading (the runner's line with the test's full id, in the banner's
-  // place), their values, what was left out and where it is shown.
+  // The others, right after it: a line each, as pytest's short summary puts it, the runner's
+  // line with the test's full id and the error with its values; then what was left out and
+  // where it is shown.
+  std::string others;
   for (int i = 1; i < 8; ++i) {
-    CHECK(Contains(s, StrCat("\nFAILED tests/test_slug.py::test_slug[case-", i, "] - AssertionError: ...\n"
-                             "E       AssertionError: assert '-case-", i, "' == 'case-", i, "'\n"
-                             "… 11 more lines omitted, as in test_slug[case-0]\n")));
+    StrAppend(&others, "\nFAILED tests/test_slug.py::test_slug[case-", i, "] - AssertionError: assert '-case-", i,
+              "' == 'case-", i, "'");
     CHECK_FALSE(Contains(s, StrCat("\nE         + -case-", i, "\n")));
   }
+  CHECK(Contains(s, StrCat("tests/test_slug.py:9: AssertionError", others,
+                           "\n… 77 more lines of these failures omitted, as in test_slug[case-0]\n")));
   // Each id once; the banners counted.
   for (int i = 0; i < 8; ++i) {
     const std::string id = StrCat("FAILED tests/test_slug.py::test_slug[case-", i, "]");
@@ -767,7 +770,7 @@ TEST_CASE("test shaper: what a jest test file logs is no failure: warnings and e
     CHECK_FALSE(Contains(s, "at charge ("));
     CHECK_FALSE(Contains(s, "console.warn(`[batch]"));
     // A case of an assertion shown before keeps its own values.
-    CHECK(Contains(s, "  ● invoice batch › prices INV-1020\n    Received string:  \"€2,750.00\"\n"));
+    CHECK(Contains(s, "\n● invoice batch › prices INV-1020 - Received string:  \"€2,750.00\"\n"));
   }
 }
 
@@ -985,7 +988,7 @@ TEST_CASE("test shaper: jest's coverage table printed right after the last failu
   CHECK(s.find("File          | % Stmts", first + 1) == std::string::npos);
   CHECK(s.find("All files     |    92.1 |") != std::string::npos);
   // The last failure ends where the table starts: its rule is not part of it.
-  CHECK(Contains(s, "  ● loadConfig › keeps defaults for missing keys\n"));
+  CHECK(Contains(s, "\n● loadConfig › keeps defaults for missing keys\n"));
   CHECK(s.find("--------------|") > s.find("FAIL tests/config.test.js"));
 }
 
@@ -1015,6 +1018,28 @@ TEST_CASE("test shaper: a diff's legend is shown once; mocha's diff of values th
       "      at Context.<anonymous> (test/parse.test.js:9:12)\n");
   INFO(alone);
   CHECK(Contains(alone, "      + expected - actual\n\n       [\n         1\n      +  2\n       ]\n"));
+}
+
+TEST_CASE("test shaper: pytest --tb=short: the failing line under its location kept, the cases of one assertion a line each") {
+  const std::string s =
+      Shape("python3 -m pytest -q --tb=short tests_large", 1, testing::ReadFixture("test", "pytest_large_tbshort"));
+  INFO(s);
+  CHECK(s.starts_with("pytest: FAILED — 8 failed, 4,192 passed (exit 1)\n"
+                      "FAILED tests_large/test_money_table.py::test_cents_roundtrip[-5] - AssertionE...\n"
+                      "tests_large/test_money_table.py:13: in test_cents_roundtrip\n"
+                      "    assert parse_price(cents_to_str(cents)) == Decimal(cents) / 100\n"
+                      "E   AssertionError: assert Decimal('0.05') == (Decimal('-5') / 100)\n"));
+  for (int c = 4; c >= 1; --c) {
+    CHECK(Contains(s, StrCat("\nFAILED tests_large/test_money_table.py::test_cents_roundtrip[-", c,
+                             "] - AssertionError: assert Decimal('0.0", c, "') == (Decimal('-", c, "') / 100)\n")));
+  }
+  CHECK(Contains(s, "\nFAILED tests_large/test_money_table.py::test_tier_table[50] - assert 5 == 10\n"
+                    "FAILED tests_large/test_money_table.py::test_tier_table[100] - assert 10 == 15\n"
+                    "… 8 more lines of these failures omitted, as in test_tier_table[10]\n"));
+  // Each id once.
+  for (std::string_view id : {"test_cents_roundtrip[-3]", "test_tier_table[100]"}) {
+    CHECK(s.find(id) == s.rfind(id));
+  }
 }
 
 }  // namespace
