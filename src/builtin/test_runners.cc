@@ -1291,7 +1291,7 @@ void ParseGtest(const std::vector<std::string_view>& lines, TestReport& report) 
     if (in_test) {
       running.push_back(line);
     } else if (t.starts_with("[  FAILED  ]")) {
-      report.problems.push_back(line);  // the list of failed tests (short): kept
+      report.index.push_back(line);  // the list of failed tests: the runner's list
     }
   }
   if (in_test && !running.empty()) {

@@ -870,6 +870,8 @@ std::string KindOf(const TestFailure& failure) {
       }
     }
   }
+  // GoogleTest prints no source line: its "tests/poly_test.cpp:8: Failure" names the assertion.
+  if (source.empty() && location.ends_with(": Failure")) return std::string(location);
   if (source.empty() || location.empty()) return {};
   return StrCat(source, "\n", location);
 }
@@ -905,7 +907,12 @@ uint64_t WriteCase(const TestFailure& failure, std::string_view heading, const T
   }
   // The heading: the list's "FAILED <id>" (its message cut short left out), or the block's
   // without pytest's frame of "_".
-  std::string_view head = Trim(failure.detail.front());
+  std::string_view head_line = heading.empty() ? failure.detail.front() : heading;
+  if (Trim(head_line).starts_with("[ RUN      ]") &&
+      Trim(failure.detail.back()).starts_with("[  FAILED  ]")) {
+    head_line = failure.detail.back();  // GoogleTest's verdict names the test with its parameter
+  }
+  std::string_view head = Trim(head_line);
   if (!heading.empty()) {
     head = Trim(heading);
     head = head.substr(0, head.find(" - "));
@@ -919,13 +926,12 @@ uint64_t WriteCase(const TestFailure& failure, std::string_view heading, const T
     pick = 0;
   }
   if (pick == 0) {
-    out.Composed(head, {heading.empty() ? failure.detail.front() : heading});
+    out.Composed(head, {head_line});
     return failure.detail.size() - 1;
   }
   std::string_view value = Trim(failure.detail[pick]);
   if (value.starts_with("E ")) value = Trim(value.substr(1));
-  out.Composed(StrCat(head, " - ", value),
-               {heading.empty() ? failure.detail.front() : heading, failure.detail[pick]});
+  out.Composed(StrCat(head, " - ", value), {head_line, failure.detail[pick]});
   return failure.detail.size() - 2;
 }
 

@@ -1042,5 +1042,21 @@ TEST_CASE("test shaper: pytest --tb=short: the failing line under its location k
   }
 }
 
+TEST_CASE("test shaper: GoogleTest's cases of one assertion a line each by their verdict, its closing list counted") {
+  const std::string s = Shape("./build/geom_large_tests", 1, testing::ReadFixture("test", "gtest_large"));
+  INFO(s);
+  CHECK(Contains(s, "\n[  FAILED  ] Table/RegularPolygonArea.MatchesFormula/499, where GetParam() = 499 (0 ms)\n"
+                    "[  FAILED  ] Table/RegularPolygonArea.MatchesFormula/999, where GetParam() = 999 (0 ms) - The "
+                    "difference between geom::polygon_area(geom::regular_polygon(n, r, clockwise)) and expected is "
+                    "15495.290626278631, which exceeds 1e-6, where\n"));
+  CHECK(Contains(s, "\n… 12 more lines of these failures omitted, as in Table/RegularPolygonArea.MatchesFormula/499, "
+                    "where GetParam() = 499\n"));
+  // "[  FAILED  ] Table/ParseTable.RoundTrips/249, where GetParam() = 249" again in the list: counted.
+  CHECK(Contains(s, "\n… 5 lines of the runner's list of failures omitted\n"));
+  for (std::string_view id : {"MatchesFormula/999,", "MatchesFormula/1499,", "RoundTrips/249,", "RoundTrips/499,"}) {
+    CHECK_MESSAGE(s.find(id) == s.rfind(id), id);
+  }
+}
+
 }  // namespace
 }  // namespace plugline::builtin
