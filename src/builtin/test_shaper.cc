@@ -872,6 +872,19 @@ std::string KindOf(const TestFailure& failure) {
   }
   // GoogleTest prints no source line: its "tests/poly_test.cpp:8: Failure" names the assertion.
   if (source.empty() && location.ends_with(": Failure")) return std::string(location);
+  // A Python traceback (unittest, pytest's --tb=native): the first frame outside the
+  // libraries, the test's own, and its source line ('File "tests/test_rates.py", line 25, in
+  // test_brackets').
+  if (source.empty()) {
+    for (size_t i = 1; i + 1 < detail.size(); ++i) {
+      const std::string_view t = Trim(detail[i]);
+      if (!t.starts_with("File \"") || IsLibraryFrame(detail[i])) continue;
+      if (!IsBlankLine(detail[i + 1]) && !Trim(detail[i + 1]).starts_with("File \"")) {
+        return StrCat(Trim(detail[i + 1]), "\n", t);
+      }
+      break;
+    }
+  }
   if (source.empty() || location.empty()) return {};
   return StrCat(source, "\n", location);
 }
@@ -886,24 +899,19 @@ uint64_t WriteCase(const TestFailure& failure, std::string_view heading, const T
   // pytest's first "E" line (the error, with the values of the assertion); else, of the key
   // lines, the first the failure shown does not have: this case's own values ("Received: 6900"
   // where the first had 5100), or the first.
-  size_t pick = 0, first_e = 0, own = 0;
+  // Without either, its heading alone: a line the first has says nothing new.
+  size_t pick = 0;
   for (size_t i = 1; i < failure.detail.size(); ++i) {
     const std::string_view t = Trim(failure.detail[i]);
     if (t.starts_with("E ")) {
-      first_e = i;
+      pick = i;
       break;
     }
-    if (t.starts_with(">") || !IsKeyLine(t) || IsLocationLine(t)) continue;
-    if (pick == 0) pick = i;
-    if (own == 0 && std::find(first.detail.begin() + 1, first.detail.end(), failure.detail[i]) ==
-                        first.detail.end()) {
-      own = i;
+    if (pick != 0 || t.starts_with(">") || !IsKeyLine(t) || IsLocationLine(t)) continue;
+    if (std::find(first.detail.begin() + 1, first.detail.end(), failure.detail[i]) ==
+        first.detail.end()) {
+      pick = i;
     }
-  }
-  if (first_e != 0) {
-    pick = first_e;
-  } else if (own != 0) {
-    pick = own;
   }
   // The heading: the list's "FAILED <id>" (its message cut short left out), or the block's
   // without pytest's frame of "_".

@@ -1058,5 +1058,19 @@ TEST_CASE("test shaper: GoogleTest's cases of one assertion a line each by their
   }
 }
 
+TEST_CASE("test shaper: unittest's subTest cases of one assertion: the first's traceback, the others a line each") {
+  const std::string s = Shape("python3 -m unittest tests_subtests.test_units_table", 1,
+                              testing::ReadFixture("test", "unittest_subtests_failing"));
+  INFO(s);
+  const std::string test = "FAIL: test_to_kg (tests_subtests.test_units_table.TestConvertTable.test_to_kg)";
+  CHECK(Contains(s, test + " (value=1, unit='lb')\n  File \"/tmp/plugline-fx/test/inventory/tests_subtests/"
+                           "test_units_table.py\", line 20, in test_to_kg\n"));
+  CHECK(Contains(s, test + " (value=5, unit='lb') - AssertionError: 2.2727272727272725 != 2.26796185 within 4 "
+                           "places (0.00476542272727265 difference)\n"));
+  // The traceback once.
+  CHECK(s.find("line 20, in test_to_kg") == s.rfind("line 20, in test_to_kg"));
+  CHECK(Contains(s, "\n… 9 more lines of these failures omitted, as in test_to_kg"));
+}
+
 }  // namespace
 }  // namespace plugline::builtin
