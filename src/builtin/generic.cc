@@ -3,10 +3,12 @@
 // ended) and, from the middle, lines that look like trouble (errors, failures, exceptions)
 // and a few section headings, each with one line of context (or the location it belongs to,
 // printed a few lines above it); runs of identical lines are folded; everything else is
-// counted.
+// counted. A long listing (`ls -l`) keeps every entry, the columns most entries share said once.
 #include <algorithm>
 #include <cctype>
+#include <optional>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
 #include "builtin/builtin_shapers.h"
 #include "builtin/common.h"
@@ -27,11 +29,45 @@ constexpr size_t kLocatedTroubleLines = 30;
 constexpr size_t kMaxWarningLines = 20;
 // Below this many hidden lines eliding is not worth it: the output is shown raw...
 constexpr size_t kMinHiddenLines = 10;
+// A long listing of this many entries or more has its shared columns said once.
+constexpr size_t kMinListingEntries = 8;
 // ...unless the output is this large anyway.
 constexpr size_t kHugeOutputBytes = 64 * 1024;
 
 // "Disassembly of section .text:", "Section headers:", "Summary:": a short line at the left
 // margin that announces what follows.
+// A line of a long listing (`ls -l`, `ls -la`, `ls -lR`): its mode, owner and group (the
+// columns entries share) and its size, date and name (its own); its link count between.
+struct ListingEntry {
+  std::string shared;    // "-rw-r--r-- root root"
+  std::string_view own;  // "  3026 Dec  4 23:00 bats_failing.out"
+};
+std::optional<ListingEntry> ParseListingEntry(std::string_view line) {
+  if (line.size() < 12 || std::string_view("-dlcbpsD").find(line[0]) == std::string_view::npos) {
+    return std::nullopt;
+  }
+  for (size_t i = 1; i < 10; ++i) {
+    if (std::string_view("rwxsStT-").find(line[i]) == std::string_view::npos) return std::nullopt;
+  }
+  // The fields after the mode: links, owner, group, then the size (or a device's "8, 1").
+  size_t at = 10;
+  if (at < line.size() && (line[at] == '.' || line[at] == '+' || line[at] == '@')) ++at;
+  std::string_view fields[3];
+  for (std::string_view& field : fields) {
+    const size_t begin = line.find_first_not_of(' ', at);
+    if (begin == std::string_view::npos || begin == at) return std::nullopt;
+    at = line.find(' ', begin);
+    if (at == std::string_view::npos) return std::nullopt;
+    field = line.substr(begin, at - begin);
+  }
+  if (fields[0].find_first_not_of("0123456789") != std::string_view::npos) return std::nullopt;
+  const size_t size = line.find_first_not_of(' ', at);
+  if (size == std::string_view::npos || !std::isdigit(static_cast<unsigned char>(line[size]))) {
+    return std::nullopt;
+  }
+  return ListingEntry{StrCat(line.substr(0, 10), " ", fields[1], " ", fields[2]), line.substr(at)};
+}
+
 bool IsHeading(std::string_view line) {
   const unsigned char first = static_cast<unsigned char>(line.empty() ? ' ' : line[0]);
   return line.size() >= 4 && line.size() <= 80 && line.back() == ':' && std::isalpha(first) &&
@@ -111,6 +147,14 @@ class GenericShaper final : public core::Shaper {
     // Few lines show as they are — unless they are huge (a minified bundle, binary data, one
     // 50 MB line): then the long lines are cut.
     const bool huge_lines = output.size() > kHugeOutputBytes;
+    if (!context.raw_path.empty() && !huge_lines) {
+      SummaryWriter listing_out(&lines);
+      std::string note = ExitNote(context.exit_code);
+      if (std::optional<std::string> listing =
+              ShapeListing(lines, ToolName(context.command), note, listing_out)) {
+        return core::ShapeOutput{std::move(*listing), RenderMode::kSummary};
+      }
+    }
     const size_t edge = std::clamp(lines.size() / 8, kMinEdgeLines, kHeadLines);
     if ((lines.size() < 2 * edge + kMinHiddenLines && !huge_lines) || context.raw_path.empty()) {
       return core::ShapeOutput{"", RenderMode::kRaw};
@@ -119,6 +163,7 @@ class GenericShaper final : public core::Shaper {
     std::string tool = ToolName(context.command);
     std::string note = ExitNote(context.exit_code);
     if (note.empty() && context.exit_code) note = "exit 0";
+
     // Shaped from a window (core/output_window.h), the output has more lines than it shows.
     const uint64_t total_lines = std::max<uint64_t>(lines.size(), context.output_lines);
     out.Header(StrCat(tool.empty() ? "output" : tool, ": ", note.empty() ? "" : StrCat(note, ", "),
@@ -175,6 +220,49 @@ class GenericShaper final : public core::Shaper {
   }
 
  private:
+  // A long listing (`ls -l`, `ls -la`, `ls -lR`, most of its lines entries): every entry kept.
+  // The mode, owner and group most entries share are said once in the header; an entry that
+  // has them is its size, date and name (`3026 Dec  4 23:00 bats_failing.out`: its link count
+  // left out), the others as printed, as are the lines that are no entry (`total 2696`,
+  // `./src:`).
+  static std::optional<std::string> ShapeListing(const std::vector<std::string_view>& lines,
+                                                 std::string_view tool, std::string_view note,
+                                                 SummaryWriter& out) {
+    std::vector<std::optional<ListingEntry>> entries(lines.size());
+    absl::flat_hash_map<std::string, size_t> counts;  // by shared columns
+    size_t n = 0, other = 0;
+    for (size_t i = 0; i < lines.size(); ++i) {
+      entries[i] = ParseListingEntry(lines[i]);
+      if (entries[i]) {
+        ++n;
+        ++counts[entries[i]->shared];
+      } else if (!Trim(lines[i]).empty() && !Trim(lines[i]).starts_with("total ") &&
+                 !Trim(lines[i]).ends_with(":")) {
+        ++other;
+      }
+    }
+    if (n < kMinListingEntries || other * 10 > n) return std::nullopt;
+    std::string common;
+    size_t most = 0;
+    for (const auto& [k, c] : counts) {
+      if (c > most || (c == most && k < common)) {
+        common = k;
+        most = c;
+      }
+    }
+    out.Header(StrCat(tool.empty() ? "ls" : tool, ": ", note.empty() ? "" : StrCat(note, ", "),
+                      core::FormatCount(n), " entries; ", core::FormatCount(most),
+                      " of them ", common, ", shown as size, date and name (link counts left out)"));
+    for (size_t i = 0; i < lines.size(); ++i) {
+      if (entries[i] && entries[i]->shared == common) {
+        out.Composed(Trim(entries[i]->own), {lines[i]});
+      } else if (!Trim(lines[i]).empty()) {
+        out.Line(lines[i]);
+      }
+    }
+    return out.Take();
+  }
+
   core::ShaperMeta meta_;
 };
 

@@ -182,6 +182,11 @@ void CheckFamily(const std::string& family) {
                  text.find(line.substr(dash + 3)) != std::string_view::npos;
           }
         }
+        if (!ok && family == "generic") {
+          // A long listing's entry without the columns the header names: the end of its line.
+          const std::string tail = " " + std::string(line);
+          ok = std::any_of(source.begin(), source.end(), [&](std::string_view s) { return s.ends_with(tail); });
+        }
         if (!ok && family == "logs" && line.starts_with("  ") && line.size() > 2) {
           // A log entry's continuation line without the timestamp and source it repeats.
           const std::string rest = " " + std::string(line.substr(2));

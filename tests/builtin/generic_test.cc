@@ -256,5 +256,35 @@ TEST_CASE("generic: an error whose location is a few lines above it keeps that l
   CHECK(*(at - 3) == "… 45 lines omitted");
 }
 
+TEST_CASE("generic keeps every entry of a long listing, the columns most share said once") {
+  const std::string output = testing::ReadFixture("generic", "ls-la");
+  REQUIRE(!output.empty());
+  core::ShapeContext ctx{"ls -la", 0, output.size(), core::CountLines(output), "/s/a.log"};
+  auto shaped = MakeGenericShaper()->Shape(output, ctx);
+  REQUIRE(shaped.ok());
+  REQUIRE(shaped->render_mode == RenderMode::kSummary);
+  const std::string& s = shaped->summary;
+  INFO(s);
+  CHECK(s.starts_with("ls: 47 entries; 39 of them -rw-r--r-- root root, shown as size, date and name "
+                      "(link counts left out)\ntotal 280\n"));
+  // Every entry: those with the shared columns as size, date and name; the others as printed.
+  for (std::string_view line : core::SplitLines(output)) {
+    if (line.starts_with("total ")) continue;
+    const bool shared = line.starts_with("-rw-r--r--  1 root root ");
+    const std::string_view shown = shared ? Trim(line.substr(24)) : line;
+    CHECK_MESSAGE(s.find(StrCat("\n", shown, "\n")) != std::string::npos, line);
+  }
+  CHECK(s.find("\n2042 Dec  1 17:05 data_2.csv\n") != std::string::npos);
+  CHECK(s.find("\nlrwxrwxrwx  1 root root    11 Nov 20 09:30 main.py -> module_1.py\n") != std::string::npos);
+  CHECK(s.find("\n-rw-------  1 root root 16336 Nov 20 09:30 data_16.csv\n") != std::string::npos);
+
+  // Lines that are no listing's: not read as one.
+  const std::string words = "alpha\nbeta\ngamma\ndelta\nepsilon\nzeta\neta\ntheta\niota\nkappa\n";
+  core::ShapeContext words_ctx{"ls", 0, words.size(), core::CountLines(words), "/s/a.log"};
+  auto plain = MakeGenericShaper()->Shape(words, words_ctx);
+  REQUIRE(plain.ok());
+  CHECK(plain->render_mode == RenderMode::kRaw);
+}
+
 }  // namespace
 }  // namespace plugline::builtin
