@@ -2474,10 +2474,24 @@ class Writer {
     const bool drop_body = gutterless_echo(i, body_end);
     size_t body = 0;
     bool past_paragraph = false;  // a blank line came after the first of the body
+    bool in_std = false;          // under a location in the Rust standard library's source
     for (; i < d.end && p_.kinds[i] == Kind::kDiagBody; ++i) {
       string_view line = lines_[i];
       if (IsBlankLine(line) && i > d.head + 1) past_paragraph = true;
-      if (IsUnderlineOnly(line)) {
+      // rustc's pointers into the standard library's source ("  --> /rustc/<hash>/library/core/
+      // src/iter/traits/accum.rs:48:8", "  ::: /rustc/…") and its code under them: like a
+      // library's stack frames, counted. The notes under them stay ("= note: `i64` implements
+      // `Sum`": a help's list of the library's impls).
+      const string_view t = Strip(line);
+      const bool std_location = Starts(t, "--> /rustc/") || Starts(t, "::: /rustc/");
+      if (std_location) {
+        in_std = true;
+      } else if (in_std && !IsRustGutter(line) && !IsUnderlineOnly(line)) {
+        in_std = false;
+      }
+      if (in_std) {
+        Drop(i, Cat::kDetail);
+      } else if (IsUnderlineOnly(line)) {
         Drop(i, Cat::kUnderline);  // the location gives the column
       } else if (IsLintLevelNote(line)) {
         // "= note: `#[warn(clippy::needless_range_loop)]` on by default", under the first

@@ -613,6 +613,20 @@ TEST_CASE("build: cargo errors keep their blocks, same heading at another place 
         0.85);
 }
 
+TEST_CASE("build: rustc's pointers into the standard library's source are counted, the notes under them kept") {
+  const std::string out = testing::ReadFixture("build", "cargo-build-trait-failing");
+  REQUIRE(!out.empty());
+  const std::string s = Shape("cargo build", out, 101);
+  INFO(s);
+  CHECK(s.find("/rustc/") == std::string::npos);
+  CHECK(s.find("help: the following other types implement trait `Sum<A>`\n"
+               "   = note: `i64` implements `Sum`\n"
+               "   = note: `i64` implements `Sum<&i64>`\n") != std::string::npos);
+  CHECK(s.find("  --> src/main.rs:16:37\n") != std::string::npos);
+  CHECK(s.find("  --> src/main.rs:20:18\n") != std::string::npos);
+  CHECK(s.find("note: required by a bound in `std::iter::Iterator::sum`\n") != std::string::npos);
+}
+
 TEST_CASE("build: cargo and rustc short message format") {
   const std::string out =
       "src/main.rs:8:37: error[E0425]: cannot find value `totl` in this scope\n"
