@@ -853,6 +853,23 @@ void WriteDropped(const Dropped& dropped, SummaryWriter& out) {
 
 // The failing source line and the location of a failure, or empty: the same for every case
 // of one parametrized assertion ("> assert slugify(raw) == expected" at tests/x.py:71).
+// Whether `location` ends with a line and a column, ":13:34" (before a closing parenthesis:
+// "at f (src/a.js:13:34)").
+bool HasLineAndColumn(std::string_view location) {
+  if (location.ends_with(")")) location.remove_suffix(1);
+  size_t digits = 0;
+  for (int part = 0; part < 2; ++part) {
+    digits = 0;
+    while (!location.empty() && std::isdigit(static_cast<unsigned char>(location.back()))) {
+      location.remove_suffix(1);
+      ++digits;
+    }
+    if (digits == 0 || location.empty() || location.back() != ':') return false;
+    location.remove_suffix(1);
+  }
+  return !location.empty();
+}
+
 // With --tb=short pytest prints no ">": the source line is the one under the location
 // ("tests/x.py:71: in test_slug", then "    assert slugify(raw) == expected").
 std::string KindOf(const TestFailure& failure) {
@@ -872,6 +889,9 @@ std::string KindOf(const TestFailure& failure) {
   }
   // GoogleTest prints no source line: its "tests/poly_test.cpp:8: Failure" names the assertion.
   if (source.empty() && location.ends_with(": Failure")) return std::string(location);
+  // Nor does vitest mark its code frame's line: a location to the column ("❯ test/ship.test.ts:
+  // 13:34") does.
+  if (source.empty() && HasLineAndColumn(location)) return std::string(location);
   // A Python traceback (unittest, pytest's --tb=native): the first frame outside the
   // libraries, the test's own, and its source line ('File "tests/test_rates.py", line 25, in
   // test_brackets').

@@ -1072,5 +1072,35 @@ TEST_CASE("test shaper: unittest's subTest cases of one assertion: the first's t
   CHECK(Contains(s, "\n… 9 more lines of these failures omitted, as in test_to_kg"));
 }
 
+TEST_CASE("test shaper: vitest's cases of one assertion, located to the column, a line each after the first") {
+  // vitest marks no line of its code frame: "❯ test/shipping.test.ts:13:34" names the assertion.
+  std::string output = "\n RUN  v1.6.0 /w/shop\n\n ❯ test/shipping.test.ts  (7 tests | 3 failed) 10ms\n";
+  const int cases[][2] = {{1000, 490}, {10000, 990}, {20000, 1290}};
+  const int got[] = {690, 1590, 1990};
+  for (int i = 0; i < 3; ++i) {
+    StrAppend(&output, "   ❯ test/shipping.test.ts > shipping > ", cases[i][0], " g costs ", cases[i][1], "\n",
+              "     → expected ", got[i], " to be ", cases[i][1], " // Object.is equality\n");
+  }
+  output += "\n⎯⎯⎯⎯⎯⎯⎯ Failed Tests 3 ⎯⎯⎯⎯⎯⎯⎯\n\n";
+  for (int i = 0; i < 3; ++i) {
+    StrAppend(&output, " FAIL  test/shipping.test.ts > shipping > ", cases[i][0], " g costs ", cases[i][1], "\n",
+              "AssertionError: expected ", got[i], " to be ", cases[i][1], " // Object.is equality\n\n",
+              "- Expected\n+ Received\n\n- ", cases[i][1], "\n+ ", got[i], "\n\n",
+              " ❯ test/shipping.test.ts:13:34\n", "     12|   ])(\"%i g costs %i\", (g, cents) => {\n",
+              "     13|     expect(shippingFor(g).cents).toBe(cents);\n", "       |                                  ^\n",
+              "     14|   });\n\n", "⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯[", i + 1, "/3]⎯\n\n");
+  }
+  output += " Test Files  1 failed (1)\n      Tests  3 failed | 4 passed (7)\n";
+  const std::string s = Shape("npx vitest run", 1, output);
+  INFO(s);
+  CHECK(Contains(s, " FAIL  test/shipping.test.ts > shipping > 1000 g costs 490\n"
+                    "AssertionError: expected 690 to be 490 // Object.is equality\n"));
+  CHECK(Contains(s, "\nFAIL  test/shipping.test.ts > shipping > 10000 g costs 990 - AssertionError: expected 1590 "
+                    "to be 990 // Object.is equality\n"
+                    "FAIL  test/shipping.test.ts > shipping > 20000 g costs 1290 - AssertionError: expected 1990 "
+                    "to be 1290 // Object.is equality\n"));
+  CHECK(s.find("❯ test/shipping.test.ts:13:34") == s.rfind("❯ test/shipping.test.ts:13:34"));
+}
+
 }  // namespace
 }  // namespace plugline::builtin
