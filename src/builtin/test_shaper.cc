@@ -851,8 +851,6 @@ void WriteDropped(const Dropped& dropped, SummaryWriter& out) {
   out.ElidedLines(n, StrCat(what, " omitted"));
 }
 
-// The failing source line and the location of a failure, or empty: the same for every case
-// of one parametrized assertion ("> assert slugify(raw) == expected" at tests/x.py:71).
 // Whether `location` ends with a line and a column, ":13:34" (before a closing parenthesis:
 // "at f (src/a.js:13:34)").
 bool HasLineAndColumn(std::string_view location) {
@@ -870,7 +868,9 @@ bool HasLineAndColumn(std::string_view location) {
   return !location.empty();
 }
 
-// With --tb=short pytest prints no ">": the source line is the one under the location
+// The failing source line and the location of a failure, or empty: the same for every case
+// of one parametrized assertion ("> assert slugify(raw) == expected" at tests/x.py:71). With
+// --tb=short pytest prints no ">": the source line is the one under the location
 // ("tests/x.py:71: in test_slug", then "    assert slugify(raw) == expected").
 std::string KindOf(const TestFailure& failure) {
   std::string_view source, location;
@@ -918,8 +918,8 @@ uint64_t WriteCase(const TestFailure& failure, std::string_view heading, const T
                    SummaryWriter& out) {
   // pytest's first "E" line (the error, with the values of the assertion); else, of the key
   // lines, the first the failure shown does not have: this case's own values ("Received: 6900"
-  // where the first had 5100), or the first.
-  // Without either, its heading alone: a line the first has says nothing new.
+  // where the first had 5100). Without either, its heading alone: a line the first has says
+  // nothing new.
   size_t pick = 0;
   for (size_t i = 1; i < failure.detail.size(); ++i) {
     const std::string_view t = Trim(failure.detail[i]);
