@@ -29,13 +29,11 @@ constexpr size_t kLocatedTroubleLines = 30;
 constexpr size_t kMaxWarningLines = 20;
 // Below this many hidden lines eliding is not worth it: the output is shown raw...
 constexpr size_t kMinHiddenLines = 10;
-// A long listing of this many entries or more has its shared columns said once.
-constexpr size_t kMinListingEntries = 8;
 // ...unless the output is this large anyway.
 constexpr size_t kHugeOutputBytes = 64 * 1024;
+// A long listing of this many entries or more has its shared columns said once.
+constexpr size_t kMinListingEntries = 8;
 
-// "Disassembly of section .text:", "Section headers:", "Summary:": a short line at the left
-// margin that announces what follows.
 // A line of a long listing (`ls -l`, `ls -la`, `ls -lR`): its mode, owner and group (the
 // columns entries share) and its size, date and name (its own); its link count between.
 struct ListingEntry {
@@ -68,6 +66,8 @@ std::optional<ListingEntry> ParseListingEntry(std::string_view line) {
   return ListingEntry{StrCat(line.substr(0, 10), " ", fields[1], " ", fields[2]), line.substr(at)};
 }
 
+// "Disassembly of section .text:", "Section headers:", "Summary:": a short line at the left
+// margin that announces what follows.
 bool IsHeading(std::string_view line) {
   const unsigned char first = static_cast<unsigned char>(line.empty() ? ' ' : line[0]);
   return line.size() >= 4 && line.size() <= 80 && line.back() == ':' && std::isalpha(first) &&
@@ -163,7 +163,6 @@ class GenericShaper final : public core::Shaper {
     std::string tool = ToolName(context.command);
     std::string note = ExitNote(context.exit_code);
     if (note.empty() && context.exit_code) note = "exit 0";
-
     // Shaped from a window (core/output_window.h), the output has more lines than it shows.
     const uint64_t total_lines = std::max<uint64_t>(lines.size(), context.output_lines);
     out.Header(StrCat(tool.empty() ? "output" : tool, ": ", note.empty() ? "" : StrCat(note, ", "),
