@@ -992,7 +992,7 @@ TEST_CASE("test shaper: jest's coverage table printed right after the last failu
   CHECK(s.find("--------------|") > s.find("FAIL tests/config.test.js"));
 }
 
-TEST_CASE("test shaper: a diff's legend is shown once; mocha's diff of values the message already shows is counted") {
+TEST_CASE("test shaper: a diff's legend is shown once, and mocha's diff of values the message already shows is counted") {
   // jest: "- Expected  - 1" / "+ Received  + 1" before the first diff only.
   const std::string jest = Shape("npx jest", 1, testing::ReadFixture("test", "jest_failing"));
   INFO(jest);
