@@ -1406,7 +1406,30 @@ class Parser {
   bool ClassifyTools(size_t i, string_view line) {
     return ClassifyApt(i, line) || ClassifyNpmResult(i, line) || ClassifyWebpack(i, line) ||
            ClassifyVite(i, line) || ClassifyGo(i, line) || ClassifyRustAside(i, line) ||
-           ClassifyGradle(i, line);
+           ClassifyGradle(i, line) || ClassifySetuptools(i, line);
+  }
+
+  // setuptools' (and distutils') steps, in a `setup.py build` or under pip's "╰─> [46 lines of
+  // output]": "running build_ext", "creating build/temp.linux-x86_64-cpython-311", "copying
+  // shipcalc/cli.py -> build/lib…", "writing shipcalc.egg-info/PKG-INFO", "writing top-level
+  // names to shipcalc.egg-info/…", "reading
+  // manifest file '…'", "adding license file 'LICENSE'", "building 'shipcalc._fastrate'
+  // extension": progress, counted.
+  bool ClassifySetuptools(size_t i, string_view line) {
+    const size_t space = line.find(' ');
+    const string_view rest = space == string_view::npos ? string_view() : line.substr(space + 1);
+    const bool one_word = !rest.empty() && rest.find(' ') == string_view::npos;
+    const bool step =
+        (Starts(line, "running ") && one_word) || (Starts(line, "creating ") && one_word) ||
+        (Starts(line, "copying ") && Contains(rest, " -> ")) ||
+        (Starts(line, "writing ") &&
+         (one_word || Contains(rest, " to ") || Starts(rest, "manifest file '"))) ||
+        Starts(line, "reading manifest file '") || Starts(line, "reading manifest template '") ||
+        Starts(line, "adding license file '") ||
+        (Starts(line, "building '") && Ends(line, "' extension"));
+    if (!step) return false;
+    Plain(i, Kind::kProgress);
+    return true;
   }
 
   // Gradle: its tasks ("> Task :app:compileJava", Gradle 4's ":compileJava UP-TO-DATE"), its

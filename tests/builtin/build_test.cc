@@ -730,6 +730,9 @@ TEST_CASE("build: the compiler's errors pip shows indented under a failed step a
                "         10 |     size_t total = fields_in_line(text, len, separator);\n") !=
         std::string::npos);
   CHECK(s.find("\nerror: legacy-install-failure\n") != std::string::npos);
+  // setuptools' steps ("running build_ext", "copying …  -> build/lib…") are counted.
+  CHECK(s.find("running build") == std::string::npos);
+  CHECK(s.find(" build progress") != std::string::npos);
 }
 
 // ---- webpack, vite --------------------------------------------------------------------------
