@@ -1271,7 +1271,12 @@ class TestShaper final : public core::Shaper {
         for (size_t f = 0; f < report.failures.size(); ++f) {
           // A test in a class: "TestLines.test_x" in the banner, "…::TestLines::test_x" in
           // the list.
-          const std::string_view name = report.failures[f].name;
+          std::string_view name = report.failures[f].name;
+          // An error in a fixture: "ERROR at setup of test_x" in the banner, "ERROR …::test_x"
+          // in the list.
+          for (std::string_view when : {"ERROR at setup of ", "ERROR at teardown of "}) {
+            if (line.starts_with("ERROR ") && name.starts_with(when)) name.remove_prefix(when.size());
+          }
           const size_t params = std::min(name.size(), name.find('['));
           std::string id;
           for (size_t c = 0; c < name.size(); ++c) {

@@ -1102,5 +1102,18 @@ TEST_CASE("test shaper: vitest's cases of one assertion, located to the column, 
   CHECK(s.find("❯ test/shipping.test.ts:13:34") == s.rfind("❯ test/shipping.test.ts:13:34"));
 }
 
+TEST_CASE("test shaper: pytest's error in a fixture is headed by the list's ERROR line with its id, once") {
+  const std::string s = Shape("pytest tests", 1, testing::ReadFixture("test", "pytest_failing"));
+  INFO(s);
+  // "____ ERROR at setup of test_catalog_lookup ____" is "ERROR tests/test_catalog.py::
+  // test_catalog_lookup - …" in the short summary: that line heads the block.
+  const std::string id = "tests/test_catalog.py::test_catalog_lookup";
+  CHECK(Contains(s, "\nERROR " + id + " - FileNotFoundError: [Errno ...\n"));
+  CHECK(s.find(id) == s.rfind(id));
+  CHECK_FALSE(Contains(s, "_ ERROR at setup of test_catalog_lookup _"));
+  const std::string other = "tests/test_catalog.py::test_catalog_prices_are_decimal";
+  CHECK(s.find(other) == s.rfind(other));
+}
+
 }  // namespace
 }  // namespace plugline::builtin
