@@ -1424,6 +1424,9 @@ class LogsShaper final : public core::Shaper {
     }
 
     uint64_t accounted_elsewhere = 0;  // lines an Elided() marker stands for
+    // Errors shown by their first and last lines (WriteAlike), and the lines of those after
+    // the first that were left out.
+    uint64_t alike_entries = 0, alike_lines = 0, alike_counted = 0;
     size_t full_errors = 0;
     absl::flat_hash_set<uint64_t> shown_shapes;  // of the error entries shown
     for (size_t k = 0; k < entries.size(); ++k) {
@@ -1456,7 +1459,13 @@ class LogsShaper final : public core::Shaper {
       bool full = e.cat != Cat::kError || (!alike && full_errors++ < kFullErrorGroups) ||
                   group.new_kind;
       if (alike) {
-        WriteAlike(lines, e.begin, e.end, out);
+        // The first such entry says what its first and last lines stand for; the lines the
+        // others leave out are counted in one marker at the end.
+        const uint64_t left_out = WriteAlike(lines, e.begin, e.end, alike_entries == 0, out);
+        if (alike_entries++ > 0) {
+          alike_lines += left_out;
+          alike_counted += left_out > 0 ? 1 : 0;
+        }
       } else {
         WriteEntry(lines, info, e.begin, e.end, full, out);
       }
@@ -1494,6 +1503,13 @@ class LogsShaper final : public core::Shaper {
       }
     }
     flush_gap();
+    if (alike_lines > 0) {
+      out.ElidedLines(alike_lines,
+                      StrCat(alike_lines == 1 ? "line" : "lines", " of ",
+                             Plural(alike_counted, "more error", "more errors"),
+                             " like one shown in full above omitted (each is shown by its first "
+                             "and last lines)"));
+    }
 
     uint64_t rest = out.UnaccountedLines();
     rest -= std::min(rest, accounted_elsewhere);
@@ -1548,17 +1564,21 @@ class LogsShaper final : public core::Shaper {
   // An entry: its first line, then what follows it without library stack frames and ^~~
   // markers; very long ones keep their head and tail.
   // An entry whose lines are those of one shown above but for their paths and numbers: its
-  // first line and its last (the exception with its message), the others counted.
-  static void WriteAlike(const std::vector<std::string_view>& lines, size_t b, size_t e,
-                         SummaryWriter& out) {
+  // first line and its last (the exception with its message). The lines between them are
+  // counted in a marker when `mark`; how many they are.
+  static uint64_t WriteAlike(const std::vector<std::string_view>& lines, size_t b, size_t e,
+                             bool mark, SummaryWriter& out) {
     size_t last = e - 1;
     while (last > b && Trim(lines[last]).empty()) --last;
     out.Line(lines[b]);
-    if (last == b) return;
+    if (last == b) return 0;
     const size_t between = last - b - 1;
-    out.ElidedLines(between, StrCat(between == 1 ? "line" : "lines",
-                                    " omitted, as in the entry like it above"));
+    if (mark) {
+      out.ElidedLines(between, StrCat(between == 1 ? "line" : "lines",
+                                      " omitted, as in the entry like it above"));
+    }
     out.Line(lines[last]);
+    return between;
   }
 
   static void WriteEntry(const std::vector<std::string_view>& lines,

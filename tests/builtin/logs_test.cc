@@ -502,6 +502,21 @@ TEST_CASE("logs: errors for other paths are not repeats: a traceback like one sh
   CHECK(s[e + 1].starts_with("… "));
   CHECK(s[e + 1].ends_with(" lines omitted, as in the entry like it above"));
   CHECK(s[e + 2] == "KeyError: 'profile_1006'");
+  // The later ones: the two lines, what they leave out counted in one marker at the end.
+  size_t later = 0;
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (s[i].ends_with("ERROR users: Exception on /user/1007 [GET]")) later = i;
+  }
+  REQUIRE(later > e);
+  CHECK(s[later + 1] == "ValueError: invalid literal for int() with base 10: 'id-1007'");
+  CHECK(std::count_if(s.begin(), s.end(), [](const std::string& line) {
+          return line.ends_with(", as in the entry like it above");
+        }) == 1);
+  CHECK(std::any_of(s.begin() + static_cast<std::ptrdiff_t>(later), s.end(), [](const std::string& line) {
+    return line.starts_with("… ") &&
+           line.ends_with(" more errors like one shown in full above omitted (each is shown by "
+                          "its first and last lines)");
+  }));
 }
 
 TEST_CASE("logs: a traceback through other code is no repeat, whatever its first and last lines") {
