@@ -70,7 +70,7 @@ void SummaryWriter::MarkShown(const char* p) {
   }
 }
 
-void SummaryWriter::Composed(std::string_view text, std::initializer_list<std::string_view> from) {
+void SummaryWriter::Composed(std::string_view text, std::span<const std::string_view> from) {
   text_.append(text);
   text_.push_back('\n');
   ++lines_;

@@ -7,6 +7,7 @@
 #include <functional>
 #include <initializer_list>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -45,7 +46,10 @@ class SummaryWriter {
   void Lines(const std::vector<std::string_view>& lines);
   // A line composed of fields of the output's lines `from` (a commit's abbreviated hash and its
   // subject, as `git log --oneline` prints them), which count as shown.
-  void Composed(std::string_view text, std::initializer_list<std::string_view> from);
+  void Composed(std::string_view text, std::initializer_list<std::string_view> from) {
+    Composed(text, std::span<const std::string_view>(from.begin(), from.size()));
+  }
+  void Composed(std::string_view text, std::span<const std::string_view> from);
   // "… <count> <what>", e.g. Elided(651, "passed tests omitted"). Nothing when count is 0.
   void Elided(uint64_t count, std::string_view what);
   // The same, for a marker that stands for `count` lines of the output.

@@ -27,6 +27,8 @@ namespace {
 constexpr size_t kFullFailures = 30;
 constexpr size_t kMaxBlockLines = 40;
 constexpr size_t kCompactKeyLines = 3;
+// Values a case of an assertion shown before gives on its line (WriteCase).
+constexpr size_t kCaseValues = 3;
 constexpr size_t kMaxProblemLines = 200;
 
 bool IsBlankLine(std::string_view s) { return Trim(s).empty(); }
@@ -69,6 +71,7 @@ bool IsKeyLine(std::string_view line) {
   static constexpr std::string_view kWords[] = {"Error", "error", "assert", "Assert", "expected",
                                                 "Expected", "received", "Received", "panicked",
                                                 "Failure", "FAIL", "want", "got", "left", "right",
+                                                "Actual", "actual",
                                                 "Which is", "Exception"};
   for (std::string_view w : kWords) {
     if (t.find(w) != std::string_view::npos) return true;
@@ -878,7 +881,10 @@ std::string KindOf(const TestFailure& failure) {
   for (size_t i = 1; i < detail.size(); ++i) {
     const std::string_view line = detail[i];
     const std::string_view t = Trim(line);
-    if (source.empty() && t.starts_with(">") && t.size() > 1) source = t;
+    // pytest marks the failing source line with ">"; RSpec quotes it: "Failure/Error: expect(…)".
+    if (source.empty() && ((t.starts_with(">") && t.size() > 1) || t.starts_with("Failure/Error: "))) {
+      source = t;
+    }
     if (location.empty() && IsLocationLine(line)) {
       location = t;
       if (source.empty() && t.find(": in ") != std::string_view::npos && i + 1 < detail.size() &&
@@ -892,6 +898,11 @@ std::string KindOf(const TestFailure& failure) {
   // Nor does vitest mark its code frame's line: a location to the column ("❯ test/ship.test.ts:
   // 13:34") does.
   if (source.empty() && HasLineAndColumn(location)) return std::string(location);
+  // Minitest names the assertion's place in brackets after the test's name: "SlugTest#test_7
+  // [test/slug_test.rb:13]:".
+  if (source.empty() && location.ends_with("]:") && location.rfind(" [") != std::string_view::npos) {
+    return std::string(location.substr(location.rfind(" [") + 1));
+  }
   // A Python traceback (unittest, pytest's --tb=native): the first frame outside the
   // libraries, the test's own, and its source line ('File "tests/test_rates.py", line 25, in
   // test_brackets').
@@ -920,17 +931,23 @@ uint64_t WriteCase(const TestFailure& failure, std::string_view heading, const T
   // lines, the first the failure shown does not have: this case's own values ("Received: 6900"
   // where the first had 5100). Without either, its heading alone: a line the first has says
   // nothing new.
-  size_t pick = 0;
+  // Up to kCaseValues of those key lines: an expectation's "expected:" and "got:" may both
+  // differ, and the one alone would not say what went wrong.
+  std::vector<size_t> picks;
   for (size_t i = 1; i < failure.detail.size(); ++i) {
     const std::string_view t = Trim(failure.detail[i]);
     if (t.starts_with("E ")) {
-      pick = i;
+      picks.assign(1, i);
       break;
     }
-    if (pick != 0 || t.starts_with(">") || !IsKeyLine(t) || IsLocationLine(t)) continue;
+    // Not a line that names the test (a verdict, "[  FAILED  ] Suite.Name (3 ms)"): no value.
+    if (picks.size() == kCaseValues || t.starts_with(">") || !IsKeyLine(t) || IsLocationLine(t) ||
+        (failure.name.size() > 2 && t.find(failure.name) != std::string_view::npos)) {
+      continue;
+    }
     if (std::find(first.detail.begin() + 1, first.detail.end(), failure.detail[i]) ==
         first.detail.end()) {
-      pick = i;
+      picks.push_back(i);
     }
   }
   // The heading: the list's "FAILED <id>" (its message cut short left out), or the block's
@@ -940,7 +957,22 @@ uint64_t WriteCase(const TestFailure& failure, std::string_view heading, const T
       Trim(failure.detail.back()).starts_with("[  FAILED  ]")) {
     head_line = failure.detail.back();  // GoogleTest's verdict names the test with its parameter
   }
+  // A heading that does not name the test ("  5) Failure:" above Minitest's "SlugTest#test_7
+  // [test/slug_test.rb:13]:"): the first line that does.
+  if (heading.empty() && failure.name.size() > 2 &&
+      head_line.find(failure.name) == std::string_view::npos) {
+    for (std::string_view line : failure.detail) {
+      if (line.find(failure.name) != std::string_view::npos) {
+        head_line = line;
+        break;
+      }
+    }
+  }
   std::string_view head = Trim(head_line);
+  // Minitest's place of the assertion after the name is the first case's: said once, there.
+  if (head.ends_with("]:") && head.rfind(" [") != std::string_view::npos) {
+    head = head.substr(0, head.rfind(" ["));
+  }
   if (!heading.empty()) {
     head = Trim(heading);
     head = head.substr(0, head.find(" - "));
@@ -951,16 +983,18 @@ uint64_t WriteCase(const TestFailure& failure, std::string_view heading, const T
   // A failure identical to the first but for its heading: its heading alone.
   if (failure.detail.size() == first.detail.size() &&
       std::equal(failure.detail.begin() + 1, failure.detail.end(), first.detail.begin() + 1)) {
-    pick = 0;
+    picks.clear();
   }
-  if (pick == 0) {
-    out.Composed(head, {head_line});
-    return failure.detail.size() - 1;
+  std::string text(head);
+  std::vector<std::string_view> from = {head_line};
+  for (size_t i : picks) {
+    std::string_view value = Trim(failure.detail[i]);
+    if (value.starts_with("E ")) value = Trim(value.substr(1));
+    StrAppend(&text, " - ", value);
+    from.push_back(failure.detail[i]);
   }
-  std::string_view value = Trim(failure.detail[pick]);
-  if (value.starts_with("E ")) value = Trim(value.substr(1));
-  out.Composed(StrCat(head, " - ", value), {head_line, failure.detail[pick]});
-  return failure.detail.size() - 2;
+  out.Composed(text, from);
+  return failure.detail.size() - 1 - picks.size();
 }
 
 void WriteCompact(const TestFailure& failure, SummaryWriter& out) {
@@ -1292,6 +1326,25 @@ class TestShaper final : public core::Shaper {
           fuller = NamesMoreFully(line, id);
         }
         if (matches == 1 && fuller && heading[match].empty()) {
+          heading[match] = line;
+          index_shown[k] = true;
+        }
+      }
+    } else {
+      // So with any runner's list line that names one failure more fully or where its block
+      // does not (RSpec's "rspec ./spec/cart_spec.rb:14 # Cart#add counts items", the command
+      // that reruns it, for the block's "1) Cart#add counts items").
+      for (size_t k = 0; k < report.index.size(); ++k) {
+        const std::string_view line = report.index[k];
+        size_t match = 0, matches = 0;
+        for (size_t f = 0; f < report.failures.size(); ++f) {
+          if (!NamesTest(line, report.failures[f].name)) continue;
+          ++matches;
+          match = f;
+        }
+        if (matches == 1 && heading[match].empty() &&
+            (NamesMoreFully(line, report.failures[match].name) ||
+             LocatesBeyond(line, report.failures[match]))) {
           heading[match] = line;
           index_shown[k] = true;
         }

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
+#include <functional>
 #include <string>
 #include <unordered_set>
 
@@ -173,14 +174,20 @@ void CheckFamily(const std::string& family) {
         }
         if (!ok && family == "test") {
           // A case of an assertion shown before, on one line: the line naming the test (its
-          // list line up to " - ", or its heading without pytest's "_" frame), then " - " and
-          // the case's error line, trimmed, as printed.
-          ok = text.find(line) != std::string_view::npos;
-          for (size_t dash = line.find(" - "); !ok && dash != std::string_view::npos;
-               dash = line.find(" - ", dash + 1)) {
-            ok = text.find(line.substr(0, dash)) != std::string_view::npos &&
-                 text.find(line.substr(dash + 3)) != std::string_view::npos;
-          }
+          // list line up to " - ", or its heading without pytest's "_" frame), then, each after
+          // " - ", the case's error lines, trimmed, as printed: pieces of the output all.
+          std::function<bool(std::string_view)> pieces = [&](std::string_view rest) {
+            if (text.find(rest) != std::string_view::npos) return true;
+            for (size_t dash = rest.find(" - "); dash != std::string_view::npos;
+                 dash = rest.find(" - ", dash + 1)) {
+              if (text.find(rest.substr(0, dash)) != std::string_view::npos &&
+                  pieces(rest.substr(dash + 3))) {
+                return true;
+              }
+            }
+            return false;
+          };
+          ok = pieces(line);
         }
         if (!ok && family == "generic") {
           // A long listing's entry without the columns the header names: the end of its line.

@@ -371,17 +371,23 @@ TEST_CASE("test shaper: the cases of one parametrized assertion past the first a
   }
 }
 
-TEST_CASE("test shaper: RSpec's failures keep their values, its rerun commands stay, pending is counted") {
+TEST_CASE("test shaper: RSpec's failures keep their values, headed by their rerun commands, pending is counted") {
   const std::string output = testing::ReadFixture("test", "rspec_failing");
   const std::string s = Shape("bundle exec rspec spec", 1, output);
   INFO(s);
   CHECK(s.starts_with("rspec: FAILED — 7 failed, 2 skipped, 17 tests run (exit 1)\n"));
-  CHECK(Contains(s, "  2) Cart#add counts items\n     Failure/Error: expect(cart.count).to eq(1)\n"));
+  // The rerun commands name each example's own line (or id), which no block shows: each heads
+  // its block, in the place of "  2) Cart#add counts items", and is not listed again.
+  CHECK(Contains(s, "\nrspec ./spec/cart_spec.rb:17 # Cart#add counts items\n"
+                    "     Failure/Error: expect(cart.count).to eq(1)\n"));
+  CHECK(Contains(s, "\nrspec ./spec/cart_spec.rb[1:3:3] # Cart#discount applies FREE\n"));
+  CHECK_FALSE(Contains(s, "2) Cart#add counts items"));
+  for (std::string_view id : {"rspec ./spec/cart_spec.rb:14 ", "rspec ./spec/slug_spec.rb:27 "}) {
+    CHECK(s.find(id) != std::string::npos);
+    CHECK(s.find(id) == s.rfind(id));
+  }
   CHECK(Contains(s, "       expected: 1\n            got: 2\n"));
   CHECK(Contains(s, "     # ./lib/slug.rb:8:in `truncate'\n"));
-  // The rerun commands name each example's own line (or id), which no block shows.
-  CHECK(Contains(s, "\nrspec ./spec/cart_spec.rb:17 # Cart#add counts items\n"));
-  CHECK(Contains(s, "\nrspec ./spec/cart_spec.rb[1:3:3] # Cart#discount applies FREE\n"));
   // Pending examples are not failures; eq's note on how it compared says nothing.
   CHECK_FALSE(Contains(s, "groups by category"));
   CHECK_FALSE(Contains(s, "(compared using ==)"));
@@ -1042,14 +1048,33 @@ TEST_CASE("test shaper: pytest --tb=short: the failing line under its location k
   }
 }
 
+TEST_CASE("test shaper: RSpec's and Minitest's cases of one assertion a line each, with both their values") {
+  // RSpec quotes the failing line ("Failure/Error: expect(Slug.make(title)).to eq(want)"): the
+  // cases of it after the first are its rerun command, its expected value and what it got.
+  const std::string r = Shape("rspec --format documentation spec_large", 1, testing::ReadFixture("test", "rspec_large"));
+  INFO(r);
+  CHECK(Contains(r, "\n     # ./spec_large/slug_table_spec.rb:13:in `block (3 levels) in <top (required)>'\n"
+                    "rspec ./spec_large/slug_table_spec.rb[1:111] # Slug.make makes gamma-gamma-110 from "
+                    "\"Gamma  gamma 110\" - expected: \"gamma-gamma-110\" - got: \"gamma--gamma-110\"\n"));
+  CHECK(Contains(r, "\n… 30 more lines of these failures omitted, as in Slug.make makes beta-theta-13 from "
+                    "\"Beta  theta 13\"\n"));
+  // Minitest names the assertion's place in brackets after the test's name: said once.
+  const std::string m = Shape("rake test TESTOPTS=--seed=4242", 1,
+                              testing::ReadFixture("test", "minitest_failing"));
+  INFO(m);
+  CHECK(Contains(m, "SlugTableTest#test_row_274 [/tmp/plugline-fx/test/cart-minitest/test/slug_table_test.rb:13]:\n"));
+  CHECK(Contains(m, "\nSlugTableTest#test_row_96 - Expected: \"alpha-alpha-96\" - Actual: \"alpha--alpha-96\"\n"));
+  CHECK(Contains(m, "\n… 4 more lines of these failures omitted, as in SlugTableTest#test_row_274\n"));
+}
+
 TEST_CASE("test shaper: GoogleTest's cases of one assertion a line each by their verdict, its closing list counted") {
   const std::string s = Shape("./build/geom_large_tests", 1, testing::ReadFixture("test", "gtest_large"));
   INFO(s);
   CHECK(Contains(s, "\n[  FAILED  ] Table/RegularPolygonArea.MatchesFormula/499, where GetParam() = 499 (0 ms)\n"
                     "[  FAILED  ] Table/RegularPolygonArea.MatchesFormula/999, where GetParam() = 999 (0 ms) - The "
                     "difference between geom::polygon_area(geom::regular_polygon(n, r, clockwise)) and expected is "
-                    "15495.290626278631, which exceeds 1e-6, where\n"));
-  CHECK(Contains(s, "\n… 12 more lines of these failures omitted, as in Table/RegularPolygonArea.MatchesFormula/499, "
+                    "15495.290626278631, which exceeds 1e-6, where - expected evaluates to 7747.6453131393164, and\n"));
+  CHECK(Contains(s, "\n… 10 more lines of these failures omitted, as in Table/RegularPolygonArea.MatchesFormula/499, "
                     "where GetParam() = 499\n"));
   // "[  FAILED  ] Table/ParseTable.RoundTrips/249, where GetParam() = 249" again in the list: counted.
   CHECK(Contains(s, "\n… 5 lines of the runner's list of failures omitted\n"));
