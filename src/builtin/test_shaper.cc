@@ -916,6 +916,24 @@ std::string KindOf(const TestFailure& failure) {
       break;
     }
   }
+  // PHPUnit prints no source line either: under the message, the trace's frames in the user's
+  // code, each a location alone on its line ("/app/tests/SplitTest.php:10"). The same frames,
+  // the same assertion reached the same way.
+  if (source.empty()) {
+    std::string frames;
+    for (size_t i = 1; i < detail.size(); ++i) {
+      const std::string_view t = Trim(detail[i]);
+      const size_t colon = t.rfind(':');
+      if (colon == std::string_view::npos || colon == 0 || colon + 1 == t.size() ||
+          t.find_first_of(" \t") != std::string_view::npos ||
+          t.find_first_not_of("0123456789", colon + 1) != std::string_view::npos ||
+          t.substr(0, colon).find('.') == std::string_view::npos) {
+        continue;
+      }
+      StrAppend(&frames, "\n", t);
+    }
+    if (!frames.empty()) return frames;
+  }
   if (source.empty() || location.empty()) return {};
   return StrCat(source, "\n", location);
 }

@@ -1067,6 +1067,27 @@ TEST_CASE("test shaper: RSpec's and Minitest's cases of one assertion a line eac
   CHECK(Contains(m, "\n… 4 more lines of these failures omitted, as in SlugTableTest#test_row_274\n"));
 }
 
+TEST_CASE("test shaper: PHPUnit's cases of one assertion, told by their frames, a line each") {
+  const std::string s = Shape("phpunit tests_large", 1, testing::ReadFixture("test", "phpunit_large"));
+  INFO(s);
+  CHECK(Contains(s, "\n1) SplitTableTest::testSplitKeepsEveryCent with data set \"row 53\" (5303, 5)\n"
+                    "Failed asserting that 5300 is identical to 5303.\n\n"
+                    "/tmp/plugline-fx/test/money/tests_large/SplitTableTest.php:10\n"
+                    "2) SplitTableTest::testSplitKeepsEveryCent with data set \"row 106\" (10603, 5) - "
+                    "Failed asserting that 10600 is identical to 10603.\n"));
+  CHECK(Contains(s, "\n9) SplitTableTest::testSplitKeepsEveryCent with data set \"row 477\" (47703, 5) - "
+                    "Failed asserting that 47700 is identical to 47703.\n"
+                    "… 16 more lines of these failures omitted, as in SplitTableTest::testSplitKeepsEveryCent "
+                    "with data set \"row 53\" (5303, 5)\n"));
+  // Failures at other places are not cases of one: the errors' frames differ.
+  const std::string f = Shape("phpunit tests", 2, testing::ReadFixture("test", "phpunit_failing"));
+  INFO(f);
+  CHECK(Contains(f, "\n/tmp/plugline-fx/test/money/src/Money.php:4\n/tmp/plugline-fx/test/money/tests/MoneyTest.php:15\n"));
+  CHECK(Contains(f, "\n/tmp/plugline-fx/test/money/src/Money.php:13\n/tmp/plugline-fx/test/money/tests/MoneyTest.php:33\n"));
+  CHECK(Contains(f, "\n3) MoneyTest::testSplitKeepsTotal with data set \"seven\" (1000, 7) - Failed asserting that "
+                    "994 is identical to 1000.\n"));
+}
+
 TEST_CASE("test shaper: GoogleTest's cases of one assertion a line each by their verdict, its closing list counted") {
   const std::string s = Shape("./build/geom_large_tests", 1, testing::ReadFixture("test", "gtest_large"));
   INFO(s);
