@@ -2023,9 +2023,11 @@ class Writer {
  public:
   // `full`: keep where problems happened (progress anchors, targets); `failed`: also keep the
   // last progress line, which shows how far the build got.
+  // `requested`: the command's arguments (the packages an install was asked for).
   Writer(const std::vector<string_view>& lines, const Parsed& p, bool full, bool failed,
-         SummaryWriter& out)
-      : lines_(lines), p_(p), full_(full), failed_(failed), out_(out), used_(lines.size(), 0) {
+         std::vector<std::string> requested, SummaryWriter& out)
+      : lines_(lines), p_(p), full_(full), failed_(failed), requested_(std::move(requested)),
+        out_(out), used_(lines.size(), 0) {
     for (size_t i = 0; i < lines.size(); ++i) {
       if (p.kinds[i] == Kind::kProgress || p.kinds[i] == Kind::kCrate) {
         last_progress_overall_ = i;
@@ -2251,8 +2253,22 @@ class Writer {
           Drop(i);
         }
         return i + 1;
-      case Kind::kAsset:
       case Kind::kInstalled:
+        // apt's "Setting up x (1.2) ..." lines name again what its list of NEW packages, shown
+        // above, named: counted then, but for the packages the command asked for (with the
+        // version they got).
+        if (Total(Kind::kListItem) > 0) {
+          string_view package = lines_[i].substr(std::min(lines_[i].size(), sizeof("Setting up ") - 1));
+          package = package.substr(0, std::min(package.find(' '), package.find(':')));
+          if (std::find(requested_.begin(), requested_.end(), package) == requested_.end()) {
+            Drop(i);
+            return i + 1;
+          }
+          Emit(i);
+          return i + 1;
+        }
+        [[fallthrough]];
+      case Kind::kAsset:
       case Kind::kListItem:
         if (Capped(kind, 10, 0)) {
           Emit(i);
@@ -2696,6 +2712,7 @@ class Writer {
   const Parsed& p_;
   const bool full_;
   const bool failed_;
+  const std::vector<std::string> requested_;
   SummaryWriter& out_;
   std::vector<uint8_t> used_;  // 1: shown or in an inline marker; 2: in the final marker
   std::array<uint64_t, kKinds> totals_{};
@@ -3170,7 +3187,7 @@ class BuildShaper final : public core::Shaper {
     // keeps where they happened.
     const bool full = problems || !exit_ok || p.warnings > 0 || !p.diags.empty() ||
                       p.kind_count[static_cast<size_t>(Kind::kWarnLine)] > 0;
-    Writer(lines, p, full, problems || !exit_ok, out).Write();
+    Writer(lines, p, full, problems || !exit_ok, ToolArgs(context.command), out).Write();
     return core::ShapeOutput{out.Take(), RenderMode::kSummary};
   }
 

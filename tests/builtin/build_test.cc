@@ -874,15 +874,28 @@ TEST_CASE("build: apt-get install") {
         "The following NEW packages will be installed:\n"
         "  cowsay libtext-charwidth-perl\n"
         "0 upgraded, 2 newly installed, 0 to remove and 136 not upgraded.\n"
-        "Setting up libtext-charwidth-perl:amd64 (0.04-11) ...\n"
         "Setting up cowsay (3.03+dfsg2-8) ...\n"
-        "… 7 other lines omitted: 4 informational, 3 build progress\n");
+        "… 8 other lines omitted: 4 informational, 3 build progress, 1 package set up\n");
   const std::string fail =
       "Reading package lists...\nBuilding dependency tree...\nReading state information...\n"
       "E: Unable to locate package nonexistent-pkg-xyz\n";
   s = Shape("apt-get install -y nonexistent-pkg-xyz", fail, 100);
   CHECK(Header(s) == "apt-get install: failed — 1 error (exit 100)");
   CHECK(Has(s, "E: Unable to locate package nonexistent-pkg-xyz"));
+}
+
+TEST_CASE("build: apt-get install of many packages: their list, and the version of the one asked for") {
+  const std::string out = testing::ReadFixture("build", "apt-install-many");
+  const std::string s = Shape("apt-get install -y erlang-nox", out, 0);
+  INFO(s);
+  CHECK(Header(s) == "apt-get install: ok — 27 packages set up");
+  CHECK(Has(s, "  erlang-syntax-tools erlang-tftp erlang-tools erlang-xmerl libltdl7 libodbc2"));
+  CHECK(Has(s, "Setting up erlang-nox (1:25.2.3+dfsg-1+deb12u4) ..."));
+  // The others' Setting up lines name again what the list named: counted.
+  CHECK_FALSE(Contains(s, "Setting up erlang-base"));
+  CHECK(Contains(s, ", 26 packages set up"));
+  CHECK_FALSE(Contains(s, "Unpacking "));
+  CHECK_FALSE(Contains(s, "Get:"));
 }
 
 TEST_CASE("build: lld's undefined symbols and the driver's error") {
