@@ -319,6 +319,10 @@ void WriteHeadTail(const std::vector<std::string_view>& lines, size_t head, size
   const size_t middle_end = n - tail;
   size_t next = head;  // first middle line not yet written or counted
   size_t kept = 0;
+  // The lines between a location and its message (the source and its marker), after the
+  // first such: counted in one marker after the middle, not in one each.
+  uint64_t between = 0;
+  bool between_marked = false;
   for (size_t i = head; i < middle_end && kept < max_kept; ++i) {
     if (!keep || !keep(lines[i])) continue;
     size_t from = (i > next && i > head) ? i - 1 : i;  // one line of context before
@@ -334,6 +338,11 @@ void WriteHeadTail(const std::vector<std::string_view>& lines, size_t head, size
           out.Line(lines[j]);
           next = j + 1;
           from = i;
+          if (between_marked) {
+            between += i - next;
+            next = i;
+          }
+          between_marked = true;
         }
         break;
       }
@@ -353,6 +362,11 @@ void WriteHeadTail(const std::vector<std::string_view>& lines, size_t head, size
     next = to + 1;
     i = to;
     ++kept;
+  }
+  if (between > 0) {
+    out.ElidedLines(between, StrCat(between == 1 ? "line" : "lines",
+                                    " between later locations and their messages omitted, as "
+                                    "between the first and its message"));
   }
   if (middle_end > next) {
     // When the lines to keep ran out: where the others that read like trouble are, when they

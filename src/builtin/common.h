@@ -135,7 +135,8 @@ using core::LooksLikeErrorLine;
 
 // Keeps the first `head` and last `tail` lines and, between them, up to `max_kept` lines for
 // which `keep` is true (each with one line of context before it — or, when a location stands
-// on a line of its own up to 4 lines above it, "stats.f90:13:6:", that location — and up to
+// on a line of its own up to 4 lines above it, "stats.f90:13:6:", that location, the lines
+// between the later such locations and their messages counted in one marker — and up to
 // kDetailUnderTrouble stack frames indented under it: valgrind's "at 0x…: main (a.c:9)");
 // everything else is counted in markers. The workhorse of the generic shaper and the fallback
 // of the others.

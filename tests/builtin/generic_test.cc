@@ -256,6 +256,23 @@ TEST_CASE("generic: an error whose location is a few lines above it keeps that l
   CHECK(*(at - 3) == "… 45 lines omitted");
 }
 
+TEST_CASE("generic: errors whose locations are a few lines above them: the lines between counted once") {
+  const std::string output = testing::ReadFixture("generic", "gfortran-errors");
+  core::ShapeContext ctx{"gfortran -c stats.f90", 1, output.size(), core::CountLines(output), "/s/a.log"};
+  auto shaped = MakeGenericShaper()->Shape(output, ctx);
+  REQUIRE(shaped.ok());
+  const std::string& s = shaped->summary;
+  INFO(s);
+  // The first in the middle with a marker of its own, the later ones their location and
+  // message, one after the other; what they left out counted after them.
+  CHECK(testing::Contains(s, "\nstats.f90:14:23:\n… 3 lines omitted\nError: Function ‘vals3’ at (1) has no IMPLICIT type\n"
+                    "stats.f90:17:6:\nError: Cannot convert CHARACTER(6) to INTEGER(4) at (1)\n"
+                    "stats.f90:19:23:\nError: Function ‘vals0’ at (1) has no IMPLICIT type\n"));
+  CHECK(testing::Contains(s, "\n… 51 lines between later locations and their messages omitted, as between the first "
+                    "and its message\n"));
+  CHECK(s.find("… 3 lines omitted") == s.rfind("… 3 lines omitted"));
+}
+
 TEST_CASE("generic keeps every entry of a long listing, the columns most share said once") {
   const std::string output = testing::ReadFixture("generic", "ls-la");
   REQUIRE(!output.empty());
