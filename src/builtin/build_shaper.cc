@@ -66,6 +66,7 @@ constexpr size_t kWarningNotes = 2;
 constexpr size_t kNoteBody = 3;         // body lines of a shown note
 constexpr size_t kContextLines = 8;     // include/instantiation context of a full error
 constexpr size_t kStandaloneNotes = 10;
+constexpr size_t kLongSystemNote = 400;  // characters of a note in a system header, counted past
 constexpr size_t kOtherAll = 60;        // unknown lines: all shown up to this many
 constexpr size_t kOtherHead = 20, kOtherTail = 20, kOtherTrouble = 40;
 
@@ -2571,9 +2572,14 @@ class Writer {
         continue;
       }
       if (head < d.end && IsSystemHeaderLocation(lines_[head]) &&
-          Contains(lines_[head], ": note: in instantiation of ")) {
+          (Contains(lines_[head], ": note: in instantiation of ") ||
+           lines_[head].size() > kLongSystemNote)) {
         // A link of clang's instantiation chain inside the standard library: like a library's
-        // stack frame, counted; the chain's links in the user's code stay.
+        // stack frame, counted; the chain's links in the user's code stay. So is a note of a
+        // system header that spells out a candidate's signature with its template arguments
+        // ("note: candidate: ‘template<class T, …> … raw_hash_set<…>::insert(T&&) [with …]’",
+        // thousands of characters): its short notes after it ("candidate expects 2 arguments,
+        // 1 provided") say why it did not match.
         for (size_t k = start; k < i; ++k) Drop(k, Cat::kDetail);
         continue;
       }

@@ -898,6 +898,26 @@ TEST_CASE("build: apt-get install of many packages: their list, and the version 
   CHECK_FALSE(Contains(s, "Get:"));
 }
 
+TEST_CASE("build: a candidate's signature spelled out in a system header is counted, why it did not match kept") {
+  const std::string out = testing::ReadFixture("build", "gxx-absl-candidates");
+  const std::string s = Shape("g++ -std=c++17 -Wall -c src/cache.cc -o cache.o", out, 1);
+  INFO(s);
+  CHECK(Header(s) == "g++: failed — 5 errors in 2 files (exit 1)");
+  for (std::string_view line :
+       {"src/cache.cc:12:16: error: no matching function for call to ‘absl::debian3::flat_hash_map<std::__cxx11::basic_string<char>, int>::insert(int)’",
+        "src/cache.cc:12:16: note:   candidate expects 2 arguments, 1 provided",
+        "src/cache.cc:13:24: error: ‘missing_total’ was not declared in this scope",
+        "src/cache.cc:17:22: error: no matching function for call to ‘StrCat(const char [8], const std::vector<int>&)’",
+        "src/cache.cc:17:22: note:   candidate expects at least 5 arguments, 2 provided"}) {
+    CHECK_MESSAGE(Has(s, line), line);
+  }
+  // raw_hash_set.h's "note: candidate: ‘template<class T, …> … insert(T&&) [with …]’": counted.
+  for (std::string_view line : core::SplitLines(s)) {
+    CHECK_MESSAGE(!(line.starts_with("/usr/include/") && line.size() > 400), line);
+  }
+  CHECK(Contains(s, "src/cache.cc: In function ‘int CountOf(const std::string&)’:\n"));
+}
+
 TEST_CASE("build: lld's undefined symbols and the driver's error") {
   const std::string out =
       "ld.lld: error: undefined symbol: parse_config\n"
