@@ -58,6 +58,19 @@ std::string OutcomeLine(std::string_view command, int exit_code) {
   return answer ? StrCat(tool, ": exit 1") : StrCat(tool, ": FAILED (exit ", exit_code, ")");
 }
 
+// Whether `command` names a file in the folder where `raw_path`, this output's stored copy,
+// is: an output stored before, which a summary named ("full output: …/outputs/x.log"), read
+// again (`sed -n 200,400p …/outputs/x.log`).
+bool ReadsStoredOutput(std::string_view command, std::string_view raw_path) {
+  const size_t slash = raw_path.rfind('/');
+  if (slash == std::string_view::npos || slash == 0) return false;
+  const std::string_view dir = raw_path.substr(0, slash + 1);
+  for (const std::string& word : CommandWords(command)) {
+    if (word.size() > dir.size() && std::string_view(word).starts_with(dir)) return true;
+  }
+  return false;
+}
+
 bool LastLineNames(std::string_view summary, std::string_view path) {
   size_t end = summary.find_last_not_of('\n');
   if (end == std::string_view::npos) return false;
@@ -209,6 +222,10 @@ absl::StatusOr<ShapeResult> ShaperPipeline::Run(const ShapeRequest& request,
   };
   if (winner == nullptr) {
     show_raw("no shaper matched");
+  } else if (request.shaper.empty() && ReadsStoredOutput(request.command, raw.path)) {
+    // Shaping a stored output again would hide what its summary left out, the lines the
+    // command asks for: they are shown as they are (the budget still holds).
+    show_raw("the command reads an output plugline stored: shown as it is");
   } else {
     result.shaper = winner->meta().id;
     // A shaper given a window is told the size of the whole output.

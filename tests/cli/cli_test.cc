@@ -48,6 +48,31 @@ TEST_CASE("plugline run prints a head/tail summary and stores the raw output byt
   CHECK(run.output.find("\n971\n") != std::string::npos);
 }
 
+TEST_CASE("plugline run: the stored output a summary names reads back as it is, and so does a source file") {
+  Cli cli;
+  auto run = cli.Run({"run", "--", "seq", "1", "1000"});
+  REQUIRE(run.exit_status == 0);
+  const std::string raw_path = Last(run.output).substr(std::string("full output: ").size());
+  // The lines the summary left out, asked for from the stored file: not shaped again.
+  auto lines = cli.Run({"run", "--", "sed", "-n", "31,400p", raw_path});
+  CHECK(lines.exit_status == 0);
+  std::string expected;
+  for (int i = 31; i <= 400; ++i) StrAppend(&expected, i, "\n");
+  CHECK(lines.output == expected);
+  auto whole = cli.Run({"shape", "--command", "cat " + raw_path, "--json"}, "", ReadFileOrEmpty(raw_path));
+  auto doc = core::ParseJson(whole.output, "plugline shape --json");
+  REQUIRE(doc.ok());
+  CHECK(doc->Find("render_mode")->as_string() == "raw");
+  // A source file printed: the file, not a head and a tail of it.
+  TempDir dir;
+  std::string source;
+  for (int i = 1; i <= 300; ++i) StrAppend(&source, "def f", i, "(x):\n    return x + ", i, "\n\n");
+  WriteFile(dir.path() + "/big.py", source);
+  auto cat = cli.Run({"run", "--", "cat", dir.path() + "/big.py"});
+  CHECK(cat.exit_status == 0);
+  CHECK(cat.output == source);
+}
+
 TEST_CASE("plugline run exits with the command's exit code, signals as 128+n") {
   Cli cli;
   CHECK(cli.Run({"run", "--", "sh", "-c", "echo failing; exit 3"}).exit_status == 3);
