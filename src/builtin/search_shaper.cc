@@ -3,7 +3,8 @@
 //
 // Matches are grouped by file: every file keeps its first matches (a fair share of a line
 // budget, at least one each, up to 400 files) and the rest of each file is counted in a marker
-// naming it ("… 37 more matches in src/x.c omitted"); files past the budget are counted.
+// after its last match shown ("… 37 more matches in this file omitted"); files past the budget
+// are counted.
 // Output formats: "path:12:text" (-n, --vimgrep), "path:text" (-r, -H, several files),
 // "12:text" / "text" (one file, stdin, -h), context lines ("path-12-text", "--"), rg/ag
 // --heading groups, -c counts, -l / --files / find / fd path lists, and rg --json. Error and
@@ -833,11 +834,10 @@ class SearchShaper final : public core::Shaper {
       if (rest_lines == 0) return;
       if (rest_lines == rest_matches) {
         out.ElidedLines(rest_lines, StrCat(rest_matches == 1 ? "more match" : "more matches",
-                                           " in ", grp.path, " omitted"));
+                                           " in this file omitted"));
       } else {
         out.ElidedLines(rest_lines, StrCat(rest_lines == 1 ? "more line (" : "more lines (",
-                                           Plural(rest_matches, "match", "matches"), ") in ",
-                                           grp.path, " omitted"));
+                                           Plural(rest_matches, "match", "matches"), ") in this file omitted"));
       }
     };
     for (size_t i = 0; i < n; ++i) {
@@ -1251,12 +1251,12 @@ class SearchShaper final : public core::Shaper {
     auto close = [&]() {
       if (dropped == 0) return;
       if (dropped == dropped_matches) {
-        out.ElidedLines(dropped, StrCat(dropped == 1 ? "more match" : "more matches", " in ",
-                                        path, " omitted"));
+        out.ElidedLines(dropped, StrCat(dropped == 1 ? "more match" : "more matches",
+                                        " in this file omitted"));
       } else {
         out.ElidedLines(dropped, StrCat(dropped == 1 ? "more event (" : "more events (",
-                                        Plural(dropped_matches, "match", "matches"), ") in ",
-                                        path, " omitted"));
+                                        Plural(dropped_matches, "match", "matches"),
+                                        ") in this file omitted"));
       }
       dropped = dropped_matches = 0;
     };

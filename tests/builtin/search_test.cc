@@ -138,7 +138,10 @@ TEST_CASE("search: grep -rn keeps every file's first matches and counts the rest
   // 200 lines shared by 5 files, at most 30 each.
   CHECK(Has(lines, "src/f3.c:300:  call(3, 30);"));
   CHECK_FALSE(Has(lines, "src/f3.c:310:  call(3, 31);"));
-  CHECK(Has(lines, "… 70 more matches in src/f3.c omitted"));
+  // After the file's last match shown, which names the file.
+  const auto f3 = std::find(lines.begin(), lines.end(), "src/f3.c:300:  call(3, 30);");
+  REQUIRE(f3 + 1 < lines.end());
+  CHECK(*(f3 + 1) == "… 70 more matches in this file omitted");
   CHECK(lines.size() == 1 + 5 * 31);
   CheckFaithful(output, summary);
   CHECK(Accounted(summary) == 500);
@@ -231,7 +234,7 @@ TEST_CASE("search: context lines (-C) stay with their matches") {
   CHECK(Has(lines, "lib/m1.py:300:    hit()"));
   CHECK(Has(lines, "lib/m1.py-301-    # after"));
   CHECK_FALSE(Has(lines, "lib/m1.py:310:    hit()"));
-  CHECK(Has(lines, "… 210 more lines (70 matches) in lib/m1.py omitted"));
+  CHECK(Has(lines, "… 210 more lines (70 matches) in this file omitted"));
   CheckFaithful(output, summary);
 }
 
