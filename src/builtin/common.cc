@@ -304,6 +304,13 @@ std::string_view LocationPrefix(std::string_view line) {
 // How many lines before a kept line are searched for the location it belongs to (gfortran
 // prints the location, a blank line, the source and a marker line before "Error: …").
 constexpr size_t kLocationLookback = 4;
+// Gaps up to this many lines between kept lines, after the first, are counted together.
+constexpr size_t kSmallGap = 3;
+
+bool HasLetterOrDigit(std::string_view line) {
+  return std::any_of(line.begin(), line.end(),
+                     [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; });
+}
 
 }  // namespace
 
@@ -319,37 +326,40 @@ void WriteHeadTail(const std::vector<std::string_view>& lines, size_t head, size
   const size_t middle_end = n - tail;
   size_t next = head;  // first middle line not yet written or counted
   size_t kept = 0;
-  // The lines between a location and its message (the source and its marker), after the
-  // first such: counted in one marker after the middle, not in one each.
-  uint64_t between = 0;
-  bool between_marked = false;
+  // Gaps of a few lines between the lines kept (the source and its marker under each of a
+  // checker's errors, or between a location and its message): after the first, counted in one
+  // marker after the middle, not in one each.
+  uint64_t small_gaps = 0;
+  bool small_gap_marked = false;
+  auto gap = [&](size_t count) {
+    if (count == 0) return;
+    if (count <= kSmallGap && small_gap_marked) {
+      small_gaps += count;
+      return;
+    }
+    out.ElidedLines(count, count == 1 ? "line omitted" : "lines omitted");
+    small_gap_marked = small_gap_marked || count <= kSmallGap;
+  };
   for (size_t i = head; i < middle_end && kept < max_kept; ++i) {
     if (!keep || !keep(lines[i])) continue;
     size_t from = (i > next && i > head) ? i - 1 : i;  // one line of context before
+    // Not a line of marks alone ("^", "~~~^~~"): it points into a line not shown.
+    if (from < i && !HasLetterOrDigit(lines[from])) from = i;
     // Or, when it is a message whose location came a few lines before it (and is not shown
     // yet), that location instead: where it happened, not the source line or marker above it.
     if (!StartsWithLocation(lines[i])) {
       for (size_t j = i; j-- > std::max(next, i - std::min(i, kLocationLookback));) {
         if (!StartsWithLocation(lines[j])) continue;
         if (j + 1 < i) {  // not the line before, which is shown anyway
-          if (j > next) {
-            out.ElidedLines(j - next, j - next == 1 ? "line omitted" : "lines omitted");
-          }
+          gap(j - next);
           out.Line(lines[j]);
           next = j + 1;
           from = i;
-          if (between_marked) {
-            between += i - next;
-            next = i;
-          }
-          between_marked = true;
         }
         break;
       }
     }
-    if (from > next) {
-      out.ElidedLines(from - next, from - next == 1 ? "line omitted" : "lines omitted");
-    }
+    gap(from > next ? from - next : 0);
     // The frames indented under it (where it happened), a few.
     size_t to = i;
     const size_t indent = Indent(lines[i]);
@@ -363,10 +373,10 @@ void WriteHeadTail(const std::vector<std::string_view>& lines, size_t head, size
     i = to;
     ++kept;
   }
-  if (between > 0) {
-    out.ElidedLines(between, StrCat(between == 1 ? "line" : "lines",
-                                    " between later locations and their messages omitted, as "
-                                    "between the first and its message"));
+  if (small_gaps > 0) {
+    out.ElidedLines(small_gaps, StrCat(small_gaps == 1 ? "line" : "lines",
+                                       " omitted in gaps of 1 to ", kSmallGap,
+                                       " lines between the lines shown above"));
   }
   if (middle_end > next) {
     // When the lines to keep ran out: where the others that read like trouble are, when they

@@ -135,10 +135,11 @@ using core::LooksLikeErrorLine;
 
 // Keeps the first `head` and last `tail` lines and, between them, up to `max_kept` lines for
 // which `keep` is true (each with one line of context before it — or, when a location stands
-// on a line of its own up to 4 lines above it, "stats.f90:13:6:", that location, the lines
-// between the later such locations and their messages counted in one marker — and up to
+// on a line of its own up to 4 lines above it, "stats.f90:13:6:", that location; a line of
+// marks alone, "^", is none — and up to
 // kDetailUnderTrouble stack frames indented under it: valgrind's "at 0x…: main (a.c:9)");
-// everything else is counted in markers. The workhorse of the generic shaper and the fallback
+// everything else is counted in markers (gaps of 1 to 3 lines, after the first, in one after
+// the middle). The workhorse of the generic shaper and the fallback
 // of the others.
 inline constexpr size_t kDetailUnderTrouble = 3;
 void WriteHeadTail(const std::vector<std::string_view>& lines, size_t head, size_t tail,

@@ -256,21 +256,27 @@ TEST_CASE("generic: an error whose location is a few lines above it keeps that l
   CHECK(*(at - 3) == "… 45 lines omitted");
 }
 
-TEST_CASE("generic: errors whose locations are a few lines above them: the lines between counted once") {
+TEST_CASE("generic: gaps of a few lines between the lines kept are counted once, after the first") {
   const std::string output = testing::ReadFixture("generic", "gfortran-errors");
   core::ShapeContext ctx{"gfortran -c stats.f90", 1, output.size(), core::CountLines(output), "/s/a.log"};
   auto shaped = MakeGenericShaper()->Shape(output, ctx);
   REQUIRE(shaped.ok());
   const std::string& s = shaped->summary;
   INFO(s);
-  // The first in the middle with a marker of its own, the later ones their location and
-  // message, one after the other; what they left out counted after them.
-  CHECK(testing::Contains(s, "\nstats.f90:14:23:\n… 3 lines omitted\nError: Function ‘vals3’ at (1) has no IMPLICIT type\n"
-                    "stats.f90:17:6:\nError: Cannot convert CHARACTER(6) to INTEGER(4) at (1)\n"
-                    "stats.f90:19:23:\nError: Function ‘vals0’ at (1) has no IMPLICIT type\n"));
-  CHECK(testing::Contains(s, "\n… 51 lines between later locations and their messages omitted, as between the first "
-                    "and its message\n"));
-  CHECK(s.find("… 3 lines omitted") == s.rfind("… 3 lines omitted"));
+  // gfortran's errors past the first in the middle: their location and message, one after the
+  // other; the source and marker lines between them counted after them.
+  CHECK(testing::Contains(s, "\nstats.f90:14:23:\nError: Function ‘vals3’ at (1) has no IMPLICIT type\n"
+                             "stats.f90:17:6:\nError: Cannot convert CHARACTER(6) to INTEGER(4) at (1)\n"
+                             "stats.f90:19:23:\nError: Function ‘vals0’ at (1) has no IMPLICIT type\n"));
+  CHECK(testing::Contains(s, "\n… 54 lines omitted in gaps of 1 to 3 lines between the lines shown above\n"));
+  // xmllint's: each error line, the caret under the one before it no context of it.
+  const std::string xml = testing::ReadFixture("generic", "xmllint-html");
+  core::ShapeContext xctx{"xmllint --noout h/*.xml", 1, xml.size(), core::CountLines(xml), "/s/a.log"};
+  auto xshaped = MakeGenericShaper()->Shape(xml, xctx);
+  REQUIRE(xshaped.ok());
+  INFO(xshaped->summary);
+  CHECK(testing::Contains(xshaped->summary, "\nh/doctest-dev-readme.xml:2: parser error : Extra content at the end of the document\n"
+                                           "h/doctest-dev-reporters.xml:2: parser error : Extra content at the end of the document\n"));
 }
 
 TEST_CASE("generic keeps every entry of a long listing, the columns most share said once") {
