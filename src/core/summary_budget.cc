@@ -320,10 +320,13 @@ BudgetCut Assemble(const std::vector<std::string_view>& lines, const std::vector
   // A run of left-out lines: `run` in all, `run_notes` of them the shaper's own notes.
   uint64_t run = 0, run_notes = 0, notes_cut = 0;
   auto end_run = [&](size_t i) {
-    if (run == 1 && run_notes == 1 && cost[i - 1] <= kMarkerTokens) {
-      // A shaper's own short note says more than ours would, for no more.
+    if (run == 1 && run_notes == 1 && cost[i - 1] <= kMarkerTokens &&
+        spent + cost[i - 1] <= limit) {
+      // A shaper's own short note, alone between lines kept, stays while the budget has room
+      // for it (a run of notes gets no marker of ours: what it costs is spent, not saved).
       StrAppend(&cut.summary, lines[i - 1], "\n");
       --cut.lines_left_out;
+      spent += cost[i - 1];
     } else if (run > run_notes) {
       StrAppend(&cut.summary, LeftOut(run), "\n");
     } else {

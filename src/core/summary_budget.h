@@ -20,7 +20,8 @@
 // the last, the second…), while they fit; a line that does not fit is
 // left out whole and smaller ones after it still get in. Each run of left-out lines becomes one
 // "… N lines cut (budget)" line; a run that is only the shaper's own "… " notes gets none (one
-// short note stays as it is), and the last line says what was cut, notes included. When
+// short note stays as it is while the budget has room for it), and the last line says what was
+// cut, notes included. When
 // identifiers do not all fit, those left out are counted by file ("… 22 failures, errors or
 // locations did not fit: src/a.ts 7, 15 naming no file").
 #ifndef PLUGLINE_CORE_SUMMARY_BUDGET_H_

@@ -270,6 +270,32 @@ TEST_CASE("a row under a file's path line ranks as a location, and keeps its pat
   CHECK(Contains(cut.summary, "\n/w/src/b.js: line 4, col 2, Error - Unexpected thing word0 "));
 }
 
+TEST_CASE("a shaper's short notes between the lines kept stay only while the budget has room") {
+  // A search's summary: each file's first match (a location), then a short note of the rest.
+  std::string summary = "grep: 3,000 matches in 300 files\n";
+  for (int f = 0; f < 300; ++f) {
+    absl::StrAppend(&summary, "src/module_", f, "/file_", f, ".c:", f + 10, ":  total += value_", f, ";\n");
+    absl::StrAppend(&summary, "… 9 more matches in this file omitted\n");
+  }
+  absl::StrAppend(&summary, "done");
+  uint64_t locations_tokens = 0;
+  for (std::string_view line : SplitLines(summary)) {
+    if (!line.starts_with("… ")) locations_tokens += Counter().Count(line) + 1;
+  }
+  // Room for every location and some of the notes, not all.
+  const uint64_t budget = locations_tokens + 60 + 120 + 200;
+  BudgetCut cut = FitToBudget(summary, budget, 60, Counter());
+  INFO(cut.summary);
+  REQUIRE(cut.cut);
+  CHECK(Counter().Count(cut.summary) + 60 <= budget);
+  // No location is left out for a note to stay.
+  for (int f = 0; f < 300; ++f) {
+    CHECK_MESSAGE(Contains(cut.summary, absl::StrCat("src/module_", f, "/file_", f, ".c:", f + 10, ":")), f);
+  }
+  CHECK(Contains(cut.summary, "… 9 more matches in this file omitted\n"));
+  CHECK(Contains(cut.summary, " notes of what the shaper had left out"));
+}
+
 TEST_CASE("a first line longer than the budget is cut at a character boundary, and says so") {
   std::string summary;
   for (int i = 0; i < 5000; ++i) absl::StrAppend(&summary, "wörd", i, " ");
