@@ -2259,13 +2259,14 @@ class Writer {
         // above, named: counted then, but for the packages the command asked for (with the
         // version they got).
         if (Total(Kind::kListItem) > 0) {
-          string_view package = lines_[i].substr(std::min(lines_[i].size(), sizeof("Setting up ") - 1));
+          constexpr size_t kSettingUp = sizeof("Setting up ") - 1;
+          string_view package = lines_[i].substr(std::min(lines_[i].size(), kSettingUp));
           package = package.substr(0, std::min(package.find(' '), package.find(':')));
           if (std::find(requested_.begin(), requested_.end(), package) == requested_.end()) {
             Drop(i);
-            return i + 1;
+          } else {
+            Emit(i);
           }
-          Emit(i);
           return i + 1;
         }
         [[fallthrough]];

@@ -288,9 +288,6 @@ bool IsFrameLine(std::string_view line) {
   return false;
 }
 
-namespace {
-
-// The location a line starts with (StartsWithLocation): "stats.f90:13:6", "src/a.c:12".
 std::string_view LocationPrefix(std::string_view line) {
   size_t i = line.find(':') + 1;
   while (i < line.size() && std::isdigit(static_cast<unsigned char>(line[i]))) ++i;
@@ -300,6 +297,8 @@ std::string_view LocationPrefix(std::string_view line) {
   }
   return line.substr(0, i);
 }
+
+namespace {
 
 // How many lines before a kept line are searched for the location it belongs to (gfortran
 // prints the location, a blank line, the source and a marker line before "Error: …").

@@ -119,6 +119,8 @@ bool IsFrameLine(std::string_view line);
 // A line that starts with a location, "stats.f90:13:6:" or "src/a.c:12: …": a path (a dot or a
 // slash in it, no spaces) at the left margin, a colon, a line number.
 bool StartsWithLocation(std::string_view line);
+// The location a line starts with (StartsWithLocation): "stats.f90:13:6", "src/a.c:12".
+std::string_view LocationPrefix(std::string_view line);
 
 // Maven's level before a line, "[ERROR] ", "[WARNING] ", "[INFO]" (with the space after it when
 // there is one): its length, or 0 when the line has none.

@@ -149,7 +149,9 @@ class GenericShaper final : public core::Shaper {
     const bool huge_lines = output.size() > kHugeOutputBytes;
     // A file's source printed (`cat src/a.py`, `sed -n 40,90p a.go`): what was asked for is the
     // file, shown as it is (the pipeline's token budget still holds).
-    if (PrintsSourceFile(context.command) && !huge_lines) return core::ShapeOutput{"", RenderMode::kRaw};
+    if (PrintsSourceFile(context.command) && !huge_lines) {
+      return core::ShapeOutput{"", RenderMode::kRaw};
+    }
     if (!context.raw_path.empty() && !huge_lines) {
       SummaryWriter listing_out(&lines);
       std::string note = ExitNote(context.exit_code);

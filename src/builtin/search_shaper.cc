@@ -837,7 +837,8 @@ class SearchShaper final : public core::Shaper {
                                            " in this file omitted"));
       } else {
         out.ElidedLines(rest_lines, StrCat(rest_lines == 1 ? "more line (" : "more lines (",
-                                           Plural(rest_matches, "match", "matches"), ") in this file omitted"));
+                                           Plural(rest_matches, "match", "matches"),
+                                           ") in this file omitted"));
       }
     };
     for (size_t i = 0; i < n; ++i) {
@@ -1247,7 +1248,6 @@ class SearchShaper final : public core::Shaper {
     size_t g = SIZE_MAX;
     uint64_t shown = 0, dropped = 0, dropped_matches = 0, late = 0, late_matches = 0;
     uint64_t rendered_lines = 0;
-    std::string path;
     auto close = [&]() {
       if (dropped == 0) return;
       if (dropped == dropped_matches) {
@@ -1266,10 +1266,7 @@ class SearchShaper final : public core::Shaper {
           close();
           ++g;
           shown = 0;
-          if (g < shown_groups) {
-            out.Line(lines[i]);
-            path = JsonText(lines[i], "path").value_or("");
-          }
+          if (g < shown_groups) out.Line(lines[i]);
           break;
         }
         case kMatchEvent:

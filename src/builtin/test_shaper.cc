@@ -882,7 +882,8 @@ std::string KindOf(const TestFailure& failure) {
     const std::string_view line = detail[i];
     const std::string_view t = Trim(line);
     // pytest marks the failing source line with ">"; RSpec quotes it: "Failure/Error: expect(…)".
-    if (source.empty() && ((t.starts_with(">") && t.size() > 1) || t.starts_with("Failure/Error: "))) {
+    if (source.empty() &&
+        ((t.starts_with(">") && t.size() > 1) || t.starts_with("Failure/Error: "))) {
       source = t;
     }
     if (location.empty() && IsLocationLine(line)) {
@@ -900,7 +901,8 @@ std::string KindOf(const TestFailure& failure) {
   if (source.empty() && HasLineAndColumn(location)) return std::string(location);
   // Minitest names the assertion's place in brackets after the test's name: "SlugTest#test_7
   // [test/slug_test.rb:13]:".
-  if (source.empty() && location.ends_with("]:") && location.rfind(" [") != std::string_view::npos) {
+  if (source.empty() && location.ends_with("]:") &&
+      location.rfind(" [") != std::string_view::npos) {
     return std::string(location.substr(location.rfind(" [") + 1));
   }
   // A Python traceback (unittest, pytest's --tb=native): the first frame outside the
@@ -923,19 +925,31 @@ std::string KindOf(const TestFailure& failure) {
     std::string frames;
     for (size_t i = 1; i < detail.size(); ++i) {
       const std::string_view t = Trim(detail[i]);
-      const size_t colon = t.rfind(':');
-      if (colon == std::string_view::npos || colon == 0 || colon + 1 == t.size() ||
-          t.find_first_of(" \t") != std::string_view::npos ||
-          t.find_first_not_of("0123456789", colon + 1) != std::string_view::npos ||
-          t.substr(0, colon).find('.') == std::string_view::npos) {
-        continue;
-      }
-      StrAppend(&frames, "\n", t);
+      if (StartsWithLocation(t) && LocationPrefix(t).size() == t.size()) StrAppend(&frames, "\n", t);
     }
     if (!frames.empty()) return frames;
   }
   if (source.empty() || location.empty()) return {};
   return StrCat(source, "\n", location);
+}
+
+// The id pytest's list line `line` gives a failure whose banner names it `name`: a test in a
+// class, "TestLines.test_x" in the banner, is "…::TestLines::test_x" in the list; an error in a
+// fixture, "ERROR at setup of test_x" in the banner, is "ERROR …::test_x".
+std::string PytestId(std::string_view name, std::string_view line) {
+  for (std::string_view when : {"ERROR at setup of ", "ERROR at teardown of "}) {
+    if (line.starts_with("ERROR ") && name.starts_with(when)) name.remove_prefix(when.size());
+  }
+  const size_t params = std::min(name.size(), name.find('['));
+  std::string id;
+  for (size_t c = 0; c < name.size(); ++c) {
+    if (name[c] == '.' && c < params) {
+      id.append("::");
+    } else {
+      id.push_back(name[c]);
+    }
+  }
+  return id;
 }
 
 // A failure of the same assertion as `first`'s, shown in full before: one line, its heading
@@ -1308,64 +1322,31 @@ class TestShaper final : public core::Shaper {
     }
     out.Header(header);
 
-    // pytest's list line that names one failure more fully than its block's banner ("FAILED
-    // tests/test_x.py::test_tier[10-5] - assert 0 == 5", the id an agent reruns it with) is
-    // shown as that block's heading, in the banner's place ("____ test_tier[10-5] ____"): the
-    // id once, where the failure is.
+    // A list line that names one failure more fully than its block does is shown as that
+    // block's heading, in the place of the block's own: the id once, where the failure is.
+    // pytest's "FAILED tests/test_x.py::test_tier[10-5] - assert 0 == 5" (the id an agent reruns
+    // it with) for its "____ test_tier[10-5] ____" banner; any runner's line that names it more
+    // fully or where its block does not, RSpec's "rspec ./spec/cart_spec.rb:14 # Cart#add counts
+    // items" (the command that reruns it) for its "1) Cart#add counts items".
+    const bool pytest = report.runner == TestRunner::kPytest;
     std::vector<std::string_view> heading(report.failures.size());
     std::vector<bool> index_shown(report.index.size(), false);
-    if (report.runner == TestRunner::kPytest) {
-      for (size_t k = 0; k < report.index.size(); ++k) {
-        const std::string_view line = report.index[k];
-        if (!line.starts_with("FAILED ") && !line.starts_with("ERROR ")) continue;
-        size_t match = 0, matches = 0;
-        bool fuller = false;
-        for (size_t f = 0; f < report.failures.size(); ++f) {
-          // A test in a class: "TestLines.test_x" in the banner, "…::TestLines::test_x" in
-          // the list.
-          std::string_view name = report.failures[f].name;
-          // An error in a fixture: "ERROR at setup of test_x" in the banner, "ERROR …::test_x"
-          // in the list.
-          for (std::string_view when : {"ERROR at setup of ", "ERROR at teardown of "}) {
-            if (line.starts_with("ERROR ") && name.starts_with(when)) name.remove_prefix(when.size());
-          }
-          const size_t params = std::min(name.size(), name.find('['));
-          std::string id;
-          for (size_t c = 0; c < name.size(); ++c) {
-            if (name[c] == '.' && c < params) {
-              id.append("::");
-            } else {
-              id.push_back(name[c]);
-            }
-          }
-          if (!NamesTest(line, id)) continue;
-          ++matches;
-          match = f;
-          fuller = NamesMoreFully(line, id);
-        }
-        if (matches == 1 && fuller && heading[match].empty()) {
-          heading[match] = line;
-          index_shown[k] = true;
-        }
+    for (size_t k = 0; k < report.index.size(); ++k) {
+      const std::string_view line = report.index[k];
+      if (pytest && !line.starts_with("FAILED ") && !line.starts_with("ERROR ")) continue;
+      size_t match = 0, matches = 0;
+      bool fuller = false;
+      for (size_t f = 0; f < report.failures.size(); ++f) {
+        const std::string id = pytest ? PytestId(report.failures[f].name, line)
+                                      : std::string(report.failures[f].name);
+        if (!NamesTest(line, id)) continue;
+        ++matches;
+        match = f;
+        fuller = NamesMoreFully(line, id) || (!pytest && LocatesBeyond(line, report.failures[f]));
       }
-    } else {
-      // So with any runner's list line that names one failure more fully or where its block
-      // does not (RSpec's "rspec ./spec/cart_spec.rb:14 # Cart#add counts items", the command
-      // that reruns it, for the block's "1) Cart#add counts items").
-      for (size_t k = 0; k < report.index.size(); ++k) {
-        const std::string_view line = report.index[k];
-        size_t match = 0, matches = 0;
-        for (size_t f = 0; f < report.failures.size(); ++f) {
-          if (!NamesTest(line, report.failures[f].name)) continue;
-          ++matches;
-          match = f;
-        }
-        if (matches == 1 && heading[match].empty() &&
-            (NamesMoreFully(line, report.failures[match].name) ||
-             LocatesBeyond(line, report.failures[match]))) {
-          heading[match] = line;
-          index_shown[k] = true;
-        }
+      if (matches == 1 && fuller && heading[match].empty()) {
+        heading[match] = line;
+        index_shown[k] = true;
       }
     }
     size_t index = 0;
