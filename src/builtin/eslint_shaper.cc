@@ -585,6 +585,14 @@ class EslintShaper final : public core::Shaper {
       absl::StatusOr<core::Value> parsed =
           core::ParseJson(WithReadMembers(json.text, 2 + base, 4 + base), "eslint output");
       if (parsed.ok()) return Json(lines, json, *parsed, context, exit_suffix, out);
+      // Results cut short ("eslint -f json | head") or malformed: what they hold is not read,
+      // and nothing is said of it — least of all that there are no problems.
+      out.Header(StrCat(RowsProducer(context.command, output),
+                        ": ESLint's JSON results, cut short or malformed, not read: shown by "
+                        "their ends",
+                        exit_suffix));
+      WriteHeadTail(lines, 20, 20, LooksLikeErrorLine, 100, out);
+      return core::ShapeOutput{out.Take(), RenderMode::kSummary};
     }
     return Text(lines, context, RowsProducer(context.command, output), exit_suffix, out);
   }

@@ -275,6 +275,13 @@ TEST_CASE("eslint: json is rendered from its fields, ignoring sources and fixes"
                      "eslint: 1 problem (1 error, 0 warnings) in 1 file of 1 linted (exit 1)",
                      "/app/src/a.js:7:16 error Expected '===' and instead saw '=='. eqeqeq",
                      "… 4 other lines omitted"});
+  // Cut short (`| head`): not read, and never "no problems".
+  const std::string cut = pretty.substr(0, pretty.find("\"errorCount\""));
+  lines = Shape("eslint -f json src | jq . | head -12", 0, cut);
+  REQUIRE(!lines.empty());
+  CHECK(lines[0] ==
+        "eslint: ESLint's JSON results, cut short or malformed, not read: shown by their ends");
+  CHECK(Has(lines, "        \"ruleId\": \"eqeqeq\","));
 }
 
 TEST_CASE("eslint: its own failure keeps the reason") {
