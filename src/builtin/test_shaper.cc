@@ -1076,6 +1076,25 @@ std::string_view Unframe(std::string_view line) {
   return t.substr(b, e - b + 1);
 }
 
+// The line of a run that only listed its tests, "270 tests collected in 0.05s" (pytest
+// --collect-only; "1 test collected", framed or not), unframed; "" when the output ends
+// without one.
+std::string_view CollectedLine(const std::vector<std::string_view>& lines) {
+  size_t seen = 0;
+  for (size_t i = lines.size(); i-- > 0 && seen < 5;) {
+    const std::string_view t = Unframe(lines[i]);
+    if (t.empty()) continue;
+    ++seen;
+    size_t digits = 0;
+    while (digits < t.size() && std::isdigit(static_cast<unsigned char>(t[digits]))) ++digits;
+    const std::string_view rest = t.substr(digits);
+    if (digits > 0 && (rest.starts_with(" tests collected") || rest.starts_with(" test collected"))) {
+      return t;
+    }
+  }
+  return {};
+}
+
 // True when `line` names the test `name`: it appears with no identifier character after it
 // (so "test_a" does not match "test_ab").
 bool NamesTest(std::string_view line, std::string_view name) {
@@ -1280,9 +1299,12 @@ class TestShaper final : public core::Shaper {
     SummaryWriter out(&lines);
 
     if (!report.has_results && report.failures.empty()) {
-      // No test results in the output: claim nothing about tests.
+      // No test results in the output: claim nothing about tests but what it says it listed.
       std::string note = ExitNote(context.exit_code);
-      out.Header(StrCat(runner, ": no test results in the output",
+      const std::string_view collected = CollectedLine(lines);
+      out.Header(StrCat(runner, ": ",
+                        collected.empty() ? "no test results in the output"
+                                          : StrCat(collected, ", none run"),
                         note.empty() ? "" : StrCat(" (", note, ")")));
       WriteHeadTail(lines, 20, 20, LooksLikeErrorLine, 100, out);
       return core::ShapeOutput{out.Take(), RenderMode::kSummary};

@@ -58,7 +58,20 @@ std::string BaseName(std::string_view path) {
   return std::string(slash == std::string_view::npos ? path : path.substr(slash + 1));
 }
 
-// Index of the word that names the tool, past env assignments and wrappers.
+// Builtins that change only the shell's state: what follows them in a list prints the output.
+bool IsSetup(std::string_view base) {
+  static constexpr std::string_view kSetup[] = {"cd",    "pushd",  "popd",  "export", "source",
+                                                ".",     "set",    "unset", "alias",  "umask",
+                                                "ulimit", "shopt", "trap"};
+  return std::find(std::begin(kSetup), std::end(kSetup), base) != std::end(kSetup);
+}
+
+// A word that ends a command of a list: "&&", ";" (or glued to the word before: "app;").
+bool EndsSegment(std::string_view word) {
+  return word == "&&" || word.ends_with(";") || word.ends_with("&&");
+}
+
+// Index of the word that names the tool, past env assignments, wrappers and set-up commands.
 size_t ToolIndex(const std::vector<std::string>& words) {
   static constexpr std::string_view kWrappers[] = {
       "sudo", "env", "time", "nice", "nohup", "npx", "pnpx", "bunx", "exec", "command",
@@ -71,6 +84,17 @@ size_t ToolIndex(const std::vector<std::string>& words) {
       continue;
     }
     std::string base = Lower(BaseName(w));
+    // A command that only sets up for the next one, which prints the output
+    // ("cd app && npm test", "source .venv/bin/activate; pytest", "export CI=1 && make").
+    if (IsSetup(base)) {
+      size_t next = i;
+      while (next < words.size() && !EndsSegment(words[next])) ++next;
+      if (next + 1 < words.size()) {
+        i = next + 1;
+        continue;
+      }
+      return i;
+    }
     // A shell loop runs the command after its "do" ("for f in *.po; do msgfmt -c $f; done"),
     // a conditional the one after it.
     if (base == "for" || base == "while" || base == "until" || base == "select") {

@@ -912,6 +912,19 @@ TEST_CASE("test shaper: a line that is a number alone is no RSpec totals line (f
   CHECK(s.starts_with("rspec: no test results in the output (exit 1)\n"));
 }
 
+TEST_CASE("test shaper: a run that only collects its tests says how many, and that none ran") {
+  std::string listing;
+  for (int i = 0; i < 60; ++i) StrAppend(&listing, "tests/test_m.py::test_a[", i, "]\n");
+  std::string s = Shape("cd app && pytest --collect-only -q", 0,
+                        StrCat(listing, "\n60 tests collected in 0.04s\n"));
+  CHECK(s.starts_with("pytest: 60 tests collected in 0.04s, none run\n"));
+  CHECK(Contains(s, "tests/test_m.py::test_a[0]\n"));
+  s = Shape("pytest --co", 0,
+            StrCat("=== test session starts ===\ncollected 1 item\n\n<Module test_a.py>\n"
+                   "  <Function test_one>\n\n=== 1 test collected in 0.01s ===\n"));
+  CHECK(s.starts_with("pytest: 1 test collected in 0.01s, none run\n"));
+}
+
 TEST_CASE("test shaper: pytest's tests in classes are headed by their full id, and nested explanations of values are counted") {
   const std::string s =
       Shape("pytest tests_classes", 1, testing::ReadFixture("test", "pytest_classes_failing"));

@@ -19,6 +19,19 @@ TEST_CASE("ToolName sees through wrappers and interpreters") {
   CHECK(ToolName("") == "");
 }
 
+TEST_CASE("ToolName sees past commands that only set up the next: the one that prints") {
+  CHECK(ToolName("cd app && npm test") == "npm");
+  CHECK(ToolName("cd /w/py && python3 -m pytest -q") == "pytest");
+  CHECK(ToolName("source .venv/bin/activate; pytest tests") == "pytest");
+  CHECK(ToolName(". venv/bin/activate && cd src; make -j2") == "make");
+  CHECK(ToolName("export CI=1 && cargo test") == "cargo");
+  CHECK(ToolName("set -e; cd build&& ctest") == "ctest");
+  CHECK(ToolArgs("cd app && go test ./...") == std::vector<std::string>{"test", "./..."});
+  CHECK(CommandKey("cd app && git status") == "git status");
+  CHECK(ToolName("cd app") == "cd");  // nothing after it: it is the command
+  CHECK(ToolName("cd app &&") == "cd");
+}
+
 TEST_CASE("ToolName sees into a shell loop or conditional: the command it runs") {
   CHECK(ToolName("rc=0; for f in *.po; do msgfmt -c -o /dev/null $f || rc=1; done; exit $rc") == "msgfmt");
   CHECK(ToolName("for f in $(find src -name '*.php'); do php -l $f; done") == "php");
