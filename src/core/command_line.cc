@@ -145,11 +145,42 @@ size_t ToolIndex(const std::vector<std::string>& words) {
   return words.size();
 }
 
+// The words of the command a command line runs, and the index of its tool (ToolIndex); into
+// the script a shell is given to run ("bash -lc 'cd app && pytest'" runs pytest).
+struct ToolWords {
+  std::vector<std::string> words;
+  size_t tool = 0;
+};
+
+ToolWords Resolve(std::string_view command) {
+  ToolWords r{CommandWords(command), 0};
+  r.tool = ToolIndex(r.words);
+  for (int depth = 0; depth < 3 && r.tool + 2 < r.words.size(); ++depth) {
+    const std::string base = Lower(BaseName(r.words[r.tool]));
+    const std::string& flags = r.words[r.tool + 1];
+    if ((base != "bash" && base != "sh" && base != "zsh" && base != "dash") ||
+        flags.size() < 2 || flags[0] != '-' || flags[1] == '-' ||
+        flags.find('c') == std::string::npos) {
+      break;
+    }
+    // A script of one command (after its set-up): that command; of several, the shell's.
+    std::vector<std::string> words = CommandWords(r.words[r.tool + 2]);
+    const size_t tool = ToolIndex(words);
+    if (tool >= words.size() ||
+        std::any_of(words.begin() + static_cast<std::ptrdiff_t>(tool), words.end(),
+                    [](const std::string& w) { return EndsSegment(w) || w == "||"; })) {
+      break;
+    }
+    r.words = std::move(words);
+    r.tool = tool;
+  }
+  return r;
+}
+
 }  // namespace
 
 std::string ToolName(std::string_view command) {
-  std::vector<std::string> words = CommandWords(command);
-  size_t i = ToolIndex(words);
+  const auto [words, i] = Resolve(command);
   if (i >= words.size()) return "";
   std::string name = Lower(BaseName(words[i]));
   // "pytest-3", "python3.11" keep their family name.
@@ -159,8 +190,7 @@ std::string ToolName(std::string_view command) {
 }
 
 std::vector<std::string> ToolArgs(std::string_view command) {
-  std::vector<std::string> words = CommandWords(command);
-  size_t i = ToolIndex(words);
+  const auto [words, i] = Resolve(command);
   if (i >= words.size()) return {};
   return std::vector<std::string>(words.begin() + static_cast<std::ptrdiff_t>(i) + 1, words.end());
 }
@@ -189,8 +219,8 @@ std::string CommandKey(std::string_view command) {
 }
 
 bool CommandMentions(std::string_view command, std::initializer_list<std::string_view> names) {
-  std::vector<std::string> words = CommandWords(command);
-  for (size_t i = ToolIndex(words); i < words.size(); ++i) {
+  const auto [words, tool] = Resolve(command);
+  for (size_t i = tool; i < words.size(); ++i) {
     std::string base = Lower(BaseName(words[i]));
     for (std::string_view name : names) {
       if (base == name) return true;

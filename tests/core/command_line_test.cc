@@ -28,6 +28,16 @@ TEST_CASE("ToolName sees past commands that only set up the next: the one that p
   CHECK(ToolName("set -e; cd build&& ctest") == "ctest");
   CHECK(ToolArgs("cd app && go test ./...") == std::vector<std::string>{"test", "./..."});
   CHECK(CommandKey("cd app && git status") == "git status");
+  // The script a shell is given: "bash -lc '…'" is how some agents run every command.
+  CHECK(ToolName("bash -lc 'cd app && pytest -q'") == "pytest");
+  CHECK(ToolName("/bin/sh -c \"make -j2 check\"") == "make");
+  CHECK(ToolArgs("bash -c 'go test ./...'") == std::vector<std::string>{"test", "./..."});
+  CHECK(ToolName("bash -lc 'pytest -q | tail -40'") == "pytest");
+  // A script of several commands is the shell's.
+  CHECK(ToolName("sh -c 'seq 1 9; echo done; exit 1'") == "sh");
+  CHECK(ToolName("bash -c 'cd app && make && make test'") == "bash");
+  CHECK(ToolName("bash -x build.sh") == "bash");  // a script file, not a script
+  CHECK(ToolName("bash --norc") == "bash");
   CHECK(ToolName("cd app") == "cd");  // nothing after it: it is the command
   CHECK(ToolName("cd app &&") == "cd");
 }
