@@ -68,6 +68,7 @@ constexpr size_t kContextLines = 8;     // include/instantiation context of a fu
 constexpr size_t kStandaloneNotes = 10;
 constexpr size_t kLongSystemNote = 400;  // characters of a note in a system header, counted past
 constexpr size_t kOtherAll = 60;        // unknown lines: all shown up to this many
+constexpr size_t kAlikeRun = 4;         // unknown lines alike but for numbers: folded from this many
 constexpr size_t kOtherHead = 20, kOtherTail = 20, kOtherTrouble = 40;
 
 // ---- line kinds -----------------------------------------------------------------------------
@@ -1177,7 +1178,7 @@ class Parser {
     return false;
   }
 
-  // "ERROR in", "WARNING in" (webpack), "E: ", "W: ", "Err:" (apt).
+  // "ERROR in", "WARNING in" (webpack), "E: ", "W: ", "Err:" (apt), "ERROR: " (pip).
   bool ClassifyCapitalE(size_t i, string_view line) {
     if (Starts(line, "ERROR in ") || Starts(line, "WARNING in ")) {
       p_.seen_webpack = true;
@@ -1200,6 +1201,12 @@ class Parser {
     }
     if (Starts(line, "W: ")) {
       Plain(i, Kind::kWarnLine);
+      return true;
+    }
+    // pip's, Bazel's: "ERROR: No matching distribution found for flask==3.0.0".
+    if (Starts(line, "ERROR: ") && line.size() > 7 && line[7] != ' ') {
+      Plain(i, Kind::kErrorLine);
+      ++p_.error_lines;
       return true;
     }
     if (Starts(line, "Err:") && line.size() > 4 && IsDigit(line[4])) {
@@ -2323,6 +2330,15 @@ class Writer {
            (p_.kinds[j] == Kind::kOther || p_.kinds[j] == Kind::kContext)) {
       ++j;
     }
+    // Lines alike but for their numbers (pip's "WARNING: Retrying (Retry(total=4, …" loop, a
+    // download's progress): the first and the last, the ones between counted.
+    size_t alike = j;
+    while (alike < lines_.size() && p_.kinds[alike] == Kind::kOther &&
+           AlikeButNumbers(lines_[alike], lines_[i])) {
+      ++alike;
+    }
+    if (alike > j && alike - i >= kAlikeRun) j = alike;
+    const bool folded = j > i + 1 && lines_[j - 1] != lines_[i];
     const size_t run = j - i;
     const size_t r = rank_[static_cast<size_t>(Kind::kOther)];
     rank_[static_cast<size_t>(Kind::kOther)] += run;
@@ -2337,7 +2353,11 @@ class Writer {
       return j;
     }
     Emit(i);
-    if (run > 1) {
+    if (folded) {
+      for (size_t k = i + 1; k + 1 < j; ++k) used_[k] = 1;
+      out_.ElidedLines(run - 2, "lines like the ones around, but for their numbers, omitted");
+      Emit(j - 1);
+    } else if (run > 1) {
       for (size_t k = i + 1; k < j; ++k) used_[k] = 1;
       out_.ElidedLines(run - 1, run - 1 == 1 ? "repeat of the line above"
                                              : "repeats of the line above");
@@ -2848,6 +2868,20 @@ CommandInfo ReadCommand(string_view command) {
                         "remove", "rm", "un", "prune", "dedupe", "rebuild"}) ||
         (tool == "yarn" && first.empty())) {
       set(CmdKind::kTool, first.empty() ? tool : StrCat(tool, " ", first), 0.9);
+    }
+  } else if (IsOneOf(tool, {"pip", "pip3"}) || tool.starts_with("pip3.") ||
+             (IsOneOf(tool, {"uv", "pdm"}) && first == "pip")) {
+    // Python's installers: "pip install -r requirements.txt", "python3 -m pip install .",
+    // "uv pip install x".
+    const std::string verb = first == "pip" ? FirstPlainArg(args, 1) : first;
+    if (IsOneOf(verb, {"install", "download", "wheel", "uninstall", "sync"})) {
+      set(CmdKind::kTool, StrCat(tool == "pip3" ? "pip3" : tool, first == "pip" ? " pip " : " ",
+                                 verb),
+          0.9);
+    }
+  } else if (IsOneOf(tool, {"gem", "bundle", "composer", "poetry", "pipenv"})) {
+    if (IsOneOf(first, {"install", "update", "add", "require", "lock", "sync"})) {
+      set(CmdKind::kTool, StrCat(tool, " ", first), 0.85);
     }
   } else if (IsOneOf(tool, {"apt", "apt-get", "aptitude"})) {
     if (IsOneOf(first, {"install", "remove", "purge", "upgrade", "dist-upgrade", "full-upgrade",

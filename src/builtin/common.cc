@@ -406,6 +406,34 @@ void WriteHeadTail(const std::vector<std::string_view>& lines, size_t head, size
   WriteFolded(std::vector<std::string_view>(lines.begin() + middle_end, lines.end()), out);
 }
 
+bool AlikeButNumbers(std::string_view a, std::string_view b) {
+  const auto digit = [](char c) { return c >= '0' && c <= '9'; };
+  const auto hex = [](char c) { return std::isxdigit(static_cast<unsigned char>(c)) != 0; };
+  size_t i = 0, j = 0;
+  while (i < a.size() && j < b.size()) {
+    if (digit(a[i]) && digit(b[j])) {
+      // "0x…" is a hexadecimal number; else the run of digits.
+      const bool hex_a = a[i] == '0' && i + 2 < a.size() && a[i + 1] == 'x' && hex(a[i + 2]);
+      const bool hex_b = b[j] == '0' && j + 2 < b.size() && b[j + 1] == 'x' && hex(b[j + 2]);
+      if (hex_a != hex_b) return false;
+      if (hex_a) {
+        i += 2;
+        j += 2;
+        while (i < a.size() && hex(a[i])) ++i;
+        while (j < b.size() && hex(b[j])) ++j;
+      } else {
+        while (i < a.size() && digit(a[i])) ++i;
+        while (j < b.size() && digit(b[j])) ++j;
+      }
+      continue;
+    }
+    if (a[i] != b[j]) return false;
+    ++i;
+    ++j;
+  }
+  return i == a.size() && j == b.size();
+}
+
 void WriteFolded(const std::vector<std::string_view>& lines, SummaryWriter& out) {
   size_t i = 0;
   while (i < lines.size()) {

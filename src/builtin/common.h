@@ -148,8 +148,14 @@ void WriteHeadTail(const std::vector<std::string_view>& lines, size_t head, size
                    const std::function<bool(std::string_view)>& keep, size_t max_kept,
                    SummaryWriter& out);
 
+// Whether two lines are the same but for their numbers: runs of digits, and of hexadecimal
+// digits after "0x" ("Retry(total=4) … object at 0x7fb7414a0990" and "Retry(total=3) … at
+// 0x7fb7414bd710"; "icmp_seq=1 ttl=64 time=0.051 ms" and "icmp_seq=2 ttl=64 time=0.047 ms").
+bool AlikeButNumbers(std::string_view a, std::string_view b);
+
 // Writes `lines`, folding runs of three or more identical consecutive lines into the first
-// one and "… N repeats of the line above".
+// one and "… N repeats of the line above". (Lines alike but for their numbers stay: they may
+// be the data asked for, a table of measurements.)
 void WriteFolded(const std::vector<std::string_view>& lines, SummaryWriter& out);
 
 // Parses "<number> <word>" pairs: CountBefore("2 failed, 32 passed in 0.1s", "passed") -> 32.

@@ -406,26 +406,62 @@ TEST_CASE("build: make running a test program keeps the program's output") {
 }
 
 TEST_CASE("build: unknown output under make keeps its head, tail and trouble, counted") {
+  // Steps named by words (steps alike but for a number are folded: the next test).
+  const auto step = [](int i) {
+    return StrCat("step ", std::string(1, static_cast<char>('a' + i / 26)),
+                  std::string(1, static_cast<char>('a' + i % 26)), " ok");
+  };
   std::string out;
   for (int i = 1; i <= 300; ++i) {
     if (i == 150) {
       out += "connection to 10.0.0.7 failed, retrying\n";
     } else {
-      StrAppend(&out, "step ", i, " ok\n");
+      StrAppend(&out, step(i), "\n");
     }
   }
   out += "make: *** [Makefile:3: deploy] Error 1\n";
   std::string s = Shape("make deploy", out, 2);
   CHECK(Header(s) == "make: failed (exit 2)");
-  CHECK(Has(s, "step 1 ok"));
-  CHECK(Has(s, "step 20 ok"));
-  CHECK_FALSE(Has(s, "step 21 ok"));
+  CHECK(Has(s, step(1)));
+  CHECK(Has(s, step(20)));
+  CHECK_FALSE(Has(s, step(21)));
   CHECK(Has(s, "… 129 lines of other output omitted"));
   CHECK(Has(s, "connection to 10.0.0.7 failed, retrying"));
   CHECK(Has(s, "… 130 lines of other output omitted"));
-  CHECK(Has(s, "step 300 ok"));
+  CHECK(Has(s, step(300)));
   CHECK(Has(s, "make: *** [Makefile:3: deploy] Error 1"));
   CheckAccounting(out, s);
+}
+
+TEST_CASE("build: unknown lines alike but for their numbers are the first, a count and the last") {
+  // pip's retry loop, offline (the lines as pip 24 printed them; the address differs each time).
+  std::string out = "Looking in indexes: http://127.0.0.1:9/simple\n";
+  for (int left = 4; left >= 0; --left) {
+    StrAppend(&out, "WARNING: Retrying (Retry(total=", left,
+              ", connect=None, read=None, redirect=None, status=None)) after connection broken "
+              "by 'NewConnectionError('<pip._vendor.urllib3.connection.HTTPConnection object at "
+              "0x7fb7414",
+              left * 7919 % 1000, "c0>: Failed to establish a new connection: [Errno 111] "
+                                  "Connection refused')': /simple/flask/\n");
+  }
+  out += "ERROR: Could not find a version that satisfies the requirement flask==3.0.0 (from "
+         "versions: none)\nERROR: No matching distribution found for flask==3.0.0\n";
+  std::string s = Shape("python3 -m pip install flask==3.0.0", out, 1);
+  INFO(s);
+  CHECK(Header(s) == "pip install: failed (exit 1)");
+  CHECK(Has(s, "… 3 lines like the ones around, but for their numbers, omitted"));
+  CHECK(Contains(s, "Retry(total=4,"));
+  CHECK(Contains(s, "Retry(total=0,"));
+  CHECK_FALSE(Contains(s, "Retry(total=2,"));
+  CHECK(Has(s, "ERROR: No matching distribution found for flask==3.0.0"));
+  CheckAccounting(out, s);
+  // Three are shown as they are; so are lines that differ in a word.
+  std::string three = "fetch 1 of 3\nfetch 2 of 3\nfetch 3 of 3\nERROR: gave up\n";
+  s = Shape("pip install x", three, 1);
+  CHECK(Has(s, "fetch 2 of 3"));
+  std::string words = "fetch a 1\nfetch b 2\nfetch c 3\nfetch d 4\nERROR: gave up\n";
+  s = Shape("pip install x", words, 1);
+  CHECK(Has(s, "fetch c 3"));
 }
 
 TEST_CASE("build: output the shaper does not recognize falls back to head and tail") {
@@ -724,7 +760,7 @@ TEST_CASE("build: the compiler's errors pip shows indented under a failed step a
   // (the wheel, then the legacy install pip falls back to).
   const std::string out = testing::ReadFixture("build", "pip-install-cext-failing");
   std::string s = Shape("pip install --no-index --no-build-isolation .", out, 1);
-  CHECK(Header(s) == "pip: failed — 5 errors, 4 warnings in 1 file (exit 1)");
+  CHECK(Header(s) == "pip install: failed — 5 errors, 4 warnings in 1 file (exit 1)");
   // Read without pip's indent (shown with it), with its source line.
   CHECK(s.find("\n      src/scan.c:10:46: error: ‘separator’ undeclared (first use in this function)\n"
                "         10 |     size_t total = fields_in_line(text, len, separator);\n") !=

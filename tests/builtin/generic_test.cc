@@ -35,6 +35,16 @@ TEST_CASE("generic keeps 30 head and 30 tail lines and counts the rest") {
   CHECK(lines[61] == "entry 3962");
 }
 
+TEST_CASE("AlikeButNumbers: the same line but for runs of digits and 0x numbers") {
+  CHECK(AlikeButNumbers("Retry(total=4) at 0x7fb7414a0990", "Retry(total=10) at 0x7fb7414bd710"));
+  CHECK(AlikeButNumbers("icmp_seq=1 time=0.051 ms", "icmp_seq=12 time=0.4 ms"));
+  CHECK(AlikeButNumbers("same", "same"));
+  CHECK_FALSE(AlikeButNumbers("fetch a 1", "fetch b 1"));
+  CHECK_FALSE(AlikeButNumbers("at 0x7f", "at 07f"));  // a hex number is not a decimal one
+  CHECK_FALSE(AlikeButNumbers("step 1 ok", "step 1 ok!"));
+  CHECK_FALSE(AlikeButNumbers("v1", "v"));
+}
+
 TEST_CASE("generic keeps error lines from the middle with their context, and folds repeats") {
   auto generic = MakeGenericShaper();
   std::string output;
