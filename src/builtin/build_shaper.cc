@@ -2869,15 +2869,11 @@ CommandInfo ReadCommand(string_view command) {
         (tool == "yarn" && first.empty())) {
       set(CmdKind::kTool, first.empty() ? tool : StrCat(tool, " ", first), 0.9);
     }
-  } else if (IsOneOf(tool, {"pip", "pip3"}) || tool.starts_with("pip3.") ||
-             (IsOneOf(tool, {"uv", "pdm"}) && first == "pip")) {
-    // Python's installers: "pip install -r requirements.txt", "python3 -m pip install .",
-    // "uv pip install x".
-    const std::string verb = first == "pip" ? FirstPlainArg(args, 1) : first;
-    if (IsOneOf(verb, {"install", "download", "wheel", "uninstall", "sync"})) {
-      set(CmdKind::kTool, StrCat(tool == "pip3" ? "pip3" : tool, first == "pip" ? " pip " : " ",
-                                 verb),
-          0.9);
+  } else if (IsOneOf(tool, {"pip", "pip3"}) || tool.starts_with("pip3.")) {
+    // Python's installer: "pip install -r requirements.txt", "python3 -m pip install .",
+    // "uv pip install x" (uv is a wrapper: the tool is pip).
+    if (IsOneOf(first, {"install", "download", "wheel", "uninstall", "sync"})) {
+      set(CmdKind::kTool, StrCat(tool, " ", first), 0.9);
     }
   } else if (IsOneOf(tool, {"gem", "bundle", "composer", "poetry", "pipenv"})) {
     if (IsOneOf(first, {"install", "update", "add", "require", "lock", "sync"})) {

@@ -449,6 +449,7 @@ TEST_CASE("build: unknown lines alike but for their numbers are the first, a cou
   std::string s = Shape("python3 -m pip install flask==3.0.0", out, 1);
   INFO(s);
   CHECK(Header(s) == "pip install: failed (exit 1)");
+  CHECK(Header(Shape("uv pip install flask==3.0.0", out, 1)) == "pip install: failed (exit 1)");
   CHECK(Has(s, "… 3 lines like the ones around, but for their numbers, omitted"));
   CHECK(Contains(s, "Retry(total=4,"));
   CHECK(Contains(s, "Retry(total=0,"));
