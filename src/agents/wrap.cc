@@ -42,20 +42,29 @@ bool In(const std::string_view (&list)[N], std::string_view word) {
   return std::find(std::begin(list), std::end(list), word) != std::end(list);
 }
 
+// A simple command of a command line, and what follows it: the separator ("&&", "||", ";",
+// "|"; "" at the end) and where the next command's text starts.
+struct Segment {
+  std::string text;
+  std::string_view separator;
+  size_t next = 0;
+};
+
 // Splits `command` into its simple commands at unquoted `|`, `||`, `&&`, `;` (outside quotes,
 // `$(…)` and backticks). Sets *background for a lone unquoted `&`, *heredoc for `<<`.
-std::vector<std::string> Segments(std::string_view command, bool* background, bool* heredoc) {
-  std::vector<std::string> out;
+std::vector<Segment> Segments(std::string_view command, bool* background, bool* heredoc) {
+  std::vector<Segment> out;
   std::string current;
   char quote = 0;
   int depth = 0;  // $( ... ) and ` ... `
   bool backtick = false;
-  auto flush = [&] {
+  size_t i = 0;
+  auto flush = [&](std::string_view separator) {
     std::string trimmed(absl::StripAsciiWhitespace(current));
-    if (!trimmed.empty()) out.push_back(std::move(trimmed));
+    if (!trimmed.empty()) out.push_back(Segment{std::move(trimmed), separator, i + 1});
     current.clear();
   };
-  for (size_t i = 0; i < command.size(); ++i) {
+  for (; i < command.size(); ++i) {
     const char c = command[i];
     if (quote != 0) {
       current += c;
@@ -83,12 +92,12 @@ std::vector<std::string> Segments(std::string_view command, bool* background, bo
     const char next = i + 1 < command.size() ? command[i + 1] : '\0';
     if (c == '<' && next == '<') *heredoc = true;
     if ((c == '&' && next == '&') || (c == '|' && next == '|')) {
-      flush();
       ++i;
+      flush(c == '&' ? "&&" : "||");
       continue;
     }
     if (c == '|' || c == ';') {
-      flush();
+      flush(c == '|' ? "|" : ";");
       continue;
     }
     if (c == '&') {
@@ -98,7 +107,8 @@ std::vector<std::string> Segments(std::string_view command, bool* background, bo
     }
     current += c;
   }
-  flush();
+  i = command.size() - 1;
+  flush("");
   return out;
 }
 
@@ -108,6 +118,19 @@ bool IsAssignment(std::string_view word) {
   return std::all_of(word.begin(), word.begin() + static_cast<ptrdiff_t>(eq), [](char c) {
     return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
   });
+}
+
+// A command that sets up the agent's shell for the next one and may stay in it, before the
+// wrap: `cd DIR`, `pushd DIR`, `export NAME=value …` (what the next one inherits).
+bool IsLeadingSetup(const Segment& segment) {
+  if (segment.separator != "&&" && segment.separator != ";") return false;
+  const std::vector<std::string> words = core::CommandWords(segment.text);
+  if (words.empty()) return false;
+  if (words[0] == "cd" || words[0] == "pushd") return words.size() <= 2;
+  if (words[0] == "export") {
+    return words.size() > 1 && std::all_of(words.begin() + 1, words.end(), IsAssignment);
+  }
+  return false;
 }
 
 std::string_view Basename(std::string_view path) {
@@ -153,11 +176,19 @@ WrapCheck CheckWrappable(std::string_view command,
   }
   if (Unwrap(command)) return no("already wrapped");
   bool background = false, heredoc = false;
-  check.segments = Segments(command, &background, &heredoc);
+  const std::vector<Segment> segments = Segments(command, &background, &heredoc);
   if (background) return no("it runs something in the background (&)");
   if (heredoc) return no("a heredoc");
-  if (check.segments.empty()) return no("no command");
-  for (const std::string& segment : check.segments) {
+  if (segments.empty()) return no("no command");
+  for (const Segment& segment : segments) check.segments.push_back(segment.text);
+  // `cd app && …`: the cd stays in the agent's shell, what follows it is wrapped.
+  size_t lead = 0;
+  while (lead + 1 < segments.size() && IsLeadingSetup(segments[lead])) {
+    check.kept_in_shell = segments[lead].next;
+    ++lead;
+  }
+  for (size_t k = lead; k < segments.size(); ++k) {
+    const std::string& segment = segments[k].text;
     const std::vector<std::string> words = core::CommandWords(segment);
     size_t first = 0;
     while (first < words.size() && IsAssignment(words[first])) ++first;
@@ -179,9 +210,14 @@ WrapCheck CheckWrappable(std::string_view command,
   return check;
 }
 
-std::string Wrap(std::string_view command, std::string_view plugline) {
-  std::string out = StrCat(plugline, kPrefixTail);
-  for (char c : command) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+std::string Wrap(std::string_view command, std::string_view plugline, size_t kept_in_shell) {
+  kept_in_shell = std::min(kept_in_shell, command.size());
+  std::string out(absl::StripTrailingAsciiWhitespace(ToAbsl(command.substr(0, kept_in_shell))));
+  if (!out.empty()) out += ' ';
+  StrAppend(&out, plugline, kPrefixTail);
+  const std::string_view rest =
+      ToStd(absl::StripLeadingAsciiWhitespace(ToAbsl(command.substr(kept_in_shell))));
+  for (char c : rest) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
   out += "'";
   return out;
 }
@@ -189,12 +225,25 @@ std::string Wrap(std::string_view command, std::string_view plugline) {
 std::optional<std::string> Unwrap(std::string_view command) {
   const size_t at = command.find(kPrefixTail);
   if (at == std::string_view::npos || !absl::EndsWith(ToAbsl(command), "'")) return std::nullopt;
+  // What stays in the agent's shell ("cd app && "), then plugline's path, maybe quoted.
   std::string_view program = command.substr(0, at);
-  if (!program.empty() && program.back() == '\'') program.remove_suffix(1);
-  if (Basename(program) != "plugline") return std::nullopt;
+  size_t start = 0;
+  if (!program.empty() && program.back() == '\'') {
+    program.remove_suffix(1);
+    start = program.rfind('\'');
+    start = start == std::string_view::npos ? 0 : start;
+  } else {
+    start = program.rfind(' ');
+    start = start == std::string_view::npos ? 0 : start + 1;
+  }
+  const std::string_view kept = command.substr(0, start);
+  if (Basename(program.substr(start)) != "plugline") return std::nullopt;
+  if (!kept.empty() && !absl::EndsWith(ToAbsl(kept), "&& ") && !absl::EndsWith(ToAbsl(kept), "; ")) {
+    return std::nullopt;
+  }
   std::string_view quoted = command.substr(at + kPrefixTail.size());
   quoted.remove_suffix(1);
-  std::string original;
+  std::string original(kept);
   for (size_t i = 0; i < quoted.size(); ++i) {
     if (quoted.substr(i, 4) == "'\\''") {
       original += '\'';

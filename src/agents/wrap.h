@@ -17,10 +17,14 @@ struct WrapCheck {
   bool ok = false;
   std::string why_not;                // when not ok: the rule that keeps it as it is
   std::vector<std::string> segments;  // the simple commands of a pipeline or list, trimmed
+  // How much of the command stays in the agent's shell, before the wrap: its leading `cd DIR`,
+  // `pushd DIR` and `export NAME=value` commands with the `&&` or `;` after each ("cd app && ").
+  size_t kept_in_shell = 0;
 };
 
 // Whether `command` can run under `plugline run -- $SHELL -c '…'` exactly as in the agent's own
-// shell: one line of simple commands, pipelines and `&&`/`||`/`;` lists whose programs are on
+// shell — after its leading `cd`/`pushd`/`export` commands, which stay in the agent's shell
+// (`cd app && plugline run -- … 'npm test'`: the directory the model meant to keep): one line of simple commands, pipelines and `&&`/`||`/`;` lists whose programs are on
 // PATH (`is_program`: an alias or function of the agent's shell would be missing), none of them
 // changing the shell itself (cd, export, source, …, or a bare assignment), none interactive
 // (editors, pagers, ssh, a REPL or shell without arguments), nothing in the background, no
@@ -28,8 +32,9 @@ struct WrapCheck {
 WrapCheck CheckWrappable(std::string_view command,
                          const std::function<bool(std::string_view)>& is_program);
 
-// `<plugline> run -- "${SHELL:-/bin/sh}" -c '<command>'` (the agent's shell expands $SHELL).
-std::string Wrap(std::string_view command, std::string_view plugline);
+// `<plugline> run -- "${SHELL:-/bin/sh}" -c '<command>'` (the agent's shell expands $SHELL);
+// the first `kept_in_shell` bytes (WrapCheck) before it, as they are: `cd app && <plugline> …`.
+std::string Wrap(std::string_view command, std::string_view plugline, size_t kept_in_shell = 0);
 // The command a Wrap() made, or nullopt for any other command.
 std::optional<std::string> Unwrap(std::string_view command);
 

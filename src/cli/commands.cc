@@ -236,7 +236,8 @@ void WrapCommand(const agents::HookCall& call, AgentHookFlags::Shaping shaping,
     *why = "the agent would ask before running it, and a wrapped call is an approved one";
     return;
   }
-  args->Set("command", core::Value(agents::Wrap(command->as_string(), SelfPath())));
+  args->Set("command",
+            core::Value(agents::Wrap(command->as_string(), SelfPath(), check.kept_in_shell)));
   result->arguments = core::ToJson(*args);
   result->plugins.push_back({"plugline", "rewrite", 0});
 }

@@ -35,7 +35,10 @@ TEST_CASE("wrap: simple commands, pipelines and lists of programs are wrapped") 
 
 TEST_CASE("wrap: what would change the command's meaning is left as it is, and says why") {
   const std::pair<const char*, const char*> kept[] = {
-      {"cd build && make", "changes the agent's shell"},
+      {"cd build", "changes the agent's shell"},
+      {"cd build || exit 1; make", "changes the agent's shell"},
+      {"make && cd build", "changes the agent's shell"},
+      {"cd a b && make", "changes the agent's shell"},  // not a plain `cd DIR`
       {"export PATH=/opt/bin:$PATH", "changes the agent's shell"},
       {"source .venv/bin/activate && pytest", "changes the agent's shell"},
       {". ./env.sh", "changes the agent's shell"},
@@ -68,6 +71,29 @@ TEST_CASE("wrap: a wrapped command runs the original through the agent's shell, 
   CHECK_FALSE(Unwrap("pytest -x").has_value());
   CHECK_FALSE(Unwrap("other run -- \"${SHELL:-/bin/sh}\" -c 'x'").has_value());
   CHECK_FALSE(Unwrap("plugline run -- \"${SHELL:-/bin/sh}\" -c 'x' 'y'").has_value());
+}
+
+TEST_CASE("wrap: leading cd, pushd and export stay in the agent's shell, the rest is wrapped") {
+  const WrapCheck check = CheckWrappable("cd build && export CI=1 V=2; make -j2 && make test", OnPath);
+  REQUIRE_MESSAGE(check.ok, check.why_not);
+  CHECK(check.segments ==
+        std::vector<std::string>{"cd build", "export CI=1 V=2", "make -j2", "make test"});
+  const std::string command = "cd build && export CI=1 V=2; make -j2 && make test";
+  CHECK(command.substr(0, check.kept_in_shell) == "cd build && export CI=1 V=2;");
+  const std::string wrapped = Wrap(command, "/usr/local/bin/plugline", check.kept_in_shell);
+  CHECK(wrapped == "cd build && export CI=1 V=2; /usr/local/bin/plugline run -- "
+                   "\"${SHELL:-/bin/sh}\" -c 'make -j2 && make test'");
+  CHECK(Unwrap(wrapped) == command);
+  CHECK(CheckWrappable(wrapped, [](std::string_view) { return true; }).why_not == "already wrapped");
+  // A quoted path to plugline, a directory with a slash, plugline found on PATH.
+  CHECK(Unwrap(Wrap("cd /w/app && pytest -q", "'/opt/my tools/plugline'", 12)) ==
+        "cd /w/app && pytest -q");
+  CHECK(Unwrap(Wrap("pushd /w/app; pytest", "plugline", 14)) == "pushd /w/app; pytest");
+  // Not one of ours: something else before it.
+  CHECK_FALSE(Unwrap("echo x | plugline run -- \"${SHELL:-/bin/sh}\" -c 'y'").has_value());
+  // `export` of a name without a value, or with a flag, is not a leading set-up.
+  CHECK_FALSE(CheckWrappable("export PATH && make", OnPath).ok);
+  CHECK(CheckWrappable("make", OnPath).kept_in_shell == 0);
 }
 
 TEST_CASE("wrap: Claude Code's rules must let every part of the command run without asking") {

@@ -16,6 +16,7 @@ namespace plugline::cli {
 namespace {
 
 using plugline::testing::Cli;
+using plugline::testing::Contains;
 using plugline::testing::ReadFileOrEmpty;
 using plugline::testing::WriteFile;
 
@@ -292,6 +293,25 @@ TEST_CASE("hook --agent: a shell command is wrapped in plugline run only where t
   CHECK(pre("ls -la && wc -l README") == wrapped_prefix + "ls -la && wc -l README'");
   // The rule for what is wrapped: cd and the like change the agent's shell.
   CHECK(pre("cd /tmp", "bypassPermissions") == "");
+  // A leading cd stays in the agent's shell; what follows it is wrapped, and runs there.
+  ::mkdir((project + "/sub").c_str(), 0755);
+  for (int i = 0; i < 300; ++i) WriteFile(StrCat(project, "/sub/f", i, ".txt"), "");
+  const std::string cd_ls = pre("cd sub && ls -1", "bypassPermissions");
+  CHECK(cd_ls == StrCat("cd sub && ", wrapped_prefix, "ls -1'"));
+  {
+    // The agent's shell: the wrapped command, then where the shell is after it.
+    exec::ProcessSpec shell;
+    shell.argv = {"/bin/sh", "-c", StrCat(cd_ls, "; echo \"exit $?\"; pwd")};
+    shell.cwd = project;
+    shell.extra_env = {{"PLUGLINE_HOME", cli.home.path()}, {"PLUGLINE_SERVER", "0"}};
+    auto ran = exec::RunProcess(shell);
+    REQUIRE(ran.ok());
+    INFO(ran->output);
+    CHECK(ran->output.starts_with("ls: exit 0, 300 lines\n"));  // the summary, in sub
+    CHECK(Contains(ran->output, "\nf0.txt\n"));
+    CHECK(Contains(ran->output, "\nexit 0\n"));
+    CHECK(ran->output.ends_with(StrCat("/sub\n")));  // the cd stayed in the agent's shell
+  }
   auto said = cli.Run({"hook", "--agent", "claude-code", "--shaping", "wrap"}, "",
                       ClaudePre("cd /tmp", project, "bypassPermissions"));
   CHECK(said.error_output.find("not wrapped: `cd` changes the agent's shell") != std::string::npos);
