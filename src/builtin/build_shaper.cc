@@ -3148,8 +3148,12 @@ class BuildShaper final : public core::Shaper {
       }
     }
     if (recognized == 0) {
-      // Not a build output this shaper knows: claim nothing, keep the head, the tail and the
-      // lines that look like trouble.
+      // Not a build output this shaper knows (what `cargo run` or `go run` printed): claim
+      // nothing; the generic shaper's head, tail, trouble and frames in the user's code — or,
+      // where that is the output as it is (a few lines), the head, the tail and the lines that
+      // look like trouble, long lines cut.
+      core::ShapeOutput unread = ShapeUnread(output, context, label);
+      if (unread.render_mode != RenderMode::kRaw) return unread;
       out.Header(StrCat(label, ": ", exit_known ? StrCat("exit ", exit_code) : "exit status unknown",
                         ", ", core::FormatCount(lines.size()),
                         lines.size() == 1 ? " line" : " lines"));

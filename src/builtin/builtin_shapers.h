@@ -24,6 +24,11 @@ std::shared_ptr<core::Shaper> MakeLogsShaper();
 // The generic shaper: matches anything at low confidence; keeps the head, the tail and the
 // error lines between.
 std::shared_ptr<core::Shaper> MakeGenericShaper();
+// The generic shaper's summary of an output, its header naming `label` ("cargo run"): what a
+// shaper gives an output it does not read (its head and tail, the trouble and the frames in
+// the user's code between; raw when short).
+core::ShapeOutput ShapeUnread(std::string_view output, const core::ShapeContext& context,
+                              const std::string& label);
 
 }  // namespace plugline::builtin
 

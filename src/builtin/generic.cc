@@ -77,9 +77,28 @@ bool IsHeading(std::string_view line) {
 // A stack frame in the user's code: Python's `File "app/views.py", line 15, in item` outside
 // the interpreter's library and installed packages; a JavaScript or JVM frame, `at f
 // (/app/src/x.js:3:9)`, `at shop.Cart.total(Cart.java:25)`, outside node_modules, Node's
-// internals and the platform's packages. A trace keeps them between its first and last lines.
+// internals and the platform's packages; a Rust backtrace's `at ./src/main.rs:5:39` outside the
+// standard library's `/rustc/…` and the registry's crates; a Go panic's `\t/app/main.go:12
+// +0x1d` outside GOROOT and the module cache. A trace keeps them between its first and last
+// lines (with the line naming the function, above a Rust or Go frame's location).
 bool IsUserFrame(std::string_view line) {
   const std::string_view t = Trim(line);
+  // Rust: "             at ./src/main.rs:1:38" (no parentheses).
+  if (t.starts_with("at ") && !t.ends_with(")") && StartsWithLocation(t.substr(3))) {
+    for (std::string_view lib : {"/rustc/", "/.cargo/registry/", "/.rustup/", "/library/std/",
+                                 "/library/core/"}) {
+      if (t.find(lib) != std::string_view::npos) return false;
+    }
+    return true;
+  }
+  // Go: "\t/home/u/app/main.go:12 +0x1d".
+  if (line.starts_with("\t") && t.find(".go:") != std::string_view::npos &&
+      StartsWithLocation(t)) {
+    for (std::string_view lib : {"/usr/lib/go", "/usr/local/go/", "/go/pkg/mod/", "/src/runtime/"}) {
+      if (t.find(lib) != std::string_view::npos) return false;
+    }
+    return true;
+  }
   if (t.starts_with("File \"")) {
     if (t.find("\", line ") == std::string_view::npos) return false;
     for (std::string_view lib : {"site-packages/", "dist-packages/", "/lib/python3.", "<frozen "}) {
@@ -143,6 +162,11 @@ class GenericShaper final : public core::Shaper {
 
   absl::StatusOr<core::ShapeOutput> Shape(std::string_view output,
                                           const core::ShapeContext& context) override {
+    return ShapeAny(output, context, ToolName(context.command));
+  }
+
+  static core::ShapeOutput ShapeAny(std::string_view output, const core::ShapeContext& context,
+                                    const std::string& tool) {
     std::vector<std::string_view> lines = core::SplitLines(output);
     // Few lines show as they are — unless they are huge (a minified bundle, binary data, one
     // 50 MB line): then the long lines are cut.
@@ -156,7 +180,7 @@ class GenericShaper final : public core::Shaper {
       SummaryWriter listing_out(&lines);
       std::string note = ExitNote(context.exit_code);
       if (std::optional<std::string> listing =
-              ShapeListing(lines, ToolName(context.command), note, listing_out)) {
+              ShapeListing(lines, tool, note, listing_out)) {
         return core::ShapeOutput{std::move(*listing), RenderMode::kSummary};
       }
     }
@@ -165,7 +189,6 @@ class GenericShaper final : public core::Shaper {
       return core::ShapeOutput{"", RenderMode::kRaw};
     }
     SummaryWriter out(&lines);
-    std::string tool = ToolName(context.command);
     std::string note = ExitNote(context.exit_code);
     if (note.empty() && context.exit_code) note = "exit 0";
     // Shaped from a window (core/output_window.h), the output has more lines than it shows.
@@ -197,6 +220,11 @@ class GenericShaper final : public core::Shaper {
       }
       if (!IsUserFrame(line)) continue;
       frames.insert(line.data());
+      // Rust's "   4: rp::parse" and Go's "main.parse(...)" above their location.
+      if (const std::string_view t = Trim(line);
+          i > 0 && (line.starts_with("\t") || (t.starts_with("at ") && !t.ends_with(")")))) {
+        frames.insert(lines[i - 1].data());
+      }
       if (Trim(line).starts_with("File \"") && i + 1 < lines.size() &&
           LeadingSpace(lines[i + 1]) > LeadingSpace(line) &&
           !Trim(lines[i + 1]).starts_with("File \"")) {
@@ -273,5 +301,10 @@ class GenericShaper final : public core::Shaper {
 }  // namespace
 
 std::shared_ptr<core::Shaper> MakeGenericShaper() { return std::make_shared<GenericShaper>(); }
+
+core::ShapeOutput ShapeUnread(std::string_view output, const core::ShapeContext& context,
+                              const std::string& label) {
+  return GenericShaper::ShapeAny(output, context, label);
+}
 
 }  // namespace plugline::builtin

@@ -471,8 +471,49 @@ TEST_CASE("build: output the shaper does not recognize falls back to head and ta
   std::string s = Shape("make widgets", out, 3);
   CHECK(Header(s) == "make: exit 3, 100 lines");
   CHECK(Has(s, "frobnicating widget 1"));
-  CHECK(Has(s, "… 60 lines omitted (lines 21–80 of 100)"));
+  CHECK(Has(s, "… 76 lines omitted (lines 13–88 of 100)"));  // the generic shaper's edges
   CHECK(Has(s, "frobnicating widget 100"));
+}
+
+TEST_CASE("build: a program cargo run ran that panicked keeps the frames of the user's code") {
+  // The lines of a real `RUST_BACKTRACE=1 cargo run` (rustc 1.9x): the program printed 40
+  // rows, then panicked in a closure; the backtrace's frames alternate with their locations.
+  std::string out;
+  for (int i = 0; i < 40; ++i) StrAppend(&out, "row ", i, ": ", i * 3, "\n");
+  const std::string rustc = "/rustc/59807616e1fa2540724bfbac14d7976d7e4a3860/library";
+  StrAppend(&out, "\nthread 'main' (6066) panicked at src/main.rs:1:38:\n",
+            "not a number: ParseIntError { kind: InvalidDigit }\nstack backtrace:\n");
+  const std::pair<const char*, std::string> frames[] = {
+      {"__rustc::rust_begin_unwind", rustc + "/std/src/panicking.rs:689:5"},
+      {"core::panicking::panic_fmt", rustc + "/core/src/panicking.rs:80:14"},
+      {"core::result::unwrap_failed", rustc + "/core/src/result.rs:1867:5"},
+      {"core::result::Result<T,E>::expect", rustc + "/core/src/result.rs:1185:23"},
+      {"rp::parse", "./src/main.rs:1:38"},
+      {"rp::main::{{closure}}", "./src/main.rs:5:39"},
+      {"core::iter::adapters::map::map_fold::{{closure}}", rustc + "/core/src/iter/adapters/map.rs:88:28"},
+      {"<core::slice::iter::Iter<T> as core::iter::traits::iterator::Iterator>::fold",
+       rustc + "/core/src/slice/iter/macros.rs:279:27"},
+      {"<core::iter::adapters::map::Map<I,F> as core::iter::traits::iterator::Iterator>::fold",
+       rustc + "/core/src/iter/adapters/map.rs:128:19"},
+      {"<u32 as core::iter::traits::accum::Sum>::sum", rustc + "/core/src/iter/traits/accum.rs:50:22"},
+      {"core::iter::traits::iterator::Iterator::sum", rustc + "/core/src/iter/traits/iterator.rs:3658:9"},
+      {"rp::main", "./src/main.rs:5:49"},
+      {"core::ops::function::FnOnce::call_once", rustc + "/core/src/ops/function.rs:250:5"},
+  };
+  int k = 0;
+  for (const auto& [function, at] : frames) {
+    StrAppend(&out, k < 10 ? "   " : "  ", k, ": ", function, "\n             at ", at, "\n");
+    ++k;
+  }
+  out += "note: Some details are omitted, run with `RUST_BACKTRACE=full` for a verbose backtrace.\n";
+  const std::string s = Shape("cargo run -q", out, 101);
+  INFO(s);
+  CHECK(Header(s) == "cargo run: exit 101, 71 lines");
+  CHECK(Contains(s, "\nthread 'main' (6066) panicked at src/main.rs:1:38:\n"));
+  CHECK(Contains(s, "\n   4: rp::parse\n             at ./src/main.rs:1:38\n"));
+  CHECK(Contains(s, "\n   5: rp::main::{{closure}}\n             at ./src/main.rs:5:39\n"));
+  CHECK(Contains(s, "\n  11: rp::main\n             at ./src/main.rs:5:49\n"));
+  CheckAccounting(out, s);
 }
 
 // ---- cmake and ninja ------------------------------------------------------------------------

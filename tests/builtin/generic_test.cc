@@ -11,6 +11,8 @@
 namespace plugline::builtin {
 namespace {
 
+using testing::Contains;
+
 TEST_CASE("generic keeps 30 head and 30 tail lines and counts the rest") {
   auto generic = MakeGenericShaper();
   CHECK(generic->meta().id == "builtin-generic");
@@ -113,6 +115,38 @@ TEST_CASE("generic keeps a memory checker's errors with the frames under them") 
   CHECK(*(lost + 2) == "==42==    by 0x109181: push (leak.c:5)");
   CHECK(*(lost + 3) == "==42==    by 0x1091CA: main (leak.c:8)");
   CHECK(lost[4].starts_with("… "));  // three frames at most
+}
+
+TEST_CASE("generic keeps a Go panic's frames in the user's code, each with its function") {
+  // A server that logged requests, then panicked in a handler; its goroutine's frames, each a
+  // function line and its location indented by a tab, the runtime's and net/http's among them.
+  std::string output;
+  for (int i = 1; i <= 80; ++i) StrAppend(&output, "2026/12/05 07:01:", i % 60, " GET /items/", i, " 200\n");
+  output +=
+      "panic: runtime error: index out of range [5] with length 3\n\n"
+      "goroutine 7 [running]:\n"
+      "main.pick(...)\n"
+      "\t/home/dev/shop/handlers.go:42\n"
+      "main.itemHandler({0x6f1a40, 0xc0000b6000}, 0xc0000c4000)\n"
+      "\t/home/dev/shop/handlers.go:18 +0x1d4\n"
+      "net/http.HandlerFunc.ServeHTTP(0x0?, {0x6f1a40?, 0xc0000b6000?}, 0x0?)\n"
+      "\t/usr/lib/go-1.19/src/net/http/server.go:2109 +0x2f\n"
+      "net/http.(*ServeMux).ServeHTTP(0x0?, {0x6f1a40, 0xc0000b6000}, 0xc0000c4000)\n"
+      "\t/usr/lib/go-1.19/src/net/http/server.go:2487 +0x149\n";
+  for (int i = 0; i < 30; ++i) {
+    StrAppend(&output, "runtime.frame", i, "()\n\t/usr/lib/go-1.19/src/runtime/proc.go:", 300 + i, " +0x", i, "\n");
+  }
+  output += "exit status 2\n";
+  auto generic = MakeGenericShaper();
+  core::ShapeContext ctx{"go run .", 1, output.size(), core::CountLines(output), "/s/a.log"};
+  auto shaped = generic->Shape(output, ctx);
+  REQUIRE(shaped.ok());
+  const std::string& s = shaped->summary;
+  INFO(s);
+  CHECK(Contains(s, "\nmain.pick(...)\n\t/home/dev/shop/handlers.go:42\n"));
+  CHECK(Contains(s, "\nmain.itemHandler({0x6f1a40, 0xc0000b6000}, 0xc0000c4000)\n"
+                    "\t/home/dev/shop/handlers.go:18 +0x1d4\n"));
+  CHECK_FALSE(Contains(s, "/usr/lib/go-1.19/src/net/http/server.go:2487"));
 }
 
 TEST_CASE("generic keeps a trace's frames in the user's code, not the library's") {
