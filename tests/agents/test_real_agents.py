@@ -382,6 +382,30 @@ def test_a_failing_pytest_run_reaches_the_model_as_plugline_summary(agent, scrat
     assert len(text) < 4000
 
 
+@pytest.mark.parametrize("agent", ["claude-code", "codex"])
+def test_a_failing_run_after_cd_reaches_the_model_as_plugline_summary(agent, scratch_factory):
+    # `cd sub && pytest`: the cd stays in the agent's shell, the rest is wrapped (before, a
+    # command with a cd was not wrapped at all, and Claude Code's model read the raw failure).
+    s = scratch_factory([f"cd sub && {PYTEST}"])
+    (s.project / "sub").mkdir()
+    for name, text in PYTEST_PROJECT.items():
+        (s.project / "sub" / name).write_text(text)
+    run = RUN[agent](s)
+    assert run.returncode == 0, run.stderr
+    results = tool_results(agent, s.requests())
+    assert len(results) == 1, s.requests()
+    text = results[0][0]
+    assert "pytest: FAILED — 3 failed, 300 passed" in text[:400], text[:500]
+    assert "test_tier_discount[50-10]" in text
+    assert "test_price_is_positive[150] PASSED" not in text
+    assert str(s.plhome / "outputs") in text
+    # plugline ran it (wrapped), in sub: the whole output is on disk, not the agent's cut of it.
+    texts = [p.read_text() for p in (s.plhome / "outputs").glob("*.log")]
+    assert len(texts) == 1
+    assert "test_price_is_positive[150] PASSED" in texts[0]
+    assert "truncated output" not in texts[0]
+
+
 @pytest.mark.parametrize("agent", AGENTS)
 def test_a_long_passing_run_reaches_the_model_as_plugline_summary(agent, scratch_factory):
     s = scratch_factory([PYTEST])
