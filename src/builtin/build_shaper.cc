@@ -1203,8 +1203,9 @@ class Parser {
       Plain(i, Kind::kWarnLine);
       return true;
     }
-    // pip's, Bazel's: "ERROR: No matching distribution found for flask==3.0.0".
-    if (Starts(line, "ERROR: ") && line.size() > 7 && line[7] != ' ') {
+    // pip's, gem's, Bazel's: "ERROR: No matching distribution found for flask==3.0.0",
+    // "ERROR:  Could not find a valid gem 'nokogiri' (>= 0) in any repository".
+    if (Starts(line, "ERROR: ") && !Trim(line.substr(7)).empty()) {
       Plain(i, Kind::kErrorLine);
       ++p_.error_lines;
       return true;

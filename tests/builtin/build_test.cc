@@ -450,6 +450,12 @@ TEST_CASE("build: unknown lines alike but for their numbers are the first, a cou
   INFO(s);
   CHECK(Header(s) == "pip install: failed (exit 1)");
   CHECK(Header(Shape("uv pip install flask==3.0.0", out, 1)) == "pip install: failed (exit 1)");
+  // Other installers are named by their command too, their "ERROR:" lines errors.
+  const std::string gem =
+      "ERROR:  Could not find a valid gem 'nokogirl' (>= 0) in any repository\n"
+      "ERROR:  Possible alternatives: nokogiri, nokogiri-diff\n";
+  CHECK(Header(Shape("gem install nokogirl", gem, 2)) == "gem install: failed (exit 2)");
+  CHECK(Header(Shape("bundle install", gem, 1)) == "bundle install: failed (exit 1)");
   CHECK(Has(s, "… 3 lines like the ones around, but for their numbers, omitted"));
   CHECK(Contains(s, "Retry(total=4,"));
   CHECK(Contains(s, "Retry(total=0,"));
