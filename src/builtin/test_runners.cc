@@ -195,6 +195,12 @@ void ParsePytest(const std::vector<std::string_view>& lines, TestReport& report)
         if (line.find(" PASSED") != std::string_view::npos && line.find("::") != std::string_view::npos) {
           ++report.passing_lines;
           report.has_results = true;
+        } else if (line.find("::") != std::string_view::npos &&
+                   (line.find(" FAILED") != std::string_view::npos ||
+                    line.find(" ERROR") != std::string_view::npos) &&
+                   !line.starts_with("FAILED ") && !line.starts_with("ERROR ")) {
+          failed_progress.push_back(line);  // -v: "tests/x.py::test_a FAILED  [ 82%]"
+          report.has_results = true;
         } else if (line.starts_with("Interrupted:") || line.starts_with("ERROR: ") ||
                    line.starts_with("ImportError") || line.starts_with("E   ")) {
           report.problems.push_back(line);
@@ -205,6 +211,11 @@ void ParsePytest(const std::vector<std::string_view>& lines, TestReport& report)
   CloseFailure(report, current);
   if (warnings > kMaxPytestWarnings) {
     report.elided.emplace_back(warnings - kMaxPytestWarnings, "more warning lines omitted");
+  }
+  // An output cut before pytest's report (`pytest -v | head -40`, a run killed): the result
+  // lines that marked failures are the only word of them — the run's list of what failed.
+  if (report.totals.empty() && report.failures.empty() && report.index.empty()) {
+    for (std::string_view line : failed_progress) report.index.push_back(line);
   }
 }
 

@@ -1311,6 +1311,17 @@ class TestShaper final : public core::Shaper {
     }
 
     std::string counts = CountsText(report.counts);
+    if (!failed && exit_ok && report.totals.empty() && report.passing_lines > 0) {
+      // Results but not the runner's totals: the output was cut before its end (`| head`), or
+      // the run stopped. Nothing failed in what is here; no claim that the run passed.
+      std::string note = ExitNote(context.exit_code);
+      out.Header(StrCat(runner, ": no totals in the output (cut short?); ",
+                        Plural(report.passing_lines, "test passed", "tests passed"),
+                        " and none failed in what it shows",
+                        note.empty() ? "" : StrCat(" (", note, ")")));
+      WriteHeadTail(lines, 10, 10, LooksLikeErrorLine, 100, out);
+      return core::ShapeOutput{out.Take(), RenderMode::kSummary};
+    }
     if (!failed && exit_ok) {
       // Success collapses to one line: the counts, then the runner's own totals lines (trimmed,
       // otherwise verbatim), which carry the time.

@@ -912,6 +912,27 @@ TEST_CASE("test shaper: a line that is a number alone is no RSpec totals line (f
   CHECK(s.starts_with("rspec: no test results in the output (exit 1)\n"));
 }
 
+TEST_CASE("test shaper: an output cut before the runner's totals claims no pass, and keeps what failed") {
+  // `pytest -v 2>&1 | head -40`: head's exit status 0, the failures' result lines but no report.
+  const std::string full = testing::ReadFixture("test", "pytest_failing_verbose");
+  std::string cut;
+  size_t at = 0;
+  for (int i = 0; i < 40; ++i) at = full.find('\n', at) + 1;
+  cut = full.substr(0, at);
+  std::string s = Shape("pytest -v 2>&1 | head -40", 0, cut);
+  INFO(s);
+  CHECK(s.starts_with("pytest: FAILED\n"));
+  CHECK(Contains(s, "\ntests/test_receipt.py::test_receipt_lists_line_totals FAILED"));
+  CHECK(Contains(s, "\ntests/test_catalog.py::test_catalog_lookup ERROR"));
+  CHECK_FALSE(Contains(s, "passed —"));
+  // Only passing lines, and no totals: no "passed" claim.
+  std::string passing = "=== test session starts ===\n";
+  for (int i = 0; i < 40; ++i) StrAppend(&passing, "tests/test_a.py::test_", i, " PASSED  [", i, "%]\n");
+  s = Shape("pytest -v | head -41", 0, passing);
+  CHECK(s.starts_with("pytest: no totals in the output (cut short?); 40 tests passed and none "
+                      "failed in what it shows\n"));
+}
+
 TEST_CASE("test shaper: a run that only collects its tests says how many, and that none ran") {
   std::string listing;
   for (int i = 0; i < 60; ++i) StrAppend(&listing, "tests/test_m.py::test_a[", i, "]\n");
