@@ -1076,6 +1076,14 @@ std::string_view Unframe(std::string_view line) {
   return t.substr(b, e - b + 1);
 }
 
+// Whether the output is what `head` let through: the command's last pipeline stage is head
+// ("pytest -v 2>&1 | head -40"). Its end, where a runner's verdict is, was cut, and the exit
+// status is head's.
+bool CutByHead(std::string_view command) {
+  const std::vector<std::string_view> stages = PipelineStages(command);
+  return stages.size() > 1 && ToolName(stages.back()) == "head";
+}
+
 // The line of a run that only listed its tests, "270 tests collected in 0.05s" (pytest
 // --collect-only; "1 test collected", framed or not), unframed; "" when the output ends
 // without one.
@@ -1311,14 +1319,19 @@ class TestShaper final : public core::Shaper {
     }
 
     std::string counts = CountsText(report.counts);
-    if (!failed && exit_ok && report.totals.empty() && report.passing_lines > 0) {
-      // Results but not the runner's totals: the output was cut before its end (`| head`), or
-      // the run stopped. Nothing failed in what is here; no claim that the run passed.
+    const bool cut_by_head = CutByHead(context.command);
+    if (!failed && exit_ok &&
+        ((report.totals.empty() && report.passing_lines > 0) || cut_by_head)) {
+      // Results but not the runner's totals, or an output `head` let through (its exit status
+      // is head's): the end, where the verdict is, is not here. Nothing failed in what is
+      // here; no claim that the run passed.
       std::string note = ExitNote(context.exit_code);
-      out.Header(StrCat(runner, ": no totals in the output (cut short?); ",
-                        Plural(report.passing_lines, "test passed", "tests passed"),
-                        " and none failed in what it shows",
-                        note.empty() ? "" : StrCat(" (", note, ")")));
+      out.Header(StrCat(runner, ": ",
+                        cut_by_head ? "the output cut by head" : "no totals in the output (cut short?)",
+                        "; in what it shows: ",
+                        counts.empty() ? Plural(report.passing_lines, "test passed", "tests passed")
+                                       : counts,
+                        ", none failed", note.empty() ? "" : StrCat(" (", note, ")")));
       WriteHeadTail(lines, 10, 10, LooksLikeErrorLine, 100, out);
       return core::ShapeOutput{out.Take(), RenderMode::kSummary};
     }

@@ -928,9 +928,15 @@ TEST_CASE("test shaper: an output cut before the runner's totals claims no pass,
   // Only passing lines, and no totals: no "passed" claim.
   std::string passing = "=== test session starts ===\n";
   for (int i = 0; i < 40; ++i) StrAppend(&passing, "tests/test_a.py::test_", i, " PASSED  [", i, "%]\n");
-  s = Shape("pytest -v | head -41", 0, passing);
-  CHECK(s.starts_with("pytest: no totals in the output (cut short?); 40 tests passed and none "
-                      "failed in what it shows\n"));
+  s = Shape("pytest -v > log; cat log", 0, passing);
+  CHECK(s.starts_with("pytest: no totals in the output (cut short?); in what it shows: 40 tests "
+                      "passed, none failed\n"));
+  // Through head, whatever the lines say (go test -v's first package, its result lines).
+  std::string go = "?   \texample.com/app/cmd\t[no test files]\n";
+  for (int i = 0; i < 30; ++i) StrAppend(&go, "=== RUN   TestA", i, "\n--- PASS: TestA", i, " (0.00s)\n");
+  s = Shape("go test -v ./... | head -61", 0, go);
+  INFO(s);
+  CHECK(s.starts_with("go test: the output cut by head; in what it shows: 30 passed, none failed\n"));
 }
 
 TEST_CASE("test shaper: a run that only collects its tests says how many, and that none ran") {
