@@ -1327,7 +1327,8 @@ class TestShaper final : public core::Shaper {
       // here; no claim that the run passed.
       std::string note = ExitNote(context.exit_code);
       out.Header(StrCat(runner, ": ",
-                        cut_by_head ? "the output cut by head" : "no totals in the output (cut short?)",
+                        cut_by_head ? "shown through head (its end may be cut)"
+                                    : "no totals in the output (cut short?)",
                         "; in what it shows: ",
                         counts.empty() ? Plural(report.passing_lines, "test passed", "tests passed")
                                        : counts,

@@ -936,7 +936,8 @@ TEST_CASE("test shaper: an output cut before the runner's totals claims no pass,
   for (int i = 0; i < 30; ++i) StrAppend(&go, "=== RUN   TestA", i, "\n--- PASS: TestA", i, " (0.00s)\n");
   s = Shape("go test -v ./... | head -61", 0, go);
   INFO(s);
-  CHECK(s.starts_with("go test: the output cut by head; in what it shows: 30 passed, none failed\n"));
+  CHECK(s.starts_with(
+      "go test: shown through head (its end may be cut); in what it shows: 30 passed, none failed\n"));
 }
 
 TEST_CASE("test shaper: a run that only collects its tests says how many, and that none ran") {
