@@ -58,13 +58,12 @@ std::vector<Segment> Segments(std::string_view command, bool* background, bool* 
   char quote = 0;
   int depth = 0;  // $( ... ) and ` ... `
   bool backtick = false;
-  size_t i = 0;
-  auto flush = [&](std::string_view separator) {
+  auto flush = [&](std::string_view separator, size_t next) {
     std::string trimmed(absl::StripAsciiWhitespace(current));
-    if (!trimmed.empty()) out.push_back(Segment{std::move(trimmed), separator, i + 1});
+    if (!trimmed.empty()) out.push_back(Segment{std::move(trimmed), separator, next});
     current.clear();
   };
-  for (; i < command.size(); ++i) {
+  for (size_t i = 0; i < command.size(); ++i) {
     const char c = command[i];
     if (quote != 0) {
       current += c;
@@ -93,11 +92,11 @@ std::vector<Segment> Segments(std::string_view command, bool* background, bool* 
     if (c == '<' && next == '<') *heredoc = true;
     if ((c == '&' && next == '&') || (c == '|' && next == '|')) {
       ++i;
-      flush(c == '&' ? "&&" : "||");
+      flush(c == '&' ? "&&" : "||", i + 1);
       continue;
     }
     if (c == '|' || c == ';') {
-      flush(c == '|' ? "|" : ";");
+      flush(c == '|' ? "|" : ";", i + 1);
       continue;
     }
     if (c == '&') {
@@ -107,8 +106,7 @@ std::vector<Segment> Segments(std::string_view command, bool* background, bool* 
     }
     current += c;
   }
-  i = command.size() - 1;
-  flush("");
+  flush("", command.size());
   return out;
 }
 
@@ -238,7 +236,8 @@ std::optional<std::string> Unwrap(std::string_view command) {
   }
   const std::string_view kept = command.substr(0, start);
   if (Basename(program.substr(start)) != "plugline") return std::nullopt;
-  if (!kept.empty() && !absl::EndsWith(ToAbsl(kept), "&& ") && !absl::EndsWith(ToAbsl(kept), "; ")) {
+  if (!kept.empty() && !absl::EndsWith(ToAbsl(kept), "&& ") &&
+      !absl::EndsWith(ToAbsl(kept), "; ")) {
     return std::nullopt;
   }
   std::string_view quoted = command.substr(at + kPrefixTail.size());

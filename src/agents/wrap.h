@@ -24,8 +24,8 @@ struct WrapCheck {
 
 // Whether `command` can run under `plugline run -- $SHELL -c '…'` exactly as in the agent's own
 // shell — after its leading `cd`/`pushd`/`export` commands, which stay in the agent's shell
-// (`cd app && plugline run -- … 'npm test'`: the directory the model meant to keep): one line of simple commands, pipelines and `&&`/`||`/`;` lists whose programs are on
-// PATH (`is_program`: an alias or function of the agent's shell would be missing), none of them
+// (`cd app && plugline run -- … 'npm test'`: the directory the model meant to keep): one line
+// of simple commands, pipelines and `&&`/`||`/`;` lists whose programs are on PATH (`is_program`: an alias or function of the agent's shell would be missing), none of them
 // changing the shell itself (cd, export, source, …, or a bare assignment), none interactive
 // (editors, pagers, ssh, a REPL or shell without arguments), nothing in the background, no
 // heredoc, and not plugline already.

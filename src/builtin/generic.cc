@@ -81,20 +81,22 @@ bool IsHeading(std::string_view line) {
 // standard library's `/rustc/…` and the registry's crates; a Go panic's `\t/app/main.go:12
 // +0x1d` outside GOROOT and the module cache. A trace keeps them between its first and last
 // lines (with the line naming the function, above a Rust or Go frame's location).
+// A Rust or Go frame's location, on the line under the one naming its function: Rust's
+// "             at ./src/main.rs:1:38" (no parentheses), Go's "\t/home/u/app/main.go:12 +0x1d".
+bool IsLocationUnderFunction(std::string_view line) {
+  const std::string_view t = Trim(line);
+  if (t.starts_with("at ")) return !t.ends_with(")") && StartsWithLocation(t.substr(3));
+  return line.starts_with("\t") && t.find(".go:") != std::string_view::npos &&
+         StartsWithLocation(t);
+}
+
 bool IsUserFrame(std::string_view line) {
   const std::string_view t = Trim(line);
-  // Rust: "             at ./src/main.rs:1:38" (no parentheses).
-  if (t.starts_with("at ") && !t.ends_with(")") && StartsWithLocation(t.substr(3))) {
-    for (std::string_view lib : {"/rustc/", "/.cargo/registry/", "/.rustup/", "/library/std/",
-                                 "/library/core/"}) {
-      if (t.find(lib) != std::string_view::npos) return false;
-    }
-    return true;
-  }
-  // Go: "\t/home/u/app/main.go:12 +0x1d".
-  if (line.starts_with("\t") && t.find(".go:") != std::string_view::npos &&
-      StartsWithLocation(t)) {
-    for (std::string_view lib : {"/usr/lib/go", "/usr/local/go/", "/go/pkg/mod/", "/src/runtime/"}) {
+  if (IsLocationUnderFunction(line)) {
+    static constexpr std::string_view kLibraries[] = {
+        "/rustc/", "/.cargo/registry/", "/.rustup/", "/library/std/", "/library/core/",  // Rust
+        "/usr/lib/go", "/usr/local/go/", "/go/pkg/mod/", "/src/runtime/"};               // Go
+    for (std::string_view lib : kLibraries) {
       if (t.find(lib) != std::string_view::npos) return false;
     }
     return true;
@@ -221,10 +223,7 @@ class GenericShaper final : public core::Shaper {
       if (!IsUserFrame(line)) continue;
       frames.insert(line.data());
       // Rust's "   4: rp::parse" and Go's "main.parse(...)" above their location.
-      if (const std::string_view t = Trim(line);
-          i > 0 && (line.starts_with("\t") || (t.starts_with("at ") && !t.ends_with(")")))) {
-        frames.insert(lines[i - 1].data());
-      }
+      if (i > 0 && IsLocationUnderFunction(line)) frames.insert(lines[i - 1].data());
       if (Trim(line).starts_with("File \"") && i + 1 < lines.size() &&
           LeadingSpace(lines[i + 1]) > LeadingSpace(line) &&
           !Trim(lines[i + 1]).starts_with("File \"")) {

@@ -925,7 +925,9 @@ std::string KindOf(const TestFailure& failure) {
     std::string frames;
     for (size_t i = 1; i < detail.size(); ++i) {
       const std::string_view t = Trim(detail[i]);
-      if (StartsWithLocation(t) && LocationPrefix(t).size() == t.size()) StrAppend(&frames, "\n", t);
+      if (StartsWithLocation(t) && LocationPrefix(t).size() == t.size()) {
+        StrAppend(&frames, "\n", t);
+      }
     }
     if (!frames.empty()) return frames;
   }
@@ -1096,7 +1098,8 @@ std::string_view CollectedLine(const std::vector<std::string_view>& lines) {
     size_t digits = 0;
     while (digits < t.size() && std::isdigit(static_cast<unsigned char>(t[digits]))) ++digits;
     const std::string_view rest = t.substr(digits);
-    if (digits > 0 && (rest.starts_with(" tests collected") || rest.starts_with(" test collected"))) {
+    if (digits > 0 &&
+        (rest.starts_with(" tests collected") || rest.starts_with(" test collected"))) {
       return t;
     }
   }
