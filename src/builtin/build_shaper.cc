@@ -3141,6 +3141,11 @@ class BuildShaper final : public core::Shaper {
     const bool exit_known = context.exit_code.has_value();
     const int exit_code = context.exit_code.value_or(0);
 
+    // `npm ls --all`, `cargo tree`, `pnpm ls`: a tree of dependencies, no build; shown by its
+    // top levels and the entries marked as problems (the generic shaper's tree).
+    if (std::optional<core::ShapeOutput> tree = ShapeTreeDrawing(output, context, label)) {
+      return std::move(*tree);
+    }
     uint64_t recognized = 0;
     for (size_t k = 0; k < kKinds; ++k) {
       if (k != static_cast<size_t>(Kind::kOther) && k != static_cast<size_t>(Kind::kBlank) &&

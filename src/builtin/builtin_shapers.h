@@ -3,6 +3,9 @@
 #define PLUGLINE_BUILTIN_BUILTIN_SHAPERS_H_
 
 #include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/shaper.h"
@@ -27,6 +30,13 @@ std::shared_ptr<core::Shaper> MakeGenericShaper();
 // The generic shaper's summary of an output, its header naming `label` ("cargo run"): what a
 // shaper gives an output it does not read (its head and tail, the trouble and the frames in
 // the user's code between; raw when short).
+// builtin-generic's summary of a tree drawing (`npm ls --all`, `tree`, `cargo tree`): its top
+// levels and the entries marked as problems; nullopt for an output that is no tree drawing, or
+// a small one.
+std::optional<core::ShapeOutput> ShapeTreeDrawing(std::string_view output,
+                                                  const core::ShapeContext& context,
+                                                  const std::string& label);
+
 core::ShapeOutput ShapeUnread(std::string_view output, const core::ShapeContext& context,
                               const std::string& label);
 

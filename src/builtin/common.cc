@@ -217,6 +217,78 @@ bool IsCaretsOnly(std::string_view line) {
          line.find_first_not_of(" \t^~") == std::string_view::npos;
 }
 
+std::optional<size_t> TreeBranchColumn(std::string_view line) {
+  // The characters a drawing's prefix is made of: spaces, guides, branches and dashes.
+  enum class Part { kNone, kSpace, kGuide, kBranch, kDash };
+  constexpr size_t kNone = std::string_view::npos;
+  size_t column = 0;
+  size_t branch = kNone;  // the column of the branch the dashes just read follow
+  size_t entry = kNone;   // the column of a branch whose dashes a space followed
+  Part last = Part::kNone;
+  for (size_t i = 0; i < line.size(); ++column) {
+    Part part = Part::kNone;
+    size_t width = 1;
+    const unsigned char c = static_cast<unsigned char>(line[i]);
+    if (c == ' ') {
+      part = Part::kSpace;
+    } else if (c == '|' || c == '+' || c == '`' || c == '\\') {
+      part = c == '|' ? Part::kGuide : Part::kBranch;  // "|-- " (tree's ASCII) branches too
+    } else if (c == '-') {
+      part = Part::kDash;
+    } else if (c == 0xC2 && i + 1 < line.size() && static_cast<unsigned char>(line[i + 1]) == 0xA0) {
+      part = Part::kSpace;  // a no-break space (older `tree`)
+      width = 2;
+    } else if (c == 0xE2 && i + 2 < line.size() && static_cast<unsigned char>(line[i + 1]) == 0x94) {
+      width = 3;
+      switch (static_cast<unsigned char>(line[i + 2])) {
+        case 0x82: part = Part::kGuide; break;                          // │
+        case 0x9C: case 0x94: part = Part::kBranch; break;              // ├ └
+        case 0x80: case 0xAC: case 0xB4: part = Part::kDash; break;     // ─ ┬ ┴
+        default: break;
+      }
+    }
+    if (part == Part::kNone) break;
+    switch (part) {
+      case Part::kSpace:
+        if (last == Part::kDash && branch != kNone) {
+          entry = branch;
+        } else if (last != Part::kSpace) {
+          entry = kNone;
+        }
+        break;
+      case Part::kGuide:
+      case Part::kBranch:
+        branch = column;
+        entry = kNone;
+        break;
+      case Part::kDash:
+        if (last != Part::kDash && last != Part::kBranch && last != Part::kGuide) branch = kNone;
+        entry = kNone;
+        break;
+      case Part::kNone:
+        break;
+    }
+    last = part;
+    i += width;
+    if (i >= line.size()) return std::nullopt;  // all prefix, no entry
+  }
+  if (last != Part::kSpace || entry == kNone) return std::nullopt;
+  return entry;
+}
+
+bool IsTreeDrawing(const std::vector<std::string_view>& lines) {
+  constexpr size_t kMinEntries = 20;
+  size_t entries = 0, other = 0;
+  for (std::string_view line : lines) {
+    if (TreeBranchColumn(line)) {
+      ++entries;
+    } else if (!Trim(line).empty()) {
+      ++other;
+    }
+  }
+  return entries >= kMinEntries && entries * 10 >= (entries + other) * 6;
+}
+
 size_t MavenLevelLength(std::string_view line) {
   for (std::string_view level : {"[INFO]", "[ERROR]", "[WARNING]", "[WARN]", "[DEBUG]"}) {
     if (line.starts_with(level)) {

@@ -107,6 +107,15 @@ std::string_view Trim(std::string_view s);
 // tabs, '^' and '~', with at least one '^'. It points at what a location already says.
 bool IsCaretsOnly(std::string_view line);
 
+// A line of a tree drawing (`npm ls`, `tree`, `cargo tree`, `pnpm ls`, `gradle dependencies`,
+// pipdeptree): guides ("│ ", "|   "), then a branch ("├── ", "└─┬ ", "+-- ", "`-- ", "\\--- ")
+// and the entry. Its column: where its branch starts, in characters (so deeper entries have
+// larger ones); nullopt for a line that is no tree entry (the root, a message).
+std::optional<size_t> TreeBranchColumn(std::string_view line);
+
+// Whether most lines are a tree drawing's entries: 20 or more, and 60% of the lines not blank.
+bool IsTreeDrawing(const std::vector<std::string_view>& lines);
+
 // A stack frame ("at pkg.Class.method(File.java:12)", trimmed) in the JVM's or .NET's platform or
 // a common framework (java., jdk., kotlin., org.junit., org.springframework., System.…): not
 // the user's code.

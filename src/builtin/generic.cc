@@ -33,6 +33,8 @@ constexpr size_t kMinHiddenLines = 10;
 constexpr size_t kHugeOutputBytes = 64 * 1024;
 // A long listing of this many entries or more has its shared columns said once.
 constexpr size_t kMinListingEntries = 8;
+// A tree drawing shows its levels from the top while they fit in this many entries.
+constexpr size_t kTreeEntries = 60;
 
 // A line of a long listing (`ls -l`, `ls -la`, `ls -lR`): its mode, owner and group (the
 // columns entries share) and its size, date and name (its own); its link count between.
@@ -141,6 +143,20 @@ bool IsTraceLine(std::string_view line) {
   return i > 0 && i < line.size() && line[i] == ' ';
 }
 
+// An entry a tool marks as a problem in its tree: npm's "UNMET DEPENDENCY x@^1" (an optional
+// one missing is not), "x@1.0.0 invalid: …", "x@1.0.0 extraneous", "missing"; tree's
+// "[error opening dir]".
+bool IsTreeProblem(std::string_view line) {
+  if (line.find("UNMET OPTIONAL DEPENDENCY") == std::string_view::npos &&
+      line.find("UNMET DEPENDENCY") != std::string_view::npos) {
+    return true;
+  }
+  for (std::string_view mark : {" invalid", " extraneous", " missing", "MISSING", "[error opening"}) {
+    if (line.find(mark) != std::string_view::npos) return true;
+  }
+  return false;
+}
+
 class GenericShaper final : public core::Shaper {
  public:
   GenericShaper() {
@@ -167,6 +183,13 @@ class GenericShaper final : public core::Shaper {
     return ShapeAny(output, context, ToolName(context.command));
   }
 
+  static std::optional<core::ShapeOutput> ShapeTreeOutput(std::string_view output,
+                                                         const core::ShapeContext& context,
+                                                         const std::string& tool) {
+    const std::vector<std::string_view> lines = core::SplitLines(output);
+    return ShapeTree(lines, context, tool);
+  }
+
   static core::ShapeOutput ShapeAny(std::string_view output, const core::ShapeContext& context,
                                     const std::string& tool) {
     std::vector<std::string_view> lines = core::SplitLines(output);
@@ -185,6 +208,10 @@ class GenericShaper final : public core::Shaper {
               ShapeListing(lines, tool, note, listing_out)) {
         return core::ShapeOutput{std::move(*listing), RenderMode::kSummary};
       }
+    }
+    // A tree's lines are short, and what it shows of them bounded, however large it is.
+    if (std::optional<core::ShapeOutput> tree = ShapeTree(lines, context, tool)) {
+      return std::move(*tree);
     }
     const size_t edge = std::clamp(lines.size() / 8, kMinEdgeLines, kHeadLines);
     if ((lines.size() < 2 * edge + kMinHiddenLines && !huge_lines) || context.raw_path.empty()) {
@@ -294,12 +321,130 @@ class GenericShaper final : public core::Shaper {
     return out.Take();
   }
 
+  // A tree drawing (`npm ls --all`, `tree`, `cargo tree`, `gradle dependencies`): its levels
+  // from the top, as many as fit in kTreeEntries entries (the first always, whatever its
+  // size: a project's direct dependencies, the folders at its root); below them, every entry
+  // the tool marks as a problem (IsTreeProblem), with the entries above it. A shown entry
+  // whose entries under it are not all shown says how many are not ("├─┬ express@4.15.2 … 41
+  // more under it"). The lines that are no entry (the root, the tool's messages, its count of
+  // folders and files) are kept; blank ones counted. Nullopt when it is no tree drawing, or
+  // a small one (kTreeEntries entries at most).
+  static std::optional<core::ShapeOutput> ShapeTree(const std::vector<std::string_view>& lines,
+                                                   const core::ShapeContext& context,
+                                                   std::string_view tool) {
+    if (context.raw_path.empty() || !IsTreeDrawing(lines)) return std::nullopt;
+    SummaryWriter out(&lines);
+    const std::string note = ExitNote(context.exit_code);
+    constexpr size_t kNone = std::string_view::npos;
+    std::vector<size_t> column(lines.size(), kNone);
+    std::vector<size_t> columns;
+    for (size_t i = 0; i < lines.size(); ++i) {
+      if (std::optional<size_t> c = TreeBranchColumn(lines[i])) {
+        column[i] = *c;
+        columns.push_back(*c);
+      }
+    }
+    std::sort(columns.begin(), columns.end());
+    // Entries per level (the distinct columns, in order), and how many levels fit.
+    std::vector<size_t> per_level;
+    for (size_t k = 0; k < columns.size(); ++k) {
+      if (k == 0 || columns[k] != columns[k - 1]) per_level.push_back(0);
+      ++per_level.back();
+    }
+    columns.erase(std::unique(columns.begin(), columns.end()), columns.end());
+    size_t levels = 1, shown = per_level[0];
+    while (levels < per_level.size() && shown + per_level[levels] <= kTreeEntries) {
+      shown += per_level[levels++];
+    }
+    // All of a small tree fits: shown as any output is. A flat one of more entries (`npm ls`
+    // of a project's 80 direct dependencies) is shown whole, like a long listing.
+    if (levels == per_level.size() && shown <= kTreeEntries) return std::nullopt;
+    const size_t deepest_shown = columns[levels - 1];
+    // Which entries are shown: the top levels, the problems and the entries above each.
+    std::vector<char> keep(lines.size(), 0);
+    std::vector<size_t> above;  // the entries above the current one, outermost first
+    size_t problems = 0;
+    for (size_t i = 0; i < lines.size(); ++i) {
+      if (column[i] == kNone) {
+        if (!Trim(lines[i]).empty()) above.clear();
+        continue;
+      }
+      while (!above.empty() && column[above.back()] >= column[i]) above.pop_back();
+      if (column[i] <= deepest_shown) keep[i] = 1;
+      if (IsTreeProblem(lines[i])) {
+        ++problems;
+        keep[i] = 1;
+        for (size_t a : above) keep[a] = 1;
+      }
+      above.push_back(i);
+    }
+    // Each entry not shown is counted under the nearest shown entry above it.
+    std::vector<uint64_t> under(lines.size(), 0);
+    uint64_t hidden = 0, loose = 0;
+    above.clear();
+    for (size_t i = 0; i < lines.size(); ++i) {
+      if (column[i] == kNone) {
+        if (!Trim(lines[i]).empty()) above.clear();
+        continue;
+      }
+      while (!above.empty() && column[above.back()] >= column[i]) above.pop_back();
+      if (!keep[i]) {
+        ++hidden;
+        if (above.empty()) {
+          ++loose;
+        } else {
+          ++under[above.back()];
+        }
+        continue;
+      }
+      above.push_back(i);
+    }
+    const size_t entries = std::count_if(column.begin(), column.end(),
+                                         [](size_t c) { return c != kNone; });
+    std::string header = StrCat(tool.empty() ? "output" : tool, ": ",
+                                note.empty() ? "" : StrCat(note, ", "), "a tree of ",
+                                core::FormatCount(entries), " entries: ",
+                                levels == per_level.size() ? "all shown"
+                                : levels == 1              ? "the first level"
+                                                           : StrCat("the first ", levels, " levels"));
+    if (problems > 0) {
+      StrAppend(&header, ", and ", core::FormatCount(problems), " marked as ",
+                problems == 1 ? "a problem" : "problems", " with the entries above them");
+    }
+    if (hidden > 0) {
+      StrAppend(&header, "; ", core::FormatCount(hidden),
+                " deeper ones counted on the entry above them");
+    }
+    out.Header(header);
+    uint64_t blank = 0;
+    for (size_t i = 0; i < lines.size(); ++i) {
+      if (column[i] != kNone && !keep[i]) continue;
+      if (column[i] == kNone && Trim(lines[i]).empty()) {
+        ++blank;
+      } else if (under[i] > 0) {
+        out.Composed(StrCat(lines[i], " … ", core::FormatCount(under[i]), " more under it"),
+                     {lines[i]});
+      } else {
+        out.Line(lines[i]);
+      }
+    }
+    out.Omitted(loose, "other entry", "other entries");
+    out.Omitted(blank, "blank line", "blank lines");
+    return core::ShapeOutput{out.Take(), RenderMode::kSummary};
+  }
+
   core::ShaperMeta meta_;
 };
 
 }  // namespace
 
 std::shared_ptr<core::Shaper> MakeGenericShaper() { return std::make_shared<GenericShaper>(); }
+
+std::optional<core::ShapeOutput> ShapeTreeDrawing(std::string_view output,
+                                                  const core::ShapeContext& context,
+                                                  const std::string& label) {
+  return GenericShaper::ShapeTreeOutput(output, context, label);
+}
 
 core::ShapeOutput ShapeUnread(std::string_view output, const core::ShapeContext& context,
                               const std::string& label) {

@@ -1316,19 +1316,30 @@ TEST_CASE("build: clang's instantiation chains keep the user's line they start f
 }
 
 TEST_CASE("build: npm ls's problems are its errors, not the one code that sums them up") {
-  std::string out = "legacy-dashboard@1.3.0 /w/app\n";
-  for (int i = 0; i < 60; ++i) StrAppend(&out, "├── dep-", i, "@1.0.", i, "\n");
-  out += "├── left-pad@1.3.0 extraneous\n"
-         "├── moment@2.17.0 invalid: \"2.18.1\" from the root project\n"
-         "npm error code ELSPROBLEMS\n"
-         "npm error extraneous: left-pad@1.3.0 /w/app/node_modules/left-pad\n"
-         "npm error missing: lodash@4.17.4, required by legacy-dashboard@1.3.0\n"
-         "npm error invalid: moment@2.17.0 /w/app/node_modules/moment\n"
-         "npm error A complete log of this run can be found in: /root/.npm/_logs/debug-0.log\n";
-  const std::string s = Shape("npm ls --all", out, 1);
+  auto ls = [](int entries) {
+    std::string out = "legacy-dashboard@1.3.0 /w/app\n";
+    for (int i = 0; i < entries; ++i) StrAppend(&out, "├── dep-", i, "@1.0.", i, "\n");
+    return out +
+           "├── left-pad@1.3.0 extraneous\n"
+           "└── moment@2.17.0 invalid: \"2.18.1\" from the root project\n"
+           "npm error code ELSPROBLEMS\n"
+           "npm error extraneous: left-pad@1.3.0 /w/app/node_modules/left-pad\n"
+           "npm error missing: lodash@4.17.4, required by legacy-dashboard@1.3.0\n"
+           "npm error invalid: moment@2.17.0 /w/app/node_modules/moment\n"
+           "npm error A complete log of this run can be found in: /root/.npm/_logs/debug-0.log\n";
+  };
+  const std::string s = Shape("npm ls", ls(12), 1);
   INFO(s);
   CHECK(s.starts_with("npm: failed — 3 errors (exit 1)\n"));
   CHECK(Contains(s, "npm error missing: lodash@4.17.4, required by legacy-dashboard@1.3.0\n"));
+  // A tree of more entries than a summary shows of one (60): the generic shaper's tree, which
+  // keeps a flat one whole, its problems and npm's messages with it.
+  const std::string out = ls(70);
+  const std::string tree = Shape("npm ls", out, 1);
+  CHECK(tree.starts_with(
+      "npm: exit 1, a tree of 72 entries: all shown, and 2 marked as problems with the entries "
+      "above them\n"));
+  for (std::string_view line : core::SplitLines(out)) CHECK_MESSAGE(Contains(tree, line), line);
 }
 
 TEST_CASE("build: clippy's warnings without their suggested diffs and documentation links") {

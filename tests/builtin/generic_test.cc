@@ -353,5 +353,113 @@ TEST_CASE("generic keeps every entry of a long listing, the columns most share s
   CHECK(plain->render_mode == RenderMode::kRaw);
 }
 
+TEST_CASE("TreeBranchColumn: where a tree drawing's branch starts, for each way tools draw one") {
+  CHECK(TreeBranchColumn("├── commander@12.1.0") == 0u);
+  CHECK(TreeBranchColumn("│ ├─┬ accepts@1.3.8") == 2u);          // npm ls --all
+  CHECK(TreeBranchColumn("│   └── utility.h") == 4u);              // tree
+  CHECK(TreeBranchColumn("│\u00a0\u00a0 └──\u00a0x.h") == 4u);     // older tree: no-break spaces
+  CHECK(TreeBranchColumn("|   `-- strings") == 4u);                 // tree --charset ascii
+  CHECK(TreeBranchColumn("| +-- ms@2.0.0") == 2u);                  // npm ls --unicode=false
+  CHECK(TreeBranchColumn("|    \\--- org.slf4j:slf4j-api:2.0.9") == 5u);  // gradle dependencies
+  CHECK(TreeBranchColumn("    └── serde_derive v1.0.197 (proc-macro)") == 4u);  // cargo tree
+  CHECK(TreeBranchColumn("link-checker@0.1.0 /srv/app") == std::nullopt);  // the root
+  CHECK(TreeBranchColumn("- a bullet") == std::nullopt);
+  CHECK(TreeBranchColumn("  - a bullet") == std::nullopt);
+  CHECK(TreeBranchColumn("| a | b |") == std::nullopt);               // a table
+  CHECK(TreeBranchColumn("|---|---|") == std::nullopt);
+  CHECK(TreeBranchColumn("│   │   ") == std::nullopt);                // guides, no entry
+  CHECK(TreeBranchColumn("├──") == std::nullopt);
+  CHECK(TreeBranchColumn("--- a/src/x.c") == std::nullopt);           // a diff's header
+}
+
+// The summary lines that are no marker, without a "… N more under it" ending.
+std::vector<std::string> ShownLines(std::string_view summary) {
+  std::vector<std::string> shown;
+  for (std::string_view line : core::SplitLines(summary)) {
+    if (line.starts_with("… ")) continue;
+    const size_t more = line.find(" … ");
+    shown.emplace_back(line.substr(0, more));
+  }
+  return shown;
+}
+
+TEST_CASE("generic: a tree drawing shows its top levels and every problem with the entries above it") {
+  // npm ls --all of a project with an invalid, an extraneous and missing packages, at the top
+  // and four levels down (tests/fixtures/build/npm-ls-problems, made by gen.sh npmls).
+  const std::string output = testing::ReadFixture("build", "npm-ls-problems");
+  const std::vector<std::string_view> lines = core::SplitLines(output);
+  core::ShapeContext ctx{"npm ls --all", 1, output.size(), lines.size(), "/s/a.log"};
+  auto shaped = MakeGenericShaper()->Shape(output, ctx);
+  REQUIRE(shaped.ok());
+  REQUIRE(shaped->render_mode == RenderMode::kSummary);
+  const std::string& s = shaped->summary;
+  CHECK(core::SplitLines(s)[0] ==
+        "npm: exit 1, a tree of 133 entries: the first 2 levels, and 7 marked as problems with "
+        "the entries above them; 95 deeper ones counted on the entry above them");
+  const std::vector<std::string> shown = ShownLines(s);
+  auto is_shown = [&](std::string_view line) {
+    return std::find(shown.begin(), shown.end(), line) != shown.end();
+  };
+  size_t first_two = 0, problems = 0;
+  std::vector<std::string_view> above;  // the entries above the current line
+  for (std::string_view line : lines) {
+    const std::optional<size_t> column = TreeBranchColumn(line);
+    if (!column) {
+      // The root and npm's messages: all kept.
+      if (!Trim(line).empty()) CHECK_MESSAGE(is_shown(line), line);
+      continue;
+    }
+    while (!above.empty() && *TreeBranchColumn(above.back()) >= *column) above.pop_back();
+    if (*column <= 2) {
+      ++first_two;
+      CHECK_MESSAGE(is_shown(line), line);
+    }
+    if (line.find("UNMET DEPENDENCY") != std::string_view::npos ||
+        line.find(" invalid") != std::string_view::npos ||
+        line.find(" extraneous") != std::string_view::npos) {
+      ++problems;
+      CHECK_MESSAGE(is_shown(line), line);
+      for (std::string_view a : above) CHECK_MESSAGE(is_shown(a), a);
+    } else if (*column > 2) {
+      CHECK_MESSAGE(!is_shown(line), line);
+    }
+    above.push_back(line);
+  }
+  CHECK(first_two == 35);
+  CHECK(problems == 7);
+  // What is not shown is counted on the entry above it.
+  CHECK(Contains(s, "│ ├─┬ body-parser@1.20.9 … 16 more under it\n│ │ ├── UNMET DEPENDENCY depd@2.0.0\n"));
+  CHECK(Contains(s, "│ ├─┬ accepts@1.3.8 … 3 more under it\n│ ├── array-flatten@1.1.1\n"));
+  // npm ls is a package manager's command: the build shaper gives it the same summary.
+  auto built = MakeBuildShaper()->Shape(output, ctx);
+  REQUIRE(built.ok());
+  CHECK(built->summary == s);
+}
+
+TEST_CASE("generic: tree's listing of a folder shows the first level that fits, the rest counted") {
+  // `tree absl` in /usr/include (tests/fixtures/generic/tree-absl): 19 folders, 353 entries.
+  const std::string output = testing::ReadFixture("generic", "tree-absl");
+  core::ShapeContext ctx{"tree absl", 0, output.size(), core::CountLines(output), "/s/a.log"};
+  auto shaped = MakeGenericShaper()->Shape(output, ctx);
+  REQUIRE(shaped.ok());
+  const std::vector<std::string_view> s = core::SplitLines(shaped->summary);
+  REQUIRE(s.size() == 23);
+  CHECK(s[0] == "tree: a tree of 353 entries: the first level; 334 deeper ones counted on the "
+                "entry above them");
+  CHECK(s[1] == "absl");
+  CHECK(s[2] == "├── algorithm … 2 more under it");
+  CHECK(s[16] == "├── strings … 60 more under it");
+  CHECK(s[20] == "└── utility … 1 more under it");
+  CHECK(s[21] == "40 directories, 314 files");
+  CHECK(s[22] == "… 1 blank line omitted");
+  // A tree whose levels all fit is shown as it is (a short output).
+  std::string small = "absl\n";
+  for (int i = 0; i < 25; ++i) StrAppend(&small, i == 24 ? "└── " : "├── ", "dir", i, "\n");
+  core::ShapeContext small_ctx{"tree absl", 0, small.size(), 26, "/s/a.log"};
+  auto raw = MakeGenericShaper()->Shape(small, small_ctx);
+  REQUIRE(raw.ok());
+  CHECK(raw->render_mode == RenderMode::kRaw);
+}
+
 }  // namespace
 }  // namespace plugline::builtin
