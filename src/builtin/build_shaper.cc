@@ -2559,6 +2559,13 @@ class Writer {
         // "= note: `#[warn(clippy::needless_range_loop)]` on by default", under the first
         // warning of each lint: the lint's name, the only place it is printed but the link.
         Emit(i);
+      } else if (!error && d.style == Style::kCompiler &&
+                 ((IsCaretsOnly(line) && !FixItUnder(i, d.end)) ||
+                  (i + 1 < d.end && IsCaretsOnly(lines_[i + 1]) && !FixItUnder(i + 1, d.end)))) {
+        // A warning's echo of the source without a gutter (javac's, clang's) and the caret
+        // under it, among the lines that explain it ("  missing type arguments for generic
+        // class Map<K,V>"): the file has it. With a fix-it under the caret ("%ld"), all stay.
+        Drop(i, Cat::kDetail);
       } else if (IsBlankLine(line) || drop_body ||
                  (!error && (IsSourceEcho(line) || IsRustGutter(line) || IsDocsLinkNote(line)))) {
         // A warning's echo of the source and its labels, the change a suggestion makes to it
@@ -2660,6 +2667,14 @@ class Writer {
       for (size_t k : dropped) Drop(k, Cat::kDetail);
     }
     WriteFollowers(d);
+  }
+
+  // Whether the line under the caret line `caret` is a fix-it: indented as far as the carets
+  // at least (clang's "                 %ld"), where javac's explanation is indented by two.
+  bool FixItUnder(size_t caret, size_t end) const {
+    if (caret + 1 >= end || IsBlankLine(lines_[caret + 1])) return false;
+    const string_view next = lines_[caret + 1];
+    return next.find_first_not_of(' ') >= lines_[caret].find_first_not_of(' ');
   }
 
   // The list of the diagnostics that repeat the message of `d`, its group's first.

@@ -271,6 +271,21 @@ TEST_CASE("build: clang's gutterless source echo under a warning goes, unless it
   CheckAccounting(out, s);
 }
 
+TEST_CASE("build: javac's source echo under a warning goes, among the lines explaining it") {
+  // Gradle's compileJava: javac prints the code and a caret under every diagnostic, then a
+  // warning's explanation ("  missing type arguments for generic class Map<K,V>").
+  const std::string out = testing::ReadFixture("build", "gradle-build-failing");
+  const std::string s = Shape("gradle build", out, 1);
+  INFO(s);
+  CHECK(Has(s, "  missing type arguments for generic class Map<K,V>"));
+  CHECK_FALSE(Has(s, "    private final Map rates = new HashMap();"));
+  CHECK_FALSE(Has(s, "        rates.put(\"DE\", new BigDecimal(\"0.19\"));"));
+  // An error keeps its code and caret.
+  CHECK(Contains(s, "        BigDecimal rate = rates.get(country);\n"
+                    "                                   ^\n"));
+  CheckAccounting(out, s);
+}
+
 TEST_CASE("build: clang's unindented source lines, notes and totals") {
   const std::string out =
       "a.c:2:43: error: use of undeclared identifier 'y'\n"
