@@ -953,7 +953,10 @@ class LintShaper final : public core::Shaper {
       if (severity.empty()) {
         counts += Plural(n, "problem", "problems");
       } else {
+        // Prettier's "[warn] src/a.js" and the like: a warning, by its full name.
         std::string word = absl::AsciiStrToLower(ToAbsl(severity));
+        if (word == "warn") word = "warning";
+        if (word == "err") word = "error";
         counts += Plural(n, word, word == "info" || word == "information" ? word : word + "s");
       }
     }
