@@ -16,6 +16,7 @@
 #include "builtin/common.h"
 #include "builtin/diagnostic_groups.h"
 #include "builtin/test_report.h"
+#include "core/json.h"
 #include "core/strings.h"
 #include "core/shaping_pipeline.h"
 #include "core/text.h"
@@ -1262,6 +1263,38 @@ std::string CountsText(const TestCounts& c) {
   return text;
 }
 
+// `go test -json` (test2json's events, one JSON object a line): the text of its "output" events
+// ("Output": "--- FAIL: TestX (0.00s)\n"), which is what `go test -v` prints, in order; a line
+// that is no event (what the go command itself printed: a package that does not build) as it
+// is. Nullopt when the output is no such stream: half its lines or more that are not blank
+// must be events.
+std::optional<std::string> GoTestJsonText(std::string_view output) {
+  if (output.find("\"Action\":") == std::string_view::npos) return std::nullopt;
+  std::string text;
+  size_t events = 0, others = 0;
+  for (std::string_view line : core::SplitLines(output)) {
+    const std::string_view t = Trim(line);
+    if (t.empty()) continue;
+    std::optional<core::Value> event;
+    if (t.starts_with("{\"")) {
+      if (absl::StatusOr<core::Value> v = core::ParseJson(t, "go test -json"); v.ok()) {
+        const core::Value* action = v->Find("Action");
+        if (action != nullptr && action->is_string()) event = *std::move(v);
+      }
+    }
+    if (!event) {
+      ++others;
+      StrAppend(&text, line, "\n");
+      continue;
+    }
+    ++events;
+    const core::Value* out = event->Find("Output");
+    if (out != nullptr && out->is_string()) text += out->as_string();
+  }
+  if (events == 0 || events < others) return std::nullopt;
+  return text;
+}
+
 class TestShaper final : public core::Shaper {
  public:
   TestShaper() {
@@ -1287,6 +1320,17 @@ class TestShaper final : public core::Shaper {
 
   absl::StatusOr<core::ShapeOutput> Shape(std::string_view output,
                                           const core::ShapeContext& context) override {
+    // `go test -json`: read as the text its events carry, what `go test -v` prints.
+    if (GuessRunner(context.command, core::MakeSnippet(output)).runner == TestRunner::kGo) {
+      if (const std::optional<std::string> text = GoTestJsonText(output)) {
+        return ShapeText(*text, context);
+      }
+    }
+    return ShapeText(output, context);
+  }
+
+ private:
+  core::ShapeOutput ShapeText(std::string_view output, const core::ShapeContext& context) {
     // The same bounded view match() had: signals are in the head and the tail.
     RunnerGuess guess = GuessRunner(context.command, core::MakeSnippet(output));
     std::vector<std::string_view> lines = core::SplitLines(output);
