@@ -1000,6 +1000,29 @@ std::string_view PathOf(std::string_view line) {
   if (const size_t at = core::FindRequest(line, 0, &path_end); at != npos) {
     return line.substr(at, path_end - at);
   }
+  // A JSON log's request path, a string value that starts with "/": {"url":"/api/orders/7"}
+  // (pino, bunyan, structlog's "path", "uri", "originalUrl"), preferred to another such value
+  // (a file's "/srv/app/x.js").
+  std::string_view json_path;
+  for (size_t at = line.find("\"/"); at != npos; at = line.find("\"/", at + 2)) {
+    size_t colon = at;
+    while (colon > 0 && line[colon - 1] == ' ') --colon;
+    if (colon == 0 || line[colon - 1] != ':') continue;
+    const size_t end = line.find('"', at + 1);
+    if (end == npos || end - at < 3) continue;
+    const std::string_view value = line.substr(at + 1, end - at - 1);
+    size_t key_end = colon - 1;
+    while (key_end > 0 && line[key_end - 1] == ' ') --key_end;
+    const size_t key_begin = key_end > 0 && line[key_end - 1] == '"' ? line.rfind('"', key_end - 2)
+                                                                     : npos;
+    const std::string_view key =
+        key_begin == npos ? std::string_view() : line.substr(key_begin + 1, key_end - key_begin - 2);
+    for (std::string_view url_key : {"url", "path", "uri", "originalUrl", "request_uri", "route"}) {
+      if (key == url_key) return value;
+    }
+    if (json_path.empty()) json_path = value;
+  }
+  if (!json_path.empty()) return json_path;
   for (size_t at = line.find(" /"); at != npos; at = line.find(" /", at + 2)) {
     size_t end = at + 1;
     while (end < line.size() && !IsSpace(line[end]) && line[end] != '"' && line[end] != '\'' &&

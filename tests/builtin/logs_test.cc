@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_join.h"
 #include "builtin/builtin_shapers.h"
 #include "core/strings.h"
 #include "core/text.h"
@@ -187,6 +188,41 @@ TEST_CASE("logs: pino JSON lines kept verbatim, numeric levels counted") {
   CHECK(s[e + 1] == "… 1 repeat of the line above (last at 1795984110700)");
   CHECK(s[e + 2] == std::string(core::SplitLines(out)[61]));  // the warning
   CHECK(s[e + 3] == "… 10 info lines omitted");
+}
+
+TEST_CASE("logs: a JSON log's failed requests alike but for their paths list the paths") {
+  // pino-http's request lines: a failure on /api/orders/800 and one on /api/orders/2100 are
+  // the same line but for their numbers; the second's path is named, not lost in a repeat.
+  std::string out;
+  auto request = [&out](int id, std::string_view method, std::string_view url, int status) {
+    StrAppend(&out, "{\"level\":30,\"time\":17959841", 10000 + id, ",\"pid\":7,\"req\":{\"id\":", id,
+              ",\"method\":\"", method, "\",\"url\":\"", url, "\"},\"res\":{\"statusCode\":", status,
+              "},\"responseTime\":", id % 7 + 1, ",\"msg\":\"request completed\"}\n");
+  };
+  for (int i = 0; i < 40; ++i) {
+    if (i == 10 || i == 30) {
+      request(i, "POST", StrCat("/api/orders/", i * 70), 500);
+    } else {
+      request(i, "GET", StrCat("/api/items/", i), 200);
+    }
+  }
+  auto s = Shape("cat app.log", out);
+  INFO(absl::StrJoin(s, "\n"));
+  CHECK(s[0] == "access log: 40 requests by status: 2 × 500, 38 × 200, 40 info (1795984110000 – "
+                "1795984110039)");
+  const size_t first = IndexOf(s, core::SplitLines(out)[10]);
+  REQUIRE(first < s.size() - 1);
+  CHECK(s[first + 1] == "… 1 more like the line above (last at 1795984110030) at: /api/orders/2100");
+  // The path a JSON line names: a request's before a file's.
+  std::string files;
+  for (int i = 0; i < 40; ++i) {
+    StrAppend(&files, "{\"level\":50,\"time\":", 1795984110000 + i, ",\"file\":\"/srv/app/x.js\",",
+              "\"path\":\"/api/report/", i, "\",\"msg\":\"render failed\"}\n");
+  }
+  auto f = Shape("cat app.log", files);
+  INFO(absl::StrJoin(f, "\n"));
+  REQUIRE(f.size() > 2);
+  CHECK(f[2].find("at: /api/report/1; /api/report/2;") != std::string::npos);
 }
 
 TEST_CASE("logs: nginx access log grouped by status: 5xx kept, 4xx few shown, 2xx counted") {
