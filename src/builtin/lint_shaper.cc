@@ -619,6 +619,17 @@ void BiomeBlock(const std::vector<std::string_view>& lines, size_t i, Problem* p
   pr->end = end;
 }
 
+// A checker's progress between its files' problems: cppcheck's "2/3 files checked 62% done".
+// Counted with the other lines, not a detail of the problem above it.
+bool IsFilesProgress(std::string_view line) {
+  size_t i = 0;
+  while (i < line.size() && IsDigit(line[i])) ++i;
+  if (i == 0 || i >= line.size() || line[i] != '/') return false;
+  const size_t denominator = ++i;
+  while (i < line.size() && IsDigit(line[i])) ++i;
+  return i > denominator && line.substr(i).starts_with(" files checked ") && line.ends_with("% done");
+}
+
 Parse ParseLint(const std::vector<std::string_view>& lines, bool known) {
   Parse p;
   p.role.assign(lines.size(), kOther);
@@ -734,7 +745,8 @@ Parse ParseLint(const std::vector<std::string_view>& lines, bool known) {
     } else if (IsFraming(line)) {
       p.role[i] = kFraming;
     } else if (!p.problems.empty() && p.problems.back().end == i &&
-               (line[0] == ' ' || line[0] == '\t' || line[0] == '|' || IsDigit(line[0]))) {
+               (line[0] == ' ' || line[0] == '\t' || line[0] == '|' || IsDigit(line[0])) &&
+               !IsFilesProgress(line)) {
       // Under a problem, indented or a code frame's gutter: its detail — but for an echo of
       // the source with a caret line under it (mypy --pretty: "    return a + b", "    ^~~~"),
       // which the location points at: counted.
@@ -953,10 +965,14 @@ class LintShaper final : public core::Shaper {
       if (severity.empty()) {
         counts += Plural(n, "problem", "problems");
       } else {
-        // Prettier's "[warn] src/a.js" and the like: a warning, by its full name.
+        // Prettier's "[warn] src/a.js" and the like: a warning, by its full name; cppcheck's
+        // kinds that are no noun, "style", "performance", "portability": problems of that kind.
         std::string word = absl::AsciiStrToLower(ToAbsl(severity));
         if (word == "warn") word = "warning";
         if (word == "err") word = "error";
+        if (word == "style" || word == "performance" || word == "portability") {
+          word += " problem";
+        }
         counts += Plural(n, word, word == "info" || word == "information" ? word : word + "s");
       }
     }

@@ -463,6 +463,25 @@ TEST_CASE("lint: a formatter's check names every file it would change, directory
   CHECK(Confidence(MakeLintShaper(), "./check.sh", "[warn] src/a.js\n[warn] src/b.js\n[warn] src/c.js\n") == 0);
 }
 
+TEST_CASE("lint: cppcheck's problems, their kinds named, its progress between files counted") {
+  // tests/fixtures/lint/cppcheck-all (gen-cppcheck.sh): 6 problems, each with its source line and
+  // a caret; "1/3 files checked 43% done" between the files.
+  const std::string out = Fixture("cppcheck-all");
+  const std::string s = Shape("cppcheck --enable=all --inconclusive -Iinclude src", out, 0).summary;
+  INFO(s);
+  CHECK(s.starts_with("cppcheck: 1 warning, 5 style problems in 3 files\n"));
+  for (std::string_view line : core::SplitLines(out)) {
+    if (line.find(": style: ") != std::string_view::npos ||
+        line.find(": warning: ") != std::string_view::npos) {
+      CHECK_MESSAGE(s.find(StrCat(line, "\n")) != std::string::npos, line);
+    }
+    // Its progress and the source lines under the problems are counted, not shown.
+    if (line.ends_with("% done") || line.starts_with("    ")) {
+      CHECK_MESSAGE(s.find(line) == std::string::npos, line);
+    }
+  }
+}
+
 TEST_CASE("lint: mypy --pretty's wrapped messages keep their codes, the source and carets under them are counted") {
   const std::string s = Shape("mypy --strict --pretty inventory", Fixture("mypy-pretty-failing"), 1).summary;
   INFO(s);
