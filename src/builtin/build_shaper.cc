@@ -135,6 +135,7 @@ struct Parsed {
   // What was built, for a success header: CMake's "Built target X", and what ninja or make
   // linked ("Linking CXX executable bin/x").
   std::vector<string_view> built_targets, linked;
+  std::vector<string_view> assets;  // what a bundler wrote: webpack's "asset x.js", vite's dist/
   std::vector<string_view> local_crates;  // the workspace's crates compiled or checked
   // What the output looks like, for the label of `cat build.log`.
   bool seen_cargo = false, seen_go = false, seen_webpack = false, seen_vite = false,
@@ -1730,6 +1731,7 @@ class Parser {
   bool ClassifyWebpack(size_t i, string_view line) {
     if (Starts(line, "asset ") && (Contains(line, " bytes") || Contains(line, "iB"))) {
       Plain(i, Kind::kAsset);
+      p_.assets.push_back(FirstWord(line.substr(6)));
       p_.seen_webpack = true;
       return true;
     }
@@ -1774,6 +1776,7 @@ class Parser {
     }
     if (Starts(line, "dist/") && IsViteAsset(line)) {
       Plain(i, Kind::kAsset);
+      p_.assets.push_back(FirstWord(line));
       p_.seen_vite = true;
       return true;
     }
@@ -3239,6 +3242,10 @@ class BuildShaper final : public core::Shaper {
                                NameList(p.linked), ")"));
       }
       if (p.packages > 0) facts.push_back(Plural(p.packages, "package set up", "packages set up"));
+      if (!p.assets.empty()) {
+        facts.push_back(StrCat(Plural(p.assets.size(), "asset written", "assets written"), " (",
+                               NameList(p.assets), ")"));
+      }
     }
     std::string header = StrCat(label, ": ", verdict);
     for (size_t f = 0; f < facts.size(); ++f) StrAppend(&header, f == 0 ? " — " : ", ", facts[f]);

@@ -882,12 +882,32 @@ TEST_CASE("build: vite success keeps its assets (capped) and totals") {
   }
   out += "✓ built in 2.58s\n";
   std::string s = Shape("npx vite build", out, 0);
-  CHECK(Header(s) == "vite build: built");
+  // The outcome names what was written (12 names at most).
+  CHECK(Header(s) ==
+        "vite build: built — 14 assets written (dist/assets/chunk-0.js, dist/assets/chunk-1.js, "
+        "dist/assets/chunk-2.js, dist/assets/chunk-3.js, dist/assets/chunk-4.js, "
+        "dist/assets/chunk-5.js, dist/assets/chunk-6.js, dist/assets/chunk-7.js, "
+        "dist/assets/chunk-8.js, dist/assets/chunk-9.js, dist/assets/chunk-10.js, "
+        "dist/assets/chunk-11.js and 2 more)");
   CHECK(Has(s, "✓ 612 modules transformed."));
   CHECK(Has(s, "dist/assets/chunk-9.js   19.73 kB │ gzip: 0.93 kB"));
   CHECK_FALSE(Has(s, "dist/assets/chunk-10.js   110.73 kB │ gzip: 0.93 kB"));
   CHECK(Has(s, "✓ built in 2.58s"));
   CHECK(LastLine(s) == "… 7 other lines omitted: 4 assets, 3 build progress");
+}
+
+TEST_CASE("build: webpack's success names the assets it emitted") {
+  // tests/fixtures/build/webpack-passing, with more modules: webpack 5's asset lines, then its
+  // modules, then its verdict.
+  std::string out = testing::ReadFixture("build", "webpack-passing");
+  const size_t verdict = out.find("webpack 5.");
+  REQUIRE(verdict != std::string::npos);
+  std::string modules;
+  for (int i = 0; i < 30; ++i) StrAppend(&modules, "  ./src/widgets/w", i, ".js 120 bytes [built] [code generated]\n");
+  out.insert(verdict, modules);
+  const std::string s = Shape("npx webpack", out, 0);
+  CHECK(Header(s) == "webpack: compiled successfully — 2 assets written (main.69c74451.js, admin.80de9b1e.js)");
+  CHECK(Has(s, "asset main.69c74451.js 977 bytes [emitted] [immutable] [minimized] (name: main) 1 related asset"));
 }
 
 TEST_CASE("build: vite failure keeps the error, drops library stack frames") {
@@ -1040,7 +1060,7 @@ TEST_CASE("build: webpack warnings past the first 10 keep their heading line") {
          "(244 KiB).\nAssets: \n  main.js (812 KiB)\n\n";
   out += "webpack 5.113.0 compiled with 13 warnings in 2114 ms\n";
   std::string s = Shape("npx webpack --mode production", out, 0);
-  CHECK(Header(s) == "webpack: compiled — 13 warnings in 12 files");
+  CHECK(Header(s) == "webpack: compiled — 13 warnings in 12 files, 1 asset written (main.js)");
   CHECK(Has(s, "WARNING in ./src/m9.js 3:0-20"));
   CHECK(Has(s, "export 'x' (imported as 'x') was not found in './lib' (possible exports: y)"));
   CHECK(Has(s, "WARNING in ./src/m10.js 3:0-20"));
