@@ -1825,14 +1825,18 @@ class Parser {
     return false;
   }
 
-  // go's own messages: "go: downloading …" is progress, any other "go: …" an error.
+  // go's own messages: "go: downloading …" is progress, what `go get` changed ("go: added
+  // golang.org/x/text v0.14.0", "upgraded", "downgraded", "removed") its outcome, any other
+  // "go: …" an error.
   bool ClassifyGo(size_t i, string_view line) {
     if (!Starts(line, "go: ")) return false;
     const string_view rest = line.substr(4);
     p_.seen_go = true;
-    if (Starts(rest, "downloading ") || Starts(rest, "finding ") || Starts(rest, "extracting ") ||
-        Starts(rest, "added ") || Starts(rest, "upgraded ")) {
+    if (Starts(rest, "downloading ") || Starts(rest, "finding ") || Starts(rest, "extracting ")) {
       Plain(i, Kind::kProgress);
+    } else if (Starts(rest, "added ") || Starts(rest, "upgraded ") ||
+               Starts(rest, "downgraded ") || Starts(rest, "removed ")) {
+      Plain(i, Kind::kStatus);
     } else {
       Plain(i, Kind::kErrorLine);
       ++p_.error_lines;
@@ -2869,6 +2873,14 @@ CommandInfo ReadCommand(string_view command) {
       set(CmdKind::kTool, StrCat("go ", first), 0.95);
     } else if (first == "run" || first == "generate") {
       set(CmdKind::kTool, StrCat("go ", first), 0.85);
+    } else if (first == "get") {
+      // An installer: "go: downloading …" lines, what it added, its errors.
+      set(CmdKind::kTool, "go get", 0.9);
+    } else if (first == "mod") {
+      const auto sub = std::find(args.begin(), args.end(), "mod");
+      if (sub + 1 < args.end() && IsOneOf(*(sub + 1), {"download", "tidy"})) {
+        set(CmdKind::kTool, StrCat("go mod ", *(sub + 1)), 0.9);
+      }
     }
   } else if (tool == "webpack" || tool == "webpack-cli") {
     set(CmdKind::kTool, "webpack", 0.95);

@@ -896,6 +896,25 @@ TEST_CASE("build: vite success keeps its assets (capped) and totals") {
   CHECK(LastLine(s) == "… 7 other lines omitted: 4 assets, 3 build progress");
 }
 
+TEST_CASE("build: go get's downloads are counted, what it added is its outcome") {
+  // go 1.19's messages: "go: downloading <module> <version>" for each module fetched, then
+  // "go: added <module> <version>" for each requirement written to go.mod.
+  std::string out;
+  for (int i = 0; i < 40; ++i) StrAppend(&out, "go: downloading github.com/org/mod", i, " v1.", i, ".0\n");
+  out += "go: added github.com/org/mod5 v1.5.0\ngo: upgraded golang.org/x/text v0.3.0 => v0.14.0\n";
+  CHECK(Confidence("go get github.com/org/mod5", out, 0) == doctest::Approx(0.9));
+  CHECK(Confidence("go mod tidy", out, 0) == doctest::Approx(0.9));
+  const std::string s = Shape("go get github.com/org/mod5", out, 0);
+  CHECK(s == "go get: exit 0\n"
+             "go: added github.com/org/mod5 v1.5.0\n"
+             "go: upgraded golang.org/x/text v0.3.0 => v0.14.0\n"
+             "… 40 other lines omitted: 40 build progress\n");
+  // What it could not do is an error.
+  const std::string failed = Shape("go get example.com/nope", "go: example.com/nope@latest: module lookup disabled by GOPROXY=off\n", 1);
+  CHECK(Header(failed) == "go get: failed (exit 1)");
+  CHECK(Has(failed, "go: example.com/nope@latest: module lookup disabled by GOPROXY=off"));
+}
+
 TEST_CASE("build: webpack's success names the assets it emitted") {
   // tests/fixtures/build/webpack-passing, with more modules: webpack 5's asset lines, then its
   // modules, then its verdict.
