@@ -235,10 +235,12 @@ std::optional<size_t> TreeBranchColumn(std::string_view line) {
       part = c == '|' ? Part::kGuide : Part::kBranch;  // "|-- " (tree's ASCII) branches too
     } else if (c == '-') {
       part = Part::kDash;
-    } else if (c == 0xC2 && i + 1 < line.size() && static_cast<unsigned char>(line[i + 1]) == 0xA0) {
+    } else if (c == 0xC2 && i + 1 < line.size() &&
+               static_cast<unsigned char>(line[i + 1]) == 0xA0) {
       part = Part::kSpace;  // a no-break space (older `tree`)
       width = 2;
-    } else if (c == 0xE2 && i + 2 < line.size() && static_cast<unsigned char>(line[i + 1]) == 0x94) {
+    } else if (c == 0xE2 && i + 2 < line.size() &&
+               static_cast<unsigned char>(line[i + 1]) == 0x94) {
       width = 3;
       switch (static_cast<unsigned char>(line[i + 2])) {
         case 0x82: part = Part::kGuide; break;                          // │

@@ -108,9 +108,9 @@ std::string_view Trim(std::string_view s);
 bool IsCaretsOnly(std::string_view line);
 
 // A line of a tree drawing (`npm ls`, `tree`, `cargo tree`, `pnpm ls`, `gradle dependencies`,
-// pipdeptree): guides ("│ ", "|   "), then a branch ("├── ", "└─┬ ", "+-- ", "`-- ", "\\--- ")
-// and the entry. Its column: where its branch starts, in characters (so deeper entries have
-// larger ones); nullopt for a line that is no tree entry (the root, a message).
+// pipdeptree): guides ("│ ", "|   "), then a branch ("├── ", "└─┬ ", "+-- ", "`-- ",
+// "\\--- ") and the entry. Its column: where its branch starts, in characters (so deeper
+// entries have larger ones); nullopt for a line that is no tree entry (the root, a message).
 std::optional<size_t> TreeBranchColumn(std::string_view line);
 
 // Whether most lines are a tree drawing's entries: 20 or more, and 60% of the lines not blank.

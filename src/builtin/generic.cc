@@ -151,7 +151,8 @@ bool IsTreeProblem(std::string_view line) {
       line.find("UNMET DEPENDENCY") != std::string_view::npos) {
     return true;
   }
-  for (std::string_view mark : {" invalid", " extraneous", " missing", "MISSING", "[error opening"}) {
+  for (std::string_view mark :
+       {" invalid", " extraneous", " missing", "MISSING", "[error opening"}) {
     if (line.find(mark) != std::string_view::npos) return true;
   }
   return false;
@@ -325,10 +326,10 @@ class GenericShaper final : public core::Shaper {
   // from the top, as many as fit in kTreeEntries entries (the first always, whatever its
   // size: a project's direct dependencies, the folders at its root); below them, every entry
   // the tool marks as a problem (IsTreeProblem), with the entries above it. A shown entry
-  // whose entries under it are not all shown says how many are not ("├─┬ express@4.15.2 … 41
-  // more under it"). The lines that are no entry (the root, the tool's messages, its count of
-  // folders and files) are kept; blank ones counted. Nullopt when it is no tree drawing, or
-  // a small one (kTreeEntries entries at most).
+  // whose entries under it are not all shown says how many are not
+  // ("├─┬ express@4.15.2 … 41 more under it"). The lines that are no entry (the root, the
+  // tool's messages, its count of folders and files) are kept; blank ones counted. Nullopt
+  // when it is no tree drawing, or a small one (kTreeEntries entries at most).
   static std::optional<core::ShapeOutput> ShapeTree(const std::vector<std::string_view>& lines,
                                                    const core::ShapeContext& context,
                                                    std::string_view tool) {
@@ -404,9 +405,9 @@ class GenericShaper final : public core::Shaper {
     std::string header = StrCat(tool.empty() ? "output" : tool, ": ",
                                 note.empty() ? "" : StrCat(note, ", "), "a tree of ",
                                 core::FormatCount(entries), " entries: ",
-                                levels == per_level.size() ? "all shown"
-                                : levels == 1              ? "the first level"
-                                                           : StrCat("the first ", levels, " levels"));
+                                levels == per_level.size() ? std::string("all shown")
+                                : levels == 1 ? std::string("the first level")
+                                              : StrCat("the first ", levels, " levels"));
     if (problems > 0) {
       StrAppend(&header, ", and ", core::FormatCount(problems), " marked as ",
                 problems == 1 ? "a problem" : "problems", " with the entries above them");

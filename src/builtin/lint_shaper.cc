@@ -627,7 +627,8 @@ bool IsFilesProgress(std::string_view line) {
   if (i == 0 || i >= line.size() || line[i] != '/') return false;
   const size_t denominator = ++i;
   while (i < line.size() && IsDigit(line[i])) ++i;
-  return i > denominator && line.substr(i).starts_with(" files checked ") && line.ends_with("% done");
+  return i > denominator && line.substr(i).starts_with(" files checked ") &&
+         line.ends_with("% done");
 }
 
 Parse ParseLint(const std::vector<std::string_view>& lines, bool known) {

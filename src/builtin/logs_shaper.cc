@@ -1015,8 +1015,9 @@ std::string_view PathOf(std::string_view line) {
     while (key_end > 0 && line[key_end - 1] == ' ') --key_end;
     const size_t key_begin = key_end > 0 && line[key_end - 1] == '"' ? line.rfind('"', key_end - 2)
                                                                      : npos;
-    const std::string_view key =
-        key_begin == npos ? std::string_view() : line.substr(key_begin + 1, key_end - key_begin - 2);
+    const std::string_view key = key_begin == npos
+                                     ? std::string_view()
+                                     : line.substr(key_begin + 1, key_end - key_begin - 2);
     for (std::string_view url_key : {"url", "path", "uri", "originalUrl", "request_uri", "route"}) {
       if (key == url_key) return value;
     }

@@ -900,7 +900,9 @@ TEST_CASE("build: go get's downloads are counted, what it added is its outcome")
   // go 1.19's messages: "go: downloading <module> <version>" for each module fetched, then
   // "go: added <module> <version>" for each requirement written to go.mod.
   std::string out;
-  for (int i = 0; i < 40; ++i) StrAppend(&out, "go: downloading github.com/org/mod", i, " v1.", i, ".0\n");
+  for (int i = 0; i < 40; ++i) {
+    StrAppend(&out, "go: downloading github.com/org/mod", i, " v1.", i, ".0\n");
+  }
   out += "go: added github.com/org/mod5 v1.5.0\ngo: upgraded golang.org/x/text v0.3.0 => v0.14.0\n";
   CHECK(Confidence("go get github.com/org/mod5", out, 0) == doctest::Approx(0.9));
   CHECK(Confidence("go mod tidy", out, 0) == doctest::Approx(0.9));
@@ -910,7 +912,9 @@ TEST_CASE("build: go get's downloads are counted, what it added is its outcome")
              "go: upgraded golang.org/x/text v0.3.0 => v0.14.0\n"
              "… 40 other lines omitted: 40 build progress\n");
   // What it could not do is an error.
-  const std::string failed = Shape("go get example.com/nope", "go: example.com/nope@latest: module lookup disabled by GOPROXY=off\n", 1);
+  const std::string failed = Shape(
+      "go get example.com/nope",
+      "go: example.com/nope@latest: module lookup disabled by GOPROXY=off\n", 1);
   CHECK(Header(failed) == "go get: failed (exit 1)");
   CHECK(Has(failed, "go: example.com/nope@latest: module lookup disabled by GOPROXY=off"));
 }
@@ -922,11 +926,15 @@ TEST_CASE("build: webpack's success names the assets it emitted") {
   const size_t verdict = out.find("webpack 5.");
   REQUIRE(verdict != std::string::npos);
   std::string modules;
-  for (int i = 0; i < 30; ++i) StrAppend(&modules, "  ./src/widgets/w", i, ".js 120 bytes [built] [code generated]\n");
+  for (int i = 0; i < 30; ++i) {
+    StrAppend(&modules, "  ./src/widgets/w", i, ".js 120 bytes [built] [code generated]\n");
+  }
   out.insert(verdict, modules);
   const std::string s = Shape("npx webpack", out, 0);
-  CHECK(Header(s) == "webpack: compiled successfully — 2 assets written (main.69c74451.js, admin.80de9b1e.js)");
-  CHECK(Has(s, "asset main.69c74451.js 977 bytes [emitted] [immutable] [minimized] (name: main) 1 related asset"));
+  CHECK(Header(s) ==
+        "webpack: compiled successfully — 2 assets written (main.69c74451.js, admin.80de9b1e.js)");
+  CHECK(Has(s, "asset main.69c74451.js 977 bytes [emitted] [immutable] [minimized] (name: main) "
+               "1 related asset"));
 }
 
 TEST_CASE("build: vite failure keeps the error, drops library stack frames") {

@@ -383,7 +383,7 @@ std::vector<std::string> ShownLines(std::string_view summary) {
   return shown;
 }
 
-TEST_CASE("generic: a tree drawing shows its top levels and every problem with the entries above it") {
+TEST_CASE("generic: a tree drawing shows its top levels, every problem with the entries above") {
   // npm ls --all of a project with an invalid, an extraneous and missing packages, at the top
   // and four levels down (tests/fixtures/build/npm-ls-problems, made by gen.sh npmls).
   const std::string output = testing::ReadFixture("build", "npm-ls-problems");
@@ -428,7 +428,8 @@ TEST_CASE("generic: a tree drawing shows its top levels and every problem with t
   CHECK(first_two == 35);
   CHECK(problems == 7);
   // What is not shown is counted on the entry above it.
-  CHECK(Contains(s, "│ ├─┬ body-parser@1.20.9 … 16 more under it\n│ │ ├── UNMET DEPENDENCY depd@2.0.0\n"));
+  CHECK(Contains(s, "│ ├─┬ body-parser@1.20.9 … 16 more under it\n"
+                    "│ │ ├── UNMET DEPENDENCY depd@2.0.0\n"));
   CHECK(Contains(s, "│ ├─┬ accepts@1.3.8 … 3 more under it\n│ ├── array-flatten@1.1.1\n"));
   // npm ls is a package manager's command: the build shaper gives it the same summary.
   auto built = MakeBuildShaper()->Shape(output, ctx);
@@ -454,7 +455,9 @@ TEST_CASE("generic: tree's listing of a folder shows the first level that fits, 
   CHECK(s[22] == "… 1 blank line omitted");
   // A tree whose levels all fit is shown as it is (a short output).
   std::string small = "absl\n";
-  for (int i = 0; i < 25; ++i) StrAppend(&small, i == 24 ? "└── " : "├── ", "dir", i, "\n");
+  for (int i = 0; i < 25; ++i) {
+    StrAppend(&small, i == 24 ? "└── " : "├── ", "dir", i, "\n");
+  }
   core::ShapeContext small_ctx{"tree absl", 0, small.size(), 26, "/s/a.log"};
   auto raw = MakeGenericShaper()->Shape(small, small_ctx);
   REQUIRE(raw.ok());

@@ -457,7 +457,8 @@ TEST_CASE("lint: a formatter's check names every file it would change, directory
   for (int i = 0; i < 40; ++i) StrAppend(&prettier, "[warn] src/components/Widget", i, ".jsx\n");
   prettier += "[warn] Code style issues found in 40 files. Run Prettier with --write to fix.\n";
   const core::ShapeOutput pr = Shape("npx prettier --check .", prettier, 1);
-  CHECK(pr.summary.starts_with("prettier: failed — 40 warnings in 40 files (exit 1)\n[warn] src/components/Widget0.jsx\n"
+  CHECK(pr.summary.starts_with("prettier: failed — 40 warnings in 40 files (exit 1)\n"
+                               "[warn] src/components/Widget0.jsx\n"
                                "… 39 more in src/components/ at: Widget1.jsx; Widget2.jsx;"));
   CHECK(pr.summary.ends_with("[warn] Code style issues found in 40 files. Run Prettier with --write to fix.\n"));
   CHECK(Confidence(MakeLintShaper(), "./check.sh", "[warn] src/a.js\n[warn] src/b.js\n[warn] src/c.js\n") == 0);

@@ -195,8 +195,9 @@ TEST_CASE("logs: a JSON log's failed requests alike but for their paths list the
   // the same line but for their numbers; the second's path is named, not lost in a repeat.
   std::string out;
   auto request = [&out](int id, std::string_view method, std::string_view url, int status) {
-    StrAppend(&out, "{\"level\":30,\"time\":17959841", 10000 + id, ",\"pid\":7,\"req\":{\"id\":", id,
-              ",\"method\":\"", method, "\",\"url\":\"", url, "\"},\"res\":{\"statusCode\":", status,
+    StrAppend(&out, "{\"level\":30,\"time\":17959841", 10000 + id,
+              ",\"pid\":7,\"req\":{\"id\":", id, ",\"method\":\"", method, "\",\"url\":\"", url,
+              "\"},\"res\":{\"statusCode\":", status,
               "},\"responseTime\":", id % 7 + 1, ",\"msg\":\"request completed\"}\n");
   };
   for (int i = 0; i < 40; ++i) {
@@ -212,7 +213,8 @@ TEST_CASE("logs: a JSON log's failed requests alike but for their paths list the
                 "1795984110039)");
   const size_t first = IndexOf(s, core::SplitLines(out)[10]);
   REQUIRE(first < s.size() - 1);
-  CHECK(s[first + 1] == "… 1 more like the line above (last at 1795984110030) at: /api/orders/2100");
+  CHECK(s[first + 1] ==
+        "… 1 more like the line above (last at 1795984110030) at: /api/orders/2100");
   // The path a JSON line names: a request's before a file's.
   std::string files;
   for (int i = 0; i < 40; ++i) {

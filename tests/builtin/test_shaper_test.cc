@@ -1210,7 +1210,8 @@ TEST_CASE("test: go test -json is read as the text its events carry, what go tes
   const auto lines = core::SplitLines(s);
   CHECK(lines[0] == "go test: FAILED — 3 failed, 7 passed, 1 skipped (exit 1)");
   for (std::string_view line : {"--- FAIL: TestWrapAround (0.00s)",
-                                "panic: runtime error: index out of range [4] with length 4 [recovered]",
+                                "panic: runtime error: index out of range [4] with length 4 "
+                                "[recovered]",
                                 "    --- FAIL: TestMedian/even (0.00s)",
                                 "    stats_test.go:37: Median([4 1 3 2]) = 3, want 2.5",
                                 "    stats_test.go:47: Bucket(10000) = \"large\", want \"huge\""}) {
@@ -1222,9 +1223,11 @@ TEST_CASE("test: go test -json is read as the text its events carry, what go tes
   const std::string built =
       "# example.com/app/stats [example.com/app/stats.test]\n"
       "stats/stats_test.go:9:2: undefined: Mean\n"
-      "{\"Time\":\"2026-12-05T09:25:27Z\",\"Action\":\"output\",\"Package\":\"example.com/app/stats\","
+      "{\"Time\":\"2026-12-05T09:25:27Z\",\"Action\":\"output\","
+      "\"Package\":\"example.com/app/stats\","
       "\"Output\":\"FAIL\\texample.com/app/stats [build failed]\\n\"}\n"
-      "{\"Time\":\"2026-12-05T09:25:27Z\",\"Action\":\"fail\",\"Package\":\"example.com/app/stats\","
+      "{\"Time\":\"2026-12-05T09:25:27Z\",\"Action\":\"fail\","
+      "\"Package\":\"example.com/app/stats\","
       "\"Elapsed\":0}\n";
   const std::string b = Shape("go test -json ./...", 2, built);
   INFO(b);
