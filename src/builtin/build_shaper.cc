@@ -141,6 +141,7 @@ struct Parsed {
   bool seen_cargo = false, seen_go = false, seen_webpack = false, seen_vite = false,
        seen_npm = false, seen_apt = false, seen_cmake = false, seen_ninja = false,
        seen_make = false, seen_compiler = false;
+  bool apt_simulated = false;  // apt-get -s: "Inst …", "Conf …" lines, nothing done
 };
 
 // ---- small helpers --------------------------------------------------------------------------
@@ -1622,15 +1623,39 @@ class Parser {
         }
         break;
       default:
-        // "0 upgraded, 2 newly installed, 0 to remove and 136 not upgraded."
+        // "0 upgraded, 2 newly installed, 0 to remove and 136 not upgraded.": what changes
+        // decides, whatever one package "is already the newest version" said before it.
         if (IsDigit(line[0]) && Contains(line, " upgraded, ") &&
             Contains(line, " newly installed")) {
           Plain(i, Kind::kStatus);
           p_.seen_apt = true;
-          if (p_.success.empty()) p_.success = "ok";
+          auto number_before = [line](string_view what) -> uint64_t {
+            size_t end = line.find(what);
+            if (end == kNone) return 0;
+            size_t begin = end;
+            while (begin > 0 && IsDigit(line[begin - 1])) --begin;
+            uint64_t n = 0;
+            for (size_t k = begin; k < end; ++k) n = n * 10 + static_cast<uint64_t>(line[k] - '0');
+            return n;
+          };
+          const bool changes = number_before(" upgraded, ") + number_before(" newly installed") +
+                                   number_before(" to remove") >
+                               0;
+          if (p_.success.empty() || p_.success == "up to date") {
+            p_.success = changes ? "ok" : "up to date";
+          }
           return true;
         }
         break;
+    }
+    // apt-get -s (simulate): what it would do, "Inst x [old] (new …)", "Conf x (…)", "Remv x
+    // [old]": counted, the packages being named in its lists above.
+    if ((Starts(line, "Inst ") || Starts(line, "Conf ") || Starts(line, "Remv ") ||
+         Starts(line, "Purg ")) &&
+        (Contains(line, " (") || Contains(line, " ["))) {
+      Plain(i, Kind::kProgress);
+      p_.apt_simulated = true;
+      return true;
     }
     if (Starts(line, "WARNING: apt does not have a stable CLI interface") ||
         Starts(line, "Created symlink ") || Starts(line, "update-alternatives: ")) {
@@ -3217,6 +3242,8 @@ class BuildShaper final : public core::Shaper {
     } else {
       verdict = exit_known ? "exit 0" : "no errors reported";
     }
+    // apt-get -s printed what it would do ("Inst …", "Conf …"): nothing was changed.
+    if (p.apt_simulated && verdict == "ok") verdict = "simulated, nothing changed";
     std::vector<std::string> facts;
     if (p.errors > 0) facts.push_back(Plural(p.errors, "error", "errors"));
     if (p.warnings > 0) facts.push_back(Plural(p.warnings, "warning", "warnings"));

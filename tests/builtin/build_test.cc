@@ -896,6 +896,27 @@ TEST_CASE("build: vite success keeps its assets (capped) and totals") {
   CHECK(LastLine(s) == "… 7 other lines omitted: 4 assets, 3 build progress");
 }
 
+TEST_CASE("build: apt's verdict is what changes, not one package already at its newest") {
+  // tests/fixtures/build/apt-install-simulate: apt-get -s, make installed, fortune-mod not.
+  const std::string sim = Shape("apt-get install -s make fortune-mod",
+                                testing::ReadFixture("build", "apt-install-simulate"), 0);
+  CHECK(Header(sim) == "apt-get install: simulated, nothing changed");
+  CHECK(Has(sim, "  fortune-mod fortunes-min librecode0"));
+  CHECK_FALSE(Contains(sim, "Inst fortune-mod"));
+  const std::string head =
+      "Reading package lists...\n"
+      "Building dependency tree...\n"
+      "Reading state information...\n"
+      "maven is already the newest version (3.8.7-1).\n";
+  CHECK(Header(Shape("apt-get install -y maven",
+                     head + "0 upgraded, 0 newly installed, 0 to remove and 133 not upgraded.\n",
+                     0)) == "apt-get install: up to date");
+  CHECK(Header(Shape("apt-get install -y maven openjdk-17-jdk",
+                     head + "The following packages will be upgraded:\n  openjdk-17-jdk\n"
+                            "1 upgraded, 0 newly installed, 0 to remove and 133 not upgraded.\n",
+                     0)) == "apt-get install: ok");
+}
+
 TEST_CASE("build: go get's downloads are counted, what it added is its outcome") {
   // go 1.19's messages: "go: downloading <module> <version>" for each module fetched, then
   // "go: added <module> <version>" for each requirement written to go.mod.
