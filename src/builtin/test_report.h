@@ -44,6 +44,9 @@ std::string_view RunnerName(TestRunner runner);
 struct TestFailure {
   std::string_view name;                 // as the runner printed it
   std::vector<std::string_view> detail;  // the failure's lines, verbatim, heading first
+  // The line naming the file it is in, when the runner prints that above the file's failures
+  // (jest's "FAIL tests/cart.test.js"); empty otherwise.
+  std::string_view file_line = {};
 };
 
 struct TestCounts {

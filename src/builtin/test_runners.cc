@@ -356,6 +356,7 @@ bool IsJestConsoleKind(std::string_view t) {
 
 void ParseJest(const std::vector<std::string_view>& lines, TestReport& report) {
   TestFailure* current = nullptr;
+  std::string_view file_line;  // the last "FAIL tests/x.test.js": its failures follow
   bool in_summary_repeat = false;  // "Summary of all failing tests" repeats the blocks
   // Under "● Console": the output a test file printed, which is neither a failure nor a test.
   bool in_console = false;
@@ -412,12 +413,14 @@ void ParseJest(const std::vector<std::string_view>& lines, TestReport& report) {
     if (line.starts_with("PASS ")) {
       CloseFailure(report, current);
       current = nullptr;
+      file_line = {};
       continue;
     }
     if (line.starts_with("FAIL ")) {
       CloseFailure(report, current);
       current = nullptr;
       report.index.push_back(line);
+      file_line = line;
       continue;
     }
     if (t == "● Console") {
@@ -429,7 +432,8 @@ void ParseJest(const std::vector<std::string_view>& lines, TestReport& report) {
     }
     if (t.starts_with("● ")) {
       CloseFailure(report, current);
-      report.failures.push_back(TestFailure{t.substr(std::string_view("● ").size()), {line}});
+      report.failures.push_back(
+          TestFailure{t.substr(std::string_view("● ").size()), {line}, file_line});
       current = &report.failures.back();
       continue;
     }

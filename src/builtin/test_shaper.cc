@@ -1461,8 +1461,20 @@ class TestShaper final : public core::Shaper {
       }
     }
     auto folded = [&](size_t f) { return group_of[f] != SIZE_MAX && cases[group_of[f]].size() > 1; };
+    // The line naming a file above its failures (jest's "FAIL tests/cart.test.js"), where the
+    // runner printed it: which file a test is in, said once before its first failure shown.
+    std::string_view file_line;
+    auto write_file_line = [&](const TestFailure& failure) {
+      if (failure.file_line.empty() || failure.file_line.data() == file_line.data()) return;
+      file_line = failure.file_line;
+      out.Line(file_line);
+      for (size_t k = 0; k < report.index.size(); ++k) {
+        if (report.index[k].data() == file_line.data()) index_shown[k] = true;
+      }
+    };
     for (size_t f = 0; f < report.failures.size(); ++f) {
       if (folded(f) && cases[group_of[f]].front() != f) continue;  // after the first
+      write_file_line(report.failures[f]);
       TestFailure headed;
       if (!heading[f].empty()) {
         headed = report.failures[f];

@@ -1202,6 +1202,21 @@ TEST_CASE("test shaper: pytest's error in a fixture is headed by the list's ERRO
   CHECK(s.find(other) == s.rfind(other));
 }
 
+TEST_CASE("test: jest's failures stay under the line naming their file") {
+  // tests/fixtures/test/jest_failing: "FAIL tests/duration.test.js" above both of its failures.
+  const std::string s = Shape("npx jest", 1, testing::ReadFixture("test", "jest_failing"));
+  INFO(s);
+  CHECK(Contains(s, "FAIL tests/retry.test.js\n  ● retry › retries after failures\n"));
+  CHECK(Contains(s, "FAIL tests/duration.test.js\n  ● parseDuration › single unit\n"));
+  const size_t file = s.find("FAIL tests/duration.test.js\n");
+  const size_t second = s.find("  ● parseDuration › hours and minutes\n");
+  const size_t next = s.find("FAIL tests/config.test.js\n");
+  CHECK(file < second);
+  CHECK(second < next);
+  // Each file line once.
+  CHECK(s.find("FAIL tests/duration.test.js", file + 1) == std::string::npos);
+}
+
 TEST_CASE("test: go test -json is read as the text its events carry, what go test -v prints") {
   // tests/fixtures/test/go_failing_json: the go_failing_verbose run with -json.
   const std::string output = testing::ReadFixture("test", "go_failing_json");
