@@ -395,9 +395,23 @@ void WriteHeadTail(const std::vector<std::string_view>& lines, size_t head, size
     WriteFolded(lines, out);
     return;
   }
-  WriteFolded(std::vector<std::string_view>(lines.begin(), lines.begin() + head), out);
-  const size_t middle_end = n - tail;
-  size_t next = head;  // first middle line not yet written or counted
+  // A run of the same line (a recursion's frame, 1,024 times in a JVM's StackOverflowError) is
+  // written once and its repeats counted, wherever it starts — in the head, at a line kept from
+  // the middle, in the tail — and however far it goes.
+  auto write_run = [&](size_t at) {
+    size_t end = at + 1;
+    while (end < n && lines[end] == lines[at]) ++end;
+    out.Line(lines[at]);
+    if (end - at == 2) {
+      out.Line(lines[at + 1]);  // a marker would be no shorter than the line
+    } else if (end - at > 2) {
+      out.ElidedLines(end - at - 1, "repeats of the line above");
+    }
+    return end;
+  };
+  size_t next = 0;  // the first line not yet written or counted
+  while (next < head) next = write_run(next);
+  const size_t middle_end = std::max(n - tail, next);
   size_t kept = 0;
   // Gaps of a few lines between the lines kept (the source and its marker under each of a
   // checker's errors, or between a location and its message): after the first, counted in one
@@ -413,7 +427,7 @@ void WriteHeadTail(const std::vector<std::string_view>& lines, size_t head, size
     out.ElidedLines(count, count == 1 ? "line omitted" : "lines omitted");
     small_gap_marked = small_gap_marked || count <= kSmallGap;
   };
-  for (size_t i = head; i < middle_end && kept < max_kept; ++i) {
+  for (size_t i = next; i < middle_end && kept < max_kept; ++i) {
     if (!keep || !keep(lines[i])) continue;
     size_t from = (i > next && i > head) ? i - 1 : i;  // one line of context before
     // Not a line of marks alone ("^", "~~~^~~"): it points into a line not shown.
@@ -441,9 +455,9 @@ void WriteHeadTail(const std::vector<std::string_view>& lines, size_t head, size
            !(keep && keep(lines[to + 1]))) {
       ++to;
     }
-    for (size_t j = std::max(from, next); j <= to; ++j) out.Line(lines[j]);
-    next = to + 1;
-    i = to;
+    for (size_t j = std::max(from, next); j < to; ++j) out.Line(lines[j]);
+    next = write_run(to);
+    i = next - 1;
     ++kept;
   }
   if (small_gaps > 0) {
@@ -477,7 +491,7 @@ void WriteHeadTail(const std::vector<std::string_view>& lines, size_t head, size
       out.Marker(text, 0);
     }
   }
-  WriteFolded(std::vector<std::string_view>(lines.begin() + middle_end, lines.end()), out);
+  for (size_t at = std::max(middle_end, next); at < n;) at = write_run(at);
 }
 
 bool AlikeButNumbers(std::string_view a, std::string_view b) {

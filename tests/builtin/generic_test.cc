@@ -353,6 +353,31 @@ TEST_CASE("generic keeps every entry of a long listing, the columns most share s
   CHECK(plain->render_mode == RenderMode::kRaw);
 }
 
+TEST_CASE("generic: a run of the same line is folded whole, wherever it starts and ends") {
+  // tests/fixtures/generic/java-stack-overflow: the same frame 1,024 times, from the head to
+  // the tail; java-exceptions: 31 times in the middle, between frames kept.
+  auto shape = [](const std::string& command, const std::string& output) {
+    core::ShapeContext ctx{command, 1, output.size(), core::CountLines(output), "/s/a.log"};
+    auto shaped = MakeGenericShaper()->Shape(output, ctx);
+    REQUIRE(shaped.ok());
+    return shaped->summary;
+  };
+  const std::string deep =
+      shape("java com.acme.Deep", testing::ReadFixture("generic", "java-stack-overflow"));
+  CHECK(deep == "java: exit 1, 1,026 lines\n"
+                "walking the tree\n"
+                "Exception in thread \"main\" java.lang.StackOverflowError\n"
+                "\tat com.acme.Deep.walk(Deep.java:3)\n"
+                "… 1,023 repeats of the line above\n");
+  const std::string app =
+      shape("java com.acme.App", testing::ReadFixture("generic", "java-exceptions"));
+  CHECK(Contains(app, "\tat com.acme.App.depth(App.java:4)\n"
+                      "… 30 repeats of the line above\n"
+                      "\tat com.acme.App.main(App.java:13)\n"));
+  CHECK(Contains(app, "Caused by: java.io.FileNotFoundException: /etc/acme/app.properties (No such "
+                      "file or directory)\n"));
+}
+
 TEST_CASE("TreeBranchColumn: where a tree drawing's branch starts, for each way tools draw one") {
   CHECK(TreeBranchColumn("├── commander@12.1.0") == 0u);
   CHECK(TreeBranchColumn("│ ├─┬ accepts@1.3.8") == 2u);          // npm ls --all
