@@ -35,6 +35,12 @@ constexpr size_t kHugeOutputBytes = 64 * 1024;
 constexpr size_t kMinListingEntries = 8;
 // A tree drawing shows its levels from the top while they fit in this many entries.
 constexpr size_t kTreeEntries = 60;
+// A recursive listing shows this many entries in all, spread over its folders, and at least
+// kFolderEntries of each.
+constexpr size_t kListedEntries = 120;
+constexpr size_t kFolderEntries = 3;
+// A recursive listing of more folders is summarized as any output is (its head and tail).
+constexpr size_t kListedFolders = 60;
 
 // A line of a long listing (`ls -l`, `ls -la`, `ls -lR`): its mode, owner and group (the
 // columns entries share) and its size, date and name (its own); its link count between.
@@ -223,6 +229,10 @@ class GenericShaper final : public core::Shaper {
     if (note.empty() && context.exit_code) note = "exit 0";
     // Shaped from a window (core/output_window.h), the output has more lines than it shows.
     const uint64_t total_lines = std::max<uint64_t>(lines.size(), context.output_lines);
+    if (std::optional<std::string> listing =
+            ShapeRecursiveListing(lines, tool, note, total_lines, out)) {
+      return core::ShapeOutput{std::move(*listing), RenderMode::kSummary};
+    }
     out.Header(StrCat(tool.empty() ? "output" : tool, ": ", note.empty() ? "" : StrCat(note, ", "),
                       core::FormatCount(total_lines), " lines"));
     // A shell's trace (a third or more of the lines "+ cmd"): what the script itself printed
@@ -319,6 +329,70 @@ class GenericShaper final : public core::Shaper {
         out.Line(lines[i]);
       }
     }
+    return out.Take();
+  }
+
+  // A recursive listing (`ls -R`: a folder's heading, "./src/lib:", then its entries and a
+  // blank line; 3 to kListedFolders folders, nine in ten of the lines that are not blank a
+  // heading or an entry): every folder's heading with its first entries, kListedEntries in all
+  // spread over the folders (kFolderEntries of each at least), the others counted under them
+  // ("… 44 more entries"); an entry that reads like trouble ("ls: cannot open
+  // directory './x': Permission denied") is shown past the cap. Nullopt when it is no such
+  // listing.
+  static std::optional<std::string> ShapeRecursiveListing(
+      const std::vector<std::string_view>& lines, std::string_view tool, std::string_view note,
+      uint64_t total_lines, SummaryWriter& out) {
+    auto heading_at = [&lines](size_t i) {
+      const std::string_view line = lines[i];
+      return line.size() > 1 && line.back() == ':' && (i == 0 || Trim(lines[i - 1]).empty()) &&
+             line.find(": ") == std::string_view::npos && !LooksLikeErrorLine(line);
+    };
+    size_t folders = 0, entries = 0, other = 0;
+    for (size_t i = 0; i < lines.size(); ++i) {
+      if (Trim(lines[i]).empty()) continue;
+      if (heading_at(i)) {
+        ++folders;
+        for (; i + 1 < lines.size() && !Trim(lines[i + 1]).empty(); ++i) ++entries;
+      } else {
+        ++other;
+      }
+    }
+    if (folders < 3 || folders > kListedFolders || other * 10 > folders + entries) {
+      return std::nullopt;
+    }
+    const size_t per_folder = std::max(kFolderEntries, kListedEntries / folders);
+    out.Header(StrCat(tool.empty() ? "output" : tool, ": ", note.empty() ? "" : StrCat(note, ", "),
+                      core::FormatCount(total_lines), " lines, a recursive listing of ",
+                      core::FormatCount(folders), " folders and ", core::FormatCount(entries),
+                      " entries; each folder's first ", per_folder, " shown"));
+    uint64_t blank = 0;
+    for (size_t i = 0; i < lines.size(); ++i) {
+      if (Trim(lines[i]).empty()) {
+        ++blank;
+        continue;
+      }
+      out.Line(lines[i]);
+      if (!heading_at(i)) continue;
+      size_t shown = 0, count = 0;
+      while (i + 1 + count < lines.size() && !Trim(lines[i + 1 + count]).empty()) ++count;
+      // One more than the cap is shown: its marker would be no shorter.
+      const size_t cap = count == per_folder + 1 ? count : per_folder;
+      uint64_t hidden = 0;
+      for (; i + 1 < lines.size() && !Trim(lines[i + 1]).empty(); ++i) {
+        // ls's own complaint reads "ls: cannot open directory './x': Permission denied"; a
+        // name may read like trouble ("errno_saver.h") but holds no ": ".
+        const std::string_view entry = lines[i + 1];
+        if (shown < cap ||
+            (entry.find(": ") != std::string_view::npos && LooksLikeErrorLine(entry))) {
+          out.Line(lines[i + 1]);
+          ++shown;
+        } else {
+          ++hidden;
+        }
+      }
+      out.ElidedLines(hidden, hidden == 1 ? "more entry" : "more entries");
+    }
+    out.Omitted(blank, "blank line", "blank lines");
     return out.Take();
   }
 

@@ -378,6 +378,38 @@ TEST_CASE("generic: a run of the same line is folded whole, wherever it starts a
                       "file or directory)\n"));
 }
 
+TEST_CASE("generic: ls -R shows every folder with its first entries, the others counted") {
+  // tests/fixtures/generic/ls-r-absl: `ls -R` in /usr/include/absl, 40 folders.
+  std::string output = testing::ReadFixture("generic", "ls-r-absl");
+  auto shape = [](const std::string& text) {
+    core::ShapeContext ctx{"ls -R", 0, text.size(), core::CountLines(text), "/s/a.log"};
+    auto shaped = MakeGenericShaper()->Shape(text, ctx);
+    REQUIRE(shaped.ok());
+    return shaped->summary;
+  };
+  const std::string s = shape(output);
+  INFO(s);
+  CHECK(s.starts_with("ls: exit 0, 432 lines, a recursive listing of 40 folders and 353 entries; "
+                      "each folder's first 3 shown\n.:\nalgorithm\nbase\ncleanup\n"
+                      "… 16 more entries\n./algorithm:\nalgorithm.h\ncontainer.h\n"));
+  const std::vector<std::string_view> lines = core::SplitLines(output);
+  for (size_t i = 0; i < lines.size(); ++i) {
+    if (lines[i].ends_with(":")) CHECK_MESSAGE(Contains(s, StrCat("\n", lines[i], "\n")), lines[i]);
+  }
+  CHECK(Contains(s, "./base/internal:\natomic_hook.h\natomic_hook_test_helper.h\ncycleclock.h\n"
+                    "… 34 more entries\n"));
+  // A name that reads like trouble is an entry like any; ls's own complaint is shown.
+  CHECK(!Contains(s, "errno_saver.h"));
+  const std::string denied = output + "\n./secret:\nls: cannot open directory './secret': "
+                                      "Permission denied\n";
+  CHECK(Contains(shape(denied), "./secret:\nls: cannot open directory './secret': Permission "
+                                "denied\n"));
+  // More than 60 folders: the head and the tail, as any output.
+  std::string many;
+  for (int f = 0; f < 70; ++f) StrAppend(&many, f == 0 ? "" : "\n", "./d", f, ":\na\nb\nc\nd\n");
+  CHECK(shape(many).starts_with("ls: exit 0, 419 lines\n"));
+}
+
 TEST_CASE("TreeBranchColumn: where a tree drawing's branch starts, for each way tools draw one") {
   CHECK(TreeBranchColumn("├── commander@12.1.0") == 0u);
   CHECK(TreeBranchColumn("│ ├─┬ accepts@1.3.8") == 2u);          // npm ls --all
