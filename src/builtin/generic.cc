@@ -12,6 +12,7 @@
 #include "absl/container/flat_hash_set.h"
 #include "builtin/builtin_shapers.h"
 #include "builtin/common.h"
+#include "core/json.h"
 #include "core/output_window.h"
 #include "core/strings.h"
 #include "core/text.h"
@@ -41,6 +42,11 @@ constexpr size_t kListedEntries = 120;
 constexpr size_t kFolderEntries = 3;
 // A recursive listing of more folders is summarized as any output is (its head and tail).
 constexpr size_t kListedFolders = 60;
+// An indented JSON document shows this many of an array's items (fewer when they are objects
+// or arrays themselves), and this many of an object's members.
+constexpr size_t kJsonItems = 5;
+constexpr size_t kJsonContainerItems = 3;
+constexpr size_t kJsonMembers = 30;
 
 // A line of a long listing (`ls -l`, `ls -la`, `ls -lR`): its mode, owner and group (the
 // columns entries share) and its size, date and name (its own); its link count between.
@@ -164,6 +170,21 @@ bool IsTreeProblem(std::string_view line) {
   return false;
 }
 
+// `ls -R`, `ls -laR`, `ls --recursive` (dir and vdir too): a recursive listing, a folder at a
+// time. Other tools print headings that end with ':' after a blank line too (objdump's
+// "Disassembly of section .text:").
+bool ListsRecursively(std::string_view command) {
+  const std::string tool = ToolName(command);
+  if (tool != "ls" && tool != "dir" && tool != "vdir") return false;
+  for (const std::string& arg : ToolArgs(command)) {
+    if (arg == "--recursive") return true;
+    if (arg.size() > 1 && arg[0] == '-' && arg[1] != '-' && arg.find('R') != std::string::npos) {
+      return true;
+    }
+  }
+  return false;
+}
+
 class GenericShaper final : public core::Shaper {
  public:
   GenericShaper() {
@@ -230,8 +251,13 @@ class GenericShaper final : public core::Shaper {
     // Shaped from a window (core/output_window.h), the output has more lines than it shows.
     const uint64_t total_lines = std::max<uint64_t>(lines.size(), context.output_lines);
     if (std::optional<std::string> listing =
-            ShapeRecursiveListing(lines, tool, note, total_lines, out)) {
+            ListsRecursively(context.command)
+                ? ShapeRecursiveListing(lines, tool, note, total_lines, out)
+                : std::nullopt) {
       return core::ShapeOutput{std::move(*listing), RenderMode::kSummary};
+    }
+    if (std::optional<std::string> json = ShapeJson(output, lines, tool, note, total_lines, out)) {
+      return core::ShapeOutput{std::move(*json), RenderMode::kSummary};
     }
     out.Header(StrCat(tool.empty() ? "output" : tool, ": ", note.empty() ? "" : StrCat(note, ", "),
                       core::FormatCount(total_lines), " lines"));
@@ -332,13 +358,13 @@ class GenericShaper final : public core::Shaper {
     return out.Take();
   }
 
-  // A recursive listing (`ls -R`: a folder's heading, "./src/lib:", then its entries and a
-  // blank line; 3 to kListedFolders folders, nine in ten of the lines that are not blank a
-  // heading or an entry): every folder's heading with its first entries, kListedEntries in all
-  // spread over the folders (kFolderEntries of each at least), the others counted under them
-  // ("… 44 more entries"); an entry that reads like trouble ("ls: cannot open
-  // directory './x': Permission denied") is shown past the cap. Nullopt when it is no such
-  // listing.
+  // A recursive listing (`ls -R`, ListsRecursively: a folder's heading, "./src/lib:", then its
+  // entries and a blank line; 3 to kListedFolders folders, nine in ten of the lines that are
+  // not blank a heading or an entry): every folder's heading with its first entries,
+  // kListedEntries in all spread over the folders (kFolderEntries of each at least), the others
+  // counted under them ("… 44 more entries"); an entry that reads like trouble ("ls: cannot
+  // open directory './x': Permission denied") is shown past the cap. Nullopt when it is no
+  // such listing.
   static std::optional<std::string> ShapeRecursiveListing(
       const std::vector<std::string_view>& lines, std::string_view tool, std::string_view note,
       uint64_t total_lines, SummaryWriter& out) {
@@ -394,6 +420,100 @@ class GenericShaper final : public core::Shaper {
     }
     out.Omitted(blank, "blank line", "blank lines");
     return out.Take();
+  }
+
+  // An indented JSON document (`curl -s …/api/orders`, `npm view express --json`, `gh api …`,
+  // `kubectl get pods -o json`: one document that parses, a value or key per line, a container
+  // opened at a line's end and closed at the next line's start at its level): its lines as
+  // printed, an array's first kJsonItems items (kJsonContainerItems when they are objects or
+  // arrays) and an object's first kJsonMembers members, each nested value the same way, the
+  // others counted where they were ("… 275 more items"). Nullopt when it is no such document.
+  static std::optional<std::string> ShapeJson(std::string_view output,
+                                              const std::vector<std::string_view>& lines,
+                                              std::string_view tool, std::string_view note,
+                                              uint64_t total_lines, SummaryWriter& out) {
+    const size_t first = output.find_first_not_of(" \t\r\n");
+    if (first == std::string_view::npos || (output[first] != '{' && output[first] != '[')) {
+      return std::nullopt;
+    }
+    // Where each container closes, from the lines alone.
+    constexpr size_t kNone = std::string_view::npos;
+    std::vector<size_t> closes(lines.size(), kNone);
+    std::vector<size_t> open;
+    size_t root = kNone;
+    for (size_t i = 0; i < lines.size(); ++i) {
+      const std::string_view t = Trim(lines[i]);
+      if (t.empty()) continue;
+      if (t[0] == '}' || t[0] == ']') {
+        if (open.empty()) return std::nullopt;
+        closes[open.back()] = i;
+        open.pop_back();
+        if (t.back() == '{' || t.back() == '[') return std::nullopt;  // "}, {": not one a line
+        continue;
+      } else if (open.empty() && root != kNone) {
+        return std::nullopt;  // a second document
+      }
+      if (t.back() == '{' || t.back() == '[') {
+        if (open.empty()) root = i;
+        open.push_back(i);
+      }
+    }
+    if (!open.empty() || root == kNone || closes[root] == kNone) return std::nullopt;
+    if (!core::ParseJson(output, "output", core::DuplicateKeys::kLastWins).ok()) {
+      return std::nullopt;
+    }
+    out.Header(StrCat(tool.empty() ? "output" : tool, ": ", note.empty() ? "" : StrCat(note, ", "),
+                      core::FormatCount(total_lines), " lines of JSON; an array's first ",
+                      kJsonItems, " items shown (", kJsonContainerItems,
+                      " of objects or arrays), the others counted"));
+    for (size_t i = 0; i < root; ++i) out.Line(lines[i]);
+    WriteJsonContainer(lines, closes, root, out);
+    for (size_t i = closes[root] + 1; i < lines.size(); ++i) out.Line(lines[i]);
+    return out.Take();
+  }
+
+  // The container opened at line `at`: that line, its members or items (capped), its closing
+  // line.
+  static void WriteJsonContainer(const std::vector<std::string_view>& lines,
+                                 const std::vector<size_t>& closes, size_t at,
+                                 SummaryWriter& out) {
+    constexpr size_t kNone = std::string_view::npos;
+    const bool array = Trim(lines[at]).back() == '[';
+    out.Line(lines[at]);
+    const size_t end = closes[at];
+    // Its children: [first, last] line ranges.
+    std::vector<std::pair<size_t, size_t>> children;
+    bool containers = false;
+    for (size_t i = at + 1; i < end;) {
+      if (Trim(lines[i]).empty()) {
+        ++i;
+        continue;
+      }
+      const size_t last = closes[i] != kNone ? closes[i] : i;
+      containers = containers || closes[i] != kNone;
+      children.emplace_back(i, last);
+      i = last + 1;
+    }
+    const size_t cap = !array ? kJsonMembers : containers ? kJsonContainerItems : kJsonItems;
+    // One more than the cap is shown: its marker would be no shorter.
+    const size_t shown = children.size() <= cap + 1 ? children.size() : cap;
+    for (size_t c = 0; c < shown; ++c) {
+      const auto [first, last] = children[c];
+      if (closes[first] != kNone) {
+        WriteJsonContainer(lines, closes, first, out);
+      } else {
+        for (size_t i = first; i <= last; ++i) out.Line(lines[i]);
+      }
+    }
+    if (shown < children.size()) {
+      const size_t hidden = children.size() - shown;
+      const size_t hidden_lines = end - children[shown].first;
+      out.Marker(StrCat(core::FormatCount(hidden), " more ",
+                        array ? (hidden == 1 ? "item" : "items")
+                              : (hidden == 1 ? "member" : "members")),
+                 hidden_lines);
+    }
+    out.Line(lines[end]);
   }
 
   // A tree drawing (`npm ls --all`, `tree`, `cargo tree`, `gradle dependencies`): its levels

@@ -404,10 +404,54 @@ TEST_CASE("generic: ls -R shows every folder with its first entries, the others 
                                       "Permission denied\n";
   CHECK(Contains(shape(denied), "./secret:\nls: cannot open directory './secret': Permission "
                                 "denied\n"));
+  // Another tool's headings after blank lines (objdump's "Disassembly of section .text:") are
+  // no folders.
+  core::ShapeContext objdump{"objdump -d prog", 0, output.size(), lines.size(), "/s/a.log"};
+  auto other = MakeGenericShaper()->Shape(output, objdump);
+  REQUIRE(other.ok());
+  CHECK(!Contains(other->summary, "recursive listing"));
   // More than 60 folders: the head and the tail, as any output.
   std::string many;
   for (int f = 0; f < 70; ++f) StrAppend(&many, f == 0 ? "" : "\n", "./d", f, ":\na\nb\nc\nd\n");
   CHECK(shape(many).starts_with("ls: exit 0, 419 lines\n"));
+}
+
+TEST_CASE("generic: an indented JSON document keeps its lines, long arrays and objects cut") {
+  auto shape = [](const std::string& command, const std::string& text) {
+    core::ShapeContext ctx{command, 0, text.size(), core::CountLines(text), "/s/a.log"};
+    auto shaped = MakeGenericShaper()->Shape(text, ctx);
+    REQUIRE(shaped.ok());
+    return shaped->render_mode == RenderMode::kRaw ? std::string("<raw>") : shaped->summary;
+  };
+  // tests/fixtures/generic/npm-view-json: the registry's document for express 4.21.2.
+  const std::string output = testing::ReadFixture("generic", "npm-view-json");
+  const std::string s = shape("npm view express@4.21.2 --json", output);
+  INFO(s);
+  CHECK(s.starts_with("npm: exit 0, 668 lines of JSON; an array's first 5 items shown (3 of "
+                      "objects or arrays), the others counted\n"
+                      "{\n  \"_id\": \"express@4.21.2\",\n"));
+  CHECK(Contains(s, "  \"versions\": [\n    \"0.14.0\",\n    \"0.14.1\",\n    \"1.0.0\",\n"
+                    "    \"1.0.1\",\n    \"1.0.2\",\n… 257 more items\n  ],\n"));
+  // Every member of the top object is there: the ones after the long array and map too.
+  for (std::string_view line : core::SplitLines(output)) {
+    if (line.starts_with("  \"")) CHECK_MESSAGE(Contains(s, StrCat("\n", line, "\n")), line);
+  }
+  CHECK(s.ends_with("  }\n}\n"));
+  // An array of objects: the first 3; and what is no single indented document is not read so.
+  std::string orders = "[\n";
+  for (int i = 0; i < 20; ++i) {
+    StrAppend(&orders, "  {\n    \"id\": ", i, ",\n    \"status\": \"paid\"\n  }",
+              i == 19 ? "" : ",", "\n");
+  }
+  orders += "]\n";
+  const std::string o = shape("curl -s http://127.0.0.1:8000/api/orders", orders);
+  CHECK(Contains(o, "    \"id\": 2,\n    \"status\": \"paid\"\n  },\n… 17 more items\n]\n"));
+  CHECK(!Contains(o, "\"id\": 3,"));
+  CHECK(!Contains(shape("curl -s http://127.0.0.1:8000/api/orders", orders + orders),
+                  "lines of JSON"));
+  std::string broken = orders;
+  broken.insert(broken.find("\"id\": 7"), "oops ");
+  CHECK(!Contains(shape("curl -s http://127.0.0.1:8000/api/orders", broken), "lines of JSON"));
 }
 
 TEST_CASE("TreeBranchColumn: where a tree drawing's branch starts, for each way tools draw one") {
