@@ -767,6 +767,64 @@ Parse ParseLint(const std::vector<std::string_view>& lines, bool known) {
   return p;
 }
 
+// ---- PHP_CodeSniffer's full report -------------------------------------------------------
+//
+//   FILE: /srv/app/src/Report.php
+//   ----------------------------------------------------------------------
+//   FOUND 78 ERRORS AND 1 WARNING AFFECTING 27 LINES
+//   ----------------------------------------------------------------------
+//     33 | ERROR   | [x] Incorrect spacing between argument
+//        |         |     "$width" and equals sign; expected 1 but found 0
+//   ----------------------------------------------------------------------
+//   PHPCBF CAN FIX THE 43 MARKED SNIFF VIOLATIONS AUTOMATICALLY
+
+// A row of the report: its line number and severity, then the message ("   33 | ERROR   |
+// [x] Incorrect spacing"); or a continuation of the message above ("      |         |     found
+// 0"): line number 0.
+struct PhpcsRow {
+  uint64_t line = 0;
+  std::string_view severity;
+  std::string_view text;
+};
+std::optional<PhpcsRow> ReadPhpcsRow(std::string_view line) {
+  const size_t bar = line.find('|');
+  if (bar == std::string_view::npos) return std::nullopt;
+  const size_t bar2 = line.find('|', bar + 1);
+  if (bar2 == std::string_view::npos) return std::nullopt;
+  const std::string_view number = Trim(line.substr(0, bar));
+  const std::string_view severity = Trim(line.substr(bar + 1, bar2 - bar - 1));
+  PhpcsRow row;
+  row.text = Trim(line.substr(bar2 + 1));
+  if (number.empty() && severity.empty()) return row;  // a continuation
+  if (number.empty() || number.size() > 9 ||
+      number.find_first_not_of("0123456789") != std::string_view::npos ||
+      (severity != "ERROR" && severity != "WARNING")) {
+    return std::nullopt;
+  }
+  for (char c : number) row.line = row.line * 10 + static_cast<uint64_t>(c - '0');
+  row.severity = severity;
+  return row;
+}
+
+// The counts of a "FOUND 78 ERRORS AND 1 WARNING AFFECTING 27 LINES" line.
+bool ReadPhpcsFound(std::string_view line, uint64_t* errors, uint64_t* warnings) {
+  if (!line.starts_with("FOUND ") || line.find(" AFFECTING ") == std::string_view::npos) {
+    return false;
+  }
+  auto count_before = [line](std::string_view word) -> uint64_t {
+    const size_t at = line.find(word);
+    if (at == std::string_view::npos) return 0;
+    size_t begin = at;
+    while (begin > 0 && IsDigit(line[begin - 1])) --begin;
+    uint64_t n = 0;
+    for (size_t k = begin; k < at; ++k) n = n * 10 + static_cast<uint64_t>(line[k] - '0');
+    return n;
+  };
+  *errors += count_before(" ERROR");
+  *warnings += count_before(" WARNING");
+  return true;
+}
+
 // ---- shellcheck's default (tty) format ----------------------------------------------------
 //
 //   In scripts/deploy.sh line 3:
@@ -1045,6 +1103,10 @@ class LintShaper final : public core::Shaper {
     const std::string tool_name = ToolName(context.command);
     const std::string tool = tool_name.empty() ? "lint" : tool_name;
     const std::vector<std::string_view> lines = core::SplitLines(output);
+    if (std::optional<std::string> phpcs =
+            ShapePhpcsFull(tool, ExitNote(context.exit_code), lines)) {
+      return core::ShapeOutput{std::move(*phpcs), RenderMode::kSummary};
+    }
     Parse p = ParseLint(lines, IsLinter(tool_name));
     if (tool_name == "pylint") {
       // pylint's codes say their category by their letter: E0602 an error, W1406 a warning.
@@ -1128,6 +1190,146 @@ class LintShaper final : public core::Shaper {
   }
 
  private:
+  // PHP_CodeSniffer's full report (its default): each file's "FILE: …" heading and "FOUND …"
+  // line; in each file, its 4 most frequent messages and any not shown for a file above, each
+  // by its first row with the rows that continue it, as printed, and the file's other rows of
+  // that message by their line numbers ("… 28 more like it at lines 89; 92; 93"); the file's
+  // rows of messages shown above by their line numbers; the rules of dashes counted; the
+  // fixable counts and the timing kept. Nullopt when the output is no such report.
+  static std::optional<std::string> ShapePhpcsFull(std::string_view tool, std::string_view exit,
+                                                   const std::vector<std::string_view>& lines) {
+    constexpr size_t kPhpcsMessagesPerFile = 4;
+    struct Row {
+      size_t first, end;  // its lines: the row, then the ones continuing its message
+      uint64_t line;
+      std::string message;
+    };
+    struct File {
+      size_t heading = 0, found = SIZE_MAX;
+      std::vector<Row> rows;
+    };
+    std::vector<File> files;
+    std::vector<size_t> other;  // lines that are no rule and no part of a file's rows
+    uint64_t errors = 0, warnings = 0;
+    for (size_t i = 0; i < lines.size(); ++i) {
+      const std::string_view line = lines[i];
+      const std::string_view t = Trim(line);
+      if (line.starts_with("FILE: ")) {
+        files.emplace_back().heading = i;
+        continue;
+      }
+      if (t.empty() || t.find_first_not_of('-') == std::string_view::npos) continue;
+      if (!files.empty() && ReadPhpcsFound(line, &errors, &warnings)) {
+        files.back().found = i;
+        continue;
+      }
+      const std::optional<PhpcsRow> row = files.empty() ? std::nullopt : ReadPhpcsRow(line);
+      if (!row) {
+        other.push_back(i);
+        continue;
+      }
+      std::vector<Row>& rows = files.back().rows;
+      if (row->line == 0) {
+        if (rows.empty() || rows.back().end != i) return std::nullopt;
+        StrAppend(&rows.back().message, " ", row->text);
+        rows.back().end = i + 1;
+        continue;
+      }
+      std::string_view text = row->text;
+      if (text.starts_with("[x] ") || text.starts_with("[ ] ")) text.remove_prefix(4);
+      rows.push_back(Row{i, i + 1, row->line, StrCat(row->severity, " ", text)});
+    }
+    if (files.empty() || std::any_of(files.begin(), files.end(), [](const File& f) {
+          return f.found == SIZE_MAX;
+        })) {
+      return std::nullopt;
+    }
+    SummaryWriter out(&lines);
+    std::string counts;
+    if (errors > 0) counts = Plural(errors, "error", "errors");
+    if (warnings > 0) {
+      StrAppend(&counts, counts.empty() ? "" : ", ", Plural(warnings, "warning", "warnings"));
+    }
+    if (counts.empty()) counts = "no problems";
+    StrAppend(&counts, " in ", Plural(files.size(), "file", "files"));
+    out.Header(exit.empty() ? StrCat(tool, ": ", counts)
+                            : StrCat(tool, ": failed — ", counts, " (", exit, ")"));
+    absl::flat_hash_set<std::string> shown_messages;
+    size_t next_other = 0;
+    auto others_before = [&](size_t limit) {
+      for (; next_other < other.size() && other[next_other] < limit; ++next_other) {
+        out.Line(lines[other[next_other]]);
+      }
+    };
+    for (size_t f = 0; f < files.size(); ++f) {
+      const File& file = files[f];
+      others_before(file.heading);
+      out.Line(lines[file.heading]);
+      out.Line(lines[file.found]);
+      // Its messages, the most frequent first (then in the order they came).
+      std::vector<std::vector<size_t>> groups;
+      {
+        absl::flat_hash_map<std::string_view, size_t> by_message;
+        for (size_t r = 0; r < file.rows.size(); ++r) {
+          const auto [it, added] = by_message.try_emplace(file.rows[r].message, groups.size());
+          if (added) groups.emplace_back();
+          groups[it->second].push_back(r);
+        }
+      }
+      std::stable_sort(groups.begin(), groups.end(),
+                       [](const auto& a, const auto& b) { return a.size() > b.size(); });
+      // Line numbers, each once, in order.
+      auto line_list = [&file](std::vector<size_t> rows) {
+        std::sort(rows.begin(), rows.end());
+        std::string at;
+        uint64_t last = 0;
+        for (size_t r : rows) {
+          if (file.rows[r].line == last) continue;
+          last = file.rows[r].line;
+          StrAppend(&at, at.empty() ? "" : core::kListSeparator, last);
+        }
+        return at;
+      };
+      auto lines_of = [&file](const std::vector<size_t>& rows) {
+        uint64_t n = 0;
+        for (size_t r : rows) n += file.rows[r].end - file.rows[r].first;
+        return n;
+      };
+      std::vector<size_t> rest;
+      size_t rest_messages = 0;
+      for (size_t g = 0; g < groups.size(); ++g) {
+        const Row& row = file.rows[groups[g].front()];
+        // Past the file's first messages, one shown in full for a file above is listed by its
+        // line numbers; one not shown yet is shown here: each message is read once at least.
+        if (g >= kPhpcsMessagesPerFile && !shown_messages.insert(row.message).second) {
+          rest.insert(rest.end(), groups[g].begin(), groups[g].end());
+          ++rest_messages;
+          continue;
+        }
+        shown_messages.insert(row.message);
+        for (size_t i = row.first; i < row.end; ++i) out.Line(lines[i]);
+        if (groups[g].size() > 1) {
+          const std::vector<size_t> like(groups[g].begin() + 1, groups[g].end());
+          out.Marker(StrCat(core::FormatCount(like.size()), " more like it at ",
+                            like.size() == 1 ? "line " : "lines ", line_list(like)),
+                     lines_of(like));
+        }
+      }
+      if (!rest.empty()) {
+        out.Marker(StrCat(core::FormatCount(rest.size()),
+                          rest.size() == 1 ? " more problem" : " more problems",
+                          " in this file, of ", Plural(rest_messages, "message", "messages"),
+                          " shown above, at lines ", line_list(rest)),
+                   lines_of(rest));
+      }
+    }
+    others_before(lines.size());
+    if (const uint64_t rest = out.UnaccountedLines(); rest > 0) {
+      out.Omitted(rest, "rule of dashes or blank line", "rules of dashes and blank lines");
+    }
+    return out.Take();
+  }
+
   // Many files a formatter would change: each message's first line as printed, then the other
   // files of that message directory by directory ("… 40 more in /w/pkg/lexers/ at: a.py; b.py"),
   // in the order the tool named them.

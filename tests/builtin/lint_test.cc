@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "builtin/builtin_shapers.h"
+#include "builtin/common.h"
 #include "core/strings.h"
 #include "core/summary_budget.h"
 #include "core/tokens.h"
@@ -462,6 +463,41 @@ TEST_CASE("lint: a formatter's check names every file it would change, directory
                                "… 39 more in src/components/ at: Widget1.jsx; Widget2.jsx;"));
   CHECK(pr.summary.ends_with("[warn] Code style issues found in 40 files. Run Prettier with --write to fix.\n"));
   CHECK(Confidence(MakeLintShaper(), "./check.sh", "[warn] src/a.js\n[warn] src/b.js\n[warn] src/c.js\n") == 0);
+}
+
+TEST_CASE("lint: phpcs's full report keeps every file, each message once, every line number") {
+  // tests/fixtures/lint/phpcs-psr12 (gen-phpcs.sh): 19 files, 1,041 errors, 11 warnings.
+  const std::string out = Fixture("phpcs-psr12");
+  const std::string s = Shape("phpcs --standard=PSR12 PHP/CodeSniffer/src/Reports", out, 2).summary;
+  INFO(s.substr(0, 3000));
+  CHECK(s.starts_with("phpcs: failed — 1,041 errors, 11 warnings in 19 files (exit 2)\n"
+                      "FILE: /usr/share/php/PHP/CodeSniffer/src/Reports/Full.php\n"
+                      "FOUND 78 ERRORS AND 1 WARNING AFFECTING 27 LINES\n"
+                      "  85 | ERROR   | [x] Expected at least 1 space before \".\"; 0 found\n"
+                      "… 28 more like it at lines 89; 92; 93; 95; 101; 107; 112; 113; 135; 139; "
+                      "145; 152; 174; 179; 181; 182\n"));
+  // Every file's heading and count; every message's first row (each message read once); every
+  // problem's line number in its file, shown or listed.
+  std::string file;
+  for (std::string_view line : core::SplitLines(out)) {
+    if (line.starts_with("FILE: ") || line.starts_with("FOUND ")) {
+      CHECK_MESSAGE(Contains(s, StrCat(line, "\n")), line);
+      if (line.starts_with("FILE: ")) file = std::string(line);
+      continue;
+    }
+    const size_t bar = line.find(" | ");
+    if (bar == std::string_view::npos || Trim(line.substr(0, bar)).empty()) continue;
+    const std::string_view number = Trim(line.substr(0, bar));
+    const size_t in_file = s.find(StrCat(file, "\n"));
+    const size_t next_file = s.find("\nFILE: ", in_file + 1);
+    const std::string section = s.substr(in_file, next_file - in_file);
+    const bool shown = Contains(section, StrCat(line, "\n"));
+    const bool listed = Contains(section, StrCat(" ", number, ";")) ||
+                        Contains(section, StrCat(" ", number, "\n"));
+    CHECK_MESSAGE((shown || listed), file << ": line " << number);
+  }
+  CHECK(Contains(s, "Header blocks must be separated by a single"));
+  CHECK(!Contains(s, "-------"));
 }
 
 TEST_CASE("lint: cppcheck's problems, their kinds named, its progress between files counted") {
