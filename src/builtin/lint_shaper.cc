@@ -806,6 +806,28 @@ std::optional<PhpcsRow> ReadPhpcsRow(std::string_view line) {
   return row;
 }
 
+// A message with what it names masked: what is between double quotes, and runs of digits
+// ("Incorrect spacing between argument \"$width\" and equals sign; expected 1 but found 0"
+// and the same for "$showSources" are one message).
+std::string MaskNames(std::string_view message) {
+  std::string masked;
+  bool quoted = false;
+  for (size_t i = 0; i < message.size(); ++i) {
+    const char c = message[i];
+    if (c == '"') {
+      quoted = !quoted;
+      masked += c;
+    } else if (quoted) {
+      continue;
+    } else if (IsDigit(c)) {
+      if (masked.empty() || masked.back() != '#') masked += '#';
+    } else {
+      masked += c;
+    }
+  }
+  return masked;
+}
+
 // The counts of a "FOUND 78 ERRORS AND 1 WARNING AFFECTING 27 LINES" line.
 bool ReadPhpcsFound(std::string_view line, uint64_t* errors, uint64_t* warnings) {
   if (!line.starts_with("FOUND ") || line.find(" AFFECTING ") == std::string_view::npos) {
@@ -1191,14 +1213,15 @@ class LintShaper final : public core::Shaper {
 
  private:
   // PHP_CodeSniffer's full report (its default): each file's "FILE: …" heading and "FOUND …"
-  // line; in each file, its 4 most frequent messages and any not shown for a file above, each
-  // by its first row with the rows that continue it, as printed, and the file's other rows of
-  // that message by their line numbers ("… 28 more like it at lines 89; 92; 93"); the file's
+  // line; in each file, its 2 most frequent messages and any not shown for a file above (what
+  // they name between quotes, and their numbers, masked: MaskNames), each by its first row with
+  // the rows that continue it, as printed, and the file's other rows of that message by their
+  // line numbers ("… 28 more like it at lines 89; 92; 93"); the file's
   // rows of messages shown above by their line numbers; the rules of dashes counted; the
   // fixable counts and the timing kept. Nullopt when the output is no such report.
   static std::optional<std::string> ShapePhpcsFull(std::string_view tool, std::string_view exit,
                                                    const std::vector<std::string_view>& lines) {
-    constexpr size_t kPhpcsMessagesPerFile = 4;
+    constexpr size_t kPhpcsMessagesPerFile = 2;
     struct Row {
       size_t first, end;  // its lines: the row, then the ones continuing its message
       uint64_t line;
@@ -1238,6 +1261,9 @@ class LintShaper final : public core::Shaper {
       std::string_view text = row->text;
       if (text.starts_with("[x] ") || text.starts_with("[ ] ")) text.remove_prefix(4);
       rows.push_back(Row{i, i + 1, row->line, StrCat(row->severity, " ", text)});
+    }
+    for (File& file : files) {
+      for (Row& row : file.rows) row.message = MaskNames(row.message);
     }
     if (files.empty() || std::any_of(files.begin(), files.end(), [](const File& f) {
           return f.found == SIZE_MAX;
