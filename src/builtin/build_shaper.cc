@@ -1629,17 +1629,9 @@ class Parser {
             Contains(line, " newly installed")) {
           Plain(i, Kind::kStatus);
           p_.seen_apt = true;
-          auto number_before = [line](string_view what) -> uint64_t {
-            size_t end = line.find(what);
-            if (end == kNone) return 0;
-            size_t begin = end;
-            while (begin > 0 && IsDigit(line[begin - 1])) --begin;
-            uint64_t n = 0;
-            for (size_t k = begin; k < end; ++k) n = n * 10 + static_cast<uint64_t>(line[k] - '0');
-            return n;
-          };
-          const bool changes = number_before(" upgraded, ") + number_before(" newly installed") +
-                                   number_before(" to remove") >
+          const bool changes = CountBefore(line, "upgraded").value_or(0) +
+                                   CountBefore(line, "newly installed").value_or(0) +
+                                   CountBefore(line, "to remove").value_or(0) >
                                0;
           if (p_.success.empty() || p_.success == "up to date") {
             p_.success = changes ? "ok" : "up to date";
@@ -3198,7 +3190,7 @@ class BuildShaper final : public core::Shaper {
 
     // `npm ls --all`, `cargo tree`, `pnpm ls`: a tree of dependencies, no build; shown by its
     // top levels and the entries marked as problems (the generic shaper's tree).
-    if (std::optional<core::ShapeOutput> tree = ShapeTreeDrawing(output, context, label)) {
+    if (std::optional<core::ShapeOutput> tree = ShapeTreeDrawing(lines, context, label)) {
       return std::move(*tree);
     }
     uint64_t recognized = 0;

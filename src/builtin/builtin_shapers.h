@@ -27,16 +27,16 @@ std::shared_ptr<core::Shaper> MakeLogsShaper();
 // The generic shaper: matches anything at low confidence; keeps the head, the tail and the
 // error lines between.
 std::shared_ptr<core::Shaper> MakeGenericShaper();
-// The generic shaper's summary of an output, its header naming `label` ("cargo run"): what a
-// shaper gives an output it does not read (its head and tail, the trouble and the frames in
-// the user's code between; raw when short).
-// builtin-generic's summary of a tree drawing (`npm ls --all`, `tree`, `cargo tree`): its top
-// levels and the entries marked as problems; nullopt for an output that is no tree drawing, or
-// a small one.
-std::optional<core::ShapeOutput> ShapeTreeDrawing(std::string_view output,
+// builtin-generic's summary of a tree drawing (`npm ls --all`, `tree`, `cargo tree`), the
+// output's `lines`: its top levels and the entries marked as problems; nullopt for an output
+// that is no tree drawing, or a small one.
+std::optional<core::ShapeOutput> ShapeTreeDrawing(const std::vector<std::string_view>& lines,
                                                   const core::ShapeContext& context,
                                                   const std::string& label);
 
+// The generic shaper's summary of an output, its header naming `label` ("cargo run"): what a
+// shaper gives an output it does not read (its head and tail, the trouble and the frames in
+// the user's code between; raw when short).
 core::ShapeOutput ShapeUnread(std::string_view output, const core::ShapeContext& context,
                               const std::string& label);
 

@@ -211,10 +211,10 @@ class GenericShaper final : public core::Shaper {
     return ShapeAny(output, context, ToolName(context.command));
   }
 
-  static std::optional<core::ShapeOutput> ShapeTreeOutput(std::string_view output,
-                                                         const core::ShapeContext& context,
-                                                         const std::string& tool) {
-    const std::vector<std::string_view> lines = core::SplitLines(output);
+  // For ShapeTreeDrawing: another shaper's output that is a tree drawing.
+  static std::optional<core::ShapeOutput> Tree(const std::vector<std::string_view>& lines,
+                                               const core::ShapeContext& context,
+                                               const std::string& tool) {
     return ShapeTree(lines, context, tool);
   }
 
@@ -555,44 +555,45 @@ class GenericShaper final : public core::Shaper {
     // of a project's 80 direct dependencies) is shown whole, like a long listing.
     if (levels == per_level.size() && shown <= kTreeEntries) return std::nullopt;
     const size_t deepest_shown = columns[levels - 1];
+    // Each entry's parent: the nearest entry above it drawn further left (none for one under a
+    // line that is no entry, a root).
+    std::vector<size_t> parent(lines.size(), kNone);
+    {
+      std::vector<size_t> above;  // the entries above the current one, outermost first
+      for (size_t i = 0; i < lines.size(); ++i) {
+        if (column[i] == kNone) {
+          if (!Trim(lines[i]).empty()) above.clear();
+          continue;
+        }
+        while (!above.empty() && column[above.back()] >= column[i]) above.pop_back();
+        if (!above.empty()) parent[i] = above.back();
+        above.push_back(i);
+      }
+    }
     // Which entries are shown: the top levels, the problems and the entries above each.
     std::vector<char> keep(lines.size(), 0);
-    std::vector<size_t> above;  // the entries above the current one, outermost first
     size_t problems = 0;
     for (size_t i = 0; i < lines.size(); ++i) {
-      if (column[i] == kNone) {
-        if (!Trim(lines[i]).empty()) above.clear();
-        continue;
-      }
-      while (!above.empty() && column[above.back()] >= column[i]) above.pop_back();
+      if (column[i] == kNone) continue;
       if (column[i] <= deepest_shown) keep[i] = 1;
       if (IsTreeProblem(lines[i])) {
         ++problems;
-        keep[i] = 1;
-        for (size_t a : above) keep[a] = 1;
+        for (size_t a = i; a != kNone; a = parent[a]) keep[a] = 1;
       }
-      above.push_back(i);
     }
     // Each entry not shown is counted under the nearest shown entry above it.
     std::vector<uint64_t> under(lines.size(), 0);
     uint64_t hidden = 0, loose = 0;
-    above.clear();
     for (size_t i = 0; i < lines.size(); ++i) {
-      if (column[i] == kNone) {
-        if (!Trim(lines[i]).empty()) above.clear();
-        continue;
+      if (column[i] == kNone || keep[i]) continue;
+      ++hidden;
+      size_t a = parent[i];
+      while (a != kNone && !keep[a]) a = parent[a];
+      if (a == kNone) {
+        ++loose;
+      } else {
+        ++under[a];
       }
-      while (!above.empty() && column[above.back()] >= column[i]) above.pop_back();
-      if (!keep[i]) {
-        ++hidden;
-        if (above.empty()) {
-          ++loose;
-        } else {
-          ++under[above.back()];
-        }
-        continue;
-      }
-      above.push_back(i);
     }
     const size_t entries = std::count_if(column.begin(), column.end(),
                                          [](size_t c) { return c != kNone; });
@@ -635,10 +636,10 @@ class GenericShaper final : public core::Shaper {
 
 std::shared_ptr<core::Shaper> MakeGenericShaper() { return std::make_shared<GenericShaper>(); }
 
-std::optional<core::ShapeOutput> ShapeTreeDrawing(std::string_view output,
+std::optional<core::ShapeOutput> ShapeTreeDrawing(const std::vector<std::string_view>& lines,
                                                   const core::ShapeContext& context,
                                                   const std::string& label) {
-  return GenericShaper::ShapeTreeOutput(output, context, label);
+  return GenericShaper::Tree(lines, context, label);
 }
 
 core::ShapeOutput ShapeUnread(std::string_view output, const core::ShapeContext& context,

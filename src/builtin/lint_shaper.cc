@@ -833,17 +833,8 @@ bool ReadPhpcsFound(std::string_view line, uint64_t* errors, uint64_t* warnings)
   if (!line.starts_with("FOUND ") || line.find(" AFFECTING ") == std::string_view::npos) {
     return false;
   }
-  auto count_before = [line](std::string_view word) -> uint64_t {
-    const size_t at = line.find(word);
-    if (at == std::string_view::npos) return 0;
-    size_t begin = at;
-    while (begin > 0 && IsDigit(line[begin - 1])) --begin;
-    uint64_t n = 0;
-    for (size_t k = begin; k < at; ++k) n = n * 10 + static_cast<uint64_t>(line[k] - '0');
-    return n;
-  };
-  *errors += count_before(" ERROR");
-  *warnings += count_before(" WARNING");
+  *errors += CountBefore(line, "ERROR").value_or(0);
+  *warnings += CountBefore(line, "WARNING").value_or(0);
   return true;
 }
 
@@ -1222,6 +1213,10 @@ class LintShaper final : public core::Shaper {
   static std::optional<std::string> ShapePhpcsFull(std::string_view tool, std::string_view exit,
                                                    const std::vector<std::string_view>& lines) {
     constexpr size_t kPhpcsMessagesPerFile = 2;
+    if (std::none_of(lines.begin(), lines.end(),
+                     [](std::string_view line) { return line.starts_with("FILE: "); })) {
+      return std::nullopt;
+    }
     struct Row {
       size_t first, end;  // its lines: the row, then the ones continuing its message
       uint64_t line;

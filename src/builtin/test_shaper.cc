@@ -1320,19 +1320,20 @@ class TestShaper final : public core::Shaper {
 
   absl::StatusOr<core::ShapeOutput> Shape(std::string_view output,
                                           const core::ShapeContext& context) override {
+    // The same bounded view match() had: signals are in the head and the tail.
+    const RunnerGuess guess = GuessRunner(context.command, core::MakeSnippet(output));
     // `go test -json`: read as the text its events carry, what `go test -v` prints.
-    if (GuessRunner(context.command, core::MakeSnippet(output)).runner == TestRunner::kGo) {
+    if (guess.runner == TestRunner::kGo) {
       if (const std::optional<std::string> text = GoTestJsonText(output)) {
-        return ShapeText(*text, context);
+        return ShapeText(*text, context, guess);
       }
     }
-    return ShapeText(output, context);
+    return ShapeText(output, context, guess);
   }
 
  private:
-  core::ShapeOutput ShapeText(std::string_view output, const core::ShapeContext& context) {
-    // The same bounded view match() had: signals are in the head and the tail.
-    RunnerGuess guess = GuessRunner(context.command, core::MakeSnippet(output));
+  core::ShapeOutput ShapeText(std::string_view output, const core::ShapeContext& context,
+                              const RunnerGuess& guess) {
     std::vector<std::string_view> lines = core::SplitLines(output);
     TestReport report = ParseTestOutput(guess.runner, lines);
     // A TAP stream is named by the program that printed it (bats, a test script), node's by
