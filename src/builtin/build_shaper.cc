@@ -395,7 +395,7 @@ bool IsUnderlineOnly(string_view line) {
   bool numbered = false;
   const size_t end = GutterEnd(line, &numbered);
   return end != kNone && !numbered &&
-         line.find_first_not_of(" \t^~|-", end) == kNone;
+         line.find_first_not_of(" \t^~|-+", end) == kNone;
 }
 
 // A source echo ("   18 | size_t n;", the code the diagnostic is about, as in the file) or a
@@ -403,6 +403,12 @@ bool IsUnderlineOnly(string_view line) {
 bool IsSourceEcho(string_view line) {
   bool numbered = false;
   return GutterEnd(line, &numbered) != kNone;
+}
+
+// A line of the source as the file has it, by its number ("   18 | size_t n;", "12 |  code").
+bool IsNumberedEcho(string_view line) {
+  bool numbered = false;
+  return GutterEnd(line, &numbered) != kNone && numbered;
 }
 
 // rustc's gutter: "12 |     code", and a suggestion shown as a diff (rustc 1.85 and later):
@@ -2173,7 +2179,7 @@ class Writer {
     last_emitted_ = i;
   }
   void Drop(size_t i, Cat cat = Cat::kOfKind) {
-    if (used_[i] == 1) return;
+    if (used_[i] != 0) return;  // shown, or counted already
     used_[i] = 2;  // counted in the final marker
     switch (cat) {
       case Cat::kOfKind: {
@@ -2590,7 +2596,7 @@ class Writer {
         // under it, among the lines that explain it ("  missing type arguments for generic
         // class Map<K,V>"): the file has it. With a fix-it under the caret ("%ld"), all stay.
         Drop(i, Cat::kDetail);
-      } else if (IsBlankLine(line) || drop_body ||
+      } else if (IsBlankLine(line) || drop_body || IsNumberedEcho(line) ||
                  (!error && (IsSourceEcho(line) || IsRustGutter(line) || IsDocsLinkNote(line)))) {
         // A warning's echo of the source and its labels, the change a suggestion makes to it
         // ("12 - old", "12 + new"): the file has it; its lint's level and documentation link.
@@ -2657,7 +2663,8 @@ class Writer {
         for (size_t k = head + 1; k < i; ++k) {
           if (IsUnderlineOnly(lines_[k])) {
             Drop(k, Cat::kUnderline);
-          } else if (drop_note_body || ((!error || system) && IsSourceEcho(lines_[k]))) {
+          } else if (drop_note_body || IsNumberedEcho(lines_[k]) ||
+                     ((!error || system) && IsSourceEcho(lines_[k]))) {
             Drop(k, Cat::kDetail);
           } else if (k - head <= kNoteBody) {
             Emit(k);

@@ -16,9 +16,9 @@
 // change detected...", "Found 0 errors. Watching for file changes.").
 //
 // Keeps, in output order: every error's header line (file(line,col), code, message), its
-// message chain and related locations, the code frame's source line for the first errors
-// (underlines and blank lines are dropped), "Building project" lines that precede errors, and
-// "Found N errors". Up to 30 diagnostics, each in full; beyond, they are grouped by message
+// message chain and related locations (code frames, underlines and blank lines are dropped:
+// the file has the code, the header says where), "Building project" lines that precede
+// errors, and "Found N errors". Up to 30 diagnostics, each in full; beyond, they are grouped by message
 // (quoted names and numbers aside, diagnostic_groups.h): the first of each group in full, the
 // others as lists of their locations with the names that differ, and a message line an
 // earlier group showed (a repeated hint) counted. No diagnostic's location or code is left out.
@@ -41,7 +41,6 @@ namespace {
 
 constexpr size_t kAllInFull = 30;          // up to this many diagnostics, all in full; beyond,
                                            // grouped by message, every location kept
-constexpr size_t kFramedErrors = 20;       // diagnostics whose code-frame source lines are kept
 constexpr size_t kMaxDiagnosticLines = 14;  // lines kept per diagnostic after its header
 constexpr size_t kMaxProjectList = 20;
 constexpr size_t kMaxOtherErrorLines = 30;
@@ -479,17 +478,16 @@ class TypescriptShaper final : public core::Shaper {
 
     std::vector<std::string_view> totals;  // written last
     uint64_t frame_lines = 0, kept_other = 0;
-    size_t diag = 0, leaders = 0;
+    size_t diag = 0;
     size_t i = p.first;
     while (i < n) {
       switch (p.kinds[i]) {
         case Kind::kHeader: {
           const Diagnostic& d = p.diagnostics[diag];
           if (!grouped) {
-            frame_lines += WriteDiagnostic(lines, p.kinds, d, diag < kFramedErrors, out);
+            frame_lines += WriteDiagnostic(lines, p.kinds, d, out);
           } else if (groups.Leads(diag)) {
-            frame_lines += WriteDiagnostic(lines, p.kinds, d, leaders++ < kFramedErrors, out,
-                                           &chain_shown, &chain_repeats);
+            frame_lines += WriteDiagnostic(lines, p.kinds, d, out, &chain_shown, &chain_repeats);
             groups.WriteFollowers(diag, out, [&](size_t k) {
               return p.diagnostics[k].end - p.diagnostics[k].begin;
             });
@@ -536,13 +534,13 @@ class TypescriptShaper final : public core::Shaper {
   }
 
  private:
-  // The header, the message chain and related locations, and (when `framed`) the code
-  // frame's source lines; long ones keep their first and last lines. Returns the number of
-  // code-frame lines dropped.
+  // The header, the message chain and related locations (the code frame's source lines and
+  // underlines go: the file has them, the header says where); long ones keep their first and
+  // last lines. Returns the number of code-frame lines dropped.
   // With `chain_shown`, a message line in it is counted in `*repeats` instead of shown.
   static uint64_t WriteDiagnostic(const std::vector<std::string_view>& lines,
                                   const std::vector<Kind>& kinds, const Diagnostic& d,
-                                  bool framed, SummaryWriter& out,
+                                  SummaryWriter& out,
                                   std::unordered_set<std::string_view>* chain_shown = nullptr,
                                   uint64_t* repeats = nullptr) {
     out.Line(lines[d.begin]);
@@ -553,7 +551,7 @@ class TypescriptShaper final : public core::Shaper {
       if (k == Kind::kMessage && chain_shown != nullptr &&
           !chain_shown->insert(Strip(lines[j])).second) {
         ++*repeats;
-      } else if (k == Kind::kMessage || (k == Kind::kSource && framed)) {
+      } else if (k == Kind::kMessage) {
         kept.push_back(lines[j]);
       } else if (k == Kind::kSource || k == Kind::kFrame) {
         ++frames;
