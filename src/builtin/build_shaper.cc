@@ -375,9 +375,9 @@ bool NinjaProgress(string_view line, uint64_t* done, uint64_t* total) {
   return true;
 }
 
-// A source echo's gutter: "   18 | code" (gcc, clang), "12 |     code" (rustc), or an empty one
-// ("      | ^~~~", "   |"). Returns the offset after the '|' (npos when there is none) and
-// whether the gutter has a line number.
+// A source echo's gutter: "   18 | code" (gcc, clang), "12 |     code" (rustc), "      7 │ code"
+// (esbuild), or an empty one ("      | ^~~~", "   |", esbuild's "        ╵   ~~~~"). Returns
+// the offset after the bar (npos when there is none) and whether the gutter has a line number.
 size_t GutterEnd(string_view line, bool* numbered) {
   size_t i = 0;
   while (i < line.size() && line[i] == ' ') ++i;
@@ -385,8 +385,11 @@ size_t GutterEnd(string_view line, bool* numbered) {
   while (i < line.size() && IsDigit(line[i])) ++i;
   *numbered = i > digits;
   while (i < line.size() && line[i] == ' ') ++i;
-  if (i == 0 || i >= line.size() || line[i] != '|') return kNone;
-  return i + 1;
+  if (i == 0 || i >= line.size()) return kNone;
+  if (line[i] == '|') return i + 1;
+  const string_view rest = line.substr(i);
+  if (Starts(rest, "\xE2\x94\x82") || Starts(rest, "\xE2\x95\xB5")) return i + 3;  // "│", "╵"
+  return kNone;
 }
 
 // What a reader learns nothing from: an underline under a source echo ("      |   ^~~~~",

@@ -574,26 +574,21 @@ std::optional<Problem> MietteProblem(const std::vector<std::string_view>& lines,
     text = text.substr(colon + 2);
   }
   pr.message = text;
-  // Kept under it: where (",-[…]"), the code frame's line there, the help; the rest counted.
-  std::string_view number;
-  if (const size_t colon = where.find(':'); colon != std::string_view::npos) {
-    number = where.substr(colon + 1, where.find(':', colon + 1) - colon - 1);
-  }
+  // Kept under it: where (",-[…]") and the help; the code frame (the file has the code) and
+  // the rest counted.
   for (size_t k = i + 1; k < end; ++k) {
     const std::string_view u = Trim(lines[k]);
-    const bool marked_line = !number.empty() && u.starts_with(number) &&
-                             u.substr(number.size()).starts_with(" |");
-    (*role)[k] = k == where_line || u.starts_with("help: ") || marked_line ? kDetail : kFraming;
+    (*role)[k] = k == where_line || u.starts_with("help: ") ? kDetail : kFraming;
   }
   return pr;
 }
 
 // Biome's block from the heading at `i` to the next heading or its totals: its first message
-// (whose mark gives the severity) and the code frame's marked line kept, the rest counted.
+// (whose mark gives the severity) kept, the code frame and the rest counted.
 void BiomeBlock(const std::vector<std::string_view>& lines, size_t i, Problem* pr,
                 std::vector<uint8_t>* role) {
   size_t end = i + 1;
-  bool message = false, marked = false;
+  bool message = false;
   for (; end < lines.size(); ++end) {
     const std::string_view line = lines[end];
     if (!line.empty() && line[0] != ' ') break;  // the next heading, or the totals
@@ -610,9 +605,6 @@ void BiomeBlock(const std::vector<std::string_view>& lines, size_t i, Problem* p
         (*role)[end] = kDetail;
         message = true;
       }
-    } else if (!marked && t.starts_with("> ") && t.find("\xE2\x94\x82") != std::string_view::npos) {
-      (*role)[end] = kDetail;  // "> 12 │ code": the line it is about
-      marked = true;
     }
   }
   while (end > i + 1 && (*role)[end - 1] == kBlank) --end;
