@@ -24,8 +24,11 @@
 //    trouble, info entries followed by a traceback), repeats folded: the first occurrence verbatim,
 //    then "… N repeats of the line above (last at <the last one's timestamp>)"; repeats are lines
 //    equal once the timestamp is dropped and every word holding a digit (numbers, hex ids, UUIDs,
-//    IPs) is masked. Traces keep their first line, the frames in the user's code and the exception
-//    lines; library frames and Python's ^~~ markers are counted;
+//    IPs) is masked — lines that are not the first's to the letter are "more like the line above,
+//    numbers differing", and up to 20 one-line failures alike are listed by their timestamps and
+//    the values that differ ("order 10980: (code 56)"). Traces keep their first line, the frames
+//    in the user's code and the exception lines; library frames and Python's ^~~ markers are
+//    counted;
 //  - warnings and 4xx requests: all when few, folded by kind when many;
 //  - everything else counted in markers between the lines shown, by level or status class.
 // Output without log structure falls back to the head, the tail and the error lines.
@@ -56,6 +59,8 @@ constexpr size_t kMaxErrorGroups = 100;
 constexpr size_t kFullErrorGroups = 30;  // later ones show their first line only
 constexpr size_t kMaxProblemGroups = 50;
 constexpr size_t kMaxWarningGroups = 20;
+constexpr size_t kMaxValueLists = 20;  // failures alike but for their numbers listed by them
+constexpr size_t kValueContext = 24;   // characters of a listed value's word either side
 constexpr size_t kMaxClientGroups = 20;
 constexpr size_t kMaxEntryLines = 40;
 constexpr size_t kLevelScanTokens = 8;
@@ -978,6 +983,14 @@ void MaskInto(std::string_view s, MaskedHasher& out) {
   out.Add(s.data() + done, n - done, s.data(), s.data() + n);
 }
 
+// A one-line failure's text after its timestamp (all of it when it has none).
+std::string_view AfterTimestamp(std::string_view line, std::string_view ts) {
+  if (ts.empty() || ts.data() < line.data() || ts.data() + ts.size() > line.data() + line.size()) {
+    return line;
+  }
+  return line.substr(static_cast<size_t>(ts.data() + ts.size() - line.data()));
+}
+
 // The line's text for comparing repeats: the line without its timestamp, masked.
 void LineKey(std::string_view line, std::string_view ts, MaskedHasher& out) {
   const char* b = line.data();
@@ -1071,6 +1084,7 @@ struct Group {
   uint64_t repeat_lines = 0;  // lines of the entries after the first
   uint64_t shape = 0;  // the masked text's hash, paths masked too: entries alike but for them
   std::vector<size_t> members;  // a failure's repeats (entry indices), whose paths are listed
+  bool numbers_differ = false;  // a later line is not the first's to the letter (but for times)
   bool shown = false;
   bool new_kind = false;  // the first error of its traceback's shape: shown in full
 };
@@ -1355,7 +1369,12 @@ class LogsShaper final : public core::Shaper {
           ++group.count;
           group.last = k;
           group.repeat_lines += e.end - e.begin;
-          if (e.cat == Cat::kError || e.cat == Cat::kClient) group.members.push_back(k);
+          group.numbers_differ =
+              group.numbers_differ ||
+              AfterTimestamp(lines[e.begin], info[e.begin].ts) !=
+                  AfterTimestamp(lines[entries[group.first].begin],
+                                 info[entries[group.first].begin].ts);
+          if (e.cat != Cat::kWarning) group.members.push_back(k);
           group_of[k] = static_cast<int64_t>(g);
           continue;
         }
@@ -1518,7 +1537,15 @@ class LogsShaper final : public core::Shaper {
                             [&](size_t i, std::string* text) {
                               text->append(paths[i].empty() ? std::string_view("(no path)") : paths[i]);
                             });
+        } else if (single && e.cat != Cat::kClient && paths.size() == repeats &&
+                   WriteValuesDiffering(lines, info, entries, e.begin, group, out)) {
+          // Written: the values each of them has where they differ.
         } else if (single) {
+          // Lines alike but for their numbers are no repeats: said so.
+          if (group.numbers_differ) {
+            what = "more like the line above, numbers differing";
+            if (!last.empty()) StrAppend(&what, " (last at ", last, ")");
+          }
           out.ElidedLines(repeats, what);
         } else {
           out.Elided(repeats, what);
@@ -1587,6 +1614,89 @@ class LogsShaper final : public core::Shaper {
 
   // An entry: its first line, then what follows it without library stack frames and ^~~
   // markers; very long ones keep their head and tail.
+  // The values of `fillers` (views into `t`) that `varies` marks, each as `t` has it with the
+  // word before it and the rest of its own word ("order 10980:", "(code 56)",
+  // "\"reqId\":\"913fecb9…\""; a word ends at a space or at JSON's punctuation, and at
+  // kValueContext characters), pieces that touch joined, separated by spaces.
+  static void AppendValuesInContext(std::string_view t, const Fillers& fillers,
+                                    const std::vector<bool>& varies, std::string* text) {
+    auto boundary = [](char c) {
+      return c == ' ' || c == '\t' || c == ',' || c == '{' || c == '}' || c == '[' || c == ']';
+    };
+    size_t piece_begin = 0, piece_end = 0;
+    bool open = false;
+    auto flush = [&] {
+      if (!open) return;
+      if (!text->empty() && text->back() != ' ') text->push_back(' ');
+      text->append(t.substr(piece_begin, piece_end - piece_begin));
+    };
+    for (size_t f = 0; f < varies.size() && f < fillers.size(); ++f) {
+      if (!varies[f]) continue;
+      size_t begin = static_cast<size_t>(fillers[f].data() - t.data());
+      size_t end = begin + fillers[f].size();
+      const size_t end_cap = std::min(t.size(), end + kValueContext);
+      while (end < end_cap && !boundary(t[end])) ++end;
+      const size_t begin_cap = begin > 2 * kValueContext ? begin - 2 * kValueContext : 0;
+      while (begin > begin_cap && !boundary(t[begin - 1])) --begin;
+      size_t before = begin;  // the word before it
+      while (before > begin_cap && t[before - 1] == ' ') --before;
+      if (before > begin_cap && before < begin) {
+        while (before > begin_cap && !boundary(t[before - 1])) --before;
+        begin = before;
+      }
+      if (open && begin <= piece_end + 1) {
+        piece_end = std::max(piece_end, end);
+        continue;
+      }
+      flush();
+      piece_begin = begin;
+      piece_end = end;
+      open = true;
+    }
+    flush();
+  }
+
+  // The failures of a one-line group shown by its first, `line`, that differ from it in their
+  // numbers or quoted names (the order, the job, the attempt each is about): a list of each
+  // one's timestamp and the values it has where the group's lines differ, "… 5 more like the
+  // line above, numbers differing, at: 2026-12-05 10:02:20,121 10980 55; …" — so that no
+  // failure's identifiers are lost to a count. False (nothing written) when they differ from
+  // it in nothing but their timestamps, or in words the mask does not tell apart, or when they
+  // are more than kMaxValueLists (a flood: a connection's numbers, retried thousands of times).
+  static bool WriteValuesDiffering(const std::vector<std::string_view>& lines,
+                                   const std::vector<LineInfo>& info,
+                                   const std::vector<Entry>& entries, size_t line,
+                                   const Group& group, SummaryWriter& out) {
+    if (group.members.size() > kMaxValueLists) return false;
+    const MessageShape first = ShapeOfMessage(AfterTimestamp(lines[line], info[line].ts));
+    std::vector<MessageShape> shapes;
+    shapes.reserve(group.members.size());
+    std::vector<bool> varies(first.fillers.size(), false);
+    for (size_t m : group.members) {
+      const size_t at = entries[m].begin;
+      shapes.push_back(ShapeOfMessage(AfterTimestamp(lines[at], info[at].ts)));
+      const MessageShape& shape = shapes.back();
+      if (shape.key != first.key || shape.fillers.size() != first.fillers.size()) return false;
+      for (size_t f = 0; f < varies.size(); ++f) {
+        if (shape.fillers[f] != first.fillers[f]) varies[f] = true;
+      }
+    }
+    if (std::find(varies.begin(), varies.end(), true) == varies.end()) return false;
+    const bool timed = !info[line].ts.empty();
+    const size_t count = group.members.size();
+    const std::string like = StrCat(core::FormatCount(count), " more like the line above, ",
+                                    timed ? "numbers differing," : "numbers differing",
+                                    core::kListAt);
+    WriteLocationList(like, StrCat("lines like it", core::kListAlsoAt), count, count, out,
+                      [&](size_t i, std::string* text) {
+                        const size_t at = entries[group.members[i]].begin;
+                        if (timed) StrAppend(text, info[at].ts, " ");
+                        AppendValuesInContext(AfterTimestamp(lines[at], info[at].ts),
+                                              shapes[i].fillers, varies, text);
+                      });
+    return true;
+  }
+
   // An entry whose lines are those of one shown above but for their paths and numbers: its
   // first line and its last (the exception with its message). The lines between them are
   // counted in a marker when `mark`; how many they are.

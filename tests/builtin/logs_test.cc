@@ -152,12 +152,18 @@ TEST_CASE("logs: many warnings fold by kind, errors fold with the last occurrenc
         "log: 606 lines, 300 requests by status: 300 × 200, 6 errors, 300 warnings, 300 info "
         "(2026-11-29T20:10:00.000Z – "
         "2026-11-29T20:14:59.500Z)");
-  // One kind of warning: shown once with its repeats counted.
+  // One kind of warning: shown once with the others counted.
   size_t w = IndexOf(s, "2026-11-29T20:10:00.000Z WARN  [cache] eviction of key user:1000 took 0ms");
-  CHECK(s[w + 1] == "… 299 repeats of the line above (last at 2026-11-29T20:14:59.000Z)");
-  // Six errors equal but for numbers and the IP: one line and its repeats.
+  CHECK(s[w + 1] == "… 299 more like the line above, numbers differing (last at "
+                    "2026-11-29T20:14:59.000Z)");
+  // Six errors equal but for numbers and the IP: one line, then the others by their time and
+  // the values that differ, each with the word before it — which host, which attempt.
   size_t e = IndexOf(s, "2026-11-29T20:10:07.900Z ERROR [db] connection to 10.0.0.7:5432 refused (attempt 7)");
-  CHECK(s[e + 1] == "… 5 repeats of the line above (last at 2026-11-29T20:14:17.900Z)");
+  CHECK(s[e + 1] == "… 5 more like the line above, numbers differing, at: 2026-11-29T20:10:57.900Z "
+                    "to 10.0.0.3:5432 (attempt 57); 2026-11-29T20:11:47.900Z to 10.0.0.8:5432 "
+                    "(attempt 107); 2026-11-29T20:12:37.900Z to 10.0.0.4:5432 (attempt 157); "
+                    "2026-11-29T20:13:27.900Z to 10.0.0.0:5432 (attempt 207); "
+                    "2026-11-29T20:14:17.900Z to 10.0.0.5:5432 (attempt 257)");
   CHECK(s.size() < 40);
 }
 
@@ -576,6 +582,39 @@ TEST_CASE("logs: a traceback through other code is no repeat, whatever its first
   }
   CHECK(std::none_of(s.begin(), s.end(), [](const std::string& line) {
     return line.find("repeat") != std::string::npos || line.find("as in the entry like it") != std::string::npos;
+  }));
+}
+
+TEST_CASE("logs: one-line failures alike but for their numbers are listed by them, not counted as repeats") {
+  // A payment worker: 7 of 600 charges declined, one ERROR line each, alike but for the order
+  // number and the decline code.
+  const std::string out = testing::ReadFixture("logs", "charges-worker");
+  auto s = Shape("python3 worker.py", out, 1);
+  INFO(absl::StrJoin(s, "\n"));
+  const std::vector<std::string_view> raw = core::SplitLines(out);
+  const auto first = std::find_if(raw.begin(), raw.end(), [](std::string_view line) {
+    return line.find(" ERROR ") != std::string_view::npos;
+  });
+  REQUIRE(first != raw.end());
+  const size_t e = IndexOf(s, *first);
+  REQUIRE(e + 1 < s.size());
+  const std::string& list = s[e + 1];
+  CHECK(list.starts_with("… 6 more like the line above, numbers differing, at: "));
+  // Each of the others by its timestamp, its order and its code, as the line has them.
+  size_t listed = 0;
+  for (auto it = first + 1; it != raw.end(); ++it) {
+    if (it->find(" ERROR ") == std::string_view::npos) continue;
+    ++listed;
+    const std::string_view line = *it;
+    const std::string_view ts = line.substr(0, line.find(" ERROR "));
+    const size_t order = line.find("order ");
+    const std::string_view number = line.substr(order, line.find(':', order) + 1 - order);
+    const std::string_view code = line.substr(line.rfind('('));
+    CHECK_MESSAGE(list.find(StrCat(ts, " ", number, " ", code)) != std::string::npos, line);
+  }
+  CHECK(listed == 6);
+  CHECK(std::none_of(s.begin(), s.end(), [](const std::string& line) {
+    return line.find("repeat") != std::string::npos;
   }));
 }
 
