@@ -3217,7 +3217,7 @@ class BuildShaper final : public core::Shaper {
       // look like trouble, long lines cut.
       core::ShapeOutput unread = ShapeUnread(output, context, label);
       if (unread.render_mode != RenderMode::kRaw) return unread;
-      out.Header(StrCat(label, ": ", exit_known ? StrCat("exit ", exit_code) : "exit status unknown",
+      out.Header(StrCat(label, ": ", exit_known ? core::ExitText(exit_code) : "exit status unknown",
                         ", ", core::FormatCount(lines.size()),
                         lines.size() == 1 ? " line" : " lines"));
       WriteHeadTail(lines, 20, 20, LooksLikeErrorLine, 100, out);
@@ -3233,7 +3233,7 @@ class BuildShaper final : public core::Shaper {
       failed = !(exit_known && exit_code == 0);
       verdict = failed ? "failed" : "exit 0";
     } else if (!exit_ok) {
-      verdict = StrCat("exit ", exit_code);
+      verdict = core::ExitText(exit_code);
     } else if (!p.success.empty() &&
                !(p.success == "up to date" && (p.objects > 0 || !p.linked.empty()))) {
       // make's "Nothing to be done" in one directory says nothing of the others: a build
@@ -3290,7 +3290,7 @@ class BuildShaper final : public core::Shaper {
     }
     std::string header = StrCat(label, ": ", verdict);
     for (size_t f = 0; f < facts.size(); ++f) StrAppend(&header, f == 0 ? " — " : ", ", facts[f]);
-    if (failed && exit_known && exit_code != 0) StrAppend(&header, " (exit ", exit_code, ")");
+    if (failed && exit_known && exit_code != 0) StrAppend(&header, " (", core::ExitText(exit_code), ")");
     out.Header(header);
 
     // A clean success keeps only what names the result; anything with problems or warnings

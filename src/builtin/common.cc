@@ -559,7 +559,7 @@ std::optional<uint64_t> CountBefore(std::string_view text, std::string_view word
 
 std::string ExitNote(std::optional<int> exit_code) {
   if (!exit_code || *exit_code == 0) return "";
-  return StrCat("exit ", *exit_code);
+  return core::ExitText(*exit_code);
 }
 
 std::string Plural(uint64_t n, std::string_view one, std::string_view many) {

@@ -55,7 +55,7 @@ std::string OutcomeLine(std::string_view command, int exit_code) {
                                                       "ack",  "diff",  "cmp",   "test", "["};
   const bool answer = exit_code == 1 && std::find(std::begin(kAnswerOnOne), std::end(kAnswerOnOne),
                                                   ToolName(command)) != std::end(kAnswerOnOne);
-  return answer ? StrCat(tool, ": exit 1") : StrCat(tool, ": FAILED (exit ", exit_code, ")");
+  return answer ? StrCat(tool, ": exit 1") : StrCat(tool, ": FAILED (", ExitText(exit_code), ")");
 }
 
 // Whether `command` names a file in the folder where `raw_path`, this output's stored copy,

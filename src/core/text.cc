@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 
 namespace plugline::core {
@@ -91,6 +92,20 @@ std::vector<std::string_view> SplitLines(std::string_view text) {
     start = nl + 1;
   }
   return lines;
+}
+
+std::string ExitText(int code) {
+  struct Signal {
+    int number;
+    const char* name;
+  };
+  static constexpr Signal kEnding[] = {{2, "SIGINT"},  {4, "SIGILL"},   {6, "SIGABRT"},
+                                       {7, "SIGBUS"},  {8, "SIGFPE"},   {9, "SIGKILL"},
+                                       {11, "SIGSEGV"}, {13, "SIGPIPE"}, {15, "SIGTERM"}};
+  for (const Signal& s : kEnding) {
+    if (code == 128 + s.number) return absl::StrCat("exit ", code, ": ", s.name);
+  }
+  return absl::StrCat("exit ", code);
 }
 
 std::string FormatCount(uint64_t n) {

@@ -105,6 +105,12 @@ std::string FormatCount(uint64_t n);
 // A byte count for people: "812 B", "14.2 KiB", "3.1 MiB".
 std::string FormatBytes(uint64_t n);
 
+// A command's exit status as a summary names it: "exit 2"; a shell's 128 + N for a command a
+// signal ended, when N is one that ends a program that crashed or was stopped, with the
+// signal's name: "exit 139: SIGSEGV", "exit 137: SIGKILL" (an out-of-memory kill). Other codes
+// above 128 are a program's own (git's 128 and 129).
+std::string ExitText(int code);
+
 }  // namespace plugline::core
 
 #endif  // PLUGLINE_CORE_TEXT_H_

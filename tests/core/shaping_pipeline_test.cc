@@ -199,6 +199,9 @@ TEST_CASE("a failing run shown raw is preceded by its outcome, named by the tool
   // grep's exit 1 is an answer (nothing matched), not a failure.
   auto grep = f.pipeline.Run(ShapeRequest{"grep -rn needle src", output, 1, ""}, f.raw);
   CHECK(grep->summary == "grep: exit 1\n" + output);
+  // A command a signal ended: the signal, by its name.
+  auto crash = f.pipeline.Run(ShapeRequest{"./server", output, 139, ""}, f.raw);
+  CHECK(crash->summary == "server: FAILED (exit 139: SIGSEGV)\n" + output);
 }
 
 TEST_CASE("when the raw output could not be stored nothing is elided") {

@@ -238,5 +238,16 @@ TEST_CASE("text: a server's line of a request that failed with a 5xx is an error
   CHECK(FindErrorLine(text) == text.find("127.0.0.1 - - [x] \"GET /report"));
 }
 
+TEST_CASE("text: an exit status above 128 names the signal that ended the command, when it is one") {
+  CHECK(ExitText(1) == "exit 1");
+  CHECK(ExitText(139) == "exit 139: SIGSEGV");
+  CHECK(ExitText(137) == "exit 137: SIGKILL");
+  CHECK(ExitText(134) == "exit 134: SIGABRT");
+  CHECK(ExitText(143) == "exit 143: SIGTERM");
+  // git's own codes, not signals.
+  CHECK(ExitText(128) == "exit 128");
+  CHECK(ExitText(129) == "exit 129");
+}
+
 }  // namespace
 }  // namespace plugline::core
