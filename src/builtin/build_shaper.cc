@@ -1487,6 +1487,11 @@ class Parser {
         (IsDigit(line[0]) && (Contains(line, " actionable task: ") ||
                               Contains(line, " actionable tasks: "))) ||
         Starts(line, "Starting a Gradle Daemon") || Starts(line, "Daemon will be stopped") ||
+        // The JVM's banner, `java -version` run by a wrapper script: which Java, not the build.
+        Starts(line, "openjdk version \"") || Starts(line, "java version \"") ||
+        Starts(line, "OpenJDK Runtime Environment ") ||
+        Starts(line, "Java(TM) SE Runtime Environment ") ||
+        (Starts(line, "OpenJDK 64-Bit Server VM ") || Starts(line, "Java HotSpot(TM) 64-Bit ")) ||
         Starts(line, "Deprecated Gradle features were used") ||
         Starts(line, "You can use '--warning-mode all'") ||
         Starts(line, "For more on this, please refer to ") ||
@@ -2550,9 +2555,9 @@ class Writer {
         error ? kErrorBody : (d.style == Style::kRust ? kWarningBody + 2 : kWarningBody);
     const size_t notes_cap = error ? kErrorNotes : kWarningNotes;
     // clang's source echo has no gutter: the code, then a caret line under it, then maybe a
-    // fix-it. A warning's goes, as gcc's does, unless it suggests a fix ("%ld" under "%d").
+    // fix-it. It goes, as gcc's does, unless it suggests a fix ("%ld" under "%d").
     auto gutterless_echo = [&](size_t from, size_t to) {
-      if (error || d.style != Style::kCompiler) return false;
+      if (d.style != Style::kCompiler) return false;
       bool carets = false;
       for (size_t k = from; k < to; ++k) {
         if (IsCaretsOnly(lines_[k])) {
@@ -2592,12 +2597,13 @@ class Writer {
         // "= note: `#[warn(clippy::needless_range_loop)]` on by default", under the first
         // warning of each lint: the lint's name, the only place it is printed but the link.
         Emit(i);
-      } else if (!error && d.style == Style::kCompiler &&
+      } else if (d.style == Style::kCompiler &&
                  ((IsCaretsOnly(line) && !FixItUnder(i, d.end)) ||
                   (i + 1 < d.end && IsCaretsOnly(lines_[i + 1]) && !FixItUnder(i + 1, d.end)))) {
-        // A warning's echo of the source without a gutter (javac's, clang's) and the caret
-        // under it, among the lines that explain it ("  missing type arguments for generic
-        // class Map<K,V>"): the file has it. With a fix-it under the caret ("%ld"), all stay.
+        // An echo of the source without a gutter (javac's, clang's) and the caret under it,
+        // among the lines that explain the diagnostic ("  symbol:   variable intValue",
+        // "  missing type arguments for generic class Map<K,V>"): the file has it. With a
+        // fix-it under the caret (";", "%ld"), all stay.
         Drop(i, Cat::kDetail);
       } else if (IsBlankLine(line) || drop_body || IsNumberedEcho(line) ||
                  (!error && (IsSourceEcho(line) || IsRustGutter(line) || IsDocsLinkNote(line)))) {

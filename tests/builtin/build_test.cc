@@ -265,12 +265,12 @@ TEST_CASE("build: clang's gutterless source echo under a warning goes, unless it
   CHECK_FALSE(Has(s, "    switch (kind) {"));
   CHECK(Has(s, "                 %ld"));  // the fix-it, with its code
   CHECK(Has(s, "    printf(\"read %d bytes\\n\", size);"));
-  CHECK(Has(s, "    printf(\"%d tokens\\n\", cuont);"));  // an error keeps its code
+  CHECK(Has(s, "    printf(\"%d tokens\\n\", cuont);"));  // a fix-it keeps the code over it
   CHECK(Has(s, "                          count"));
   CheckAccounting(out, s);
 }
 
-TEST_CASE("build: javac's source echo under a warning goes, among the lines explaining it") {
+TEST_CASE("build: javac's source echo goes, among the lines explaining a diagnostic") {
   // Gradle's compileJava: javac prints the code and a caret under every diagnostic, then a
   // warning's explanation ("  missing type arguments for generic class Map<K,V>").
   const std::string out = testing::ReadFixture("build", "gradle-build-failing");
@@ -279,9 +279,13 @@ TEST_CASE("build: javac's source echo under a warning goes, among the lines expl
   CHECK(Has(s, "  missing type arguments for generic class Map<K,V>"));
   CHECK_FALSE(Has(s, "    private final Map rates = new HashMap();"));
   CHECK_FALSE(Has(s, "        rates.put(\"DE\", new BigDecimal(\"0.19\"));"));
-  // An error keeps its code and caret.
-  CHECK(Contains(s, "        BigDecimal rate = rates.get(country);\n"
-                    "                                   ^\n"));
+  // An error's code and caret go too; the labelled lines under them stay.
+  CHECK_FALSE(Has(s, "        BigDecimal rate = rates.get(country);"));
+  CHECK(Contains(s, "InvoicePrinter.java:8: error: cannot find symbol\n"
+                    "  symbol:   method getCustomer()\n"
+                    "  location: variable inv of type Invoice\n"));
+  // The JVM's banner (`java -version` under the wrapper) is counted.
+  CHECK_FALSE(Has(s, "openjdk version \"17.0.15\" 2025-04-15"));
   CheckAccounting(out, s);
 }
 
@@ -304,7 +308,8 @@ TEST_CASE("build: clang's unindented source lines, notes and totals") {
       "clang: error: linker command failed with exit code 1 (use -v to see invocation)\n";
   std::string s = Shape("clang -Wall a.c l.c", out, 1);
   CHECK(Header(s) == "clang: failed — 2 errors, 1 warning in 1 file, 2 undefined references (exit 1)");
-  CHECK(Has(s, "int f(int x) { int unused; return SQ(x) + y; }"));  // clang's source line
+  // clang's source lines and carets: counted (the file has them; no fix-it under them).
+  CHECK_FALSE(Has(s, "int f(int x) { int unused; return SQ(x) + y; }"));
   CHECK(Has(s, "a.c:2:11: note: passing argument to parameter 'x' here"));
   CHECK(Has(s, "1 warning and 1 error generated."));
   CHECK(Has(s, "l.c:(.text+0x10): undefined reference to `h'"));
