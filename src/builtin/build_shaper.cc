@@ -714,9 +714,16 @@ class Parser {
           Extend(i, in_note_ ? Kind::kNoteBody : Kind::kDiagBody);
           return true;
         }
-        // clang prints a source line that starts in column 1 as it is, then the caret line.
-        if (!blank && !Indented(line) && i + 1 < lines_.size() && IsCaretsOnly(lines_[i + 1]) &&
-            ParseLocated(line).type == Located::kNo) {
+        // clang prints a source line that starts in column 1 as it is, then the caret line —
+        // in column 1 too when the code it marks starts there ("~~~ ^") — and a fix-it under
+        // it ("auto                        -> int", clang-tidy's); not its totals ("1 warning
+        // generated.") or the next diagnostic.
+        if (!blank && !Indented(line) && ParseLocated(line).type == Located::kNo &&
+            ((i + 1 < lines_.size() && IsCaretsOnly(lines_[i + 1])) ||
+             (IsCaretsOnly(line) && i > 0 && p_.diags[static_cast<size_t>(open_)].end == i) ||
+             (i > 0 && IsCaretsOnly(lines_[i - 1]) &&
+              p_.diags[static_cast<size_t>(open_)].end == i &&
+              !(Ends(line, " generated.") && IsDigit(line[0])) && !LooksLikeErrorLine(line)))) {
           Extend(i, in_note_ ? Kind::kNoteBody : Kind::kDiagBody);
           return true;
         }

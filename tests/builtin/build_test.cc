@@ -11,6 +11,7 @@
 
 #include "absl/strings/str_split.h"
 #include "builtin/builtin_shapers.h"
+#include "builtin/common.h"
 #include "core/strings.h"
 #include "core/summary_budget.h"
 #include "core/text.h"
@@ -287,6 +288,28 @@ TEST_CASE("build: javac's source echo goes, among the lines explaining a diagnos
   // The JVM's banner (`java -version` under the wrapper) is counted.
   CHECK_FALSE(Has(s, "openjdk version \"17.0.15\" 2025-04-15"));
   CheckAccounting(out, s);
+}
+
+TEST_CASE("build: clang-tidy's carets in column 1 and the fix-its under them stay with their warning") {
+  // A function that starts in column 1: its code, "~~~ ^" and the fix-it "auto  -> int" are
+  // all unindented; they belong to the warning above them, before the list of the others.
+  const std::string out = testing::ReadFixture("build", "clang-tidy-fixits");
+  const std::string s =
+      Shape("clang-tidy src/stats.cc --checks='-*,modernize-*' -- -std=c++17", out, 0);
+  INFO(s);
+  CHECK(Contains(s, "src/stats.cc:5:5: warning: use a trailing return type for this function "
+                    "[modernize-use-trailing-return-type]\n"
+                    "int sum(std::vector<int> v) { int s = 0; for (int i = 0; i < v.size(); i++) "
+                    "s += v[i]; return s; }\n"
+                    "~~~ ^\n"
+                    "auto                        -> int\n"
+                    "… 2 more warnings like it at: "));
+  CHECK(Contains(s, "                                           nullptr\n"));
+  // No caret or fix-it line stands after a list, apart from its warning.
+  const std::vector<std::string_view> lines = core::SplitLines(s);
+  for (size_t i = 1; i < lines.size(); ++i) {
+    CHECK_MESSAGE(!(lines[i - 1].starts_with("… ") && IsCaretsOnly(lines[i])), lines[i]);
+  }
 }
 
 TEST_CASE("build: clang's unindented source lines, notes and totals") {
