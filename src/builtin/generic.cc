@@ -5,6 +5,7 @@
 // printed a few lines above it); runs of identical lines are folded; everything else is
 // counted. A long listing (`ls -l`) keeps every entry, the columns most entries share said once.
 #include <algorithm>
+#include <limits>
 #include <cctype>
 #include <optional>
 
@@ -40,7 +41,8 @@ constexpr size_t kTreeEntries = 60;
 // kFolderEntries of each.
 constexpr size_t kListedEntries = 120;
 constexpr size_t kFolderEntries = 3;
-// A recursive listing of more folders is summarized as any output is (its head and tail).
+// A recursive listing of more folders shows those of its top levels that fit in this many,
+// the deeper ones counted under them (of more at its top level: its head and tail).
 constexpr size_t kListedFolders = 60;
 // An indented JSON document shows this many of an array's items (fewer when they are objects
 // or arrays themselves), and this many of an object's members.
@@ -359,12 +361,15 @@ class GenericShaper final : public core::Shaper {
   }
 
   // A recursive listing (`ls -R`, ListsRecursively: a folder's heading, "./src/lib:", then its
-  // entries and a blank line; 3 to kListedFolders folders, nine in ten of the lines that are
-  // not blank a heading or an entry): every folder's heading with its first entries,
-  // kListedEntries in all spread over the folders (kFolderEntries of each at least), the others
-  // counted under them ("… 44 more entries"); an entry that reads like trouble ("ls: cannot
-  // open directory './x': Permission denied") is shown past the cap. Nullopt when it is no
-  // such listing.
+  // entries and a blank line; 3 folders at least, nine in ten of the lines that are not blank
+  // a heading or an entry): every folder's heading with its first entries, kListedEntries in
+  // all spread over the folders (kFolderEntries of each at least), the others counted under
+  // them ("… 44 more entries"); an entry that reads like trouble ("ls: cannot open directory
+  // './x': Permission denied") is shown past the cap. Of more than kListedFolders folders, the
+  // top levels that fit in kListedFolders (the first at least): the folders deeper down, which
+  // ls lists right after their ancestor, counted in its place ("… 48 folders under it, 913
+  // entries"). Nullopt when it is no such listing, or more than kListedFolders folders are at
+  // its top level.
   static std::optional<std::string> ShapeRecursiveListing(
       const std::vector<std::string_view>& lines, std::string_view tool, std::string_view note,
       uint64_t total_lines, SummaryWriter& out) {
@@ -373,30 +378,85 @@ class GenericShaper final : public core::Shaper {
       return line.size() > 1 && line.back() == ':' && (i == 0 || Trim(lines[i - 1]).empty()) &&
              line.find(": ") == std::string_view::npos && !LooksLikeErrorLine(line);
     };
+    // A folder's depth: the slashes in its path ("./src/lib", "/usr/lib/x/" as "/usr/lib/x").
+    auto depth_at = [&lines](size_t i) {
+      std::string_view path = lines[i].substr(0, lines[i].size() - 1);
+      while (path.size() > 1 && path.back() == '/') path.remove_suffix(1);
+      return static_cast<size_t>(std::count(path.begin(), path.end(), '/'));
+    };
     size_t folders = 0, entries = 0, other = 0;
+    std::vector<size_t> at_depth;  // folders by depth, from the shallowest's
+    size_t base = std::numeric_limits<size_t>::max();
     for (size_t i = 0; i < lines.size(); ++i) {
       if (Trim(lines[i]).empty()) continue;
       if (heading_at(i)) {
         ++folders;
+        base = std::min(base, depth_at(i));
         for (; i + 1 < lines.size() && !Trim(lines[i + 1]).empty(); ++i) ++entries;
       } else {
         ++other;
       }
     }
-    if (folders < 3 || folders > kListedFolders || other * 10 > folders + entries) {
-      return std::nullopt;
+    if (folders < 3 || other * 10 > folders + entries) return std::nullopt;
+    for (size_t i = 0; i < lines.size(); ++i) {
+      if (Trim(lines[i]).empty() || !heading_at(i)) continue;
+      const size_t d = depth_at(i) - base;
+      if (at_depth.size() <= d) at_depth.resize(d + 1, 0);
+      ++at_depth[d];
     }
-    const size_t per_folder = std::max(kFolderEntries, kListedEntries / folders);
+    // Too many folders at the top (`ls -R */`): summarized as any output is, head and tail.
+    if (at_depth[0] > kListedFolders) return std::nullopt;
+    // The levels shown: from the top, while their folders fit (the first level at least).
+    size_t levels = 1, shown_folders = at_depth[0];
+    while (levels < at_depth.size() && shown_folders + at_depth[levels] <= kListedFolders) {
+      shown_folders += at_depth[levels++];
+    }
+    const bool all = levels == at_depth.size();
+    const size_t per_folder = std::max(kFolderEntries, kListedEntries / shown_folders);
     out.Header(StrCat(tool.empty() ? "output" : tool, ": ", note.empty() ? "" : StrCat(note, ", "),
                       core::FormatCount(total_lines), " lines, a recursive listing of ",
                       core::FormatCount(folders), " folders and ", core::FormatCount(entries),
-                      " entries; each folder's first ", per_folder, " shown"));
+                      " entries; ",
+                      all                  ? StrCat("each folder's first ", per_folder, " shown")
+                      : shown_folders == 1 ? StrCat("the first folder's first ", per_folder,
+                                                    " shown, the folders under it counted")
+                                           : StrCat("the ", core::FormatCount(shown_folders),
+                                                    " folders of its top ", levels,
+                                                    " levels with each one's first ", per_folder,
+                                                    " shown, those under them counted")));
     uint64_t blank = 0;
+    uint64_t under_folders = 0, under_entries = 0, under_lines = 0;  // deeper: not shown
+    auto flush_under = [&] {
+      if (under_folders == 0) return;
+      out.Marker(StrCat(core::FormatCount(under_folders),
+                        under_folders == 1 ? " folder" : " folders", " under it, ",
+                        core::FormatCount(under_entries),
+                        under_entries == 1 ? " entry" : " entries"),
+                 under_lines);
+      under_folders = under_entries = under_lines = 0;
+    };
     for (size_t i = 0; i < lines.size(); ++i) {
       if (Trim(lines[i]).empty()) {
         ++blank;
         continue;
       }
+      if (heading_at(i) && depth_at(i) - base >= levels) {
+        // A folder below the levels shown: counted under the shown one it is in.
+        ++under_folders;
+        ++under_lines;
+        for (; i + 1 < lines.size() && !Trim(lines[i + 1]).empty(); ++i) {
+          const std::string_view entry = lines[i + 1];
+          if (entry.find(": ") != std::string_view::npos && LooksLikeErrorLine(entry)) {
+            flush_under();
+            out.Line(entry);
+          } else {
+            ++under_entries;
+            ++under_lines;
+          }
+        }
+        continue;
+      }
+      flush_under();
       out.Line(lines[i]);
       if (!heading_at(i)) continue;
       size_t shown = 0, count = 0;
@@ -418,6 +478,7 @@ class GenericShaper final : public core::Shaper {
       }
       out.ElidedLines(hidden, hidden == 1 ? "more entry" : "more entries");
     }
+    flush_under();
     out.Omitted(blank, "blank line", "blank lines");
     return out.Take();
   }

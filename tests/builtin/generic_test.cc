@@ -410,10 +410,30 @@ TEST_CASE("generic: ls -R shows every folder with its first entries, the others 
   auto other = MakeGenericShaper()->Shape(output, objdump);
   REQUIRE(other.ok());
   CHECK(!Contains(other->summary, "recursive listing"));
-  // More than 60 folders: the head and the tail, as any output.
+  // More than 60 folders at the top level: the head and the tail, as any output.
   std::string many;
   for (int f = 0; f < 70; ++f) StrAppend(&many, f == 0 ? "" : "\n", "./d", f, ":\na\nb\nc\nd\n");
   CHECK(shape(many).starts_with("ls: exit 0, 419 lines\n"));
+  // More than 60 in all: the top levels that fit, each deeper folder counted under the one it
+  // is in. "." with 4 folders, each with 20 folders of 2 entries, each with one of 1 entry.
+  std::string deep = ".:\nm0\nm1\nm2\nm3\n";
+  for (int m = 0; m < 4; ++m) {
+    StrAppend(&deep, "\n./m", m, ":\n");
+    for (int f = 0; f < 20; ++f) StrAppend(&deep, "f", f, "\n");
+    for (int f = 0; f < 20; ++f) {
+      StrAppend(&deep, "\n./m", m, "/f", f, ":\nx.c\ny\n", "\n./m", m, "/f", f, "/y:\nz.h\n");
+    }
+  }
+  const std::string d = shape(deep);
+  INFO(d);
+  CHECK(d.starts_with("ls: exit 0, "));
+  CHECK(Contains(d, "a recursive listing of 165 folders and 324 entries; the 5 folders of its top "
+                    "2 levels with each one's first 24 shown, those under them counted\n"));
+  for (int m = 0; m < 4; ++m) {
+    CHECK(Contains(d, StrCat("\n./m", m, ":\nf0\nf1\n")));
+    CHECK(Contains(d, StrCat("\nf19\n… 40 folders under it, 60 entries\n")));
+  }
+  CHECK_FALSE(Contains(d, "./m0/f0:"));
 }
 
 TEST_CASE("generic: an indented JSON document keeps its lines, long arrays and objects cut") {
