@@ -160,14 +160,37 @@ bool IsTraceLine(std::string_view line) {
 // An entry a tool marks as a problem in its tree: npm's "UNMET DEPENDENCY x@^1" (an optional
 // one missing is not), "x@1.0.0 invalid: …", "x@1.0.0 extraneous", "missing"; tree's
 // "[error opening dir]".
+// A mark is a word after the entry's name: "x@1.0.0 invalid: …", not a file named
+// "missing_deps.py" or "missing".
 bool IsTreeProblem(std::string_view line) {
   if (line.find("UNMET OPTIONAL DEPENDENCY") == std::string_view::npos &&
       line.find("UNMET DEPENDENCY") != std::string_view::npos) {
     return true;
   }
-  for (std::string_view mark :
-       {" invalid", " extraneous", " missing", "MISSING", "[error opening"}) {
-    if (line.find(mark) != std::string_view::npos) return true;
+  if (line.find("[error opening") != std::string_view::npos) return true;
+  // Where the entry starts: past the drawing ("│   ├── ", "|   +--- ", "`-- ").
+  size_t name = 0;
+  while (name < line.size()) {
+    const unsigned char c = static_cast<unsigned char>(line[name]);
+    if (c == ' ' || c == '|' || c == '`' || c == '-' || c == '+' || c == '\\') {
+      ++name;
+    } else if (c == 0xE2 && name + 2 < line.size() &&
+               (static_cast<unsigned char>(line[name + 1]) == 0x94 ||
+                static_cast<unsigned char>(line[name + 1]) == 0x95)) {
+      name += 3;  // a box-drawing character
+    } else {
+      break;
+    }
+  }
+  for (std::string_view mark : {" invalid", " extraneous", " missing", " MISSING"}) {
+    for (size_t at = line.find(mark, name); at != std::string_view::npos;
+         at = line.find(mark, at + 1)) {
+      const size_t end = at + mark.size();
+      if (at > name && (end == line.size() || line[end] == ' ' || line[end] == ':' ||
+                        line[end] == ',' || line[end] == ')')) {
+        return true;
+      }
+    }
   }
   return false;
 }

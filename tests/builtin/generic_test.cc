@@ -585,5 +585,35 @@ TEST_CASE("generic: tree's listing of a folder shows the first level that fits, 
   CHECK(raw->render_mode == RenderMode::kRaw);
 }
 
+TEST_CASE("generic: a tree entry named like a problem is no problem; a mark after a name is") {
+  // Three folders of 30 files each: only the first level fits. Files named "missing",
+  // "missing_deps.py", "invalid-input.txt" are entries like any; "x@1.0.0 invalid: …" and
+  // "y@2.0.0 extraneous" are marked by the tool.
+  std::string out = "project\n";
+  for (int d = 0; d < 3; ++d) {
+    StrAppend(&out, d == 2 ? "└── " : "├── ", "dir", d, "\n");
+    const std::string_view bar = d == 2 ? "    " : "│   ";
+    for (int f = 0; f < 30; ++f) {
+      std::string name = StrCat("file", f, ".txt");
+      if (d == 0 && f == 3) name = "missing";
+      if (d == 0 && f == 4) name = "missing_deps.py";
+      if (d == 1 && f == 5) name = "invalid-input.txt";
+      if (d == 1 && f == 6) name = "x@1.0.0 invalid: \"^2.0.0\" from the root project";
+      if (d == 2 && f == 7) name = "y@2.0.0 extraneous";
+      StrAppend(&out, bar, f == 29 ? "└── " : "├── ", name, "\n");
+    }
+  }
+  core::ShapeContext ctx{"tree project", 0, out.size(), core::CountLines(out), "/s/a.log"};
+  auto shaped = MakeGenericShaper()->Shape(out, ctx);
+  REQUIRE(shaped.ok());
+  const std::string& s = shaped->summary;
+  INFO(s);
+  CHECK(Contains(s, "x@1.0.0 invalid: \"^2.0.0\" from the root project\n"));
+  CHECK(Contains(s, "y@2.0.0 extraneous\n"));
+  CHECK_FALSE(Contains(s, "── missing\n"));
+  CHECK_FALSE(Contains(s, "missing_deps.py"));
+  CHECK_FALSE(Contains(s, "invalid-input.txt"));
+}
+
 }  // namespace
 }  // namespace plugline::builtin
