@@ -49,6 +49,11 @@ constexpr size_t kListedFolders = 60;
 constexpr size_t kJsonItems = 5;
 constexpr size_t kJsonContainerItems = 3;
 constexpr size_t kJsonMembers = 30;
+// A JSON document printed compact (a line or a few) of more bytes than this is cut the same
+// way, and its strings to this many bytes.
+constexpr size_t kCompactJsonBytes = 2048;
+constexpr size_t kCompactJsonLines = 3;
+constexpr size_t kJsonStringBytes = 240;
 
 // A line of a long listing (`ls -l`, `ls -la`, `ls -lR`): its mode, owner and group (the
 // columns entries share) and its size, date and name (its own); its link count between.
@@ -265,6 +270,14 @@ class GenericShaper final : public core::Shaper {
     // A tree's lines are short, and what it shows of them bounded, however large it is.
     if (std::optional<core::ShapeOutput> tree = ShapeTree(lines, context, tool)) {
       return std::move(*tree);
+    }
+    if (!context.raw_path.empty() && lines.size() <= kCompactJsonLines &&
+        output.size() > kCompactJsonBytes) {
+      SummaryWriter json_out(&lines);
+      if (std::optional<std::string> json =
+              ShapeCompactJson(output, lines, tool, ExitNote(context.exit_code), json_out)) {
+        return core::ShapeOutput{std::move(*json), RenderMode::kSummary};
+      }
     }
     const size_t edge = std::clamp(lines.size() / 8, kMinEdgeLines, kHeadLines);
     if ((lines.size() < 2 * edge + kMinHiddenLines && !huge_lines) || context.raw_path.empty()) {
@@ -554,6 +567,146 @@ class GenericShaper final : public core::Shaper {
     WriteJsonContainer(lines, closes, root, out);
     for (size_t i = closes[root] + 1; i < lines.size(); ++i) out.Line(lines[i]);
     return out.Take();
+  }
+
+  // A JSON document printed compact (`curl -s …/api/orders`, `gh api … | jq -c .`: one that
+  // parses, on kCompactJsonLines lines at most, of more than kCompactJsonBytes bytes): the
+  // document as printed, but an array's first kJsonItems items (kJsonContainerItems when they
+  // are objects or arrays), an object's first kJsonMembers members, each nested value the same
+  // way, and each string's first kJsonStringBytes bytes; what is left out is counted in place
+  // ("[{…}, {…}, {…}, … 397 more items]", "\"iVBORw0KG… 41,203 more bytes\""). Nullopt when
+  // it is no such document.
+  static std::optional<std::string> ShapeCompactJson(std::string_view output,
+                                                     const std::vector<std::string_view>& lines,
+                                                     std::string_view tool, std::string_view note,
+                                                     SummaryWriter& out) {
+    const size_t first = output.find_first_not_of(" \t\r\n");
+    if (first == std::string_view::npos || (output[first] != '{' && output[first] != '[')) {
+      return std::nullopt;
+    }
+    if (!core::ParseJson(output, "output", core::DuplicateKeys::kLastWins).ok()) {
+      return std::nullopt;
+    }
+    std::string text;
+    CopyJsonValue(output, first, &text);
+    // The lines it came from, each as a line of its own (the document's own line breaks).
+    out.Header(StrCat(tool.empty() ? "output" : tool, ": ", note.empty() ? "" : StrCat(note, ", "),
+                      "a JSON document of ", core::FormatBytes(output.size()),
+                      "; an array's first ", kJsonItems, " items shown (", kJsonContainerItems,
+                      " of objects or arrays), an object's first ", kJsonMembers,
+                      " members, the others counted"));
+    std::vector<std::string_view> from(lines.begin(), lines.end());
+    for (std::string_view line : core::SplitLines(text)) out.Composed(line, from);
+    return out.Take();
+  }
+
+  // The end of the JSON value at `i` of the valid document `t` (the index after it).
+  static size_t SkipJsonValue(std::string_view t, size_t i) {
+    if (t[i] == '"') {
+      for (++i; i < t.size() && t[i] != '"'; ++i) {
+        if (t[i] == '\\') ++i;
+      }
+      return i + 1;
+    }
+    if (t[i] == '{' || t[i] == '[') {
+      size_t depth = 0;
+      for (; i < t.size(); ++i) {
+        const char c = t[i];
+        if (c == '"') {
+          i = SkipJsonValue(t, i) - 1;
+        } else if (c == '{' || c == '[') {
+          ++depth;
+        } else if ((c == '}' || c == ']') && --depth == 0) {
+          return i + 1;
+        }
+      }
+      return i;
+    }
+    while (i < t.size() && t[i] != ',' && t[i] != '}' && t[i] != ']' && t[i] != ' ' &&
+           t[i] != '\n' && t[i] != '\r' && t[i] != '\t') {
+      ++i;
+    }
+    return i;
+  }
+
+  // Appends the JSON value at `i` of the valid document `t` to `out` as printed, its containers
+  // and strings cut (ShapeCompactJson); returns the index after it.
+  static size_t CopyJsonValue(std::string_view t, size_t i, std::string* out) {
+    auto space = [&](size_t k) {  // copies the whitespace at k; the index after it
+      const size_t e = std::min(t.size(), t.find_first_not_of(" \t\r\n", k));
+      out->append(t.substr(k, e - k));
+      return e;
+    };
+    const char c = t[i];
+    if (c == '"') {
+      const size_t end = SkipJsonValue(t, i);
+      const size_t length = end - i - 2;
+      if (length <= kJsonStringBytes + 40) {
+        out->append(t.substr(i, end - i));
+      } else {
+        size_t cut = i + 1 + kJsonStringBytes;
+        while (cut > i + 1 && (static_cast<unsigned char>(t[cut]) & 0xC0) == 0x80) --cut;
+        if (t[cut - 1] == '\\') --cut;  // not half an escape
+        out->append(t.substr(i, cut - i));
+        StrAppend(out, "… ", core::FormatCount(end - 1 - cut), " more bytes\"");
+      }
+      return end;
+    }
+    if (c != '{' && c != '[') {
+      const size_t end = SkipJsonValue(t, i);
+      out->append(t.substr(i, end - i));
+      return end;
+    }
+    const bool array = c == '[';
+    const char close = array ? ']' : '}';
+    out->push_back(c);
+    i = space(i + 1);
+    size_t cap = kJsonMembers;
+    if (array) cap = i < t.size() && (t[i] == '{' || t[i] == '[') ? kJsonContainerItems : kJsonItems;
+    // How many it has: one more than the cap is shown (its marker would be no shorter).
+    size_t count = 0;
+    for (size_t k = i; k < t.size() && t[k] != close;) {
+      ++count;
+      if (!array) {
+        k = SkipJsonValue(t, k);
+        k = t.find(':', k) + 1;
+        k = t.find_first_not_of(" \t\r\n", k);
+      }
+      k = SkipJsonValue(t, k);
+      k = t.find_first_not_of(" \t\r\n", k);
+      if (k < t.size() && t[k] == ',') k = t.find_first_not_of(" \t\r\n", k + 1);
+    }
+    const size_t shown = count <= cap + 1 ? count : cap;
+    for (size_t n = 0; n < count; ++n) {
+      if (n == shown) {
+        // The rest, up to the closing bracket, counted.
+        while (t[i] != close) {
+          if (!array) i = t.find(':', SkipJsonValue(t, i)) + 1;
+          i = SkipJsonValue(t, t.find_first_not_of(" \t\r\n", i));
+          i = t.find_first_not_of(" \t\r\n", i);
+          if (t[i] == ',') i = t.find_first_not_of(" \t\r\n", i + 1);
+        }
+        StrAppend(out, "… ", core::FormatCount(count - shown), " more ",
+                  array ? (count - shown == 1 ? "item" : "items")
+                        : (count - shown == 1 ? "member" : "members"));
+        break;
+      }
+      if (!array) {  // the key, as printed, and what is between it and its value
+        const size_t key_end = SkipJsonValue(t, i);
+        out->append(t.substr(i, key_end - i));
+        const size_t value = t.find_first_not_of(" \t\r\n:", key_end);
+        out->append(t.substr(key_end, value - key_end));
+        i = value;
+      }
+      i = CopyJsonValue(t, i, out);
+      i = space(i);
+      if (t[i] == ',') {
+        out->push_back(',');
+        i = space(i + 1);
+      }
+    }
+    out->push_back(close);
+    return i + 1;
   }
 
   // The container opened at line `at`: that line, its members or items (capped), its closing

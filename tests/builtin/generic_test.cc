@@ -436,6 +436,44 @@ TEST_CASE("generic: ls -R shows every folder with its first entries, the others 
   CHECK_FALSE(Contains(d, "./m0/f0:"));
 }
 
+TEST_CASE("generic: a compact JSON document is cut as printed: first items, first members, strings") {
+  auto shape = [](const std::string& command, const std::string& text) {
+    core::ShapeContext ctx{command, 0, text.size(), core::CountLines(text), "/s/a.log"};
+    auto shaped = MakeGenericShaper()->Shape(text, ctx);
+    REQUIRE(shaped.ok());
+    return shaped->summary;
+  };
+  // tests/fixtures/generic/jq-compact-countries: jq -c on the 249 countries of ISO 3166-1.
+  const std::string countries = testing::ReadFixture("generic", "jq-compact-countries");
+  const std::string s = shape("jq -c . /usr/share/iso-codes/json/iso_3166-1.json", countries);
+  INFO(s);
+  CHECK(s == "jq: a JSON document of 28.7 KiB; an array's first 5 items shown (3 of objects or "
+             "arrays), an object's first 30 members, the others counted\n"
+             "{\"3166-1\":[{\"alpha_2\":\"AW\",\"alpha_3\":\"ABW\",\"flag\":\"🇦🇼\",\"name\":\"Aruba\","
+             "\"numeric\":\"533\"},{\"alpha_2\":\"AF\",\"alpha_3\":\"AFG\",\"flag\":\"🇦🇫\","
+             "\"name\":\"Afghanistan\",\"numeric\":\"004\",\"official_name\":\"Islamic Republic of "
+             "Afghanistan\"},{\"alpha_2\":\"AO\",\"alpha_3\":\"AGO\",\"flag\":\"🇦🇴\",\"name\":"
+             "\"Angola\",\"numeric\":\"024\",\"official_name\":\"Republic of Angola\"},"
+             "… 246 more items]}\n");
+  // Spaces as printed (Python's json.dumps), a long string cut, a member past the cap counted,
+  // an array one over the cap shown whole, and what follows a cut container kept.
+  std::string doc = "{\"blob\": \"";
+  doc += std::string(3000, 'A');
+  doc += "\", \"ids\": [1, 2, 3, 4, 5, 6], \"many\": [";
+  for (int i = 0; i < 50; ++i) StrAppend(&doc, i ? ", " : "", i * 3);
+  doc += "]";
+  for (int i = 0; i < 40; ++i) StrAppend(&doc, ", \"k", i, "\": \"v", i, "\"");
+  doc += "}";
+  const std::string d = shape("curl -s http://127.0.0.1:8080/api", doc);
+  INFO(d);
+  CHECK(Contains(d, StrCat("{\"blob\": \"", std::string(240, 'A'), "… 2,760 more bytes\", ")));
+  CHECK(Contains(d, "\"ids\": [1, 2, 3, 4, 5, 6], \"many\": [0, 3, 6, 9, 12, … 45 more items], "));
+  CHECK(Contains(d, "\"k26\": \"v26\", … 13 more members}"));
+  CHECK_FALSE(Contains(d, "\"k27\""));
+  // Not a document (a second one after it): not cut.
+  CHECK_FALSE(Contains(shape("curl -s x", doc + "\n" + doc), "more items"));
+}
+
 TEST_CASE("generic: an indented JSON document keeps its lines, long arrays and objects cut") {
   auto shape = [](const std::string& command, const std::string& text) {
     core::ShapeContext ctx{command, 0, text.size(), core::CountLines(text), "/s/a.log"};
