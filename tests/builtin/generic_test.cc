@@ -13,6 +13,15 @@ namespace {
 
 using testing::Contains;
 
+// The generic shaper's summary of `text` as if `command` printed it (exit 0), its raw output
+// stored.
+std::string ShapeGeneric(const std::string& command, const std::string& text) {
+  core::ShapeContext ctx{command, 0, text.size(), core::CountLines(text), "/s/a.log"};
+  auto shaped = MakeGenericShaper()->Shape(text, ctx);
+  REQUIRE(shaped.ok());
+  return shaped->summary;
+}
+
 TEST_CASE("generic keeps 30 head and 30 tail lines and counts the rest") {
   auto generic = MakeGenericShaper();
   CHECK(generic->meta().id == "builtin-generic");
@@ -437,12 +446,7 @@ TEST_CASE("generic: ls -R shows every folder with its first entries, the others 
 }
 
 TEST_CASE("generic: a compact JSON document is cut as printed: first items, first members, strings") {
-  auto shape = [](const std::string& command, const std::string& text) {
-    core::ShapeContext ctx{command, 0, text.size(), core::CountLines(text), "/s/a.log"};
-    auto shaped = MakeGenericShaper()->Shape(text, ctx);
-    REQUIRE(shaped.ok());
-    return shaped->summary;
-  };
+  const auto shape = ShapeGeneric;
   // tests/fixtures/generic/jq-compact-countries: jq -c on the 249 countries of ISO 3166-1.
   const std::string countries = testing::ReadFixture("generic", "jq-compact-countries");
   const std::string s = shape("jq -c . /usr/share/iso-codes/json/iso_3166-1.json", countries);
@@ -641,10 +645,7 @@ TEST_CASE("generic: a tree entry named like a problem is no problem; a mark afte
       StrAppend(&out, bar, f == 29 ? "└── " : "├── ", name, "\n");
     }
   }
-  core::ShapeContext ctx{"tree project", 0, out.size(), core::CountLines(out), "/s/a.log"};
-  auto shaped = MakeGenericShaper()->Shape(out, ctx);
-  REQUIRE(shaped.ok());
-  const std::string& s = shaped->summary;
+  const std::string s = ShapeGeneric("tree project", out);
   INFO(s);
   CHECK(Contains(s, "x@1.0.0 invalid: \"^2.0.0\" from the root project\n"));
   CHECK(Contains(s, "y@2.0.0 extraneous\n"));
