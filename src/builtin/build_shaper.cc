@@ -3303,7 +3303,9 @@ class BuildShaper final : public core::Shaper {
     }
     std::string header = StrCat(label, ": ", verdict);
     for (size_t f = 0; f < facts.size(); ++f) StrAppend(&header, f == 0 ? " — " : ", ", facts[f]);
-    if (failed && exit_known && exit_code != 0) StrAppend(&header, " (", core::ExitText(exit_code), ")");
+    if (failed && exit_known && exit_code != 0) {
+      StrAppend(&header, " (", core::ExitText(exit_code), ")");
+    }
     out.Header(header);
 
     // A clean success keeps only what names the result; anything with problems or warnings

@@ -662,7 +662,10 @@ class GenericShaper final : public core::Shaper {
     out->push_back(c);
     i = space(i + 1);
     size_t cap = kJsonMembers;
-    if (array) cap = i < t.size() && (t[i] == '{' || t[i] == '[') ? kJsonContainerItems : kJsonItems;
+    if (array) {
+      const bool containers = i < t.size() && (t[i] == '{' || t[i] == '[');
+      cap = containers ? kJsonContainerItems : kJsonItems;
+    }
     // How many it has: one more than the cap is shown (its marker would be no shorter).
     size_t count = 0;
     for (size_t k = i; k < t.size() && t[k] != close;) {

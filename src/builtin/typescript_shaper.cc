@@ -18,10 +18,11 @@
 // Keeps, in output order: every error's header line (file(line,col), code, message), its
 // message chain and related locations (code frames, underlines and blank lines are dropped:
 // the file has the code, the header says where), "Building project" lines that precede
-// errors, and "Found N errors". Up to 30 diagnostics, each in full; beyond, they are grouped by message
-// (quoted names and numbers aside, diagnostic_groups.h): the first of each group in full, the
-// others as lists of their locations with the names that differ, and a message line an
-// earlier group showed (a repeated hint) counted. No diagnostic's location or code is left out.
+// errors, and "Found N errors". Up to 30 diagnostics, each in full; beyond, they are grouped
+// by message (quoted names and numbers aside, diagnostic_groups.h): the first of each group in
+// full, the others as lists of their locations with the names that differ, and a message line
+// an earlier group showed (a repeated hint) counted. No diagnostic's location or code is left
+// out.
 // In watch mode only the last compilation is summarized. Success collapses to "tsc: no
 // errors". Output without tsc diagnostics and a failing exit: head, tail and the lines that
 // look like errors.

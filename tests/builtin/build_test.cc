@@ -290,7 +290,7 @@ TEST_CASE("build: javac's source echo goes, among the lines explaining a diagnos
   CheckAccounting(out, s);
 }
 
-TEST_CASE("build: clang-tidy's carets in column 1 and the fix-its under them stay with their warning") {
+TEST_CASE("build: clang-tidy's column-1 carets and the fix-its under them stay with their warning") {
   // A function that starts in column 1: its code, "~~~ ^" and the fix-it "auto  -> int" are
   // all unindented; they belong to the warning above them, before the list of the others.
   const std::string out = testing::ReadFixture("build", "clang-tidy-fixits");
@@ -427,7 +427,8 @@ TEST_CASE("build: make keeps the directory of the failure and counts commands") 
       "render.c:17:28: error: ‘const struct post’ has no member named ‘content’\n"
       "make[1]: *** [<builtin>: render.o] Error 1\n"
       "make: *** [Makefile:9: app] Error 2\n"
-      "… 10 other lines omitted: 5 commands, 3 directory changes, 1 source line or note, 1 underline\n";
+      "… 10 other lines omitted: 5 commands, 3 directory changes, 1 source line or note, "
+      "1 underline\n";
   CHECK(s == expected);
   CheckAccounting(kMakeRecursive, s);
 }
@@ -664,7 +665,8 @@ TEST_CASE("build: ninja failure keeps FAILED, the errors and where the build sto
         "/w/src/cal.cpp:26:9: error: ‘struct Cal’ has no member named ‘scale’\n"
         "[3/8] Building CXX object CMakeFiles/s.dir/src/reading.cpp.o\n"
         "ninja: build stopped: subcommand failed.\n"
-        "… 4 other lines omitted: 1 build progress, 1 command, 1 source line or note, 1 underline\n");
+        "… 4 other lines omitted: 1 build progress, 1 command, 1 source line or note, "
+        "1 underline\n");
 }
 
 // ---- cargo ----------------------------------------------------------------------------------
@@ -850,7 +852,8 @@ TEST_CASE("build: the compiler's errors pip shows indented under a failed step a
   std::string s = Shape("pip install --no-index --no-build-isolation .", out, 1);
   CHECK(Header(s) == "pip install: failed — 5 errors, 4 warnings in 1 file (exit 1)");
   // Read without pip's indent (shown with it); its source line is counted.
-  CHECK(Has(s, "      src/scan.c:10:46: error: ‘separator’ undeclared (first use in this function)"));
+  CHECK(Has(s, "      src/scan.c:10:46: error: ‘separator’ undeclared (first use in this "
+               "function)"));
   CHECK_FALSE(Has(s, "         10 |     size_t total = fields_in_line(text, len, separator);"));
   CHECK(s.find("\nerror: legacy-install-failure\n") != std::string::npos);
   // setuptools' steps ("running build_ext", "copying …  -> build/lib…") are counted.

@@ -445,7 +445,7 @@ TEST_CASE("generic: ls -R shows every folder with its first entries, the others 
   CHECK_FALSE(Contains(d, "./m0/f0:"));
 }
 
-TEST_CASE("generic: a compact JSON document is cut as printed: first items, first members, strings") {
+TEST_CASE("generic: a compact JSON document is cut as printed: first items, members, strings") {
   const auto shape = ShapeGeneric;
   // tests/fixtures/generic/jq-compact-countries: jq -c on the 249 countries of ISO 3166-1.
   const std::string countries = testing::ReadFixture("generic", "jq-compact-countries");

@@ -585,7 +585,7 @@ TEST_CASE("logs: a traceback through other code is no repeat, whatever its first
   }));
 }
 
-TEST_CASE("logs: one-line failures alike but for their numbers are listed by them, not counted as repeats") {
+TEST_CASE("logs: one-line failures alike but for their numbers are listed by them, no repeats") {
   // A payment worker: 7 of 600 charges declined, one ERROR line each, alike but for the order
   // number and the decline code.
   const std::string out = testing::ReadFixture("logs", "charges-worker");

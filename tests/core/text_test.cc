@@ -238,7 +238,7 @@ TEST_CASE("text: a server's line of a request that failed with a 5xx is an error
   CHECK(FindErrorLine(text) == text.find("127.0.0.1 - - [x] \"GET /report"));
 }
 
-TEST_CASE("text: an exit status above 128 names the signal that ended the command, when it is one") {
+TEST_CASE("text: an exit status above 128 names the signal that ended the command, if one did") {
   CHECK(ExitText(1) == "exit 1");
   CHECK(ExitText(139) == "exit 139: SIGSEGV");
   CHECK(ExitText(137) == "exit 137: SIGKILL");
