@@ -165,7 +165,7 @@ TEST_CASE("build: a cmake check whose indented result failed is kept with it: wh
   CHECK_FALSE(Contains(s, "-- Detecting C compile features"));
 }
 
-TEST_CASE("build: gcc errors keep location, message, notes and context; not the source") {
+TEST_CASE("build: gcc errors keep location, message, notes and context, not the source") {
   std::string s = Shape("gcc -Wall -c a.c b.c", kGcc, 1);
   CHECK(Header(s) == "gcc: failed — 1 error, 3 warnings in 2 files (exit 1)");
   // Few lines, all of them diagnostics: everything but the noise is kept, in order — the

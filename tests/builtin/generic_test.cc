@@ -627,7 +627,7 @@ TEST_CASE("generic: tree's listing of a folder shows the first level that fits, 
   CHECK(raw->render_mode == RenderMode::kRaw);
 }
 
-TEST_CASE("generic: a tree entry named like a problem is no problem; a mark after a name is") {
+TEST_CASE("generic: a tree entry named like a problem is no problem, a mark after a name is") {
   // Three folders of 30 files each: only the first level fits. Files named "missing",
   // "missing_deps.py", "invalid-input.txt" are entries like any; "x@1.0.0 invalid: …" and
   // "y@2.0.0 extraneous" are marked by the tool.
