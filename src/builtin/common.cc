@@ -389,16 +389,27 @@ bool HasLetterOrDigit(std::string_view line) {
 
 void WriteHeadTail(const std::vector<std::string_view>& lines, size_t head, size_t tail,
                    const std::function<bool(std::string_view)>& keep, size_t max_kept,
-                   SummaryWriter& out) {
+                   SummaryWriter& out, const std::vector<bool>* library) {
   const size_t n = lines.size();
-  if (n <= head + tail) {
+  if (n <= head + tail && library == nullptr) {
     WriteFolded(lines, out);
     return;
+  }
+  if (n <= head + tail) {
+    head = n;
+    tail = 0;
   }
   // A run of the same line (a recursion's frame, 1,024 times in a JVM's StackOverflowError) is
   // written once and its repeats counted, wherever it starts — in the head, at a line kept from
   // the middle, in the tail — and however far it goes.
   auto write_run = [&](size_t at) {
+    if (library != nullptr && (*library)[at]) {
+      size_t end = at + 1;
+      while (end < n && (*library)[end]) ++end;
+      out.ElidedLines(end - at, end - at == 1 ? "line of a library's stack frame omitted"
+                                              : "lines of library stack frames omitted");
+      return end;
+    }
     size_t end = at + 1;
     while (end < n && lines[end] == lines[at]) ++end;
     out.Line(lines[at]);
@@ -429,7 +440,9 @@ void WriteHeadTail(const std::vector<std::string_view>& lines, size_t head, size
   };
   for (size_t i = next; i < middle_end && kept < max_kept; ++i) {
     if (!keep || !keep(lines[i])) continue;
+    if (library != nullptr && (*library)[i]) continue;  // a library's code that reads like trouble
     size_t from = (i > next && i > head) ? i - 1 : i;  // one line of context before
+    if (library != nullptr && (*library)[from]) from = i;
     // Not a line of marks alone ("^", "~~~^~~"): it points into a line not shown.
     if (from < i && !HasLetterOrDigit(lines[from])) from = i;
     // Or, when it is a message whose location came a few lines before it (and is not shown

@@ -152,10 +152,13 @@ using core::LooksLikeErrorLine;
 // everything else is counted in markers (gaps of 1 to 3 lines, after the first, in one after
 // the middle). The workhorse of the generic shaper and the fallback
 // of the others.
+// With `library`, the lines it marks (by index: a library's stack frames, the code Python
+// prints under one) are counted in the head and the tail, a run at a time ("… 12 lines of
+// library stack frames omitted"), not shown.
 inline constexpr size_t kDetailUnderTrouble = 3;
 void WriteHeadTail(const std::vector<std::string_view>& lines, size_t head, size_t tail,
                    const std::function<bool(std::string_view)>& keep, size_t max_kept,
-                   SummaryWriter& out);
+                   SummaryWriter& out, const std::vector<bool>* library = nullptr);
 
 // Whether two lines are the same but for their numbers: runs of digits, and of hexadecimal
 // digits after "0x" ("Retry(total=4) … object at 0x7fb7414a0990" and "Retry(total=3) … at

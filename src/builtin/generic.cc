@@ -139,6 +139,24 @@ bool IsUserFrame(std::string_view line) {
   return false;
 }
 
+// A stack frame in a library's code or the runtime's, the other side of IsUserFrame: Python's
+// `File "/usr/lib/python3.11/http/client.py", line 1294, in request` (site-packages,
+// dist-packages, the interpreter's lib/python3.x, <frozen …>), JavaScript's `at f
+// (node:internal/…)` or in node_modules, the JVM's `at java.net.Socket.connect(…)`, a Rust or
+// Go frame's location under the standard library or the module cache.
+bool IsLibraryFrame(std::string_view line) {
+  const std::string_view t = Trim(line);
+  if (IsLocationUnderFunction(line)) return !IsUserFrame(line);
+  if (t.starts_with("File \"")) return t.find("\", line ") != std::string_view::npos && !IsUserFrame(line);
+  if (t.starts_with("at ")) {
+    if (IsPlatformFrame(t)) return true;
+    for (std::string_view lib : {"node_modules/", "(node:", "at node:", "(internal/"}) {
+      if (t.find(lib) != std::string_view::npos) return true;
+    }
+  }
+  return false;
+}
+
 // A line that warns: "WARNING:" or "warning:" (any of them where a word starts), "[WARN]".
 bool IsWarningLine(std::string_view line) {
   line = line.substr(0, 1024);
@@ -348,7 +366,27 @@ class GenericShaper final : public core::Shaper {
     const size_t cap = trouble > kMaxTroubleLines && located * 5 >= trouble * 4
                            ? kLocatedTroubleLines
                            : kMaxTroubleLines + kMaxHeadingLines;
-    WriteHeadTail(lines, edge, std::min(edge, kTailLines), keep, cap, out);
+    // A library's stack frames, wherever a trace is (a Python script's uncaught exception is
+    // the whole output): counted in the head and the tail too, with what each one's frame
+    // brings under it (the code Python prints, its carets; the line naming a Rust or Go
+    // frame's function, above its location).
+    std::vector<bool> library(lines.size(), false);
+    size_t library_lines = 0;
+    for (size_t i = 0; i < lines.size(); ++i) {
+      if (!IsLibraryFrame(lines[i])) continue;
+      library[i] = true;
+      if (i > 0 && IsLocationUnderFunction(lines[i])) library[i - 1] = true;
+      const size_t indent = LeadingSpace(lines[i]);
+      for (size_t k = i + 1; Trim(lines[i]).starts_with("File \"") && k < lines.size() &&
+                             !Trim(lines[k]).empty() && LeadingSpace(lines[k]) > indent &&
+                             !Trim(lines[k]).starts_with("File \"") && k <= i + 2;
+           ++k) {
+        library[k] = true;
+      }
+    }
+    for (bool b : library) library_lines += b ? 1 : 0;
+    WriteHeadTail(lines, edge, std::min(edge, kTailLines), keep, cap, out,
+                  library_lines > 0 ? &library : nullptr);
     return core::ShapeOutput{out.Take(), RenderMode::kSummary};
   }
 

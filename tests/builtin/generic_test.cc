@@ -445,6 +445,27 @@ TEST_CASE("generic: ls -R shows every folder with its first entries, the others 
   CHECK_FALSE(Contains(d, "./m0/f0:"));
 }
 
+TEST_CASE("generic: a library's stack frames are counted in the head and the tail too") {
+  // tests/fixtures/generic/python-chained-exception: a script's uncaught exception, chained
+  // twice through urllib's, http.client's and socket's frames; the output is its traceback.
+  const std::string out = testing::ReadFixture("generic", "python-chained-exception");
+  const std::string s = ShapeGeneric("python3 fetch.py", out);
+  INFO(s);
+  CHECK(s.starts_with("python: exit 0, 58 lines\nTraceback (most recent call last):\n"
+                      "… 19 lines of library stack frames omitted\n"
+                      "ConnectionRefusedError: [Errno 111] Connection refused\n"));
+  // No frame of the standard library, nor the code under one; every frame of the script's.
+  for (std::string_view line : core::SplitLines(s)) {
+    CHECK_MESSAGE(line.find("/usr/lib/python3") == std::string_view::npos, line);
+  }
+  for (std::string_view line : core::SplitLines(out)) {
+    if (line.find("fetch.py\", line ") == std::string_view::npos) continue;
+    CHECK_MESSAGE(Contains(s, StrCat(line, "\n")), line);
+  }
+  CHECK(Contains(s, "\nurllib.error.URLError: <urlopen error [Errno 111] Connection refused>\n"));
+  CHECK(Contains(s, "\nRuntimeError: could not load the price list\n"));
+}
+
 TEST_CASE("generic: a compact JSON document is cut as printed: first items, members, strings") {
   const auto shape = ShapeGeneric;
   // tests/fixtures/generic/jq-compact-countries: jq -c on the 249 countries of ISO 3166-1.
