@@ -92,6 +92,7 @@ enum class Kind : uint8_t {
   kWarnLine,     // npm WARN, apt W:, make: warning:, cmake "Could NOT find": kept, capped
   kDeprecation,  // npm WARN deprecated: counted
   kUsage,        // a command's usage text printed with its error (npm's options): counted
+  kLibFrame,     // among lines not recognized, a library's stack frames (a script's crash): counted
   // Lines of a diagnostic (see Diag).
   kContext,      // "In file included from", "x.c: In function", "# pkg"; outside a Diag: other
   kDiagHead,
@@ -1952,6 +1953,12 @@ class Parser {
     if (p_.success.empty() && p_.ninja_total > 0 && p_.ninja_done == p_.ninja_total) {
       p_.success = "built";
     }
+    // What a program the build ran printed when it crashed (`make run`, `npm start`): its
+    // trace's frames in the standard library or node_modules are counted, its own kept.
+    const std::vector<bool> library = LibraryFrameLines(lines_);
+    for (size_t i = 0; i < lines_.size(); ++i) {
+      if (library[i] && p_.kinds[i] == Kind::kOther) p_.kinds[i] = Kind::kLibFrame;
+    }
     for (Kind& k : p_.kinds) ++p_.kind_count[static_cast<size_t>(k)];
   }
 
@@ -1989,6 +1996,7 @@ string_view CategoryName(Kind k) {
     case Kind::kWarnLine: return "warning lines";
     case Kind::kDeprecation: return "deprecation warnings";
     case Kind::kUsage: return "lines of usage text";
+    case Kind::kLibFrame: return "library stack frames";
     case Kind::kContext:
     case Kind::kDiagHead:
     case Kind::kDiagBody:
@@ -2291,6 +2299,7 @@ class Writer {
       case Kind::kChatter:
       case Kind::kDeprecation:
       case Kind::kUsage:
+      case Kind::kLibFrame:
         Drop(i);
         return i + 1;
       case Kind::kStatus:
@@ -3219,7 +3228,7 @@ class BuildShaper final : public core::Shaper {
     uint64_t recognized = 0;
     for (size_t k = 0; k < kKinds; ++k) {
       if (k != static_cast<size_t>(Kind::kOther) && k != static_cast<size_t>(Kind::kBlank) &&
-          k != static_cast<size_t>(Kind::kContext)) {
+          k != static_cast<size_t>(Kind::kContext) && k != static_cast<size_t>(Kind::kLibFrame)) {
         recognized += p.kind_count[k];
       }
     }

@@ -324,6 +324,75 @@ bool IsPlatformFrame(std::string_view frame) {
   return false;
 }
 
+bool IsLocationUnderFunction(std::string_view line) {
+  const std::string_view t = Trim(line);
+  if (t.starts_with("at ")) return !t.ends_with(")") && StartsWithLocation(t.substr(3));
+  return line.starts_with("\t") && t.find(".go:") != std::string_view::npos &&
+         StartsWithLocation(t);
+}
+
+bool IsUserFrame(std::string_view line) {
+  const std::string_view t = Trim(line);
+  if (IsLocationUnderFunction(line)) {
+    static constexpr std::string_view kLibraries[] = {
+        "/rustc/", "/.cargo/registry/", "/.rustup/", "/library/std/", "/library/core/",  // Rust
+        "/usr/lib/go", "/usr/local/go/", "/go/pkg/mod/", "/src/runtime/"};               // Go
+    for (std::string_view lib : kLibraries) {
+      if (t.find(lib) != std::string_view::npos) return false;
+    }
+    return true;
+  }
+  if (t.starts_with("File \"")) {
+    if (t.find("\", line ") == std::string_view::npos) return false;
+    for (std::string_view lib : {"site-packages/", "dist-packages/", "/lib/python3.", "<frozen "}) {
+      if (t.find(lib) != std::string_view::npos) return false;
+    }
+    return true;
+  }
+  if (t.starts_with("at ") && t.ends_with(")") && t.find('(') != std::string_view::npos &&
+      t.find(':') != std::string_view::npos) {
+    for (std::string_view lib : {"node_modules/", "node:", "(internal/", "(<anonymous>)"}) {
+      if (t.find(lib) != std::string_view::npos) return false;
+    }
+    return !IsPlatformFrame(t);
+  }
+  return false;
+}
+
+bool IsLibraryFrame(std::string_view line) {
+  const std::string_view t = Trim(line);
+  if (IsLocationUnderFunction(line)) return !IsUserFrame(line);
+  if (t.starts_with("File \"")) return t.find("\", line ") != std::string_view::npos && !IsUserFrame(line);
+  if (t.starts_with("at ")) {
+    if (IsPlatformFrame(t)) return true;
+    for (std::string_view lib : {"node_modules/", "(node:", "at node:", "(internal/"}) {
+      if (t.find(lib) != std::string_view::npos) return true;
+    }
+  }
+  return false;
+}
+
+std::vector<bool> LibraryFrameLines(const std::vector<std::string_view>& lines) {
+  auto indent = [](std::string_view line) {
+    const size_t n = line.find_first_not_of(" \t");
+    return n == std::string_view::npos ? line.size() : n;
+  };
+  std::vector<bool> library(lines.size(), false);
+  for (size_t i = 0; i < lines.size(); ++i) {
+    if (!IsLibraryFrame(lines[i])) continue;
+    library[i] = true;
+    if (i > 0 && IsLocationUnderFunction(lines[i])) library[i - 1] = true;
+    if (!Trim(lines[i]).starts_with("File \"")) continue;
+    for (size_t k = i + 1; k < lines.size() && k <= i + 2 && !Trim(lines[k]).empty() &&
+                           indent(lines[k]) > indent(lines[i]) &&
+                           !Trim(lines[k]).starts_with("File \"");
+         ++k) {
+      library[k] = true;  // the code under it, and its carets
+    }
+  }
+  return library;
+}
+
 bool StartsWithLocation(std::string_view line) {
   const size_t colon = line.find(':');
   if (colon == 0 || colon == std::string_view::npos || colon + 1 >= line.size() ||

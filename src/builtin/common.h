@@ -125,6 +125,30 @@ bool IsPlatformFrame(std::string_view frame);
 // 3", "#1 0x… in main a.c:9", "\tat com.x.Y.z(Y.java:12)".
 bool IsFrameLine(std::string_view line);
 
+// A Rust or Go frame's location, on the line under the one naming its function: Rust's
+// "             at ./src/main.rs:1:38" (no parentheses), Go's "\t/home/u/app/main.go:12 +0x1d".
+bool IsLocationUnderFunction(std::string_view line);
+
+// A stack frame in the user's code: Python's `File "app/views.py", line 15, in item` outside
+// the interpreter's library and installed packages; a JavaScript or JVM frame, `at f
+// (/app/src/x.js:3:9)`, `at shop.Cart.total(Cart.java:25)`, outside node_modules, Node's
+// internals and the platform's packages; a Rust backtrace's `at ./src/main.rs:5:39` outside the
+// standard library's `/rustc/…` and the registry's crates; a Go panic's `\t/app/main.go:12
+// +0x1d` outside GOROOT and the module cache.
+bool IsUserFrame(std::string_view line);
+
+// A stack frame in a library's code or the runtime's, the other side of IsUserFrame: Python's
+// `File "/usr/lib/python3.11/http/client.py", line 1294, in request` (site-packages,
+// dist-packages, the interpreter's lib/python3.x, <frozen …>), JavaScript's `at f
+// (node:internal/…)` or in node_modules, the JVM's `at java.net.Socket.connect(…)`, a Rust or
+// Go frame's location under the standard library or the module cache.
+bool IsLibraryFrame(std::string_view line);
+
+// Which of `lines` are a library's stack frames (IsLibraryFrame) or what such a frame brings
+// with it: the code Python prints under it and its carets, the line naming a Rust or Go
+// frame's function above its location.
+std::vector<bool> LibraryFrameLines(const std::vector<std::string_view>& lines);
+
 // A line that starts with a location, "stats.f90:13:6:" or "src/a.c:12: …": a path (a dot or a
 // slash in it, no spaces) at the left margin, a colon, a line number.
 bool StartsWithLocation(std::string_view line);

@@ -95,68 +95,6 @@ bool IsHeading(std::string_view line) {
          line.find(' ') != std::string_view::npos;
 }
 
-// A stack frame in the user's code: Python's `File "app/views.py", line 15, in item` outside
-// the interpreter's library and installed packages; a JavaScript or JVM frame, `at f
-// (/app/src/x.js:3:9)`, `at shop.Cart.total(Cart.java:25)`, outside node_modules, Node's
-// internals and the platform's packages; a Rust backtrace's `at ./src/main.rs:5:39` outside the
-// standard library's `/rustc/…` and the registry's crates; a Go panic's `\t/app/main.go:12
-// +0x1d` outside GOROOT and the module cache. A trace keeps them between its first and last
-// lines (with the line naming the function, above a Rust or Go frame's location).
-// A Rust or Go frame's location, on the line under the one naming its function: Rust's
-// "             at ./src/main.rs:1:38" (no parentheses), Go's "\t/home/u/app/main.go:12 +0x1d".
-bool IsLocationUnderFunction(std::string_view line) {
-  const std::string_view t = Trim(line);
-  if (t.starts_with("at ")) return !t.ends_with(")") && StartsWithLocation(t.substr(3));
-  return line.starts_with("\t") && t.find(".go:") != std::string_view::npos &&
-         StartsWithLocation(t);
-}
-
-bool IsUserFrame(std::string_view line) {
-  const std::string_view t = Trim(line);
-  if (IsLocationUnderFunction(line)) {
-    static constexpr std::string_view kLibraries[] = {
-        "/rustc/", "/.cargo/registry/", "/.rustup/", "/library/std/", "/library/core/",  // Rust
-        "/usr/lib/go", "/usr/local/go/", "/go/pkg/mod/", "/src/runtime/"};               // Go
-    for (std::string_view lib : kLibraries) {
-      if (t.find(lib) != std::string_view::npos) return false;
-    }
-    return true;
-  }
-  if (t.starts_with("File \"")) {
-    if (t.find("\", line ") == std::string_view::npos) return false;
-    for (std::string_view lib : {"site-packages/", "dist-packages/", "/lib/python3.", "<frozen "}) {
-      if (t.find(lib) != std::string_view::npos) return false;
-    }
-    return true;
-  }
-  if (t.starts_with("at ") && t.ends_with(")") && t.find('(') != std::string_view::npos &&
-      t.find(':') != std::string_view::npos) {
-    for (std::string_view lib : {"node_modules/", "node:", "(internal/", "(<anonymous>)"}) {
-      if (t.find(lib) != std::string_view::npos) return false;
-    }
-    return !IsPlatformFrame(t);
-  }
-  return false;
-}
-
-// A stack frame in a library's code or the runtime's, the other side of IsUserFrame: Python's
-// `File "/usr/lib/python3.11/http/client.py", line 1294, in request` (site-packages,
-// dist-packages, the interpreter's lib/python3.x, <frozen …>), JavaScript's `at f
-// (node:internal/…)` or in node_modules, the JVM's `at java.net.Socket.connect(…)`, a Rust or
-// Go frame's location under the standard library or the module cache.
-bool IsLibraryFrame(std::string_view line) {
-  const std::string_view t = Trim(line);
-  if (IsLocationUnderFunction(line)) return !IsUserFrame(line);
-  if (t.starts_with("File \"")) return t.find("\", line ") != std::string_view::npos && !IsUserFrame(line);
-  if (t.starts_with("at ")) {
-    if (IsPlatformFrame(t)) return true;
-    for (std::string_view lib : {"node_modules/", "(node:", "at node:", "(internal/"}) {
-      if (t.find(lib) != std::string_view::npos) return true;
-    }
-  }
-  return false;
-}
-
 // A line that warns: "WARNING:" or "warning:" (any of them where a word starts), "[WARN]".
 bool IsWarningLine(std::string_view line) {
   line = line.substr(0, 1024);
@@ -370,23 +308,10 @@ class GenericShaper final : public core::Shaper {
     // the whole output): counted in the head and the tail too, with what each one's frame
     // brings under it (the code Python prints, its carets; the line naming a Rust or Go
     // frame's function, above its location).
-    std::vector<bool> library(lines.size(), false);
-    size_t library_lines = 0;
-    for (size_t i = 0; i < lines.size(); ++i) {
-      if (!IsLibraryFrame(lines[i])) continue;
-      library[i] = true;
-      if (i > 0 && IsLocationUnderFunction(lines[i])) library[i - 1] = true;
-      const size_t indent = LeadingSpace(lines[i]);
-      for (size_t k = i + 1; Trim(lines[i]).starts_with("File \"") && k < lines.size() &&
-                             !Trim(lines[k]).empty() && LeadingSpace(lines[k]) > indent &&
-                             !Trim(lines[k]).starts_with("File \"") && k <= i + 2;
-           ++k) {
-        library[k] = true;
-      }
-    }
-    for (bool b : library) library_lines += b ? 1 : 0;
+    const std::vector<bool> library = LibraryFrameLines(lines);
+    const bool any_library = std::find(library.begin(), library.end(), true) != library.end();
     WriteHeadTail(lines, edge, std::min(edge, kTailLines), keep, cap, out,
-                  library_lines > 0 ? &library : nullptr);
+                  any_library ? &library : nullptr);
     return core::ShapeOutput{out.Take(), RenderMode::kSummary};
   }
 

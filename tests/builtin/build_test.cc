@@ -564,6 +564,29 @@ TEST_CASE("build: a program cargo run ran that panicked keeps the frames of the 
   CheckAccounting(out, s);
 }
 
+TEST_CASE("build: a program make ran that crashed keeps its own frames, the library's counted") {
+  // `make run` of a Makefile whose recipe runs tests/fixtures/generic/python-chained-exception's
+  // script: make's echo of the recipe, the script's traceback, make's error.
+  const std::string trace = testing::ReadFixture("generic", "python-chained-exception");
+  const std::string out = "/usr/bin/python3 fetch.py\n" + trace +
+                          "make: *** [Makefile:2: run] Error 1\n";
+  const std::string s = Shape("make run", out, 2);
+  INFO(s);
+  for (std::string_view line : core::SplitLines(s)) {
+    CHECK_MESSAGE(line.find("/usr/lib/python3") == std::string_view::npos, line);
+  }
+  for (std::string_view line : core::SplitLines(trace)) {
+    if (line.find("fetch.py\", line ") != std::string_view::npos ||
+        line.starts_with("RuntimeError: ") || line.starts_with("urllib.error.URLError: ") ||
+        line.starts_with("ConnectionRefusedError: ")) {
+      CHECK_MESSAGE(Has(s, line), line);
+    }
+  }
+  CHECK(Has(s, "make: *** [Makefile:2: run] Error 1"));
+  CHECK(Contains(s, " library stack frames"));
+  CheckAccounting(out, s);
+}
+
 // ---- cmake and ninja ------------------------------------------------------------------------
 
 TEST_CASE("build: cmake configure error keeps the message block") {
