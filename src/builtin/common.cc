@@ -362,7 +362,9 @@ bool IsUserFrame(std::string_view line) {
 bool IsLibraryFrame(std::string_view line) {
   const std::string_view t = Trim(line);
   if (IsLocationUnderFunction(line)) return !IsUserFrame(line);
-  if (t.starts_with("File \"")) return t.find("\", line ") != std::string_view::npos && !IsUserFrame(line);
+  if (t.starts_with("File \"")) {
+    return t.find("\", line ") != std::string_view::npos && !IsUserFrame(line);
+  }
   if (t.starts_with("at ")) {
     if (IsPlatformFrame(t)) return true;
     for (std::string_view lib : {"node_modules/", "(node:", "at node:", "(internal/"}) {

@@ -290,7 +290,7 @@ TEST_CASE("build: javac's source echo goes, among the lines explaining a diagnos
   CheckAccounting(out, s);
 }
 
-TEST_CASE("build: clang-tidy's column-1 carets and the fix-its under them stay with their warning") {
+TEST_CASE("build: clang-tidy's column-1 carets and fix-its under them stay with their warning") {
   // A function that starts in column 1: its code, "~~~ ^" and the fix-it "auto  -> int" are
   // all unindented; they belong to the warning above them, before the list of the others.
   const std::string out = testing::ReadFixture("build", "clang-tidy-fixits");

@@ -824,7 +824,8 @@ TEST_CASE("test shaper: Gradle's test events: a block per failed test, its excep
 TEST_CASE("test shaper: a pytest run the interpreter crashed in: the crash is its failure, the test's frame kept") {
   const std::string s = Shape("pytest tests_crash", 139, testing::ReadFixture("test", "pytest_crash_segfault"));
   INFO(s);
-  CHECK(s.starts_with("pytest: FAILED (exit 139: SIGSEGV)\ntests_crash/test_native_totals.py .Fatal Python error: Segmentation fault\n"));
+  CHECK(s.starts_with("pytest: FAILED (exit 139: SIGSEGV)\ntests_crash/test_native_totals.py "
+                      ".Fatal Python error: Segmentation fault\n"));
   CHECK(Contains(s, "tests_crash/test_native_totals.py\", line 19 in test_total_through_native_helper\n"));
   CHECK_FALSE(Contains(s, "dist-packages/"));
   CHECK_FALSE(Contains(s, "ctypes/__init__.py"));
