@@ -2591,9 +2591,26 @@ class Writer {
     size_t body = 0;
     bool past_paragraph = false;  // a blank line came after the first of the body
     bool in_std = false;          // under a location in the Rust standard library's source
+    size_t where_indent = kNone;  // under javac's "  where K,V are type-variables:"
     for (; i < d.end && p_.kinds[i] == Kind::kDiagBody; ++i) {
       string_view line = lines_[i];
       if (IsBlankLine(line) && i > d.head + 1) past_paragraph = true;
+      // javac's key to the type variables its message names ("  where K,V are
+      // type-variables:", then "    K extends Object declared in interface Map" for each): the
+      // declarations of the library's generics, under every such warning. Counted.
+      const size_t indent = line.find_first_not_of(' ');
+      if (where_indent != kNone && indent != kNone && indent > where_indent) {
+        Drop(i, Cat::kDetail);
+        continue;
+      }
+      where_indent = kNone;
+      if (d.style == Style::kCompiler && indent != kNone && Starts(line.substr(indent), "where ") &&
+          (Ends(line, " are type-variables:") || Ends(line, " is a type-variable:") ||
+           Ends(line, " are intersection types:") || Ends(line, " is an intersection type:"))) {
+        where_indent = indent;
+        Drop(i, Cat::kDetail);
+        continue;
+      }
       // rustc's pointers into the standard library's source ("  --> /rustc/<hash>/library/core/
       // src/iter/traits/accum.rs:48:8", "  ::: /rustc/…") and its code under them: like a
       // library's stack frames, counted. The notes under them stay ("= note: `i64` implements

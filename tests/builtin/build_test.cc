@@ -279,6 +279,9 @@ TEST_CASE("build: javac's source echo goes, among the lines explaining a diagnos
   INFO(s);
   CHECK(Has(s, "  missing type arguments for generic class Map<K,V>"));
   CHECK_FALSE(Has(s, "    private final Map rates = new HashMap();"));
+  // javac's key to the library's type variables, under every rawtypes warning: counted.
+  CHECK_FALSE(Has(s, "  where K,V are type-variables:"));
+  CHECK_FALSE(Has(s, "    K extends Object declared in interface Map"));
   CHECK_FALSE(Has(s, "        rates.put(\"DE\", new BigDecimal(\"0.19\"));"));
   // An error's code and caret go too; the labelled lines under them stay.
   CHECK_FALSE(Has(s, "        BigDecimal rate = rates.get(country);"));
