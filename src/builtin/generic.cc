@@ -629,29 +629,27 @@ class GenericShaper final : public core::Shaper {
       const bool containers = i < t.size() && (t[i] == '{' || t[i] == '[');
       cap = containers ? kJsonContainerItems : kJsonItems;
     }
-    // How many it has: one more than the cap is shown (its marker would be no shorter).
+    // How many it has, and where it closes: one more than the cap is shown (its marker would
+    // be no shorter).
     size_t count = 0;
-    for (size_t k = i; k < t.size() && t[k] != close;) {
+    size_t closing = i;
+    while (closing < t.size() && t[closing] != close) {
       ++count;
       if (!array) {
-        k = SkipJsonValue(t, k);
-        k = t.find(':', k) + 1;
-        k = t.find_first_not_of(" \t\r\n", k);
+        closing = SkipJsonValue(t, closing);
+        closing = t.find(':', closing) + 1;
+        closing = t.find_first_not_of(" \t\r\n", closing);
       }
-      k = SkipJsonValue(t, k);
-      k = t.find_first_not_of(" \t\r\n", k);
-      if (k < t.size() && t[k] == ',') k = t.find_first_not_of(" \t\r\n", k + 1);
+      closing = SkipJsonValue(t, closing);
+      closing = t.find_first_not_of(" \t\r\n", closing);
+      if (closing < t.size() && t[closing] == ',') {
+        closing = t.find_first_not_of(" \t\r\n", closing + 1);
+      }
     }
     const size_t shown = count <= cap + 1 ? count : cap;
     for (size_t n = 0; n < count; ++n) {
       if (n == shown) {
-        // The rest, up to the closing bracket, counted.
-        while (t[i] != close) {
-          if (!array) i = t.find(':', SkipJsonValue(t, i)) + 1;
-          i = SkipJsonValue(t, t.find_first_not_of(" \t\r\n", i));
-          i = t.find_first_not_of(" \t\r\n", i);
-          if (t[i] == ',') i = t.find_first_not_of(" \t\r\n", i + 1);
-        }
+        i = closing;  // the rest, up to the closing bracket, counted
         StrAppend(out, "… ", core::FormatCount(count - shown), " more ",
                   array ? (count - shown == 1 ? "item" : "items")
                         : (count - shown == 1 ? "member" : "members"));
