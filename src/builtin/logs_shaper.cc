@@ -1612,8 +1612,6 @@ class LogsShaper final : public core::Shaper {
     return h;
   }
 
-  // An entry: its first line, then what follows it without library stack frames and ^~~
-  // markers; very long ones keep their head and tail.
   // The values of `fillers` (views into `t`) that `varies` marks, each as `t` has it with the
   // word before it and the rest of its own word ("order 10980:", "(code 56)",
   // "\"reqId\":\"913fecb9…\""; a word ends at a space or at JSON's punctuation, and at
@@ -1659,7 +1657,7 @@ class LogsShaper final : public core::Shaper {
   // The failures of a one-line group shown by its first, `line`, that differ from it in their
   // numbers or quoted names (the order, the job, the attempt each is about): a list of each
   // one's timestamp and the values it has where the group's lines differ, "… 5 more like the
-  // line above, numbers differing, at: 2026-12-05 10:02:20,121 10980 55; …" — so that no
+  // line above, numbers differing, at: 2026-12-05 10:02:20,121 order 10980: (code 55); …" — so no
   // failure's identifiers are lost to a count. False (nothing written) when they differ from
   // it in nothing but their timestamps, or in words the mask does not tell apart, or when they
   // are more than kMaxValueLists (a flood: a connection's numbers, retried thousands of times).
@@ -1715,6 +1713,8 @@ class LogsShaper final : public core::Shaper {
     return between;
   }
 
+  // An entry: its first line, then what follows it without library stack frames and ^~~
+  // markers; very long ones keep their head and tail.
   static void WriteEntry(const std::vector<std::string_view>& lines,
                          const std::vector<LineInfo>& info, size_t b, size_t e, bool full,
                          SummaryWriter& out) {
