@@ -131,7 +131,11 @@ std::string MakeSnippet(std::string_view output) {
   if (nl2 != std::string_view::npos && nl2 < tail_start + kSnippetTailBytes / 4) {
     tail_start = nl2 + 1;
   }
-  tail_start = Utf8Boundary(output, tail_start);
+  // Forward to a character's start: back would make the tail longer than kSnippetTailBytes.
+  while (tail_start < output.size() &&
+         (static_cast<unsigned char>(output[tail_start]) & 0xC0) == 0x80) {
+    ++tail_start;
+  }
   return StrCat(output.substr(0, head_end), "\n", output.substr(tail_start));
 }
 

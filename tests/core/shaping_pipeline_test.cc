@@ -56,6 +56,17 @@ struct Fixture {
   RawOutputLocation raw{"/state/outputs/x.log", ""};
 };
 
+TEST_CASE("the match snippet's tail starts at a character, and is never longer than its cap") {
+  // The byte kSnippetTailBytes from the end falls inside "é" (2 bytes): the tail starts after it.
+  std::string text(kSnippetHeadBytes + 100, 'a');
+  text += "\xC3\xA9";
+  text += std::string(kSnippetTailBytes - 1, 'b');
+  const std::string snippet = MakeSnippet(text);
+  CHECK(snippet.size() <= kSnippetHeadBytes + kSnippetTailBytes + 1);
+  CHECK(snippet.ends_with(std::string(kSnippetTailBytes - 1, 'b')));
+  CHECK(IsValidUtf8(snippet));
+}
+
 TEST_CASE("highest confidence wins, ties go to priority, then id") {
   Fixture f;
   auto low = std::make_shared<FakeShaper>("low", 0.5);
