@@ -203,9 +203,10 @@ class Host;
 
 // A command's output given to plugline as it arrives, for hosts that run commands themselves
 // (`plugline run` does): memory stays bounded whatever the command prints. Each chunk goes
-// straight to the raw file (up to the per-output cap, outputs.max_file_mb), and only the
-// shaping window is kept in memory: all of an output up to outputs.window_mb (8 MiB), and of
-// a larger one its head, its tail and its notable lines (docs/shaping.md, "Large outputs").
+// straight to the raw file (a line once it is complete, secrets masked; up to the per-output
+// cap, outputs.max_file_mb), and only the shaping window is kept in memory: all of an output
+// up to outputs.window_mb (8 MiB), and of a larger one its head, its tail and its notable
+// lines (docs/shaping.md, "Large outputs").
 // Made by Host::StartCapture(); the Host must outlive it. One thread at a time.
 class OutputCapture {
  public:

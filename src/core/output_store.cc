@@ -170,20 +170,29 @@ void RawOutputWriter::Write(std::string_view chunk) {
     chunk = chunk.substr(
         0, static_cast<size_t>(std::min<uint64_t>(chunk.size(), max_file_bytes_ - written_)));
   }
-  while (!chunk.empty()) {
-    ssize_t n = ::write(fd_, chunk.data(), chunk.size());
+  written_ += chunk.size();
+  std::string masked;
+  masker_.Feed(chunk, &masked);
+  WriteFile(masked);
+}
+
+void RawOutputWriter::WriteFile(std::string_view text) {
+  while (fd_ >= 0 && !text.empty()) {
+    ssize_t n = ::write(fd_, text.data(), text.size());
     if (n < 0) {
       if (errno == EINTR) continue;
       Fail(ErrnoToStatus(errno, StrCat("cannot write ", temp_path_)));
       return;
     }
-    written_ += static_cast<uint64_t>(n);
-    chunk.remove_prefix(static_cast<size_t>(n));
+    text.remove_prefix(static_cast<size_t>(n));
   }
 }
 
 absl::StatusOr<std::string> RawOutputWriter::Commit() {
   if (committed_) return absl::FailedPreconditionError("the raw output was already committed");
+  std::string rest;
+  masker_.Finish(&rest);
+  WriteFile(rest);
   if (!status_.ok()) return status_;
   std::string path = JoinPath(store_->dir_, NewName());
   // Renamed while the file is still open and locked, so no pruner can take it for stale.

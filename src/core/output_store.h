@@ -9,6 +9,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "core/redact.h"
 
 namespace plugline::core {
 
@@ -22,9 +23,10 @@ struct OutputRetention {
 
 // One output being written as it arrives. The bytes go to a hidden temporary file in the
 // store's directory, which Commit() renames to its final name: readers (and the pruning of
-// other writers) only ever see whole files. Past the file cap the bytes are counted, not
-// written. A write error ends the writing; Commit() then reports it. Destroyed without a
-// Commit(), the temporary file is removed. One thread at a time.
+// other writers) only ever see whole files. Secrets are masked on the way (core/redact.h,
+// SecretMasker: a line is written once it is complete). Past the file cap the bytes are
+// counted, not written. A write error ends the writing; Commit() then reports it. Destroyed
+// without a Commit(), the temporary file is removed. One thread at a time.
 class RawOutputWriter {
  public:
   ~RawOutputWriter();
@@ -37,7 +39,8 @@ class RawOutputWriter {
   absl::StatusOr<std::string> Commit();
   void set_prune(bool prune) { prune_ = prune; }
 
-  // Bytes given to Write() and bytes in the file.
+  // Bytes given to Write(), and how many of the first of them the file holds (as written to
+  // it, secrets masked: the file's size may differ).
   uint64_t bytes() const { return bytes_; }
   uint64_t written() const { return written_; }
   // True when the cap kept bytes out of the file.
@@ -50,6 +53,7 @@ class RawOutputWriter {
   friend class OutputStore;
   RawOutputWriter(class OutputStore* store, uint64_t max_file_bytes);
   void Fail(absl::Status status);
+  void WriteFile(std::string_view text);
 
   OutputStore* store_;
   uint64_t max_file_bytes_;
@@ -59,15 +63,16 @@ class RawOutputWriter {
   uint64_t written_ = 0;
   bool committed_ = false;
   bool prune_ = true;
+  SecretMasker masker_;
   absl::Status status_;
 };
 
-// Stores outputs as <dir>/<UTC time>-<pid>-<n>.log, byte for byte (up to the file cap), each
-// appearing whole; n counts per process, so hosts in one process and processes on one
-// machine never collide. After each store, the oldest files beyond the retention bounds are
-// deleted (the file just written is always kept), and so are temporary files that no live
-// writer holds (left by a process that was killed). Safe to use from several threads and
-// several processes.
+// Stores outputs as <dir>/<UTC time>-<pid>-<n>.log, byte for byte but for masked secrets (up
+// to the file cap), each appearing whole; n counts per process, so hosts in one process and
+// processes on one machine never collide. After each store, the oldest files beyond the
+// retention bounds are deleted (the file just written is always kept), and so are temporary
+// files that no live writer holds (left by a process that was killed). Safe to use from
+// several threads and several processes.
 class OutputStore {
  public:
   OutputStore(std::string dir, OutputRetention retention);

@@ -12,25 +12,47 @@ namespace {
 
 constexpr std::string_view kMask = "[redacted]";
 
+enum class Scope { kMessage, kOutput };
+
 bool IsTokenChar(char c) { return absl::ascii_isalnum(c) || c == '_' || c == '-'; }
 bool IsKeyChar(char c) { return absl::ascii_isalnum(c) || c == '_' || c == '-' || c == '.'; }
+bool IsQuote(char c) { return c == '"' || c == '\''; }
+
+// Random enough to be a credential rather than a name: a letter and a digit somewhere.
+bool HasLetterAndDigit(std::string_view text) {
+  return std::any_of(text.begin(), text.end(), absl::ascii_isalpha) &&
+         std::any_of(text.begin(), text.end(), absl::ascii_isdigit);
+}
 
 struct Prefix {
   std::string_view text;
-  size_t min_rest;   // token characters after the prefix
   bool exact_upper;  // AWS ids: exactly 16 upper-case letters or digits after the prefix
 };
 constexpr std::array<Prefix, 18> kPrefixes = {{
-    {"sk-", 16, false},      {"ghp_", 16, false},   {"gho_", 16, false},  {"ghu_", 16, false},
-    {"ghs_", 16, false},     {"ghr_", 16, false},   {"github_pat_", 16, false},
-    {"glpat-", 16, false},   {"xoxa-", 16, false},  {"xoxb-", 16, false}, {"xoxp-", 16, false},
-    {"xoxr-", 16, false},    {"xoxs-", 16, false},  {"AIza", 16, false},  {"npm_", 16, false},
-    {"AKIA", 16, true},      {"ASIA", 16, true},    {"sk_live_", 16, false},
+    {"sk-", false},
+    {"ghp_", false},
+    {"gho_", false},
+    {"ghu_", false},
+    {"ghs_", false},
+    {"ghr_", false},
+    {"github_pat_", false},
+    {"glpat-", false},
+    {"xoxa-", false},
+    {"xoxb-", false},
+    {"xoxp-", false},
+    {"xoxr-", false},
+    {"xoxs-", false},
+    {"AIza", false},
+    {"npm_", false},
+    {"AKIA", true},
+    {"ASIA", true},
+    {"sk_live_", false},
 }};
+constexpr size_t kMinTokenRest = 16;
 
 constexpr std::string_view kSecretKeyEndings[] = {
-    "password", "passwd", "secret", "token", "api_key", "apikey", "api-key", "access_key",
-    "access-key", "private_key", "private-key", "credentials"};
+    "password", "passwd",     "secret",     "token",       "api_key",     "apikey",
+    "api-key",  "access_key", "access-key", "private_key", "private-key", "credentials"};
 
 // Length of the run of token characters at text[pos...].
 size_t TokenRun(std::string_view text, size_t pos) {
@@ -42,40 +64,107 @@ size_t TokenRun(std::string_view text, size_t pos) {
 // A well-known token starting at `pos` (at a word boundary): the length of its prefix and of
 // the whole token; 0 when there is none.
 std::pair<size_t, size_t> TokenAt(std::string_view text, size_t pos) {
-  if (pos > 0 && IsTokenChar(text[pos - 1])) return {0, 0};
+  // Every prefix starts with one of these: most words are rejected here.
+  switch (text[pos]) {
+    case 's':
+    case 'g':
+    case 'x':
+    case 'A':
+    case 'n':
+      break;
+    default:
+      return {0, 0};
+  }
   for (const Prefix& p : kPrefixes) {
-    if (text.substr(pos, p.text.size()) != p.text) continue;
-    size_t rest = TokenRun(text, pos + p.text.size());
+    if (p.text[0] != text[pos] || text.substr(pos, p.text.size()) != p.text) continue;
+    const size_t rest = TokenRun(text, pos + p.text.size());
+    const std::string_view token = text.substr(pos + p.text.size(), rest);
     if (p.exact_upper) {
-      if (rest != 16) continue;
-      std::string_view id = text.substr(pos + p.text.size(), 16);
-      if (!std::all_of(id.begin(), id.end(),
-                       [](char c) { return absl::ascii_isupper(c) || absl::ascii_isdigit(c); })) {
+      if (rest != 16 || !std::all_of(token.begin(), token.end(), [](char c) {
+            return absl::ascii_isupper(c) || absl::ascii_isdigit(c);
+          })) {
         continue;
       }
+    } else if (rest < kMinTokenRest || !HasLetterAndDigit(token)) {
+      continue;
     }
-    if (rest >= p.min_rest) return {p.text.size(), p.text.size() + rest};
+    return {p.text.size(), p.text.size() + rest};
   }
   return {0, 0};
 }
 
+// A JSON web token at `pos`: "eyJ", then header, payload and signature joined by dots. Its
+// length, 0 when there is none.
+size_t JwtAt(std::string_view text, size_t pos) {
+  if (text.substr(pos, 3) != "eyJ") return 0;
+  const size_t header = TokenRun(text, pos);
+  if (header < 10 || pos + header >= text.size() || text[pos + header] != '.') return 0;
+  const size_t payload_start = pos + header + 1;
+  const size_t payload = TokenRun(text, payload_start);
+  if (payload < 10 || payload_start + payload >= text.size() ||
+      text[payload_start + payload] != '.') {
+    return 0;
+  }
+  const size_t signature_start = payload_start + payload + 1;
+  return signature_start + TokenRun(text, signature_start) - pos;
+}
+
 bool EndsWithSecretKey(std::string_view key) {
-  std::string lower = absl::AsciiStrToLower(ToAbsl(key));
+  // Every ending ends in one of these: most words are rejected here.
+  if (key.size() < 5) return false;
+  switch (absl::ascii_tolower(key.back())) {
+    case 'd':
+    case 't':
+    case 'n':
+    case 'y':
+    case 's':
+      break;
+    default:
+      return false;
+  }
   for (std::string_view ending : kSecretKeyEndings) {
-    if (absl::EndsWith(lower, ToAbsl(ending))) return true;
+    if (absl::EndsWithIgnoreCase(ToAbsl(key), ToAbsl(ending))) return true;
   }
   return false;
 }
 
+// A value that names a secret rather than holding one, or one already masked.
+bool IsPlaceholder(std::string_view value) {
+  return value.empty() || value.front() == '$' || value.front() == '<' || value.front() == '*' ||
+         value.front() == '{' || value.front() == '%' ||
+         absl::StartsWith(ToAbsl(value), ToAbsl(kMask));
+}
+
+// A package manifest's version or specifier, the value of a dependency whose name ends like a
+// secret's key ("jsonwebtoken": "^9.0.2", "pbkdf2-password": "~1.2"): not a secret.
+bool IsDependencySpec(std::string_view value) {
+  for (std::string_view spec : {"workspace:", "file:", "link:", "npm:", "git+", "github:"}) {
+    if (absl::StartsWith(ToAbsl(value), ToAbsl(spec))) return true;
+  }
+  if (value == "latest" || value == "next") return true;
+  size_t at = 0;
+  while (at < value.size() &&
+         std::string_view("^~<>= v").find(value[at]) != std::string_view::npos) {
+    ++at;
+  }
+  size_t digits = at;
+  while (digits < value.size() && absl::ascii_isdigit(value[digits])) ++digits;
+  return digits > at && (digits == value.size() || value[digits] == '.');
+}
+
+// Where the line holding text[pos] ends (its '\n', or the end of the text).
+size_t LineEnd(std::string_view text, size_t pos) {
+  const size_t end = text.find('\n', pos);
+  return end == std::string_view::npos ? text.size() : end;
+}
+
 // At `pos` just after a key: skips a closing quote (plain or JSON-escaped), spaces, the
 // separator (= or :), spaces and an opening quote. Returns where the value starts and the
-// quote that ends it ('\0' for an unquoted value), or npos when this is not key/value.
+// quote that ends it ("" for an unquoted value), or npos when this is not key/value.
 std::pair<size_t, std::string_view> ValueStart(std::string_view text, size_t pos) {
   auto skip_quote = [&](size_t at) -> std::pair<size_t, std::string_view> {
     if (text.substr(at, 2) == "\\\"") return {at + 2, "\\\""};
-    if (at < text.size() && (text[at] == '"' || text[at] == '\'')) {
-      return {at + 1, text.substr(at, 1)};
-    }
+    if (at < text.size() && IsQuote(text[at])) return {at + 1, text.substr(at, 1)};
     return {at, ""};
   };
   pos = skip_quote(pos).first;
@@ -86,87 +175,235 @@ std::pair<size_t, std::string_view> ValueStart(std::string_view text, size_t pos
   return skip_quote(pos);
 }
 
+// The quote just before text[pos] ("\"", "'" or the JSON-escaped "\\\""), or "".
+std::string_view QuoteBefore(std::string_view text, size_t pos) {
+  if (pos >= 2 && text.substr(pos - 2, 2) == "\\\"") return text.substr(pos - 2, 2);
+  if (pos >= 1 && IsQuote(text[pos - 1])) return text.substr(pos - 1, 1);
+  return "";
+}
+
+// True when the key text[pos, key_end) starts a shell or .env assignment: nothing before it on
+// its line but spaces and "export " or "declare -x ", or — for an upper-case KEY, as env,
+// .env files and `docker inspect` print them — a quote or "- " (a YAML list). A lower-case
+// name after spaces is more often code (`    credentials=None,`).
+bool StartsAssignment(std::string_view text, size_t pos, size_t key_end) {
+  size_t at = pos;
+  bool exported = false;
+  if (at > 0 && IsQuote(text[at - 1])) {
+    --at;
+  } else {
+    for (std::string_view lead : {"export ", "declare -x "}) {
+      if (at >= lead.size() && text.substr(at - lead.size(), lead.size()) == lead) {
+        at -= lead.size();
+        exported = true;
+        break;
+      }
+    }
+  }
+  if (!exported) {
+    const std::string_view key = text.substr(pos, key_end - pos);
+    if (std::any_of(key.begin(), key.end(), absl::ascii_islower)) return false;
+    if (at >= 2 && text.substr(at - 2, 2) == "- ") at -= 2;
+  }
+  while (at > 0 && (text[at - 1] == ' ' || text[at - 1] == '\t')) --at;
+  return at == 0 || text[at - 1] == '\n';
+}
+
+// The value after the secret-sounding key text[key_start, key_end) that is to be masked, as
+// [start, end); start is npos when there is none (not key/value in this scope, a placeholder,
+// a dependency's version).
+std::pair<size_t, size_t> SecretValue(std::string_view text, size_t key_start, size_t key_end,
+                                      Scope scope) {
+  constexpr std::pair<size_t, size_t> kNone = {std::string::npos, 0};
+  size_t start = std::string::npos, end = std::string::npos;
+  std::string_view quote;  // that closes the value; "" when it is not quoted
+  const std::string_view key_quote = QuoteBefore(text, key_start);
+  if (scope == Scope::kMessage) {
+    std::tie(start, quote) = ValueStart(text, key_end);
+  } else if (!key_quote.empty() && text.substr(key_end, key_quote.size()) == key_quote) {
+    // "key": "value": both quoted.
+    std::tie(start, quote) = ValueStart(text, key_end);
+    if (quote.empty()) return kNone;
+  } else if (key_end < text.size() && text[key_end] == '=' &&
+             StartsAssignment(text, key_start, key_end)) {
+    // KEY=value starting a line; inside quotes ("KEY=value") the value ends at the quote.
+    start = key_end + 1;
+    if (start < text.size() && IsQuote(text[start])) {
+      quote = text.substr(start++, 1);
+    } else if (!key_quote.empty()) {
+      end = std::min(text.find(key_quote, start), LineEnd(text, start));
+    }
+  }
+  if (start == std::string::npos) return kNone;
+  if (!quote.empty()) {
+    end = text.find(quote, start);
+    // Command output is masked a line at a time: an unclosed quote ends with its line.
+    if (scope == Scope::kOutput) end = std::min(end, LineEnd(text, start));
+    if (end == std::string_view::npos) end = text.size();
+  } else if (end == std::string::npos) {
+    const std::string_view stops = scope == Scope::kMessage ? " \t\r\n&,;}\"" : " \t\r\n";
+    end = std::min(text.find_first_of(stops, start), text.size());
+  }
+  const std::string_view value = text.substr(start, end - start);
+  if (IsPlaceholder(value) || (!quote.empty() && IsDependencySpec(value))) return kNone;
+  return {start, end};
+}
+
+// One pass over `text`, appending it masked to `out`. `in_private_key` carries a private
+// key's body from one piece of an output to the next (SecretMasker); true on return when the
+// text ended inside one. Returns whether anything was masked.
+bool MaskInto(std::string_view text, Scope scope, bool* in_private_key, std::string* out) {
+  size_t copied = 0;  // text[0, copied) is in *out
+  bool masked = false;
+  auto mask = [&](size_t from, size_t to, std::string_view with) {
+    out->append(text.substr(copied, from - copied));
+    out->append(with);
+    copied = to;
+    masked = true;
+  };
+  size_t i = 0;
+  if (*in_private_key) {
+    const size_t end = text.find("-----END ");
+    if (end == std::string_view::npos) return !text.empty();  // all of it is the key's body
+    *in_private_key = false;
+    copied = i = end;
+    masked = end > 0;
+  }
+  while (i < text.size()) {
+    const char c = text[i];
+    const bool word_start = i == 0 || !IsTokenChar(text[i - 1]);
+    // PEM private keys: the body, up to the END line (or the end of the text, the END line
+    // then being in a later piece).
+    if (c == '-' && i + 1 < text.size() && text[i + 1] == '-' &&
+        text.substr(i, 11) == "-----BEGIN ") {
+      const size_t header_end = text.find("-----", i + 11);
+      if (header_end != std::string_view::npos && header_end < LineEnd(text, i) &&
+          absl::EndsWith(ToAbsl(text.substr(i, header_end - i)), "PRIVATE KEY")) {
+        const size_t body = header_end + 5;
+        const size_t end = text.find("-----END ", body);
+        mask(body, end == std::string_view::npos ? text.size() : end, StrCat("\n", kMask, "\n"));
+        if (end == std::string_view::npos) *in_private_key = true;
+        i = copied;
+        continue;
+      }
+    }
+    if (word_start) {
+      // Bearer tokens.
+      if ((c == 'B' || c == 'b') && i + 1 < text.size() && (text[i + 1] | 0x20) == 'e' &&
+          absl::StartsWithIgnoreCase(ToAbsl(text.substr(i, 7)), "bearer ")) {
+        size_t start = i + 7;
+        while (start < text.size() && text[start] == ' ') ++start;
+        size_t end = start;
+        while (end < text.size() &&
+               (IsTokenChar(text[end]) || text[end] == '.' || text[end] == '~' ||
+                text[end] == '+' || text[end] == '/' || text[end] == '=')) {
+          ++end;
+        }
+        const std::string_view token = text.substr(start, end - start);
+        if (token.size() >= 8 && std::any_of(token.begin(), token.end(), absl::ascii_isdigit)) {
+          mask(start, end, kMask);
+          i = end;
+          continue;
+        }
+      }
+      // Well-known token prefixes and JSON web tokens.
+      if (auto [prefix, length] = TokenAt(text, i); length != 0) {
+        mask(i + prefix, i + length, kMask);
+        i += length;
+        continue;
+      }
+      if (const size_t length = c == 'e' ? JwtAt(text, i) : 0; length != 0) {
+        mask(i + 3, i + length, kMask);
+        i += length;
+        continue;
+      }
+    }
+    // A URL's password: scheme://user:password@host.
+    if (c == ':' && i + 2 < text.size() && text[i + 1] == '/' && text[i + 2] == '/') {
+      constexpr std::string_view kUserEnd = ":/@ \t\r\n?#\"'<>";
+      constexpr std::string_view kPasswordEnd = "@/ \t\r\n?#\"'<>";
+      size_t colon = i + 3;
+      while (colon < text.size() && kUserEnd.find(text[colon]) == std::string_view::npos) ++colon;
+      if (colon > i + 3 && colon < text.size() && text[colon] == ':') {
+        size_t at = colon + 1;
+        while (at < text.size() && kPasswordEnd.find(text[at]) == std::string_view::npos) ++at;
+        if (at < text.size() && text[at] == '@' &&
+            !IsPlaceholder(text.substr(colon + 1, at - colon - 1))) {
+          mask(colon + 1, at, kMask);
+          i = at;
+          continue;
+        }
+      }
+    }
+    // key=value with a secret-sounding key.
+    if (IsKeyChar(c) && (i == 0 || !IsKeyChar(text[i - 1]))) {
+      size_t key_end = i;
+      bool inner = false;  // a dot (a token or "eyJ" may follow) or "--" (a PEM header) inside
+      for (; key_end < text.size() && IsKeyChar(text[key_end]); ++key_end) {
+        inner |= text[key_end] == '.' ||
+                 (key_end > i && text[key_end] == '-' && text[key_end - 1] == '-');
+      }
+      if (!EndsWithSecretKey(text.substr(i, key_end - i))) {
+        i = inner ? i + 1 : key_end;  // nothing else starts inside a plain key
+        continue;
+      }
+      if (auto [from, to] = SecretValue(text, i, key_end, scope); from != std::string::npos) {
+        mask(from, to, kMask);
+        i = to;
+        continue;
+      }
+    }
+    ++i;
+  }
+  out->append(text.substr(copied));
+  return masked;
+}
+
+// Where to cut a line held too long: just after the last space, quote or comma that leaves
+// at least 1 KiB held (so that a secret near the cut is seen whole), else at that point.
+size_t LongLineCut(std::string_view held) {
+  const size_t limit = held.size() - 1024;
+  const size_t at = held.substr(0, limit).find_last_of(" \t\"',");
+  return at == std::string_view::npos ? limit : at + 1;
+}
+
 }  // namespace
 
 std::string RedactSecrets(std::string_view text) {
   std::string out;
   out.reserve(text.size());
-  size_t i = 0;
-  while (i < text.size()) {
-    const char c = text[i];
-    // PEM private keys.
-    if (c == '-' && text.substr(i, 11) == "-----BEGIN ") {
-      size_t header_end = text.find("-----", i + 11);
-      if (header_end != std::string_view::npos &&
-          absl::EndsWith(ToAbsl(text.substr(i, header_end - i)), "PRIVATE KEY")) {
-        size_t end = text.find("-----END ", header_end + 5);
-        size_t body = header_end + 5;
-        out.append(text.substr(i, body - i));
-        out.append(StrCat("\n", kMask, "\n"));
-        i = end == std::string_view::npos ? text.size() : end;
-        continue;
-      }
-    }
-    // Bearer tokens.
-    if ((c == 'B' || c == 'b') && absl::StartsWithIgnoreCase(ToAbsl(text.substr(i)), "bearer ") &&
-        (i == 0 || !IsTokenChar(text[i - 1]))) {
-      size_t start = i + 7;
-      while (start < text.size() && text[start] == ' ') ++start;
-      size_t end = start;
-      while (end < text.size() &&
-             (IsTokenChar(text[end]) || text[end] == '.' || text[end] == '~' ||
-              text[end] == '+' || text[end] == '/' || text[end] == '=')) {
-        ++end;
-      }
-      if (end - start >= 8) {
-        out.append(text.substr(i, start - i));
-        out.append(kMask);
-        i = end;
-        continue;
-      }
-    }
-    // Well-known token prefixes.
-    if (auto [prefix, length] = TokenAt(text, i); length != 0) {
-      out.append(text.substr(i, prefix));
-      out.append(kMask);
-      i += length;
-      continue;
-    }
-    // key=value with a secret-sounding key.
-    if (IsKeyChar(c) && (i == 0 || !IsKeyChar(text[i - 1]))) {
-      size_t key_end = i;
-      while (key_end < text.size() && IsKeyChar(text[key_end])) ++key_end;
-      std::string_view key = text.substr(i, key_end - i);
-      if (EndsWithSecretKey(key)) {
-        auto [value_start, quote] = ValueStart(text, key_end);
-        if (value_start != std::string::npos) {
-          size_t value_end = value_start;
-          if (!quote.empty()) {
-            value_end = text.find(quote, value_start);
-            if (value_end == std::string_view::npos) value_end = text.size();
-          } else {
-            while (value_end < text.size() && text[value_end] != ' ' && text[value_end] != '\n' &&
-                   text[value_end] != '&' && text[value_end] != ',' && text[value_end] != ';' &&
-                   text[value_end] != '}' && text[value_end] != '"') {
-              ++value_end;
-            }
-          }
-          if (value_end > value_start) {
-            out.append(text.substr(i, value_start - i));
-            out.append(kMask);
-            i = value_end;
-            continue;
-          }
-        }
-      }
-      out.append(key);
-      i = key_end;
-      continue;
-    }
-    out += c;
-    ++i;
-  }
+  bool in_private_key = false;
+  MaskInto(text, Scope::kMessage, &in_private_key, &out);
   return out;
+}
+
+bool MaskSecrets(std::string_view text, std::string* out) {
+  std::string masked;
+  bool in_private_key = false;
+  if (!MaskInto(text, Scope::kOutput, &in_private_key, &masked)) return false;
+  *out = std::move(masked);
+  return true;
+}
+
+void SecretMasker::Feed(std::string_view chunk, std::string* out) {
+  held_.append(chunk);
+  size_t lines = held_.rfind('\n');
+  lines = lines == std::string::npos ? 0 : lines + 1;
+  if (lines > 0) {
+    MaskInto(std::string_view(held_).substr(0, lines), Scope::kOutput, &in_private_key_, out);
+    held_.erase(0, lines);
+  }
+  while (held_.size() > kMaxHeldBytes) {
+    const size_t cut = LongLineCut(held_);
+    MaskInto(std::string_view(held_).substr(0, cut), Scope::kOutput, &in_private_key_, out);
+    held_.erase(0, cut);
+  }
+}
+
+void SecretMasker::Finish(std::string* out) {
+  MaskInto(held_, Scope::kOutput, &in_private_key_, out);
+  held_.clear();
+  in_private_key_ = false;
 }
 
 }  // namespace plugline::core

@@ -1,9 +1,19 @@
-// Masking secrets in text that plugline writes to its log (what a plugin printed on stderr,
-// why it failed): a plugin that echoes its payload must not copy an API key into a file that
-// outlives the session. The same text reaches the agent and the terminal through results —
-// a skipped plugin's detail, a shaper's fallback, a broken plugin's reason, a hook's thrown
-// error — so each is masked where it enters its result (dispatcher.cc, host.cc), and the CLI
-// prints results only. Best effort by shape, not by knowledge of the secret.
+// Masking secrets in text plugline writes or hands on. Two scopes:
+//
+// - Messages (RedactSecrets): what plugline writes to its log (what a plugin printed on
+//   stderr, why it failed). A plugin that echoes its payload must not copy an API key into a
+//   file that outlives the session. The same text reaches the agent and the terminal through
+//   results — a skipped plugin's detail, a shaper's fallback, a broken plugin's reason, a
+//   hook's thrown error — so each is masked where it enters its result (dispatcher.cc,
+//   host.cc), and the CLI prints results only.
+// - Command output (MaskSecrets, SecretMasker): what a command printed, before any shaper sees
+//   it and as its raw file is written (shaping_pipeline.cc, output_store.cc): `env`, `cat
+//   .env`, `curl -v`, `docker inspect` print keys that must reach neither the model nor a file
+//   under the home. Output is often source code the agent goes on to edit, so this scope
+//   masks only shapes that are secrets wherever they appear, never a name that merely looks
+//   like one (`password: str`, `const token = getToken();` stay as they are).
+//
+// Best effort by shape, not by knowledge of the secret. A masked value reads "[redacted]".
 #ifndef PLUGLINE_CORE_REDACT_H_
 #define PLUGLINE_CORE_REDACT_H_
 
@@ -12,18 +22,49 @@
 
 namespace plugline::core {
 
-// What is masked (the rest of the text is unchanged):
-// - tokens with a well-known prefix followed by 16 or more token characters ([A-Za-z0-9_-]):
-//   sk- (OpenAI, Anthropic), ghp_ gho_ ghu_ ghs_ ghr_ github_pat_ (GitHub), glpat- (GitLab),
-//   xoxa- xoxb- xoxp- xoxr- xoxs- (Slack), AIza (Google), npm_ (npm); AKIA/ASIA + 16 (AWS key
-//   ids). The prefix stays: "sk-[redacted]".
+// Masked in both scopes (the rest of the text is unchanged):
+// - tokens with a well-known prefix followed by 16 or more token characters ([A-Za-z0-9_-]),
+//   among them at least one letter and one digit (`npm_config_user_agent` is a name, not a
+//   token): sk- (OpenAI, Anthropic), sk_live_ (Stripe), ghp_ gho_ ghu_ ghs_ ghr_ github_pat_
+//   (GitHub), glpat- (GitLab), xoxa- xoxb- xoxp- xoxr- xoxs- (Slack), AIza (Google), npm_
+//   (npm); AKIA/ASIA + exactly 16 upper-case letters or digits (AWS key ids). The prefix
+//   stays: "sk-[redacted]".
+// - JSON web tokens: "eyJ" then two dot-separated parts of 10 or more characters: "eyJ[redacted]".
 // - "Bearer <8+ characters>" (any case): "Bearer [redacted]".
 // - PEM private key blocks ("-----BEGIN ... PRIVATE KEY-----" to its END line): the body.
+// - the password of a URL's user part: "https://user:[redacted]@host".
 // - values of keys whose name ends in password, passwd, secret, token, api_key, apikey,
-//   access_key, private_key or credentials (any case, `_` or `-`), written `key=value`,
-//   `key: value` or JSON `"key":"value"` (also inside JSON-encoded strings, `\"key\":\"v\"`):
-//   "token=[redacted]".
+//   access_key, private_key or credentials (any case, `_` or `-`) — in messages written
+//   `key=value`, `key: value` or JSON `"key":"value"` (also inside JSON-encoded strings,
+//   `\"key\":\"v\"`); in command output only where both key and value are quoted
+//   (`"token": "…"`, `'password': '…'`) or in an assignment starting a line (`DB_PASSWORD=…`,
+//   `export API_TOKEN="…"`, `- SECRET=…`, `"SECRET=…"`, as env, .env files and
+//   `docker inspect` print them; the KEY upper-case unless exported): "token=[redacted]". A
+//   value that is a reference or a placeholder (`$VAR`, `<token>`, `***`) is left alone, and
+//   so is a quoted one that is a package's version (`"jsonwebtoken": "^9.0.2"`).
 std::string RedactSecrets(std::string_view text);
+
+// The command-output scope over a whole text: true, with the masked text in `*out`, when
+// something was masked; false (and `*out` untouched) when nothing was.
+bool MaskSecrets(std::string_view text, std::string* out);
+
+// The command-output scope over an output that arrives in chunks: the same result as
+// MaskSecrets over the whole output, whatever the chunks, as long as no line is longer than
+// kMaxHeldBytes. Text is masked a line at a time, so at most one line is held back; a longer
+// line is masked in pieces, cut at a space, quote or comma where there is one.
+class SecretMasker {
+ public:
+  static constexpr size_t kMaxHeldBytes = 64 << 10;
+
+  // Appends the masked text of every line `chunk` completes to `*out`.
+  void Feed(std::string_view chunk, std::string* out);
+  // Appends the masked rest (a last line without a newline). The masker is then empty.
+  void Finish(std::string* out);
+
+ private:
+  std::string held_;
+  bool in_private_key_ = false;  // between a private key's BEGIN and END lines
+};
 
 }  // namespace plugline::core
 

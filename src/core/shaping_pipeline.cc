@@ -6,6 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "core/command_line.h"
+#include "core/redact.h"
 #include "core/strings.h"
 #include "absl/time/clock.h"
 #include "core/text.h"
@@ -172,11 +173,13 @@ absl::StatusOr<ShapeResult> ShaperPipeline::Run(const ShapeRequest& request,
   trace->tokens_raw = result.tokens_raw;
 
   // Shapers, and a raw rendering, see the output as a terminal showed it: no ANSI escapes,
-  // redraws applied. The stored file keeps the exact bytes.
-  std::string normalized;
-  const std::string_view output =
+  // redraws applied (the stored file keeps the bytes). Nor does any of them see a secret the
+  // command printed (core/redact.h, masked in the stored file too): none reaches a summary.
+  std::string normalized, masked;
+  std::string_view output =
       NormalizeTerminalOutput(request.output, &normalized) ? std::string_view(normalized)
                                                            : request.output;
+  if (MaskSecrets(output, &masked)) output = masked;
 
   // 1. Choose the shaper.
   Shaper* winner = nullptr;

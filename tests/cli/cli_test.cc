@@ -73,6 +73,33 @@ TEST_CASE("plugline run: the stored output a summary names reads back as it is, 
   CHECK(cat.output == source);
 }
 
+TEST_CASE("plugline run: a secret the command prints reaches neither the summary nor the stored file") {
+  for (bool server : {false, true}) {
+    CAPTURE(server);
+    Cli cli;
+    cli.server = server;
+    // A failing script that prints its environment, a .env file and a curl trace: 300 lines,
+    // so the output is summarized and stored.
+    const std::string script =
+        "for i in $(seq 1 300); do echo \"line $i\"; done; "
+        "echo 'DB_PASSWORD=hunter2-db'; echo 'export OPENAI_KEY=sk-proj-a1B2c3D4e5F6g7H8i9J0'; "
+        "echo '> Authorization: Bearer 9f8e7d6c5b4a3210'; echo 'Error: upload failed'; exit 3";
+    auto run = cli.Run({"run", "--", "sh", "-c", script});
+    CHECK(run.exit_status == 3);
+    const std::string raw_path = Last(run.output).substr(std::string("full output: ").size());
+    const std::string stored = ReadFileOrEmpty(raw_path);
+    REQUIRE(stored.find("line 300") != std::string::npos);
+    for (const std::string& text : {run.output, stored}) {
+      CHECK(text.find("hunter2") == std::string::npos);
+      CHECK(text.find("a1B2c3D4e5F6") == std::string::npos);
+      CHECK(text.find("9f8e7d6c5b4a3210") == std::string::npos);
+      CHECK(text.find("DB_PASSWORD=[redacted]") != std::string::npos);
+      CHECK(text.find("Bearer [redacted]") != std::string::npos);
+      CHECK(text.find("Error: upload failed") != std::string::npos);
+    }
+  }
+}
+
 TEST_CASE("plugline run exits with the command's exit code, signals as 128+n") {
   Cli cli;
   CHECK(cli.Run({"run", "--", "sh", "-c", "echo failing; exit 3"}).exit_status == 3);

@@ -129,6 +129,25 @@ TEST_CASE("the per-output cap keeps the file to its first bytes and counts the r
   CHECK(writer->truncated());
 }
 
+TEST_CASE("a stored output keeps no secret the command printed, wherever its chunks were cut") {
+  TempDir dir;
+  OutputRetention retention;
+  retention.max_file_bytes = 84;  // counted in the output's bytes, not the file's
+  OutputStore store(dir.Sub("outputs"), retention);
+  auto writer = store.Begin();
+  writer->Write("PATH=/usr/bin\nGITHUB_TOKEN=ghp_a1B2c3D4e5");
+  // Before the line ends nothing of it is in the file: the whole line is needed to mask it.
+  for (const std::string& name : Entries(dir.Sub("outputs"))) {
+    CHECK(ReadFileOrEmpty(dir.Sub("outputs") + "/" + name).find("ghp_") == std::string::npos);
+  }
+  writer->Write("F6g7H8i9J0k1L2m3N4o5P6\nDB_PASSWORD=hunter2\nand more after the cap\n");
+  auto path = writer->Commit();
+  REQUIRE(path.ok());
+  CHECK(ReadFileOrEmpty(*path) == "PATH=/usr/bin\nGITHUB_TOKEN=[redacted]\nDB_PASSWORD=[redacted]\n");
+  CHECK(writer->written() == 84);
+  CHECK(writer->truncated());
+}
+
 TEST_CASE("a writer dropped without a commit leaves nothing behind") {
   TempDir dir;
   OutputStore store(dir.Sub("outputs"), OutputRetention{});

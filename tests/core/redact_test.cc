@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include "core/log.h"
+#include "core/strings.h"
 #include "test_util.h"
 
 namespace plugline::core {
@@ -40,6 +41,109 @@ TEST_CASE("redact: bearer tokens, private keys, secret-named values") {
   CHECK(RedactSecrets("tokens_saved: 12, max_tokens=4") == "tokens_saved: 12, max_tokens=4");
   CHECK(RedactSecrets("no secrets here\n") == "no secrets here\n");
   CHECK(RedactSecrets("") == "");
+}
+
+TEST_CASE("redact: names that only look like tokens are left alone") {
+  // npm's own environment: npm_ and a name, no digit.
+  CHECK(RedactSecrets("npm_config_user_agent=npm/10.2.4") == "npm_config_user_agent=npm/10.2.4");
+  CHECK(RedactSecrets("sk-abcdefghijklmnopqrstuv") == "sk-abcdefghijklmnopqrstuv");
+  CHECK(RedactSecrets("the Bearer authentication scheme") == "the Bearer authentication scheme");
+  CHECK(RedactSecrets(R"({"jsonwebtoken": "^9.0.2"})") == R"({"jsonwebtoken": "^9.0.2"})");
+  CHECK(RedactSecrets("token=$GITHUB_TOKEN password=<yours>") ==
+        "token=$GITHUB_TOKEN password=<yours>");
+}
+
+// Every kind of secret command output shows, each with what it must become.
+constexpr std::pair<const char*, const char*> kOutputSecrets[] = {
+    {"DB_PASSWORD=hunter2\n", "DB_PASSWORD=[redacted]\n"},
+    {"export API_TOKEN=\"abc def 123\"\n", "export API_TOKEN=\"[redacted]\"\n"},
+    {"declare -x CLIENT_SECRET='s3cr3t'\n", "declare -x CLIENT_SECRET='[redacted]'\n"},
+    {"  - POSTGRES_PASSWORD=example\n", "  - POSTGRES_PASSWORD=[redacted]\n"},
+    {"      \"AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG\",\n",
+     "      \"AWS_SECRET_ACCESS_KEY=[redacted]\",\n"},
+    {"{\"access_token\": \"abc.def-123\", \"expires_in\": 3600}\n",
+     "{\"access_token\": \"[redacted]\", \"expires_in\": 3600}\n"},
+    {"login {'user': 'bob', 'password': 'hunter2'}\n",
+     "login {'user': 'bob', 'password': '[redacted]'}\n"},
+    {"remote: https://bob:s3cr3t@git.example.com/x.git\n",
+     "remote: https://bob:[redacted]@git.example.com/x.git\n"},
+    {"< authorization: Bearer 0a1b2c3d4e5f\n", "< authorization: Bearer [redacted]\n"},
+    {"id_token eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N\n",
+     "id_token eyJ[redacted]\n"},
+    {"//registry.npmjs.org/:_authToken=npm_a1B2c3D4e5F6g7H8i9J0k1L2\n",
+     "//registry.npmjs.org/:_authToken=npm_[redacted]\n"},
+    {"-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAA\nAAAABG5vbmU=\n"
+     "-----END OPENSSH PRIVATE KEY-----\n",
+     "-----BEGIN OPENSSH PRIVATE KEY-----\n[redacted]\n-----END OPENSSH PRIVATE KEY-----\n"},
+};
+
+// What an agent reads in source code and must be able to edit: never changed.
+constexpr const char* kOutputCode[] = {
+    "    def login(self, password: str, token=None):\n",
+    "                 credentials=None, secure=None, timeout=5.0):\n",
+    "  const token = getToken();\n",
+    "    password = request.form[\"password\"]\n",
+    "password: hunter2\n",  // YAML without quotes: as often a type annotation
+    "export GH_TOKEN=$(gh auth token)\n",
+    "    \"pbkdf2-password\": \"~1.2.1\",\n",
+    "headers: { Authorization: `Bearer ${token}` }\n",
+    "npm_config_user_agent=npm/10.2.4 node/v20.20.2 linux x64\n",
+    "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n",
+    "see https://docs.example.com:8443/auth/token\n",
+};
+
+TEST_CASE("redact: command output loses its secrets, and source code keeps its names") {
+  for (const auto& [text, masked] : kOutputSecrets) {
+    std::string out = "untouched";
+    CHECK_MESSAGE(MaskSecrets(text, &out), text);
+    CHECK(out == masked);
+  }
+  for (const char* text : kOutputCode) {
+    std::string out = "untouched";
+    CHECK_MESSAGE(!MaskSecrets(text, &out), text);
+    CHECK(out == "untouched");
+  }
+  // An unclosed quote masks to the end of its line, not of the output.
+  std::string out;
+  REQUIRE(MaskSecrets("{\"password\": \"hunter2\nnext line\n", &out));
+  CHECK(out == "{\"password\": \"[redacted]\nnext line\n");
+}
+
+TEST_CASE("redact: a streamed output is masked as the whole of it is, however it arrives") {
+  std::string whole;
+  for (const auto& [text, masked] : kOutputSecrets) StrAppend(&whole, "some output\n", text);
+  for (const char* text : kOutputCode) whole += text;
+  whole += "GITHUB_TOKEN=ghp_a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8 (no newline at the end)";
+  std::string expected;
+  REQUIRE(MaskSecrets(whole, &expected));
+  for (size_t cut = 0; cut <= whole.size(); ++cut) {
+    SecretMasker masker;
+    std::string out;
+    masker.Feed(std::string_view(whole).substr(0, cut), &out);
+    masker.Feed(std::string_view(whole).substr(cut), &out);
+    masker.Finish(&out);
+    REQUIRE_MESSAGE(out == expected, "cut at ", cut);
+  }
+  SecretMasker bytewise;
+  std::string out;
+  for (char c : whole) bytewise.Feed(std::string_view(&c, 1), &out);
+  bytewise.Finish(&out);
+  CHECK(out == expected);
+}
+
+TEST_CASE("redact: a line longer than the masker holds is masked in pieces, as it arrives") {
+  // A minified JSON document of 200 KiB on one line, a token near its end.
+  std::string line = "[";
+  while (line.size() < (200 << 10)) line += R"({"name":"item","value":12345},)";
+  line += R"({"api_token":"tok-0123456789abcdef"}])";
+  SecretMasker masker;
+  std::string out;
+  masker.Feed(line, &out);
+  CHECK(out.size() >= line.size() - SecretMasker::kMaxHeldBytes);  // not all held back
+  masker.Finish(&out);
+  CHECK(out.find("0123456789abcdef") == std::string::npos);
+  CHECK(out.find(R"("api_token":"[redacted]")") != std::string::npos);
+  CHECK(out.size() == line.size() - std::string("tok-0123456789abcdef").size() + 10);
 }
 
 TEST_CASE("redact: the log masks what a plugin printed") {

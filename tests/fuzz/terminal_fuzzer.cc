@@ -48,6 +48,25 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   // Masking leaves nothing that one more pass would mask: no secret survives a pass.
   const std::string masked = RedactSecrets(text);
   FUZZ_CHECK(RedactSecrets(masked) == masked);
+  // The same for command output, whole or streamed: cut in two where the input says, it is
+  // masked as the whole is (lines here are shorter than what the masker holds).
+  std::string output_masked = "untouched";
+  if (MaskSecrets(text, &output_masked)) {
+    std::string again = "untouched";
+    FUZZ_CHECK(!MaskSecrets(output_masked, &again));
+  } else {
+    FUZZ_CHECK(output_masked == "untouched");
+    output_masked.assign(text);
+  }
+  if (text.size() < SecretMasker::kMaxHeldBytes) {
+    const size_t cut = size == 0 ? 0 : data[0] % (text.size() + 1);
+    SecretMasker masker;
+    std::string streamed;
+    masker.Feed(text.substr(0, cut), &streamed);
+    masker.Feed(text.substr(cut), &streamed);
+    masker.Finish(&streamed);
+    FUZZ_CHECK(streamed == output_masked);
+  }
   // Stripping leaves no byte that drives a terminal: no ESC, no C0 control but \n and \t, no
   // DEL, no C1 control in its UTF-8 form. It never adds a byte, and a second pass finds
   // nothing to remove.

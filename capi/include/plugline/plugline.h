@@ -316,9 +316,10 @@ PLUGLINE_API plugline_status plugline_host_shape(char **out_json, size_t *out_le
                                                  const plugline_shape_options *options);
 
 /* An output that arrives in pieces, for a host that runs commands itself: memory stays bounded
- * whatever the command prints. Each piece goes to the raw file at once (up to the per-output
- * cap, outputs.max_file_mb) and only the shaping window is kept (all of an output up to
- * outputs.window_mb, else its head, tail and error lines; docs/shaping.md). The result is the
+ * whatever the command prints. Each piece goes to the raw file at once (its complete lines,
+ * secrets masked; up to the per-output cap, outputs.max_file_mb) and only the shaping window
+ * is kept (all of an output up to outputs.window_mb, else its head, tail and error lines;
+ * docs/shaping.md). The result is the
  * one plugline_host_shape gives for the same output, with "raw_bytes", "raw_lines" and
  * "tokens_raw" counting everything appended, "raw_stored_bytes" what the file holds and
  * "shaped_bytes" what the shapers saw. One capture is used by one thread at a time. */
