@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdint>
+#include <span>
+#include <tuple>
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
@@ -14,8 +17,19 @@ constexpr std::string_view kMask = "[redacted]";
 
 enum class Scope { kMessage, kOutput };
 
-bool IsTokenChar(char c) { return absl::ascii_isalnum(c) || c == '_' || c == '-'; }
-bool IsKeyChar(char c) { return absl::ascii_isalnum(c) || c == '_' || c == '-' || c == '.'; }
+// Character classes, looked up: the masker asks of every byte of an output.
+enum : uint8_t { kTokenClass = 1, kKeyClass = 2 };
+constexpr std::array<uint8_t, 256> kClasses = [] {
+  std::array<uint8_t, 256> classes{};
+  for (int c = 0; c < 256; ++c) {
+    const bool alnum = (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+    if (alnum || c == '_' || c == '-') classes[c] |= kTokenClass | kKeyClass;
+    if (c == '.') classes[c] |= kKeyClass;
+  }
+  return classes;
+}();
+bool IsTokenChar(char c) { return kClasses[static_cast<uint8_t>(c)] & kTokenClass; }
+bool IsKeyChar(char c) { return kClasses[static_cast<uint8_t>(c)] & kKeyClass; }
 bool IsQuote(char c) { return c == '"' || c == '\''; }
 
 // Random enough to be a credential rather than a name: a letter and a digit somewhere.
@@ -50,9 +64,13 @@ constexpr std::array<Prefix, 18> kPrefixes = {{
 }};
 constexpr size_t kMinTokenRest = 16;
 
-constexpr std::string_view kSecretKeyEndings[] = {
-    "password", "passwd",     "secret",     "token",       "api_key",     "apikey",
-    "api-key",  "access_key", "access-key", "private_key", "private-key", "credentials"};
+// The endings of secret-sounding keys, by their last letter.
+constexpr std::string_view kEndingsInD[] = {"password", "passwd"};
+constexpr std::string_view kEndingsInT[] = {"secret"};
+constexpr std::string_view kEndingsInN[] = {"token"};
+constexpr std::string_view kEndingsInY[] = {"api_key",    "apikey",      "api-key",    "access_key",
+                                            "access-key", "private_key", "private-key"};
+constexpr std::string_view kEndingsInS[] = {"credentials"};
 
 // Length of the run of token characters at text[pos...].
 size_t TokenRun(std::string_view text, size_t pos) {
@@ -110,20 +128,23 @@ size_t JwtAt(std::string_view text, size_t pos) {
 }
 
 bool EndsWithSecretKey(std::string_view key) {
-  // Every ending ends in one of these: most words are rejected here.
-  if (key.size() < 5) return false;
-  switch (absl::ascii_tolower(key.back())) {
-    case 'd':
-    case 't':
-    case 'n':
-    case 'y':
-    case 's':
-      break;
-    default:
-      return false;
+  // Most words are rejected by their last letter.
+  std::span<const std::string_view> endings;
+  switch (key.empty() ? '\0' : absl::ascii_tolower(key.back())) {
+    case 'd': endings = kEndingsInD; break;
+    case 't': endings = kEndingsInT; break;
+    case 'n': endings = kEndingsInN; break;
+    case 'y': endings = kEndingsInY; break;
+    case 's': endings = kEndingsInS; break;
+    default: return false;
   }
-  for (std::string_view ending : kSecretKeyEndings) {
-    if (absl::EndsWithIgnoreCase(ToAbsl(key), ToAbsl(ending))) return true;
+  for (std::string_view ending : endings) {
+    if (key.size() < ending.size()) continue;
+    const std::string_view tail = key.substr(key.size() - ending.size());
+    if (std::equal(tail.begin(), tail.end(), ending.begin(),
+                   [](char a, char b) { return absl::ascii_tolower(a) == b; })) {
+      return true;
+    }
   }
   return false;
 }
@@ -380,7 +401,8 @@ std::string RedactSecrets(std::string_view text) {
 bool MaskSecrets(std::string_view text, std::string* out) {
   std::string masked;
   bool in_private_key = false;
-  if (!MaskInto(text, Scope::kOutput, &in_private_key, &masked)) return false;
+  // A masked value masked again reads the same: that is no change.
+  if (!MaskInto(text, Scope::kOutput, &in_private_key, &masked) || masked == text) return false;
   *out = std::move(masked);
   return true;
 }

@@ -45,7 +45,7 @@ namespace plugline::core {
 std::string RedactSecrets(std::string_view text);
 
 // The command-output scope over a whole text: true, with the masked text in `*out`, when
-// something was masked; false (and `*out` untouched) when nothing was.
+// masking changed it; false (and `*out` untouched) when it did not.
 bool MaskSecrets(std::string_view text, std::string* out);
 
 // The command-output scope over an output that arrives in chunks: the same result as

@@ -103,6 +103,14 @@ TEST_CASE("redact: command output loses its secrets, and source code keeps its n
     CHECK_MESSAGE(!MaskSecrets(text, &out), text);
     CHECK(out == "untouched");
   }
+  // A private key whose END line never came: the rest is its body, and masking that again
+  // changes nothing (found by the terminal fuzzer: it said it had).
+  std::string key;
+  REQUIRE(MaskSecrets("x\n-----BEGIN RSA PRIVATE KEY-----\nMIIEow\nAAAB", &key));
+  CHECK(key == "x\n-----BEGIN RSA PRIVATE KEY-----\n[redacted]\n");
+  std::string again = "untouched";
+  CHECK_FALSE(MaskSecrets(key, &again));
+  CHECK(again == "untouched");
   // An unclosed quote masks to the end of its line, not of the output.
   std::string out;
   REQUIRE(MaskSecrets("{\"password\": \"hunter2\nnext line\n", &out));
