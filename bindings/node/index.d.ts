@@ -85,6 +85,9 @@ export interface ShapeResult {
   /** The budget that applied (0: none) and the summary lines it left out. */
   max_tokens: number;
   budget_lines_left_out: number;
+  /** The output held secrets, masked in the summary and the raw file: a raw summary then
+   * differs from the output and should replace it. */
+  secrets_masked: boolean;
   fallback: string | null;
   /** Shapers whose match() failed and were left out. */
   skipped: { plugin: string; why: string; detail: string }[];

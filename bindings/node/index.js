@@ -358,7 +358,7 @@ class Host {
    * @returns {{summary: string, render_mode: 'summary'|'raw', shaper: string,
    *   confidence: number, raw_path: string|null, raw_bytes: number, raw_lines: number,
    *   raw_stored_bytes: number, shaped_bytes: number, tokens_raw: number,
-   *   tokens_summary: number, fallback: string|null}}
+   *   tokens_summary: number, secrets_masked: boolean, fallback: string|null}}
    * @throws {PluglineError} PLUGLINE_EINVALID (e.g. unknown shaper), PLUGLINE_ERESOURCE,
    *   PLUGLINE_ESTATE (closed host)
    */

@@ -139,6 +139,9 @@ struct ShapeResult {
   std::string token_counter;
   uint64_t max_tokens = 0;             // the budget that applied; 0: none
   uint64_t budget_lines_left_out = 0;  // summary lines the budget left out (stated in it)
+  // The output held secrets, masked in the summary and the raw file (docs/shaping.md
+  // "Secrets"): a raw rendering then differs from the output too, and should replace it.
+  bool secrets_masked = false;
   std::optional<std::string> fallback;  // why the summary is not the shaper's, if it is not
   // Shapers left out because their match() failed (threw, timed out, wrong result type).
   struct Skipped {

@@ -320,8 +320,10 @@ int AgentHook(const AgentHookFlags& flags, CommandEnv& env) {
       request.output = final_output;
       request.exit_code = call->exit_code;
       absl::StatusOr<ShapeResult> shaped = (*host)->Shape(request);
-      if (shaped.ok() && shaped->render_mode == RenderMode::kSummary &&
-          shaped->summary.size() < final_output.size()) {
+      if (shaped.ok() && ((shaped->render_mode == RenderMode::kSummary &&
+                           shaped->summary.size() < final_output.size()) ||
+                          shaped->secrets_masked)) {
+        // A summary, or the output as it is but without the secrets it printed.
         replacement = shaped->summary;
       } else if (!shaped.ok()) {
         io.Error(StrCat("warning: the output was not shaped: ", shaped.status().message()));

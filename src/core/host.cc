@@ -63,6 +63,7 @@ std::string ShapeResult::ToJson() const {
   w.Key("token_counter").String(token_counter);
   w.Key("max_tokens").Int(static_cast<int64_t>(max_tokens));
   w.Key("budget_lines_left_out").Int(static_cast<int64_t>(budget_lines_left_out));
+  w.Key("secrets_masked").Bool(secrets_masked);
   w.Key("fallback");
   if (fallback) {
     w.String(*fallback);

@@ -179,7 +179,10 @@ absl::StatusOr<ShapeResult> ShaperPipeline::Run(const ShapeRequest& request,
   std::string_view output =
       NormalizeTerminalOutput(request.output, &normalized) ? std::string_view(normalized)
                                                            : request.output;
-  if (MaskSecrets(output, &masked)) output = masked;
+  if (MaskSecrets(output, &masked)) {
+    output = masked;
+    result.secrets_masked = true;
+  }
 
   // 1. Choose the shaper.
   Shaper* winner = nullptr;

@@ -200,6 +200,27 @@ TEST_CASE("hook --agent: a failing pytest run comes back as plugline's summary, 
   CHECK(off.output == "");
 }
 
+TEST_CASE("hook --agent: a short output that printed a secret comes back masked, one without is left alone") {
+  Cli cli;
+  auto claude = [&](const std::string& stdout_text) {
+    core::JsonWriter text;
+    text.String(stdout_text);
+    return cli.Run({"hook", "--agent", "claude-code"}, "",
+                   StrCat(R"({"session_id":"s1","cwd":"/tmp","hook_event_name":"PostToolUse","tool_name":"Bash","tool_input":{"command":"cat .env"},"tool_response":{"stdout":)",
+                          text.Take(), R"(,"stderr":"","interrupted":false,"isImage":false},"tool_use_id":"t"})"));
+  };
+  // Three lines: shown as they are, but for the password.
+  auto masked = claude("DEBUG=1\nDB_PASSWORD=hunter2-prod\nPORT=8080\n");
+  REQUIRE(masked.exit_status == 0);
+  const core::Value replaced =
+      *Json(masked.output).Find("hookSpecificOutput")->Find("updatedToolOutput");
+  CHECK(Text(replaced, "stdout") == "DEBUG=1\nDB_PASSWORD=[redacted]\nPORT=8080\n");
+  // Nothing to mask, nothing to shorten: no opinion.
+  auto plain = claude("DEBUG=1\nPORT=8080\n");
+  CHECK(plain.exit_status == 0);
+  CHECK(plain.output == "");
+}
+
 #if PLUGLINE_TEST_WITH_V8  // an OpenCode plugin
 TEST_CASE("hook --agent: an OpenCode plugin sees the shell tool as bash, and its rewrite is the agent's rewrite") {
   Cli cli;

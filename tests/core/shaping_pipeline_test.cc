@@ -29,6 +29,7 @@ class FakeShaper : public Shaper {
   absl::StatusOr<ShapeOutput> Shape(std::string_view output, const ShapeContext& ctx) override {
     ++shape_calls;
     last_context_lines = ctx.output_lines;
+    last_output = std::string(output);
     if (!shape_error.ok()) return shape_error;
     return ShapeOutput{summary, mode};
   }
@@ -42,6 +43,7 @@ class FakeShaper : public Shaper {
   int shape_calls = 0;
   uint64_t last_context_lines = 0;
   std::string last_snippet;
+  std::string last_output;
 };
 
 std::string Lines(int n) {
@@ -101,6 +103,29 @@ TEST_CASE("the summary's last line names the raw output, counts are filled in") 
   CHECK(result->raw_lines == 300);
   CHECK(result->tokens_raw > 10 * result->tokens_summary);
   CHECK_FALSE(result->fallback.has_value());
+}
+
+TEST_CASE("no shaper sees a secret the command printed, and the result says one was masked") {
+  Fixture f;
+  auto shaper = std::make_shared<FakeShaper>("s", 0.9);
+  shaper->mode = RenderMode::kRaw;
+  f.pipeline.Add(shaper);
+  const std::string output = "deploying\nexport API_TOKEN=tok_8f3a9c2e71\nError: 403\n";
+  auto result = f.pipeline.Run(ShapeRequest{"./deploy.sh", output, 1, ""}, f.raw);
+  REQUIRE(result.ok());
+  CHECK(shaper->last_output == "deploying\nexport API_TOKEN=[redacted]\nError: 403\n");
+  CHECK(shaper->last_snippet.find("8f3a9c2e71") == std::string::npos);
+  CHECK(result->render_mode == RenderMode::kRaw);
+  CHECK(result->summary ==
+        "deploy.sh: FAILED (exit 1)\ndeploying\nexport API_TOKEN=[redacted]\nError: 403\n");
+  CHECK(result->secrets_masked);
+  CHECK(result->ToJson().find(R"("secrets_masked":true)") != std::string::npos);
+  // Counted as the command printed it.
+  CHECK(result->raw_bytes == output.size());
+  result = f.pipeline.Run(ShapeRequest{"./deploy.sh", "deploying\nError: 403\n", 1, ""}, f.raw);
+  REQUIRE(result.ok());
+  CHECK_FALSE(result->secrets_masked);
+  CHECK(result->ToJson().find(R"("secrets_masked":false)") != std::string::npos);
 }
 
 TEST_CASE("a tally of problems by code is kept only when the budget cuts the summary") {

@@ -46,6 +46,23 @@ test('500 lines are summarised; the raw output is stored byte for byte', (t) => 
   assert.deepEqual(fs.readFileSync(result.raw_path), Buffer.from(output));
 });
 
+test('a secret in the output is masked in the summary and in the raw file', (t) => {
+  const home = tempHome();
+  const host = new Host({ home });
+  t.after(() => host.close());
+  const output = numberedLines(300) + 'remote: https://ci:glpat-a1B2c3D4e5F6g7H8i9J0@gitlab.example/x.git\n';
+
+  const result = host.shape('git push', output, 1);
+
+  assert.equal(result.secrets_masked, true);
+  assert.ok(!result.summary.includes('a1B2c3D4'), result.summary);
+  assert.ok(result.summary.includes('https://ci:[redacted]@gitlab.example/x.git'), result.summary);
+  const stored = fs.readFileSync(result.raw_path, 'utf8');
+  assert.equal(stored, output.replace('glpat-a1B2c3D4e5F6g7H8i9J0', '[redacted]'));
+  assert.equal(result.raw_bytes, Buffer.byteLength(output));
+  assert.equal(host.shape('ls', 'one\ntwo\n', 0).secrets_masked, false);
+});
+
 test('a Buffer with NUL and 0xff bytes is passed with its length and stored exactly', (t) => {
   const host = new Host({ home: tempHome() });
   t.after(() => host.close());

@@ -866,7 +866,9 @@ class Host:
             ``tokens_raw``, ``tokens_summary``, ``tokens_saved`` (raw minus summary: negative
             when the summary costs more), ``token_counter`` (``"o200k_base"``,
             ``"cl100k_base"``, ``"estimate"`` or ``"host"``), ``max_tokens`` (the budget that
-            applied, 0 for none), ``budget_lines_left_out``, ``fallback`` (None, or why the
+            applied, 0 for none), ``budget_lines_left_out``, ``secrets_masked`` (the output
+            held secrets, masked in the summary and the raw file: a raw summary then differs
+            from the output and is what the model should read), ``fallback`` (None, or why the
             summary is not the shaper's), ``skipped`` (shapers whose ``match()`` failed:
             dicts with ``plugin``, ``why``, ``detail``). Text in the result is valid UTF-8; bytes of the
             output that are not are shown as U+FFFD.

@@ -33,6 +33,7 @@ class ShapeResult(TypedDict):
     token_counter: str  # "o200k_base" | "cl100k_base" | "estimate" | "host"
     max_tokens: int
     budget_lines_left_out: int
+    secrets_masked: bool  # the output held secrets, masked in the summary and the raw file
     fallback: Optional[str]
     skipped: List[SkippedShaper]
 

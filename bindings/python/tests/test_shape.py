@@ -42,6 +42,21 @@ def test_short_output_is_shown_raw(host: plugline.Host) -> None:
     assert result["tokens_summary"] == result["tokens_raw"]
 
 
+def test_a_secret_in_the_output_is_masked_in_the_summary_and_the_raw_file(
+        host: plugline.Host) -> None:
+    output = b"".join(b"compiling unit %d\n" % i for i in range(300))
+    output += b'{"access_token": "ya29.a0AfH6SMBx3k9", "expires_in": 3599}\n'
+    result = host.shape("curl -s https://oauth2.example/token", output, exit_code=0)
+    assert result["secrets_masked"] is True
+    assert "ya29" not in result["summary"]
+    assert '"access_token": "[redacted]"' in result["summary"]
+    stored = Path(result["raw_path"]).read_bytes()
+    assert b"ya29" not in stored
+    assert stored == output.replace(b"ya29.a0AfH6SMBx3k9", b"[redacted]")
+    assert result["raw_bytes"] == len(output)
+    assert host.shape("ls", "one\ntwo\n", exit_code=0)["secrets_masked"] is False
+
+
 def test_nul_bytes_and_invalid_utf8_are_stored_exactly(host: plugline.Host) -> None:
     output = b"nul\x00inside\ninvalid \xff\xfe\xc3 utf-8\n" + numbered_lines(498)
     result = host.shape("cat data.bin", output)  # the JSON parsed, or this would raise

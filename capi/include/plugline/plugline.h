@@ -299,8 +299,9 @@ typedef struct plugline_shape_options {
  *    "raw_bytes", "raw_lines", "raw_stored_bytes", "shaped_bytes", "tokens_raw",
  *    "tokens_summary", "tokens_saved" (raw minus summary: negative when the summary costs
  *    more), "token_counter": "o200k_base"|"cl100k_base"|"estimate"|"host", "max_tokens" (the
- *    budget that applied, 0: none), "budget_lines_left_out", "fallback": null|"why",
- *    "skipped"}
+ *    budget that applied, 0: none), "budget_lines_left_out", "secrets_masked" (true: the
+ *    output held secrets, masked in the summary and the raw file; a "raw" summary then
+ *    differs from the output and should replace it), "fallback": null|"why", "skipped"}
  * raw_bytes/raw_lines describe the whole output; raw_stored_bytes is what the raw file holds
  * (less when outputs.max_file_mb capped it, 0 when not stored); shaped_bytes is what the
  * shapers saw (less when the output was larger than the shaping window, outputs.window_mb).
