@@ -2048,8 +2048,7 @@ bool IsLibraryFrame(string_view line) {
   const bool frame = (t.back() == ')' && Contains(t, " (")) ||
                      (where.find(' ') == kNone && where.find(':') != kNone);
   if (!frame) return false;
-  return Contains(t, "node_modules") || Contains(t, "node:") || Contains(t, "(internal/") ||
-         t.find_first_of("/\\") == kNone;
+  return InLibraryPath(t) || t.find_first_of("/\\") == kNone;
 }
 
 // A diagnostic located in a header of the system or the compiler: "/usr/include/…",

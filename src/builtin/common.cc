@@ -324,6 +324,28 @@ bool IsPlatformFrame(std::string_view frame) {
   return false;
 }
 
+bool InLibraryPath(std::string_view frame) {
+  static constexpr std::string_view kMarkers[] = {
+      // JavaScript
+      "node_modules/", "(node:", " node:", "node:internal", "(internal/", "(<anonymous>)",
+      // Python
+      "site-packages/", "dist-packages/", "/lib/python3.", "/lib/python2.", "/usr/lib/python",
+      "<frozen ", "/_pytest/", "/pluggy/",
+      // Go
+      "/usr/lib/go", "/usr/local/go/", "/go/pkg/mod/", "/src/runtime/", "testing/testing.go",
+      "runtime/panic.go",
+      // Rust
+      "/rustc/", ".cargo/registry", "/.rustup/", "/libstd/", "/library/std/", "/library/core/",
+      // Ruby
+      "/gems/", "/rubygems/", "/lib/ruby/",
+      // vendored dependencies (Go, PHP, Ruby)
+      "/vendor/"};
+  for (std::string_view marker : kMarkers) {
+    if (frame.find(marker) != std::string_view::npos) return true;
+  }
+  return false;
+}
+
 bool IsLocationUnderFunction(std::string_view line) {
   const std::string_view t = Trim(line);
   if (t.starts_with("at ")) return !t.ends_with(")") && StartsWithLocation(t.substr(3));
@@ -333,28 +355,13 @@ bool IsLocationUnderFunction(std::string_view line) {
 
 bool IsUserFrame(std::string_view line) {
   const std::string_view t = Trim(line);
-  if (IsLocationUnderFunction(line)) {
-    static constexpr std::string_view kLibraries[] = {
-        "/rustc/", "/.cargo/registry/", "/.rustup/", "/library/std/", "/library/core/",  // Rust
-        "/usr/lib/go", "/usr/local/go/", "/go/pkg/mod/", "/src/runtime/"};               // Go
-    for (std::string_view lib : kLibraries) {
-      if (t.find(lib) != std::string_view::npos) return false;
-    }
-    return true;
-  }
+  if (IsLocationUnderFunction(line)) return !InLibraryPath(t);
   if (t.starts_with("File \"")) {
-    if (t.find("\", line ") == std::string_view::npos) return false;
-    for (std::string_view lib : {"site-packages/", "dist-packages/", "/lib/python3.", "<frozen "}) {
-      if (t.find(lib) != std::string_view::npos) return false;
-    }
-    return true;
+    return t.find("\", line ") != std::string_view::npos && !InLibraryPath(t);
   }
   if (t.starts_with("at ") && t.ends_with(")") && t.find('(') != std::string_view::npos &&
       t.find(':') != std::string_view::npos) {
-    for (std::string_view lib : {"node_modules/", "node:", "(internal/", "(<anonymous>)"}) {
-      if (t.find(lib) != std::string_view::npos) return false;
-    }
-    return !IsPlatformFrame(t);
+    return !InLibraryPath(t) && !IsPlatformFrame(t);
   }
   return false;
 }
@@ -365,13 +372,7 @@ bool IsLibraryFrame(std::string_view line) {
   if (t.starts_with("File \"")) {
     return t.find("\", line ") != std::string_view::npos && !IsUserFrame(line);
   }
-  if (t.starts_with("at ")) {
-    if (IsPlatformFrame(t)) return true;
-    for (std::string_view lib : {"node_modules/", "(node:", "at node:", "(internal/"}) {
-      if (t.find(lib) != std::string_view::npos) return true;
-    }
-  }
-  return false;
+  return t.starts_with("at ") && (IsPlatformFrame(t) || InLibraryPath(t));
 }
 
 std::vector<bool> LibraryFrameLines(const std::vector<std::string_view>& lines) {

@@ -868,18 +868,8 @@ bool IsLibraryFrame(std::string_view line) {
   bool frame = at || IsPythonFileLine(t) || t.starts_with("from ") ||
                (t.size() > 2 && t[0] == '#' && IsDigit(t[1])) ||
                (line.starts_with("\t") && t.find(".go:") != npos);
-  if (!frame) return false;
-  static constexpr std::string_view kPaths[] = {
-      "node_modules/", "(node:",       " node:",        "(internal/",   "(<anonymous>)",
-      "site-packages/", "dist-packages/", "/lib/python", "<frozen ",     "/usr/lib/go/", "/usr/lib/go-",
-      "/usr/local/go/", "/go/pkg/mod/",  "/rustc/",      ".cargo/registry", "/gems/",
-      "/rubygems/",     "/vendor/"};
-  for (std::string_view p : kPaths) {
-    if (t.find(p) != npos) return true;
-  }
   // Java, Kotlin, Scala, .NET frames of the platform and common frameworks.
-  if (at && IsPlatformFrame(t)) return true;
-  return false;
+  return frame && (InLibraryPath(t) || (at && IsPlatformFrame(t)));
 }
 
 // ---- repeats --------------------------------------------------------------------------------

@@ -52,17 +52,7 @@ bool IsLibraryFrame(std::string_view line) {
                                "(logger ", "(erts "}) {
     if (t.starts_with(app)) return true;
   }
-  if (!frame) return false;
-  static constexpr std::string_view kLibraries[] = {
-      "node_modules/", "(node:", " node:", "node:internal", "(<anonymous>)", "internal/",
-      "site-packages/", "dist-packages/", "/usr/lib/python", "/lib/python3.", "<frozen ", "/_pytest/",
-      "/pluggy/", "/usr/lib/go", "/usr/local/go/", "/rustc/", ".cargo/registry", "/libstd/",
-      "/library/std/", "/library/core/", "testing/testing.go", "runtime/panic.go", "/gems/",
-      "/lib/ruby/"};
-  for (std::string_view lib : kLibraries) {
-    if (t.find(lib) != std::string_view::npos) return true;
-  }
-  return IsPlatformFrame(t);
+  return frame && (InLibraryPath(t) || IsPlatformFrame(t));
 }
 
 // Lines that carry the substance of a failure: the assertion, the error, the location.
