@@ -747,7 +747,10 @@ class Parser {
         }
         break;
       case Mode::kBlock:  // webpack's ERROR in, vite's error during build: up to a blank line
-        if (!blank && !(Starts(line, "webpack ") && Contains(line, " compiled"))) {
+        // (or what the package manager that ran the tool says after it: "npm error …")
+        if (!blank && !(Starts(line, "webpack ") && Contains(line, " compiled")) &&
+            !Starts(line, "npm error") && !Starts(line, "npm ERR!") &&
+            !IsScriptFailureEpilogue(line)) {
           Extend(i, Kind::kDiagBody);
           return true;
         }
@@ -1285,6 +1288,14 @@ class Parser {
       }
     } else if (rest == "Usage:") {
       npm_usage_ = 1;
+    }
+    // After a script npm ran failed ("Lifecycle script `build` failed with error:", older npm's
+    // "code ELIFECYCLE"), the lines restating how it ran are counted: the header says it
+    // failed. "Failed at the bcrypt@5.0.1 install script." names what failed: kept.
+    if (Starts(rest, "Lifecycle script ") || rest == "code ELIFECYCLE") npm_script_failed_ = true;
+    if (npm_script_failed_ && IsScriptFailureEpilogue(line) && !Starts(rest, "Failed at the ")) {
+      Plain(i, Kind::kChatter);
+      return true;
     }
     Plain(i, Kind::kErrorLine);
     ++p_.error_lines;
@@ -1973,6 +1984,7 @@ class Parser {
   bool after_failed_ = false;
   enum class GradleSection : uint8_t { kNone, kWrong, kHelp } gradle_section_ = GradleSection::kNone;
   size_t npm_usage_ = 0;  // lines into npm's usage text, from its "Usage:" line; 0 outside
+  bool npm_script_failed_ = false;  // npm said a script it ran failed
 };
 
 // ---- the summary ----------------------------------------------------------------------------

@@ -324,6 +324,38 @@ bool IsPlatformFrame(std::string_view frame) {
   return false;
 }
 
+bool IsScriptFailureEpilogue(std::string_view line) {
+  const std::string_view t = Trim(line);
+  for (std::string_view npm : {"npm error ", "npm ERR! "}) {
+    if (!t.starts_with(npm)) continue;
+    const std::string_view rest = Trim(t.substr(npm.size()));
+    if (rest.starts_with("code ")) {
+      const std::string_view code = rest.substr(5);
+      return code == "ELIFECYCLE" ||
+             (!code.empty() &&
+              std::all_of(code.begin(), code.end(), [](char c) { return c >= '0' && c <= '9'; }));
+    }
+    static constexpr std::string_view kRestating[] = {
+        "Lifecycle script ", "errno ", "path ", "workspace ", "location ", "command failed",
+        "command sh -c ", "command /bin/sh -c ", "command C:\\", "signal ", "Exit status ",
+        "Failed at the ", "This is probably not a problem with npm", "A complete log of this run"};
+    for (std::string_view s : kRestating) {
+      if (rest.starts_with(s)) return true;
+    }
+    // Older npm: "shop@1.0.0 build: `tsc -p .`", and the log's path under the last line.
+    return (rest.ends_with("`") && rest.find(": `") != std::string_view::npos &&
+            rest.find('@') != std::string_view::npos) ||
+           (rest.ends_with(".log") && rest.find("/_logs/") != std::string_view::npos);
+  }
+  if (t.starts_with("error Command failed with exit code ")) return true;  // yarn
+  if (t.starts_with("info Visit https://yarnpkg.com/")) return true;
+  if (t.starts_with("ELIFECYCLE ") || t.starts_with("ERR_PNPM_RECURSIVE_RUN_FIRST_FAIL")) {
+    return true;  // pnpm
+  }
+  return t.starts_with("error: script \"") &&  // bun
+         t.find("\" exited with code ") != std::string_view::npos;
+}
+
 bool InLibraryPath(std::string_view frame) {
   static constexpr std::string_view kMarkers[] = {
       // JavaScript

@@ -121,6 +121,17 @@ bool IsTreeDrawing(const std::vector<std::string_view>& lines);
 // the user's code.
 bool IsPlatformFrame(std::string_view frame);
 
+// A line a package manager prints after a script it ran has failed, restating that it failed
+// and how it was run (a summary's header says it failed, with the exit code): npm's
+// "npm error Lifecycle script `build` failed with error:", "npm error code 2", "npm error
+// path /app", "npm error command sh -c tsc -p ." (and older npm's "npm ERR! code ELIFECYCLE",
+// "npm ERR! shop@1.0.0 build: `tsc`", "npm ERR! Failed at the shop@1.0.0 build script.", its
+// log's path), yarn's "error Command failed with exit code 2." and "info Visit
+// https://yarnpkg.com/… for documentation about this command.", pnpm's "ELIFECYCLE  Command
+// failed with exit code 2." and bun's "error: script \"build\" exited with code 2". Not npm's
+// other errors ("npm error Missing script: build", "npm error code E404").
+bool IsScriptFailureEpilogue(std::string_view line);
+
 // Whether a stack frame's text (trimmed) names a place in a library, a runtime or vendored
 // code rather than the user's: node_modules, Node's internals (`node:internal/…`,
 // `(internal/…)`), Python's site-packages, dist-packages, the interpreter's lib/python3.x,

@@ -165,6 +165,26 @@ TEST_CASE("build: a cmake check whose indented result failed is kept with it: wh
   CHECK_FALSE(Contains(s, "-- Detecting C compile features"));
 }
 
+TEST_CASE("build: what npm says after a build script failed is counted; its error stays") {
+  // A constructed run: vite's real failing build (fixture build/vite-build-failing) followed
+  // by the block npm 11 prints after a workspace's script failed (from the real run of
+  // fixture typescript/npm-workspace-failing), as `npm run build -w web` prints them.
+  const std::string tsc = testing::ReadFixture("typescript", "npm-workspace-failing");
+  const std::string npm_block = tsc.substr(tsc.find("npm error Lifecycle script"));
+  const std::string output = testing::ReadFixture("build", "vite-build-failing") + npm_block;
+  const std::string s = Shape("npm run build -w web", output, 1);
+  INFO(s);
+  CHECK(Header(s) == "npm run build: failed — 1 error (exit 1)");
+  CHECK(Contains(s, "Could not resolve \"./lib/sound.js\" from \"src/main.js\"\n"));
+  CHECK_FALSE(Contains(s, "npm error"));
+  // An npm error that is not about a script npm ran stays.
+  const std::string missing = Shape("npm run biuld", "npm error Missing script: \"biuld\"\n"
+                                    "npm error\nnpm error Did you mean this?\n"
+                                    "npm error   npm run build # run the \"build\" package script\n",
+                                    1);
+  CHECK(Contains(missing, "npm error Missing script: \"biuld\""));
+}
+
 TEST_CASE("build: gcc errors keep location, message, notes and context, not the source") {
   std::string s = Shape("gcc -Wall -c a.c b.c", kGcc, 1);
   CHECK(Header(s) == "gcc: failed — 1 error, 3 warnings in 2 files (exit 1)");

@@ -334,6 +334,19 @@ TEST_CASE("eslint: match") {
   CHECK(Confidence("tsc", "src/a.ts(3,7): error TS2322: Type 'string' is not assignable.\n") == 0);
 }
 
+TEST_CASE("eslint: what npm says after the lint script failed is counted, not shown") {
+  // A constructed run: ESLint's real stylish output (fixture eslint/stylish-failing) followed
+  // by the block npm 11 prints after a workspace's script failed (from the real run of
+  // fixture typescript/npm-workspace-failing), as `npm run lint -w web` prints them.
+  const std::string tsc = testing::ReadFixture("typescript", "npm-workspace-failing");
+  const std::string output = testing::ReadFixture("eslint", "stylish-failing") +
+                             tsc.substr(tsc.find("npm error Lifecycle script"));
+  auto lines = Shape("npm run lint -w web", 1, output);
+  for (const std::string& line : lines) CHECK_FALSE(line.starts_with("npm error"));
+  CHECK(Has(lines, "… 15 other lines omitted"));  // 7 of npm's, and the blank ones
+  CHECK(Has(lines, "✖ 22 problems (12 errors, 10 warnings)"));
+}
+
 TEST_CASE("eslint: stylelint's rows, with ✖ and ⚠ for the severity, are read and named by stylelint") {
   const std::string output = testing::ReadFixture("eslint", "stylelint-many");
   // Its unix format is the lint shaper's; its default rows are ESLint's stylish ones.

@@ -11,6 +11,7 @@
 #include "builtin/diagnostic_groups.h"
 #include "core/strings.h"
 #include "core/text.h"
+#include "test_util.h"
 
 namespace plugline::builtin {
 namespace {
@@ -52,6 +53,26 @@ TEST_CASE("typescript: plain format keeps every error with its message chain") {
   CHECK(lines[1] == "src/a.ts(3,7): error TS2322: Type 'string' is not assignable to type 'number'.");
   CHECK(lines[4] ==
         "  Property 'name' is missing in type '{ id: string; }' but required in type 'User'.");
+}
+
+TEST_CASE("typescript: what npm says after the script it ran failed is counted, not shown") {
+  // Real runs: an npm 11 workspace's script (npm's "npm error Lifecycle script …" block) and
+  // npm 6's ELIFECYCLE block; the header already says the run failed, with its exit code.
+  for (const char* name : {"npm-workspace-failing", "npm6-run-failing"}) {
+    CAPTURE(name);
+    const std::string output = testing::ReadFixture("typescript", name);
+    const bool epilogue = output.find("npm ERR! code ELIFECYCLE") != std::string::npos ||
+                          output.find("npm error Lifecycle script `typecheck` failed") !=
+                              std::string::npos;
+    REQUIRE(epilogue);
+    auto lines = Shape("npm run typecheck", 2, output);
+    CHECK(lines[0] == "tsc: 12 errors in 6 files (exit 2)");
+    for (const std::string& line : lines) {
+      CHECK_FALSE(line.starts_with("npm e"));
+      CHECK_FALSE(line.starts_with("npm ERR!"));
+    }
+    CHECK(Has(lines, "src/utils/format.ts(12,35): error TS2304: Cannot find name 'ellipsis'."));
+  }
 }
 
 TEST_CASE("typescript: pretty format drops code frames and keeps related locations") {
@@ -319,13 +340,18 @@ TEST_CASE("typescript: output without diagnostics and a failing exit is not gues
   auto lines = Shape("npx tsc --noEmit", 1, output);
   CHECK(lines[0] == "tsc: no diagnostics in the output (exit 1)");
   CHECK(Has(lines, "npm error could not determine executable to run"));
-  // A failure among lines tsc did not write is kept.
-  std::string mixed = std::string(kPlain) + "npm ERR! Lifecycle script `typecheck` failed\n" +
-                      "just chatter\n";
+  // A failure among lines tsc did not write is kept; npm's saying that the script failed is
+  // counted with the chatter (the header says so).
+  std::string mixed = std::string(kPlain) +
+                      "FATAL ERROR: Reached heap limit Allocation failed - JavaScript heap out of "
+                      "memory\n" +
+                      "npm ERR! Lifecycle script `typecheck` failed\n" + "just chatter\n";
   lines = Shape("npm run typecheck", 2, mixed);
   CHECK(lines[0] == "tsc: 3 errors in 2 files (exit 2)");
-  CHECK(Has(lines, "npm ERR! Lifecycle script `typecheck` failed"));
-  CHECK(lines.back() == "… 1 other line omitted");
+  CHECK(Has(lines, "FATAL ERROR: Reached heap limit Allocation failed - JavaScript heap out of "
+                   "memory"));
+  CHECK_FALSE(Has(lines, "npm ERR! Lifecycle script `typecheck` failed"));
+  CHECK(lines.back() == "… 2 other lines omitted");
 }
 
 TEST_CASE("typescript: match") {
