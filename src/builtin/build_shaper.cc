@@ -3004,7 +3004,9 @@ CommandInfo ReadCommand(string_view command) {
     if (IsOneOf(tool, {"npm", "pnpm", "yarn", "bun"}) && first == "run") {
       info.label = StrCat(tool, " run ", FirstPlainArg(args, 1));
     } else if (!IsCatLike(tool)) {
-      info.label = tool;
+      // As the outcome line names it: "npm ls", "go run".
+      info.label = core::CommandLabel(command);
+      if (info.label.empty()) info.label = tool;
     }
   }
   return info;

@@ -194,7 +194,8 @@ class GenericShaper final : public core::Shaper {
 
   absl::StatusOr<core::ShapeOutput> Shape(std::string_view output,
                                           const core::ShapeContext& context) override {
-    return ShapeAny(output, context, ToolName(context.command));
+    // Named as the outcome line names it: "npm start", "go run", "npm run dev".
+    return ShapeAny(output, context, core::CommandLabel(context.command));
   }
 
   // For ShapeTreeDrawing: another shaper's output that is a tree drawing.

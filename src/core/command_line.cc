@@ -218,6 +218,18 @@ std::string CommandKey(std::string_view command) {
   return StrCat(tool, " ", args[0]);
 }
 
+std::string CommandLabel(std::string_view command) {
+  std::string label = CommandKey(command);
+  if (label.ends_with(" run")) {
+    const std::vector<std::string> args = ToolArgs(command);
+    if (args.size() >= 2 && args[0] == "run" && !args[1].empty() && args[1][0] != '-' &&
+        args[1].find_first_of(" \t") == std::string::npos) {
+      StrAppend(&label, " ", args[1]);
+    }
+  }
+  return label;
+}
+
 bool CommandMentions(std::string_view command, std::initializer_list<std::string_view> names) {
   const auto [words, tool] = Resolve(command);
   for (size_t i = tool; i < words.size(); ++i) {

@@ -27,6 +27,11 @@ std::vector<std::string> ToolArgs(std::string_view command);
 // "pytest", "npm run build" -> "npm run", "grep secret f" -> "grep"). "" when there is no tool.
 std::string CommandKey(std::string_view command);
 
+// What a summary calls a command: its CommandKey, with the script a package manager runs
+// ("npm run build", "yarn run lint"; "npm start", "npm test" as they are), "" when there is no
+// tool.
+std::string CommandLabel(std::string_view command);
+
 // Whether any word from the tool on is one of `names` (by base name, lower case).
 bool CommandMentions(std::string_view command, std::initializer_list<std::string_view> names);
 

@@ -43,15 +43,8 @@ constexpr uint64_t kBudgetReserveTokens = 60;
 std::string OutcomeLine(std::string_view command, int exit_code) {
   // The tool, with its subcommand for those that take one: "go vet", "cargo build", and the
   // script a package manager runs, "npm run build".
-  std::string tool = CommandKey(command);
+  std::string tool = CommandLabel(command);
   if (tool.empty()) tool = "command";
-  if (tool.ends_with(" run")) {
-    const std::vector<std::string> args = ToolArgs(command);
-    if (args.size() >= 2 && args[0] == "run" && !args[1].empty() && args[1][0] != '-' &&
-        args[1].find_first_of(" \t") == std::string::npos) {
-      StrAppend(&tool, " ", args[1]);
-    }
-  }
   static constexpr std::string_view kAnswerOnOne[] = {"grep", "egrep", "fgrep", "rg", "ag",
                                                       "ack",  "diff",  "cmp",   "test", "["};
   const bool answer = exit_code == 1 && std::find(std::begin(kAnswerOnOne), std::end(kAnswerOnOne),

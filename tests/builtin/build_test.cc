@@ -1486,14 +1486,14 @@ TEST_CASE("build: npm ls's problems are its errors, not the one code that sums t
   };
   const std::string s = Shape("npm ls", ls(12), 1);
   INFO(s);
-  CHECK(s.starts_with("npm: failed — 3 errors (exit 1)\n"));
+  CHECK(s.starts_with("npm ls: failed — 3 errors (exit 1)\n"));
   CHECK(Contains(s, "npm error missing: lodash@4.17.4, required by legacy-dashboard@1.3.0\n"));
   // A tree of more entries than a summary shows of one (60): the generic shaper's tree, which
   // keeps a flat one whole, its problems and npm's messages with it.
   const std::string out = ls(70);
   const std::string tree = Shape("npm ls", out, 1);
   CHECK(tree.starts_with(
-      "npm: exit 1, a tree of 72 entries: all shown, and 2 marked as problems with the entries "
+      "npm ls: exit 1, a tree of 72 entries: all shown, and 2 marked as problems with the entries "
       "above them\n"));
   for (std::string_view line : core::SplitLines(out)) CHECK_MESSAGE(Contains(tree, line), line);
 }

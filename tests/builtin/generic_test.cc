@@ -46,6 +46,18 @@ TEST_CASE("generic keeps 30 head and 30 tail lines and counts the rest") {
   CHECK(lines[61] == "entry 3962");
 }
 
+TEST_CASE("generic names a command as its outcome line does: with its subcommand or script") {
+  std::string text;
+  for (int i = 1; i <= 100; ++i) StrAppend(&text, "listening on :", 8000 + i, "\n");
+  for (const auto& [command, header] : std::initializer_list<std::pair<std::string, std::string>>{
+           {"npm start", "npm start: exit 0, 100 lines"},
+           {"npm run dev -- --port 3000", "npm run dev: exit 0, 100 lines"},
+           {"terraform plan -var env=prod", "terraform plan: exit 0, 100 lines"},
+           {"./serve.sh --port 3000", "serve.sh: exit 0, 100 lines"}}) {
+    CHECK(core::SplitLines(ShapeGeneric(command, text))[0] == header);
+  }
+}
+
 TEST_CASE("AlikeButNumbers: the same line but for runs of digits and 0x numbers") {
   CHECK(AlikeButNumbers("Retry(total=4) at 0x7fb7414a0990", "Retry(total=10) at 0x7fb7414bd710"));
   CHECK(AlikeButNumbers("icmp_seq=1 time=0.051 ms", "icmp_seq=12 time=0.4 ms"));
@@ -510,7 +522,7 @@ TEST_CASE("generic: an indented JSON document keeps its lines, long arrays and o
   const std::string output = testing::ReadFixture("generic", "npm-view-json");
   const std::string s = shape("npm view express@4.21.2 --json", output);
   INFO(s);
-  CHECK(s.starts_with("npm: exit 0, 668 lines of JSON; an array's first 5 items shown (3 of "
+  CHECK(s.starts_with("npm view: exit 0, 668 lines of JSON; an array's first 5 items shown (3 of "
                       "objects or arrays), the others counted\n"
                       "{\n  \"_id\": \"express@4.21.2\",\n"));
   CHECK(Contains(s, "  \"versions\": [\n    \"0.14.0\",\n    \"0.14.1\",\n    \"1.0.0\",\n"
@@ -578,7 +590,7 @@ TEST_CASE("generic: a tree drawing shows its top levels, every problem with the 
   REQUIRE(shaped->render_mode == RenderMode::kSummary);
   const std::string& s = shaped->summary;
   CHECK(core::SplitLines(s)[0] ==
-        "npm: exit 1, a tree of 133 entries: the first 2 levels, and 7 marked as problems with "
+        "npm ls: exit 1, a tree of 133 entries: the first 2 levels, and 7 marked as problems with "
         "the entries above them; 95 deeper ones counted on the entry above them");
   const std::vector<std::string> shown = ShownLines(s);
   auto is_shown = [&](std::string_view line) {
