@@ -178,10 +178,11 @@ TEST_CASE("build: what npm says after a build script failed is counted; its erro
   CHECK(Contains(s, "Could not resolve \"./lib/sound.js\" from \"src/main.js\"\n"));
   CHECK_FALSE(Contains(s, "npm error"));
   // An npm error that is not about a script npm ran stays.
-  const std::string missing = Shape("npm run biuld", "npm error Missing script: \"biuld\"\n"
-                                    "npm error\nnpm error Did you mean this?\n"
-                                    "npm error   npm run build # run the \"build\" package script\n",
-                                    1);
+  const std::string missing =
+      Shape("npm run biuld",
+            "npm error Missing script: \"biuld\"\nnpm error\nnpm error Did you mean this?\n"
+            "npm error   npm run build # run the \"build\" package script\n",
+            1);
   CHECK(Contains(missing, "npm error Missing script: \"biuld\""));
 }
 

@@ -143,7 +143,8 @@ TEST_CASE("a stored output keeps no secret the command printed, wherever its chu
   writer->Write("F6g7H8i9J0k1L2m3N4o5P6\nDB_PASSWORD=hunter2\nand more after the cap\n");
   auto path = writer->Commit();
   REQUIRE(path.ok());
-  CHECK(ReadFileOrEmpty(*path) == "PATH=/usr/bin\nGITHUB_TOKEN=[redacted]\nDB_PASSWORD=[redacted]\n");
+  CHECK(ReadFileOrEmpty(*path) ==
+        "PATH=/usr/bin\nGITHUB_TOKEN=[redacted]\nDB_PASSWORD=[redacted]\n");
   CHECK(writer->written() == 84);
   CHECK(writer->truncated());
 }
