@@ -165,7 +165,7 @@ TEST_CASE("build: a cmake check whose indented result failed is kept with it: wh
   CHECK_FALSE(Contains(s, "-- Detecting C compile features"));
 }
 
-TEST_CASE("build: what npm says after a build script failed is counted; its error stays") {
+TEST_CASE("build: what npm says after a build script failed is counted, and the error stays") {
   // A constructed run: vite's real failing build (fixture build/vite-build-failing) followed
   // by the block npm 11 prints after a workspace's script failed (from the real run of
   // fixture typescript/npm-workspace-failing), as `npm run build -w web` prints them.
