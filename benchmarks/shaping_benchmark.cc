@@ -10,8 +10,8 @@
 //    counting the raw output's tokens (o200k_base, as a host does by default), and the budget.
 // Raw output storage (a file write) is not included, but its secret masking is timed apart:
 // "masking" is core::SecretMasker over the output in 64 KiB chunks, as the raw file's writer
-// does it (the pipeline's own pass over the whole text is in "pipeline"). Prints MB/s per
-// fixture and the medians.
+// does it (the pipeline's own pass over the whole text is in "pipeline"), and once over a line
+// fed a byte at a time. Prints MB/s per fixture and the medians.
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -144,5 +144,19 @@ int main(int argc, char** argv) {
               rates.front(), rates.size());
   std::printf("secret masking of the raw file, streamed: median %.0f MB/s, slowest %.0f MB/s\n",
               mask_rates[mask_rates.size() / 2], mask_rates.front());
+  // A producer that writes a byte at a time and never ends its line (a progress bar redrawn
+  // with \r): every call may only look at what it was given.
+  std::string bar(2 << 20, '#');
+  for (size_t i = 100; i < bar.size(); i += 100) bar[i] = '\r';
+  const double bar_start = plugline::bench::NowMs();
+  plugline::core::SecretMasker masker;
+  std::string masked;
+  for (char c : bar) {
+    masked.clear();
+    masker.Feed(std::string_view(&c, 1), &masked);
+  }
+  masker.Finish(&masked);
+  std::printf("secret masking of 2 MiB without a newline, fed a byte at a time: %.0f ms\n",
+              plugline::bench::NowMs() - bar_start);
   return 0;
 }

@@ -356,6 +356,10 @@ bool IsScriptFailureEpilogue(std::string_view line) {
          t.find("\" exited with code ") != std::string_view::npos;
 }
 
+bool LooksLikeToolErrorLine(std::string_view line) {
+  return core::LooksLikeErrorLine(line) && !IsScriptFailureEpilogue(line);
+}
+
 bool InLibraryPath(std::string_view frame) {
   static constexpr std::string_view kMarkers[] = {
       // JavaScript

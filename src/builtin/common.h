@@ -132,6 +132,10 @@ bool IsPlatformFrame(std::string_view frame);
 // other errors ("npm error Missing script: build", "npm error code E404").
 bool IsScriptFailureEpilogue(std::string_view line);
 
+// A line a tool's report has besides its rows that is worth keeping: it reads like an error
+// (core::LooksLikeErrorLine) and is not a package manager's epilogue.
+bool LooksLikeToolErrorLine(std::string_view line);
+
 // Whether a stack frame's text (trimmed) names a place in a library, a runtime or vendored
 // code rather than the user's: node_modules, Node's internals (`node:internal/…`,
 // `(internal/…)`), Python's site-packages, dist-packages, the interpreter's lib/python3.x,

@@ -475,7 +475,7 @@ class OtherLines {
   void Until(size_t end) {
     for (; next_ < end; ++next_) {
       if (!is_row_[next_] && !is_file_[next_] && kept_ < kMaxOtherErrorLines &&
-          LooksLikeErrorLine(lines_[next_]) && !IsScriptFailureEpilogue(lines_[next_])) {
+          LooksLikeToolErrorLine(lines_[next_])) {
         out_.Line(lines_[next_]);
         ++kept_;
       }
@@ -863,8 +863,7 @@ class EslintShaper final : public core::Shaper {
     uint64_t dropped = 0;
     for (size_t i = 0; i < lines.size(); ++i) {
       if (i >= json.begin && i < json.end) continue;
-      if (kept < kMaxOtherErrorLines && LooksLikeErrorLine(lines[i]) &&
-          !IsScriptFailureEpilogue(lines[i])) {
+      if (kept < kMaxOtherErrorLines && LooksLikeToolErrorLine(lines[i])) {
         out.Line(lines[i]);
         ++kept;
       } else {

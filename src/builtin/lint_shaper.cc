@@ -1182,8 +1182,7 @@ class LintShaper final : public core::Shaper {
     // Lines of other tools that look like errors (a crash, a config error).
     size_t others = 0;
     for (size_t i = 0; i < lines.size(); ++i) {
-      if (p.role[i] == kOther && others < kMaxOtherLines && LooksLikeErrorLine(lines[i]) &&
-          !IsScriptFailureEpilogue(lines[i])) {
+      if (p.role[i] == kOther && others < kMaxOtherLines && LooksLikeToolErrorLine(lines[i])) {
         out.Line(lines[i]);
         ++others;
       }

@@ -510,8 +510,7 @@ class TypescriptShaper final : public core::Shaper {
           if (project_lines <= kMaxProjectList + 1) out.Line(lines[i]);
           break;
         case Kind::kOther:
-          if (kept_other < kMaxOtherErrorLines && LooksLikeErrorLine(lines[i]) &&
-              !IsScriptFailureEpilogue(lines[i])) {
+          if (kept_other < kMaxOtherErrorLines && LooksLikeToolErrorLine(lines[i])) {
             out.Line(lines[i]);
             ++kept_other;
           }

@@ -408,9 +408,12 @@ bool MaskSecrets(std::string_view text, std::string* out) {
 }
 
 void SecretMasker::Feed(std::string_view chunk, std::string* out) {
+  // Only the new chunk can end a line: what is held has none (a producer writing a byte at a
+  // time must not make every call search the whole held line again).
+  const size_t newline = chunk.rfind('\n');
   held_.append(chunk);
-  size_t lines = held_.rfind('\n');
-  lines = lines == std::string::npos ? 0 : lines + 1;
+  const size_t lines =
+      newline == std::string_view::npos ? 0 : held_.size() - chunk.size() + newline + 1;
   if (lines > 0) {
     MaskInto(std::string_view(held_).substr(0, lines), Scope::kOutput, &in_private_key_, out);
     held_.erase(0, lines);
