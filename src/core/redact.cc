@@ -68,8 +68,10 @@ constexpr size_t kMinTokenRest = 16;
 constexpr std::string_view kEndingsInD[] = {"password", "passwd"};
 constexpr std::string_view kEndingsInT[] = {"secret"};
 constexpr std::string_view kEndingsInN[] = {"token"};
-constexpr std::string_view kEndingsInY[] = {"api_key",    "apikey",      "api-key",    "access_key",
-                                            "access-key", "private_key", "private-key"};
+constexpr std::string_view kEndingsInY[] = {
+    "api_key",     "apikey",     "api-key",    "access_key", "access-key",
+    "private_key", "private-key", "secret_key", "secretkey", "secret-key"};
+constexpr std::string_view kEndingsInE[] = {"passphrase"};
 constexpr std::string_view kEndingsInS[] = {"credentials"};
 
 // Length of the run of token characters at text[pos...].
@@ -136,6 +138,7 @@ bool EndsWithSecretKey(std::string_view key) {
     case 'n': endings = kEndingsInN; break;
     case 'y': endings = kEndingsInY; break;
     case 's': endings = kEndingsInS; break;
+    case 'e': endings = kEndingsInE; break;
     default: return false;
   }
   for (std::string_view ending : endings) {
@@ -230,6 +233,36 @@ bool StartsAssignment(std::string_view text, size_t pos, size_t key_end) {
   return at == 0 || text[at - 1] == '\n';
 }
 
+// A quoted literal assigned in source or configuration is a secret when it reads as one: no
+// space in it (a sentence is a message or a prompt), and a digit with its letters, or a lower-
+// case word or one with a password's symbols of at least kMinSecretWord characters
+// ("hunter2", "deadbeef", "geheim$parole"). Names are not: an identifier (`"_RSAPrivateKey"`,
+// `"bearerToken"`), a header or path (`"X-Connection-Token"`, `"etc/passwd"`), a colour.
+constexpr size_t kMinSecretWord = 8;
+bool IsSecretLiteral(std::string_view value) {
+  if (value.empty() || value.front() == '#' ||
+      std::any_of(value.begin(), value.end(), [](char c) {
+        return absl::ascii_isspace(static_cast<unsigned char>(c)) || c == '\\';
+      })) {
+    return false;
+  }
+  if (HasLetterAndDigit(value)) return true;
+  if (value.size() < kMinSecretWord) return false;
+  return std::all_of(value.begin(), value.end(), absl::ascii_islower) ||
+         value.find_first_of("!@$%^&*+=?~") != std::string_view::npos;
+}
+
+// What may follow a literal that is a value of its own: spaces, then nothing, a comment, or
+// punctuation that closes or separates (`,` `;` `)` `]` `}`). A literal that goes on into an
+// expression (`"admin" | "user"`, `"a" + b`, `"Token" = None`) is not one.
+bool EndsValue(std::string_view rest) {
+  const size_t at = rest.find_first_not_of(" \t\r");
+  if (at == std::string_view::npos) return true;
+  rest.remove_prefix(at);
+  return std::string_view("#,;)]}").find(rest.front()) != std::string_view::npos ||
+         rest.starts_with("//");
+}
+
 // The value after the secret-sounding key text[key_start, key_end) that is to be masked, as
 // [start, end); start is npos when there is none (not key/value in this scope, a placeholder,
 // a dependency's version).
@@ -253,6 +286,24 @@ std::pair<size_t, size_t> SecretValue(std::string_view text, size_t key_start, s
       quote = text.substr(start++, 1);
     } else if (!key_quote.empty()) {
       end = std::min(text.find(key_quote, start), LineEnd(text, start));
+    }
+  } else if (key_quote.empty()) {
+    // A literal assigned to the key anywhere on a line, as source and configuration write it:
+    // `SECRET_KEY = "…"` (settings.py), `password = "…"` (TOML), `password: '…'` (YAML, Ruby,
+    // a JS object), `connect(password="…")`: the whole literal on its line, a value of its own.
+    // A capitalized key is a type's name (`Token: "#f8f8f2"` in a style table).
+    if (absl::ascii_isupper(text[key_start]) && key_end > key_start + 1 &&
+        absl::ascii_islower(text[key_start + 1])) {
+      return kNone;
+    }
+    std::tie(start, quote) = ValueStart(text, key_end);
+    if (start == std::string::npos || (quote != "\"" && quote != "'")) return kNone;
+    const size_t line_end = LineEnd(text, start);
+    end = text.find(quote, start);
+    if (end == std::string_view::npos || end > line_end ||
+        !IsSecretLiteral(text.substr(start, end - start)) ||
+        !EndsValue(text.substr(end + 1, line_end - end - 1))) {
+      return kNone;
     }
   }
   if (start == std::string::npos) return kNone;
@@ -294,16 +345,29 @@ bool MaskInto(std::string_view text, Scope scope, bool* in_private_key, std::str
     const char c = text[i];
     const bool word_start = i == 0 || !IsTokenChar(text[i - 1]);
     // PEM private keys: the body, up to the END line (or the end of the text, the END line
-    // then being in a later piece).
+    // then being in a later piece). A key written on one line, its line breaks escaped (a
+    // service account's JSON, a string in source code), is masked to its END or the quote
+    // that ends it on that line, or to the line's end: not to the end of the output.
     if (c == '-' && i + 1 < text.size() && text[i + 1] == '-' &&
         text.substr(i, 11) == "-----BEGIN ") {
+      const size_t line_end = LineEnd(text, i);
       const size_t header_end = text.find("-----", i + 11);
-      if (header_end != std::string_view::npos && header_end < LineEnd(text, i) &&
+      if (header_end != std::string_view::npos && header_end < line_end &&
           absl::EndsWith(ToAbsl(text.substr(i, header_end - i)), "PRIVATE KEY")) {
         const size_t body = header_end + 5;
-        const size_t end = text.find("-----END ", body);
-        mask(body, end == std::string_view::npos ? text.size() : end, StrCat("\n", kMask, "\n"));
-        if (end == std::string_view::npos) *in_private_key = true;
+        const std::string_view rest = text.substr(body, line_end - body);
+        if (rest.empty() || rest == "\r") {
+          const size_t end = text.find("-----END ", body);
+          mask(body, end == std::string_view::npos ? text.size() : end,
+               StrCat("\n", kMask, "\n"));
+          if (end == std::string_view::npos) *in_private_key = true;
+        } else {
+          // Its body has no quote: one ends the string it is in.
+          const size_t end = std::min(rest.find("-----END "), rest.find_first_of("\"'"));
+          mask(body, end == std::string_view::npos ? line_end : body + end, kMask);
+          // A long line masked in pieces: the body goes on in the next.
+          if (end == std::string_view::npos && line_end == text.size()) *in_private_key = true;
+        }
         i = copied;
         continue;
       }

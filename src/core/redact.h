@@ -31,17 +31,24 @@ namespace plugline::core {
 //   stays: "sk-[redacted]".
 // - JSON web tokens: "eyJ" then two dot-separated parts of 10 or more characters: "eyJ[redacted]".
 // - "Bearer <8+ characters>" (any case): "Bearer [redacted]".
-// - PEM private key blocks ("-----BEGIN ... PRIVATE KEY-----" to its END line): the body.
+// - PEM private key blocks ("-----BEGIN ... PRIVATE KEY-----" to its END line): the body; a
+//   key on one line with its breaks escaped (a string in JSON or source code) to its END, or
+//   the quote or line end that ends it.
 // - the password of a URL's user part: "https://user:[redacted]@host".
-// - values of keys whose name ends in password, passwd, secret, token, api_key, apikey,
-//   access_key, private_key or credentials (any case, `_` or `-`) — in messages written
-//   `key=value`, `key: value` or JSON `"key":"value"` (also inside JSON-encoded strings,
-//   `\"key\":\"v\"`); in command output only where both key and value are quoted
-//   (`"token": "…"`, `'password': '…'`) or in an assignment starting a line (`DB_PASSWORD=…`,
-//   `export API_TOKEN="…"`, `- SECRET=…`, `"SECRET=…"`, as env, .env files and
-//   `docker inspect` print them; the KEY upper-case unless exported): "token=[redacted]". A
-//   value that is a reference or a placeholder (`$VAR`, `<token>`, `***`) is left alone, and
-//   so is a quoted one that is a package's version (`"jsonwebtoken": "^9.0.2"`).
+// - values of keys whose name ends in password, passwd, passphrase, secret, token, api_key,
+//   apikey, access_key, private_key, secret_key or credentials (any case, `_` or `-`) — in
+//   messages written `key=value`, `key: value` or JSON `"key":"value"` (also inside
+//   JSON-encoded strings, `\"key\":\"v\"`); in command output where both key and value are
+//   quoted (`"token": "…"`, `'password': '…'`), in an assignment starting a line
+//   (`DB_PASSWORD=…`, `export API_TOKEN="…"`, `- SECRET=…`, `"SECRET=…"`, as env, .env files
+//   and `docker inspect` print them; the KEY upper-case unless exported), or a quoted literal
+//   assigned to the key anywhere (`SECRET_KEY = '…'`, `password: "…"`, `f(password="…")`)
+//   that is a value of its own (nothing but punctuation or a comment after it), has no space,
+//   and reads as a secret (letters and a digit, or 8+ characters all lower-case or with a
+//   password's symbols; not a capitalized key, a type name, a header or a path):
+//   "token=[redacted]". A value that is a reference or a placeholder (`$VAR`, `<token>`,
+//   `***`) is left alone, and so is a quoted one that is a package's version
+//   (`"jsonwebtoken": "^9.0.2"`).
 std::string RedactSecrets(std::string_view text);
 
 // The command-output scope over a whole text: true, with the masked text in `*out`, when

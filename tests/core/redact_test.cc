@@ -72,6 +72,12 @@ constexpr std::pair<const char*, const char*> kOutputSecrets[] = {
      "id_token eyJ[redacted]\n"},
     {"//registry.npmjs.org/:_authToken=npm_a1B2c3D4e5F6g7H8i9J0k1L2\n",
      "//registry.npmjs.org/:_authToken=npm_[redacted]\n"},
+    // A literal assigned to a secret's name in source or configuration.
+    {"SECRET_KEY = 'django-insecure-k2$x9q'\n", "SECRET_KEY = '[redacted]'\n"},
+    {"password = \"correcthorse\"  # local only\n", "password = \"[redacted]\"  # local only\n"},
+    {"    api_key: 'deadbeef',\n", "    api_key: '[redacted]',\n"},
+    {"db = connect(user=\"app\", password=\"s3cr3t99\")\n",
+     "db = connect(user=\"app\", password=\"[redacted]\")\n"},
     {"-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAA\nAAAABG5vbmU=\n"
      "-----END OPENSSH PRIVATE KEY-----\n",
      "-----BEGIN OPENSSH PRIVATE KEY-----\n[redacted]\n-----END OPENSSH PRIVATE KEY-----\n"},
@@ -90,6 +96,14 @@ constexpr const char* kOutputCode[] = {
     "npm_config_user_agent=npm/10.2.4 node/v20.20.2 linux x64\n",
     "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n",
     "see https://docs.example.com:8443/auth/token\n",
+    // Literals that name something rather than hold a secret, or go on into an expression.
+    "    backend: \"Backend\", private_key: \"_RSAPrivateKey\", data: bytes\n",
+    "        Token:              '#d0d0d0',\n",
+    "const fakeConnectionToken = \"X-Fake-Connection-Token\"\n",
+    "USE_CREDENTIALS = 'use-credentials'\n",
+    "  password: \"admin1\" | \"user\";\n",
+    "password = \"Enter your password\"\n",
+    "token: \"Token\" = None\n",
 };
 
 TEST_CASE("redact: command output loses its secrets, and source code keeps its names") {
@@ -111,6 +125,19 @@ TEST_CASE("redact: command output loses its secrets, and source code keeps its n
   std::string again = "untouched";
   CHECK_FALSE(MaskSecrets(key, &again));
   CHECK(again == "untouched");
+  // A key on one line, its breaks escaped (a string in source code): masked to its END, or
+  // to the quote that ends the string; the lines after it are not its body.
+  std::string inline_key;
+  REQUIRE(MaskSecrets(
+      R"(pem = "-----BEGIN EC PRIVATE KEY-----\nMHcCAQEE\n-----END EC PRIVATE KEY-----\n")"
+      "\nnext()\n",
+      &inline_key));
+  CHECK(inline_key ==
+        R"(pem = "-----BEGIN EC PRIVATE KEY-----[redacted]-----END EC PRIVATE KEY-----\n")"
+        "\nnext()\n");
+  REQUIRE(
+      MaskSecrets("k = \"-----BEGIN RSA PRIVATE KEY-----\\nMIIEow\", &key);\nrest\n", &inline_key));
+  CHECK(inline_key == "k = \"-----BEGIN RSA PRIVATE KEY-----[redacted]\", &key);\nrest\n");
   // An unclosed quote masks to the end of its line, not of the output.
   std::string out;
   REQUIRE(MaskSecrets("{\"password\": \"hunter2\nnext line\n", &out));
