@@ -288,14 +288,30 @@ std::pair<size_t, size_t> SecretValue(std::string_view text, size_t key_start, s
       end = std::min(text.find(key_quote, start), LineEnd(text, start));
     }
   } else if (key_quote.empty()) {
-    // A literal assigned to the key anywhere on a line, as source and configuration write it:
-    // `SECRET_KEY = "…"` (settings.py), `password = "…"` (TOML), `password: '…'` (YAML, Ruby,
-    // a JS object), `connect(password="…")`: the whole literal on its line, a value of its own.
-    // A capitalized key is a type's name (`Token: "#f8f8f2"` in a style table).
+    // A value assigned to the key anywhere on a line. A capitalized key is a type's name
+    // (`Token: "#f8f8f2"` in a style table).
     if (absl::ascii_isupper(text[key_start]) && key_end > key_start + 1 &&
         absl::ascii_islower(text[key_start + 1])) {
       return kNone;
     }
+    if (key_end + 1 < text.size() && text[key_end] == '=' && !IsQuote(text[key_end + 1]) &&
+        (key_start == 0 || std::string_view(" \t?&").find(text[key_start - 1]) !=
+                               std::string_view::npos)) {
+      // A word of its own, unquoted: a command line's `--password=…` or `-e DB_PASSWORD=…`
+      // (ps, set -x, a CI log), a URL's `?access_token=…&`. Code's `f(a, token=tok1)` has
+      // punctuation in its value.
+      start = key_end + 1;
+      end = std::min(text.find_first_of(" \t\r\n&#\"'", start), text.size());
+      const std::string_view value = text.substr(start, end - start);
+      if (value.find_first_of("()[]{}<>,;$`") != std::string_view::npos ||
+          !IsSecretLiteral(value)) {
+        return kNone;
+      }
+      return {start, end};
+    }
+    // Quoted, as source and configuration write it: `SECRET_KEY = "…"` (settings.py),
+    // `password = "…"` (TOML), `password: '…'` (YAML, Ruby, a JS object),
+    // `connect(password="…")`: the whole literal on its line, a value of its own.
     std::tie(start, quote) = ValueStart(text, key_end);
     if (start == std::string::npos || (quote != "\"" && quote != "'")) return kNone;
     const size_t line_end = LineEnd(text, start);

@@ -43,7 +43,9 @@ namespace plugline::core {
 //   (`DB_PASSWORD=…`, `export API_TOKEN="…"`, `- SECRET=…`, `"SECRET=…"`, as env, .env files
 //   and `docker inspect` print them; the KEY upper-case unless exported), or a quoted literal
 //   assigned to the key anywhere (`SECRET_KEY = '…'`, `password: "…"`, `f(password="…")`)
-//   that is a value of its own (nothing but punctuation or a comment after it), has no space,
+//   that is a value of its own (nothing but punctuation or a comment after it), or an
+//   unquoted `key=value` word after a space, `?` or `&` (`--password=…`, `-e DB_PASSWORD=…`,
+//   `?access_token=…&`) with no brackets, commas or semicolons — when the value has no space
 //   and reads as a secret (letters and a digit, or 8+ characters all lower-case or with a
 //   password's symbols; not a capitalized key, a type name, a header or a path):
 //   "token=[redacted]". A value that is a reference or a placeholder (`$VAR`, `<token>`,

@@ -313,7 +313,7 @@ def test_a_rewrite_plugin_rewrite_is_what_runs(agent, scratch_factory):
 
 @pytest.mark.parametrize("agent", AGENTS)
 def test_a_redaction_plugin_result_is_what_the_model_sees(agent, scratch_factory):
-    s = scratch_factory(["echo token=SECRET-TOKEN-123"])
+    s = scratch_factory(["echo ticket=SECRET-TOKEN-123"])
     s.exec_plugin("redact", ["post_tool_call"], """python3 -c '
 import json, sys
 p = json.load(sys.stdin)
@@ -325,7 +325,7 @@ print(json.dumps({"result": r.replace("SECRET-TOKEN-123", "[redacted]")} if "SEC
     assert run.returncode == 0, run.stderr
     results = tool_results(agent, s.requests())
     assert len(results) == 1, s.requests()
-    assert "token=[redacted]" in results[0][0]
+    assert "ticket=[redacted]" in results[0][0]
     # The output never reached the model (only the command it asked for holds the token).
     assert all("SECRET-TOKEN-123" not in text for text, _ in tool_results(agent, s.requests()))
 

@@ -78,6 +78,13 @@ constexpr std::pair<const char*, const char*> kOutputSecrets[] = {
     {"    api_key: 'deadbeef',\n", "    api_key: '[redacted]',\n"},
     {"db = connect(user=\"app\", password=\"s3cr3t99\")\n",
      "db = connect(user=\"app\", password=\"[redacted]\")\n"},
+    // An unquoted one on a command line or in a URL's query.
+    {"root  812  mysqld --user=app --password=Tr0ub4dor --port=3306\n",
+     "root  812  mysqld --user=app --password=[redacted] --port=3306\n"},
+    {"+ docker run -e DB_PASSWORD=s3cr3t99 -p 5432:5432 postgres\n",
+     "+ docker run -e DB_PASSWORD=[redacted] -p 5432:5432 postgres\n"},
+    {"GET /api/items?access_token=h480djs93hd8&page=2 HTTP/1.1\n",
+     "GET /api/items?access_token=[redacted]&page=2 HTTP/1.1\n"},
     {"-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAA\nAAAABG5vbmU=\n"
      "-----END OPENSSH PRIVATE KEY-----\n",
      "-----BEGIN OPENSSH PRIVATE KEY-----\n[redacted]\n-----END OPENSSH PRIVATE KEY-----\n"},
@@ -104,6 +111,9 @@ constexpr const char* kOutputCode[] = {
     "  password: \"admin1\" | \"user\";\n",
     "password = \"Enter your password\"\n",
     "token: \"Token\" = None\n",
+    "    return connect(host, password=pw2, token=self.token)\n",
+    "    parser.add_argument(\"--token\", default=None)  # --token=TOKEN\n",
+    "  run: deploy --api-key=${{ secrets.API_KEY }} --token=$TOKEN\n",
 };
 
 TEST_CASE("redact: command output loses its secrets, and source code keeps its names") {
