@@ -33,6 +33,8 @@ constexpr size_t kMaxWarningLines = 20;
 constexpr size_t kMinHiddenLines = 10;
 // ...unless the output is this large anyway.
 constexpr size_t kHugeOutputBytes = 64 * 1024;
+// ...or has this many lines of a library's stack frames.
+constexpr size_t kMinLibraryFrameLines = 3;
 // A long listing of this many entries or more has its shared columns said once.
 constexpr size_t kMinListingEntries = 8;
 // A tree drawing shows its levels from the top while they fit in this many entries.
@@ -237,8 +239,21 @@ class GenericShaper final : public core::Shaper {
       }
     }
     const size_t edge = std::clamp(lines.size() / 8, kMinEdgeLines, kHeadLines);
+    std::vector<bool> library = LibraryFrameLines(lines);
     if ((lines.size() < 2 * edge + kMinHiddenLines && !huge_lines) || context.raw_path.empty()) {
-      return core::ShapeOutput{"", RenderMode::kRaw};
+      // A short output is shown as it is, but for runs of a library's stack frames under an
+      // error (node:internal's, site-packages', the JDK's): those are counted. A frame alone
+      // is shown: its line costs what a count would.
+      for (size_t i = 0; i < library.size(); ++i) {
+        const bool alone = library[i] && (i == 0 || !library[i - 1]) &&
+                           (i + 1 == library.size() || !library[i + 1]);
+        if (alone) library[i] = false;
+      }
+      if (context.raw_path.empty() ||
+          static_cast<size_t>(std::count(library.begin(), library.end(), true)) <
+              kMinLibraryFrameLines) {
+        return core::ShapeOutput{"", RenderMode::kRaw};
+      }
     }
     SummaryWriter out(&lines);
     std::string note = ExitNote(context.exit_code);
@@ -309,7 +324,6 @@ class GenericShaper final : public core::Shaper {
     // the whole output): counted in the head and the tail too, with what each one's frame
     // brings under it (the code Python prints, its carets; the line naming a Rust or Go
     // frame's function, above its location).
-    const std::vector<bool> library = LibraryFrameLines(lines);
     const bool any_library = std::find(library.begin(), library.end(), true) != library.end();
     WriteHeadTail(lines, edge, std::min(edge, kTailLines), keep, cap, out,
                   any_library ? &library : nullptr);

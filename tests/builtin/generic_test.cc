@@ -478,6 +478,33 @@ TEST_CASE("generic: a library's stack frames are counted in the head and the tai
   CHECK(Contains(s, "\nRuntimeError: could not load the price list\n"));
 }
 
+TEST_CASE("generic: a short crash loses its runs of library frames, and keeps a frame alone") {
+  // tests/fixtures/generic/node-uncaught: node 20 on a config with a trailing comma.
+  const std::string node = testing::ReadFixture("generic", "node-uncaught");
+  std::string s = ShapeGeneric("node app.js", node);
+  INFO(s);
+  CHECK(s == "node: exit 0, 17 lines\n"
+             "<anonymous_script>:1\n{\"port\": 80,}\n            ^\n\n"
+             "SyntaxError: Expected double-quoted property name in JSON at position 12\n"
+             "    at JSON.parse (<anonymous>)\n"  // one frame: shown, a count would cost as much
+             "    at loadConfig (/tmp/plugline-fixtures/node-crash/app.js:2:38)\n"
+             "    at start (/tmp/plugline-fixtures/node-crash/app.js:3:32)\n"
+             "    at Object.<anonymous> (/tmp/plugline-fixtures/node-crash/app.js:4:1)\n"
+             "… 6 lines of library stack frames omitted\n\nNode.js v20.20.2\n");
+  // tests/fixtures/generic/python-json-traceback: the json module's four frames and their code.
+  const std::string python = testing::ReadFixture("generic", "python-json-traceback");
+  s = ShapeGeneric("python3 load.py", python);
+  CHECK(Contains(s, "    return json.load(f)\n           ^^^^^^^^^^^^\n"
+                    "… 12 lines of library stack frames omitted\n"
+                    "json.decoder.JSONDecodeError: Expecting property name"));
+  CHECK_FALSE(Contains(s, "/usr/lib/python3"));
+  // Without a stored output to point at, or with no run of library frames, it is shown raw.
+  core::ShapeContext unstored{"node app.js", 1, node.size(), core::CountLines(node), ""};
+  CHECK(MakeGenericShaper()->Shape(node, unstored)->render_mode == RenderMode::kRaw);
+  const std::string own = "Error: boom\n    at JSON.parse (<anonymous>)\n    at f (/app/a.js:1:1)\n";
+  CHECK(ShapeGeneric("node a.js", own).empty());
+}
+
 TEST_CASE("generic: a compact JSON document is cut as printed: first items, members, strings") {
   const auto shape = ShapeGeneric;
   // tests/fixtures/generic/jq-compact-countries: jq -c on the 249 countries of ISO 3166-1.
