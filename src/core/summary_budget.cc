@@ -41,6 +41,9 @@ constexpr size_t kNoLine = static_cast<size_t>(-1);
 constexpr uint64_t kClosingLineTokens = 100;
 // Marker lines cost tokens too: what one "… N lines cut (budget)" line is reckoned at.
 constexpr uint64_t kMarkerTokens = 12;
+// A gap of this many lines left out or more is marked where it was; smaller ones are counted
+// together after the summary.
+constexpr size_t kMarkedGap = 4;
 // The files named in the statement of identifiers left out.
 constexpr size_t kGroupedFiles = 8;
 
@@ -259,15 +262,31 @@ BudgetCut Assemble(const std::vector<std::string_view>& lines, const std::vector
   const size_t n = lines.size();
   std::vector<bool> keep(n, false);
   uint64_t spent = 0;
-  // Markers: keeping a line inside a gap of output lines splits it in two, a marker more. A
-  // gap of the shaper's own notes only ("… 11 more matches omitted") gets no marker. A list of
-  // locations is not a note: what it names is output.
+  // Markers: a gap of kMarkedGap output lines or more gets one where it was; smaller gaps
+  // are counted together in one marker after the summary (lines kept apart — errors with a
+  // line of context between each — leave no marker in every gap). Keeping a line in a gap
+  // splits it in two: a marker that adds is part of its price. A gap of the
+  // shaper's own notes only ("… 11 more matches omitted") gets no marker. A list of locations
+  // is not a note: what it names is output.
   auto is_note = [&](size_t i) { return lines[i].starts_with("… ") && !is_list[i]; };
+  // The output lines left out next to line i on one side (step -1 or +1), up to kMarkedGap.
+  auto gap_lines = [&](size_t i, int step) {
+    size_t count = 0;
+    for (size_t j = i, walked = 0; count < kMarkedGap && walked < 4 * kMarkedGap; ++walked) {
+      if ((step < 0 && j == 0) || (step > 0 && j + 1 >= n)) break;
+      j = step < 0 ? j - 1 : j + 1;
+      if (keep[j]) break;
+      count += is_note(j) ? 0 : 1;
+    }
+    return count;
+  };
   auto marker_cost = [&](size_t i) -> uint64_t {
-    const bool gap_before = i > 0 && !keep[i - 1] && !is_note(i - 1);
-    const bool gap_after = i + 1 < n && !keep[i + 1] && !is_note(i + 1);
-    if (gap_before && gap_after) return kMarkerTokens;
-    return 0;
+    const size_t before = gap_lines(i, -1), after = gap_lines(i, +1);
+    const bool marked_now = before + after + (is_note(i) ? 0 : 1) >= kMarkedGap;
+    // Splitting a marked gap into small ones spares its marker, but no line is kept for that:
+    // the small gaps it leaves are no better read than the one it splits.
+    const int markers_then = (before >= kMarkedGap ? 1 : 0) + (after >= kMarkedGap ? 1 : 0);
+    return markers_then > (marked_now ? 1 : 0) ? kMarkerTokens : 0;
   };
   bool identifiers_cut = false;
   std::map<std::string, uint64_t> cut_by_file;
@@ -318,7 +337,7 @@ BudgetCut Assemble(const std::vector<std::string_view>& lines, const std::vector
   }
 
   // A run of left-out lines: `run` in all, `run_notes` of them the shaper's own notes.
-  uint64_t run = 0, run_notes = 0, notes_cut = 0;
+  uint64_t run = 0, run_notes = 0, notes_cut = 0, in_small_gaps = 0;
   auto end_run = [&](size_t i) {
     if (run == 1 && run_notes == 1 && cost[i - 1] <= kMarkerTokens &&
         spent + cost[i - 1] <= limit) {
@@ -327,8 +346,10 @@ BudgetCut Assemble(const std::vector<std::string_view>& lines, const std::vector
       StrAppend(&cut.summary, lines[i - 1], "\n");
       --cut.lines_left_out;
       spent += cost[i - 1];
-    } else if (run > run_notes) {
+    } else if (run - run_notes >= kMarkedGap) {
       StrAppend(&cut.summary, LeftOut(run), "\n");
+    } else if (run > run_notes) {
+      in_small_gaps += run;
     } else {
       notes_cut += run_notes;  // only notes of what the shaper left out: said at the end
     }
@@ -345,6 +366,10 @@ BudgetCut Assemble(const std::vector<std::string_view>& lines, const std::vector
     StrAppend(&cut.summary, i == 0 ? std::string_view(first) : lines[i], "\n");
   }
   end_run(n);
+  if (in_small_gaps > 0) {
+    StrAppend(&cut.summary, LeftOut(in_small_gaps), " in gaps of 1 to ", kMarkedGap - 1,
+              " lines between the lines shown above\n");
+  }
   uint64_t commits_left_out = 0;
   if (!commits_cut.empty()) {
     std::set<std::string_view> commits_kept;
@@ -512,7 +537,10 @@ BudgetCut FitToBudget(std::string_view summary, uint64_t max_tokens, uint64_t re
     if (!is_list[i] || is_continuation(i)) continue;
     for (size_t j = i - 1; j > 0 && i - j <= kListExampleDistance && !is_list[j]; --j) {
       if (!named[j]) continue;
-      rank[j] = std::min(rank[j], rank[i]);
+      // A list of warnings ranks as the warning it is like: a location that reports no error
+      // (an error shown once must not give way to warnings shown many times).
+      rank[i] = std::max(rank[i], rank[j]);
+      rank[j] = rank[i];
       like[i] = j;
       break;
     }

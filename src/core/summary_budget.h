@@ -14,12 +14,16 @@
 //      report no error (warnings, notes, frames), a file's first before any file's second; a
 //      diff's file headers ("diff --git", renames, binary files) after the first evidence;
 //   4. the rest, context.
-// A shaper's list of locations (below) ranks as identifiers (its first line) and locations; its
-// tally of problems by code (below) as an identifier.
+// A shaper's list of locations (below) ranks as identifiers (its first line; as a location when
+// the problem it follows reports no error) and locations; its tally of problems by code
+// (below) as an identifier.
 // Lines are taken rank by rank, each from the top (identifiers from both ends in: the first,
 // the last, the second…), while they fit; a line that does not fit is
-// left out whole and smaller ones after it still get in. Each run of left-out lines becomes one
-// "… N lines cut (budget)" line; a run that is only the shaper's own "… " notes gets none (one
+// left out whole and smaller ones after it still get in. Each run of 4 or more left-out lines
+// becomes one "… N lines cut (budget)" line, shorter runs are counted together after the
+// summary ("… 65 lines cut (budget) in gaps of 1 to 3 lines between the lines shown above"),
+// and a marker a kept line adds is part of its price; a run that is only the
+// shaper's own "… " notes gets none (one
 // short note stays as it is while the budget has room for it), and the last line says what was
 // cut, notes included. When
 // identifiers do not all fit, those left out are counted by file ("… 22 failures, errors or
@@ -41,8 +45,8 @@ namespace plugline::core {
 // and its continuation lines "… TS2304 also at: …"; or, positions in one file named before
 // " at: ": "… 7 more in /w/a.js at: 11:15 eqeqeq; 15:10 no-undef 'x'" ("… /w/a.js also at: …";
 // a position is "12:13" or "line 12, col 13").
-// A first line ranks as an identifier, a
-// continuation as a location (every list's first line before any list's second), and the
+// A first line ranks as an identifier (as the problem it follows when that is a location that
+// reports no error), a continuation as a location (every list's first line before any list's second), and the
 // entries of a list cut are counted by file like identifiers.
 inline constexpr std::string_view kListAt = " at: ";
 // A shaper's tally of many problems by their code, ranked as an identifier (its codes are what

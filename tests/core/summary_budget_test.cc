@@ -58,6 +58,49 @@ TEST_CASE("over budget: outcome, identifiers, then evidence, then context, never
                                            " of 122 summary lines left out")));
 }
 
+TEST_CASE("lines cut one at a time between lines kept are counted once, not each marked") {
+  // A trace whose error lines alternate with other lines (strace: every `ENOENT` line after a
+  // `newfstatat` one): the errors are kept, the lines between them cut.
+  std::string summary = "strace: exit 0, 3,659 lines\n";
+  for (int i = 0; i < 200; ++i) {
+    absl::StrAppend(&summary, "newfstatat(3, \"\", {st_mode=S_IFREG|0644, st_size=", 1000 + i,
+                    ", ...}, AT_EMPTY_PATH) = 0\n");
+    absl::StrAppend(&summary, "openat(AT_FDCWD, \"/usr/lib/locale/C.UTF-8/LC_", i,
+                    "\", O_RDONLY) = -1 ENOENT (No such file or directory)\n");
+  }
+  summary += "+++ exited with 0 +++\n";
+  BudgetCut cut = FitToBudget(summary, 4000, 60, Counter());
+  INFO(cut.summary);
+  CHECK(Counter().Count(cut.summary) + 60 <= 4000);
+  CHECK_FALSE(Contains(cut.summary, "… 1 line cut (budget)\n"));
+  const std::string folded = " in gaps of 1 to 3 lines between the lines shown above\n";
+  REQUIRE(Contains(cut.summary, folded));
+  // Every line left out is counted: in a marker where it was, or in the one for small gaps.
+  uint64_t counted = 0;
+  for (std::string_view line : SplitLines(cut.summary)) {
+    if (!line.starts_with("… ") || !Contains(std::string(line), " cut (budget)")) continue;
+    counted += std::stoull(std::string(line.substr(4, line.find(' ', 4) - 4)));
+  }
+  CHECK(counted == cut.lines_left_out);
+}
+
+TEST_CASE("an error shown once ranks above a warning shown with a list of its places") {
+  // A linter's summary: an error reported once, then 150 warnings the shaper grouped with lists
+  // of their other places; the budget holds a fraction of the warnings.
+  std::string summary = "pylint: failed — 1 error, 450 warnings (exit 2)\n";
+  summary += "pkg/late.py:73:53: E0602: Undefined variable 'undefined_steps' in the function that "
+             "loads every step definition of the project (undefined-variable)\n";
+  for (int w = 0; w < 150; ++w) {
+    absl::StrAppend(&summary, "pkg/m", w, ".py:3:1: W", 1000 + w, ": w\n… 2 more W", 1000 + w,
+                    " at: pkg/m", w, ".py:9:1; pkg/m", w, ".py:12:1\n");
+  }
+  summary += "-----------------------------------\nYour code has been rated at 6.33/10\n";
+  BudgetCut cut = FitToBudget(summary, 900, 60, Counter());
+  INFO(cut.summary);
+  REQUIRE(cut.cut);
+  CHECK(Contains(cut.summary, "pkg/late.py:73:53: E0602: Undefined variable"));
+}
+
 TEST_CASE("commits of a history that do not fit are said to be commits") {
   std::string summary = "git log: 3000 commits\n";
   for (int i = 0; i < 3000; ++i) {
