@@ -252,6 +252,25 @@ bool IsSecretLiteral(std::string_view value) {
          value.find_first_of("!@$%^&*+=?~") != std::string_view::npos;
 }
 
+// An unquoted value that reads as a secret and not as code: no brackets, commas, semicolons,
+// operators or references in it (but base64's padding, "aHVudGVyMg==").
+bool IsUnquotedSecret(std::string_view value) {
+  const std::string_view unpadded = value.substr(0, value.find_last_not_of('=') + 1);
+  return !value.empty() && !IsQuote(value[0]) &&
+         unpadded.find_first_of("()[]{}<>,;|=$`") == std::string_view::npos &&
+         IsSecretLiteral(value);
+}
+
+// How far the key at text[key_start] is indented, when nothing but spaces, tabs and a YAML
+// list's "- " come before it on its line; npos otherwise.
+size_t LineIndent(std::string_view text, size_t key_start) {
+  size_t at = key_start;
+  if (at >= 2 && text.substr(at - 2, 2) == "- ") at -= 2;
+  while (at > 0 && (text[at - 1] == ' ' || text[at - 1] == '\t')) --at;
+  if (at > 0 && text[at - 1] != '\n') return std::string_view::npos;
+  return key_start - at;
+}
+
 // What may follow a literal that is a value of its own: spaces, then nothing, a comment, or
 // punctuation that closes or separates (`,` `;` `)` `]` `}`). A literal that goes on into an
 // expression (`"admin" | "user"`, `"a" + b`, `"Token" = None`) is not one.
@@ -295,19 +314,36 @@ std::pair<size_t, size_t> SecretValue(std::string_view text, size_t key_start, s
       return kNone;
     }
     if (key_end + 1 < text.size() && text[key_end] == '=' && !IsQuote(text[key_end + 1]) &&
-        (key_start == 0 || std::string_view(" \t?&").find(text[key_start - 1]) !=
+        (key_start == 0 || std::string_view(" \t\n?&").find(text[key_start - 1]) !=
                                std::string_view::npos)) {
       // A word of its own, unquoted: a command line's `--password=…` or `-e DB_PASSWORD=…`
-      // (ps, set -x, a CI log), a URL's `?access_token=…&`. Code's `f(a, token=tok1)` has
-      // punctuation in its value.
+      // (ps, set -x, a CI log), a URL's `?access_token=…&`, a shell's `password=…`. Code's
+      // `f(a, token=tok1)` has punctuation in its value.
       start = key_end + 1;
       end = std::min(text.find_first_of(" \t\r\n&#\"'", start), text.size());
-      const std::string_view value = text.substr(start, end - start);
-      if (value.find_first_of("()[]{}<>,;$`") != std::string_view::npos ||
-          !IsSecretLiteral(value)) {
-        return kNone;
-      }
+      if (!IsUnquotedSecret(text.substr(start, end - start))) return kNone;
       return {start, end};
+    }
+    // A configuration file's line of its own, unquoted: YAML's `password: hunter2` (indented,
+    // or after "- "; `kubectl get secret -o yaml`'s data), an .ini's or a .properties file's
+    // `password = hunter2` (at the line's start). The rest of the line, but for a comment, is
+    // one word that reads as a secret: code's `password: str` (a type), `token: string;`,
+    // `token = token.strip()` are not.
+    if (const size_t indent = LineIndent(text, key_start); indent != std::string_view::npos) {
+      std::tie(start, quote) = ValueStart(text, key_end);
+      const size_t sep = text.find_first_not_of(' ', key_end);  // '=' or ':' when start is
+      if (start != std::string::npos && quote.empty() && (text[sep] == ':' || indent == 0)) {
+        const size_t line_end = LineEnd(text, start);
+        std::string_view value = text.substr(start, line_end - start);
+        if (const size_t comment = value.find(" #"); comment != std::string_view::npos) {
+          value = value.substr(0, comment);
+        }
+        while (!value.empty() && (value.back() == ' ' || value.back() == '\r')) {
+          value.remove_suffix(1);
+        }
+        if (!IsUnquotedSecret(value)) return kNone;
+        return {start, start + value.size()};
+      }
     }
     // Quoted, as source and configuration write it: `SECRET_KEY = "…"` (settings.py),
     // `password = "…"` (TOML), `password: '…'` (YAML, Ruby, a JS object),

@@ -43,9 +43,11 @@ namespace plugline::core {
 //   (`DB_PASSWORD=…`, `export API_TOKEN="…"`, `- SECRET=…`, `"SECRET=…"`, as env, .env files
 //   and `docker inspect` print them; the KEY upper-case unless exported), or a quoted literal
 //   assigned to the key anywhere (`SECRET_KEY = '…'`, `password: "…"`, `f(password="…")`)
-//   that is a value of its own (nothing but punctuation or a comment after it), or an
-//   unquoted `key=value` word after a space, `?` or `&` (`--password=…`, `-e DB_PASSWORD=…`,
-//   `?access_token=…&`) with no brackets, commas or semicolons — when the value has no space
+//   that is a value of its own (nothing but punctuation or a comment after it), an unquoted
+//   `key=value` word after a space, `?`, `&` or at a line's start (`--password=…`,
+//   `-e DB_PASSWORD=…`, `?access_token=…&`), or YAML's `key: value` / an .ini's
+//   `key = value` on a line of its own, unquoted, one word with no brackets, commas,
+//   semicolons or references (`password: str` is code) — when the value has no space
 //   and reads as a secret (letters and a digit, or 8+ characters all lower-case or with a
 //   password's symbols; not a capitalized key, a type name, a header or a path):
 //   "token=[redacted]". A value that is a reference or a placeholder (`$VAR`, `<token>`,

@@ -78,6 +78,12 @@ constexpr std::pair<const char*, const char*> kOutputSecrets[] = {
     {"    api_key: 'deadbeef',\n", "    api_key: '[redacted]',\n"},
     {"db = connect(user=\"app\", password=\"s3cr3t99\")\n",
      "db = connect(user=\"app\", password=\"[redacted]\")\n"},
+    // An unquoted one in a configuration file: YAML, an .ini, a shell's assignment.
+    {"db:\n  user: app\n  password: hunter2  # dev only\n",
+     "db:\n  user: app\n  password: [redacted]  # dev only\n"},
+    {"data:\n  password: aHVudGVyMg==\n", "data:\n  password: [redacted]\n"},
+    {"[db]\npassword = correcthorse\n", "[db]\npassword = [redacted]\n"},
+    {"set -x\ntoken=ab12cd34ef\n", "set -x\ntoken=[redacted]\n"},
     // An unquoted one on a command line or in a URL's query.
     {"root  812  mysqld --user=app --password=Tr0ub4dor --port=3306\n",
      "root  812  mysqld --user=app --password=[redacted] --port=3306\n"},
@@ -96,7 +102,12 @@ constexpr const char* kOutputCode[] = {
     "                 credentials=None, secure=None, timeout=5.0):\n",
     "  const token = getToken();\n",
     "    password = request.form[\"password\"]\n",
-    "password: hunter2\n",  // YAML without quotes: as often a type annotation
+    "    password: str\n",  // a type, not a value
+    "  token: string;\n",
+    "    api_key: SecretStr\n",
+    "    password: Optional[str] = None\n",
+    "password = get_password()\n",
+    "    token = token.strip()\n",
     "export GH_TOKEN=$(gh auth token)\n",
     "    \"pbkdf2-password\": \"~1.2.1\",\n",
     "headers: { Authorization: `Bearer ${token}` }\n",
