@@ -46,8 +46,8 @@ namespace plugline::core {
 // " at: ": "… 7 more in /w/a.js at: 11:15 eqeqeq; 15:10 no-undef 'x'" ("… /w/a.js also at: …";
 // a position is "12:13" or "line 12, col 13").
 // A first line ranks as an identifier (as the problem it follows when that is a location that
-// reports no error), a continuation as a location (every list's first line before any list's second), and the
-// entries of a list cut are counted by file like identifiers.
+// reports no error), a continuation as a location (every list's first line before any list's
+// second), and the entries of a list cut are counted by file like identifiers.
 inline constexpr std::string_view kListAt = " at: ";
 // A shaper's tally of many problems by their code, ranked as an identifier (its codes are what
 // the problems left out are): "… 1,034 problems by code: Style/ClassAndModuleChildren 94, …".

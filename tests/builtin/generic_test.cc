@@ -501,7 +501,8 @@ TEST_CASE("generic: a short crash loses its runs of library frames, and keeps a 
   // Without a stored output to point at, or with no run of library frames, it is shown raw.
   core::ShapeContext unstored{"node app.js", 1, node.size(), core::CountLines(node), ""};
   CHECK(MakeGenericShaper()->Shape(node, unstored)->render_mode == RenderMode::kRaw);
-  const std::string own = "Error: boom\n    at JSON.parse (<anonymous>)\n    at f (/app/a.js:1:1)\n";
+  const std::string own =
+      "Error: boom\n    at JSON.parse (<anonymous>)\n    at f (/app/a.js:1:1)\n";
   CHECK(ShapeGeneric("node a.js", own).empty());
 }
 
