@@ -68,6 +68,9 @@ struct TestReport {
   TestCounts counts;
   // Per-test "passed" lines seen (omitted from the summary, but counted).
   uint64_t passing_lines = 0;
+  // Packages whose tests did not build or set up, so never ran (go test's "FAIL\tpkg [build
+  // failed]", "[setup failed]"): failures no test count includes.
+  uint64_t packages_not_built = 0;
   // Other lines left out, counted: {count, "more package result lines omitted"}.
   std::vector<std::pair<uint64_t, std::string_view>> elided;
   // True when the output had the runner's result structure (a totals line or per-test

@@ -1102,6 +1102,9 @@ void ParseGo(const std::vector<std::string_view>& lines, TestReport& report) {
       current = nullptr;
       if (t.starts_with("FAIL")) {
         report.totals.push_back(line);
+        if (t.ends_with(" [build failed]") || t.ends_with(" [setup failed]")) {
+          ++report.packages_not_built;
+        }
       } else if (++package_lines <= 10) {
         report.totals.push_back(line);
       }

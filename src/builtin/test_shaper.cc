@@ -1341,7 +1341,7 @@ class TestShaper final : public core::Shaper {
     const bool exit_ok = !context.exit_code || *context.exit_code == 0;
     const bool failed = !report.failures.empty() || !report.index.empty() ||
                         report.counts.failed.value_or(0) > 0 ||
-                        report.counts.errors.value_or(0) > 0;
+                        report.counts.errors.value_or(0) > 0 || report.packages_not_built > 0;
     SummaryWriter out(&lines);
 
     if (!report.has_results && report.failures.empty()) {
@@ -1357,6 +1357,11 @@ class TestShaper final : public core::Shaper {
     }
 
     std::string counts = CountsText(report.counts);
+    if (report.packages_not_built > 0) {
+      StrAppend(&counts, counts.empty() ? "" : ", ",
+                Plural(report.packages_not_built, "package", "packages"),
+                " did not build");
+    }
     const bool cut_by_head = CutByHead(context.command);
     if (!failed && exit_ok &&
         ((report.totals.empty() && report.passing_lines > 0) || cut_by_head)) {

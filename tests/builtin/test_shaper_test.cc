@@ -1252,5 +1252,24 @@ TEST_CASE("test: go test -json is read as the text its events carry, what go tes
   CHECK(!Contains(b, "\"Action\""));
 }
 
+TEST_CASE("test: go test's packages that did not build are counted in the header") {
+  // tests/fixtures/test/go_build_failed: one test panics, two packages' tests do not compile.
+  const std::string out = testing::ReadFixture("test", "go_build_failed");
+  const std::string s = Shape("go test ./...", 2, out);
+  INFO(s);
+  CHECK(s.starts_with("go test: FAILED — 1 failed, 2 packages did not build (exit 2)\n"));
+  CHECK(Contains(s, "FAIL\texample.com/invoicing/money [build failed]"));
+  CHECK(Contains(s, "stats/report_test.go:6:9: assignment mismatch"));
+  // Only packages that did not build: a failed run, not a pass.
+  const std::string only =
+      "# example.com/shop/price [example.com/shop/price.test]\n"
+      "price/price_test.go:7:6: unused declared but not used\n"
+      "ok  \texample.com/shop/cart\t0.002s\n"
+      "FAIL\texample.com/shop/price [build failed]\n"
+      "ok  \texample.com/shop/util\t(cached)\n"
+      "FAIL\n";
+  CHECK(Shape("go test ./...", 2, only).starts_with("go test: FAILED — 1 package did not build"));
+}
+
 }  // namespace
 }  // namespace plugline::builtin
