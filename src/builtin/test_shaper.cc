@@ -574,6 +574,13 @@ BlockLines SelectGeneric(const std::vector<std::string_view>& detail) {
       ++out.context;  // a blank line doubled by the lines left out between
       continue;
     }
+    // A blank line between two that say nothing new, both left out (Go's panic message said
+    // again under "panic: … [recovered]", then "goroutine 19 [running]:"), separates nothing.
+    if (IsBlankLine(line) && i > 0 && i + 1 < detail.size() && SaysNothingNew(detail, i - 1) &&
+        SaysNothingNew(detail, i + 1)) {
+      ++out.marks;  // counted with them
+      continue;
+    }
     out.kept.push_back(line);
   }
   // Blank lines left at the end carry nothing.

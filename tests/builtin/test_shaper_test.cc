@@ -55,8 +55,9 @@ TEST_CASE("test shaper: a Go panic in a test is that failure's, runtime frames c
   CHECK_FALSE(Contains(s, "panic({0x51ddc0"));
   CHECK(Contains(s, "… 6 lines of library stack frames omitted"));
   CHECK(Contains(s, "FAIL\texample.com/app/ring\t0.033s"));
-  // The message said again under "[recovered]" and the goroutine's heading: counted.
-  CHECK(Contains(s, "with length 4 [recovered]\n\nexample.com/app/ring.(*Buffer).At(...)\n"));
+  // The message said again under "[recovered]" and the goroutine's heading: counted, and the
+  // blank line between them with them.
+  CHECK(Contains(s, "with length 4 [recovered]\nexample.com/app/ring.(*Buffer).At(...)\n"));
   CHECK_FALSE(Contains(s, "goroutine 19"));
 }
 
