@@ -239,8 +239,9 @@ class GenericShaper final : public core::Shaper {
       }
     }
     const size_t edge = std::clamp(lines.size() / 8, kMinEdgeLines, kHeadLines);
+    if (context.raw_path.empty()) return core::ShapeOutput{"", RenderMode::kRaw};
     std::vector<bool> library = LibraryFrameLines(lines);
-    if ((lines.size() < 2 * edge + kMinHiddenLines && !huge_lines) || context.raw_path.empty()) {
+    if (lines.size() < 2 * edge + kMinHiddenLines && !huge_lines) {
       // A short output is shown as it is, but for runs of a library's stack frames under an
       // error (node:internal's, site-packages', the JDK's): those are counted. A frame alone
       // is shown: its line costs what a count would.
@@ -249,9 +250,8 @@ class GenericShaper final : public core::Shaper {
                            (i + 1 == library.size() || !library[i + 1]);
         if (alone) library[i] = false;
       }
-      if (context.raw_path.empty() ||
-          static_cast<size_t>(std::count(library.begin(), library.end(), true)) <
-              kMinLibraryFrameLines) {
+      if (static_cast<size_t>(std::count(library.begin(), library.end(), true)) <
+          kMinLibraryFrameLines) {
         return core::ShapeOutput{"", RenderMode::kRaw};
       }
     }

@@ -282,6 +282,60 @@ bool EndsValue(std::string_view rest) {
          rest.starts_with("//");
 }
 
+// The value assigned to the secret-sounding key text[key_start, key_end), the key itself not
+// quoted, that is to be masked in command output (SecretValue), as [start, end); start is npos
+// when there is none.
+std::pair<size_t, size_t> AssignedValue(std::string_view text, size_t key_start,
+                                        size_t key_end) {
+  constexpr std::pair<size_t, size_t> kNone = {std::string::npos, 0};
+  // A capitalized key is a type's name (`Token: "#f8f8f2"` in a style table).
+  if (absl::ascii_isupper(text[key_start]) && key_end > key_start + 1 &&
+      absl::ascii_islower(text[key_start + 1])) {
+    return kNone;
+  }
+  if (key_end + 1 < text.size() && text[key_end] == '=' && !IsQuote(text[key_end + 1]) &&
+      (key_start == 0 || std::string_view(" \t\n?&").find(text[key_start - 1]) !=
+                             std::string_view::npos)) {
+    // A word of its own, unquoted: a command line's `--password=…` or `-e DB_PASSWORD=…`
+    // (ps, set -x, a CI log), a URL's `?access_token=…&`, a shell's `password=…`. Code's
+    // `f(a, token=tok1)` has punctuation in its value.
+    const size_t start = key_end + 1;
+    const size_t end = std::min(text.find_first_of(" \t\r\n&#\"'", start), text.size());
+    if (!IsUnquotedSecret(text.substr(start, end - start))) return kNone;
+    return {start, end};
+  }
+  const auto [start, quote] = ValueStart(text, key_end);
+  if (start == std::string::npos) return kNone;
+  const size_t line_end = LineEnd(text, start);
+  if (quote.empty()) {
+    // A configuration file's line of its own, unquoted: YAML's `password: hunter2` (indented,
+    // or after "- "; `kubectl get secret -o yaml`'s data), an .ini's or a .properties file's
+    // `password = hunter2` (at the line's start). The rest of the line, but for a comment, is
+    // one word that reads as a secret: code's `password: str` (a type), `token: string;`,
+    // `token = token.strip()` are not.
+    const size_t indent = LineIndent(text, key_start);
+    const char sep = text[text.find_first_not_of(' ', key_end)];  // '=' or ':'
+    if (indent == std::string_view::npos || (sep != ':' && indent != 0)) return kNone;
+    std::string_view value = text.substr(start, line_end - start);
+    value = value.substr(0, value.find(" #"));
+    while (!value.empty() && (value.back() == ' ' || value.back() == '\r')) value.remove_suffix(1);
+    if (!IsUnquotedSecret(value)) return kNone;
+    return {start, start + value.size()};
+  }
+  // Quoted, as source and configuration write it: `SECRET_KEY = "…"` (settings.py),
+  // `password = "…"` (TOML), `password: '…'` (YAML, Ruby, a JS object),
+  // `connect(password="…")`: the whole literal on its line, a value of its own.
+  if (quote != "\"" && quote != "'") return kNone;
+  const size_t end = text.find(quote, start);
+  if (end == std::string_view::npos || end > line_end) return kNone;
+  const std::string_view value = text.substr(start, end - start);
+  if (!IsSecretLiteral(value) || !EndsValue(text.substr(end + 1, line_end - end - 1)) ||
+      IsPlaceholder(value) || IsDependencySpec(value)) {
+    return kNone;
+  }
+  return {start, end};
+}
+
 // The value after the secret-sounding key text[key_start, key_end) that is to be masked, as
 // [start, end); start is npos when there is none (not key/value in this scope, a placeholder,
 // a dependency's version).
@@ -307,56 +361,7 @@ std::pair<size_t, size_t> SecretValue(std::string_view text, size_t key_start, s
       end = std::min(text.find(key_quote, start), LineEnd(text, start));
     }
   } else if (key_quote.empty()) {
-    // A value assigned to the key anywhere on a line. A capitalized key is a type's name
-    // (`Token: "#f8f8f2"` in a style table).
-    if (absl::ascii_isupper(text[key_start]) && key_end > key_start + 1 &&
-        absl::ascii_islower(text[key_start + 1])) {
-      return kNone;
-    }
-    if (key_end + 1 < text.size() && text[key_end] == '=' && !IsQuote(text[key_end + 1]) &&
-        (key_start == 0 || std::string_view(" \t\n?&").find(text[key_start - 1]) !=
-                               std::string_view::npos)) {
-      // A word of its own, unquoted: a command line's `--password=…` or `-e DB_PASSWORD=…`
-      // (ps, set -x, a CI log), a URL's `?access_token=…&`, a shell's `password=…`. Code's
-      // `f(a, token=tok1)` has punctuation in its value.
-      start = key_end + 1;
-      end = std::min(text.find_first_of(" \t\r\n&#\"'", start), text.size());
-      if (!IsUnquotedSecret(text.substr(start, end - start))) return kNone;
-      return {start, end};
-    }
-    // A configuration file's line of its own, unquoted: YAML's `password: hunter2` (indented,
-    // or after "- "; `kubectl get secret -o yaml`'s data), an .ini's or a .properties file's
-    // `password = hunter2` (at the line's start). The rest of the line, but for a comment, is
-    // one word that reads as a secret: code's `password: str` (a type), `token: string;`,
-    // `token = token.strip()` are not.
-    if (const size_t indent = LineIndent(text, key_start); indent != std::string_view::npos) {
-      std::tie(start, quote) = ValueStart(text, key_end);
-      const size_t sep = text.find_first_not_of(' ', key_end);  // '=' or ':' when start is
-      if (start != std::string::npos && quote.empty() && (text[sep] == ':' || indent == 0)) {
-        const size_t line_end = LineEnd(text, start);
-        std::string_view value = text.substr(start, line_end - start);
-        if (const size_t comment = value.find(" #"); comment != std::string_view::npos) {
-          value = value.substr(0, comment);
-        }
-        while (!value.empty() && (value.back() == ' ' || value.back() == '\r')) {
-          value.remove_suffix(1);
-        }
-        if (!IsUnquotedSecret(value)) return kNone;
-        return {start, start + value.size()};
-      }
-    }
-    // Quoted, as source and configuration write it: `SECRET_KEY = "…"` (settings.py),
-    // `password = "…"` (TOML), `password: '…'` (YAML, Ruby, a JS object),
-    // `connect(password="…")`: the whole literal on its line, a value of its own.
-    std::tie(start, quote) = ValueStart(text, key_end);
-    if (start == std::string::npos || (quote != "\"" && quote != "'")) return kNone;
-    const size_t line_end = LineEnd(text, start);
-    end = text.find(quote, start);
-    if (end == std::string_view::npos || end > line_end ||
-        !IsSecretLiteral(text.substr(start, end - start)) ||
-        !EndsValue(text.substr(end + 1, line_end - end - 1))) {
-      return kNone;
-    }
+    return AssignedValue(text, key_start, key_end);
   }
   if (start == std::string::npos) return kNone;
   if (!quote.empty()) {
