@@ -252,11 +252,12 @@ bool IsSecretLiteral(std::string_view value) {
          value.find_first_of("!@$%^&*+=?~") != std::string_view::npos;
 }
 
-// An unquoted value that reads as a secret and not as code: no brackets, commas, semicolons,
-// operators or references in it (but base64's padding, "aHVudGVyMg==").
+// An unquoted value that reads as a secret and not as code: no placeholder (YAML's alias
+// `*db_password1`, `%s`), no brackets, commas, semicolons, operators or references in it
+// (but base64's padding, "aHVudGVyMg==").
 bool IsUnquotedSecret(std::string_view value) {
   const std::string_view unpadded = value.substr(0, value.find_last_not_of('=') + 1);
-  return !value.empty() && !IsQuote(value[0]) &&
+  return !IsPlaceholder(value) && !IsQuote(value[0]) &&
          unpadded.find_first_of("()[]{}<>,;|=$`") == std::string_view::npos &&
          IsSecretLiteral(value);
 }

@@ -108,6 +108,7 @@ constexpr const char* kOutputCode[] = {
     "    password: Optional[str] = None\n",
     "password = get_password()\n",
     "    token = token.strip()\n",
+    "  password: *db_password1\n",  // a YAML alias: the value is elsewhere
     "export GH_TOKEN=$(gh auth token)\n",
     "    \"pbkdf2-password\": \"~1.2.1\",\n",
     "headers: { Authorization: `Bearer ${token}` }\n",
