@@ -564,12 +564,14 @@ absl::Status RunServer(const ServerOptions& options) {
   uv_run(&server->loop, UV_RUN_DEFAULT);
   // Every request has been answered (or its client left): plugins may go now.
   if (options.on_stop) options.on_stop();
+  uv_loop_close(&server->loop);
+  // The last write into the home: a `server stop` returns once the lock is free, and its
+  // caller may then remove the home.
+  server->log.Write("info", "server", "stopped");
   if (!server->retired) {
     ::unlink(server->socket_path.c_str());
     ::close(server->lock_fd);  // releases the lock
   }
-  uv_loop_close(&server->loop);
-  server->log.Write("info", "server", "stopped");
   return absl::OkStatus();
 }
 

@@ -58,7 +58,9 @@ std::string BuildId();
 bool ServerAlive(const std::string& home);
 
 // Runs the server in this thread until a `stop` request, SIGTERM, SIGINT or the idle timeout;
-// then removes the socket and returns OK. A `retire` request (a client of another build) or
+// then runs on_stop, logs that it stopped, removes the socket, releases the lock (nothing is
+// written into the home after that: once ServerAlive() is false the home may be removed) and
+// returns OK. A `retire` request (a client of another build) or
 // the memory ceiling retires it instead: it stops listening and gives up its lock and socket
 // at once, so that a fresh server can start, and exits once its open connections are done. AlreadyExists (naming the pid in the lock file) when
 // another server serves this home; FailedPrecondition when the run folder is unsafe.

@@ -14,9 +14,8 @@ PLUGLINE=$(cd "$(dirname "$PLUGLINE")" && pwd)/$(basename "$PLUGLINE")
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 TMP=$(mktemp -d)
 # Commands start a server for this home when a JS plugin is enabled; it goes with the home.
-# A plugin's worker process may still be closing files in the home when stop returns: once more
-# after a second.
-trap '"$PLUGLINE" server stop >/dev/null 2>&1; rm -rf "$TMP" 2>/dev/null || { sleep 1; rm -rf "$TMP"; }' EXIT
+# Once stop returns, the server writes nothing more into the home.
+trap '"$PLUGLINE" server stop >/dev/null 2>&1; rm -rf "$TMP"' EXIT
 export PLUGLINE_HOME=$TMP/home
 mkdir -p "$PLUGLINE_HOME/plugins" "$TMP/work"
 cp -r "$ROOT/examples/plugins/opencode/." "$PLUGLINE_HOME/plugins/"

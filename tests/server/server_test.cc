@@ -3,16 +3,23 @@
 #include "server/server.h"
 
 #include <doctest/doctest.h>
+#include <sys/inotify.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstring>
+#include <iterator>
+#include <map>
 #include <string>
 #include <thread>
+#include <vector>
 
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "absl/synchronization/notification.h"
 #include "absl/time/clock.h"
 #include "core/fs.h"
@@ -213,6 +220,49 @@ TEST_CASE("server: it stops by itself after its idle timeout") {
   CHECK_FALSE(ServerAlive(home.path()));
   CHECK(Contains(plugline::testing::ReadFileOrEmpty(home.Sub("logs/plugline.log")),
                  "server: stopping: idle"));
+}
+
+// A `server stop` returns once the lock is free, and its caller may remove the home then: the
+// server's last write into the home (its log's "stopped") comes before it lets the lock go.
+// inotify reports a folder's events in the order they happened; the lock's descriptor is the
+// only one opened for writing, so its IN_CLOSE_WRITE is the moment the lock is released.
+TEST_CASE("server: once its lock is free a stopped server writes nothing more into the home") {
+  TempDir home;
+  ServerOptions options;
+  options.home = home.path();
+  RunningServer server(options);
+  const int watch = ::inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+  REQUIRE(watch >= 0);
+  constexpr uint32_t kWrites = IN_CREATE | IN_MODIFY | IN_CLOSE_WRITE | IN_MOVED_TO | IN_DELETE;
+  std::map<int, std::string> folders;
+  for (const char* sub : {"", "logs", "run"}) {
+    const std::string dir = home.Sub(sub);
+    const int wd = ::inotify_add_watch(watch, dir.c_str(), kWrites);
+    REQUIRE_MESSAGE(wd >= 0, dir);
+    folders[wd] = sub;
+  }
+  Stop(home.path(), server);
+  std::vector<std::string> events;  // "folder/name event", in order
+  alignas(inotify_event) char buffer[64 * 1024];
+  ssize_t n;
+  while ((n = ::read(watch, buffer, sizeof(buffer))) > 0) {
+    for (char* at = buffer; at < buffer + n;) {
+      const auto* event = reinterpret_cast<const inotify_event*>(at);
+      const std::string name = event->len > 0 ? std::string(event->name) : "";
+      const char* what = (event->mask & IN_CLOSE_WRITE) != 0 ? "closed"
+                         : (event->mask & IN_DELETE) != 0   ? "deleted"
+                                                            : "written";
+      events.push_back(absl::StrCat(folders[event->wd], "/", name, " ", what));
+      at += sizeof(inotify_event) + event->len;
+    }
+  }
+  ::close(watch);
+  const std::string all = absl::StrJoin(events, "\n");
+  CAPTURE(all);
+  auto released = std::find(events.begin(), events.end(), "run/server.lock closed");
+  REQUIRE(released != events.end());
+  CHECK(std::next(released) == events.end());
+  CHECK(std::find(events.begin(), released, "logs/plugline.log written") != released);
 }
 
 TEST_CASE("server: a home whose socket path is longer than sun_path") {
