@@ -3269,8 +3269,10 @@ class BuildShaper final : public core::Shaper {
       // look like trouble, long lines cut.
       core::ShapeOutput unread = ShapeUnread(output, context, label);
       if (unread.render_mode != RenderMode::kRaw) return unread;
-      out.Header(StrCat(label, ": ", exit_known ? core::ExitText(exit_code) : "exit status unknown",
-                        ", ", core::FormatCount(lines.size()),
+      const std::string outcome = !exit_known    ? "exit status unknown"
+                                  : exit_code == 0 ? "exit 0"
+                                                   : core::FailureText(context.command, exit_code);
+      out.Header(StrCat(label, ": ", outcome, ", ", core::FormatCount(lines.size()),
                         lines.size() == 1 ? " line" : " lines"));
       WriteHeadTail(lines, 20, 20, LooksLikeErrorLine, 100, out);
       return core::ShapeOutput{out.Take(), RenderMode::kSummary};
@@ -3285,7 +3287,7 @@ class BuildShaper final : public core::Shaper {
       failed = !(exit_known && exit_code == 0);
       verdict = failed ? "failed" : "exit 0";
     } else if (!exit_ok) {
-      verdict = core::ExitText(exit_code);
+      verdict = core::FailureText(context.command, exit_code);
     } else if (!p.success.empty() &&
                !(p.success == "up to date" && (p.objects > 0 || !p.linked.empty()))) {
       // make's "Nothing to be done" in one directory says nothing of the others: a build

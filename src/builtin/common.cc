@@ -683,6 +683,11 @@ std::string ExitNote(std::optional<int> exit_code) {
   return core::ExitText(*exit_code);
 }
 
+std::string FailureNote(std::string_view command, std::optional<int> exit_code) {
+  if (!exit_code || *exit_code == 0) return "";
+  return core::FailureText(command, *exit_code);
+}
+
 std::string Plural(uint64_t n, std::string_view one, std::string_view many) {
   return StrCat(core::FormatCount(n), " ", n == 1 ? one : many);
 }

@@ -224,6 +224,10 @@ std::optional<uint64_t> CountBefore(std::string_view text, std::string_view word
 // The exit code as text for a header: "exit 2", or "" when unknown or 0.
 std::string ExitNote(std::optional<int> exit_code);
 
+// A header's outcome for a run that did not say what failed: "FAILED (exit 2)", "exit 1" for
+// a tool whose exit 1 is an answer (core::FailureText), "" when the exit is unknown or 0.
+std::string FailureNote(std::string_view command, std::optional<int> exit_code);
+
 // "1 error", "3,412 errors": a formatted count and the noun that agrees with it.
 std::string Plural(uint64_t n, std::string_view one, std::string_view many);
 

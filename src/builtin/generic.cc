@@ -220,7 +220,7 @@ class GenericShaper final : public core::Shaper {
     }
     if (!context.raw_path.empty() && !huge_lines) {
       SummaryWriter listing_out(&lines);
-      std::string note = ExitNote(context.exit_code);
+      std::string note = FailureNote(context.command, context.exit_code);
       if (std::optional<std::string> listing =
               ShapeListing(lines, tool, note, listing_out)) {
         return core::ShapeOutput{std::move(*listing), RenderMode::kSummary};
@@ -234,7 +234,8 @@ class GenericShaper final : public core::Shaper {
         output.size() > kCompactJsonBytes) {
       SummaryWriter json_out(&lines);
       if (std::optional<std::string> json =
-              ShapeCompactJson(output, lines, tool, ExitNote(context.exit_code), json_out)) {
+              ShapeCompactJson(output, lines, tool, FailureNote(context.command, context.exit_code),
+                               json_out)) {
         return core::ShapeOutput{std::move(*json), RenderMode::kSummary};
       }
     }
@@ -256,7 +257,7 @@ class GenericShaper final : public core::Shaper {
       }
     }
     SummaryWriter out(&lines);
-    std::string note = ExitNote(context.exit_code);
+    std::string note = FailureNote(context.command, context.exit_code);
     if (note.empty() && context.exit_code) note = "exit 0";
     // Shaped from a window (core/output_window.h), the output has more lines than it shows.
     const uint64_t total_lines = std::max<uint64_t>(lines.size(), context.output_lines);
@@ -745,7 +746,7 @@ class GenericShaper final : public core::Shaper {
                                                    std::string_view tool) {
     if (context.raw_path.empty() || !IsTreeDrawing(lines)) return std::nullopt;
     SummaryWriter out(&lines);
-    const std::string note = ExitNote(context.exit_code);
+    const std::string note = FailureNote(context.command, context.exit_code);
     constexpr size_t kNone = std::string_view::npos;
     std::vector<size_t> column(lines.size(), kNone);
     std::vector<size_t> columns;

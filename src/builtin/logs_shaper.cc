@@ -1200,7 +1200,7 @@ class LogsShaper final : public core::Shaper {
     if (starts == 0 || (starts * 10 < nonblank * 4 && !with_traces)) {
       // Not a log this shaper can read: claim nothing about it.
       std::string tool = ToolName(context.command);
-      std::string note = ExitNote(context.exit_code);
+      std::string note = FailureNote(context.command, context.exit_code);
       if (note.empty() && context.exit_code) note = "exit 0";
       out.Header(StrCat(tool.empty() ? "output" : tool, ": ",
                         note.empty() ? "" : StrCat(note, ", "), core::FormatCount(n),
@@ -1564,11 +1564,15 @@ class LogsShaper final : public core::Shaper {
                             const std::array<uint64_t, kLevelCount>& level_counts,
                             std::string_view first_ts, std::string_view last_ts,
                             const core::ShapeContext& context) {
+    // A run that failed says so first: "log: FAILED (exit 1), 2,567 lines, …".
+    std::string failure = FailureNote(context.command, context.exit_code);
+    if (!failure.empty()) failure += ", ";
     std::string h;
     if (requests == lines) {
-      h = StrCat("access log: ", core::FormatCount(requests), requests == 1 ? " request" : " requests");
+      h = StrCat("access log: ", failure, core::FormatCount(requests),
+                 requests == 1 ? " request" : " requests");
     } else {
-      h = StrCat("log: ", core::FormatCount(lines), lines == 1 ? " line" : " lines");
+      h = StrCat("log: ", failure, core::FormatCount(lines), lines == 1 ? " line" : " lines");
       if (requests > 0) StrAppend(&h, ", ", core::FormatCount(requests), " requests");
     }
     if (requests > 0) {
@@ -1597,8 +1601,6 @@ class LogsShaper final : public core::Shaper {
         StrAppend(&h, " (", first_ts, " – ", last_ts, ")");
       }
     }
-    std::string note = ExitNote(context.exit_code);
-    if (!note.empty()) StrAppend(&h, ", ", note);
     return h;
   }
 

@@ -615,7 +615,7 @@ class SearchShaper final : public core::Shaper {
                                     const std::vector<std::string_view>& lines,
                                     const std::string& note) {
     SummaryWriter out(&lines);
-    out.Header(StrCat(cmd.label, ": ", note.empty() ? "" : StrCat(note, ", "),
+    out.Header(StrCat(cmd.label, ": ", note.empty() ? "" : StrCat("FAILED (", note, "), "),
                       Plural(lines.size(), "line", "lines")));
     WriteHeadTail(lines, 20, 20, LooksLikeErrorLine, 50, out);
     return core::ShapeOutput{out.Take(), RenderMode::kSummary};

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "core/strings.h"
+#include "core/text.h"
 
 #include <cctype>
 #include <cstddef>
@@ -228,6 +229,14 @@ std::string CommandLabel(std::string_view command) {
     }
   }
   return label;
+}
+
+std::string FailureText(std::string_view command, int exit_code) {
+  static constexpr std::string_view kAnswerOnOne[] = {"grep", "egrep", "fgrep", "rg", "ag",
+                                                      "ack",  "diff",  "cmp",   "test", "["};
+  const bool answer = exit_code == 1 && std::find(std::begin(kAnswerOnOne), std::end(kAnswerOnOne),
+                                                  ToolName(command)) != std::end(kAnswerOnOne);
+  return answer ? ExitText(exit_code) : StrCat("FAILED (", ExitText(exit_code), ")");
 }
 
 bool CommandMentions(std::string_view command, std::initializer_list<std::string_view> names) {

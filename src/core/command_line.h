@@ -32,6 +32,11 @@ std::string CommandKey(std::string_view command);
 // tool.
 std::string CommandLabel(std::string_view command);
 
+// What a summary says of the command's exit with `exit_code` (not 0): "FAILED (exit 2)",
+// "FAILED (exit 139: SIGSEGV)"; "exit 1" alone for a tool whose exit 1 is an answer, not a
+// failure (grep, rg, ag, ack: nothing found; diff, cmp: the files differ; test, [: false).
+std::string FailureText(std::string_view command, int exit_code);
+
 // Whether any word from the tool on is one of `names` (by base name, lower case).
 bool CommandMentions(std::string_view command, std::initializer_list<std::string_view> names);
 

@@ -45,11 +45,7 @@ std::string OutcomeLine(std::string_view command, int exit_code) {
   // script a package manager runs, "npm run build".
   std::string tool = CommandLabel(command);
   if (tool.empty()) tool = "command";
-  static constexpr std::string_view kAnswerOnOne[] = {"grep", "egrep", "fgrep", "rg", "ag",
-                                                      "ack",  "diff",  "cmp",   "test", "["};
-  const bool answer = exit_code == 1 && std::find(std::begin(kAnswerOnOne), std::end(kAnswerOnOne),
-                                                  ToolName(command)) != std::end(kAnswerOnOne);
-  return answer ? StrCat(tool, ": exit 1") : StrCat(tool, ": FAILED (", ExitText(exit_code), ")");
+  return StrCat(tool, ": ", FailureText(command, exit_code));
 }
 
 // Whether `command` names a file in the folder where `raw_path`, this output's stored copy,

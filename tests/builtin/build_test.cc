@@ -541,7 +541,7 @@ TEST_CASE("build: output the shaper does not recognize falls back to head and ta
   std::string out;
   for (int i = 1; i <= 100; ++i) StrAppend(&out, "frobnicating widget ", i, "\n");
   std::string s = Shape("make widgets", out, 3);
-  CHECK(Header(s) == "make: exit 3, 100 lines");
+  CHECK(Header(s) == "make: FAILED (exit 3), 100 lines");
   CHECK(Has(s, "frobnicating widget 1"));
   CHECK(Has(s, "… 76 lines omitted (lines 13–88 of 100)"));  // the generic shaper's edges
   CHECK(Has(s, "frobnicating widget 100"));
@@ -580,7 +580,7 @@ TEST_CASE("build: a program cargo run ran that panicked keeps the frames of the 
   out += "note: Some details are omitted, run with `RUST_BACKTRACE=full` for a verbose backtrace.\n";
   const std::string s = Shape("cargo run -q", out, 101);
   INFO(s);
-  CHECK(Header(s) == "cargo run: exit 101, 71 lines");
+  CHECK(Header(s) == "cargo run: FAILED (exit 101), 71 lines");
   CHECK(Contains(s, "\nthread 'main' (6066) panicked at src/main.rs:1:38:\n"));
   CHECK(Contains(s, "\n   4: rp::parse\n             at ./src/main.rs:1:38\n"));
   CHECK(Contains(s, "\n   5: rp::main::{{closure}}\n             at ./src/main.rs:5:39\n"));
@@ -1330,7 +1330,7 @@ TEST_CASE("build: success is never claimed against the exit code") {
       "thread 'main' panicked at src/main.rs:3:5:\n"
       "boom\n";
   std::string s = Shape("cargo run", out, 101);
-  CHECK(Header(s) == "cargo run: exit 101");
+  CHECK(Header(s) == "cargo run: FAILED (exit 101)");
   CHECK(Has(s, "thread 'main' panicked at src/main.rs:3:5:"));
   CHECK(Has(s, "boom"));
   // Unknown exit: no claim beyond the output's own words.
@@ -1494,8 +1494,8 @@ TEST_CASE("build: npm ls's problems are its errors, not the one code that sums t
   const std::string out = ls(70);
   const std::string tree = Shape("npm ls", out, 1);
   CHECK(tree.starts_with(
-      "npm ls: exit 1, a tree of 72 entries: all shown, and 2 marked as problems with the entries "
-      "above them\n"));
+      "npm ls: FAILED (exit 1), a tree of 72 entries: all shown, and 2 marked as problems with "
+      "the entries above them\n"));
   for (std::string_view line : core::SplitLines(out)) CHECK_MESSAGE(Contains(tree, line), line);
 }
 

@@ -84,7 +84,7 @@ TEST_CASE("generic keeps error lines from the middle with their context, and fol
   auto shaped = generic->Shape(output, ctx);
   REQUIRE(shaped.ok());
   auto lines = core::SplitLines(shaped->summary);
-  CHECK(lines[0] == "deploy.sh: exit 3, 1,000 lines");
+  CHECK(lines[0] == "deploy.sh: FAILED (exit 3), 1,000 lines");
   auto at =
       std::find(lines.begin(), lines.end(), "src/net.c:88: error: connection refused by 10.0.0.7");
   REQUIRE(at != lines.end());
@@ -385,7 +385,7 @@ TEST_CASE("generic: a run of the same line is folded whole, wherever it starts a
   };
   const std::string deep =
       shape("java com.acme.Deep", testing::ReadFixture("generic", "java-stack-overflow"));
-  CHECK(deep == "java: exit 1, 1,026 lines\n"
+  CHECK(deep == "java: FAILED (exit 1), 1,026 lines\n"
                 "walking the tree\n"
                 "Exception in thread \"main\" java.lang.StackOverflowError\n"
                 "\tat com.acme.Deep.walk(Deep.java:3)\n"
@@ -618,8 +618,8 @@ TEST_CASE("generic: a tree drawing shows its top levels, every problem with the 
   REQUIRE(shaped->render_mode == RenderMode::kSummary);
   const std::string& s = shaped->summary;
   CHECK(core::SplitLines(s)[0] ==
-        "npm ls: exit 1, a tree of 133 entries: the first 2 levels, and 7 marked as problems with "
-        "the entries above them; 95 deeper ones counted on the entry above them");
+        "npm ls: FAILED (exit 1), a tree of 133 entries: the first 2 levels, and 7 marked as "
+        "problems with the entries above them; 95 deeper ones counted on the entry above them");
   const std::vector<std::string> shown = ShownLines(s);
   auto is_shown = [&](std::string_view line) {
     return std::find(shown.begin(), shown.end(), line) != shown.end();

@@ -401,7 +401,7 @@ TEST_CASE("git-diff: an output it does not recognize falls back to head, tail an
       "Use '--' to separate paths from revisions, like this:\n"
       "'git <command> [<revision>...] -- [<file>...]'\n";
   auto lines = Lines(Shape("git diff v3.0", output, 128));
-  CHECK(lines[0] == "git diff: exit 128, 3 lines");
+  CHECK(lines[0] == "git diff: FAILED (exit 128), 3 lines");
   CHECK(lines[1] == "fatal: ambiguous argument 'v3.0': unknown revision or path not in the "
                     "working tree.");
   // `git show HEAD:x` prints a file: a few lines starting with hex digits are no log.
@@ -411,7 +411,7 @@ TEST_CASE("git-diff: an output it does not recognize falls back to head, tail an
   // `git status` outside a repository: no status structure, no claim about the tree.
   lines = Lines(Shape("git status", "fatal: not a git repository (or any of the parent "
                                     "directories): .git\n", 128));
-  CHECK(lines[0] == "git status: exit 128, 1 line");
+  CHECK(lines[0] == "git status: FAILED (exit 128), 1 line");
 }
 
 TEST_CASE("PipelineStages: the last pipeline of a command line") {

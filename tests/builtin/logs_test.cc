@@ -98,8 +98,8 @@ TEST_CASE("logs: python logging — header counts, traceback trimmed, warnings f
   CheckVerbatim(s, out);
   // 200 info + 10 warnings + 1 error with 9 traceback lines + 1 critical.
   CHECK(s[0] ==
-        "log: 221 lines, 1 critical, 1 error, 10 warnings, 200 info (2026-11-29 20:01:01,101 – "
-        "2026-11-29 20:02:01,001), exit 1");
+        "log: FAILED (exit 1), 221 lines, 1 critical, 1 error, 10 warnings, 200 info "
+        "(2026-11-29 20:01:01,101 – 2026-11-29 20:02:01,001)");
   // The first five lines as they are.
   CHECK(s[1] == "2026-11-29 20:01:01,101 INFO     worker [311] job 1 done in 1 ms");
   CHECK(s[5] == "2026-11-29 20:01:05,105 INFO     worker [311] job 5 done in 5 ms");
@@ -367,7 +367,8 @@ TEST_CASE("logs: other formats — glog, logfmt, bracketed, Apache error, Ruby, 
         "\t/usr/local/go/src/net/http/server.go:2136 +0x29\n"
         "exit status 2\n";
     auto s = Shape("./server", out, 1);
-    CHECK(s[0] == "log: 32 lines, 1 panic (2026/11/29 20:12:10 – 2026/11/29 20:12:34), exit 1");
+    CHECK(s[0] ==
+          "log: FAILED (exit 1), 32 lines, 1 panic (2026/11/29 20:12:10 – 2026/11/29 20:12:34)");
     size_t p = IndexOf(s, "panic: runtime error: invalid memory address or nil pointer dereference");
     // Lines 6..22 counted; 23..25 are among the last ten lines.
     CHECK(s[p - 4] == "… 17 lines without a level omitted");
@@ -423,7 +424,8 @@ TEST_CASE("logs: a crash printed after the last log line is kept") {
   for (int i = 0; i < 11; ++i) out += "restarting in 1s\n";
   auto s = Shape("docker logs api", out, 1);
   CheckVerbatim(s, out);
-  CHECK(s[0] == "log: 60 lines, 40 info (2026-11-29T20:12:10.000Z – 2026-11-29T20:12:49.000Z), exit 1");
+  CHECK(s[0] == "log: FAILED (exit 1), 60 lines, 40 info (2026-11-29T20:12:10.000Z – "
+                "2026-11-29T20:12:49.000Z)");
   size_t e = IndexOf(s, "Error: reindex failed");
   CHECK(s[e + 1] == "    at Immediate.reindex (/srv/app/server.js:36:13)");
   CHECK(Has(s, "/srv/app/server.js:36"));
@@ -453,7 +455,7 @@ TEST_CASE("logs: output without log structure falls back to head, tail and error
     }
   }
   auto s = Shape("kubectl logs job/import", out, 2);
-  CHECK(s[0] == "kubectl: exit 2, 300 lines");
+  CHECK(s[0] == "kubectl: FAILED (exit 2), 300 lines");
   CHECK(Has(s, "panic: runtime error: index out of range [3] with length 3"));
   CHECK(s[1] == "processing record 0");
   // Tiny outputs and unstored ones are shown raw.

@@ -306,7 +306,7 @@ TEST_CASE("search: output it does not understand falls back to head, tail and er
   for (int i = 0; i < 60; ++i) StrAppend(&output, "progress ", i, "\n");
   output += "error: something broke\n";
   auto lines = Lines(Shape("rg foo", output, 2));
-  CHECK(lines[0] == "rg: exit 2, 61 lines");
+  CHECK(lines[0] == "rg: FAILED (exit 2), 61 lines");
   CHECK(Has(lines, "error: something broke"));
 }
 

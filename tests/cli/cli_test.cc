@@ -323,7 +323,7 @@ TEST_CASE("plugline run and shape --max-tokens: the summary fits the budget and 
   CHECK(*json->Find("budget_lines_left_out")->as_integer() > 0);
   CHECK(json->Find("token_counter")->as_string() == "o200k_base");
   const std::string summary = json->Find("summary")->as_string();
-  CHECK(summary.starts_with("sh: exit 1, 900 lines\n"));
+  CHECK(summary.starts_with("sh: FAILED (exit 1), 900 lines\n"));
   CHECK(Contains(summary, "\ntests/test_0.py::test_case_0 FAILED\n"));
   CHECK(Contains(summary, " failures, errors or locations did not fit: tests/test_"));
   CHECK(Contains(summary, "… cut to the 500-token budget: "));

@@ -65,5 +65,14 @@ TEST_CASE("CommandKey keeps the tool and a subcommand, never an argument's value
   CHECK(CommandKey("") == "");
 }
 
+TEST_CASE("FailureText: a non-zero exit is a failure, but for the tools whose exit 1 answers") {
+  CHECK(FailureText("python3 app.py", 1) == "FAILED (exit 1)");
+  CHECK(FailureText("./server", 139) == "FAILED (exit 139: SIGSEGV)");
+  CHECK(FailureText("grep -r TODO src", 1) == "exit 1");  // nothing found
+  CHECK(FailureText("sudo diff a.txt b.txt", 1) == "exit 1");  // the files differ
+  CHECK(FailureText("grep -r TODO missing/", 2) == "FAILED (exit 2)");  // grep's own error
+  CHECK(FailureText("cd src && rg foo", 1) == "exit 1");
+}
+
 }  // namespace
 }  // namespace plugline::core

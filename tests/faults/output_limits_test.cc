@@ -119,7 +119,7 @@ TEST_CASE("plugline run: an error in the middle of a huge output is in the summa
   CHECK(run.exit_status == 1);
   CHECK(Contains(run.output, "\nfatal: disk quota exceeded on /data\n"));
   CHECK(Contains(run.output, "omitted from the shaping window"));
-  CHECK(absl::StartsWith(run.output, "sh: exit 1, 4,000,001 lines\n"));
+  CHECK(absl::StartsWith(run.output, "sh: FAILED (exit 1), 4,000,001 lines\n"));
 }
 
 TEST_CASE("plugline shape reads a huge standard input through the same bounded path") {
