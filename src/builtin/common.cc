@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "absl/strings/str_split.h"
 #include "core/strings.h"
 #include "core/summary_budget.h"
 #include "core/text.h"
@@ -402,8 +403,81 @@ bool IsUserFrame(std::string_view line) {
   return false;
 }
 
+namespace {
+
+// A native stack frame as a sanitizer or gdb prints it: "#3 0x7f… in f file.c:9",
+// "#1  main () at a.c:13".
+bool IsNativeFrame(std::string_view t) {
+  if (t.size() < 3 || t[0] != '#' || !std::isdigit(static_cast<unsigned char>(t[1]))) return false;
+  const size_t space = t.find(' ');
+  return space != std::string_view::npos &&
+         std::all_of(t.begin() + 1, t.begin() + static_cast<std::ptrdiff_t>(space),
+                     [](char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; });
+}
+
+// In such a frame, the C library's start-up and system code, or a shared library of the
+// system: "in __libc_start_call_main csu/../sysdeps/nptl/libc_start_call_main.h:58:16",
+// "in _start (/tmp/a.out+0x21300)", "(/lib/x86_64-linux-gnu/libc.so.6+0x271ca)", gdb's
+// "from /lib/x86_64-linux-gnu/libc.so.6", "at ./nptl/pthread_kill.c:44".
+bool InSystemNativeCode(std::string_view t) {
+  static constexpr std::string_view kMarkers[] = {
+      "csu/",     "/sysdeps/",  "./nptl/",      " in _start ", " in __libc_start",
+      "(/lib/",   "(/lib64/",   "(/usr/lib/",   " from /lib/", " from /lib64/",
+      " from /usr/lib/"};
+  for (std::string_view marker : kMarkers) {
+    if (t.find(marker) != std::string_view::npos) return true;
+  }
+  return false;
+}
+
+bool IsHexByte(absl::string_view w) {
+  return w.size() == 2 && std::isxdigit(static_cast<unsigned char>(w[0])) &&
+         std::isxdigit(static_cast<unsigned char>(w[1]));
+}
+
+// A row of the shadow map, "  0x0c067fff7fc0: 00 00 fa", "=>0x0c067fff8010:[fd]fa", or of its
+// legend, "  Partially addressable: 01 02 03 04 05 06 07 ": after a colon, bytes in hex (one of
+// them in brackets in the row of the bad address).
+bool IsShadowRow(std::string_view line) {
+  const std::string_view t = Trim(line);
+  const size_t colon = t.find(':');
+  if (colon == std::string_view::npos || colon == 0) return false;
+  if (!line.starts_with("  ") && !line.starts_with("=>0x")) return false;
+  std::string rest(t.substr(colon + 1));
+  std::replace(rest.begin(), rest.end(), '[', ' ');
+  std::replace(rest.begin(), rest.end(), ']', ' ');
+  size_t bytes = 0;
+  for (absl::string_view w : absl::StrSplit(rest, ' ', absl::SkipEmpty())) {
+    if (!IsHexByte(w)) return false;
+    ++bytes;
+  }
+  return bytes > 0;
+}
+
+bool IsShadowMapHeading(std::string_view line) {
+  return line.starts_with("Shadow bytes around the buggy address:") ||
+         line.starts_with("Shadow byte legend (");
+}
+
+}  // namespace
+
+bool IsShadowMapLine(std::string_view line) {
+  return IsShadowMapHeading(line) || IsShadowRow(line);
+}
+
+std::vector<bool> ShadowMapLines(const std::vector<std::string_view>& lines) {
+  std::vector<bool> map(lines.size(), false);
+  for (size_t i = 0; i < lines.size(); ++i) {
+    if (!IsShadowMapHeading(lines[i])) continue;
+    map[i] = true;
+    while (i + 1 < lines.size() && IsShadowRow(lines[i + 1])) map[++i] = true;
+  }
+  return map;
+}
+
 bool IsLibraryFrame(std::string_view line) {
   const std::string_view t = Trim(line);
+  if (IsNativeFrame(t)) return InSystemNativeCode(t);
   if (IsLocationUnderFunction(line)) return !IsUserFrame(line);
   if (t.starts_with("File \"")) {
     return t.find("\", line ") != std::string_view::npos && !IsUserFrame(line);
@@ -514,6 +588,11 @@ void WriteHeadTail(const std::vector<std::string_view>& lines, size_t head, size
     if (library != nullptr && (*library)[at]) {
       size_t end = at + 1;
       while (end < n && (*library)[end]) ++end;
+      if (IsShadowMapLine(lines[at])) {
+        out.ElidedLines(end - at,
+                        "lines of the sanitizer's shadow memory map and its legend omitted");
+        return end;
+      }
       out.ElidedLines(end - at, end - at == 1 ? "line of a library's stack frame omitted"
                                               : "lines of library stack frames omitted");
       return end;

@@ -173,6 +173,15 @@ bool IsLibraryFrame(std::string_view line);
 // frame's function above its location.
 std::vector<bool> LibraryFrameLines(const std::vector<std::string_view>& lines);
 
+// A line of AddressSanitizer's map of the shadow memory around the bad address, or of the
+// legend under it: "Shadow bytes around the buggy address:", "  0x0c067fff7fc0: 00 00 fa fa",
+// "=>0x0c067fff8010:[fd]fa fa", "Shadow byte legend (one shadow byte represents 8 application
+// bytes):", "  Heap left redzone:       fa". The same bytes in every report of its kind: what
+// the report says is in its error line, frames and SUMMARY line.
+bool IsShadowMapLine(std::string_view line);
+// Which of `lines` are such a map or legend: a heading and the rows under it.
+std::vector<bool> ShadowMapLines(const std::vector<std::string_view>& lines);
+
 // A line that starts with a location, "stats.f90:13:6:" or "src/a.c:12: …": a path (a dot or a
 // slash in it, no spaces) at the left margin, a colon, a line number.
 bool StartsWithLocation(std::string_view line);
@@ -201,8 +210,8 @@ using core::LooksLikeErrorLine;
 // the middle). The workhorse of the generic shaper and the fallback
 // of the others.
 // With `library`, the lines it marks (by index: a library's stack frames, the code Python
-// prints under one) are counted in the head and the tail, a run at a time ("… 12 lines of
-// library stack frames omitted"), not shown.
+// prints under one, a sanitizer's shadow map) are counted in the head and the tail, a run at a
+// time ("… 12 lines of library stack frames omitted"), not shown.
 inline constexpr size_t kDetailUnderTrouble = 3;
 void WriteHeadTail(const std::vector<std::string_view>& lines, size_t head, size_t tail,
                    const std::function<bool(std::string_view)>& keep, size_t max_kept,

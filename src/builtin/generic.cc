@@ -242,6 +242,8 @@ class GenericShaper final : public core::Shaper {
     const size_t edge = std::clamp(lines.size() / 8, kMinEdgeLines, kHeadLines);
     if (context.raw_path.empty()) return core::ShapeOutput{"", RenderMode::kRaw};
     std::vector<bool> library = LibraryFrameLines(lines);
+    const std::vector<bool> shadow_map = ShadowMapLines(lines);  // counted like those frames
+    for (size_t i = 0; i < lines.size(); ++i) library[i] = library[i] || shadow_map[i];
     if (lines.size() < 2 * edge + kMinHiddenLines && !huge_lines) {
       // A short output is shown as it is, but for runs of a library's stack frames under an
       // error (node:internal's, site-packages', the JDK's): those are counted. A frame alone

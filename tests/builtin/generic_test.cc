@@ -478,6 +478,44 @@ TEST_CASE("generic: a library's stack frames are counted in the head and the tai
   CHECK(Contains(s, "\nRuntimeError: could not load the price list\n"));
 }
 
+TEST_CASE("generic: a sanitizer's report keeps its frames in the program, not the C library's "
+          "start-up frames nor its shadow memory map") {
+  // tests/fixtures/generic/asan-use-after-free: clang 14's AddressSanitizer, a heap use after
+  // free; each of its three stacks ends in __libc_start_call_main, __libc_start_main, _start.
+  const std::string out = testing::ReadFixture("generic", "asan-use-after-free");
+  const std::string s = ShapeGeneric("./orders-uaf", out);
+  INFO(s);
+  CHECK(Contains(s, "==19194==ERROR: AddressSanitizer: heap-use-after-free on address "));
+  CHECK(Contains(s, "    #0 0x55d4f30c324e in total /tmp/plugline-fixtures/asan/orders-uaf.c:22:50\n"
+                    "    #1 0x55d4f30c3053 in main /tmp/plugline-fixtures/asan/orders-uaf.c:31:25\n"
+                    "… 3 lines of library stack frames omitted\n"));
+  CHECK(Contains(s, "in main /tmp/plugline-fixtures/asan/orders-uaf.c:30:3\n"));
+  CHECK(Contains(s, "in make_order /tmp/plugline-fixtures/asan/orders-uaf.c:13:21\n"));
+  CHECK(Contains(s, "\nSUMMARY: AddressSanitizer: heap-use-after-free "));
+  CHECK(Contains(s, "lines of the sanitizer's shadow memory map and its legend omitted\n"));
+  CHECK_FALSE(Contains(s, "__libc_start"));
+  CHECK_FALSE(Contains(s, "redzone"));  // the legend
+  CHECK_FALSE(Contains(s, "fa fa fa"));  // the map
+  CHECK(Contains(s, "==19194==ABORTING\n"));
+}
+
+TEST_CASE("IsLibraryFrame: a native frame in the C library or a system library, not the "
+          "program's") {
+  CHECK(IsLibraryFrame("    #2 0x7f49 in __libc_start_call_main "
+                       "csu/../sysdeps/nptl/libc_start_call_main.h:58:16"));
+  CHECK(IsLibraryFrame("    #4 0x5561 in _start (/tmp/a/orders+0x21300) (BuildId: d4f9)"));
+  CHECK(IsLibraryFrame("    #1 0x7f0a in raise (/lib/x86_64-linux-gnu/libc.so.6+0x3c0a1)"));
+  CHECK(IsLibraryFrame("#3  0x00007ffff7dee46d in __libc_start_main () from /lib/libc.so.6"));
+  CHECK(IsLibraryFrame("#0  __pthread_kill_implementation (no_tid=0) at ./nptl/pthread_kill.c:44"));
+  CHECK_FALSE(IsLibraryFrame("    #0 0x5561 in total /tmp/a/orders-uaf.c:7:98"));
+  CHECK_FALSE(IsLibraryFrame("    #0 0x5561 in free (/tmp/a/orders+0xa3ea2) (BuildId: d4f9)"));
+  CHECK_FALSE(IsLibraryFrame("#1  0x0000555555555171 in main () at crash.c:9"));
+  CHECK(IsShadowMapLine("=>0x0c067fff8010:[fd]fa fa fa 00 00 04 fa"));
+  CHECK(IsShadowMapLine("  Partially addressable: 01 02 03 04 05 06 07 "));
+  CHECK_FALSE(IsShadowMapLine("  total: 42 ms"));
+  CHECK_FALSE(IsShadowMapLine("  Freed heap region:       fd and more"));
+}
+
 TEST_CASE("generic: a short crash loses its runs of library frames, and keeps a frame alone") {
   // tests/fixtures/generic/node-uncaught: node 20 on a config with a trailing comma.
   const std::string node = testing::ReadFixture("generic", "node-uncaught");
