@@ -2071,6 +2071,29 @@ bool IsSystemHeaderLocation(string_view line) {
          Contains(line.substr(0, line.find(": ")), "/include/c++/");
 }
 
+// A line in a system header without the template arguments its function names are bound to:
+// each "[with _Key = Endpoint; _Tp = int; _Hash = std::hash<Endpoint>; …]" g++ spells out is
+// "[with …]". Nullopt for a line of the user's code, or one without such a clause.
+std::optional<std::string> WithoutTemplateBindings(string_view line) {
+  if (!IsSystemHeaderLocation(line) || !Contains(line, " [with ")) return std::nullopt;
+  std::string out;
+  size_t from = 0;
+  for (size_t at = line.find(" [with "); at != kNone; at = line.find(" [with ", from)) {
+    size_t depth = 0, end = at + 1;
+    for (; end < line.size(); ++end) {
+      if (line[end] == '[') ++depth;
+      if (line[end] == ']' && --depth == 0) break;
+    }
+    if (end == line.size()) break;  // no closing bracket: leave the rest as it is
+    out.append(line.substr(from, at - from));
+    out.append(" [with …]");
+    from = end + 1;
+  }
+  if (from == 0) return std::nullopt;
+  out.append(line.substr(from));
+  return out;
+}
+
 // rustc's note that a lint warns by default ("   = note: `#[warn(unused_mut)]` (part of
 // `#[warn(unused)]`) on by default"), under the first warning of each lint: it names the lint.
 bool IsLintLevelNote(string_view line) {
@@ -2208,7 +2231,11 @@ class Writer {
   void Emit(size_t i) {
     if (used_[i]) return;
     FlushGap();
-    out_.Line(lines_[i]);
+    if (std::optional<std::string> shorter = WithoutTemplateBindings(lines_[i])) {
+      out_.Composed(*shorter, {lines_[i]});
+    } else {
+      out_.Line(lines_[i]);
+    }
     used_[i] = 1;
     last_emitted_ = i;
   }

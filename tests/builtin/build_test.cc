@@ -1472,6 +1472,33 @@ TEST_CASE("build: clang's instantiation chains keep the user's line they start f
   CHECK(Contains(s, "src/main.cpp:11:9: note: in instantiation of member function 'Index<Endpoint>::put' requested here\n"));
 }
 
+TEST_CASE("build: a line in a system header is shown without the template arguments g++ spelled "
+          "out, the user's lines as printed") {
+  // tests/fixtures/build/gxx-template-chain: g++ 12 on a std::unordered_map<Endpoint, int>
+  // with no std::hash<Endpoint>; its errors in libstdc++'s headers name functions "[with _Key =
+  // Endpoint; _Tp = int; _Hash = std::hash<Endpoint>; …]", up to 1,044 characters a line.
+  const std::string output = testing::ReadFixture("build", "gxx-template-chain");
+  const std::string s = Shape("g++ -std=c++17 -Wall -c src/main.cpp -o main.o", output, 1);
+  INFO(s);
+  CHECK(Contains(s, "\n/usr/include/c++/12/bits/unordered_map.h:141:7: note: ‘std::unordered_map<"
+                    "_Key, _Tp, _Hash, _Pred, _Alloc>::unordered_map() [with …]’ is implicitly "
+                    "deleted because the default definition would be ill-formed:\n"));
+  size_t shortened = 0;
+  for (std::string_view line : core::SplitLines(s)) {
+    if (line.starts_with("/usr/include/")) {
+      CHECK_MESSAGE(line.find("[with _") == std::string_view::npos, line);
+      shortened += line.find("[with …]") != std::string_view::npos ? 1 : 0;
+    }
+  }
+  CHECK(shortened >= 5);
+  // The user's code: as printed, its bindings too.
+  CHECK(Contains(s, "\nsrc/registry.hpp:30:38:   required from ‘void Index<T>::put(const T&, int) "
+                    "[with T = Endpoint]’\n"));
+  CHECK(Contains(s, "src/registry.hpp:28:8: error: use of deleted function ‘std::unordered_map<"
+                    "_Key, _Tp, _Hash, _Pred, _Alloc>::unordered_map() [with _Key = Endpoint; "
+                    "_Tp = int;"));
+}
+
 TEST_CASE("build: npm ls's problems are its errors, not the one code that sums them up") {
   auto ls = [](int entries) {
     std::string out = "legacy-dashboard@1.3.0 /w/app\n";

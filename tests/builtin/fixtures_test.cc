@@ -177,6 +177,21 @@ void CheckFamily(const std::string& family) {
                  text.find(line.substr(hash + 1)) != std::string_view::npos;
           }
         }
+        if (!ok && family == "build" && line.find(" [with …]") != std::string_view::npos) {
+          // A line in a system header without the template arguments g++ spelled out: the
+          // pieces around each "[with …]", in order, on one line of the output.
+          const std::vector<absl::string_view> pieces =
+              absl::StrSplit(ToAbsl(line), absl::ByString(" [with …]"));
+          ok = std::any_of(source.begin(), source.end(), [&](std::string_view s) {
+            size_t at = 0;
+            for (absl::string_view piece : pieces) {
+              at = s.find(std::string_view(piece.data(), piece.size()), at);
+              if (at == std::string_view::npos) return false;
+              at += piece.size();
+            }
+            return s.starts_with(std::string_view(pieces.front().data(), pieces.front().size()));
+          });
+        }
         if (!ok && family == "test") {
           // A case of an assertion shown before, on one line: the line naming the test (its
           // list line up to " - ", or its heading without pytest's "_" frame), then, each after
