@@ -27,6 +27,7 @@ namespace {
 
 constexpr uint64_t kMatchBudget = 200;  // match lines shown, shared fairly between files
 constexpr uint64_t kMaxPerFile = 30;
+constexpr uint64_t kContextBudget = 100;  // lines of matches shown before context lines stop
 constexpr size_t kMaxFiles = 400;  // files that keep at least their first match
 constexpr size_t kMaxErrorLines = 40;
 constexpr size_t kBareHead = 100;  // matches without file names: head and tail
@@ -808,7 +809,19 @@ class SearchShaper final : public core::Shaper {
     const size_t shown_groups = std::min(groups.size(), kMaxFiles);
     std::vector<uint64_t> wanted(shown_groups);
     for (size_t g = 0; g < shown_groups; ++g) wanted[g] = groups[g].matches;
-    std::vector<uint64_t> share = FairShares(wanted, kMatchBudget, kMaxPerFile, /*at_least_one=*/true);
+    // With context lines (-C 2), a match brings its lines around it: the budget is in lines, so
+    // fewer matches are shown (each file's first still), and past kContextBudget lines shown
+    // the matches come without their context.
+    uint64_t match_lines = 0, context_lines = 0;
+    for (uint8_t k : kind) {
+      match_lines += k == kLineMatch ? 1 : 0;
+      context_lines += k == kLineContext ? 1 : 0;
+    }
+    const uint64_t lines_per_match =
+        match_lines == 0 ? 1 : (match_lines + context_lines + match_lines - 1) / match_lines;
+    std::vector<uint64_t> share =
+        FairShares(wanted, std::max<uint64_t>(1, kMatchBudget / lines_per_match), kMaxPerFile,
+                   /*at_least_one=*/true);
     const bool all_fit = [&] {
       for (size_t g = 0; g < shown_groups; ++g) {
         if (share[g] < groups[g].matches) return false;
@@ -818,6 +831,8 @@ class SearchShaper final : public core::Shaper {
 
     size_t g = 0, other_shown = 0;
     uint64_t shown_matches = 0;  // in the current group
+    uint64_t shown_lines = 0, context_cut = 0;  // lines of matches and context shown; cut
+    uint64_t separators_cut = 0;
     bool group_closed = false, saw_separator = false;
     uint64_t late_lines = 0, late_matches = 0;
     absl::flat_hash_set<std::string_view> late_files;
@@ -855,7 +870,11 @@ class SearchShaper final : public core::Shaper {
         if (k == kLineSeparator) {
           saw_separator = true;
           bool open = g < shown_groups && !group_closed && shown_matches < share[g];
-          if (all_fit || open) out.Line(lines[i]);
+          if ((all_fit || open) && shown_lines < kContextBudget) {
+            out.Line(lines[i]);
+          } else {
+            ++separators_cut;
+          }
         }
         continue;
       }
@@ -885,6 +904,7 @@ class SearchShaper final : public core::Shaper {
           continue;
         }
         ++shown_matches;
+        ++shown_lines;
         saw_separator = false;
         out.Line(lines[i]);
         continue;
@@ -896,8 +916,18 @@ class SearchShaper final : public core::Shaper {
         group_closed = true;
         continue;
       }
+      if (shown_lines >= kContextBudget) {
+        ++context_cut;
+        continue;
+      }
+      ++shown_lines;
       out.Line(lines[i]);
     }
+    out.ElidedLines(context_cut, StrCat(context_cut == 1 ? "context line" : "context lines",
+                                        " around the matches shown after the first ",
+                                        kContextBudget, " lines omitted"));
+    out.ElidedLines(separators_cut, separators_cut == 1 ? "\"--\" separator line omitted"
+                                                        : "\"--\" separator lines omitted");
     if (late_lines > 0) {
       std::string files = Plural(late_files.size(), "more file", "more files");
       if (late_lines == late_matches) {

@@ -230,11 +230,20 @@ TEST_CASE("search: context lines (-C) stay with their matches") {
   std::string summary = Shape("grep -rn -C1 hit lib", output);
   auto lines = Lines(summary);
   CHECK(lines[0] == "grep: 300 matches in 3 files");
-  // 30 matches of each file with their context; the rest counted with its lines.
-  CHECK(Has(lines, "lib/m1.py:300:    hit()"));
-  CHECK(Has(lines, "lib/m1.py-301-    # after"));
-  CHECK_FALSE(Has(lines, "lib/m1.py:310:    hit()"));
-  CHECK(Has(lines, "… 210 more lines (70 matches) in this file omitted"));
+  // A match comes with 2 lines of context: 22 matches of each file (a third of the 200 lines
+  // of matches), the rest counted with its lines.
+  CHECK(Has(lines, "lib/m1.py:220:    hit()"));
+  CHECK_FALSE(Has(lines, "lib/m1.py:230:    hit()"));
+  CHECK(Has(lines, "… 234 more lines (78 matches) in this file omitted"));
+  // The first 100 lines shown with their context; the matches after them alone.
+  CHECK(Has(lines, "lib/m1.py-119-    # before"));
+  CHECK(Has(lines, "lib/m1.py:120:    hit()"));
+  CHECK(Has(lines, "lib/m2.py:50:    hit()"));
+  CHECK_FALSE(Has(lines, "lib/m2.py-51-    # after"));
+  CHECK(Has(lines,
+            "… 65 context lines around the matches shown after the first 100 lines omitted"));
+  CHECK(Has(lines, "… 268 \"--\" separator lines omitted"));
+  CHECK(lines.size() < 220);
   CheckFaithful(output, summary);
 }
 
