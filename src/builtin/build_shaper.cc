@@ -718,8 +718,9 @@ class Parser {
         // clang prints a source line that starts in column 1 as it is, then the caret line —
         // in column 1 too when the code it marks starts there ("~~~ ^") — and a fix-it under
         // it ("auto                        -> int", clang-tidy's); not its totals ("1 warning
-        // generated.") or the next diagnostic.
+        // generated.") or the next diagnostic, nor the include chain that leads to it.
         if (!blank && !Indented(line) && ParseLocated(line).type == Located::kNo &&
+            !Starts(line, "In file included from ") &&
             ((i + 1 < lines_.size() && IsCaretsOnly(lines_[i + 1])) ||
              (IsCaretsOnly(line) && i > 0 && p_.diags[static_cast<size_t>(open_)].end == i) ||
              (i > 0 && IsCaretsOnly(lines_[i - 1]) &&

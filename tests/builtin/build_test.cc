@@ -1499,6 +1499,33 @@ TEST_CASE("build: a line in a system header is shown without the template argume
                     "_Tp = int;"));
 }
 
+TEST_CASE("build: an include chain goes with the diagnostic after it, not the one before") {
+  // tests/fixtures/build/clang-weverything: clang 14's -Weverything on sources that include a
+  // library's headers through chains; a chain's first line came right after the caret line
+  // of the warning before it, and was read as that warning's fix-it: a listed warning's chain
+  // left its first line behind, alone ("In file included from src/main.cpp:3:" then a list).
+  const std::string output = testing::ReadFixture("build", "clang-weverything");
+  const std::string s = Shape("clang++ -std=c++17 -Weverything -Wno-c++98-compat -Iinclude "
+                              "-fsyntax-only src/main.cpp src/report.cpp",
+                              output, 0);
+  INFO(s);
+  const std::vector<std::string_view> lines = core::SplitLines(s);
+  size_t chains = 0;
+  for (size_t i = 0; i < lines.size(); ++i) {
+    if (!lines[i].starts_with("In file included from ")) continue;
+    ++chains;
+    REQUIRE(i + 1 < lines.size());
+    const std::string_view next = lines[i + 1];
+    CHECK_MESSAGE((next.starts_with("In file included from ") ||
+                   next.find(": warning: ") != std::string_view::npos),
+                  "after line ", i, ": ", next);
+  }
+  CHECK(chains >= 3);
+  CHECK(Contains(s, "In file included from include/ledger/account.h:4:\n"
+                    "include/ledger/types.h:23:8: warning: padding struct 'ledger::Period' with 7 "
+                    "bytes to align 'first' [-Wpadded]\n"));
+}
+
 TEST_CASE("build: npm ls's problems are its errors, not the one code that sums them up") {
   auto ls = [](int entries) {
     std::string out = "legacy-dashboard@1.3.0 /w/app\n";
