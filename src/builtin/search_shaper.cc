@@ -406,6 +406,23 @@ bool StartsWithLineNumber(std::string_view s, bool* match) {
   return true;
 }
 
+// The matches each file shows, kMatchBudget lines shared fairly between the files (each file's
+// first match at least): with context lines (-C 2, rg's context events), a match brings its
+// lines around it, so the share is in lines, and fewer matches are shown.
+std::vector<uint64_t> MatchShares(const std::vector<uint64_t>& matches_per_file,
+                                  uint64_t match_lines, uint64_t context_lines) {
+  const uint64_t lines_per_match =
+      match_lines == 0 ? 1 : (match_lines + context_lines + match_lines - 1) / match_lines;
+  return FairShares(matches_per_file, std::max<uint64_t>(1, kMatchBudget / lines_per_match),
+                    kMaxPerFile, /*at_least_one=*/true);
+}
+
+// The marker for the context lines left out past the first kContextBudget lines shown.
+std::string ContextCutNote(uint64_t cut) {
+  return StrCat(cut == 1 ? "context line" : "context lines",
+                " around the matches shown after the first ", kContextBudget, " lines omitted");
+}
+
 // A context line of `path`: "path-12-text" (or "path-text" without numbers).
 bool IsContextOf(std::string_view s, std::string_view path) {
   if (path.empty() || s.size() <= path.size() || !s.starts_with(path) || s[path.size()] != '-') {
@@ -809,19 +826,13 @@ class SearchShaper final : public core::Shaper {
     const size_t shown_groups = std::min(groups.size(), kMaxFiles);
     std::vector<uint64_t> wanted(shown_groups);
     for (size_t g = 0; g < shown_groups; ++g) wanted[g] = groups[g].matches;
-    // With context lines (-C 2), a match brings its lines around it: the budget is in lines, so
-    // fewer matches are shown (each file's first still), and past kContextBudget lines shown
-    // the matches come without their context.
+    // Past kContextBudget lines shown, the matches come without their context lines.
     uint64_t match_lines = 0, context_lines = 0;
     for (uint8_t k : kind) {
       match_lines += k == kLineMatch ? 1 : 0;
       context_lines += k == kLineContext ? 1 : 0;
     }
-    const uint64_t lines_per_match =
-        match_lines == 0 ? 1 : (match_lines + context_lines + match_lines - 1) / match_lines;
-    std::vector<uint64_t> share =
-        FairShares(wanted, std::max<uint64_t>(1, kMatchBudget / lines_per_match), kMaxPerFile,
-                   /*at_least_one=*/true);
+    std::vector<uint64_t> share = MatchShares(wanted, match_lines, context_lines);
     const bool all_fit = [&] {
       for (size_t g = 0; g < shown_groups; ++g) {
         if (share[g] < groups[g].matches) return false;
@@ -923,9 +934,7 @@ class SearchShaper final : public core::Shaper {
       ++shown_lines;
       out.Line(lines[i]);
     }
-    out.ElidedLines(context_cut, StrCat(context_cut == 1 ? "context line" : "context lines",
-                                        " around the matches shown after the first ",
-                                        kContextBudget, " lines omitted"));
+    out.ElidedLines(context_cut, ContextCutNote(context_cut));
     out.ElidedLines(separators_cut, separators_cut == 1 ? "\"--\" separator line omitted"
                                                         : "\"--\" separator lines omitted");
     if (late_lines > 0) {
@@ -1274,10 +1283,15 @@ class SearchShaper final : public core::Shaper {
     const size_t shown_groups = std::min(groups.size(), kMaxFiles);
     std::vector<uint64_t> wanted(shown_groups);
     for (size_t g = 0; g < shown_groups; ++g) wanted[g] = groups[g].matches;
-    std::vector<uint64_t> share = FairShares(wanted, kMatchBudget, kMaxPerFile, /*at_least_one=*/true);
+    uint64_t match_events = 0, context_events = 0;
+    for (uint8_t t : type) {
+      match_events += t == kMatchEvent ? 1 : 0;
+      context_events += t == kContextEvent ? 1 : 0;
+    }
+    std::vector<uint64_t> share = MatchShares(wanted, match_events, context_events);
     size_t g = SIZE_MAX;
     uint64_t shown = 0, dropped = 0, dropped_matches = 0, late = 0, late_matches = 0;
-    uint64_t rendered_lines = 0;
+    uint64_t rendered_lines = 0, shown_events = 0, context_cut = 0;
     auto close = [&]() {
       if (dropped == 0) return;
       if (dropped == dropped_matches) {
@@ -1307,8 +1321,13 @@ class SearchShaper final : public core::Shaper {
             late_matches += type[i] == kMatchEvent ? 1 : 0;
             break;
           }
+          if (type[i] == kContextEvent && dropped == 0 && shown_events >= kContextBudget) {
+            ++context_cut;
+            break;
+          }
           bool room = type[i] == kMatchEvent ? shown < share[g] : true;
           if (room && dropped == 0) {
+            ++shown_events;
             std::optional<std::string> rendered = RenderEvent(lines[i]);
             if (rendered) {
               out.Header(*rendered);  // a line built from the event's fields, standing for it
@@ -1338,6 +1357,7 @@ class SearchShaper final : public core::Shaper {
       }
     }
     close();
+    out.ElidedLines(context_cut, ContextCutNote(context_cut));
     if (late > 0) {
       out.ElidedLines(late, StrCat(late == 1 ? "event" : "events", " (",
                                    Plural(late_matches, "match", "matches"), ") in ",

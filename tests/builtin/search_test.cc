@@ -309,6 +309,39 @@ TEST_CASE("search: rg --json renders matches from the event fields") {
   CHECK(lines[4] == "… 1 other line omitted (end events)");
 }
 
+TEST_CASE("search: rg --json's context events count in the lines shown, as grep's -C lines do") {
+  auto event = [](std::string_view type, int f, int line, std::string_view text) {
+    return StrCat("{\"type\":\"", type, "\",\"data\":{\"path\":{\"text\":\"lib/m", f,
+                  ".py\"},\"lines\":{\"text\":\"", text, "\\n\"},\"line_number\":", line,
+                  ",\"absolute_offset\":0,\"submatches\":[]}}\n");
+  };
+  std::string output;
+  for (int f = 0; f < 3; ++f) {
+    StrAppend(&output, "{\"type\":\"begin\",\"data\":{\"path\":{\"text\":\"lib/m", f,
+              ".py\"}}}\n");
+    for (int m = 0; m < 100; ++m) {
+      const int line = 10 + m * 10;
+      output += event("context", f, line - 1, "# before");
+      output += event("match", f, line, "hit()");
+      output += event("context", f, line + 1, "# after");
+    }
+    StrAppend(&output, "{\"type\":\"end\",\"data\":{\"path\":{\"text\":\"lib/m", f,
+              ".py\"},\"binary_offset\":null,\"stats\":{}}}\n");
+  }
+  const std::string summary = Shape("rg --json -C1 hit lib", output);
+  auto lines = Lines(summary);
+  CHECK(lines[0] == "rg: 300 matches in 3 files");
+  // 22 matches of each file (a third of the 200 lines), the first 100 lines with their
+  // context, the matches after them alone.
+  CHECK(Has(lines, "109-# before"));
+  CHECK(Has(lines, "220:hit()"));
+  CHECK_FALSE(Has(lines, "230:hit()"));
+  CHECK(std::count(lines.begin(), lines.end(), "221-# after") == 1);  // m0's; not m1's, m2's
+  CHECK(Has(lines,
+            "… 68 context lines around the matches shown after the first 100 lines omitted"));
+  CHECK(lines.size() < 150);
+}
+
 TEST_CASE("search: output it does not understand falls back to head, tail and errors") {
   // rg searching the working directory prints file names; these lines have none.
   std::string output;
