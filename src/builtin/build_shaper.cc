@@ -93,6 +93,7 @@ enum class Kind : uint8_t {
   kDeprecation,  // npm WARN deprecated: counted
   kUsage,        // a command's usage text printed with its error (npm's options): counted
   kLibFrame,     // among lines not recognized, a library's stack frames (a script's crash): counted
+  kShadowMap,    // among them, AddressSanitizer's shadow memory map and its legend: counted
   // Lines of a diagnostic (see Diag).
   kContext,      // "In file included from", "x.c: In function", "# pkg"; outside a Diag: other
   kDiagHead,
@@ -1967,9 +1968,13 @@ class Parser {
     }
     // What a program the build ran printed when it crashed (`make run`, `npm start`): its
     // trace's frames in the standard library or node_modules are counted, its own kept.
+    // So is a sanitizer's map of the shadow memory around a bad address, with its legend.
     const std::vector<bool> library = LibraryFrameLines(lines_);
+    const std::vector<bool> shadow_map = ShadowMapLines(lines_);
     for (size_t i = 0; i < lines_.size(); ++i) {
-      if (library[i] && p_.kinds[i] == Kind::kOther) p_.kinds[i] = Kind::kLibFrame;
+      if (p_.kinds[i] != Kind::kOther) continue;
+      if (library[i]) p_.kinds[i] = Kind::kLibFrame;
+      if (shadow_map[i]) p_.kinds[i] = Kind::kShadowMap;
     }
     for (Kind& k : p_.kinds) ++p_.kind_count[static_cast<size_t>(k)];
   }
@@ -2010,6 +2015,7 @@ string_view CategoryName(Kind k) {
     case Kind::kDeprecation: return "deprecation warnings";
     case Kind::kUsage: return "lines of usage text";
     case Kind::kLibFrame: return "library stack frames";
+    case Kind::kShadowMap: return "lines of the sanitizer's shadow memory map";
     case Kind::kContext:
     case Kind::kDiagHead:
     case Kind::kDiagBody:
@@ -2339,6 +2345,7 @@ class Writer {
       case Kind::kDeprecation:
       case Kind::kUsage:
       case Kind::kLibFrame:
+      case Kind::kShadowMap:
         Drop(i);
         return i + 1;
       case Kind::kStatus:
@@ -3286,7 +3293,8 @@ class BuildShaper final : public core::Shaper {
     uint64_t recognized = 0;
     for (size_t k = 0; k < kKinds; ++k) {
       if (k != static_cast<size_t>(Kind::kOther) && k != static_cast<size_t>(Kind::kBlank) &&
-          k != static_cast<size_t>(Kind::kContext) && k != static_cast<size_t>(Kind::kLibFrame)) {
+          k != static_cast<size_t>(Kind::kContext) && k != static_cast<size_t>(Kind::kLibFrame) &&
+          k != static_cast<size_t>(Kind::kShadowMap)) {
         recognized += p.kind_count[k];
       }
     }

@@ -1526,6 +1526,23 @@ TEST_CASE("build: an include chain goes with the diagnostic after it, not the on
                     "bytes to align 'first' [-Wpadded]\n"));
 }
 
+TEST_CASE("build: a program make ran that AddressSanitizer stopped keeps its report, not the "
+          "shadow memory map") {
+  // `make run` of tests/fixtures/generic/asan-use-after-free's program: make's echoed command,
+  // the report, make's failure line.
+  const std::string output = StrCat("./orders-uaf\n",
+                                    testing::ReadFixture("generic", "asan-use-after-free"),
+                                    "make: *** [Makefile:2: run] Error 1\n");
+  const std::string s = Shape("make run", output, 2);
+  INFO(s);
+  CHECK(Contains(s, "in total /tmp/plugline-fixtures/asan/orders-uaf.c:22:50\n"));
+  CHECK(Contains(s, "\nSUMMARY: AddressSanitizer: heap-use-after-free "));
+  CHECK(Contains(s, "\nmake: *** [Makefile:2: run] Error 1\n"));
+  CHECK(Contains(s, "31 lines of the sanitizer's shadow memory map, 5 library stack frames"));
+  CHECK_FALSE(Contains(s, "redzone"));
+  CHECK_FALSE(Contains(s, "__libc_start"));
+}
+
 TEST_CASE("build: npm ls's problems are its errors, not the one code that sums them up") {
   auto ls = [](int entries) {
     std::string out = "legacy-dashboard@1.3.0 /w/app\n";
