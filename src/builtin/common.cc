@@ -461,6 +461,11 @@ bool IsShadowMapHeading(std::string_view line) {
 
 }  // namespace
 
+bool IsSystemNativeFrame(std::string_view line) {
+  const std::string_view t = Trim(line);
+  return IsNativeFrame(t) && InSystemNativeCode(t);
+}
+
 bool IsShadowMapLine(std::string_view line) {
   return IsShadowMapHeading(line) || IsShadowRow(line);
 }
@@ -477,7 +482,7 @@ std::vector<bool> ShadowMapLines(const std::vector<std::string_view>& lines) {
 
 bool IsLibraryFrame(std::string_view line) {
   const std::string_view t = Trim(line);
-  if (IsNativeFrame(t)) return InSystemNativeCode(t);
+  if (IsNativeFrame(t)) return IsSystemNativeFrame(t);
   if (IsLocationUnderFunction(line)) return !IsUserFrame(line);
   if (t.starts_with("File \"")) {
     return t.find("\", line ") != std::string_view::npos && !IsUserFrame(line);

@@ -173,6 +173,13 @@ bool IsLibraryFrame(std::string_view line);
 // frame's function above its location.
 std::vector<bool> LibraryFrameLines(const std::vector<std::string_view>& lines);
 
+// A native stack frame, as a sanitizer or gdb prints it ("#2 0x7f… in f file.c:9", "#1  main ()
+// at a.c:13"), in the C library's start-up code or a system library: "in __libc_start_call_main
+// csu/../sysdeps/nptl/libc_start_call_main.h:58:16", "in _start (/tmp/a.out+0x21300)",
+// "(/lib/x86_64-linux-gnu/libc.so.6+0x271ca)", gdb's "from /lib/x86_64-linux-gnu/libc.so.6".
+// IsLibraryFrame is true for it.
+bool IsSystemNativeFrame(std::string_view line);
+
 // A line of AddressSanitizer's map of the shadow memory around the bad address, or of the
 // legend under it: "Shadow bytes around the buggy address:", "  0x0c067fff7fc0: 00 00 fa fa",
 // "=>0x0c067fff8010:[fd]fa fa", "Shadow byte legend (one shadow byte represents 8 application

@@ -47,6 +47,8 @@ bool IsLibraryFrame(std::string_view line) {
                t.starts_with("/") || t.starts_with("node:") ||
                t.find(": 0x") != std::string_view::npos ||
                (t.ends_with(")") && t.find(" (") != std::string_view::npos);
+  // A sanitizer's or gdb's frame in the C library's start-up code or a system library.
+  if (IsSystemNativeFrame(line)) return true;
   // Elixir's and Erlang's own applications: "(elixir 1.14.0) lib/kernel.ex:2336: Kernel.struct!/2".
   for (std::string_view app : {"(elixir ", "(ex_unit ", "(stdlib ", "(kernel ", "(mix ", "(iex ",
                                "(logger ", "(erts "}) {
@@ -128,6 +130,7 @@ struct BlockLines {
   uint64_t library = 0;  // lines of stack frames in libraries
   uint64_t context = 0;  // source lines around the failing one
   uint64_t framing = 0;  // a test binary's own banners, run under another runner
+  uint64_t shadow_map = 0;  // a sanitizer's shadow memory map and its legend (ShadowMapLines)
   // Carets under a line ("    ^^^^"): counted with the summary's other lines, as a marker of
   // their own would cost more than they do.
   uint64_t marks = 0;
@@ -491,10 +494,15 @@ BlockLines SelectGeneric(const std::vector<std::string_view>& detail) {
   BlockLines out;
   std::vector<std::string_view> failed;  // "[  FAILED  ] Suite.Name" of the failures shown
   const std::vector<bool> repeats = RepeatedAssertionDetail(detail);
+  const std::vector<bool> shadow_map = ShadowMapLines(detail);
   for (size_t i = 0; i < detail.size(); ++i) {
     std::string_view line = detail[i];
     if (repeats[i]) {
       ++out.marks;
+      continue;
+    }
+    if (shadow_map[i]) {
+      ++out.shadow_map;
       continue;
     }
     if (IsGtestFraming(line)) {
@@ -687,6 +695,7 @@ void FoldAlikeSubtests(BlockLines& block) {
 // was shown.
 struct Dropped {
   uint64_t library = 0, context = 0, framing = 0, explanations = 0, diff_context = 0;
+  uint64_t shadow_map = 0;
   bool legend_shown = false;
 };
 
@@ -822,11 +831,13 @@ void WriteBlock(const std::vector<std::string_view>& detail, TestRunner runner, 
   }
   // A line or two are counted with the summary's other lines: the marker would cost about
   // what they do.
-  if (block.library + block.context + block.framing + block.explanations + diff_context <=
+  if (block.library + block.context + block.framing + block.explanations + diff_context +
+          block.shadow_map <=
       kMaxUnmarkedLines) {
     return;
   }
   dropped->library += block.library;
+  dropped->shadow_map += block.shadow_map;
   dropped->context += block.context;
   dropped->framing += block.framing;
   dropped->explanations += block.explanations;
@@ -837,7 +848,7 @@ void WriteBlock(const std::vector<std::string_view>& detail, TestRunner runner, 
 // context and library stack frames omitted".
 void WriteDropped(const Dropped& dropped, SummaryWriter& out) {
   const uint64_t n = dropped.library + dropped.context + dropped.framing + dropped.explanations +
-                     dropped.diff_context;
+                     dropped.diff_context + dropped.shadow_map;
   if (n == 0) return;
   std::vector<std::string> kinds;
   if (dropped.context > 0) kinds.push_back("source context");
@@ -845,6 +856,7 @@ void WriteDropped(const Dropped& dropped, SummaryWriter& out) {
   if (dropped.framing > 0) kinds.push_back("test binary banners");
   if (dropped.explanations > 0) kinds.push_back("nested explanations of values");
   if (dropped.diff_context > 0) kinds.push_back("unchanged lines of a diff");
+  if (dropped.shadow_map > 0) kinds.push_back("a sanitizer's shadow memory map");
   std::string what = StrCat(n == 1 ? "line" : "lines", " of ", kinds[0]);
   for (size_t k = 1; k < kinds.size(); ++k) {
     StrAppend(&what, k + 1 == kinds.size() ? " and " : ", ", kinds[k]);

@@ -1000,6 +1000,25 @@ TEST_CASE("test shaper: pytest's totals framed by fewer signs than usual are its
   CHECK(Contains(s, "\n== 11 failed, 40 passed, 1 skipped, 1 xfailed, 7 warnings, 3 errors in "));
 }
 
+TEST_CASE("test shaper: a test AddressSanitizer stopped keeps its report, not the C library's "
+          "start-up frames nor the shadow memory map") {
+  // tests/fixtures/test/ctest_asan_failing: ctest --output-on-failure of a C program with a heap
+  // use after free (clang 14, -fsanitize=address).
+  const std::string s = Shape("ctest --test-dir build --output-on-failure", 8,
+                              testing::ReadFixture("test", "ctest_asan_failing"));
+  INFO(s);
+  CHECK(s.starts_with("ctest: FAILED — 1 failed, 1 passed (exit 8)\n"));
+  CHECK(Contains(s, "    #0 0x55a40437e24e in total /tmp/plugline-fx/test/orders/"
+                    "orders-uaf.c:22:50\n"
+                    "    #1 0x55a40437e053 in main /tmp/plugline-fx/test/orders/"
+                    "orders-uaf.c:31:25\n"));
+  CHECK(Contains(s, "\nSUMMARY: AddressSanitizer: heap-use-after-free "));
+  CHECK(Contains(s, "lines of library stack frames and a sanitizer's shadow memory map omitted\n"));
+  CHECK_FALSE(Contains(s, "__libc_start"));
+  CHECK_FALSE(Contains(s, "redzone"));
+  CHECK_FALSE(Contains(s, "Shadow byte"));
+}
+
 TEST_CASE("test shaper: a test binary's passing tests under ctest are counted, its failures shown") {
   const std::string s = Shape("ctest --test-dir build --output-on-failure", 8,
                               testing::ReadFixture("test", "ctest_binary_failing"));
