@@ -63,6 +63,10 @@ struct TestReport {
   // "The following tests FAILED:"). Lines naming a test whose failure is shown are left out
   // of a summary (counted); the others are kept.
   std::vector<std::string_view> index;
+  // pytest --tb=line: the "path:line: message" line that says where each test of `index` failed,
+  // with the message its list line gives too (by position in `index`; empty for a line without
+  // one). Set only when the two pair one to one; those lines are then not in `problems`.
+  std::vector<std::string_view> index_locations;
   // The runner's own totals lines, verbatim, in order ("Tests: 2 failed, 10 passed, 12 total").
   std::vector<std::string_view> totals;
   TestCounts counts;

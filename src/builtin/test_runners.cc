@@ -94,6 +94,39 @@ std::string_view PytestFailedMarks(std::string_view line) {
   return marks.find_first_of("FE") != std::string_view::npos ? marks : std::string_view();
 }
 
+// pytest --tb=line prints each failure as "path:line: message" under FAILURES, and its short
+// summary lists them again in the same order, "FAILED tests/x.py::test_a - message" (the message
+// cut to the terminal's width, "AssertionError: ass...", or left out when the id is long): when
+// every FAILED line's message is its traceback line's, the start of it or none, each list line
+// gets its traceback line (TestReport::index_locations) and those lines leave `problems`.
+void PairPytestLineTracebacks(const std::vector<std::string_view>& tb_lines, TestReport& report) {
+  if (tb_lines.empty()) return;
+  std::vector<size_t> listed;  // the FAILED lines of the list, by position in `index`
+  for (size_t k = 0; k < report.index.size(); ++k) {
+    if (report.index[k].starts_with("FAILED ")) listed.push_back(k);
+  }
+  if (listed.size() != tb_lines.size()) return;
+  for (size_t k = 0; k < listed.size(); ++k) {
+    const std::string_view item = report.index[listed[k]];
+    const size_t dash = item.find(" - ");
+    const std::string_view location = LocationPrefix(tb_lines[k]);
+    if (!tb_lines[k].substr(location.size()).starts_with(": ")) return;
+    if (dash == std::string_view::npos) continue;  // no message: the order pairs them
+    std::string_view said = item.substr(dash + 3);
+    const std::string_view message = tb_lines[k].substr(location.size() + 2);
+    if (said != message && !(said.ends_with("...") && said.size() > 3 &&
+                             message.starts_with(said.substr(0, said.size() - 3)))) {
+      return;
+    }
+  }
+  report.index_locations.assign(report.index.size(), std::string_view());
+  for (size_t k = 0; k < listed.size(); ++k) report.index_locations[listed[k]] = tb_lines[k];
+  std::erase_if(report.problems, [&](std::string_view line) {
+    return std::any_of(tb_lines.begin(), tb_lines.end(),
+                       [&](std::string_view tb) { return tb.data() == line.data(); });
+  });
+}
+
 void ParsePytest(const std::vector<std::string_view>& lines, TestReport& report) {
   enum class Section { kNone, kFailures, kShortSummary, kWarnings, kDurations, kOther } section =
       Section::kNone;
@@ -101,6 +134,8 @@ void ParsePytest(const std::vector<std::string_view>& lines, TestReport& report)
   size_t warnings = 0;
   // Progress lines that marked failures: the only word of them when the run crashes.
   std::vector<std::string_view> failed_progress;
+  // --tb=line: a failure is one line, "path:line: message", under FAILURES.
+  std::vector<std::string_view> tb_lines;
   for (std::string_view line : lines) {
     std::string_view title = FramedTitle(line, '=');
     if (!title.empty()) {
@@ -152,6 +187,7 @@ void ParsePytest(const std::vector<std::string_view>& lines, TestReport& report)
           current->detail.push_back(line);
         } else if (!IsBlank(line)) {
           report.problems.push_back(line);
+          if (StartsWithLocation(line)) tb_lines.push_back(line);
         }
         break;
       }
@@ -212,6 +248,7 @@ void ParsePytest(const std::vector<std::string_view>& lines, TestReport& report)
   if (warnings > kMaxPytestWarnings) {
     report.elided.emplace_back(warnings - kMaxPytestWarnings, "more warning lines omitted");
   }
+  PairPytestLineTracebacks(tb_lines, report);
   // An output cut before pytest's report (`pytest -v | head -40`, a run killed): the result
   // lines that marked failures are the only word of them — the run's list of what failed.
   if (report.totals.empty() && report.failures.empty() && report.index.empty()) {

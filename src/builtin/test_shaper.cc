@@ -1548,6 +1548,16 @@ class TestShaper final : public core::Shaper {
       }
       if (shown && !fuller) {
         ++listed;
+      } else if (k < report.index_locations.size() && !report.index_locations[k].empty()) {
+        // pytest --tb=line: where it failed, its message said once and whole (the list cuts it
+        // to the terminal's width): "FAILED tests/x.py::test_a - assert 0 == 5 (at
+        // /app/tests/x.py:35)".
+        const std::string_view tb = report.index_locations[k];
+        const std::string_view location = LocationPrefix(tb);
+        const size_t dash = line.find(" - ");
+        out.Composed(StrCat(dash == std::string_view::npos ? line : line.substr(0, dash), " - ",
+                            tb.substr(location.size() + 2), " (at ", location, ")"),
+                     {line, tb});
       } else {
         out.Line(line);
       }

@@ -208,6 +208,14 @@ void CheckFamily(const std::string& family) {
             return false;
           };
           ok = pieces(line);
+          // pytest --tb=line: a list line with its traceback line's message and location,
+          // "FAILED tests/x.py::test_a - assert 0 == 5 (at /app/tests/x.py:35)".
+          const size_t at = line.rfind(" (at ");
+          if (!ok && at != std::string_view::npos && line.ends_with(")")) {
+            const std::string_view location = line.substr(at + 5, line.size() - at - 6);
+            ok = text.find(StrCat(location, ": ")) != std::string_view::npos &&
+                 pieces(line.substr(0, at));
+          }
         }
         if (!ok && family == "generic") {
           // A long listing's entry without the columns the header names: the end of its line.

@@ -1000,6 +1000,27 @@ TEST_CASE("test shaper: pytest's totals framed by fewer signs than usual are its
   CHECK(Contains(s, "\n== 11 failed, 40 passed, 1 skipped, 1 xfailed, 7 warnings, 3 errors in "));
 }
 
+TEST_CASE("test shaper: pytest --tb=line's failures are their list lines, with the whole message "
+          "and where it failed") {
+  // tests/fixtures/test/pytest_tbline_quiet: `python3 -m pytest -q --tb=line tests`, pytest 7.2;
+  // the short summary cuts three of the five messages ("AssertionError: ass...").
+  const std::string s = Shape("python3 -m pytest -q --tb=line tests", 1,
+                              testing::ReadFixture("test", "pytest_tbline_quiet"));
+  INFO(s);
+  CHECK(Contains(s, "\nFAILED tests/test_discounts.py::test_discount_is_capped - AssertionError: "
+                    "assert Decimal('20.00') == Decimal('50.00') (at "
+                    "/tmp/plugline-fx/test/pricing/tests/test_discounts.py:27)\n"));
+  CHECK(Contains(s, "\nFAILED tests/test_discounts.py::test_tier_discount[10-5] - assert 0 == 5 "
+                    "(at /tmp/plugline-fx/test/pricing/tests/test_discounts.py:35)\n"));
+  CHECK(Contains(s, "\nFAILED tests/test_tax.py::test_region_codes_are_case_insensitive - "
+                    "KeyError: 'de' (at /tmp/plugline-fx/test/pricing/pricing/tax.py:16)\n"));
+  // Each message once: not again on a traceback line of its own, nor cut in the list.
+  CHECK_FALSE(Contains(s, "\n/tmp/plugline-fx/test/pricing/tests/test_discounts.py:35: "));
+  CHECK_FALSE(Contains(s, "AssertionError: ass...\n"));
+  // The errors at setup, which have no such line, as before.
+  CHECK(Contains(s, "\nERROR tests/test_catalog.py::test_catalog_lookup - "));
+}
+
 TEST_CASE("test shaper: a test AddressSanitizer stopped keeps its report, not the C library's "
           "start-up frames nor the shadow memory map") {
   // tests/fixtures/test/ctest_asan_failing: ctest --output-on-failure of a C program with a heap
