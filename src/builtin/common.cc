@@ -443,11 +443,9 @@ bool IsShadowRow(std::string_view line) {
   const size_t colon = t.find(':');
   if (colon == std::string_view::npos || colon == 0) return false;
   if (!line.starts_with("  ") && !line.starts_with("=>0x")) return false;
-  std::string rest(t.substr(colon + 1));
-  std::replace(rest.begin(), rest.end(), '[', ' ');
-  std::replace(rest.begin(), rest.end(), ']', ' ');
   size_t bytes = 0;
-  for (absl::string_view w : absl::StrSplit(rest, ' ', absl::SkipEmpty())) {
+  for (absl::string_view w :
+       absl::StrSplit(ToAbsl(t.substr(colon + 1)), absl::ByAnyChar(" []"), absl::SkipEmpty())) {
     if (!IsHexByte(w)) return false;
     ++bytes;
   }

@@ -5,6 +5,7 @@
 #include <map>
 #include <string>
 
+#include "absl/container/flat_hash_set.h"
 #include "builtin/common.h"
 #include "builtin/test_report.h"
 
@@ -112,7 +113,7 @@ void PairPytestLineTracebacks(const std::vector<std::string_view>& tb_lines, Tes
     const std::string_view location = LocationPrefix(tb_lines[k]);
     if (!tb_lines[k].substr(location.size()).starts_with(": ")) return;
     if (dash == std::string_view::npos) continue;  // no message: the order pairs them
-    std::string_view said = item.substr(dash + 3);
+    const std::string_view said = item.substr(dash + 3);
     const std::string_view message = tb_lines[k].substr(location.size() + 2);
     if (said != message && !(said.ends_with("...") && said.size() > 3 &&
                              message.starts_with(said.substr(0, said.size() - 3)))) {
@@ -121,10 +122,10 @@ void PairPytestLineTracebacks(const std::vector<std::string_view>& tb_lines, Tes
   }
   report.index_locations.assign(report.index.size(), std::string_view());
   for (size_t k = 0; k < listed.size(); ++k) report.index_locations[listed[k]] = tb_lines[k];
-  std::erase_if(report.problems, [&](std::string_view line) {
-    return std::any_of(tb_lines.begin(), tb_lines.end(),
-                       [&](std::string_view tb) { return tb.data() == line.data(); });
-  });
+  absl::flat_hash_set<const char*> paired;
+  for (std::string_view tb : tb_lines) paired.insert(tb.data());
+  std::erase_if(report.problems,
+                [&](std::string_view line) { return paired.contains(line.data()); });
 }
 
 void ParsePytest(const std::vector<std::string_view>& lines, TestReport& report) {
