@@ -3135,6 +3135,12 @@ OutputGuess GuessFromOutput(string_view s) {
       line_start("\xE2\x9C\x93 built in ")) {
     consider(0.8, "output: vite");
   }
+  // Gradle's tasks and verdict (a test run's results under them are the test shaper's).
+  if (line_start("> Task :") || line_start("BUILD FAILED in ") ||
+      line_start("BUILD SUCCESSFUL in ") || line_start("FAILURE: Build failed with an exception.")) {
+    consider(0.8, "output: gradle");
+    g.build_signals = true;
+  }
   if (line_start("npm ERR! code ") || line_start("npm error code ") ||
       (line_start("added ") && has(" packages")) || line_start("npm WARN deprecated ") ||
       line_start("npm warn deprecated ")) {
@@ -3254,11 +3260,14 @@ class BuildShaper final : public core::Shaper {
                        Contains(snippet, "        PASS ") || Contains(snippet, " Starting ");
         confidence = results ? 0.6 : 0.9;
       } else if (cmd.kind == CmdKind::kWrapper && !out.build_signals && out.confidence < 0.8) {
-        // make lint, ninja docs: another tool's output may be better read by its shaper.
-        confidence = 0.75;
+        // make lint, make test, ninja docs: what the wrapper ran printed it, and a shaper that
+        // recognizes that output by its lines (a linter's problems, a search's matches, a
+        // log's entries) reads it better; make's own "make: *** […] Error 1" says no more.
+        confidence = 0.6;
       }
     }
-    if (out.confidence > confidence) {
+    if (out.confidence > confidence && !(cmd.kind == CmdKind::kWrapper && !out.build_signals &&
+                                         out.confidence < 0.8)) {
       confidence = out.confidence;
       signal = out.signal;
     }

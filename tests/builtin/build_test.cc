@@ -1362,9 +1362,12 @@ TEST_CASE("build: match confidences") {
   CHECK(Confidence("cat build.log", kGcc) == doctest::Approx(0.8));
   CHECK(Confidence("cat build.log", kMakeRecursive) == doctest::Approx(0.8));
   CHECK(Confidence("./ci.sh", kCargoFail) == doctest::Approx(0.8));
-  // make running something that is not a build: lower, so that shaper can win.
+  // make running something that is not a build: lower than any shaper that recognizes the
+  // output by its lines (eslint's stylish rows: 0.7), make's own error line or not.
   CHECK(Confidence("make lint", "npx eslint src\n\n/w/src/a.js\n  1:1  error  'x' is not defined  no-undef\n") ==
-        doctest::Approx(0.75));
+        doctest::Approx(0.6));
+  CHECK(Confidence("make lint", "flake8 src\nsrc/a.py:1:1: F401 'os' imported but unused\n"
+                                "make: *** [Makefile:2: lint] Error 1\n") == doctest::Approx(0.6));
   // make running a test suite: the test shaper's.
   CHECK(Confidence("make test", "============ test session starts ============\n"
                                 "collected 3 items\n\ntests/test_a.py ...\n"
@@ -1429,7 +1432,8 @@ TEST_CASE("build: Gradle's tasks, verdict and hints, and javac's diagnostics und
   const std::string output = testing::ReadFixture("build", "gradle-build-failing");
   REQUIRE(!output.empty());
   // Gradle runs the compiler: its output is read as a build, unless it holds test results.
-  CHECK(Confidence("gradle --offline --console=plain build", output) == doctest::Approx(0.75));
+  CHECK(Confidence("gradle --offline --console=plain build", output) == doctest::Approx(0.9));
+  CHECK(Confidence("./ci.sh", output) == doctest::Approx(0.8));
   CHECK(Confidence("./gradlew build", testing::ReadFixture("test", "gradle_test_failing")) <= 0.7);
   const std::string s = Shape("gradle --offline --console=plain build", output, 1);
   INFO(s);
