@@ -71,6 +71,28 @@ bool IsPytestCounts(std::string_view text) {
   return !tail.empty() && IsDigit(tail[0]);
 }
 
+// "==== 1 failed, 3 passed in 0.12s ====", "==== FAILURES ====": pytest's verdict, or a section
+// of its report, between its rules (not any line of '=' over an error, such as a sanitizer's
+// report starts with).
+bool HasPytestRuledLine(std::string_view output) {
+  for (size_t at = output.find("=="); at != std::string_view::npos;
+       at = output.find("==", at + 2)) {
+    if (at > 0 && output[at - 1] != '\n') continue;
+    const size_t end = std::min(output.find('\n', at), output.size());
+    std::string_view line = output.substr(at, end - at);
+    if (!line.ends_with("==")) continue;
+    while (!line.empty() && line.front() == '=') line.remove_prefix(1);
+    while (!line.empty() && line.back() == '=') line.remove_suffix(1);
+    if (!line.starts_with(" ") || !line.ends_with(" ")) continue;
+    line = Trim(line);
+    if (IsPytestCounts(line) || line == "FAILURES" || line == "ERRORS" ||
+        line == "short test summary info" || line == "warnings summary") {
+      return true;
+    }
+  }
+  return false;
+}
+
 void ReadPytestCounts(std::string_view text, TestCounts& counts) {
   counts.passed = CountBefore(text, "passed");
   counts.failed = CountBefore(text, "failed");
@@ -2519,8 +2541,7 @@ RunnerGuess GuessRunner(std::string_view command, std::string_view output) {
   }
 
   // From the output, for wrappers (npm test, make check, a script) and saved output.
-  if (has("test session starts") ||
-      (has(" passed") && has_line_start("=====") && has(" in ") && has("===\n"))) {
+  if (has("test session starts") || HasPytestRuledLine(output)) {
     consider(TestRunner::kPytest, 0.85, "output: pytest session");
   }
   if (has_line_start("Ran ") && (has("\nOK") || has("\nFAILED ("))) {

@@ -531,6 +531,21 @@ TEST_CASE("test shaper: Python's doctest, run alone, keeps each failed example w
   CHECK(Contains(script, "Got:\n    28\n"));
 }
 
+TEST_CASE("test shaper: a script's test run is known by its runner's own lines, not a rule of '=' a sanitizer's report starts with") {
+  // ctest's report of an AddressSanitizer error: its rules of '=' are no pytest session.
+  const std::string asan = testing::ReadFixture("test", "ctest_asan_failing");
+  REQUIRE(!asan.empty());
+  const std::string ctest = Shape("./ci.sh", 8, asan);
+  INFO(ctest);
+  CHECK(ctest.starts_with("ctest: FAILED — 1 failed, 1 passed (exit 8)\n"));
+  CHECK(Contains(ctest, "in make_order /tmp/plugline-fx/test/orders/orders-uaf.c:13:21"));
+  // pytest -q prints no session line and no ruled verdict: its ruled sections say it is pytest.
+  const std::string quiet = Shape("./ci.sh", 1, testing::ReadFixture("test", "pytest_failing_quiet"));
+  INFO(quiet);
+  CHECK(quiet.starts_with("pytest: FAILED — 5 failed, 2 errors, 31 passed, 1 skipped (exit 1)\n"));
+  CHECK(Contains(quiet, "tests/test_tax.py:22"));
+}
+
 TEST_CASE("test shaper: Ruby's test-unit: a block per failure, named by test and class, the gem's frames counted") {
   const std::string out = testing::ReadFixture("test", "testunit_failing");
   const std::string s = Shape("ruby test/test_invoice.rb", 1, out);
