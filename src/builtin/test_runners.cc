@@ -2561,10 +2561,21 @@ RunnerGuess GuessRunner(std::string_view command, std::string_view output) {
   if (has_line_start("ℹ tests ") && has_line_start("ℹ pass ")) {
     consider(TestRunner::kNodeSpec, 0.85, "output: node test summary");
   }
+  // Its summary may be past the bounded view, before the failures it repeats with their stacks:
+  // that list's heading, or its suites and tests with their durations ("▶ parseRows",
+  // "  ✔ splits simple rows (1.51ms)").
+  if (has_line_start("✖ failing tests:") ||
+      (has_line_start("▶ ") && (has("ms)\n") && (has("✔ ") || has("✖ "))))) {
+    consider(TestRunner::kNodeSpec, 0.8, "output: node test spec reporter");
+  }
   if (has_line_start("test result: ")) consider(TestRunner::kCargo, 0.85, "output: cargo test result");
   if (has_line_start("--- FAIL: ") || has_line_start("=== RUN ") || has("\nok  \t") ||
       has("\nFAIL\t")) {
     consider(TestRunner::kGo, 0.8, "output: go test");
+  }
+  // go test -json: test2json's events, a JSON object a line.
+  if (has_line_start("{\"Time\":\"") && has("\"Action\":\"") && has("\"Package\":\"")) {
+    consider(TestRunner::kGo, 0.85, "output: go test -json");
   }
   if (has("tests passed, ") && has(" out of ")) consider(TestRunner::kCtest, 0.85, "output: ctest summary");
   if (has("[==========]") && has("[ RUN      ]")) consider(TestRunner::kGtest, 0.85, "output: googletest");

@@ -544,6 +544,17 @@ TEST_CASE("test shaper: a script's test run is known by its runner's own lines, 
   INFO(quiet);
   CHECK(quiet.starts_with("pytest: FAILED — 5 failed, 2 errors, 31 passed, 1 skipped (exit 1)\n"));
   CHECK(Contains(quiet, "tests/test_tax.py:22"));
+  // node --test's spec reporter under npm test: its totals are past the bounded view the
+  // shapers are matched on, its suites and timed tests are not.
+  const std::string spec = Shape("npm test", 1, testing::ReadFixture("test", "node_test_failing_spec"));
+  INFO(spec);
+  CHECK(spec.starts_with("node --test: FAILED — 5 failed, 17 passed, 1 skipped (exit 1)\n"));
+  CHECK(Contains(spec, "✖ round trip"));
+  // go test -json's events, a JSON object a line.
+  const std::string events = Shape("make test", 1, testing::ReadFixture("test", "go_failing_json"));
+  INFO(events);
+  CHECK(events.starts_with("go test: FAILED"));
+  CHECK(Contains(events, "ring/ring_test.go:23"));
 }
 
 TEST_CASE("test shaper: Ruby's test-unit: a block per failure, named by test and class, the gem's frames counted") {
