@@ -309,9 +309,14 @@ std::optional<Problem> ParseProblem(std::string_view line, bool known) {
     return p;
   }
   auto [where_len, sep] = LocationOf(line);
-  if (where_len == 0 && known) {
-    where_len = SpaceEndedLocation(line);
-    sep = where_len > 0 ? 1 : 0;
+  if (where_len == 0) {
+    // "docs/a.md:12:81 MD013/line-length Line length": a location ended by a space, read when
+    // the command names a linter or a code follows it (markdownlint run by a script).
+    const size_t n = SpaceEndedLocation(line);
+    if (n > 0 && (known || CodeLength(line.substr(n + 1)) > 0)) {
+      where_len = n;
+      sep = 1;
+    }
   }
   if (where_len == 0 && (line.starts_with(" ") || line.starts_with("\t"))) {
     // pyright indents its problems under each file's path: "  /w/a.py:3:8 - error: …".
@@ -623,6 +628,19 @@ bool IsFilesProgress(std::string_view line) {
          line.ends_with("% done");
 }
 
+// pydocstyle's problem: its location and what it is on one line, ended by ':' ("click/core.py:20
+// in public function `main`:"), its code and message on the next, indented ("        D103:
+// Missing docstring in public function").
+bool CodeOnNextLine(const std::vector<std::string_view>& lines, size_t i) {
+  if (!lines[i].ends_with(":") || i + 1 >= lines.size() ||
+      !(lines[i + 1].starts_with(" ") || lines[i + 1].starts_with("\t"))) {
+    return false;
+  }
+  const std::string_view next = Trim(lines[i + 1]);
+  const size_t n = CodeLength(next);
+  return n > 0 && n < next.size() && next[n] == ':';
+}
+
 Parse ParseLint(const std::vector<std::string_view>& lines, bool known) {
   Parse p;
   p.role.assign(lines.size(), kOther);
@@ -691,14 +709,12 @@ Parse ParseLint(const std::vector<std::string_view>& lines, bool known) {
       i = rich->end - 1;
       continue;
     }
-    std::optional<Problem> problem = ParseProblem(line, known);
+    std::optional<Problem> problem = ParseProblem(line, known || CodeOnNextLine(lines, i));
     if (!problem) problem = ParseUnformatted(line, known);
     if (problem) {
       problem->line = i;
       problem->end = i + 1;
-      // pydocstyle: the location and what it is on one line ("click/core.py:20 in public
-      // function `main`:"), the code and the message on the next, indented ("        D103:
-      // Missing docstring in public function").
+      // pydocstyle (CodeOnNextLine).
       if (problem->code.empty() && problem->message.ends_with(":") && i + 1 < lines.size() &&
           (lines[i + 1].starts_with(" ") || lines[i + 1].starts_with("\t"))) {
         const std::string_view next = Trim(lines[i + 1]);
@@ -959,8 +975,13 @@ class LintShaper final : public core::Shaper {
     const std::string tool = ToolName(command);
     const bool known = IsLinter(tool);
     size_t problems = 0, others = 0, totals = 0, maven_rows = 0;
-    std::string_view tty_where;
-    for (std::string_view line : core::SplitLines(snippet)) {
+    // Problems of a format that spans lines, whose lines no other tool prints: shellcheck's
+    // blocks, bandit's issues, pydocstyle's pairs, PHP_CodeSniffer's report.
+    size_t blocks = 0;
+    std::string_view tty_where, format;
+    const std::vector<std::string_view> lines = core::SplitLines(snippet);
+    for (size_t i = 0; i < lines.size(); ++i) {
+      const std::string_view line = lines[i];
       if (Trim(line).empty()) continue;
       if (std::string_view where = TtyBlockStart(line); !where.empty()) {
         tty_where = where;
@@ -968,6 +989,8 @@ class LintShaper final : public core::Shaper {
       }
       if (!tty_where.empty() && TtyMarker(line, tty_where)) {
         ++problems;
+        ++blocks;
+        format = "shellcheck's blocks";
         continue;
       }
       if (ParseMavenProblem(line)) {
@@ -977,11 +1000,29 @@ class LintShaper final : public core::Shaper {
       }
       if (line.starts_with(">> Issue: [")) {  // bandit
         ++problems;
+        for (size_t k = i + 1; k < std::min(lines.size(), i + 6); ++k) {
+          if (!Trim(lines[k]).starts_with("Location: ")) continue;
+          ++blocks;
+          format = "bandit's issues";
+          break;
+        }
+        continue;
+      }
+      if (uint64_t errors = 0, warnings = 0; ReadPhpcsFound(line, &errors, &warnings)) {
+        ++blocks;
+        format = "PHP_CodeSniffer's report";
         continue;
       }
       if (const std::string_view t = Trim(line);
           BiomeHeading(line) || (t.starts_with(",-[") && t.ends_with("]"))) {
         ++problems;  // Biome's heading, miette's location
+        continue;
+      }
+      if (SpaceEndedLocation(line) > 0 && CodeOnNextLine(lines, i)) {
+        ++problems;
+        ++blocks;
+        format = "pydocstyle's problems";
+        ++i;
         continue;
       }
       if (ParseProblem(line, known) || ParseUnformatted(line, known)) {
@@ -1000,6 +1041,7 @@ class LintShaper final : public core::Shaper {
       return core::MatchResult{true, 0.95, {StrCat("command: ", ToolName(command))}};
     }
     if (known) return core::MatchResult{true, 0.5, {StrCat("command: ", ToolName(command))}};
+    if (blocks > 0) return core::MatchResult{true, 0.85, {StrCat("output: ", format)}};
     // From the output alone: problem lines, little else.
     if (problems >= 3 && others * 5 <= problems) {
       return core::MatchResult{true, 0.7, {"output: one problem per line, located"}};
