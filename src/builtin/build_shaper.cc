@@ -3111,7 +3111,9 @@ OutputGuess GuessFromOutput(string_view s) {
     consider(0.8, "output: cmake build");
     g.build_signals = true;
   }
-  if (has("ninja: build stopped") || (line_start("FAILED: ") && has("] Building "))) {
+  // ninja's progress ("[3/128] Building C object …", "[128/128] Linking C executable x").
+  if (has("ninja: build stopped") || (line_start("FAILED: ") && has("] Building ")) ||
+      (line_start("[1/") && (has("] Building ") || has("] Linking ")))) {
     consider(0.8, "output: ninja");
     g.build_signals = true;
   }
@@ -3130,6 +3132,12 @@ OutputGuess GuessFromOutput(string_view s) {
   }
   if ((has("webpack ") && has(" compiled ")) || line_start("ERROR in ./")) {
     consider(0.8, "output: webpack");
+  }
+  // esbuild's messages: "✘ [ERROR] Could not resolve …", "▲ [WARNING] …", their location
+  // indented under them.
+  if (line_start("\xE2\x9C\x98 [ERROR] ") || line_start("\xE2\x96\xB2 [WARNING] ")) {
+    consider(0.8, "output: esbuild");
+    g.build_signals = true;
   }
   if ((line_start("vite v") && has(" building ")) || line_start("error during build:") ||
       line_start("\xE2\x9C\x93 built in ")) {
