@@ -888,6 +888,33 @@ class GitDiffShaper final : public core::Shaper {
         }
       }
     }
+    if (confidence == 0) {
+      // A diffstat (`git diff --stat`, a merge's or a pull's): " src/x.c | 12 +++---" lines and
+      // " 3 files changed, …". A one-line log (`git log --oneline`): "1a2b3c4 subject" lines,
+      // nearly all of them, the hashes of hex letters and digits both (a hex dump's offsets,
+      // "0000020 …", are digits alone).
+      size_t stat = 0, summaries = 0, oneline = 0, content = 0;
+      for (std::string_view l : lines) {
+        if (IsBlank(l)) continue;
+        ++content;
+        stat += IsStatLine(l) ? 1 : 0;
+        summaries += IsStatSummary(l) ? 1 : 0;
+        const size_t n = HexRun(l);
+        const std::string_view hash = l.substr(0, n);
+        if (IsOnelineCommit(l) && n < l.size() &&
+            hash.find_first_of("0123456789") != std::string_view::npos &&
+            hash.find_first_of("abcdef") != std::string_view::npos) {
+          ++oneline;
+        }
+      }
+      if (summaries > 0 && stat > 0) {
+        confidence = 0.85;
+        signal = "a diffstat";
+      } else if (oneline >= 3 && oneline * 10 >= content * 9) {
+        confidence = 0.75;
+        signal = "one-line log";
+      }
+    }
     for (size_t i = 0; confidence == 0 && i + 2 < lines.size(); ++i) {
       uint64_t a = 0, b = 0;
       if (lines[i].starts_with("--- ") && lines[i + 1].starts_with("+++ ") &&
