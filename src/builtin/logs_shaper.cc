@@ -1134,7 +1134,9 @@ class LogsShaper final : public core::Shaper {
       } else if (li.json) {
         if (li.level != kNone || !li.ts.empty()) ++json;
       } else if (li.kind == Kind::kEntry || (li.kind == Kind::kContinuation && !li.ts.empty())) {
-        if (li.ts_at_start) {
+        // A timestamp first, or after the level ("INFO 2026-12-04 20:06:23,719 django.server
+        // …", Python logging's "%(levelname)s %(asctime)s").
+        if (li.ts_at_start || (li.level != kNone && !li.ts.empty())) {
           ++ts_lines;
         } else if (li.level != kNone) {
           ++level_only;
