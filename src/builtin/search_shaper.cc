@@ -431,16 +431,17 @@ bool IsContextOf(std::string_view s, std::string_view path) {
   return true;
 }
 
-// "…-12-…": a context line's number between dashes.
-bool HasContextNumber(std::string_view s) {
+// "…-12-…": where a context line's number between dashes starts (its first dash), or npos.
+size_t NumberedContextDash(std::string_view s) {
   size_t limit = std::min<size_t>(s.size(), 4096);
   for (size_t d = s.find('-'); d != std::string_view::npos && d < limit; d = s.find('-', d + 1)) {
     size_t i = d + 1;
     while (i < s.size() && IsDigit(s[i])) ++i;
-    if (i > d + 1 && i < s.size() && s[i] == '-' && d > 0) return true;
+    if (i > d + 1 && i < s.size() && s[i] == '-' && d > 0) return d;
   }
-  return false;
+  return std::string_view::npos;
 }
+bool HasContextNumber(std::string_view s) { return NumberedContextDash(s) != std::string_view::npos; }
 
 bool LooksLikePath(std::string_view key) {
   return !key.empty() && key.size() < 4096 && key[0] != ' ' && key[0] != '\t' &&
@@ -539,6 +540,12 @@ class SearchShaper final : public core::Shaper {
     size_t numbered = 0, errors = 0, others = 0, diagnostics = 0;
     for (std::string_view l : lines) {
       if (IsBlank(l) || l == "--") continue;
+      // grep -C's context lines: "path-12-text", counted neither way.
+      if (const size_t dash = NumberedContextDash(l);
+          dash != std::string_view::npos && LooksLikePath(l.substr(0, dash)) &&
+          l.substr(0, dash).find_first_of("/.") != std::string_view::npos) {
+        continue;
+      }
       if (ClassifyError(l) != ErrorKind::kNone) {
         ++errors;
         continue;
