@@ -263,10 +263,9 @@ class GenericShaper final : public core::Shaper {
     if (note.empty() && context.exit_code) note = "exit 0";
     // Shaped from a window (core/output_window.h), the output has more lines than it shows.
     const uint64_t total_lines = std::max<uint64_t>(lines.size(), context.output_lines);
-    if (std::optional<std::string> listing =
-            ListsRecursively(context.command)
-                ? ShapeRecursiveListing(lines, tool, note, total_lines, out)
-                : std::nullopt) {
+    if (std::optional<std::string> listing = ShapeRecursiveListing(
+            lines, tool, note, total_lines, /*path_headings=*/!ListsRecursively(context.command),
+            out)) {
       return core::ShapeOutput{std::move(*listing), RenderMode::kSummary};
     }
     if (std::optional<std::string> json = ShapeJson(output, lines, tool, note, total_lines, out)) {
@@ -389,11 +388,19 @@ class GenericShaper final : public core::Shaper {
   // its top level.
   static std::optional<std::string> ShapeRecursiveListing(
       const std::vector<std::string_view>& lines, std::string_view tool, std::string_view note,
-      uint64_t total_lines, SummaryWriter& out) {
-    auto heading_at = [&lines](size_t i) {
+      uint64_t total_lines, bool path_headings, SummaryWriter& out) {
+    // Without a command that lists (a script ran it), the headings must read as folders:
+    // "./src/lib:", "/usr/lib:", "src/x:" — no spaces, unless from "./" or "/" (objdump's
+    // "0000000000001139 <main>:" under a blank line is none).
+    auto folder_like = [](std::string_view path) {
+      return path.starts_with("./") || path.starts_with("/") || path == "." ||
+             path.find(' ') == std::string_view::npos;
+    };
+    auto heading_at = [&lines, path_headings, &folder_like](size_t i) {
       const std::string_view line = lines[i];
       return line.size() > 1 && line.back() == ':' && (i == 0 || Trim(lines[i - 1]).empty()) &&
-             line.find(": ") == std::string_view::npos && !LooksLikeErrorLine(line);
+             line.find(": ") == std::string_view::npos && !LooksLikeErrorLine(line) &&
+             (!path_headings || folder_like(line.substr(0, line.size() - 1)));
     };
     // A folder's depth: the slashes in its path ("./src/lib", "/usr/lib/x/" as "/usr/lib/x").
     auto depth_at = [&lines](size_t i) {
@@ -401,7 +408,7 @@ class GenericShaper final : public core::Shaper {
       while (path.size() > 1 && path.back() == '/') path.remove_suffix(1);
       return static_cast<size_t>(std::count(path.begin(), path.end(), '/'));
     };
-    size_t folders = 0, entries = 0, other = 0;
+    size_t folders = 0, entries = 0, other = 0, nested = 0;
     std::vector<size_t> at_depth;  // folders by depth, from the shallowest's
     size_t base = std::numeric_limits<size_t>::max();
     for (size_t i = 0; i < lines.size(); ++i) {
@@ -409,12 +416,15 @@ class GenericShaper final : public core::Shaper {
       if (heading_at(i)) {
         ++folders;
         base = std::min(base, depth_at(i));
+        nested += depth_at(i) > 0 ? 1 : 0;
         for (; i + 1 < lines.size() && !Trim(lines[i + 1]).empty(); ++i) ++entries;
       } else {
         ++other;
       }
     }
     if (folders < 3 || other * 10 > folders + entries) return std::nullopt;
+    // ...and most of them folders in folders, as a recursive listing's are.
+    if (path_headings && nested * 3 < folders * 2) return std::nullopt;
     for (size_t i = 0; i < lines.size(); ++i) {
       if (Trim(lines[i]).empty() || !heading_at(i)) continue;
       const size_t d = depth_at(i) - base;

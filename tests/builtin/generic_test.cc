@@ -425,12 +425,23 @@ TEST_CASE("generic: ls -R shows every folder with its first entries, the others 
                                       "Permission denied\n";
   CHECK(Contains(shape(denied), "./secret:\nls: cannot open directory './secret': Permission "
                                 "denied\n"));
-  // Another tool's headings after blank lines (objdump's "Disassembly of section .text:") are
-  // no folders.
-  core::ShapeContext objdump{"objdump -d prog", 0, output.size(), lines.size(), "/s/a.log"};
-  auto other = MakeGenericShaper()->Shape(output, objdump);
-  REQUIRE(other.ok());
-  CHECK(!Contains(other->summary, "recursive listing"));
+  // Run by a script, it is known by its headings: folders in folders.
+  core::ShapeContext script{"./list.sh", 0, output.size(), lines.size(), "/s/a.log"};
+  auto listed = MakeGenericShaper()->Shape(output, script);
+  REQUIRE(listed.ok());
+  CHECK(listed->summary.starts_with("list.sh: exit 0, 432 lines, a recursive listing of 40 "
+                                    "folders and 353 entries;"));
+  // Another tool's headings after blank lines (objdump's "Disassembly of section .text:",
+  // "0000000000001139 <main>:") are no folders.
+  const std::string disassembly = testing::ReadFixture("generic", "objdump-true");
+  REQUIRE(!disassembly.empty());
+  for (const char* command : {"objdump -d /usr/bin/true", "./disassemble.sh"}) {
+    core::ShapeContext objdump{command, 0, disassembly.size(),
+                               core::SplitLines(disassembly).size(), "/s/a.log"};
+    auto other = MakeGenericShaper()->Shape(disassembly, objdump);
+    REQUIRE(other.ok());
+    CHECK(!Contains(other->summary, "recursive listing"));
+  }
   // More than 60 folders at the top level: the head and the tail, as any output.
   std::string many;
   for (int f = 0; f < 70; ++f) StrAppend(&many, f == 0 ? "" : "\n", "./d", f, ":\na\nb\nc\nd\n");
