@@ -305,6 +305,49 @@ void CheckFamily(const std::string& family) {
   }
 }
 
+// The same outputs printed by a command that does not name the tool: a script, a make target,
+// an npm script (`./ci.sh`, `make check`, `npm run check` running pytest, shellcheck, git log,
+// grep -C…). The shapers know them by their lines, and every must-keep item survives; a
+// failing run's first line still says so. One summary is the command's by design: an apt
+// install's "Setting up" line is kept for the packages the command asked for.
+void CheckFamilyUnnamed(const std::string& family) {
+  const std::vector<Fixture> fixtures = LoadFamily(family);
+  TempDir home;
+  auto host = Host::Create(HostOptions{home.path(), "", true, nullptr});
+  REQUIRE(host.ok());
+  for (const Fixture& f : fixtures) {
+    std::optional<int> exit_code;
+    if (const core::Value* code = f.meta.Find("exit_code"); code && code->as_integer()) {
+      exit_code = static_cast<int>(*code->as_integer());
+    }
+    const bool asked = absl::StartsWith(Str(f.meta, "command"), "apt-get install ") ||
+                       absl::StartsWith(Str(f.meta, "command"), "apt install ");
+    for (const char* command : {"./ci.sh", "make check", "npm run check"}) {
+      INFO("fixture ", f.name, " run by ", command);
+      auto result = (*host)->Shape(ShapeRequest{command, f.output, exit_code, "", 0});
+      REQUIRE_MESSAGE(result.ok(), result.status().ToString());
+      INFO("summary:\n", result->summary);
+      const core::Value* keep = f.meta.Find("must_keep");
+      for (size_t k = 0; keep != nullptr && keep->is_array() && k < keep->as_array().size(); ++k) {
+        const core::Value& item = keep->as_array()[k];
+        if (!item.is_string() || (asked && absl::StartsWith(item.as_string(), "Setting up "))) {
+          continue;
+        }
+        CHECK_MESSAGE(result->summary.find(item.as_string()) != std::string::npos,
+                      "lost: " << item.as_string());
+      }
+      if (exit_code && *exit_code != 0) {
+        std::string first = result->summary.substr(0, result->summary.find('\n'));
+        for (char& c : first) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        CHECK_MESSAGE((first.find("fail") != std::string::npos ||
+                       first.find("error") != std::string::npos ||
+                       first.find("exit") != std::string::npos),
+                      "first line: " << first);
+      }
+    }
+  }
+}
+
 TEST_CASE("fixtures: test runners") { CheckFamily("test"); }
 TEST_CASE("fixtures: typescript") { CheckFamily("typescript"); }
 TEST_CASE("fixtures: eslint") { CheckFamily("eslint"); }
@@ -314,6 +357,12 @@ TEST_CASE("fixtures: search") { CheckFamily("search"); }
 TEST_CASE("fixtures: lint") { CheckFamily("lint"); }
 TEST_CASE("fixtures: logs") { CheckFamily("logs"); }
 TEST_CASE("fixtures: generic") { CheckFamily("generic"); }
+TEST_CASE("fixtures: run by a script, a make target or an npm script") {
+  for (const char* family : {"test", "typescript", "eslint", "build", "git-diff", "search",
+                             "lint", "logs", "generic"}) {
+    CheckFamilyUnnamed(family);
+  }
+}
 
 }  // namespace
 }  // namespace plugline
