@@ -317,7 +317,7 @@ bool IsPlatformFrame(std::string_view frame) {
       "org.eclipse.", "org.glassfish.", "com.fasterxml.", "ch.qos.", "org.slf4j.", "io.grpc.",
       "okhttp3.", "io.undertow.", "org.junit.", "junit.", "org.opentest4j.", "org.testng.",
       "org.gradle.", "worker.org.gradle.", "com.google.", "net.bytebuddy.", "System.",
-      "Microsoft."};
+      "Microsoft.", "<Jasmine>"};
   const std::string_view f = frame.substr(3);
   for (std::string_view p : kPackages) {
     if (f.starts_with(p)) return true;

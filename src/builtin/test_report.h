@@ -37,6 +37,8 @@ enum class TestRunner {
   kExUnit,  // Elixir's ExUnit (mix test)
   kBehave,  // Python's behave (BDD: features, scenarios, steps)
   kCucumber,  // cucumber-js (and Cucumber's other ports' "N) Scenario:" failures)
+  kJasmine,
+  kAva,
 };
 
 std::string_view RunnerName(TestRunner runner);

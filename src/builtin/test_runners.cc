@@ -6,6 +6,7 @@
 #include <string>
 
 #include "absl/container/flat_hash_set.h"
+#include "absl/strings/str_split.h"
 #include "builtin/common.h"
 #include "builtin/test_report.h"
 
@@ -651,6 +652,149 @@ void ParseMocha(const std::vector<std::string_view>& lines, TestReport& report) 
   CloseFailure(report, current);
 }
 
+// ---- Jasmine ---------------------------------------------------------------------------------
+
+// Jasmine's verdict: "9 specs, 4 failures", "1 spec, 0 failures, 2 pending specs".
+bool ReadJasmineTotals(std::string_view t, TestCounts& counts) {
+  const std::optional<uint64_t> specs = LeadingNumber(t);
+  auto has = [t](std::string_view s) { return t.find(s) != std::string_view::npos; };
+  if (!specs || !(has(" specs, ") || has(" spec, ")) ||
+      !has(" failure")) {
+    return false;
+  }
+  counts.total = specs;
+  counts.failed = CountBefore(t, "failure");
+  counts.skipped = CountBefore(t, "pending");
+  counts.passed = *specs - std::min(*specs, counts.failed.value_or(0) + counts.skipped.value_or(0));
+  return true;
+}
+
+// Jasmine's default reporter: a dot per spec, then "Failures:", each failure numbered at the
+// margin with its full name ("1) cart discounts ignores an empty code"), its "Message:" and
+// "Stack:" indented under it; "Pending:" lists the pending specs the same way; the verdict
+// and "Finished in 0.006 seconds" close it.
+void ParseJasmine(const std::vector<std::string_view>& lines, TestReport& report) {
+  TestFailure* current = nullptr;
+  bool in_failures = false;
+  for (std::string_view line : lines) {
+    const std::string_view t = Trim(line);
+    if (ReadJasmineTotals(t, report.counts)) {
+      CloseFailure(report, current);
+      current = nullptr;
+      in_failures = false;
+      report.totals.push_back(line);
+      report.has_results = true;
+      continue;
+    }
+    if (line == "Failures:" || line == "Pending:") {
+      CloseFailure(report, current);
+      current = nullptr;
+      in_failures = line == "Failures:";
+      continue;
+    }
+    if (!in_failures) continue;
+    if (const std::string_view name = NumberedHeading(line, 0); !name.empty()) {
+      CloseFailure(report, current);
+      report.failures.push_back(TestFailure{name, {line}});
+      current = &report.failures.back();
+    } else if (current != nullptr) {
+      current->detail.push_back(line);
+    }
+  }
+  CloseFailure(report, current);
+}
+
+// ---- AVA ------------------------------------------------------------------------------------
+
+// AVA's default reporter: a line per test ("  ✔ adds", "  ✘ [fail]: subtracts Difference is
+// not zero", "  - [skip] later"), then, between rules of "─", a block per failure headed by the
+// test's title ("  subtracts", "  math › subtracts" with several files): where it failed
+// ("  test/math.js:10"), the source around it ("   9: …", numbered: only the failing line
+// kept), the difference or the error with its stack, and "  › test/math.js:10:5". Then its
+// verdict lines ("  4 tests failed", "  1 known failure", "  8 tests passed").
+void ParseAva(const std::vector<std::string_view>& lines, TestReport& report) {
+  std::vector<std::string_view> failed;  // the titles of the "✘ [fail]:" lines
+  uint64_t passed = 0, skipped = 0;
+  for (std::string_view line : lines) {
+    const std::string_view t = Trim(line);
+    if (t.starts_with("✔ ")) {
+      ++passed;
+    } else if (t.starts_with("- [skip] ") || t.starts_with("- [todo] ")) {
+      ++skipped;
+    } else if (t.starts_with("✘ [fail]: ")) {
+      failed.push_back(t.substr(std::string_view("✘ [fail]: ").size()));
+    }
+  }
+  report.passing_lines = passed;
+  report.has_results = passed + skipped + failed.size() > 0;
+  // A block's title is a failed test's title, or its start ("ignores an empty code" of
+  // "ignores an empty code Error thrown in test").
+  auto title_of = [&](std::string_view t) -> std::string_view {
+    for (std::string_view f : failed) {
+      if (f == t || (f.starts_with(t) && f.size() > t.size() && f[t.size()] == ' ')) return t;
+    }
+    return {};
+  };
+  TestFailure* current = nullptr;
+  std::string_view failing_number;  // "6" of "test/cart.test.js:6"
+  uint64_t context = 0;
+  bool blocks = false;
+  for (size_t i = 0; i < lines.size(); ++i) {
+    const std::string_view line = lines[i];
+    const std::string_view t = Trim(line);
+    if (t == "─") {
+      CloseFailure(report, current);
+      current = nullptr;
+      blocks = !blocks;
+      continue;
+    }
+    const std::optional<uint64_t> n = LeadingNumber(t);
+    if (n && !blocks &&
+        (t.ends_with(" tests failed") || t.ends_with(" test failed") ||
+         t.ends_with(" tests passed") || t.ends_with(" test passed") ||
+         t.ends_with(" known failure") || t.ends_with(" known failures") ||
+         t.ends_with(" tests skipped") || t.ends_with(" test skipped") ||
+         t.ends_with(" tests todo") || t.ends_with(" test todo") ||
+         t.ends_with(" uncaught exception") || t.ends_with(" uncaught exceptions") ||
+         t.ends_with(" unhandled rejection") || t.ends_with(" unhandled rejections"))) {
+      report.totals.push_back(line);
+      report.has_results = true;
+      if (t.ends_with(" failed")) report.counts.failed = n;
+      if (t.ends_with(" passed")) report.counts.passed = n;
+      if (t.ends_with(" skipped")) report.counts.skipped = n;
+      continue;
+    }
+    if (!blocks) continue;
+    if (i > 0 && Trim(lines[i - 1]).empty() && !title_of(t).empty() && line.starts_with("  ") &&
+        !line.starts_with("   ")) {
+      CloseFailure(report, current);
+      report.failures.push_back(TestFailure{title_of(t), {line}});
+      current = &report.failures.back();
+      failing_number = {};
+      continue;
+    }
+    if (current == nullptr) continue;
+    // Where it failed, "test/cart.test.js:6": the number of the source line to keep.
+    if (failing_number.empty() && StartsWithLocation(t) && LocationPrefix(t) == t) {
+      failing_number = t.substr(t.rfind(':') + 1);
+    }
+    // The source around it: "   5: test('rounds …", "  10: …".
+    if (n && t.substr(std::to_string(*n).size()).starts_with(": ") && !failing_number.empty() &&
+        line.starts_with("  ")) {
+      if (t.substr(0, t.find(':')) != failing_number) {
+        ++context;
+        continue;
+      }
+    }
+    current->detail.push_back(line);
+  }
+  CloseFailure(report, current);
+  if (context > 0) {
+    report.elided.emplace_back(context, "lines of source around the failing ones omitted");
+  }
+  if (!report.counts.passed && passed > 0) report.counts.passed = passed;
+}
+
 // ---- TAP (node --test) ----------------------------------------------------------------------
 
 // "not ok 2 - trailing spaces" or "not ok 2 trailing spaces" -> "trailing spaces"; empty when
@@ -681,13 +825,35 @@ bool HasTapDirective(std::string_view test_line, std::string_view directive) {
 // TAP: "ok N - name" and "not ok N - name" lines (subtests indented), a failure's YAML block
 // between "---" and "...", or "#" diagnostics after it (bats' "# (in test file x.bats, line 8)").
 // A test marked "# SKIP" or "# TODO" is skipped, not failed. node --test prints totals ("# tests
-// 5", "# pass 3"); other producers (bats, a TAP-emitting script) do not, and then the top-level
-// test lines are counted.
+// 5", "# pass 3"), node-tap one line of them ("# { total: 10, pass: 5, fail: 4, skip: 1 }");
+// other producers (bats, a TAP-emitting script) do not, and then the top-level test lines are
+// counted.
+//
+// A subtest is announced by "# Subtest: name" and ends with its own test line, at the same
+// indent, after its subtests' lines. A failing point inside a test (node-tap's assertions,
+// node --test's tests in a suite) is shown under that test's "# Subtest:" line, which names
+// it; a test that failed only because its subtests did adds nothing but its name: its line is
+// kept as a problem. The YAML key "source:" quotes the
+// code around the failure (node-tap): counted, not kept.
 void ParseTap(const std::vector<std::string_view>& lines, TestReport& report) {
   TestFailure* current = nullptr;
   TestCounts counted;
+  struct Open {
+    size_t indent;
+    std::string_view line;  // "    # Subtest: knows Austrian tax"
+    size_t failures;        // how many failures had been read when it opened
+  };
+  std::vector<Open> open;
+  // The failures of tests whose subtests failed (those that failed only because of that are
+  // set apart at the end).
+  std::vector<size_t> parents;
+  size_t skip_deeper_than = std::string_view::npos;  // inside a "source:" block
   for (std::string_view line : lines) {
     std::string_view t = Trim(line);
+    if (skip_deeper_than != std::string_view::npos) {
+      if (t.empty() || line.find_first_not_of(" ") > skip_deeper_than) continue;
+      skip_deeper_than = std::string_view::npos;
+    }
     if (t.starts_with("# ")) {
       std::string_view rest = t.substr(2);
       static constexpr std::string_view kKeys[] = {"tests ", "suites ", "pass ", "fail ",
@@ -708,19 +874,52 @@ void ParseTap(const std::vector<std::string_view>& lines, TestReport& report) {
         if (rest.starts_with("tests ")) report.counts.total = LeadingNumber(rest.substr(6));
         continue;
       }
+      if (rest.starts_with("{ total: ") && rest.ends_with(" }") && line.starts_with("# ")) {
+        CloseFailure(report, current);
+        current = nullptr;
+        report.totals.push_back(line);
+        report.has_results = true;
+        const std::string_view fields = rest.substr(2, rest.size() - 4);
+        for (absl::string_view piece :
+             absl::StrSplit(absl::string_view(fields.data(), fields.size()), ", ")) {
+          const std::string_view field(piece.data(), piece.size());
+          const size_t colon = field.find(": ");
+          if (colon == std::string_view::npos) continue;
+          const std::optional<uint64_t> n = LeadingNumber(field.substr(colon + 2));
+          const std::string_view key = field.substr(0, colon);
+          if (key == "total") report.counts.total = n;
+          if (key == "pass") report.counts.passed = n;
+          if (key == "fail") report.counts.failed = n;
+          if (key == "skip") report.counts.skipped = n;
+        }
+        continue;
+      }
       if (rest.starts_with("Subtest:")) {
         if (current != nullptr && current->detail.size() > 1) {
           CloseFailure(report, current);
           current = nullptr;
         }
+        const size_t at = line.find_first_not_of(" ");
+        while (!open.empty() && open.back().indent >= at) open.pop_back();
+        open.push_back(Open{at, line, report.failures.size()});
         continue;
       }
     }
-    const bool top_level = line.size() == t.size();
+    const size_t at = t.empty() ? 0 : line.find_first_not_of(" \t");
+    const bool top_level = at == 0;
     if (t.starts_with("not ok ") || t.starts_with("ok ")) {
       CloseFailure(report, current);
       current = nullptr;
       report.has_results = true;
+      // The subtests this line ends, and its own "# Subtest:" line.
+      while (!open.empty() && open.back().indent > at) open.pop_back();
+      size_t failures_before = report.failures.size();
+      bool announced = false;
+      if (!open.empty() && open.back().indent == at) {
+        failures_before = open.back().failures;
+        announced = true;
+        open.pop_back();
+      }
       const bool skipped = HasTapDirective(t, "SKIP") || HasTapDirective(t, "TODO");
       if (top_level) Add(skipped ? counted.skipped : t.starts_with("ok ") ? counted.passed : counted.failed, 1);
       if (t.starts_with("ok ") || skipped) {
@@ -728,14 +927,24 @@ void ParseTap(const std::vector<std::string_view>& lines, TestReport& report) {
         continue;
       }
       std::string_view name = TapTestName(t);
-      report.failures.push_back(TestFailure{name.empty() ? t.substr(7) : name, {line}});
+      const bool parent = announced && report.failures.size() > failures_before;
+      // Under the test it is in: that test's "# Subtest:" line, unless it names this one.
+      std::string_view heading;
+      if (!open.empty()) {
+        std::string_view test = Trim(open.back().line).substr(10);
+        if (Trim(test) != name.substr(0, name.find(" # "))) heading = open.back().line;
+      }
+      report.failures.push_back(TestFailure{name.empty() ? t.substr(7) : name, {line}, heading});
       current = &report.failures.back();
+      if (parent) parents.push_back(report.failures.size() - 1);
       continue;
     }
     if (current != nullptr) {
       if (t == "...") {
         CloseFailure(report, current);
         current = nullptr;
+      } else if (t.starts_with("source: ") || t == "source:") {
+        skip_deeper_than = line.find_first_not_of(" ");
       } else if (t != "---" && !t.starts_with("duration_ms:")) {
         current->detail.push_back(line);  // the YAML block's content, without its frame
       }
@@ -743,20 +952,38 @@ void ParseTap(const std::vector<std::string_view>& lines, TestReport& report) {
   }
   CloseFailure(report, current);
   if (report.totals.empty()) report.counts = counted;
-  // A parent reported "not ok" only because a subtest failed adds nothing but its name: keep
-  // its heading line, which gives the failing subtests their context.
+  // A parent reported "not ok" only because a subtest failed adds nothing but its name: node
+  // --test marks it so; other producers' parents report no error of their own (node-tap's
+  // tests give where they were declared). Its line is kept as a problem; a parent with an
+  // error of its own (a suite's hook that failed) stays a failure.
+  auto own_error = [](const TestFailure& f) {
+    for (size_t k = 1; k < f.detail.size(); ++k) {
+      const std::string_view key = Trim(f.detail[k]);
+      if (key.starts_with("error:") || key.starts_with("stack:") || key.starts_with("diff:") ||
+          key.starts_with("message:") || key.starts_with("found:") ||
+          key.starts_with("wanted:") || key.starts_with("# ")) {
+        return true;
+      }
+    }
+    return false;
+  };
   std::vector<TestFailure> kept;
-  for (TestFailure& f : report.failures) {
+  std::vector<const TestFailure*> parent_failures;
+  for (size_t i = 0, p = 0; i < report.failures.size(); ++i) {
+    const TestFailure& f = report.failures[i];
     bool parent = false;
     for (std::string_view line : f.detail) {
       parent = parent || line.find("failureType: 'subtestsFailed'") != std::string_view::npos;
     }
+    while (p < parents.size() && parents[p] < i) ++p;
+    if (!parent && p < parents.size() && parents[p] == i && !own_error(f)) parent = true;
     if (parent) {
-      report.problems.push_back(f.detail.front());
+      parent_failures.push_back(&f);
     } else {
-      kept.push_back(std::move(f));
+      kept.push_back(f);
     }
   }
+  for (const TestFailure* f : parent_failures) report.problems.push_back(f->detail.front());
   report.failures = std::move(kept);
 }
 
@@ -2445,6 +2672,8 @@ std::string_view RunnerName(TestRunner runner) {
     case TestRunner::kJest: return "jest";
     case TestRunner::kVitest: return "vitest";
     case TestRunner::kMocha: return "mocha";
+    case TestRunner::kJasmine: return "jasmine";
+    case TestRunner::kAva: return "ava";
     case TestRunner::kTap: return "tap";
     case TestRunner::kNodeSpec: return "node --test";
     case TestRunner::kCargo: return "cargo test";
@@ -2550,6 +2779,17 @@ RunnerGuess GuessRunner(std::string_view command, std::string_view output) {
   if (has_line_start("Tests:") && has("total")) consider(TestRunner::kJest, 0.85, "output: jest summary");
   if (has(" Test Files ") && has(" Tests ")) consider(TestRunner::kVitest, 0.85, "output: vitest summary");
   if (has(" passing (")) consider(TestRunner::kMocha, 0.85, "output: mocha summary");
+  if (tool == "jasmine") consider(TestRunner::kJasmine, 0.95, "command: jasmine");
+  if (has_line_start("Failures:\n1) ") || (has(" specs, ") && has(" failure") &&
+                                            has_line_start("Finished in "))) {
+    consider(TestRunner::kJasmine, 0.85, "output: jasmine");
+  }
+  if (tool == "ava") consider(TestRunner::kAva, 0.95, "command: ava");
+  if (has_line_start("  ✘ [fail]: ") ||
+      (has_line_start("  ✔ ") && (has_line_start("  ─\n") || has(" tests passed\n") ||
+                                  has(" test passed\n")) && !has(" passing ("))) {
+    consider(TestRunner::kAva, 0.85, "output: ava");
+  }
   if (has_line_start("TAP version") || (has_line_start("# tests ") && has_line_start("# pass "))) {
     consider(TestRunner::kTap, 0.85, "output: TAP");
   }
@@ -2641,6 +2881,8 @@ TestReport ParseTestOutput(TestRunner runner, const std::vector<std::string_view
     case TestRunner::kJest: ParseJest(lines, report); break;
     case TestRunner::kVitest: ParseVitest(lines, report); break;
     case TestRunner::kMocha: ParseMocha(lines, report); break;
+    case TestRunner::kJasmine: ParseJasmine(lines, report); break;
+    case TestRunner::kAva: ParseAva(lines, report); break;
     case TestRunner::kTap: ParseTap(lines, report); break;
     case TestRunner::kNodeSpec: ParseNodeSpec(lines, report); break;
     case TestRunner::kCargo: ParseCargo(lines, report); break;

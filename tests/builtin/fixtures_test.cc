@@ -323,7 +323,7 @@ void CheckFamilyUnnamed(const std::string& family) {
     const bool asked = absl::StartsWith(Str(f.meta, "command"), "apt-get install ") ||
                        absl::StartsWith(Str(f.meta, "command"), "apt install ");
     for (const char* command : {"./ci.sh", "make check", "npm run check"}) {
-      INFO("fixture ", f.name, " run by ", command);
+      INFO("fixture ", f.name, " run by ", std::string(command));
       auto result = (*host)->Shape(ShapeRequest{command, f.output, exit_code, "", 0});
       REQUIRE_MESSAGE(result.ok(), result.status().ToString());
       INFO("summary:\n", result->summary);

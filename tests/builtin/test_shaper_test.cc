@@ -557,6 +557,41 @@ TEST_CASE("test shaper: a script's test run is known by its runner's own lines, 
   CHECK(Contains(events, "ring/ring_test.go:23"));
 }
 
+TEST_CASE("test shaper: node-tap's failed assertions under their test's Subtest line") {
+  // A test that failed by its subtests is its line alone; the quoted source is counted.
+  const std::string out = testing::ReadFixture("test", "tap_failing");
+  REQUIRE(!out.empty());
+  const std::string s = Shape("npx tap taptest/", 1, out);
+  INFO(s);
+  // The totals from "# { total: 10, pass: 5, fail: 4, skip: 1 }", not the one file's line.
+  CHECK(s.starts_with("tap: FAILED — 4 failed, 5 passed, 1 skipped (exit 1)\n"));
+  CHECK(Contains(s, "    # Subtest: knows Austrian tax\n        not ok 1 - should be equal\n"));
+  CHECK(Contains(s, "        # Subtest: ignores an empty code\n"
+                    "            not ok 1 - unknown discount code:\n"));
+  CHECK(Contains(s, "            -2\n            +null\n"));
+  // The tests whose assertions failed are named by their Subtest lines; their own "not ok"
+  // blocks (where the test was declared, its source) are not shown, their lines are.
+  CHECK(Contains(s, "\n    not ok 5 - discounts # time="));
+  CHECK(Contains(s, "\nnot ok 1 - taptest/cart.test.js # time="));
+  CHECK(!Contains(s, "source:"));
+  CHECK(!Contains(s, "t.test('discounts', async t => {"));
+}
+
+TEST_CASE("test shaper: AVA's blocks per failed test, the source around the failing line counted") {
+  const std::string out = testing::ReadFixture("test", "ava_failing");
+  REQUIRE(!out.empty());
+  for (const char* command : {"npx ava", "npm test"}) {
+    const std::string s = Shape(command, 1, out);
+    INFO(s);
+    CHECK(s.starts_with("ava: FAILED — 4 failed, 4 passed (exit 1)\n  knows Austrian tax\n"));
+    CHECK(Contains(s, "   6: test('knows Austrian tax'"));
+    CHECK(!Contains(s, "   5: test('rounds tax to cents'"));
+    CHECK(Contains(s, "  - NaN\n  + 2\n"));
+    CHECK(Contains(s, "… 4 lines of source around the failing ones omitted\n"));
+    CHECK(Contains(s, "  › test/cart.test.js:9:43\n"));
+  }
+}
+
 TEST_CASE("test shaper: Ruby's test-unit: a block per failure, named by test and class, the gem's frames counted") {
   const std::string out = testing::ReadFixture("test", "testunit_failing");
   const std::string s = Shape("ruby test/test_invoice.rb", 1, out);
