@@ -126,6 +126,9 @@ struct Problem {
   std::string_view message;   // what follows the severity or code
   size_t end = 0;             // one past its last detail line
   bool file_only = false;     // a formatter's: its location is a file, no line
+  // The line that says where it is, when that is not its own (shellcheck's "In x line 4:"
+  // above the second marker of a block); npos otherwise.
+  size_t heading = std::string_view::npos;
 };
 
 // "path:12", "path:12:5" (and "path:12:5-9"): the length of the location, then of the
@@ -472,9 +475,60 @@ bool IsFraming(std::string_view line) {
   return t.size() >= 5 && t.find_first_not_of('-') == std::string_view::npos;
 }
 
+// ---- shellcheck's default (tty) format ----------------------------------------------------
+//
+//   In scripts/deploy.sh line 3:
+//   files=$(ls $TARGET/*.tar.gz)
+//              ^-----^ SC2086 (info): Double quote to prevent globbing and word splitting.
+//
+//   Did you mean:
+//   files=$(ls "$TARGET"/*.tar.gz)
+//
+// A block per source line: "In <path> line <n>:", the line, a marker under it per problem;
+// then, for some, the fixed line. At the end, "For more information:" and a wiki link per code.
+
+// "In scripts/deploy.sh line 3:": the "scripts/deploy.sh line 3" part, or empty.
+std::string_view TtyBlockStart(std::string_view line) {
+  if (!line.starts_with("In ") || !line.ends_with(":")) return {};
+  const std::string_view where = line.substr(3, line.size() - 4);
+  const size_t at = where.rfind(" line ");
+  if (at == std::string_view::npos || at == 0 || at + 6 >= where.size()) return {};
+  for (char c : where.substr(at + 6)) {
+    if (!IsDigit(c)) return {};
+  }
+  return where;
+}
+
+// "   ^-----^ SC2086 (info): Double quote…" (also "^-- SC2034 (warning): …"): the problem.
+std::optional<Problem> TtyMarker(std::string_view line, std::string_view where) {
+  const std::string_view t = Trim(line);
+  if (!t.starts_with("^")) return std::nullopt;
+  const size_t sc = t.find(" SC");
+  if (sc == std::string_view::npos) return std::nullopt;
+  for (char c : t.substr(0, sc)) {
+    if (c != '^' && c != '-') return std::nullopt;
+  }
+  std::string_view rest = t.substr(sc + 1);
+  const size_t code_end = rest.find(' ');
+  if (code_end == std::string_view::npos || CodeLength(rest) != code_end) return std::nullopt;
+  Problem pr;
+  pr.where = where;
+  pr.code = rest.substr(0, code_end);
+  rest = rest.substr(code_end + 1);
+  if (rest.starts_with("(")) {
+    const size_t close = rest.find("): ");
+    if (close == std::string_view::npos) return std::nullopt;
+    pr.severity = rest.substr(1, close - 1);
+    rest = rest.substr(close + 3);
+  }
+  pr.message = rest;
+  return pr;
+}
+
 struct Parse {
   std::vector<Problem> problems;
   std::vector<uint8_t> role;  // per line: what it is (below)
+  size_t tty_problems = 0;    // of them, read from shellcheck's blocks
 };
 enum : uint8_t { kOther, kProblem, kDetail, kTotals, kFraming, kBlank };
 
@@ -664,6 +718,44 @@ Parse ParseLint(const std::vector<std::string_view>& lines, bool known) {
     if (line.starts_with("[ERROR] Failed to execute goal ") && !p.problems.empty()) {
       maven_repeat = true;
     }
+    // shellcheck's block among other tools' lines (pre-commit, make lint): its "In x line N:"
+    // line heads its first problem, the source line under it and the marker are its detail;
+    // each further marker is a problem of its own. Its suggested fix and the wiki links at
+    // the end are counted.
+    if (const std::string_view where = TtyBlockStart(line); !where.empty()) {
+      size_t end = i + 1;
+      std::vector<std::pair<size_t, Problem>> markers;
+      for (; end < lines.size() && !Trim(lines[end]).empty(); ++end) {
+        if (std::optional<Problem> pr = TtyMarker(lines[end], where)) {
+          markers.emplace_back(end, *pr);
+        } else if (!markers.empty()) {
+          break;
+        }
+      }
+      if (!markers.empty()) {
+        for (size_t m = 0; m < markers.size(); ++m) {
+          auto& [at, pr] = markers[m];
+          pr.line = m == 0 ? i : at;
+          pr.end = at + 1;
+          if (m > 0) pr.heading = i;
+          p.problems.push_back(pr);
+          ++p.tty_problems;
+          p.role[pr.line] = kProblem;
+          for (size_t k = pr.line + 1; k <= at; ++k) p.role[k] = kDetail;
+        }
+        i = markers.back().first;
+        continue;
+      }
+    }
+    if (line.starts_with("Did you mean:") || line.starts_with("For more information:")) {
+      p.role[i] = kFraming;
+      for (; i + 1 < lines.size() && !Trim(lines[i + 1]).empty() &&
+             (line.starts_with("Did you mean:") || Trim(lines[i + 1]).starts_with("https://"));
+           ++i) {
+        p.role[i + 1] = kFraming;
+      }
+      continue;
+    }
     // bandit's block: ">> Issue: [B307:blacklist] message", "Severity: …   Confidence: …",
     // "Location: flask/cli.py:960", "More Info: <link>", the code around it, a rule.
     if (line.starts_with(">> Issue: [")) {
@@ -844,56 +936,6 @@ bool ReadPhpcsFound(std::string_view line, uint64_t* errors, uint64_t* warnings)
   *errors += CountBefore(line, "ERROR").value_or(0);
   *warnings += CountBefore(line, "WARNING").value_or(0);
   return true;
-}
-
-// ---- shellcheck's default (tty) format ----------------------------------------------------
-//
-//   In scripts/deploy.sh line 3:
-//   files=$(ls $TARGET/*.tar.gz)
-//              ^-----^ SC2086 (info): Double quote to prevent globbing and word splitting.
-//
-//   Did you mean:
-//   files=$(ls "$TARGET"/*.tar.gz)
-//
-// A block per source line: "In <path> line <n>:", the line, a marker under it per problem;
-// then, for some, the fixed line. At the end, "For more information:" and a wiki link per code.
-
-// "In scripts/deploy.sh line 3:": the "scripts/deploy.sh line 3" part, or empty.
-std::string_view TtyBlockStart(std::string_view line) {
-  if (!line.starts_with("In ") || !line.ends_with(":")) return {};
-  const std::string_view where = line.substr(3, line.size() - 4);
-  const size_t at = where.rfind(" line ");
-  if (at == std::string_view::npos || at == 0 || at + 6 >= where.size()) return {};
-  for (char c : where.substr(at + 6)) {
-    if (!IsDigit(c)) return {};
-  }
-  return where;
-}
-
-// "   ^-----^ SC2086 (info): Double quote…" (also "^-- SC2034 (warning): …"): the problem.
-std::optional<Problem> TtyMarker(std::string_view line, std::string_view where) {
-  const std::string_view t = Trim(line);
-  if (!t.starts_with("^")) return std::nullopt;
-  const size_t sc = t.find(" SC");
-  if (sc == std::string_view::npos) return std::nullopt;
-  for (char c : t.substr(0, sc)) {
-    if (c != '^' && c != '-') return std::nullopt;
-  }
-  std::string_view rest = t.substr(sc + 1);
-  const size_t code_end = rest.find(' ');
-  if (code_end == std::string_view::npos || CodeLength(rest) != code_end) return std::nullopt;
-  Problem pr;
-  pr.where = where;
-  pr.code = rest.substr(0, code_end);
-  rest = rest.substr(code_end + 1);
-  if (rest.starts_with("(")) {
-    const size_t close = rest.find("): ");
-    if (close == std::string_view::npos) return std::nullopt;
-    pr.severity = rest.substr(1, close - 1);
-    rest = rest.substr(close + 3);
-  }
-  pr.message = rest;
-  return pr;
 }
 
 struct TtyBlock {
@@ -1171,7 +1213,7 @@ class LintShaper final : public core::Shaper {
       }
     }
     const std::string exit = ExitNote(context.exit_code);
-    if (p.problems.empty()) {
+    if (p.problems.size() == p.tty_problems) {
       if (TtyParse tty = ParseTty(lines); !tty.problems.empty()) {
         return core::ShapeOutput{ShapeTty(tool, exit, lines, tty), RenderMode::kSummary};
       }
@@ -1206,7 +1248,9 @@ class LintShaper final : public core::Shaper {
       }
     }
     out.Header(HeaderOf(tool, exit, p.problems, [](const Problem& pr) {
-      return pr.where.substr(0, pr.where.find(':'));
+      // "src/a.py:3:1", shellcheck's "scripts/a.sh line 4".
+      const std::string_view file = pr.where.substr(0, pr.where.find(':'));
+      return file.substr(0, file.rfind(" line "));
     }, more));
 
     const bool grouped = p.problems.size() > kAllInFull;
@@ -1221,10 +1265,13 @@ class LintShaper final : public core::Shaper {
     } else {
       WriteProblems(lines, p, grouped, out);
     }
-    // Lines of other tools that look like errors (a crash, a config error).
+    // Lines of other tools that look like errors (a crash, a config error), and pre-commit's
+    // word on a hook that failed by changing files ("- files were modified by this hook", under
+    // its "trim trailing whitespace....Failed").
     size_t others = 0;
     for (size_t i = 0; i < lines.size(); ++i) {
-      if (p.role[i] == kOther && others < kMaxOtherLines && LooksLikeToolErrorLine(lines[i])) {
+      if (p.role[i] == kOther && others < kMaxOtherLines &&
+          (LooksLikeToolErrorLine(lines[i]) || lines[i] == "- files were modified by this hook")) {
         out.Line(lines[i]);
         ++others;
       }
@@ -1464,9 +1511,15 @@ class LintShaper final : public core::Shaper {
     if (grouped) {
       std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return tier[a] < tier[b]; });
     }
+    size_t written_end = std::string_view::npos;  // one past the last problem's lines written
     for (size_t k : order) {
       const Problem& pr = p.problems[k];
       if (grouped && !groups.Leads(k)) continue;
+      // Where it is, unless the lines just written were its block's.
+      if (pr.heading != std::string_view::npos && written_end != pr.line) {
+        out.Line(lines[pr.heading]);
+      }
+      written_end = pr.end;
       out.Line(lines[pr.line]);
       // Its detail lines (a rich report's frame and explanations are counted, not shown).
       size_t shown = 0;

@@ -135,6 +135,26 @@ TEST_CASE(
   }
 }
 
+TEST_CASE("lint: pre-commit's hooks, shellcheck's blocks among flake8's lines, every location kept") {
+  const std::string output = Fixture("pre-commit-local");
+  REQUIRE(!output.empty());
+  const core::ShapeOutput shaped = Shape("pre-commit run --all-files", output, 1);
+  const std::string& s = shaped.summary;
+  INFO(s);
+  // Files: four Python files and the script ("scripts/deploy.sh line 3" is one file's).
+  CHECK(s.starts_with("pre-commit: failed — 1 error, 9 problems, 3 info in 5 files (exit 1)\n"));
+  CHECK(Contains(s, "In scripts/deploy.sh line 3:\nfor f in $(ls $DIR/*.tar.gz); do\n"
+                    "         ^-----------------^ SC2045 (error): Iterating over ls output"));
+  // A block's second marker leads its group: its block's location above it.
+  CHECK(Contains(s, "In scripts/deploy.sh line 3:\n              ^--^ SC2086 (info): "));
+  CHECK(Contains(s, "… 2 more SC2086 at: scripts/deploy.sh line 4; scripts/deploy.sh line 5\n"));
+  CHECK(Contains(s, "src/shop/util.py:6:13: E711 "));
+  CHECK(Contains(s, "trim trailing whitespace....") );
+  CHECK(Contains(s, "Failed\n- files were modified by this hook\n"));
+  CHECK(!Contains(s, "Did you mean:"));
+  CHECK(!Contains(s, "https://www.shellcheck.net/wiki/"));
+}
+
 TEST_CASE("lint: markdownlint's problems, a space after the location, keep every location, grouped by rule") {
   const std::string output = Fixture("markdownlint-many");
   const core::ShapeOutput shaped = Shape("npx markdownlint docs", output, 1);
