@@ -570,6 +570,29 @@ bool HasLetterOrDigit(std::string_view line) {
                      [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; });
 }
 
+// A line without the box a tool draws around its message ("│ ", Terraform's with colour).
+std::string_view Unboxed(std::string_view line) {
+  if (line.starts_with("\xE2\x94\x82")) line.remove_prefix(3);  // "│"
+  return line;
+}
+
+// Where a message printed above it is, said in words, indented under it: Terraform's and
+// HCL's "  on main.tf line 12, in locals:", "  at src/a.x line 4", "  in lib/b.y line 9:".
+// The line number, when it is one ("12"), else empty.
+std::string_view LocationInWords(std::string_view line) {
+  const std::string_view t = Trim(Unboxed(line));
+  if (!(t.starts_with("on ") || t.starts_with("at ") || t.starts_with("in "))) return {};
+  const size_t at = t.find(" line ", 3);
+  if (at == std::string_view::npos || at == 3) return {};
+  const std::string_view path = t.substr(3, at - 3);
+  if (path.find(' ') != std::string_view::npos || path.find_first_of("./") == std::string_view::npos) {
+    return {};
+  }
+  size_t end = at + 6;
+  while (end < t.size() && std::isdigit(static_cast<unsigned char>(t[end]))) ++end;
+  return end > at + 6 ? t.substr(at + 6, end - at - 6) : std::string_view();
+}
+
 }  // namespace
 
 void WriteHeadTail(const std::vector<std::string_view>& lines, size_t head, size_t tail,
@@ -660,6 +683,22 @@ void WriteHeadTail(const std::vector<std::string_view>& lines, size_t head, size
     }
     for (size_t j = std::max(from, next); j < to; ++j) out.Line(lines[j]);
     next = write_run(to);
+    // Where it is, said in words on an indented line after a blank one (Terraform's
+    // "Error: Reference to undeclared input variable", "", "  on main.tf line 15, in locals:"),
+    // with the source line it quotes under it ("  15:     owner = var.owner").
+    for (size_t j = next; j < std::min(middle_end, next + 3); ++j) {
+      if (!Trim(Unboxed(lines[j])).empty()) {
+        const std::string_view number = LocationInWords(lines[j]);
+        if (number.empty() || Indent(Unboxed(lines[j])) <= Indent(Unboxed(lines[to]))) break;
+        gap(j - next);
+        out.Line(lines[j]);
+        next = j + 1;
+        if (next < middle_end && Trim(Unboxed(lines[next])).starts_with(StrCat(number, ":"))) {
+          out.Line(lines[next++]);
+        }
+        break;
+      }
+    }
     i = next - 1;
     ++kept;
   }

@@ -35,6 +35,9 @@ constexpr size_t kMinHiddenLines = 10;
 constexpr size_t kHugeOutputBytes = 64 * 1024;
 // ...or has this many lines of a library's stack frames.
 constexpr size_t kMinLibraryFrameLines = 3;
+// A Terraform plan shows this many of a resource's changed attributes (" -> "), the others
+// counted.
+constexpr size_t kPlanChangedLines = 8;
 // A long listing of this many entries or more has its shared columns said once.
 constexpr size_t kMinListingEntries = 8;
 // A tree drawing shows its levels from the top while they fit in this many entries.
@@ -158,6 +161,51 @@ bool IsTreeProblem(std::string_view line) {
   return false;
 }
 
+// Terraform's (and OpenTofu's) line naming a resource and what the plan does to it:
+// "  # terraform_data.service[\"svc-1\"] will be created", "  # aws_instance.web must be
+// replaced". The action, or empty.
+std::string_view PlanAction(std::string_view line) {
+  const std::string_view t = Trim(line);
+  if (!t.starts_with("# ") || t.starts_with("# (")) return {};
+  for (std::string_view action :
+       {" will be created", " will be destroyed", " will be updated in-place", " must be replaced",
+        " will be read during apply", " will be replaced, as requested",
+        " will no longer be managed by Terraform"}) {
+    if (t.ends_with(action)) return action.substr(1);
+  }
+  if (t.find(" has moved to ") != std::string_view::npos) return "has moved";
+  return {};
+}
+
+// Its verdict: "Plan: 31 to add, 0 to change, 0 to destroy.", "No changes. Your infrastructure
+// matches the configuration.", "Apply complete! Resources: 31 added, 0 changed, 0 destroyed.",
+// "Destroy complete! Resources: 3 destroyed."
+bool IsPlanVerdict(std::string_view line) {
+  const std::string_view t = Trim(line);
+  return (t.starts_with("Plan: ") && t.find(" to add, ") != std::string_view::npos) ||
+         t.starts_with("No changes. ") || t.starts_with("Apply complete! Resources: ") ||
+         t.starts_with("Destroy complete! Resources: ");
+}
+
+// An apply's progress: "terraform_data.service[\"svc-1\"]: Creating...", "…: Creation complete
+// after 0s [id=…]", "…: Still destroying... [10s elapsed]".
+bool IsApplyProgress(std::string_view line) {
+  const size_t colon = line.find("]: ") != std::string_view::npos ? line.find("]: ") + 1
+                                                                   : line.find(": ");
+  if (colon == std::string_view::npos || line.substr(0, colon).find(' ') != std::string_view::npos ||
+      line.substr(0, colon).find('.') == std::string_view::npos) {
+    return false;
+  }
+  const std::string_view what = line.substr(colon + 2);
+  for (std::string_view word : {"Creating...", "Creation complete", "Destroying...",
+                                "Destruction complete", "Modifying...", "Modifications complete",
+                                "Reading...", "Read complete", "Still creating...",
+                                "Still destroying...", "Still modifying...", "Refreshing state..."}) {
+    if (what.starts_with(word)) return true;
+  }
+  return false;
+}
+
 // `ls -R`, `ls -laR`, `ls --recursive` (dir and vdir too): a recursive listing, a folder at a
 // time. Other tools print headings that end with ':' after a blank line too (objdump's
 // "Disassembly of section .text:").
@@ -263,6 +311,9 @@ class GenericShaper final : public core::Shaper {
     if (note.empty() && context.exit_code) note = "exit 0";
     // Shaped from a window (core/output_window.h), the output has more lines than it shows.
     const uint64_t total_lines = std::max<uint64_t>(lines.size(), context.output_lines);
+    if (std::optional<std::string> plan = ShapePlan(lines, tool, note, out)) {
+      return core::ShapeOutput{std::move(*plan), RenderMode::kSummary};
+    }
     if (std::optional<std::string> listing = ShapeRecursiveListing(
             lines, tool, note, total_lines, /*path_headings=*/!ListsRecursively(context.command),
             out)) {
@@ -333,6 +384,82 @@ class GenericShaper final : public core::Shaper {
   }
 
  private:
+  // A Terraform (or OpenTofu) plan, or an apply that shows one (PlanAction lines, and its verdict,
+  // IsPlanVerdict): every resource's line with what the plan does to it and the reason under it
+  // ("# (because key [\"svc-1\"] is not in for_each map)"); of a resource it changes, the
+  // attributes that change (" -> ", "# forces replacement"), up to kPlanChangedLines, the
+  // others counted; what a resource created or destroyed gets is counted. The verdict, the
+  // lines that read like trouble or warn, and the headings ("Changes to Outputs:",
+  // "Outputs:") are kept; an apply's progress lines, the outputs' values and the other lines
+  // counted. Nullopt when it is no plan.
+  static std::optional<std::string> ShapePlan(const std::vector<std::string_view>& lines,
+                                              std::string_view tool, std::string_view note,
+                                              SummaryWriter& out) {
+    size_t resources = 0;
+    std::string_view verdict;
+    for (std::string_view line : lines) {
+      resources += PlanAction(line).empty() ? 0 : 1;
+      if (IsPlanVerdict(line)) verdict = Trim(line);
+    }
+    if (resources == 0 || verdict.empty()) return std::nullopt;
+    const bool failed = !note.empty() && note != "exit 0";
+    out.Header(StrCat(tool.empty() ? "terraform" : tool, ": ", failed ? StrCat(note, ", ") : "",
+                      verdict, " (", core::FormatCount(resources),
+                      resources == 1 ? " resource" : " resources",
+                      ": what the plan does to each, and the attributes it changes)"));
+    uint64_t attributes = 0, progress = 0, changed_left = 0;
+    std::string_view action;  // of the resource whose lines these are
+    size_t changed = 0;
+    bool outputs = false;  // in "Changes to Outputs:" or "Outputs:"
+    for (size_t i = 0; i < lines.size(); ++i) {
+      const std::string_view line = lines[i];
+      const std::string_view t = Trim(line);
+      if (const std::string_view a = PlanAction(line); !a.empty()) {
+        out.Line(line);
+        action = a;
+        changed = 0;
+        outputs = false;
+        // Why ("# (because …)", "# (moved from …)"), right under it.
+        while (i + 1 < lines.size() && Trim(lines[i + 1]).starts_with("# (")) out.Line(lines[++i]);
+        continue;
+      }
+      if (IsPlanVerdict(line) || t == "Changes to Outputs:" || t == "Outputs:") {
+        out.Line(line);
+        action = {};
+        outputs = t == "Changes to Outputs:" || t == "Outputs:";
+        continue;
+      }
+      if (IsApplyProgress(line)) {
+        ++progress;
+        continue;
+      }
+      if (LooksLikeErrorLine(line) || IsWarningLine(line)) {
+        out.Line(line);
+        continue;
+      }
+      if (action.empty() || outputs || t.empty()) continue;  // counted with the other lines
+      const bool changes = (t.find(" -> ") != std::string_view::npos &&
+                            !t.ends_with(" -> null") && !t.ends_with("-> (known after apply)")) ||
+                           t.ends_with("# forces replacement");
+      if (changes && action != "will be created" && action != "will be destroyed") {
+        if (changed++ < kPlanChangedLines) {
+          out.Line(line);
+        } else {
+          ++changed_left;
+        }
+        continue;
+      }
+      ++attributes;
+    }
+    out.ElidedLines(changed_left, changed_left == 1 ? "more changed attribute omitted"
+                                                    : "more changed attributes omitted");
+    out.ElidedLines(attributes, attributes == 1 ? "line of the resources' attributes omitted"
+                                                : "lines of the resources' attributes omitted");
+    out.Omitted(progress, "progress line", "progress lines");
+    out.Omitted(out.UnaccountedLines(), "other line", "other lines");
+    return out.Take();
+  }
+
   // A long listing (`ls -l`, `ls -la`, `ls -lR`, most of its lines entries): every entry kept.
   // The mode, owner and group most entries share are said once in the header; an entry that
   // has them is its size, date and name (`3026 Dec  4 23:00 bats_failing.out`: its link count
