@@ -206,6 +206,23 @@ bool IsApplyProgress(std::string_view line) {
   return false;
 }
 
+// rustfmt's (`cargo fmt --check`) heading of a place it would change: "Diff in /w/src/a.rs:14:"
+// (older: "Diff in /w/src/a.rs at line 14:"). The path, or empty.
+std::string_view FormatterDiffHeading(std::string_view line) {
+  if (!line.starts_with("Diff in ") || !line.ends_with(":")) return {};
+  std::string_view where = line.substr(8, line.size() - 9);
+  if (const size_t at = where.rfind(" at line "); at != std::string_view::npos) {
+    where = where.substr(0, at);
+  } else if (const size_t colon = where.rfind(':');
+             colon != std::string_view::npos && colon + 1 < where.size() &&
+             where.substr(colon + 1).find_first_not_of("0123456789") == std::string_view::npos) {
+    where = where.substr(0, colon);
+  } else {
+    return {};
+  }
+  return where.find_first_of("./") == std::string_view::npos ? std::string_view() : where;
+}
+
 // `ls -R`, `ls -laR`, `ls --recursive` (dir and vdir too): a recursive listing, a folder at a
 // time. Other tools print headings that end with ':' after a blank line too (objdump's
 // "Disassembly of section .text:").
@@ -311,6 +328,9 @@ class GenericShaper final : public core::Shaper {
     if (note.empty() && context.exit_code) note = "exit 0";
     // Shaped from a window (core/output_window.h), the output has more lines than it shows.
     const uint64_t total_lines = std::max<uint64_t>(lines.size(), context.output_lines);
+    if (std::optional<std::string> diffs = ShapeFormatterDiffs(lines, tool, note, out)) {
+      return core::ShapeOutput{std::move(*diffs), RenderMode::kSummary};
+    }
     if (std::optional<std::string> plan = ShapePlan(lines, tool, note, out)) {
       return core::ShapeOutput{std::move(*plan), RenderMode::kSummary};
     }
@@ -384,6 +404,52 @@ class GenericShaper final : public core::Shaper {
   }
 
  private:
+  // A formatter's check that prints what it would change (rustfmt: `cargo fmt --check`), a
+  // heading per place (FormatterDiffHeading) and the lines it would remove and add under it:
+  // every heading kept, the first places' lines shown up to kFormatterDiffLines in all (what
+  // the formatter does), the others' counted. Nullopt when it is no such output.
+  static std::optional<std::string> ShapeFormatterDiffs(const std::vector<std::string_view>& lines,
+                                                        std::string_view tool,
+                                                        std::string_view note, SummaryWriter& out) {
+    constexpr size_t kFormatterDiffLines = 40;
+    size_t places = 0, others = 0;
+    absl::flat_hash_set<std::string_view> files;
+    for (std::string_view line : lines) {
+      if (const std::string_view file = FormatterDiffHeading(line); !file.empty()) {
+        ++places;
+        files.insert(file);
+      } else if (!line.empty() && line[0] != ' ' && line[0] != '+' && line[0] != '-') {
+        ++others;
+      }
+    }
+    if (places == 0 || others * 10 > lines.size()) return std::nullopt;
+    const bool failed = !note.empty() && note != "exit 0";
+    out.Header(StrCat(tool.empty() ? "output" : tool, ": ", failed ? StrCat(note, ", ") : "",
+                      core::FormatCount(places), places == 1 ? " place" : " places", " in ",
+                      core::FormatCount(files.size()), files.size() == 1 ? " file" : " files",
+                      " it would format differently; the first places' changes shown, every "
+                      "place's heading"));
+    size_t shown = 0;
+    uint64_t hidden = 0;
+    bool showing = true;
+    for (std::string_view line : lines) {
+      if (!FormatterDiffHeading(line).empty()) {
+        showing = shown < kFormatterDiffLines;
+        out.Line(line);
+        continue;
+      }
+      if (showing && shown < kFormatterDiffLines) {
+        out.Line(line);
+        ++shown;
+      } else {
+        ++hidden;
+      }
+    }
+    out.ElidedLines(hidden, hidden == 1 ? "line of the changes omitted"
+                                        : "lines of the changes omitted");
+    return out.Take();
+  }
+
   // A Terraform (or OpenTofu) plan, or an apply that shows one (PlanAction lines, and its verdict,
   // IsPlanVerdict): every resource's line with what the plan does to it and the reason under it
   // ("# (because key [\"svc-1\"] is not in for_each map)"); of a resource it changes, the
