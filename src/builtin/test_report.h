@@ -77,6 +77,9 @@ struct TestReport {
   // Packages whose tests did not build or set up, so never ran (go test's "FAIL\tpkg [build
   // failed]", "[setup failed]"): failures no test count includes.
   uint64_t packages_not_built = 0;
+  // Of them, those whose tests could not be set up (go test's "[setup failed]": an import that
+  // cannot be found).
+  uint64_t packages_not_set_up = 0;
   // Other lines left out, counted: {count, "more package result lines omitted"}.
   std::vector<std::pair<uint64_t, std::string_view>> elided;
   // True when the output had the runner's result structure (a totals line or per-test

@@ -1391,6 +1391,7 @@ void ParseGo(const std::vector<std::string_view>& lines, TestReport& report) {
         report.totals.push_back(line);
         if (t.ends_with(" [build failed]") || t.ends_with(" [setup failed]")) {
           ++report.packages_not_built;
+          if (t.ends_with(" [setup failed]")) ++report.packages_not_set_up;
         }
       } else if (++package_lines <= 10) {
         report.totals.push_back(line);

@@ -1376,10 +1376,14 @@ class TestShaper final : public core::Shaper {
     }
 
     std::string counts = CountsText(report.counts);
-    if (report.packages_not_built > 0) {
-      StrAppend(&counts, counts.empty() ? "" : ", ",
-                Plural(report.packages_not_built, "package", "packages"),
+    if (const uint64_t built = report.packages_not_built - report.packages_not_set_up; built > 0) {
+      StrAppend(&counts, counts.empty() ? "" : ", ", Plural(built, "package", "packages"),
                 " did not build");
+    }
+    if (report.packages_not_set_up > 0) {
+      StrAppend(&counts, counts.empty() ? "" : ", ",
+                Plural(report.packages_not_set_up, "package", "packages"),
+                " could not be set up");
     }
     const bool cut_by_head = CutByHead(context.command);
     if (!failed && exit_ok &&

@@ -1371,6 +1371,20 @@ TEST_CASE("test: go test's packages that did not build are counted in the header
       "ok  \texample.com/shop/util\t(cached)\n"
       "FAIL\n";
   CHECK(Shape("go test ./...", 2, only).starts_with("go test: FAILED — 1 package did not build"));
+  // A test that imports what cannot be found: its package could not be set up (go 1.19,
+  // GOPROXY=off), which is no failure to build.
+  const std::string setup =
+      "go: finding module for package example.com/gs/missing\n"
+      "# example.com/gs/a\n"
+      "a/a_test.go:5:2: cannot find module providing package example.com/gs/missing: module "
+      "lookup disabled by GOPROXY=off\n"
+      "FAIL\texample.com/gs/a [setup failed]\n"
+      "ok  \texample.com/gs/b\t0.002s\n"
+      "FAIL\texample.com/gs/c [build failed]\n"
+      "FAIL\n";
+  CHECK(Shape("go test ./...", 1, setup)
+            .starts_with("go test: FAILED — 1 package did not build, 1 package could not be set "
+                         "up (exit 1)\n"));
 }
 
 }  // namespace
