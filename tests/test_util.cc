@@ -1,6 +1,10 @@
 #include "test_util.h"
 
+#include <sys/inotify.h>
+#include <unistd.h>
+
 #include <cstdlib>
+#include <map>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -69,6 +73,40 @@ void TrustProject(const std::string& home, const std::string& project) {
   auto trusted = core::TrustStore(home, core::OpenCodeLocationsOn(home)).Trust(project, nullptr);
   if (absl::IsFailedPrecondition(trusted.status())) return;  // nothing to trust
   REQUIRE_MESSAGE(trusted.ok(), trusted.status().ToString());
+}
+
+std::vector<std::string> WritesDuring(const std::string& home,
+                                      const std::vector<std::string>& subfolders,
+                                      const std::function<void()>& action) {
+  std::vector<std::string> events;
+  const int watch = ::inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+  if (watch < 0) return events;
+  constexpr uint32_t kWrites = IN_CREATE | IN_MODIFY | IN_CLOSE_WRITE | IN_MOVED_TO | IN_DELETE;
+  std::map<int, std::string> folders;
+  std::vector<std::string> all = {""};
+  all.insert(all.end(), subfolders.begin(), subfolders.end());
+  for (const std::string& sub : all) {
+    const std::string dir = sub.empty() ? home : home + "/" + sub;
+    if (const int wd = ::inotify_add_watch(watch, dir.c_str(), kWrites); wd >= 0) {
+      folders[wd] = sub;
+    }
+  }
+  action();
+  alignas(inotify_event) char buffer[64 * 1024];
+  ssize_t n;
+  while ((n = ::read(watch, buffer, sizeof(buffer))) > 0) {
+    for (char* at = buffer; at < buffer + n;) {
+      const auto* event = reinterpret_cast<const inotify_event*>(at);
+      const std::string name = event->len > 0 ? std::string(event->name) : "";
+      const char* what = (event->mask & IN_CLOSE_WRITE) != 0 ? "closed"
+                         : (event->mask & IN_DELETE) != 0   ? "deleted"
+                                                            : "written";
+      events.push_back(folders[event->wd] + "/" + name + " " + what);
+      at += sizeof(inotify_event) + event->len;
+    }
+  }
+  ::close(watch);
+  return events;
 }
 
 }  // namespace plugline::testing

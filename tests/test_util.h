@@ -2,6 +2,7 @@
 #ifndef PLUGLINE_TESTS_TEST_UTIL_H_
 #define PLUGLINE_TESTS_TEST_UTIL_H_
 
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -65,6 +66,13 @@ std::string ReadFixture(std::string_view family, std::string_view name);
 // own or in a list, followed by ";", " ", ":" or a line end.
 std::vector<std::string> LostLocations(std::string_view output, std::string_view summary,
                                        std::string_view marker);
+
+// What is written under `home` (its own folder and `subfolders`, e.g. "logs" and "run") while
+// `action` runs, in order, as inotify reports it: "run/server.lock closed" (closed after
+// writing), "logs/plugline.log written" (created, modified or moved there), "x deleted".
+std::vector<std::string> WritesDuring(const std::string& home,
+                                      const std::vector<std::string>& subfolders,
+                                      const std::function<void()>& action);
 
 }  // namespace plugline::testing
 

@@ -161,12 +161,14 @@ std::string Shape(server::HostPool& pool, const core::Value& request,
 Service::Service(server::HostPool::Options options)
     : pool_(std::move(options)), stats_writer_([this] { StatsWriter(); }) {}
 
-Service::~Service() {
+Service::~Service() { Stop(); }
+
+void Service::Stop() {
   {
     absl::MutexLock lock(&stats_mu_);
     stopping_ = true;
   }
-  stats_writer_.join();
+  if (stats_writer_.joinable()) stats_writer_.join();
   WriteStats();
 }
 

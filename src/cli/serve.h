@@ -30,6 +30,10 @@ class Service {
   explicit Service(server::HostPool::Options options);
   ~Service();
   server::HostPool& pool() { return pool_; }
+  // Writes the statistics still queued and stops the thread that writes them; nothing is
+  // written after it returns. The server calls it before it releases its lock (once that is
+  // free, the home may be removed). Idempotent; the destructor calls it too.
+  void Stop();
 
   // The reply to a `command`, `capture`, `shape` or `flush` request (docs/server.md);
   // statistics and the pruning of stored outputs go to `later`, after the reply.

@@ -16,6 +16,7 @@
 
 #include "absl/strings/escaping.h"
 #include "absl/strings/match.h"
+#include "absl/strings/str_join.h"
 #include "absl/strings/str_replace.h"
 #include "absl/time/clock.h"
 #include "cli/cli_runner.h"
@@ -348,6 +349,34 @@ TEST_CASE("server: statistics are written within about a second without being as
   REQUIRE(cli.Run({"server", "stop"}).exit_status == 0);
   REQUIRE(WaitGone(pid));
   CHECK(ShapesOnDisk(cli) == 8);
+}
+
+// Statistics still queued when the server stops (its writer waits about a second to write many
+// shapings at once) are written before it releases its lock, not after: a caller that removes
+// the home once `server stop` returns met stats.lock written under it ("Directory not empty").
+TEST_CASE("server: the statistics queued when it stops are written before its lock is free") {
+  Cli cli;
+  cli.server = true;
+  WriteFile(cli.home.Sub("config.yaml"), "server: always\n");
+  REQUIRE(cli.Run({"run", "--", "sh", "-c", "echo hi"}).exit_status == 0);
+  const int64_t pid = Pid(Status(cli));
+  REQUIRE(cli.Run({"run", "--", "sh", "-c", "echo queued"}).exit_status == 0);
+  const std::vector<std::string> events =
+      plugline::testing::WritesDuring(cli.home.path(), {"logs", "run"}, [&] {
+        REQUIRE(cli.Run({"server", "stop"}).exit_status == 0);
+        REQUIRE(WaitGone(pid));
+      });
+  const std::string all = absl::StrJoin(events, "\n");
+  CAPTURE(all);
+  auto released = std::find(events.begin(), events.end(), "run/server.lock closed");
+  REQUIRE(released != events.end());
+  // After it, only the exiting process's descriptors closing (logs/server.out, its stderr):
+  // nothing written, created or removed.
+  for (auto after = std::next(released); after != events.end(); ++after) {
+    CHECK_MESSAGE(absl::EndsWith(*after, " closed"), *after);
+  }
+  CHECK(std::find(events.begin(), released, "/stats.json written") != released);
+  CHECK(ShapesOnDisk(cli) == 2);
 }
 
 #if PLUGLINE_TEST_WITH_V8  // its plugins are JS plugins

@@ -231,32 +231,8 @@ TEST_CASE("server: once its lock is free a stopped server writes nothing more in
   ServerOptions options;
   options.home = home.path();
   RunningServer server(options);
-  const int watch = ::inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
-  REQUIRE(watch >= 0);
-  constexpr uint32_t kWrites = IN_CREATE | IN_MODIFY | IN_CLOSE_WRITE | IN_MOVED_TO | IN_DELETE;
-  std::map<int, std::string> folders;
-  for (const char* sub : {"", "logs", "run"}) {
-    const std::string dir = home.Sub(sub);
-    const int wd = ::inotify_add_watch(watch, dir.c_str(), kWrites);
-    REQUIRE_MESSAGE(wd >= 0, dir);
-    folders[wd] = sub;
-  }
-  Stop(home.path(), server);
-  std::vector<std::string> events;  // "folder/name event", in order
-  alignas(inotify_event) char buffer[64 * 1024];
-  ssize_t n;
-  while ((n = ::read(watch, buffer, sizeof(buffer))) > 0) {
-    for (char* at = buffer; at < buffer + n;) {
-      const auto* event = reinterpret_cast<const inotify_event*>(at);
-      const std::string name = event->len > 0 ? std::string(event->name) : "";
-      const char* what = (event->mask & IN_CLOSE_WRITE) != 0 ? "closed"
-                         : (event->mask & IN_DELETE) != 0   ? "deleted"
-                                                            : "written";
-      events.push_back(absl::StrCat(folders[event->wd], "/", name, " ", what));
-      at += sizeof(inotify_event) + event->len;
-    }
-  }
-  ::close(watch);
+  const std::vector<std::string> events = plugline::testing::WritesDuring(
+      home.path(), {"logs", "run"}, [&] { Stop(home.path(), server); });
   const std::string all = absl::StrJoin(events, "\n");
   CAPTURE(all);
   auto released = std::find(events.begin(), events.end(), "run/server.lock closed");
