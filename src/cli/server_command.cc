@@ -3,6 +3,7 @@
 #include "cli/cli_io.h"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -14,6 +15,7 @@
 #include <string_view>
 #include <vector>
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/numbers.h"
 #include "absl/time/clock.h"
 #include "core/config.h"
@@ -126,7 +128,11 @@ int Foreground(const std::string& home, server::ServerOptions options) {
   };
   options.describe = [&service] { return service.pool().Describe(); };
   options.maintain = [&service] { service.pool().DropUnused(); };
-  options.on_stop = [&service] { service.pool().DropAll(); };
+  // Before the lock is released: the statistics still queued are written then, not after.
+  options.on_stop = [&service] {
+    service.pool().DropAll();
+    service.Stop();
+  };
   absl::Status run = server::RunServer(options);
   if (!run.ok()) {
     Error(ToStd(run.message()));
@@ -189,13 +195,45 @@ int Status(const std::string& home, bool json) {
   return 0;
 }
 
+// Waits for the server's lock to be free (it writes nothing into the home after that).
+bool AwaitStop(const std::string& home) {
+  const absl::Time deadline = absl::Now() + kStopTimeout;
+  while (absl::Now() < deadline) {
+    if (!server::ServerAlive(home)) return true;
+    absl::SleepFor(absl::Milliseconds(10));
+  }
+  return false;
+}
+
 int Stop(const std::string& home) {
   absl::StatusOr<core::Value> stopped = Ask(home, "stop");
   if (!stopped.ok()) {
-    // None answers: clear a socket a killed server left (the lock tells whether one lives).
+    // None answers. One may live all the same (its socket removed, or too busy to answer in
+    // time; the lock tells): it is asked by SIGTERM, the pid its lock file holds, and waited
+    // for, so that its caller may remove the home once this returns.
+    if (server::ServerAlive(home)) {
+      int64_t pid = 0;
+      absl::StatusOr<std::string> text = core::ReadFile(server::LockPath(home), 64);
+      // (A server that went in the meantime is no longer there to signal: ESRCH.)
+      if (!text.ok() || !absl::SimpleAtoi(absl::StripAsciiWhitespace(*text), &pid) || pid <= 1 ||
+          (::kill(static_cast<pid_t>(pid), SIGTERM) != 0 && errno != ESRCH)) {
+        Error(StrCat("a server holds ", server::LockPath(home), " but does not answer (",
+                     stopped.status().message(), ")"));
+        return 1;
+      }
+      if (!AwaitStop(home)) {
+        Error(StrCat("the server (pid ", pid, ") did not stop within ",
+                     absl::FormatDuration(kStopTimeout)));
+        return 1;
+      }
+      WriteAll(STDOUT_FILENO, StrCat("server stopped (pid ", pid, ", by SIGTERM: it did not "
+                                     "answer)\n"));
+      return 0;
+    }
+    // Clear a socket a killed server left.
     const std::string socket = server::SocketPath(home);
     struct stat st;
-    if (::lstat(socket.c_str(), &st) == 0 && S_ISSOCK(st.st_mode) && !server::ServerAlive(home)) {
+    if (::lstat(socket.c_str(), &st) == 0 && S_ISSOCK(st.st_mode)) {
       ::unlink(socket.c_str());
       WriteAll(STDOUT_FILENO, StrCat("no server was running; removed the stale ", socket, "\n"));
       return 0;
@@ -205,13 +243,9 @@ int Stop(const std::string& home) {
   }
   const int64_t pid = static_cast<int64_t>(Number(*stopped, "pid"));
   // Stopped when its lock is free (the socket is removed just before).
-  const absl::Time deadline = absl::Now() + kStopTimeout;
-  while (absl::Now() < deadline) {
-    if (!server::ServerAlive(home)) {
-      WriteAll(STDOUT_FILENO, StrCat("server stopped (pid ", pid, ")\n"));
-      return 0;
-    }
-    absl::SleepFor(absl::Milliseconds(10));
+  if (AwaitStop(home)) {
+    WriteAll(STDOUT_FILENO, StrCat("server stopped (pid ", pid, ")\n"));
+    return 0;
   }
   Error(StrCat("the server (pid ", pid, ") did not stop within ",
                absl::FormatDuration(kStopTimeout)));

@@ -57,6 +57,9 @@ std::string BuildId();
 // stale, left by a server that was killed).
 bool ServerAlive(const std::string& home);
 
+// The server's lock file, <home>/run/server.lock: it holds the pid of the server that holds it.
+std::string LockPath(const std::string& home);
+
 // Runs the server in this thread until a `stop` request, SIGTERM, SIGINT or the idle timeout;
 // then runs on_stop, logs that it stopped, removes the socket, releases the lock (nothing is
 // written into the home after that: once ServerAlive() is false the home may be removed) and

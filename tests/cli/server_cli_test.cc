@@ -76,6 +76,27 @@ TEST_CASE("plugline server start, status and stop") {
   CHECK(Contains(log, "server: stopping: a stop request"));
 }
 
+TEST_CASE("plugline server: stop stops a live server that does not answer, and returns once it is gone") {
+  Cli cli;
+  REQUIRE(cli.Run({"server", "start"}).exit_status == 0);
+  const int64_t pid = ServerPid(cli);
+  REQUIRE(pid > 0);
+  // Its socket gone, no request reaches it; its lock says it lives. Before, stop answered
+  // "no server was running" at once, and a caller that then removed the home raced the
+  // server's last writes into it.
+  REQUIRE(::unlink(cli.home.Sub("run/server.sock").c_str()) == 0);
+  auto stopped = cli.Run({"server", "stop"});
+  CHECK(stopped.exit_status == 0);
+  CHECK(stopped.output ==
+        StrCat("server stopped (pid ", pid, ", by SIGTERM: it did not answer)\n"));
+  CHECK(cli.Run({"server", "status"}).exit_status == 3);
+  // It said so last (by SIGTERM, or on its own when it noticed its socket gone).
+  const std::string log = plugline::testing::ReadFileOrEmpty(cli.home.Sub("logs/plugline.log"));
+  CHECK(absl::EndsWith(log, "server: stopped\n"));
+  for (int i = 0; i < 500 && Alive(pid); ++i) absl::SleepFor(absl::Milliseconds(10));
+  CHECK(!Alive(pid));
+}
+
 TEST_CASE("plugline server: after a SIGKILL the stale socket is detected and replaced") {
   Cli cli;
   REQUIRE(cli.Run({"server", "start"}).exit_status == 0);
