@@ -3145,7 +3145,8 @@ OutputGuess GuessFromOutput(string_view s) {
   }
   // Gradle's tasks and verdict (a test run's results under them are the test shaper's).
   if (line_start("> Task :") || line_start("BUILD FAILED in ") ||
-      line_start("BUILD SUCCESSFUL in ") || line_start("FAILURE: Build failed with an exception.")) {
+      line_start("BUILD SUCCESSFUL in ") ||
+      line_start("FAILURE: Build failed with an exception.")) {
     consider(0.8, "output: gradle");
     g.build_signals = true;
   }

@@ -585,7 +585,8 @@ std::string_view LocationInWords(std::string_view line) {
   const size_t at = t.find(" line ", 3);
   if (at == std::string_view::npos || at == 3) return {};
   const std::string_view path = t.substr(3, at - 3);
-  if (path.find(' ') != std::string_view::npos || path.find_first_of("./") == std::string_view::npos) {
+  if (path.find(' ') != std::string_view::npos ||
+      path.find_first_of("./") == std::string_view::npos) {
     return {};
   }
   size_t end = at + 6;

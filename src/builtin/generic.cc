@@ -192,15 +192,16 @@ bool IsPlanVerdict(std::string_view line) {
 bool IsApplyProgress(std::string_view line) {
   const size_t colon = line.find("]: ") != std::string_view::npos ? line.find("]: ") + 1
                                                                    : line.find(": ");
-  if (colon == std::string_view::npos || line.substr(0, colon).find(' ') != std::string_view::npos ||
-      line.substr(0, colon).find('.') == std::string_view::npos) {
+  if (colon == std::string_view::npos) return false;
+  const std::string_view address = line.substr(0, colon);
+  if (address.find(' ') != std::string_view::npos || address.find('.') == std::string_view::npos) {
     return false;
   }
   const std::string_view what = line.substr(colon + 2);
-  for (std::string_view word : {"Creating...", "Creation complete", "Destroying...",
-                                "Destruction complete", "Modifying...", "Modifications complete",
-                                "Reading...", "Read complete", "Still creating...",
-                                "Still destroying...", "Still modifying...", "Refreshing state..."}) {
+  for (std::string_view word :
+       {"Creating...", "Creation complete", "Destroying...", "Destruction complete",
+        "Modifying...", "Modifications complete", "Reading...", "Read complete",
+        "Still creating...", "Still destroying...", "Still modifying...", "Refreshing state..."}) {
     if (what.starts_with(word)) return true;
   }
   return false;

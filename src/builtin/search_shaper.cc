@@ -441,7 +441,9 @@ size_t NumberedContextDash(std::string_view s) {
   }
   return std::string_view::npos;
 }
-bool HasContextNumber(std::string_view s) { return NumberedContextDash(s) != std::string_view::npos; }
+bool HasContextNumber(std::string_view s) {
+  return NumberedContextDash(s) != std::string_view::npos;
+}
 
 bool LooksLikePath(std::string_view key) {
   return !key.empty() && key.size() < 4096 && key[0] != ' ' && key[0] != '\t' &&

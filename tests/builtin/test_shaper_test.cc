@@ -540,13 +540,15 @@ TEST_CASE("test shaper: a script's test run is known by its runner's own lines, 
   CHECK(ctest.starts_with("ctest: FAILED — 1 failed, 1 passed (exit 8)\n"));
   CHECK(Contains(ctest, "in make_order /tmp/plugline-fx/test/orders/orders-uaf.c:13:21"));
   // pytest -q prints no session line and no ruled verdict: its ruled sections say it is pytest.
-  const std::string quiet = Shape("./ci.sh", 1, testing::ReadFixture("test", "pytest_failing_quiet"));
+  const std::string quiet =
+      Shape("./ci.sh", 1, testing::ReadFixture("test", "pytest_failing_quiet"));
   INFO(quiet);
   CHECK(quiet.starts_with("pytest: FAILED — 5 failed, 2 errors, 31 passed, 1 skipped (exit 1)\n"));
   CHECK(Contains(quiet, "tests/test_tax.py:22"));
   // node --test's spec reporter under npm test: its totals are past the bounded view the
   // shapers are matched on, its suites and timed tests are not.
-  const std::string spec = Shape("npm test", 1, testing::ReadFixture("test", "node_test_failing_spec"));
+  const std::string spec =
+      Shape("npm test", 1, testing::ReadFixture("test", "node_test_failing_spec"));
   INFO(spec);
   CHECK(spec.starts_with("node --test: FAILED — 5 failed, 17 passed, 1 skipped (exit 1)\n"));
   CHECK(Contains(spec, "✖ round trip"));
