@@ -1304,6 +1304,93 @@ std::optional<std::string> GoTestJsonText(std::string_view output) {
   return text;
 }
 
+// `jest --json` (and vitest's json reporter, which writes the same report): the text jest prints,
+// from the report's fields — a test file's "FAIL tests/x.test.js" (or "PASS …") line, then the
+// failures as jest reports them under it (its `message`; else each failed test's "● suite ›
+// test" heading with its failure messages indented), then the totals lines jest prints. Nullopt
+// when the output is no such report.
+std::optional<std::string> JestJsonText(std::string_view output) {
+  const size_t first = output.find_first_not_of(" \t\r\n");
+  if (first == std::string_view::npos || output[first] != '{' ||
+      output.find("\"numTotalTests\"") == std::string_view::npos) {
+    return std::nullopt;
+  }
+  absl::StatusOr<core::Value> report = core::ParseJson(output, "jest --json");
+  if (!report.ok() || !report->is_object()) return std::nullopt;
+  const core::Value* results = report->Find("testResults");
+  if (results == nullptr || !results->is_array()) return std::nullopt;
+  auto number = [&](std::string_view key) -> int64_t {
+    const core::Value* v = report->Find(key);
+    return v != nullptr && v->is_number() ? v->as_integer().value_or(0) : 0;
+  };
+  auto text_of = [](const core::Value& object, std::string_view key) -> std::string {
+    const core::Value* v = object.Find(key);
+    return v != nullptr && v->is_string() ? v->as_string() : std::string();
+  };
+  std::string text;
+  for (const core::Value& file : results->as_array()) {
+    if (!file.is_object()) continue;
+    const bool failed = text_of(file, "status") == "failed";
+    StrAppend(&text, failed ? "FAIL " : "PASS ", text_of(file, "name"), "\n");
+    std::string message = text_of(file, "message");
+    if (!message.empty() && Trim(message).find("● ") != 0) {
+      // vitest's message of a file that did not run (a module not found): as jest says it.
+      std::string said = "  ● Test suite failed to run\n\n";
+      for (std::string_view line : core::SplitLines(message)) {
+        StrAppend(&said, line.empty() ? "" : "    ", line, "\n");
+      }
+      message = std::move(said);
+    }
+    const core::Value* tests = file.Find("assertionResults");
+    if (message.empty() && tests != nullptr && tests->is_array()) {
+      for (const core::Value& test : tests->as_array()) {
+        if (!test.is_object() || text_of(test, "status") != "failed") continue;
+        std::string heading;
+        if (const core::Value* titles = test.Find("ancestorTitles"); titles && titles->is_array()) {
+          for (const core::Value& title : titles->as_array()) {
+            if (title.is_string()) StrAppend(&heading, title.as_string(), " › ");
+          }
+        }
+        StrAppend(&message, "  ● ", heading, text_of(test, "title"), "\n\n");
+        if (const core::Value* messages = test.Find("failureMessages");
+            messages != nullptr && messages->is_array()) {
+          for (const core::Value& m : messages->as_array()) {
+            if (!m.is_string()) continue;
+            for (std::string_view line : core::SplitLines(m.as_string())) {
+              StrAppend(&message, line.empty() ? "" : "    ", line, "\n");
+            }
+            message += "\n";
+          }
+        }
+      }
+    }
+    if (!message.empty()) StrAppend(&text, message, message.ends_with("\n") ? "" : "\n");
+  }
+  auto counts = [](std::initializer_list<std::pair<int64_t, std::string_view>> parts,
+                   int64_t total) {
+    std::string line;
+    for (const auto& [n, what] : parts) {
+      if (n > 0) StrAppend(&line, line.empty() ? "" : ", ", n, " ", what);
+    }
+    StrAppend(&line, line.empty() ? "" : ", ", total, " total");
+    return line;
+  };
+  StrAppend(&text, "Test Suites: ",
+            counts({{number("numFailedTestSuites"), "failed"},
+                    {number("numPendingTestSuites"), "skipped"},
+                    {number("numPassedTestSuites"), "passed"}},
+                   number("numTotalTestSuites")),
+            "\n");
+  StrAppend(&text, "Tests:       ",
+            counts({{number("numFailedTests"), "failed"},
+                    {number("numPendingTests"), "skipped"},
+                    {number("numTodoTests"), "todo"},
+                    {number("numPassedTests"), "passed"}},
+                   number("numTotalTests")),
+            "\n");
+  return text;
+}
+
 class TestShaper final : public core::Shaper {
  public:
   TestShaper() {
@@ -1337,17 +1424,29 @@ class TestShaper final : public core::Shaper {
         return ShapeText(*text, context, guess);
       }
     }
+    // `jest --json`, vitest's json reporter: read as the text jest prints (JestJsonText).
+    if (guess.runner == TestRunner::kJest || guess.runner == TestRunner::kVitest) {
+      if (const std::optional<std::string> text = JestJsonText(output)) {
+        RunnerGuess as_jest = guess;
+        as_jest.runner = TestRunner::kJest;
+        const bool vitest =
+            guess.runner == TestRunner::kVitest || ToolName(context.command) == "vitest";
+        return ShapeText(*text, context, as_jest, vitest ? "vitest" : "");
+      }
+    }
     return ShapeText(output, context, guess);
   }
 
  private:
+  // `name`: what the summary calls the runner, when not the one whose format is read (vitest's
+  // json report is jest's).
   core::ShapeOutput ShapeText(std::string_view output, const core::ShapeContext& context,
-                              const RunnerGuess& guess) {
+                              const RunnerGuess& guess, std::string_view name = {}) {
     std::vector<std::string_view> lines = core::SplitLines(output);
     TestReport report = ParseTestOutput(guess.runner, lines);
     // A TAP stream is named by the program that printed it (bats, a test script), node's by
     // the runner.
-    std::string runner(RunnerName(report.runner));
+    std::string runner(name.empty() ? RunnerName(report.runner) : name);
     if (const std::string tool = ToolName(context.command);
         report.runner == TestRunner::kTap && !tool.empty() && tool != "node") {
       runner = tool;

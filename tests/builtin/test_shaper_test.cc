@@ -594,6 +594,27 @@ TEST_CASE("test shaper: AVA's blocks per failed test, the source around the fail
   }
 }
 
+TEST_CASE("test shaper: jest --json and vitest's json reporter are read as the text jest prints") {
+  const std::string jest =
+      Shape("npx jest --json", 1, testing::ReadFixture("test", "jest_json_failing"));
+  INFO(jest);
+  CHECK(jest.starts_with("jest: FAILED — 7 failed, 17 passed, 1 skipped (exit 1)\n"
+                         "FAIL /tmp/plugline-fx/test/textkit/tests/retry.test.js\n"
+                         "  ● retry › retries after failures\n"));
+  CHECK(Contains(jest, "    Received: \"hello-world-\"\n"));
+  CHECK(Contains(jest, "\nTests:       7 failed, 1 skipped, 1 todo, 17 passed, 26 total\n"));
+  // A file that did not run: its message under jest's heading for it; named by its command.
+  const std::string vitest = Shape("npx vitest run --reporter=json", 1,
+                                   testing::ReadFixture("test", "vitest_json_failing"));
+  INFO(vitest);
+  CHECK(vitest.starts_with("vitest: FAILED — 4 failed, 14 passed, 1 skipped (exit 1)\n"));
+  CHECK(Contains(vitest, "tests/cli.test.js\n  ● Test suite failed to run\n\n"
+                         "    Cannot find module '../src/cli.js' imported from"));
+  // Without the command (saved to a file, a script): known by the report's leading counts.
+  CHECK(Shape("cat report.json", 1, testing::ReadFixture("test", "jest_json_failing"))
+            .starts_with("jest: FAILED — 7 failed"));
+}
+
 TEST_CASE("test shaper: Ruby's test-unit: a block per failure, named by test and class, the gem's frames counted") {
   const std::string out = testing::ReadFixture("test", "testunit_failing");
   const std::string s = Shape("ruby test/test_invoice.rb", 1, out);
