@@ -3260,6 +3260,11 @@ class BuildShaper final : public core::Shaper {
     OutputGuess out = GuessFromOutput(snippet);
     double confidence = 0;
     std::string signal;
+    // make lint, make test, ninja docs: what the wrapper ran printed it, and a shaper that
+    // recognizes that output by its lines (a linter's problems, a search's matches, a log's
+    // entries) reads it better; make's own "make: *** […] Error 1" says no more.
+    const bool wrapped_other =
+        cmd.kind == CmdKind::kWrapper && !out.build_signals && out.confidence < 0.8;
     if (cmd.confidence > 0) {
       confidence = cmd.confidence;
       signal = StrCat("command: ", cmd.label);
@@ -3268,15 +3273,11 @@ class BuildShaper final : public core::Shaper {
         bool results = Contains(snippet, "test result: ") || Contains(snippet, "\nrunning ") ||
                        Contains(snippet, "        PASS ") || Contains(snippet, " Starting ");
         confidence = results ? 0.6 : 0.9;
-      } else if (cmd.kind == CmdKind::kWrapper && !out.build_signals && out.confidence < 0.8) {
-        // make lint, make test, ninja docs: what the wrapper ran printed it, and a shaper that
-        // recognizes that output by its lines (a linter's problems, a search's matches, a
-        // log's entries) reads it better; make's own "make: *** […] Error 1" says no more.
+      } else if (wrapped_other) {
         confidence = 0.6;
       }
     }
-    if (out.confidence > confidence && !(cmd.kind == CmdKind::kWrapper && !out.build_signals &&
-                                         out.confidence < 0.8)) {
+    if (out.confidence > confidence && !wrapped_other) {
       confidence = out.confidence;
       signal = out.signal;
     }

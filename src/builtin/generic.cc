@@ -207,6 +207,12 @@ bool IsApplyProgress(std::string_view line) {
   return false;
 }
 
+// "FAILED (exit 1), " for a header, from the note ShapeAny has (which says "exit 0" of a success,
+// left out).
+std::string FailurePrefix(std::string_view note) {
+  return note.empty() || note == "exit 0" ? std::string() : StrCat(note, ", ");
+}
+
 // rustfmt's (`cargo fmt --check`) heading of a place it would change: "Diff in /w/src/a.rs:14:"
 // (older: "Diff in /w/src/a.rs at line 14:"). The path, or empty.
 std::string_view FormatterDiffHeading(std::string_view line) {
@@ -424,8 +430,7 @@ class GenericShaper final : public core::Shaper {
       }
     }
     if (places == 0 || others * 10 > lines.size()) return std::nullopt;
-    const bool failed = !note.empty() && note != "exit 0";
-    out.Header(StrCat(tool.empty() ? "output" : tool, ": ", failed ? StrCat(note, ", ") : "",
+    out.Header(StrCat(tool.empty() ? "output" : tool, ": ", FailurePrefix(note),
                       core::FormatCount(places), places == 1 ? " place" : " places", " in ",
                       core::FormatCount(files.size()), files.size() == 1 ? " file" : " files",
                       " it would format differently; the first places' changes shown, every "
@@ -469,8 +474,7 @@ class GenericShaper final : public core::Shaper {
       if (IsPlanVerdict(line)) verdict = Trim(line);
     }
     if (resources == 0 || verdict.empty()) return std::nullopt;
-    const bool failed = !note.empty() && note != "exit 0";
-    out.Header(StrCat(tool.empty() ? "terraform" : tool, ": ", failed ? StrCat(note, ", ") : "",
+    out.Header(StrCat(tool.empty() ? "terraform" : tool, ": ", FailurePrefix(note),
                       verdict, " (", core::FormatCount(resources),
                       resources == 1 ? " resource" : " resources",
                       ": what the plan does to each, and the attributes it changes)"));

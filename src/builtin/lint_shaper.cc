@@ -682,6 +682,19 @@ bool IsFilesProgress(std::string_view line) {
          line.ends_with("% done");
 }
 
+// bandit's issue at lines[i] (">> Issue: [B307:blacklist] …"): its "Location: " line (npos when
+// it has none) and one past its block (up to a blank line or a rule).
+std::pair<size_t, size_t> BanditBlock(const std::vector<std::string_view>& lines, size_t i) {
+  size_t location = std::string_view::npos;
+  size_t end = i + 1;
+  for (; end < lines.size() && !Trim(lines[end]).empty() && !IsFraming(lines[end]); ++end) {
+    if (location == std::string_view::npos && Trim(lines[end]).starts_with("Location: ")) {
+      location = end;
+    }
+  }
+  return {location, end};
+}
+
 // pydocstyle's problem: its location and what it is on one line, ended by ':' ("click/core.py:20
 // in public function `main`:"), its code and message on the next, indented ("        D103:
 // Missing docstring in public function").
@@ -760,13 +773,7 @@ Parse ParseLint(const std::vector<std::string_view>& lines, bool known) {
     // "Location: flask/cli.py:960", "More Info: <link>", the code around it, a rule.
     if (line.starts_with(">> Issue: [")) {
       const size_t close = line.find("] ");
-      size_t location = std::string_view::npos;
-      size_t end = i + 1;
-      for (; end < lines.size() && !Trim(lines[end]).empty() && !IsFraming(lines[end]); ++end) {
-        if (location == std::string_view::npos && Trim(lines[end]).starts_with("Location: ")) {
-          location = end;
-        }
-      }
+      const auto [location, end] = BanditBlock(lines, i);
       if (close != std::string_view::npos && location != std::string_view::npos) {
         Problem b;
         b.line = i;
@@ -1042,11 +1049,9 @@ class LintShaper final : public core::Shaper {
       }
       if (line.starts_with(">> Issue: [")) {  // bandit
         ++problems;
-        for (size_t k = i + 1; k < std::min(lines.size(), i + 6); ++k) {
-          if (!Trim(lines[k]).starts_with("Location: ")) continue;
+        if (BanditBlock(lines, i).first != std::string_view::npos) {
           ++blocks;
           format = "bandit's issues";
-          break;
         }
         continue;
       }

@@ -844,9 +844,9 @@ void ParseTap(const std::vector<std::string_view>& lines, TestReport& report) {
     size_t failures;        // how many failures had been read when it opened
   };
   std::vector<Open> open;
-  // The failures of tests whose subtests failed (those that failed only because of that are
-  // set apart at the end).
-  std::vector<size_t> parents;
+  // Per failure: whether it is a test's whose subtests failed (those that failed only because
+  // of that are set apart at the end).
+  std::vector<bool> has_failed_subtests;
   size_t skip_deeper_than = std::string_view::npos;  // inside a "source:" block
   for (std::string_view line : lines) {
     std::string_view t = Trim(line);
@@ -936,7 +936,7 @@ void ParseTap(const std::vector<std::string_view>& lines, TestReport& report) {
       }
       report.failures.push_back(TestFailure{name.empty() ? t.substr(7) : name, {line}, heading});
       current = &report.failures.back();
-      if (parent) parents.push_back(report.failures.size() - 1);
+      has_failed_subtests.push_back(parent);
       continue;
     }
     if (current != nullptr) {
@@ -968,22 +968,18 @@ void ParseTap(const std::vector<std::string_view>& lines, TestReport& report) {
     return false;
   };
   std::vector<TestFailure> kept;
-  std::vector<const TestFailure*> parent_failures;
-  for (size_t i = 0, p = 0; i < report.failures.size(); ++i) {
-    const TestFailure& f = report.failures[i];
-    bool parent = false;
+  for (size_t i = 0; i < report.failures.size(); ++i) {
+    TestFailure& f = report.failures[i];
+    bool parent = has_failed_subtests[i] && !own_error(f);
     for (std::string_view line : f.detail) {
       parent = parent || line.find("failureType: 'subtestsFailed'") != std::string_view::npos;
     }
-    while (p < parents.size() && parents[p] < i) ++p;
-    if (!parent && p < parents.size() && parents[p] == i && !own_error(f)) parent = true;
     if (parent) {
-      parent_failures.push_back(&f);
+      report.problems.push_back(f.detail.front());
     } else {
-      kept.push_back(f);
+      kept.push_back(std::move(f));
     }
   }
-  for (const TestFailure* f : parent_failures) report.problems.push_back(f->detail.front());
   report.failures = std::move(kept);
 }
 
