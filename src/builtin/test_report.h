@@ -55,6 +55,9 @@ struct TestCounts {
   std::optional<uint64_t> passed, failed, errors, skipped, total;
 };
 
+// What go test's package result lines past the first ten are, left out.
+inline constexpr std::string_view kMorePackageLines = "more package result lines omitted";
+
 struct TestReport {
   TestRunner runner = TestRunner::kPytest;
   std::vector<TestFailure> failures;
@@ -80,7 +83,7 @@ struct TestReport {
   // Of them, those whose tests could not be set up (go test's "[setup failed]": an import that
   // cannot be found).
   uint64_t packages_not_set_up = 0;
-  // Other lines left out, counted: {count, "more package result lines omitted"}.
+  // Other lines left out, counted: {count, kMorePackageLines}.
   std::vector<std::pair<uint64_t, std::string_view>> elided;
   // True when the output had the runner's result structure (a totals line or per-test
   // results). A report without it is not trusted for a success claim.

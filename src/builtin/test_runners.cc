@@ -1283,6 +1283,10 @@ std::string_view GoTestName(std::string_view t, std::string_view prefix) {
 // The top-level test a (sub)test belongs to: "TestParse/empty" -> "TestParse".
 std::string_view GoTopLevel(std::string_view name) { return name.substr(0, name.find('/')); }
 
+// go test's package result lines ("ok  \tpkg\t0.01s", "?   \tpkg\t[no test files]") kept; the
+// others are counted.
+constexpr uint64_t kPackageLinesKept = 16;
+
 void ParseGo(const std::vector<std::string_view>& lines, TestReport& report) {
   // With -v, a test's log lines come before its "--- FAIL" line: keep them per top-level test.
   // Counts are of top-level tests; a failing subtest shows inside its parent's block.
@@ -1389,7 +1393,7 @@ void ParseGo(const std::vector<std::string_view>& lines, TestReport& report) {
           ++report.packages_not_built;
           if (t.ends_with(" [setup failed]")) ++report.packages_not_set_up;
         }
-      } else if (++package_lines <= 10) {
+      } else if (++package_lines <= kPackageLinesKept) {
         report.totals.push_back(line);
       }
       report.has_results = true;
@@ -1426,8 +1430,8 @@ void ParseGo(const std::vector<std::string_view>& lines, TestReport& report) {
   CloseFailure(report, current);
   // A race report no failing test claimed (a race in a package's init or TestMain).
   report.problems.insert(report.problems.end(), race.begin(), race.end());
-  if (package_lines > 10) {
-    report.elided.emplace_back(package_lines - 10, "more package result lines omitted");
+  if (package_lines > kPackageLinesKept) {
+    report.elided.emplace_back(package_lines - kPackageLinesKept, kMorePackageLines);
   }
   if (passed + failed > 0) {
     report.counts.passed = passed;

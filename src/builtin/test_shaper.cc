@@ -1510,18 +1510,27 @@ class TestShaper final : public core::Shaper {
         for (std::string_view totals : report.totals) {
           // A line that counts no test adds nothing to the counts: cargo's "test result: ok. 0
           // passed; 0 failed; …; finished in 0.00s" of a crate without tests, jest's "Ran all
-          // test suites.".
+          // test suites.". The runner's verdict in words stays ("All tests successful.",
+          // "Result: PASS").
           std::string_view t = Unframe(totals);
           t = t.substr(0, std::min(t.size(), t.find("finished in")));
           if (t.find_first_of("123456789") == std::string_view::npos &&
-              (t.find("0 passed") != std::string_view::npos ||
-               t.find_first_of("0") == std::string_view::npos)) {
+              (t.find("0 passed") != std::string_view::npos || t.starts_with("Ran all "))) {
             continue;
           }
           StrAppend(&line, " · ", Unframe(totals));
         }
       }
       out.Header(line);
+      if (report.totals.size() > 8) {
+        // Many (go test's line per package): below the header, up to 16, the others counted.
+        uint64_t more = 0;
+        for (const auto& [count, what] : report.elided) {
+          if (what == kMorePackageLines) more += count;
+        }
+        out.Lines(report.totals);
+        if (more > 0) out.Line(StrCat("… ", more, " more lines like these"));
+      }
       WriteCoverage(CoverageReport(lines), out);
       return core::ShapeOutput{out.Take(), RenderMode::kSummary};
     }

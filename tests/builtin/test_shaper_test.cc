@@ -1152,6 +1152,26 @@ TEST_CASE("test shaper: a passing cargo test's header leaves out the totals of c
                       "passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s\n"));
 }
 
+TEST_CASE("test shaper: a passing run keeps the runner's verdict in words and its package lines") {
+  // prove's verdict lines count nothing, and still say how it ended.
+  std::string s = Shape("prove t/", 0, testing::ReadFixture("test", "prove_passing"));
+  INFO(s);
+  CHECK(s.starts_with("prove: passed — 2 passed · All tests successful. · Files=1, Tests=2, "));
+  CHECK(Contains(s.substr(0, s.find('\n')), " · Result: PASS"));
+  // go test over twelve packages (a real run): a line each, under the header.
+  const std::string many = testing::ReadFixture("test", "go_passing_many");
+  s = Shape("go test ./...", 0, many);
+  INFO(s);
+  CHECK(s.starts_with("go test: passed\n" + many));
+  // Over sixteen, the others counted.
+  std::string more;
+  for (int i = 1; i <= 30; ++i) StrAppend(&more, "ok  \texample.com/app/pkg", i, "\t0.01s\n");
+  s = Shape("go test ./...", 0, more);
+  INFO(s);
+  CHECK(Contains(s, "ok  \texample.com/app/pkg16\t0.01s\n… 14 more lines like these"));
+  CHECK_FALSE(Contains(s, "pkg17"));
+}
+
 TEST_CASE("test shaper: jest's coverage table printed right after the last failure is the coverage report, once") {
   const std::string s =
       Shape("npx jest --coverage", 1, testing::ReadFixture("test", "jest_coverage_failing"));
