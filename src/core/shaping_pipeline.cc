@@ -6,6 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "core/command_line.h"
+#include "core/line_prefix.h"
 #include "core/redact.h"
 #include "core/strings.h"
 #include "absl/time/clock.h"
@@ -164,14 +165,35 @@ absl::StatusOr<ShapeResult> ShaperPipeline::Run(const ShapeRequest& request,
   // Shapers, and a raw rendering, see the output as a terminal showed it: no ANSI escapes,
   // redraws applied (the stored file keeps the bytes). Nor does any of them see a secret the
   // command printed (core/redact.h, masked in the stored file too): none reaches a summary.
-  std::string normalized, masked;
-  std::string_view output =
-      NormalizeTerminalOutput(request.output, &normalized) ? std::string_view(normalized)
-                                                           : request.output;
-  if (MaskSecrets(output, &masked)) {
-    output = masked;
-    result.secrets_masked = true;
+  std::string normalized, masked, unprefixed, prefix_what;
+  auto as_shown = [&](std::string_view text, std::string* plain, std::string* unsecret) {
+    std::string_view shown =
+        NormalizeTerminalOutput(text, plain) ? std::string_view(*plain) : text;
+    if (MaskSecrets(shown, unsecret)) {
+      shown = *unsecret;
+      result.secrets_masked = true;
+    }
+    return shown;
+  };
+  std::string_view output = as_shown(request.output, &normalized, &masked);
+  // What is shown when the output is shown as it is; shapers see it without the prefix a CI
+  // log or a container's log put before each line (core/line_prefix.h: removed before a
+  // carriage return's redraw can take it away from a line), and a summary says so.
+  const std::string_view terminal = output;
+  std::string unprefixed_normalized, unprefixed_masked;
+  if (StripCarrierPrefixes(request.output, &unprefixed, &prefix_what)) {
+    output = as_shown(unprefixed, &unprefixed_normalized, &unprefixed_masked);
   }
+  const std::string prefix_note =
+      prefix_what.empty() ? std::string()
+                          : StrCat("(each line's prefix, ", prefix_what, ", is left out above)");
+
+  // The output's lines without their prefixes, a failing command's outcome first.
+  auto unprefixed_lines = [&] {
+    return request.exit_code && *request.exit_code != 0
+               ? StrCat(OutcomeLine(request.command, *request.exit_code), "\n", output)
+               : std::string(output);
+  };
 
   // 1. Choose the shaper.
   Shaper* winner = nullptr;
@@ -215,7 +237,7 @@ absl::StatusOr<ShapeResult> ShaperPipeline::Run(const ShapeRequest& request,
 
   // 2. Shape.
   auto show_raw = [&](std::optional<std::string> why) {
-    result.summary.assign(output);
+    result.summary.assign(terminal);
     result.render_mode = RenderMode::kRaw;
     if (why) result.fallback = std::move(why);
   };
@@ -253,10 +275,10 @@ absl::StatusOr<ShapeResult> ShaperPipeline::Run(const ShapeRequest& request,
     }
     if (!shaped.ok()) {
       // AgentOps' rule: a failed shaper shows the first 500 characters of the raw output.
-      std::string_view head = FirstChars(output, kFallbackChars);
+      std::string_view head = FirstChars(terminal, kFallbackChars);
       result.summary.assign(head);
-      if (head.size() < output.size()) {
-        const uint64_t total = window != nullptr ? window->bytes : output.size();
+      if (head.size() < terminal.size()) {
+        const uint64_t total = window != nullptr ? window->bytes : terminal.size();
         if (!result.summary.empty() && result.summary.back() != '\n') result.summary += '\n';
         StrAppend(&result.summary, "… ",
                   FormatCount(total - std::min<uint64_t>(total, head.size())), " more bytes (",
@@ -266,7 +288,9 @@ absl::StatusOr<ShapeResult> ShaperPipeline::Run(const ShapeRequest& request,
           absl::IsDeadlineExceeded(shaped.status()) ? "shaper timed out: " : "shaper threw: ";
       result.fallback = StrCat(verb, shaped.status().message());
     } else if (shaped->render_mode == RenderMode::kRaw) {
-      show_raw(std::nullopt);
+      // An output whose lines had a carrier's prefix is shown without it (and says so).
+      if (prefix_note.empty()) show_raw(std::nullopt);
+      else result.summary = unprefixed_lines();
     } else {
       result.summary = std::move(shaped->summary);
     }
@@ -277,7 +301,8 @@ absl::StatusOr<ShapeResult> ShaperPipeline::Run(const ShapeRequest& request,
   result.max_tokens = budget;
   if (budget > 0 && raw.store_error.empty()) {
     // The budget holds for what any shaper returned, and for an output shown as it is.
-    const uint64_t reserve = counter_->Count(raw.path) + kBudgetReserveTokens;
+    const uint64_t reserve =
+        counter_->Count(raw.path) + counter_->Count(prefix_note) + kBudgetReserveTokens;
     if (result.render_mode == RenderMode::kSummary) {
       BudgetCut cut = FitToBudget(result.summary, budget, reserve, *counter_);
       if (cut.cut) {
@@ -312,13 +337,24 @@ absl::StatusOr<ShapeResult> ShaperPipeline::Run(const ShapeRequest& request,
                      "shaping window")
             : StrCat("raw output could not be stored (", raw.store_error, "); showing it in full"));
   } else if (result.render_mode == RenderMode::kSummary) {
+    if (!prefix_note.empty()) {
+      // Never worse than the lines without their prefixes either: those, then, a failing
+      // command's outcome first.
+      std::string lines = unprefixed_lines();
+      if (result.summary.size() >= lines.size() ||
+          counter_->Count(result.summary) >= counter_->Count(lines)) {
+        result.summary = std::move(lines);
+      }
+      if (!result.summary.empty() && result.summary.back() != '\n') result.summary += '\n';
+      StrAppend(&result.summary, prefix_note, "\n");
+    }
     if (!raw.path.empty() && !LastLineNames(result.summary, raw.path)) {
       if (!result.summary.empty() && result.summary.back() != '\n') result.summary += '\n';
       StrAppend(&result.summary, "full output: ", raw.path);
     }
     // Never worse than raw, in what the model pays: tokens (a summary with fewer bytes can
     // still cost more). Bytes first, which is free.
-    if (result.summary.size() >= output.size()) {
+    if (result.summary.size() >= terminal.size()) {
       show_raw(std::nullopt);
     } else if (window == nullptr && counter_->Count(result.summary) >= result.tokens_raw) {
       show_raw(std::nullopt);

@@ -310,7 +310,38 @@ void CheckFamily(const std::string& family) {
 // grep -C…). The shapers know them by their lines, and every must-keep item survives; a
 // failing run's first line still says so. One summary is the command's by design: an apt
 // install's "Setting up" line is kept for the packages the command asked for.
-void CheckFamilyUnnamed(const std::string& family) {
+// How a fixture reaches plugline other than as its own command printed it: the command that
+// ran it, and its output as that carrier shows it.
+struct Carrier {
+  std::string label;
+  std::function<std::string(const std::string& command)> command;
+  std::function<std::string(const std::string& output)> output;
+};
+
+// Each line of `output` after `prefix(i)` (the i-th line's).
+std::string PrefixLines(const std::string& output, const std::function<std::string(int)>& prefix) {
+  std::string out;
+  size_t start = 0;
+  for (int i = 0; start < output.size(); ++i) {
+    size_t end = output.find('\n', start);
+    end = end == std::string::npos ? output.size() : end + 1;
+    out += prefix(i);
+    out.append(output, start, end - start);
+    start = end;
+  }
+  return out;
+}
+
+// A timestamp as a machine writes one, with `digits` digits of fractions of a second.
+std::string MachineTimestamp(int i, int digits) {
+  std::string fraction = std::to_string(1000000000 + (i * 7919) % 1000000000).substr(1, digits);
+  return StrCat("2026-12-06T01:", absl::Dec(i / 60 % 60, absl::kZeroPad2), ":",
+                absl::Dec(i % 60, absl::kZeroPad2), ".", fraction, "Z ");
+}
+
+// Every fixture of `family` as each carrier shows it: every must_keep string survives, and a
+// failing run's first line says so.
+void CheckFamilyCarried(const std::string& family, const std::vector<Carrier>& carriers) {
   const std::vector<Fixture> fixtures = LoadFamily(family);
   TempDir home;
   auto host = Host::Create(HostOptions{home.path(), "", true, nullptr});
@@ -320,17 +351,22 @@ void CheckFamilyUnnamed(const std::string& family) {
     if (const core::Value* code = f.meta.Find("exit_code"); code && code->as_integer()) {
       exit_code = static_cast<int>(*code->as_integer());
     }
-    const bool asked = absl::StartsWith(Str(f.meta, "command"), "apt-get install ") ||
-                       absl::StartsWith(Str(f.meta, "command"), "apt install ");
-    for (const char* command : {"./ci.sh", "make check", "npm run check"}) {
-      INFO("fixture ", f.name, " run by ", std::string(command));
-      auto result = (*host)->Shape(ShapeRequest{command, f.output, exit_code, "", 0});
+    const std::string own = Str(f.meta, "command");
+    for (const Carrier& carrier : carriers) {
+      const std::string command = carrier.command(own);
+      // Only the command says which packages an install asked for: run under another, their
+      // "Setting up" lines are not among those kept.
+      const bool unasked = command != own && (absl::StartsWith(own, "apt-get install ") ||
+                                              absl::StartsWith(own, "apt install "));
+      INFO("fixture ", f.name, " ", carrier.label);
+      auto result =
+          (*host)->Shape(ShapeRequest{command, carrier.output(f.output), exit_code, "", 0});
       REQUIRE_MESSAGE(result.ok(), result.status().ToString());
       INFO("summary:\n", result->summary);
       const core::Value* keep = f.meta.Find("must_keep");
       for (size_t k = 0; keep != nullptr && keep->is_array() && k < keep->as_array().size(); ++k) {
         const core::Value& item = keep->as_array()[k];
-        if (!item.is_string() || (asked && absl::StartsWith(item.as_string(), "Setting up "))) {
+        if (!item.is_string() || (unasked && absl::StartsWith(item.as_string(), "Setting up "))) {
           continue;
         }
         CHECK_MESSAGE(result->summary.find(item.as_string()) != std::string::npos,
@@ -348,6 +384,9 @@ void CheckFamilyUnnamed(const std::string& family) {
   }
 }
 
+constexpr const char* kFamilies[] = {"test",     "typescript", "eslint", "build", "git-diff",
+                                     "search",   "lint",       "logs",   "generic"};
+
 TEST_CASE("fixtures: test runners") { CheckFamily("test"); }
 TEST_CASE("fixtures: typescript") { CheckFamily("typescript"); }
 TEST_CASE("fixtures: eslint") { CheckFamily("eslint"); }
@@ -358,10 +397,37 @@ TEST_CASE("fixtures: lint") { CheckFamily("lint"); }
 TEST_CASE("fixtures: logs") { CheckFamily("logs"); }
 TEST_CASE("fixtures: generic") { CheckFamily("generic"); }
 TEST_CASE("fixtures: run by a script, a make target or an npm script") {
-  for (const char* family : {"test", "typescript", "eslint", "build", "git-diff", "search",
-                             "lint", "logs", "generic"}) {
-    CheckFamilyUnnamed(family);
+  std::vector<Carrier> carriers;
+  for (const char* wrapper : {"./ci.sh", "make check", "npm run check"}) {
+    carriers.push_back(Carrier{StrCat("run by ", wrapper),
+                               [wrapper](const std::string&) { return std::string(wrapper); },
+                               [](const std::string& output) { return output; }});
   }
+  for (const char* family : kFamilies) CheckFamilyCarried(family, carriers);
+}
+
+TEST_CASE("fixtures: read from a CI log or a container's log, each line prefixed") {
+  auto own = [](const std::string& command) { return command; };
+  const std::vector<Carrier> carriers = {
+      // gh run view --log: JOB<tab>STEP<tab> and the raw log's line, a BOM before its first.
+      {"in gh run view --log", [](const std::string&) { return "gh run view 42 --log"; },
+       [](const std::string& output) {
+         return PrefixLines(output, [](int i) {
+           return StrCat("test (ubuntu-latest)\t", i < 3 ? "Set up job" : "Run tests", "\t",
+                         i == 0 ? "\xEF\xBB\xBF" : "", MachineTimestamp(i, 7));
+         });
+       }},
+      // docker compose logs -t, in a terminal: a coloured name and bar, docker's timestamp.
+      {"in docker compose logs -t", own,
+       [](const std::string& output) {
+         return PrefixLines(output, [](int i) {
+           return StrCat("\x1b[36mapp-1  |\x1b[0m ", MachineTimestamp(i, 9));
+         });
+       }},
+      {"in kubectl logs --prefix", own, [](const std::string& output) {
+         return PrefixLines(output, [](int) { return "[pod/app-7d9c8b5f4-x2k9q/app] "; });
+       }}};
+  for (const char* family : kFamilies) CheckFamilyCarried(family, carriers);
 }
 
 }  // namespace

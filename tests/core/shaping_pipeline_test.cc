@@ -240,6 +240,44 @@ TEST_CASE("a failing run shown raw is preceded by its outcome, named by the tool
   CHECK(crash->summary == "server: FAILED (exit 139: SIGSEGV)\n" + output);
 }
 
+TEST_CASE("shapers see an output without a CI log's prefixes, and the summary says so") {
+  Fixture f;
+  auto shaper = std::make_shared<FakeShaper>("s", 0.9);
+  f.pipeline.Add(shaper);
+  std::string output, lines;
+  for (int i = 1; i <= 40; ++i) {
+    StrAppend(&output, "build\tRun tests\t2026-12-06T01:18:", 10 + i, ".1234567Z line ", i, "\n");
+    StrAppend(&lines, "line ", i, "\n");
+  }
+  auto result = f.pipeline.Run(ShapeRequest{"gh run view 42 --log", output, 1, ""}, f.raw);
+  REQUIRE(result.ok());
+  CHECK(shaper->last_output == lines);
+  CHECK(shaper->last_context_lines == 40);
+  CHECK(result->summary ==
+        "short summary\n(each line's prefix, a CI log's job, step and timestamp, is left out "
+        "above)\nfull output: /state/outputs/x.log");
+  // A shaper that shows the output as it is gets the lines without their prefixes, the outcome
+  // first; so does one whose summary is not smaller than they are.
+  shaper->mode = RenderMode::kRaw;
+  result = f.pipeline.Run(ShapeRequest{"gh run view 42 --log", output, 1, ""}, f.raw);
+  REQUIRE(result.ok());
+  CHECK(result->render_mode == RenderMode::kSummary);
+  CHECK(result->summary == "gh run view: FAILED (exit 1)\n" + lines +
+                               "(each line's prefix, a CI log's job, step and timestamp, is left "
+                               "out above)\nfull output: /state/outputs/x.log");
+  shaper->mode = RenderMode::kSummary;
+  shaper->summary = lines + lines;
+  result = f.pipeline.Run(ShapeRequest{"gh run view 42 --log", output, 0, ""}, f.raw);
+  REQUIRE(result.ok());
+  CHECK(result->summary.starts_with(lines + "(each line's prefix"));
+  // Never worse than raw, prefixes and all: a line or two is shown as it is.
+  const std::string one = "app-1  | ok\napp-1  | done\n";
+  result = f.pipeline.Run(ShapeRequest{"docker compose logs app", one, 0, ""}, f.raw);
+  REQUIRE(result.ok());
+  CHECK(result->render_mode == RenderMode::kRaw);
+  CHECK(result->summary == one);
+}
+
 TEST_CASE("when the raw output could not be stored nothing is elided") {
   Fixture f;
   f.pipeline.Add(std::make_shared<FakeShaper>("s", 0.9));
