@@ -5,6 +5,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "core/command_echo.h"
 #include "core/command_line.h"
 #include "core/line_prefix.h"
 #include "core/redact.h"
@@ -37,6 +38,12 @@ std::string_view FirstChars(std::string_view text, size_t chars) {
 // Tokens kept aside, when a summary is cut to its budget, for what the rules add after it:
 // the raw file's line and the notes about a window.
 constexpr uint64_t kBudgetReserveTokens = 60;
+
+// How confident a shaper must be of an echoed command's output for it to be a part of its own
+// (the fallback is 0.1). An output whose lines before the first echo are a tool's, this sure,
+// is that tool's: the lines that read like echoes are its own ("+ actual - expected").
+constexpr double kPartRecognized = 0.5;
+constexpr double kToolBeforeEchoes = 0.8;
 
 // The line a failing command shown raw starts with: "pytest: FAILED (exit 1)". Tools whose
 // exit 1 is an answer, not a failure (no match, the files differ), say only the code.
@@ -140,6 +147,110 @@ absl::Status ShaperPipeline::CheckShaper(std::string_view id) const {
       StrCat("unknown shaper '", id, "'; known: ", absl::StrJoin(ids, ", ")));
 }
 
+Shaper* ShaperPipeline::Choose(std::string_view command, std::string_view output,
+                               std::optional<int> exit_code, double* confidence,
+                               ShapeResult* result, ShapeTrace* trace) {
+  Shaper* winner = nullptr;
+  *confidence = 0;
+  const std::string snippet = MakeSnippet(output);
+  for (const auto& shaper : shapers_) {
+    absl::StatusOr<MatchResult> match = shaper->Match(command, snippet, exit_code);
+    if (!match.ok()) {
+      // A match() that fails leaves that shaper out; the others still compete.
+      if (result != nullptr) {
+        result->skipped.push_back(ShapeResult::Skipped{
+            shaper->meta().id,
+            absl::IsDeadlineExceeded(match.status()) ? "match() timed out" : "match() failed",
+            std::string(match.status().message())});
+      }
+      if (trace != nullptr) trace->match_failed.push_back(shaper->meta().id);
+      continue;
+    }
+    if (!match->matched) continue;
+    if (trace != nullptr) trace->matched.push_back(shaper->meta().id);
+    double candidate = std::clamp(match->confidence, 0.0, 1.0);
+    bool better = winner == nullptr || candidate > *confidence;
+    if (!better && candidate == *confidence) {
+      const ShaperMeta& a = shaper->meta();
+      const ShaperMeta& b = winner->meta();
+      better = a.priority > b.priority || (a.priority == b.priority && a.id < b.id);
+    }
+    if (better) {
+      winner = shaper.get();
+      *confidence = candidate;
+    }
+  }
+  return winner;
+}
+
+std::optional<std::string> ShaperPipeline::ShapeParts(const ShapeRequest& request,
+                                                      std::string_view output,
+                                                      std::string_view raw_path,
+                                                      std::string* ids) {
+  struct Part {
+    EchoedPart echoed;
+    Shaper* shaper;
+    std::string_view command;
+  };
+  std::vector<Part> parts;
+  size_t recognized = 0;
+  const std::vector<EchoedPart> echoed = SplitAtEchoes(output);
+  for (size_t i = 0; i < echoed.size(); ++i) {
+    const EchoedPart& part = echoed[i];
+    const std::string_view command = part.command.empty() ? request.command : part.command;
+    // Only the last command's status is known: the run's.
+    const std::optional<int> exit_code =
+        i + 1 == echoed.size() ? request.exit_code : std::nullopt;
+    double confidence = 0;
+    Shaper* shaper = Choose(command, part.text, exit_code, &confidence, nullptr, nullptr);
+    if (shaper == nullptr) return std::nullopt;
+    if (part.command.empty() && confidence >= kToolBeforeEchoes) return std::nullopt;
+    if (!part.command.empty() && confidence < kPartRecognized && !parts.empty()) {
+      // Not a tool's output plugline knows: the lines of the part before, as they were (a
+      // line that only reads like a trace, mocha's "+ actual - expected", stays in its place).
+      std::string_view& text = parts.back().echoed.text;
+      text = output.substr(static_cast<size_t>(text.data() - output.data()),
+                           static_cast<size_t>(part.text.data() - text.data()) + part.text.size());
+      continue;
+    }
+    if (!part.command.empty()) ++recognized;
+    parts.push_back(Part{part, shaper, command});
+  }
+  if (recognized < 2 || parts.size() < 2) return std::nullopt;
+  const bool failing = request.exit_code && *request.exit_code != 0;
+  std::string label = CommandLabel(request.command);
+  if (label.empty()) label = "command";
+  std::string summary =
+      StrCat(failing ? OutcomeLine(request.command, *request.exit_code)
+                     : StrCat(label, request.exit_code ? ": exit 0" : ": done"),
+             " — ", parts.size(), " commands, each shaped below\n");
+  for (size_t i = 0; i < parts.size(); ++i) {
+    const Part& part = parts[i];
+    const std::string_view text = part.echoed.text;
+    StrAppend(&summary, part.echoed.echo);
+    if (!part.echoed.echo.empty() && part.echoed.echo.back() != '\n') summary += '\n';
+    const ShapeContext context{part.command,
+                               i + 1 == parts.size() ? request.exit_code : std::nullopt,
+                               text.size(),
+                               CountLines(text),
+                               raw_path,
+                               request.max_tokens.value_or(0)};
+    absl::StatusOr<ShapeOutput> shaped = part.shaper->Shape(text, context);
+    // A part's summary is never worse than its lines; a shaper that fails shows them too.
+    std::string_view piece = text;
+    if (shaped.ok() && shaped->render_mode == RenderMode::kSummary &&
+        shaped->summary.size() < text.size() &&
+        counter_->Count(shaped->summary) < counter_->Count(text)) {
+      piece = shaped->summary;
+    }
+    StrAppend(&summary, piece);
+    if (!summary.empty() && summary.back() != '\n') summary += '\n';
+    if (i > 0) *ids += '+';
+    StrAppend(ids, part.shaper->meta().id);
+  }
+  return summary;
+}
+
 absl::StatusOr<ShapeResult> ShaperPipeline::Run(const ShapeRequest& request,
                                                 const RawOutputLocation& raw, ShapeTrace* trace,
                                                 const WindowedOutput* window) {
@@ -206,32 +317,17 @@ absl::StatusOr<ShapeResult> ShaperPipeline::Run(const ShapeRequest& request,
     if (winner == nullptr) return CheckShaper(request.shaper);
     result.confidence = 1.0;
   } else {
-    const std::string snippet = MakeSnippet(output);
-    for (const auto& shaper : shapers_) {
-      absl::StatusOr<MatchResult> match =
-          shaper->Match(request.command, snippet, request.exit_code);
-      if (!match.ok()) {
-        // A match() that fails leaves that shaper out; the others still compete.
-        result.skipped.push_back(ShapeResult::Skipped{
-            shaper->meta().id,
-            absl::IsDeadlineExceeded(match.status()) ? "match() timed out" : "match() failed",
-            std::string(match.status().message())});
-        trace->match_failed.push_back(shaper->meta().id);
-        continue;
-      }
-      if (!match->matched) continue;
-      trace->matched.push_back(shaper->meta().id);
-      double confidence = std::clamp(match->confidence, 0.0, 1.0);
-      bool better = winner == nullptr || confidence > result.confidence;
-      if (!better && confidence == result.confidence) {
-        const ShaperMeta& a = shaper->meta();
-        const ShaperMeta& b = winner->meta();
-        better = a.priority > b.priority || (a.priority == b.priority && a.id < b.id);
-      }
-      if (better) {
-        winner = shaper.get();
-        result.confidence = confidence;
-      }
+    winner = Choose(request.command, output, request.exit_code, &result.confidence, &result, trace);
+  }
+  // An output that echoes the commands it ran: each part by its own command's shaper.
+  std::string part_ids;
+  std::optional<std::string> parts;
+  if (winner != nullptr && request.shaper.empty() && !ReadsStoredOutput(request.command, raw.path)) {
+    const absl::Time start = absl::Now();
+    parts = ShapeParts(request, output, raw.path, &part_ids);
+    if (parts) {
+      trace->shape_ms = absl::ToDoubleMilliseconds(absl::Now() - start);
+      trace->tokens_shaper_summary = counter_->Count(*parts);
     }
   }
 
@@ -243,6 +339,11 @@ absl::StatusOr<ShapeResult> ShaperPipeline::Run(const ShapeRequest& request,
   };
   if (winner == nullptr) {
     show_raw("no shaper matched");
+  } else if (parts) {
+    result.shaper = part_ids;
+    trace->shaper = part_ids;
+    trace->command = CommandKey(request.command);
+    result.summary = *std::move(parts);
   } else if (request.shaper.empty() && ReadsStoredOutput(request.command, raw.path)) {
     // Shaping a stored output again would hide what its summary left out, the lines the
     // command asks for: they are shown as they are (the budget still holds).

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -73,6 +74,18 @@ class ShaperPipeline {
   absl::Status CheckShaper(std::string_view id) const;
 
  private:
+  // The shaper whose match() is the most confident (ties: priority, then id), with its
+  // confidence; nullptr when none matched. A match() that fails is recorded in `result` and
+  // `trace` when they are given.
+  Shaper* Choose(std::string_view command, std::string_view output,
+                 std::optional<int> exit_code, double* confidence, ShapeResult* result,
+                 ShapeTrace* trace);
+  // The summary of an output that echoes the commands it ran (core/command_echo.h) as its
+  // parts' summaries, each by the shaper of the command it echoes, under one header; nullopt
+  // when fewer than two parts are recognized as a tool's output. `ids` gets their shapers.
+  std::optional<std::string> ShapeParts(const ShapeRequest& request, std::string_view output,
+                                        std::string_view raw_path, std::string* ids);
+
   std::vector<std::shared_ptr<Shaper>> shapers_;
   const TokenCounter* counter_;
 };

@@ -17,6 +17,7 @@
 
 #include "core/config.h"
 #include "core/json.h"
+#include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_split.h"
 #include "core/strings.h"
@@ -428,6 +429,70 @@ TEST_CASE("fixtures: read from a CI log or a container's log, each line prefixed
          return PrefixLines(output, [](int) { return "[pod/app-7d9c8b5f4-x2k9q/app] "; });
        }}};
   for (const char* family : kFamilies) CheckFamilyCarried(family, carriers);
+}
+
+TEST_CASE("fixtures: two commands' outputs in one, each echoed by a shell's trace or npm") {
+  // Fixtures of tools plugline knows by name (a tool it does not know, printed between two it
+  // knows, is read as part of the one before: an echo that is not a tool's may be a line of
+  // that tool's own output), each followed by another family's, as `set -x` or `npm run`
+  // prints them: every must_keep string of both survives, and a failing run says so first.
+  std::vector<Fixture> all;
+  for (const char* family : {"test", "typescript", "eslint", "build", "lint", "git-diff"}) {
+    for (Fixture& f : LoadFamily(family)) {
+      if (!absl::StartsWith(Str(f.meta, "command"), "apt")) all.push_back(std::move(f));
+    }
+  }
+  REQUIRE(all.size() > 100);
+  TempDir home;
+  auto host = Host::Create(HostOptions{home.path(), "", true, nullptr});
+  REQUIRE(host.ok());
+  auto exit_of = [](const Fixture& f) {
+    const core::Value* code = f.meta.Find("exit_code");
+    return code != nullptr && code->as_integer() ? static_cast<int>(*code->as_integer()) : 0;
+  };
+  size_t checked = 0, composed = 0;
+  for (size_t i = 0; i < all.size(); ++i) {
+    const Fixture& a = all[i];
+    const Fixture& b = all[(i * 7 + 3) % all.size()];
+    if (a.name.substr(0, a.name.find('/')) == b.name.substr(0, b.name.find('/'))) continue;
+    auto echo = [&](const Fixture& f) {
+      return i % 2 == 0 ? StrCat("+ ", Str(f.meta, "command"), "\n")
+                        : StrCat("\n> app@1.0.0 check\n> ", Str(f.meta, "command"), "\n\n");
+    };
+    std::string output = StrCat(echo(a), a.output);
+    if (!output.empty() && output.back() != '\n') output += '\n';
+    StrAppend(&output, echo(b), b.output);
+    const int exit_code = exit_of(b);  // `a; b`: the last command's
+    INFO(a.name, " then ", b.name);
+    auto result = (*host)->Shape(ShapeRequest{"./ci.sh", output, exit_code, "", 0});
+    REQUIRE_MESSAGE(result.ok(), result.status().ToString());
+    INFO("summary:\n", result->summary);
+    for (const Fixture* f : {&a, &b}) {
+      const core::Value* keep = f->meta.Find("must_keep");
+      for (size_t k = 0; keep != nullptr && keep->is_array() && k < keep->as_array().size(); ++k) {
+        const core::Value& item = keep->as_array()[k];
+        if (!item.is_string()) continue;
+        CHECK_MESSAGE(result->summary.find(item.as_string()) != std::string::npos,
+                      "lost: " << item.as_string());
+      }
+    }
+    if (exit_code != 0) {
+      const std::string first =
+          absl::AsciiStrToLower(result->summary.substr(0, result->summary.find('\n')));
+      CHECK_MESSAGE((absl::StrContains(first, "fail") || absl::StrContains(first, "exit")),
+                    "first line: " << first);
+    }
+    ++checked;
+    if (absl::StrContains(result->summary.substr(0, result->summary.find('\n')),
+                          " — 2 commands, each shaped below")) {
+      ++composed;
+      // Each part under its echo, headed by its own shaper's line.
+      CHECK(absl::StrContains(result->summary, StrCat(i % 2 == 0 ? "\n+ " : "\n> ",
+                                                      Str(b.meta, "command"), "\n")));
+    }
+  }
+  CHECK(checked > 100);
+  CHECK(composed * 2 > checked);
 }
 
 }  // namespace

@@ -1,0 +1,105 @@
+#include "core/command_echo.h"
+
+#include <string>
+
+#include <doctest/doctest.h>
+
+namespace plugline::core {
+namespace {
+
+std::string Echoed(std::string_view line, std::string_view next = "") {
+  int lines = 0;
+  return EchoedCommand(line, next, &lines);
+}
+
+TEST_CASE("the echoes of a shell's trace, npm, a prompt, tox and a CI step name their command") {
+  CHECK(Echoed("+ flake8 src") == "flake8 src");
+  CHECK(Echoed("++ dirname ./ci.sh") == "dirname ./ci.sh");
+  CHECK(Echoed("+ CI=1 python3 -m pytest -q\r") == "CI=1 python3 -m pytest -q");
+  CHECK(Echoed("$ yarn jest") == "yarn jest");
+  CHECK(Echoed("##[group]Run pytest -q") == "pytest -q");
+  CHECK(Echoed("py311: commands[0]> pytest tests") == "pytest tests");
+  CHECK(Echoed("py311: install_deps> python -I -m pip install pytest") ==
+        "python -I -m pip install pytest");
+  CHECK(Echoed("py311 run-test: commands[0] | pytest tests") == "pytest tests");
+  // npm's header is two lines, the script's command on the second.
+  int lines = 0;
+  CHECK(EchoedCommand("> shop@1.0.0 typecheck", "> tsc --noEmit", &lines) == "tsc --noEmit");
+  CHECK(lines == 2);
+  CHECK(EchoedCommand("> @acme/shop@1.0.0 lint /w/shop", "> eslint .", &lines) == "eslint .");
+}
+
+TEST_CASE("lines that only look like echoes name no command") {
+  CHECK(Echoed("+   'b',").empty());                  // a diff's line in an assertion
+  CHECK(Echoed("+++ ").empty());
+  CHECK(Echoed("+\tfoo").empty());
+  CHECK(Echoed("> a quoted reply").empty());           // not npm's header
+  CHECK(Echoed("> shop@1.0.0 test", "next line").empty());
+  CHECK(Echoed("$ ").empty());
+  CHECK(Echoed("java.lang.AssertionError: expected:<2221> but was:<2220>").empty());
+  CHECK(Echoed("error: expected> found").empty());
+  CHECK(Echoed("plain output").empty());
+}
+
+TEST_CASE("an output is split at its echoes") {
+  const std::string output =
+      "Running the checks\n"
+      "+ cd app\n"
+      "+ flake8 src\n"
+      "src/a.py:1:1: F401 'os' imported but unused\n"
+      "src/a.py:2:1: F401 'sys' imported but unused\n"
+      "src/b.py:7:5: E303 too many blank lines (3)\n"
+      "src/b.py:9:1: W391 blank line at end of file\n"
+      "+ python3 -m pytest -q\n"
+      "F.\n"
+      "=================================== FAILURES ===================================\n"
+      "FAILED tests/test_a.py::test_x - assert 1 == 2\n"
+      "1 failed, 1 passed in 0.01s\n";
+  const std::vector<EchoedPart> parts = SplitAtEchoes(output);
+  REQUIRE(parts.size() == 3);
+  CHECK(parts[0].command.empty());
+  CHECK(parts[0].text == "Running the checks\n");
+  // An echo with no output of its own goes with the next.
+  CHECK(parts[1].echo == "+ cd app\n+ flake8 src\n");
+  CHECK(parts[1].command == "flake8 src");
+  CHECK(parts[1].text.starts_with("src/a.py:1:1: F401 'os' imported but unused\nsrc/a.py:2:1:"));
+  CHECK(parts[1].text.ends_with("W391 blank line at end of file\n"));
+  CHECK(parts[2].echo == "+ python3 -m pytest -q\n");
+  CHECK(parts[2].text.starts_with("F.\n====="));
+  CHECK(parts[2].text.ends_with("\n1 failed, 1 passed in 0.01s\n"));
+}
+
+TEST_CASE("an output is not split at a diff's lines, nor when echoes are most of it") {
+  // A hunk's added lines read like a trace: its header says how many lines it has.
+  const std::string diff =
+      "diff --git a/ci.sh b/ci.sh\n"
+      "--- a/ci.sh\n"
+      "+++ b/ci.sh\n"
+      "@@ -1,2 +1,4 @@\n"
+      " set -e\n"
+      "+ flake8 src\n"
+      "+ pytest -q\n"
+      " echo done\n"
+      "diff --git a/Makefile b/Makefile\n"
+      "--- a/Makefile\n"
+      "+++ b/Makefile\n"
+      "@@ -1 +1,2 @@\n"
+      " all:\n"
+      "+ make check\n";
+  CHECK(SplitAtEchoes(diff).empty());
+  // After the hunk, a trace again.
+  const std::string after = diff + "+ cargo build\n   Compiling x v0.1.0\nmore\nlines\nhere\n";
+  const std::vector<EchoedPart> parts = SplitAtEchoes(after);
+  REQUIRE(parts.size() == 2);
+  CHECK(parts[1].command == "cargo build");
+  // A trace with little output between its lines: more than 1 in 4 lines are echoes.
+  CHECK(SplitAtEchoes("+ a\nx\n+ b\ny\n+ c\nz\n").empty());
+  // More than kMaxEchoedParts parts.
+  std::string many;
+  for (size_t i = 0; i <= kMaxEchoedParts; ++i) many += "+ step" + std::to_string(i) + "\n1\n2\n3\n";
+  CHECK(SplitAtEchoes(many).empty());
+  CHECK(SplitAtEchoes("no echoes at all\n").empty());
+}
+
+}  // namespace
+}  // namespace plugline::core
