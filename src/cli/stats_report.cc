@@ -186,11 +186,18 @@ std::string DailyBars(const std::vector<std::pair<std::string, double>>& days) {
 
 std::string StatsTable(const Stats& stats) {
   std::vector<Shaper> shapers = Shapers(stats);
-  constexpr char kRow[] = "%-22s %8s %8s %6s %14s %8s\n";
-  std::string out = absl::StrFormat(kRow, "plugin", "matches", "shapes", "fails", "tokens saved", "avg ms");
+  // The first column as wide as the longest id (an output shaped in parts is counted under
+  // its shapers joined by '+').
+  int width = 22;
+  for (const Shaper& s : shapers) {
+    width = std::max(width, static_cast<int>(core::EscapeControl(s.id).size()));
+  }
+  constexpr char kRow[] = "%-*s %8s %8s %6s %14s %8s\n";
+  std::string out = absl::StrFormat(kRow, width, "plugin", "matches", "shapes", "fails",
+                                    "tokens saved", "avg ms");
   Shaper total;
   for (const Shaper& s : shapers) {
-    StrAppend(&out, absl::StrFormat(kRow, core::EscapeControl(s.id), Signed(s.matches),
+    StrAppend(&out, absl::StrFormat(kRow, width, core::EscapeControl(s.id), Signed(s.matches),
                                     Signed(s.shapes), Signed(s.fails), Signed(s.saved),
                                     absl::StrFormat("%.2f", s.average_ms)));
     total.matches += s.matches;
@@ -200,7 +207,7 @@ std::string StatsTable(const Stats& stats) {
     total.ms_total += s.ms_total;
   }
   const double shaped = total.shapes + total.fails;
-  StrAppend(&out, absl::StrFormat(kRow, "total", Signed(total.matches), Signed(total.shapes),
+  StrAppend(&out, absl::StrFormat(kRow, width, "total", Signed(total.matches), Signed(total.shapes),
                                   Signed(total.fails), Signed(total.saved),
                                   absl::StrFormat("%.2f", shaped > 0 ? total.ms_total / shaped : 0)));
   std::vector<Command> commands = Commands(stats, 10);

@@ -56,6 +56,28 @@ TEST_CASE("plugline stats: a table per plugin with the totals and the commands t
   // No argument of a command is recorded: only the tool and its subcommand.
   CHECK(!absl::StrContains(ReadFileOrEmpty(cli.home.Sub("stats.json")), "HEAD~40"));
   CHECK(cli.Run({"stats", "--json", "--html", "x.html"}).exit_status == 2);
+  // A script's output shaped in parts, by the commands it echoed, is counted under its parts'
+  // shapers; the columns stay aligned under the longer name.
+  const std::string src = plugline::testing::SourceDir();
+  const std::string script =
+      StrCat("+ flake8 .\n", ReadFileOrEmpty(src + "/fixtures/lint/flake8-large.out"),
+             "+ python3 -m pytest tests/\n", ReadFileOrEmpty(src + "/fixtures/test/pytest_failing.out"));
+  REQUIRE(cli.Run({"shape", "--command", "./ci.sh", "--exit-code", "1"}, "", script).exit_status == 0);
+  table = cli.Run({"stats"});
+  INFO(table.output);
+  const std::vector<std::string> rows = absl::StrSplit(table.output, '\n');
+  REQUIRE(rows.size() > 3);
+  const size_t matches_end = rows[0].find("matches") + 7;
+  bool parts_row = false;
+  for (const std::string& row : rows) {
+    if (row.empty() || row.starts_with("commands")) break;
+    parts_row = parts_row || row.starts_with("builtin-lint+builtin-test ");
+    // Every count ends under its heading.
+    CHECK(row.size() > matches_end);
+    CHECK(row[matches_end - 1] != ' ');
+    CHECK(row[matches_end] == ' ');
+  }
+  CHECK(parts_row);
 }
 
 TEST_CASE("plugline stats --html: one self-contained page that Chromium renders with every chart") {
