@@ -15,6 +15,7 @@
 #include <string>
 #include <unordered_set>
 
+#include "core/command_echo.h"
 #include "core/config.h"
 #include "core/json.h"
 #include "absl/strings/ascii.h"
@@ -136,8 +137,10 @@ void CheckFamily(const std::string& family) {
     }
     const size_t raw_lines = core::CountLines(f.output);
 
-    // The family's shaper wins (tiny outputs may be shown raw by it; that is fine).
+    // The family's shaper wins (tiny outputs may be shown raw by it; that is fine); a script's
+    // output is shaped in parts, by the shapers its fixture names.
     std::string expected = "builtin-" + Str(f.meta, "family");
+    if (!Str(f.meta, "shaper").empty()) expected = Str(f.meta, "shaper");
     CHECK_MESSAGE(result->shaper == expected, "chosen: " << result->shaper);
 
     // Every must-keep identifier survives.
@@ -149,6 +152,8 @@ void CheckFamily(const std::string& family) {
       }
     }
 
+    // The leniencies of a family's lines below; a script's output has every family's.
+    auto rules = [&](std::string_view of) { return family == of || family == "scripts"; };
     if (result->render_mode == RenderMode::kSummary) {
       // Elide, never fabricate.
       std::string normalized;
@@ -168,7 +173,7 @@ void CheckFamily(const std::string& family) {
           const size_t more = line.rfind(" … ");
           ok = more != std::string_view::npos && source.count(line.substr(0, more)) != 0;
         }
-        if (!ok && family == "git-diff") {
+        if (!ok && rules("git-diff")) {
           // A later commit of a long log as one line: its hash abbreviated, then what follows
           // the hash on its commit line and its subject, as printed.
           const size_t hash = line.find_first_not_of("0123456789abcdef");
@@ -178,7 +183,7 @@ void CheckFamily(const std::string& family) {
                  text.find(line.substr(hash + 1)) != std::string_view::npos;
           }
         }
-        if (!ok && family == "build" && line.find(" [with …]") != std::string_view::npos) {
+        if (!ok && rules("build") && line.find(" [with …]") != std::string_view::npos) {
           // A line in a system header without the template arguments g++ spelled out: the
           // pieces around each "[with …]", in order, on one line of the output.
           const std::vector<absl::string_view> pieces =
@@ -193,7 +198,7 @@ void CheckFamily(const std::string& family) {
             return s.starts_with(std::string_view(pieces.front().data(), pieces.front().size()));
           });
         }
-        if (!ok && family == "test") {
+        if (!ok && rules("test")) {
           // A case of an assertion shown before, on one line: the line naming the test (its
           // list line up to " - ", or its heading without pytest's "_" frame), then, each after
           // " - ", the case's error lines, trimmed, as printed: pieces of the output all.
@@ -218,16 +223,22 @@ void CheckFamily(const std::string& family) {
                  pieces(line.substr(0, at));
           }
         }
-        if (!ok && family == "generic") {
+        if (!ok && rules("generic")) {
           // A long listing's entry without the columns the header names: the end of its line.
           const std::string tail = " " + std::string(line);
           ok = std::any_of(source.begin(), source.end(), [&](std::string_view s) { return s.ends_with(tail); });
         }
-        if (!ok && family == "logs" && line.starts_with("  ") && line.size() > 2) {
+        if (!ok && rules("logs") && line.starts_with("  ") && line.size() > 2) {
           // A log entry's continuation line without the timestamp and source it repeats.
           const std::string rest = " " + std::string(line.substr(2));
           ok = std::any_of(source.begin(), source.end(),
                            [&](std::string_view s) { return s.size() > rest.size() && s.ends_with(rest); });
+        }
+        if (!ok && family == "scripts" && source.count(lines[i - 1]) != 0) {
+          // A part's header: the line under the echo of the command it shaped.
+          int taken = 0;
+          ok = !core::EchoedCommand(lines[i - 1], "", &taken).empty() ||
+               (i >= 2 && !core::EchoedCommand(lines[i - 2], lines[i - 1], &taken).empty());
         }
         CHECK_MESSAGE(ok, "line " << i << " is not from the output: [" << std::string(line) << "]");
         // A list of locations names only locations the output has, and names that are in it.
@@ -385,8 +396,8 @@ void CheckFamilyCarried(const std::string& family, const std::vector<Carrier>& c
   }
 }
 
-constexpr const char* kFamilies[] = {"test",     "typescript", "eslint", "build", "git-diff",
-                                     "search",   "lint",       "logs",   "generic"};
+constexpr const char* kFamilies[] = {"test",   "typescript", "eslint",  "build",  "git-diff",
+                                     "search", "lint",       "logs",    "generic", "scripts"};
 
 TEST_CASE("fixtures: test runners") { CheckFamily("test"); }
 TEST_CASE("fixtures: typescript") { CheckFamily("typescript"); }
@@ -397,6 +408,7 @@ TEST_CASE("fixtures: search") { CheckFamily("search"); }
 TEST_CASE("fixtures: lint") { CheckFamily("lint"); }
 TEST_CASE("fixtures: logs") { CheckFamily("logs"); }
 TEST_CASE("fixtures: generic") { CheckFamily("generic"); }
+TEST_CASE("fixtures: scripts that echo the commands they run") { CheckFamily("scripts"); }
 TEST_CASE("fixtures: run by a script, a make target or an npm script") {
   std::vector<Carrier> carriers;
   for (const char* wrapper : {"./ci.sh", "make check", "npm run check"}) {
