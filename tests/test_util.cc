@@ -54,6 +54,19 @@ std::string ReadFixture(std::string_view family, std::string_view name) {
   return ReadFileOrEmpty(StrCat(SourceDir(), "/fixtures/", family, "/", name, ".out"));
 }
 
+std::string PrefixLines(std::string_view text, const std::function<std::string(int)>& prefix) {
+  std::string out;
+  size_t start = 0;
+  for (int i = 0; start < text.size(); ++i) {
+    size_t end = text.find('\n', start);
+    end = end == std::string_view::npos ? text.size() : end + 1;
+    out += prefix(i);
+    out.append(text.substr(start, end - start));
+    start = end;
+  }
+  return out;
+}
+
 std::vector<std::string> LostLocations(std::string_view output, std::string_view summary,
                                        std::string_view marker) {
   std::vector<std::string> lost;

@@ -61,6 +61,9 @@ std::string BinDir();
 // The output of fixture tests/fixtures/<family>/<name>.out; "" when it cannot be read.
 std::string ReadFixture(std::string_view family, std::string_view name);
 
+// Each line of `text` after `prefix(i)`, the i-th line's (what a log carrier prints).
+std::string PrefixLines(std::string_view text, const std::function<std::string(int)>& prefix);
+
 // The locations of `output`'s diagnostics (what comes before `marker` on a line that has it:
 // "src/a.py:12" of "src/a.py:12: error: …") that `summary` does not name — on a line of their
 // own or in a list, followed by ";", " ", ":" or a line end.

@@ -9,8 +9,8 @@
 // run or a compiler's output, and what a summary must keep is lost. The shaping pipeline
 // removes them first; a summary says so, and the raw file keeps them.
 //
-// A prefix is removed only when it is a carrier's, not the program's own: it starts every line, or 90% or
-// more of the lines of a longer output (three or more), and
+// A prefix is removed only when it is a carrier's, not the program's own: it starts every
+// line, or 90% or more of the lines of a longer output (three or more), and
 // - a timestamp is one of a machine's, with seven or more digits of fractions of a second
 //   (GitHub Actions: 7, docker: 9, kubectl: up to 9) on most lines; a program's own log
 //   timestamps (milliseconds, microseconds, none) are part of its lines and stay;

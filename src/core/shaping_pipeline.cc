@@ -322,7 +322,8 @@ absl::StatusOr<ShapeResult> ShaperPipeline::Run(const ShapeRequest& request,
   // An output that echoes the commands it ran: each part by its own command's shaper.
   std::string part_ids;
   std::optional<std::string> parts;
-  if (winner != nullptr && request.shaper.empty() && !ReadsStoredOutput(request.command, raw.path)) {
+  if (winner != nullptr && request.shaper.empty() &&
+      !ReadsStoredOutput(request.command, raw.path)) {
     const absl::Time start = absl::Now();
     parts = ShapeParts(request, output, raw.path, &part_ids);
     if (parts) {

@@ -31,6 +31,7 @@ namespace plugline {
 namespace {
 
 namespace fs = std::filesystem;
+using plugline::testing::PrefixLines;
 using plugline::testing::ReadFileOrEmpty;
 using plugline::testing::TempDir;
 
@@ -329,20 +330,6 @@ struct Carrier {
   std::function<std::string(const std::string& command)> command;
   std::function<std::string(const std::string& output)> output;
 };
-
-// Each line of `output` after `prefix(i)` (the i-th line's).
-std::string PrefixLines(const std::string& output, const std::function<std::string(int)>& prefix) {
-  std::string out;
-  size_t start = 0;
-  for (int i = 0; start < output.size(); ++i) {
-    size_t end = output.find('\n', start);
-    end = end == std::string::npos ? output.size() : end + 1;
-    out += prefix(i);
-    out.append(output, start, end - start);
-    start = end;
-  }
-  return out;
-}
 
 // A timestamp as a machine writes one, with `digits` digits of fractions of a second.
 std::string MachineTimestamp(int i, int digits) {

@@ -61,8 +61,10 @@ TEST_CASE("plugline stats: a table per plugin with the totals and the commands t
   const std::string src = plugline::testing::SourceDir();
   const std::string script =
       StrCat("+ flake8 .\n", ReadFileOrEmpty(src + "/fixtures/lint/flake8-large.out"),
-             "+ python3 -m pytest tests/\n", ReadFileOrEmpty(src + "/fixtures/test/pytest_failing.out"));
-  REQUIRE(cli.Run({"shape", "--command", "./ci.sh", "--exit-code", "1"}, "", script).exit_status == 0);
+             "+ python3 -m pytest tests/\n",
+             ReadFileOrEmpty(src + "/fixtures/test/pytest_failing.out"));
+  REQUIRE(cli.Run({"shape", "--command", "./ci.sh", "--exit-code", "1"}, "", script).exit_status ==
+          0);
   table = cli.Run({"stats"});
   INFO(table.output);
   const std::vector<std::string> rows = absl::StrSplit(table.output, '\n');

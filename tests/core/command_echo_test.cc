@@ -96,7 +96,9 @@ TEST_CASE("an output is not split at a diff's lines, nor when echoes are most of
   CHECK(SplitAtEchoes("+ a\nx\n+ b\ny\n+ c\nz\n").empty());
   // More than kMaxEchoedParts parts.
   std::string many;
-  for (size_t i = 0; i <= kMaxEchoedParts; ++i) many += "+ step" + std::to_string(i) + "\n1\n2\n3\n";
+  for (size_t i = 0; i <= kMaxEchoedParts; ++i) {
+    many += "+ step" + std::to_string(i) + "\n1\n2\n3\n";
+  }
   CHECK(SplitAtEchoes(many).empty());
   CHECK(SplitAtEchoes("no echoes at all\n").empty());
 }

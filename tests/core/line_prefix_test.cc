@@ -4,8 +4,12 @@
 
 #include <doctest/doctest.h>
 
+#include "test_util.h"
+
 namespace plugline::core {
 namespace {
+
+using testing::PrefixLines;
 
 struct Stripped {
   bool changed = false;
@@ -26,24 +30,9 @@ constexpr std::string_view kPytest =
     "FAILED tests/test_cart.py::test_total - assert 11 == 12\n"
     "========================= 1 failed, 2 passed in 0.04s =========================\n";
 
-// Each line of `text` after `prefix(i)`.
-template <typename F>
-std::string Prefixed(std::string_view text, F prefix) {
-  std::string out;
-  size_t start = 0;
-  for (int i = 0; start < text.size(); ++i) {
-    size_t end = text.find('\n', start);
-    end = end == std::string_view::npos ? text.size() : end + 1;
-    out += prefix(i);
-    out.append(text.substr(start, end - start));
-    start = end;
-  }
-  return out;
-}
-
 TEST_CASE("a CI log's job, step and timestamp are removed from every line") {
   // `gh run view --log`: JOB<tab>STEP<tab> then the raw log line, whose first one has a BOM.
-  const std::string log = Prefixed(kPytest, [](int i) {
+  const std::string log = PrefixLines(kPytest, [](int i) {
     return std::string("test (ubuntu-latest, 3.11)\t") + (i < 2 ? "Set up job" : "Run tests") +
            "\t" + (i == 0 ? "\xEF\xBB\xBF" : "") + "2026-12-06T01:18:3" + std::to_string(i) +
            ".123456" + std::to_string(i) + "Z ";
@@ -53,40 +42,41 @@ TEST_CASE("a CI log's job, step and timestamp are removed from every line") {
   CHECK(s.text == kPytest);
   CHECK(s.what == "a CI log's job, step and timestamp");
   // A raw log (the runner's own file): the timestamp alone.
-  s = Strip(Prefixed(kPytest, [](int i) { return "2026-12-06T01:18:38.1234567Z "; }));
+  s = Strip(PrefixLines(kPytest, [](int i) { return "2026-12-06T01:18:38.1234567Z "; }));
   REQUIRE(s.changed);
   CHECK(s.text == kPytest);
   CHECK(s.what == "a timestamp");
 }
 
 TEST_CASE("one service's name, with its colours, and a timestamp under it, are removed") {
-  Stripped s = Strip(Prefixed(kPytest, [](int) { return "app-1  | "; }));
+  Stripped s = Strip(PrefixLines(kPytest, [](int) { return "app-1  | "; }));
   REQUIRE(s.changed);
   CHECK(s.text == kPytest);
   CHECK(s.what == "'app-1  |'");
   // docker compose logs -t, in a terminal: the name and bar coloured, then docker's timestamp.
-  s = Strip(Prefixed(kPytest, [](int i) {
+  s = Strip(PrefixLines(kPytest, [](int i) {
     return "\x1b[36mapp-1  |\x1b[0m 2026-12-06T01:18:38.12345678" + std::to_string(i) + "Z ";
   }));
   REQUIRE(s.changed);
   CHECK(s.text == kPytest);
   CHECK(s.what == "'app-1  |' and a timestamp");
   // kubectl logs --prefix
-  s = Strip(Prefixed(kPytest, [](int) { return "[pod/web-7d9c8b5f4-x2k9q/app] "; }));
+  s = Strip(PrefixLines(kPytest, [](int) { return "[pod/web-7d9c8b5f4-x2k9q/app] "; }));
   REQUIRE(s.changed);
   CHECK(s.text == kPytest);
 }
 
 TEST_CASE("a prefix that is the program's own, or several services' names, stays") {
+  auto each = [](const char* prefix) { return PrefixLines(kPytest, [&](int) { return prefix; }); };
   // A program's log timestamps (milliseconds) are part of its lines.
-  CHECK_FALSE(Strip(Prefixed(kPytest, [](int) { return "2026-12-06T01:18:38.123Z "; })).changed);
-  CHECK_FALSE(
-      Strip(Prefixed(kPytest, [](int) { return "2026-12-06T01:18:38.123456Z INFO "; })).changed);
+  CHECK_FALSE(Strip(each("2026-12-06T01:18:38.123Z ")).changed);
+  CHECK_FALSE(Strip(each("2026-12-06T01:18:38.123456Z INFO ")).changed);
   // Two services interleaved: which line came from which matters.
-  CHECK_FALSE(
-      Strip(Prefixed(kPytest, [](int i) { return i % 2 ? "db-1   | " : "web-1  | "; })).changed);
+  CHECK_FALSE(Strip(PrefixLines(kPytest, [](int i) { return i % 2 ? "db-1   | " : "web-1  | "; }))
+                  .changed);
   // Fewer than 90% of the lines.
-  const std::string some = Prefixed(kPytest, [](int i) { return i < 3 ? "app-1  | " : ""; });
+  const std::string some =
+      PrefixLines(kPytest, [](int i) { return i < 3 ? "app-1  | " : ""; });
   CHECK_FALSE(Strip(some).changed);
   // Output without any prefix, a table whose first column varies, a markdown table.
   CHECK_FALSE(Strip(kPytest).changed);
