@@ -85,7 +85,7 @@ TEST_CASE("a prefix that is the program's own, or several services' names, stays
   CHECK_FALSE(Strip("").changed);
 }
 
-TEST_CASE("lines without the prefix and blank lines are kept; a redraw keeps its text") {
+TEST_CASE("lines without the prefix and blank lines are kept, and a redraw keeps its text") {
   std::string text;
   for (int i = 0; i < 20; ++i) text += "app-1  | line " + std::to_string(i) + "\n";
   text += "Attaching to app-1\n\n";
