@@ -12,6 +12,9 @@
   shaper         every fixture of tests/fixtures/ (output, command, exit code, its family's
                  shaper), each also offered to every other shaper
   terminal       every fixture's output
+  pipeline       every fixture's first 16 KiB (exit code, a budget, command), also with each
+                 line prefixed as a CI log prints it, and two fixtures as a script echoing
+                 their commands (set -x) prints them
   tokens         every fixture's first 16 KiB, with an encoding and a budget byte
   output_window  every fixture's first 4 KiB, repeated past the smallest window
   node_resolve   package.json files of the repository (node_modules included where npm put
@@ -155,6 +158,16 @@ def main():
         corpus.add("tokens", bytes([len(fixtures) % 2, len(fixtures) % 64]) + output[:16384])
         # Repeated 8 * 16 + 1 times: a 4 KiB pattern is 516 KiB, past the 64 KiB window.
         corpus.add("output_window", bytes([8, len(fixtures) % 256]) + output[:4096])
+    for n, (family, command, exit_byte, output) in enumerate(fixtures):
+        head = output[:16384]
+        corpus.add("pipeline", bytes([exit_byte, n % 256]) + command.encode() + b"\n" + head)
+        ci_log = b"".join(b"build\tRun tests\t2026-12-06T01:18:38.1234567Z " + line
+                          for line in head.splitlines(keepends=True))
+        corpus.add("pipeline", bytes([exit_byte, 0]) + b"gh run view 1 --log\n" + ci_log[:16384])
+        other = fixtures[(n * 7 + 3) % len(fixtures)]
+        script = (b"+ " + command.encode() + b"\n" + output[:8000] + b"\n+ " + other[1].encode() +
+                  b"\n" + other[3][:8000])
+        corpus.add("pipeline", bytes([other[2], 250]) + b"./ci.sh\n" + script)
     for family, command, exit_byte, output in fixtures:
         own = SHAPERS.index(family) if family in SHAPERS else SHAPERS.index("generic")
         for index in range(len(SHAPERS)):

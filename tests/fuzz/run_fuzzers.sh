@@ -27,11 +27,11 @@ jobs=${PLUGLINE_FUZZ_JOBS:-1}
 targets=("$@")
 if [ "${#targets[@]}" -eq 0 ]; then
   targets=(exec_manifest config hook_payload hook_answer shaper terminal output_window node_resolve capi
-    server_frames tokens)
+    server_frames tokens pipeline)
 fi
 # Inputs larger than this are not generated: the text helpers are linear, and small inputs let
 # the fuzzer try many more of them in the same time.
-declare -A max_len=([terminal]=16384 [tokens]=16384)
+declare -A max_len=([terminal]=16384 [tokens]=16384 [pipeline]=16384)
 
 work="$build/fuzz"
 if [ ! -d "$work/seeds" ]; then
