@@ -406,6 +406,29 @@ def test_a_failing_run_after_cd_reaches_the_model_as_plugline_summary(agent, scr
     assert "truncated output" not in texts[0]
 
 
+@pytest.mark.parametrize("agent", ["claude-code", "codex"])
+def test_a_script_of_two_commands_reaches_the_model_as_each_one_shaped(agent, scratch_factory):
+    # A check script with `set -x`: the compiler's error and the test run's failures, each
+    # summarized by its own shaper under the command the script echoed.
+    s = scratch_factory(["bash ./ci.sh"])
+    (s.project / "ci.sh").write_text(
+        f"set -x\ngcc -Wall -c util.c -o /dev/null\n{PYTEST}\n")
+    (s.project / "util.c").write_text("int scale(int n) {\n  return n * factor;\n}\n")
+    write_pytest_project(s)
+    run = RUN[agent](s)
+    assert run.returncode == 0, run.stderr
+    results = tool_results(agent, s.requests())
+    assert len(results) == 1, s.requests()
+    text = results[0][0]
+    assert "bash: FAILED (exit 1) — 2 commands, each shaped below" in text[:400], text[:500]
+    assert "+ gcc -Wall -c util.c -o /dev/null" in text
+    assert "util.c:2:14: error:" in text and "factor" in text, text
+    assert "pytest: FAILED — 3 failed, 300 passed" in text, text
+    assert "test_tier_discount[50-10]" in text
+    assert "test_price_is_positive[150] PASSED" not in text
+    assert len(text) < 4000
+
+
 @pytest.mark.parametrize("agent", AGENTS)
 def test_a_long_passing_run_reaches_the_model_as_plugline_summary(agent, scratch_factory):
     s = scratch_factory([PYTEST])
