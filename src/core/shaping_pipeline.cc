@@ -44,6 +44,9 @@ constexpr uint64_t kBudgetReserveTokens = 60;
 // is that tool's: the lines that read like echoes are its own ("+ actual - expected").
 constexpr double kPartRecognized = 0.5;
 constexpr double kToolBeforeEchoes = 0.8;
+// Kept aside for each part when the budget is shared: the parts' tokens counted apart add up to
+// a little less than counted together.
+constexpr uint64_t kPartSlackTokens = 4;
 
 // The line a failing command shown raw starts with: "pytest: FAILED (exit 1)". Tools whose
 // exit 1 is an answer, not a failure (no match, the files differ), say only the code.
@@ -186,7 +189,8 @@ Shaper* ShaperPipeline::Choose(std::string_view command, std::string_view output
 std::optional<std::string> ShaperPipeline::ShapeParts(const ShapeRequest& request,
                                                       std::string_view output,
                                                       std::string_view raw_path,
-                                                      std::string* ids) {
+                                                      uint64_t budget, std::string* ids,
+                                                      uint64_t* lines_left_out) {
   struct Part {
     EchoedPart echoed;
     Shaper* shaper;
@@ -224,29 +228,63 @@ std::optional<std::string> ShaperPipeline::ShapeParts(const ShapeRequest& reques
       StrCat(failing ? OutcomeLine(request.command, *request.exit_code)
                      : StrCat(label, request.exit_code ? ": exit 0" : ": done"),
              " — ", parts.size(), " commands, each shaped below\n");
+  // Each part's summary: never worse than its lines (a shaper that fails shows them too).
+  std::vector<std::string> pieces;
+  std::vector<uint64_t> costs;
+  uint64_t overhead = counter_->Count(summary);
   for (size_t i = 0; i < parts.size(); ++i) {
     const Part& part = parts[i];
     const std::string_view text = part.echoed.text;
-    StrAppend(&summary, part.echoed.echo);
-    if (!part.echoed.echo.empty() && part.echoed.echo.back() != '\n') summary += '\n';
     const ShapeContext context{part.command,
                                i + 1 == parts.size() ? request.exit_code : std::nullopt,
                                text.size(),
                                CountLines(text),
                                raw_path,
-                               request.max_tokens.value_or(0)};
+                               budget};
     absl::StatusOr<ShapeOutput> shaped = part.shaper->Shape(text, context);
-    // A part's summary is never worse than its lines; a shaper that fails shows them too.
-    std::string_view piece = text;
+    std::string piece(text);
+    uint64_t cost = counter_->Count(text);
     if (shaped.ok() && shaped->render_mode == RenderMode::kSummary &&
-        shaped->summary.size() < text.size() &&
-        counter_->Count(shaped->summary) < counter_->Count(text)) {
-      piece = shaped->summary;
+        shaped->summary.size() < text.size()) {
+      if (const uint64_t summarized = counter_->Count(shaped->summary); summarized < cost) {
+        piece = std::move(shaped->summary);
+        cost = summarized;
+      }
     }
-    StrAppend(&summary, piece);
+    pieces.push_back(std::move(piece));
+    costs.push_back(cost);
+    overhead += counter_->Count(part.echoed.echo) + kPartSlackTokens;
+  }
+  // The budget shared among the parts, so that each keeps its own header and what its shaper
+  // ranks first: a part that fits its share keeps all of it, and what it leaves goes to the
+  // parts after it, smallest first; a larger part is cut to its share by priority.
+  if (budget > 0) {
+    std::vector<size_t> order(parts.size());
+    for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return costs[a] < costs[b]; });
+    uint64_t left = budget > overhead ? budget - overhead : 0;
+    for (size_t k = 0; k < order.size(); ++k) {
+      const size_t i = order[k];
+      const uint64_t share = left / (order.size() - k);
+      if (costs[i] > share) {
+        BudgetCut cut = FitToBudget(pieces[i], share, 0, *counter_);
+        if (cut.cut) {
+          pieces[i] = std::move(cut.summary);
+          *lines_left_out += cut.lines_left_out;
+        }
+        left -= std::min(left, share);
+      } else {
+        left -= costs[i];
+      }
+    }
+  }
+  for (size_t i = 0; i < parts.size(); ++i) {
+    StrAppend(&summary, parts[i].echoed.echo);
+    if (!summary.empty() && summary.back() != '\n') summary += '\n';
+    StrAppend(&summary, pieces[i]);
     if (!summary.empty() && summary.back() != '\n') summary += '\n';
     if (i > 0) *ids += '+';
-    StrAppend(ids, part.shaper->meta().id);
+    StrAppend(ids, parts[i].shaper->meta().id);
   }
   return summary;
 }
@@ -321,11 +359,18 @@ absl::StatusOr<ShapeResult> ShaperPipeline::Run(const ShapeRequest& request,
   }
   // An output that echoes the commands it ran: each part by its own command's shaper.
   std::string part_ids;
+  uint64_t part_lines_cut = 0;
   std::optional<std::string> parts;
   if (winner != nullptr && request.shaper.empty() &&
       !ReadsStoredOutput(request.command, raw.path)) {
     const absl::Time start = absl::Now();
-    parts = ShapeParts(request, output, raw.path, &part_ids);
+    // The budget its parts share: what the rules below leave to a summary.
+    const uint64_t budget = request.max_tokens.value_or(0);
+    const uint64_t reserve =
+        counter_->Count(raw.path) + counter_->Count(prefix_note) + kBudgetReserveTokens;
+    const uint64_t parts_budget =
+        budget == 0 || !raw.store_error.empty() ? 0 : budget - std::min(budget, reserve);
+    parts = ShapeParts(request, output, raw.path, parts_budget, &part_ids, &part_lines_cut);
     if (parts) {
       trace->shape_ms = absl::ToDoubleMilliseconds(absl::Now() - start);
       trace->tokens_shaper_summary = counter_->Count(*parts);
@@ -413,6 +458,7 @@ absl::StatusOr<ShapeResult> ShaperPipeline::Run(const ShapeRequest& request,
       } else {
         result.summary = WithoutTallies(result.summary);
       }
+      result.budget_lines_left_out += part_lines_cut;
     } else if (result.tokens_raw + reserve > budget) {
       const bool failing = request.exit_code && *request.exit_code != 0;
       BudgetCut cut = FitToBudget(

@@ -81,10 +81,12 @@ class ShaperPipeline {
                  std::optional<int> exit_code, double* confidence, ShapeResult* result,
                  ShapeTrace* trace);
   // The summary of an output that echoes the commands it ran (core/command_echo.h) as its
-  // parts' summaries, each by the shaper of the command it echoes, under one header; nullopt
-  // when fewer than two parts are recognized as a tool's output. `ids` gets their shapers.
+  // parts' summaries, each by the shaper of the command it echoes, under one header, sharing
+  // `budget` tokens (0: none); nullopt when fewer than two parts are recognized as a tool's
+  // output. `ids` gets their shapers, `lines_left_out` what their shares of the budget cut.
   std::optional<std::string> ShapeParts(const ShapeRequest& request, std::string_view output,
-                                        std::string_view raw_path, std::string* ids);
+                                        std::string_view raw_path, uint64_t budget,
+                                        std::string* ids, uint64_t* lines_left_out);
 
   std::vector<std::shared_ptr<Shaper>> shapers_;
   const TokenCounter* counter_;

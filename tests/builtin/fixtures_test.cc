@@ -494,5 +494,38 @@ TEST_CASE("fixtures: two commands' outputs in one, each echoed by a shell's trac
   CHECK(composed * 2 > checked);
 }
 
+TEST_CASE("fixtures: a script's commands share the budget, each keeping its echo and header") {
+  // eslint's 2,400 problems (54,000 tokens) then a failing pytest run (2,000): under the default
+  // budget the small part stays whole and the large one is cut to what is left, its header kept.
+  std::vector<Fixture> lint = LoadFamily("eslint"), tests = LoadFamily("test");
+  auto find = [](const std::vector<Fixture>& fixtures, const std::string& name) {
+    auto it = std::find_if(fixtures.begin(), fixtures.end(),
+                           [&](const Fixture& f) { return f.name == name; });
+    REQUIRE(it != fixtures.end());
+    return *it;
+  };
+  const Fixture eslint = find(lint, "eslint/large-stylish");
+  const Fixture pytest = find(tests, "test/pytest_failing");
+  const std::string output = StrCat("+ npx eslint .\n", eslint.output, "+ python3 -m pytest\n",
+                                    pytest.output);
+  TempDir home;
+  auto host = Host::Create(HostOptions{home.path(), "", true, nullptr});
+  REQUIRE(host.ok());
+  auto result = (*host)->Shape(ShapeRequest{"./ci.sh", output, 1, ""});
+  REQUIRE(result.ok());
+  INFO(result->summary);
+  CHECK(result->tokens_summary <= core::kDefaultSummaryTokens);
+  CHECK(result->summary.starts_with("ci.sh: FAILED (exit 1) — 2 commands, each shaped below\n"
+                                    "+ npx eslint .\neslint: 2,400 problems"));
+  CHECK(absl::StrContains(result->summary, "\n+ python3 -m pytest\npytest: FAILED — 5 failed"));
+  CHECK(result->budget_lines_left_out > 0);
+  const core::Value* keep = pytest.meta.Find("must_keep");
+  REQUIRE(keep != nullptr);
+  for (const core::Value& item : keep->as_array()) {
+    CHECK_MESSAGE(absl::StrContains(result->summary, item.as_string()),
+                  "lost: " << item.as_string());
+  }
+}
+
 }  // namespace
 }  // namespace plugline
