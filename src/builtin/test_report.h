@@ -55,7 +55,7 @@ struct TestCounts {
   std::optional<uint64_t> passed, failed, errors, skipped, total;
 };
 
-// What go test's package result lines past the first ten are, left out.
+// What go test's package result lines past those kept (test_runners.cc) are, left out.
 inline constexpr std::string_view kMorePackageLines = "more package result lines omitted";
 
 struct TestReport {

@@ -4,6 +4,7 @@
 #include <cstdint>
 
 #include "absl/strings/ascii.h"
+#include "core/strings.h"
 #include "core/text.h"
 
 namespace plugline::core {
@@ -12,12 +13,6 @@ namespace {
 std::string_view WithoutCr(std::string_view line) {
   if (line.ends_with('\r')) line.remove_suffix(1);
   return line;
-}
-
-std::string_view TrimSpaces(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
-  return s;
 }
 
 // A command's first word reads as a program, a path to one or an assignment before it
@@ -120,7 +115,7 @@ std::string EchoedCommand(std::string_view line, std::string_view next, int* lin
   } else {
     return {};
   }
-  command = TrimSpaces(command);
+  command = ToStd(absl::StripAsciiWhitespace(ToAbsl(command)));
   if (!LooksLikeCommand(command)) return {};
   return std::string(command);
 }

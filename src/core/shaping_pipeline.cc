@@ -337,6 +337,12 @@ absl::StatusOr<ShapeResult> ShaperPipeline::Run(const ShapeRequest& request,
       prefix_what.empty() ? std::string()
                           : StrCat("(each line's prefix, ", prefix_what, ", is left out above)");
 
+  // The summary's budget, and the tokens of it kept for what the rules below add after it.
+  const uint64_t budget = request.max_tokens.value_or(0);
+  const uint64_t reserve =
+      budget == 0 ? 0
+                  : counter_->Count(raw.path) + counter_->Count(prefix_note) + kBudgetReserveTokens;
+
   // The output's lines without their prefixes, a failing command's outcome first.
   auto unprefixed_lines = [&] {
     return request.exit_code && *request.exit_code != 0
@@ -365,9 +371,6 @@ absl::StatusOr<ShapeResult> ShaperPipeline::Run(const ShapeRequest& request,
       !ReadsStoredOutput(request.command, raw.path)) {
     const absl::Time start = absl::Now();
     // The budget its parts share: what the rules below leave to a summary.
-    const uint64_t budget = request.max_tokens.value_or(0);
-    const uint64_t reserve =
-        counter_->Count(raw.path) + counter_->Count(prefix_note) + kBudgetReserveTokens;
     const uint64_t parts_budget =
         budget == 0 || !raw.store_error.empty() ? 0 : budget - std::min(budget, reserve);
     parts = ShapeParts(request, output, raw.path, parts_budget, &part_ids, &part_lines_cut);
@@ -444,12 +447,9 @@ absl::StatusOr<ShapeResult> ShaperPipeline::Run(const ShapeRequest& request,
   }
 
   // 3. The rules that hold whatever the shaper did.
-  const uint64_t budget = request.max_tokens.value_or(0);
   result.max_tokens = budget;
   if (budget > 0 && raw.store_error.empty()) {
     // The budget holds for what any shaper returned, and for an output shown as it is.
-    const uint64_t reserve =
-        counter_->Count(raw.path) + counter_->Count(prefix_note) + kBudgetReserveTokens;
     if (result.render_mode == RenderMode::kSummary) {
       BudgetCut cut = FitToBudget(result.summary, budget, reserve, *counter_);
       if (cut.cut) {

@@ -75,6 +75,18 @@ std::optional<int64_t> Fact(const core::Value& meta, std::string_view key) {
   return v != nullptr ? v->as_integer() : std::nullopt;
 }
 
+// Every must_keep string of `meta` is in `summary`, but those `skip` says to leave out.
+void CheckKept(const core::Value& meta, std::string_view summary,
+               const std::function<bool(const std::string&)>& skip = nullptr) {
+  const core::Value* keep = meta.Find("must_keep");
+  if (keep == nullptr || !keep->is_array()) return;
+  for (const core::Value& item : keep->as_array()) {
+    if (!item.is_string() || (skip && skip(item.as_string()))) continue;
+    CHECK_MESSAGE(summary.find(item.as_string()) != std::string_view::npos,
+                  "lost: " << item.as_string());
+  }
+}
+
 void CheckFamily(const std::string& family) {
   std::vector<Fixture> fixtures = LoadFamily(family);
   if (fixtures.empty()) {
@@ -145,13 +157,7 @@ void CheckFamily(const std::string& family) {
     CHECK_MESSAGE(result->shaper == expected, "chosen: " << result->shaper);
 
     // Every must-keep identifier survives.
-    if (const core::Value* keep = f.meta.Find("must_keep"); keep && keep->is_array()) {
-      for (const core::Value& item : keep->as_array()) {
-        if (!item.is_string()) continue;
-        CHECK_MESSAGE(result->summary.find(item.as_string()) != std::string::npos,
-                      "lost: " << item.as_string());
-      }
-    }
+    CheckKept(f.meta, result->summary);
 
     // The leniencies of a family's lines below; a script's output has every family's.
     auto rules = [&](std::string_view of) { return family == of || family == "scripts"; };
@@ -362,15 +368,9 @@ void CheckFamilyCarried(const std::string& family, const std::vector<Carrier>& c
           (*host)->Shape(ShapeRequest{command, carrier.output(f.output), exit_code, "", 0});
       REQUIRE_MESSAGE(result.ok(), result.status().ToString());
       INFO("summary:\n", result->summary);
-      const core::Value* keep = f.meta.Find("must_keep");
-      for (size_t k = 0; keep != nullptr && keep->is_array() && k < keep->as_array().size(); ++k) {
-        const core::Value& item = keep->as_array()[k];
-        if (!item.is_string() || (unasked && absl::StartsWith(item.as_string(), "Setting up "))) {
-          continue;
-        }
-        CHECK_MESSAGE(result->summary.find(item.as_string()) != std::string::npos,
-                      "lost: " << item.as_string());
-      }
+      CheckKept(f.meta, result->summary, [&](const std::string& item) {
+        return unasked && absl::StartsWith(item, "Setting up ");
+      });
       if (exit_code && *exit_code != 0) {
         std::string first = result->summary.substr(0, result->summary.find('\n'));
         for (char& c : first) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -466,15 +466,7 @@ TEST_CASE("fixtures: two commands' outputs in one, each echoed by a shell's trac
     auto result = (*host)->Shape(ShapeRequest{"./ci.sh", output, exit_code, "", 0});
     REQUIRE_MESSAGE(result.ok(), result.status().ToString());
     INFO("summary:\n", result->summary);
-    for (const Fixture* f : {&a, &b}) {
-      const core::Value* keep = f->meta.Find("must_keep");
-      for (size_t k = 0; keep != nullptr && keep->is_array() && k < keep->as_array().size(); ++k) {
-        const core::Value& item = keep->as_array()[k];
-        if (!item.is_string()) continue;
-        CHECK_MESSAGE(result->summary.find(item.as_string()) != std::string::npos,
-                      "lost: " << item.as_string());
-      }
-    }
+    for (const Fixture* f : {&a, &b}) CheckKept(f->meta, result->summary);
     if (exit_code != 0) {
       const std::string first =
           absl::AsciiStrToLower(result->summary.substr(0, result->summary.find('\n')));
@@ -519,12 +511,8 @@ TEST_CASE("fixtures: a script's commands share the budget, each keeping its echo
                                     "+ npx eslint .\neslint: 2,400 problems"));
   CHECK(absl::StrContains(result->summary, "\n+ python3 -m pytest\npytest: FAILED — 5 failed"));
   CHECK(result->budget_lines_left_out > 0);
-  const core::Value* keep = pytest.meta.Find("must_keep");
-  REQUIRE(keep != nullptr);
-  for (const core::Value& item : keep->as_array()) {
-    CHECK_MESSAGE(absl::StrContains(result->summary, item.as_string()),
-                  "lost: " << item.as_string());
-  }
+  REQUIRE(pytest.meta.Find("must_keep") != nullptr);
+  CheckKept(pytest.meta, result->summary);
 }
 
 }  // namespace
