@@ -39,6 +39,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
+#include "absl/strings/str_split.h"
 #include "builtin/builtin_shapers.h"
 #include "builtin/common.h"
 #include "builtin/diagnostic_groups.h"
@@ -144,6 +145,9 @@ struct Parsed {
        seen_npm = false, seen_apt = false, seen_cmake = false, seen_ninja = false,
        seen_make = false, seen_compiler = false;
   bool apt_simulated = false;  // apt-get -s: "Inst …", "Conf …" lines, nothing done
+  // apt's lists of the packages it installs and of those it adds to them as dependencies:
+  // the others are the ones it was asked for, wherever the command that asked is.
+  std::vector<string_view> apt_new, apt_additional;
 };
 
 // ---- small helpers --------------------------------------------------------------------------
@@ -775,8 +779,14 @@ class Parser {
       case Mode::kList:
         if (!blank && Indented(line)) {
           Set(i, list_kind_);
+          if (list_names_ != nullptr) {
+            for (absl::string_view name : absl::StrSplit(ToAbsl(line), ' ', absl::SkipEmpty())) {
+              list_names_->push_back(ToStd(name));
+            }
+          }
           return true;
         }
+        list_names_ = nullptr;
         break;
       case Mode::kEsbuild:  // esbuild's message: its indented lines, blank lines between them
         if (blank || Indented(line)) {
@@ -1242,8 +1252,7 @@ class Parser {
     if (Starts(line, "Errors were encountered while processing:")) {
       Plain(i, Kind::kErrorLine);
       ++p_.error_lines;
-      mode_ = Mode::kList;
-      list_kind_ = Kind::kErrorLine;
+      StartList(Kind::kErrorLine);
       return true;
     }
     return false;
@@ -1362,8 +1371,7 @@ class Parser {
     if (Starts(line, "Undefined symbols for architecture")) {
       Plain(i, Kind::kLinker);
       ++p_.linker_errors;
-      mode_ = Mode::kList;
-      list_kind_ = Kind::kLinker;
+      StartList(Kind::kLinker);
       return true;
     }
     if (Starts(line, ">>> ")) {
@@ -1707,14 +1715,15 @@ class Parser {
     if (Contains(line, " unmet dependencies")) {
       Plain(i, Kind::kErrorLine);
       ++p_.error_lines;
-      mode_ = Mode::kList;
-      list_kind_ = Kind::kErrorLine;
+      StartList(Kind::kErrorLine);
     } else if (keep) {
       Plain(i, Kind::kStatus);
-      mode_ = Mode::kList;
-      list_kind_ = Kind::kListItem;
+      StartList(Kind::kListItem, Contains(line, " NEW packages") ? &p_.apt_new : nullptr);
     } else {
-      AptList(i, Kind::kChatter);
+      Plain(i, Kind::kChatter);
+      StartList(Kind::kChatter, Contains(line, " additional packages will be installed")
+                                    ? &p_.apt_additional
+                                    : nullptr);
     }
     p_.seen_apt = true;
   }
@@ -1920,8 +1929,15 @@ class Parser {
 
   void AptList(size_t i, Kind item_kind) {
     Plain(i, Kind::kChatter);
+    StartList(item_kind);
+  }
+
+  // The lines that follow, while indented, are a list's items of `item_kind`; their
+  // space-separated names go to `names` when it is given.
+  void StartList(Kind item_kind, std::vector<string_view>* names = nullptr) {
     mode_ = Mode::kList;
     list_kind_ = item_kind;
+    list_names_ = names;
   }
 
   void Count(Diag& d) {
@@ -1983,6 +1999,7 @@ class Parser {
   Parsed p_;
   Mode mode_ = Mode::kNone;
   Kind list_kind_ = Kind::kChatter;
+  std::vector<string_view>* list_names_ = nullptr;  // where an apt list's names go, if anywhere
   int open_ = -1;
   size_t pending_ = kNone;
   size_t cmake_check_ = kNone;  // the last cmake status line that is not indented
@@ -2364,13 +2381,13 @@ class Writer {
         return i + 1;
       case Kind::kInstalled:
         // apt's "Setting up x (1.2) ..." lines name again what its list of NEW packages, shown
-        // above, named: counted then, but for the packages the command asked for (with the
-        // version they got).
+        // above, named: counted then, but for the packages apt was asked for (with the version
+        // they got).
         if (Total(Kind::kListItem) > 0) {
           constexpr size_t kSettingUp = sizeof("Setting up ") - 1;
           string_view package = lines_[i].substr(std::min(lines_[i].size(), kSettingUp));
           package = package.substr(0, std::min(package.find(' '), package.find(':')));
-          if (std::find(requested_.begin(), requested_.end(), package) == requested_.end()) {
+          if (!Requested(package)) {
             Drop(i);
           } else {
             Emit(i);
@@ -2875,6 +2892,15 @@ class Writer {
   const bool full_;
   const bool failed_;
   const std::vector<std::string> requested_;
+
+  // Whether the command asked for `package`: named in its arguments, or installed by apt and
+  // not as another's dependency (in its NEW list, not in its list of additional packages).
+  bool Requested(string_view package) const {
+    const auto in = [package](const auto& names) {
+      return std::find(names.begin(), names.end(), package) != names.end();
+    };
+    return in(requested_) || (in(p_.apt_new) && !in(p_.apt_additional));
+  }
   SummaryWriter& out_;
   std::vector<uint8_t> used_;  // 1: shown or in an inline marker; 2: in the final marker
   std::array<uint64_t, kKinds> totals_{};

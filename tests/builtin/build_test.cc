@@ -1100,6 +1100,8 @@ TEST_CASE("build: apt-get install") {
       "Reading package lists...\n"
       "Building dependency tree...\n"
       "Reading state information...\n"
+      "The following additional packages will be installed:\n"
+      "  libtext-charwidth-perl\n"
       "The following NEW packages will be installed:\n"
       "  cowsay libtext-charwidth-perl\n"
       "0 upgraded, 2 newly installed, 0 to remove and 136 not upgraded.\n"
@@ -1116,13 +1118,40 @@ TEST_CASE("build: apt-get install") {
         "  cowsay libtext-charwidth-perl\n"
         "0 upgraded, 2 newly installed, 0 to remove and 136 not upgraded.\n"
         "Setting up cowsay (3.03+dfsg2-8) ...\n"
-        "… 8 other lines omitted: 4 informational, 3 build progress, 1 package set up\n");
+        "… 10 other lines omitted: 6 informational, 3 build progress, 1 package set up\n");
   const std::string fail =
       "Reading package lists...\nBuilding dependency tree...\nReading state information...\n"
       "E: Unable to locate package nonexistent-pkg-xyz\n";
   s = Shape("apt-get install -y nonexistent-pkg-xyz", fail, 100);
   CHECK(Header(s) == "apt-get install: failed — 1 error (exit 100)");
   CHECK(Has(s, "E: Unable to locate package nonexistent-pkg-xyz"));
+}
+
+TEST_CASE("build: apt run by a script keeps the version of what it was asked for, told by its lists") {
+  // apt's NEW list less its additional packages is what it was asked for, whatever ran it.
+  const std::string out = testing::ReadFixture("build", "apt-install-passing");
+  std::string s = Shape("make deps", out, 0);
+  INFO(s);
+  CHECK(Header(s) == "make: ok — 2 packages set up");
+  CHECK(Has(s, "Setting up cowsay (3.03+dfsg2-8) ..."));
+  CHECK_FALSE(Contains(s, "Setting up libtext-charwidth-perl"));
+  const std::string asked = Shape("apt-get install -y cowsay", out, 0);
+  CHECK(asked.substr(asked.find('\n')) == s.substr(s.find('\n')));  // as if the command asked
+  // With no additional packages, every NEW one was asked for; other lists name none of them.
+  const std::string two =
+      "The following packages were automatically installed and are no longer required:\n"
+      "  libunwind-14\n"
+      "The following NEW packages will be installed:\n"
+      "  jq moreutils\n"
+      "0 upgraded, 2 newly installed, 0 to remove and 0 not upgraded.\n"
+      "Setting up jq (1.6-2.1) ...\n"
+      "Setting up moreutils (0.67-1) ...\n"
+      "Setting up libunwind-14:amd64 (1:14.0.6-12) ...\n";
+  s = Shape("./bootstrap.sh", two, 0);
+  INFO(s);
+  CHECK(Has(s, "Setting up jq (1.6-2.1) ..."));
+  CHECK(Has(s, "Setting up moreutils (0.67-1) ..."));
+  CHECK_FALSE(Contains(s, "Setting up libunwind-14"));
 }
 
 TEST_CASE("build: apt-get install of many packages: their list, and the version of the one asked for") {

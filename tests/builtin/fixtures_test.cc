@@ -76,12 +76,11 @@ std::optional<int64_t> Fact(const core::Value& meta, std::string_view key) {
 }
 
 // Every must_keep string of `meta` is in `summary`, but those `skip` says to leave out.
-void CheckKept(const core::Value& meta, std::string_view summary,
-               const std::function<bool(const std::string&)>& skip = nullptr) {
+void CheckKept(const core::Value& meta, std::string_view summary) {
   const core::Value* keep = meta.Find("must_keep");
   if (keep == nullptr || !keep->is_array()) return;
   for (const core::Value& item : keep->as_array()) {
-    if (!item.is_string() || (skip && skip(item.as_string()))) continue;
+    if (!item.is_string()) continue;
     CHECK_MESSAGE(summary.find(item.as_string()) != std::string_view::npos,
                   "lost: " << item.as_string());
   }
@@ -327,8 +326,7 @@ void CheckFamily(const std::string& family) {
 // The same outputs printed by a command that does not name the tool: a script, a make target,
 // an npm script (`./ci.sh`, `make check`, `npm run check` running pytest, shellcheck, git log,
 // grep -C…). The shapers know them by their lines, and every must-keep item survives; a
-// failing run's first line still says so. One summary is the command's by design: an apt
-// install's "Setting up" line is kept for the packages the command asked for.
+// failing run's first line still says so.
 // How a fixture reaches plugline other than as its own command printed it: the command that
 // ran it, and its output as that carrier shows it.
 struct Carrier {
@@ -359,18 +357,12 @@ void CheckFamilyCarried(const std::string& family, const std::vector<Carrier>& c
     const std::string own = Str(f.meta, "command");
     for (const Carrier& carrier : carriers) {
       const std::string command = carrier.command(own);
-      // Only the command says which packages an install asked for: run under another, their
-      // "Setting up" lines are not among those kept.
-      const bool unasked = command != own && (absl::StartsWith(own, "apt-get install ") ||
-                                              absl::StartsWith(own, "apt install "));
       INFO("fixture ", f.name, " ", carrier.label);
       auto result =
           (*host)->Shape(ShapeRequest{command, carrier.output(f.output), exit_code, "", 0});
       REQUIRE_MESSAGE(result.ok(), result.status().ToString());
       INFO("summary:\n", result->summary);
-      CheckKept(f.meta, result->summary, [&](const std::string& item) {
-        return unasked && absl::StartsWith(item, "Setting up ");
-      });
+      CheckKept(f.meta, result->summary);
       if (exit_code && *exit_code != 0) {
         std::string first = result->summary.substr(0, result->summary.find('\n'));
         for (char& c : first) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
