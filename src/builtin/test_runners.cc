@@ -151,9 +151,37 @@ void PairPytestLineTracebacks(const std::vector<std::string_view>& tb_lines, Tes
                 [&](std::string_view line) { return paired.contains(line.data()); });
 }
 
+// The line that ends a failure's traceback under pytest's FAILURES: where it was raised and the
+// exception's name, "tests/test_tax.py:22: KeyError", "pricing/tax.py:16: AssertionError".
+bool IsPytestRaisedLine(std::string_view line) {
+  const std::string_view location = LocationPrefix(line);
+  if (location.empty() || location.find(".py:") == std::string_view::npos) return false;
+  const std::string_view name = line.substr(location.size());
+  if (!name.starts_with(": ") || name.size() < 3) return false;
+  for (char c : name.substr(2)) {
+    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.')) return false;
+  }
+  return true;
+}
+
+// Whether an output begins inside pytest's FAILURES or ERRORS section, cut at its start
+// (`pytest 2>&1 | tail -40`): before any of the report's ruled titles, a failure's heading
+// ("____ test_a ____") or the end of a traceback (IsPytestRaisedLine).
+bool StartsInsidePytestFailures(const std::vector<std::string_view>& lines) {
+  for (std::string_view line : lines) {
+    if (!FramedTitle(line, '=').empty()) return false;
+    const std::string_view name = FramedTitle(line, '_');
+    if ((!name.empty() && name.find_first_not_of("_ ") != std::string_view::npos) ||
+        IsPytestRaisedLine(line)) {
+      return true;
+    }
+  }
+  return false;
+}
+
 void ParsePytest(const std::vector<std::string_view>& lines, TestReport& report) {
   enum class Section { kNone, kFailures, kShortSummary, kWarnings, kDurations, kOther } section =
-      Section::kNone;
+      StartsInsidePytestFailures(lines) ? Section::kFailures : Section::kNone;
   TestFailure* current = nullptr;
   size_t warnings = 0;
   // Progress lines that marked failures: the only word of them when the run crashes.
@@ -422,8 +450,27 @@ void ParseJest(const std::vector<std::string_view>& lines, TestReport& report) {
   // Under "● Console": the output a test file printed, which is neither a failure nor a test.
   bool in_console = false;
   ConsoleOutput console(report);
+  // An output cut inside a file's failures (`jest 2>&1 | tail -60`): a failure's heading before
+  // any file's result line, and the lines above the first end a failure whose heading was cut.
+  bool cut = false;
+  for (std::string_view line : lines) {
+    const std::string_view t = Trim(line);
+    if (t.starts_with("PASS ") || t.starts_with("FAIL ") || IsJestTotals(line) ||
+        t == "● Console" || t.starts_with("Summary of all failing tests")) {
+      break;
+    }
+    if (t.starts_with("● ")) {
+      cut = true;
+      break;
+    }
+  }
   for (std::string_view line : lines) {
     std::string_view t = Trim(line);
+    if (cut && !t.starts_with("● ")) {
+      if (!t.empty()) report.problems.push_back(line);
+      continue;
+    }
+    cut = false;
     if (in_console && !(t.starts_with("● ") || line.starts_with("PASS ") ||
                         line.starts_with("FAIL ") || IsJestTotals(line) ||
                         t.starts_with("Summary of all failing tests") || t == "Snapshot Summary")) {
@@ -531,8 +578,31 @@ void ParseVitest(const std::vector<std::string_view>& lines, TestReport& report)
   // blank line.
   bool in_console = false;
   ConsoleOutput console(report);
+  // An output cut inside the failures (`vitest run 2>&1 | tail -60`): their separator
+  // ("⎯⎯⎯[2/5]⎯") or a failure's heading before their section's title or the totals; the lines
+  // above the first end a failure whose heading was cut off.
+  bool cut = false;
+  for (std::string_view line : lines) {
+    const std::string_view t = Trim(line);
+    if (t.starts_with("Test Files ") || t.starts_with("Tests ") ||
+        (t.starts_with("⎯") && t.find("Failed ") != std::string_view::npos)) {
+      break;
+    }
+    if ((t.starts_with("⎯") && t.find("/") != std::string_view::npos && t.ends_with("]⎯")) ||
+        (t.starts_with("FAIL ") && t.find(" > ") != std::string_view::npos)) {
+      cut = in_failures = true;
+      break;
+    }
+  }
   for (std::string_view line : lines) {
     std::string_view t = Trim(line);
+    if (cut) {
+      if (!t.starts_with("⎯") && !t.starts_with("FAIL ")) {
+        if (!t.empty()) report.problems.push_back(line);
+        continue;
+      }
+      cut = false;
+    }
     if (current == nullptr && !in_failures &&
         (line.starts_with("stdout | ") || line.starts_with("stderr | "))) {
       in_console = true;
@@ -614,6 +684,20 @@ std::string_view NumberedHeading(std::string_view line, size_t max_indent) {
   while (i < t.size() && IsDigit(t[i])) ++i;
   if (i == 0 || !t.substr(i).starts_with(") ") || t.size() <= i + 2) return {};
   return t.substr(i + 2);
+}
+
+// Whether an output cut at its start (`… | tail -40`) begins inside a runner's list of numbered
+// failures, whose heading ("Failures:", "There were 3 failures:") was cut off: a numbered
+// heading (NumberedHeading, at most `max_indent` in) comes before any line `section` is true
+// for, the start of one of the report's parts.
+template <typename IsSection>
+bool StartsInsideNumberedFailures(const std::vector<std::string_view>& lines, size_t max_indent,
+                                  IsSection section) {
+  for (std::string_view line : lines) {
+    if (section(Trim(line))) return false;
+    if (!NumberedHeading(line, max_indent).empty()) return true;
+  }
+  return false;
 }
 
 void ParseMocha(const std::vector<std::string_view>& lines, TestReport& report) {
@@ -1217,9 +1301,27 @@ void ParseNodeSpec(const std::vector<std::string_view>& lines, TestReport& repor
 
 // ---- cargo test -----------------------------------------------------------------------------
 
+// A failed test's block of output under cargo test's first "failures:": "---- a::b stdout ----".
+bool IsCargoFailureHeading(std::string_view line) {
+  return line.size() > 10 && line.starts_with("---- ") && line.ends_with(" ----");
+}
+
 void ParseCargo(const std::vector<std::string_view>& lines, TestReport& report) {
   TestFailure* current = nullptr;
   enum class Section { kNone, kDetails, kList } section = Section::kNone;
+  // An output cut inside the failures' blocks (`cargo test 2>&1 | tail -40`): a block's heading
+  // before any "failures:", and the lines above the first end a block whose heading was cut off.
+  bool cut = false;
+  for (std::string_view line : lines) {
+    if (line == "failures:" || line.starts_with("running ") || line.starts_with("test result: ")) {
+      break;
+    }
+    if (IsCargoFailureHeading(line)) {
+      cut = true;
+      section = Section::kDetails;
+      break;
+    }
+  }
   for (std::string_view line : lines) {
     if (line.starts_with("test result: ")) {
       CloseFailure(report, current);
@@ -1247,7 +1349,8 @@ void ParseCargo(const std::vector<std::string_view>& lines, TestReport& report) 
       continue;
     }
     if (section == Section::kDetails) {
-      if (line.starts_with("---- ") && line.ends_with(" ----")) {
+      if (IsCargoFailureHeading(line)) {
+        cut = false;
         CloseFailure(report, current);
         std::string_view name = line.substr(5, line.size() - 10);
         size_t space = name.rfind(' ');
@@ -1256,6 +1359,8 @@ void ParseCargo(const std::vector<std::string_view>& lines, TestReport& report) 
         current = &report.failures.back();
       } else if (current != nullptr) {
         current->detail.push_back(line);
+      } else if (cut && !IsBlank(line)) {
+        report.problems.push_back(line);
       }
       continue;
     }
@@ -1646,9 +1751,25 @@ bool IsHspecLocation(std::string_view line) {
   return colon != std::string_view::npos && colon > 0 && colon + 1 < t.size() && IsDigit(t[colon + 1]);
 }
 
+// An output cut inside rspec's failures: before its totals, a numbered heading and no
+// "Failures:" (above it, had it been a pending test's), and rspec's list of failed examples.
+bool StartsInsideRspecFailures(const std::vector<std::string_view>& lines) {
+  bool listed = false;
+  for (std::string_view line : lines) {
+    if (line == "Failures:") return false;
+    listed = listed || line == "Failed examples:";
+  }
+  return listed && StartsInsideNumberedFailures(lines, 4, [](std::string_view t) {
+           return t.starts_with("Finished in ") || t.starts_with("Pending:");
+         });
+}
+
 void ParseRspec(const std::vector<std::string_view>& lines, TestReport& report) {
   enum class Section { kNone, kPending, kFailures, kFailedExamples };
-  Section section = Section::kNone;
+  // Cut inside its failures: the lines before the first heading end a failure (its message,
+  // its location) whose heading was cut off.
+  bool cut = StartsInsideRspecFailures(lines);
+  Section section = cut ? Section::kFailures : Section::kNone;
   TestFailure* current = nullptr;
   std::string_view pending_location;
   for (std::string_view line : lines) {
@@ -1707,6 +1828,7 @@ void ParseRspec(const std::vector<std::string_view>& lines, TestReport& report) 
           location = pending_location;
         }
         pending_location = {};
+        cut = false;
         CloseFailure(report, current);
         report.failures.push_back(TestFailure{name, {line}});
         current = &report.failures.back();
@@ -1715,6 +1837,10 @@ void ParseRspec(const std::vector<std::string_view>& lines, TestReport& report) 
       }
       if (current == nullptr && IsHspecLocation(line)) {
         pending_location = line;  // the first failure's
+        continue;
+      }
+      if (current == nullptr && cut) {
+        if (!t.empty()) report.problems.push_back(line);
         continue;
       }
     }
@@ -1748,6 +1874,12 @@ bool IsMinitestTotals(std::string_view t) {
 void ParseMinitest(const std::vector<std::string_view>& lines, TestReport& report) {
   TestFailure* current = nullptr;
   bool named = false;  // the block's test named (the line after its heading)
+  // Cut inside its failures (no banner or "Finished in" above the first): the lines before the
+  // first end a failure whose heading was cut off.
+  bool cut = StartsInsideNumberedFailures(lines, 4, [](std::string_view t) {
+    return t.starts_with("Finished in ") || t.starts_with("# Running") ||
+           t.starts_with("Run options: ");
+  });
   for (std::string_view line : lines) {
     const std::string_view t = Trim(line);
     if (IsMinitestTotals(t)) {
@@ -1764,6 +1896,7 @@ void ParseMinitest(const std::vector<std::string_view>& lines, TestReport& repor
         kind == "Failure:" || kind == "Error:" || kind == "Skipped:") {
       CloseFailure(report, current);
       current = nullptr;
+      cut = false;
       if (kind != "Skipped:") {  // -v lists skips as blocks too: counted
         report.failures.push_back(TestFailure{t, {line}});
         current = &report.failures.back();
@@ -1779,6 +1912,10 @@ void ParseMinitest(const std::vector<std::string_view>& lines, TestReport& repor
         named = true;
       }
       current->detail.push_back(line);
+      continue;
+    }
+    if (cut) {
+      if (!t.empty()) report.problems.push_back(line);
       continue;
     }
     if (t.find(" = ") != std::string_view::npos && t.find('#') != std::string_view::npos &&
@@ -1878,7 +2015,14 @@ bool IsPhpunitSection(std::string_view t, std::string_view* kind) {
 // and trace under it behind "│", and all of them again under "Summary of non-successful tests:".
 void ParsePhpunit(const std::vector<std::string_view>& lines, TestReport& report) {
   TestFailure* current = nullptr;
-  bool failing_section = false;
+  // Cut inside a section of failures: the lines before the first heading end a failure whose
+  // heading was cut off.
+  bool cut = StartsInsideNumberedFailures(lines, 0, [](std::string_view t) {
+    std::string_view kind;
+    return IsPhpunitSection(t, &kind) || t == "--" || t.starts_with("Time: ") ||
+           t.starts_with("PHPUnit ") || t.starts_with("Summary of non-successful tests");
+  });
+  bool failing_section = cut;
   bool testdox_summary = false;  // the failures listed again: counted
   uint64_t again = 0;
   for (std::string_view line : lines) {
@@ -1917,6 +2061,7 @@ void ParsePhpunit(const std::vector<std::string_view>& lines, TestReport& report
     if (IsPhpunitSection(t, &kind)) {
       CloseFailure(report, current);
       current = nullptr;
+      cut = false;
       failing_section = kind.starts_with("error") || kind.starts_with("failure") ||
                         kind.starts_with("warning");
       continue;
@@ -1959,9 +2104,14 @@ void ParsePhpunit(const std::vector<std::string_view>& lines, TestReport& report
         CloseFailure(report, current);
         report.failures.push_back(TestFailure{name, {line}});
         current = &report.failures.back();
+        cut = false;
         continue;
       }
-      if (current != nullptr) current->detail.push_back(line);
+      if (current != nullptr) {
+        current->detail.push_back(line);
+      } else if (cut && !t.empty()) {
+        report.problems.push_back(line);
+      }
     }
   }
   CloseFailure(report, current);
@@ -2835,6 +2985,12 @@ RunnerGuess GuessRunner(std::string_view command, std::string_view output) {
   }
   if (has_line_start("# Running:") && (has(" runs, ") || has(" run, ")) && has(" assertion")) {
     consider(TestRunner::kMinitest, 0.9, "output: Minitest");
+  }
+  // Its totals alone (the banner cut off, `rake test | tail -30`): "406 runs, 404 assertions,
+  // 8 failures, 1 errors, 1 skips", every count always printed.
+  if ((has(" runs, ") || has(" run, ")) && has(" assertions, ") && has(" failures, ") &&
+      has(" errors, ") && has(" skips")) {
+    consider(TestRunner::kMinitest, 0.85, "output: Minitest totals");
   }
   if ((has_line_start("Loaded suite ") && has_line_start("Started")) ||
       (has(" tests, ") && has(" assertions, ") && has(" pendings, ") && has(" omissions, "))) {

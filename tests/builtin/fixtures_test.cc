@@ -422,6 +422,59 @@ TEST_CASE("fixtures: read from a CI log or a container's log, each line prefixed
   for (const char* family : kFamilies) CheckFamilyCarried(family, carriers);
 }
 
+// The last lines of a test run, as an agent often reads one (`pytest 2>&1 | tail -30`): the
+// output begins inside the failures, their section's heading cut off, often inside a failure
+// whose heading was cut too. Every must_keep string the cut output still has survives, and the
+// first line says the run failed — for the runners whose parsers read a run cut so (pytest,
+// rspec, Minitest, PHPUnit, cargo test, jest, vitest).
+TEST_CASE("fixtures: a test run's last lines, read through tail") {
+  static constexpr std::string_view kRead[] = {
+      "test/pytest_", "test/rspec_", "test/minitest_", "test/phpunit_failing", "test/phpunit_large",
+      "test/cargo_",  "test/jest_",  "test/vitest_"};
+  TempDir home;
+  auto host = Host::Create(HostOptions{home.path(), "", true, nullptr});
+  REQUIRE(host.ok());
+  size_t runs = 0;
+  for (const Fixture& f : LoadFamily("test")) {
+    if (std::none_of(std::begin(kRead), std::end(kRead),
+                     [&](std::string_view p) { return absl::StartsWith(f.name, ToAbsl(p)); })) {
+      continue;
+    }
+    std::optional<int> exit_code;
+    if (const core::Value* code = f.meta.Find("exit_code"); code && code->as_integer()) {
+      exit_code = static_cast<int>(*code->as_integer());
+    }
+    std::vector<absl::string_view> lines = absl::StrSplit(ToAbsl(f.output), '\n');
+    if (!lines.empty() && lines.back().empty()) lines.pop_back();
+    for (size_t n : {30, 80, 200}) {
+      if (lines.size() <= n) continue;
+      std::string cut;
+      for (size_t i = lines.size() - n; i < lines.size(); ++i) StrAppend(&cut, lines[i], "\n");
+      const std::string command = StrCat(Str(f.meta, "command"), " 2>&1 | tail -", n);
+      INFO("fixture ", f.name, " through tail -", n);
+      auto result = (*host)->Shape(ShapeRequest{command, cut, exit_code, "", 0});
+      REQUIRE_MESSAGE(result.ok(), result.status().ToString());
+      INFO("summary:\n", result->summary);
+      ++runs;
+      if (const core::Value* keep = f.meta.Find("must_keep"); keep && keep->is_array()) {
+        for (const core::Value& item : keep->as_array()) {
+          if (!item.is_string() || cut.find(item.as_string()) == std::string::npos) continue;
+          CHECK_MESSAGE(result->summary.find(item.as_string()) != std::string::npos,
+                        "lost: " << item.as_string());
+        }
+      }
+      if (exit_code && *exit_code != 0) {
+        const std::string first =
+            absl::AsciiStrToLower(result->summary.substr(0, result->summary.find('\n')));
+        CHECK_MESSAGE((first.find("fail") != std::string::npos ||
+                       first.find("error") != std::string::npos),
+                      "first line: " << first);
+      }
+    }
+  }
+  CHECK(runs > 40);
+}
+
 TEST_CASE("fixtures: two commands' outputs in one, each echoed by a shell's trace or npm") {
   // Fixtures of tools plugline knows by name (a tool it does not know, printed between two it
   // knows, is read as part of the one before: an echo that is not a tool's may be a line of
