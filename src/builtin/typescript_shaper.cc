@@ -190,6 +190,14 @@ bool IsTableRow(std::string_view line) {
   return i > 0 && t.substr(i).starts_with("  ");
 }
 
+// The file of such a row: "src/api/client.ts".
+std::string_view TableRowFile(std::string_view row) {
+  std::string_view t = Strip(row);
+  t = Strip(t.substr(t.find_first_not_of("0123456789")));
+  const size_t colon = t.rfind(':');
+  return colon == std::string_view::npos ? t : t.substr(0, colon);
+}
+
 enum class Kind : uint8_t {
   kOther,
   kBlank,
@@ -238,6 +246,7 @@ struct Parse {
   std::vector<Diagnostic> diagnostics;
   size_t first = 0;  // first line of the last watch-mode compilation
   std::optional<uint64_t> found;  // the last "Found N errors"
+  std::optional<uint64_t> found_files;  // and the files it says they are in
   bool watch = false;
 };
 
@@ -311,6 +320,12 @@ Parse ParseTsc(const std::vector<std::string_view>& lines) {
     if (std::optional<uint64_t> found = FoundCount(message)) {
       p.kinds[i++] = Kind::kFound;
       p.found = found;
+      // "… in 6 files.", or one file named: "… in src/a.ts:3".
+      const size_t in = message.find(" in ");
+      p.found_files.reset();
+      if (in != std::string_view::npos) {
+        p.found_files = CountBefore(message.substr(in + 4), "file").value_or(1);
+      }
       continue;
     }
     if (ts > 0) {
@@ -437,7 +452,10 @@ class TypescriptShaper final : public core::Shaper {
     // The header: the counts, the tool's own total when it printed one.
     uint64_t total = p.found.value_or(errors);
     std::string header = StrCat(tool, ": ", Plural(total, "error", "errors"));
-    if (!files.empty()) StrAppend(&header, " in ", Plural(files.size(), "file", "files"));
+    // (An output cut at its start, `tsc | tail -30`, has fewer files' diagnostics than tsc
+    // counted.)
+    const uint64_t file_count = std::max<uint64_t>(files.size(), p.found_files.value_or(0));
+    if (file_count > 0) StrAppend(&header, " in ", Plural(file_count, "file", "files"));
     if (others > 0) StrAppend(&header, ", ", Plural(others, "other diagnostic", "other diagnostics"));
     if (!note.empty()) StrAppend(&header, " (", note, ")");
     out.Header(header);
@@ -479,6 +497,9 @@ class TypescriptShaper final : public core::Shaper {
 
     std::vector<std::string_view> totals;  // written last
     uint64_t frame_lines = 0, kept_other = 0;
+    std::unordered_set<std::string_view> shown_files;  // every diagnostic's file
+    for (const Diagnostic& d : p.diagnostics) shown_files.insert(d.file(lines));
+    bool table_heading_kept = false;
     size_t diag = 0;
     size_t i = p.first;
     while (i < n) {
@@ -499,6 +520,22 @@ class TypescriptShaper final : public core::Shaper {
         }
         case Kind::kFound:
           totals.push_back(lines[i]);
+          break;
+        case Kind::kTable:
+          // A row for a file none of the diagnostics above is in (their lines cut off, `tsc |
+          // tail -30`) is kept, under the table's heading; the others repeat what is shown.
+          if (IsTableRow(lines[i]) && !shown_files.contains(TableRowFile(lines[i]))) {
+            if (!table_heading_kept && i > 0 && p.kinds[i - 1] == Kind::kTable) {
+              for (size_t h = i; h-- > 0 && p.kinds[h] == Kind::kTable;) {
+                if (!IsTableRow(lines[h])) {
+                  out.Line(lines[h]);
+                  break;
+                }
+              }
+            }
+            table_heading_kept = true;
+            out.Line(lines[i]);
+          }
           break;
         case Kind::kSection:
           if (section_has_errors[i]) out.Line(lines[i]);

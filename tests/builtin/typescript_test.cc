@@ -8,6 +8,7 @@
 
 #include "builtin/builtin_shapers.h"
 #include "builtin/common.h"
+#include "absl/strings/str_join.h"
 #include "builtin/diagnostic_groups.h"
 #include "core/strings.h"
 #include "core/text.h"
@@ -119,6 +120,32 @@ TEST_CASE("typescript: pretty format drops code frames and keeps related locatio
       "Found 2 errors in 2 files.",
   };
   CHECK(lines == expected);
+}
+
+TEST_CASE("typescript: a run's last lines (tsc | tail) keep tsc's counts and its table's other files") {
+  // The pretty format's last 30 lines: three diagnostics in two files, then tsc's totals and its
+  // table of the six files with errors. The files whose diagnostics were cut off stay, by the
+  // table's rows; the header counts what tsc counted.
+  std::string full;  // as shapers see it: without its colours
+  if (const std::string raw = testing::ReadFixture("typescript", "pretty-failing");
+      !core::NormalizeTerminalOutput(raw, &full)) {
+    full = raw;
+  }
+  std::vector<std::string_view> all = core::SplitLines(full);
+  std::string cut;
+  for (size_t i = all.size() - 30; i < all.size(); ++i) absl::StrAppend(&cut, ToAbsl(all[i]), "\n");
+  const auto s = Shape("npx tsc --noEmit --pretty 2>&1 | tail -30", 2, cut);
+  INFO(absl::StrJoin(s, "\n"));
+  CHECK(s[0] == "tsc: 12 errors in 6 files (exit 2)");
+  CHECK(Has(s, "Errors  Files"));
+  CHECK(Has(s, "     3  src/api/client.ts:2"));
+  CHECK(Has(s, "     1  src/services/config.ts:20"));
+  CHECK_FALSE(Has(s, "     2  src/services/pricing.ts:23"));  // its diagnostics are shown
+  CHECK_FALSE(Has(s, "     1  src/utils/format.ts:12"));
+  // The whole output: every file's diagnostics shown, the table counted.
+  const auto whole = Shape("npx tsc --noEmit --pretty", 2, full);
+  CHECK(whole[0] == "tsc: 12 errors in 6 files (exit 2)");
+  CHECK_FALSE(Has(whole, "Errors  Files"));
 }
 
 TEST_CASE("typescript: tsc 7's related locations on one line") {
