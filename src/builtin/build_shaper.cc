@@ -2384,14 +2384,18 @@ class Writer {
         // above, named: counted then, but for the packages apt was asked for (with the version
         // they got).
         if (Total(Kind::kListItem) > 0) {
-          constexpr size_t kSettingUp = sizeof("Setting up ") - 1;
-          string_view package = lines_[i].substr(std::min(lines_[i].size(), kSettingUp));
-          package = package.substr(0, std::min(package.find(' '), package.find(':')));
-          if (!Requested(package)) {
+          if (!Requested(SetUpPackage(lines_[i]))) {
             Drop(i);
           } else {
             Emit(i);
           }
+          return i + 1;
+        }
+        // No list above (cut off: `apt-get install -y x | tail -30`): the first ones, and
+        // those the command asked for.
+        if (const string_view package = SetUpPackage(lines_[i]);
+            !package.empty() && Requested(package) && !Capped(kind, 10, 0)) {
+          Emit(i);
           return i + 1;
         }
         [[fallthrough]];
@@ -2892,6 +2896,13 @@ class Writer {
   const bool full_;
   const bool failed_;
   const std::vector<std::string> requested_;
+
+  // The package of apt's "Setting up x:amd64 (1.2) ...": "x"; empty for another line.
+  static string_view SetUpPackage(string_view line) {
+    if (!Starts(line, "Setting up ")) return {};
+    const string_view package = line.substr(sizeof("Setting up ") - 1);
+    return package.substr(0, std::min(package.find(' '), package.find(':')));
+  }
 
   // Whether the command asked for `package`: named in its arguments, or installed by apt and
   // not as another's dependency (in its NEW list, not in its list of additional packages).
@@ -3434,7 +3445,12 @@ class BuildShaper final : public core::Shaper {
     // keeps where they happened.
     const bool full = problems || !exit_ok || p.warnings > 0 || !p.diags.empty() ||
                       p.kind_count[static_cast<size_t>(Kind::kWarnLine)] > 0;
-    Writer(lines, p, full, problems || !exit_ok, ToolArgs(context.command), out).Write();
+    // What the command asked for: its first stage's arguments ("apt-get install -y x 2>&1 |
+    // tail -30").
+    const std::vector<string_view> stages = PipelineStages(context.command);
+    Writer(lines, p, full, problems || !exit_ok,
+           ToolArgs(stages.empty() ? context.command : stages[0]), out)
+        .Write();
     return core::ShapeOutput{out.Take(), RenderMode::kSummary};
   }
 

@@ -1152,6 +1152,19 @@ TEST_CASE("build: apt run by a script keeps the version of what it was asked for
   CHECK(Has(s, "Setting up jq (1.6-2.1) ..."));
   CHECK(Has(s, "Setting up moreutils (0.67-1) ..."));
   CHECK_FALSE(Contains(s, "Setting up libunwind-14"));
+  // Read through tail, its lists cut off: the first ten "Setting up" lines, and the one the
+  // command's first stage asked for.
+  const std::string many = testing::ReadFixture("build", "apt-install-many");
+  const std::string last30 = many.substr(
+      [&] {
+        size_t at = many.size() - 1;
+        for (int n = 0; n < 30; ++n) at = many.rfind('\n', at - 1);
+        return at + 1;
+      }());
+  s = Shape("apt-get install -y erlang-nox 2>&1 | tail -30", last30, 0);
+  INFO(s);
+  REQUIRE_FALSE(Contains(last30, "NEW packages"));
+  CHECK(Has(s, "Setting up erlang-nox (1:25.2.3+dfsg-1+deb12u4) ..."));
 }
 
 TEST_CASE("build: apt-get install of many packages: their list, and the version of the one asked for") {
