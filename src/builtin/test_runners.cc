@@ -310,10 +310,39 @@ void ParsePytest(const std::vector<std::string_view>& lines, TestReport& report)
 
 // ---- unittest -------------------------------------------------------------------------------
 
+// Whether an output cut at its start (`python -m unittest 2>&1 | tail -30`) begins inside a
+// failure's block: above the first block's rule, a traceback's lines or its error rather than
+// the run's progress.
+bool StartsInsideUnittestFailure(const std::vector<std::string_view>& lines) {
+  for (std::string_view line : lines) {
+    if (AllOf(line, '=', 20) || (line.starts_with("Ran ") && line.find(" test") != std::string_view::npos)) {
+      return false;
+    }
+    if (line.starts_with("Traceback (most recent call last):") || line.starts_with("  File \"")) {
+      return true;
+    }
+    // The error that ends one: "AssertionError: 2 != 6", "KeyError: 'de'".
+    const std::string_view name = line.substr(0, line.find(": "));
+    if (name.size() < line.size() && (name.ends_with("Error") || name.ends_with("Exception")) &&
+        name.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.") ==
+            std::string_view::npos) {
+      return true;
+    }
+  }
+  return false;
+}
+
 void ParseUnittest(const std::vector<std::string_view>& lines, TestReport& report) {
   TestFailure* current = nullptr;
+  // Cut inside a failure: the lines above the first block end it (its traceback, its error).
+  bool cut = StartsInsideUnittestFailure(lines);
   for (size_t i = 0; i < lines.size(); ++i) {
     std::string_view line = lines[i];
+    if (cut && !AllOf(line, '=', 20)) {
+      if (!IsBlank(line)) report.problems.push_back(line);
+      continue;
+    }
+    cut = false;
     if (AllOf(line, '=', 20)) {
       CloseFailure(report, current);
       current = nullptr;

@@ -426,11 +426,11 @@ TEST_CASE("fixtures: read from a CI log or a container's log, each line prefixed
 // output begins inside the failures, their section's heading cut off, often inside a failure
 // whose heading was cut too. Every must_keep string the cut output still has survives, and the
 // first line says the run failed — for the runners whose parsers read a run cut so (pytest,
-// rspec, Minitest, PHPUnit, cargo test, jest, vitest).
+// unittest, rspec, Minitest, PHPUnit, cargo test, jest, vitest).
 TEST_CASE("fixtures: a test run's last lines, read through tail") {
   static constexpr std::string_view kRead[] = {
-      "test/pytest_", "test/rspec_", "test/minitest_", "test/phpunit_failing", "test/phpunit_large",
-      "test/cargo_",  "test/jest_",  "test/vitest_"};
+      "test/pytest_", "test/unittest_", "test/rspec_",  "test/minitest_", "test/phpunit_failing",
+      "test/phpunit_large", "test/cargo_", "test/jest_", "test/vitest_"};
   TempDir home;
   auto host = Host::Create(HostOptions{home.path(), "", true, nullptr});
   REQUIRE(host.ok());
