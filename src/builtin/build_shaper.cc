@@ -1720,10 +1720,9 @@ class Parser {
       Plain(i, Kind::kStatus);
       StartList(Kind::kListItem, Contains(line, " NEW packages") ? &p_.apt_new : nullptr);
     } else {
-      Plain(i, Kind::kChatter);
-      StartList(Kind::kChatter, Contains(line, " additional packages will be installed")
-                                    ? &p_.apt_additional
-                                    : nullptr);
+      AptList(i, Kind::kChatter,
+              Contains(line, " additional packages will be installed") ? &p_.apt_additional
+                                                                        : nullptr);
     }
     p_.seen_apt = true;
   }
@@ -1927,9 +1926,9 @@ class Parser {
     if (p_.success.empty()) p_.success = "ok";
   }
 
-  void AptList(size_t i, Kind item_kind) {
+  void AptList(size_t i, Kind item_kind, std::vector<string_view>* names = nullptr) {
     Plain(i, Kind::kChatter);
-    StartList(item_kind);
+    StartList(item_kind, names);
   }
 
   // The lines that follow, while indented, are a list's items of `item_kind`; their

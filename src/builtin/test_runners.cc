@@ -151,17 +151,22 @@ void PairPytestLineTracebacks(const std::vector<std::string_view>& tb_lines, Tes
                 [&](std::string_view line) { return paired.contains(line.data()); });
 }
 
+// A name, dotted or not: "KeyError", "requests.exceptions.HTTPError".
+bool IsDottedName(std::string_view s) {
+  if (s.empty()) return false;
+  for (char c : s) {
+    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.')) return false;
+  }
+  return true;
+}
+
 // The line that ends a failure's traceback under pytest's FAILURES: where it was raised and the
 // exception's name, "tests/test_tax.py:22: KeyError", "pricing/tax.py:16: AssertionError".
 bool IsPytestRaisedLine(std::string_view line) {
   const std::string_view location = LocationPrefix(line);
   if (location.empty() || location.find(".py:") == std::string_view::npos) return false;
   const std::string_view name = line.substr(location.size());
-  if (!name.starts_with(": ") || name.size() < 3) return false;
-  for (char c : name.substr(2)) {
-    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.')) return false;
-  }
-  return true;
+  return name.starts_with(": ") && IsDottedName(name.substr(2));
 }
 
 // Whether an output begins inside pytest's FAILURES or ERRORS section, cut at its start
@@ -324,8 +329,7 @@ bool StartsInsideUnittestFailure(const std::vector<std::string_view>& lines) {
     // The error that ends one: "AssertionError: 2 != 6", "KeyError: 'de'".
     const std::string_view name = line.substr(0, line.find(": "));
     if (name.size() < line.size() && (name.ends_with("Error") || name.ends_with("Exception")) &&
-        name.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.") ==
-            std::string_view::npos) {
+        IsDottedName(name)) {
       return true;
     }
   }

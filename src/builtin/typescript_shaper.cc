@@ -430,10 +430,12 @@ class TypescriptShaper final : public core::Shaper {
 
     uint64_t errors = 0, others = 0;
     std::unordered_set<std::string_view> files;
+    std::unordered_set<std::string_view> shown_files;  // every diagnostic's file
     std::string_view last_file;
     for (const Diagnostic& d : p.diagnostics) {
       (d.error ? errors : others) += 1;
       std::string_view file = d.file(lines);
+      shown_files.insert(file);
       if (d.error && !file.empty() && file != last_file) files.insert(file);
       if (d.error) last_file = file;
     }
@@ -497,9 +499,7 @@ class TypescriptShaper final : public core::Shaper {
 
     std::vector<std::string_view> totals;  // written last
     uint64_t frame_lines = 0, kept_other = 0;
-    std::unordered_set<std::string_view> shown_files;  // every diagnostic's file
-    for (const Diagnostic& d : p.diagnostics) shown_files.insert(d.file(lines));
-    bool table_heading_kept = false;
+    size_t table_heading = n;  // the "Errors  Files" line, until a row under it is kept
     size_t diag = 0;
     size_t i = p.first;
     while (i < n) {
@@ -524,16 +524,11 @@ class TypescriptShaper final : public core::Shaper {
         case Kind::kTable:
           // A row for a file none of the diagnostics above is in (their lines cut off, `tsc |
           // tail -30`) is kept, under the table's heading; the others repeat what is shown.
-          if (IsTableRow(lines[i]) && !shown_files.contains(TableRowFile(lines[i]))) {
-            if (!table_heading_kept && i > 0 && p.kinds[i - 1] == Kind::kTable) {
-              for (size_t h = i; h-- > 0 && p.kinds[h] == Kind::kTable;) {
-                if (!IsTableRow(lines[h])) {
-                  out.Line(lines[h]);
-                  break;
-                }
-              }
-            }
-            table_heading_kept = true;
+          if (!IsTableRow(lines[i])) {
+            table_heading = i;
+          } else if (!shown_files.contains(TableRowFile(lines[i]))) {
+            if (table_heading < n) out.Line(lines[table_heading]);
+            table_heading = n;
             out.Line(lines[i]);
           }
           break;
