@@ -429,6 +429,24 @@ def test_a_script_of_two_commands_reaches_the_model_as_each_one_shaped(agent, sc
     assert len(text) < 4000
 
 
+@pytest.mark.parametrize("agent", ["claude-code", "codex"])
+def test_a_test_run_read_through_tail_reaches_the_model_with_its_failures(agent, scratch_factory):
+    # `pytest -v 2>&1 | tail -20`: the output begins inside the failures, their title and the
+    # first failure's heading cut off; the failures left in it reach the model with where they
+    # failed (before, the model read the short summary's list and the `E` lines alone). The
+    # summary is no shorter than these 20 lines, so the model reads them as they are.
+    s = scratch_factory([f"{PYTEST} 2>&1 | tail -20"])
+    write_pytest_project(s)
+    run = RUN[agent](s)
+    assert run.returncode == 0, run.stderr
+    results = tool_results(agent, s.requests())
+    assert len(results) == 1, s.requests()
+    text = results[0][0]
+    assert "3 failed, 300 passed" in text, text
+    assert "test_prices.py:12: AssertionError" in text, text
+    assert "E       assert (10 // 10) == 5" in text and "E       assert (50 // 10) == 10" in text
+
+
 @pytest.mark.parametrize("agent", AGENTS)
 def test_a_long_passing_run_reaches_the_model_as_plugline_summary(agent, scratch_factory):
     s = scratch_factory([PYTEST])
