@@ -1434,6 +1434,8 @@ class Parser {
     if (Ends(line, " generated.") && IsDigit(line[0]) &&
         (Contains(line, " warning") || Contains(line, " error"))) {
       Plain(i, Kind::kStatus);
+      // (The errors themselves may be above what is here: `clang++ … 2>&1 | tail -20`.)
+      if (Contains(line, " error")) p_.failure_signal = true;
       return true;
     }
     if (line == "compilation terminated." ||
@@ -1874,6 +1876,7 @@ class Parser {
     }
     if (p_.seen_esbuild && IsEsbuildTotals(line)) {  // "2 warnings and 2 errors"
       Plain(i, Kind::kStatus);
+      if (Contains(line, " error")) p_.failure_signal = true;
       return true;
     }
     if (Starts(line, "error during build:")) {
@@ -3361,7 +3364,7 @@ class BuildShaper final : public core::Shaper {
       core::ShapeOutput unread = ShapeUnread(output, context, label);
       if (unread.render_mode != RenderMode::kRaw) return unread;
       const std::string outcome = !exit_known    ? "exit status unknown"
-                                  : exit_code == 0 ? "exit 0"
+                                  : exit_code == 0 ? ExitZeroNote(context.command)
                                                    : core::FailureText(context.command, exit_code);
       out.Header(StrCat(label, ": ", outcome, ", ", core::FormatCount(lines.size()),
                         lines.size() == 1 ? " line" : " lines"));
@@ -3375,7 +3378,8 @@ class BuildShaper final : public core::Shaper {
     std::string verdict;
     bool failed = false;
     if (problems) {
-      failed = !(exit_known && exit_code == 0);
+      // (A status 0 from `| tail` says nothing of the build.)
+      failed = !(exit_known && exit_code == 0) || StatusIsAFilters(context.command);
       verdict = failed ? "failed" : "exit 0";
     } else if (!exit_ok) {
       verdict = core::FailureText(context.command, exit_code);
@@ -3387,7 +3391,7 @@ class BuildShaper final : public core::Shaper {
     } else if (!p.linked.empty() || p.objects > 0) {
       verdict = "built";
     } else {
-      verdict = exit_known ? "exit 0" : "no errors reported";
+      verdict = exit_known ? ExitZeroNote(context.command) : "no errors reported";
     }
     // apt-get -s printed what it would do ("Inst …", "Conf …"): nothing was changed.
     if (p.apt_simulated && verdict == "ok") verdict = "simulated, nothing changed";
@@ -3450,7 +3454,7 @@ class BuildShaper final : public core::Shaper {
     Writer(lines, p, full, problems || !exit_ok,
            ToolArgs(stages.empty() ? context.command : stages[0]), out)
         .Write();
-    return core::ShapeOutput{out.Take(), RenderMode::kSummary};
+    return core::ShapeOutput{out.Take(), RenderMode::kSummary, failed};
   }
 
  private:

@@ -165,6 +165,17 @@ bool PrintsSourceFile(std::string_view command) {
   return !operands.empty() && IsSourceExtension(operands.back());
 }
 
+bool StatusIsAFilters(std::string_view command) {
+  const std::vector<std::string_view> stages = PipelineStages(command);
+  return stages.size() > 1 && command.find("pipefail") == std::string_view::npos &&
+         ToolName(stages.back()) != ToolName(stages.front());
+}
+
+std::string ExitZeroNote(std::string_view command) {
+  if (!StatusIsAFilters(command)) return "exit 0";
+  return StrCat("exit 0 is ", ToolName(PipelineStages(command).back()), "'s");
+}
+
 std::vector<std::string_view> PipelineStages(std::string_view command) {
   std::vector<std::string_view> stages;
   size_t start = 0;

@@ -85,6 +85,15 @@ using core::ToolName;
 // "cd src && grep -rn x . | head -50" -> {"grep -rn x .", "head -50"}. Stages are trimmed.
 std::vector<std::string_view> PipelineStages(std::string_view command);
 
+// Whether the command's exit status is a filter's, not the tool's: its last pipeline's last
+// stage is another program ("make 2>&1 | tail -30" exits with tail's 0), and the shell was
+// not told `set -o pipefail`.
+bool StatusIsAFilters(std::string_view command);
+
+// A header's words for a status of 0: "exit 0", or whose it is when it is a filter's, "exit 0
+// is tail's" (`python app.py 2>&1 | tail -40`: nothing said of the tool's).
+std::string ExitZeroNote(std::string_view command);
+
 // Whether the command prints a file's source rather than a tool's report: git blame/annotate,
 // `git show REV:path`, or cat/head/tail/less/bat/nl/`sed -n` of a file whose extension is a
 // programming language's, markup's or config's (not .log, .out, .txt: saved output). Quoted

@@ -685,8 +685,17 @@ class EslintShaper final : public core::Shaper {
                Plural(stated_warnings.value_or(warnings), "warning", "warnings"), ") in ",
                Plural(files.size(), "file", "files"), exit_suffix));
 
-    if (problems.size() > kAllInFull)
-      return Grouped(lines, problems, rows, is_row, is_file, totals, out);
+    // (`--max-warnings N` fails a run with warnings alone, and says so.)
+    const bool failed =
+        stated_errors.value_or(errors) > 0 ||
+        std::any_of(lines.begin(), lines.end(), [](std::string_view line) {
+          return line.starts_with("ESLint found too many warnings");
+        });
+    if (problems.size() > kAllInFull) {
+      core::ShapeOutput grouped = Grouped(lines, problems, rows, is_row, is_file, totals, out);
+      grouped.failed = failed;
+      return grouped;
+    }
     OtherLines other(lines, is_row, is_file, out);
     uint32_t written_file = kNoLine;
     for (const Problem& p : problems) {
@@ -703,7 +712,7 @@ class EslintShaper final : public core::Shaper {
     rest -= std::min<uint64_t>(rest, totals.size());
     out.Omitted(rest, "other line", "other lines");
     out.Lines(totals);
-    return core::ShapeOutput{out.Take(), RenderMode::kSummary};
+    return core::ShapeOutput{out.Take(), RenderMode::kSummary, failed};
   }
 
   // Many rows (any text format), grouped (WriteGrouped): a stylish file's path line is written
@@ -821,7 +830,7 @@ class EslintShaper final : public core::Shaper {
       }
     }
     OtherJsonLines(lines, json, out);
-    return core::ShapeOutput{out.Take(), RenderMode::kSummary};
+    return core::ShapeOutput{out.Take(), RenderMode::kSummary, errors > 0};
   }
 
   // A message's "line:column" ("line" alone, or nothing, when it lacks them).

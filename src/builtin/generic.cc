@@ -332,7 +332,7 @@ class GenericShaper final : public core::Shaper {
     }
     SummaryWriter out(&lines);
     std::string note = FailureNote(context.command, context.exit_code);
-    if (note.empty() && context.exit_code) note = "exit 0";
+    if (note.empty() && context.exit_code) note = ExitZeroNote(context.command);
     // Shaped from a window (core/output_window.h), the output has more lines than it shows.
     const uint64_t total_lines = std::max<uint64_t>(lines.size(), context.output_lines);
     if (std::optional<std::string> diffs = ShapeFormatterDiffs(lines, tool, note, out)) {

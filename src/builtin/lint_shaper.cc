@@ -131,6 +131,15 @@ struct Problem {
   size_t heading = std::string_view::npos;
 };
 
+// Whether the problems are a failed run's: one is an error (or has no severity, as ruff's and
+// flake8's, whose every problem fails the run); warnings alone are not.
+bool AnyError(const std::vector<Problem>& problems) {
+  return std::any_of(problems.begin(), problems.end(), [](const Problem& pr) {
+    return pr.severity.empty() || absl::EqualsIgnoreCase(ToAbsl(pr.severity), "error") ||
+           absl::EqualsIgnoreCase(ToAbsl(pr.severity), "fatal");
+  });
+}
+
 // "path:12", "path:12:5" (and "path:12:5-9"): the length of the location, then of the
 // separator after it (": " or " - "); 0 when the line does not start with one.
 std::pair<size_t, size_t> LocationOf(std::string_view line) {
@@ -1220,7 +1229,8 @@ class LintShaper final : public core::Shaper {
     const std::string exit = ExitNote(context.exit_code);
     if (p.problems.size() == p.tty_problems) {
       if (TtyParse tty = ParseTty(lines); !tty.problems.empty()) {
-        return core::ShapeOutput{ShapeTty(tool, exit, lines, tty), RenderMode::kSummary};
+        return core::ShapeOutput{ShapeTty(tool, exit, lines, tty), RenderMode::kSummary,
+                                 AnyError(tty.problems)};
       }
     }
     SummaryWriter out(&lines);
@@ -1237,7 +1247,16 @@ class LintShaper final : public core::Shaper {
         out.Lines(totals);
         return core::ShapeOutput{out.Take(), RenderMode::kSummary};
       }
-      if (lines.size() <= 40) return core::ShapeOutput{"", RenderMode::kRaw};
+      if (lines.size() <= 40) {
+        // An output cut at its start (`biome lint | tail -20`) may keep only the totals of a
+        // run with errors, "Found 22 errors.": said first when it is shown as it is.
+        std::string_view counted;
+        for (std::string_view line : totals) {
+          if (CountBefore(line, "error").value_or(0) > 0) counted = Trim(line);
+        }
+        if (counted.empty()) return core::ShapeOutput{"", RenderMode::kRaw};
+        return core::ShapeOutput{StrCat(tool, ": ", counted), RenderMode::kRaw, true};
+      }
       out.Header(StrCat(tool, ": ", failed ? StrCat("failed (", exit, ")") : "no problems parsed",
                         ", ", Plural(lines.size(), "line", "lines")));
       WriteHeadTail(lines, 15, 15, LooksLikeErrorLine, 50, out);
@@ -1257,12 +1276,14 @@ class LintShaper final : public core::Shaper {
       const std::string_view file = pr.where.substr(0, pr.where.find(':'));
       return file.substr(0, file.rfind(" line "));
     }, more));
+    const bool failed = AnyError(p.problems);
 
     const bool grouped = p.problems.size() > kAllInFull;
     if (!grouped && std::none_of(p.role.begin(), p.role.end(),
                                  [](uint8_t r) { return r == kOther || r == kFraming; })) {
-      // Nothing worth leaving out: the output as printed.
-      return core::ShapeOutput{"", RenderMode::kRaw};
+      // Nothing worth leaving out: the output as printed (after the header, when it is a
+      // failed run's: core/shaper.h).
+      return core::ShapeOutput{failed ? out.Take() : "", RenderMode::kRaw, failed};
     }
     if (grouped && std::all_of(p.problems.begin(), p.problems.end(),
                                [](const Problem& pr) { return pr.file_only; })) {
@@ -1285,7 +1306,7 @@ class LintShaper final : public core::Shaper {
     rest -= std::min<uint64_t>(rest, totals.size());
     out.Omitted(rest, "other line", "other lines");
     out.Lines(totals);
-    return core::ShapeOutput{out.Take(), RenderMode::kSummary};
+    return core::ShapeOutput{out.Take(), RenderMode::kSummary, failed};
   }
 
  private:

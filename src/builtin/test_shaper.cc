@@ -1704,7 +1704,7 @@ class TestShaper final : public core::Shaper {
     rest -= std::min(rest, report.passing_lines + totals_unshown + elided_lines);
     out.Omitted(rest, "other line", "other lines");
     out.Lines(report.totals);
-    return core::ShapeOutput{out.Take(), RenderMode::kSummary};
+    return core::ShapeOutput{out.Take(), RenderMode::kSummary, failed};
   }
 
  private:

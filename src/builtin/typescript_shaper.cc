@@ -448,7 +448,7 @@ class TypescriptShaper final : public core::Shaper {
                                 : "no diagnostics in the output",
                         note.empty() ? "" : StrCat(" (", note, ")")));
       WriteHeadTail(lines, 20, 20, LooksLikeErrorLine, 100, out);
-      return core::ShapeOutput{out.Take(), RenderMode::kSummary};
+      return core::ShapeOutput{out.Take(), RenderMode::kSummary, p.found.value_or(0) > 0};
     }
 
     // The header: the counts, the tool's own total when it printed one.
@@ -563,7 +563,7 @@ class TypescriptShaper final : public core::Shaper {
     rest -= std::min<uint64_t>(rest, totals.size());
     out.Omitted(rest, "other line", "other lines");
     out.Lines(totals);
-    return core::ShapeOutput{out.Take(), RenderMode::kSummary};
+    return core::ShapeOutput{out.Take(), RenderMode::kSummary, errors > 0};
   }
 
  private:

@@ -47,6 +47,11 @@ struct ShapeContext {
 struct ShapeOutput {
   std::string summary;
   RenderMode render_mode = RenderMode::kSummary;
+  // The output itself shows a failed run (failures, errors), whatever the exit status says: a
+  // run read through a filter (`pytest | tail -20`) exits with the filter's 0. The summary's
+  // first line then says so, and an output shown as it is starts with that line too (a shaper
+  // that returns kRaw may put only that line in `summary`).
+  bool failed = false;
 };
 
 class Shaper {

@@ -343,11 +343,15 @@ absl::StatusOr<ShapeResult> ShaperPipeline::Run(const ShapeRequest& request,
       budget == 0 ? 0
                   : counter_->Count(raw.path) + counter_->Count(prefix_note) + kBudgetReserveTokens;
 
-  // The output's lines without their prefixes, a failing command's outcome first.
+  // The line an output shown as it is starts with: a failing command's outcome, or the first
+  // line of a summary whose shaper read a failed run in an output that exited 0 (through a
+  // filter: `pytest | tail -20`) or with no status known (set below).
+  std::string outcome_first = request.exit_code && *request.exit_code != 0
+                                  ? OutcomeLine(request.command, *request.exit_code)
+                                  : std::string();
+  // The output's lines without their prefixes, that outcome first.
   auto unprefixed_lines = [&] {
-    return request.exit_code && *request.exit_code != 0
-               ? StrCat(OutcomeLine(request.command, *request.exit_code), "\n", output)
-               : std::string(output);
+    return outcome_first.empty() ? std::string(output) : StrCat(outcome_first, "\n", output);
   };
 
   // 1. Choose the shaper.
@@ -412,6 +416,9 @@ absl::StatusOr<ShapeResult> ShaperPipeline::Run(const ShapeRequest& request,
     trace->command = CommandKey(request.command);
     trace->shape_ms = absl::ToDoubleMilliseconds(absl::Now() - shape_start);
     trace->failed = !shaped.ok();
+    if (shaped.ok() && shaped->failed && outcome_first.empty() && !shaped->summary.empty()) {
+      outcome_first = shaped->summary.substr(0, shaped->summary.find('\n'));
+    }
     if (shaped.ok()) {
       // What the shaper itself produced, before the never-worse-than-raw rule: a summary
       // larger than the raw output counts against it.
@@ -460,10 +467,8 @@ absl::StatusOr<ShapeResult> ShaperPipeline::Run(const ShapeRequest& request,
       }
       result.budget_lines_left_out += part_lines_cut;
     } else if (result.tokens_raw + reserve > budget) {
-      const bool failing = request.exit_code && *request.exit_code != 0;
       BudgetCut cut = FitToBudget(
-          failing ? StrCat(OutcomeLine(request.command, *request.exit_code), "\n", result.summary)
-                  : result.summary,
+          outcome_first.empty() ? result.summary : StrCat(outcome_first, "\n", result.summary),
           budget, reserve, *counter_);
       if (cut.cut) {
         result.summary = std::move(cut.summary);
@@ -510,9 +515,8 @@ absl::StatusOr<ShapeResult> ShaperPipeline::Run(const ShapeRequest& request,
   }
   // A failing command shown as it is still says so first, one line over raw: what the agent
   // reads first is the outcome.
-  if (result.render_mode == RenderMode::kRaw && request.exit_code && *request.exit_code != 0) {
-    std::string line = OutcomeLine(request.command, *request.exit_code);
-    result.summary = StrCat(line, "\n", result.summary);
+  if (result.render_mode == RenderMode::kRaw && !outcome_first.empty()) {
+    result.summary = StrCat(outcome_first, "\n", result.summary);
   }
   // A window is not the raw output, and a capped file is not the full output: the summary says
   // what it was made from and what the file holds.

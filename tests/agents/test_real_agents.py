@@ -434,7 +434,8 @@ def test_a_test_run_read_through_tail_reaches_the_model_with_its_failures(agent,
     # `pytest -v 2>&1 | tail -20`: the output begins inside the failures, their title and the
     # first failure's heading cut off; the failures left in it reach the model with where they
     # failed (before, the model read the short summary's list and the `E` lines alone). The
-    # summary is no shorter than these 20 lines, so the model reads them as they are.
+    # summary is no shorter than these 20 lines, so the model reads them as they are, after the
+    # line that says the run failed: the status the agent's shell reports is tail's 0.
     s = scratch_factory([f"{PYTEST} 2>&1 | tail -20"])
     write_pytest_project(s)
     run = RUN[agent](s)
@@ -445,6 +446,8 @@ def test_a_test_run_read_through_tail_reaches_the_model_with_its_failures(agent,
     assert "3 failed, 300 passed" in text, text
     assert "test_prices.py:12: AssertionError" in text, text
     assert "E       assert (10 // 10) == 5" in text and "E       assert (50 // 10) == 10" in text
+    assert "pytest: FAILED — 3 failed, 300 passed" in text, text
+    assert text.index("pytest: FAILED") < text.index("E       assert"), text
 
 
 @pytest.mark.parametrize("agent", AGENTS)

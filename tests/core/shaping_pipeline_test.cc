@@ -31,7 +31,7 @@ class FakeShaper : public Shaper {
     last_context_lines = ctx.output_lines;
     last_output = std::string(output);
     if (!shape_error.ok()) return shape_error;
-    return ShapeOutput{summary, mode};
+    return ShapeOutput{summary, mode, failed};
   }
 
   ShaperMeta meta_;
@@ -40,6 +40,7 @@ class FakeShaper : public Shaper {
   absl::Status shape_error;
   std::string summary = "short summary";
   RenderMode mode = RenderMode::kSummary;
+  bool failed = false;
   int shape_calls = 0;
   uint64_t last_context_lines = 0;
   std::string last_snippet;
@@ -238,6 +239,34 @@ TEST_CASE("a failing run shown raw is preceded by its outcome, named by the tool
   // A command a signal ended: the signal, by its name.
   auto crash = f.pipeline.Run(ShapeRequest{"./server", output, 139, ""}, f.raw);
   CHECK(crash->summary == "server: FAILED (exit 139: SIGSEGV)\n" + output);
+}
+
+TEST_CASE("an output that exited 0 through a filter, shown raw, starts with its shaper's verdict") {
+  // `pytest | tail -20`: the status is tail's 0; the shaper read failures in the output.
+  Fixture f;
+  auto shaper = std::make_shared<FakeShaper>("s", 0.9);
+  shaper->summary = "pytest: FAILED — 2 failed\n" + std::string(5000, 'x');  // larger than raw
+  shaper->failed = true;
+  f.pipeline.Add(shaper);
+  const std::string output = Lines(20);
+  for (const std::optional<int> status : {std::optional<int>(0), std::optional<int>()}) {
+    auto result = f.pipeline.Run(ShapeRequest{"pytest | tail -20", output, status, ""}, f.raw);
+    REQUIRE(result.ok());
+    CHECK(result->render_mode == RenderMode::kRaw);
+    CHECK(result->summary == "pytest: FAILED — 2 failed\n" + output);
+  }
+  // A shaper returning raw may give that line alone.
+  shaper->mode = RenderMode::kRaw;
+  shaper->summary = "ruff: 3 problems in 1 file";
+  auto raw = f.pipeline.Run(ShapeRequest{"ruff check . | tail", output, 0, ""}, f.raw);
+  CHECK(raw->summary == "ruff: 3 problems in 1 file\n" + output);
+  // The command's own failing status is stated as before, not the shaper's line.
+  auto failing = f.pipeline.Run(ShapeRequest{"ruff check .", output, 1, ""}, f.raw);
+  CHECK(failing->summary == "ruff: FAILED (exit 1)\n" + output);
+  // Nothing read as failed: the output as it is.
+  shaper->failed = false;
+  auto passed = f.pipeline.Run(ShapeRequest{"ruff check . | tail", output, 0, ""}, f.raw);
+  CHECK(passed->summary == output);
 }
 
 TEST_CASE("shapers see an output without a CI log's prefixes, and the summary says so") {
