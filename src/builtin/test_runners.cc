@@ -184,9 +184,50 @@ bool StartsInsidePytestFailures(const std::vector<std::string_view>& lines) {
   return false;
 }
 
+// Whether an output cut at its start begins inside pytest's "short test summary info": every
+// line before the report's first ruled title is one of its entries ("FAILED tests/a.py::test_x -
+// KeyError: …", "XFAIL …", "SKIPPED [1] …", -rA's "PASSED …").
+bool StartsInsidePytestShortSummary(const std::vector<std::string_view>& lines) {
+  bool any = false;
+  for (std::string_view line : lines) {
+    if (!FramedTitle(line, '=').empty()) return any;
+    if (IsBlank(line)) continue;
+    bool entry = false;
+    for (std::string_view word : {"FAILED ", "ERROR ", "PASSED ", "XFAIL ", "XPASS "}) {
+      entry = entry || (line.starts_with(word) && line.find("::") != std::string_view::npos);
+    }
+    if (!entry && !line.starts_with("SKIPPED [")) return false;
+    any = true;
+  }
+  return false;
+}
+
+// A warning under pytest's "warnings summary": where and what, "  inventory/models.py:33:
+// DeprecationWarning: duplicate sku C-3".
+bool IsPytestWarningLine(std::string_view line) {
+  const std::string_view t = Trim(line);
+  return line.starts_with("  ") && t.find(": ") != std::string_view::npos &&
+         t.find("Warning: ") != std::string_view::npos && t.find(".py:") != std::string_view::npos;
+}
+
+// Whether an output cut at its start begins inside pytest's "warnings summary": one of its
+// warnings, or its closing link to the docs, before the report's first ruled title.
+bool StartsInsidePytestWarnings(const std::vector<std::string_view>& lines) {
+  for (std::string_view line : lines) {
+    if (!FramedTitle(line, '=').empty()) return false;
+    if (IsPytestWarningLine(line) || line.starts_with("-- Docs: https://docs.pytest.org")) {
+      return true;
+    }
+  }
+  return false;
+}
+
 void ParsePytest(const std::vector<std::string_view>& lines, TestReport& report) {
   enum class Section { kNone, kFailures, kShortSummary, kWarnings, kDurations, kOther } section =
-      StartsInsidePytestFailures(lines) ? Section::kFailures : Section::kNone;
+      StartsInsidePytestFailures(lines)        ? Section::kFailures
+      : StartsInsidePytestShortSummary(lines) ? Section::kShortSummary
+      : StartsInsidePytestWarnings(lines)     ? Section::kWarnings
+                                              : Section::kNone;
   TestFailure* current = nullptr;
   size_t warnings = 0;
   // Progress lines that marked failures: the only word of them when the run crashes.
@@ -261,11 +302,8 @@ void ParsePytest(const std::vector<std::string_view>& lines, TestReport& report)
         if (!IsBlank(line)) report.problems.push_back(line);
         break;
       case Section::kWarnings:
-        // "  inventory/models.py:33: DeprecationWarning: duplicate sku C-3": where and what.
-        if (const std::string_view t = Trim(line);
-            line.starts_with("  ") && t.find(": ") != std::string_view::npos &&
-            t.find("Warning: ") != std::string_view::npos && t.find(".py:") != std::string_view::npos) {
-          if (warnings++ < kMaxPytestWarnings) report.problems.push_back(line);
+        if (IsPytestWarningLine(line) && warnings++ < kMaxPytestWarnings) {
+          report.problems.push_back(line);
         }
         break;
       case Section::kNone:
@@ -483,23 +521,29 @@ void ParseJest(const std::vector<std::string_view>& lines, TestReport& report) {
   // Under "● Console": the output a test file printed, which is neither a failure nor a test.
   bool in_console = false;
   ConsoleOutput console(report);
-  // An output cut inside a file's failures (`jest 2>&1 | tail -60`): a failure's heading before
-  // any file's result line, and the lines above the first end a failure whose heading was cut.
+  // An output cut inside a file's failures (`jest 2>&1 | tail -60`): a failure's heading, or a
+  // line of one's code frame ("    > 24 |     const words = …") or stack ("      at words
+  // (tests/ledger.test.js:24:48)"), before any file's result line; the lines above the first
+  // heading end a failure whose heading was cut.
+  auto is_part = [](std::string_view line, std::string_view t) {
+    return t.starts_with("PASS ") || t.starts_with("FAIL ") || IsJestTotals(line) ||
+           t == "● Console" || t.starts_with("Summary of all failing tests");
+  };
   bool cut = false;
   for (std::string_view line : lines) {
     const std::string_view t = Trim(line);
-    if (t.starts_with("PASS ") || t.starts_with("FAIL ") || IsJestTotals(line) ||
-        t == "● Console" || t.starts_with("Summary of all failing tests")) {
-      break;
-    }
-    if (t.starts_with("● ")) {
+    // (What one test file run in band logs comes first, each entry with where it was called.)
+    if (is_part(line, t) || IsJestConsoleKind(t)) break;
+    if (t.starts_with("● ") || (t.starts_with("> ") && LeadingNumber(t.substr(2)) &&
+                                 t.find(" |") != std::string_view::npos) ||
+        (t.starts_with("at ") && t.ends_with(")") && t.find(':') != std::string_view::npos)) {
       cut = true;
       break;
     }
   }
   for (std::string_view line : lines) {
     std::string_view t = Trim(line);
-    if (cut && !t.starts_with("● ")) {
+    if (cut && !t.starts_with("● ") && !is_part(line, t)) {
       if (!t.empty()) report.problems.push_back(line);
       continue;
     }
@@ -735,14 +779,27 @@ bool StartsInsideNumberedFailures(const std::vector<std::string_view>& lines, si
 
 void ParseMocha(const std::vector<std::string_view>& lines, TestReport& report) {
   TestFailure* current = nullptr;
-  bool in_failures = false;
+  auto is_totals = [](std::string_view t) {
+    return LeadingNumber(t) &&
+           (t.find(" passing") != std::string_view::npos ||
+            t.find(" failing") != std::string_view::npos ||
+            t.find(" pending") != std::string_view::npos) &&
+           t.size() < 40;
+  };
+  // The failures follow the totals. An output cut at its start (`mocha | tail -30`) can begin
+  // inside them, the totals cut off: the lines above the first failure's heading end one whose
+  // heading was cut. (The spec reporter's progress numbers failing tests too, "  1) adds": those
+  // come before the totals.)
+  bool in_failures =
+      std::none_of(lines.begin(), lines.end(), [&](std::string_view line) {
+        return is_totals(Trim(line));
+      }) &&
+      StartsInsideNumberedFailures(lines, 4, is_totals);
+  bool cut = in_failures;
   for (std::string_view line : lines) {
     std::string_view t = Trim(line);
     auto number = LeadingNumber(t);
-    if (number && (t.find(" passing") != std::string_view::npos ||
-                   t.find(" failing") != std::string_view::npos ||
-                   t.find(" pending") != std::string_view::npos) &&
-        t.size() < 40) {
+    if (is_totals(t)) {
       report.totals.push_back(line);
       report.has_results = true;
       if (t.find(" passing") != std::string_view::npos) report.counts.passed = number;
@@ -759,8 +816,11 @@ void ParseMocha(const std::vector<std::string_view>& lines, TestReport& report) 
         CloseFailure(report, current);
         report.failures.push_back(TestFailure{name, {line}});
         current = &report.failures.back();
+        cut = false;
       } else if (current != nullptr) {
         current->detail.push_back(line);
+      } else if (cut && !IsBlank(line)) {
+        report.problems.push_back(line);
       }
       continue;
     }
@@ -855,7 +915,14 @@ void ParseAva(const std::vector<std::string_view>& lines, TestReport& report) {
   TestFailure* current = nullptr;
   std::string_view failing_number;  // "6" of "test/cart.test.js:6"
   uint64_t context = 0;
-  bool blocks = false;
+  // The failures' blocks are between two "─" lines. One alone is the second: an output cut at
+  // its start (`ava | tail -30`) that begins inside them, the list of titles cut off; their
+  // lines are kept as printed.
+  bool blocks = std::count_if(lines.begin(), lines.end(),
+                              [](std::string_view line) { return Trim(line) == "─"; }) %
+                    2 ==
+                1;
+  bool cut = blocks;
   for (size_t i = 0; i < lines.size(); ++i) {
     const std::string_view line = lines[i];
     const std::string_view t = Trim(line);
@@ -863,6 +930,7 @@ void ParseAva(const std::vector<std::string_view>& lines, TestReport& report) {
       CloseFailure(report, current);
       current = nullptr;
       blocks = !blocks;
+      cut = false;
       continue;
     }
     const std::optional<uint64_t> n = LeadingNumber(t);
@@ -890,7 +958,10 @@ void ParseAva(const std::vector<std::string_view>& lines, TestReport& report) {
       failing_number = {};
       continue;
     }
-    if (current == nullptr) continue;
+    if (current == nullptr) {
+      if (cut && !IsBlank(line)) report.problems.push_back(line);
+      continue;
+    }
     // Where it failed, "test/cart.test.js:6": the number of the source line to keep.
     if (failing_number.empty() && StartsWithLocation(t) && LocationPrefix(t) == t) {
       failing_number = t.substr(t.rfind(':') + 1);
@@ -1344,8 +1415,11 @@ void ParseCargo(const std::vector<std::string_view>& lines, TestReport& report) 
   enum class Section { kNone, kDetails, kList } section = Section::kNone;
   // An output cut inside the failures' blocks (`cargo test 2>&1 | tail -40`): a block's heading
   // before any "failures:", and the lines above the first end a block whose heading was cut off.
-  bool cut = false;
+  // Cut inside the list of failed tests' names that ends a crate's run: those names alone
+  // ("    median_of_1_to_0010_even") before its "test result: FAILED.".
+  bool cut = false, names = false, only_names = true;
   for (std::string_view line : lines) {
+    if (line.starts_with("test result: FAILED") && names && only_names) section = Section::kList;
     if (line == "failures:" || line.starts_with("running ") || line.starts_with("test result: ")) {
       break;
     }
@@ -1354,6 +1428,10 @@ void ParseCargo(const std::vector<std::string_view>& lines, TestReport& report) 
       section = Section::kDetails;
       break;
     }
+    if (IsBlank(line)) continue;
+    names = true;
+    only_names = only_names && line.starts_with("    ") &&
+                 Trim(line).find(' ') == std::string_view::npos;
   }
   for (std::string_view line : lines) {
     if (line.starts_with("test result: ")) {
@@ -1792,9 +1870,19 @@ bool StartsInsideRspecFailures(const std::vector<std::string_view>& lines) {
     if (line == "Failures:") return false;
     listed = listed || line == "Failed examples:";
   }
-  return listed && StartsInsideNumberedFailures(lines, 4, [](std::string_view t) {
-           return t.starts_with("Finished in ") || t.starts_with("Pending:");
-         });
+  if (!listed) return false;
+  auto is_section = [](std::string_view t) {
+    return t.starts_with("Finished in ") || t.starts_with("Pending:");
+  };
+  if (StartsInsideNumberedFailures(lines, 4, is_section)) return true;
+  // Or inside the last failure, its heading cut too: a line of its backtrace
+  // ("     # ./lib/slug.rb:8:in `truncate'") before the run's totals.
+  for (std::string_view line : lines) {
+    const std::string_view t = Trim(line);
+    if (is_section(t)) return false;
+    if (line.starts_with("     # ") && StartsWithLocation(t.substr(2))) return true;
+  }
+  return false;
 }
 
 void ParseRspec(const std::vector<std::string_view>& lines, TestReport& report) {
@@ -1967,15 +2055,47 @@ void ParseMinitest(const std::vector<std::string_view>& lines, TestReport& repor
 // the code around it with "=>" at the failing line, the message, the backtrace); then "Finished
 // in …" and the totals, "12 tests, 10 assertions, 4 failures, 0 errors, 1 pendings, 1
 // omissions, 0 notifications", and "54.5455% passed".
+// A test-unit block's first line: "Failure: test_csv(TestInvoice)", "Error: …", "Pending: …",
+// "Omission: …", "Notification: …".
+bool IsTestUnitBlockTitle(std::string_view t) {
+  for (std::string_view kind :
+       {"Failure: ", "Error: ", "Pending: ", "Omission: ", "Notification: "}) {
+    if (t.starts_with(kind)) return true;
+  }
+  return false;
+}
+
 void ParseTestUnit(const std::vector<std::string_view>& lines, TestReport& report) {
   TestFailure* current = nullptr;
-  bool in_block = false;  // between a block's "=" lines
+  auto is_rule = [](std::string_view t) { return AllOf(t, '=', 20); };
+  // The code around the failing line ("     26:   def test_csv"), but not the failing line
+  // ("  => 27:     assert_equal(…)"): counted.
+  auto is_context = [](std::string_view line, std::string_view t) {
+    const size_t digits = t.find_first_not_of("0123456789");
+    return line.starts_with("    ") && digits > 0 && digits != std::string_view::npos &&
+           t[digits] == ':';
+  };
+  // Between a block's "=" lines. An output cut at its start (`ruby test.rb | tail -30`) can
+  // begin inside a block: its first rule is then followed by no block's title, and the lines
+  // above it, the end of a failure whose title was cut, are kept as printed.
+  bool in_block = false, cut = false;
+  for (size_t i = 0; i < lines.size(); ++i) {
+    if (!is_rule(Trim(lines[i]))) continue;
+    cut = i + 1 == lines.size() || !IsTestUnitBlockTitle(Trim(lines[i + 1]));
+    in_block = cut;
+    break;
+  }
   for (std::string_view line : lines) {
     const std::string_view t = Trim(line);
-    if (t.size() >= 20 && t.find_first_not_of('=') == std::string_view::npos) {
+    if (is_rule(t)) {
       CloseFailure(report, current);
       current = nullptr;
       in_block = !in_block;
+      cut = false;
+      continue;
+    }
+    if (cut) {
+      if (!IsBlank(line) && !is_context(line, t)) report.problems.push_back(line);
       continue;
     }
     if (in_block && current == nullptr && (t.starts_with("Failure: ") || t.starts_with("Error: "))) {
@@ -1988,12 +2108,7 @@ void ParseTestUnit(const std::vector<std::string_view>& lines, TestReport& repor
       continue;
     }
     if (in_block) {
-      // The code around the failing line ("     26:   def test_csv"), but not the failing line
-      // ("  => 27:     assert_equal(…)"): counted.
-      const size_t digits = t.find_first_not_of("0123456789");
-      const bool context = line.starts_with("    ") && digits > 0 && digits != std::string_view::npos &&
-                           t[digits] == ':';
-      if (current != nullptr && !context) current->detail.push_back(line);
+      if (current != nullptr && !is_context(line, t)) current->detail.push_back(line);
       continue;  // a pending or omitted test's block: counted
     }
     if (LeadingNumber(t) && t.find(" tests, ") != std::string_view::npos &&
@@ -2987,6 +3102,11 @@ RunnerGuess GuessRunner(std::string_view command, std::string_view output) {
   if (has_line_start("1..") && (has_line_start("ok 1") || has_line_start("not ok 1"))) {
     consider(TestRunner::kTap, 0.8, "output: TAP plan and test lines");
   }
+  // Or its test lines alone, the plan cut off (`bats . | tail -30`).
+  if (tool == "bats" || tool == "tap") consider(TestRunner::kTap, 0.9, "command: " + tool);
+  if (has_line_start("not ok ") && has_line_start("ok ")) {
+    consider(TestRunner::kTap, 0.75, "output: TAP test lines");
+  }
   if (has_line_start("ℹ tests ") && has_line_start("ℹ pass ")) {
     consider(TestRunner::kNodeSpec, 0.85, "output: node test summary");
   }
@@ -3008,6 +3128,11 @@ RunnerGuess GuessRunner(std::string_view command, std::string_view output) {
   }
   if (has("tests passed, ") && has(" out of ")) consider(TestRunner::kCtest, 0.85, "output: ctest summary");
   if (has("[==========]") && has("[ RUN      ]")) consider(TestRunner::kGtest, 0.85, "output: googletest");
+  // Its totals alone (the tests' lines cut off, `./tests | tail -20`): "[==========] 18 tests
+  // from 7 test suites ran. (3 ms total)", then "[  PASSED  ] 12 tests.".
+  if (has_line_start("[==========] ") && has(" ran. (") && has_line_start("[  PASSED  ] ")) {
+    consider(TestRunner::kGtest, 0.85, "output: googletest totals");
+  }
   if ((has_line_start("Test Summary Report\n") || has_line_start("All tests successful.")) &&
       has_line_start("Files=") && has("Tests=")) {
     consider(TestRunner::kProve, 0.85, "output: prove summary");

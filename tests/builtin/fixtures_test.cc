@@ -428,9 +428,13 @@ TEST_CASE("fixtures: read from a CI log or a container's log, each line prefixed
 // first line says the run failed — for the runners whose parsers read a run cut so (pytest,
 // unittest, rspec, Minitest, PHPUnit, cargo test, jest, vitest).
 TEST_CASE("fixtures: a test run's last lines, read through tail") {
+  // Each kept what a summary must keep, and said first that the run failed, both with the
+  // run's exit status and with tail's 0 (what the agent's shell reports for a pipeline).
   static constexpr std::string_view kRead[] = {
-      "test/pytest_", "test/unittest_", "test/rspec_",  "test/minitest_", "test/phpunit_failing",
-      "test/phpunit_large", "test/cargo_", "test/jest_", "test/vitest_"};
+      "test/pytest_",  "test/unittest_",      "test/rspec_",        "test/minitest_",
+      "test/phpunit_failing", "test/phpunit_large", "test/cargo_",  "test/jest_",
+      "test/vitest_",  "test/testunit_",      "test/gtest_",        "test/mocha_",
+      "test/ava_",     "test/bats_"};
   TempDir home;
   auto host = Host::Create(HostOptions{home.path(), "", true, nullptr});
   REQUIRE(host.ok());
@@ -446,33 +450,82 @@ TEST_CASE("fixtures: a test run's last lines, read through tail") {
     }
     std::vector<absl::string_view> lines = absl::StrSplit(ToAbsl(f.output), '\n');
     if (!lines.empty() && lines.back().empty()) lines.pop_back();
-    for (size_t n : {30, 80, 200}) {
+    for (size_t n : {20, 30, 80, 200}) {
       if (lines.size() <= n) continue;
       std::string cut;
       for (size_t i = lines.size() - n; i < lines.size(); ++i) StrAppend(&cut, lines[i], "\n");
       const std::string command = StrCat(Str(f.meta, "command"), " 2>&1 | tail -", n);
-      INFO("fixture ", f.name, " through tail -", n);
-      auto result = (*host)->Shape(ShapeRequest{command, cut, exit_code, "", 0});
-      REQUIRE_MESSAGE(result.ok(), result.status().ToString());
-      INFO("summary:\n", result->summary);
-      ++runs;
-      if (const core::Value* keep = f.meta.Find("must_keep"); keep && keep->is_array()) {
-        for (const core::Value& item : keep->as_array()) {
-          if (!item.is_string() || cut.find(item.as_string()) == std::string::npos) continue;
-          CHECK_MESSAGE(result->summary.find(item.as_string()) != std::string::npos,
-                        "lost: " << item.as_string());
+      // What a reader of the cut sees of the failure: a word that says so.
+      const std::string cut_lower = absl::AsciiStrToLower(cut);
+      const bool shows_failure = cut_lower.find("fail") != std::string::npos ||
+                                 cut_lower.find("error") != std::string::npos;
+      for (const std::optional<int> status : {exit_code, std::optional<int>(0)}) {
+        INFO("fixture ", f.name, " through tail -", n, ", exit ", status.value_or(-1));
+        auto result = (*host)->Shape(ShapeRequest{command, cut, status, "", 0});
+        REQUIRE_MESSAGE(result.ok(), result.status().ToString());
+        INFO("summary:\n", result->summary);
+        ++runs;
+        if (const core::Value* keep = f.meta.Find("must_keep"); keep && keep->is_array()) {
+          for (const core::Value& item : keep->as_array()) {
+            if (!item.is_string() || cut.find(item.as_string()) == std::string::npos) continue;
+            CHECK_MESSAGE(result->summary.find(item.as_string()) != std::string::npos,
+                          "lost: " << item.as_string());
+          }
         }
-      }
-      if (exit_code && *exit_code != 0) {
-        const std::string first =
-            absl::AsciiStrToLower(result->summary.substr(0, result->summary.find('\n')));
-        CHECK_MESSAGE((first.find("fail") != std::string::npos ||
-                       first.find("error") != std::string::npos),
-                      "first line: " << first);
+        if (exit_code && *exit_code != 0 && shows_failure) {
+          const std::string first =
+              absl::AsciiStrToLower(result->summary.substr(0, result->summary.find('\n')));
+          CHECK_MESSAGE((first.find("fail") != std::string::npos ||
+                         first.find("error") != std::string::npos),
+                        "first line: " << first);
+        }
       }
     }
   }
-  CHECK(runs > 40);
+  CHECK(runs > 150);
+}
+
+TEST_CASE("fixtures: a compiler's, linter's or build's failing run read through tail says so first") {
+  // `tsc 2>&1 | tail -20`: the status the agent's shell reports is tail's 0. Where the lines
+  // left show an error and a shaper other than the generic one read them, the summary's first
+  // line says the run failed (or counts its errors or problems), whether the lines are shown
+  // as they are or summarized.
+  TempDir home;
+  auto host = Host::Create(HostOptions{home.path(), "", true, nullptr});
+  REQUIRE(host.ok());
+  size_t checked = 0;
+  for (const char* family : {"typescript", "eslint", "lint", "build"}) {
+    for (const Fixture& f : LoadFamily(family)) {
+      const core::Value* code = f.meta.Find("exit_code");
+      if (code == nullptr || !code->as_integer() || *code->as_integer() == 0) continue;
+      std::vector<absl::string_view> lines = absl::StrSplit(ToAbsl(f.output), '\n');
+      if (!lines.empty() && lines.back().empty()) lines.pop_back();
+      for (size_t n : {20, 30}) {
+        if (lines.size() <= n) continue;
+        std::string cut;
+        for (size_t i = lines.size() - n; i < lines.size(); ++i) StrAppend(&cut, lines[i], "\n");
+        const std::string lower = absl::AsciiStrToLower(cut);
+        if (lower.find("error") == std::string::npos && lower.find("fail") == std::string::npos) {
+          continue;
+        }
+        const std::string command = StrCat(Str(f.meta, "command"), " 2>&1 | tail -", n);
+        auto result = (*host)->Shape(ShapeRequest{command, cut, 0, "", 0});
+        REQUIRE_MESSAGE(result.ok(), result.status().ToString());
+        if (result->shaper == "builtin-generic") continue;
+        ++checked;
+        const std::string first =
+            absl::AsciiStrToLower(result->summary.substr(0, result->summary.find('\n')));
+        INFO("fixture ", f.name, " through tail -", n, ", summary:\n", result->summary);
+        // (A linter's counts, "shellcheck: 1 warning, 3 info in 1 file"; or, where the lines
+        // left say nothing of an error, "g++: exit 0 is tail's".)
+        CHECK((first.find("fail") != std::string::npos || first.find("error") != std::string::npos ||
+               first.find("problem") != std::string::npos ||
+               first.find("warning") != std::string::npos ||
+               first.find("exit 0 is tail's") != std::string::npos));
+      }
+    }
+  }
+  CHECK(checked > 60);
 }
 
 TEST_CASE("fixtures: two commands' outputs in one, each echoed by a shell's trace or npm") {
