@@ -83,6 +83,9 @@ struct TestReport {
   // Of them, those whose tests could not be set up (go test's "[setup failed]": an import that
   // cannot be found).
   uint64_t packages_not_set_up = 0;
+  // Packages go test says failed ("FAIL\tpkg\t0.005s"): their failing tests may be cut off
+  // (`go test ./... | tail -30`), but not the verdict.
+  uint64_t packages_failed = 0;
   // Other lines left out, counted: {count, kMorePackageLines}.
   std::vector<std::pair<uint64_t, std::string_view>> elided;
   // True when the output had the runner's result structure (a totals line or per-test

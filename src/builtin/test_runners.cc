@@ -190,7 +190,10 @@ bool StartsInsidePytestFailures(const std::vector<std::string_view>& lines) {
 bool StartsInsidePytestShortSummary(const std::vector<std::string_view>& lines) {
   bool any = false;
   for (std::string_view line : lines) {
-    if (!FramedTitle(line, '=').empty()) return any;
+    // (-q prints the counts without the frame.)
+    if (!FramedTitle(line, '=').empty() || (IsPytestCounts(line) && LeadingNumber(line))) {
+      return any;
+    }
     if (IsBlank(line)) continue;
     bool entry = false;
     for (std::string_view word : {"FAILED ", "ERROR ", "PASSED ", "XFAIL ", "XPASS "}) {
@@ -852,7 +855,13 @@ bool ReadJasmineTotals(std::string_view t, TestCounts& counts) {
 // and "Finished in 0.006 seconds" close it.
 void ParseJasmine(const std::vector<std::string_view>& lines, TestReport& report) {
   TestFailure* current = nullptr;
-  bool in_failures = false;
+  // Cut at its start (`jasmine | tail -30`), inside its failures: a numbered failure before its
+  // totals; the lines above the first end one whose heading was cut off.
+  bool in_failures = StartsInsideNumberedFailures(lines, 0, [](std::string_view t) {
+    TestCounts counts;
+    return t == "Failures:" || t == "Pending:" || ReadJasmineTotals(t, counts);
+  });
+  bool cut = in_failures;
   for (std::string_view line : lines) {
     const std::string_view t = Trim(line);
     if (ReadJasmineTotals(t, report.counts)) {
@@ -874,8 +883,11 @@ void ParseJasmine(const std::vector<std::string_view>& lines, TestReport& report
       CloseFailure(report, current);
       report.failures.push_back(TestFailure{name, {line}});
       current = &report.failures.back();
+      cut = false;
     } else if (current != nullptr) {
       current->detail.push_back(line);
+    } else if (cut && !IsBlank(line)) {
+      report.problems.push_back(line);
     }
   }
   CloseFailure(report, current);
@@ -1036,7 +1048,32 @@ void ParseTap(const std::vector<std::string_view>& lines, TestReport& report) {
   // of that are set apart at the end).
   std::vector<bool> has_failed_subtests;
   size_t skip_deeper_than = std::string_view::npos;  // inside a "source:" block
-  for (std::string_view line : lines) {
+  // An output cut at its start (`node --test | tail -30`) can begin inside a test's YAML block,
+  // its test line cut off: the lines before the first test line, subtest or plan, when they
+  // end such a block ("...") and say more than a passing test's duration, end a failure's
+  // (its error, stack, the code quoted): kept as printed.
+  size_t start = 0;
+  while (start < lines.size()) {
+    const std::string_view t = Trim(lines[start]);
+    if (t.starts_with("ok ") || t.starts_with("not ok ") || t.starts_with("# Subtest:") ||
+        (t.starts_with("1..") && LeadingNumber(t.substr(3))) || lines[start].starts_with("# ")) {
+      break;  // (a line "# " at the margin: the totals, "# tests 25")
+    }
+    ++start;
+  }
+  bool ends_block = false, says_more = false;
+  for (size_t i = 0; i < start; ++i) {
+    const std::string_view t = Trim(lines[i]);
+    ends_block = ends_block || t == "...";
+    says_more = says_more || !(t.empty() || t == "---" || t == "..." ||
+                               t.starts_with("duration_ms:") || t.starts_with("type:"));
+  }
+  for (size_t i = 0; i < start && ends_block && says_more; ++i) {
+    const std::string_view t = Trim(lines[i]);
+    if (!t.empty() && t != "---" && t != "...") report.problems.push_back(lines[i]);
+  }
+  for (std::string_view line :
+       std::span(lines).subspan(ends_block && says_more ? start : 0)) {
     std::string_view t = Trim(line);
     if (skip_deeper_than != std::string_view::npos) {
       if (t.empty() || line.find_first_not_of(" ") > skip_deeper_than) continue;
@@ -1332,9 +1369,25 @@ void ParseProve(const std::vector<std::string_view>& lines, TestReport& report) 
 void ParseNodeSpec(const std::vector<std::string_view>& lines, TestReport& report) {
   TestFailure* current = nullptr;
   size_t current_indent = 0;
+  // Cut at its start inside the section that lists the failing tests again (`node --test |
+  // tail -30`): a "test at …" line, which only that section prints, before its heading; the
+  // lines above the first end a failure whose lines were cut off.
   bool in_failing_section = false;
   for (std::string_view line : lines) {
+    if (line.starts_with("✖ failing tests")) break;
+    if (line.starts_with("test at ")) {
+      in_failing_section = true;
+      break;
+    }
+  }
+  bool cut = in_failing_section;
+  for (std::string_view line : lines) {
     std::string_view t = Trim(line);
+    if (cut && !line.starts_with("test at ") && !t.starts_with("ℹ ")) {
+      if (!t.empty()) report.problems.push_back(line);
+      continue;
+    }
+    cut = false;
     size_t indent = line.find_first_not_of(" \t");
     if (indent == std::string_view::npos) indent = line.size();
     if (t.starts_with("ℹ ")) {
@@ -1503,6 +1556,32 @@ std::string_view GoTopLevel(std::string_view name) { return name.substr(0, name.
 // others are counted.
 constexpr uint64_t kPackageLinesKept = 16;
 
+// Whether an output cut at its start (`go test -v ./... 2>&1 | tail -30`) begins inside a
+// panic's trace, the race detector's report or a failed test's subtests, their first line cut
+// off: a goroutine's frame
+// ("\t/src/ring/ring.go:42 +0x1d4", the race report's "      /src/counter.go:17 +0xfc") or
+// heading before any of go test's own lines.
+bool StartsInsideGoTrace(const std::vector<std::string_view>& lines) {
+  for (std::string_view line : lines) {
+    const std::string_view t = Trim(line);
+    // Or inside a failed test's subtests, its own "--- FAIL:" line cut off: an indented one.
+    if (t.starts_with("--- FAIL: ") && t.size() < line.size()) return true;
+    if (t.starts_with("=== ") || (t.starts_with("--- ") && t.size() == line.size()) ||
+        t.starts_with("ok ") ||
+        t.starts_with("FAIL") || t == "PASS" || t.starts_with("panic: ")) {
+      return false;
+    }
+    const bool frame = t.find(".go:") != std::string_view::npos &&
+                       (line.starts_with("\t") ||
+                        (line.starts_with("      ") && t.find(" +0x") != std::string_view::npos));
+    if (frame ||
+        (t.starts_with("goroutine ") && t.ends_with("]:"))) {
+      return true;
+    }
+  }
+  return false;
+}
+
 void ParseGo(const std::vector<std::string_view>& lines, TestReport& report) {
   // With -v, a test's log lines come before its "--- FAIL" line: keep them per top-level test.
   // Counts are of top-level tests; a failing subtest shows inside its parent's block.
@@ -1512,7 +1591,7 @@ void ParseGo(const std::vector<std::string_view>& lines, TestReport& report) {
   // a subtest's messages are shown after its name.
   std::string_view run_line;
   TestFailure* current = nullptr;
-  bool in_panic = false;
+  bool in_panic = StartsInsideGoTrace(lines);  // its lines a problem of the run, then
   uint64_t passed = 0, failed = 0, skipped = 0;
   uint64_t package_lines = 0;
   // The race detector's report ("WARNING: DATA RACE" to its closing "=================="),
@@ -1608,6 +1687,8 @@ void ParseGo(const std::vector<std::string_view>& lines, TestReport& report) {
         if (t.ends_with(" [build failed]") || t.ends_with(" [setup failed]")) {
           ++report.packages_not_built;
           if (t.ends_with(" [setup failed]")) ++report.packages_not_set_up;
+        } else {
+          ++report.packages_failed;
         }
       } else if (++package_lines <= kPackageLinesKept) {
         report.totals.push_back(line);
@@ -1682,7 +1763,27 @@ void ParseCtest(const std::vector<std::string_view>& lines, TestReport& report) 
   TestFailure* current = nullptr;
   bool in_list = false;
   uint64_t passed_count = 0, skipped = 0;
-  for (std::string_view line : lines) {
+  // Cut at its start (`ctest --output-on-failure | tail -30`) inside a failed test's output,
+  // its result line cut off: the lines above ctest's first own line, when one reads like
+  // trouble (a test binary's "[  FAILED  ] Suite.Name"), are kept as printed.
+  size_t first = 0;
+  bool trouble = false;
+  for (; first < lines.size(); ++first) {
+    const std::string_view t = Trim(lines[first]);
+    std::string_view name;
+    bool passed = false;
+    if (t.starts_with("Test project ") || t.starts_with("Start ") ||
+        IsCtestResult(t, &name, &passed) ||
+        (t.find("tests passed") != std::string_view::npos &&
+         t.find("out of") != std::string_view::npos)) {
+      break;
+    }
+    trouble = trouble || LooksLikeErrorLine(lines[first]);
+  }
+  for (size_t i = 0; trouble && i < first; ++i) {
+    if (!IsBlank(lines[i])) report.problems.push_back(lines[i]);
+  }
+  for (std::string_view line : std::span(lines).subspan(trouble ? first : 0)) {
     std::string_view t = Trim(line);
     std::string_view name;
     bool passed = false;
@@ -2488,7 +2589,20 @@ void ParseGradle(const std::vector<std::string_view>& lines, TestReport& report)
     CloseFailure(report, current);
     current = nullptr;
   };
-  for (std::string_view line : lines) {
+  // Cut at its start (`gradle test | tail -30`) inside a failed test's exception, its event
+  // line cut off: the indented lines above the first line at the margin, when one is a stack
+  // frame ("        at com.acme.TaxCalculator.taxFor(TaxCalculator.java:17)"), are kept.
+  size_t first = 0;
+  bool framed = false;
+  while (first < lines.size() && (IsBlank(lines[first]) || lines[first].starts_with(" ") ||
+                                  lines[first].starts_with("\t"))) {
+    framed = framed || Trim(lines[first]).starts_with("at ");
+    ++first;
+  }
+  for (size_t i = 0; framed && i < first; ++i) {
+    if (!IsBlank(lines[i])) report.problems.push_back(lines[i]);
+  }
+  for (std::string_view line : std::span(lines).subspan(framed ? first : 0)) {
     std::string_view t = Trim(line);
     if (current != nullptr || in_console) {
       if (t.empty() || line.starts_with(" ") || line.starts_with("\t")) {
@@ -2695,8 +2809,42 @@ void ParseBehave(const std::vector<std::string_view>& lines, TestReport& report)
     scenario = {};
     step_lines.clear();
   };
+  // Cut at its start (`behave | tail -30`) inside a scenario, its heading cut off: the lines
+  // above the first heading or list, when a step in them failed ("Assertion Failed", a
+  // traceback) or is not defined ("# None"), end a failed scenario: kept as printed.
+  size_t first = 0;
+  bool failed_step = false;
+  for (; first < lines.size(); ++first) {
+    const std::string_view t = Trim(lines[first]);
+    if (t.starts_with("Scenario") || t.starts_with("Example: ") ||
+        t.starts_with("Feature: ") || t.starts_with("Background:") ||
+        t == "Failing scenarios:" ||
+        (LeadingNumber(t) && t.find(" passed, ") != std::string_view::npos)) {
+      break;
+    }
+    failed_step = failed_step || (lines[first].starts_with("    ") && t.ends_with("# None")) ||
+                  LooksLikeErrorLine(lines[first]);
+  }
+  for (size_t i = 0; failed_step && i < first; ++i) {
+    if (!IsBlank(lines[i])) report.problems.push_back(lines[i]);
+  }
+  // Or inside its list of failing scenarios ("  features/transfers.feature:23  Monthly
+  // interest").
   for (std::string_view line : lines) {
+    if (IsBlank(line)) continue;
+    in_list = line.starts_with("  ") && !line.starts_with("   ") &&
+              Trim(line).find(".feature:") != std::string_view::npos;
+    break;
+  }
+  // The snippets behave offers for undefined steps ("@when(u'\"alice\" schedules …')"): each
+  // names one, kept when no undefined step's own line is (cut off above).
+  std::vector<std::string_view> snippets;
+  bool undefined_shown = false;
+  for (std::string_view line : std::span(lines).subspan(failed_step ? first : 0)) {
     const std::string_view t = Trim(line);
+    for (std::string_view keyword : {"@given(u'", "@when(u'", "@then(u'", "@step(u'"}) {
+      if (line.starts_with(keyword)) snippets.push_back(line);
+    }
     if (in_list) {
       if (!t.empty() && line.starts_with("  ")) {
         report.index.push_back(line);
@@ -2757,6 +2905,7 @@ void ParseBehave(const std::vector<std::string_view>& lines, TestReport& report)
       if (t.ends_with("# None")) {
         fail(Trim(scenario));
         current->detail.push_back(line);
+        undefined_shown = true;
       }
       continue;
     }
@@ -2779,6 +2928,9 @@ void ParseBehave(const std::vector<std::string_view>& lines, TestReport& report)
   if (not_run > 0) {
     report.elided.emplace_back(not_run, not_run == 1 ? "line of a step not run omitted"
                                                      : "lines of steps not run omitted");
+  }
+  if (!undefined_shown) {
+    for (std::string_view line : snippets) report.problems.push_back(line);
   }
 }
 
@@ -2875,7 +3027,22 @@ void ParseDoctest(const std::vector<std::string_view>& lines, TestReport& report
     CloseFailure(report, current);
     current = nullptr;
   };
-  for (size_t i = 0; i < lines.size(); ++i) {
+  // Cut at its start (`python -m doctest x.py | tail -30`) inside a failed example's block:
+  // the lines above the first rule of stars, which without -v frame failed examples only (and
+  // above -v's first `Trying:`, of the examples after it), end one: kept as printed. (Not -v's
+  // lines of passing examples: `ok` after what they expected.)
+  size_t first = 0;
+  bool failure_end = false;
+  for (; first < lines.size() && !AllOf(lines[first], '*', 40); ++first) {
+    const std::string_view t = Trim(lines[first]);
+    if (t == "Trying:") break;
+    failure_end = failure_end || (!t.empty() && t != "ok");
+  }
+  failure_end = failure_end && first < lines.size();
+  for (size_t i = 0; failure_end && i < first; ++i) {
+    if (!IsBlank(lines[i])) report.problems.push_back(lines[i]);
+  }
+  for (size_t i = failure_end ? first : 0; i < lines.size(); ++i) {
     const std::string_view line = lines[i];
     const std::string_view t = Trim(line);
     if (AllOf(line, '*', 40)) {

@@ -1459,7 +1459,8 @@ class TestShaper final : public core::Shaper {
     const bool exit_ok = !context.exit_code || *context.exit_code == 0;
     const bool failed = !report.failures.empty() || !report.index.empty() ||
                         report.counts.failed.value_or(0) > 0 ||
-                        report.counts.errors.value_or(0) > 0 || report.packages_not_built > 0;
+                        report.counts.errors.value_or(0) > 0 || report.packages_not_built > 0 ||
+                        report.packages_failed > 0;
     SummaryWriter out(&lines);
 
     if (!report.has_results && report.failures.empty()) {
@@ -1483,6 +1484,11 @@ class TestShaper final : public core::Shaper {
       StrAppend(&counts, counts.empty() ? "" : ", ",
                 Plural(report.packages_not_set_up, "package", "packages"),
                 " could not be set up");
+    }
+    if (report.packages_failed > 0 && report.counts.failed.value_or(0) == 0) {
+      // (Its failing tests cut off: the packages' verdict is what is left.)
+      StrAppend(&counts, counts.empty() ? "" : ", ",
+                Plural(report.packages_failed, "package", "packages"), " failed");
     }
     const bool cut_by_head = CutByHead(context.command);
     if (!failed && exit_ok &&

@@ -434,7 +434,9 @@ TEST_CASE("fixtures: a test run's last lines, read through tail") {
       "test/pytest_",  "test/unittest_",      "test/rspec_",        "test/minitest_",
       "test/phpunit_failing", "test/phpunit_large", "test/cargo_",  "test/jest_",
       "test/vitest_",  "test/testunit_",      "test/gtest_",        "test/mocha_",
-      "test/ava_",     "test/bats_"};
+      "test/ava_",     "test/bats_",          "test/tap_",          "test/go_",
+      "test/node_test_", "test/jasmine_",     "test/gradle_",       "test/ctest_",
+      "test/doctest_", "test/behave_"};
   TempDir home;
   auto host = Host::Create(HostOptions{home.path(), "", true, nullptr});
   REQUIRE(host.ok());
