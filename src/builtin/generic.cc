@@ -467,17 +467,23 @@ class GenericShaper final : public core::Shaper {
   static std::optional<std::string> ShapePlan(const std::vector<std::string_view>& lines,
                                               std::string_view tool, std::string_view note,
                                               SummaryWriter& out) {
-    size_t resources = 0;
+    size_t resources = 0, applied = 0;
     std::string_view verdict;
     for (std::string_view line : lines) {
       resources += PlanAction(line).empty() ? 0 : 1;
+      applied += IsApplyProgress(line) ? 1 : 0;
       if (IsPlanVerdict(line)) verdict = Trim(line);
     }
-    if (resources == 0 || verdict.empty()) return std::nullopt;
-    out.Header(StrCat(tool.empty() ? "terraform" : tool, ": ", FailurePrefix(note),
-                      verdict, " (", core::FormatCount(resources),
-                      resources == 1 ? " resource" : " resources",
-                      ": what the plan does to each, and the attributes it changes)"));
+    // An apply whose plan was cut off (`terraform apply -auto-approve | tail -80`): its
+    // progress lines and its verdict.
+    if (verdict.empty() || (resources == 0 && applied == 0)) return std::nullopt;
+    out.Header(StrCat(tool.empty() ? "terraform" : tool, ": ", FailurePrefix(note), verdict,
+                      resources == 0
+                          ? " (no plan in the output: what was applied, counted)"
+                          : StrCat(" (", core::FormatCount(resources),
+                                   resources == 1 ? " resource" : " resources",
+                                   ": what the plan does to each, and the attributes it "
+                                   "changes)")));
     uint64_t attributes = 0, progress = 0, changed_left = 0;
     std::string_view action;  // of the resource whose lines these are
     size_t changed = 0;
@@ -526,7 +532,7 @@ class GenericShaper final : public core::Shaper {
                                                     : "more changed attributes omitted");
     out.ElidedLines(attributes, attributes == 1 ? "line of the resources' attributes omitted"
                                                 : "lines of the resources' attributes omitted");
-    out.Omitted(progress, "progress line", "progress lines");
+    out.ElidedLines(progress, progress == 1 ? "progress line omitted" : "progress lines omitted");
     out.Omitted(out.UnaccountedLines(), "other line", "other lines");
     return out.Take();
   }

@@ -58,6 +58,37 @@ TEST_CASE("generic names a command as its outcome line does: with its subcommand
   }
 }
 
+TEST_CASE("generic says whose exit 0 it is when the command's status is a filter's") {
+  std::string text;
+  for (int i = 1; i <= 100; ++i) StrAppend(&text, "listening on :", 8000 + i, "\n");
+  CHECK(core::SplitLines(ShapeGeneric("python3 app.py 2>&1 | tail -100", text))[0] ==
+        "python: exit 0 is tail's, 100 lines");
+  CHECK(core::SplitLines(ShapeGeneric("set -o pipefail; python3 app.py | tail -100", text))[0] ==
+        "python: exit 0, 100 lines");
+}
+
+TEST_CASE("generic reads an apply whose plan was cut off: its verdict kept, its progress counted") {
+  // `terraform apply -auto-approve | tail -80`: progress lines, the verdict, the outputs.
+  std::string text;
+  for (int i = 1; i <= 40; ++i) {
+    StrAppend(&text, "terraform_data.service[\"svc-", i, "\"]: Creation complete after 0s [id=",
+              i, "]\n");
+  }
+  StrAppend(&text, "\nApply complete! Resources: 40 added, 0 changed, 0 destroyed.\n\nOutputs:\n\n");
+  for (int i = 1; i <= 30; ++i) StrAppend(&text, "  \"svc-", i, "\" = ", 8000 + i, "\n");
+  const std::string summary = ShapeGeneric("terraform apply -auto-approve | tail -80", text);
+  const std::vector<std::string_view> lines = core::SplitLines(summary);
+  INFO(summary);
+  CHECK(lines[0] ==
+        "terraform apply: exit 0 is tail's, Apply complete! Resources: 40 added, 0 changed, 0 "
+        "destroyed. (no plan in the output: what was applied, counted)");
+  CHECK(Contains(summary, "\nApply complete! Resources: 40 added"));
+  CHECK(Contains(summary, "… 40 progress lines omitted"));
+  // Every line of the 75 accounted for once: 40 progress, the verdict and "Outputs:" shown,
+  // the outputs' 30 values and 3 blank lines.
+  CHECK(Contains(summary, "… 33 other lines omitted"));
+}
+
 TEST_CASE("AlikeButNumbers: the same line but for runs of digits and 0x numbers") {
   CHECK(AlikeButNumbers("Retry(total=4) at 0x7fb7414a0990", "Retry(total=10) at 0x7fb7414bd710"));
   CHECK(AlikeButNumbers("icmp_seq=1 time=0.051 ms", "icmp_seq=12 time=0.4 ms"));
