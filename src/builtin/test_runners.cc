@@ -2288,8 +2288,12 @@ void ParsePhpunit(const std::vector<std::string_view>& lines, TestReport& report
         t.starts_with("☢ ")) {
       CloseFailure(report, current);
       current = nullptr;
-      if (testdox_summary) {
-        ++again;
+      const std::string_view name =
+          t.starts_with("✘ ") ? t.substr(std::string_view("✘ ").size()) : std::string_view();
+      if (testdox_summary &&
+          (name.empty() || std::any_of(report.failures.begin(), report.failures.end(),
+                                       [&](const TestFailure& f) { return f.name == name; }))) {
+        ++again;  // (A failure not shown above, its block cut off, `phpunit | tail -80`: kept.)
       } else if (t.starts_with("✘ ")) {
         report.failures.push_back(TestFailure{t.substr(std::string_view("✘ ").size()), {line}});
         current = &report.failures.back();
@@ -2300,10 +2304,10 @@ void ParsePhpunit(const std::vector<std::string_view>& lines, TestReport& report
       continue;
     }
     if (t.starts_with("│")) {
-      if (testdox_summary) {
-        ++again;
-      } else if (current != nullptr) {
+      if (current != nullptr) {
         current->detail.push_back(line);
+      } else if (testdox_summary) {
+        ++again;
       }
       continue;
     }
@@ -2392,6 +2396,15 @@ void ParseCatch2(const std::vector<std::string_view>& lines, TestReport& report)
     failed = false;
     passed_assertion = false;
   };
+  // Cut at its start (`./tests -s | tail -20`) inside a test case's block, its name cut off:
+  // a failed assertion ("stats_test.cpp:33: FAILED:") above the first rule. Read as a block.
+  for (std::string_view line : lines) {
+    if (AllOf(line, '-', 20) || AllOf(line, '=', 20)) break;
+    if (line.ends_with(": FAILED:")) {
+      state = State::kBody;
+      break;
+    }
+  }
   for (std::string_view line : lines) {
     const std::string_view t = Trim(line);
     if (AllOf(line, '-', 20)) {
@@ -2477,7 +2490,24 @@ void ParseSurefire(const std::vector<std::string_view>& lines, TestReport& repor
     CloseFailure(report, current);
     current = nullptr;
   };
-  for (std::string_view line : lines) {
+  // Cut at its start (`mvn test | tail -80`) inside a failed test's trace, its heading cut
+  // off: the lines above Maven's first, when one is a stack frame, end it. Kept as printed
+  // but for the libraries' frames (JUnit's, reflection's, Surefire's) and "... 33 more".
+  size_t first = 0;
+  bool trace = false;
+  for (bool prefixed = false; first < lines.size(); ++first) {
+    MavenText(lines[first], &prefixed);
+    if (prefixed) break;
+    trace = trace || Trim(lines[first]).starts_with("at ");
+  }
+  for (size_t i = 0; trace && i < first; ++i) {
+    const std::string_view t = Trim(lines[i]);
+    if (!t.empty() && !(t.starts_with("at ") && IsLibraryFrame(lines[i])) &&
+        !(t.starts_with("... ") && t.ends_with(" more"))) {
+      report.problems.push_back(lines[i]);
+    }
+  }
+  for (std::string_view line : std::span(lines).subspan(trace ? first : 0)) {
     bool prefixed = false;
     const std::string_view text = MavenText(line, &prefixed);
     const std::string_view t = Trim(text);
@@ -2711,7 +2741,26 @@ void ParseExUnit(const std::vector<std::string_view>& lines, TestReport& report)
     CloseFailure(report, current);
     current = nullptr;
   };
-  for (std::string_view line : lines) {
+  // Cut at its start (`mix test | tail -80`) inside a failure, its heading cut off: above the
+  // first heading, one of a failure's parts ("code:", "stacktrace:", "left:", an exception
+  // "** (ArgumentError) …"); those lines, but for the progress dots, are kept as printed.
+  size_t first = 0;
+  bool inside = false;
+  for (; first < lines.size() && NumberedHeading(lines[first], 4).empty() &&
+         !IsExUnitTotals(Trim(lines[first]));
+       ++first) {
+    const std::string_view t = Trim(lines[first]);
+    for (std::string_view key : {"code:", "stacktrace:", "left:", "right:", "actual:", "** ("}) {
+      inside = inside || (lines[first].starts_with("     ") && t.starts_with(key));
+    }
+  }
+  for (size_t i = 0; inside && i < first; ++i) {
+    const std::string_view t = Trim(lines[i]);
+    if (!t.empty() && t.find_first_not_of(".*") != std::string_view::npos) {
+      report.problems.push_back(lines[i]);
+    }
+  }
+  for (std::string_view line : std::span(lines).subspan(inside ? first : 0)) {
     const std::string_view t = Trim(line);
     if (const std::string_view name = NumberedHeading(line, 4);
         !name.empty() && (name.starts_with("test ") || name.starts_with("doctest ") ||
@@ -2949,7 +2998,20 @@ void ParseCucumber(const std::vector<std::string_view>& lines, TestReport& repor
     CloseFailure(report, current);
     current = nullptr;
   };
-  for (std::string_view line : lines) {
+  // Cut at its start (`cucumber-js | tail -20`) inside a failed scenario, its heading cut off:
+  // a failed or undefined step ("✖ When …", "? When …") above the first heading; those lines
+  // are kept as printed.
+  size_t first = 0;
+  bool failed_step = false;
+  for (; first < lines.size() && NumberedHeading(lines[first], 0).empty(); ++first) {
+    const std::string_view t = Trim(lines[first]);
+    failed_step = failed_step || t.starts_with("✖ ") || t.starts_with("? ");
+  }
+  failed_step = failed_step && first < lines.size();
+  for (size_t i = 0; failed_step && i < first; ++i) {
+    if (!IsBlank(lines[i])) report.problems.push_back(lines[i]);
+  }
+  for (std::string_view line : std::span(lines).subspan(failed_step ? first : 0)) {
     const std::string_view t = Trim(line);
     if (const std::string_view name = NumberedHeading(line, 0);
         !name.empty() && (name.starts_with("Scenario: ") || name.starts_with("Scenario Outline: ") ||

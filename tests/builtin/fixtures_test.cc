@@ -432,7 +432,8 @@ TEST_CASE("fixtures: a test run's last lines, read through tail") {
   // run's exit status and with tail's 0 (what the agent's shell reports for a pipeline).
   static constexpr std::string_view kRead[] = {
       "test/pytest_",  "test/unittest_",      "test/rspec_",        "test/minitest_",
-      "test/phpunit_failing", "test/phpunit_large", "test/cargo_",  "test/jest_",
+      "test/phpunit_", "test/exunit_",        "test/maven_",        "test/catch2_",
+      "test/cucumber_", "test/cargo_",        "test/jest_",
       "test/vitest_",  "test/testunit_",      "test/gtest_",        "test/mocha_",
       "test/ava_",     "test/bats_",          "test/tap_",          "test/go_",
       "test/node_test_", "test/jasmine_",     "test/gradle_",       "test/ctest_",
