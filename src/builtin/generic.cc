@@ -187,6 +187,42 @@ bool IsPlanVerdict(std::string_view line) {
          t.starts_with("Destroy complete! Resources: ");
 }
 
+// Whether the output ends the way a program that died of an uncaught exception ends: Python's
+// traceback with its exception the last line ("ValueError: …"); Node's stack and its closing
+// "Node.js v20.11.0"; a JVM's `Exception in thread "main"` with its frames last; a Go panic
+// and "exit status 2".
+bool EndsWithUncaughtException(const std::vector<std::string_view>& lines) {
+  size_t last = lines.size();
+  while (last > 0 && Trim(lines[last - 1]).empty()) --last;
+  if (last == 0) return false;
+  const std::span<const std::string_view> shown(lines.data(), last);
+  auto any_line = [&](auto is) { return std::any_of(shown.begin(), shown.end(), is); };
+  const std::string_view end_line = lines[last - 1];
+  const std::string_view end = Trim(end_line);
+  if (end.starts_with("Node.js v")) {
+    return any_line([](std::string_view l) { return Trim(l).starts_with("at "); });
+  }
+  if (end.starts_with("exit status ")) {
+    return any_line([](std::string_view l) { return l.starts_with("panic: "); });
+  }
+  if (end_line.starts_with("\t") &&
+      (end.starts_with("at ") || (end.starts_with("... ") && end.ends_with(" more")))) {
+    return any_line([](std::string_view l) { return l.starts_with("Exception in thread \""); });
+  }
+  const std::string_view name = end.substr(0, end.find(':'));
+  const bool exception =
+      end.size() == end_line.size() && !name.empty() &&
+      std::all_of(name.begin(), name.end(),
+                  [](char c) {
+                    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.';
+                  }) &&
+      (name.ends_with("Error") || name.ends_with("Exception") || name.ends_with("Interrupt"));
+  // (Its "Traceback (most recent call last):" may be cut off above: a frame is enough.)
+  return exception && any_line([](std::string_view l) {
+           return l == "Traceback (most recent call last):" || l.starts_with("  File \"");
+         });
+}
+
 // An apply's progress: "terraform_data.service[\"svc-1\"]: Creating...", "…: Creation complete
 // after 0s [id=…]", "…: Still destroying... [10s elapsed]".
 bool IsApplyProgress(std::string_view line) {
@@ -313,6 +349,15 @@ class GenericShaper final : public core::Shaper {
     }
     const size_t edge = std::clamp(lines.size() / 8, kMinEdgeLines, kHeadLines);
     if (context.raw_path.empty()) return core::ShapeOutput{"", RenderMode::kRaw};
+    // A program that died of an uncaught exception, its status not its own (`python app.py
+    // 2>&1 | tail -20`) or not known: said first, shown raw or not.
+    const bool died = (!context.exit_code || StatusIsAFilters(context.command)) &&
+                      EndsWithUncaughtException(lines);
+    std::string note = FailureNote(context.command, context.exit_code);
+    if (note.empty() && context.exit_code) note = ExitZeroNote(context.command);
+    const std::string died_header =
+        StrCat(tool.empty() ? "output" : tool, ": FAILED — it ended with an uncaught exception",
+               note.empty() ? "" : StrCat(" (", note, ")"));
     std::vector<bool> library = LibraryFrameLines(lines);
     const std::vector<bool> shadow_map = ShadowMapLines(lines);  // counted like those frames
     for (size_t i = 0; i < lines.size(); ++i) library[i] = library[i] || shadow_map[i];
@@ -327,12 +372,10 @@ class GenericShaper final : public core::Shaper {
       }
       if (static_cast<size_t>(std::count(library.begin(), library.end(), true)) <
           kMinLibraryFrameLines) {
-        return core::ShapeOutput{"", RenderMode::kRaw};
+        return core::ShapeOutput{died ? died_header : "", RenderMode::kRaw, died};
       }
     }
     SummaryWriter out(&lines);
-    std::string note = FailureNote(context.command, context.exit_code);
-    if (note.empty() && context.exit_code) note = ExitZeroNote(context.command);
     // Shaped from a window (core/output_window.h), the output has more lines than it shows.
     const uint64_t total_lines = std::max<uint64_t>(lines.size(), context.output_lines);
     if (std::optional<std::string> diffs = ShapeFormatterDiffs(lines, tool, note, out)) {
@@ -349,8 +392,10 @@ class GenericShaper final : public core::Shaper {
     if (std::optional<std::string> json = ShapeJson(output, lines, tool, note, total_lines, out)) {
       return core::ShapeOutput{std::move(*json), RenderMode::kSummary};
     }
-    out.Header(StrCat(tool.empty() ? "output" : tool, ": ", note.empty() ? "" : StrCat(note, ", "),
-                      core::FormatCount(total_lines), " lines"));
+    out.Header(died ? StrCat(died_header, ", ", core::FormatCount(total_lines), " lines")
+                    : StrCat(tool.empty() ? "output" : tool, ": ",
+                             note.empty() ? "" : StrCat(note, ", "),
+                             core::FormatCount(total_lines), " lines"));
     // A shell's trace (a third or more of the lines "+ cmd"): what the script itself printed
     // is what it has to say; the commands it ran are counted.
     // From the middle: trouble first, and a few headings that show the output's structure.
@@ -407,7 +452,7 @@ class GenericShaper final : public core::Shaper {
     const bool any_library = std::find(library.begin(), library.end(), true) != library.end();
     WriteHeadTail(lines, edge, std::min(edge, kTailLines), keep, cap, out,
                   any_library ? &library : nullptr);
-    return core::ShapeOutput{out.Take(), RenderMode::kSummary};
+    return core::ShapeOutput{out.Take(), RenderMode::kSummary, died};
   }
 
  private:

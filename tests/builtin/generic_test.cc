@@ -67,6 +67,44 @@ TEST_CASE("generic says whose exit 0 it is when the command's status is a filter
         "python: exit 0, 100 lines");
 }
 
+TEST_CASE("generic says first that a program died of an uncaught exception, its status unseen") {
+  const std::string python =
+      "starting\nTraceback (most recent call last):\n  File \"/app/run.py\", line 3, in <module>\n"
+      "    main()\nValueError: bad row 7\n";
+  const std::string node =
+      "/app/x.js:2\n    throw new Error('boom');\n    ^\n\nError: boom\n    at Object.<anonymous> "
+      "(/app/x.js:2:11)\n\nNode.js v20.11.0\n";
+  const std::string go = "panic: runtime error: index out of range [4] with length 4\n\ngoroutine 1 "
+                         "[running]:\nmain.main()\n\t/app/main.go:9 +0x1d\nexit status 2\n";
+  const std::string java = "Exception in thread \"main\" java.lang.IllegalStateException: x\n"
+                           "\tat com.acme.App.main(App.java:4)\n";
+  struct Case {
+    std::string text, tool, label;
+  };
+  for (const Case& c : {Case{python, "python3 app.py", "python"}, Case{node, "node x.js", "node"},
+                        Case{go, "./server", "server"}, Case{java, "java -jar app.jar", "java"}}) {
+    const std::string& text = c.text;
+    const std::string& tool = c.tool;
+    const std::string command = StrCat(tool, " 2>&1 | tail -20");
+    core::ShapeContext ctx{command, 0, text.size(), core::CountLines(text), "/s/a.log"};
+    auto shaped = MakeGenericShaper()->Shape(text, ctx);
+    REQUIRE(shaped.ok());
+    INFO(command);
+    CHECK(shaped->failed);
+    CHECK(shaped->render_mode == RenderMode::kRaw);
+    CHECK(shaped->summary ==
+          StrCat(c.label, ": FAILED — it ended with an uncaught exception (exit 0 is tail's)"));
+    // Its own status 0 is believed (a program may print a traceback it caught), and no line
+    // is added; nor to an output that does not end so.
+    core::ShapeContext own{tool, 0, text.size(), core::CountLines(text), "/s/a.log"};
+    auto believed = MakeGenericShaper()->Shape(text, own);
+    CHECK_FALSE(believed->failed);
+    const std::string later = text + "retrying in 5s\n";
+    auto continued = MakeGenericShaper()->Shape(later, ctx);
+    CHECK_FALSE(continued->failed);
+  }
+}
+
 TEST_CASE("generic reads an apply whose plan was cut off: its verdict kept, its progress counted") {
   // `terraform apply -auto-approve | tail -80`: progress lines, the verdict, the outputs.
   std::string text;
