@@ -74,8 +74,9 @@ TEST_CASE("generic says first that a program died of an uncaught exception, its 
   const std::string node =
       "/app/x.js:2\n    throw new Error('boom');\n    ^\n\nError: boom\n    at Object.<anonymous> "
       "(/app/x.js:2:11)\n\nNode.js v20.11.0\n";
-  const std::string go = "panic: runtime error: index out of range [4] with length 4\n\ngoroutine 1 "
-                         "[running]:\nmain.main()\n\t/app/main.go:9 +0x1d\nexit status 2\n";
+  const std::string go =
+      "panic: runtime error: index out of range [4] with length 4\n\ngoroutine 1 [running]:\n"
+      "main.main()\n\t/app/main.go:9 +0x1d\nexit status 2\n";
   const std::string java = "Exception in thread \"main\" java.lang.IllegalStateException: x\n"
                            "\tat com.acme.App.main(App.java:4)\n";
   struct Case {
