@@ -214,6 +214,20 @@ std::vector<std::string_view> PipelineStages(std::string_view command) {
     }
   }
   push(command.size());
+  // A shell given a script (`bash -lc 'pytest 2>&1 | tail -20'`, as agents run commands): the
+  // script's last pipeline, when the script is in the command as written (quoted, unescaped).
+  if (stages.size() == 1) {
+    const std::vector<std::string> words = CommandWords(stages[0]);
+    if (words.size() == 3 && words[1].size() >= 2 && words[1][0] == '-' && words[1][1] != '-' &&
+        words[1].find('c') != std::string::npos && !words[2].empty()) {
+      const std::string shell = words[0].substr(words[0].rfind('/') + 1);
+      const size_t at = stages[0].find(words[2]);
+      if ((shell == "sh" || shell == "bash" || shell == "zsh" || shell == "dash") &&
+          at != std::string_view::npos) {
+        return PipelineStages(stages[0].substr(at, words[2].size()));
+      }
+    }
+  }
   return stages;
 }
 

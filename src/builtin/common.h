@@ -83,6 +83,7 @@ using core::ToolName;
 // The stages of the command's last pipeline, split at unquoted `|`: the output a shaper sees
 // is that pipeline's. Earlier commands joined by `&&`, `||`, `;`, `&` or newlines are dropped:
 // "cd src && grep -rn x . | head -50" -> {"grep -rn x .", "head -50"}. Stages are trimmed.
+// A shell given a script, "bash -lc 'pytest | tail -20'", is read as the script.
 std::vector<std::string_view> PipelineStages(std::string_view command);
 
 // Whether the command's exit status is a filter's, not the tool's: its last pipeline's last

@@ -422,6 +422,15 @@ TEST_CASE("PipelineStages: the last pipeline of a command line") {
   CHECK(PipelineStages("make || git status").size() == 1);
   CHECK(PipelineStages("git status; git diff")[0] == "git diff");
   CHECK(PipelineStages("make |& tee log").size() == 2);
+  // A shell's script, as agents run commands: its own last pipeline.
+  auto script = PipelineStages("bash -lc 'cd app && pytest -q 2>&1 | tail -20'");
+  REQUIRE(script.size() == 2);
+  CHECK(script[0] == "pytest -q 2>&1");
+  CHECK(script[1] == "tail -20");
+  CHECK(PipelineStages("/bin/sh -c \"make | tail\"").size() == 2);
+  CHECK(PipelineStages("python3 -c 'print(1) | 2'").size() == 1);  // no shell
+  CHECK(StatusIsAFilters("bash -lc 'pytest | tail -20'"));
+  CHECK_FALSE(StatusIsAFilters("bash -lc 'set -o pipefail; pytest | tail -20'"));
 }
 
 TEST_CASE("git-diff: a merge, rebase or stash pop keeps every conflict, error and hint, and counts Auto-merging") {
