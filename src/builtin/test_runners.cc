@@ -780,6 +780,23 @@ bool StartsInsideNumberedFailures(const std::vector<std::string_view>& lines, si
   return false;
 }
 
+// For an output cut at its start: when `cut`, the lines above `first` (the end of a failure
+// whose heading was cut off) are kept as printed, those `keep` is true for and not blank, and
+// the output is read from `first`; else from its start. Returns where to read from.
+template <typename Keep>
+size_t KeepCutStart(const std::vector<std::string_view>& lines, size_t first, bool cut,
+                    TestReport& report, Keep keep) {
+  if (!cut) return 0;
+  for (size_t i = 0; i < first; ++i) {
+    if (!IsBlank(lines[i]) && keep(lines[i])) report.problems.push_back(lines[i]);
+  }
+  return first;
+}
+size_t KeepCutStart(const std::vector<std::string_view>& lines, size_t first, bool cut,
+                    TestReport& report) {
+  return KeepCutStart(lines, first, cut, report, [](std::string_view) { return true; });
+}
+
 void ParseMocha(const std::vector<std::string_view>& lines, TestReport& report) {
   TestFailure* current = nullptr;
   auto is_totals = [](std::string_view t) {
@@ -1068,12 +1085,12 @@ void ParseTap(const std::vector<std::string_view>& lines, TestReport& report) {
     says_more = says_more || !(t.empty() || t == "---" || t == "..." ||
                                t.starts_with("duration_ms:") || t.starts_with("type:"));
   }
-  for (size_t i = 0; i < start && ends_block && says_more; ++i) {
-    const std::string_view t = Trim(lines[i]);
-    if (!t.empty() && t != "---" && t != "...") report.problems.push_back(lines[i]);
-  }
-  for (std::string_view line :
-       std::span(lines).subspan(ends_block && says_more ? start : 0)) {
+  const size_t from = KeepCutStart(lines, start, ends_block && says_more, report,
+                                   [](std::string_view line) {
+                                     const std::string_view t = Trim(line);
+                                     return t != "---" && t != "...";
+                                   });
+  for (std::string_view line : std::span(lines).subspan(from)) {
     std::string_view t = Trim(line);
     if (skip_deeper_than != std::string_view::npos) {
       if (t.empty() || line.find_first_not_of(" ") > skip_deeper_than) continue;
@@ -1780,10 +1797,8 @@ void ParseCtest(const std::vector<std::string_view>& lines, TestReport& report) 
     }
     trouble = trouble || LooksLikeErrorLine(lines[first]);
   }
-  for (size_t i = 0; trouble && i < first; ++i) {
-    if (!IsBlank(lines[i])) report.problems.push_back(lines[i]);
-  }
-  for (std::string_view line : std::span(lines).subspan(trouble ? first : 0)) {
+  for (std::string_view line :
+       std::span(lines).subspan(KeepCutStart(lines, first, trouble, report))) {
     std::string_view t = Trim(line);
     std::string_view name;
     bool passed = false;
@@ -2500,14 +2515,12 @@ void ParseSurefire(const std::vector<std::string_view>& lines, TestReport& repor
     if (prefixed) break;
     trace = trace || Trim(lines[first]).starts_with("at ");
   }
-  for (size_t i = 0; trace && i < first; ++i) {
-    const std::string_view t = Trim(lines[i]);
-    if (!t.empty() && !(t.starts_with("at ") && IsLibraryFrame(lines[i])) &&
-        !(t.starts_with("... ") && t.ends_with(" more"))) {
-      report.problems.push_back(lines[i]);
-    }
-  }
-  for (std::string_view line : std::span(lines).subspan(trace ? first : 0)) {
+  const size_t from = KeepCutStart(lines, first, trace, report, [](std::string_view line) {
+    const std::string_view t = Trim(line);
+    return !(t.starts_with("at ") && IsLibraryFrame(line)) &&
+           !(t.starts_with("... ") && t.ends_with(" more"));
+  });
+  for (std::string_view line : std::span(lines).subspan(from)) {
     bool prefixed = false;
     const std::string_view text = MavenText(line, &prefixed);
     const std::string_view t = Trim(text);
@@ -2629,10 +2642,8 @@ void ParseGradle(const std::vector<std::string_view>& lines, TestReport& report)
     framed = framed || Trim(lines[first]).starts_with("at ");
     ++first;
   }
-  for (size_t i = 0; framed && i < first; ++i) {
-    if (!IsBlank(lines[i])) report.problems.push_back(lines[i]);
-  }
-  for (std::string_view line : std::span(lines).subspan(framed ? first : 0)) {
+  for (std::string_view line :
+       std::span(lines).subspan(KeepCutStart(lines, first, framed, report))) {
     std::string_view t = Trim(line);
     if (current != nullptr || in_console) {
       if (t.empty() || line.starts_with(" ") || line.starts_with("\t")) {
@@ -2754,13 +2765,10 @@ void ParseExUnit(const std::vector<std::string_view>& lines, TestReport& report)
       inside = inside || (lines[first].starts_with("     ") && t.starts_with(key));
     }
   }
-  for (size_t i = 0; inside && i < first; ++i) {
-    const std::string_view t = Trim(lines[i]);
-    if (!t.empty() && t.find_first_not_of(".*") != std::string_view::npos) {
-      report.problems.push_back(lines[i]);
-    }
-  }
-  for (std::string_view line : std::span(lines).subspan(inside ? first : 0)) {
+  const size_t from = KeepCutStart(lines, first, inside, report, [](std::string_view line) {
+    return Trim(line).find_first_not_of(".*") != std::string_view::npos;  // not progress dots
+  });
+  for (std::string_view line : std::span(lines).subspan(from)) {
     const std::string_view t = Trim(line);
     if (const std::string_view name = NumberedHeading(line, 4);
         !name.empty() && (name.starts_with("test ") || name.starts_with("doctest ") ||
@@ -2874,9 +2882,7 @@ void ParseBehave(const std::vector<std::string_view>& lines, TestReport& report)
     failed_step = failed_step || (lines[first].starts_with("    ") && t.ends_with("# None")) ||
                   LooksLikeErrorLine(lines[first]);
   }
-  for (size_t i = 0; failed_step && i < first; ++i) {
-    if (!IsBlank(lines[i])) report.problems.push_back(lines[i]);
-  }
+  const size_t start = KeepCutStart(lines, first, failed_step, report);
   // Or inside its list of failing scenarios ("  features/transfers.feature:23  Monthly
   // interest").
   for (std::string_view line : lines) {
@@ -2889,7 +2895,7 @@ void ParseBehave(const std::vector<std::string_view>& lines, TestReport& report)
   // names one, kept when no undefined step's own line is (cut off above).
   std::vector<std::string_view> snippets;
   bool undefined_shown = false;
-  for (std::string_view line : std::span(lines).subspan(failed_step ? first : 0)) {
+  for (std::string_view line : std::span(lines).subspan(start)) {
     const std::string_view t = Trim(line);
     for (std::string_view keyword : {"@given(u'", "@when(u'", "@then(u'", "@step(u'"}) {
       if (line.starts_with(keyword)) snippets.push_back(line);
@@ -3008,10 +3014,8 @@ void ParseCucumber(const std::vector<std::string_view>& lines, TestReport& repor
     failed_step = failed_step || t.starts_with("✖ ") || t.starts_with("? ");
   }
   failed_step = failed_step && first < lines.size();
-  for (size_t i = 0; failed_step && i < first; ++i) {
-    if (!IsBlank(lines[i])) report.problems.push_back(lines[i]);
-  }
-  for (std::string_view line : std::span(lines).subspan(failed_step ? first : 0)) {
+  for (std::string_view line :
+       std::span(lines).subspan(KeepCutStart(lines, first, failed_step, report))) {
     const std::string_view t = Trim(line);
     if (const std::string_view name = NumberedHeading(line, 0);
         !name.empty() && (name.starts_with("Scenario: ") || name.starts_with("Scenario Outline: ") ||
@@ -3101,10 +3105,7 @@ void ParseDoctest(const std::vector<std::string_view>& lines, TestReport& report
     failure_end = failure_end || (!t.empty() && t != "ok");
   }
   failure_end = failure_end && first < lines.size();
-  for (size_t i = 0; failure_end && i < first; ++i) {
-    if (!IsBlank(lines[i])) report.problems.push_back(lines[i]);
-  }
-  for (size_t i = failure_end ? first : 0; i < lines.size(); ++i) {
+  for (size_t i = KeepCutStart(lines, first, failure_end, report); i < lines.size(); ++i) {
     const std::string_view line = lines[i];
     const std::string_view t = Trim(line);
     if (AllOf(line, '*', 40)) {
