@@ -1696,7 +1696,11 @@ class TestShaper final : public core::Shaper {
       return core::ShapeOutput{out.Take(), RenderMode::kSummary};
     }
     WriteCoverage(CoverageReport(lines), out);
-    uint64_t passed = report.counts.passed.value_or(report.passing_lines);
+    // Passed tests left out, when the output shows them a line each (`-v`, a spec list): an
+    // output with none (jest's and pytest's defaults, a run cut to its failures by `tail`)
+    // leaves none out, whatever its totals count.
+    const uint64_t passed =
+        report.passing_lines == 0 ? 0 : report.counts.passed.value_or(report.passing_lines);
     out.Omitted(passed, "passed test", "passed tests");
     uint64_t elided_lines = 0;
     for (const auto& [count, what] : report.elided) {

@@ -1348,6 +1348,32 @@ TEST_CASE("test shaper: pytest's error in a fixture is headed by the list's ERRO
   CHECK(s.find(other) == s.rfind(other));
 }
 
+TEST_CASE("test shaper: passed tests are said to be left out only when the output shows them") {
+  // pytest's progress dots and jest's default report name no passed test: the totals count
+  // them, and no marker claims the summary left out lines that were never there.
+  for (const auto& [command, fixture] :
+       {std::pair<std::string, std::string>{"pytest tests", "pytest_failing"},
+        {"npx jest", "jest_failing"}}) {
+    const std::string s = Shape(command, 1, testing::ReadFixture("test", fixture));
+    INFO(s);
+    CHECK(Contains(s.substr(0, s.find('\n')), " passed"));
+    CHECK_FALSE(Contains(s, "passed tests omitted"));
+  }
+  // The run cut to its last 25 lines by tail, whose status is 0.
+  const std::string output = testing::ReadFixture("test", "pytest_failing");
+  const std::vector<std::string_view> lines = core::SplitLines(output);
+  std::string cut;
+  for (size_t i = lines.size() - 25; i < lines.size(); ++i) StrAppend(&cut, lines[i], "\n");
+  const std::string tail = Shape("pytest tests 2>&1 | tail -25", 0, cut);
+  INFO(tail);
+  CHECK(Contains(tail, "pytest: FAILED"));
+  CHECK_FALSE(Contains(tail, "passed tests omitted"));
+  // go test -v prints a line per passed test: those are left out, and counted.
+  const std::string go = Shape("go test -v ./...", 1, testing::ReadFixture("test", "go_failing_verbose"));
+  INFO(go);
+  CHECK(Contains(go, " passed tests omitted\n"));
+}
+
 TEST_CASE("test: jest's failures stay under the line naming their file") {
   // tests/fixtures/test/jest_failing: "FAIL tests/duration.test.js" above both of its failures.
   const std::string s = Shape("npx jest", 1, testing::ReadFixture("test", "jest_failing"));
