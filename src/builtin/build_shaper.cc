@@ -3380,7 +3380,7 @@ class BuildShaper final : public core::Shaper {
     if (problems) {
       // (A status 0 from `| tail` says nothing of the build.)
       failed = !(exit_known && exit_code == 0) || StatusIsAFilters(context.command);
-      verdict = failed ? "failed" : "exit 0";
+      verdict = failed ? "FAILED" : "exit 0";
     } else if (!exit_ok) {
       verdict = core::FailureText(context.command, exit_code);
     } else if (!p.success.empty() &&

@@ -1105,7 +1105,7 @@ class LintShaper final : public core::Shaper {
     return core::MatchResult{false, 0, {}};
   }
 
-  // "<tool>: failed — 3 errors, 1 warning in 2 files (exit 1)": problems by severity, files.
+  // "<tool>: FAILED — 3 errors, 1 warning in 2 files (exit 1)": problems by severity, files.
   template <typename FileOf>
   static std::string HeaderOf(std::string_view tool, std::string_view exit,
                               const std::vector<Problem>& problems, FileOf file_of,
@@ -1140,7 +1140,7 @@ class LintShaper final : public core::Shaper {
     }
     StrAppend(&counts, " in ", Plural(files.size(), "file", "files"), more);
     return exit.empty() ? StrCat(tool, ": ", counts)
-                        : StrCat(tool, ": failed — ", counts, " (", exit, ")");
+                        : StrCat(tool, ": FAILED — ", counts, " (", exit, ")");
   }
 
   // shellcheck's tty format: each block's "In … line N:" line, its source line and markers;
@@ -1257,7 +1257,7 @@ class LintShaper final : public core::Shaper {
         if (counted.empty()) return core::ShapeOutput{"", RenderMode::kRaw};
         return core::ShapeOutput{StrCat(tool, ": ", counted), RenderMode::kRaw, true};
       }
-      out.Header(StrCat(tool, ": ", failed ? StrCat("failed (", exit, ")") : "no problems parsed",
+      out.Header(StrCat(tool, ": ", failed ? StrCat("FAILED (", exit, ")") : "no problems parsed",
                         ", ", Plural(lines.size(), "line", "lines")));
       WriteHeadTail(lines, 15, 15, LooksLikeErrorLine, 50, out);
       return core::ShapeOutput{out.Take(), RenderMode::kSummary};
@@ -1381,7 +1381,7 @@ class LintShaper final : public core::Shaper {
     if (counts.empty()) counts = "no problems";
     StrAppend(&counts, " in ", Plural(files.size(), "file", "files"));
     out.Header(exit.empty() ? StrCat(tool, ": ", counts)
-                            : StrCat(tool, ": failed — ", counts, " (", exit, ")"));
+                            : StrCat(tool, ": FAILED — ", counts, " (", exit, ")"));
     absl::flat_hash_set<std::string> shown_messages;
     size_t next_other = 0;
     auto others_before = [&](size_t limit) {

@@ -416,8 +416,16 @@ absl::StatusOr<ShapeResult> ShaperPipeline::Run(const ShapeRequest& request,
     trace->command = CommandKey(request.command);
     trace->shape_ms = absl::ToDoubleMilliseconds(absl::Now() - shape_start);
     trace->failed = !shaped.ok();
-    if (shaped.ok() && shaped->failed && outcome_first.empty() && !shaped->summary.empty()) {
-      outcome_first = shaped->summary.substr(0, shaped->summary.find('\n'));
+    if (shaped.ok() && shaped->failed && !shaped->summary.empty()) {
+      // The shaper's first line says more than the exit status alone ("pytest: FAILED — 7
+      // failed, 1 error, 37 passed (exit 1)"): it stands first when the output is shown as it
+      // is, in place of "pytest: FAILED (exit 1)" when it names that status too.
+      std::string first = shaped->summary.substr(0, shaped->summary.find('\n'));
+      if (outcome_first.empty() ||
+          (first.find("FAILED") != std::string::npos &&
+           first.find(StrCat("exit ", *request.exit_code)) != std::string::npos)) {
+        outcome_first = std::move(first);
+      }
     }
     if (shaped.ok()) {
       // What the shaper itself produced, before the never-worse-than-raw rule: a summary

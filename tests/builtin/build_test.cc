@@ -174,7 +174,7 @@ TEST_CASE("build: what npm says after a build script failed is counted, and the 
   const std::string output = testing::ReadFixture("build", "vite-build-failing") + npm_block;
   const std::string s = Shape("npm run build -w web", output, 1);
   INFO(s);
-  CHECK(Header(s) == "npm run build: failed — 1 error (exit 1)");
+  CHECK(Header(s) == "npm run build: FAILED — 1 error (exit 1)");
   CHECK(Contains(s, "Could not resolve \"./lib/sound.js\" from \"src/main.js\"\n"));
   CHECK_FALSE(Contains(s, "npm error"));
   // An npm error that is not about a script npm ran stays.
@@ -188,12 +188,12 @@ TEST_CASE("build: what npm says after a build script failed is counted, and the 
 
 TEST_CASE("build: gcc errors keep location, message, notes and context, not the source") {
   std::string s = Shape("gcc -Wall -c a.c b.c", kGcc, 1);
-  CHECK(Header(s) == "gcc: failed — 1 error, 3 warnings in 2 files (exit 1)");
+  CHECK(Header(s) == "gcc: FAILED — 1 error, 3 warnings in 2 files (exit 1)");
   // Few lines, all of them diagnostics: everything but the noise is kept, in order — the
   // underlines (the location gives the column) and the echoes of the source (the file has
   // them, the location says where), the warnings' with their labels.
   const std::vector<std::string_view> expected = {
-      "gcc: failed — 1 error, 3 warnings in 2 files (exit 1)",
+      "gcc: FAILED — 1 error, 3 warnings in 2 files (exit 1)",
       "a.c: In function ‘f’:",
       "a.c:2:43: error: ‘y’ undeclared (first use in this function)",
       "a.c:2:43: note: each undeclared identifier is reported only once for each function it "
@@ -354,7 +354,7 @@ TEST_CASE("build: clang's unindented source lines, notes and totals") {
       "l.c:(.text+0x18): undefined reference to `k'\n"
       "clang: error: linker command failed with exit code 1 (use -v to see invocation)\n";
   std::string s = Shape("clang -Wall a.c l.c", out, 1);
-  CHECK(Header(s) == "clang: failed — 2 errors, 1 warning in 1 file, 2 undefined references (exit 1)");
+  CHECK(Header(s) == "clang: FAILED — 2 errors, 1 warning in 1 file, 2 undefined references (exit 1)");
   // clang's source lines and carets: counted (the file has them; no fix-it under them).
   CHECK_FALSE(Has(s, "int f(int x) { int unused; return SQ(x) + y; }"));
   CHECK(Has(s, "a.c:2:11: note: passing argument to parameter 'x' here"));
@@ -381,7 +381,7 @@ TEST_CASE("build: many errors: the first ones in full, the rest by their heading
     StrAppend(&out, "make: *** [Makefile:11: build/m", i, ".o] Error 1\n");
   }
   std::string s = Shape("make -k", out, 2);
-  CHECK(Header(s) == "make: failed — 20 errors, 80 warnings in 40 files (exit 2)");
+  CHECK(Header(s) == "make: FAILED — 20 errors, 80 warnings in 40 files (exit 2)");
   // Every error's heading line is there, up to the 15th; the later ones, which share a message
   // but for the name, are the 16th's heading and a list of their locations with their names.
   for (int i = 0; i <= 30; i += 2) {
@@ -420,7 +420,7 @@ TEST_CASE("build: MSVC and tsc style locations are diagnostics too") {
       "src/app.ts(12,5): error TS2322: Type 'string' is not assignable to type 'number'.\n"
       "main.cpp(7): warning C4996: 'strcpy': This function or variable may be unsafe.\n";
   std::string s = Shape("make", out, 2);
-  CHECK(Header(s) == "make: failed — 1 error, 1 warning in 2 files (exit 2)");
+  CHECK(Header(s) == "make: FAILED — 1 error, 1 warning in 2 files (exit 2)");
 }
 
 // ---- make -----------------------------------------------------------------------------------
@@ -445,7 +445,7 @@ const std::string kMakeRecursive =
 TEST_CASE("build: make keeps the directory of the failure and counts commands") {
   std::string s = Shape("make", kMakeRecursive, 2);
   const std::string expected =
-      "make: failed — 1 error in 1 file (exit 2)\n"
+      "make: FAILED — 1 error in 1 file (exit 2)\n"
       "make[1]: Entering directory '/w/proj/app'\n"
       "render.c: In function ‘render_post’:\n"
       "render.c:17:28: error: ‘const struct post’ has no member named ‘content’\n"
@@ -465,7 +465,7 @@ TEST_CASE("build: make running a test program keeps the program's output") {
       "9 checks, 1 failed\n"
       "make: *** [Makefile:21: check] Error 1\n";
   std::string s = Shape("make check", out, 2);
-  CHECK(Header(s) == "make: failed (exit 2)");
+  CHECK(Header(s) == "make: FAILED (exit 2)");
   CHECK(Has(s, "median of {4,1,3,2}: expected 2.5, got 3"));
   CHECK(Has(s, "9 checks, 1 failed"));
   CHECK(Has(s, "… 1 other line omitted: 1 command"));
@@ -487,7 +487,7 @@ TEST_CASE("build: unknown output under make keeps its head, tail and trouble, co
   }
   out += "make: *** [Makefile:3: deploy] Error 1\n";
   std::string s = Shape("make deploy", out, 2);
-  CHECK(Header(s) == "make: failed (exit 2)");
+  CHECK(Header(s) == "make: FAILED (exit 2)");
   CHECK(Has(s, step(1)));
   CHECK(Has(s, step(20)));
   CHECK_FALSE(Has(s, step(21)));
@@ -514,14 +514,14 @@ TEST_CASE("build: unknown lines alike but for their numbers are the first, a cou
          "versions: none)\nERROR: No matching distribution found for flask==3.0.0\n";
   std::string s = Shape("python3 -m pip install flask==3.0.0", out, 1);
   INFO(s);
-  CHECK(Header(s) == "pip install: failed (exit 1)");
-  CHECK(Header(Shape("uv pip install flask==3.0.0", out, 1)) == "pip install: failed (exit 1)");
+  CHECK(Header(s) == "pip install: FAILED (exit 1)");
+  CHECK(Header(Shape("uv pip install flask==3.0.0", out, 1)) == "pip install: FAILED (exit 1)");
   // Other installers are named by their command too, their "ERROR:" lines errors.
   const std::string gem =
       "ERROR:  Could not find a valid gem 'nokogirl' (>= 0) in any repository\n"
       "ERROR:  Possible alternatives: nokogiri, nokogiri-diff\n";
-  CHECK(Header(Shape("gem install nokogirl", gem, 2)) == "gem install: failed (exit 2)");
-  CHECK(Header(Shape("bundle install", gem, 1)) == "bundle install: failed (exit 1)");
+  CHECK(Header(Shape("gem install nokogirl", gem, 2)) == "gem install: FAILED (exit 2)");
+  CHECK(Header(Shape("bundle install", gem, 1)) == "bundle install: FAILED (exit 1)");
   CHECK(Has(s, "… 3 lines like the ones around, but for their numbers, omitted"));
   CHECK(Contains(s, "Retry(total=4,"));
   CHECK(Contains(s, "Retry(total=0,"));
@@ -631,7 +631,7 @@ TEST_CASE("build: cmake configure error keeps the message block") {
       "See also \"/w/build/CMakeFiles/CMakeOutput.log\".\n";
   std::string s = Shape("cmake -S . -B build", out, 1);
   const std::string expected =
-      "cmake: failed — 1 error in 1 file (exit 1)\n"
+      "cmake: FAILED — 1 error in 1 file (exit 1)\n"
       "-- The CXX compiler identification is GNU 12.2.0\n"
       "CMake Error at CMakeLists.txt:11 (find_package):\n"
       "  By not providing \"FindZeroMQ.cmake\" in CMAKE_MODULE_PATH this project has\n"
@@ -705,7 +705,7 @@ TEST_CASE("build: ninja failure keeps FAILED, the errors and where the build sto
       "ninja: build stopped: subcommand failed.\n";
   std::string s = Shape("ninja -C build", out, 1);
   CHECK(s ==
-        "ninja: failed — 1 error in 1 file (exit 1)\n"
+        "ninja: FAILED — 1 error in 1 file (exit 1)\n"
         "[1/8] Building CXX object CMakeFiles/s.dir/src/cal.cpp.o\n"
         "FAILED: CMakeFiles/s.dir/src/cal.cpp.o \n"
         "/w/src/cal.cpp: In function ‘int fit()’:\n"
@@ -768,7 +768,7 @@ TEST_CASE("build: many rustc errors keep every location: the later ones listed b
 
 TEST_CASE("build: cargo errors keep their blocks, same heading at another place is not a repeat") {
   std::string s = Shape("cargo test", kCargoFail, 101);
-  CHECK(Header(s) == "cargo test: failed — 2 errors, 1 warning in 2 files (exit 101)");
+  CHECK(Header(s) == "cargo test: FAILED — 2 errors, 1 warning in 2 files (exit 101)");
   CHECK(Has(s, "   Compiling rs v0.1.0 (/w/rs)"));  // the workspace's crate
   CHECK_FALSE(Has(s, "   Compiling libc v0.2.150"));
   CHECK(Has(s, " --> src/main.rs:6:39"));
@@ -806,7 +806,7 @@ TEST_CASE("build: cargo and rustc short message format") {
       "src/main.rs:2:9: warning: unused variable: `x`\n"
       "error: could not compile `x` (bin \"x\") due to 1 previous error; 1 warning emitted\n";
   std::string s = Shape("cargo build --message-format=short", out, 101);
-  CHECK(Header(s) == "cargo build: failed — 1 error, 1 warning in 1 file (exit 101)");
+  CHECK(Header(s) == "cargo build: FAILED — 1 error, 1 warning in 1 file (exit 101)");
 }
 
 TEST_CASE("build: a cargo build that passed is one line naming the workspace's crates") {
@@ -835,7 +835,7 @@ TEST_CASE("build: go build errors under their package") {
       "internal/report/report.go:7:2: imported and not used: \"strings\"\n"
       "internal/report/report.go:47:30: too many errors\n";
   std::string s = Shape("go build ./...", out, 2);
-  CHECK(Header(s) == "go build: failed — 3 errors in 2 files (exit 2)");
+  CHECK(Header(s) == "go build: FAILED — 3 errors in 2 files (exit 2)");
   auto lines = core::SplitLines(s);
   auto in = core::SplitLines(out);
   REQUIRE(lines.size() == in.size() + 1);  // all of it is errors
@@ -846,7 +846,7 @@ TEST_CASE("build: go vet's type error after vet's name is counted and kept") {
   // go vet prints a package's type error as "vet: internal/sync/retry.go:14:9: …".
   const std::string out = testing::ReadFixture("build", "go-vet-failing");
   std::string s = Shape("go vet ./...", out, 2);
-  CHECK(Header(s) == "go vet: failed — 37 errors in 4 files (exit 2)");
+  CHECK(Header(s) == "go vet: FAILED — 37 errors in 4 files (exit 2)");
   CHECK(s.find("vet: internal/sync/retry.go:14:9: undeclared name: errLimit\n") !=
         std::string::npos);
   // Each of the 26 rows of report.go is shown or listed.
@@ -861,7 +861,7 @@ TEST_CASE("build: esbuild's messages are diagnostics with their location and cod
   const std::string command = "npx esbuild src/index.ts --bundle --outfile=dist/app.js --sourcemap --target=es2019";
   CHECK(Confidence(command, out) == doctest::Approx(0.95));
   std::string s = Shape(command, out, 1);
-  CHECK(Header(s) == "esbuild: failed — 2 errors, 2 warnings in 3 files (exit 1)");
+  CHECK(Header(s) == "esbuild: FAILED — 2 errors, 2 warnings in 3 files (exit 1)");
   for (const char* kept : {"✘ [ERROR] Could not resolve \"lodash-es/debounce\"\n\n    src/utils/analytics.ts:1:21:\n",
                            "✘ [ERROR] Expected \")\" but found \";\"\n\n    src/api/client.ts:7:56:\n",
                            "    src/components/Cart.ts:9:21:\n", "\n2 warnings and 2 errors\n"}) {
@@ -881,7 +881,7 @@ TEST_CASE("build: GHC's errors, the message under the location, are counted and 
   const std::string out = testing::ReadFixture("build", "ghc-type-errors");
   CHECK(Confidence("ghc -fno-code Ledger.hs", out) == doctest::Approx(0.95));
   std::string s = Shape("ghc -fno-code Ledger.hs", out, 1);
-  CHECK(Header(s) == "ghc: failed — 90 errors in 1 file (exit 1)");
+  CHECK(Header(s) == "ghc: FAILED — 90 errors in 1 file (exit 1)");
   CHECK(s.find("Ledger.hs:9:24: error:\n    • Couldn't match expected type ‘[Char]’ with actual type ‘Int’\n") !=
         std::string::npos);
   for (std::string_view line : core::SplitLines(out)) {
@@ -897,7 +897,7 @@ TEST_CASE("build: the compiler's errors pip shows indented under a failed step a
   // (the wheel, then the legacy install pip falls back to).
   const std::string out = testing::ReadFixture("build", "pip-install-cext-failing");
   std::string s = Shape("pip install --no-index --no-build-isolation .", out, 1);
-  CHECK(Header(s) == "pip install: failed — 5 errors, 4 warnings in 1 file (exit 1)");
+  CHECK(Header(s) == "pip install: FAILED — 5 errors, 4 warnings in 1 file (exit 1)");
   // Read without pip's indent (shown with it); its source line is counted.
   CHECK(Has(s, "      src/scan.c:10:46: error: ‘separator’ undeclared (first use in this "
                "function)"));
@@ -932,7 +932,7 @@ TEST_CASE("build: webpack errors kept, module lists dropped") {
       "webpack 5.113.0 compiled with 2 errors in 714 ms\n";
   std::string s = Shape("npx webpack", out, 1);
   CHECK(s ==
-        "webpack: failed — 2 errors in 2 files (exit 1)\n"
+        "webpack: FAILED — 2 errors in 2 files (exit 1)\n"
         "ERROR in ./src/index.js 4:0-45\n"
         "Module not found: Error: Can't resolve './utils/analytics.js' in '/w/src'\n"
         "ERROR in ./src/cart.js 6:88\n"
@@ -1010,7 +1010,7 @@ TEST_CASE("build: go get's downloads are counted, what it added is its outcome")
   const std::string failed = Shape(
       "go get example.com/nope",
       "go: example.com/nope@latest: module lookup disabled by GOPROXY=off\n", 1);
-  CHECK(Header(failed) == "go get: failed (exit 1)");
+  CHECK(Header(failed) == "go get: FAILED (exit 1)");
   CHECK(Has(failed, "go: example.com/nope@latest: module lookup disabled by GOPROXY=off"));
 }
 
@@ -1044,7 +1044,7 @@ TEST_CASE("build: vite failure keeps the error, drops library stack frames") {
       "    at async Promise.all (index 3)\n";
   std::string s = Shape("npx vite build", out, 1);
   CHECK(s ==
-        "vite build: failed — 1 error (exit 1)\n"
+        "vite build: FAILED — 1 error (exit 1)\n"
         "vite v7.3.8 building client environment for production...\n"
         "✗ Build failed in 75ms\n"
         "error during build:\n"
@@ -1069,7 +1069,7 @@ TEST_CASE("build: npm errors kept without their empty lines, deprecations counte
       "npm error peer react@\"17.0.2\" from react-dom@17.0.2\n"
       "npm error A complete log of this run can be found in: /root/.npm/_logs/x-debug-0.log\n";
   std::string s = Shape("npm install react@18", out, 1);
-  CHECK(Header(s) == "npm install: failed — 1 error (exit 1)");
+  CHECK(Header(s) == "npm install: FAILED — 1 error (exit 1)");
   CHECK(Has(s, "npm error peer react@\"17.0.2\" from react-dom@17.0.2"));
   CHECK_FALSE(Has(s, "npm error"));
   CHECK(LastLine(s) == "… 4 other lines omitted: 2 blank, 2 deprecation warnings");
@@ -1123,7 +1123,7 @@ TEST_CASE("build: apt-get install") {
       "Reading package lists...\nBuilding dependency tree...\nReading state information...\n"
       "E: Unable to locate package nonexistent-pkg-xyz\n";
   s = Shape("apt-get install -y nonexistent-pkg-xyz", fail, 100);
-  CHECK(Header(s) == "apt-get install: failed — 1 error (exit 100)");
+  CHECK(Header(s) == "apt-get install: FAILED — 1 error (exit 100)");
   CHECK(Has(s, "E: Unable to locate package nonexistent-pkg-xyz"));
 }
 
@@ -1185,7 +1185,7 @@ TEST_CASE("build: a candidate's signature spelled out in a system header is coun
   const std::string out = testing::ReadFixture("build", "gxx-absl-candidates");
   const std::string s = Shape("g++ -std=c++17 -Wall -c src/cache.cc -o cache.o", out, 1);
   INFO(s);
-  CHECK(Header(s) == "g++: failed — 5 errors in 2 files (exit 1)");
+  CHECK(Header(s) == "g++: FAILED — 5 errors in 2 files (exit 1)");
   for (std::string_view line :
        {"src/cache.cc:12:16: error: no matching function for call to ‘absl::debian3::flat_hash_map<std::__cxx11::basic_string<char>, int>::insert(int)’",
         "src/cache.cc:12:16: note:   candidate expects 2 arguments, 1 provided",
@@ -1208,7 +1208,7 @@ TEST_CASE("build: lld's undefined symbols and the driver's error") {
       ">>>               /tmp/main-1f2e3d.o:(main)\n"
       "clang: error: linker command failed with exit code 1 (use -v to see invocation)\n";
   std::string s = Shape("clang -fuse-ld=lld -o app main.c", out, 1);
-  CHECK(Header(s) == "clang: failed — 1 error, 1 undefined reference (exit 1)");
+  CHECK(Header(s) == "clang: FAILED — 1 error, 1 undefined reference (exit 1)");
   CHECK(Has(s, "ld.lld: error: undefined symbol: parse_config"));
   CHECK(Has(s, ">>> referenced by main.c:12 (src/main.c:12)"));
 }
@@ -1283,7 +1283,7 @@ TEST_CASE("build: npm's usage text under a usage error is counted, its synopsis 
       "npm error Run \"npm help ci\" for more info\n"
       "npm error A complete log of this run can be found in: /root/.npm/_logs/x-debug-0.log\n";
   std::string s = Shape("npm ci", out, 1);
-  CHECK(Header(s) == "npm ci: failed — 1 error (exit 1)");
+  CHECK(Header(s) == "npm ci: FAILED — 1 error (exit 1)");
   CHECK(Has(s, "npm error Usage:"));
   CHECK(Has(s, "npm error npm ci"));
   CHECK_FALSE(Has(s, "npm error Options:"));
@@ -1359,7 +1359,7 @@ TEST_CASE("build: a pipeline that only picks lines is still the build's output")
   // A later stage that transforms the lines: only the output's own signals count.
   CHECK(Confidence("make 2>&1 | sort", kMakeRecursive) == doctest::Approx(0.8));
   std::string s = Shape("cd build && make 2>&1 | tail -40", kMakeRecursive, 2);
-  CHECK(Header(s) == "make: failed — 1 error in 1 file (exit 2)");
+  CHECK(Header(s) == "make: FAILED — 1 error in 1 file (exit 2)");
 }
 
 // ---- outcomes -------------------------------------------------------------------------------
@@ -1426,7 +1426,7 @@ TEST_CASE("build: webpack's errors past the first ones keep their message, the p
   REQUIRE(!output.empty());
   const std::string s = Shape("npx webpack", output, 1);
   INFO(s);
-  CHECK(Header(s) == "webpack: failed — 24 errors in 8 files (exit 1)");
+  CHECK(Header(s) == "webpack: FAILED — 24 errors in 8 files (exit 1)");
   // Every error keeps the module it could not resolve, the heading shown alone too.
   for (std::string_view module : {"zlib", "fs", "path", "crypto", "http", "stream", "os", "url"}) {
     CHECK(Contains(s, StrCat("Can't resolve '", module, "' in")));
@@ -1480,7 +1480,7 @@ TEST_CASE("build: Gradle's tasks, verdict and hints, and javac's diagnostics und
   const std::string s = Shape("gradle --offline --console=plain build", output, 1);
   INFO(s);
   // The task's name glued to javac's first path does not make a file of its own.
-  CHECK(s.starts_with("gradle: failed — 3 errors, 4 warnings in 2 files (exit 1)\n"));
+  CHECK(s.starts_with("gradle: FAILED — 3 errors, 4 warnings in 2 files (exit 1)\n"));
   CHECK(Contains(s, "\n* What went wrong:\nExecution failed for task ':compileJava'.\n"
                     "> Compilation failed; see the compiler error output for details.\n"));
   CHECK(Contains(s, "\nBUILD FAILED in "));
@@ -1604,7 +1604,7 @@ TEST_CASE("build: npm ls's problems are its errors, not the one code that sums t
   };
   const std::string s = Shape("npm ls", ls(12), 1);
   INFO(s);
-  CHECK(s.starts_with("npm ls: failed — 3 errors (exit 1)\n"));
+  CHECK(s.starts_with("npm ls: FAILED — 3 errors (exit 1)\n"));
   CHECK(Contains(s, "npm error missing: lodash@4.17.4, required by legacy-dashboard@1.3.0\n"));
   // A tree of more entries than a summary shows of one (60): the generic shaper's tree, which
   // keeps a flat one whole, its problems and npm's messages with it.

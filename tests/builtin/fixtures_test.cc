@@ -138,10 +138,13 @@ void CheckFamily(const std::string& family) {
     INFO("summary:\n", result->summary);
     CHECK(core::IsValidUtf8(result->summary));
     if (result->render_mode == RenderMode::kRaw && exit_code && *exit_code != 0) {
-      // A failing run shown raw: one line over raw, which states the outcome.
+      // A failing run shown raw: one line over raw, which states the outcome ("pytest: FAILED
+      // (exit 1)", or its shaper's "pytest: FAILED — 7 failed, 37 passed (exit 1)").
       const std::string first = result->summary.substr(0, result->summary.find('\n'));
-      CHECK_MESSAGE((first.find(": FAILED (exit ") != std::string::npos ||
-                     first.find(": exit ") != std::string::npos),
+      const std::string code = StrCat("exit ", *exit_code);
+      CHECK_MESSAGE(((first.find(": FAILED ") != std::string::npos &&
+                      first.find(code) != std::string::npos) ||
+                     first.find(": " + code) != std::string::npos),
                     "first line: " << first);
       CHECK(result->summary.substr(first.size() + 1) == f.output);
     } else {

@@ -74,7 +74,7 @@ TEST_CASE("lint: many problems are grouped by message, every location kept, the 
   const std::string& s = shaped.summary;
   INFO(s);
   const auto lines = core::SplitLines(s);
-  CHECK(lines.front().starts_with("mypy: failed — "));
+  CHECK(lines.front().starts_with("mypy: FAILED — "));
   CHECK(Contains(lines.front(), " in 13 files (exit 1)"));
   CHECK(lines.back() == "Found 186 errors in 13 files (checked 14 source files)");
   CHECK(lines.size() * 3 < core::CountLines(output));
@@ -91,7 +91,7 @@ TEST_CASE("lint: javac's errors grouped by message keep the symbol each names on
   const std::string& s = shaped.summary;
   INFO(s);
   const auto lines = core::SplitLines(s);
-  CHECK(lines.front() == "javac: failed — 49 errors in 8 files (exit 1)");
+  CHECK(lines.front() == "javac: FAILED — 49 errors in 8 files (exit 1)");
   CHECK(lines.back() == "49 errors");
   // "cannot find symbol" says which symbol only on the "symbol:" line under it: a follower
   // whose symbol is not the first's gives it (and its "location:") after its location.
@@ -112,7 +112,7 @@ TEST_CASE(
   REQUIRE(f.render_mode == RenderMode::kSummary);
   INFO(f.summary);
   CHECK(core::SplitLines(f.summary).front() ==
-        "flake8: failed — 843 problems in 27 files (exit 1)");
+        "flake8: FAILED — 843 problems in 27 files (exit 1)");
   CHECK(Contains(f.summary, "more E501, names differing, at: "));
   CHECK(Contains(f.summary, "pygments/formatters/svg.py:103:9: E722 do not use bare 'except'\n"));
 
@@ -123,7 +123,7 @@ TEST_CASE(
   CHECK_FALSE(Contains(p.summary, "************* Module"));
   CHECK(Contains(p.summary, "inventory/stock.py:3:0: W0611: Unused import sys (unused-import)\n"));
   CHECK(core::SplitLines(p.summary).back() == "Your code has been rated at 4.86/10");
-  CHECK(core::SplitLines(p.summary).front() == "pylint: failed — 3 warnings, 15 conventions in 2 files (exit 20)");
+  CHECK(core::SplitLines(p.summary).front() == "pylint: FAILED — 3 warnings, 15 conventions in 2 files (exit 20)");
   // 18 problems, more than 10: grouped, every location kept.
   CHECK(Contains(p.summary, "inventory/report.py:6:0: C0116: Missing function or method docstring "
                             "(missing-function-docstring)\n… 7 more C0116 at: inventory/report.py:14:0; "));
@@ -142,7 +142,7 @@ TEST_CASE("lint: pre-commit's hooks, shellcheck's blocks among flake8's lines, e
   const std::string& s = shaped.summary;
   INFO(s);
   // Files: four Python files and the script ("scripts/deploy.sh line 3" is one file's).
-  CHECK(s.starts_with("pre-commit: failed — 1 error, 9 problems, 3 info in 5 files (exit 1)\n"));
+  CHECK(s.starts_with("pre-commit: FAILED — 1 error, 9 problems, 3 info in 5 files (exit 1)\n"));
   CHECK(Contains(s, "In scripts/deploy.sh line 3:\nfor f in $(ls $DIR/*.tar.gz); do\n"
                     "         ^-----------------^ SC2045 (error): Iterating over ls output"));
   // A block's second marker leads its group: its block's location above it.
@@ -161,7 +161,7 @@ TEST_CASE("lint: markdownlint's problems, a space after the location, keep every
   REQUIRE(shaped.render_mode == RenderMode::kSummary);
   const std::string& s = shaped.summary;
   INFO(s);
-  CHECK(s.starts_with("markdownlint: failed — 112 problems in 6 files (exit 1)\n"));
+  CHECK(s.starts_with("markdownlint: FAILED — 112 problems in 6 files (exit 1)\n"));
   CHECK(Contains(s, "more MD013/line-length, names differing, at: "));
   for (std::string_view line : core::SplitLines(output)) {
     const std::string_view where = line.substr(0, line.find(' '));
@@ -173,7 +173,7 @@ TEST_CASE("lint: markdownlint's problems, a space after the location, keep every
   // when a rule's code follows it; a space alone is not enough.
   CHECK(Confidence(MakeLintShaper(), "./lint.sh", output) == doctest::Approx(0.7));
   CHECK(Shape("./lint.sh", output, 1).summary.starts_with(
-      "lint.sh: failed — 112 problems in 6 files (exit 1)\n"));
+      "lint.sh: FAILED — 112 problems in 6 files (exit 1)\n"));
   CHECK(Confidence(MakeLintShaper(), "cat notes.txt",
                    "src/a.c:12 check the bounds here\nsrc/a.c:40 and here\n"
                    "src/b.c:7 this one too\n") < 0.7);
@@ -188,7 +188,7 @@ TEST_CASE("lint: RuboCop's offenses read with their cop and severity, every cop 
     REQUIRE(shaped.render_mode == RenderMode::kSummary);
     const std::string& s = shaped.summary;
     INFO(name, "\n", s);
-    CHECK(s.starts_with("rubocop: failed — 31 warnings, 1,003 conventions in 19 files (exit 1)\n"));
+    CHECK(s.starts_with("rubocop: FAILED — 31 warnings, 1,003 conventions in 19 files (exit 1)\n"));
     CHECK(Contains(s, "\n… 1,034 problems by code: Style/ClassAndModuleChildren 94, "
                       "Style/CommentedKeyword 79, "));
     // A measure in brackets ("[125/100]") is no code.
@@ -215,7 +215,7 @@ TEST_CASE("lint: Checkstyle's problems, the level in brackets before the locatio
   REQUIRE(shaped.render_mode == RenderMode::kSummary);
   const std::string& s = shaped.summary;
   INFO(s);
-  CHECK(s.starts_with("checkstyle: failed — 224 errors in 8 files (exit 224)\n"));
+  CHECK(s.starts_with("checkstyle: FAILED — 224 errors in 8 files (exit 224)\n"));
   CHECK(Contains(s, "more LeftCurly"));
   CHECK(Contains(s, "\nCheckstyle ends with 224 errors.\n"));
   // Every problem's location is kept, as printed or listed.
@@ -234,7 +234,7 @@ TEST_CASE("lint: pydocstyle's two-line problems are grouped by their code, every
   REQUIRE(shaped.render_mode == RenderMode::kSummary);
   const std::string& s = shaped.summary;
   INFO(s);
-  CHECK(s.starts_with("pydocstyle: failed — 633 problems in 16 files (exit 1)\n"));
+  CHECK(s.starts_with("pydocstyle: FAILED — 633 problems in 16 files (exit 1)\n"));
   CHECK(Contains(s, "\n… 633 problems by code: D205 151, D400 148, D102 117, "));
   CHECK(Contains(s, "\nclick/decorators.py:156 in public function `command`:\n"
                     "        D202: No blank lines allowed after function docstring (found 1)\n"));
@@ -253,7 +253,7 @@ TEST_CASE("lint: bandit's issue blocks keep the issue, its severity and location
   REQUIRE(shaped.render_mode == RenderMode::kSummary);
   const std::string& s = shaped.summary;
   INFO(s);
-  CHECK(s.starts_with("bandit: failed — 7 problems in 6 files (exit 1)\n"));
+  CHECK(s.starts_with("bandit: FAILED — 7 problems in 6 files (exit 1)\n"));
   CHECK(Contains(s, ">> Issue: [B307:blacklist] Use of possibly insecure function - consider using safer "
                     "ast.literal_eval.\n   Severity: Medium   Confidence: High\n   Location: flask/cli.py:960\n"));
   CHECK_FALSE(Contains(s, "More Info:"));
@@ -267,7 +267,7 @@ TEST_CASE("lint: vulture and Debian's pyflakes3 are linters by their command") {
   }
   CHECK(Confidence(MakeLintShaper(), "vulture db", output) >= 0.95);
   const core::ShapeOutput shaped = Shape("vulture db", output, 3);
-  CHECK(shaped.summary.starts_with("vulture: failed — 40 problems in 1 file (exit 3)\n"));
+  CHECK(shaped.summary.starts_with("vulture: FAILED — 40 problems in 1 file (exit 3)\n"));
   CHECK(Confidence(MakeLintShaper(), "pyflakes3 django",
                    "django/a.py:4:1: 'os' imported but unused\n") >= 0.95);
 }
@@ -282,7 +282,7 @@ TEST_CASE("lint: Maven's compiler errors are read by their level and [line,col],
   REQUIRE(shaped.render_mode == RenderMode::kSummary);
   const std::string& s = shaped.summary;
   INFO(s);
-  CHECK(s.starts_with("mvn: failed — 49 errors in 8 files (exit 1)\n"
+  CHECK(s.starts_with("mvn: FAILED — 49 errors in 8 files (exit 1)\n"
                       "[ERROR] /tmp/plugline-fixtures/maven/shop/src/main/java/shop/Shipment.java:[7,51] "
                       "incompatible types: int cannot be converted to java.lang.String\n"));
   CHECK(Contains(s, "  symbol:   method addd(java.lang.String)\n"));
@@ -306,7 +306,7 @@ TEST_CASE("lint: pyright's indented problems and their continuation lines") {
   REQUIRE(shaped.render_mode == RenderMode::kSummary);
   INFO(shaped.summary);
   CHECK(core::SplitLines(shaped.summary).front() ==
-        "pyright: failed — 5 errors in 3 files (exit 1)");
+        "pyright: FAILED — 5 errors in 3 files (exit 1)");
   // The continuation lines (indented with no-break spaces) go with their problem.
   CHECK(Contains(shaped.summary,
                  "stock.py:22:16 - error: Type \"int | None\" is not assignable to return type "
@@ -340,7 +340,7 @@ TEST_CASE("lint: shellcheck's own format, each block with its markers, many grou
   auto shaped = Shape("shellcheck run.sh", out, 1);
   REQUIRE(shaped.render_mode == RenderMode::kSummary);
   auto lines = core::SplitLines(shaped.summary);
-  CHECK(lines[0] == "shellcheck: failed — 20 warnings, 20 info in 1 file (exit 1)");
+  CHECK(lines[0] == "shellcheck: FAILED — 20 warnings, 20 info in 1 file (exit 1)");
   // The first block as printed, both markers under its line, then each group's list.
   CHECK(lines[1] == "In run.sh line 1:");
   CHECK(lines[2] == "  cd $dir1");
@@ -362,7 +362,7 @@ TEST_CASE("lint: Biome's blocks and oxlint's miette report: each problem's locat
     const std::string out = testing::ReadFixture("lint", "biome-lint-small");
     const std::string s = Shape("npx biome lint --max-diagnostics=50 src", out, 1).summary;
     INFO(s);
-    CHECK(s.starts_with("biome: failed — "));
+    CHECK(s.starts_with("biome: FAILED — "));
     CHECK(Contains(s, "22 errors"));
     // Every diagnostic's location and rule survive (past 30, grouped by rule: a group's first
     // by its heading and first message, the others listed by location).
@@ -390,7 +390,7 @@ TEST_CASE("lint: Biome's blocks and oxlint's miette report: each problem's locat
     const std::string s = Shape("npx biome lint --max-diagnostics=200 lib", out, 1).summary;
     INFO(s);
     // What Biome did not show is said in the header.
-    CHECK(s.starts_with("biome: failed — 28 errors, 172 warnings in 17 files, 1992 more not shown by biome (exit 1)\n"));
+    CHECK(s.starts_with("biome: FAILED — 28 errors, 172 warnings in 17 files, 1992 more not shown by biome (exit 1)\n"));
   }
   {
     const std::string out = testing::ReadFixture("lint", "oxlint-small");
@@ -424,7 +424,7 @@ TEST_CASE("lint: errors first: pylint's codes give their category, and a budget 
   const std::string out = testing::ReadFixture("lint", "pylint-behave");
   const std::string s = Shape("pylint behave", out, 30).summary;
   INFO(s);
-  CHECK(s.starts_with("pylint: failed — 6 errors, 1,239 warnings, 565 conventions, 218 refactors in 44 files (exit 30)\n"));
+  CHECK(s.starts_with("pylint: FAILED — 6 errors, 1,239 warnings, 565 conventions, 218 refactors in 44 files (exit 30)\n"));
   // The groups of errors come before the warnings', and those before the others'.
   const size_t error = s.find("E0602: Undefined variable 'undefined_steps'");
   const size_t warning = s.find(": W1406: ");
@@ -460,7 +460,7 @@ TEST_CASE("lint: a formatter's check names every file it would change, directory
   REQUIRE(black.render_mode == RenderMode::kSummary);
   const std::string& s = black.summary;
   INFO(s);
-  CHECK(s.starts_with("black: failed — 296 problems in 296 files (exit 1)\n"
+  CHECK(s.starts_with("black: FAILED — 296 problems in 296 files (exit 1)\n"
                       "would reformat /tmp/plugline-fixtures/formatters/pygments/__init__.py\n"
                       "… 14 more in /tmp/plugline-fixtures/formatters/pygments/ at: cmdline.py; console.py;"));
   CHECK(s.find("… 221 more in /tmp/plugline-fixtures/formatters/pygments/lexers/ at: __init__.py; _ada_builtins.py;") !=
@@ -480,12 +480,12 @@ TEST_CASE("lint: a formatter's check names every file it would change, directory
   // isort's ERROR lines, and prettier's [warn] lines when the command names it.
   const std::string isort_output = Fixture("isort-check");
   const core::ShapeOutput isort = Shape("isort --check-only pygments", isort_output, 1);
-  CHECK(isort.summary.starts_with("isort: failed — 259 errors in 259 files (exit 1)\nERROR: "));
+  CHECK(isort.summary.starts_with("isort: FAILED — 259 errors in 259 files (exit 1)\nERROR: "));
   std::string prettier = "Checking formatting...\n";
   for (int i = 0; i < 40; ++i) StrAppend(&prettier, "[warn] src/components/Widget", i, ".jsx\n");
   prettier += "[warn] Code style issues found in 40 files. Run Prettier with --write to fix.\n";
   const core::ShapeOutput pr = Shape("npx prettier --check .", prettier, 1);
-  CHECK(pr.summary.starts_with("prettier: failed — 40 warnings in 40 files (exit 1)\n"
+  CHECK(pr.summary.starts_with("prettier: FAILED — 40 warnings in 40 files (exit 1)\n"
                                "[warn] src/components/Widget0.jsx\n"
                                "… 39 more in src/components/ at: Widget1.jsx; Widget2.jsx;"));
   CHECK(pr.summary.ends_with("[warn] Code style issues found in 40 files. Run Prettier with --write to fix.\n"));
@@ -497,7 +497,7 @@ TEST_CASE("lint: phpcs's full report keeps every file, each message once, every 
   const std::string out = Fixture("phpcs-psr12");
   const std::string s = Shape("phpcs --standard=PSR12 PHP/CodeSniffer/src/Reports", out, 2).summary;
   INFO(s.substr(0, 3000));
-  CHECK(s.starts_with("phpcs: failed — 1,041 errors, 11 warnings in 19 files (exit 2)\n"
+  CHECK(s.starts_with("phpcs: FAILED — 1,041 errors, 11 warnings in 19 files (exit 2)\n"
                       "FILE: /usr/share/php/PHP/CodeSniffer/src/Reports/Full.php\n"
                       "FOUND 78 ERRORS AND 1 WARNING AFFECTING 27 LINES\n"
                       "  85 | ERROR   | [x] Expected at least 1 space before \".\"; 0 found\n"
@@ -549,7 +549,7 @@ TEST_CASE("lint: cppcheck's problems, their kinds named, its progress between fi
 TEST_CASE("lint: mypy --pretty's wrapped messages keep their codes, the source and carets under them are counted") {
   const std::string s = Shape("mypy --strict --pretty inventory", Fixture("mypy-pretty-failing"), 1).summary;
   INFO(s);
-  CHECK(s.starts_with("mypy: failed — 5 errors in 2 files (exit 1)\n"));
+  CHECK(s.starts_with("mypy: FAILED — 5 errors in 2 files (exit 1)\n"));
   // The code alone on the message's last line, and at its end.
   CHECK(Contains(s, "inventory/stock.py:15: error: Function is missing a type annotation \n"
                     "[no-untyped-def]\n"));

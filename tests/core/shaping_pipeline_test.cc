@@ -133,7 +133,7 @@ TEST_CASE("a tally of problems by code is kept only when the budget cuts the sum
   Fixture f;
   auto shaper = std::make_shared<FakeShaper>("s", 0.9);
   std::string summary =
-      "lint: failed — 40 problems\n… 40 problems by code: E501 20, W291 10, E302 6, F401 4\n";
+      "lint: FAILED — 40 problems\n… 40 problems by code: E501 20, W291 10, E302 6, F401 4\n";
   for (int i = 1; i <= 40; ++i) {
     StrAppend(&summary, "src/m", i, ".py:", i, ":1: E501 line too long (", 80 + i, " > 79 characters)\n");
   }
@@ -144,7 +144,7 @@ TEST_CASE("a tally of problems by code is kept only when the budget cuts the sum
   for (uint64_t budget : {uint64_t{8000}, uint64_t{0}}) {
     auto fits = f.pipeline.Run(ShapeRequest{"lint", output, 1, "", budget}, f.raw);
     REQUIRE(fits.ok());
-    CHECK(fits->summary.starts_with("lint: failed — 40 problems\nsrc/m1.py:1:1: E501 "));
+    CHECK(fits->summary.starts_with("lint: FAILED — 40 problems\nsrc/m1.py:1:1: E501 "));
     CHECK(fits->summary.find(" by code: ") == std::string::npos);
     CHECK(fits->summary.find("src/m40.py:40:1: E501 ") != std::string::npos);
   }
@@ -241,7 +241,7 @@ TEST_CASE("a failing run shown raw is preceded by its outcome, named by the tool
   CHECK(crash->summary == "server: FAILED (exit 139: SIGSEGV)\n" + output);
 }
 
-TEST_CASE("an output that exited 0 through a filter, shown raw, starts with its shaper's verdict") {
+TEST_CASE("an output shown raw starts with its shaper's verdict: through a filter, or naming its status") {
   // `pytest | tail -20`: the status is tail's 0; the shaper read failures in the output.
   Fixture f;
   auto shaper = std::make_shared<FakeShaper>("s", 0.9);
@@ -263,6 +263,12 @@ TEST_CASE("an output that exited 0 through a filter, shown raw, starts with its 
   // The command's own failing status is stated as before, not the shaper's line.
   auto failing = f.pipeline.Run(ShapeRequest{"ruff check .", output, 1, ""}, f.raw);
   CHECK(failing->summary == "ruff: FAILED (exit 1)\n" + output);
+  // A shaper's line that says FAILED and names that status says more: it stands first.
+  shaper->summary = "ruff: FAILED — 3 errors in 1 file (exit 1)";
+  failing = f.pipeline.Run(ShapeRequest{"ruff check .", output, 1, ""}, f.raw);
+  CHECK(failing->summary == "ruff: FAILED — 3 errors in 1 file (exit 1)\n" + output);
+  failing = f.pipeline.Run(ShapeRequest{"ruff check .", output, 2, ""}, f.raw);
+  CHECK(failing->summary == "ruff: FAILED (exit 2)\n" + output);
   // Nothing read as failed: the output as it is.
   shaper->failed = false;
   auto passed = f.pipeline.Run(ShapeRequest{"ruff check . | tail", output, 0, ""}, f.raw);

@@ -87,7 +87,7 @@ TEST_CASE("lines cut one at a time between lines kept are counted once, not each
 TEST_CASE("an error shown once ranks above a warning shown with a list of its places") {
   // A linter's summary: an error reported once, then 150 warnings the shaper grouped with lists
   // of their other places; the budget holds a fraction of the warnings.
-  std::string summary = "pylint: failed — 1 error, 450 warnings (exit 2)\n";
+  std::string summary = "pylint: FAILED — 1 error, 450 warnings (exit 2)\n";
   summary += "pkg/late.py:73:53: E0602: Undefined variable 'undefined_steps' in the function that "
              "loads every step definition of the project (undefined-variable)\n";
   for (int w = 0; w < 150; ++w) {
@@ -160,7 +160,7 @@ TEST_CASE("a commit's subject is kept with its hash, and a graph's commits are c
 TEST_CASE("a list of locations keeps the problem it is like, and a tally by code is kept") {
   // Conventions (locations, not errors), each group's first with its source and caret lines,
   // then the list of the others: the list's problem ranks with the list.
-  std::string summary = "rubocop: failed — 400 conventions in 40 files (exit 1)\n";
+  std::string summary = "rubocop: FAILED — 400 conventions in 40 files (exit 1)\n";
   absl::StrAppend(&summary, "… 400 problems by code:");
   for (int g = 0; g < 40; ++g) absl::StrAppend(&summary, g > 0 ? "," : "", " Style/Cop", g, " 10");
   absl::StrAppend(&summary, "\n");
