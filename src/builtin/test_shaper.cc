@@ -697,7 +697,19 @@ struct Dropped {
   uint64_t library = 0, context = 0, framing = 0, explanations = 0, diff_context = 0;
   uint64_t shadow_map = 0;
   bool legend_shown = false;
+  absl::flat_hash_set<std::string_view> hints_shown;  // IsRunnerHint lines, as printed
 };
+
+// A hint the runner prints under failures, in the same words each time: pytest's "E   Use -v
+// to get more diff", "Omitting 1 identical items, use -vv to show"; cargo's "note: run with
+// `RUST_BACKTRACE=1` environment variable to display a backtrace" and "note: Some details are
+// omitted, run with `RUST_BACKTRACE=full` for a verbose backtrace.".
+bool IsRunnerHint(std::string_view line) {
+  std::string_view t = Trim(line);
+  if (t.starts_with("E ")) t = Trim(t.substr(1));
+  if (t.starts_with("note: ")) return t.find("run with ") != std::string_view::npos;
+  return t.starts_with("Use -v") || t.find(", use -v") != std::string_view::npos;
+}
 
 // A diff's legend, the same words before every diff of a JavaScript runner: jest's and vitest's
 // "- Expected  - 4" then "+ Received  + 1" (two lines, the counts jest's), mocha's and
@@ -769,6 +781,17 @@ void WriteBlock(const std::vector<std::string_view>& detail, TestRunner runner, 
         dropped->legend_shown = true;
         i += legend - 1;
       }
+    }
+  }
+  // A runner's hint is shown under the first failure that has it; the same words again are
+  // counted with the other lines.
+  if (block.diff_gaps.empty() && block.subtest_lists.empty()) {
+    std::vector<std::string_view>& kept = block.kept;
+    for (size_t i = 1; i < kept.size(); ++i) {
+      if (!IsRunnerHint(kept[i]) || dropped->hints_shown.insert(Trim(kept[i])).second) continue;
+      kept.erase(kept.begin() + static_cast<std::ptrdiff_t>(i));
+      ++block.marks;
+      --i;
     }
   }
   const std::vector<std::string_view>& kept = block.kept;

@@ -300,6 +300,39 @@ TEST_CASE("test shaper: prove pairs Test::More's diagnostics with the TAP lines 
   CHECK_FALSE(Contains(s, "Dubious"));
 }
 
+TEST_CASE("test shaper: a hint the runner repeats under every failure is shown once") {
+  // tests/fixtures/test/cargo_failing_backtrace: RUST_BACKTRACE=1, "note: Some details are
+  // omitted, run with `RUST_BACKTRACE=full` …" under each of four panics.
+  const std::string cargo = Shape("cargo test", 101, testing::ReadFixture("test", "cargo_failing_backtrace"));
+  INFO(cargo);
+  const std::string note = "note: Some details are omitted, run with `RUST_BACKTRACE=full`";
+  CHECK(Contains(cargo, note));
+  CHECK(cargo.find(note) == cargo.rfind(note));
+  // pytest's "Use -v to get more diff" under each assertion on a container.
+  std::string output =
+      "============================= test session starts ==============================\n"
+      "collected 3 items\n\ntests/test_a.py FFF\n\n"
+      "=================================== FAILURES ===================================\n";
+  for (int i = 0; i < 3; ++i) {
+    StrAppend(&output, "_________________________________ test_list_", i, " _________________________________\n\n",
+              "    def test_list_", i, "():\n", ">       assert list(range(", 50 + i, ")) == [", i, "]\n",
+              "E       assert [0, 1, 2, 3, 4, 5, ...] == [", i, "]\n",
+              "E         At index 0 diff: 0 != ", i, "\n",
+              "E         Left contains ", 49 + i, " more items, first extra item: 1\n",
+              "E         Use -v to get more diff\n\n", "tests/test_a.py:", 2 + 3 * i, ": AssertionError\n");
+  }
+  output += "============================== 3 failed in 0.05s ===============================\n";
+  const std::string s = Shape("pytest", 1, output);
+  INFO(s);
+  for (int i = 0; i < 3; ++i) {
+    CHECK(Contains(s, StrCat("\nE         At index 0 diff: 0 != ", i, "\n")));
+    CHECK(Contains(s, StrCat("\ntests/test_a.py:", 2 + 3 * i, ": AssertionError\n")));
+  }
+  const std::string hint = "E         Use -v to get more diff\n";
+  CHECK(Contains(s, hint));
+  CHECK(s.find(hint) == s.rfind(hint));
+}
+
 TEST_CASE("test shaper: past 30 failures each keeps its assertion and where it failed") {
   std::string output =
       "============================= test session starts ==============================\n"
