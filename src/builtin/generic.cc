@@ -358,6 +358,18 @@ class GenericShaper final : public core::Shaper {
     const std::string died_header =
         StrCat(tool.empty() ? "output" : tool, ": FAILED — it ended with an uncaught exception",
                note.empty() ? "" : StrCat(" (", note, ")"));
+    // Lines that read like errors in an output whose 0 is a filter's (`gfortran a.f90 2>&1 |
+    // tail -20`, `terraform validate | tail`): that status says nothing of the run, and these
+    // lines may be all it says of a failure, so the header counts them first.
+    const size_t error_lines =
+        !died && context.exit_code == 0 && StatusIsAFilters(context.command)
+            ? static_cast<size_t>(std::count_if(lines.begin(), lines.end(), LooksLikeErrorLine))
+            : 0;
+    const std::string errors_header =
+        StrCat(tool.empty() ? "output" : tool, ": ",
+               core::FormatCount(error_lines),
+               error_lines == 1 ? " line reads like an error (" : " lines read like errors (", note,
+               ")");
     std::vector<bool> library = LibraryFrameLines(lines);
     const std::vector<bool> shadow_map = ShadowMapLines(lines);  // counted like those frames
     for (size_t i = 0; i < lines.size(); ++i) library[i] = library[i] || shadow_map[i];
@@ -372,6 +384,7 @@ class GenericShaper final : public core::Shaper {
       }
       if (static_cast<size_t>(std::count(library.begin(), library.end(), true)) <
           kMinLibraryFrameLines) {
+        if (error_lines > 0) return core::ShapeOutput{errors_header, RenderMode::kRaw, true};
         return core::ShapeOutput{died ? died_header : "", RenderMode::kRaw, died};
       }
     }
@@ -392,10 +405,11 @@ class GenericShaper final : public core::Shaper {
     if (std::optional<std::string> json = ShapeJson(output, lines, tool, note, total_lines, out)) {
       return core::ShapeOutput{std::move(*json), RenderMode::kSummary};
     }
-    out.Header(died ? StrCat(died_header, ", ", core::FormatCount(total_lines), " lines")
-                    : StrCat(tool.empty() ? "output" : tool, ": ",
-                             note.empty() ? "" : StrCat(note, ", "),
-                             core::FormatCount(total_lines), " lines"));
+    out.Header(died               ? StrCat(died_header, ", ", core::FormatCount(total_lines), " lines")
+               : error_lines > 0 ? StrCat(errors_header, ", ", core::FormatCount(total_lines), " lines")
+                                 : StrCat(tool.empty() ? "output" : tool, ": ",
+                                          note.empty() ? "" : StrCat(note, ", "),
+                                          core::FormatCount(total_lines), " lines"));
     // A shell's trace (a third or more of the lines "+ cmd"): what the script itself printed
     // is what it has to say; the commands it ran are counted.
     // From the middle: trouble first, and a few headings that show the output's structure.
@@ -452,7 +466,7 @@ class GenericShaper final : public core::Shaper {
     const bool any_library = std::find(library.begin(), library.end(), true) != library.end();
     WriteHeadTail(lines, edge, std::min(edge, kTailLines), keep, cap, out,
                   any_library ? &library : nullptr);
-    return core::ShapeOutput{out.Take(), RenderMode::kSummary, died};
+    return core::ShapeOutput{out.Take(), RenderMode::kSummary, died || error_lines > 0};
   }
 
  private:

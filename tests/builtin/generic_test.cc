@@ -100,10 +100,47 @@ TEST_CASE("generic says first that a program died of an uncaught exception, its 
     core::ShapeContext own{tool, 0, text.size(), core::CountLines(text), "/s/a.log"};
     auto believed = MakeGenericShaper()->Shape(text, own);
     CHECK_FALSE(believed->failed);
+    // An output that goes on after it did not end so: what it says is the lines that read
+    // like errors, counted.
     const std::string later = text + "retrying in 5s\n";
     auto continued = MakeGenericShaper()->Shape(later, ctx);
-    CHECK_FALSE(continued->failed);
+    CHECK_FALSE(Contains(continued->summary, "uncaught exception"));
+    CHECK(continued->summary.starts_with(StrCat(c.label, ": ")));
+    const bool counted = continued->summary.ends_with(" like an error (exit 0 is tail's)") ||
+                         continued->summary.ends_with(" like errors (exit 0 is tail's)");
+    CHECK(counted);
   }
+}
+
+TEST_CASE("generic counts first the lines that read like errors when the status is a filter's 0") {
+  // tests/fixtures/generic/gfortran-errors cut to its last 20 lines: gfortran's locations,
+  // source lines, markers and `Error: …` lines, no verdict of its own.
+  const std::string output = testing::ReadFixture("generic", "gfortran-errors");
+  const std::vector<std::string_view> lines = core::SplitLines(output);
+  std::string cut;
+  size_t errors = 0;
+  for (size_t i = lines.size() - 20; i < lines.size(); ++i) {
+    StrAppend(&cut, lines[i], "\n");
+    errors += core::LooksLikeErrorLine(lines[i]) ? 1 : 0;
+  }
+  REQUIRE(errors > 1);
+  const std::string command = "gfortran -c stats.f90 2>&1 | tail -20";
+  core::ShapeContext ctx{command, 0, cut.size(), 20, "/s/a.log"};
+  auto shaped = MakeGenericShaper()->Shape(cut, ctx);
+  REQUIRE(shaped.ok());
+  CHECK(shaped->failed);
+  CHECK(shaped->render_mode == RenderMode::kRaw);
+  CHECK(shaped->summary == StrCat("gfortran: ", errors, " lines read like errors (exit 0 is tail's)"));
+  // Its own status is what it says: nothing is added to a 0 that is the program's.
+  core::ShapeContext own{"gfortran -c stats.f90", 0, cut.size(), 20, "/s/a.log"};
+  auto believed = MakeGenericShaper()->Shape(cut, own);
+  CHECK_FALSE(believed->failed);
+  CHECK(believed->summary.empty());
+  // Summarized (the whole output, 80 lines and more, through tail), the header counts them too.
+  const std::string whole = ShapeGeneric("gfortran -c stats.f90 2>&1 | tail -400", output);
+  INFO(whole);
+  CHECK(core::SplitLines(whole)[0].ends_with(StrCat(" lines read like errors (exit 0 is tail's), ",
+                                                     lines.size(), " lines")));
 }
 
 TEST_CASE("generic reads an apply whose plan was cut off: its verdict kept, its progress counted") {
