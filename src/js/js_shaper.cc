@@ -195,7 +195,7 @@ absl::StatusOr<core::ShapeOutput> ParseShapeResult(std::string_view json) {
     return absl::InvalidArgumentError(StrCat("shape() returned ", what));
   };
   if (!value->is_object()) {
-    return bad(StrCat(TypeName(*value), "; expected {summary, renderMode?}"));
+    return bad(StrCat(TypeName(*value), "; expected {summary, renderMode?, failed?}"));
   }
   core::ShapeOutput out;
   const core::Value* summary = value->Find("summary");
@@ -209,6 +209,11 @@ absl::StatusOr<core::ShapeOutput> ParseShapeResult(std::string_view json) {
       return bad("a renderMode other than \"summary\" or \"raw\"");
     }
     if (mode->as_string() == "raw") out.render_mode = RenderMode::kRaw;
+  }
+  // The output shows a failed run, whatever its status (core::ShapeOutput::failed).
+  if (const core::Value* failed = value->Find("failed"); failed != nullptr && !failed->is_null()) {
+    if (!failed->is_bool()) return bad(StrCat("failed as ", TypeName(*failed), "; expected a boolean"));
+    out.failed = failed->as_bool();
   }
   return out;
 }

@@ -137,6 +137,26 @@ TEST_CASE("a JS shaper dropped into the plugins folder shapes the next command")
   CHECK(Str(entry, "version") == "1.2.0");
 }
 
+TEST_CASE("a JS shaper's failed: the outcome it read stands first over an output shown raw") {
+  // `terra apply | tail -5`: the status is tail's 0; the plugin read a failure in the lines.
+  Fixture f;
+  WriteFile(f.home.Sub("plugins/terra.js"),
+            TerraPlugin("terra", R"(const errors = output.split("\n").filter((l) => /^Error: /.test(l));
+    return { summary: `terra apply: FAILED — ${errors.length} errors (exit ${ctx.exitCode})`,
+             renderMode: "raw", failed: errors.length > 0 };)"));
+  f.Open();
+  const std::string output = "Applying...\nError: quota exceeded\nError: role not found\n";
+  ShapeResult cut = f.Shape("terra apply | tail -5", output, 0);
+  CHECK(cut.shaper == "terra");
+  CHECK(cut.summary == "terra apply: FAILED — 2 errors (exit 0)\n" + output);
+  // Its own non-zero status: the plugin's line names it, and stands first in place of plugline's.
+  ShapeResult own = f.Shape("terra apply", output, 1);
+  CHECK(own.summary == "terra apply: FAILED — 2 errors (exit 1)\n" + output);
+  // Nothing read as failed: the output as it is.
+  ShapeResult clean = f.Shape("terra apply | tail -5", "Applying...\nApply complete!\n", 0);
+  CHECK(clean.summary == "Applying...\nApply complete!\n");
+}
+
 TEST_CASE("a JS shaper competes with the built-ins: confidence, then priority, then name") {
   Fixture f;
   // Claims pytest output with less confidence than builtin-test: loses.
@@ -490,6 +510,13 @@ TEST_CASE("match() and shape() results are checked field by field") {
   auto shaped = js::ParseShapeResult(R"({"summary":"x","renderMode":"raw"})");
   REQUIRE(shaped.ok());
   CHECK(shaped->render_mode == RenderMode::kRaw);
+  CHECK_FALSE(shaped->failed);
+  auto failed = js::ParseShapeResult(R"({"summary":"x: FAILED","renderMode":"raw","failed":true})");
+  REQUIRE(failed.ok());
+  CHECK(failed->failed);
+  auto wrong = js::ParseShapeResult(R"({"summary":"x","failed":"yes"})");
+  REQUIRE_FALSE(wrong.ok());
+  CHECK(Contains(std::string(wrong.status().message()), "failed as a string; expected a boolean"));
   CHECK_FALSE(js::ParseShapeResult(R"({"summary":"x","renderMode":"short"})").ok());
   CHECK_FALSE(js::ParseShapeResult(R"({"text":"x"})").ok());
   CHECK_FALSE(js::ParseShapeResult(R"("x")").ok());
