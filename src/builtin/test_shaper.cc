@@ -919,7 +919,9 @@ std::string KindOf(const TestFailure& failure) {
         ((t.starts_with(">") && t.size() > 1) || t.starts_with("Failure/Error: "))) {
       source = t;
     }
-    if (location.empty() && IsLocationLine(line)) {
+    // node --test's TAP names where the test was declared ("location: 'a.test.mjs:10:30'"), the
+    // same for every test a loop declares: the assertion is its stack's first frame, below.
+    if (location.empty() && IsLocationLine(line) && !t.starts_with("location: '")) {
       location = t;
       if (source.empty() && t.find(": in ") != std::string_view::npos && i + 1 < detail.size() &&
           detail[i + 1].starts_with("    ") && !IsBlankLine(detail[i + 1])) {
@@ -1008,7 +1010,9 @@ uint64_t WriteCase(const TestFailure& failure, std::string_view heading, const T
       break;
     }
     // Not a line that names the test (a verdict, "[  FAILED  ] Suite.Name (3 ms)"): no value.
+    // Nor a diff's legend, the same words before any diff ("+ actual - expected").
     if (picks.size() == kCaseValues || t.starts_with(">") || !IsKeyLine(t) || IsLocationLine(t) ||
+        t == "+ actual - expected" || t == "+ expected - actual" ||
         (failure.name.size() > 2 && t.find(failure.name) != std::string_view::npos)) {
       continue;
     }
@@ -1468,11 +1472,15 @@ class TestShaper final : public core::Shaper {
     std::vector<std::string_view> lines = core::SplitLines(output);
     TestReport report = ParseTestOutput(guess.runner, lines);
     // A TAP stream is named by the program that printed it (bats, a test script), node's by
-    // the runner.
+    // the runner, `node --test`.
     std::string runner(name.empty() ? RunnerName(report.runner) : name);
     if (const std::string tool = ToolName(context.command);
-        report.runner == TestRunner::kTap && !tool.empty() && tool != "node") {
-      runner = tool;
+        report.runner == TestRunner::kTap && !tool.empty()) {
+      if (tool != "node") {
+        runner = tool;
+      } else if (CommandMentions(context.command, {"--test"})) {
+        runner = "node --test";
+      }
     }
     // Haskell's hspec prints RSpec's format, and its own way to rerun a failure.
     if (report.runner == TestRunner::kRspec &&

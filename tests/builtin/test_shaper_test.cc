@@ -229,6 +229,25 @@ TEST_CASE("test shaper: node --test's TAP keys that only classify are counted, n
   CHECK_FALSE(Contains(s, "node:internal"));
 }
 
+TEST_CASE("test shaper: node --test's tests declared in a loop fail alike: the first in full, a line each") {
+  // tests/fixtures/test/node_test_table_failing: 7 rows of a table, each a test declared at
+  // test/convert.test.js:24:3, fail at the assertion on line 25; a SyntaxError besides.
+  const std::string s = Shape("node --test", 1, testing::ReadFixture("test", "node_test_table_failing"));
+  INFO(s);
+  CHECK(s.starts_with("node --test: FAILED — 8 failed, 6 passed (exit 1)\n"));
+  const std::string frame = "TestContext.<anonymous> (/tmp/plugline-fx/test/units/test/convert.test.js:25:12)";
+  CHECK(Contains(s, "    1.6 !== 1.609\n"));
+  CHECK(s.find(frame) == s.rfind(frame));
+  // Each other row on its line, with its own values (not the diff's legend).
+  CHECK(Contains(s, "\nnot ok 5 - convert 3 ft to yd - expected: 1 - actual: 1.016\n"));
+  CHECK(Contains(s, "\nnot ok 9 - convert 10 mi to ft - expected: 52800 - actual: 52493.438\n"));
+  CHECK(Contains(s, "\nnot ok 11 - convert 42 km to mi - expected: 26.098 - actual: 26.25\n"));
+  CHECK(Contains(s, " more lines of these failures omitted, as in convert 1 mi to km\n"));
+  // The failure of another kind in full.
+  CHECK(Contains(s, "\nnot ok 13 - parseLength reads a unit in capitals\n"));
+  CHECK(Contains(s, "    parseLength (/tmp/plugline-fx/test/units/src/units.js:25:17)\n"));
+}
+
 TEST_CASE("test shaper: pytest's explanation of a value by itself is counted, the others kept") {
   const std::string output =
       "============================= test session starts ==============================\n"
