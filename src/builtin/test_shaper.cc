@@ -1230,6 +1230,37 @@ struct Coverage {
   std::vector<std::string_view> lines;
   uint64_t rows_left = 0;
 };
+// A row of coverage.py's table: a file, its statement counts, its percentage (then the lines
+// missed): "pricing/cart.py           44     44     0%   3-40"; its TOTAL row too.
+bool IsCoveragePyRow(std::string_view t) {
+  std::vector<std::string_view> words;
+  for (size_t at = 0; at < t.size();) {
+    const size_t start = t.find_first_not_of(' ', at);
+    if (start == std::string_view::npos) break;
+    const size_t end = std::min(t.find(' ', start), t.size());
+    words.push_back(t.substr(start, end - start));
+    at = end;
+  }
+  auto number = [](std::string_view w) {
+    return !w.empty() && w.find_first_not_of("0123456789") == std::string_view::npos;
+  };
+  for (size_t k = 3; k <= 5 && k < words.size(); ++k) {
+    const std::string_view percent = words[k];
+    if (!percent.ends_with("%") || !number(percent.substr(0, percent.size() - 1))) continue;
+    return !number(words[0]) &&
+           std::all_of(words.begin() + 1, words.begin() + static_cast<std::ptrdiff_t>(k), number);
+  }
+  return false;
+}
+
+// A row of istanbul's table (jest, vitest, nyc, c8): " retry.js |  80 |  80 |  50 |  100 | 13".
+bool IsIstanbulRow(std::string_view t) {
+  const size_t bar = t.find(" | ");
+  if (bar == std::string_view::npos || bar == 0) return false;
+  const std::string_view after = Trim(t.substr(bar + 3));
+  return !after.empty() && (after[0] >= '0' && after[0] <= '9');
+}
+
 Coverage CoverageReport(const std::vector<std::string_view>& lines) {
   Coverage c;
   size_t rows = 0;
@@ -1273,6 +1304,33 @@ Coverage CoverageReport(const std::vector<std::string_view>& lines) {
     }
     if (t.find("coverage: ") != std::string_view::npos && t.ends_with("% of statements")) {
       c.lines.push_back(lines[i]);  // go
+    }
+  }
+  if (c.lines.empty()) {
+    // An output cut at its start inside the table (`pytest --cov | tail -8`): its rows from the
+    // first line, to coverage.py's TOTAL or istanbul's last rule.
+    size_t i = 0;
+    while (i < lines.size() && Trim(lines[i]).empty()) ++i;
+    const bool istanbul = i < lines.size() && IsIstanbulRow(Trim(lines[i]));
+    bool total = false;
+    for (; i < lines.size() && !total; ++i) {
+      const std::string_view r = Trim(lines[i]);
+      if (IsTableRule(r) || r.starts_with("All files")) {
+        c.lines.push_back(lines[i]);
+      } else if (istanbul ? IsIstanbulRow(r) : IsCoveragePyRow(r)) {
+        if (r.starts_with("TOTAL ")) {
+          c.lines.push_back(lines[i]);
+          total = true;
+        } else {
+          row(lines[i]);
+        }
+      } else {
+        break;
+      }
+    }
+    // A table needs its end: coverage.py's TOTAL, istanbul's closing rule after a row.
+    if (!(istanbul ? rows > 0 && !c.lines.empty() && IsTableRule(Trim(c.lines.back())) : total)) {
+      return Coverage{};
     }
   }
   return c;

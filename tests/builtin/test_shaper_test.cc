@@ -895,6 +895,34 @@ TEST_CASE("test shaper: a coverage report the run printed is kept, its rows past
   CHECK(Contains(go, "\nok  \texample.com/app/money\t0.004s\tcoverage: 85.2% of statements\n"));
 }
 
+TEST_CASE("test shaper: a coverage table cut at its start by tail keeps its rows and totals") {
+  // The last lines of tests/fixtures/test/pytest_cov_passing and jest_coverage_failing: rows of
+  // the table, coverage.py's TOTAL or istanbul's closing rule, the runner's totals.
+  auto last = [](const std::string& output, size_t n) {
+    const std::vector<std::string_view> lines = core::SplitLines(output);
+    std::string cut;
+    for (size_t i = lines.size() - n; i < lines.size(); ++i) StrAppend(&cut, lines[i], "\n");
+    return cut;
+  };
+  const std::string py =
+      Shape("pytest --cov=pricing 2>&1 | tail -8", 0, last(testing::ReadFixture("test", "pytest_cov_passing"), 8));
+  INFO(py);
+  CHECK(py.starts_with("pytest: passed"));
+  CHECK(Contains(py, "\npricing/money.py          14      0   100%\n"));
+  CHECK(Contains(py, "\nTOTAL                     88     74    16%\n"));
+  const std::string js = Shape("npx jest --coverage 2>&1 | tail -12", 0,
+                               last(testing::ReadFixture("test", "jest_coverage_failing"), 12));
+  INFO(js);
+  CHECK(js.starts_with("jest: FAILED"));
+  CHECK(Contains(js, "\n config.js    |      75 |      100 |     100 |      75 | 7"));
+  CHECK(Contains(js, "\n retry.js     |      80 |       80 |      50 |     100 | 13"));
+  // Lines that only look like a row, with no table's end under them, are no table.
+  const std::string plain = Shape("pytest 2>&1 | tail -3", 0,
+                                  "pricing/money.py  14  0  100%\nnot a row\n"
+                                  "============================== 11 passed in 0.03s ==============================\n");
+  CHECK_FALSE(Contains(plain, "pricing/money.py"));
+}
+
 TEST_CASE("test shaper: what a jest test file logs is no failure: warnings and errors kept by their first line, the rest counted") {
   for (const char* name : {"jest_console_failing", "jest_console_inband"}) {
     const std::string out = testing::ReadFixture("test", name);
