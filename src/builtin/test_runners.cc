@@ -1487,9 +1487,26 @@ void ParseCargo(const std::vector<std::string_view>& lines, TestReport& report) 
   // before any "failures:", and the lines above the first end a block whose heading was cut off.
   // Cut inside the list of failed tests' names that ends a crate's run: those names alone
   // ("    median_of_1_to_0010_even") before its "test result: FAILED.".
+  // Cut between the two, its first "failures:" the list's: the lines above it end the last
+  // block, whose heading was cut off.
   bool cut = false, names = false, only_names = true;
-  for (std::string_view line : lines) {
+  // Whether the "failures:" at lines[i] heads the list of names, not the blocks.
+  auto heads_list = [&lines](size_t i) {
+    for (++i; i < lines.size(); ++i) {
+      if (IsBlank(lines[i])) continue;
+      return !IsCargoFailureHeading(lines[i]) && lines[i].starts_with("    ") &&
+             Trim(lines[i]).find(' ') == std::string_view::npos;
+    }
+    return false;
+  };
+  for (size_t i = 0; i < lines.size(); ++i) {
+    const std::string_view line = lines[i];
     if (line.starts_with("test result: FAILED") && names && only_names) section = Section::kList;
+    if (line == "failures:" && heads_list(i)) {
+      cut = true;
+      section = Section::kDetails;
+      break;
+    }
     if (line == "failures:" || line.starts_with("running ") || line.starts_with("test result: ")) {
       break;
     }
@@ -1503,7 +1520,8 @@ void ParseCargo(const std::vector<std::string_view>& lines, TestReport& report) 
     only_names = only_names && line.starts_with("    ") &&
                  Trim(line).find(' ') == std::string_view::npos;
   }
-  for (std::string_view line : lines) {
+  for (size_t i = 0; i < lines.size(); ++i) {
+    const std::string_view line = lines[i];
     if (line.starts_with("test result: ")) {
       CloseFailure(report, current);
       current = nullptr;
@@ -1518,7 +1536,8 @@ void ParseCargo(const std::vector<std::string_view>& lines, TestReport& report) 
     if (line == "failures:") {
       CloseFailure(report, current);
       current = nullptr;
-      section = section == Section::kNone ? Section::kDetails : Section::kList;
+      section = section == Section::kNone && !heads_list(i) ? Section::kDetails : Section::kList;
+      cut = false;
       continue;
     }
     if (line.starts_with("running ") && line.find(" test") != std::string_view::npos) {

@@ -1213,6 +1213,25 @@ TEST_CASE("test shaper: a test binary's passing tests under ctest are counted, i
   CHECK(Contains(s, "lines of test binary banners omitted"));
 }
 
+TEST_CASE("test shaper: cargo test cut at its list of failures keeps every name, and the end of the block above") {
+  // The last 12 lines of tests/fixtures/test/cargo_failing: the end of the last failure's block
+  // (its heading cut off), then cargo's second "failures:", the names, the totals.
+  const std::string output = testing::ReadFixture("test", "cargo_failing");
+  const std::vector<std::string_view> lines = core::SplitLines(output);
+  std::string cut;
+  for (size_t i = lines.size() - 12; i < lines.size(); ++i) StrAppend(&cut, lines[i], "\n");
+  REQUIRE(cut.find("---- ") == std::string::npos);
+  const std::string s = Shape("cargo test 2>&1 | tail -12", 0, cut);
+  INFO(s);
+  CHECK(s.starts_with("cargo test: FAILED — 5 failed, 16 passed, 1 skipped\n"));
+  for (const char* name : {"duration::tests::seconds_only", "stats::tests::median_even_length_averages_middle_pair",
+                           "stats::tests::percentile_100_is_max", "wrap::tests::breaks_at_spaces",
+                           "wrap::tests::indent_wider_than_width_panics"}) {
+    CHECK(Contains(s, StrCat("\n    ", name, "\n")));
+  }
+  CHECK(Contains(s, "note: test did not panic as expected at src/wrap.rs:55:8"));
+}
+
 TEST_CASE("test shaper: a passing cargo test's header leaves out the totals of crates without tests") {
   std::string output;
   for (const auto& [name, n] : std::vector<std::pair<std::string, int>>{
