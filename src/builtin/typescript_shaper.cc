@@ -204,6 +204,7 @@ enum class Kind : uint8_t {
   kEarlier,      // a watch-mode compilation before the last one
   kHeader,       // a diagnostic's first line
   kMessage,      // its message chain, a related location or related message
+  kCutMessage,   // the end of a message chain whose header was cut off (`tsc | tail -12`)
   kSource,       // a code frame's source line
   kFrame,        // a code frame's underline or ellipsis
   kFound,        // "Found N errors…"
@@ -270,6 +271,10 @@ Parse ParseTsc(const std::vector<std::string_view>& lines) {
 
   bool pretty_output = false;
   size_t i = p.first;
+  // An output cut at its start inside a diagnostic's message chain: its indented lines first.
+  if (p.first == 0) {
+    while (i < n && IsIndented(lines[i]) && !IsBlank(lines[i])) p.kinds[i++] = Kind::kCutMessage;
+  }
   while (i < n) {
     std::string_view line = lines[i];
     if (std::optional<Header> h = ParseHeader(line)) {
@@ -520,6 +525,9 @@ class TypescriptShaper final : public core::Shaper {
         }
         case Kind::kFound:
           totals.push_back(lines[i]);
+          break;
+        case Kind::kCutMessage:  // what is left of a diagnostic cut off, as printed
+          out.Line(lines[i]);
           break;
         case Kind::kTable:
           // A row for a file none of the diagnostics above is in (their lines cut off, `tsc |

@@ -148,6 +148,22 @@ TEST_CASE("typescript: a run's last lines (tsc | tail) keep tsc's counts and its
   CHECK_FALSE(Has(whole, "Errors  Files"));
 }
 
+TEST_CASE("typescript: an output cut inside a message chain keeps what is left of it") {
+  // tests/fixtures/typescript/npm-workspace-failing's last 12 lines: the end of TS2322's chain
+  // (its header cut off), two more errors, npm's lines.
+  const std::string out = testing::ReadFixture("typescript", "npm-workspace-failing");
+  std::vector<std::string_view> all = core::SplitLines(out);
+  std::string cut;
+  for (size_t i = all.size() - 12; i < all.size(); ++i) StrAppend(&cut, all[i], "\n");
+  const auto s = Shape("npm run typecheck -w shop 2>&1 | tail -12", 0, cut);
+  INFO(absl::StrJoin(s, "\n"));
+  REQUIRE(s.size() > 4);
+  CHECK(s[1] == "    Type 'CartLine' is not assignable to type 'LegacyLine'.");
+  CHECK(s[2] == "      Types of property 'quantity' are incompatible.");
+  CHECK(s[3] == "        Type 'number' is not assignable to type 'string'.");
+  CHECK(s[4].starts_with("src/services/pricing.ts(33,59): error TS2345: "));
+}
+
 TEST_CASE("typescript: tsc 7's related locations on one line") {
   std::string output =
       "src/cart.ts:45:18 - error TS2554: Expected 1 arguments, but got 0.\n"
