@@ -169,17 +169,28 @@ bool IsPytestRaisedLine(std::string_view line) {
   return name.starts_with(": ") && IsDottedName(name.substr(2));
 }
 
+// A frame of pytest's short traceback, a collection error's: "legacy_tests/test_x.py:3: in
+// <module>".
+bool IsPytestFrameLine(std::string_view line) {
+  const std::string_view location = LocationPrefix(line);
+  return !location.empty() && location.find(".py:") != std::string_view::npos &&
+         line.substr(location.size()).starts_with(": in ");
+}
+
 // Whether an output begins inside pytest's FAILURES or ERRORS section, cut at its start
 // (`pytest 2>&1 | tail -40`): before any of the report's ruled titles, a failure's heading
-// ("____ test_a ____") or the end of a traceback (IsPytestRaisedLine).
+// ("____ test_a ____"), the end of a traceback (IsPytestRaisedLine), or a traceback's frame
+// and the error pytest marks "E" under it (a collection error's: no raised line ends it).
 bool StartsInsidePytestFailures(const std::vector<std::string_view>& lines) {
+  bool frame = false;
   for (std::string_view line : lines) {
     if (!FramedTitle(line, '=').empty()) return false;
     const std::string_view name = FramedTitle(line, '_');
     if ((!name.empty() && name.find_first_not_of("_ ") != std::string_view::npos) ||
-        IsPytestRaisedLine(line)) {
+        IsPytestRaisedLine(line) || (frame && line.starts_with("E   "))) {
       return true;
     }
+    frame = frame || IsPytestFrameLine(line);
   }
   return false;
 }

@@ -1232,6 +1232,23 @@ TEST_CASE("test shaper: cargo test cut at its list of failures keeps every name,
   CHECK(Contains(s, "note: test did not panic as expected at src/wrap.rs:55:8"));
 }
 
+TEST_CASE("test shaper: pytest cut inside a collection error keeps its frame in the user's code") {
+  // The last 12 lines of tests/fixtures/test/pytest_collection_error: the second error's
+  // traceback (its heading cut off; no "path:line: Error" line ends a collection error's), the
+  // short summary, the totals.
+  const std::string output = testing::ReadFixture("test", "pytest_collection_error");
+  const std::vector<std::string_view> lines = core::SplitLines(output);
+  std::string cut;
+  for (size_t i = lines.size() - 12; i < lines.size(); ++i) StrAppend(&cut, lines[i], "\n");
+  REQUIRE(cut.find("ERROR collecting") == std::string::npos);
+  const std::string s = Shape("pytest 2>&1 | tail -12", 0, cut);
+  INFO(s);
+  CHECK(s.starts_with("pytest: FAILED — 2 errors\n"));
+  CHECK(Contains(s, "\nlegacy_tests/test_shipping.py:3: in <module>\n    from pricing.shipping import flat_rate\n"));
+  CHECK(Contains(s, "\nE   ModuleNotFoundError: No module named 'pricing.shipping'\n"));
+  CHECK(Contains(s, "\nERROR legacy_tests/test_shipping.py\n"));
+}
+
 TEST_CASE("test shaper: a passing cargo test's header leaves out the totals of crates without tests") {
   std::string output;
   for (const auto& [name, n] : std::vector<std::pair<std::string, int>>{
