@@ -290,6 +290,21 @@ void ParsePytest(const std::vector<std::string_view>& lines, TestReport& report)
     }
     switch (section) {
       case Section::kFailures: {
+        // An entry of the short summary under a failure's heading: the lines between were left
+        // out by a filter (`pytest | grep -E 'FAILED|ERROR'` keeps the ERRORS title, a setup
+        // error's heading, then the entries), its title with them. pytest prints the summary
+        // after every failure: it starts here.
+        if (line.starts_with("FAILED ") || line.starts_with("ERROR ")) {
+          const std::string_view id = line.substr(line.find(' ') + 1);
+          const std::string_view path = id.substr(0, id.find(' '));
+          if (path.find("::") != std::string_view::npos || path.ends_with(".py")) {
+            CloseFailure(report, current);
+            current = nullptr;
+            section = Section::kShortSummary;
+            report.index.push_back(line);
+            break;
+          }
+        }
         std::string_view name = FramedTitle(line, '_');
         if (!name.empty()) {
           CloseFailure(report, current);
@@ -958,10 +973,15 @@ void ParseAva(const std::vector<std::string_view>& lines, TestReport& report) {
   // The failures' blocks are between two "─" lines. One alone is the second: an output cut at
   // its start (`ava | tail -30`) that begins inside them, the list of titles cut off; their
   // lines are kept as printed.
-  bool blocks = std::count_if(lines.begin(), lines.end(),
-                              [](std::string_view line) { return Trim(line) == "─"; }) %
-                    2 ==
-                1;
+  const size_t rules = static_cast<size_t>(std::count_if(
+      lines.begin(), lines.end(), [](std::string_view line) { return Trim(line) == "─"; }));
+  bool blocks = rules % 2 == 1;
+  // No rule, a test failed, and no verdict: the lines were filtered (`ava | grep -E
+  // 'fail|Error'`), what is left of the blocks is kept as printed.
+  const bool filtered = rules == 0 && !failed.empty() &&
+                        std::none_of(lines.begin(), lines.end(), [](std::string_view line) {
+                          return Trim(line).ends_with(" failed") || Trim(line).ends_with(" passed");
+                        });
   bool cut = blocks;
   for (size_t i = 0; i < lines.size(); ++i) {
     const std::string_view line = lines[i];
@@ -987,6 +1007,11 @@ void ParseAva(const std::vector<std::string_view>& lines, TestReport& report) {
       if (t.ends_with(" failed")) report.counts.failed = n;
       if (t.ends_with(" passed")) report.counts.passed = n;
       if (t.ends_with(" skipped")) report.counts.skipped = n;
+      continue;
+    }
+    if (filtered && !IsBlank(line) && !t.starts_with("✘ [fail]: ") && !t.starts_with("✔ ") &&
+        !t.starts_with("- [")) {
+      report.problems.push_back(line);
       continue;
     }
     if (!blocks) continue;
@@ -1021,6 +1046,11 @@ void ParseAva(const std::vector<std::string_view>& lines, TestReport& report) {
     report.elided.emplace_back(context, "lines of source around the failing ones omitted");
   }
   if (!report.counts.passed && passed > 0) report.counts.passed = passed;
+  // The "✘ [fail]:" lines are the list of what failed: counted where a block names the test,
+  // else (the blocks cut off or filtered out: `ava | grep ✘`) what names it.
+  for (std::string_view line : lines) {
+    if (Trim(line).starts_with("✘ [fail]: ")) report.index.push_back(line);
+  }
 }
 
 // ---- TAP (node --test) ----------------------------------------------------------------------
@@ -1557,6 +1587,9 @@ void ParseCargo(const std::vector<std::string_view>& lines, TestReport& report) 
     }
     if (line.starts_with("test ") && line.find(" ... ") != std::string_view::npos) {
       if (line.ends_with(" ok")) ++report.passing_lines;
+      // A failed test's result line: counted when its block names it, else (its block cut
+      // off or filtered out: `cargo test | grep FAILED`) it is what names the test.
+      if (line.ends_with(" FAILED")) report.index.push_back(line);
       continue;
     }
     if (section == Section::kDetails) {

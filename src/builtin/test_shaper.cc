@@ -1565,6 +1565,21 @@ class TestShaper final : public core::Shaper {
     }
 
     std::string counts = CountsText(report.counts);
+    if (counts.empty() && report.runner == TestRunner::kPytest && report.totals.empty()) {
+      // No totals (`pytest | grep -E 'FAILED|ERROR'`): what the list of failures names, said
+      // as that.
+      uint64_t listed_failed = 0, listed_errors = 0;
+      for (std::string_view line : report.index) {
+        listed_failed += line.starts_with("FAILED ") ? 1 : 0;
+        listed_errors += line.starts_with("ERROR ") ? 1 : 0;
+      }
+      if (listed_failed + listed_errors > 0) {
+        TestCounts listed;
+        if (listed_failed > 0) listed.failed = listed_failed;
+        if (listed_errors > 0) listed.errors = listed_errors;
+        counts = StrCat(CountsText(listed), " listed (no totals in the output)");
+      }
+    }
     if (const uint64_t built = report.packages_not_built - report.packages_not_set_up; built > 0) {
       StrAppend(&counts, counts.empty() ? "" : ", ", Plural(built, "package", "packages"),
                 " did not build");

@@ -1249,6 +1249,45 @@ TEST_CASE("test shaper: pytest cut inside a collection error keeps its frame in 
   CHECK(Contains(s, "\nERROR legacy_tests/test_shipping.py\n"));
 }
 
+TEST_CASE("test shaper: a run filtered by grep keeps the lines that name its failures, and claims no pass") {
+  // `… 2>&1 | grep -E 'FAILED|ERROR|Error|error'` over the fixtures' real output: the status is
+  // grep's 0, the runner's structure mostly gone.
+  auto filtered = [](const std::string& output) {
+    std::string kept;
+    for (std::string_view line : core::SplitLines(output)) {
+      for (std::string_view word : {"FAILED", "ERROR", "Error", "error"}) {
+        if (line.find(word) != std::string_view::npos) {
+          StrAppend(&kept, line, "\n");
+          break;
+        }
+      }
+    }
+    return kept;
+  };
+  const std::string filter = " 2>&1 | grep -E 'FAILED|ERROR|Error|error'";
+  // cargo test: its "test x ... FAILED" lines are all that names the tests.
+  const std::string cargo = Shape("cargo test" + filter, 0, filtered(testing::ReadFixture("test", "cargo_failing")));
+  INFO(cargo);
+  CHECK(cargo.starts_with("cargo test: FAILED — 5 failed, 16 passed, 1 skipped\n"));
+  CHECK(Contains(cargo, "\ntest stats::tests::median_even_length_averages_middle_pair ... FAILED\n"));
+  CHECK(Contains(cargo, "\ntest wrap::tests::indent_wider_than_width_panics - should panic ... FAILED\n"));
+  // AVA: its "✘ [fail]:" lines and what is left of the blocks; it said "passed" before.
+  const std::string ava = Shape("npx ava" + filter, 0, filtered(testing::ReadFixture("test", "ava_failing")));
+  INFO(ava);
+  CHECK(ava.starts_with("ava: FAILED"));
+  CHECK(Contains(ava, "  ✘ [fail]: parses a lowercase sku Error thrown in test\n"));
+  CHECK(Contains(ava, "  Error: unknown discount code: \n"));
+  // pytest: the short summary's entries under the ERRORS title and a setup error's heading.
+  const std::string py = Shape("pytest tests" + filter, 0, filtered(testing::ReadFixture("test", "pytest_failing")));
+  INFO(py);
+  CHECK(py.starts_with("pytest: FAILED — "));
+  for (const char* id : {"FAILED tests/test_discounts.py::test_tier_discount[10-5]",
+                         "FAILED tests/test_tax.py::test_region_codes_are_case_insensitive",
+                         "ERROR tests/test_catalog.py::test_catalog_lookup"}) {
+    CHECK(Contains(py, id));
+  }
+}
+
 TEST_CASE("test shaper: a passing cargo test's header leaves out the totals of crates without tests") {
   std::string output;
   for (const auto& [name, n] : std::vector<std::pair<std::string, int>>{
