@@ -1288,6 +1288,20 @@ TEST_CASE("test shaper: a run filtered by grep keeps the lines that name its fai
   }
 }
 
+TEST_CASE("test shaper: a run with results but no totals claims no pass, a line per test or not") {
+  // cargo test stopped before any test's line (`timeout 60 cargo test`, a test that hangs): it
+  // said how many tests it runs, nothing of them.
+  const std::string out =
+      "   Compiling textstats v0.1.0 (/app)\n"
+      "    Finished `test` profile [unoptimized + debuginfo] target(s) in 0.61s\n"
+      "     Running unittests src/lib.rs (target/debug/deps/textstats-1f2e3d4c5b6a7980)\n\n"
+      "running 22 tests\n";
+  const std::string s = Shape("timeout 60 cargo test", 0, out);
+  INFO(s);
+  CHECK(s.starts_with("cargo test: no totals in the output (cut short?)"));
+  CHECK_FALSE(Contains(s.substr(0, s.find('\n')), ": passed"));
+}
+
 TEST_CASE("test shaper: a passing cargo test's header leaves out the totals of crates without tests") {
   std::string output;
   for (const auto& [name, n] : std::vector<std::pair<std::string, int>>{
