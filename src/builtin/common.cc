@@ -165,24 +165,39 @@ bool PrintsSourceFile(std::string_view command) {
   return !operands.empty() && IsSourceExtension(operands.back());
 }
 
-bool StatusIsAFilters(std::string_view command) {
-  const std::vector<std::string_view> stages = PipelineStages(command);
-  return stages.size() > 1 && command.find("pipefail") == std::string_view::npos &&
-         ToolName(stages.back()) != ToolName(stages.front());
-}
+namespace {
 
-std::string ExitZeroNote(std::string_view command) {
-  if (!StatusIsAFilters(command)) return "exit 0";
-  return StrCat("exit 0 is ", ToolName(PipelineStages(command).back()), "'s");
-}
-
-std::vector<std::string_view> PipelineStages(std::string_view command) {
+// The command's last pipeline, and the command that reports after it when there is one: `echo`,
+// `printf`, `true` or `:` after `;`, a newline or `||` ("make 2>&1 | tail -20; echo "exit=$?"":
+// the output is make's pipeline's and a line, the status echo's). After `&&` the reporter runs
+// only when the pipeline succeeded: its status is the pipeline's too.
+struct LastPipeline {
   std::vector<std::string_view> stages;
+  std::string reporter;  // its tool, or empty
+};
+
+bool IsReporter(std::string_view stage) {
+  const std::vector<std::string> words = CommandWords(stage);
+  return !words.empty() &&
+         (words[0] == "echo" || words[0] == "printf" || words[0] == "true" || words[0] == ":");
+}
+
+LastPipeline SplitLastPipeline(std::string_view command) {
+  LastPipeline last;
+  std::vector<std::string_view>& stages = last.stages;
+  std::vector<std::string_view> previous;  // the pipeline before the last separator
+  bool previous_and = false;               // that separator was `&&`
   size_t start = 0;
   char quote = 0;
   auto push = [&](size_t end) {
     std::string_view stage = Trim(command.substr(start, end - start));
     if (!stage.empty()) stages.push_back(stage);
+  };
+  auto next_command = [&](size_t end, bool and_then) {
+    push(end);
+    previous = std::move(stages);
+    stages.clear();
+    previous_and = and_then;
   };
   for (size_t i = 0; i < command.size(); ++i) {
     char c = command[i];
@@ -198,7 +213,7 @@ std::vector<std::string_view> PipelineStages(std::string_view command) {
     } else if (c == '\'' || c == '"') {
       quote = c;
     } else if (c == '|' && i + 1 < command.size() && command[i + 1] == '|') {
-      stages.clear();  // a || b: the last command's pipeline
+      next_command(i, false);  // a || b: the last command's pipeline
       start = i + 2;
       ++i;
     } else if (c == '|') {
@@ -208,12 +223,17 @@ std::vector<std::string_view> PipelineStages(std::string_view command) {
     } else if (c == '&' && i > 0 && (command[i - 1] == '>' || command[i - 1] == '<')) {
       // a redirection: 2>&1, >&2
     } else if (c == ';' || c == '\n' || c == '&') {
-      stages.clear();
-      if (c == '&' && i + 1 < command.size() && command[i + 1] == '&') ++i;
+      const bool and_then = c == '&' && i + 1 < command.size() && command[i + 1] == '&';
+      next_command(i, and_then);
+      if (and_then) ++i;
       start = i + 1;
     }
   }
   push(command.size());
+  if (stages.size() == 1 && !previous.empty() && IsReporter(stages[0])) {
+    if (!previous_and) last.reporter = CommandWords(stages[0])[0];
+    stages = std::move(previous);
+  }
   // A shell given a script (`bash -lc 'pytest 2>&1 | tail -20'`, as agents run commands): the
   // script's last pipeline, when the script is in the command as written (quoted, unescaped).
   if (stages.size() == 1) {
@@ -224,11 +244,32 @@ std::vector<std::string_view> PipelineStages(std::string_view command) {
       const size_t at = stages[0].find(words[2]);
       if ((shell == "sh" || shell == "bash" || shell == "zsh" || shell == "dash") &&
           at != std::string_view::npos) {
-        return PipelineStages(stages[0].substr(at, words[2].size()));
+        return SplitLastPipeline(stages[0].substr(at, words[2].size()));
       }
     }
   }
-  return stages;
+  return last;
+}
+
+}  // namespace
+
+bool StatusIsAFilters(std::string_view command) {
+  const LastPipeline last = SplitLastPipeline(command);
+  if (!last.reporter.empty()) return true;
+  const std::vector<std::string_view>& stages = last.stages;
+  return stages.size() > 1 && command.find("pipefail") == std::string_view::npos &&
+         ToolName(stages.back()) != ToolName(stages.front());
+}
+
+std::string ExitZeroNote(std::string_view command) {
+  if (!StatusIsAFilters(command)) return "exit 0";
+  const LastPipeline last = SplitLastPipeline(command);
+  return StrCat("exit 0 is ", last.reporter.empty() ? ToolName(last.stages.back()) : last.reporter,
+                "'s");
+}
+
+std::vector<std::string_view> PipelineStages(std::string_view command) {
+  return SplitLastPipeline(command).stages;
 }
 
 std::string_view Trim(std::string_view s) {

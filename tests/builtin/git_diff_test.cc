@@ -431,6 +431,21 @@ TEST_CASE("PipelineStages: the last pipeline of a command line") {
   CHECK(PipelineStages("python3 -c 'print(1) | 2'").size() == 1);  // no shell
   CHECK(StatusIsAFilters("bash -lc 'pytest | tail -20'"));
   CHECK_FALSE(StatusIsAFilters("bash -lc 'set -o pipefail; pytest | tail -20'"));
+  // A command that reports after the pipeline (`; echo "exit=$?"`): the output is the
+  // pipeline's and a line, the status the reporter's.
+  auto reported = PipelineStages("make 2>&1 | tail -20; echo \"EXIT CODE: $?\"");
+  REQUIRE(reported.size() == 2);
+  CHECK(reported[1] == "tail -20");
+  CHECK(StatusIsAFilters("make 2>&1 | tail -20; echo \"EXIT CODE: $?\""));
+  CHECK(ExitZeroNote("pytest -q; echo \"exit: $?\"") == "exit 0 is echo's");
+  CHECK(PipelineStages("pytest -q; echo \"exit: $?\"")[0] == "pytest -q");
+  CHECK(ExitZeroNote("bash -lc 'pytest | tail -5 || true'") == "exit 0 is true's");
+  // After `&&` it runs only when the pipeline succeeded: that 0 is the pipeline's.
+  CHECK(PipelineStages("make && echo built")[0] == "make");
+  CHECK_FALSE(StatusIsAFilters("make && echo built"));
+  CHECK(ExitZeroNote("make && echo built") == "exit 0");
+  // An echo alone is the command.
+  CHECK(PipelineStages("echo hi")[0] == "echo hi");
 }
 
 TEST_CASE("git-diff: a merge, rebase or stash pop keeps every conflict, error and hint, and counts Auto-merging") {
