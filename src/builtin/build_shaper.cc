@@ -3378,8 +3378,11 @@ class BuildShaper final : public core::Shaper {
     std::string verdict;
     bool failed = false;
     if (problems) {
-      // (A status 0 from `| tail` says nothing of the build.)
-      failed = !(exit_known && exit_code == 0) || StatusIsAFilters(context.command);
+      // (A status 0 from `| tail` says nothing of the build; nor does a viewer's, a build's
+      // log read again: `make > build.log 2>&1; tail -30 build.log`.)
+      const std::vector<string_view> stages = PipelineStages(context.command);
+      failed = !(exit_known && exit_code == 0) || StatusIsAFilters(context.command) ||
+               (!stages.empty() && IsCatLike(ToolName(stages.front())));
       verdict = failed ? "FAILED" : "exit 0";
     } else if (!exit_ok) {
       verdict = core::FailureText(context.command, exit_code);

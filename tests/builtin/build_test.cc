@@ -537,6 +537,21 @@ TEST_CASE("build: unknown lines alike but for their numbers are the first, a cou
   CHECK(Has(s, "fetch c 3"));
 }
 
+TEST_CASE("build: errors read through a filter or from a saved log are a failed build, whatever the 0") {
+  // tests/fixtures/build/gcc-failing: gcc's error and warnings. Each command's status is 0, and
+  // none of them is the build's: tail's, echo's, a viewer's of the build's log.
+  const std::string out = testing::ReadFixture("build", "gcc-failing");
+  for (const char* command : {"make 2>&1 | tail -40", "make 2>&1 | tail -40; echo \"exit=$?\"",
+                              "make > build.log 2>&1; tail -40 build.log", "cat build.log"}) {
+    INFO(command);
+    const std::string s = Shape(command, out, 0);
+    CHECK(s.substr(0, s.find('\n')).find(": FAILED — ") != std::string::npos);
+  }
+  // The build's own 0 is believed.
+  const std::string own = Shape("make", out, 0);
+  CHECK(own.substr(0, own.find('\n')).find(": exit 0 — ") != std::string::npos);
+}
+
 TEST_CASE("build: output the shaper does not recognize falls back to head and tail") {
   std::string out;
   for (int i = 1; i <= 100; ++i) StrAppend(&out, "frobnicating widget ", i, "\n");
