@@ -365,11 +365,9 @@ class GenericShaper final : public core::Shaper {
         !died && context.exit_code == 0 && StatusIsAFilters(context.command)
             ? static_cast<size_t>(std::count_if(lines.begin(), lines.end(), LooksLikeErrorLine))
             : 0;
-    const std::string errors_header =
-        StrCat(tool.empty() ? "output" : tool, ": ",
-               core::FormatCount(error_lines),
-               error_lines == 1 ? " line reads like an error (" : " lines read like errors (", note,
-               ")");
+    const std::string errors_header = StrCat(
+        tool.empty() ? "output" : tool, ": ", core::FormatCount(error_lines),
+        error_lines == 1 ? " line reads like an error (" : " lines read like errors (", note, ")");
     std::vector<bool> library = LibraryFrameLines(lines);
     const std::vector<bool> shadow_map = ShadowMapLines(lines);  // counted like those frames
     for (size_t i = 0; i < lines.size(); ++i) library[i] = library[i] || shadow_map[i];
@@ -405,11 +403,12 @@ class GenericShaper final : public core::Shaper {
     if (std::optional<std::string> json = ShapeJson(output, lines, tool, note, total_lines, out)) {
       return core::ShapeOutput{std::move(*json), RenderMode::kSummary};
     }
-    out.Header(died               ? StrCat(died_header, ", ", core::FormatCount(total_lines), " lines")
-               : error_lines > 0 ? StrCat(errors_header, ", ", core::FormatCount(total_lines), " lines")
-                                 : StrCat(tool.empty() ? "output" : tool, ": ",
-                                          note.empty() ? "" : StrCat(note, ", "),
-                                          core::FormatCount(total_lines), " lines"));
+    out.Header(died ? StrCat(died_header, ", ", core::FormatCount(total_lines), " lines")
+               : error_lines > 0
+                   ? StrCat(errors_header, ", ", core::FormatCount(total_lines), " lines")
+                   : StrCat(tool.empty() ? "output" : tool, ": ",
+                            note.empty() ? "" : StrCat(note, ", "), core::FormatCount(total_lines),
+                            " lines"));
     // A shell's trace (a third or more of the lines "+ cmd"): what the script itself printed
     // is what it has to say; the commands it ran are counted.
     // From the middle: trouble first, and a few headings that show the output's structure.

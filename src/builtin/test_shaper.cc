@@ -1595,8 +1595,7 @@ class TestShaper final : public core::Shaper {
                 Plural(report.packages_failed, "package", "packages"), " failed");
     }
     const bool cut_by_head = CutByHead(context.command);
-    if (!failed && exit_ok &&
-        (report.totals.empty() || cut_by_head)) {
+    if (!failed && exit_ok && (report.totals.empty() || cut_by_head)) {
       // Results but not the runner's totals, or an output `head` let through (its exit status
       // is head's): the end, where the verdict is, is not here. Nothing failed in what is
       // here; no claim that the run passed.

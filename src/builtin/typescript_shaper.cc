@@ -201,18 +201,18 @@ std::string_view TableRowFile(std::string_view row) {
 enum class Kind : uint8_t {
   kOther,
   kBlank,
-  kEarlier,      // a watch-mode compilation before the last one
-  kHeader,       // a diagnostic's first line
-  kMessage,      // its message chain, a related location or related message
-  kCutMessage,   // the end of a message chain whose header was cut off (`tsc | tail -12`)
-  kSource,       // a code frame's source line
-  kFrame,        // a code frame's underline or ellipsis
-  kFound,        // "Found N errors…"
-  kTable,        // "Errors  Files" and its rows
-  kProgress,     // timestamped build / watch chatter
-  kTrouble,      // timestamped line reporting a problem ("Skipping build … has errors")
-  kSection,      // "Building project '…'..."
-  kProjects,     // "Projects in this build:" and its list
+  kEarlier,     // a watch-mode compilation before the last one
+  kHeader,      // a diagnostic's first line
+  kMessage,     // its message chain, a related location or related message
+  kCutMessage,  // the end of a message chain whose header was cut off (`tsc | tail -12`)
+  kSource,      // a code frame's source line
+  kFrame,       // a code frame's underline or ellipsis
+  kFound,       // "Found N errors…"
+  kTable,       // "Errors  Files" and its rows
+  kProgress,    // timestamped build / watch chatter
+  kTrouble,     // timestamped line reporting a problem ("Skipping build … has errors")
+  kSection,     // "Building project '…'..."
+  kProjects,    // "Projects in this build:" and its list
 };
 
 // A diagnostic: its lines, and where its file and code are in its header line (compact: an

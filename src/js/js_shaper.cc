@@ -212,7 +212,8 @@ absl::StatusOr<core::ShapeOutput> ParseShapeResult(std::string_view json) {
   }
   // The output shows a failed run, whatever its status (core::ShapeOutput::failed).
   if (const core::Value* failed = value->Find("failed"); failed != nullptr && !failed->is_null()) {
-    if (!failed->is_bool()) return bad(StrCat("failed as ", TypeName(*failed), "; expected a boolean"));
+    if (!failed->is_bool())
+      return bad(StrCat("failed as ", TypeName(*failed), "; expected a boolean"));
     out.failed = failed->as_bool();
   }
   return out;

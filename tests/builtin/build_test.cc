@@ -354,7 +354,8 @@ TEST_CASE("build: clang's unindented source lines, notes and totals") {
       "l.c:(.text+0x18): undefined reference to `k'\n"
       "clang: error: linker command failed with exit code 1 (use -v to see invocation)\n";
   std::string s = Shape("clang -Wall a.c l.c", out, 1);
-  CHECK(Header(s) == "clang: FAILED — 2 errors, 1 warning in 1 file, 2 undefined references (exit 1)");
+  CHECK(Header(s) ==
+        "clang: FAILED — 2 errors, 1 warning in 1 file, 2 undefined references (exit 1)");
   // clang's source lines and carets: counted (the file has them; no fix-it under them).
   CHECK_FALSE(Has(s, "int f(int x) { int unused; return SQ(x) + y; }"));
   CHECK(Has(s, "a.c:2:11: note: passing argument to parameter 'x' here"));
@@ -537,7 +538,8 @@ TEST_CASE("build: unknown lines alike but for their numbers are the first, a cou
   CHECK(Has(s, "fetch c 3"));
 }
 
-TEST_CASE("build: errors read through a filter or from a saved log are a failed build, whatever the 0") {
+TEST_CASE(
+    "build: errors read through a filter or from a saved log are a failed build, whatever the 0") {
   // tests/fixtures/build/gcc-failing: gcc's error and warnings. Each command's status is 0, and
   // none of them is the build's: tail's, echo's, a viewer's of the build's log.
   const std::string out = testing::ReadFixture("build", "gcc-failing");

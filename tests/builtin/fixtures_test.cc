@@ -526,11 +526,12 @@ TEST_CASE("fixtures: a compiler's, linter's or build's failing run read through 
           if (result->shaper == "builtin-generic") ++generic;
           const std::string first =
               absl::AsciiStrToLower(result->summary.substr(0, result->summary.find('\n')));
-          INFO("fixture ", f.name, " through tail -", n, echoed ? " and echo" : "",
-               ", summary:\n", result->summary);
+          INFO("fixture ", f.name, " through tail -", n, echoed ? " and echo" : "", ", summary:\n",
+               result->summary);
           // (A linter's counts, "shellcheck: 1 warning, 3 info in 1 file"; or, where the lines
           // left say nothing of an error, "g++: exit 0 is tail's".)
-          CHECK((first.find("fail") != std::string::npos || first.find("error") != std::string::npos ||
+          CHECK((first.find("fail") != std::string::npos ||
+                 first.find("error") != std::string::npos ||
                  first.find("problem") != std::string::npos ||
                  first.find("warning") != std::string::npos ||
                  first.find("exit 0 is tail's") != std::string::npos ||

@@ -130,7 +130,8 @@ TEST_CASE("generic counts first the lines that read like errors when the status 
   REQUIRE(shaped.ok());
   CHECK(shaped->failed);
   CHECK(shaped->render_mode == RenderMode::kRaw);
-  CHECK(shaped->summary == StrCat("gfortran: ", errors, " lines read like errors (exit 0 is tail's)"));
+  CHECK(shaped->summary ==
+        StrCat("gfortran: ", errors, " lines read like errors (exit 0 is tail's)"));
   // Its own status is what it says: nothing is added to a 0 that is the program's.
   core::ShapeContext own{"gfortran -c stats.f90", 0, cut.size(), 20, "/s/a.log"};
   auto believed = MakeGenericShaper()->Shape(cut, own);
@@ -139,8 +140,8 @@ TEST_CASE("generic counts first the lines that read like errors when the status 
   // Summarized (the whole output, 80 lines and more, through tail), the header counts them too.
   const std::string whole = ShapeGeneric("gfortran -c stats.f90 2>&1 | tail -400", output);
   INFO(whole);
-  CHECK(core::SplitLines(whole)[0].ends_with(StrCat(" lines read like errors (exit 0 is tail's), ",
-                                                     lines.size(), " lines")));
+  CHECK(core::SplitLines(whole)[0].ends_with(
+      StrCat(" lines read like errors (exit 0 is tail's), ", lines.size(), " lines")));
 }
 
 TEST_CASE("generic reads an apply whose plan was cut off: its verdict kept, its progress counted") {

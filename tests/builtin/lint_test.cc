@@ -123,7 +123,8 @@ TEST_CASE(
   CHECK_FALSE(Contains(p.summary, "************* Module"));
   CHECK(Contains(p.summary, "inventory/stock.py:3:0: W0611: Unused import sys (unused-import)\n"));
   CHECK(core::SplitLines(p.summary).back() == "Your code has been rated at 4.86/10");
-  CHECK(core::SplitLines(p.summary).front() == "pylint: FAILED — 3 warnings, 15 conventions in 2 files (exit 20)");
+  CHECK(core::SplitLines(p.summary).front() ==
+        "pylint: FAILED — 3 warnings, 15 conventions in 2 files (exit 20)");
   // 18 problems, more than 10: grouped, every location kept.
   CHECK(Contains(p.summary, "inventory/report.py:6:0: C0116: Missing function or method docstring "
                             "(missing-function-docstring)\n… 7 more C0116 at: inventory/report.py:14:0; "));
@@ -172,8 +173,8 @@ TEST_CASE("lint: markdownlint's problems, a space after the location, keep every
   // Without a linter's command (a script ran it), a location ended by a space is a problem's
   // when a rule's code follows it; a space alone is not enough.
   CHECK(Confidence(MakeLintShaper(), "./lint.sh", output) == doctest::Approx(0.7));
-  CHECK(Shape("./lint.sh", output, 1).summary.starts_with(
-      "lint.sh: FAILED — 112 problems in 6 files (exit 1)\n"));
+  CHECK(Shape("./lint.sh", output, 1)
+            .summary.starts_with("lint.sh: FAILED — 112 problems in 6 files (exit 1)\n"));
   CHECK(Confidence(MakeLintShaper(), "cat notes.txt",
                    "src/a.c:12 check the bounds here\nsrc/a.c:40 and here\n"
                    "src/b.c:7 this one too\n") < 0.7);
@@ -282,9 +283,10 @@ TEST_CASE("lint: Maven's compiler errors are read by their level and [line,col],
   REQUIRE(shaped.render_mode == RenderMode::kSummary);
   const std::string& s = shaped.summary;
   INFO(s);
-  CHECK(s.starts_with("mvn: FAILED — 49 errors in 8 files (exit 1)\n"
-                      "[ERROR] /tmp/plugline-fixtures/maven/shop/src/main/java/shop/Shipment.java:[7,51] "
-                      "incompatible types: int cannot be converted to java.lang.String\n"));
+  CHECK(s.starts_with(
+      "mvn: FAILED — 49 errors in 8 files (exit 1)\n"
+      "[ERROR] /tmp/plugline-fixtures/maven/shop/src/main/java/shop/Shipment.java:[7,51] "
+      "incompatible types: int cannot be converted to java.lang.String\n"));
   CHECK(Contains(s, "  symbol:   method addd(java.lang.String)\n"));
   CHECK(Contains(s, "/shop/Coupon.java:[11,34] (variable Money, class shop.Coupon); "));
   // Every error's location, once: Maven's second list of them (under "Failed to execute goal")
@@ -390,7 +392,9 @@ TEST_CASE("lint: Biome's blocks and oxlint's miette report: each problem's locat
     const std::string s = Shape("npx biome lint --max-diagnostics=200 lib", out, 1).summary;
     INFO(s);
     // What Biome did not show is said in the header.
-    CHECK(s.starts_with("biome: FAILED — 28 errors, 172 warnings in 17 files, 1992 more not shown by biome (exit 1)\n"));
+    CHECK(
+        s.starts_with("biome: FAILED — 28 errors, 172 warnings in 17 files, 1992 more not shown by "
+                      "biome (exit 1)\n"));
   }
   {
     const std::string out = testing::ReadFixture("lint", "oxlint-small");
@@ -424,7 +428,9 @@ TEST_CASE("lint: errors first: pylint's codes give their category, and a budget 
   const std::string out = testing::ReadFixture("lint", "pylint-behave");
   const std::string s = Shape("pylint behave", out, 30).summary;
   INFO(s);
-  CHECK(s.starts_with("pylint: FAILED — 6 errors, 1,239 warnings, 565 conventions, 218 refactors in 44 files (exit 30)\n"));
+  CHECK(
+      s.starts_with("pylint: FAILED — 6 errors, 1,239 warnings, 565 conventions, 218 refactors in "
+                    "44 files (exit 30)\n"));
   // The groups of errors come before the warnings', and those before the others'.
   const size_t error = s.find("E0602: Undefined variable 'undefined_steps'");
   const size_t warning = s.find(": W1406: ");
@@ -460,9 +466,10 @@ TEST_CASE("lint: a formatter's check names every file it would change, directory
   REQUIRE(black.render_mode == RenderMode::kSummary);
   const std::string& s = black.summary;
   INFO(s);
-  CHECK(s.starts_with("black: FAILED — 296 problems in 296 files (exit 1)\n"
-                      "would reformat /tmp/plugline-fixtures/formatters/pygments/__init__.py\n"
-                      "… 14 more in /tmp/plugline-fixtures/formatters/pygments/ at: cmdline.py; console.py;"));
+  CHECK(s.starts_with(
+      "black: FAILED — 296 problems in 296 files (exit 1)\n"
+      "would reformat /tmp/plugline-fixtures/formatters/pygments/__init__.py\n"
+      "… 14 more in /tmp/plugline-fixtures/formatters/pygments/ at: cmdline.py; console.py;"));
   CHECK(s.find("… 221 more in /tmp/plugline-fixtures/formatters/pygments/lexers/ at: __init__.py; _ada_builtins.py;") !=
         std::string::npos);
   CHECK(s.find("\n296 files would be reformatted, 3 files would be left unchanged.") != std::string::npos);
@@ -485,9 +492,10 @@ TEST_CASE("lint: a formatter's check names every file it would change, directory
   for (int i = 0; i < 40; ++i) StrAppend(&prettier, "[warn] src/components/Widget", i, ".jsx\n");
   prettier += "[warn] Code style issues found in 40 files. Run Prettier with --write to fix.\n";
   const core::ShapeOutput pr = Shape("npx prettier --check .", prettier, 1);
-  CHECK(pr.summary.starts_with("prettier: FAILED — 40 warnings in 40 files (exit 1)\n"
-                               "[warn] src/components/Widget0.jsx\n"
-                               "… 39 more in src/components/ at: Widget1.jsx; Widget2.jsx;"));
+  CHECK(
+      pr.summary.starts_with("prettier: FAILED — 40 warnings in 40 files (exit 1)\n"
+                             "[warn] src/components/Widget0.jsx\n"
+                             "… 39 more in src/components/ at: Widget1.jsx; Widget2.jsx;"));
   CHECK(pr.summary.ends_with("[warn] Code style issues found in 40 files. Run Prettier with --write to fix.\n"));
   CHECK(Confidence(MakeLintShaper(), "./check.sh", "[warn] src/a.js\n[warn] src/b.js\n[warn] src/c.js\n") == 0);
 }
@@ -497,12 +505,13 @@ TEST_CASE("lint: phpcs's full report keeps every file, each message once, every 
   const std::string out = Fixture("phpcs-psr12");
   const std::string s = Shape("phpcs --standard=PSR12 PHP/CodeSniffer/src/Reports", out, 2).summary;
   INFO(s.substr(0, 3000));
-  CHECK(s.starts_with("phpcs: FAILED — 1,041 errors, 11 warnings in 19 files (exit 2)\n"
-                      "FILE: /usr/share/php/PHP/CodeSniffer/src/Reports/Full.php\n"
-                      "FOUND 78 ERRORS AND 1 WARNING AFFECTING 27 LINES\n"
-                      "  85 | ERROR   | [x] Expected at least 1 space before \".\"; 0 found\n"
-                      "… 28 more like it at lines 89; 92; 93; 95; 101; 107; 112; 113; 135; 139; "
-                      "145; 152; 174; 179; 181; 182\n"));
+  CHECK(
+      s.starts_with("phpcs: FAILED — 1,041 errors, 11 warnings in 19 files (exit 2)\n"
+                    "FILE: /usr/share/php/PHP/CodeSniffer/src/Reports/Full.php\n"
+                    "FOUND 78 ERRORS AND 1 WARNING AFFECTING 27 LINES\n"
+                    "  85 | ERROR   | [x] Expected at least 1 space before \".\"; 0 found\n"
+                    "… 28 more like it at lines 89; 92; 93; 95; 101; 107; 112; 113; 135; 139; "
+                    "145; 152; 174; 179; 181; 182\n"));
   // Every file's heading and count; every message's first row (each message read once); every
   // problem's line number in its file, shown or listed.
   std::string file;

@@ -229,13 +229,17 @@ TEST_CASE("test shaper: node --test's TAP keys that only classify are counted, n
   CHECK_FALSE(Contains(s, "node:internal"));
 }
 
-TEST_CASE("test shaper: node --test's tests declared in a loop fail alike: the first in full, a line each") {
+TEST_CASE(
+    "test shaper: node --test's tests declared in a loop fail alike: the first in full, a line "
+    "each") {
   // tests/fixtures/test/node_test_table_failing: 7 rows of a table, each a test declared at
   // test/convert.test.js:24:3, fail at the assertion on line 25; a SyntaxError besides.
-  const std::string s = Shape("node --test", 1, testing::ReadFixture("test", "node_test_table_failing"));
+  const std::string s =
+      Shape("node --test", 1, testing::ReadFixture("test", "node_test_table_failing"));
   INFO(s);
   CHECK(s.starts_with("node --test: FAILED — 8 failed, 6 passed (exit 1)\n"));
-  const std::string frame = "TestContext.<anonymous> (/tmp/plugline-fx/test/units/test/convert.test.js:25:12)";
+  const std::string frame =
+      "TestContext.<anonymous> (/tmp/plugline-fx/test/units/test/convert.test.js:25:12)";
   CHECK(Contains(s, "    1.6 !== 1.609\n"));
   CHECK(s.find(frame) == s.rfind(frame));
   // Each other row on its line, with its own values (not the diff's legend).
@@ -322,7 +326,8 @@ TEST_CASE("test shaper: prove pairs Test::More's diagnostics with the TAP lines 
 TEST_CASE("test shaper: a hint the runner repeats under every failure is shown once") {
   // tests/fixtures/test/cargo_failing_backtrace: RUST_BACKTRACE=1, "note: Some details are
   // omitted, run with `RUST_BACKTRACE=full` …" under each of four panics.
-  const std::string cargo = Shape("cargo test", 101, testing::ReadFixture("test", "cargo_failing_backtrace"));
+  const std::string cargo =
+      Shape("cargo test", 101, testing::ReadFixture("test", "cargo_failing_backtrace"));
   INFO(cargo);
   const std::string note = "note: Some details are omitted, run with `RUST_BACKTRACE=full`";
   CHECK(Contains(cargo, note));
@@ -333,12 +338,13 @@ TEST_CASE("test shaper: a hint the runner repeats under every failure is shown o
       "collected 3 items\n\ntests/test_a.py FFF\n\n"
       "=================================== FAILURES ===================================\n";
   for (int i = 0; i < 3; ++i) {
-    StrAppend(&output, "_________________________________ test_list_", i, " _________________________________\n\n",
-              "    def test_list_", i, "():\n", ">       assert list(range(", 50 + i, ")) == [", i, "]\n",
+    StrAppend(&output, "_________________________________ test_list_", i,
+              " _________________________________\n\n", "    def test_list_", i, "():\n",
+              ">       assert list(range(", 50 + i, ")) == [", i, "]\n",
               "E       assert [0, 1, 2, 3, 4, 5, ...] == [", i, "]\n",
-              "E         At index 0 diff: 0 != ", i, "\n",
-              "E         Left contains ", 49 + i, " more items, first extra item: 1\n",
-              "E         Use -v to get more diff\n\n", "tests/test_a.py:", 2 + 3 * i, ": AssertionError\n");
+              "E         At index 0 diff: 0 != ", i, "\n", "E         Left contains ", 49 + i,
+              " more items, first extra item: 1\n", "E         Use -v to get more diff\n\n",
+              "tests/test_a.py:", 2 + 3 * i, ": AssertionError\n");
   }
   output += "============================== 3 failed in 0.05s ===============================\n";
   const std::string s = Shape("pytest", 1, output);
@@ -904,8 +910,8 @@ TEST_CASE("test shaper: a coverage table cut at its start by tail keeps its rows
     for (size_t i = lines.size() - n; i < lines.size(); ++i) StrAppend(&cut, lines[i], "\n");
     return cut;
   };
-  const std::string py =
-      Shape("pytest --cov=pricing 2>&1 | tail -8", 0, last(testing::ReadFixture("test", "pytest_cov_passing"), 8));
+  const std::string py = Shape("pytest --cov=pricing 2>&1 | tail -8", 0,
+                               last(testing::ReadFixture("test", "pytest_cov_passing"), 8));
   INFO(py);
   CHECK(py.starts_with("pytest: passed"));
   CHECK(Contains(py, "\npricing/money.py          14      0   100%\n"));
@@ -917,9 +923,10 @@ TEST_CASE("test shaper: a coverage table cut at its start by tail keeps its rows
   CHECK(Contains(js, "\n config.js    |      75 |      100 |     100 |      75 | 7"));
   CHECK(Contains(js, "\n retry.js     |      80 |       80 |      50 |     100 | 13"));
   // Lines that only look like a row, with no table's end under them, are no table.
-  const std::string plain = Shape("pytest 2>&1 | tail -3", 0,
-                                  "pricing/money.py  14  0  100%\nnot a row\n"
-                                  "============================== 11 passed in 0.03s ==============================\n");
+  const std::string plain =
+      Shape("pytest 2>&1 | tail -3", 0,
+            "pricing/money.py  14  0  100%\nnot a row\n"
+            "============================== 11 passed in 0.03s ==============================\n");
   CHECK_FALSE(Contains(plain, "pricing/money.py"));
 }
 
@@ -1213,7 +1220,9 @@ TEST_CASE("test shaper: a test binary's passing tests under ctest are counted, i
   CHECK(Contains(s, "lines of test binary banners omitted"));
 }
 
-TEST_CASE("test shaper: cargo test cut at its list of failures keeps every name, and the end of the block above") {
+TEST_CASE(
+    "test shaper: cargo test cut at its list of failures keeps every name, and the end of the "
+    "block above") {
   // The last 12 lines of tests/fixtures/test/cargo_failing: the end of the last failure's block
   // (its heading cut off), then cargo's second "failures:", the names, the totals.
   const std::string output = testing::ReadFixture("test", "cargo_failing");
@@ -1224,9 +1233,10 @@ TEST_CASE("test shaper: cargo test cut at its list of failures keeps every name,
   const std::string s = Shape("cargo test 2>&1 | tail -12", 0, cut);
   INFO(s);
   CHECK(s.starts_with("cargo test: FAILED — 5 failed, 16 passed, 1 skipped\n"));
-  for (const char* name : {"duration::tests::seconds_only", "stats::tests::median_even_length_averages_middle_pair",
-                           "stats::tests::percentile_100_is_max", "wrap::tests::breaks_at_spaces",
-                           "wrap::tests::indent_wider_than_width_panics"}) {
+  for (const char* name :
+       {"duration::tests::seconds_only", "stats::tests::median_even_length_averages_middle_pair",
+        "stats::tests::percentile_100_is_max", "wrap::tests::breaks_at_spaces",
+        "wrap::tests::indent_wider_than_width_panics"}) {
     CHECK(Contains(s, StrCat("\n    ", name, "\n")));
   }
   CHECK(Contains(s, "note: test did not panic as expected at src/wrap.rs:55:8"));
@@ -1244,12 +1254,16 @@ TEST_CASE("test shaper: pytest cut inside a collection error keeps its frame in 
   const std::string s = Shape("pytest 2>&1 | tail -12", 0, cut);
   INFO(s);
   CHECK(s.starts_with("pytest: FAILED — 2 errors\n"));
-  CHECK(Contains(s, "\nlegacy_tests/test_shipping.py:3: in <module>\n    from pricing.shipping import flat_rate\n"));
+  CHECK(Contains(s,
+                 "\nlegacy_tests/test_shipping.py:3: in <module>\n    from pricing.shipping import "
+                 "flat_rate\n"));
   CHECK(Contains(s, "\nE   ModuleNotFoundError: No module named 'pricing.shipping'\n"));
   CHECK(Contains(s, "\nERROR legacy_tests/test_shipping.py\n"));
 }
 
-TEST_CASE("test shaper: a run filtered by grep keeps the lines that name its failures, and claims no pass") {
+TEST_CASE(
+    "test shaper: a run filtered by grep keeps the lines that name its failures, and claims no "
+    "pass") {
   // `… 2>&1 | grep -E 'FAILED|ERROR|Error|error'` over the fixtures' real output: the status is
   // grep's 0, the runner's structure mostly gone.
   auto filtered = [](const std::string& output) {
@@ -1266,19 +1280,24 @@ TEST_CASE("test shaper: a run filtered by grep keeps the lines that name its fai
   };
   const std::string filter = " 2>&1 | grep -E 'FAILED|ERROR|Error|error'";
   // cargo test: its "test x ... FAILED" lines are all that names the tests.
-  const std::string cargo = Shape("cargo test" + filter, 0, filtered(testing::ReadFixture("test", "cargo_failing")));
+  const std::string cargo =
+      Shape("cargo test" + filter, 0, filtered(testing::ReadFixture("test", "cargo_failing")));
   INFO(cargo);
   CHECK(cargo.starts_with("cargo test: FAILED — 5 failed, 16 passed, 1 skipped\n"));
-  CHECK(Contains(cargo, "\ntest stats::tests::median_even_length_averages_middle_pair ... FAILED\n"));
-  CHECK(Contains(cargo, "\ntest wrap::tests::indent_wider_than_width_panics - should panic ... FAILED\n"));
+  CHECK(
+      Contains(cargo, "\ntest stats::tests::median_even_length_averages_middle_pair ... FAILED\n"));
+  CHECK(Contains(cargo,
+                 "\ntest wrap::tests::indent_wider_than_width_panics - should panic ... FAILED\n"));
   // AVA: its "✘ [fail]:" lines and what is left of the blocks; it said "passed" before.
-  const std::string ava = Shape("npx ava" + filter, 0, filtered(testing::ReadFixture("test", "ava_failing")));
+  const std::string ava =
+      Shape("npx ava" + filter, 0, filtered(testing::ReadFixture("test", "ava_failing")));
   INFO(ava);
   CHECK(ava.starts_with("ava: FAILED"));
   CHECK(Contains(ava, "  ✘ [fail]: parses a lowercase sku Error thrown in test\n"));
   CHECK(Contains(ava, "  Error: unknown discount code: \n"));
   // pytest: the short summary's entries under the ERRORS title and a setup error's heading.
-  const std::string py = Shape("pytest tests" + filter, 0, filtered(testing::ReadFixture("test", "pytest_failing")));
+  const std::string py =
+      Shape("pytest tests" + filter, 0, filtered(testing::ReadFixture("test", "pytest_failing")));
   INFO(py);
   CHECK(py.starts_with("pytest: FAILED — "));
   for (const char* id : {"FAILED tests/test_discounts.py::test_tier_discount[10-5]",
@@ -1538,7 +1557,8 @@ TEST_CASE("test shaper: passed tests are said to be left out only when the outpu
   CHECK(Contains(tail, "pytest: FAILED"));
   CHECK_FALSE(Contains(tail, "passed tests omitted"));
   // go test -v prints a line per passed test: those are left out, and counted.
-  const std::string go = Shape("go test -v ./...", 1, testing::ReadFixture("test", "go_failing_verbose"));
+  const std::string go =
+      Shape("go test -v ./...", 1, testing::ReadFixture("test", "go_failing_verbose"));
   INFO(go);
   CHECK(Contains(go, " passed tests omitted\n"));
 }

@@ -241,7 +241,9 @@ TEST_CASE("a failing run shown raw is preceded by its outcome, named by the tool
   CHECK(crash->summary == "server: FAILED (exit 139: SIGSEGV)\n" + output);
 }
 
-TEST_CASE("an output shown raw starts with its shaper's verdict: through a filter, or naming its status") {
+TEST_CASE(
+    "an output shown raw starts with its shaper's verdict: through a filter, or naming its "
+    "status") {
   // `pytest | tail -20`: the status is tail's 0; the shaper read failures in the output.
   Fixture f;
   auto shaper = std::make_shared<FakeShaper>("s", 0.9);

@@ -140,8 +140,9 @@ TEST_CASE("a JS shaper dropped into the plugins folder shapes the next command")
 TEST_CASE("a JS shaper's failed: the outcome it read stands first over an output shown raw") {
   // `terra apply | tail -5`: the status is tail's 0; the plugin read a failure in the lines.
   Fixture f;
-  WriteFile(f.home.Sub("plugins/terra.js"),
-            TerraPlugin("terra", R"(const errors = output.split("\n").filter((l) => /^Error: /.test(l));
+  WriteFile(
+      f.home.Sub("plugins/terra.js"),
+      TerraPlugin("terra", R"(const errors = output.split("\n").filter((l) => /^Error: /.test(l));
     return { summary: `terra apply: FAILED — ${errors.length} errors (exit ${ctx.exitCode})`,
              renderMode: "raw", failed: errors.length > 0 };)"));
   f.Open();
