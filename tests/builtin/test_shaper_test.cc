@@ -25,6 +25,17 @@ bool Contains(const std::string& s, std::string_view part) {
   return s.find(part) != std::string::npos;
 }
 
+// The last `n` lines of a fixture's output, as `… | tail -n` prints them.
+std::string LastLines(std::string_view family, std::string_view name, size_t n) {
+  const std::string output = testing::ReadFixture(family, name);
+  const std::vector<std::string_view> lines = core::SplitLines(output);
+  std::string cut;
+  for (size_t i = lines.size() - std::min(n, lines.size()); i < lines.size(); ++i) {
+    StrAppend(&cut, lines[i], "\n");
+  }
+  return cut;
+}
+
 TEST_CASE("test shaper: a Go panic in a test is that failure's, runtime frames counted") {
   const std::string output =
       "--- FAIL: TestWrap (0.00s)\n"
@@ -904,20 +915,14 @@ TEST_CASE("test shaper: a coverage report the run printed is kept, its rows past
 TEST_CASE("test shaper: a coverage table cut at its start by tail keeps its rows and totals") {
   // The last lines of tests/fixtures/test/pytest_cov_passing and jest_coverage_failing: rows of
   // the table, coverage.py's TOTAL or istanbul's closing rule, the runner's totals.
-  auto last = [](const std::string& output, size_t n) {
-    const std::vector<std::string_view> lines = core::SplitLines(output);
-    std::string cut;
-    for (size_t i = lines.size() - n; i < lines.size(); ++i) StrAppend(&cut, lines[i], "\n");
-    return cut;
-  };
   const std::string py = Shape("pytest --cov=pricing 2>&1 | tail -8", 0,
-                               last(testing::ReadFixture("test", "pytest_cov_passing"), 8));
+                               LastLines("test", "pytest_cov_passing", 8));
   INFO(py);
   CHECK(py.starts_with("pytest: passed"));
   CHECK(Contains(py, "\npricing/money.py          14      0   100%\n"));
   CHECK(Contains(py, "\nTOTAL                     88     74    16%\n"));
   const std::string js = Shape("npx jest --coverage 2>&1 | tail -12", 0,
-                               last(testing::ReadFixture("test", "jest_coverage_failing"), 12));
+                               LastLines("test", "jest_coverage_failing", 12));
   INFO(js);
   CHECK(js.starts_with("jest: FAILED"));
   CHECK(Contains(js, "\n config.js    |      75 |      100 |     100 |      75 | 7"));
@@ -1225,10 +1230,7 @@ TEST_CASE(
     "block above") {
   // The last 12 lines of tests/fixtures/test/cargo_failing: the end of the last failure's block
   // (its heading cut off), then cargo's second "failures:", the names, the totals.
-  const std::string output = testing::ReadFixture("test", "cargo_failing");
-  const std::vector<std::string_view> lines = core::SplitLines(output);
-  std::string cut;
-  for (size_t i = lines.size() - 12; i < lines.size(); ++i) StrAppend(&cut, lines[i], "\n");
+  const std::string cut = LastLines("test", "cargo_failing", 12);
   REQUIRE(cut.find("---- ") == std::string::npos);
   const std::string s = Shape("cargo test 2>&1 | tail -12", 0, cut);
   INFO(s);
@@ -1246,10 +1248,7 @@ TEST_CASE("test shaper: pytest cut inside a collection error keeps its frame in 
   // The last 12 lines of tests/fixtures/test/pytest_collection_error: the second error's
   // traceback (its heading cut off; no "path:line: Error" line ends a collection error's), the
   // short summary, the totals.
-  const std::string output = testing::ReadFixture("test", "pytest_collection_error");
-  const std::vector<std::string_view> lines = core::SplitLines(output);
-  std::string cut;
-  for (size_t i = lines.size() - 12; i < lines.size(); ++i) StrAppend(&cut, lines[i], "\n");
+  const std::string cut = LastLines("test", "pytest_collection_error", 12);
   REQUIRE(cut.find("ERROR collecting") == std::string::npos);
   const std::string s = Shape("pytest 2>&1 | tail -12", 0, cut);
   INFO(s);
@@ -1548,10 +1547,7 @@ TEST_CASE("test shaper: passed tests are said to be left out only when the outpu
     CHECK_FALSE(Contains(s, "passed tests omitted"));
   }
   // The run cut to its last 25 lines by tail, whose status is 0.
-  const std::string output = testing::ReadFixture("test", "pytest_failing");
-  const std::vector<std::string_view> lines = core::SplitLines(output);
-  std::string cut;
-  for (size_t i = lines.size() - 25; i < lines.size(); ++i) StrAppend(&cut, lines[i], "\n");
+  const std::string cut = LastLines("test", "pytest_failing", 25);
   const std::string tail = Shape("pytest tests 2>&1 | tail -25", 0, cut);
   INFO(tail);
   CHECK(Contains(tail, "pytest: FAILED"));
