@@ -101,6 +101,24 @@ TEST_CASE("search: a program that is no search tool keeps its name and its exit 
         "grep: 3 matches in 3 files");
 }
 
+TEST_CASE("search: errors in a search read through a filter are said first, shown raw or not") {
+  // tests/fixtures/search/find-permission (17 lines: all of them through tail -20): paths and
+  // `Permission denied` lines, find's status 1 replaced by tail's 0.
+  const std::string cut = testing::ReadFixture("search", "find-permission");
+  auto shape = [&](std::string_view command) {
+    core::ShapeContext ctx{command, 0, cut.size(), core::CountLines(cut), "/s/outputs/a.log"};
+    auto shaped = MakeSearchShaper()->Shape(cut, ctx);
+    REQUIRE(shaped.ok());
+    return *shaped;
+  };
+  const core::ShapeOutput filtered = shape("find /var -name '*.log' 2>&1 | tail -20");
+  INFO(filtered.summary);
+  CHECK(filtered.failed);
+  CHECK(Lines(filtered.summary)[0].ends_with(" errors"));
+  // A status 0 that is find's own is believed.
+  CHECK_FALSE(shape("find /var -name '*.log'").failed);
+}
+
 TEST_CASE("search match: the command runs a search tool") {
   CHECK(Confidence("grep -rn foo .", "") == doctest::Approx(0.92));
   CHECK(Confidence("rg -n 'a|b' src", "") == doctest::Approx(0.92));
