@@ -721,8 +721,10 @@ Parse ParseLint(const std::vector<std::string_view>& lines, bool known) {
   Parse p;
   p.role.assign(lines.size(), kOther);
   // Maven repeats the compiler's errors under "[ERROR] Failed to execute goal …": from there
-  // its "[ERROR] " lines say again what was shown.
+  // its "[ERROR] " lines say again what was shown — but for an error the output no longer
+  // shows above (cut at its start, `mvn compile | tail -200`): that one is read.
   bool maven_repeat = false;
+  absl::flat_hash_set<std::string_view> shown_above;
   for (size_t i = 0; i < lines.size(); ++i) {
     const std::string_view line = lines[i];
     if (Trim(line).empty()) {
@@ -733,12 +735,14 @@ Parse ParseLint(const std::vector<std::string_view>& lines, bool known) {
       p.role[i] = kFraming;
       continue;
     }
-    if (maven_repeat && line.starts_with("[ERROR] ")) {
+    if (maven_repeat && line.starts_with("[ERROR] ") &&
+        (shown_above.contains(line) || !ParseMavenProblem(line))) {
       p.role[i] = kFraming;
       continue;
     }
     if (line.starts_with("[ERROR] Failed to execute goal ") && !p.problems.empty()) {
       maven_repeat = true;
+      for (const Problem& pr : p.problems) shown_above.insert(lines[pr.line]);
     }
     // shellcheck's block among other tools' lines (pre-commit, make lint): its "In x line N:"
     // line heads its first problem, the source line under it and the marker are its detail;
