@@ -615,10 +615,10 @@ class SearchShaper final : public core::Shaper {
     // Errors (a folder it could not read, a path that is not there) in an output whose 0 is a
     // filter's (`find / -name x 2>&1 | tail -20`): the search's own status would have said
     // so. The header, which counts them, stands first even when the lines are shown as they are.
-    const bool filtered_errors =
-        code && *code == 0 && StatusIsAFilters(context.command) &&
-        std::any_of(lines.begin(), lines.end(),
-                    [](std::string_view l) { return ClassifyError(l) != ErrorKind::kNone; });
+    const bool filtered_errors = code && *code == 0 && StatusIsAFilters(context.command) &&
+                                 std::any_of(lines.begin(), lines.end(), [](std::string_view l) {
+                                   return ClassifyError(l) != ErrorKind::kNone;
+                                 });
     if (cmd.paths_only) {
       return core::ShapeOutput{ShapePaths(cmd, lines, suffix), RenderMode::kSummary,
                                filtered_errors};

@@ -915,8 +915,8 @@ TEST_CASE("test shaper: a coverage report the run printed is kept, its rows past
 TEST_CASE("test shaper: a coverage table cut at its start by tail keeps its rows and totals") {
   // The last lines of tests/fixtures/test/pytest_cov_passing and jest_coverage_failing: rows of
   // the table, coverage.py's TOTAL or istanbul's closing rule, the runner's totals.
-  const std::string py = Shape("pytest --cov=pricing 2>&1 | tail -8", 0,
-                               LastLines("test", "pytest_cov_passing", 8));
+  const std::string py =
+      Shape("pytest --cov=pricing 2>&1 | tail -8", 0, LastLines("test", "pytest_cov_passing", 8));
   INFO(py);
   CHECK(py.starts_with("pytest: passed"));
   CHECK(Contains(py, "\npricing/money.py          14      0   100%\n"));
