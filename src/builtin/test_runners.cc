@@ -1932,7 +1932,16 @@ void ParseCtest(const std::vector<std::string_view>& lines, TestReport& report) 
 
 void ParseGtest(const std::vector<std::string_view>& lines, TestReport& report) {
   std::vector<std::string_view> running;  // lines since "[ RUN      ]"
+  // An output cut at its start (`./tests 2>&1 | tail -20`) inside a test's lines: its first
+  // bracketed line is that test's verdict ("[  FAILED  ] Suite.Name (0 ms)"), the lines above
+  // it the end of what the test printed.
   bool in_test = false;
+  for (std::string_view line : lines) {
+    const std::string_view t = Trim(line);
+    if (!t.starts_with("[")) continue;
+    in_test = (t.starts_with("[  FAILED  ]") || t.starts_with("[       OK ]")) && t.ends_with(" ms)");
+    break;
+  }
   for (std::string_view line : lines) {
     std::string_view t = Trim(line);
     if (t.starts_with("[ RUN      ]")) {
@@ -1953,10 +1962,14 @@ void ParseGtest(const std::vector<std::string_view>& lines, TestReport& report) 
       continue;
     }
     if (t.starts_with("[  FAILED  ]") && in_test) {
-      running.push_back(line);
       std::string_view name = Trim(t.substr(12));
       size_t paren = name.find(" (");
       if (paren != std::string_view::npos) name = name.substr(0, paren);
+      if (!running.empty() && Trim(running.front()).starts_with("[ RUN      ]")) {
+        running.push_back(line);
+      } else {
+        running.insert(running.begin(), line);  // its heading cut off: the verdict heads it
+      }
       report.failures.push_back(TestFailure{name, running});
       running.clear();
       in_test = false;

@@ -1320,6 +1320,17 @@ TEST_CASE("test shaper: a run with results but no totals claims no pass, a line 
   CHECK_FALSE(Contains(s.substr(0, s.find('\n')), ": passed"));
 }
 
+TEST_CASE("test shaper: GoogleTest cut inside a failed test keeps what it printed, under its verdict") {
+  // The last 20 lines of tests/fixtures/test/gtest_failing: the end of ShapesFile.
+  // AllAreasPositive's output (its "[ RUN      ]" line cut off), its verdict, the totals.
+  const std::string s = Shape("./build/geom_tests 2>&1 | tail -20", 0,
+                              LastLines("test", "gtest_failing", 20));
+  INFO(s);
+  CHECK(s.starts_with("googletest: FAILED — 5 failed, 12 passed, 1 skipped\n"));
+  CHECK(Contains(s, "\n[  FAILED  ] ShapesFile.AllAreasPositive (0 ms)\nExpected: true\n"
+                    "cannot open /tmp/plugline-fx/test/geom/tests/data/shapes.txt\n"));
+}
+
 TEST_CASE("test shaper: a passing cargo test's header leaves out the totals of crates without tests") {
   std::string output;
   for (const auto& [name, n] : std::vector<std::pair<std::string, int>>{
