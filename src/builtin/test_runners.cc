@@ -2399,6 +2399,10 @@ void ParsePhpunit(const std::vector<std::string_view>& lines, TestReport& report
         current->detail.push_back(line);
       } else if (testdox_summary) {
         ++again;
+      } else if (!report.has_results && !Trim(t.substr(std::string_view("│").size())).empty()) {
+        // Before any test's line: the end of a failure whose "✘" line was cut off (`phpunit
+        // --testdox | tail -20`), its diff and where it failed. Kept as printed.
+        report.problems.push_back(line);
       }
       continue;
     }

@@ -1331,6 +1331,17 @@ TEST_CASE("test shaper: GoogleTest cut inside a failed test keeps what it printe
                     "cannot open /tmp/plugline-fx/test/geom/tests/data/shapes.txt\n"));
 }
 
+TEST_CASE("test shaper: PHPUnit's testdox cut inside a failure keeps its diff and where it failed") {
+  // The last 20 lines of tests/fixtures/test/phpunit_testdox_failing: the end of a failure's
+  // block behind "│" (its "✘" line cut off), one more failure, the totals.
+  const std::string s = Shape("phpunit --testdox tests 2>&1 | tail -20", 2,
+                              LastLines("test", "phpunit_testdox_failing", 20));
+  INFO(s);
+  CHECK(Contains(s, "\n   │ -        1 => 3\n   │ +        1 => 4\n"));
+  CHECK(Contains(s, "\n   │ /tmp/plugline-fx/test/money/tests/MoneyTest.php:30\n"));
+  CHECK(Contains(s, "\n ✘ Divide by zero\n"));
+}
+
 TEST_CASE("test shaper: a passing cargo test's header leaves out the totals of crates without tests") {
   std::string output;
   for (const auto& [name, n] : std::vector<std::pair<std::string, int>>{
