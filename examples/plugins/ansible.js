@@ -242,7 +242,7 @@ function shape(output, context) {
       out.push(...block.slice(0, MAX_ERROR_BLOCK_LINES).map(clip));
       if (block.length > MAX_ERROR_BLOCK_LINES) out.push(`… ${block.length - MAX_ERROR_BLOCK_LINES} more lines of the error omitted`);
     }
-    return { summary: out.join("\n"), renderMode: "summary" };
+    return { summary: out.join("\n"), renderMode: "summary", failed: true };
   }
 
   // Nothing we can read: a failure with no recap and no failed task, or exit 0 without a
@@ -335,7 +335,7 @@ function shape(output, context) {
       if (more > 0) out.push(`… ${plural(more, "more recap line")} omitted (${good.length} without failures)`);
     }
   }
-  return { summary: out.join("\n"), renderMode: "summary" };
+  return { summary: out.join("\n"), renderMode: "summary", failed: true };
 }
 
 export default { meta, match, shape };

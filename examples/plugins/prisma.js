@@ -417,7 +417,7 @@ function shapeFailure(tool, sub, lines, exitCode) {
   const count = /^Validation Error Count: (\d+)$/m.exec(text);
   if (count) facts.push(plural(+count[1], "validation error"));
   else if (validation > 0) facts.push(plural(validation, "validation error"));
-  const outcome = facts.length > 0 && !/^Error\b/m.test(text) ? facts.join(", ") : ["failed", ...facts].join(", ");
+  const outcome = facts.length > 0 && !/^Error\b/m.test(text) ? facts.join(", ") : ["FAILED", ...facts].join(", ");
   const exit = exitCode === null || exitCode === undefined ? "" : ` (exit ${exitCode})`;
   out.push(`${tool}: ${outcome}${codes.length ? ` — ${codes.join(", ")}` : ""}${exit}`);
 
@@ -441,7 +441,9 @@ function shapeFailure(tool, sub, lines, exitCode) {
   if (hidden.length > 0) out.push(`… ${hidden.join(", ")} omitted`);
   const chatter = chatterMarker(dropped);
   if (chatter) out.push(chatter);
-  return { summary: out.join("\n"), renderMode: "summary" };
+  // Failed, whatever the status: what the header says, or a migration that failed.
+  const failed = outcome.startsWith("FAILED") || failedList;
+  return { summary: out.join("\n"), renderMode: "summary", failed };
 }
 
 // Migration names listed one per line under a heading (migrate status).

@@ -204,7 +204,7 @@ function shape(output, context) {
     if (modified) done.push(`${modified} modified`);
     if (destroyed) done.push(`${destroyed} destroyed`);
     if (done.length) facts.push(`${done.join(", ")} before the error`);
-    const out = [`${tool}: failed — ${facts.join(", ")}${exit}`];
+    const out = [`${tool}: FAILED — ${facts.join(", ")}${exit}`];
 
     const planningFailed = lines.find((l) => /^Planning failed\. /.test(l));
     if (planningFailed) out.push(planningFailed);
@@ -230,7 +230,7 @@ function shape(output, context) {
     if (actions.length) hiddenParts.push(plural(actions.length, "planned resource action"));
     if (hidden > 0) hiddenParts.push(`${hidden} lines of plan, progress and notes`);
     if (hiddenParts.length) out.push(`… ${hiddenParts.join("; ")} omitted`);
-    return { summary: out.join("\n"), renderMode: "summary" };
+    return { summary: out.join("\n"), renderMode: "summary", failed: true };
   }
 
   // --- success ---------------------------------------------------------------------------

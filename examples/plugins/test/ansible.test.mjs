@@ -64,6 +64,7 @@ describe("ansible: shape on the fixtures", () => {
         for (const k of ["ok", "changed", "skipped"]) if (f[k] !== undefined) assert.ok(header.includes(`${k}=${f[k]}`), header);
       } else {
         assert.match(header, /failed|unreachable|error/, header);
+        assert.equal(result.failed, true, "a failure says so, whatever the status");
         assert.ok(header.endsWith(`(exit ${fx.meta.exit_code})`), header);
         // Results that went well are counted, never shown.
         assert.ok(!lines.some((l) => /^(ok|changed|skipping): \[/.test(l)), result.summary);

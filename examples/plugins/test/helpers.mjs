@@ -70,8 +70,11 @@ export function assertResultType(result, where) {
   if ("renderMode" in result) {
     assert.ok(["summary", "raw"].includes(result.renderMode), `${where}: renderMode ${result.renderMode}`);
   }
+  if ("failed" in result) {
+    assert.equal(typeof result.failed, "boolean", `${where}: failed is not a boolean`);
+  }
   for (const key of Object.keys(result)) {
-    assert.ok(["summary", "renderMode"].includes(key), `${where}: unexpected key ${key}`);
+    assert.ok(["summary", "renderMode", "failed"].includes(key), `${where}: unexpected key ${key}`);
   }
 }
 

@@ -67,7 +67,8 @@ describe("prisma: shape on the fixtures", () => {
       const sub = fx.meta.command.replace(/^npx prisma /, "").replace(/ --.*$/, "");
       assert.ok(header.startsWith(`prisma ${sub}: `), `header names the command: ${header}`);
       if (fx.meta.exit_code !== 0) {
-        assert.match(header, /failed|not yet applied|drift detected|failed migration/, header);
+        assert.match(header, /FAILED|not yet applied|drift detected|failed migration/, header);
+        assert.equal(result.failed, /FAILED|failed migration/.test(header), header);
         assert.ok(header.endsWith(`(exit ${fx.meta.exit_code})`), header);
         for (const code of fx.raw.match(/\bP\d{4}\b/g) || []) assert.ok(header.includes(code), `${code} in header`);
       } else {

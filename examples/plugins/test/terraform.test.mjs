@@ -54,7 +54,8 @@ describe("terraform: shape on the fixtures", () => {
       assert.ok(header.startsWith(`terraform ${sub}: `), header);
       const f = fx.meta.facts;
       if (fx.meta.exit_code !== 0) {
-        assert.match(header, /: failed — \d+ errors?/, header);
+        assert.match(header, /: FAILED — \d+ errors?/, header);
+        assert.equal(result.failed, true, "a failure says so, whatever the status");
         assert.ok(header.endsWith(`(exit ${fx.meta.exit_code})`), header);
         if (f.errors !== undefined) assert.ok(header.includes(`${f.errors} error`), header);
         if (f.created !== undefined) assert.ok(header.includes(`${f.created} created before the error`), header);
