@@ -54,6 +54,21 @@ std::string ReadFixture(std::string_view family, std::string_view name) {
   return ReadFileOrEmpty(StrCat(SourceDir(), "/fixtures/", family, "/", name, ".out"));
 }
 
+std::string LastLines(std::string_view text, size_t n) {
+  std::vector<std::string_view> lines;
+  for (size_t start = 0; start < text.size();) {
+    size_t end = text.find('\n', start);
+    if (end == std::string_view::npos) end = text.size();
+    lines.push_back(text.substr(start, end - start));
+    start = end + 1;
+  }
+  std::string cut;
+  for (size_t i = lines.size() - std::min(n, lines.size()); i < lines.size(); ++i) {
+    cut.append(lines[i]).push_back('\n');
+  }
+  return cut;
+}
+
 std::string PrefixLines(std::string_view text, const std::function<std::string(int)>& prefix) {
   std::string out;
   size_t start = 0;

@@ -458,8 +458,7 @@ TEST_CASE("fixtures: a test run's last lines, read through tail") {
     if (!lines.empty() && lines.back().empty()) lines.pop_back();
     for (size_t n : {20, 30, 80, 200}) {
       if (lines.size() <= n) continue;
-      std::string cut;
-      for (size_t i = lines.size() - n; i < lines.size(); ++i) StrAppend(&cut, lines[i], "\n");
+      const std::string cut = testing::LastLines(f.output, n);
       const std::string command = StrCat(Str(f.meta, "command"), " 2>&1 | tail -", n);
       // What a reader of the cut sees of the failure: a word that says so.
       const std::string cut_lower = absl::AsciiStrToLower(cut);
@@ -509,8 +508,7 @@ TEST_CASE("fixtures: a compiler's, linter's or build's failing run read through 
       if (!lines.empty() && lines.back().empty()) lines.pop_back();
       for (size_t n : {20, 30}) {
         if (lines.size() <= n) continue;
-        std::string cut;
-        for (size_t i = lines.size() - n; i < lines.size(); ++i) StrAppend(&cut, lines[i], "\n");
+        const std::string cut = testing::LastLines(f.output, n);
         const std::string lower = absl::AsciiStrToLower(cut);
         if (lower.find("error") == std::string::npos && lower.find("fail") == std::string::npos) {
           continue;

@@ -301,9 +301,7 @@ TEST_CASE("lint: Maven's compiler errors are read by their level and [line,col],
   CHECK(Contains(s, "\n[INFO] 49 errors \n[INFO] BUILD FAILURE\n[ERROR] Failed to execute goal "));
   // Cut at its start (`mvn compile | tail -200`): the first list lost its first 20 errors, which
   // the repeat under "Failed to execute goal" still has. Each location is kept, once.
-  const std::vector<std::string_view> all = core::SplitLines(output);
-  std::string cut;
-  for (size_t i = all.size() - 200; i < all.size(); ++i) StrAppend(&cut, all[i], "\n");
+  const std::string cut = testing::LastLines(output, 200);
   const std::string t = Shape("mvn -o -B compile 2>&1 | tail -200", cut, 1).summary;
   INFO(t);
   CHECK(t.starts_with("mvn: FAILED — 49 errors in 8 files (exit 1)\n"));

@@ -27,13 +27,7 @@ bool Contains(const std::string& s, std::string_view part) {
 
 // The last `n` lines of a fixture's output, as `… | tail -n` prints them.
 std::string LastLines(std::string_view family, std::string_view name, size_t n) {
-  const std::string output = testing::ReadFixture(family, name);
-  const std::vector<std::string_view> lines = core::SplitLines(output);
-  std::string cut;
-  for (size_t i = lines.size() - std::min(n, lines.size()); i < lines.size(); ++i) {
-    StrAppend(&cut, lines[i], "\n");
-  }
-  return cut;
+  return testing::LastLines(testing::ReadFixture(family, name), n);
 }
 
 TEST_CASE("test shaper: a Go panic in a test is that failure's, runtime frames counted") {

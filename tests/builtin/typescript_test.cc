@@ -131,9 +131,7 @@ TEST_CASE("typescript: a run's last lines (tsc | tail) keep tsc's counts and its
       !core::NormalizeTerminalOutput(raw, &full)) {
     full = raw;
   }
-  std::vector<std::string_view> all = core::SplitLines(full);
-  std::string cut;
-  for (size_t i = all.size() - 30; i < all.size(); ++i) absl::StrAppend(&cut, ToAbsl(all[i]), "\n");
+  const std::string cut = testing::LastLines(full, 30);
   const auto s = Shape("npx tsc --noEmit --pretty 2>&1 | tail -30", 2, cut);
   INFO(absl::StrJoin(s, "\n"));
   CHECK(s[0] == "tsc: 12 errors in 6 files (exit 2)");
@@ -151,10 +149,8 @@ TEST_CASE("typescript: a run's last lines (tsc | tail) keep tsc's counts and its
 TEST_CASE("typescript: an output cut inside a message chain keeps what is left of it") {
   // tests/fixtures/typescript/npm-workspace-failing's last 12 lines: the end of TS2322's chain
   // (its header cut off), two more errors, npm's lines.
-  const std::string out = testing::ReadFixture("typescript", "npm-workspace-failing");
-  std::vector<std::string_view> all = core::SplitLines(out);
-  std::string cut;
-  for (size_t i = all.size() - 12; i < all.size(); ++i) StrAppend(&cut, all[i], "\n");
+  const std::string cut =
+      testing::LastLines(testing::ReadFixture("typescript", "npm-workspace-failing"), 12);
   const auto s = Shape("npm run typecheck -w shop 2>&1 | tail -12", 0, cut);
   INFO(absl::StrJoin(s, "\n"));
   REQUIRE(s.size() > 4);
