@@ -156,12 +156,6 @@ bool IsDigit(char c) { return c >= '0' && c <= '9'; }
 bool IsUpper(char c) { return c >= 'A' && c <= 'Z'; }
 bool IsLower(char c) { return c >= 'a' && c <= 'z'; }
 // (Plain loops: find_first_of and its kin scan the set once per character.)
-bool IsBlankLine(string_view s) {
-  for (char c : s) {
-    if (c != ' ' && c != '\t') return false;
-  }
-  return true;
-}
 // Leading and trailing blanks removed.
 string_view Strip(string_view s) {
   size_t b = 0, e = s.size();
@@ -711,7 +705,7 @@ class Parser {
   // A line that continues the open multi-line block.
   bool Continue(size_t i) {
     string_view line = lines_[i];
-    const bool blank = IsBlankLine(line);
+    const bool blank = IsBlank(line);
     switch (mode_) {
       case Mode::kNone:
         return false;
@@ -818,7 +812,7 @@ class Parser {
     if (mode_ == Mode::kCMake && open_ >= 0) {
       // Blank lines after a cmake message are not part of it.
       Diag& d = p_.diags[static_cast<size_t>(open_)];
-      while (d.end > d.head + 1 && IsBlankLine(lines_[d.end - 1])) {
+      while (d.end > d.head + 1 && IsBlank(lines_[d.end - 1])) {
         --d.end;
         Set(d.end, Kind::kBlank);
       }
@@ -872,7 +866,7 @@ class Parser {
     if (gradle_section_ != GradleSection::kNone) {
       // The lines under Gradle's "* What went wrong:" (kept), "* Try:" and "* Exception is:"
       // (counted), to the next blank line or heading.
-      if (IsBlankLine(line) || Starts(line, "* ")) {
+      if (IsBlank(line) || Starts(line, "* ")) {
         gradle_section_ = GradleSection::kNone;
       } else {
         const bool wrong = gradle_section_ == GradleSection::kWrong;
@@ -881,7 +875,7 @@ class Parser {
         return;
       }
     }
-    if (IsBlankLine(line)) {
+    if (IsBlank(line)) {
       Plain(i, Kind::kBlank);
       return;
     }
@@ -2279,7 +2273,7 @@ class Writer {
       case Cat::kUnderline: ++underline_lines_; break;
       case Cat::kRepeatedNote: ++repeated_note_lines_; break;
       case Cat::kDetail:
-        if (IsBlankLine(lines_[i])) {
+        if (IsBlank(lines_[i])) {
           ++dropped_[static_cast<size_t>(Kind::kBlank)];
         } else {
           ++dropped_[static_cast<size_t>(Kind::kDiagBody)];
@@ -2663,7 +2657,7 @@ class Writer {
     size_t where_indent = kNone;  // under javac's "  where K,V are type-variables:"
     for (; i < d.end && p_.kinds[i] == Kind::kDiagBody; ++i) {
       string_view line = lines_[i];
-      if (IsBlankLine(line) && i > d.head + 1) past_paragraph = true;
+      if (IsBlank(line) && i > d.head + 1) past_paragraph = true;
       // javac's key to the type variables its message names ("  where K,V are
       // type-variables:", then "    K extends Object declared in interface Map" for each): the
       // declarations of the library's generics, under every such warning. Counted.
@@ -2707,7 +2701,7 @@ class Writer {
         // "  missing type arguments for generic class Map<K,V>"): the file has it. With a
         // fix-it under the caret (";", "%ld"), all stay.
         Drop(i, Cat::kDetail);
-      } else if (IsBlankLine(line) || drop_body || IsNumberedEcho(line) ||
+      } else if (IsBlank(line) || drop_body || IsNumberedEcho(line) ||
                  (!error && (IsSourceEcho(line) || IsRustGutter(line) || IsDocsLinkNote(line)))) {
         // A warning's echo of the source and its labels, the change a suggestion makes to it
         // ("12 - old", "12 + new"): the file has it; its lint's level and documentation link.
@@ -2814,7 +2808,7 @@ class Writer {
   // Whether the line under the caret line `caret` is a fix-it: indented as far as the carets
   // at least (clang's "                 %ld"), where javac's explanation is indented by two.
   bool FixItUnder(size_t caret, size_t end) const {
-    if (caret + 1 >= end || IsBlankLine(lines_[caret + 1])) return false;
+    if (caret + 1 >= end || IsBlank(lines_[caret + 1])) return false;
     const string_view next = lines_[caret + 1];
     return next.find_first_not_of(' ') >= lines_[caret].find_first_not_of(' ');
   }
@@ -3263,7 +3257,7 @@ std::vector<string_view> UnindentSubprocessOutput(const std::vector<string_view>
     if (end > last) continue;
     size_t indent = kNone;
     for (size_t k = i + 1; k < end; ++k) {
-      if (IsBlankLine(lines[k])) continue;
+      if (IsBlank(lines[k])) continue;
       indent = std::min(indent, lines[k].find_first_not_of(' '));
     }
     if (indent == kNone) continue;

@@ -251,19 +251,22 @@ LastPipeline SplitLastPipeline(std::string_view command) {
   return last;
 }
 
-}  // namespace
-
-bool StatusIsAFilters(std::string_view command) {
-  const LastPipeline last = SplitLastPipeline(command);
+bool StatusIsAFilters(const LastPipeline& last, std::string_view command) {
   if (!last.reporter.empty()) return true;
   const std::vector<std::string_view>& stages = last.stages;
   return stages.size() > 1 && command.find("pipefail") == std::string_view::npos &&
          ToolName(stages.back()) != ToolName(stages.front());
 }
 
+}  // namespace
+
+bool StatusIsAFilters(std::string_view command) {
+  return StatusIsAFilters(SplitLastPipeline(command), command);
+}
+
 std::string ExitZeroNote(std::string_view command) {
-  if (!StatusIsAFilters(command)) return "exit 0";
   const LastPipeline last = SplitLastPipeline(command);
+  if (!StatusIsAFilters(last, command)) return "exit 0";
   return StrCat("exit 0 is ", last.reporter.empty() ? ToolName(last.stages.back()) : last.reporter,
                 "'s");
 }
@@ -278,6 +281,8 @@ std::string_view Trim(std::string_view s) {
   size_t e = s.find_last_not_of(" \t");
   return s.substr(b, e - b + 1);
 }
+
+bool IsBlank(std::string_view s) { return Trim(s).empty(); }
 
 bool IsCaretsOnly(std::string_view line) {
   return line.find('^') != std::string_view::npos &&

@@ -113,6 +113,9 @@ using core::KeywordMatcher;
 // Leading and trailing spaces and tabs removed.
 std::string_view Trim(std::string_view s);
 
+// Nothing but spaces and tabs (or nothing at all).
+bool IsBlank(std::string_view s);
+
 // A line of carets under the line above ("      ^~~~", Python's "    ^^^^^"): only spaces,
 // tabs, '^' and '~', with at least one '^'. It points at what a location already says.
 bool IsCaretsOnly(std::string_view line);

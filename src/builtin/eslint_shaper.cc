@@ -46,13 +46,6 @@ constexpr size_t kMaxSuccessLines = 30;
 constexpr size_t kMaxPreambleLines = 200;
 
 bool IsDigit(char c) { return c >= '0' && c <= '9'; }
-bool IsBlank(std::string_view s) {
-  for (char c : s) {
-    if (c != ' ' && c != '\t') return false;
-  }
-  return true;
-}
-
 // Strip() without its per-character set lookups: this runs on every line.
 std::string_view Strip(std::string_view s) {
   size_t b = 0, e = s.size();

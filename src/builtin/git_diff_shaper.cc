@@ -63,8 +63,6 @@ size_t HexRun(std::string_view s, size_t from = 0) {
   return i - from;
 }
 
-bool IsBlank(std::string_view s) { return Trim(s).empty(); }
-
 // Reads a decimal number at s[*i], advancing *i.
 bool ReadNumber(std::string_view s, size_t* i, uint64_t* value) {
   size_t start = *i;

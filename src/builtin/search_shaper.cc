@@ -40,8 +40,6 @@ constexpr size_t kMaxOtherLines = 50;
 constexpr size_t kSampleLines = 4000;
 
 bool IsDigit(char c) { return c >= '0' && c <= '9'; }
-bool IsBlank(std::string_view s) { return Trim(s).empty(); }
-
 // ---- The command ------------------------------------------------------------------------------
 
 enum class Tool { kNone, kGrep, kRg, kAg, kAck, kGitGrep, kFind, kFd, kLocate };

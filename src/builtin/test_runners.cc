@@ -17,8 +17,6 @@ bool AllOf(std::string_view s, char c, size_t min_len) {
   return s.size() >= min_len && s.find_first_not_of(c) == std::string_view::npos;
 }
 
-bool IsBlank(std::string_view s) { return Trim(s).empty(); }
-
 // "=== title ===" (pytest sections) -> "title"; empty when the line is not one.
 std::string_view FramedTitle(std::string_view line, char frame) {
   if (line.size() < 7 || line[0] != frame || line.back() != frame) return {};

@@ -32,8 +32,6 @@ constexpr size_t kCompactKeyLines = 3;
 constexpr size_t kCaseValues = 3;
 constexpr size_t kMaxProblemLines = 200;
 
-bool IsBlankLine(std::string_view s) { return Trim(s).empty(); }
-
 // A stack frame or traceback location inside a library, the runtime or the test runner:
 // not the user's code.
 bool IsLibraryFrame(std::string_view line) {
@@ -287,14 +285,14 @@ BlockLines SelectPytestDoctest(const std::vector<std::string_view>& detail) {
     if (IsLibraryFrame(line)) {
       ++out.library;
       if (Trim(line).starts_with("File \"") && i + 1 < detail.size() &&
-          !Trim(detail[i + 1]).starts_with("File \"") && !IsBlankLine(detail[i + 1]) &&
+          !Trim(detail[i + 1]).starts_with("File \"") && !IsBlank(detail[i + 1]) &&
           Indent(detail[i + 1]) > Indent(line)) {
         ++i;
         ++out.library;
       }
       continue;
     }
-    if (IsCaretLine(line) || IsCaretsOnly(line) || IsBlankLine(line)) {
+    if (IsCaretLine(line) || IsCaretsOnly(line) || IsBlank(line)) {
       ++out.marks;
       continue;
     }
@@ -362,7 +360,7 @@ BlockLines SelectPytest(const std::vector<std::string_view>& detail) {
                       (i == last_location || !IsLibraryFrame(StrCat("File \"", line)));
       // --tb=short marks no failing line with ">": it is the source line under the last
       // location, right before the error's "E" lines (kept when that is the user's code).
-      const bool short_failing = line.starts_with("    ") && !IsBlankLine(line) && i > start &&
+      const bool short_failing = line.starts_with("    ") && !IsBlank(line) && i > start &&
                                  IsPytestLocation(detail[i - 1]) && i + 1 < end &&
                                  detail[i + 1].starts_with("E ") &&
                                  !IsLibraryFrame(StrCat("File \"", detail[i - 1]));
@@ -376,7 +374,7 @@ BlockLines SelectPytest(const std::vector<std::string_view>& detail) {
         out.kept.push_back(line);
       } else if (library) {
         ++out.library;
-      } else if (!IsBlankLine(line)) {
+      } else if (!IsBlank(line)) {
         ++out.context;
       } else {
         ++out.context;
@@ -460,7 +458,7 @@ std::vector<bool> RepeatedAssertionDetail(const std::vector<std::string_view>& d
     size_t end = i + 1;
     bool all = true, any = false;
     for (; end < detail.size() && !IsTraceStart(detail[end]); ++end) {
-      if (IsBlankLine(detail[end])) continue;
+      if (IsBlank(detail[end])) continue;
       any = true;
       if (!RepeatsAssertion(assertion, detail[end])) {
         all = false;
@@ -468,7 +466,7 @@ std::vector<bool> RepeatedAssertionDetail(const std::vector<std::string_view>& d
       }
     }
     if (!all || !any) continue;
-    for (size_t k = i + 1; k < end; ++k) repeats[k] = !IsBlankLine(detail[k]);
+    for (size_t k = i + 1; k < end; ++k) repeats[k] = !IsBlank(detail[k]);
     i = end - 1;
   }
   return repeats;
@@ -508,11 +506,11 @@ BlockLines SelectGeneric(const std::vector<std::string_view>& detail) {
     if (IsGtestFraming(line)) {
       ++out.framing;
       // The blank lines around banners go with them.
-      while (!out.kept.empty() && IsBlankLine(out.kept.back())) {
+      while (!out.kept.empty() && IsBlank(out.kept.back())) {
         out.kept.pop_back();
         ++out.framing;
       }
-      while (i + 1 < detail.size() && IsBlankLine(detail[i + 1])) {
+      while (i + 1 < detail.size() && IsBlank(detail[i + 1])) {
         ++i;
         ++out.framing;
       }
@@ -560,7 +558,7 @@ BlockLines SelectGeneric(const std::vector<std::string_view>& detail) {
       ++out.library;
       // A Python frame's code line follows its "File ..." line.
       if (Trim(line).starts_with("File \"") && i + 1 < detail.size() &&
-          !Trim(detail[i + 1]).starts_with("File \"") && !IsBlankLine(detail[i + 1])) {
+          !Trim(detail[i + 1]).starts_with("File \"") && !IsBlank(detail[i + 1])) {
         ++i;
         ++out.library;
       }
@@ -578,13 +576,13 @@ BlockLines SelectGeneric(const std::vector<std::string_view>& detail) {
         continue;
       }
     }
-    if (IsBlankLine(line) && !out.kept.empty() && IsBlankLine(out.kept.back())) {
+    if (IsBlank(line) && !out.kept.empty() && IsBlank(out.kept.back())) {
       ++out.context;  // a blank line doubled by the lines left out between
       continue;
     }
     // A blank line between two that say nothing new, both left out (Go's panic message said
     // again under "panic: … [recovered]", then "goroutine 19 [running]:"), separates nothing.
-    if (IsBlankLine(line) && i > 0 && i + 1 < detail.size() && SaysNothingNew(detail, i - 1) &&
+    if (IsBlank(line) && i > 0 && i + 1 < detail.size() && SaysNothingNew(detail, i - 1) &&
         SaysNothingNew(detail, i + 1)) {
       ++out.marks;  // counted with them
       continue;
@@ -592,7 +590,7 @@ BlockLines SelectGeneric(const std::vector<std::string_view>& detail) {
     out.kept.push_back(line);
   }
   // Blank lines left at the end carry nothing.
-  while (!out.kept.empty() && IsBlankLine(out.kept.back())) {
+  while (!out.kept.empty() && IsBlank(out.kept.back())) {
     out.kept.pop_back();
     ++out.context;
   }
@@ -772,7 +770,7 @@ void WriteBlock(const std::vector<std::string_view>& detail, TestRunner runner, 
       if (dropped->legend_shown) {
         // With the blank line after it, when one is before it too.
         size_t n = legend;
-        if (i > 0 && IsBlankLine(kept[i - 1]) && i + n < kept.size() && IsBlankLine(kept[i + n])) ++n;
+        if (i > 0 && IsBlank(kept[i - 1]) && i + n < kept.size() && IsBlank(kept[i + n])) ++n;
         kept.erase(kept.begin() + static_cast<std::ptrdiff_t>(i),
                    kept.begin() + static_cast<std::ptrdiff_t>(i + n));
         block.marks += n;
@@ -924,7 +922,7 @@ std::string KindOf(const TestFailure& failure) {
     if (location.empty() && IsLocationLine(line) && !t.starts_with("location: '")) {
       location = t;
       if (source.empty() && t.find(": in ") != std::string_view::npos && i + 1 < detail.size() &&
-          detail[i + 1].starts_with("    ") && !IsBlankLine(detail[i + 1])) {
+          detail[i + 1].starts_with("    ") && !IsBlank(detail[i + 1])) {
         source = Trim(detail[i + 1]);
       }
     }
@@ -947,7 +945,7 @@ std::string KindOf(const TestFailure& failure) {
     for (size_t i = 1; i + 1 < detail.size(); ++i) {
       const std::string_view t = Trim(detail[i]);
       if (!t.starts_with("File \"") || IsLibraryFrame(detail[i])) continue;
-      if (!IsBlankLine(detail[i + 1]) && !Trim(detail[i + 1]).starts_with("File \"")) {
+      if (!IsBlank(detail[i + 1]) && !Trim(detail[i + 1]).starts_with("File \"")) {
         return StrCat(Trim(detail[i + 1]), "\n", t);
       }
       break;

@@ -57,13 +57,6 @@ bool AllDigits(std::string_view s) {
   return true;
 }
 
-bool IsBlank(std::string_view s) {
-  for (char c : s) {
-    if (c != ' ' && c != '\t') return false;
-  }
-  return true;
-}
-
 // Strip() without its per-character set lookups: this runs on every line.
 std::string_view Strip(std::string_view s) {
   size_t b = 0, e = s.size();
