@@ -284,6 +284,17 @@ std::string_view Trim(std::string_view s) {
 
 bool IsBlank(std::string_view s) { return Trim(s).empty(); }
 
+std::optional<uint64_t> LeadingNumber(std::string_view s) {
+  s = Trim(s);
+  size_t i = 0;
+  uint64_t value = 0;
+  while (i < s.size() && s[i] >= '0' && s[i] <= '9') {
+    value = value * 10 + static_cast<uint64_t>(s[i++] - '0');
+  }
+  if (i == 0) return std::nullopt;
+  return value;
+}
+
 bool IsCaretsOnly(std::string_view line) {
   return line.find('^') != std::string_view::npos &&
          line.find_first_not_of(" \t^~") == std::string_view::npos;

@@ -116,6 +116,9 @@ std::string_view Trim(std::string_view s);
 // Nothing but spaces and tabs (or nothing at all).
 bool IsBlank(std::string_view s);
 
+// The number `s` starts with, after spaces and tabs ("  12 passed" -> 12); none without digits.
+std::optional<uint64_t> LeadingNumber(std::string_view s);
+
 // A line of carets under the line above ("      ^~~~", Python's "    ^^^^^"): only spaces,
 // tabs, '^' and '~', with at least one '^'. It points at what a location already says.
 bool IsCaretsOnly(std::string_view line);

@@ -86,6 +86,9 @@ struct TestReport {
   // Packages go test says failed ("FAIL\tpkg\t0.005s"): their failing tests may be cut off
   // (`go test ./... | tail -30`), but not the verdict.
   uint64_t packages_failed = 0;
+  // The runner's own word that the run failed, whatever its failures the output shows (cut off:
+  // `prove | tail -8` ends "Result: FAIL"; `cargo test | tail -10`, "error: 2 targets failed:").
+  bool said_failed = false;
   // Other lines left out, counted: {count, kMorePackageLines}.
   std::vector<std::pair<uint64_t, std::string_view>> elided;
   // True when the output had the runner's result structure (a totals line or per-test

@@ -32,15 +32,6 @@ std::string_view FramedTitle(std::string_view line, char frame) {
 
 bool IsDigit(char c) { return c >= '0' && c <= '9'; }
 
-std::optional<uint64_t> LeadingNumber(std::string_view s) {
-  s = Trim(s);
-  size_t i = 0;
-  uint64_t value = 0;
-  while (i < s.size() && IsDigit(s[i])) value = value * 10 + static_cast<uint64_t>(s[i++] - '0');
-  if (i == 0) return std::nullopt;
-  return value;
-}
-
 void Add(std::optional<uint64_t>& field, std::optional<uint64_t> value) {
   if (!value) return;
   field = field.value_or(0) + *value;
@@ -175,17 +166,29 @@ bool IsPytestFrameLine(std::string_view line) {
          line.substr(location.size()).starts_with(": in ");
 }
 
+// --tb=line's failure: "/src/tests/test_tax.py:16: KeyError: 'de'" at the margin, a Python file's
+// location and what was raised there (not a warning printed before the run).
+bool IsPytestLineTraceback(std::string_view line) {
+  const std::string_view location = LocationPrefix(line);
+  return !location.empty() && location.find(".py:") != std::string_view::npos &&
+         line.substr(location.size()).starts_with(": ") && !IsPytestFrameLine(line) &&
+         line.find("Warning: ") == std::string_view::npos;
+}
+
 // Whether an output begins inside pytest's FAILURES or ERRORS section, cut at its start
 // (`pytest 2>&1 | tail -40`): before any of the report's ruled titles, a failure's heading
 // ("____ test_a ____"), the end of a traceback (IsPytestRaisedLine), or a traceback's frame
-// and the error pytest marks "E" under it (a collection error's: no raised line ends it).
+// and the error pytest marks "E" under it (a collection error's: no raised line ends it),
+// --tb=line's one-line failures, or --tb=native's frames ("  File "/src/x.py", line 16, in f").
 bool StartsInsidePytestFailures(const std::vector<std::string_view>& lines) {
   bool frame = false;
   for (std::string_view line : lines) {
     if (!FramedTitle(line, '=').empty()) return false;
     const std::string_view name = FramedTitle(line, '_');
     if ((!name.empty() && name.find_first_not_of("_ ") != std::string_view::npos) ||
-        IsPytestRaisedLine(line) || (frame && line.starts_with("E   "))) {
+        IsPytestRaisedLine(line) || (frame && line.starts_with("E   ")) ||
+        IsPytestLineTraceback(line) ||
+        (line.starts_with("  File \"") && line.find("\", line ") != std::string_view::npos)) {
       return true;
     }
     frame = frame || IsPytestFrameLine(line);
@@ -897,11 +900,16 @@ bool ReadJasmineTotals(std::string_view t, TestCounts& counts) {
 void ParseJasmine(const std::vector<std::string_view>& lines, TestReport& report) {
   TestFailure* current = nullptr;
   // Cut at its start (`jasmine | tail -30`), inside its failures: a numbered failure before its
-  // totals; the lines above the first end one whose heading was cut off.
-  bool in_failures = StartsInsideNumberedFailures(lines, 0, [](std::string_view t) {
+  // totals, or a failure's "Message:" or "Stack:" (its heading cut off); the lines above the
+  // first heading end a failure.
+  auto section = [](std::string_view t) {
     TestCounts counts;
     return t == "Failures:" || t == "Pending:" || ReadJasmineTotals(t, counts);
-  });
+  };
+  bool in_failures = StartsInsideNumberedFailures(lines, 0, section);
+  for (size_t i = 0; i < lines.size() && !in_failures && !section(Trim(lines[i])); ++i) {
+    in_failures = lines[i] == "  Message:" || lines[i] == "  Stack:";
+  }
   bool cut = in_failures;
   for (std::string_view line : lines) {
     const std::string_view t = Trim(line);
@@ -1091,6 +1099,15 @@ bool HasTapDirective(std::string_view test_line, std::string_view directive) {
 // it; a test that failed only because its subtests did adds nothing but its name: its line is
 // kept as a problem. The YAML key "source:" quotes the
 // code around the failure (node-tap): counted, not kept.
+// A TAP comment's text that is one of node --test's totals: "tests 25", "pass 24", "fail 1", …
+bool IsTapTotalsComment(std::string_view rest) {
+  static constexpr std::string_view kKeys[] = {"tests ",     "suites ",  "pass ", "fail ",
+                                               "cancelled ", "skipped ", "todo ", "duration_ms "};
+  return std::ranges::any_of(kKeys, [rest](std::string_view key) {
+    return rest.starts_with(key) && LeadingNumber(rest.substr(key.size()));
+  });
+}
+
 void ParseTap(const std::vector<std::string_view>& lines, TestReport& report) {
   TestFailure* current = nullptr;
   TestCounts counted;
@@ -1124,6 +1141,18 @@ void ParseTap(const std::vector<std::string_view>& lines, TestReport& report) {
     says_more = says_more || !(t.empty() || t == "---" || t == "..." ||
                                t.starts_with("duration_ms:") || t.starts_with("type:"));
   }
+  // Or a failed test's diagnostics, its "not ok" line cut off: comments at the margin ("# (in
+  // test file ./table.bats, line 53)", "#   `[ "$output" = "-1" ]' failed"), none a total or a
+  // subtest, up to the first test line.
+  if (start == 0) {
+    while (start < lines.size() && lines[start].starts_with("# ") &&
+           !IsTapTotalsComment(lines[start].substr(2)) && !lines[start].starts_with("# Subtest:")) {
+      ++start;
+    }
+    const std::string_view next = start < lines.size() ? Trim(lines[start]) : std::string_view();
+    ends_block = says_more = start > 0 && (next.starts_with("ok ") || next.starts_with("not ok "));
+    if (!ends_block) start = 0;
+  }
   const size_t from = KeepCutStart(lines, start, ends_block && says_more, report,
                                    [](std::string_view line) {
                                      const std::string_view t = Trim(line);
@@ -1137,14 +1166,7 @@ void ParseTap(const std::vector<std::string_view>& lines, TestReport& report) {
     }
     if (t.starts_with("# ")) {
       std::string_view rest = t.substr(2);
-      static constexpr std::string_view kKeys[] = {"tests ", "suites ", "pass ", "fail ",
-                                                   "cancelled ", "skipped ", "todo ",
-                                                   "duration_ms "};
-      bool totals = false;
-      for (std::string_view key : kKeys) {
-        if (rest.starts_with(key) && LeadingNumber(rest.substr(key.size()))) totals = true;
-      }
-      if (totals && line.starts_with("# ")) {  // top level only
+      if (IsTapTotalsComment(rest) && line.starts_with("# ")) {  // top level only
         CloseFailure(report, current);
         current = nullptr;
         report.totals.push_back(line);
@@ -1331,6 +1353,7 @@ void ParseProve(const std::vector<std::string_view>& lines, TestReport& report) 
     if (t.starts_with("Result: ") || t == "All tests successful.") {
       report.totals.push_back(line);
       report.has_results = true;
+      report.said_failed = report.said_failed || t == "Result: FAIL";
       continue;
     }
     if (IsProveScriptLine(t, &path) || t == "ok" || t.starts_with("skipped:")) {
@@ -1412,8 +1435,10 @@ void ParseProve(const std::vector<std::string_view>& lines, TestReport& report) 
   report.passing_lines += passed;
   if (report.has_results) {
     report.counts.failed = report.failures.size();
-    // Without -v the scripts' TAP is not shown: the passes are what Tests= counts besides.
-    if (passed == 0 && report.counts.total && *report.counts.total >= report.failures.size()) {
+    // Without -v the scripts' TAP is not shown: the passes are what Tests= counts besides —
+    // unless the failures were cut off ("Result: FAIL" and none shown).
+    if (passed == 0 && report.counts.total && *report.counts.total >= report.failures.size() &&
+        !(report.said_failed && report.failures.empty())) {
       passed = *report.counts.total - report.failures.size();
     }
     report.counts.passed = passed;
@@ -1529,6 +1554,7 @@ void ParseCargo(const std::vector<std::string_view>& lines, TestReport& report) 
   // Cut between the two, its first "failures:" the list's: the lines above it end the last
   // block, whose heading was cut off.
   bool cut = false, names = false, only_names = true;
+  bool failed_targets = false;  // after "error: 2 targets failed:"
   // Whether the "failures:" at lines[i] heads the list of names, not the blocks.
   auto heads_list = [&lines](size_t i) {
     for (++i; i < lines.size(); ++i) {
@@ -1610,10 +1636,19 @@ void ParseCargo(const std::vector<std::string_view>& lines, TestReport& report) 
       if (!IsBlank(line)) report.index.push_back(line);
       continue;
     }
+    // The targets "error: 2 targets failed:" lists, a line each ("    `--test table`").
+    if (failed_targets && line.starts_with("    `") && line.ends_with("`")) {
+      report.problems.push_back(line);
+      continue;
+    }
+    failed_targets = line.starts_with("error: ") && line.ends_with(" failed:");
     // Build errors and cargo's own errors ("error: test failed, to rerun pass `--lib`").
     if (line.starts_with("error") || line.starts_with("  --> ") || line.starts_with(" --> ") ||
         line.starts_with("thread '") || line.starts_with("warning: unused")) {
       if (!line.starts_with("warning")) report.problems.push_back(line);
+      // cargo's own verdict ("error: test failed, …", "error: 2 targets failed:") or a test
+      // target that did not build ("error[E0425]: …", "error: could not compile `x`").
+      report.said_failed = report.said_failed || line.starts_with("error");
     }
   }
   CloseFailure(report, current);
@@ -1676,9 +1711,16 @@ void ParseGo(const std::vector<std::string_view>& lines, TestReport& report) {
   // printed before the "--- FAIL" of the test it failed: that failure's.
   std::vector<std::string_view> race;
   bool in_race = false;
+  // An output cut at its start (`go test -v | tail -10`) inside a test's log, its "=== RUN" line
+  // cut off: the lines before any test's are the log of the test whose "--- FAIL" comes first.
+  std::vector<std::string_view> cut_log;
+  bool any_test = false;
   for (std::string_view line : lines) {
     std::string_view t = Trim(line);
     const bool top = !line.empty() && line[0] != ' ' && line[0] != '\t';
+    if (t.starts_with("=== ") || t.starts_with("--- PASS: ") || t.starts_with("--- SKIP: ")) {
+      any_test = true;
+    }
     if (t == "WARNING: DATA RACE") {
       in_race = true;
       race.push_back(line);
@@ -1733,7 +1775,10 @@ void ParseGo(const std::vector<std::string_view>& lines, TestReport& report) {
       if (it != running.end()) {
         failure.detail = it->second;
         running.erase(it);
+      } else if (!any_test) {
+        failure.detail = std::move(cut_log);
       }
+      any_test = true;
       failure.detail.insert(failure.detail.begin(), line);
       failure.detail.insert(failure.detail.begin() + 1, race.begin(), race.end());
       race.clear();
@@ -1800,6 +1845,8 @@ void ParseGo(const std::vector<std::string_view>& lines, TestReport& report) {
       if (!run_line.empty()) logged.push_back(run_line);
       run_line = {};
       logged.push_back(line);
+    } else if (!any_test && !IsBlank(line)) {
+      cut_log.push_back(line);
     }
   }
   CloseFailure(report, current);
@@ -2055,10 +2102,10 @@ bool IsHspecLocation(std::string_view line) {
 // An output cut inside rspec's failures: before its totals, a numbered heading and no
 // "Failures:" (above it, had it been a pending test's), and rspec's list of failed examples.
 bool StartsInsideRspecFailures(const std::vector<std::string_view>& lines) {
-  bool listed = false;
+  bool listed = false;  // RSpec's list of failed examples, or hspec's rerun hints
   for (std::string_view line : lines) {
     if (line == "Failures:") return false;
-    listed = listed || line == "Failed examples:";
+    listed = listed || line == "Failed examples:" || line.starts_with("  To rerun use: --match ");
   }
   if (!listed) return false;
   auto is_section = [](std::string_view t) {
@@ -2075,17 +2122,41 @@ bool StartsInsideRspecFailures(const std::vector<std::string_view>& lines) {
   return false;
 }
 
+// Whether an output cut at its start begins inside an error outside of examples (a spec file that
+// failed to load): the totals count one ("0 examples, 0 failures, 1 error occurred outside of
+// examples") and its "An error occurred while loading …" is not there.
+bool StartsInsideRspecLoadError(const std::vector<std::string_view>& lines) {
+  bool counted = false;
+  for (std::string_view line : lines) {
+    if (line.starts_with("An error occurred ")) return false;
+    counted = counted || (IsRspecTotals(Trim(line)) &&
+                          line.find(" occurred outside of examples") != std::string_view::npos);
+  }
+  return counted;
+}
+
 void ParseRspec(const std::vector<std::string_view>& lines, TestReport& report) {
   enum class Section { kNone, kPending, kFailures, kFailedExamples };
   // Cut inside its failures: the lines before the first heading end a failure (its message,
   // its location) whose heading was cut off.
   bool cut = StartsInsideRspecFailures(lines);
   Section section = cut ? Section::kFailures : Section::kNone;
+  // Cut inside an error outside of examples: the lines before the first of the run's own are
+  // that error's.
+  bool cut_error = StartsInsideRspecLoadError(lines);
   TestFailure* current = nullptr;
   std::string_view pending_location;
   for (std::string_view line : lines) {
     const std::string_view t = Trim(line);
     const bool column0 = !line.empty() && line[0] != ' ';
+    if (cut_error) {
+      cut_error = !(column0 && (t.starts_with("Finished in ") || t == "Failures:" ||
+                                t.starts_with("Pending:") || IsRspecTotals(t)));
+      if (cut_error) {
+        if (!IsBlank(line)) report.problems.push_back(line);
+        continue;
+      }
+    }
     if (IsRspecTotals(t)) {
       CloseFailure(report, current);
       current = nullptr;
@@ -2186,11 +2257,19 @@ void ParseMinitest(const std::vector<std::string_view>& lines, TestReport& repor
   TestFailure* current = nullptr;
   bool named = false;  // the block's test named (the line after its heading)
   // Cut inside its failures (no banner or "Finished in" above the first): the lines before the
-  // first end a failure whose heading was cut off.
+  // first end a failure whose heading was cut off — or, that heading the line cut just above,
+  // the output starts at the block's test ("CartTest#test_count [test/cart_test.rb:13]:").
   bool cut = StartsInsideNumberedFailures(lines, 4, [](std::string_view t) {
     return t.starts_with("Finished in ") || t.starts_with("# Running") ||
            t.starts_with("Run options: ");
   });
+  if (const auto first = std::find_if_not(lines.begin(), lines.end(), IsBlank);
+      !cut && first != lines.end()) {
+    const std::string_view t = *first;
+    const size_t hash = t.find('#');
+    cut = hash != std::string_view::npos && hash > 0 && t.ends_with("]:") && t.find(" [") > hash &&
+          t.find(' ') == t.find(" [");
+  }
   for (std::string_view line : lines) {
     const std::string_view t = Trim(line);
     if (IsMinitestTotals(t)) {
@@ -2354,12 +2433,21 @@ bool IsPhpunitSection(std::string_view t, std::string_view* kind) {
 void ParsePhpunit(const std::vector<std::string_view>& lines, TestReport& report) {
   TestFailure* current = nullptr;
   // Cut inside a section of failures: the lines before the first heading end a failure whose
-  // heading was cut off.
-  bool cut = StartsInsideNumberedFailures(lines, 0, [](std::string_view t) {
+  // heading was cut off — inside the last one, its diff ("--- Expected") or where it failed
+  // ("/src/tests/MoneyTest.php:30") come before the verdict ("FAILURES!", "ERRORS!").
+  auto section = [](std::string_view t) {
     std::string_view kind;
     return IsPhpunitSection(t, &kind) || t == "--" || t.starts_with("Time: ") ||
            t.starts_with("PHPUnit ") || t.starts_with("Summary of non-successful tests");
-  });
+  };
+  bool cut = StartsInsideNumberedFailures(lines, 0, section);
+  for (size_t i = 0; i < lines.size() && !cut; ++i) {
+    const std::string_view t = Trim(lines[i]);
+    if (section(t) || t == "FAILURES!" || t == "ERRORS!" || t.starts_with("OK (")) break;
+    const std::string_view location = LocationPrefix(lines[i]);
+    cut = lines[i] == "--- Expected" ||
+          (location.size() == lines[i].size() && location.find(".php:") != std::string_view::npos);
+  }
   bool failing_section = cut;
   bool testdox_summary = false;  // the failures listed again: counted
   uint64_t again = 0;
@@ -2490,13 +2578,41 @@ void ParseCatch2(const std::vector<std::string_view>& lines, TestReport& report)
     passed_assertion = false;
   };
   // Cut at its start (`./tests -s | tail -20`) inside a test case's block, its name cut off:
-  // a failed assertion ("stats_test.cpp:33: FAILED:") above the first rule. Read as a block.
+  // a failed assertion ("stats_test.cpp:33: FAILED:") above the first rule, or, that line cut
+  // off too, the assertion's expression ("  CHECK( a == b )") or its expansion ("with
+  // expansion:") with no passed one ("t.cpp:25: PASSED:", with -s) among them. Read as a block.
+  bool assertion = false;
   for (std::string_view line : lines) {
     if (AllOf(line, '-', 20) || AllOf(line, '=', 20)) break;
     if (line.ends_with(": FAILED:")) {
       state = State::kBody;
       break;
     }
+    if (line.ends_with(": PASSED:")) {
+      assertion = false;
+      break;
+    }
+    const std::string_view t = Trim(line);
+    assertion = assertion || t == "with expansion:" ||
+                ((t.starts_with("CHECK") || t.starts_with("REQUIRE")) &&
+                 t.find("( ") != std::string_view::npos && t.ends_with(" )"));
+  }
+  if (state == State::kOutside && assertion) {
+    state = State::kBody;
+    failed = true;
+  }
+  // Or cut inside a test case's heading: its name above a rule of "-" whose next rule is the "."
+  // one under the location, or the location above that "." rule. Read from there.
+  if (state == State::kOutside) {
+    std::string rules;
+    for (std::string_view line : lines) {
+      for (char c : {'-', '=', '.'}) {
+        if (AllOf(line, c, 20)) rules.push_back(c);
+      }
+      if (rules.size() == 2) break;
+    }
+    if (rules.starts_with(".")) state = State::kLocation;
+    if (rules == "-.") state = State::kName;
   }
   for (std::string_view line : lines) {
     const std::string_view t = Trim(line);
@@ -2997,6 +3113,9 @@ void ParseBehave(const std::vector<std::string_view>& lines, TestReport& report)
       end_scenario();
       report.totals.push_back(line);
       report.has_results = true;
+      // Failed or undefined steps fail the run, its scenarios' line cut off or not.
+      report.said_failed = report.said_failed || CountBefore(t, "failed").value_or(0) > 0 ||
+                           CountBefore(t, "undefined").value_or(0) > 0;
       continue;
     }
     if (LeadingNumber(t) && (t.find(" scenarios passed, ") != std::string_view::npos ||
@@ -3083,13 +3202,15 @@ void ParseCucumber(const std::vector<std::string_view>& lines, TestReport& repor
     current = nullptr;
   };
   // Cut at its start (`cucumber-js | tail -20`) inside a failed scenario, its heading cut off:
-  // a failed or undefined step ("✖ When …", "? When …") above the first heading; those lines
-  // are kept as printed.
+  // a failed or undefined step ("✖ When …", "? When …") above the first heading, or, that line
+  // cut off too, the frames of its error ("    at World.<anonymous> (…/cart_steps.js:12:59)");
+  // those lines are kept as printed.
   size_t first = 0;
   bool failed_step = false;
   for (; first < lines.size() && NumberedHeading(lines[first], 0).empty(); ++first) {
     const std::string_view t = Trim(lines[first]);
-    failed_step = failed_step || t.starts_with("✖ ") || t.starts_with("? ");
+    failed_step = failed_step || t.starts_with("✖ ") || t.starts_with("? ") ||
+                  (lines[first].starts_with("   ") && IsFrameLine(lines[first]));
   }
   failed_step = failed_step && first < lines.size();
   for (std::string_view line :

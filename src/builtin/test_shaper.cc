@@ -1547,7 +1547,7 @@ class TestShaper final : public core::Shaper {
     const bool failed = !report.failures.empty() || !report.index.empty() ||
                         report.counts.failed.value_or(0) > 0 ||
                         report.counts.errors.value_or(0) > 0 || report.packages_not_built > 0 ||
-                        report.packages_failed > 0;
+                        report.packages_failed > 0 || report.said_failed;
     SummaryWriter out(&lines);
 
     if (!report.has_results && report.failures.empty()) {

@@ -241,6 +241,9 @@ struct Parse {
   size_t first = 0;  // first line of the last watch-mode compilation
   std::optional<uint64_t> found;  // the last "Found N errors"
   std::optional<uint64_t> found_files;  // and the files it says they are in
+  // What the rows of the "Errors  Files" table count: the errors, the files (all an output cut
+  // at its start may have left, `tsc | tail -8`).
+  uint64_t table_errors = 0, table_files = 0;
   bool watch = false;
 };
 
@@ -264,8 +267,14 @@ Parse ParseTsc(const std::vector<std::string_view>& lines) {
 
   bool pretty_output = false;
   size_t i = p.first;
-  // An output cut at its start inside a diagnostic's message chain: its indented lines first.
+  // An output cut at its start inside the "Errors  Files" table (its rows first), or inside a
+  // diagnostic's message chain (its indented lines first).
   if (p.first == 0) {
+    for (; i < n && IsTableRow(lines[i]); ++i) {
+      p.kinds[i] = Kind::kTable;
+      p.table_errors += LeadingNumber(Strip(lines[i])).value_or(0);
+      ++p.table_files;
+    }
     while (i < n && IsIndented(lines[i]) && !IsBlank(lines[i])) p.kinds[i++] = Kind::kCutMessage;
   }
   while (i < n) {
@@ -310,7 +319,11 @@ Parse ParseTsc(const std::vector<std::string_view>& lines) {
     }
     if (line.starts_with("Errors  Files")) {
       p.kinds[i++] = Kind::kTable;
-      while (i < n && IsTableRow(lines[i])) p.kinds[i++] = Kind::kTable;
+      for (; i < n && IsTableRow(lines[i]); ++i) {
+        p.kinds[i] = Kind::kTable;
+        p.table_errors += LeadingNumber(Strip(lines[i])).value_or(0);
+        ++p.table_files;
+      }
       continue;
     }
     size_t ts = TimestampEnd(line);
@@ -438,6 +451,15 @@ class TypescriptShaper final : public core::Shaper {
       if (d.error) last_file = file;
     }
 
+    if (p.diagnostics.empty() && p.table_errors > 0 && !p.found) {
+      // Only the table's rows: what they count, and the rows.
+      out.Header(StrCat(tool, ": FAILED — ", Plural(p.table_errors, "error", "errors"), " in ",
+                        Plural(p.table_files, "file", "files"),
+                        " listed by its table (the diagnostics and totals are cut off)",
+                        note.empty() ? "" : StrCat(" (", note, ")")));
+      WriteHeadTail(lines, 20, 20, LooksLikeErrorLine, 100, out);
+      return core::ShapeOutput{out.Take(), RenderMode::kSummary, true};
+    }
     if (p.diagnostics.empty()) {
       if (exit_ok && p.found.value_or(0) == 0) return Success(lines, p, tool, out);
       // A failure without diagnostics tsc would print: show where it says why.

@@ -1336,6 +1336,131 @@ TEST_CASE("test shaper: PHPUnit's testdox cut inside a failure keeps its diff an
   CHECK(Contains(s, "\n ✘ Divide by zero\n"));
 }
 
+TEST_CASE("test shaper: a runner's output cut below a failure's heading keeps the rest of it") {
+  // Each fixture's last lines begin inside its last failure, the lines that name it cut off:
+  // what is left of the failure stays, whatever the status (tail's 0).
+  SUBCASE("Catch2: the assertion and its expansion, its FAILED: line cut off") {
+    const std::string s =
+        Shape("./stats_test 2>&1 | tail -8", 0, LastLines("test", "catch2_failing", 8));
+    INFO(s);
+    CHECK(s.starts_with("catch2: FAILED — 4 failed, 2 passed\n"));
+    CHECK(Contains(s,
+                   "\n  CHECK( clamp_all({-5, 3, 12}, 0, 10) == std::vector<int>{0, 3, 10} )\n"
+                   "with expansion:\n  { 0, 3, 9 } == { 0, 3, 10 }\n"));
+  }
+  SUBCASE("Jasmine: the expectations and the spec's frame, its number and Message: cut off") {
+    const std::string s =
+        Shape("npx jasmine 2>&1 | tail -8", 0, LastLines("test", "jasmine_failing", 8));
+    INFO(s);
+    CHECK(s.starts_with("jasmine: FAILED — 4 failed, 5 passed\n"));
+    CHECK(Contains(s, "Expected $[2] = 3 to equal 2."));
+    CHECK(Contains(s, "spec/cart.spec.js:13:65"));
+  }
+  SUBCASE("Minitest: the test and its expected and actual values, its numbered heading cut off") {
+    const std::string s =
+        Shape("rake test 2>&1 | tail -12", 0, LastLines("test", "minitest_failing", 12));
+    INFO(s);
+    CHECK(s.starts_with("minitest: FAILED — 8 failed, 1 error, 1 skipped, 406 tests run\n"));
+    CHECK(Contains(s,
+                   "\nSlugTableTest#test_row_185 [/tmp/plugline-fx/test/cart-minitest/test/"
+                   "slug_table_test.rb:13]:\nExpected: \"zeta-beta-185\"\n"
+                   "  Actual: \"zeta--beta-185\"\n"));
+  }
+  SUBCASE("Catch2: a test case's heading cut inside, below its name") {
+    const std::string s =
+        Shape("./stats_test 2>&1 | tail -25", 0, LastLines("test", "catch2_failing", 25));
+    INFO(s);
+    CHECK(Contains(s, "\njoin\n"));
+    CHECK(Contains(s, "\nstats_test.cpp:28: FAILED:\n"));
+    CHECK(Contains(s, "\nclamp_all\n"));
+    CHECK(Contains(s, "\nstats_test.cpp:33: FAILED:\n"));
+  }
+  SUBCASE("PHPUnit: the last failure's diff and where it failed, its number cut off") {
+    const std::string s =
+        Shape("phpunit tests 2>&1 | tail -15", 0, LastLines("test", "phpunit_failing", 15));
+    INFO(s);
+    CHECK(Contains(s, "\n-        1 => 3\n+        1 => 4\n"));
+    CHECK(Contains(s, "\n/tmp/plugline-fx/test/money/tests/MoneyTest.php:30\n"));
+  }
+  SUBCASE("pytest --tb=native: a traceback's last frames and what was raised") {
+    const std::string s = Shape("pytest --tb=native tests 2>&1 | tail -15", 0,
+                                LastLines("test", "pytest_failing_native", 15));
+    INFO(s);
+    CHECK(Contains(s, "pricing/tax.py\", line 16, in rate_for\n"));
+    CHECK(Contains(s, "\nKeyError: 'de'\n"));
+  }
+  SUBCASE("go test: a test's log above its --- FAIL, its === RUN cut off") {
+    const std::string s =
+        Shape("go test -json ./... 2>&1 | tail -10", 0, LastLines("test", "go_failing_json", 10));
+    INFO(s);
+    CHECK(Contains(s,
+                   "--- FAIL: TestBucket (0.00s)\n"
+                   "    stats_test.go:47: Bucket(10000) = \"large\", want \"huge\"\n"));
+  }
+  SUBCASE("RSpec: a file that failed to load, 'An error occurred while loading' cut off") {
+    const std::string s =
+        Shape("rspec spec_broken spec 2>&1 | tail -8", 0, LastLines("test", "rspec_load_error", 8));
+    INFO(s);
+    CHECK(s.starts_with("rspec: FAILED — 1 error, 0 tests run\n"));
+    CHECK(Contains(s, "cannot load such file -- /tmp/plugline-fx/test/shop/lib/report\n"));
+    CHECK(Contains(s, "# ./spec_broken/report_spec.rb:1:in `require_relative'\n"));
+  }
+  SUBCASE("hspec: the failures above its rerun hints, 'Failures:' cut off") {
+    const std::string s = Shape("runghc -isrc test/Spec.hs 2>&1 | tail -40", 0,
+                                LastLines("test", "hspec_failing", 40));
+    INFO(s);
+    CHECK(Contains(s, "       Falsified (after 3 tests):\n"));
+    CHECK(Contains(s, "  To rerun use: --match \"/totalValue/scales with quantity/\"\n"));
+  }
+  SUBCASE("cucumber-js: a failed step's error and frame, the step cut off") {
+    const std::string s = Shape("npx cucumber-js features/cart.feature 2>&1 | tail -50", 0,
+                                LastLines("test", "cucumber_failing", 50));
+    INFO(s);
+    CHECK(Contains(s, "\n       90.99 !== 90\n"));
+    CHECK(Contains(s, "features/step_definitions/cart_steps.js:12:59)\n"));
+  }
+  SUBCASE("bats: a failed test's diagnostics, its 'not ok' line cut off") {
+    const std::string s = Shape("bats . 2>&1 | tail -60", 0, LastLines("test", "bats_failing", 60));
+    INFO(s);
+    CHECK(Contains(s, "\n# (in test file ./table.bats, line 53)\n"));
+  }
+  SUBCASE("pytest --tb=line: the one-line failures, FAILURES' title cut off") {
+    const std::string s = Shape("python3 -m pytest -q --tb=line tests 2>&1 | tail -12", 0,
+                                LastLines("test", "pytest_tbline_quiet", 12));
+    INFO(s);
+    CHECK(s.starts_with("pytest: FAILED — 5 failed, 2 errors, 31 passed, 1 skipped\n"));
+    CHECK(Contains(s,
+                   "\n/tmp/plugline-fx/test/pricing/tests/test_discounts.py:35: assert 5 == 10\n"));
+    CHECK(Contains(s, "\n/tmp/plugline-fx/test/pricing/pricing/tax.py:16: KeyError: 'de'\n"));
+  }
+}
+
+TEST_CASE(
+    "test shaper: the runner's own word that the run failed is believed, its failures cut off") {
+  SUBCASE("prove: 'Result: FAIL' under the summary report") {
+    const std::string s =
+        Shape("prove -Ilib t/ 2>&1 | tail -8", 0, LastLines("test", "prove_failing", 8));
+    INFO(s);
+    CHECK(s.starts_with("prove: FAILED\n"));  // no count of passed tests: the failed are cut off
+    CHECK(Contains(s, "\n  Parse errors: No plan found in TAP output\n"));
+  }
+  SUBCASE("cargo test: 'error: 2 targets failed:' after a crate's run that passed") {
+    const std::string s =
+        Shape("cargo test --no-fail-fast 2>&1 | tail -10", 0, LastLines("test", "cargo_large", 10));
+    INFO(s);
+    CHECK(s.starts_with("cargo test: FAILED"));
+    CHECK(Contains(s, "\nerror: 2 targets failed:\n    `--lib`\n    `--test table`\n"));
+  }
+  SUBCASE("behave: failed and undefined steps, the scenarios' line cut off") {
+    const std::string s =
+        Shape("behave features 2>&1 | tail -15", 0, LastLines("test", "behave_failing", 15));
+    INFO(s);
+    CHECK(s.starts_with("behave: FAILED\n"));
+    CHECK(Contains(
+        s, "@when(u'\"alice\" schedules a transfer of 100 to \"bob\" for \"2024-02-01\"')"));
+  }
+}
+
 TEST_CASE("test shaper: a passing cargo test's header leaves out the totals of crates without tests") {
   std::string output;
   for (const auto& [name, n] : std::vector<std::pair<std::string, int>>{

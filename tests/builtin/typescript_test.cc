@@ -146,6 +146,26 @@ TEST_CASE("typescript: a run's last lines (tsc | tail) keep tsc's counts and its
   CHECK_FALSE(Has(whole, "Errors  Files"));
 }
 
+TEST_CASE("typescript: an output cut to the table of files says what the table counts") {
+  // The pretty format's last lines: only the "Errors  Files" table (with its heading or not),
+  // tsc's "Found 12 errors in 6 files." cut off. Not "no errors".
+  std::string full;
+  if (const std::string raw = testing::ReadFixture("typescript", "pretty-failing");
+      !core::NormalizeTerminalOutput(raw, &full)) {
+    full = raw;
+  }
+  for (size_t n : {6, 8}) {
+    const auto s = Shape(absl::StrCat("npx tsc --noEmit --pretty 2>&1 | tail -", n), 0,
+                         testing::LastLines(full, n));
+    INFO(absl::StrJoin(s, "\n"));
+    CHECK(s[0] ==
+          "tsc: FAILED — 12 errors in 6 files listed by its table (the diagnostics and totals are "
+          "cut off)");
+    CHECK(Has(s, "     3  src/api/client.ts:2"));
+    CHECK(Has(s, "     1  src/utils/format.ts:12"));
+  }
+}
+
 TEST_CASE("typescript: an output cut inside a message chain keeps what is left of it") {
   // tests/fixtures/typescript/npm-workspace-failing's last 12 lines: the end of TS2322's chain
   // (its header cut off), two more errors, npm's lines.
