@@ -964,11 +964,26 @@ struct TtyBlock {
   std::vector<size_t> markers;  // indices into TtyParse::problems
 };
 
+// shellcheck's wiki link for a code, "https://www.shellcheck.net/wiki/SC2086 -- Double quote …".
+constexpr std::string_view kShellcheckWiki = "https://www.shellcheck.net/wiki/";
+
+// The code a wiki link is for: "SC2086"; empty when the line is none.
+std::string_view WikiLinkCode(std::string_view line) {
+  const std::string_view t = Trim(line);
+  if (!t.starts_with(kShellcheckWiki)) return {};
+  const std::string_view rest = t.substr(kShellcheckWiki.size());
+  return rest.substr(0, rest.find(' '));
+}
+
 struct TtyParse {
   std::vector<Problem> problems;  // `line`: the marker's line
   std::vector<size_t> block_of;   // each problem's block
   std::vector<TtyBlock> blocks;
   uint64_t fix_lines = 0, link_lines = 0;
+  std::vector<size_t> wiki_links;  // the lines of the wiki links among them
+  // Markers above the first block, whose "In x line N:" and source line were cut off
+  // (`shellcheck x.sh | tail -20`): kept as printed.
+  std::vector<size_t> cut_markers;
 };
 
 TtyParse ParseTty(const std::vector<std::string_view>& lines) {
@@ -997,8 +1012,12 @@ TtyParse ParseTty(const std::vector<std::string_view>& lines) {
     }
     if (state == kFix) {
       ++p.fix_lines;
-    } else if (state == kLinks && Trim(line).starts_with("https://")) {
+    } else if ((state == kLinks && Trim(line).starts_with("https://")) ||
+               !WikiLinkCode(line).empty()) {
       ++p.link_lines;
+      if (!WikiLinkCode(line).empty()) p.wiki_links.push_back(i);
+    } else if (p.blocks.empty() && state == kNone && TtyMarker(line, "")) {
+      p.cut_markers.push_back(i);
     } else if (state == kBlock) {
       TtyBlock& b = p.blocks.back();
       const std::string_view where = TtyBlockStart(lines[b.begin]);
@@ -1166,6 +1185,7 @@ class LintShaper final : public core::Shaper {
       }
     }
     if (grouped) WriteTally(p.problems, out);
+    for (size_t i : p.cut_markers) out.Line(lines[i]);
     // Grouped, the blocks with an error come first, then those with a warning, then the others.
     std::vector<size_t> order(p.blocks.size());
     std::vector<int> block_tier(p.blocks.size(), 2);
@@ -1197,8 +1217,19 @@ class LintShaper final : public core::Shaper {
     }
     out.ElidedLines(p.fix_lines, p.fix_lines == 1 ? "line of suggested fixes omitted"
                                                   : "lines of suggested fixes omitted");
-    out.ElidedLines(p.link_lines, p.link_lines == 1 ? "line of wiki links omitted"
-                                                    : "lines of wiki links omitted");
+    // A wiki link for a code no problem here has names problems cut off above it (`shellcheck
+    // x.sh | tail -15`): kept.
+    uint64_t links = p.link_lines;
+    for (size_t i : p.wiki_links) {
+      const std::string_view code = WikiLinkCode(lines[i]);
+      if (std::none_of(p.problems.begin(), p.problems.end(),
+                       [code](const Problem& pr) { return pr.code == code; })) {
+        out.Line(lines[i]);
+        --links;
+      }
+    }
+    out.ElidedLines(links,
+                    links == 1 ? "line of wiki links omitted" : "lines of wiki links omitted");
     uint64_t rest = out.UnaccountedLines();
     out.Omitted(rest, "other line", "other lines");
     return out.Take();
@@ -1244,7 +1275,23 @@ class LintShaper final : public core::Shaper {
       if (p.role[i] == kTotals) totals.push_back(lines[i]);
     }
     if (p.problems.empty()) {
-      // No problem parsed: a clean run, or the tool's own failure (kept whole if short).
+      // No problem parsed: a clean run, or the tool's own failure (kept whole if short) — or
+      // shellcheck's wiki links alone, one per code of the problems cut off above them
+      // (`shellcheck x.sh | tail -3`): problems there were.
+      std::string codes;
+      uint64_t code_count = 0;
+      for (std::string_view line : lines) {
+        if (const std::string_view code = WikiLinkCode(line); !code.empty()) {
+          StrAppend(&codes, code_count++ == 0 ? "" : ", ", code);
+        }
+      }
+      if (code_count > 0) {
+        return core::ShapeOutput{
+            StrCat(tool, ": FAILED — problems of ", Plural(code_count, "code", "codes"), " (",
+                   codes, ") listed by its wiki links; the diagnostics are cut off",
+                   exit.empty() ? "" : StrCat(" (", exit, ")")),
+            RenderMode::kRaw, true};
+      }
       const bool failed = !exit.empty();
       if (!failed && lines.size() <= 3) {
         out.Header(StrCat(tool, ": no problems"));

@@ -371,6 +371,29 @@ TEST_CASE("lint: shellcheck's own format, each block with its markers, many grou
   CHECK(shaped.summary.find("… 3 lines of wiki links omitted\n") != std::string::npos);
 }
 
+TEST_CASE("lint: shellcheck's output cut at its start keeps the codes of the problems cut off") {
+  const std::string output = Fixture("shellcheck-large");
+  const std::string command = "shellcheck zgrep gzexe zdiff znew zmore 2>&1 | tail -";
+  // Only its wiki links left: problems there were, of those codes. Not "no problems".
+  const core::ShapeOutput links = Shape(command + "3", testing::LastLines(output, 3), 0);
+  CHECK(links.summary ==
+        "shellcheck: FAILED — problems of 3 codes (SC1105, SC2034, SC2046) listed by its wiki "
+        "links; the diagnostics are cut off");
+  CHECK(links.render_mode == RenderMode::kRaw);
+  CHECK(links.failed);
+  // A block's markers above the first "In x line N:" (its heading and source line cut off),
+  // and the links for codes no problem shown has, are kept.
+  const std::string s = Shape(command + "20", testing::LastLines(output, 20), 0).summary;
+  INFO(s);
+  CHECK(
+      Contains(s,
+               "\n                              ^-- SC2006 (style): Use $(...) notation instead of "
+               "legacy backticks `...`.\n"));
+  CHECK(Contains(s, "\n  https://www.shellcheck.net/wiki/SC1105 -- "));
+  CHECK(Contains(s, "\n  https://www.shellcheck.net/wiki/SC2046 -- "));
+  CHECK_FALSE(Contains(s, "wiki/SC2086"));  // its problem is shown
+}
+
 TEST_CASE("lint: Biome's blocks and oxlint's miette report: each problem's location and rule, the frames counted") {
   {
     const std::string out = testing::ReadFixture("lint", "biome-lint-small");
