@@ -221,17 +221,11 @@ std::optional<std::string> ShaperPipeline::ShapeParts(const ShapeRequest& reques
     parts.push_back(Part{part, shaper, command});
   }
   if (recognized < 2 || parts.size() < 2) return std::nullopt;
-  const bool failing = request.exit_code && *request.exit_code != 0;
-  std::string label = CommandLabel(request.command);
-  if (label.empty()) label = "command";
-  std::string summary =
-      StrCat(failing ? OutcomeLine(request.command, *request.exit_code)
-                     : StrCat(label, request.exit_code ? ": exit 0" : ": done"),
-             " — ", parts.size(), " commands, each shaped below\n");
   // Each part's summary: never worse than its lines (a shaper that fails shows them too).
   std::vector<std::string> pieces;
   std::vector<uint64_t> costs;
-  uint64_t overhead = counter_->Count(summary);
+  uint64_t overhead = 0;
+  size_t parts_failed = 0;  // those whose shaper read a failed run in them
   for (size_t i = 0; i < parts.size(); ++i) {
     const Part& part = parts[i];
     const std::string_view text = part.echoed.text;
@@ -242,6 +236,7 @@ std::optional<std::string> ShaperPipeline::ShapeParts(const ShapeRequest& reques
                                raw_path,
                                budget};
     absl::StatusOr<ShapeOutput> shaped = part.shaper->Shape(text, context);
+    if (shaped.ok() && shaped->failed) ++parts_failed;
     std::string piece(text);
     uint64_t cost = counter_->Count(text);
     if (shaped.ok() && shaped->render_mode == RenderMode::kSummary &&
@@ -255,6 +250,24 @@ std::optional<std::string> ShaperPipeline::ShapeParts(const ShapeRequest& reques
     costs.push_back(cost);
     overhead += counter_->Count(part.echoed.echo) + kPartSlackTokens;
   }
+  // The run's outcome: its status, or, when that is 0 (a script that goes on after a failing
+  // command, an output read through `| head`), the parts that failed.
+  const bool failing = request.exit_code && *request.exit_code != 0;
+  std::string label = CommandLabel(request.command);
+  if (label.empty()) label = "command";
+  std::string summary;
+  if (failing) {
+    summary = StrCat(OutcomeLine(request.command, *request.exit_code), " — ", parts.size(),
+                     " commands, each shaped below\n");
+  } else if (parts_failed > 0) {
+    summary =
+        StrCat(label, ": FAILED — ", parts_failed, " of ", parts.size(),
+               " commands failed, each shaped below", request.exit_code ? " (exit 0)" : "", "\n");
+  } else {
+    summary = StrCat(label, request.exit_code ? ": exit 0" : ": done", " — ", parts.size(),
+                     " commands, each shaped below\n");
+  }
+  overhead += counter_->Count(summary);
   // The budget shared among the parts, so that each keeps its own header and what its shaper
   // ranks first: a part that fits its share keeps all of it, and what it leaves goes to the
   // parts after it, smallest first; a larger part is cut to its share by priority.

@@ -587,7 +587,9 @@ TEST_CASE("fixtures: two commands' outputs in one, each echoed by a shell's trac
     }
     ++checked;
     if (absl::StrContains(result->summary.substr(0, result->summary.find('\n')),
-                          " — 2 commands, each shaped below")) {
+                          " commands, each shaped below") ||
+        absl::StrContains(result->summary.substr(0, result->summary.find('\n')),
+                          " commands failed, each shaped below")) {
       ++composed;
       // Each part under its echo, headed by its own shaper's line.
       CHECK(absl::StrContains(result->summary, StrCat(i % 2 == 0 ? "\n+ " : "\n> ",
@@ -625,6 +627,37 @@ TEST_CASE("fixtures: a script's commands share the budget, each keeping its echo
   CHECK(result->budget_lines_left_out > 0);
   REQUIRE(pytest.meta.Find("must_keep") != nullptr);
   CheckKept(pytest.meta, result->summary);
+}
+
+TEST_CASE("fixtures: a script that exits 0 after a failing command is headed FAILED by that part") {
+  // `pytest; flake8 --version`-like: the status is the last command's (or head's, through
+  // `| head`); the failing run inside is what the first line says.
+  std::vector<Fixture> tests = LoadFamily("test");
+  auto find = [&](const std::string& name) {
+    auto it =
+        std::find_if(tests.begin(), tests.end(), [&](const Fixture& f) { return f.name == name; });
+    REQUIRE(it != tests.end());
+    return *it;
+  };
+  const Fixture failing = find("test/pytest_failing"), passing = find("test/pytest_passing");
+  const std::string output = StrCat("+ python3 -m pytest tests\n", failing.output,
+                                    "+ python3 -m pytest tests_ok\n", passing.output);
+  TempDir home;
+  auto host = Host::Create(HostOptions{home.path(), "", true, nullptr});
+  REQUIRE(host.ok());
+  auto result = (*host)->Shape(ShapeRequest{"./ci.sh", output, 0, ""});
+  REQUIRE(result.ok());
+  INFO(result->summary);
+  CHECK(result->summary.starts_with(
+      "ci.sh: FAILED — 1 of 2 commands failed, each shaped below (exit 0)\n"
+      "+ python3 -m pytest tests\npytest: FAILED — "));
+  // Both passing: the status, as before.
+  auto ok = (*host)->Shape(ShapeRequest{
+      "./ci.sh",
+      StrCat("+ python3 -m pytest a\n", passing.output, "+ python3 -m pytest b\n", passing.output),
+      0, ""});
+  REQUIRE(ok.ok());
+  CHECK(ok->summary.starts_with("ci.sh: exit 0 — 2 commands, each shaped below\n"));
 }
 
 }  // namespace
