@@ -69,6 +69,17 @@ std::string LastLines(std::string_view text, size_t n) {
   return cut;
 }
 
+std::string FirstLines(std::string_view text, size_t n) {
+  size_t end = 0;
+  for (size_t k = 0; k < n && end < text.size(); ++k) {
+    const size_t newline = text.find('\n', end);
+    end = newline == std::string_view::npos ? text.size() : newline + 1;
+  }
+  std::string cut(text.substr(0, end));
+  if (!cut.empty() && cut.back() != '\n') cut.push_back('\n');
+  return cut;
+}
+
 std::string PrefixLines(std::string_view text, const std::function<std::string(int)>& prefix) {
   std::string out;
   size_t start = 0;

@@ -63,6 +63,8 @@ std::string ReadFixture(std::string_view family, std::string_view name);
 
 // The last `n` lines of `text`, as `… | tail -n` prints them (each ending in a newline).
 std::string LastLines(std::string_view text, size_t n);
+// The first `n` lines of `text`, as `… | head -n` prints them.
+std::string FirstLines(std::string_view text, size_t n);
 
 // Each line of `text` after `prefix(i)`, the i-th line's (what a log carrier prints).
 std::string PrefixLines(std::string_view text, const std::function<std::string(int)>& prefix);

@@ -3380,6 +3380,9 @@ class BuildShaper final : public core::Shaper {
       verdict = failed ? "FAILED" : "exit 0";
     } else if (!exit_ok) {
       verdict = core::FailureText(context.command, exit_code);
+    } else if (CutByHead(context.command)) {
+      // The status is head's and the end, where a build fails, may be cut: no success claimed.
+      verdict = "shown through head (its end may be cut)";
     } else if (!p.success.empty() &&
                !(p.success == "up to date" && (p.objects > 0 || !p.linked.empty()))) {
       // make's "Nothing to be done" in one directory says nothing of the others: a build

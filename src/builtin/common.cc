@@ -275,6 +275,11 @@ std::vector<std::string_view> PipelineStages(std::string_view command) {
   return SplitLastPipeline(command).stages;
 }
 
+bool CutByHead(std::string_view command) {
+  const std::vector<std::string_view> stages = PipelineStages(command);
+  return stages.size() > 1 && ToolName(stages.back()) == "head";
+}
+
 std::string_view Trim(std::string_view s) {
   size_t b = s.find_first_not_of(" \t");
   if (b == std::string_view::npos) return {};

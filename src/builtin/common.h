@@ -91,6 +91,11 @@ std::vector<std::string_view> PipelineStages(std::string_view command);
 // not told `set -o pipefail`.
 bool StatusIsAFilters(std::string_view command);
 
+// Whether the output is what `head` let through: the command's last pipeline stage is head
+// ("pytest -v 2>&1 | head -40"). Its end, where a tool's verdict is, may be cut, and the exit
+// status is head's: no claim that the run went well.
+bool CutByHead(std::string_view command);
+
 // A header's words for a status of 0: "exit 0", or whose it is when it is a filter's, "exit 0
 // is tail's" (`python app.py 2>&1 | tail -40`: nothing said of the tool's).
 std::string ExitZeroNote(std::string_view command);

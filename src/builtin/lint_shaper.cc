@@ -1294,7 +1294,10 @@ class LintShaper final : public core::Shaper {
       }
       const bool failed = !exit.empty();
       if (!failed && lines.size() <= 3) {
-        out.Header(StrCat(tool, ": no problems"));
+        out.Header(StrCat(tool, CutByHead(context.command)
+                                    ? ": shown through head (its end may be cut); no problems in "
+                                      "what it shows"
+                                    : ": no problems"));
         out.Lines(totals);
         return core::ShapeOutput{out.Take(), RenderMode::kSummary};
       }

@@ -1113,14 +1113,6 @@ std::string_view Unframe(std::string_view line) {
   return t.substr(b, e - b + 1);
 }
 
-// Whether the output is what `head` let through: the command's last pipeline stage is head
-// ("pytest -v 2>&1 | head -40"). Its end, where a runner's verdict is, was cut, and the exit
-// status is head's.
-bool CutByHead(std::string_view command) {
-  const std::vector<std::string_view> stages = PipelineStages(command);
-  return stages.size() > 1 && ToolName(stages.back()) == "head";
-}
-
 // The line of a run that only listed its tests, "270 tests collected in 0.05s" (pytest
 // --collect-only; "1 test collected", framed or not), unframed; "" when the output ends
 // without one.

@@ -461,7 +461,9 @@ class TypescriptShaper final : public core::Shaper {
       return core::ShapeOutput{out.Take(), RenderMode::kSummary, true};
     }
     if (p.diagnostics.empty()) {
-      if (exit_ok && p.found.value_or(0) == 0) return Success(lines, p, tool, out);
+      if (exit_ok && p.found.value_or(0) == 0) {
+        return Success(lines, p, tool, CutByHead(context.command), out);
+      }
       // A failure without diagnostics tsc would print: show where it says why.
       out.Header(StrCat(tool, ": ",
                         p.found ? Plural(*p.found, "error", "errors") + " reported, none parsed"
@@ -626,9 +628,15 @@ class TypescriptShaper final : public core::Shaper {
     return frames;
   }
 
+  // No error in the output: a clean run — or, through `head` (`cut_by_head`), none in what it
+  // let through, tsc's errors and totals coming at the end.
   static core::ShapeOutput Success(const std::vector<std::string_view>& lines, const Parse& p,
-                                   const std::string& tool, SummaryWriter& out) {
-    out.Header(StrCat(tool, ": no errors", p.watch ? " (watch mode)" : ""));
+                                   const std::string& tool, bool cut_by_head, SummaryWriter& out) {
+    out.Header(StrCat(tool,
+                      cut_by_head
+                          ? ": shown through head (its end may be cut); no errors in what it shows"
+                          : ": no errors",
+                      p.watch ? " (watch mode)" : ""));
     std::vector<std::string_view> other;
     for (size_t i = p.first; i < lines.size(); ++i) {
       if (p.kinds[i] == Kind::kOther) other.push_back(lines[i]);

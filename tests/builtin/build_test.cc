@@ -1655,5 +1655,18 @@ TEST_CASE("build: clippy's warnings without their suggested diffs and documentat
         "    Finished `dev` profile [unoptimized + debuginfo] target(s) in 0.58s");
 }
 
+TEST_CASE(
+    "build: an output head let through claims no success, its end (where a build fails) cut") {
+  // The first 12 lines of a make run that failed further on: libutil.a and slug linked so far.
+  const std::string s =
+      Shape("make 2>&1 | head -12",
+            testing::FirstLines(testing::ReadFixture("build", "make-recursive-failing"), 12), 0);
+  INFO(s);
+  CHECK(
+      s.starts_with("make: shown through head (its end may be cut) — 2 artifacts linked "
+                    "(libutil.a, slug)\n"));
+  CHECK_FALSE(Contains(s.substr(0, s.find('\n')), ": built"));
+}
+
 }  // namespace
 }  // namespace plugline::builtin

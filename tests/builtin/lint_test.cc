@@ -371,6 +371,14 @@ TEST_CASE("lint: shellcheck's own format, each block with its markers, many grou
   CHECK(shaped.summary.find("… 3 lines of wiki links omitted\n") != std::string::npos);
 }
 
+TEST_CASE("lint: an output head let through says no problems only of what it shows") {
+  // `bandit -r flask | head -3`: its profile lines; the issues come after.
+  const core::ShapeOutput s =
+      Shape("bandit -r flask 2>&1 | head -3", testing::FirstLines(Fixture("bandit-flask"), 3), 0);
+  CHECK(s.summary.starts_with(
+      "bandit: shown through head (its end may be cut); no problems in what it shows\n"));
+}
+
 TEST_CASE("lint: shellcheck's output cut at its start keeps the codes of the problems cut off") {
   const std::string output = Fixture("shellcheck-large");
   const std::string command = "shellcheck zgrep gzexe zdiff znew zmore 2>&1 | tail -";

@@ -413,6 +413,15 @@ TEST_CASE("typescript: output without diagnostics and a failing exit is not gues
   CHECK(lines.back() == "… 2 other lines omitted");
 }
 
+TEST_CASE("typescript: an output head let through says no errors only of what it shows") {
+  // `tsc -b --verbose | head -8`: the build's first project lines; its errors come later.
+  const auto s =
+      Shape("npx tsc -b --verbose 2>&1 | head -8", 0,
+            testing::FirstLines(testing::ReadFixture("typescript", "build-refs-verbose"), 8));
+  INFO(absl::StrJoin(s, "\n"));
+  CHECK(s[0] == "tsc: shown through head (its end may be cut); no errors in what it shows");
+}
+
 TEST_CASE("typescript: match") {
   CHECK(Confidence("npx tsc --noEmit", "") == doctest::Approx(0.95));
   CHECK(Confidence("pnpm exec tsc -b", "") == doctest::Approx(0.95));
