@@ -1012,10 +1012,10 @@ TtyParse ParseTty(const std::vector<std::string_view>& lines) {
     }
     if (state == kFix) {
       ++p.fix_lines;
-    } else if ((state == kLinks && Trim(line).starts_with("https://")) ||
-               !WikiLinkCode(line).empty()) {
+    } else if (const bool wiki = !WikiLinkCode(line).empty();
+               wiki || (state == kLinks && Trim(line).starts_with("https://"))) {
       ++p.link_lines;
-      if (!WikiLinkCode(line).empty()) p.wiki_links.push_back(i);
+      if (wiki) p.wiki_links.push_back(i);
     } else if (p.blocks.empty() && state == kNone && TtyMarker(line, "")) {
       p.cut_markers.push_back(i);
     } else if (state == kBlock) {

@@ -247,6 +247,16 @@ struct Parse {
   bool watch = false;
 };
 
+// Reads the table's rows from lines[i] on (kinds, and what they count); returns where they end.
+size_t ReadTableRows(const std::vector<std::string_view>& lines, size_t i, Parse& p) {
+  for (; i < lines.size() && IsTableRow(lines[i]); ++i) {
+    p.kinds[i] = Kind::kTable;
+    p.table_errors += LeadingNumber(Strip(lines[i])).value_or(0);
+    ++p.table_files;
+  }
+  return i;
+}
+
 Parse ParseTsc(const std::vector<std::string_view>& lines) {
   Parse p;
   const size_t n = lines.size();
@@ -270,11 +280,7 @@ Parse ParseTsc(const std::vector<std::string_view>& lines) {
   // An output cut at its start inside the "Errors  Files" table (its rows first), or inside a
   // diagnostic's message chain (its indented lines first).
   if (p.first == 0) {
-    for (; i < n && IsTableRow(lines[i]); ++i) {
-      p.kinds[i] = Kind::kTable;
-      p.table_errors += LeadingNumber(Strip(lines[i])).value_or(0);
-      ++p.table_files;
-    }
+    i = ReadTableRows(lines, i, p);
     while (i < n && IsIndented(lines[i]) && !IsBlank(lines[i])) p.kinds[i++] = Kind::kCutMessage;
   }
   while (i < n) {
@@ -319,11 +325,7 @@ Parse ParseTsc(const std::vector<std::string_view>& lines) {
     }
     if (line.starts_with("Errors  Files")) {
       p.kinds[i++] = Kind::kTable;
-      for (; i < n && IsTableRow(lines[i]); ++i) {
-        p.kinds[i] = Kind::kTable;
-        p.table_errors += LeadingNumber(Strip(lines[i])).value_or(0);
-        ++p.table_files;
-      }
+      i = ReadTableRows(lines, i, p);
       continue;
     }
     size_t ts = TimestampEnd(line);
