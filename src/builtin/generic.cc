@@ -187,6 +187,20 @@ bool IsPlanVerdict(std::string_view line) {
          t.starts_with("Destroy complete! Resources: ");
 }
 
+// A debugger's word that the program it ran was stopped by a signal: gdb's "Program received
+// signal SIGSEGV, Segmentation fault." (of a core file, "Program terminated with signal …").
+// gdb's own status is 0 whatever the program did (`gdb -batch -ex run -ex bt ./a.out`), so this
+// line is the run's verdict. Empty when there is none.
+std::string_view SignalStopLine(const std::vector<std::string_view>& lines) {
+  for (std::string_view line : lines) {
+    if (line.starts_with("Program received signal ") ||
+        line.starts_with("Program terminated with signal ")) {
+      return line;
+    }
+  }
+  return {};
+}
+
 // Whether the output ends the way a program that died of an uncaught exception ends: Python's
 // traceback with its exception the last line ("ValueError: …"); Node's stack and its closing
 // "Node.js v20.11.0"; a JVM's `Exception in thread "main"` with its frames last; a Go panic
@@ -351,12 +365,20 @@ class GenericShaper final : public core::Shaper {
     if (context.raw_path.empty()) return core::ShapeOutput{"", RenderMode::kRaw};
     // A program that died of an uncaught exception, its status not its own (`python app.py
     // 2>&1 | tail -20`) or not known: said first, shown raw or not.
-    const bool died = (!context.exit_code || StatusIsAFilters(context.command)) &&
-                      EndsWithUncaughtException(lines);
+    // Or, its status 0 or not known, one a debugger says a signal stopped.
+    const bool uncaught = (!context.exit_code || StatusIsAFilters(context.command)) &&
+                          EndsWithUncaughtException(lines);
+    const std::string_view signal = !uncaught && context.exit_code.value_or(0) == 0
+                                        ? SignalStopLine(lines)
+                                        : std::string_view();
+    const bool died = uncaught || !signal.empty();
     std::string note = FailureNote(context.command, context.exit_code);
     if (note.empty() && context.exit_code) note = ExitZeroNote(context.command);
+    std::string_view how = Trim(signal);
+    if (how.ends_with('.')) how.remove_suffix(1);
     const std::string died_header =
-        StrCat(tool.empty() ? "output" : tool, ": FAILED — it ended with an uncaught exception",
+        StrCat(tool.empty() ? "output" : tool, ": FAILED — ",
+               how.empty() ? "it ended with an uncaught exception" : how,
                note.empty() ? "" : StrCat(" (", note, ")"));
     // Lines that read like errors in an output whose 0 is a filter's (`gfortran a.f90 2>&1 |
     // tail -20`, `terraform validate | tail`): that status says nothing of the run, and these

@@ -137,9 +137,11 @@ void CheckFamily(const std::string& family) {
     }
     INFO("summary:\n", result->summary);
     CHECK(core::IsValidUtf8(result->summary));
-    if (result->render_mode == RenderMode::kRaw && exit_code && *exit_code != 0) {
+    if (result->render_mode == RenderMode::kRaw &&
+        ((exit_code && *exit_code != 0) || Str(f.meta, "kind") == "failing")) {
       // A failing run shown raw: one line over raw, which states the outcome ("pytest: FAILED
-      // (exit 1)", or its shaper's "pytest: FAILED — 7 failed, 37 passed (exit 1)").
+      // (exit 1)", or its shaper's "pytest: FAILED — 7 failed, 37 passed (exit 1)"; gdb's "gdb:
+      // FAILED — Program received signal SIGSEGV, Segmentation fault (exit 0)").
       const std::string first = result->summary.substr(0, result->summary.find('\n'));
       const std::string code = StrCat("exit ", *exit_code);
       CHECK_MESSAGE(((first.find(": FAILED ") != std::string::npos &&
