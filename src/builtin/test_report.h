@@ -89,6 +89,10 @@ struct TestReport {
   // The runner's own word that the run failed, whatever its failures the output shows (cut off:
   // `prove | tail -8` ends "Result: FAIL"; `cargo test | tail -10`, "error: 2 targets failed:").
   bool said_failed = false;
+  // The runner's own count of what failed, in its words, when it counts no test: cargo's "2
+  // targets failed" (of "error: 2 targets failed:"), behave's steps line ("42 steps passed, 5
+  // failed, 2 skipped, 2 undefined") when its scenarios line was cut off. Empty otherwise.
+  std::string_view failed_count_words;
   // Other lines left out, counted: {count, kMorePackageLines}.
   std::vector<std::pair<uint64_t, std::string_view>> elided;
   // True when the output had the runner's result structure (a totals line or per-test

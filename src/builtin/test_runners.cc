@@ -1437,11 +1437,14 @@ void ParseProve(const std::vector<std::string_view>& lines, TestReport& report) 
     report.counts.failed = report.failures.size();
     // Without -v the scripts' TAP is not shown: the passes are what Tests= counts besides —
     // unless the failures were cut off ("Result: FAIL" and none shown).
+    const bool failures_cut_off = report.said_failed && report.failures.empty();
     if (passed == 0 && report.counts.total && *report.counts.total >= report.failures.size() &&
-        !(report.said_failed && report.failures.empty())) {
+        !failures_cut_off) {
       passed = *report.counts.total - report.failures.size();
     }
-    report.counts.passed = passed;
+    // Its failures cut off, none is counted: "11 tests run" is what it says.
+    if (!failures_cut_off || passed > 0) report.counts.passed = passed;
+    if (failures_cut_off) report.counts.failed.reset();
   }
 }
 
@@ -1642,6 +1645,9 @@ void ParseCargo(const std::vector<std::string_view>& lines, TestReport& report) 
       continue;
     }
     failed_targets = line.starts_with("error: ") && line.ends_with(" failed:");
+    if (failed_targets && LeadingNumber(line.substr(7))) {
+      report.failed_count_words = line.substr(7, line.size() - 8);  // "2 targets failed"
+    }
     // Build errors and cargo's own errors ("error: test failed, to rerun pass `--lib`").
     if (line.starts_with("error") || line.starts_with("  --> ") || line.starts_with(" --> ") ||
         line.starts_with("thread '") || line.starts_with("warning: unused")) {
@@ -3114,8 +3120,10 @@ void ParseBehave(const std::vector<std::string_view>& lines, TestReport& report)
       report.totals.push_back(line);
       report.has_results = true;
       // Failed or undefined steps fail the run, its scenarios' line cut off or not.
-      report.said_failed = report.said_failed || CountBefore(t, "failed").value_or(0) > 0 ||
-                           CountBefore(t, "undefined").value_or(0) > 0;
+      const bool steps_failed =
+          CountBefore(t, "failed").value_or(0) > 0 || CountBefore(t, "undefined").value_or(0) > 0;
+      report.said_failed = report.said_failed || steps_failed;
+      if (steps_failed && t.find(" step") != std::string_view::npos) report.failed_count_words = t;
       continue;
     }
     if (LeadingNumber(t) && (t.find(" scenarios passed, ") != std::string_view::npos ||

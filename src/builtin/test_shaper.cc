@@ -1570,6 +1570,12 @@ class TestShaper final : public core::Shaper {
         counts = StrCat(CountsText(listed), " listed (no totals in the output)");
       }
     }
+    if (!report.failed_count_words.empty() && report.failures.empty() &&
+        report.counts.failed.value_or(0) == 0 && report.counts.errors.value_or(0) == 0) {
+      // Its failures cut off: what it counts of them, first.
+      counts = counts.empty() ? std::string(report.failed_count_words)
+                              : StrCat(report.failed_count_words, ", ", counts);
+    }
     if (const uint64_t built = report.packages_not_built - report.packages_not_set_up; built > 0) {
       StrAppend(&counts, counts.empty() ? "" : ", ", Plural(built, "package", "packages"),
                 " did not build");

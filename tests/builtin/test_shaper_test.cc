@@ -1441,21 +1441,23 @@ TEST_CASE(
     const std::string s =
         Shape("prove -Ilib t/ 2>&1 | tail -8", 0, LastLines("test", "prove_failing", 8));
     INFO(s);
-    CHECK(s.starts_with("prove: FAILED\n"));  // no count of passed tests: the failed are cut off
+    // No count of passed or failed tests: the failures are cut off. How many ran, said.
+    CHECK(s.starts_with("prove: FAILED — 11 tests run\n"));
     CHECK(Contains(s, "\n  Parse errors: No plan found in TAP output\n"));
   }
   SUBCASE("cargo test: 'error: 2 targets failed:' after a crate's run that passed") {
     const std::string s =
         Shape("cargo test --no-fail-fast 2>&1 | tail -10", 0, LastLines("test", "cargo_large", 10));
     INFO(s);
-    CHECK(s.starts_with("cargo test: FAILED"));
+    // What it counts of the failures first: the 2 passed are a crate's doc tests.
+    CHECK(s.starts_with("cargo test: FAILED — 2 targets failed, 2 passed\n"));
     CHECK(Contains(s, "\nerror: 2 targets failed:\n    `--lib`\n    `--test table`\n"));
   }
   SUBCASE("behave: failed and undefined steps, the scenarios' line cut off") {
     const std::string s =
         Shape("behave features 2>&1 | tail -15", 0, LastLines("test", "behave_failing", 15));
     INFO(s);
-    CHECK(s.starts_with("behave: FAILED\n"));
+    CHECK(s.starts_with("behave: FAILED — 42 steps passed, 5 failed, 2 skipped, 2 undefined\n"));
     CHECK(Contains(
         s, "@when(u'\"alice\" schedules a transfer of 100 to \"bob\" for \"2024-02-01\"')"));
   }
