@@ -723,6 +723,12 @@ void WriteHeadTail(const std::vector<std::string_view>& lines, size_t head, size
   };
   size_t next = 0;  // the first line not yet written or counted
   while (next < head) next = write_run(next);
+  // The head ends at a location said in words ("  on main.tf line 15, in locals:"): the source
+  // line it quotes under it ("  15:     owner = var.owner") goes with it.
+  if (const std::string_view number = next > 0 && next < n ? LocationInWords(lines[next - 1]) : "";
+      !number.empty() && Trim(Unboxed(lines[next])).starts_with(StrCat(number, ":"))) {
+    out.Line(lines[next++]);
+  }
   const size_t middle_end = std::max(n - tail, next);
   size_t kept = 0;
   // Gaps of a few lines between the lines kept (the source and its marker under each of a

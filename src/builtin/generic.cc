@@ -555,17 +555,26 @@ class GenericShaper final : public core::Shaper {
       if (IsPlanVerdict(line)) verdict = Trim(line);
     }
     // An apply whose plan was cut off (`terraform apply -auto-approve | tail -80`): its
-    // progress lines and its verdict.
-    if (verdict.empty() || (resources == 0 && applied == 0)) return std::nullopt;
-    out.Header(StrCat(tool.empty() ? "terraform" : tool, ": ", FailurePrefix(note), verdict,
-                      resources == 0
-                          ? " (no plan in the output: what was applied, counted)"
-                          : StrCat(" (", core::FormatCount(resources),
-                                   resources == 1 ? " resource" : " resources",
-                                   ": what the plan does to each, and the attributes it "
-                                   "changes)")));
+    // progress lines and its verdict. A plan cut off above its verdict (`terraform plan | tail
+    // -50`): its verdict, the rest counted.
+    if (verdict.empty() ||
+        (resources == 0 && applied == 0 && !(verdict.starts_with("Plan: ") && lines.size() > 30))) {
+      return std::nullopt;
+    }
+    out.Header(StrCat(
+        tool.empty() ? "terraform" : tool, ": ", FailurePrefix(note), verdict,
+        resources == 0 && applied == 0
+            ? " (the resources' lines are cut off above: the changes left shown, the rest counted)"
+        : resources == 0 ? " (no plan in the output: what was applied, counted)"
+                         : StrCat(" (", core::FormatCount(resources),
+                                  resources == 1 ? " resource" : " resources",
+                                  ": what the plan does to each, and the attributes it "
+                                  "changes)")));
     uint64_t attributes = 0, progress = 0, changed_left = 0;
-    std::string_view action;  // of the resource whose lines these are
+    // Of the resource whose lines these are; above the first resource's line, one whose line
+    // was cut off (`terraform plan | tail -80`), its changes kept as any.
+    constexpr std::string_view kCutOff = "cut off";
+    std::string_view action = kCutOff;
     size_t changed = 0;
     bool outputs = false;  // in "Changes to Outputs:" or "Outputs:"
     for (size_t i = 0; i < lines.size(); ++i) {
@@ -606,6 +615,7 @@ class GenericShaper final : public core::Shaper {
         }
         continue;
       }
+      if (action == kCutOff) continue;  // above the first resource: counted with the other lines
       ++attributes;
     }
     out.ElidedLines(changed_left, changed_left == 1 ? "more changed attribute omitted"

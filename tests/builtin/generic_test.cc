@@ -12,6 +12,7 @@ namespace plugline::builtin {
 namespace {
 
 using testing::Contains;
+using testing::LastLines;
 
 // The generic shaper's summary of `text` as if `command` printed it (exit 0), its raw output
 // stored.
@@ -198,6 +199,40 @@ TEST_CASE("generic reads an apply whose plan was cut off: its verdict kept, its 
   // Every line of the 75 accounted for once: 40 progress, the verdict and "Outputs:" shown,
   // the outputs' 30 values and 3 blank lines.
   CHECK(Contains(summary, "… 33 other lines omitted"));
+}
+
+TEST_CASE(
+    "generic reads a Terraform output cut at its start: a plan's verdict and changes, a "
+    "message's source line") {
+  // The fixtures as a terminal shows them (their colours removed, as the pipeline does).
+  auto as_shown = [](std::string text) {
+    std::string shown;
+    return core::NormalizeTerminalOutput(text, &shown) ? shown : text;
+  };
+  const std::string plan = as_shown(testing::ReadFixture("generic", "terraform-plan-changes"));
+  SUBCASE("a plan cut inside its last resources: its verdict heads it, their changes kept") {
+    // `terraform plan | tail -50` begins inside a resource whose line is cut off; before, it
+    // was shown as any output's head and tail, its verdict ("Plan: …") among the lines omitted.
+    const std::string s = ShapeGeneric("terraform plan 2>&1 | tail -50", LastLines(plan, 50));
+    INFO(s);
+    CHECK(
+        s.starts_with("terraform plan: exit 0 is tail's, Plan: 2 to add, 23 to change, 2 to "
+                      "destroy. (the resources' lines are cut off above: the changes left "
+                      "shown, the rest counted)\n          ~ replicas = 1 -> 2\n"));
+    // `| tail -80`: the changes above its first resource's line are kept too.
+    const std::string more = ShapeGeneric("terraform plan 2>&1 | tail -80", LastLines(plan, 80));
+    INFO(more);
+    CHECK(Contains(more,
+                   ")\n          ~ replicas = 2 -> 4\n  # terraform_data.service[\"svc-8\"] "
+                   "will be updated in-place\n"));
+  }
+  SUBCASE("an error's location in words at the head's end keeps the source line it quotes") {
+    const std::string validate = as_shown(testing::ReadFixture("generic", "terraform-validate"));
+    const std::string s =
+        ShapeGeneric("terraform validate 2>&1 | tail -50", LastLines(validate, 50));
+    INFO(s);
+    CHECK(Contains(s, "\n│   on main.tf line 15, in locals:\n│   15:     owner = var.owner\n"));
+  }
 }
 
 TEST_CASE("AlikeButNumbers: the same line but for runs of digits and 0x numbers") {
