@@ -1325,11 +1325,30 @@ class LintShaper final : public core::Shaper {
         if (!n.empty()) more = StrCat(", ", n, " more not shown by ", tool);
       }
     }
+    // Its totals count more errors than are here (`mypy --pretty src | tail -20`: cut at its
+    // start inside one): how many they count, said; the lines above its first problem that
+    // stand at the margin are the end of that one's message ("[no-untyped-def]"), kept first.
+    uint64_t errors_here = 0, errors_counted = 0;
+    for (const Problem& pr : p.problems) {
+      errors_here += absl::EqualsIgnoreCase(ToAbsl(pr.severity), "error") ? 1 : 0;
+    }
+    for (std::string_view line : totals) {
+      errors_counted = std::max(errors_counted, CountBefore(line, "error").value_or(0));
+    }
+    const bool cut_above = more.empty() && errors_here > 0 && errors_counted > errors_here;
+    if (cut_above) {
+      StrAppend(&more, " (its totals count ", Plural(errors_counted, "error", "errors"), ")");
+    }
     out.Header(HeaderOf(tool, exit, p.problems, [](const Problem& pr) {
       // "src/a.py:3:1", shellcheck's "scripts/a.sh line 4".
       const std::string_view file = pr.where.substr(0, pr.where.find(':'));
       return file.substr(0, file.rfind(" line "));
     }, more));
+    for (size_t i = 0; cut_above && i < p.problems.front().line; ++i) {
+      if (p.role[i] == kOther && !lines[i].empty() && lines[i][0] != ' ' && lines[i][0] != '\t') {
+        out.Line(lines[i]);
+      }
+    }
     const bool failed = AnyError(p.problems);
 
     const bool grouped = p.problems.size() > kAllInFull;

@@ -402,6 +402,25 @@ TEST_CASE("lint: shellcheck's output cut at its start keeps the codes of the pro
   CHECK_FALSE(Contains(s, "wiki/SC2086"));  // its problem is shown
 }
 
+TEST_CASE(
+    "lint: an output cut inside a problem says what its totals count and keeps that "
+    "problem's end") {
+  // `mypy --pretty | tail -20` begins inside the first error's wrapped message: its code,
+  // "[no-untyped-def]", on a line of its own, then the source and the caret.
+  const std::string output = Fixture("mypy-pretty-failing");
+  const std::string s =
+      Shape("mypy --strict --pretty inventory 2>&1 | tail -20", testing::LastLines(output, 20), 0)
+          .summary;
+  INFO(s);
+  CHECK(
+      s.starts_with("mypy: 4 errors in 2 files (its totals count 5 errors)\n[no-untyped-def]\n"
+                    "inventory/stock.py:22: error: "));
+  CHECK(Contains(s, "\nFound 5 errors in 2 files (checked 3 source files)\n"));
+  // Whole, nothing is said of its totals: they count what is shown.
+  CHECK(Shape("mypy --strict --pretty inventory", output, 1)
+            .summary.starts_with("mypy: FAILED — 5 errors in 2 files (exit 1)\n"));
+}
+
 TEST_CASE("lint: Biome's blocks and oxlint's miette report: each problem's location and rule, the frames counted") {
   {
     const std::string out = testing::ReadFixture("lint", "biome-lint-small");
