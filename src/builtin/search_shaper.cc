@@ -1282,8 +1282,11 @@ class SearchShaper final : public core::Shaper {
       } else {
         ++unknown;
       }
-      if ((type[i] == kMatchEvent || type[i] == kContextEvent || type[i] == kEnd) &&
-          !groups.empty()) {
+      const bool event = type[i] == kMatchEvent || type[i] == kContextEvent || type[i] == kEnd;
+      // Events before any "begin" (`rg --json … | tail -10`): a file's whose "begin" was cut
+      // off; each names its file. (An "end" alone is counted with the others.)
+      if (event && groups.empty() && type[i] != kEnd) groups.push_back(Group{{}, i, i, 0, 0});
+      if (event && !groups.empty()) {
         groups.back().end = i + 1;
         ++groups.back().lines;
         groups.back().matches += type[i] == kMatchEvent ? 1 : 0;
@@ -1330,7 +1333,9 @@ class SearchShaper final : public core::Shaper {
         }
         case kMatchEvent:
         case kContextEvent: {
-          if (g == SIZE_MAX) break;
+          // The first of a file whose "begin" was cut off: shown as printed, as it names it.
+          const bool headless = g == SIZE_MAX;
+          if (headless) g = 0;
           if (g >= shown_groups) {
             ++late;
             late_matches += type[i] == kMatchEvent ? 1 : 0;
@@ -1343,7 +1348,7 @@ class SearchShaper final : public core::Shaper {
           bool room = type[i] == kMatchEvent ? shown < share[g] : true;
           if (room && dropped == 0) {
             ++shown_events;
-            std::optional<std::string> rendered = RenderEvent(lines[i]);
+            std::optional<std::string> rendered = headless ? std::nullopt : RenderEvent(lines[i]);
             if (rendered) {
               out.Header(*rendered);  // a line built from the event's fields, standing for it
               ++rendered_lines;

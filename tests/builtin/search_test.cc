@@ -327,6 +327,26 @@ TEST_CASE("search: rg --json renders matches from the event fields") {
   CHECK(lines[4] == "… 1 other line omitted (end events)");
 }
 
+TEST_CASE("search: rg --json cut at its start shows a file's match whose begin event was cut off") {
+  // tests/fixtures/search/rg-json's last 10 lines: inotify.h's second match and its end event,
+  // then two files whole and the summary. Before, that match was dropped and not counted.
+  const std::string cut = testing::LastLines(testing::ReadFixture("search", "rg-json"), 10);
+  const std::string summary = Shape("rg --json O_NONBLOCK /usr/include/linux | tail -10", cut);
+  INFO(summary);
+  auto lines = Lines(summary);
+  REQUIRE(lines.size() > 2);
+  CHECK(lines[0] == "rg: 4 matches in 3 files");
+  CHECK(lines[1].starts_with(
+      "{\"type\":\"match\",\"data\":{\"path\":{\"text\":\"/usr/include/linux/inotify.h\"}"));
+  CHECK(lines[2] ==
+        "{\"type\":\"begin\",\"data\":{\"path\":{\"text\":\"/usr/include/linux/pidfd.h\"}}}");
+  CHECK(lines[3] == "10:#define PIDFD_NONBLOCK O_NONBLOCK");
+  // Its end event alone before any begin (`| tail -6`) is an event like the others: counted.
+  const std::string six = testing::LastLines(testing::ReadFixture("search", "rg-json"), 6);
+  CHECK(Lines(Shape("rg --json O_NONBLOCK /usr/include/linux | tail -6", six))[0] ==
+        "rg: 2 matches in 1 file");
+}
+
 TEST_CASE("search: rg --json's context events count in the lines shown, as grep's -C lines do") {
   auto event = [](std::string_view type, int f, int line, std::string_view text) {
     return StrCat("{\"type\":\"", type, "\",\"data\":{\"path\":{\"text\":\"lib/m", f,
