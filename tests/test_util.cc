@@ -80,6 +80,21 @@ std::string FirstLines(std::string_view text, size_t n) {
   return cut;
 }
 
+std::string LinesWith(std::string_view text, std::initializer_list<std::string_view> words) {
+  std::string chosen;
+  for (size_t start = 0; start < text.size();) {
+    size_t end = text.find('\n', start);
+    if (end == std::string_view::npos) end = text.size();
+    const std::string_view line = text.substr(start, end - start);
+    if (std::any_of(words.begin(), words.end(),
+                    [&](std::string_view w) { return line.find(w) != std::string_view::npos; })) {
+      chosen.append(line).push_back('\n');
+    }
+    start = end + 1;
+  }
+  return chosen;
+}
+
 std::string PrefixLines(std::string_view text, const std::function<std::string(int)>& prefix) {
   std::string out;
   size_t start = 0;

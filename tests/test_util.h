@@ -65,6 +65,8 @@ std::string ReadFixture(std::string_view family, std::string_view name);
 std::string LastLines(std::string_view text, size_t n);
 // The first `n` lines of `text`, as `… | head -n` prints them.
 std::string FirstLines(std::string_view text, size_t n);
+// The lines of `text` that contain one of `words`, as `… | grep -E 'w1|w2'` prints them.
+std::string LinesWith(std::string_view text, std::initializer_list<std::string_view> words);
 
 // Each line of `text` after `prefix(i)`, the i-th line's (what a log carrier prints).
 std::string PrefixLines(std::string_view text, const std::function<std::string(int)>& prefix);

@@ -747,8 +747,10 @@ class Parser {
         }
         break;
       case Mode::kBlock:  // webpack's ERROR in, vite's error during build: up to a blank line
-        // (or what the package manager that ran the tool says after it: "npm error …")
+        // (or what the package manager that ran the tool says after it: "npm error …"), or the
+        // next block's heading (the blank lines between them taken out: `| grep -E 'ERROR|Error'`)
         if (!blank && !(Starts(line, "webpack ") && Contains(line, " compiled")) &&
+            !Starts(line, "ERROR in ") && !Starts(line, "WARNING in ") &&
             !Starts(line, "npm error") && !Starts(line, "npm ERR!") &&
             !IsScriptFailureEpilogue(line)) {
           Extend(i, Kind::kDiagBody);

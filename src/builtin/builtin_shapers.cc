@@ -1,6 +1,9 @@
 #include "builtin/builtin_shapers.h"
 
+#include <algorithm>
+
 #include "builtin/common.h"
+#include "core/text.h"
 
 namespace plugline::builtin {
 namespace {
@@ -8,6 +11,10 @@ namespace {
 // A built-in that reads a tool's report from its output's signals does not read one in a
 // file's source (builtin/common.h PrintsSourceFile: `git blame build_shaper.cc`, `cat a.py`):
 // there, only a match by the command (0.9 and up) counts, and the generic shaper shows it.
+// And a short output grep chose the lines of (`npx mocha 2>&1 | grep -E 'Error|failing'`, under
+// kChosenRawLines lines) is what the agent asked to see: shown as it is, under the shaper's
+// verdict when that says the run failed, where a summary would leave out lines the filter kept
+// (the errors' messages, whose blocks' headings it dropped).
 class NotInSource final : public core::Shaper {
  public:
   explicit NotInSource(std::shared_ptr<core::Shaper> inner) : inner_(std::move(inner)) {}
@@ -23,11 +30,22 @@ class NotInSource final : public core::Shaper {
   }
   absl::StatusOr<core::ShapeOutput> Shape(std::string_view output,
                                           const core::ShapeContext& context) override {
-    return inner_->Shape(output, context);
+    absl::StatusOr<core::ShapeOutput> shaped = inner_->Shape(output, context);
+    if (!shaped.ok() || shaped->render_mode != RenderMode::kSummary ||
+        output.size() > kChosenRawBytes || !ChosenByGrep(context.command) ||
+        std::max<uint64_t>(context.output_lines, core::CountLines(output)) >= kChosenRawLines) {
+      return shaped;
+    }
+    const std::string_view summary = shaped->summary;
+    return core::ShapeOutput{
+        shaped->failed ? std::string(summary.substr(0, summary.find('\n'))) : std::string(),
+        RenderMode::kRaw, shaped->failed};
   }
 
  private:
   static constexpr double kByCommand = 0.9;
+  static constexpr uint64_t kChosenRawLines = 30;  // as the generic shaper shows raw
+  static constexpr size_t kChosenRawBytes = 64 * 1024;
   std::shared_ptr<core::Shaper> inner_;
 };
 

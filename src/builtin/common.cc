@@ -280,6 +280,13 @@ bool CutByHead(std::string_view command) {
   return stages.size() > 1 && ToolName(stages.back()) == "head";
 }
 
+bool ChosenByGrep(std::string_view command) {
+  const std::vector<std::string_view> stages = PipelineStages(command);
+  if (stages.size() < 2) return false;
+  const std::string tool = ToolName(stages.back());
+  return tool == "grep" || tool == "egrep" || tool == "fgrep" || tool == "rg";
+}
+
 std::string_view Trim(std::string_view s) {
   size_t b = s.find_first_not_of(" \t");
   if (b == std::string_view::npos) return {};

@@ -96,6 +96,10 @@ bool StatusIsAFilters(std::string_view command);
 // status is head's: no claim that the run went well.
 bool CutByHead(std::string_view command);
 
+// Whether the output is the lines a search chose: the command's last pipeline stage is grep (or
+// egrep, fgrep, rg), "pytest 2>&1 | grep -E 'FAILED|Error'": what the agent asked to see.
+bool ChosenByGrep(std::string_view command);
+
 // A header's words for a status of 0: "exit 0", or whose it is when it is a filter's, "exit 0
 // is tail's" (`python app.py 2>&1 | tail -40`: nothing said of the tool's).
 std::string ExitZeroNote(std::string_view command);

@@ -227,6 +227,14 @@ void DiagnosticGroups::WriteFollowerLines(const Group& g, uint64_t lines, Summar
     one = StrCat(label.substr(0, label.size() - 9), " like it");
     label = one;
   }
+  if (!names_differ && std::all_of(g.members.begin() + 1, g.members.end(),
+                                   [&](uint32_t k) { return members_[k].where.empty(); })) {
+    // None located (their location lines taken out: `oxlint | grep error`): counted.
+    out.Marker(StrCat(core::FormatCount(g.members.size() - 1), " more ", label,
+                      " (their locations are not in the output)"),
+               lines);
+    return;
+  }
   WriteLocationList(StrCat(core::FormatCount(g.members.size() - 1), " more ", label,
                            names_differ ? ", names differing," : "", core::kListAt),
                     StrCat(g.label, core::kListAlsoAt), g.members.size() - 1, lines, out,

@@ -616,7 +616,9 @@ std::optional<Problem> MietteProblem(const std::vector<std::string_view>& lines,
   std::string_view where;
   size_t where_line = 0;
   bool help = false;
-  for (; end < lines.size() && !Trim(lines[end]).empty(); ++end) {
+  // Its lines are indented, up to a blank line; a line at the margin ends it too (its totals,
+  // "Found 114 warnings and 0 errors.", the blank lines taken out: `| grep -E 'error'`).
+  for (; end < lines.size() && !Trim(lines[end]).empty() && lines[end][0] == ' '; ++end) {
     const std::string_view u = Trim(lines[end]);
     if (where.empty() && u.starts_with(",-[") && u.ends_with("]")) {
       where = u.substr(3, u.size() - 4);
@@ -1161,7 +1163,9 @@ class LintShaper final : public core::Shaper {
         counts += Plural(n, word, word == "info" || word == "information" ? word : word + "s");
       }
     }
-    StrAppend(&counts, " in ", Plural(files.size(), "file", "files"), more);
+    // (No file named: their locations are not in the output, `oxlint | grep error`.)
+    if (!files.empty()) StrAppend(&counts, " in ", Plural(files.size(), "file", "files"));
+    counts += more;
     return exit.empty() ? StrCat(tool, ": ", counts)
                         : StrCat(tool, ": FAILED — ", counts, " (", exit, ")");
   }

@@ -1456,6 +1456,18 @@ TEST_CASE("build: webpack's errors past the first ones keep their message, the p
   CHECK(s.find(breaking) == s.rfind(breaking));
 }
 
+TEST_CASE("build: webpack's errors with the blank lines between them taken out are each one") {
+  // `npx webpack 2>&1 | grep -E 'ERROR|Error'`: each "ERROR in" heading and its message, no
+  // blank line between them. Before, the first block ran on to the end: "1 error in 1 file".
+  const std::string output = testing::LinesWith(
+      testing::ReadFixture("build", "webpack-node-core-failing"), {"ERROR", "Error", "error"});
+  const std::string s = Shape("npx webpack 2>&1 | grep -E 'ERROR|Error|error'", output, 0);
+  INFO(s);
+  CHECK(Header(s) == "webpack: FAILED — 24 errors in 8 files");
+  CHECK(Contains(
+      s, "ERROR in ./src/upload.js 3:14-27\nModule not found: Error: Can't resolve 'fs' in"));
+}
+
 TEST_CASE("build: javac's errors past the first ones keep the symbol each names on its own lines") {
   // javac run by a build tool (here as if by make): the real output of tests/fixtures/lint.
   const std::string output = testing::ReadFixture("lint", "javac-many");

@@ -475,6 +475,41 @@ TEST_CASE("generic: a file's source is not read as a tool's report, whatever it 
   }
 }
 
+TEST_CASE(
+    "built-in shapers show a short output grep chose the lines of as it is, under their "
+    "verdict") {
+  // tests/fixtures/test/mocha_failing through `grep -E 'FAIL|ERROR|Error|error|fail'`: the count
+  // of failures and each failure's error line, their headings taken out. The test shaper's
+  // summary kept only its count ("… 4 other lines omitted").
+  const std::string chosen = testing::LinesWith(testing::ReadFixture("test", "mocha_failing"),
+                                                {"FAIL", "ERROR", "Error", "error", "fail"});
+  REQUIRE(core::CountLines(chosen) == 5);
+  std::shared_ptr<core::Shaper> test_shaper;
+  for (const auto& shaper : MakeBuiltinShapers()) {
+    if (shaper->meta().id == "builtin-test") test_shaper = shaper;
+  }
+  REQUIRE(test_shaper != nullptr);
+  auto shape = [&](const std::string& command, const std::string& text) {
+    core::ShapeContext ctx{command, 0, text.size(), core::CountLines(text), "/s/a.log"};
+    absl::StatusOr<core::ShapeOutput> shaped = test_shaper->Shape(text, ctx);
+    REQUIRE(shaped.ok());
+    return *shaped;
+  };
+  const core::ShapeOutput grepped =
+      shape("npx mocha 2>&1 | grep -E 'FAIL|ERROR|Error|error|fail'", chosen);
+  CHECK(grepped.render_mode == RenderMode::kRaw);
+  CHECK(grepped.failed);
+  CHECK(grepped.summary == "mocha: FAILED — 4 failed");  // the line over the output as it is
+  // Not through grep (`| tail -5`), the shaper's summary stands.
+  CHECK(shape("npx mocha 2>&1 | tail -5", chosen).render_mode == RenderMode::kSummary);
+  // A run that passed: as it is, nothing over it.
+  const core::ShapeOutput passed =
+      shape("pytest -q | grep -E 'passed|failed'", "34 passed in 0.05s\n");
+  CHECK(passed.render_mode == RenderMode::kRaw);
+  CHECK(passed.summary.empty());
+  CHECK_FALSE(passed.failed);
+}
+
 TEST_CASE("generic: an error whose location is a few lines above it keeps that location") {
   // gfortran's shape: the location alone, a blank line, the source and a marker, the message.
   std::string output;

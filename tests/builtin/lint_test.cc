@@ -486,6 +486,20 @@ TEST_CASE("lint: Biome's blocks and oxlint's miette report: each problem's locat
   }
 }
 
+TEST_CASE("lint: oxlint's report with the blank lines and locations taken out keeps its totals") {
+  // `npx oxlint lib 2>&1 | grep -E 'ERROR|Error|error'`: headings and help lines that say "error",
+  // the totals; no location, no blank line. Before, the last block ran on over the totals, and the
+  // header said "in 0 files" over a list of "(no file)".
+  const std::string out =
+      testing::LinesWith(testing::ReadFixture("lint", "oxlint-many"), {"ERROR", "Error", "error"});
+  const std::string s = Shape("npx oxlint lib 2>&1 | grep -E 'ERROR|Error|error'", out, 0).summary;
+  INFO(s);
+  CHECK(s.starts_with("oxlint: 11 warnings\n"));
+  CHECK(Contains(s, "\n… 9 more eslint(no-unused-vars) (their locations are not in the output)\n"));
+  CHECK_FALSE(Contains(s, "(no file)"));
+  CHECK(Contains(s, "\nFound 114 warnings and 0 errors.\n"));
+}
+
 TEST_CASE("lint: errors first: pylint's codes give their category, and a budget keeps the one real error") {
   const std::string out = testing::ReadFixture("lint", "pylint-behave");
   const std::string s = Shape("pylint behave", out, 30).summary;
