@@ -63,6 +63,15 @@ std::vector<Fixture> LoadFamily(const std::string& family) {
   return fixtures;
 }
 
+// The fixture named `name` ("test/pytest_failing") of its family's.
+Fixture FindFixture(const std::string& name) {
+  const std::vector<Fixture> fixtures = LoadFamily(name.substr(0, name.find('/')));
+  auto it = std::find_if(fixtures.begin(), fixtures.end(),
+                         [&](const Fixture& f) { return f.name == name; });
+  REQUIRE_MESSAGE(it != fixtures.end(), name << " is missing");
+  return *it;
+}
+
 std::string Str(const core::Value& meta, std::string_view key) {
   const core::Value* v = meta.Find(key);
   return v != nullptr && v->is_string() ? v->as_string() : "";
@@ -605,15 +614,8 @@ TEST_CASE("fixtures: two commands' outputs in one, each echoed by a shell's trac
 TEST_CASE("fixtures: a script's commands share the budget, each keeping its echo and header") {
   // eslint's 2,400 problems (54,000 tokens) then a failing pytest run (2,000): under the default
   // budget the small part stays whole and the large one is cut to what is left, its header kept.
-  std::vector<Fixture> lint = LoadFamily("eslint"), tests = LoadFamily("test");
-  auto find = [](const std::vector<Fixture>& fixtures, const std::string& name) {
-    auto it = std::find_if(fixtures.begin(), fixtures.end(),
-                           [&](const Fixture& f) { return f.name == name; });
-    REQUIRE(it != fixtures.end());
-    return *it;
-  };
-  const Fixture eslint = find(lint, "eslint/large-stylish");
-  const Fixture pytest = find(tests, "test/pytest_failing");
+  const Fixture eslint = FindFixture("eslint/large-stylish");
+  const Fixture pytest = FindFixture("test/pytest_failing");
   const std::string output = StrCat("+ npx eslint .\n", eslint.output, "+ python3 -m pytest\n",
                                     pytest.output);
   TempDir home;
@@ -634,14 +636,8 @@ TEST_CASE("fixtures: a script's commands share the budget, each keeping its echo
 TEST_CASE("fixtures: a script that exits 0 after a failing command is headed FAILED by that part") {
   // `pytest; flake8 --version`-like: the status is the last command's (or head's, through
   // `| head`); the failing run inside is what the first line says.
-  std::vector<Fixture> tests = LoadFamily("test");
-  auto find = [&](const std::string& name) {
-    auto it =
-        std::find_if(tests.begin(), tests.end(), [&](const Fixture& f) { return f.name == name; });
-    REQUIRE(it != tests.end());
-    return *it;
-  };
-  const Fixture failing = find("test/pytest_failing"), passing = find("test/pytest_passing");
+  const Fixture failing = FindFixture("test/pytest_failing");
+  const Fixture passing = FindFixture("test/pytest_passing");
   const std::string output = StrCat("+ python3 -m pytest tests\n", failing.output,
                                     "+ python3 -m pytest tests_ok\n", passing.output);
   TempDir home;
