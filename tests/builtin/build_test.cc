@@ -1468,6 +1468,18 @@ TEST_CASE("build: webpack's errors with the blank lines between them taken out a
       s, "ERROR in ./src/upload.js 3:14-27\nModule not found: Error: Can't resolve 'fs' in"));
 }
 
+TEST_CASE("build: a compiler's notes alone, through tail, say that what they explain is cut off") {
+  // `g++ … 2>&1 | tail -8` of tests/fixtures/build/gxx-absl-candidates: the last candidates'
+  // notes of an error above. Before: "g++: exit 0 is tail's" and nothing more.
+  const std::string output =
+      testing::LastLines(testing::ReadFixture("build", "gxx-absl-candidates"), 8);
+  const std::string s = Shape("g++ -c demo.cc 2>&1 | tail -8", output, 0);
+  INFO(s);
+  CHECK(Header(s) == "g++: exit 0 is tail's — notes alone (what they explain is cut off above)");
+  // Its own status, not a filter's: nothing said (a compiler's 0 with notes is its own).
+  CHECK(Header(Shape("g++ -c demo.cc", output, 0)) == "g++: exit 0");
+}
+
 TEST_CASE("build: javac's errors past the first ones keep the symbol each names on its own lines") {
   // javac run by a build tool (here as if by make): the real output of tests/fixtures/lint.
   const std::string output = testing::ReadFixture("lint", "javac-many");
