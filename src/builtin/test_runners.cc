@@ -2315,8 +2315,15 @@ void ParseMinitest(const std::vector<std::string_view>& lines, TestReport& repor
       continue;
     }
     if (t.find(" = ") != std::string_view::npos && t.find('#') != std::string_view::npos &&
-        (t.ends_with(" = .") || t.ends_with(" = S"))) {
-      ++report.passing_lines;  // -v: "CartTest#test_total = 0.00 s = ."
+        t.find(" s = ") != std::string_view::npos) {
+      // -v: "CartTest#test_total = 0.00 s = ."; one that failed, "… = F" or "… = E", is the
+      // runner's word that it did (its block may be cut off: `rake test | head -30`).
+      if (t.ends_with(" = F") || t.ends_with(" = E")) {
+        report.index.push_back(line);
+      } else {
+        ++report.passing_lines;
+      }
+      report.has_results = true;
     }
   }
   CloseFailure(report, current);
@@ -3580,6 +3587,10 @@ RunnerGuess GuessRunner(std::string_view command, std::string_view output) {
   }
   if (has_line_start("# Running:") && (has(" runs, ") || has(" run, ")) && has(" assertion")) {
     consider(TestRunner::kMinitest, 0.9, "output: Minitest");
+  }
+  // Its banner and -v's lines, its totals cut off (`rake test | head -30`).
+  if (has_line_start("Run options: ") && has_line_start("# Running:") && has(" s = ")) {
+    consider(TestRunner::kMinitest, 0.85, "output: Minitest banner and tests");
   }
   // Its totals alone (the banner cut off, `rake test | tail -30`): "406 runs, 404 assertions,
   // 8 failures, 1 errors, 1 skips", every count always printed.

@@ -1643,6 +1643,10 @@ class TestShaper final : public core::Shaper {
     std::string verdict = failed ? "FAILED" : ExitNote(context.exit_code);
     std::string header = StrCat(runner, ": ", verdict);
     if (!counts.empty()) StrAppend(&header, " — ", counts);
+    // Its totals not shown, and the status head's: what it shows is not all there was.
+    if (failed && cut_by_head && report.totals.empty()) {
+      StrAppend(&header, " (shown through head: its end may be cut)");
+    }
     if (failed && context.exit_code && *context.exit_code != 0) {
       StrAppend(&header, " (", ExitNote(context.exit_code), ")");
     }

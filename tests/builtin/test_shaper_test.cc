@@ -1079,6 +1079,26 @@ TEST_CASE("test shaper: cucumber-js: a block per failed scenario, its failed ste
   CHECK(Contains(s, "\n11 scenarios (4 failed, 1 undefined, 6 passed)\n"));
 }
 
+TEST_CASE("test shaper: Minitest -v through head: its banner and the tests it marked failed") {
+  // `rake test TESTOPTS=-v | head -30`: "Run options:", "# Running:", a line per test, "= F"
+  // or "= E" for those that did not pass; no totals. Before, the generic shaper's
+  // "rake test: exit 0 is head's, 30 lines".
+  const std::string cut =
+      testing::FirstLines(testing::ReadFixture("test", "minitest_failing_verbose"), 30);
+  const std::string s = Shape("rake test TESTOPTS='--seed=4242 -v' | head -30", 0, cut);
+  INFO(s);
+  CHECK(
+      s.starts_with("minitest: FAILED (shown through head: its end may be cut)\n"
+                    "CartTest#test_count = 0.00 s = F\n"));
+  CHECK(Contains(s, "\nCartTest#test_fetch_by_symbol = 0.00 s = E\n"));
+  CHECK(Contains(s, "\n… 22 passed tests omitted\n"));
+  // Known by its banner and its lines: this shaper, not the generic one, shapes it.
+  auto match = MakeTestShaper()->Match("rake test TESTOPTS='--seed=4242 -v' | head -30", cut, 0);
+  REQUIRE(match.ok());
+  CHECK(match->matched);
+  CHECK(match->confidence >= 0.85);
+}
+
 TEST_CASE("test shaper: a line that is a number alone is no RSpec totals line (found by fuzzing)") {
   const std::string s = Shape("rspec", 1, "42\n");
   CHECK(s.starts_with("rspec: no test results in the output (exit 1)\n"));
@@ -1093,7 +1113,7 @@ TEST_CASE("test shaper: an output cut before the runner's totals claims no pass,
   cut = full.substr(0, at);
   std::string s = Shape("pytest -v 2>&1 | head -40", 0, cut);
   INFO(s);
-  CHECK(s.starts_with("pytest: FAILED\n"));
+  CHECK(s.starts_with("pytest: FAILED (shown through head: its end may be cut)\n"));
   CHECK(Contains(s, "\ntests/test_receipt.py::test_receipt_lists_line_totals FAILED"));
   CHECK(Contains(s, "\ntests/test_catalog.py::test_catalog_lookup ERROR"));
   CHECK_FALSE(Contains(s, "passed —"));
