@@ -672,18 +672,18 @@ class EslintShaper final : public core::Shaper {
 
     uint64_t errors = 0, warnings = 0;
     for (const Problem& p : problems) (p.error ? errors : warnings) += 1;
-    out.Header(
-        StrCat(producer, ": ", Plural(stated_problems.value_or(problems.size()), "problem", "problems"),
-               " (", Plural(stated_errors.value_or(errors), "error", "errors"), ", ",
-               Plural(stated_warnings.value_or(warnings), "warning", "warnings"), ") in ",
-               Plural(files.size(), "file", "files"), exit_suffix));
-
     // (`--max-warnings N` fails a run with warnings alone, and says so.)
     const bool failed =
         stated_errors.value_or(errors) > 0 ||
         std::any_of(lines.begin(), lines.end(), [](std::string_view line) {
           return line.starts_with("ESLint found too many warnings");
         });
+    // "FAILED — " as the other shapers say it, of a run whose status says so too.
+    out.Header(StrCat(producer, ": ", failed && !exit_suffix.empty() ? "FAILED — " : "",
+                      Plural(stated_problems.value_or(problems.size()), "problem", "problems"),
+                      " (", Plural(stated_errors.value_or(errors), "error", "errors"), ", ",
+                      Plural(stated_warnings.value_or(warnings), "warning", "warnings"), ") in ",
+                      Plural(files.size(), "file", "files"), exit_suffix));
     if (problems.size() > kAllInFull) {
       core::ShapeOutput grouped = Grouped(lines, problems, rows, is_row, is_file, totals, out);
       grouped.failed = failed;
@@ -789,7 +789,8 @@ class EslintShaper final : public core::Shaper {
       OtherJsonLines(lines, json, out);
       return core::ShapeOutput{out.Take(), RenderMode::kSummary};
     }
-    out.Header(StrCat("eslint: ", Plural(errors + warnings, "problem", "problems"), " (",
+    out.Header(StrCat("eslint: ", errors > 0 && !exit_suffix.empty() ? "FAILED — " : "",
+                      Plural(errors + warnings, "problem", "problems"), " (",
                       Plural(errors, "error", "errors"), ", ",
                       Plural(warnings, "warning", "warnings"), ") in ",
                       Plural(files_with_problems, "file", "files"), " of ",

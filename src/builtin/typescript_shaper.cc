@@ -477,7 +477,9 @@ class TypescriptShaper final : public core::Shaper {
 
     // The header: the counts, the tool's own total when it printed one.
     uint64_t total = p.found.value_or(errors);
-    std::string header = StrCat(tool, ": ", Plural(total, "error", "errors"));
+    // "FAILED — " as the other shapers say it, of a run whose status says so too.
+    std::string header = StrCat(tool, ": ", !note.empty() && total > 0 ? "FAILED — " : "",
+                                Plural(total, "error", "errors"));
     // (An output cut at its start, `tsc | tail -30`, has fewer files' diagnostics than tsc
     // counted.)
     const uint64_t file_count = std::max<uint64_t>(files.size(), p.found_files.value_or(0));

@@ -46,6 +46,9 @@ constexpr uint64_t kMarkerTokens = 12;
 constexpr size_t kMarkedGap = 4;
 // The files named in the statement of identifiers left out.
 constexpr size_t kGroupedFiles = 8;
+// Under a small budget, the files it names first (then none).
+constexpr size_t kFewGroupedFiles = 2;
+constexpr std::string_view kDidNotFit = " did not fit: ";
 
 bool IsHex(char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); }
 
@@ -253,10 +256,13 @@ std::vector<size_t> VisitOrder(const std::vector<int>& rank) {
 // Keeps lines by rank while they fit in `limit` tokens, and writes the cut summary.
 // `order`: the lines in the order they are offered (VisitOrder); `like`: per list of
 // locations, the line of the problem it is like, kept with it (or kNoLine).
+// `first_limit`: what the first line may cost (the budget's, not `limit` lowered to make the
+// rest fit); `grouped_files`: how many files the count of what did not fit names.
 BudgetCut Assemble(const std::vector<std::string_view>& lines, const std::vector<int>& rank,
                    const std::vector<size_t>& order, const std::vector<bool>& is_list,
                    const std::vector<size_t>& like, const std::vector<uint64_t>& cost,
-                   uint64_t limit, uint64_t max_tokens, const TokenCounter& counter) {
+                   uint64_t limit, uint64_t first_limit, size_t grouped_files, uint64_t max_tokens,
+                   const TokenCounter& counter) {
   BudgetCut cut;
   cut.cut = true;
   const size_t n = lines.size();
@@ -300,7 +306,8 @@ BudgetCut Assemble(const std::vector<std::string_view>& lines, const std::vector
     const size_t with = like[i];
     const bool pair = with != kNoLine && !keep[with];
     const uint64_t price = cost[i] + marker_cost(i) + (pair ? cost[with] + marker_cost(with) : 0);
-    if (spent + price <= limit || want == kOutcome) {
+    // The outcome stays: the first line always, the closing lines while anything fits.
+    if (spent + price <= limit || (want == kOutcome && (i == 0 || limit > 0))) {
       keep[i] = true;
       if (pair) keep[with] = true;
       spent += price;
@@ -326,9 +333,9 @@ BudgetCut Assemble(const std::vector<std::string_view>& lines, const std::vector
 
   // The first line alone may be over the budget: its head, at a character boundary.
   std::string first(lines.empty() ? std::string_view() : lines[0]);
-  if (!lines.empty() && cost[0] > limit) {
-    size_t bytes = std::min(first.size(), static_cast<size_t>(limit) * 3);
-    while (bytes > 0 && counter.Count(std::string_view(first).substr(0, bytes)) > limit) {
+  if (!lines.empty() && cost[0] > first_limit) {
+    size_t bytes = std::min(first.size(), static_cast<size_t>(first_limit) * 3);
+    while (bytes > 0 && counter.Count(std::string_view(first).substr(0, bytes)) > first_limit) {
       bytes = bytes * 3 / 4;
     }
     while (bytes > 0 && (static_cast<unsigned char>(first[bytes]) & 0xC0) == 0x80) --bytes;
@@ -383,11 +390,13 @@ BudgetCut Assemble(const std::vector<std::string_view>& lines, const std::vector
     std::stable_sort(files.begin(), files.end(),
                      [](const auto& a, const auto& b) { return a.second > b.second; });
     std::string by_file;
-    for (size_t i = 0; i < files.size() && i < kGroupedFiles; ++i) {
+    for (size_t i = 0; i < files.size() && i < grouped_files; ++i) {
       StrAppend(&by_file, i == 0 ? "" : ", ", files[i].first, " ", FormatCount(files[i].second));
     }
-    if (files.size() > kGroupedFiles) {
-      StrAppend(&by_file, ", and ", FormatCount(files.size() - kGroupedFiles), " more files");
+    if (files.size() > grouped_files) {
+      StrAppend(&by_file, grouped_files == 0 ? "in " : ", and ",
+                FormatCount(files.size() - grouped_files),
+                grouped_files == 0 ? " files" : " more files");
     }
     if (without_file > 0) {
       StrAppend(&by_file, by_file.empty() ? "" : ", ", FormatCount(without_file),
@@ -397,7 +406,7 @@ BudgetCut Assemble(const std::vector<std::string_view>& lines, const std::vector
       StrAppend(&cut.summary, "… ", FormatCount(identifiers_left_out),
                 identifiers_left_out == 1 ? " failure, error or location"
                                           : " failures, errors or locations",
-                " did not fit: ", by_file, "\n");
+                kDidNotFit, by_file, "\n");
     }
     if (commits_left_out > 0) {
       StrAppend(&cut.summary, "… ", FormatCount(commits_left_out),
@@ -556,14 +565,32 @@ BudgetCut FitToBudget(std::string_view summary, uint64_t max_tokens, uint64_t re
   // The statement at the end (and the count by file, when identifiers are cut) is kept aside.
   const uint64_t statement = 120;
   uint64_t limit = max_tokens > reserve + statement ? max_tokens - reserve - statement : 0;
+  // The first line is cut only when it alone is over what the budget leaves it.
+  const uint64_t first_limit =
+      limit > 0 ? limit : (max_tokens > reserve ? (max_tokens - reserve) / 2 : max_tokens / 2);
+  size_t grouped_files = kGroupedFiles;
   const std::vector<size_t> order = VisitOrder(rank);
   // Line costs are counted one by one; the whole is counted again and the limit lowered until
-  // it fits (BPE pieces rarely cross a newline, so this converges at once).
+  // it fits (BPE pieces rarely cross a newline, so this converges at once). When nothing but
+  // the outcome fits and it is still over (a small budget), the closing lines go, then the
+  // files the count of what did not fit names.
   for (int attempt = 0;; ++attempt) {
-    BudgetCut attempt_cut = Assemble(lines, rank, order, is_list, like, cost, limit, max_tokens, counter);
+    BudgetCut attempt_cut = Assemble(lines, rank, order, is_list, like, cost, limit, first_limit,
+                                     grouped_files, max_tokens, counter);
     attempt_cut.lines_in = cut.lines_in;
     const uint64_t tokens = counter.Count(attempt_cut.summary);
-    if (tokens + reserve <= max_tokens || attempt >= 8 || limit == 0) return attempt_cut;
+    if (tokens + reserve <= max_tokens || attempt >= 12) return attempt_cut;
+    // Fewer files named in the count of what did not fit before fewer lines shown.
+    if (grouped_files > kFewGroupedFiles &&
+        attempt_cut.summary.find(kDidNotFit) != std::string::npos) {
+      grouped_files = kFewGroupedFiles;
+      continue;
+    }
+    if (limit == 0) {
+      if (grouped_files == 0) return attempt_cut;
+      grouped_files = 0;
+      continue;
+    }
     const uint64_t excess = tokens + reserve - max_tokens;
     limit = limit > excess + 16 ? limit - excess - 16 : 0;
   }

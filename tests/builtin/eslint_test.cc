@@ -55,7 +55,7 @@ constexpr std::string_view kStylish =
 TEST_CASE("eslint: stylish keeps every row under its file and the totals") {
   auto lines = Shape("npx eslint src", 1, std::string(kStylish));
   std::vector<std::string> expected = {
-      "eslint: 4 problems (2 errors, 2 warnings) in 2 files (exit 1)",
+      "eslint: FAILED — 4 problems (2 errors, 2 warnings) in 2 files (exit 1)",
       "/app/src/a.js",
       "   3:10  error    'x' is not defined                 no-undef",
       "  12:5   warning  Unexpected console statement       no-console",
@@ -80,7 +80,7 @@ TEST_CASE("eslint: many problems in a file: each rule's first row, the rest as p
   output += "\n✖ 41 problems (1 error, 40 warnings)\n";
   auto lines = Shape("eslint .", 1, output);
   const std::vector<std::string> expected = {
-      "eslint: 41 problems (1 error, 40 warnings) in 1 file (exit 1)",
+      "eslint: FAILED — 41 problems (1 error, 40 warnings) in 1 file (exit 1)",
       "/app/src/big.js",
       "  1:1  warning  Unexpected console statement  no-console",
       "  8:1  warning  Unexpected console statement  curly",
@@ -114,7 +114,7 @@ TEST_CASE("eslint: very many errors: every position kept, with the names that di
   StrAppend(&output, "\n✖ 300 problems (300 errors, 0 warnings)\n");
   auto lines = Shape("eslint src", 1, output);
   REQUIRE(lines.size() == 58);
-  CHECK(lines[0] == "eslint: 300 problems (300 errors, 0 warnings) in 50 files (exit 1)");
+  CHECK(lines[0] == "eslint: FAILED — 300 problems (300 errors, 0 warnings) in 50 files (exit 1)");
   CHECK(lines[1] == "/app/src/m0.js");
   CHECK(lines[2] == "  1:2  error  Problem '0'  no-undef");
   CHECK(lines[3] == "  2:2  error  Problem '1'  eqeqeq");
@@ -144,7 +144,7 @@ TEST_CASE("eslint: --max-warnings and a warnings-only run") {
       "\n/app/src/a.js\n  3:37  warning  'unit' is defined but never used  no-unused-vars\n\n"
       "✖ 1 problem (0 errors, 1 warning)\n\nESLint found too many warnings (maximum: 0).\n";
   auto lines = Shape("eslint --max-warnings 0 src", 1, output);
-  CHECK(lines[0] == "eslint: 1 problem (0 errors, 1 warning) in 1 file (exit 1)");
+  CHECK(lines[0] == "eslint: FAILED — 1 problem (0 errors, 1 warning) in 1 file (exit 1)");
   CHECK(lines.back() == "ESLint found too many warnings (maximum: 0).");
 }
 
@@ -156,7 +156,7 @@ TEST_CASE("eslint: next lint rows") {
       "\ninfo  - Need to disable some ESLint rules? Learn more here: "
       "https://nextjs.org/docs/basic-features/eslint#disabling-rules\n";
   auto lines = Shape("npx next lint", 1, output);
-  CHECK(lines[0] == "eslint: 2 problems (1 error, 1 warning) in 1 file (exit 1)");
+  CHECK(lines[0] == "eslint: FAILED — 2 problems (1 error, 1 warning) in 1 file (exit 1)");
   CHECK(lines[1] == "./pages/index.js");
   CHECK(lines[3] == "9:7  Error: 'x' is assigned a value but never used.  no-unused-vars");
 }
@@ -168,7 +168,7 @@ TEST_CASE("eslint: compact and unix formats") {
       "/app/src/b.js: line 1, col 1, Error - Parsing error: Unexpected token )\n"
       "\n3 problems\n";
   auto lines = Shape("eslint -f compact src", 1, compact);
-  CHECK(lines[0] == "eslint: 3 problems (2 errors, 1 warning) in 2 files (exit 1)");
+  CHECK(lines[0] == "eslint: FAILED — 3 problems (2 errors, 1 warning) in 2 files (exit 1)");
   CHECK(lines[3] == "/app/src/b.js: line 1, col 1, Error - Parsing error: Unexpected token )");
   CHECK(lines.back() == "3 problems");
   std::string unix_format =
@@ -177,7 +177,7 @@ TEST_CASE("eslint: compact and unix formats") {
       "/app/src/b.js:1:1: Parsing error: Unexpected token ) [Error]\n"
       "\n3 problems\n";
   lines = Shape("eslint -f unix src", 1, unix_format);
-  CHECK(lines[0] == "eslint: 3 problems (2 errors, 1 warning) in 2 files (exit 1)");
+  CHECK(lines[0] == "eslint: FAILED — 3 problems (2 errors, 1 warning) in 2 files (exit 1)");
   CHECK(lines[1] == "/app/src/a.js:3:10: 'x' is not defined. [Error/no-undef]");
 }
 
@@ -202,7 +202,7 @@ TEST_CASE("eslint: many problems in compact, unix and json: grouped like stylish
 
   auto lines = Shape("eslint -f compact src", 1, compact);
   REQUIRE(lines.size() == 44);
-  CHECK(lines[0] == "eslint: 80 problems (80 errors, 0 warnings) in 40 files (exit 1)");
+  CHECK(lines[0] == "eslint: FAILED — 80 problems (80 errors, 0 warnings) in 40 files (exit 1)");
   CHECK(lines[1] == "/app/src/m0.js: line 3, col 10, Error - 'v0' is not defined. (no-undef)");
   CHECK(lines[2] ==
         "/app/src/m0.js: line 7, col 16, Error - Expected '===' and instead saw '=='. (eqeqeq)");
@@ -223,7 +223,7 @@ TEST_CASE("eslint: many problems in compact, unix and json: grouped like stylish
   lines = Shape("eslint -f json src", 1, json);
   REQUIRE(lines.size() == 42);
   CHECK(lines[0] ==
-        "eslint: 80 problems (80 errors, 0 warnings) in 40 files of 40 linted (exit 1)");
+        "eslint: FAILED — 80 problems (80 errors, 0 warnings) in 40 files of 40 linted (exit 1)");
   CHECK(lines[1] == "/app/src/m0.js:3:10 error 'v0' is not defined. no-undef");
   CHECK(lines[2] == "/app/src/m0.js:7:16 error Expected '===' and instead saw '=='. eqeqeq");
   CHECK(lines[3] == "… 2 more in /app/src/m1.js at: 3:10 no-undef 'v1'; 7:16 eqeqeq");
@@ -245,7 +245,7 @@ TEST_CASE("eslint: json is rendered from its fields, ignoring sources and fixes"
       "\"fixableErrorCount\":0,\"fixableWarningCount\":0,\"usedDeprecatedRules\":[]}]\n";
   auto lines = Shape("npx eslint --format json src", 1, output);
   std::vector<std::string> expected = {
-      "eslint: 2 problems (1 error, 1 warning) in 1 file of 2 linted (exit 1)",
+      "eslint: FAILED — 2 problems (1 error, 1 warning) in 1 file of 2 linted (exit 1)",
       "/app/src/a.js:3:10 error 'x' is not defined. no-undef",
       "/app/src/a.js:5:5 warning 'y' is never reassigned. Use 'const' instead. prefer-const",
   };
@@ -257,9 +257,10 @@ TEST_CASE("eslint: json is rendered from its fields, ignoring sources and fixes"
       "\"column\":1}],\"errorCount\":1,\"warningCount\":0,\"source\":\"a(\"}],"
       "\"metadata\":{\"cwd\":\"/app\",\"rulesMeta\":{\"no-undef\":{\"type\":\"problem\"}}}}\n";
   lines = Shape("eslint -f json-with-metadata src", 1, with_metadata);
-  CHECK(lines == std::vector<std::string>{
-                     "eslint: 1 problem (1 error, 0 warnings) in 1 file of 1 linted (exit 1)",
-                     "/app/src/a.js:1:1 error Parsing error: Unexpected token )"});
+  CHECK(lines ==
+        std::vector<std::string>{
+            "eslint: FAILED — 1 problem (1 error, 0 warnings) in 1 file of 1 linted (exit 1)",
+            "/app/src/a.js:1:1 error Parsing error: Unexpected token )"});
   CHECK(Shape("eslint -f json src", 0, "[]\n") ==
         std::vector<std::string>{"eslint: no problems in 0 files"});
   // Reformatted (jq .), after npm's banner.
@@ -271,10 +272,11 @@ TEST_CASE("eslint: json is rendered from its fields, ignoring sources and fixes"
       "        \"line\": 7,\n        \"column\": 16\n      }\n    ],\n"
       "    \"errorCount\": 1,\n    \"warningCount\": 0,\n    \"source\": \"x\"\n  }\n]\n";
   lines = Shape("npm run lint", 1, pretty);
-  CHECK(lines == std::vector<std::string>{
-                     "eslint: 1 problem (1 error, 0 warnings) in 1 file of 1 linted (exit 1)",
-                     "/app/src/a.js:7:16 error Expected '===' and instead saw '=='. eqeqeq",
-                     "… 4 other lines omitted"});
+  CHECK(lines ==
+        std::vector<std::string>{
+            "eslint: FAILED — 1 problem (1 error, 0 warnings) in 1 file of 1 linted (exit 1)",
+            "/app/src/a.js:7:16 error Expected '===' and instead saw '=='. eqeqeq",
+            "… 4 other lines omitted"});
   // Cut short (`| head`): not read, and never "no problems".
   const std::string cut = pretty.substr(0, pretty.find("\"errorCount\""));
   lines = Shape("eslint -f json src | jq . | head -12", 0, cut);
@@ -353,7 +355,8 @@ TEST_CASE("eslint: stylelint's rows, with ✖ and ⚠ for the severity, are read
   CHECK(Confidence("npx stylelint 'css/*.css'", output) >= 0.95);
   const auto lines = Shape("npx stylelint 'css/*.css'", 2, output);
   REQUIRE(!lines.empty());
-  CHECK(lines.front() == "stylelint: 1,474 problems (1,474 errors, 0 warnings) in 5 files (exit 2)");
+  CHECK(lines.front() ==
+        "stylelint: FAILED — 1,474 problems (1,474 errors, 0 warnings) in 5 files (exit 2)");
   for (std::string_view file : {"css/bootstrap-grid.css", "css/bootstrap-reboot.css", "css/gitweb.css",
                                 "css/node-api.css", "css/planted.css"}) {
     CHECK_MESSAGE(std::find(lines.begin(), lines.end(), file) != lines.end(), file);
@@ -363,7 +366,8 @@ TEST_CASE("eslint: stylelint's rows, with ✖ and ⚠ for the severity, are read
   const std::string two = "a.css\n  1:9   ✖  Unexpected unknown property \"colr\"  property-no-unknown\n"
                           "  3:19  ⚠  Unexpected unit  length-zero-no-unit\n\n"
                           "✖ 2 problems (1 error, 1 warning)\n";
-  CHECK(Shape("stylelint a.css", 2, two).front() == "stylelint: 2 problems (1 error, 1 warning) in 1 file (exit 2)");
+  CHECK(Shape("stylelint a.css", 2, two).front() ==
+        "stylelint: FAILED — 2 problems (1 error, 1 warning) in 1 file (exit 2)");
 }
 
 TEST_CASE("eslint: another tool printing stylish rows is named by its command, ESLint's by ESLint") {
@@ -373,11 +377,15 @@ TEST_CASE("eslint: another tool printing stylish rows is named by its command, E
       "  12:81     error    line too long (124 > 80 characters)  (line-length)\n\n"
       "./.ci/pipeline.yml\n"
       "  7:13      error    syntax error: mapping values are not allowed here (syntax)\n\n";
-  CHECK(Shape("yamllint .", 1, rows).front() == "yamllint: 3 problems (2 errors, 1 warning) in 2 files (exit 1)");
+  CHECK(Shape("yamllint .", 1, rows).front() ==
+        "yamllint: FAILED — 3 problems (2 errors, 1 warning) in 2 files (exit 1)");
   // A package script's runner says nothing of who printed the rows: ESLint's format is ESLint's.
-  CHECK(Shape("npm run lint", 1, rows).front() == "eslint: 3 problems (2 errors, 1 warning) in 2 files (exit 1)");
+  CHECK(Shape("npm run lint", 1, rows).front() ==
+        "eslint: FAILED — 3 problems (2 errors, 1 warning) in 2 files (exit 1)");
   // ESLint's own totals line names it whatever ran it.
-  CHECK(Shape("./scripts/check.sh", 1, rows + "✖ 3 problems (2 errors, 1 warning)\n").front().starts_with("eslint: 3 problems"));
+  CHECK(Shape("./scripts/check.sh", 1, rows + "✖ 3 problems (2 errors, 1 warning)\n")
+            .front()
+            .starts_with("eslint: FAILED — 3 problems"));
 }
 
 }  // namespace

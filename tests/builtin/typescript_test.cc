@@ -50,7 +50,7 @@ constexpr std::string_view kPlain =
 TEST_CASE("typescript: plain format keeps every error with its message chain") {
   auto lines = Shape("npx tsc --noEmit", 2, std::string(kPlain));
   REQUIRE(lines.size() == 5);
-  CHECK(lines[0] == "tsc: 3 errors in 2 files (exit 2)");
+  CHECK(lines[0] == "tsc: FAILED — 3 errors in 2 files (exit 2)");
   CHECK(lines[1] == "src/a.ts(3,7): error TS2322: Type 'string' is not assignable to type 'number'.");
   CHECK(lines[4] ==
         "  Property 'name' is missing in type '{ id: string; }' but required in type 'User'.");
@@ -67,7 +67,7 @@ TEST_CASE("typescript: what npm says after the script it ran failed is counted, 
                               std::string::npos;
     REQUIRE(epilogue);
     auto lines = Shape("npm run typecheck", 2, output);
-    CHECK(lines[0] == "tsc: 12 errors in 6 files (exit 2)");
+    CHECK(lines[0] == "tsc: FAILED — 12 errors in 6 files (exit 2)");
     for (const std::string& line : lines) {
       CHECK_FALSE(line.starts_with("npm e"));
       CHECK_FALSE(line.starts_with("npm ERR!"));
@@ -105,7 +105,7 @@ TEST_CASE("typescript: pretty format drops code frames and keeps related locatio
       "     1  src/config.ts:20\n";
   auto lines = Shape("tsc --pretty", 2, output);
   std::vector<std::string> expected = {
-      "tsc: 2 errors in 2 files (exit 2)",
+      "tsc: FAILED — 2 errors in 2 files (exit 2)",
       "src/cart.ts:31:24 - error TS2551: Property 'line' does not exist on type 'Cart'. Did you "
       "mean 'lines'?",
       "  src/cart.ts:10:11",
@@ -134,7 +134,7 @@ TEST_CASE("typescript: a run's last lines (tsc | tail) keep tsc's counts and its
   const std::string cut = testing::LastLines(full, 30);
   const auto s = Shape("npx tsc --noEmit --pretty 2>&1 | tail -30", 2, cut);
   INFO(absl::StrJoin(s, "\n"));
-  CHECK(s[0] == "tsc: 12 errors in 6 files (exit 2)");
+  CHECK(s[0] == "tsc: FAILED — 12 errors in 6 files (exit 2)");
   CHECK(Has(s, "Errors  Files"));
   CHECK(Has(s, "     3  src/api/client.ts:2"));
   CHECK(Has(s, "     1  src/services/config.ts:20"));
@@ -142,7 +142,7 @@ TEST_CASE("typescript: a run's last lines (tsc | tail) keep tsc's counts and its
   CHECK_FALSE(Has(s, "     1  src/utils/format.ts:12"));
   // The whole output: every file's diagnostics shown, the table counted.
   const auto whole = Shape("npx tsc --noEmit --pretty", 2, full);
-  CHECK(whole[0] == "tsc: 12 errors in 6 files (exit 2)");
+  CHECK(whole[0] == "tsc: FAILED — 12 errors in 6 files (exit 2)");
   CHECK_FALSE(Has(whole, "Errors  Files"));
 }
 
@@ -195,7 +195,7 @@ TEST_CASE("typescript: tsc 7's related locations on one line") {
       "Found 1 error in src/cart.ts:45\n"
       "\n";
   auto lines = Shape("tsgo --noEmit --pretty", 1, output);
-  CHECK(lines[0] == "tsgo: 1 error in 1 file (exit 1)");
+  CHECK(lines[0] == "tsgo: FAILED — 1 error in 1 file (exit 1)");
   CHECK(Has(lines, "  src/cart.ts:12:15 - An argument for 'owner' was not provided."));
   CHECK(lines.back() == "Found 1 error in src/cart.ts:45");
 }
@@ -211,7 +211,7 @@ TEST_CASE("typescript: many errors are grouped by message and every location sur
     if (i % 3 == 0) output += "  Repeated hint.\n";
   }
   auto lines = Shape("tsc", 2, output);
-  CHECK(lines[0] == "tsc: 300 errors in 75 files (exit 2)");
+  CHECK(lines[0] == "tsc: FAILED — 300 errors in 75 files (exit 2)");
   // The first of each group in full: its header and message chain.
   CHECK(lines[1] == "src/m0.ts(1,5): error TS2322: Problem number 0 in 'name0'.");
   CHECK(lines[2] == "  Detail of problem 0.");
@@ -324,7 +324,7 @@ TEST_CASE("typescript: tsc -b --verbose keeps the projects that have errors") {
       "  Type 'undefined' is not assignable to type 'string'.\n";
   auto lines = Shape("npx tsc -b --verbose", 1, output);
   std::vector<std::string> expected = {
-      "tsc: 1 error in 1 file (exit 1)",
+      "tsc: FAILED — 1 error in 1 file (exit 1)",
       "8:15:55 PM - Projects in this build: ",
       "    * packages/core/tsconfig.json",
       "    * packages/api/tsconfig.json",
@@ -377,7 +377,7 @@ TEST_CASE("typescript: success is one line, watch mode summarizes the last compi
 TEST_CASE("typescript: global errors count without a file") {
   auto lines = Shape("tsc -p .", 1,
                      "error TS5058: The specified path does not exist: 'tsconfig.app.json'.\n");
-  CHECK(lines[0] == "tsc: 1 error (exit 1)");
+  CHECK(lines[0] == "tsc: FAILED — 1 error (exit 1)");
   CHECK(lines[1] == "error TS5058: The specified path does not exist: 'tsconfig.app.json'.");
 }
 
@@ -406,7 +406,7 @@ TEST_CASE("typescript: output without diagnostics and a failing exit is not gues
                       "memory\n" +
                       "npm ERR! Lifecycle script `typecheck` failed\n" + "just chatter\n";
   lines = Shape("npm run typecheck", 2, mixed);
-  CHECK(lines[0] == "tsc: 3 errors in 2 files (exit 2)");
+  CHECK(lines[0] == "tsc: FAILED — 3 errors in 2 files (exit 2)");
   CHECK(Has(lines, "FATAL ERROR: Reached heap limit Allocation failed - JavaScript heap out of "
                    "memory"));
   CHECK_FALSE(Has(lines, "npm ERR! Lifecycle script `typecheck` failed"));

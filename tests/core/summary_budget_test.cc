@@ -222,10 +222,31 @@ TEST_CASE("identifiers that do not fit are counted by file") {
   CHECK(Contains(cut.summary, "src/file2.ts "));
 }
 
+TEST_CASE("a small budget keeps the first line whole and holds, the files it names cut first") {
+  // Errors in 300 files of long paths: the count of what did not fit, naming 8 files, alone
+  // was over a budget of 300. Before, the limit was lowered until it was 0, the first line cut
+  // to nothing (" … (73 more bytes of this line)"), and the budget still not held.
+  const std::string header =
+      "eslint: FAILED — 2,400 problems (1,500 errors, 900 warnings) in 300 files (exit 1)";
+  std::string summary = header + "\n";
+  for (int i = 0; i < 300; ++i) {
+    absl::StrAppend(&summary, "/tmp/plugline-fixtures/eslint/large/src/feature", i / 10, "/module",
+                    i, ".js: line ", i + 1, ", col 5, Error - Unexpected var. (no-var)\n");
+  }
+  absl::StrAppend(&summary, "2400 problems\n");
+  for (const uint64_t budget : {200, 300, 600}) {
+    BudgetCut cut = FitToBudget(summary, budget, 40, Counter());
+    INFO(budget, "\n", cut.summary);
+    CHECK(Counter().Count(cut.summary) + 40 <= budget);
+    CHECK(cut.summary.starts_with(header + "\n"));
+    CHECK(Contains(cut.summary, " failures, errors or locations did not fit: "));
+  }
+}
+
 TEST_CASE(
     "lists of locations: every list's first line, then continuations spread, entries counted") {
   // Three groups of 60: the first in full, then the others' locations, 12 a line.
-  std::string summary = "tsc: 180 errors in 3 files (exit 2)\n";
+  std::string summary = "tsc: FAILED — 180 errors in 3 files (exit 2)\n";
   for (int g = 0; g < 3; ++g) {
     absl::StrAppend(&summary, "src/g", g, ".ts(1,1): error TS", g, ": Cannot find name 'x'.\n");
     for (int line = 0; line < 5; ++line) {
@@ -268,7 +289,7 @@ TEST_CASE("identifiers are kept from both ends in, and a list of positions count
     auto at = [&](int line) {
       return compact ? absl::StrCat("line ", line, ", col 2") : absl::StrCat(line, ":2");
     };
-    std::string summary = "eslint: 900 problems (exit 1)\n";
+    std::string summary = "eslint: FAILED — 900 problems (exit 1)\n";
     for (int f = 0; f < 150; ++f) {
       absl::StrAppend(&summary, "… 6 more in /w/src/m", f, ".js at: ", at(1), " no-undef 'a", f,
                       "'; ", at(2), " eqeqeq; ", at(3), " no-undef 'b", f, "'; ", at(4),
@@ -293,7 +314,7 @@ TEST_CASE("identifiers are kept from both ends in, and a list of positions count
 
 TEST_CASE("a row under a file's path line ranks as a location, and keeps its path line") {
   // ESLint's stylish rows name no file: the path line above them does. Lists fill the budget.
-  std::string summary = "eslint: 902 problems (exit 1)\n";
+  std::string summary = "eslint: FAILED — 902 problems (exit 1)\n";
   for (int f = 0; f < 150; ++f) {
     if (f == 3) {
       // Long messages: they do not fit in what the lists leave over.
