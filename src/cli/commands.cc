@@ -587,6 +587,13 @@ bool ParseMaxTokens(std::string_view value, ShapeFlags* flags) {
     Error(StrCat("--max-tokens needs a whole number of tokens (0: no budget), not '", value, "'"));
     return false;
   }
+  // As shaping.max_summary_tokens: a budget smaller has no room for a summary's outcome line,
+  // its path and the statement of what was cut.
+  if (n != 0 && n < core::kMinSummaryTokens) {
+    Error(StrCat("--max-tokens ", value, ": expected 0 (no budget) or at least ",
+                 core::kMinSummaryTokens));
+    return false;
+  }
   flags->max_tokens = n;
   return true;
 }

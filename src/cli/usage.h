@@ -17,7 +17,8 @@ inline constexpr std::string_view kUsage =
     "          --json        print the shaping result as JSON\n"
     "          --shaper ID   use this shaper instead of the best match\n"
     "          --max-tokens N  the summary's token budget (default: config's\n"
-    "                        shaping.max_summary_tokens, 8000; 0: none)\n"
+    "                        shaping.max_summary_tokens, 8000; 0: none;\n"
+    "                        else at least 200)\n"
     "  shape --command CMD [--exit-code N] [--json] [--shaper ID] [--max-tokens N]\n"
     "        shape output read from standard input, as if CMD had printed it\n"
     "  hook EVENT [--payload FILE]\n"
@@ -90,7 +91,6 @@ inline constexpr std::string_view kUsage =
     "\n"
     "environment: PLUGLINE_HOME (default ~/.plugline), PLUGLINE_SERVER=0 (no server: every\n"
     "command in its own process)\n";
-
 
 }  // namespace plugline::cli
 

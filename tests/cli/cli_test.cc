@@ -332,6 +332,10 @@ TEST_CASE("plugline run and shape --max-tokens: the summary fits the budget and 
   auto bad = cli.Run({"shape", "--command", "x", "--max-tokens", "lots"});
   CHECK(bad.exit_status == 2);
   CHECK(Contains(bad.error_output, "--max-tokens needs a whole number of tokens"));
+  // As shaping.max_summary_tokens: 0 or at least 200.
+  auto small = cli.Run({"shape", "--command", "x", "--max-tokens", "100"});
+  CHECK(small.exit_status == 2);
+  CHECK(Contains(small.error_output, "--max-tokens 100: expected 0 (no budget) or at least 200"));
 }
 
 TEST_CASE("plugline tokens counts files with the real vocabulary, and names it") {
