@@ -3409,10 +3409,10 @@ class BuildShaper final : public core::Shaper {
     if (p.linker_errors > 0) facts.push_back(Plural(p.linker_errors, "linker error", "linker errors"));
     // Notes alone, through a filter (`g++ -c a.cc 2>&1 | tail -8`): a compiler's notes follow the
     // error or warning they explain, which is cut off above.
-    const size_t notes = static_cast<size_t>(std::count_if(
-        p.diags.begin(), p.diags.end(), [](const Diag& d) { return d.sev == Sev::kNote; }));
-    if (!problems && p.warnings == 0 && notes == p.diags.size() && notes > 0 &&
-        StatusIsAFilters(context.command)) {
+    const bool notes_alone =
+        !p.diags.empty() && std::all_of(p.diags.begin(), p.diags.end(),
+                                        [](const Diag& d) { return d.sev == Sev::kNote; });
+    if (!problems && p.warnings == 0 && notes_alone && StatusIsAFilters(context.command)) {
       facts.push_back("notes alone (what they explain is cut off above)");
     }
     if (!problems && exit_ok) {

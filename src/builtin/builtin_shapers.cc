@@ -15,9 +15,9 @@ namespace {
 // kChosenRawLines lines) is what the agent asked to see: shown as it is, under the shaper's
 // verdict when that says the run failed, where a summary would leave out lines the filter kept
 // (the errors' messages, whose blocks' headings it dropped).
-class NotInSource final : public core::Shaper {
+class BuiltinRules final : public core::Shaper {
  public:
-  explicit NotInSource(std::shared_ptr<core::Shaper> inner) : inner_(std::move(inner)) {}
+  explicit BuiltinRules(std::shared_ptr<core::Shaper> inner) : inner_(std::move(inner)) {}
   const core::ShaperMeta& meta() const override { return inner_->meta(); }
   absl::StatusOr<core::MatchResult> Match(std::string_view command, std::string_view snippet,
                                           std::optional<int> exit_code) override {
@@ -56,7 +56,7 @@ std::vector<std::shared_ptr<core::Shaper>> MakeBuiltinShapers() {
   for (auto& shaper :
        {MakeTestShaper(), MakeTypescriptShaper(), MakeEslintShaper(), MakeBuildShaper(),
         MakeGitDiffShaper(), MakeSearchShaper(), MakeLintShaper(), MakeLogsShaper()}) {
-    shapers.push_back(std::make_shared<NotInSource>(shaper));
+    shapers.push_back(std::make_shared<BuiltinRules>(shaper));
   }
   shapers.push_back(MakeGenericShaper());
   return shapers;
