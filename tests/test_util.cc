@@ -95,6 +95,12 @@ std::string LinesWith(std::string_view text, std::initializer_list<std::string_v
   return chosen;
 }
 
+std::string Letters(uint64_t n) {
+  std::string digits = std::to_string(n);
+  for (char& c : digits) c = static_cast<char>('a' + (c - '0'));
+  return digits;
+}
+
 std::string PrefixLines(std::string_view text, const std::function<std::string(int)>& prefix) {
   std::string out;
   size_t start = 0;

@@ -68,6 +68,10 @@ std::string FirstLines(std::string_view text, size_t n);
 // The lines of `text` that contain one of `words`, as `… | grep -E 'w1|w2'` prints them.
 std::string LinesWith(std::string_view text, std::initializer_list<std::string_view> words);
 
+// `n` in letters, a digit each ("bcd" for 123): lines told apart by it are not alike but for
+// their numbers, which shapers fold.
+std::string Letters(uint64_t n);
+
 // Each line of `text` after `prefix(i)`, the i-th line's (what a log carrier prints).
 std::string PrefixLines(std::string_view text, const std::function<std::string(int)>& prefix);
 

@@ -68,8 +68,7 @@ constexpr size_t kNoteBody = 3;         // body lines of a shown note
 constexpr size_t kContextLines = 8;     // include/instantiation context of a full error
 constexpr size_t kStandaloneNotes = 10;
 constexpr size_t kLongSystemNote = 400;  // characters of a note in a system header, counted past
-constexpr size_t kOtherAll = 60;        // unknown lines: all shown up to this many
-constexpr size_t kAlikeRun = 4;         // unknown lines alike but for numbers: folded from 4
+constexpr size_t kOtherAll = 60;         // unknown lines: all shown up to this many
 constexpr size_t kOtherHead = 20, kOtherTail = 20, kOtherTrouble = 40;
 
 // ---- line kinds -----------------------------------------------------------------------------

@@ -720,6 +720,20 @@ void WriteHeadTail(const std::vector<std::string_view>& lines, size_t head, size
     }
     size_t end = at + 1;
     while (end < n && lines[end] == lines[at]) ++end;
+    // A run of lines alike but for their numbers (a download's progress, `ping`'s replies):
+    // its first and last lines, the ones between counted. Not lines that read like trouble:
+    // each of those is kept, or counted, as such.
+    size_t alike = end;
+    while (alike < n && AlikeButNumbers(lines[alike], lines[at]) &&
+           !LooksLikeErrorLine(lines[alike]) && (library == nullptr || !(*library)[alike])) {
+      ++alike;
+    }
+    if (end == at + 1 && alike - at >= kAlikeRun && !LooksLikeErrorLine(lines[at])) {
+      out.Line(lines[at]);
+      out.ElidedLines(alike - at - 2, "lines like the ones around, but for their numbers, omitted");
+      out.Line(lines[alike - 1]);
+      return alike;
+    }
     out.Line(lines[at]);
     if (end - at == 2) {
       out.Line(lines[at + 1]);  // a marker would be no shorter than the line
@@ -840,8 +854,26 @@ void WriteHeadTail(const std::vector<std::string_view>& lines, size_t head, size
 bool AlikeButNumbers(std::string_view a, std::string_view b) {
   const auto digit = [](char c) { return c >= '0' && c <= '9'; };
   const auto hex = [](char c) { return std::isxdigit(static_cast<unsigned char>(c)) != 0; };
+  const auto space = [](char c) { return c == ' ' || c == '\t'; };
+  // A number's end: its digits, and those after a decimal or thousands separator ("98.9",
+  // "1,024").
+  const auto number_end = [&digit](std::string_view s, size_t at) {
+    while (at < s.size() && (digit(s[at]) || ((s[at] == '.' || s[at] == ',') && at + 1 < s.size() &&
+                                              digit(s[at + 1]) && digit(s[at - 1])))) {
+      ++at;
+    }
+    return at;
+  };
   size_t i = 0, j = 0;
+  // Columns aligned to their numbers' widths: spaces before and between them, any many.
+  while (i < a.size() && space(a[i])) ++i;
+  while (j < b.size() && space(b[j])) ++j;
   while (i < a.size() && j < b.size()) {
+    if (space(a[i]) && space(b[j])) {
+      while (i < a.size() && space(a[i])) ++i;
+      while (j < b.size() && space(b[j])) ++j;
+      continue;
+    }
     if (digit(a[i]) && digit(b[j])) {
       // "0x…" is a hexadecimal number; else the run of digits.
       const bool hex_a = a[i] == '0' && i + 2 < a.size() && a[i + 1] == 'x' && hex(a[i + 2]);
@@ -853,8 +885,8 @@ bool AlikeButNumbers(std::string_view a, std::string_view b) {
         while (i < a.size() && hex(a[i])) ++i;
         while (j < b.size() && hex(b[j])) ++j;
       } else {
-        while (i < a.size() && digit(a[i])) ++i;
-        while (j < b.size() && digit(b[j])) ++j;
+        i = number_end(a, i);
+        j = number_end(b, j);
       }
       continue;
     }

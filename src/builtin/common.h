@@ -243,16 +243,24 @@ using core::LooksLikeErrorLine;
 // of the others.
 // With `library`, the lines it marks (by index: a library's stack frames, the code Python
 // prints under one, a sanitizer's shadow map) are counted in the head and the tail, a run at a
-// time ("… 12 lines of library stack frames omitted"), not shown.
+// time ("… 12 lines of library stack frames omitted"), not shown. A run of the same line, or of
+// kAlikeRun or more alike but for their numbers (a download's progress), is folded wherever it
+// starts; an output short enough to show whole is shown whole (WriteFolded).
 inline constexpr size_t kDetailUnderTrouble = 3;
 void WriteHeadTail(const std::vector<std::string_view>& lines, size_t head, size_t tail,
                    const std::function<bool(std::string_view)>& keep, size_t max_kept,
                    SummaryWriter& out, const std::vector<bool>* library = nullptr);
 
-// Whether two lines are the same but for their numbers: runs of digits, and of hexadecimal
-// digits after "0x" ("Retry(total=4) … object at 0x7fb7414a0990" and "Retry(total=3) … at
-// 0x7fb7414bd710"; "icmp_seq=1 ttl=64 time=0.051 ms" and "icmp_seq=2 ttl=64 time=0.047 ms").
+// Whether two lines are the same but for their numbers: runs of digits (with the decimal or
+// thousands separators between them, "98.9", "1,024"), and of hexadecimal digits after "0x"
+// ("Retry(total=4) … object at 0x7fb7414a0990" and "Retry(total=3) … at 0x7fb7414bd710";
+// "icmp_seq=1 ttl=64 time=0.051 ms" and "icmp_seq=2 ttl=64 time=0.047 ms"); and but for the
+// spaces that align them ("     0K ….  0%  228M" and "  1000K …  3%  98.9M").
 bool AlikeButNumbers(std::string_view a, std::string_view b);
+
+// Lines alike but for their numbers are folded from a run of this many (the first and the
+// last shown).
+constexpr size_t kAlikeRun = 4;
 
 // Writes `lines`, folding runs of three or more identical consecutive lines into the first
 // one and "… N repeats of the line above". (Lines alike but for their numbers stay: they may

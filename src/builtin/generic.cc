@@ -2,7 +2,8 @@
 // keeps the head (where commands announce what they do), the tail (where they say how it
 // ended) and, from the middle, lines that look like trouble (errors, failures, exceptions)
 // and a few section headings, each with one line of context (or the location it belongs to,
-// printed a few lines above it); runs of identical lines are folded; everything else is
+// printed a few lines above it); runs of identical lines, and of lines alike but for their
+// numbers (a download's progress), are folded; everything else is
 // counted. A long listing (`ls -l`) keeps every entry, the columns most entries share said once.
 #include <algorithm>
 #include <limits>

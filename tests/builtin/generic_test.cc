@@ -33,18 +33,18 @@ TEST_CASE("generic keeps 30 head and 30 tail lines and counts the rest") {
   CHECK(match->confidence < 0.2);
 
   std::string output;
-  for (int i = 1; i <= 3962; ++i) StrAppend(&output, "entry ", i, "\n");
+  for (int i = 1; i <= 3962; ++i) StrAppend(&output, "entry ", testing::Letters(i), "\n");
   core::ShapeContext ctx{"cmd", 0, output.size(), 3962, "/s/outputs/a.log"};
   auto shaped = generic->Shape(output, ctx);
   REQUIRE(shaped.ok());
   auto lines = core::SplitLines(shaped->summary);
   REQUIRE(lines.size() == 62);
   CHECK(lines[0] == "cmd: exit 0, 3,962 lines");
-  CHECK(lines[1] == "entry 1");
-  CHECK(lines[30] == "entry 30");
+  CHECK(lines[1] == "entry b");
+  CHECK(lines[30] == "entry da");
   CHECK(lines[31] == "… 3,902 lines omitted (lines 31–3,932 of 3,962)");
-  CHECK(lines[32] == "entry 3933");
-  CHECK(lines[61] == "entry 3962");
+  CHECK(lines[32] == "entry djdd");
+  CHECK(lines[61] == "entry djgc");
 }
 
 TEST_CASE("generic names a command as its outcome line does: with its subcommand or script") {
@@ -243,6 +243,14 @@ TEST_CASE("AlikeButNumbers: the same line but for runs of digits and 0x numbers"
   CHECK_FALSE(AlikeButNumbers("at 0x7f", "at 07f"));  // a hex number is not a decimal one
   CHECK_FALSE(AlikeButNumbers("step 1 ok", "step 1 ok!"));
   CHECK_FALSE(AlikeButNumbers("v1", "v"));
+  // A number with its separators; the spaces that align columns, however many.
+  CHECK(AlikeButNumbers("     0K .......... ..........  0%  228M 0s",
+                        "  1000K .......... ..........  3% 98.9M 0s"));
+  CHECK(AlikeButNumbers("copied 1,024 bytes", "copied 999 bytes"));
+  CHECK_FALSE(AlikeButNumbers("  9750K .......... .....       100%  323M=0.03s",
+                              "  9700K .......... .......... 99%  273M 0s"));
+  CHECK_FALSE(AlikeButNumbers("a b", "ab"));  // spaces are not nothing
+  CHECK_FALSE(AlikeButNumbers("v1.", "v1"));  // a point that ends a sentence is no separator
 }
 
 TEST_CASE("generic keeps error lines from the middle with their context, and folds repeats") {
@@ -254,7 +262,7 @@ TEST_CASE("generic keeps error lines from the middle with their context, and fol
     } else if (i >= 10 && i < 20) {
       output += "waiting for lock\n";
     } else {
-      StrAppend(&output, "step ", i, " done\n");
+      StrAppend(&output, "step ", testing::Letters(i), " done\n");
     }
   }
   core::ShapeContext ctx{"./deploy.sh --prod", 3, output.size(), 1000, "/s/a.log"};
@@ -265,13 +273,13 @@ TEST_CASE("generic keeps error lines from the middle with their context, and fol
   auto at =
       std::find(lines.begin(), lines.end(), "src/net.c:88: error: connection refused by 10.0.0.7");
   REQUIRE(at != lines.end());
-  CHECK(*(at - 1) == "step 499 done");        // one line of context
+  CHECK(*(at - 1) == "step ejj done");        // one line of context: step 499
   CHECK(*(at - 2) == "… 468 lines omitted");  // lines 31-498
   CHECK(*(at + 1) == "… 470 lines omitted (lines 501–970 of 1,000)");
   auto lock = std::find(lines.begin(), lines.end(), "waiting for lock");
   REQUIRE(lock != lines.end());
   CHECK(*(lock + 1) == "… 9 repeats of the line above");
-  CHECK(*(lock + 2) == "step 20 done");
+  CHECK(*(lock + 2) == "step ca done");
 }
 
 TEST_CASE("generic keeps a memory checker's errors with the frames under them") {
@@ -430,15 +438,15 @@ TEST_CASE("generic shows short outputs and unstored outputs raw") {
   auto generic = MakeGenericShaper();
   std::string output;
   // Under 30 lines (10 of head, 10 of tail, at least 10 to hide) nothing is worth eliding.
-  for (int i = 1; i <= 29; ++i) StrAppend(&output, "entry ", i, "\n");
+  for (int i = 1; i <= 29; ++i) StrAppend(&output, "entry ", testing::Letters(i), "\n");
   core::ShapeContext ctx{"cmd", 0, output.size(), 29, "/s/a.log"};
   CHECK(generic->Shape(output, ctx)->render_mode == RenderMode::kRaw);
-  for (int i = 30; i <= 80; ++i) StrAppend(&output, "entry ", i, "\n");
+  for (int i = 30; i <= 80; ++i) StrAppend(&output, "entry ", testing::Letters(i), "\n");
   core::ShapeContext medium{"cmd", 0, output.size(), 80, "/s/a.log"};
   auto shaped = generic->Shape(output, medium);
   REQUIRE(shaped->render_mode == RenderMode::kSummary);
   CHECK(shaped->summary.find("… 60 lines omitted (lines 11–70 of 80)") != std::string::npos);
-  for (int i = 81; i <= 500; ++i) StrAppend(&output, "entry ", i, "\n");
+  for (int i = 81; i <= 500; ++i) StrAppend(&output, "entry ", testing::Letters(i), "\n");
   core::ShapeContext unstored{"cmd", 0, output.size(), 500, ""};
   CHECK(generic->Shape(output, unstored)->render_mode == RenderMode::kRaw);
 }
@@ -513,14 +521,14 @@ TEST_CASE(
 TEST_CASE("generic: an error whose location is a few lines above it keeps that location") {
   // gfortran's shape: the location alone, a blank line, the source and a marker, the message.
   std::string output;
-  for (int i = 1; i <= 60; ++i) StrAppend(&output, "compiling unit ", i, "\n");
+  for (int i = 1; i <= 60; ++i) StrAppend(&output, "compiling unit ", testing::Letters(i), "\n");
   output +=
       "prog.f90:31:6:\n"
       "\n"
       "   31 |   n = 'text'\n"
       "      |      1\n"
       "Error: Cannot convert CHARACTER(4) to INTEGER(4) at (1)\n";
-  for (int i = 1; i <= 60; ++i) StrAppend(&output, "linking part ", i, "\n");
+  for (int i = 1; i <= 60; ++i) StrAppend(&output, "linking part ", testing::Letters(i), "\n");
   core::ShapeContext ctx{"gfortran -c prog.f90", 1, output.size(), 125, "/s/a.log"};
   auto shaped = MakeGenericShaper()->Shape(output, ctx);
   REQUIRE(shaped.ok());
@@ -609,6 +617,35 @@ TEST_CASE("generic: a run of the same line is folded whole, wherever it starts a
                       "\tat com.acme.App.main(App.java:13)\n"));
   CHECK(Contains(app, "Caused by: java.io.FileNotFoundException: /etc/acme/app.properties (No such "
                       "file or directory)\n"));
+}
+
+TEST_CASE("generic: a run of lines alike but for their numbers is folded to its first and last") {
+  // tests/fixtures/generic/wget-progress: wget's dot progress, a line per 50 KiB.
+  const std::string wget = ShapeGeneric("wget --progress=dot http://127.0.0.1:18931/release.tar",
+                                        testing::ReadFixture("generic", "wget-progress"));
+  INFO(wget);
+  const std::vector<std::string_view> lines = core::SplitLines(wget);
+  REQUIRE(lines.size() == 14);
+  CHECK(lines[0] == "wget: exit 0, 205 lines");
+  CHECK(lines[3] == "HTTP request sent, awaiting response... 200 OK");
+  CHECK(lines[7].starts_with("     0K .......... .......... .......... .......... ..........  0%"));
+  CHECK(lines[8] == "… 193 lines like the ones around, but for their numbers, omitted");
+  CHECK(lines[9].starts_with("  9700K .......... .......... .......... .......... .......... 99%"));
+  CHECK(lines[10].starts_with("  9750K .......... .....  "));
+  CHECK(lines[12].ends_with("saved [10000000/10000000]"));
+  // Lines that read like trouble are not folded: each is kept, or counted, as trouble.
+  std::string retries;
+  for (int i = 1; i <= 12; ++i) StrAppend(&retries, "attempt ", i, " failed: connection refused\n");
+  for (int i = 1; i <= 60; ++i) StrAppend(&retries, "waiting ", testing::Letters(i), "\n");
+  const std::string refused = ShapeGeneric("./sync.sh", retries);
+  CHECK(Contains(refused,
+                 "attempt 1 failed: connection refused\nattempt 2 failed: connection refused\n"));
+  CHECK(!Contains(refused, "but for their numbers"));
+  // An output short enough to show whole is shown whole, a table of measurements as printed.
+  std::string table;
+  for (int i = 1; i <= 25; ++i) StrAppend(&table, "run ", i, ": ", 100 + i * 3, " ms\n");
+  core::ShapeContext ctx{"./bench", 0, table.size(), 25, "/s/a.log"};
+  CHECK(MakeGenericShaper()->Shape(table, ctx)->render_mode == RenderMode::kRaw);
 }
 
 TEST_CASE("generic: ls -R shows every folder with its first entries, the others counted") {
