@@ -164,7 +164,8 @@ static void test_shape(void) {
   if (json != NULL) {
     EXPECT(strstr(json, "\"render_mode\":\"summary\"") != NULL);
     EXPECT(strstr(json, "\"shaper\":\"builtin-generic\"") != NULL);
-    EXPECT(strstr(json, "440 lines omitted") != NULL);
+    /* "line 1" … "line 500": alike but for their numbers, the first and the last shown. */
+    EXPECT(strstr(json, "498 lines like the ones around, but for their numbers, omitted") != NULL);
     EXPECT(strstr(json, "\"raw_lines\":500") != NULL);
     EXPECT(strstr(json, "\"fallback\":null") != NULL);
   }

@@ -21,7 +21,8 @@ def test_long_output_is_summarized_and_stored_byte_for_byte(host: plugline.Host,
     assert result["shaper"] == "builtin-generic"
     assert result["fallback"] is None
     summary = result["summary"]
-    assert "… 440 lines omitted" in summary
+    # Lines alike but for their numbers: the first and the last shown, the others counted.
+    assert "… 498 lines like the ones around, but for their numbers, omitted" in summary
     assert "line 1 of the output" in summary and "line 500 of the output" in summary
     assert "line 250 of the output" not in summary
     raw_path = Path(result["raw_path"])
