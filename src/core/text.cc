@@ -568,9 +568,31 @@ bool IsFailedRequestLine(std::string_view line) {
   return RequestStatus(line) >= 500;
 }
 
+namespace {
+
+// A line that is a path and nothing else ("absl/base/internal/exception_testing.h",
+// "/var/log/app/error.log", "https://example.com/errors/"): a listing's entry (`tar -t`, `find`,
+// `git diff --name-only`), whose name says nothing of how the command went. No spaces, a '/',
+// and no ':' but a URL's "://" (not a location, "src/a.c:12:", nor "error:/x").
+bool IsBarePath(std::string_view line) {
+  const size_t begin = line.find_first_not_of(" \t");
+  if (begin == std::string_view::npos) return false;
+  line = line.substr(begin, line.find_last_not_of(" \t\r") + 1 - begin);
+  if (line.empty() || line.find('/') == std::string_view::npos ||
+      line.find_first_of(" \t") != std::string_view::npos) {
+    return false;
+  }
+  const size_t colon = line.find(':');
+  return colon == std::string_view::npos || (line.substr(colon).starts_with("://") &&
+                                             line.find(':', colon + 1) == std::string_view::npos);
+}
+
+}  // namespace
+
 bool LooksLikeErrorLine(std::string_view line) {
   if (line.size() > kErrorLineScanBytes) line = line.substr(0, kErrorLineScanBytes);
-  return (TroubleKeywords().Contains(line) && !AbsenceKeywords().Contains(line)) ||
+  return (TroubleKeywords().Contains(line) && !AbsenceKeywords().Contains(line) &&
+          !IsBarePath(line)) ||
          IsFailedRequestLine(line);
 }
 

@@ -167,6 +167,17 @@ TEST_CASE("text: trouble words count where a word starts, CamelCase parts includ
     CAPTURE(line);
     CHECK_FALSE(LooksLikeErrorLine(line));
   }
+  // A path alone is a listing's entry (`tar -t`, `find`): its name says nothing of the run.
+  for (std::string_view line : {"absl/random/seed_gen_exception.h", "  ./logs/crash-2026.log",
+                                "https://example.com/errors/"}) {
+    CAPTURE(line);
+    CHECK_FALSE(LooksLikeErrorLine(line));
+  }
+  for (std::string_view line : {"src/error.c:12:", "error:/x", "AssertionError",
+                                "java.lang.NullPointerException", "build/x.o: error"}) {
+    CAPTURE(line);
+    CHECK(LooksLikeErrorLine(line));
+  }
   const std::string text = "gcc -Werror -c a.c\nliberror\na.c:3: error: x\n";
   CHECK(FindErrorLine(text) == text.find("a.c:3:"));
 }
