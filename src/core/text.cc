@@ -1,10 +1,11 @@
 #include "core/text.h"
 
-#include "absl/strings/ascii.h"
-
+#include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <cstring>
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 
@@ -570,29 +571,66 @@ bool IsFailedRequestLine(std::string_view line) {
 
 namespace {
 
-// A line that is a path and nothing else ("absl/base/internal/exception_testing.h",
-// "/var/log/app/error.log", "https://example.com/errors/"): a listing's entry (`tar -t`, `find`,
-// `git diff --name-only`), whose name says nothing of how the command went. No spaces, a '/',
-// and no ':' but a URL's "://" (not a location, "src/a.c:12:", nor "error:/x").
-bool IsBarePath(std::string_view line) {
-  const size_t begin = line.find_first_not_of(" \t");
-  if (begin == std::string_view::npos) return false;
-  line = line.substr(begin, line.find_last_not_of(" \t\r") + 1 - begin);
-  if (line.empty() || line.find('/') == std::string_view::npos ||
-      line.find_first_of(" \t") != std::string_view::npos) {
-    return false;
+// Where the path that the keyword at `at` is in ends, or npos when it is in none: the run of
+// characters without spaces around it has a '/' and no ':' but a URL's "://" — a file's or a
+// folder's name ("absl/base/internal/exception_testing.h" of a listing, "cc -c src/errors.c",
+// "GET /api/errors 200", "https://example.com/errors/"), which says nothing of how the command
+// went; not a location ("src/error.c:12:") nor "error:/x".
+size_t PathEndAround(std::string_view line, size_t at) {
+  const size_t before = line.find_last_of(" \t", at);
+  const size_t begin = before == std::string_view::npos ? 0 : before + 1;
+  size_t end = line.find_first_of(" \t\r", at);
+  if (end == std::string_view::npos) end = line.size();
+  std::string_view token = line.substr(begin, end - begin);
+  // Quoted or in parentheses: "'src/errors.o'", "(src/errors.c)".
+  while (!token.empty() &&
+         std::string_view("'\"`(<").find(token.front()) != std::string_view::npos) {
+    token.remove_prefix(1);
   }
-  const size_t colon = line.find(':');
-  return colon == std::string_view::npos || (line.substr(colon).starts_with("://") &&
-                                             line.find(':', colon + 1) == std::string_view::npos);
+  while (!token.empty() &&
+         std::string_view("'\"`)>,;.").find(token.back()) != std::string_view::npos) {
+    token.remove_suffix(1);
+  }
+  if (token.find('/') == std::string_view::npos) return std::string_view::npos;
+  const size_t colon = token.find(':');
+  const size_t scheme = token.find("://");
+  if (colon != std::string_view::npos &&
+      (colon != scheme || token.find(':', colon + 1) != std::string_view::npos)) {
+    return std::string_view::npos;
+  }
+  // A path from a root ("/api/errors", "./logs/crash.log", "~/x"), a URL, or a file's name with
+  // its extension ("src/errors.c"): not words joined by a slash ("[Error/no-undef]",
+  // "errors/warnings").
+  const bool rooted = token.starts_with("/") || token.starts_with("./") ||
+                      token.starts_with("../") || token.starts_with("~/") ||
+                      scheme != std::string_view::npos;
+  const std::string_view name = token.substr(token.rfind('/') + 1);
+  const size_t dot = name.rfind('.');
+  const bool extension = dot != std::string_view::npos && dot > 0 && name.size() - dot >= 2 &&
+                         name.size() - dot <= 6 &&
+                         std::all_of(name.begin() + dot + 1, name.end(), [](char c) {
+                           return std::isalnum(static_cast<unsigned char>(c)) != 0;
+                         });
+  return rooted || extension ? end : std::string_view::npos;
+}
+
+// Whether a trouble keyword is in `line` outside the paths it names.
+bool TroubleOutsidePaths(std::string_view line) {
+  for (size_t from = 0; from < line.size();) {
+    const size_t hit = TroubleKeywords().Find(line.substr(from));
+    if (hit == std::string_view::npos) return false;
+    const size_t end = PathEndAround(line, from + hit);
+    if (end == std::string_view::npos) return true;
+    from = end;
+  }
+  return false;
 }
 
 }  // namespace
 
 bool LooksLikeErrorLine(std::string_view line) {
   if (line.size() > kErrorLineScanBytes) line = line.substr(0, kErrorLineScanBytes);
-  return (TroubleKeywords().Contains(line) && !AbsenceKeywords().Contains(line) &&
-          !IsBarePath(line)) ||
+  return (TroubleOutsidePaths(line) && !AbsenceKeywords().Contains(line)) ||
          IsFailedRequestLine(line);
 }
 

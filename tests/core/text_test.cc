@@ -167,14 +167,19 @@ TEST_CASE("text: trouble words count where a word starts, CamelCase parts includ
     CAPTURE(line);
     CHECK_FALSE(LooksLikeErrorLine(line));
   }
-  // A path alone is a listing's entry (`tar -t`, `find`): its name says nothing of the run.
-  for (std::string_view line : {"absl/random/seed_gen_exception.h", "  ./logs/crash-2026.log",
-                                "https://example.com/errors/"}) {
+  // A word in a path is a file's name (`tar -t`, `find`, a compiler's command): it says nothing
+  // of the run.
+  for (std::string_view line :
+       {"absl/random/seed_gen_exception.h", "  ./logs/crash-2026.log",
+        "https://example.com/errors/", "cc -c src/errors.c -o build/errors.o",
+        "-rw-r--r-- root/root 1529 2022-08-31 17:15 absl/exception.h", "GET /api/errors 200 3ms"}) {
     CAPTURE(line);
     CHECK_FALSE(LooksLikeErrorLine(line));
   }
-  for (std::string_view line : {"src/error.c:12:", "error:/x", "AssertionError",
-                                "java.lang.NullPointerException", "build/x.o: error"}) {
+  for (std::string_view line :
+       {"src/error.c:12:", "error:/x", "AssertionError", "java.lang.NullPointerException",
+        "build/x.o: error", "make: *** [src/errors.o] Error 1", "FAIL src/errors.test.js",
+        "cannot open src/errors.c", "a.js:13:10: 'x' is not defined. [Error/no-undef]"}) {
     CAPTURE(line);
     CHECK(LooksLikeErrorLine(line));
   }
