@@ -3338,6 +3338,9 @@ class BuildShaper final : public core::Shaper {
     const bool exit_known = context.exit_code.has_value();
     const int exit_code = context.exit_code.value_or(0);
 
+    // A small table a target printed (`pip list`, a query's result): shown whole, as the generic
+    // shaper shows it.
+    if (IsSmallTable(lines, output.size())) return core::ShapeOutput{"", RenderMode::kRaw};
     // `npm ls --all`, `cargo tree`, `pnpm ls`: a tree of dependencies, no build; shown by its
     // top levels and the entries marked as problems (the generic shaper's tree).
     if (std::optional<core::ShapeOutput> tree = ShapeTreeDrawing(lines, context, label)) {

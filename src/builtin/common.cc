@@ -851,6 +851,35 @@ void WriteHeadTail(const std::vector<std::string_view>& lines, size_t head, size
   for (size_t at = std::max(middle_end, next); at < n;) at = write_run(at);
 }
 
+namespace {
+
+// A rule under a table's header: dashes (or '='), in two columns at least, between spaces, '+'
+// or '|' ("------------------------- -----------" of `pip list`, "----+-----" of psql), and
+// half its characters at least.
+bool IsColumnsRule(std::string_view line) {
+  line = Trim(line);
+  if (line.size() < 5 || line.find_first_not_of("-=+| ") != std::string_view::npos) return false;
+  size_t runs = 0, marks = 0;
+  for (size_t i = 0; i < line.size(); ++i) {
+    const bool mark = line[i] == '-' || line[i] == '=';
+    marks += mark ? 1 : 0;
+    runs += mark && (i == 0 || (line[i - 1] != '-' && line[i - 1] != '=')) ? 1 : 0;
+  }
+  return runs >= 2 && marks * 2 >= line.size();
+}
+
+}  // namespace
+
+bool IsSmallTable(const std::vector<std::string_view>& lines, size_t bytes) {
+  if (lines.size() > kTableLines || bytes > kTableBytes) return false;
+  for (size_t i = 1; i < std::min<size_t>(lines.size(), 4); ++i) {
+    if (IsColumnsRule(lines[i]) && !Trim(lines[i - 1]).empty() && !IsColumnsRule(lines[i - 1])) {
+      return lines.size() - i > kMinTableRows;
+    }
+  }
+  return false;
+}
+
 bool AlikeButNumbers(std::string_view a, std::string_view b) {
   const auto digit = [](char c) { return c >= '0' && c <= '9'; };
   const auto hex = [](char c) { return std::isxdigit(static_cast<unsigned char>(c)) != 0; };

@@ -258,6 +258,17 @@ void WriteHeadTail(const std::vector<std::string_view>& lines, size_t head, size
 // spaces that align them ("     0K ….  0%  228M" and "  1000K …  3%  98.9M").
 bool AlikeButNumbers(std::string_view a, std::string_view b);
 
+// A small table (`pip list`, `pip list --outdated`, psql's and `sqlite3 -header -column`'s
+// results): a header, a rule of dashes under it in two columns at least among the first lines
+// ("------------------------- -----------", "----+-----", "--  --------  ---"), then more than
+// kMinTableRows lines, kTableLines and kTableBytes at most. Its rows are its answer (is this
+// package installed, at which version?), each as likely as another to be the one asked about:
+// the shapers show it whole.
+inline constexpr size_t kMinTableRows = 8;
+inline constexpr size_t kTableLines = 160;
+inline constexpr size_t kTableBytes = 16 * 1024;
+bool IsSmallTable(const std::vector<std::string_view>& lines, size_t bytes);
+
 // Lines alike but for their numbers are folded from a run of this many (the first and the
 // last shown).
 constexpr size_t kAlikeRun = 4;

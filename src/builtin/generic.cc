@@ -394,7 +394,8 @@ class GenericShaper final : public core::Shaper {
     std::vector<bool> library = LibraryFrameLines(lines);
     const std::vector<bool> shadow_map = ShadowMapLines(lines);  // counted like those frames
     for (size_t i = 0; i < lines.size(); ++i) library[i] = library[i] || shadow_map[i];
-    if (lines.size() < 2 * edge + kMinHiddenLines && !huge_lines) {
+    if ((lines.size() < 2 * edge + kMinHiddenLines || IsSmallTable(lines, output.size())) &&
+        !huge_lines) {
       // A short output is shown as it is, but for runs of a library's stack frames under an
       // error (node:internal's, site-packages', the JDK's): those are counted. A frame alone
       // is shown: its line costs what a count would.

@@ -660,6 +660,28 @@ TEST_CASE("generic: a listing's paths whose names read like trouble are entries 
   CHECK(!Contains(s, "exception"));
 }
 
+TEST_CASE("generic: a small table under its header's rule is shown whole, a large one is not") {
+  // tests/fixtures/generic/pip-list (94 rows) and sqlite-column-items (60 rows, alike but for
+  // their numbers): every row may be the one asked about.
+  for (const auto& [name, command] : std::initializer_list<std::pair<const char*, const char*>>{
+           {"pip-list", "python3 -m pip list"},
+           {"sqlite-column-items", "sqlite3 -header -column shop.db \"select * from items\""}}) {
+    INFO(name);
+    const std::string output = testing::ReadFixture("generic", name);
+    core::ShapeContext ctx{command, 0, output.size(), core::CountLines(output), "/s/a.log"};
+    auto shaped = MakeGenericShaper()->Shape(output, ctx);
+    REQUIRE(shaped.ok());
+    CHECK(shaped->render_mode == RenderMode::kRaw);
+  }
+  // Words joined by dashes are no rule; a table of more than 160 lines is cut as any output.
+  std::string listed = "Package    Version\n------- -------\n";
+  for (int i = 0; i < 200; ++i) StrAppend(&listed, "pkg-", testing::Letters(i), "    1.", i, "\n");
+  CHECK(Contains(ShapeGeneric("pip list", listed), "lines omitted (lines"));
+  std::string prose = "Notes\nsee -- the -- list\n";
+  for (int i = 0; i < 40; ++i) StrAppend(&prose, "note ", testing::Letters(i), "\n");
+  CHECK(Contains(ShapeGeneric("./notes.sh", prose), "lines omitted (lines"));
+}
+
 TEST_CASE("generic: ls -R shows every folder with its first entries, the others counted") {
   // tests/fixtures/generic/ls-r-absl: `ls -R` in /usr/include/absl, 40 folders.
   std::string output = testing::ReadFixture("generic", "ls-r-absl");
