@@ -58,8 +58,8 @@ constexpr size_t kNone = string_view::npos;
 
 constexpr size_t kFullErrors = 15;      // errors shown with source lines, notes and context
 constexpr size_t kFullWarnings = 10;    // warnings shown with source lines
-constexpr size_t kMaxHeadOnly = 400;
-constexpr size_t kUserChainLines = 3;   // user's "required from" lines kept over a heading    // further diagnostics shown as their heading line
+constexpr size_t kMaxHeadOnly = 400;    // further diagnostics shown as their heading line
+constexpr size_t kUserChainLines = 3;   // user's "required from" lines kept over a heading
 constexpr size_t kErrorBody = 16;       // body lines (source, caret, message) of a full error
 constexpr size_t kWarningBody = 6;
 constexpr size_t kErrorNotes = 4;       // notes shown under a full error

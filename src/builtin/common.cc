@@ -724,11 +724,11 @@ void WriteHeadTail(const std::vector<std::string_view>& lines, size_t head, size
     // its first and last lines, the ones between counted. Not lines that read like trouble:
     // each of those is kept, or counted, as such.
     size_t alike = end;
-    while (alike < n && AlikeButNumbers(lines[alike], lines[at]) &&
+    while (end == at + 1 && alike < n && AlikeButNumbers(lines[alike], lines[at]) &&
            !LooksLikeErrorLine(lines[alike]) && (library == nullptr || !(*library)[alike])) {
       ++alike;
     }
-    if (end == at + 1 && alike - at >= kAlikeRun && !LooksLikeErrorLine(lines[at])) {
+    if (alike > end && alike - at >= kAlikeRun && !LooksLikeErrorLine(lines[at])) {
       out.Line(lines[at]);
       out.ElidedLines(alike - at - 2, "lines like the ones around, but for their numbers, omitted");
       out.Line(lines[alike - 1]);
