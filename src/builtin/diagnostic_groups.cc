@@ -46,6 +46,29 @@ size_t NumberEnd(std::string_view s, size_t i) {
   return j < s.size() && IsWordByte(s[j]) ? 0 : j;
 }
 
+// The end of a dotted name starting at `i` ("span.cntrl", ".cntrl", "div#generating_info",
+// "java.lang.String", "tr.no-previous": word bytes with a '.' or '#' between them or before
+// them, and '-' between them), or 0.
+size_t DottedNameEnd(std::string_view s, size_t i) {
+  if (i > 0 && (IsWordByte(s[i - 1]) || s[i - 1] == '.' || s[i - 1] == '#')) return 0;
+  size_t j = i;
+  bool dot = false;
+  while (j < s.size()) {
+    if (IsWordByte(s[j])) {
+      ++j;
+    } else if ((s[j] == '.' || s[j] == '#') && j + 1 < s.size() && IsWordByte(s[j + 1])) {
+      dot = true;
+      ++j;
+    } else if (s[j] == '-' && j > i && IsWordByte(s[j - 1]) && j + 1 < s.size() &&
+               IsWordByte(s[j + 1])) {
+      ++j;
+    } else {
+      break;
+    }
+  }
+  return dot ? j : 0;
+}
+
 }  // namespace
 
 void AppendShapeOfMessage(std::string_view message, std::string* key, Fillers* fillers) {
@@ -57,12 +80,14 @@ void AppendShapeOfMessage(std::string_view message, std::string* key, Fillers* f
     const bool sign = c == '-' && i + 1 < message.size() && IsDigit(message[i + 1]) &&
                       (i == 0 || (!IsWordByte(message[i - 1]) && message[i - 1] != '.' &&
                                   message[i - 1] != '-'));
-    if (c != '\'' && c != '"' && c != '`' && c != '\xE2' && !IsDigit(c) && !sign) {
+    if (c != '\'' && c != '"' && c != '`' && c != '\xE2' && !IsDigit(c) && !sign &&
+        !IsWordByte(c) && c != '.' && c != '#') {
       ++i;
       continue;
     }
     size_t end = sign ? NumberEnd(message, i + 1) : QuotedEnd(message, i);
     if (end == 0 && !sign) end = NumberEnd(message, i);
+    if (end == 0 && !sign) end = DottedNameEnd(message, i);
     if (end == 0) {
       ++i;
       continue;

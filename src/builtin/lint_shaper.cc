@@ -10,6 +10,10 @@
 //       run.sh:3:5: warning: Double quote to prevent globbing [SC2086]
 //   golangci-lint, staticcheck, revive, ktlint (a known command only):
 //       main.go:12:5: should omit type int from declaration (ST1023)
+//   standard, semistandard, ts-standard (a known command only; indented):
+//         /w/src/a.js:6:13: Extra semicolon. (semi)
+//   jshint, csslint:   src/a.js: line 12, col 5, Missing semicolon.
+//   cspell:   src/a.js:3:12 - Unknown word (Gyandeep)
 //   formatters in check mode (black, isort, prettier), a file per line (ParseUnformatted)
 //
 // A problem is a location ("path:line", "path:line:col"), then a severity ("error:",
@@ -98,7 +102,14 @@ constexpr std::string_view kLinters[] = {"black",
                                          "luacheck",
                                          "selene",
                                          "biome",
-                                         "oxlint"};
+                                         "oxlint",
+                                         "standard",
+                                         "semistandard",
+                                         "ts-standard",
+                                         "jshint",
+                                         "jslint",
+                                         "csslint",
+                                         "cspell"};
 
 bool IsLinter(std::string_view tool) {
   return std::find(std::begin(kLinters), std::end(kLinters), tool) != std::end(kLinters);
@@ -110,10 +121,11 @@ constexpr std::string_view kSeverities[] = {"error",       "warning",    "note",
                                             "portability", "convention", "refactor", "fatal"};
 
 // Errors (and fatal ones) 0, warnings 1, the others 2: the order a summary names them in. A
-// note (mypy's, under the error it explains) stays with the errors.
+// note (mypy's, under the error it explains) stays with the errors, and so does a problem
+// without a severity, which fails the run as an error does (standard's, beside its warnings).
 int SeverityTier(std::string_view severity) {
   auto is = [&](std::string_view word) { return absl::EqualsIgnoreCase(ToAbsl(severity), ToAbsl(word)); };
-  if (is("error") || is("fatal") || is("note")) return 0;
+  if (severity.empty() || is("error") || is("fatal") || is("note")) return 0;
   if (is("warning") || is("warn")) return 1;
   return 2;
 }
@@ -129,6 +141,9 @@ struct Problem {
   // The line that says where it is, when that is not its own (shellcheck's "In x line 4:"
   // above the second marker of a block); npos otherwise.
   size_t heading = std::string_view::npos;
+  bool paren_code = false;  // its code is the word in parentheses that ends its message
+  // That word, when the tool's words in parentheses are names, not codes (NamesInParentheses).
+  std::string_view name;
 };
 
 // Whether the problems are a failed run's: one is an error (or has no severity, as ruff's and
@@ -140,12 +155,37 @@ bool AnyError(const std::vector<Problem>& problems) {
   });
 }
 
-// "path:12", "path:12:5" (and "path:12:5-9"): the length of the location, then of the
-// separator after it (": " or " - "); 0 when the line does not start with one.
+// A word that names a file: no space, a '/' or a '.' in it.
+bool IsPathWord(std::string_view word) {
+  return !word.empty() && word.find(' ') == std::string_view::npos &&
+         (word.find('/') != std::string_view::npos || word.find('.') != std::string_view::npos);
+}
+
+// "line 12, col 5, ": the length of "line 12, col 5", or 0.
+size_t WordyPositionLength(std::string_view s) {
+  size_t i = 0;
+  for (std::string_view word : {std::string_view("line "), std::string_view(", col ")}) {
+    if (!s.substr(i).starts_with(word)) return 0;
+    i += word.size();
+    const size_t digits = i;
+    while (i < s.size() && IsDigit(s[i])) ++i;
+    if (i == digits) return 0;
+  }
+  return s.substr(i).starts_with(", ") ? i : 0;
+}
+
+// "path:12", "path:12:5" (and "path:12:5-9", and JSHint's "path: line 12, col 5"): the length
+// of the location, then of the separator after it (": ", " - " or ", "); 0 when the line does
+// not start with one.
 std::pair<size_t, size_t> LocationOf(std::string_view line) {
   if (line.empty() || line[0] == ' ' || line[0] == '\t') return {0, 0};
   for (size_t colon = line.find(':'); colon != std::string_view::npos;
        colon = line.find(':', colon + 1)) {
+    if (colon > 0 && line.substr(colon).starts_with(": line ")) {
+      // JSHint's and CSSLint's "path: line 12, col 5, message".
+      const size_t n = WordyPositionLength(line.substr(colon + 2));
+      if (n > 0 && IsPathWord(line.substr(0, colon))) return {colon + 2 + n, 2};
+    }
     if (colon == 0 || colon + 1 >= line.size() || !IsDigit(line[colon + 1])) continue;
     const std::string_view path = line.substr(0, colon);
     // A path: no spaces around it, a dot or a slash in it (not "Error:12" or a time).
@@ -330,16 +370,39 @@ std::optional<Problem> ParseProblem(std::string_view line, bool known) {
       sep = 1;
     }
   }
+  bool whole_file = false;
+  if (where_len == 0) {
+    // CSSLint's problems of a whole file: "css/a.css: Warning - Too many floats (11), …".
+    const size_t colon = line.find(": ");
+    if (colon != std::string_view::npos && IsPathWord(line.substr(0, colon))) {
+      const std::string_view after = line.substr(colon + 2);
+      for (std::string_view severity : kSeverities) {
+        if (absl::StartsWithIgnoreCase(ToAbsl(after), ToAbsl(severity)) &&
+            after.substr(severity.size()).starts_with(" - ")) {
+          where_len = colon;
+          sep = 2;
+          whole_file = true;
+          break;
+        }
+      }
+    }
+  }
+  bool indented = false;
   if (where_len == 0 && (line.starts_with(" ") || line.starts_with("\t"))) {
-    // pyright indents its problems under each file's path: "  /w/a.py:3:8 - error: …".
+    // pyright indents its problems under each file's path: "  /w/a.py:3:8 - error: …";
+    // standard (and semistandard, ts-standard) indents them all: "  /w/a.js:6:13: Extra
+    // semicolon. (semi)" (read with a line and a column and a code at the end, or when the
+    // command names a linter).
     const std::string_view t = Trim(line);
     std::tie(where_len, sep) = LocationOf(t);
-    if (where_len == 0 || sep != 3) return std::nullopt;
+    if (where_len == 0) return std::nullopt;
     line = t;
+    indented = true;
   }
   if (where_len == 0) return std::nullopt;
   Problem p;
   p.where = line.substr(0, where_len);
+  p.file_only = whole_file;
   std::string_view rest = Trim(line.substr(where_len + sep));
   // yamllint -f parsable: "[error] message (rule)".
   std::string_view word = rest;
@@ -353,6 +416,13 @@ std::optional<Problem> ParseProblem(std::string_view line, bool known) {
         word[s.size()] == (bracketed ? ']' : ':')) {
       p.severity = word.substr(0, s.size());
       rest = Trim(word.substr(s.size() + 1));
+      break;
+    }
+    // CSSLint's "Warning - message" after its "path: line 3, col 5, ".
+    if (!bracketed && absl::StartsWithIgnoreCase(ToAbsl(word), ToAbsl(s)) &&
+        word.substr(s.size()).starts_with(" - ")) {
+      p.severity = word.substr(0, s.size());
+      rest = Trim(word.substr(s.size() + 3));
       break;
     }
   }
@@ -380,8 +450,37 @@ std::optional<Problem> ParseProblem(std::string_view line, bool known) {
       rest = Trim(rest.substr(n + (n < rest.size() && rest[n] == ':' ? 1 : 0)));
     }
   }
-  if (p.code.empty()) p.code = TrailingCode(rest, /*parens=*/!p.severity.empty() || known);
-  if (p.severity.empty() && p.code.empty() && !known) return std::nullopt;
+  if (p.severity.empty() && rest.ends_with(")")) {
+    // standard's warnings: "Unexpected var, use let or const instead. (no-var) (warning)", the
+    // severity in parentheses after the code.
+    const size_t open = rest.rfind(" (");
+    const std::string_view word = open == std::string_view::npos
+                                      ? std::string_view()
+                                      : rest.substr(open + 2, rest.size() - open - 3);
+    for (std::string_view severity : kSeverities) {
+      if (word == severity) {
+        p.severity = word;
+        rest = Trim(rest.substr(0, open));
+        break;
+      }
+    }
+  }
+  // A line and a column, "path:12:5" (not grep's "path:12:" and what it matched).
+  const size_t last_colon = p.where.rfind(':');
+  const bool column = last_colon != std::string_view::npos && last_colon > 0 &&
+                      p.where.find(':') < last_colon && IsDigit(p.where[last_colon - 1]);
+  // A code in parentheses at the end is read when the command names a linter, or after a
+  // severity, or when the line's form says it is a problem: indented or followed by " - "
+  // (cspell's "src/a.js:3:12 - Unknown word (x)"), with a line and a column.
+  const bool located = column && (indented || sep == 3);
+  if (p.code.empty()) {
+    p.code = TrailingCode(rest, /*parens=*/!p.severity.empty() || known || located);
+    p.paren_code = !p.code.empty() && rest.ends_with(')');
+  }
+  if (indented && sep != 3 && !known && !(column && p.paren_code)) return std::nullopt;
+  // JSHint's and CSSLint's locations say what the line is by their form alone.
+  const bool wordy = p.where.find(": line ") != std::string_view::npos;
+  if (p.severity.empty() && p.code.empty() && !known && !wordy && !whole_file) return std::nullopt;
   if (rest.empty()) return std::nullopt;
   p.message = rest;
   return p;
@@ -392,10 +491,6 @@ std::optional<Problem> ParseProblem(std::string_view line, bool known) {
 //   isort --check-only:   ERROR: /w/src/app.py Imports are incorrectly sorted and/or formatted.
 //   prettier --check:     [warn] src/app.js       (read when the command names a linter)
 // The file is the problem's location, the rest its message.
-bool IsPathWord(std::string_view word) {
-  return !word.empty() && word.find(' ') == std::string_view::npos &&
-         (word.find('/') != std::string_view::npos || word.find('.') != std::string_view::npos);
-}
 std::optional<Problem> ParseUnformatted(std::string_view line, bool known) {
   Problem p;
   p.file_only = true;
@@ -471,6 +566,8 @@ bool IsTotalsLine(std::string_view line) {
          t.starts_with("All matched files use Prettier code style") ||
          // Checkstyle's end ("Audit done.", then "Checkstyle ends with 224 errors." when any).
          t == "Audit done." || t.starts_with("Checkstyle ends with ") ||
+         // cspell's "CSpell: Files checked: 303, Issues found: 494 in 253 files."
+         t.find("Issues found: ") != std::string_view::npos ||
          // RuboCop's "20 files inspected, 1034 offenses detected, 864 offenses autocorrectable".
          (t.find(" inspected, ") != std::string_view::npos &&
           (t.find(" offense") != std::string_view::npos ||
@@ -681,16 +778,20 @@ void BiomeBlock(const std::vector<std::string_view>& lines, size_t i, Problem* p
   pr->end = end;
 }
 
-// A checker's progress between its files' problems: cppcheck's "2/3 files checked 62% done".
-// Counted with the other lines, not a detail of the problem above it.
+// A checker's progress between its files' problems: cppcheck's "2/3 files checked 62% done",
+// cspell's "  2/303 src/a.js 29.29ms X" (a count of files, then the file). Counted with the
+// other lines, not a detail of the problem above it.
 bool IsFilesProgress(std::string_view line) {
+  const std::string_view t = Trim(line);
   size_t i = 0;
-  while (i < line.size() && IsDigit(line[i])) ++i;
-  if (i == 0 || i >= line.size() || line[i] != '/') return false;
+  while (i < t.size() && IsDigit(t[i])) ++i;
+  if (i == 0 || i >= t.size() || t[i] != '/') return false;
   const size_t denominator = ++i;
-  while (i < line.size() && IsDigit(line[i])) ++i;
-  return i > denominator && line.substr(i).starts_with(" files checked ") &&
-         line.ends_with("% done");
+  while (i < t.size() && IsDigit(t[i])) ++i;
+  if (i == denominator || i >= t.size() || t[i] != ' ') return false;
+  const std::string_view rest = t.substr(i + 1);
+  if (rest.starts_with("files checked ")) return rest.ends_with("% done");
+  return IsPathWord(rest.substr(0, rest.find(' ')));
 }
 
 // bandit's issue at lines[i] (">> Issue: [B307:blacklist] …"): its "Location: " line (npos when
@@ -717,6 +818,31 @@ bool CodeOnNextLine(const std::vector<std::string_view>& lines, size_t i) {
   const std::string_view next = Trim(lines[i + 1]);
   const size_t n = CodeLength(next);
   return n > 0 && n < next.size() && next[n] == ':';
+}
+
+// A word in parentheses at the end of a message is a code when each message has its own
+// ("Line too long (105/100) (line-too-long)", "Extra semicolon. (semi)"); when one message is
+// seen with many words, they are names: cspell's unknown words ("Unknown word (Gyandeep)",
+// "Unknown word (Toru)"), JSHint's variables ("… outer scoped variable may lead to confusing
+// semantics. (node)"). Then the word becomes the problem's name and its message what comes
+// before it: the problems group by that message, and a list of their locations gives each
+// one's name.
+constexpr size_t kMinNamesOfAMessage = 3;  // distinct words after one message, for them to be names
+
+void NamesInParentheses(Parse& p) {
+  // The message before the word (its quoted names and numbers masked): the words after it.
+  absl::flat_hash_map<std::string, absl::flat_hash_set<std::string_view>> words;
+  auto before = [](const Problem& pr) { return Trim(pr.message.substr(0, pr.message.rfind('('))); };
+  for (const Problem& pr : p.problems) {
+    if (pr.paren_code) words[ShapeOfMessage(before(pr)).key].insert(pr.code);
+  }
+  for (Problem& pr : p.problems) {
+    if (!pr.paren_code) continue;
+    if (words[ShapeOfMessage(before(pr)).key].size() < kMinNamesOfAMessage) continue;
+    pr.name = pr.code;
+    pr.code = {};
+    pr.message = before(pr);
+  }
 }
 
 Parse ParseLint(const std::vector<std::string_view>& lines, bool known) {
@@ -886,6 +1012,7 @@ Parse ParseLint(const std::vector<std::string_view>& lines, bool known) {
       p.problems.back().end = i + 1;
     }
   }
+  NamesInParentheses(p);
   return p;
 }
 
@@ -1144,8 +1271,10 @@ class LintShaper final : public core::Shaper {
     std::string counts;
     // Errors first, then warnings, then the others, each kind in the order seen.
     auto items = severities.items();
+    // Problems without a severity rank with the errors, named after them.
     std::stable_sort(items.begin(), items.end(), [](const auto& a, const auto& b) {
-      return SeverityTier(a.first) < SeverityTier(b.first);
+      return std::pair(SeverityTier(a.first), a.first.empty()) <
+             std::pair(SeverityTier(b.first), b.first.empty());
     });
     for (const auto& [severity, n] : items) {
       if (!counts.empty()) counts += ", ";
@@ -1596,8 +1725,10 @@ class LintShaper final : public core::Shaper {
         const std::string_view label = !pr.code.empty()       ? pr.code
                                        : !pr.severity.empty() ? like(pr.severity)
                                                               : "problems like it";
-        // Labelled lines under it ("  symbol:   variable total") name what it is about.
+        // Labelled lines under it ("  symbol:   variable total") name what it is about, and
+        // so does a name in parentheses after its message.
         LabelledDetails(lines, pr.line + 1, pr.end, &details);
+        if (!pr.name.empty()) details.insert(details.begin(), LabelledDetail{"(name)", pr.name});
         groups.Add(kind, label, pr.message, pr.where, details);
       }
     }

@@ -19,14 +19,17 @@ using absl::StrCat;
 // The ranks of summary_budget.h, lowest first. Evidence is ranked by its distance from its
 // identifier (kEvidence + 0, 1, 2), so that every identifier gets its first line of evidence
 // before any gets its second; a location that reports no error ranks by how many of its file
-// came before it (kLocation + 0, 1, 2).
+// came before it (kLocation + 0, 1, 2, …), and a list's continuation by how far it is from
+// the list's ends, so that locations are taken in rounds: every file's and every list's next
+// before any one's after that, up to kLocationRounds rounds.
+constexpr int kLocationRounds = 30;
 enum Rank : int {
   kOutcome = 0,
   kIdentifier = 1,
   kLocation = 2,
   kEvidence = 2,
   kFileHeader = 3,  // a diff's file header: after the first line of every identifier's evidence
-  kContext = 5
+  kContext = kLocation + kLocationRounds + 1
 };
 
 // Lines after an identifier that count as its evidence.
@@ -498,7 +501,7 @@ BudgetCut FitToBudget(std::string_view summary, uint64_t max_tokens, uint64_t re
       // from both ends in: every list's first and last continuation before any list's second.
       if (is_continuation(i)) {
         const size_t depth = std::min(continuation++, continuations_after[i]);
-        rank[i] = kLocation + static_cast<int>(std::min<size_t>(depth, kContext - kLocation - 1));
+        rank[i] = kLocation + static_cast<int>(std::min<size_t>(depth, kLocationRounds));
       } else {
         rank[i] = kIdentifier;
         continuation = 0;
@@ -523,7 +526,7 @@ BudgetCut FitToBudget(std::string_view summary, uint64_t max_tokens, uint64_t re
         // Spread over files: a file's first warning before any file's second.
         const std::string_view file = IsRowUnderPath(lines[i]) ? path_line : LocationPath(lines[i]);
         const size_t seen = locations_per_file[std::string(file)]++;
-        rank[i] = kLocation + static_cast<int>(std::min<size_t>(seen, kContext - kLocation - 1));
+        rank[i] = kLocation + static_cast<int>(std::min<size_t>(seen, kLocationRounds));
       }
       // What follows an identifier is its evidence; what follows a mere location is not.
       evidence_left = identifier == kIdentifier ? kEvidenceLines : 0;

@@ -11,12 +11,14 @@
 //   3. evidence: the three lines after an identifier (the message, the values, a frame; header
 //      fields such as "Author: …" do not count), the first line after every identifier before
 //      the second after any; other error lines (core/text.h LooksLikeErrorLine); locations that
-//      report no error (warnings, notes, frames), a file's first before any file's second; a
-//      diff's file headers ("diff --git", renames, binary files) after the first evidence;
+//      report no error (warnings, notes, frames), in rounds: every file's first, then every
+//      file's second…; a diff's file headers ("diff --git", renames, binary files) after the
+//      first evidence;
 //   4. the rest, context.
 // A shaper's list of locations (below) ranks as identifiers (its first line; as a location when
-// the problem it follows reports no error) and locations; its tally of problems by code
-// (below) as an identifier.
+// the problem it follows reports no error) and locations (its continuations from both ends
+// in, in the rounds of the locations of warnings); its tally of problems by code (below) as an
+// identifier.
 // Lines are taken rank by rank, each from the top (identifiers from both ends in: the first,
 // the last, the second…), while they fit; a line that does not fit is
 // left out whole and smaller ones after it still get in. Each run of 4 or more left-out lines

@@ -647,5 +647,142 @@ TEST_CASE("lint: mypy --pretty's wrapped messages keep their codes, the source a
   CHECK(Contains(s, "\n… 10 detail lines omitted\n"));
 }
 
+// The problem lines of `output` as `where(line)` gives their locations (empty: not a problem),
+// which `summary` does not name: on a line of their own or in a list, followed by ",", ";", ":",
+// a space or a line end.
+template <typename Where>
+std::vector<std::string> LocationsNotNamed(std::string_view output, std::string_view summary,
+                                           Where where) {
+  std::vector<std::string> lost;
+  for (std::string_view line : core::SplitLines(output)) {
+    const std::string_view at = where(line);
+    if (at.empty()) continue;
+    bool named = false;
+    for (size_t i = summary.find(at); i != std::string_view::npos && !named;
+         i = summary.find(at, i + 1)) {
+      const size_t end = i + at.size();
+      named = end == summary.size() ||
+              std::string_view(",;: \n").find(summary[end]) != std::string_view::npos;
+    }
+    if (!named) lost.emplace_back(at);
+  }
+  return lost;
+}
+
+TEST_CASE("lint: JSHint's 'path: line 12, col 5, message' problems, every location named") {
+  // tests/fixtures/lint/jshint-many (gen-js-checkers.sh): 80 problems in jquery.js, underscore.js
+  // and a small project, blank lines between the files, "80 errors" at the end.
+  const std::string out = Fixture("jshint-many");
+  auto lint = MakeLintShaper();
+  CHECK(Confidence(lint, "npx jshint lib src", out) == doctest::Approx(0.95));
+  // Its lines say they are problems by their form alone, run by a script as by name.
+  CHECK(Confidence(lint, "npm run lint", out) == doctest::Approx(0.7));
+  const std::string s = Shape("npx jshint lib src", out, 2).summary;
+  INFO(s);
+  CHECK(s.starts_with("jshint: FAILED — 80 problems in 5 files (exit 2)\n"));
+  CHECK(Contains(
+      s,
+      "\nlib/jquery.js: line 1209, col 20, ['ID'] is better written in dot notation.\n"
+      "… 12 more problems like it, names differing, at: lib/jquery.js: line 1215, col 18; "));
+  CHECK(Contains(s, "lib/jquery.js: line 1263, col 14 'TAG'; "));
+  CHECK(s.ends_with("\n80 errors\n"));
+  const auto where = [](std::string_view line) -> std::string_view {
+    const size_t at = line.find(": line ");
+    const size_t col = line.find(", col ", at);
+    if (at == std::string_view::npos || col == std::string_view::npos) return {};
+    return line.substr(0, line.find(", ", col + 6));
+  };
+  CHECK(LocationsNotNamed(out, s, where) == std::vector<std::string>{});
+}
+
+TEST_CASE(
+    "lint: CSSLint's compact format, its warnings of a whole file kept, its selectors names") {
+  // tests/fixtures/lint/csslint-compact (gen-js-checkers.sh): 179 warnings on gitweb.css, one of
+  // them about the whole file ("path: Warning - Too many font-size declarations (13), …").
+  const std::string out = Fixture("csslint-compact");
+  const std::string s = Shape("npx csslint --format=compact css", out, 0).summary;
+  INFO(s);
+  CHECK(s.starts_with("csslint: 179 warnings in 1 file\n"));
+  CHECK(Contains(s,
+                 "\n/tmp/plugline-fixtures/jscheck/css/gitweb.css: Warning - Too many font-size "
+                 "declarations (13), abstraction needed. (font-sizes)\n"));
+  // Overqualified elements told apart by their selectors only: one group.
+  CHECK(Contains(s,
+                 "(span.cntrl) is overqualified, just use .cntrl without element name. "
+                 "(overqualified-elements)\n… 47 more overqualified-elements, names differing, at: "
+                 "/tmp/plugline-fixtures/jscheck/css/gitweb.css: line 26, col 1 img.logo .logo; "));
+  const auto where = [](std::string_view line) -> std::string_view {
+    const size_t col = line.find(", col ");
+    return col == std::string_view::npos ? std::string_view()
+                                         : line.substr(0, line.find(", ", col + 6));
+  };
+  CHECK(LocationsNotNamed(out, s, where) == std::vector<std::string>{});
+}
+
+TEST_CASE(
+    "lint: standard's indented problems: the rule a code, '(warning)' the severity, the others "
+    "errors first") {
+  // tests/fixtures/lint/standard-failing (gen-js-checkers.sh): 42 problems in 4 files, two of
+  // them warnings ("… (no-var) (warning)"), the others without a severity; its banners around.
+  const std::string out = Fixture("standard-failing");
+  auto lint = MakeLintShaper();
+  CHECK(Confidence(lint, "npx standard src/", out) == doctest::Approx(0.95));
+  const std::string s = Shape("npx standard src/", out, 1).summary;
+  INFO(s);
+  CHECK(
+      s.starts_with("standard: FAILED — 40 problems, 2 warnings in 4 files (exit 1)\n"
+                    "… 42 problems by code: space-before-function-paren 8, object-curly-spacing 6, "
+                    "semi 6, indent 5, quotes 3, eqeqeq 3, no-var 2, "));
+  CHECK(Contains(s,
+                 "\n  /tmp/plugline-fixtures/jscheck/src/api/client.js:2:18: Strings must use "
+                 "singlequote. (quotes)\n… 2 more quotes at: "));
+  // The warnings after the errors, their rule their group's.
+  const size_t warning = s.find(
+      ":12:5: Unexpected var, use let or const instead. (no-var) (warning)\n"
+      "… 1 more no-var at: /tmp/plugline-fixtures/jscheck/src/ui/table.js:3:8\n");
+  REQUIRE(warning != std::string::npos);
+  CHECK(warning > s.find("(no-const-assign)\n"));
+  CHECK(Contains(s,
+                 "/tmp/plugline-fixtures/jscheck/src/utils/format.js:4:3: Invalid loop. Its body "
+                 "allows only one iteration. (no-unreachable-loop)\n"));
+  const auto where = [](std::string_view line) -> std::string_view {
+    if (!line.starts_with("  /")) return {};
+    const std::string_view t = line.substr(2);
+    const size_t colon = t.find(": ");
+    return colon == std::string_view::npos ? std::string_view() : t.substr(0, colon);
+  };
+  CHECK(LocationsNotNamed(out, s, where) == std::vector<std::string>{});
+}
+
+TEST_CASE(
+    "lint: cspell's unknown words are names, not codes; its progress counted, its totals kept") {
+  // tests/fixtures/lint/cspell-many (gen-js-checkers.sh): 317 unknown words in jquery.js and
+  // underscore.js, "Unknown word (trac)" each, a progress line per file ("3/7 src/ok.js 1.05ms").
+  const std::string out = Fixture("cspell-many");
+  const std::string s = Shape("npx cspell 'lib/**' 'src/**'", out, 1).summary;
+  INFO(s);
+  CHECK(
+      s.starts_with("cspell: FAILED — 317 problems in 2 files (exit 1)\n"
+                    "lib/jquery.js:24:17 - Unknown word (trac)\n"
+                    "… 313 more problems like it, names differing, at: lib/jquery.js:42:29; "
+                    "lib/jquery.js:140:34 (functionish); lib/jquery.js:191:23 (elems); "));
+  // One group, not a group a word: no tally of words as codes.
+  CHECK_FALSE(Contains(s, " by code: "));
+  CHECK(s.ends_with("\nCSpell: Files checked: 7, Issues found: 317 in 2 files.\n"));
+  const auto where = [](std::string_view line) -> std::string_view {
+    const size_t dash = line.find(" - Unknown word (");
+    return dash == std::string_view::npos ? std::string_view() : line.substr(0, dash);
+  };
+  CHECK(LocationsNotNamed(out, s, where) == std::vector<std::string>{});
+  for (std::string_view line : core::SplitLines(out)) {
+    // Every word named; the progress between the files counted, not shown.
+    if (const size_t open = line.find(" - Unknown word ("); open != std::string_view::npos) {
+      const std::string_view rest = line.substr(open + 17);
+      CHECK_MESSAGE(Contains(s, rest.substr(0, rest.find(')'))), line);
+    }
+    if (line.find("/7 ") != std::string_view::npos) CHECK_MESSAGE(!Contains(s, line), line);
+  }
+}
+
 }  // namespace
 }  // namespace plugline::builtin

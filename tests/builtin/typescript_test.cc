@@ -271,6 +271,35 @@ TEST_CASE("typescript: a message's shape masks quoted names and numbers, not apo
   CHECK(out.Take() == "… 2 more TS1, names differing, at: a.ts(2,1) 'b'; b.ts(5,1)\n");
 }
 
+TEST_CASE("diagnostic groups: a dotted name is a name, quoted or not") {
+  // CSSLint's selectors, a JVM type: what the message is about, unquoted.
+  MessageShape shape = ShapeOfMessage(
+      "Element (tr.no-previous) is overqualified, just use .no-previous without element name; "
+      "div#info; java.lang.String; e.g. or a sentence's end.");
+  CHECK(shape.key ==
+        "Element (\x01) is overqualified, just use \x01 without element name; \x01; "
+        "\x01; \x01. or a sentence's end.");
+  REQUIRE(shape.fillers.size() == 5);
+  CHECK(shape.fillers[0] == "tr.no-previous");
+  CHECK(shape.fillers[1] == ".no-previous");
+  CHECK(shape.fillers[2] == "div#info");
+  CHECK(shape.fillers[3] == "java.lang.String");
+  CHECK(shape.fillers[4] == "e.g");
+  DiagnosticGroups groups;
+  groups.Add("warning", "overqualified-elements",
+             "Element (span.cntrl) is overqualified, just use .cntrl without element name.",
+             "a.css: line 19, col 1");
+  groups.Add("warning", "overqualified-elements",
+             "Element (img.logo) is overqualified, just use .logo without element name.",
+             "a.css: line 26, col 1");
+  CHECK(groups.groups() == 1);
+  SummaryWriter out;
+  groups.WriteFollowers(0, out, [](size_t) { return 1; });
+  CHECK(out.Take() ==
+        "… 1 more overqualified-elements, names differing, at: a.css: line 26, col 1 img.logo "
+        ".logo\n");
+}
+
 TEST_CASE("diagnostic groups: labelled lines under a message are part of it") {
   auto d = ParseLabelledDetail("  symbol:   variable total");
   REQUIRE(d.has_value());

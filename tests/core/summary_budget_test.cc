@@ -282,6 +282,40 @@ TEST_CASE(
   CHECK(!Contains(cut.summary, "notes of what the shaper had left out"));
 }
 
+TEST_CASE(
+    "locations of warnings and lists' continuations are taken in rounds, not a file's fifth last") {
+  // A linter that prints no severity: its problems are locations that report no error. One file
+  // with a message of 400 problems (its list of locations, 12 a line), then a small file with 8
+  // problems of 8 messages, each shown once.
+  std::string summary = "standard: FAILED — 408 problems in 2 files (exit 1)\n";
+  summary += "  /w/lib/big.js:1:5: Extra semicolon. (semi)\n";
+  for (int line = 0; line < 34; ++line) {
+    summary += line == 0 ? "… 399 more semi at: " : "… semi also at: ";
+    for (int k = 0; k < 12 && line * 12 + k < 399; ++k) {
+      absl::StrAppend(&summary, k == 0 ? "" : "; ", "/w/lib/big.js:", line * 12 + k + 2, ":5");
+    }
+    summary += "\n";
+  }
+  for (int p = 1; p <= 8; ++p) {
+    absl::StrAppend(&summary, "  /w/src/small.js:", p * 10, ":1: Problem number ", p,
+                    " of its own kind. (rule-", p, ")\n");
+  }
+  const uint64_t full = Counter().Count(summary);
+  const uint64_t budget = full / 2 + 60;
+  BudgetCut cut = FitToBudget(summary, budget, 60, Counter());
+  INFO(cut.summary);
+  CHECK(Counter().Count(cut.summary) + 60 <= budget);
+  // Every problem of the small file: its eighth is taken in the eighth round, before the long
+  // list's inner lines; the list keeps its first line and its ends.
+  for (int p = 1; p <= 8; ++p) {
+    CHECK(Contains(cut.summary, absl::StrCat("  /w/src/small.js:", p * 10, ":1: Problem number ")));
+  }
+  CHECK(Contains(cut.summary, "… 399 more semi at: /w/lib/big.js:2:5; "));
+  CHECK(Contains(cut.summary, "… semi also at: /w/lib/big.js:14:5; "));
+  CHECK(Contains(cut.summary, "… semi also at: /w/lib/big.js:398:5; "));
+  CHECK(Contains(cut.summary, " lines cut (budget)"));
+}
+
 TEST_CASE("identifiers are kept from both ends in, and a list of positions counts by its file") {
   // Positions as "1:2" and as "line 1, col 2" (ESLint's compact format).
   for (const bool compact : {false, true}) {
