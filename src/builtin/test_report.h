@@ -19,23 +19,24 @@ enum class TestRunner {
   kJest,
   kVitest,
   kMocha,
-  kTap,  // node --test (TAP reporter) and any TAP producer
+  kTap,       // node --test (TAP reporter) and any TAP producer
   kNodeSpec,  // node --test with the spec reporter
   kCargo,
   kGo,
   kCtest,
+  kMeson,  // meson test (and ninja's test target in a meson build)
   kGtest,
   kProve,  // Perl's prove (TAP::Harness) running Test::More scripts
   kRspec,
   kPhpunit,
   kCatch2,
   kMinitest,
-  kDoctest,  // Python's doctest module (python -m doctest, doctest.testmod())
+  kDoctest,   // Python's doctest module (python -m doctest, doctest.testmod())
   kSurefire,  // Maven's Surefire and Failsafe plugins (mvn test, mvn verify)
   kTestUnit,  // Ruby's test-unit (ruby test/x.rb, rake test)
-  kGradle,  // Gradle's test task (gradle test, ./gradlew build)
-  kExUnit,  // Elixir's ExUnit (mix test)
-  kBehave,  // Python's behave (BDD: features, scenarios, steps)
+  kGradle,    // Gradle's test task (gradle test, ./gradlew build)
+  kExUnit,    // Elixir's ExUnit (mix test)
+  kBehave,    // Python's behave (BDD: features, scenarios, steps)
   kCucumber,  // cucumber-js (and Cucumber's other ports' "N) Scenario:" failures)
   kJasmine,
   kAva,

@@ -1979,6 +1979,149 @@ void ParseCtest(const std::vector<std::string_view>& lines, TestReport& report) 
   }
 }
 
+// ---- meson test -----------------------------------------------------------------------------
+//
+//   1/8 add            OK              0.05s
+//   6/8 calc:pow       FAIL            0.05s   exit status 1
+//   >>> MALLOC_PERTURB_=47 /w/build/test_pow
+//   ――――――――――――― ✀  ―――――――――――――        (--print-errorlogs: the test's output between
+//   rules) stderr: FAIL: ../test_pow.c:4: expected power(2,10)==1024 … Summary of Failures: 6/8
+//   calc:pow       FAIL            0.05s   exit status 1
+//
+//   Ok:                 6
+//   Fail:               2   (and Expected Fail, Unexpected Pass, Skipped, Timeout)
+//   Full log written to /w/build/meson-logs/testlog.txt
+
+// "6/8 calc:pow   FAIL   0.05s   exit status 1": the test's name and its status word.
+bool IsMesonResult(std::string_view t, std::string_view* name, std::string_view* status) {
+  size_t i = 0;
+  while (i < t.size() && IsDigit(t[i])) ++i;
+  if (i == 0 || i >= t.size() || t[i] != '/') return false;
+  const size_t total = ++i;
+  while (i < t.size() && IsDigit(t[i])) ++i;
+  if (i == total || i >= t.size() || t[i] != ' ') return false;
+  // The status is the word before the duration ("0.05s").
+  const std::string_view rest = t.substr(i + 1);
+  size_t word = 0, previous = std::string_view::npos, previous_end = 0;
+  while (word < rest.size()) {
+    while (word < rest.size() && rest[word] == ' ') ++word;
+    size_t end = rest.find(' ', word);
+    if (end == std::string_view::npos) end = rest.size();
+    const std::string_view w = rest.substr(word, end - word);
+    if (w.size() >= 2 && w.back() == 's' && IsDigit(w.front()) &&
+        w.substr(0, w.size() - 1).find_first_not_of("0123456789.") == std::string_view::npos) {
+      if (previous == std::string_view::npos) return false;
+      static constexpr std::string_view kStatuses[] = {
+          "OK", "FAIL", "SKIP", "TIMEOUT", "EXPECTEDFAIL", "UNEXPECTEDPASS", "ERROR"};
+      const std::string_view s = rest.substr(previous, previous_end - previous);
+      if (std::find(std::begin(kStatuses), std::end(kStatuses), s) == std::end(kStatuses)) {
+        return false;
+      }
+      *status = s;
+      *name = Trim(rest.substr(0, previous));
+      return !name->empty();
+    }
+    previous = word;
+    previous_end = end;
+    word = end;
+  }
+  return false;
+}
+
+// "Ok:                 6", "Unexpected Pass:    0": the label and its count.
+bool IsMesonTotal(std::string_view t, std::string_view* label, uint64_t* count) {
+  static constexpr std::string_view kLabels[] = {
+      "Ok:", "Expected Fail:", "Fail:", "Unexpected Pass:", "Skipped:", "Timeout:"};
+  for (std::string_view l : kLabels) {
+    if (!t.starts_with(l)) continue;
+    const std::optional<uint64_t> n = LeadingNumber(Trim(t.substr(l.size())));
+    if (!n) return false;
+    *label = l;
+    *count = *n;
+    return true;
+  }
+  return false;
+}
+
+// "―――――― ✀  ――――――": a rule of horizontal bars (U+2015), with scissors or
+// without.
+bool IsMesonRule(std::string_view t) {
+  if (t.empty()) return false;
+  static constexpr std::string_view kBar = "\xE2\x80\x95", kScissors = "\xE2\x9C\x80";
+  size_t bars = 0;
+  while (!t.empty()) {
+    if (t.starts_with(kBar)) {
+      t.remove_prefix(kBar.size());
+      ++bars;
+    } else if (t.starts_with(kScissors)) {
+      t.remove_prefix(kScissors.size());
+    } else if (t.front() == ' ') {
+      t.remove_prefix(1);
+    } else {
+      return false;
+    }
+  }
+  return bars >= 3;
+}
+
+void ParseMeson(const std::vector<std::string_view>& lines, TestReport& report) {
+  TestFailure* current = nullptr;
+  bool in_summary = false;
+  uint64_t failed = 0;
+  bool counted = false;
+  for (std::string_view line : lines) {
+    const std::string_view t = Trim(line);
+    std::string_view name, status, label;
+    uint64_t count = 0;
+    if (IsMesonResult(t, &name, &status)) {
+      CloseFailure(report, current);
+      current = nullptr;
+      report.has_results = true;
+      if (in_summary) {
+        report.index.push_back(line);
+      } else if (status == "OK" || status == "EXPECTEDFAIL") {
+        ++report.passing_lines;
+      } else if (status != "SKIP") {
+        report.failures.push_back(TestFailure{name, {line}});
+        current = &report.failures.back();
+      }
+      continue;
+    }
+    if (t == "Summary of Failures:") {
+      CloseFailure(report, current);
+      current = nullptr;
+      in_summary = true;
+      continue;
+    }
+    if (IsMesonTotal(t, &label, &count)) {
+      CloseFailure(report, current);
+      current = nullptr;
+      in_summary = false;
+      // The counts that are not 0, and the tests that passed, as meson printed them.
+      if (count > 0 || label == "Ok:") report.totals.push_back(line);
+      report.has_results = true;
+      counted = true;
+      if (label == "Ok:") report.counts.passed = count;
+      if (label == "Skipped:") report.counts.skipped = count;
+      if (label == "Fail:" || label == "Unexpected Pass:" || label == "Timeout:") failed += count;
+      continue;
+    }
+    if (t.starts_with("Full log written to ")) {
+      report.totals.push_back(line);
+      continue;
+    }
+    // The rules around a test's output ("――― ✀ ―――") carry nothing.
+    if (current != nullptr && !in_summary && !IsMesonRule(t)) current->detail.push_back(line);
+  }
+  CloseFailure(report, current);
+  if (counted) {
+    report.counts.failed = failed;
+  } else if (report.has_results) {
+    report.counts.failed = report.failures.size();
+    report.counts.passed = report.passing_lines;
+  }
+}
+
 // ---- GoogleTest -----------------------------------------------------------------------------
 
 void ParseGtest(const std::vector<std::string_view>& lines, TestReport& report) {
@@ -3422,6 +3565,8 @@ std::string_view RunnerName(TestRunner runner) {
     case TestRunner::kCargo: return "cargo test";
     case TestRunner::kGo: return "go test";
     case TestRunner::kCtest: return "ctest";
+    case TestRunner::kMeson:
+      return "meson test";
     case TestRunner::kGtest: return "googletest";
     case TestRunner::kProve: return "prove";
     case TestRunner::kRspec: return "rspec";
@@ -3461,6 +3606,8 @@ RunnerGuess GuessRunner(std::string_view command, std::string_view output) {
   if (tool == "vitest") consider(TestRunner::kVitest, 0.95, "command: vitest");
   if (tool == "mocha") consider(TestRunner::kMocha, 0.95, "command: mocha");
   if (tool == "ctest") consider(TestRunner::kCtest, 0.95, "command: ctest");
+  if (tool == "meson" && first_arg == "test")
+    consider(TestRunner::kMeson, 0.95, "command: meson test");
   if (node_test) {
     // The spec reporter (a TTY's default, or --test-reporter=spec) marks tests with ✔/✖/▶.
     bool spec = has("ℹ tests ") || has_line_start("✔ ") || has_line_start("✖ ") ||
@@ -3571,6 +3718,10 @@ RunnerGuess GuessRunner(std::string_view command, std::string_view output) {
     consider(TestRunner::kGo, 0.85, "output: go test -json");
   }
   if (has("tests passed, ") && has(" out of ")) consider(TestRunner::kCtest, 0.85, "output: ctest summary");
+  // meson test's totals (run by ninja's test target, or a script): "Ok: 6", "Expected Fail: 0".
+  if (has_line_start("Expected Fail:") && has_line_start("Unexpected Pass:")) {
+    consider(TestRunner::kMeson, 0.85, "output: meson test");
+  }
   if (has("[==========]") && has("[ RUN      ]")) consider(TestRunner::kGtest, 0.85, "output: googletest");
   // Its totals alone (the tests' lines cut off, `./tests | tail -20`): "[==========] 18 tests
   // from 7 test suites ran. (3 ms total)", then "[  PASSED  ] 12 tests.".
@@ -3656,6 +3807,9 @@ TestReport ParseTestOutput(TestRunner runner, const std::vector<std::string_view
     case TestRunner::kCargo: ParseCargo(lines, report); break;
     case TestRunner::kGo: ParseGo(lines, report); break;
     case TestRunner::kCtest: ParseCtest(lines, report); break;
+    case TestRunner::kMeson:
+      ParseMeson(lines, report);
+      break;
     case TestRunner::kGtest: ParseGtest(lines, report); break;
     case TestRunner::kProve: ParseProve(lines, report); break;
     case TestRunner::kRspec: ParseRspec(lines, report); break;

@@ -3,7 +3,9 @@
 #include <doctest/doctest.h>
 
 #include <string>
+#include <tuple>
 
+#include "absl/strings/str_cat.h"
 #include "builtin/builtin_shapers.h"
 #include "core/strings.h"
 #include "core/text.h"
@@ -155,6 +157,43 @@ TEST_CASE("test shaper: unittest's values again after a full assertion message a
   CHECK(Contains(s, "First differing element 0:\n0\n1\n"));
   CHECK(Contains(s, "+ [1,\n- [0,\n-  1,\n   2,\n   13,\n   14,\n-  39]\n"));
   CHECK(Contains(s, "+  40]"));
+}
+
+TEST_CASE("test shaper: meson test, by its command or by its totals under ninja's test target") {
+  // tests/fixtures/test/meson_* (gen_meson.sh): 28 tests, 4 failing, 1 timing out, 1 skipped.
+  const std::string errorlogs = testing::ReadFixture("test", "meson_failing_errorlogs");
+  for (const auto& [command, exit_code, output] :
+       {std::tuple<std::string, int, std::string>{"meson test -C build --print-errorlogs", 5,
+                                                  errorlogs},
+        {"ninja -C build test", 1, testing::ReadFixture("test", "meson_ninja_test")}}) {
+    CAPTURE(command);
+    const std::string s = Shape(command, exit_code, output);
+    INFO(s);
+    CHECK(s.starts_with(absl::StrCat("meson test: FAILED — 5 failed, 22 passed, 1 skipped (exit ",
+                                     exit_code, ")\n")));
+    // Each failure with the command meson ran and what the test printed; the rules around that
+    // and meson's list of the failures again, left out.
+    CHECK(Contains(s, "/ peek_empty       FAIL            "));
+    CHECK(Contains(s,
+                   "ringbuf_test peek_empty\nstderr:\n../ringbuf_test.c:36: rb_peek(&r) == -1: "
+                   "42 != -1\n"));
+    CHECK(Contains(s,
+                   "28/28 ringbuf:slow / drain_blocking   TIMEOUT         2.03s   killed by signal "
+                   "15 SIGTERM\n"));
+    CHECK(Contains(s, "\nwaiting for a producer...\n"));
+    CHECK_FALSE(Contains(s, "✀"));
+    CHECK_FALSE(Contains(s, "Summary of Failures:"));
+    CHECK(Contains(s, "… 22 passed tests omitted\n"));
+    // Its totals that are not 0.
+    CHECK(
+        Contains(s,
+                 "\nOk:                 22  \nFail:               4   \nSkipped:            1   \n"
+                 "Timeout:            1   \nFull log written to "));
+    CHECK_FALSE(Contains(s, "Unexpected Pass:"));
+  }
+  const std::string passing = Shape("meson test -C build init push_pop fifo_order sum", 0,
+                                    testing::ReadFixture("test", "meson_passing"));
+  CHECK(passing.starts_with("meson test: passed — 4 passed"));
 }
 
 TEST_CASE("test shaper: googletest's banners under ctest are counted, the failure kept whole") {
