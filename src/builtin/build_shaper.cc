@@ -2457,7 +2457,18 @@ class Writer {
       ++alike;
     }
     if (alike > j && alike - i >= kAlikeRun) j = alike;
-    const bool folded = j > i + 1 && lines_[j - 1] != lines_[i];
+    // Lines alike but for one word (pip's "Requirement already satisfied: x in …", its "INFO:
+    // pip is looking at multiple versions of x …"): the first and the others' words.
+    std::vector<std::string> words;
+    if (j == i + 1 && !LooksLikeErrorLine(lines_[i])) {
+      const size_t apart = OneWordApartRun(
+          lines_, i, lines_.size(),
+          [&](size_t k) { return p_.kinds[k] == Kind::kOther && !LooksLikeErrorLine(lines_[k]); },
+          &words);
+      if (apart - i >= kOneWordRun) j = apart;
+    }
+    const bool one_word = j > i + 1 && !words.empty() && j - i == words.size() + 1;
+    const bool folded = !one_word && j > i + 1 && lines_[j - 1] != lines_[i];
     const size_t run = j - i;
     const size_t r = rank_[static_cast<size_t>(Kind::kOther)];
     rank_[static_cast<size_t>(Kind::kOther)] += run;
@@ -2469,6 +2480,11 @@ class Writer {
     if (!show) {
       for (size_t k = i; k < j; ++k) used_[k] = 1;
       gap_ += run;
+      return j;
+    }
+    if (one_word) {
+      for (size_t k = i; k < j; ++k) used_[k] = 1;
+      WriteOneWordApart(lines_[i], words, out_);
       return j;
     }
     Emit(i);

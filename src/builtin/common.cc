@@ -690,6 +690,74 @@ std::string_view LocationInWords(std::string_view line) {
 
 }  // namespace
 
+namespace {
+
+// The words of a line: the runs between spaces.
+std::vector<std::string_view> WordsOf(std::string_view line) {
+  std::vector<std::string_view> words;
+  size_t i = 0;
+  while (i < line.size()) {
+    while (i < line.size() && line[i] == ' ') ++i;
+    const size_t start = i;
+    while (i < line.size() && line[i] != ' ') ++i;
+    if (i > start) words.push_back(line.substr(start, i - start));
+  }
+  return words;
+}
+
+constexpr size_t kWordsPerFoldLine = 25;
+// Words a line of such a run may differ in besides the one at the same place in each.
+constexpr size_t kMaxOtherWords = 2;
+
+}  // namespace
+
+size_t OneWordApartRun(const std::vector<std::string_view>& lines, size_t at, size_t end,
+                       const std::function<bool(size_t)>& also, std::vector<std::string>* words) {
+  words->clear();
+  const std::vector<std::string_view> first = WordsOf(lines[at]);
+  if (first.size() < kMinSharedWords + 1) return at + 1;
+  size_t place = std::string_view::npos;  // where the word that differs is
+  size_t k = at + 1;
+  for (; k < end && also(k); ++k) {
+    const std::vector<std::string_view> other = WordsOf(lines[k]);
+    if (other.size() != first.size()) break;
+    // The words that differ, numbers aside: the one, and one more at most (a version's
+    // "+repack").
+    std::vector<size_t> differ;
+    for (size_t w = 0; w < first.size() && differ.size() <= kMaxOtherWords; ++w) {
+      if (first[w] != other[w] && !AlikeButNumbers(first[w], other[w])) differ.push_back(w);
+    }
+    if (differ.empty() || differ.size() > kMaxOtherWords) break;
+    if (place == std::string_view::npos) place = differ.front();
+    if (differ.front() != place || first.size() - differ.size() < kMinSharedWords) break;
+    std::string text(other[differ[0]]);
+    for (size_t d = 1; d < differ.size(); ++d) StrAppend(&text, " ", other[differ[d]]);
+    words->push_back(std::move(text));
+  }
+  if (words->empty()) return at + 1;
+  return k;
+}
+
+void WriteOneWordApart(std::string_view first, const std::vector<std::string>& words,
+                       SummaryWriter& out) {
+  out.Line(first);
+  std::string text =
+      StrCat(core::FormatCount(words.size()), words.size() == 1 ? " more line" : " more lines",
+             " like the one above but for: ");
+  uint64_t lines = words.size();
+  for (size_t i = 0; i < words.size(); ++i) {
+    if (i > 0 && i % kWordsPerFoldLine == 0) {
+      out.Marker(text, lines);
+      lines = 0;
+      text = "more of such lines: ";
+    } else if (i > 0) {
+      text += ", ";
+    }
+    text.append(words[i]);
+  }
+  out.Marker(text, lines);
+}
+
 void WriteHeadTail(const std::vector<std::string_view>& lines, size_t head, size_t tail,
                    const std::function<bool(std::string_view)>& keep, size_t max_kept,
                    SummaryWriter& out, const std::vector<bool>* library) {
@@ -734,6 +802,21 @@ void WriteHeadTail(const std::vector<std::string_view>& lines, size_t head, size
       out.Line(lines[alike - 1]);
       return alike;
     }
+    // A run of lines alike but for one word (and their numbers): the first, and the others'
+    // words.
+    if (end == at + 1 && !LooksLikeErrorLine(lines[at])) {
+      std::vector<std::string> words;
+      const size_t apart = OneWordApartRun(
+          lines, at, n,
+          [&](size_t k) {
+            return !LooksLikeErrorLine(lines[k]) && (library == nullptr || !(*library)[k]);
+          },
+          &words);
+      if (apart - at >= kOneWordRun) {
+        WriteOneWordApart(lines[at], words, out);
+        return apart;
+      }
+    }
     out.Line(lines[at]);
     if (end - at == 2) {
       out.Line(lines[at + 1]);  // a marker would be no shorter than the line
@@ -750,7 +833,24 @@ void WriteHeadTail(const std::vector<std::string_view>& lines, size_t head, size
       !number.empty() && Trim(Unboxed(lines[next])).starts_with(StrCat(number, ":"))) {
     out.Line(lines[next++]);
   }
-  const size_t middle_end = std::max(n - tail, next);
+  size_t middle_end = std::max(n - tail, next);
+  // A run of lines alike but for one word that the tail starts inside of: from its start, so
+  // that no word of it is lost to the middle.
+  if (middle_end > next && middle_end < n) {
+    auto also = [&](size_t k) {
+      return !LooksLikeErrorLine(lines[k]) && (library == nullptr || !(*library)[k]);
+    };
+    std::vector<std::string> words;
+    size_t start = middle_end;
+    while (start > next && also(start - 1) &&
+           OneWordApartRun(lines, start - 1, start + 1, also, &words) == start + 1) {
+      --start;
+    }
+    if (start < middle_end && !LooksLikeErrorLine(lines[start])) {
+      const size_t end = OneWordApartRun(lines, start, n, also, &words);
+      if (end > middle_end && end - start >= kOneWordRun) middle_end = start;
+    }
+  }
   size_t kept = 0;
   // Gaps of a few lines between the lines kept (the source and its marker under each of a
   // checker's errors, or between a location and its message): after the first, counted in one

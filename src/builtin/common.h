@@ -245,7 +245,9 @@ using core::LooksLikeErrorLine;
 // prints under one, a sanitizer's shadow map) are counted in the head and the tail, a run at a
 // time ("… 12 lines of library stack frames omitted"), not shown. A run of the same line, or of
 // kAlikeRun or more alike but for their numbers (a download's progress), is folded wherever it
-// starts; an output short enough to show whole is shown whole (WriteFolded).
+// starts, and so is one of kOneWordRun or more alike but for one word (OneWordApartRun; the
+// tail, when it starts inside one, from its start); an output short enough to show whole is
+// shown whole (WriteFolded).
 inline constexpr size_t kDetailUnderTrouble = 3;
 void WriteHeadTail(const std::vector<std::string_view>& lines, size_t head, size_t tail,
                    const std::function<bool(std::string_view)>& keep, size_t max_kept,
@@ -272,6 +274,25 @@ bool IsSmallTable(const std::vector<std::string_view>& lines, size_t bytes);
 // Lines alike but for their numbers are folded from a run of this many (the first and the
 // last shown).
 constexpr size_t kAlikeRun = 4;
+
+// A run of lines from `at` (before `end`) that are lines[at] but for one word, at the same
+// place in each among the line's words (which spaces separate) — and one more word at most,
+// and their numbers — with kMinSharedWords words the same besides: pip's "Requirement already
+// satisfied: flask in /usr/lib/python3/dist-packages (2.2.2)", "INFO: pip is looking at
+// multiple versions of flask to determine …", kubectl's "deployment.apps/api created". Its end,
+// and in `words` the words of each line after the first that tell it apart ("pluggy
+// (1.0.0+repack)"); `at + 1` when lines[at + 1] is not such a line. `also(k)` says whether line
+// k may be in the run.
+inline constexpr size_t kMinSharedWords = 3;
+// Such runs are folded from this many lines (fewer are shown as printed).
+inline constexpr size_t kOneWordRun = 8;
+size_t OneWordApartRun(const std::vector<std::string_view>& lines, size_t at, size_t end,
+                       const std::function<bool(size_t)>& also, std::vector<std::string>* words);
+// Writes such a run (kOneWordRun lines or more): its first line, then the words of the others,
+// "… 38 more lines like the one above but for: asgiref, attrs, …" (25 a line, "… more of such
+// lines: …" after), so that none of what tells them apart is lost (their numbers aside).
+void WriteOneWordApart(std::string_view first, const std::vector<std::string>& words,
+                       SummaryWriter& out);
 
 // Writes `lines`, folding runs of three or more identical consecutive lines into the first
 // one and "… N repeats of the line above". (Lines alike but for their numbers stay: they may

@@ -925,6 +925,36 @@ TEST_CASE("build: the compiler's errors pip shows indented under a failed step a
   CHECK(s.find(" build progress") != std::string::npos);
 }
 
+TEST_CASE("build: pip's lines alike but for the package are one line and the packages' names") {
+  // tests/fixtures/build/pip-install-resolve-failing: 39 requirements already satisfied, then
+  // the resolver going back over 23 of them, then why it failed.
+  const std::string out = testing::ReadFixture("build", "pip-install-resolve-failing");
+  const std::string s = Shape("pip install --no-index -r requirements.txt", out, 1);
+  INFO(s);
+  CHECK(Header(s) == "pip install: FAILED (exit 1)");
+  CHECK(Has(s,
+            "Requirement already satisfied: argcomplete in /usr/lib/python3/dist-packages (from -r "
+            "requirements.txt (line 1)) (2.0.0)"));
+  CHECK(s.find("\n… 38 more lines like the one above but for: asgiref, attrs, blinker, ") !=
+        std::string::npos);
+  // A version that is not a number alone is named with its package.
+  CHECK(s.find(", pluggy (1.0.0+repack), ") != std::string::npos);
+  CHECK(s.find("\n… 22 more lines like the one above but for: pyflakes, py, pluggy, ") !=
+        std::string::npos);
+  CHECK(Has(s, "ERROR: No matching distribution found for pycairo>=1.16.0"));
+  // Every package the output names, named.
+  for (std::string_view line : core::SplitLines(out)) {
+    for (std::string_view lead :
+         {std::string_view("Requirement already satisfied: "),
+          std::string_view("INFO: pip is looking at multiple versions of ")}) {
+      if (!line.starts_with(lead)) continue;
+      const std::string_view rest = line.substr(lead.size());
+      CHECK_MESSAGE(s.find(rest.substr(0, rest.find(' '))) != std::string::npos, line);
+    }
+  }
+  CHECK(core::SplitLines(s).size() <= 12);
+}
+
 // ---- webpack, vite --------------------------------------------------------------------------
 
 TEST_CASE("build: webpack errors kept, module lists dropped") {

@@ -648,6 +648,49 @@ TEST_CASE("generic: a run of lines alike but for their numbers is folded to its 
   CHECK(MakeGenericShaper()->Shape(table, ctx)->render_mode == RenderMode::kRaw);
 }
 
+TEST_CASE(
+    "generic: a run of 8 lines or more alike but for one word is its first and the others' words") {
+  // Runs that start where the head or the tail is shown.
+  std::string out;
+  for (int i = 0; i < 5; ++i) StrAppend(&out, "step ", testing::Letters(i), "\n");
+  for (int i = 1; i <= 60; ++i) {
+    StrAppend(&out, "INFO: looking at the versions of pkg-", testing::Letters(i),
+              " to find one that fits\n");
+  }
+  // Seven alike, then lines that differ in three words, then a run of errors alike.
+  for (int i = 1; i <= 7; ++i)
+    StrAppend(&out, "copied file part-", testing::Letters(i), " to the cache\n");
+  for (int i = 1; i <= 10; ++i) {
+    StrAppend(&out, "moved ", testing::Letters(i), " from ", testing::Letters(i + 1), " to ",
+              testing::Letters(i + 2), " now\n");
+  }
+  for (int i = 1; i <= 10; ++i)
+    StrAppend(&out, "error: cannot open file-", testing::Letters(i), " here\n");
+  for (int i = 0; i < 30; ++i) StrAppend(&out, "done ", testing::Letters(i), "\n");
+  // At the end, a run longer than the tail, shown from its start, and one shorter than 8
+  // before it.
+  for (int i = 1; i <= 7; ++i)
+    StrAppend(&out, "copied file part-", testing::Letters(i), " to the cache\n");
+  for (int i = 1; i <= 45; ++i)
+    StrAppend(&out, "removed the stale lock of job-", testing::Letters(i), " just now\n");
+  const std::string s = ShapeGeneric("./setup.sh", out);
+  INFO(s);
+  CHECK(Contains(s,
+                 "\nINFO: looking at the versions of pkg-b to find one that fits\n"
+                 "… 59 more lines like the one above but for: pkg-c, pkg-d, "));
+  CHECK(Contains(s, "\n… more of such lines: "));
+  for (int i = 1; i <= 60; ++i) {
+    CHECK_MESSAGE(Contains(s, StrCat("pkg-", testing::Letters(i))), i);
+  }
+  CHECK(Contains(s,
+                 "\nremoved the stale lock of job-b just now\n"
+                 "… 44 more lines like the one above but for: job-c, job-d, "));
+  for (int i = 1; i <= 45; ++i) CHECK_MESSAGE(Contains(s, StrCat("job-", testing::Letters(i))), i);
+  CHECK(!Contains(s, "but for: part-"));
+  CHECK(!Contains(s, "but for: c from"));
+  CHECK(!Contains(s, "but for: file-"));
+}
+
 TEST_CASE("generic: a listing's paths whose names read like trouble are entries like any") {
   // tests/fixtures/generic/tar-list-absl: `tar -tzf` of /usr/include/absl, where
   // seed_gen_exception.h, failure_signal_handler.h and exception_testing.h are in the middle.
