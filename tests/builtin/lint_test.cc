@@ -755,7 +755,7 @@ TEST_CASE(
 }
 
 TEST_CASE(
-    "lint: cspell's unknown words are names, not codes; its progress counted, its totals kept") {
+    "lint: cspell's unknown words are names, not codes, its progress counted, its totals kept") {
   // tests/fixtures/lint/cspell-many (gen-js-checkers.sh): 317 unknown words in jquery.js and
   // underscore.js, "Unknown word (trac)" each, a progress line per file ("3/7 src/ok.js 1.05ms").
   const std::string out = Fixture("cspell-many");
