@@ -10,7 +10,8 @@
 //       run.sh:3:5: warning: Double quote to prevent globbing [SC2086]
 //   golangci-lint, staticcheck, revive, ktlint (a known command only):
 //       main.go:12:5: should omit type int from declaration (ST1023)
-//   standard, semistandard, ts-standard (a known command only; indented):
+//   standard, semistandard, ts-standard (indented; by a known command, or by a line, a column
+//   and a code in parentheses at the end):
 //         /w/src/a.js:6:13: Extra semicolon. (semi)
 //   jshint, csslint:   src/a.js: line 12, col 5, Missing semicolon.
 //   cspell:   src/a.js:3:12 - Unknown word (Gyandeep)
