@@ -385,23 +385,37 @@ std::pair<size_t, size_t> SecretValue(std::string_view text, size_t key_start, s
 bool MaskInto(std::string_view text, Scope scope, bool* in_private_key, std::string* out) {
   size_t copied = 0;  // text[0, copied) is in *out
   bool masked = false;
+  // Where the last mask ended. What follows a mask is read as the masked text has it, after
+  // "]" or a line break: a word or key starts there ("sk-[redacted].password=…"), as it does
+  // when the masked text is masked again.
+  size_t mask_end = 0;
   auto mask = [&](size_t from, size_t to, std::string_view with) {
     out->append(text.substr(copied, from - copied));
     out->append(with);
-    copied = to;
+    copied = mask_end = to;
     masked = true;
   };
   size_t i = 0;
+  // Masks the value text[from, to) found reading from text[i]. What lies between — a key's own
+  // text, a URL's user name — is read first, as it will be once the value is masked: a token
+  // in it is masked too (`https://ghp_…:x-oauth-basic@`, `tests.eyJ….SECRET_KEY = '…'`).
+  auto mask_value = [&](size_t from, size_t to) {
+    std::string before;
+    bool before_in_key = false;
+    if (MaskInto(text.substr(i, from - i), scope, &before_in_key, &before)) mask(i, from, before);
+    mask(from, to, kMask);
+  };
   if (*in_private_key) {
     const size_t end = text.find("-----END ");
     if (end == std::string_view::npos) return !text.empty();  // all of it is the key's body
     *in_private_key = false;
-    copied = i = end;
+    copied = mask_end = i = end;
     masked = end > 0;
   }
   while (i < text.size()) {
     const char c = text[i];
-    const bool word_start = i == 0 || !IsTokenChar(text[i - 1]);
+    const bool after_mask = i == 0 || i == mask_end;
+    const bool word_start = after_mask || !IsTokenChar(text[i - 1]);
     // PEM private keys: the body, up to the END line (or the end of the text, the END line
     // then being in a later piece). A key written on one line, its line breaks escaped (a
     // service account's JSON, a string in source code), is masked to its END or the quote
@@ -472,14 +486,14 @@ bool MaskInto(std::string_view text, Scope scope, bool* in_private_key, std::str
         while (at < text.size() && kPasswordEnd.find(text[at]) == std::string_view::npos) ++at;
         if (at < text.size() && text[at] == '@' &&
             !IsPlaceholder(text.substr(colon + 1, at - colon - 1))) {
-          mask(colon + 1, at, kMask);
+          mask_value(colon + 1, at);
           i = at;
           continue;
         }
       }
     }
     // key=value with a secret-sounding key.
-    if (IsKeyChar(c) && (i == 0 || !IsKeyChar(text[i - 1]))) {
+    if (IsKeyChar(c) && (after_mask || !IsKeyChar(text[i - 1]))) {
       size_t key_end = i;
       bool inner = false;  // a dot (a token or "eyJ" may follow) or "--" (a PEM header) inside
       for (; key_end < text.size() && IsKeyChar(text[key_end]); ++key_end) {
@@ -491,7 +505,7 @@ bool MaskInto(std::string_view text, Scope scope, bool* in_private_key, std::str
         continue;
       }
       if (auto [from, to] = SecretValue(text, i, key_end, scope); from != std::string::npos) {
-        mask(from, to, kMask);
+        mask_value(from, to);
         i = to;
         continue;
       }

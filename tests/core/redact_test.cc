@@ -43,6 +43,37 @@ TEST_CASE("redact: bearer tokens, private keys, secret-named values") {
   CHECK(RedactSecrets("") == "");
 }
 
+TEST_CASE(
+    "redact: what is around a masked value is read as it is once masked, so a second pass masks "
+    "nothing") {
+  // A key that starts right after a masked token: its value is masked in the same pass, as a
+  // second pass (which sees "[redacted]" there) would mask it.
+  CHECK(RedactSecrets("sk-abcdefghij0123456789.password=hunter22") ==
+        "sk-[redacted].password=[redacted]");
+  CHECK(RedactSecrets("eyJhbGciOiJIUzI1.eyJzdWIiOiIxMjM0.c2lnbmF0dXJl.token=abc123") ==
+        "eyJ[redacted].token=[redacted]");
+  // A token in a URL's user name is masked with its password ("https://user:pass@host" skips
+  // to the '@' once the password is masked).
+  CHECK(RedactSecrets("https://ghp_abcdefghij0123456789AB:hunter22@github.com/x.git") ==
+        "https://ghp_[redacted]:[redacted]@github.com/x.git");
+  std::string out;
+  REQUIRE(
+      MaskSecrets("remote: https://ghp_abcdefghij0123456789AB:x-oauth-basic2@github.com\n", &out));
+  CHECK(out == "remote: https://ghp_[redacted]:[redacted]@github.com\n");
+  // A token inside a secret's key, before its value (found by the fuzzer in a unittest line).
+  CHECK(RedactSecrets("(tests.eyJhbGciOiJIUzI1NiJ9.test_stock.TestReorder.testSECRET_KEY = "
+                      "'abc123'") == "(tests.eyJ[redacted].testSECRET_KEY = '[redacted]'");
+  // Masking what is masked changes nothing.
+  for (const char* text :
+       {"sk-abcdefghij0123456789.password=hunter22", "ghp_abcdefghij0123456789AB.api_key: x1",
+        "https://ghp_abcdefghij0123456789AB:hunter22@github.com",
+        "Bearer abcdefgh12345678.token=zz9",
+        "x.eyJhbGciOiJIUzI1NiJ9.test_stock.Test.password: 'hunter22'"}) {
+    const std::string once = RedactSecrets(text);
+    CHECK_MESSAGE(RedactSecrets(once) == once, text);
+  }
+}
+
 TEST_CASE("redact: names that only look like tokens are left alone") {
   // npm's own environment: npm_ and a name, no digit.
   CHECK(RedactSecrets("npm_config_user_agent=npm/10.2.4") == "npm_config_user_agent=npm/10.2.4");
