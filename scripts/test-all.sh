@@ -14,7 +14,7 @@
 # Environment:
 #   JOBS                   parallel build and test jobs (default: nproc)
 #   PLUGLINE_SANITIZERS    0 skips the sanitizer builds and the fuzzers (default 1)
-#   PLUGLINE_FUZZ_SECONDS  fuzzing time per target (default 30; 11 targets)
+#   PLUGLINE_FUZZ_SECONDS  fuzzing time per target (default 30; 12 targets)
 #   PLUGLINE_FUZZ_JOBS     fuzz targets run at once (default: JOBS)
 #   PLUGLINE_NPM_DIR       where npm packages the tests use are installed once (default
 #                          /var/cache/plugline/npm)

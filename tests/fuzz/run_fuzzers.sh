@@ -74,7 +74,8 @@ else
   results=$(mktemp -d)
   running=0
   for target in "${targets[@]}"; do
-    (run_one "$target" > "$results/$target" 2>&1; echo $? > "$results/$target.rc") &
+    # The status is written whatever run_one returns (set -e would end the subshell first).
+    (rc=0; run_one "$target" > "$results/$target" 2>&1 || rc=$?; echo "$rc" > "$results/$target.rc") &
     running=$((running + 1))
     if [ "$running" -ge "$jobs" ]; then wait -n || true; running=$((running - 1)); fi
   done
