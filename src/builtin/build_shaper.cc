@@ -2460,14 +2460,17 @@ class Writer {
     // Lines alike but for one word (pip's "Requirement already satisfied: x in …", its "INFO:
     // pip is looking at multiple versions of x …"): the first and the others' words.
     std::vector<std::string> words;
+    bool one_word = false;
     if (j == i + 1 && !LooksLikeErrorLine(lines_[i])) {
       const size_t apart = OneWordApartRun(
           lines_, i, lines_.size(),
           [&](size_t k) { return p_.kinds[k] == Kind::kOther && !LooksLikeErrorLine(lines_[k]); },
           &words);
-      if (apart - i >= kOneWordRun) j = apart;
+      if (apart - i >= kOneWordRun) {
+        j = apart;
+        one_word = true;
+      }
     }
-    const bool one_word = j > i + 1 && !words.empty() && j - i == words.size() + 1;
     const bool folded = !one_word && j > i + 1 && lines_[j - 1] != lines_[i];
     const size_t run = j - i;
     const size_t r = rank_[static_cast<size_t>(Kind::kOther)];

@@ -770,6 +770,10 @@ void WriteHeadTail(const std::vector<std::string_view>& lines, size_t head, size
     head = n;
     tail = 0;
   }
+  // A line that may be one of a run alike but for one word: not trouble, not a library's frame.
+  auto may_be_apart = [&](size_t k) {
+    return !LooksLikeErrorLine(lines[k]) && (library == nullptr || !(*library)[k]);
+  };
   // A run of the same line (a recursion's frame, 1,024 times in a JVM's StackOverflowError) is
   // written once and its repeats counted, wherever it starts — in the head, at a line kept from
   // the middle, in the tail — and however far it goes.
@@ -806,12 +810,7 @@ void WriteHeadTail(const std::vector<std::string_view>& lines, size_t head, size
     // words.
     if (end == at + 1 && !LooksLikeErrorLine(lines[at])) {
       std::vector<std::string> words;
-      const size_t apart = OneWordApartRun(
-          lines, at, n,
-          [&](size_t k) {
-            return !LooksLikeErrorLine(lines[k]) && (library == nullptr || !(*library)[k]);
-          },
-          &words);
+      const size_t apart = OneWordApartRun(lines, at, n, may_be_apart, &words);
       if (apart - at >= kOneWordRun) {
         WriteOneWordApart(lines[at], words, out);
         return apart;
@@ -837,17 +836,14 @@ void WriteHeadTail(const std::vector<std::string_view>& lines, size_t head, size
   // A run of lines alike but for one word that the tail starts inside of: from its start, so
   // that no word of it is lost to the middle.
   if (middle_end > next && middle_end < n) {
-    auto also = [&](size_t k) {
-      return !LooksLikeErrorLine(lines[k]) && (library == nullptr || !(*library)[k]);
-    };
     std::vector<std::string> words;
     size_t start = middle_end;
-    while (start > next && also(start - 1) &&
-           OneWordApartRun(lines, start - 1, start + 1, also, &words) == start + 1) {
+    while (start > next && may_be_apart(start - 1) &&
+           OneWordApartRun(lines, start - 1, start + 1, may_be_apart, &words) == start + 1) {
       --start;
     }
     if (start < middle_end && !LooksLikeErrorLine(lines[start])) {
-      const size_t end = OneWordApartRun(lines, start, n, also, &words);
+      const size_t end = OneWordApartRun(lines, start, n, may_be_apart, &words);
       if (end > middle_end && end - start >= kOneWordRun) middle_end = start;
     }
   }

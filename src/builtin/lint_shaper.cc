@@ -31,7 +31,9 @@
 #include <cctype>
 #include <deque>
 #include <optional>
+#include <string>
 #include <tuple>
+#include <vector>
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
@@ -834,12 +836,16 @@ void NamesInParentheses(Parse& p) {
   // The message before the word (its quoted names and numbers masked): the words after it.
   absl::flat_hash_map<std::string, absl::flat_hash_set<std::string_view>> words;
   auto before = [](const Problem& pr) { return Trim(pr.message.substr(0, pr.message.rfind('('))); };
-  for (const Problem& pr : p.problems) {
-    if (pr.paren_code) words[ShapeOfMessage(before(pr)).key].insert(pr.code);
-  }
-  for (Problem& pr : p.problems) {
+  std::vector<std::string> shapes(p.problems.size());  // each problem's, when it has such a word
+  for (size_t i = 0; i < p.problems.size(); ++i) {
+    const Problem& pr = p.problems[i];
     if (!pr.paren_code) continue;
-    if (words[ShapeOfMessage(before(pr)).key].size() < kMinNamesOfAMessage) continue;
+    shapes[i] = ShapeOfMessage(before(pr)).key;
+    words[shapes[i]].insert(pr.code);
+  }
+  for (size_t i = 0; i < p.problems.size(); ++i) {
+    Problem& pr = p.problems[i];
+    if (!pr.paren_code || words[shapes[i]].size() < kMinNamesOfAMessage) continue;
     pr.name = pr.code;
     pr.code = {};
     pr.message = before(pr);
