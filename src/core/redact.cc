@@ -176,6 +176,16 @@ bool IsDependencySpec(std::string_view value) {
   return digits > at && (digits == value.size() || value[digits] == '.');
 }
 
+// The label of a PEM private key's BEGIN line, between "-----BEGIN " and "-----": upper-case
+// words ending in PRIVATE KEY ("RSA PRIVATE KEY", "ENCRYPTED PRIVATE KEY"), not any text up to
+// the next five dashes on the line.
+bool IsPrivateKeyLabel(std::string_view label) {
+  return absl::EndsWith(ToAbsl(label), "PRIVATE KEY") &&
+         std::all_of(label.begin(), label.end(), [](char c) {
+           return absl::ascii_isupper(c) || absl::ascii_isdigit(c) || c == ' ';
+         });
+}
+
 // Where the line holding text[pos] ends (its '\n', or the end of the text).
 size_t LineEnd(std::string_view text, size_t pos) {
   const size_t end = text.find('\n', pos);
@@ -425,7 +435,7 @@ bool MaskInto(std::string_view text, Scope scope, bool* in_private_key, std::str
       const size_t line_end = LineEnd(text, i);
       const size_t header_end = text.find("-----", i + 11);
       if (header_end != std::string_view::npos && header_end < line_end &&
-          absl::EndsWith(ToAbsl(text.substr(i, header_end - i)), "PRIVATE KEY")) {
+          IsPrivateKeyLabel(text.substr(i + 11, header_end - i - 11))) {
         const size_t body = header_end + 5;
         const std::string_view rest = text.substr(body, line_end - body);
         if (rest.empty() || rest == "\r") {
@@ -504,7 +514,9 @@ bool MaskInto(std::string_view text, Scope scope, bool* in_private_key, std::str
         i = inner ? i + 1 : key_end;  // nothing else starts inside a plain key
         continue;
       }
-      if (auto [from, to] = SecretValue(text, i, key_end, scope); from != std::string::npos) {
+      // A value that is a PEM block is masked as one, its body (`SECRET_KEY =-----BEGIN …`).
+      if (auto [from, to] = SecretValue(text, i, key_end, scope);
+          from != std::string::npos && !text.substr(from).starts_with("-----BEGIN ")) {
         mask_value(from, to);
         i = to;
         continue;

@@ -63,12 +63,20 @@ TEST_CASE(
   // A token inside a secret's key, before its value (found by the fuzzer in a unittest line).
   CHECK(RedactSecrets("(tests.eyJhbGciOiJIUzI1NiJ9.test_stock.TestReorder.testSECRET_KEY = "
                       "'abc123'") == "(tests.eyJ[redacted].testSECRET_KEY = '[redacted]'");
+  // A private key as a key's value is masked as a private key; a BEGIN line's label is upper-
+  // case words, not whatever comes before the next dashes.
+  CHECK(RedactSecrets("SECRET_KEY =-----BEGIN RSA PRIVATE KEY-----\nMIIEow\n"
+                      "-----END RSA PRIVATE KEY-----\n") ==
+        "SECRET_KEY =-----BEGIN RSA PRIVATE KEY-----\n[redacted]\n-----END RSA PRIVATE KEY-----\n");
+  CHECK(RedactSecrets("-----BEGIN x: token =[redacted] RSA PRIVATE KEY-----\nbody\n") ==
+        "-----BEGIN x: token =[redacted] RSA PRIVATE KEY-----\nbody\n");
   // Masking what is masked changes nothing.
   for (const char* text :
        {"sk-abcdefghij0123456789.password=hunter22", "ghp_abcdefghij0123456789AB.api_key: x1",
         "https://ghp_abcdefghij0123456789AB:hunter22@github.com",
         "Bearer abcdefgh12345678.token=zz9",
-        "x.eyJhbGciOiJIUzI1NiJ9.test_stock.Test.password: 'hunter22'"}) {
+        "x.eyJhbGciOiJIUzI1NiJ9.test_stock.Test.password: 'hunter22'",
+        "[-----BEGIN x SECRET_KEY =-----BEGIN RSA PRIVATE KEY-----\n 'e]\n"}) {
     const std::string once = RedactSecrets(text);
     CHECK_MESSAGE(RedactSecrets(once) == once, text);
   }
