@@ -712,11 +712,14 @@ constexpr size_t kMaxOtherWords = 2;
 }  // namespace
 
 size_t OneWordApartRun(const std::vector<std::string_view>& lines, size_t at, size_t end,
-                       const std::function<bool(size_t)>& also, std::vector<std::string>* words) {
+                       const std::function<bool(size_t)>& also, std::vector<std::string>* words,
+                       NumbersDiffer numbers) {
   words->clear();
   const std::vector<std::string_view> first = WordsOf(lines[at]);
   if (first.size() < kMinSharedWords + 1) return at + 1;
   size_t place = std::string_view::npos;  // where the word that differs is
+  // Lines that read like trouble, their numbers told apart, differ in the one word only.
+  const size_t max_words = numbers == NumbersDiffer::kYes ? 1 : kMaxOtherWords;
   size_t k = at + 1;
   for (; k < end && also(k); ++k) {
     const std::vector<std::string_view> other = WordsOf(lines[k]);
@@ -724,10 +727,13 @@ size_t OneWordApartRun(const std::vector<std::string_view>& lines, size_t at, si
     // The words that differ, numbers aside: the one, and one more at most (a version's
     // "+repack").
     std::vector<size_t> differ;
-    for (size_t w = 0; w < first.size() && differ.size() <= kMaxOtherWords; ++w) {
-      if (first[w] != other[w] && !AlikeButNumbers(first[w], other[w])) differ.push_back(w);
+    for (size_t w = 0; w < first.size() && differ.size() <= max_words; ++w) {
+      if (first[w] != other[w] &&
+          (numbers == NumbersDiffer::kYes || !AlikeButNumbers(first[w], other[w]))) {
+        differ.push_back(w);
+      }
     }
-    if (differ.empty() || differ.size() > kMaxOtherWords) break;
+    if (differ.empty() || differ.size() > max_words) break;
     if (place == std::string_view::npos) place = differ.front();
     if (differ.front() != place || first.size() - differ.size() < kMinSharedWords) break;
     std::string text(other[differ[0]]);
@@ -735,6 +741,15 @@ size_t OneWordApartRun(const std::vector<std::string_view>& lines, size_t at, si
     words->push_back(std::move(text));
   }
   if (words->empty()) return at + 1;
+  // A separator every line has after its word ("cannot access 'x': No such file") is the
+  // line's, not the word's.
+  const char last = first[place].back();
+  if ((last == ':' || last == ',' || last == ';') &&
+      std::all_of(words->begin(), words->end(), [&](const std::string& w) {
+        return w.size() > 1 && w.back() == last && w.find(' ') == std::string::npos;
+      })) {
+    for (std::string& w : *words) w.pop_back();
+  }
   return k;
 }
 
@@ -770,9 +785,18 @@ void WriteHeadTail(const std::vector<std::string_view>& lines, size_t head, size
     head = n;
     tail = 0;
   }
-  // A line that may be one of a run alike but for one word: not trouble, not a library's frame.
-  auto may_be_apart = [&](size_t k) {
-    return !LooksLikeErrorLine(lines[k]) && (library == nullptr || !(*library)[k]);
+  // A run alike but for one word from `at`: its end and the words of its lines. Lines that read
+  // like trouble make one with each other, their numbers told apart; the others with each
+  // other. Not a library's frames.
+  auto one_word_run = [&](size_t at, size_t end, std::vector<std::string>* words) {
+    if (library != nullptr && (*library)[at]) return at + 1;
+    const bool trouble = LooksLikeErrorLine(lines[at]);
+    return OneWordApartRun(
+        lines, at, end,
+        [&](size_t k) {
+          return LooksLikeErrorLine(lines[k]) == trouble && (library == nullptr || !(*library)[k]);
+        },
+        words, trouble ? NumbersDiffer::kYes : NumbersDiffer::kNo);
   };
   // A run of the same line (a recursion's frame, 1,024 times in a JVM's StackOverflowError) is
   // written once and its repeats counted, wherever it starts — in the head, at a line kept from
@@ -808,9 +832,9 @@ void WriteHeadTail(const std::vector<std::string_view>& lines, size_t head, size
     }
     // A run of lines alike but for one word (and their numbers): the first, and the others'
     // words.
-    if (end == at + 1 && !LooksLikeErrorLine(lines[at])) {
+    if (end == at + 1) {
       std::vector<std::string> words;
-      const size_t apart = OneWordApartRun(lines, at, n, may_be_apart, &words);
+      const size_t apart = one_word_run(at, n, &words);
       if (apart - at >= kOneWordRun) {
         WriteOneWordApart(lines[at], words, out);
         return apart;
@@ -838,12 +862,9 @@ void WriteHeadTail(const std::vector<std::string_view>& lines, size_t head, size
   if (middle_end > next && middle_end < n) {
     std::vector<std::string> words;
     size_t start = middle_end;
-    while (start > next && may_be_apart(start - 1) &&
-           OneWordApartRun(lines, start - 1, start + 1, may_be_apart, &words) == start + 1) {
-      --start;
-    }
-    if (start < middle_end && !LooksLikeErrorLine(lines[start])) {
-      const size_t end = OneWordApartRun(lines, start, n, may_be_apart, &words);
+    while (start > next && one_word_run(start - 1, start + 1, &words) == start + 1) --start;
+    if (start < middle_end) {
+      const size_t end = one_word_run(start, n, &words);
       if (end > middle_end && end - start >= kOneWordRun) middle_end = start;
     }
   }

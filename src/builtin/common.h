@@ -245,9 +245,10 @@ using core::LooksLikeErrorLine;
 // prints under one, a sanitizer's shadow map) are counted in the head and the tail, a run at a
 // time ("… 12 lines of library stack frames omitted"), not shown. A run of the same line, or of
 // kAlikeRun or more alike but for their numbers (a download's progress), is folded wherever it
-// starts, and so is one of kOneWordRun or more alike but for one word (OneWordApartRun; the
-// tail, when it starts inside one, from its start); an output short enough to show whole is
-// shown whole (WriteFolded).
+// starts, and so is one of kOneWordRun or more alike but for one word (OneWordApartRun: lines
+// that read like trouble with each other, their numbers kept; the tail, when it starts inside
+// such a run, from its start); an output short enough to show whole is shown whole
+// (WriteFolded).
 inline constexpr size_t kDetailUnderTrouble = 3;
 void WriteHeadTail(const std::vector<std::string_view>& lines, size_t head, size_t tail,
                    const std::function<bool(std::string_view)>& keep, size_t max_kept,
@@ -282,12 +283,17 @@ constexpr size_t kAlikeRun = 4;
 // multiple versions of flask to determine …", kubectl's "deployment.apps/api created". Its end,
 // and in `words` the words of each line after the first that tell it apart ("pluggy
 // (1.0.0+repack)"); `at + 1` when lines[at + 1] is not such a line. `also(k)` says whether line
-// k may be in the run.
+// k may be in the run. With NumbersDiffer::kYes, a word that differs only in its numbers
+// differs: lines that read like trouble are folded so, each one's numbers kept (`ls`'s
+// "cannot access 'x': No such file or directory" for 300 names; not "error at line 12" and
+// "error at line 15" as one).
 inline constexpr size_t kMinSharedWords = 3;
 // Such runs are folded from this many lines (fewer are shown as printed).
 inline constexpr size_t kOneWordRun = 8;
+enum class NumbersDiffer { kNo, kYes };
 size_t OneWordApartRun(const std::vector<std::string_view>& lines, size_t at, size_t end,
-                       const std::function<bool(size_t)>& also, std::vector<std::string>* words);
+                       const std::function<bool(size_t)>& also, std::vector<std::string>* words,
+                       NumbersDiffer numbers = NumbersDiffer::kNo);
 // Writes such a run (kOneWordRun lines or more): its first line, then the words of the others,
 // "… 38 more lines like the one above but for: asgiref, attrs, …" (25 a line, "… more of such
 // lines: …" after), so that none of what tells them apart is lost (their numbers aside).

@@ -437,7 +437,7 @@ namespace {
 const KeywordMatcher& TroubleKeywords() {
   static const KeywordMatcher* matcher =
       new KeywordMatcher({"error", "fail", "fatal", "panic", "exception", "traceback", "denied",
-                          "not found", "abort", "killed", "segmentation fault",
+                          "not found", "not permitted", "abort", "killed", "segmentation fault",
                           "undefined reference", "cannot", "unable to", "no such file",
                           // A program that died: "Redis 7.0.15 crashed by signal: 11".
                           "crash",
@@ -587,6 +587,11 @@ size_t PathEndAround(std::string_view line, size_t at) {
          std::string_view("'\"`(<").find(token.front()) != std::string_view::npos) {
     token.remove_prefix(1);
   }
+  // And quoted, then a colon: coreutils' "cannot access 'src/errors.c': No such file".
+  if (token.size() >= 2 && token.back() == ':' &&
+      std::string_view("'\"`").find(token[token.size() - 2]) != std::string_view::npos) {
+    token.remove_suffix(1);
+  }
   while (!token.empty() &&
          std::string_view("'\"`)>,;.").find(token.back()) != std::string_view::npos) {
     token.remove_suffix(1);
@@ -626,12 +631,26 @@ bool TroubleOutsidePaths(std::string_view line) {
   return false;
 }
 
+// Whether `line` reports an absence of trouble ("0 errors", "no failures"): not "10 failed" or
+// "1,000 errors", whose count only ends in 0.
+bool ReportsAbsence(std::string_view line) {
+  for (size_t from = 0; from < line.size();) {
+    const size_t hit = AbsenceKeywords().Find(line.substr(from));
+    if (hit == std::string_view::npos) return false;
+    const size_t at = from + hit;
+    if (at == 0 || !(IsDigitAt(line, at - 1) || line[at - 1] == ',' || line[at - 1] == '.')) {
+      return true;
+    }
+    from = at + 1;
+  }
+  return false;
+}
+
 }  // namespace
 
 bool LooksLikeErrorLine(std::string_view line) {
   if (line.size() > kErrorLineScanBytes) line = line.substr(0, kErrorLineScanBytes);
-  return (TroubleOutsidePaths(line) && !AbsenceKeywords().Contains(line)) ||
-         IsFailedRequestLine(line);
+  return (TroubleOutsidePaths(line) && !ReportsAbsence(line)) || IsFailedRequestLine(line);
 }
 
 size_t FindErrorLine(std::string_view text) {

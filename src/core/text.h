@@ -71,12 +71,13 @@ class KeywordMatcher {
 };
 
 // Lines that signal trouble in output no shaper understands: "error", "fail", "fatal",
-// "panic", "exception", "traceback", "denied", "not found", "segmentation fault", "abort", "crash",
-// a memory checker's "invalid read", "uninitialised value", "definitely lost", "…Sanitizer"
-// ... where a word starts ("TypeError" too, not "liberror" or "-Werror"), but not "0 errors",
-// "no failures" or "No syntax errors detected"; and a server's line of a request that failed with a
-// 5xx status. Not a word in a path ("absl/random/seed_gen_exception.h" of a listing, "cc -c
-// src/errors.c"): a file's name says nothing of how the command went. The generic shaper keeps
+// "panic", "exception", "traceback", "denied", "not permitted", "not found", "segmentation
+// fault", "abort", "crash", a memory checker's "invalid read", "uninitialised value", "definitely
+// lost", "…Sanitizer" ... where a word starts ("TypeError" too, not "liberror" or "-Werror"), but
+// not "0 errors" (but "10 failed"), "no failures" or "No syntax errors detected"; and a server's
+// line of a request that failed with a 5xx status. Not a word in a path
+// ("absl/random/seed_gen_exception.h" of a listing, "cc -c src/errors.c", "cannot access
+// 'src/errors.c': …"): a file's name says nothing of how the command went. The generic shaper keeps
 // them from the middle of an output, and so does the shaping window (output_window.h).
 bool LooksLikeErrorLine(std::string_view line);
 // The first request named in `line` at or after `from`: an HTTP method (GET, POST, PUT, PATCH,

@@ -172,10 +172,18 @@ TEST_CASE("text: trouble words count where a word starts, CamelCase parts includ
   for (std::string_view line :
        {"absl/random/seed_gen_exception.h", "  ./logs/crash-2026.log",
         "https://example.com/errors/", "cc -c src/errors.c -o build/errors.o",
-        "-rw-r--r-- root/root 1529 2022-08-31 17:15 absl/exception.h", "GET /api/errors 200 3ms"}) {
+        "-rw-r--r-- root/root 1529 2022-08-31 17:15 absl/exception.h", "GET /api/errors 200 3ms",
+        "changing ownership of 'absl/random/seed_gen_exception.h': done"}) {
     CAPTURE(line);
     CHECK_FALSE(LooksLikeErrorLine(line));
   }
+  // A count that ends in 0 is no absence of trouble.
+  CHECK(LooksLikeErrorLine("attempt 10 failed: connection refused"));
+  CHECK(LooksLikeErrorLine("found 1,000 errors in 3 files"));
+  CHECK_FALSE(LooksLikeErrorLine("build finished: 0 errors, 2 warnings"));
+  CHECK_FALSE(LooksLikeErrorLine("0 failed, 12 passed"));
+  // A refusal: EPERM's "Operation not permitted", as EACCES's "Permission denied".
+  CHECK(LooksLikeErrorLine("chown: changing ownership of 'absl': Operation not permitted"));
   for (std::string_view line :
        {"src/error.c:12:", "error:/x", "AssertionError", "java.lang.NullPointerException",
         "build/x.o: error", "make: *** [src/errors.o] Error 1", "FAIL src/errors.test.js",
