@@ -59,7 +59,8 @@ export interface ShapeOptions {
   /** Use this shaper ("builtin-generic") instead of choosing by match(). */
   shaper?: string | null;
   /** The summary's token budget: null/undefined for config's shaping.max_summary_tokens
-   * (default 8000), 0 for none. A summary over it is cut by priority, never mid-line. */
+   * (default 8000), 0 for none, else at least 200 (1 to 199 throw a PluglineError,
+   * PLUGLINE_EINVALID). A summary over it is cut by priority, never mid-line. */
   maxTokens?: number | null;
 }
 

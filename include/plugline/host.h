@@ -111,7 +111,8 @@ struct ShapeRequest {
   std::optional<int> exit_code;    // nullopt when unknown (e.g. still running, or killed)
   std::string_view shaper;         // non-empty: use this shaper id, skipping match()
   // The summary's token budget (docs/shaping.md "The budget"): nullopt for config's
-  // shaping.max_summary_tokens (default 8,000), 0 for none.
+  // shaping.max_summary_tokens (default 8,000), 0 for none; else at least 200, as config.yaml
+  // and `plugline run --max-tokens` take it (InvalidArgument otherwise).
   std::optional<uint64_t> max_tokens = std::nullopt;
 };
 
@@ -230,7 +231,8 @@ class OutputCapture {
   // whose raw_bytes/raw_lines/tokens_raw describe everything appended. `command` is the
   // command line as the agent ran it, `exit_code` its exit code (nullopt when unknown),
   // `shaper` non-empty to skip match() and use that shaper. InvalidArgument for a command
-  // that is not valid UTF-8 or an unknown shaper: the capture is then unchanged and Finish
+  // that is not valid UTF-8, an unknown shaper or a budget of 1 to 199 tokens: the capture is
+  // then unchanged and Finish
   // may be called again. FailedPrecondition once a Finish() succeeded. `max_tokens` as in
   // ShapeRequest.
   absl::StatusOr<ShapeResult> Finish(std::string_view command, std::optional<int> exit_code,

@@ -38,6 +38,22 @@
 
 namespace plugline {
 
+namespace {
+
+// A shaping's budget as the command line and config.yaml take it: 0 (none) or at least
+// core::kMinSummaryTokens, room for a summary's outcome line, the path to the full output and
+// the statement of what was cut.
+absl::Status CheckBudget(std::optional<uint64_t> max_tokens) {
+  if (!max_tokens || *max_tokens == 0 || *max_tokens >= core::kMinSummaryTokens) {
+    return absl::OkStatus();
+  }
+  return absl::InvalidArgumentError(StrCat("max_tokens ", *max_tokens,
+                                           ": expected 0 (no budget) or at least ",
+                                           core::kMinSummaryTokens));
+}
+
+}  // namespace
+
 std::string_view VersionString() { return core::kVersionString; }
 
 std::string ShapeResult::ToJson() const {
@@ -544,6 +560,7 @@ absl::StatusOr<ShapeResult> OutputCapture::Impl::Finish(std::string_view command
     return absl::InvalidArgumentError("command is not valid UTF-8");
   }
   // Checked before anything is committed, so that the caller can try again.
+  if (absl::Status budget = CheckBudget(max_tokens); !budget.ok()) return budget;
   if (!shaper.empty()) {
     absl::Status known = host->CheckShaper(shaper);
     if (!known.ok()) return known;
@@ -565,6 +582,7 @@ absl::StatusOr<ShapeResult> Host::Shape(const ShapeRequest& request) {
   if (!core::IsValidUtf8(request.command)) {
     return absl::InvalidArgumentError("command is not valid UTF-8");
   }
+  if (absl::Status budget = CheckBudget(request.max_tokens); !budget.ok()) return budget;
   capture->Append(request.output);
   return capture->Finish(request.command, request.exit_code, request.shaper, request.max_tokens);
 }
@@ -1004,6 +1022,7 @@ absl::StatusOr<ShapeResult> HostAccess::ShapeCaptured(Host& host, std::string_vi
   if (!core::IsValidUtf8(command)) {
     return absl::InvalidArgumentError("command is not valid UTF-8");
   }
+  if (absl::Status budget = CheckBudget(max_tokens); !budget.ok()) return budget;
   if (!shaper.empty()) {
     absl::Status known = impl.CheckShaper(shaper);
     if (!known.ok()) return known;

@@ -186,6 +186,21 @@ static void test_shape(void) {
                 PLUGLINE_EINVALID);
   EXPECT(strstr(plugline_last_error_message(), "no-such-shaper") != NULL);
   EXPECT(json == NULL);
+  /* A budget of 1 to 199 tokens has no room for a summary: refused, as config.yaml does. */
+  options.shaper = NULL;
+  options.max_tokens = 150;
+  EXPECT_STATUS(plugline_host_shape(&json, NULL, host, "seq 500", 7, output, output_len, 0, &options),
+                PLUGLINE_EINVALID);
+  EXPECT(strstr(plugline_last_error_message(), "max_tokens 150: expected 0 (no budget) or at "
+                                               "least 200") != NULL);
+  EXPECT(json == NULL);
+  options.max_tokens = 200;
+  EXPECT_STATUS(plugline_host_shape(&json, NULL, host, "seq 500", 7, output, output_len, 0, &options),
+                PLUGLINE_OK);
+  EXPECT(json != NULL && strstr(json, "\"max_tokens\":200") != NULL);
+  plugline_free(json);
+  json = NULL;
+  options.max_tokens = 0;
 
   /* Bytes with NUL and invalid UTF-8 are fine as output; a non-UTF-8 command is not. */
   EXPECT_STATUS(plugline_host_shape(&json, &json_len, host, "cat", 3, binary, sizeof binary, 0,
@@ -207,7 +222,7 @@ static void test_shape(void) {
   /* Every shaping above was counted for builtin-generic. */
   EXPECT_STATUS(plugline_host_stats(&json, &json_len, host), PLUGLINE_OK);
   EXPECT(json != NULL && strstr(json, "\"builtin-generic\"") != NULL);
-  EXPECT(json != NULL && strstr(json, "\"shape_count\":4") != NULL);
+  EXPECT(json != NULL && strstr(json, "\"shape_count\":5") != NULL);
   plugline_free(json);
   json = NULL;
 
@@ -688,9 +703,15 @@ static void test_capture(void) {
   EXPECT_STATUS(plugline_capture_append(capture, NULL, 3), PLUGLINE_EINVALID);
   EXPECT_STATUS(plugline_capture_append(NULL, "x", 1), PLUGLINE_EINVALID);
 
-  /* An unknown shaper leaves the capture usable. */
+  /* An unknown shaper, or a budget too small for a summary, leaves the capture usable. */
   options.struct_size = sizeof options;
   options.shaper = "no-such-shaper";
+  options.max_tokens = 0;
+  EXPECT_STATUS(plugline_capture_finish(&json, &json_len, capture, "make", 4, 2, &options),
+                PLUGLINE_EINVALID);
+  EXPECT(json == NULL);
+  options.shaper = NULL;
+  options.max_tokens = 1;
   EXPECT_STATUS(plugline_capture_finish(&json, &json_len, capture, "make", 4, 2, &options),
                 PLUGLINE_EINVALID);
   EXPECT(json == NULL);

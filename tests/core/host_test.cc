@@ -52,6 +52,30 @@ TEST_CASE("Host rejects a command that is not UTF-8") {
   CHECK(result.status().code() == absl::StatusCode::kInvalidArgument);
 }
 
+TEST_CASE("Host rejects a budget of 1 to 199 tokens, as config.yaml does; 0 is none, 200 is one") {
+  TempDir home;
+  auto host = Host::Create(HostOptions{home.path(), "", true, nullptr});
+  REQUIRE(host.ok());
+  std::string output;
+  for (int i = 0; i < 500; ++i) output += "line " + std::to_string(i) + "\n";
+  for (uint64_t tiny : {uint64_t{1}, uint64_t{150}, uint64_t{199}}) {
+    CAPTURE(tiny);
+    ShapeRequest request{"seq 500", output, 0, ""};
+    request.max_tokens = tiny;
+    auto result = (*host)->Shape(request);
+    REQUIRE_FALSE(result.ok());
+    CHECK(result.status().code() == absl::StatusCode::kInvalidArgument);
+    CHECK(std::string(result.status().message()).starts_with("max_tokens "));
+  }
+  for (uint64_t fine : {uint64_t{0}, uint64_t{200}}) {
+    ShapeRequest request{"seq 500", output, 0, ""};
+    request.max_tokens = fine;
+    auto result = (*host)->Shape(request);
+    REQUIRE(result.ok());
+    CHECK(result->max_tokens == fine);
+  }
+}
+
 TEST_CASE("a home that cannot hold outputs: the output is shown in full, with the reason") {
   TempDir dir;
   WriteFile(dir.Sub("not-a-dir"), "x");

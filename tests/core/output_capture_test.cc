@@ -185,7 +185,9 @@ TEST_CASE("when the raw output cannot be stored, what the window kept is shown a
         "… the rest of the output is lost: it could not be stored");
 }
 
-TEST_CASE("a capture: unknown shaper and bad command leave it usable, a second Finish fails") {
+TEST_CASE(
+    "a capture: unknown shaper, bad command and tiny budget leave it usable, a second Finish "
+    "fails") {
   TempDir home;
   auto host = OpenHost(home);
   auto capture = host->StartCapture();
@@ -196,6 +198,9 @@ TEST_CASE("a capture: unknown shaper and bad command leave it usable, a second F
   CHECK(Contains(ToStd(unknown.status().message()), "unknown shaper 'no-such-shaper'; known: "));
   auto not_utf8 = capture->Finish("\xff", 0);
   CHECK(absl::IsInvalidArgument(not_utf8.status()));
+  auto tiny = capture->Finish("./run.sh", 0, "", 199);
+  CHECK(absl::IsInvalidArgument(tiny.status()));
+  CHECK(ToStd(tiny.status().message()) == "max_tokens 199: expected 0 (no budget) or at least 200");
   auto shaped = capture->Finish("./run.sh", 0, "builtin-generic");
   REQUIRE(shaped.ok());
   CHECK(shaped->shaper == "builtin-generic");

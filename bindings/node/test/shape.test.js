@@ -210,4 +210,8 @@ test('maxTokens cuts the summary to the budget and says so; 0 is no budget', (t)
   assert.equal(cut.token_counter, 'o200k_base');
   assert.equal(host.shape('./run-tests', output, 1).max_tokens, 8000);
   assert.throws(() => host.shape('./run-tests', output, 1, { maxTokens: -1 }), TypeError);
+  // 1 to 199 tokens leave no room for a summary: refused, as config.yaml refuses them.
+  assert.throws(() => host.shape('./run-tests', output, 1, { maxTokens: 199 }),
+    (e) => e.code === 'PLUGLINE_EINVALID' && /max_tokens 199: expected 0/.test(e.message));
+  assert.equal(host.shape('./run-tests', output, 1, { maxTokens: 200 }).max_tokens, 200);
 });

@@ -853,7 +853,8 @@ class Host:
                 shapers' ``match()`` choose; an unknown one raises
                 :class:`plugline.InvalidArgumentError` naming it.
             max_tokens: the summary's token budget; None for config's
-                ``shaping.max_summary_tokens`` (default 8000), 0 for none. A summary over it is
+                ``shaping.max_summary_tokens`` (default 8000), 0 for none, else at least 200
+                (1 to 199 raise :class:`plugline.InvalidArgumentError`). A summary over it is
                 cut by priority (outcome, failure identifiers, evidence, context), never
                 mid-line, and says what it left out.
 

@@ -335,3 +335,7 @@ def test_max_tokens_cuts_the_summary_and_says_so(host: plugline.Host) -> None:
     assert default["max_tokens"] == 8000
     with pytest.raises(ValueError):
         host.shape("./run-tests", output, exit_code=1, max_tokens=-1)
+    # 1 to 199 tokens leave no room for a summary: refused, as config.yaml refuses them.
+    with pytest.raises(plugline.InvalidArgumentError, match="max_tokens 199: expected 0"):
+        host.shape("./run-tests", output, exit_code=1, max_tokens=199)
+    assert host.shape("./run-tests", output, exit_code=1, max_tokens=200)["max_tokens"] == 200

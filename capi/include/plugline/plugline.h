@@ -279,8 +279,10 @@ typedef struct plugline_shape_options {
   size_t struct_size; /* sizeof(plugline_shape_options); fields past it are taken as unset */
   const char *shaper; /* NULL: choose by match(); else use this shaper id ("builtin-generic") */
   /* The summary's token budget: 0 for config's shaping.max_summary_tokens (default 8000),
-   * PLUGLINE_NO_TOKEN_BUDGET for none. A summary over it is cut by priority, never mid-line,
-   * and says so (docs/shaping.md "The budget"). Since 0.1 (struct_size covers it). */
+   * PLUGLINE_NO_TOKEN_BUDGET for none, else at least 200 (PLUGLINE_EINVALID for 1
+   * to 199, as config.yaml and `plugline run --max-tokens` refuse them). A summary over it is
+   * cut by priority, never mid-line, and says so (docs/shaping.md "The budget"). Since 0.1
+   * (struct_size covers it). */
   uint64_t max_tokens;
 } plugline_shape_options;
 
