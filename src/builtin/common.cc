@@ -705,7 +705,10 @@ std::vector<std::string_view> WordsOf(std::string_view line) {
   return words;
 }
 
+// A line of such words ends after this many, or this many bytes (long paths): lines a budget
+// can take or leave one at a time.
 constexpr size_t kWordsPerFoldLine = 25;
+constexpr size_t kFoldLineBytes = 400;
 // Words a line of such a run may differ in besides the one at the same place in each.
 constexpr size_t kMaxOtherWords = 2;
 
@@ -756,19 +759,21 @@ size_t OneWordApartRun(const std::vector<std::string_view>& lines, size_t at, si
 void WriteOneWordApart(std::string_view first, const std::vector<std::string>& words,
                        SummaryWriter& out) {
   out.Line(first);
-  std::string text =
-      StrCat(core::FormatCount(words.size()), words.size() == 1 ? " more line" : " more lines",
-             " like the one above but for: ");
+  std::string text = StrCat(core::FormatCount(words.size()),
+                            words.size() == 1 ? " more line" : " more lines", core::kOneWordBut);
   uint64_t lines = words.size();
+  size_t in_line = 0;  // words on the line being written
   for (size_t i = 0; i < words.size(); ++i) {
-    if (i > 0 && i % kWordsPerFoldLine == 0) {
+    if (in_line == kWordsPerFoldLine || text.size() >= kFoldLineBytes) {
       out.Marker(text, lines);
       lines = 0;
-      text = "more of such lines: ";
+      in_line = 0;
+      text = core::kOneWordMore.substr(std::string_view("… ").size());  // Marker adds "… "
     } else if (i > 0) {
       text += ", ";
     }
     text.append(words[i]);
+    ++in_line;
   }
   out.Marker(text, lines);
 }

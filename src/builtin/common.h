@@ -295,8 +295,10 @@ size_t OneWordApartRun(const std::vector<std::string_view>& lines, size_t at, si
                        const std::function<bool(size_t)>& also, std::vector<std::string>* words,
                        NumbersDiffer numbers = NumbersDiffer::kNo);
 // Writes such a run (kOneWordRun lines or more): its first line, then the words of the others,
-// "… 38 more lines like the one above but for: asgiref, attrs, …" (25 a line, "… more of such
-// lines: …" after), so that none of what tells them apart is lost (their numbers aside).
+// "… 38 more lines like the one above but for: asgiref, attrs, …" (25 a line, fewer past 400
+// bytes; "… more of such lines: …" after), so that none of what tells them apart is lost
+// (their numbers aside). A budget keeps those lines only with the line they stand in for
+// (core/summary_budget.h kOneWordBut).
 void WriteOneWordApart(std::string_view first, const std::vector<std::string>& words,
                        SummaryWriter& out);
 

@@ -558,6 +558,22 @@ BudgetCut FitToBudget(std::string_view summary, uint64_t max_tokens, uint64_t re
     }
   }
 
+  // A run alike but for one word: its first line of words comes with the line it stands in
+  // for (the one before it), and each further line of words with that first one, so that no
+  // words are shown without what they stand for.
+  for (size_t i = 1, words = kNoLine; i < n; ++i) {
+    if (is_list[i] || !lines[i].starts_with("… ")) {
+      words = kNoLine;
+    } else if (lines[i].find(kOneWordBut) != std::string_view::npos) {
+      words = i;
+      if (like[i] == kNoLine) like[i] = i - 1;
+    } else if (lines[i].starts_with(kOneWordMore) && words != kNoLine) {
+      if (like[i] == kNoLine) like[i] = words;
+    } else {
+      words = kNoLine;
+    }
+  }
+
   // A file's path line above its rows: ranked with the best of its rows, so that no row shown
   // is without its file.
   for (size_t i = 1; i + 1 < n; ++i) {

@@ -58,6 +58,13 @@ inline constexpr std::string_view kTallyBy = " by code: ";
 inline constexpr std::string_view kListAlsoAt = " also at: ";
 inline constexpr std::string_view kListSeparator = "; ";
 
+// A shaper's run of lines alike but for one word (builtin/common.h WriteOneWordApart): its first
+// line, then "… 38 more lines like the one above but for: asgiref, attrs, …" and its further
+// lines "… more of such lines: …". Each line of words is kept with the line before it, or not at
+// all: no words without the line they stand in for.
+inline constexpr std::string_view kOneWordBut = " like the one above but for: ";
+inline constexpr std::string_view kOneWordMore = "… more of such lines: ";
+
 struct BudgetCut {
   std::string summary;        // what fits, in the original order, with the markers
   uint64_t lines_in = 0;      // lines of the summary given

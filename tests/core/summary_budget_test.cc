@@ -394,6 +394,38 @@ TEST_CASE("a shaper's short notes between the lines kept stay only while the bud
   CHECK(Contains(cut.summary, " notes of what the shaper had left out"));
 }
 
+TEST_CASE("a run's words come with the line they stand in for, or not at all") {
+  // builtin/common.h WriteOneWordApart: the run's first line, its first line of words (long),
+  // then shorter lines of more words.
+  std::string summary = "chown: FAILED (exit 1), 354 lines\n";
+  absl::StrAppend(&summary, "chown: changing ownership of 'absl/a.h': Operation not permitted\n");
+  absl::StrAppend(&summary, "… 80 more lines like the one above but for: ");
+  for (int i = 0; i < 60; ++i)
+    absl::StrAppend(&summary, i > 0 ? ", " : "", "'absl/internal/file_", i, ".h'");
+  absl::StrAppend(&summary, "\n");
+  for (int k = 0; k < 3; ++k)
+    absl::StrAppend(&summary, "… more of such lines: 'absl/x", k, ".h', 'absl/y", k, ".h'\n");
+  absl::StrAppend(&summary, "done\n");
+  const uint64_t first_words = Counter().Count(SplitLines(summary)[2]);
+  // Room for the short lines of words, not for the first one.
+  for (uint64_t budget : {uint64_t{60 + 120 + 120}, 60 + 120 + first_words / 2}) {
+    CAPTURE(budget);
+    BudgetCut cut = FitToBudget(summary, budget, 60, Counter());
+    INFO(cut.summary);
+    REQUIRE(cut.cut);
+    CHECK(Contains(cut.summary,
+                   "chown: changing ownership of 'absl/a.h': Operation not permitted\n"));
+    CHECK_FALSE(Contains(cut.summary, "more of such lines"));
+    CHECK_FALSE(Contains(cut.summary, "like the one above"));
+  }
+  // With room for the first: the others follow it.
+  BudgetCut roomy = FitToBudget(summary, 60 + 120 + first_words + 100, 60, Counter());
+  INFO(roomy.summary);
+  CHECK(Contains(roomy.summary,
+                 "… 80 more lines like the one above but for: 'absl/internal/file_0.h'"));
+  CHECK(Contains(roomy.summary, "… more of such lines: 'absl/x0.h'"));
+}
+
 TEST_CASE("a first line longer than the budget is cut at a character boundary, and says so") {
   std::string summary;
   for (int i = 0; i < 5000; ++i) absl::StrAppend(&summary, "wörd", i, " ");
