@@ -52,7 +52,8 @@ TEST_CASE("Host rejects a command that is not UTF-8") {
   CHECK(result.status().code() == absl::StatusCode::kInvalidArgument);
 }
 
-TEST_CASE("Host rejects a budget of 1 to 199 tokens, as config.yaml does; 0 is none, 200 is one") {
+TEST_CASE(
+    "Host rejects a budget of 1 to 199 tokens, as config.yaml does, and takes 0 (none) and 200") {
   TempDir home;
   auto host = Host::Create(HostOptions{home.path(), "", true, nullptr});
   REQUIRE(host.ok());
