@@ -40,10 +40,12 @@ namespace plugline {
 
 namespace {
 
-// A shaping's budget as the command line and config.yaml take it: 0 (none) or at least
-// core::kMinSummaryTokens, room for a summary's outcome line, the path to the full output and
-// the statement of what was cut.
-absl::Status CheckBudget(std::optional<uint64_t> max_tokens) {
+// A shaping's command and budget, checked before anything is stored: the command is UTF-8; the
+// budget is as the command line and config.yaml take it, 0 (none) or at least
+// core::kMinSummaryTokens (room for a summary's outcome line, the path to the full output and
+// the statement of what was cut).
+absl::Status CheckShapeArguments(std::string_view command, std::optional<uint64_t> max_tokens) {
+  if (!core::IsValidUtf8(command)) return absl::InvalidArgumentError("command is not valid UTF-8");
   if (!max_tokens || *max_tokens == 0 || *max_tokens >= core::kMinSummaryTokens) {
     return absl::OkStatus();
   }
@@ -556,11 +558,10 @@ absl::StatusOr<ShapeResult> OutputCapture::Impl::Finish(std::string_view command
                                                         const std::string_view* whole,
                                                         std::optional<uint64_t> max_tokens) {
   if (finished) return absl::FailedPreconditionError("this output was already shaped");
-  if (!core::IsValidUtf8(command)) {
-    return absl::InvalidArgumentError("command is not valid UTF-8");
-  }
   // Checked before anything is committed, so that the caller can try again.
-  if (absl::Status budget = CheckBudget(max_tokens); !budget.ok()) return budget;
+  if (absl::Status checked = CheckShapeArguments(command, max_tokens); !checked.ok()) {
+    return checked;
+  }
   if (!shaper.empty()) {
     absl::Status known = host->CheckShaper(shaper);
     if (!known.ok()) return known;
@@ -579,10 +580,10 @@ absl::StatusOr<ShapeResult> Host::Shape(const ShapeRequest& request) {
     return capture->impl_->Finish(request.command, request.exit_code, request.shaper,
                                   &request.output, request.max_tokens);
   }
-  if (!core::IsValidUtf8(request.command)) {
-    return absl::InvalidArgumentError("command is not valid UTF-8");
+  if (absl::Status checked = CheckShapeArguments(request.command, request.max_tokens);
+      !checked.ok()) {
+    return checked;
   }
-  if (absl::Status budget = CheckBudget(request.max_tokens); !budget.ok()) return budget;
   capture->Append(request.output);
   return capture->Finish(request.command, request.exit_code, request.shaper, request.max_tokens);
 }
@@ -1019,10 +1020,9 @@ absl::StatusOr<ShapeResult> HostAccess::ShapeCaptured(Host& host, std::string_vi
                                                       bool queue_stats,
                                                       std::optional<uint64_t> max_tokens) {
   Host::Impl& impl = *host.impl_;
-  if (!core::IsValidUtf8(command)) {
-    return absl::InvalidArgumentError("command is not valid UTF-8");
+  if (absl::Status checked = CheckShapeArguments(command, max_tokens); !checked.ok()) {
+    return checked;
   }
-  if (absl::Status budget = CheckBudget(max_tokens); !budget.ok()) return budget;
   if (!shaper.empty()) {
     absl::Status known = impl.CheckShaper(shaper);
     if (!known.ok()) return known;
