@@ -459,6 +459,8 @@ bool InLibraryPath(std::string_view frame) {
   static constexpr std::string_view kMarkers[] = {
       // JavaScript
       "node_modules/", "(node:", " node:", "node:internal", "(internal/", "(<anonymous>)",
+      // Deno's built-in extensions ("ext:cli/40_test.js"), Bun's built-ins ("native:7:39")
+      "(ext:", " ext:", "(native:",
       // Python
       "site-packages/", "dist-packages/", "/lib/python3.", "/lib/python2.", "/usr/lib/python",
       "<frozen ", "/_pytest/", "/pluggy/",

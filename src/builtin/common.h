@@ -163,11 +163,11 @@ bool LooksLikeToolErrorLine(std::string_view line);
 
 // Whether a stack frame's text (trimmed) names a place in a library, a runtime or vendored
 // code rather than the user's: node_modules, Node's internals (`node:internal/…`,
-// `(internal/…)`), Python's site-packages, dist-packages, the interpreter's lib/python3.x,
-// `<frozen …>` and pytest's own modules, GOROOT, the Go module cache and its runtime and
-// testing files, Rust's `/rustc/…`, the cargo registry and the toolchain's std, Ruby's gems
-// and lib/ruby, and `/vendor/`. One list for every shaper that tells frames apart; what a
-// frame looks like is each one's own.
+// `(internal/…)`), Deno's and Bun's built-ins (`ext:…`, `native:…`), Python's site-packages,
+// dist-packages, the interpreter's lib/python3.x, `<frozen …>` and pytest's own modules, GOROOT,
+// the Go module cache and its runtime and testing files, Rust's `/rustc/…`, the cargo registry
+// and the toolchain's std, Ruby's gems and lib/ruby, and `/vendor/`. One list for every shaper that
+// tells frames apart; what a frame looks like is each one's own.
 bool InLibraryPath(std::string_view frame);
 
 // A stack frame or a location: "at 0x1091EF: main (leak.c:10)", "by 0x…", "File \"a.py\", line

@@ -16,6 +16,9 @@
 //   jshint, csslint:   src/a.js: line 12, col 5, Missing semicolon.
 //   cspell:   src/a.js:3:12 - Unknown word (Gyandeep)
 //   formatters in check mode (black, isort, prettier), a file per line (ParseUnformatted)
+//   deno lint, ruff's full report (rustc's form: the location on the line under the heading):
+//       error[no-var]: `var` keyword is not allowed.
+//         --> src/a.ts:2:3
 //
 // A problem is a location ("path:line", "path:line:col"), then a severity ("error:",
 // "[warning]") or a code ("E501", "C0301:"), then its message, with a code in brackets or
@@ -753,6 +756,74 @@ std::optional<Problem> MietteProblem(const std::vector<std::string_view>& lines,
   return pr;
 }
 
+// The heading of a diagnostic in rustc's form, which deno lint and others print: at the margin,
+// "error[no-var]: `var` keyword is not allowed." (a severity, its code in brackets, the
+// message), "warning: message", or a code first, "F401 [*] `os` imported but unused"; the line
+// under it says where, " --> src/a.ts:2:3". rustc's own codes ("error[E0308]") are a
+// compiler's, the build shaper's. nullopt when `lines[i]` is not one.
+std::optional<Problem> RustcStyleHeading(const std::vector<std::string_view>& lines, size_t i) {
+  const std::string_view line = lines[i];
+  if (line.empty() || line[0] == ' ' || line[0] == '\t' || i + 1 >= lines.size()) {
+    return std::nullopt;
+  }
+  const std::string_view next = Trim(lines[i + 1]);
+  if (!next.starts_with("--> ") || !lines[i + 1].starts_with(" ") ||
+      !StartsWithLocation(next.substr(4))) {
+    return std::nullopt;
+  }
+  Problem pr;
+  pr.where = LocationPrefix(next.substr(4));
+  for (std::string_view severity : {"error", "warning", "warn", "info", "note", "hint"}) {
+    if (!line.starts_with(severity)) continue;
+    std::string_view rest = line.substr(severity.size());
+    if (rest.starts_with("[")) {
+      const size_t close = rest.find("]: ");
+      if (close == std::string_view::npos) return std::nullopt;
+      pr.code = rest.substr(1, close - 1);
+      rest = rest.substr(close + 1);
+    }
+    if (!rest.starts_with(": ")) continue;
+    if (pr.code.size() == 5 && pr.code[0] == 'E' &&
+        std::all_of(pr.code.begin() + 1, pr.code.end(), IsDigit)) {
+      return std::nullopt;
+    }
+    pr.severity = severity;
+    pr.message = Trim(rest.substr(2));
+    return pr;
+  }
+  // A code first: "F401 [*] message", "E501 Line too long (90 > 88)".
+  const size_t n = CodeLength(line);
+  if (n == 0 || n >= line.size() || line[n] != ' ') return std::nullopt;
+  pr.code = line.substr(0, n);
+  std::string_view rest = line.substr(n + 1);
+  if (rest.starts_with("[*] ")) rest = rest.substr(4);
+  pr.message = Trim(rest);
+  return pr;
+}
+
+// The block under a RustcStyleHeading at `i`: its lines are indented, blank lines among them,
+// up to the next line at the margin. Kept under it: where (" --> …") and its hints and help
+// ("  = hint: …", "help: …" in ruff's); the code frame (the file has the code) and the rest
+// ("  docs: <link>") counted.
+void RustcStyleBlock(const std::vector<std::string_view>& lines, size_t i, Problem* pr,
+                     std::vector<uint8_t>* role) {
+  size_t end = i + 1;
+  for (; end < lines.size(); ++end) {
+    const std::string_view line = lines[end];
+    const std::string_view t = Trim(line);
+    if (t.empty()) {
+      (*role)[end] = kBlank;
+      continue;
+    }
+    const bool help = t.starts_with("help: ") || t.starts_with("= help: ") ||
+                      t.starts_with("= hint: ") || t.starts_with("= note: ");
+    if (line[0] != ' ' && line[0] != '|' && !help && !IsDigit(line[0])) break;
+    (*role)[end] = end == i + 1 || help ? kDetail : kFraming;
+  }
+  while (end > i + 1 && (*role)[end - 1] == kBlank) --end;
+  pr->end = end;
+}
+
 // Biome's block from the heading at `i` to the next heading or its totals: its first message
 // (whose mark gives the severity) kept, the code frame and the rest counted.
 void BiomeBlock(const std::vector<std::string_view>& lines, size_t i, Problem* pr,
@@ -948,6 +1019,14 @@ Parse ParseLint(const std::vector<std::string_view>& lines, bool known) {
       p.role[i] = kProblem;
       p.problems.push_back(*biome);
       i = biome->end - 1;
+      continue;
+    }
+    if (std::optional<Problem> rustc = RustcStyleHeading(lines, i)) {
+      rustc->line = i;
+      RustcStyleBlock(lines, i, &*rustc, &p.role);
+      p.role[i] = kProblem;
+      p.problems.push_back(*rustc);
+      i = rustc->end - 1;
       continue;
     }
     if (std::optional<Problem> rich = MietteProblem(lines, i, &p.role)) {
@@ -1233,6 +1312,16 @@ class LintShaper final : public core::Shaper {
         ++problems;  // Biome's heading, miette's location
         continue;
       }
+      // With a code: without one ("warning: unused variable: `x`") it is rustc's or clippy's,
+      // which `make` or a script may run, the build shaper's.
+      if (std::optional<Problem> rustc = RustcStyleHeading(lines, i);
+          rustc && !rustc->code.empty()) {
+        ++problems;
+        ++blocks;
+        format = "diagnostics in rustc's form";
+        ++i;
+        continue;
+      }
       if (SpaceEndedLocation(line) > 0 && CodeOnNextLine(lines, i)) {
         ++problems;
         ++blocks;
@@ -1378,7 +1467,8 @@ class LintShaper final : public core::Shaper {
   absl::StatusOr<core::ShapeOutput> Shape(std::string_view output,
                                           const core::ShapeContext& context) override {
     if (context.raw_path.empty()) return core::ShapeOutput{"", RenderMode::kRaw};
-    const std::string tool_name = ToolName(context.command);
+    // The tool, with its subcommand when it takes one ("deno lint", "ruff check").
+    const std::string tool_name = core::CommandKey(context.command);
     const std::string tool = tool_name.empty() ? "lint" : tool_name;
     const std::vector<std::string_view> lines = core::SplitLines(output);
     if (std::optional<std::string> phpcs =

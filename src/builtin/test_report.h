@@ -40,6 +40,8 @@ enum class TestRunner {
   kCucumber,  // cucumber-js (and Cucumber's other ports' "N) Scenario:" failures)
   kJasmine,
   kAva,
+  kBun,   // bun test
+  kDeno,  // deno test
 };
 
 std::string_view RunnerName(TestRunner runner);

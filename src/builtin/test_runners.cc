@@ -1059,6 +1059,240 @@ void ParseAva(const std::vector<std::string_view>& lines, TestReport& report) {
   }
 }
 
+// ---- bun test -------------------------------------------------------------------------------
+
+// A bun test result line: "(pass) cart > adds [0.12ms]" ("✓", "✗", "»", "✎" on a terminal).
+// Its mark ("pass", "fail", "skip", "todo") and the test's name, its time left out; empty
+// mark for any other line.
+struct BunResult {
+  std::string_view mark, name;
+};
+BunResult BunResultLine(std::string_view line) {
+  static constexpr std::pair<std::string_view, std::string_view> kMarks[] = {
+      {"(pass) ", "pass"}, {"(fail) ", "fail"}, {"(skip) ", "skip"}, {"(todo) ", "todo"},
+      {"✓ ", "pass"},      {"✗ ", "fail"},      {"» ", "skip"},      {"✎ ", "todo"}};
+  for (const auto& [prefix, mark] : kMarks) {
+    if (!line.starts_with(prefix)) continue;
+    std::string_view name = line.substr(prefix.size());
+    // " [0.12ms]", " [2.01s]"
+    if (name.ends_with("s]")) {
+      const size_t open = name.rfind(" [");
+      if (open != std::string_view::npos &&
+          name.find_first_not_of("0123456789.ms", open + 2) == name.size() - 1) {
+        name = name.substr(0, open);
+      }
+    }
+    return {mark, name};
+  }
+  return {};
+}
+
+// bun test's totals: " 15 pass", " 7 fail", " 1 skip", " 1 todo", " 1 error", " 23 expect()
+// calls", and "Ran 24 tests across 5 files. [2.04s]".
+bool ReadBunTotals(std::string_view line, TestCounts& counts) {
+  const std::string_view t = Trim(line);
+  if (t.starts_with("Ran ") && (t.find(" tests across ") != std::string_view::npos ||
+                                t.find(" test across ") != std::string_view::npos)) {
+    counts.total = LeadingNumber(t.substr(4));
+    return counts.total.has_value();
+  }
+  const std::optional<uint64_t> n = LeadingNumber(t);
+  if (!n || !line.starts_with(" ")) return false;
+  const std::string_view word =
+      t.substr(t.find(' ') == std::string_view::npos ? t.size() : t.find(' ') + 1);
+  if (word == "pass") {
+    counts.passed = n;
+  } else if (word == "fail") {
+    counts.failed = n;
+  } else if (word == "skip" || word == "todo") {
+    counts.skipped = counts.skipped.value_or(0) + *n;
+  } else if (word != "error" && word != "errors" && word != "expect() calls" &&
+             word != "expect() call") {
+    return false;
+  }
+  return true;
+}
+
+// bun test: each file's path alone ("test/cart.test.ts:"), then a line per test. A failure's
+// evidence comes before its line: the source around where it failed ("18 |   code"), a caret,
+// "error: …" with the values, and its stack ("      at <anonymous> (/…/test/cart.test.ts:19:40)");
+// a timeout says so after it ("  ^ this test timed out after 200ms."). A file that fails to
+// load prints its error between rules of "-" under "# Unhandled error between tests". With
+// several files, "6 tests failed:" lists the failed tests' lines again before the totals.
+void ParseBun(const std::vector<std::string_view>& lines, TestReport& report) {
+  std::vector<std::string_view> pending;  // the lines since the last test's or file's line
+  std::string_view file_line;
+  TestFailure* current = nullptr;  // a failure its timeout line may follow
+  bool in_index = false;
+  auto is_rule = [](std::string_view t) {
+    return t.size() >= 10 && t.find_first_not_of('-') == std::string_view::npos;
+  };
+  for (size_t i = 0; i < lines.size(); ++i) {
+    const std::string_view line = lines[i];
+    const std::string_view t = Trim(line);
+    if (ReadBunTotals(line, report.counts)) {
+      report.totals.push_back(line);
+      report.has_results = true;
+      in_index = false;
+      current = nullptr;
+      continue;
+    }
+    if (const std::optional<uint64_t> n = LeadingNumber(line);
+        n && (t.ends_with(" tests failed:") || t.ends_with(" test failed:"))) {
+      in_index = true;
+      current = nullptr;
+      continue;
+    }
+    const BunResult result = BunResultLine(line);
+    if (in_index && result.mark == "fail") {
+      report.index.push_back(line);
+      continue;
+    }
+    if (!result.mark.empty()) {
+      report.has_results = true;
+      current = nullptr;
+      if (result.mark == "pass") {
+        ++report.passing_lines;
+      } else if (result.mark == "fail") {
+        report.failures.push_back(TestFailure{result.name, {line}, file_line});
+        current = &report.failures.back();
+        const auto evidence = std::find_if(pending.begin(), pending.end(),
+                                           [](std::string_view l) { return !IsBlank(l); });
+        current->detail.insert(current->detail.end(), evidence, pending.end());
+        CloseFailure(report, current);
+      }
+      pending.clear();
+      continue;
+    }
+    // "test/cart.test.ts:": a file's heading, after a blank line.
+    if (!line.empty() && line.back() == ':' && line.find(' ') == std::string_view::npos &&
+        line.find('.') != std::string_view::npos && (i == 0 || IsBlank(lines[i - 1]))) {
+      file_line = line;
+      pending.clear();
+      current = nullptr;
+      continue;
+    }
+    if (t == "# Unhandled error between tests") {
+      // The file's error, between two rules: a failure named by the file.
+      std::string_view name = file_line.empty() ? t : file_line.substr(0, file_line.size() - 1);
+      report.failures.push_back(TestFailure{name, {line}, file_line});
+      TestFailure& failure = report.failures.back();
+      size_t j = i + 1;
+      if (j < lines.size() && is_rule(Trim(lines[j]))) ++j;
+      for (; j < lines.size() && !is_rule(Trim(lines[j])); ++j) failure.detail.push_back(lines[j]);
+      CloseFailure(report, &failure);
+      i = j;
+      pending.clear();
+      current = nullptr;
+      continue;
+    }
+    if (current != nullptr && line.starts_with("  ^ ")) {
+      current->detail.push_back(line);  // "  ^ this test timed out after 200ms."
+      continue;
+    }
+    current = nullptr;
+    if (!t.starts_with("bun test v")) pending.push_back(line);
+  }
+  // What follows the last test's line and is not its totals (a crash, a bail): kept.
+  for (std::string_view line : pending) {
+    if (!IsBlank(line)) report.problems.push_back(line);
+  }
+}
+
+// ---- deno test ------------------------------------------------------------------------------
+
+// A deno test result line: "parses a row ... ok (12ms)", "  a step ... FAILED (1ms)",
+// "later ... ignored (0ms)", "Inventory ... FAILED (due to 1 failed step) (2ms)". Its result
+// ("ok", "FAILED", "ignored"); empty for any other line.
+std::string_view DenoResult(std::string_view line) {
+  if (!line.ends_with(")")) return {};
+  const size_t dots = line.rfind(" ... ");
+  if (dots == std::string_view::npos) return {};
+  const std::string_view rest = line.substr(dots + 5);
+  for (std::string_view result : {"ok (", "FAILED (", "ignored ("}) {
+    if (rest.starts_with(result)) return result.substr(0, result.size() - 2);
+  }
+  return {};
+}
+
+// deno test's verdict: "FAILED | 10 passed (1 step) | 7 failed (1 step) | 1 ignored (2s)",
+// "ok | 16 passed | 0 failed | 2 filtered out (50ms)".
+bool ReadDenoTotals(std::string_view t, TestCounts& counts) {
+  if (!t.starts_with("ok | ") && !t.starts_with("FAILED | ")) return false;
+  counts.passed = CountBefore(t, "passed");
+  counts.failed = CountBefore(t, "failed");
+  counts.skipped = CountBefore(t, "ignored");
+  return counts.passed || counts.failed;
+}
+
+// A failure's heading in deno test's ERRORS: "name => ./test/x_test.ts:9:8", a step's
+// "Inventory ... snapshot lists levels by sku => ./test/stock_test.ts:24:11", or a module's
+// "./test/import_test.ts (uncaught error)". The test's name (the module for an uncaught error);
+// empty for any other line.
+std::string_view DenoFailureHeading(std::string_view line) {
+  if (line.empty() || line[0] == ' ') return {};
+  if (line.ends_with(" (uncaught error)")) return line.substr(0, line.size() - 17);
+  const size_t arrow = line.rfind(" => ");
+  if (arrow == std::string_view::npos || !StartsWithLocation(line.substr(arrow + 4))) return {};
+  return line.substr(0, arrow);
+}
+
+// deno test: "running 7 tests from ./test/x_test.ts", a line per test ("name ... ok (1ms)",
+// steps indented under theirs); then under " ERRORS " a block per failure, headed by its name
+// and where it is ("name => ./test/x_test.ts:9:8"), its error, the source line, a caret and its
+// stack; under " FAILURES " the list of those headings again; then the verdict ("FAILED | 10
+// passed | 7 failed (2s)") and "error: Test failed".
+void ParseDeno(const std::vector<std::string_view>& lines, TestReport& report) {
+  enum class Section { kTests, kErrors, kFailures } section = Section::kTests;
+  TestFailure* current = nullptr;
+  for (std::string_view line : lines) {
+    const std::string_view t = Trim(line);
+    if (t == "ERRORS" || t == "FAILURES") {
+      CloseFailure(report, current);
+      current = nullptr;
+      section = t == "ERRORS" ? Section::kErrors : Section::kFailures;
+      continue;
+    }
+    if (ReadDenoTotals(t, report.counts)) {
+      CloseFailure(report, current);
+      current = nullptr;
+      report.totals.push_back(line);
+      report.has_results = true;
+      section = Section::kTests;
+      continue;
+    }
+    if (t == "error: Test failed") {
+      report.said_failed = true;
+      report.totals.push_back(line);
+      continue;
+    }
+    if (section == Section::kFailures) {
+      if (!IsBlank(line)) report.index.push_back(line);
+      continue;
+    }
+    if (section == Section::kErrors) {
+      if (const std::string_view name = DenoFailureHeading(line); !name.empty()) {
+        CloseFailure(report, current);
+        report.failures.push_back(TestFailure{name, {line}});
+        current = &report.failures.back();
+      } else if (current != nullptr) {
+        current->detail.push_back(line);
+      } else if (!IsBlank(line)) {
+        report.problems.push_back(line);
+      }
+      continue;
+    }
+    const std::string_view result = DenoResult(line);
+    if (result == "ok") {
+      ++report.passing_lines;
+      report.has_results = true;
+    } else if (!result.empty()) {
+      report.has_results = true;
+    }
+  }
+  CloseFailure(report, current);
+}
+
 // ---- TAP (node --test) ----------------------------------------------------------------------
 
 // "not ok 2 - trailing spaces" or "not ok 2 trailing spaces" -> "trailing spaces"; empty when
@@ -3560,6 +3794,10 @@ std::string_view RunnerName(TestRunner runner) {
     case TestRunner::kMocha: return "mocha";
     case TestRunner::kJasmine: return "jasmine";
     case TestRunner::kAva: return "ava";
+    case TestRunner::kBun:
+      return "bun test";
+    case TestRunner::kDeno:
+      return "deno test";
     case TestRunner::kTap: return "tap";
     case TestRunner::kNodeSpec: return "node --test";
     case TestRunner::kCargo: return "cargo test";
@@ -3685,6 +3923,17 @@ RunnerGuess GuessRunner(std::string_view command, std::string_view output) {
                                   has(" test passed\n")) && !has(" passing ("))) {
     consider(TestRunner::kAva, 0.85, "output: ava");
   }
+  if (tool == "bun" && first_arg == "test") consider(TestRunner::kBun, 0.95, "command: bun test");
+  if (has_line_start("bun test v") ||
+      (has_line_start("Ran ") && has(" across ") && has(" expect() call"))) {
+    consider(TestRunner::kBun, 0.85, "output: bun test");
+  }
+  if (tool == "deno" && first_arg == "test")
+    consider(TestRunner::kDeno, 0.95, "command: deno test");
+  if (has_line_start("running ") && has(" from ./") &&
+      (has_line_start("ok | ") || has_line_start("FAILED | ") || has(" ... FAILED ("))) {
+    consider(TestRunner::kDeno, 0.85, "output: deno test");
+  }
   if (has_line_start("TAP version") || (has_line_start("# tests ") && has_line_start("# pass "))) {
     consider(TestRunner::kTap, 0.85, "output: TAP");
   }
@@ -3802,6 +4051,12 @@ TestReport ParseTestOutput(TestRunner runner, const std::vector<std::string_view
     case TestRunner::kMocha: ParseMocha(lines, report); break;
     case TestRunner::kJasmine: ParseJasmine(lines, report); break;
     case TestRunner::kAva: ParseAva(lines, report); break;
+    case TestRunner::kBun:
+      ParseBun(lines, report);
+      break;
+    case TestRunner::kDeno:
+      ParseDeno(lines, report);
+      break;
     case TestRunner::kTap: ParseTap(lines, report); break;
     case TestRunner::kNodeSpec: ParseNodeSpec(lines, report); break;
     case TestRunner::kCargo: ParseCargo(lines, report); break;

@@ -569,8 +569,9 @@ BlockLines SelectGeneric(const std::vector<std::string_view>& detail) {
       continue;
     }
     if (IsCodeFrameLine(line)) {
-      bool failing_line = Trim(line).starts_with(">") ||
-                          (i + 1 < detail.size() && IsCaretLine(detail[i + 1]));
+      bool failing_line =
+          Trim(line).starts_with(">") ||
+          (i + 1 < detail.size() && (IsCaretLine(detail[i + 1]) || IsCaretsOnly(detail[i + 1])));
       if (!failing_line) {
         ++out.context;
         continue;

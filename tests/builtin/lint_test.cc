@@ -784,5 +784,69 @@ TEST_CASE(
   }
 }
 
+TEST_CASE("lint: diagnostics in rustc's form are problems, each with its location and hints") {
+  // tests/fixtures/lint/deno-lint-small (gen-js-linters.sh): deno lint's 8 problems, each
+  // "error[no-var]: message", "  --> path:line:col", a code frame, "  = hint: …", "  docs: …".
+  std::string out;
+  REQUIRE(core::NormalizeTerminalOutput(Fixture("deno-lint-small"), &out));  // deno colours it
+  CHECK(Confidence(MakeLintShaper(), "deno lint src", out) >= 0.85);
+  const std::string s = Shape("deno lint src", out, 1).summary;
+  INFO(s);
+  CHECK(
+      s.starts_with("deno lint: FAILED — 8 errors in 3 files (exit 1)\n"
+                    "error[no-inner-declarations]: Move variable declaration to function root\n"
+                    " --> /tmp/plugline-fixtures/jslint/src/ui/table.js:3:8\n"
+                    "  = hint: Move the declaration up into the correct scope\n"));
+  for (std::string_view line : core::SplitLines(out)) {
+    const std::string_view t = Trim(line);
+    // Every heading and location kept; the code frames and the links to the docs counted.
+    if (line.starts_with("error[") || t.starts_with("--> ")) CHECK_MESSAGE(Contains(s, line), line);
+    if (t.starts_with("docs: ")) CHECK_MESSAGE(!Contains(s, line), line);
+  }
+  CHECK_FALSE(Contains(s, "10 |   debugger"));
+  CHECK(s.ends_with("\nFound 8 problems\nChecked 5 files\n"));
+}
+
+TEST_CASE("lint: ruff's full format, a code first, is read in rustc's form too") {
+  // ruff check's default report since 0.9: the code, "[*]" when it can fix it, the message; then
+  // where, a code frame and "help: …" at the margin.
+  const std::string out =
+      "UP009 [*] UTF-8 encoding declaration is unnecessary\n"
+      " --> docs/conf.py:1:1\n"
+      "  |\n"
+      "1 | # -*- coding: utf-8 -*-\n"
+      "  | ^^^^^^^^^^^^^^^^^^^^^^^\n"
+      "2 | import os\n"
+      "  |\n"
+      "help: Remove unnecessary coding comment\n"
+      "\n"
+      "F401 [*] `os` imported but unused\n"
+      "  --> docs/conf.py:14:8\n"
+      "   |\n"
+      "14 | import os\n"
+      "   |        ^^\n"
+      "   |\n"
+      "help: Remove unused import: `os`\n"
+      "\n"
+      "Found 2 errors.\n"
+      "[*] 2 fixable with the `--fix` option.\n";
+  const std::string s = Shape("ruff check docs", out, 1).summary;
+  INFO(s);
+  CHECK(
+      s.starts_with("ruff: FAILED — 2 problems in 1 file (exit 1)\n"
+                    "UP009 [*] UTF-8 encoding declaration is unnecessary\n"
+                    " --> docs/conf.py:1:1\n"
+                    "help: Remove unnecessary coding comment\n"
+                    "F401 [*] `os` imported but unused\n"
+                    "  --> docs/conf.py:14:8\n"
+                    "help: Remove unused import: `os`\n"));
+  CHECK_FALSE(Contains(s, "14 | import os"));
+  // rustc's own diagnostics are a compiler's: not read as a linter's.
+  CHECK(Confidence(MakeLintShaper(), "make",
+                   "error[E0308]: mismatched types\n --> src/main.rs:4:18\n  |\n") == 0);
+  CHECK(Confidence(MakeLintShaper(), "./build.sh",
+                   "warning: unused variable: `x`\n --> src/main.rs:2:9\n  |\n") == 0);
+}
+
 }  // namespace
 }  // namespace plugline::builtin

@@ -1776,6 +1776,84 @@ TEST_CASE("test: jest's failures stay under the line naming their file") {
   CHECK(s.find("FAIL tests/duration.test.js", file + 1) == std::string::npos);
 }
 
+TEST_CASE("test: bun test's evidence printed above a failing test's line goes under it") {
+  // tests/fixtures/test/bun_failing: bun prints the source, the error and its stack, then
+  // "(fail) name"; the summary heads each failure by its line, the failing source line kept.
+  const std::string s = Shape("bun test", 1, testing::ReadFixture("test", "bun_failing"));
+  INFO(s);
+  CHECK(s.starts_with("bun test: FAILED — 7 failed, 15 passed, 2 skipped (exit 1)\n"));
+  const size_t heading = s.find("(fail) applyDiscount > 995 cents less 10% is 896");
+  REQUIRE(heading != std::string::npos);
+  const size_t source =
+      s.find("19 |     expect(applyDiscount(cents, percent)).toBe(want);", heading);
+  const size_t values = s.find("Expected: 896\nReceived: 895\n", heading);
+  const size_t where = s.find("test/pricing.test.ts:19:43", heading);
+  CHECK(source < values);
+  CHECK(values < where);
+  // The next failure starts after this one's evidence.
+  CHECK(where < s.find("(fail) fetchRate > unknown pair rejects"));
+  // The source around the failing line is left out, counted.
+  CHECK_FALSE(Contains(s, "18 |   ])(\"%i cents less %i%% is %i\""));
+  CHECK(Contains(s, "lines of source context omitted"));
+  // The file that failed to load, with its error.
+  CHECK(Contains(s, "# Unhandled error between tests\nerror: Cannot find module '../src/import'"));
+  // The timeout said after the stack is the failure's.
+  CHECK(Contains(s, "pricing.test.ts:40:51)\n  ^ this test timed out after 200ms.\n"));
+}
+
+TEST_CASE("test: bun test on a terminal marks tests with ✓ and ✗") {
+  // bun test's report when stdout is a terminal (recorded with `script`), colours removed.
+  const std::string output =
+      "bun test v1.4.5 (a7733435c)\n"
+      "\n"
+      "test/slug.test.ts:\n"
+      "✓ slugify > lower-cases and joins words [2.26ms]\n"
+      "8 |   test(\"folds accents\", () => {\n"
+      "9 |     expect(slugify(\"Café Crème\")).toBe(\"cafe-creme\");\n"
+      "                                      ^\n"
+      "error: expect(received).toBe(expected)\n"
+      "\n"
+      "Expected: \"cafe-creme\"\n"
+      "Received: \"caf-cr-me\"\n"
+      "\n"
+      "      at <anonymous> (/tmp/bunrun/test/slug.test.ts:9:35)\n"
+      "✗ slugify > folds accents [8.17ms]\n"
+      "✓ uniqueSlug > numbers a taken slug [0.20ms]\n"
+      "\n"
+      " 2 pass\n"
+      " 1 fail\n"
+      " 3 expect() calls\n"
+      "Ran 3 tests across 1 file. [23.00ms]\n";
+  const std::string s = Shape("bun test", 1, output);
+  INFO(s);
+  CHECK(s.starts_with("bun test: FAILED — 1 failed, 2 passed (exit 1)\n"));
+  CHECK(Contains(s, "✗ slugify > folds accents [8.17ms]\n9 |     expect(slugify("));
+  CHECK(Contains(s, "Received: \"caf-cr-me\""));
+  CHECK_FALSE(Contains(s, "✓ uniqueSlug"));
+}
+
+TEST_CASE("test: deno test's errors are its failures, Deno's own frames counted") {
+  // tests/fixtures/test/deno_failing: deno's ERRORS section heads each failure by its name and
+  // where it is; its FAILURES section lists those headings again.
+  std::string output = testing::ReadFixture("test", "deno_failing");
+  std::string plain;  // deno colours its report; the pipeline removes the colours first
+  REQUIRE(core::NormalizeTerminalOutput(output, &plain));
+  const std::string s = Shape("deno test", 1, plain);
+  INFO(s);
+  CHECK(s.starts_with("deno test: FAILED — 7 failed, 10 passed, 1 skipped (exit 1)\n"));
+  CHECK(Contains(s,
+                 "applyDiscount: 995 cents less 10% is 896 => ./test/pricing_test.ts:9:8\n"
+                 "error: AssertionError: Expected values to be strictly equal:\n\n895 !== 896\n"));
+  // A step's failure keeps the test's own frames; the runner's (ext:cli/40_test.js) are counted.
+  CHECK(Contains(s, "stock_test.ts:29:12\n    at file:///"));
+  CHECK_FALSE(Contains(s, "ext:cli/40_test.js"));
+  CHECK(Contains(s, "library stack frames omitted"));
+  // The list under FAILURES repeats the headings shown: counted, not kept.
+  CHECK(s.find("fetchRate rejects an unknown pair => ./test/pricing_test.ts:22:6") ==
+        s.rfind("fetchRate rejects an unknown pair => ./test/pricing_test.ts:22:6"));
+  CHECK(Contains(s, "FAILED | 10 passed (1 step) | 7 failed (1 step) | 1 ignored (2s)"));
+}
+
 TEST_CASE("test: go test -json is read as the text its events carry, what go test -v prints") {
   // tests/fixtures/test/go_failing_json: the go_failing_verbose run with -json.
   const std::string output = testing::ReadFixture("test", "go_failing_json");
