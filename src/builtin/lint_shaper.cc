@@ -19,6 +19,11 @@
 //   deno lint, ruff's full report (rustc's form: the location on the line under the heading):
 //       error[no-var]: `var` keyword is not allowed.
 //         --> src/a.ts:2:3
+//   deno check (TypeScript's diagnostics, the location last):
+//       TS2339 [ERROR]: Property 'init' does not exist on type '{}'.
+//       app.init = function init() {
+//           ~~~~
+//           at file:///w/src/application.ts:64:5
 //
 // A problem is a location ("path:line", "path:line:col"), then a severity ("error:",
 // "[warning]") or a code ("E501", "C0301:"), then its message, with a code in brackets or
@@ -824,6 +829,66 @@ void RustcStyleBlock(const std::vector<std::string_view>& lines, size_t i, Probl
   pr->end = end;
 }
 
+// deno check's diagnostic (TypeScript's, in Deno's words): "TS2339 [ERROR]: message" at the
+// margin, its message chain indented under it, the source line (at the margin or not) and its
+// underline ("~~~~", or "^" under one character), and where, last: "    at file:///src/a.ts:64:5".
+// Related information follows after a blank line, indented ("    An outer value of 'this' is
+// shadowed by this container.", its source, underline and "        at file:///…"). Its block ends
+// where a line at the margin follows a blank line. Its lines' roles set in `role` (when not null):
+// the messages and locations kept, the source lines and underlines counted; nullopt when `lines[i]`
+// does not head one.
+bool IsDenoCheckHeading(std::string_view line) {
+  const size_t n = CodeLength(line);
+  return n > 0 && line.starts_with("TS") && line.substr(n).starts_with(" [");
+}
+std::optional<Problem> DenoCheckProblem(const std::vector<std::string_view>& lines, size_t i,
+                                        std::vector<uint8_t>* role) {
+  const std::string_view line = lines[i];
+  if (!IsDenoCheckHeading(line)) return std::nullopt;
+  const size_t n = CodeLength(line);
+  const size_t close = line.find("]: ", n);
+  if (close == std::string_view::npos) return std::nullopt;
+  const std::string_view severity = line.substr(n + 2, close - n - 2);
+  if (severity.empty() ||
+      !std::all_of(severity.begin(), severity.end(), [](char c) { return c >= 'A' && c <= 'Z'; })) {
+    return std::nullopt;
+  }
+  size_t end = i + 1;
+  std::string_view where;
+  for (; end < lines.size(); ++end) {
+    const std::string_view t = Trim(lines[end]);
+    if (t.empty()) {
+      size_t next = end + 1;
+      while (next < lines.size() && Trim(lines[next]).empty()) ++next;
+      if (next >= lines.size() || !lines[next].starts_with(" ")) break;
+      continue;
+    }
+    if (IsDenoCheckHeading(lines[end])) break;  // the next one, the blank line between cut
+    if (where.empty() && t.starts_with("at file://") && StartsWithLocation(t.substr(10))) {
+      where = LocationPrefix(t.substr(10));
+    }
+  }
+  if (where.empty()) return std::nullopt;
+  while (end > i + 1 && Trim(lines[end - 1]).empty()) --end;
+  Problem pr;
+  pr.line = i;
+  pr.end = end;
+  pr.where = where;
+  pr.code = line.substr(0, n);
+  pr.severity = severity;
+  pr.message = Trim(line.substr(close + 3));
+  for (size_t k = i + 1; role != nullptr && k < end; ++k) {
+    const std::string_view t = Trim(lines[k]);
+    const auto underline = [](std::string_view u) {
+      return !u.empty() && u.find_first_not_of("~^") == std::string_view::npos;
+    };
+    (*role)[k] = t.empty()                                                        ? kBlank
+                 : underline(t) || (k + 1 < end && underline(Trim(lines[k + 1]))) ? kFraming
+                                                                                  : kDetail;
+  }
+  return pr;
+}
+
 // Biome's block from the heading at `i` to the next heading or its totals: its first message
 // (whose mark gives the severity) kept, the code frame and the rest counted.
 void BiomeBlock(const std::vector<std::string_view>& lines, size_t i, Problem* pr,
@@ -1019,6 +1084,12 @@ Parse ParseLint(const std::vector<std::string_view>& lines, bool known) {
       p.role[i] = kProblem;
       p.problems.push_back(*biome);
       i = biome->end - 1;
+      continue;
+    }
+    if (std::optional<Problem> deno = DenoCheckProblem(lines, i, &p.role)) {
+      p.role[i] = kProblem;
+      p.problems.push_back(*deno);
+      i = deno->end - 1;
       continue;
     }
     if (std::optional<Problem> rustc = RustcStyleHeading(lines, i)) {
@@ -1310,6 +1381,12 @@ class LintShaper final : public core::Shaper {
       if (const std::string_view t = Trim(line);
           BiomeHeading(line) || (t.starts_with(",-[") && t.ends_with("]"))) {
         ++problems;  // Biome's heading, miette's location
+        continue;
+      }
+      if (DenoCheckProblem(lines, i, nullptr)) {
+        ++problems;
+        ++blocks;
+        format = "deno check's diagnostics";
         continue;
       }
       // With a code: without one ("warning: unused variable: `x`") it is rustc's or clippy's,

@@ -3928,8 +3928,10 @@ RunnerGuess GuessRunner(std::string_view command, std::string_view output) {
       (has_line_start("Ran ") && has(" across ") && has(" expect() call"))) {
     consider(TestRunner::kBun, 0.85, "output: bun test");
   }
-  if (tool == "deno" && first_arg == "test")
-    consider(TestRunner::kDeno, 0.95, "command: deno test");
+  if (tool == "deno" && first_arg == "test") {
+    // Without test results the type check failed: the lint shaper reads its diagnostics.
+    consider(TestRunner::kDeno, has_line_start("running ") ? 0.95 : 0.5, "command: deno test");
+  }
   if (has_line_start("running ") && has(" from ./") &&
       (has_line_start("ok | ") || has_line_start("FAILED | ") || has(" ... FAILED ("))) {
     consider(TestRunner::kDeno, 0.85, "output: deno test");

@@ -56,7 +56,7 @@ constexpr std::string_view kDidNotFit = " did not fit: ";
 bool IsHex(char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); }
 
 // "src/a.ts:12", "a.py:3:5", "lib/x.rs(3,5)", at the start of the line (after indentation,
-// "at ", "File \"", "--> " and similar lead-ins); returns the path, or "".
+// "at ", "File \"", "--> " and similar lead-ins, and a URL's "file://"); returns the path, or "".
 std::string_view LocationPath(std::string_view line) {
   size_t i = 0;
   while (i < line.size() && (line[i] == ' ' || line[i] == '\t')) ++i;
@@ -66,6 +66,7 @@ std::string_view LocationPath(std::string_view line) {
       break;
     }
   }
+  if (line.substr(i).starts_with("file:///")) i += 7;  // a URL's path: "at file:///w/a.ts:3:5"
   const size_t start = i;
   bool dot = false;
   while (i < line.size()) {
@@ -177,7 +178,9 @@ int IdentifierRank(std::string_view line) {
                                 "--- FAIL", "panicked at", "error[", "error:", "Error:"}) {
     if (StartsWithWord(line, word)) return kIdentifier;
   }
-  // "tests/a.py::test_x FAILED [ 10%]", "test_x ... FAIL", "a_test.go: ERROR".
+  // "tests/a.py::test_x FAILED [ 10%]", "test_x ... FAIL", "a_test.go: ERROR"; a code and its
+  // severity in brackets, "TS2339 [ERROR]: …" (deno check).
+  if (line.find(" [ERROR]: ") != std::string_view::npos) return kIdentifier;
   for (std::string_view word : {" FAILED", " FAIL", " ERROR"}) {
     const size_t at = line.find(word);
     if (at != std::string_view::npos &&

@@ -5,7 +5,8 @@
 //   1. the first line (the outcome and counts), and the last two lines that are not the
 //      shaper's notes when each is at most 100 tokens (tools end with their final status);
 //   2. identifiers: test results that failed ("FAILED …", "… FAILED", "[  FAILED  ]",
-//      "not ok", "✕"...), "error:" lines, the locations of errors ("path.ext:12: error ...",
+//      "not ok", "✕"...), "error:" lines, a code with its severity in brackets ("TS2339
+//      [ERROR]: …"), the locations of errors ("path.ext:12: error ...",
 //      "path.ext(3,5): error"), commit hashes, banners with a name ("____ test_x ____",
 //      "=== 2 failed ==="), and those last two lines when longer;
 //   3. evidence: the three lines after an identifier (the message, the values, a frame; header

@@ -848,5 +848,37 @@ TEST_CASE("lint: ruff's full format, a code first, is read in rustc's form too")
                    "warning: unused variable: `x`\n --> src/main.rs:2:9\n  |\n") == 0);
 }
 
+TEST_CASE("lint: deno check's diagnostics, where last, are problems grouped like tsc's") {
+  // tests/fixtures/lint/deno-check-migrate (gen-js-linters.sh): express's lib/ renamed .ts,
+  // 405 errors, each "TS2339 [ERROR]: message", the source line (at the margin or not), its
+  // underline, then "    at file:///…/src/application.ts:64:5".
+  std::string out;
+  REQUIRE(core::NormalizeTerminalOutput(Fixture("deno-check-migrate"), &out));
+  CHECK(Confidence(MakeLintShaper(), "deno check src/", out) >= 0.85);
+  const std::string s = Shape("deno check src/", out, 1).summary;
+  INFO(s.substr(0, 3000));
+  CHECK(s.starts_with("deno check: FAILED — 405 errors in 11 files (exit 1)\n"));
+  size_t locations = 0;
+  for (std::string_view line : core::SplitLines(out)) {
+    const std::string_view t = Trim(line);
+    // Every location kept (without the budget a host may set), the "file://" aside; a related
+    // location ("        at …" under "An outer value of 'this' is shadowed…") under the first
+    // of its group only.
+    if (line.starts_with("    at file://")) {
+      ++locations;
+      CHECK_MESSAGE(Contains(s, t.substr(10)), line);
+    }
+  }
+  CHECK(locations == 405);
+  // The code frames counted, not shown: a source line at the margin, an underline.
+  CHECK_FALSE(Contains(s, "app.init = function init() {"));
+  CHECK_FALSE(Contains(s, "\n    ~~~~\n"));
+  CHECK(
+      Contains(s,
+               "    An outer value of 'this' is shadowed by this container.\n"
+               "        at file:///tmp/plugline-fixtures/deno-migrate/src/application.ts:96:29\n"));
+  CHECK(Contains(s, "\nFound 405 errors.\n"));
+}
+
 }  // namespace
 }  // namespace plugline::builtin

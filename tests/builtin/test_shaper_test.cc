@@ -1854,6 +1854,32 @@ TEST_CASE("test: deno test's errors are its failures, Deno's own frames counted"
   CHECK(Contains(s, "FAILED | 10 passed (1 step) | 7 failed (1 step) | 1 ignored (2s)"));
 }
 
+TEST_CASE("test: deno test that failed its type check is left to the reader of its diagnostics") {
+  // `deno test` (2.9.6) on a test module with a type error: no test ran.
+  const std::string output =
+      "Check a_test.ts\n"
+      "TS2322 [ERROR]: Type 'number' is not assignable to type 'string'.\n"
+      "Deno.test(\"adds\", () => { const s: string = add(1, 2); if (s !== \"3\") throw new "
+      "Error(\"x\"); });\n"
+      "                                ^\n"
+      "    at file:///tmp/denotc/a_test.ts:2:33\n"
+      "\n"
+      "error: Type checking failed.\n"
+      "\n"
+      "  info: The program failed type-checking, but it still might work correctly.\n"
+      "  hint: Re-run with --no-check to skip type-checking.\n";
+  auto test = MakeTestShaper()->Match("deno test", output, 1);
+  auto lint = MakeLintShaper()->Match("deno test", output, 1);
+  REQUIRE(test.ok());
+  REQUIRE(lint.ok());
+  CHECK(lint->matched);
+  CHECK(lint->confidence > (test->matched ? test->confidence : 0));
+  // With test results, the test shaper's.
+  std::string results;
+  REQUIRE(core::NormalizeTerminalOutput(testing::ReadFixture("test", "deno_failing"), &results));
+  CHECK(MakeTestShaper()->Match("deno test", results, 1)->confidence >= 0.95);
+}
+
 TEST_CASE("test: go test -json is read as the text its events carry, what go test -v prints") {
   // tests/fixtures/test/go_failing_json: the go_failing_verbose run with -json.
   const std::string output = testing::ReadFixture("test", "go_failing_json");

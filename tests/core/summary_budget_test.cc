@@ -368,6 +368,31 @@ TEST_CASE("a row under a file's path line ranks as a location, and keeps its pat
   CHECK(Contains(cut.summary, "\n/w/src/b.js: line 4, col 2, Error - Unexpected thing word0 "));
 }
 
+TEST_CASE("a code with its severity in brackets is an identifier, its location after it kept") {
+  // deno check's diagnostics: "TS7009 [ERROR]: message", where it is on the line under it
+  // ("    at file:///w/src/a.ts:35:12"). Long lists of locations fill the budget: each group's
+  // first diagnostic keeps its location before the lists' continuations.
+  std::string summary = "deno check: FAILED — 4,000 errors in 2 files (exit 1)\n";
+  for (int g = 0; g < 4; ++g) {
+    absl::StrAppend(&summary, "TS700", g, " [ERROR]: Parameter 'p", g,
+                    "' implicitly has an 'any' type.\n", "    at file:///w/src/g", g,
+                    ".ts:", 10 + g, ":3\n", "… 999 more TS700", g,
+                    ", names differing, at: /w/src/b.ts:1:1 'a'; /w/src/b.ts:2:1 'b'\n");
+    for (int c = 0; c < 80; ++c) {
+      absl::StrAppend(&summary, "… TS700", g, " also at: /w/src/b.ts:", 3 + c,
+                      ":1 'c'; /w/src/b.ts:", 100 + c, ":1 'd'; /w/src/b.ts:", 200 + c, ":1 'e'\n");
+    }
+  }
+  summary += "Found 4000 errors.\n";
+  BudgetCut cut = FitToBudget(summary, 1500, 60, Counter());
+  INFO(cut.summary);
+  REQUIRE(cut.cut);
+  for (int g = 0; g < 4; ++g) {
+    CHECK(Contains(cut.summary, absl::StrCat("TS700", g, " [ERROR]: Parameter 'p", g, "'")));
+    CHECK(Contains(cut.summary, absl::StrCat("    at file:///w/src/g", g, ".ts:", 10 + g, ":3\n")));
+  }
+}
+
 TEST_CASE("a shaper's short notes between the lines kept stay only while the budget has room") {
   // A search's summary: each file's first match (a location), then a short note of the rest.
   std::string summary = "grep: 3,000 matches in 300 files\n";
