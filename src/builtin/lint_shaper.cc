@@ -16,6 +16,7 @@
 //   jshint, csslint:   src/a.js: line 12, col 5, Missing semicolon.
 //   cspell:   src/a.js:3:12 - Unknown word (Gyandeep)
 //   formatters in check mode (black, isort, prettier), a file per line (ParseUnformatted)
+//   and with their diffs (deno fmt --check: "from /w/src/a.ts:", then "12 | -old", "12 | +new")
 //   deno lint, ruff's full report (rustc's form: the location on the line under the heading):
 //       error[no-var]: `var` keyword is not allowed.
 //         --> src/a.ts:2:3
@@ -574,6 +575,8 @@ bool IsTotalsLine(std::string_view line) {
          t.find(" would be reformatted") != std::string_view::npos ||
          t.find(" would be left unchanged") != std::string_view::npos ||
          t.starts_with("[warn] Code style issues") ||
+         // deno fmt --check's "error: Found 38 not formatted files in 39 files".
+         t.find(" not formatted file") != std::string_view::npos ||
          t.starts_with("All matched files use Prettier code style") ||
          // Checkstyle's end ("Audit done.", then "Checkstyle ends with 224 errors." when any).
          t == "Audit done." || t.starts_with("Checkstyle ends with ") ||
@@ -889,6 +892,45 @@ std::optional<Problem> DenoCheckProblem(const std::vector<std::string_view>& lin
   return pr;
 }
 
+// A line of the diff a formatter in check mode prints under a file (deno fmt --check):
+// "  12 | -old line", "  12 | +new line", "     | ..." between its hunks.
+bool IsFormatterDiffLine(std::string_view line) {
+  const std::string_view t = Trim(line);
+  size_t i = 0;
+  while (i < t.size() && IsDigit(t[i])) ++i;
+  const std::string_view rest = t.substr(i);
+  if (i > 0) return rest.starts_with(" | -") || rest.starts_with(" | +");
+  return rest == "| ...";
+}
+
+// A file a formatter in check mode would change, with its diff: "from /w/src/a.ts:" at the
+// margin, then the diff's lines (IsFormatterDiffLine) up to the next such file or a line that
+// is none of its (the verdict, "error: Found 38 not formatted files in 39 files"). The file is
+// the problem; its diff is counted (the formatter makes it). nullopt when `lines[i]` does not
+// head one; the diff's lines' roles set in `role` (when not null).
+std::optional<Problem> FormatterDiffFile(const std::vector<std::string_view>& lines, size_t i,
+                                         std::vector<uint8_t>* role) {
+  const std::string_view line = lines[i];
+  if (!line.starts_with("from ") || !line.ends_with(":")) return std::nullopt;
+  const std::string_view file = line.substr(5, line.size() - 6);
+  if (!IsPathWord(file) || i + 1 >= lines.size() || !IsFormatterDiffLine(lines[i + 1])) {
+    return std::nullopt;
+  }
+  size_t end = i + 1;
+  for (; end < lines.size() && (IsFormatterDiffLine(lines[end]) || Trim(lines[end]).empty());
+       ++end) {
+    if (role != nullptr) (*role)[end] = Trim(lines[end]).empty() ? kBlank : kFraming;
+  }
+  while (end > i + 1 && Trim(lines[end - 1]).empty()) --end;
+  Problem pr;
+  pr.line = i;
+  pr.end = end;
+  pr.where = file;
+  pr.file_only = true;
+  pr.message = "not formatted";  // no message printed: a key for grouping, never shown
+  return pr;
+}
+
 // Biome's block from the heading at `i` to the next heading or its totals: its first message
 // (whose mark gives the severity) kept, the code frame and the rest counted.
 void BiomeBlock(const std::vector<std::string_view>& lines, size_t i, Problem* pr,
@@ -1084,6 +1126,12 @@ Parse ParseLint(const std::vector<std::string_view>& lines, bool known) {
       p.role[i] = kProblem;
       p.problems.push_back(*biome);
       i = biome->end - 1;
+      continue;
+    }
+    if (std::optional<Problem> unformatted = FormatterDiffFile(lines, i, &p.role)) {
+      p.role[i] = kProblem;
+      p.problems.push_back(*unformatted);
+      i = unformatted->end - 1;
       continue;
     }
     if (std::optional<Problem> deno = DenoCheckProblem(lines, i, &p.role)) {
@@ -1381,6 +1429,12 @@ class LintShaper final : public core::Shaper {
       if (const std::string_view t = Trim(line);
           BiomeHeading(line) || (t.starts_with(",-[") && t.ends_with("]"))) {
         ++problems;  // Biome's heading, miette's location
+        continue;
+      }
+      if (FormatterDiffFile(lines, i, nullptr)) {
+        ++problems;
+        ++blocks;
+        format = "a formatter's diffs";
         continue;
       }
       if (DenoCheckProblem(lines, i, nullptr)) {

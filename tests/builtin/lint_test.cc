@@ -880,5 +880,31 @@ TEST_CASE("lint: deno check's diagnostics, where last, are problems grouped like
   CHECK(Contains(s, "\nFound 405 errors.\n"));
 }
 
+TEST_CASE("lint: a formatter's diffs name the files it would change, the diffs counted") {
+  // tests/fixtures/lint/deno-fmt-check (gen-js-linters.sh): deno fmt --check on 30 files, 29
+  // of them "from /w/…/theme.ice.css:" with the diff under it, 6,204 lines.
+  std::string out;
+  REQUIRE(core::NormalizeTerminalOutput(Fixture("deno-fmt-check"), &out));
+  CHECK(Confidence(MakeLintShaper(), "deno fmt --check src", out) >= 0.85);
+  CHECK(Confidence(MakeLintShaper(), "./scripts/fmt.sh", out) >= 0.85);
+  const std::string s = Shape("deno fmt --check src", out, 1).summary;
+  INFO(s);
+  CHECK(s.starts_with("deno fmt: FAILED — 29 problems in 29 files (exit 1)\n"));
+  size_t files = 0;
+  for (std::string_view line : core::SplitLines(out)) {
+    if (!line.starts_with("from ")) continue;
+    ++files;
+    // Each file named: by its path, or by its name in a list after its folder.
+    const std::string_view path = line.substr(5, line.size() - 6);
+    const size_t slash = path.rfind('/');
+    CHECK_MESSAGE(Contains(s, path.substr(0, slash + 1)), line);
+    CHECK_MESSAGE(Contains(s, path.substr(slash + 1)), line);
+  }
+  CHECK(files == 29);
+  CHECK_FALSE(Contains(s, " | -"));
+  CHECK_FALSE(Contains(s, " | +"));
+  CHECK(s.ends_with("\nerror: Found 29 not formatted files in 30 files\n"));
+}
+
 }  // namespace
 }  // namespace plugline::builtin
