@@ -3905,9 +3905,9 @@ RunnerGuess GuessRunner(std::string_view command, std::string_view output) {
     consider(TestRunner::kUnittest, 0.85, "output: unittest summary");
   }
   if (has_line_start("Tests:") && has("total")) consider(TestRunner::kJest, 0.85, "output: jest summary");
-  // jest --json, vitest's json reporter: the report's counts lead it.
-  if (output.starts_with("{\"numFailedTestSuites\":") ||
-      output.starts_with("{\"numTotalTestSuites\":")) {
+  // jest --json, vitest's json reporter: the report's counts lead it, on a line of its own
+  // (npm's lines may follow it, a test's console output precede it).
+  if (has_line_start("{\"numFailedTestSuites\":") || has_line_start("{\"numTotalTestSuites\":")) {
     consider(TestRunner::kJest, 0.9, "output: jest --json");
   }
   if (has(" Test Files ") && has(" Tests ")) consider(TestRunner::kVitest, 0.85, "output: vitest summary");

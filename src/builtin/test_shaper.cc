@@ -12,13 +12,15 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
 #include "builtin/builtin_shapers.h"
 #include "builtin/common.h"
 #include "builtin/diagnostic_groups.h"
 #include "builtin/test_report.h"
 #include "core/json.h"
-#include "core/strings.h"
 #include "core/shaping_pipeline.h"
+#include "core/strings.h"
 #include "core/text.h"
 
 namespace plugline::builtin {
@@ -1384,14 +1386,24 @@ std::optional<std::string> GoTestJsonText(std::string_view output) {
 // from the report's fields — a test file's "FAIL tests/x.test.js" (or "PASS …") line, then the
 // failures as jest reports them under it (its `message`; else each failed test's "● suite ›
 // test" heading with its failure messages indented), then the totals lines jest prints. Nullopt
-// when the output is no such report.
+// when the output is no such report. Lines around the report (npm's or a workspace runner's
+// after it, a test's console output before it) are not read: jest writes the report on a line
+// of its own.
 std::optional<std::string> JestJsonText(std::string_view output) {
+  if (output.find("\"numTotalTests\"") == std::string_view::npos) return std::nullopt;
   const size_t first = output.find_first_not_of(" \t\r\n");
-  if (first == std::string_view::npos || output[first] != '{' ||
-      output.find("\"numTotalTests\"") == std::string_view::npos) {
-    return std::nullopt;
+  absl::StatusOr<core::Value> report = absl::NotFoundError("no report");
+  if (first != std::string_view::npos && output[first] == '{') {
+    report = core::ParseJson(output, "jest --json");
   }
-  absl::StatusOr<core::Value> report = core::ParseJson(output, "jest --json");
+  if (!report.ok()) {
+    for (std::string_view line : core::SplitLines(output)) {
+      if (line.starts_with('{') && line.find("\"numTotalTests\"") != std::string_view::npos) {
+        report = core::ParseJson(line, "jest --json");
+        break;
+      }
+    }
+  }
   if (!report.ok() || !report->is_object()) return std::nullopt;
   const core::Value* results = report->Find("testResults");
   if (results == nullptr || !results->is_array()) return std::nullopt;

@@ -1,16 +1,18 @@
 #include "core/shaping_pipeline.h"
-#include "core/summary_budget.h"
 
 #include <algorithm>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "absl/time/clock.h"
 #include "core/command_echo.h"
 #include "core/command_line.h"
 #include "core/line_prefix.h"
 #include "core/redact.h"
 #include "core/strings.h"
-#include "absl/time/clock.h"
+#include "core/summary_budget.h"
+#include "core/task_output.h"
 #include "core/text.h"
 
 namespace plugline::core {
@@ -188,9 +190,9 @@ Shaper* ShaperPipeline::Choose(std::string_view command, std::string_view output
 
 std::optional<std::string> ShaperPipeline::ShapeParts(const ShapeRequest& request,
                                                       std::string_view output,
-                                                      std::string_view raw_path,
-                                                      uint64_t budget, std::string* ids,
-                                                      uint64_t* lines_left_out) {
+                                                      const TaskOutput* tasks,
+                                                      std::string_view raw_path, uint64_t budget,
+                                                      std::string* ids, uint64_t* lines_left_out) {
   struct Part {
     EchoedPart echoed;
     Shaper* shaper;
@@ -198,16 +200,35 @@ std::optional<std::string> ShaperPipeline::ShapeParts(const ShapeRequest& reques
   };
   std::vector<Part> parts;
   size_t recognized = 0;
-  const std::vector<EchoedPart> echoed = SplitAtEchoes(output);
+  // A workspace task runner's output: each task's lines, shaped apart (core/task_output.h);
+  // else the commands a script echoed (core/command_echo.h).
+  const bool from_tasks = tasks != nullptr;
+  std::vector<EchoedPart> echoed;
+  if (from_tasks) {
+    auto blank = [](std::string_view text) {
+      return text.find_first_not_of(" \t\r\n") == std::string_view::npos;
+    };
+    if (!blank(tasks->before)) echoed.push_back(EchoedPart{{}, {}, tasks->before});
+    for (const TaskPart& task : tasks->tasks) {
+      echoed.push_back(EchoedPart{task.header, task.command, task.text});
+    }
+    if (!blank(tasks->after)) echoed.push_back(EchoedPart{{}, {}, tasks->after});
+  } else {
+    echoed = SplitAtEchoes(output);
+  }
   for (size_t i = 0; i < echoed.size(); ++i) {
     const EchoedPart& part = echoed[i];
     const std::string_view command = part.command.empty() ? request.command : part.command;
-    // Only the last command's status is known: the run's.
+    // Only the last command's status is known: the run's. A task's is not.
     const std::optional<int> exit_code =
-        i + 1 == echoed.size() ? request.exit_code : std::nullopt;
+        i + 1 == echoed.size() && !from_tasks ? request.exit_code : std::nullopt;
     double confidence = 0;
     Shaper* shaper = Choose(command, part.text, exit_code, &confidence, nullptr, nullptr);
     if (shaper == nullptr) return std::nullopt;
+    if (from_tasks) {
+      parts.push_back(Part{part, shaper, command});
+      continue;
+    }
     if (part.command.empty() && confidence >= kToolBeforeEchoes) return std::nullopt;
     if (!part.command.empty() && confidence < kPartRecognized && !parts.empty()) {
       // Not a tool's output plugline knows: the lines of the part before, as they were (a
@@ -220,21 +241,38 @@ std::optional<std::string> ShaperPipeline::ShapeParts(const ShapeRequest& reques
     if (!part.command.empty()) ++recognized;
     parts.push_back(Part{part, shaper, command});
   }
-  if (recognized < 2 || parts.size() < 2) return std::nullopt;
+  if (!from_tasks && (recognized < 2 || parts.size() < 2)) return std::nullopt;
   // Each part's summary: never worse than its lines (a shaper that fails shows them too).
   std::vector<std::string> pieces;
   std::vector<uint64_t> costs;
+  std::vector<ShapeContext> contexts;
+  std::vector<std::string> nested_ids;  // a task's parts' shapers, when it has parts
   uint64_t overhead = 0;
   size_t parts_failed = 0;  // those whose shaper read a failed run in them
   for (size_t i = 0; i < parts.size(); ++i) {
     const Part& part = parts[i];
     const std::string_view text = part.echoed.text;
-    const ShapeContext context{part.command,
-                               i + 1 == parts.size() ? request.exit_code : std::nullopt,
-                               text.size(),
-                               CountLines(text),
-                               raw_path,
-                               budget};
+    const std::optional<int> exit_code =
+        i + 1 == parts.size() && !from_tasks ? request.exit_code : std::nullopt;
+    const ShapeContext context{part.command,     exit_code, text.size(),
+                               CountLines(text), raw_path,  budget};
+    contexts.push_back(context);
+    if (from_tasks) {
+      // A task that runs several commands, each echoed (`npm run lint && npm test`): its own
+      // parts, each by its command's shaper.
+      std::string task_ids;
+      const ShapeRequest task_request{part.command, text, context.exit_code, "", budget};
+      if (std::optional<std::string> nested = ShapeParts(task_request, text, nullptr, raw_path,
+                                                         budget, &task_ids, lines_left_out)) {
+        if (absl::StrContains(nested->substr(0, nested->find('\n')), "FAILED")) ++parts_failed;
+        pieces.push_back(*std::move(nested));
+        costs.push_back(counter_->Count(pieces.back()));
+        overhead += counter_->Count(part.echoed.echo) + kPartSlackTokens;
+        nested_ids.push_back(std::move(task_ids));
+        continue;
+      }
+    }
+    nested_ids.emplace_back();
     absl::StatusOr<ShapeOutput> shaped = part.shaper->Shape(text, context);
     if (shaped.ok() && shaped->failed) ++parts_failed;
     std::string piece(text);
@@ -255,22 +293,25 @@ std::optional<std::string> ShaperPipeline::ShapeParts(const ShapeRequest& reques
   const bool failing = request.exit_code && *request.exit_code != 0;
   std::string label = CommandLabel(request.command);
   if (label.empty()) label = "command";
+  // A runner's tasks are counted, not the runner's own lines around them.
+  const size_t counted = from_tasks ? tasks->tasks.size() : parts.size();
+  const std::string_view noun = !from_tasks ? " commands" : counted == 1 ? " task" : " tasks";
   std::string summary;
   if (failing) {
-    summary = StrCat(OutcomeLine(request.command, *request.exit_code), " — ", parts.size(),
-                     " commands, each shaped below\n");
+    summary = StrCat(OutcomeLine(request.command, *request.exit_code), " — ", counted, noun,
+                     ", each shaped below\n");
   } else if (parts_failed > 0) {
-    summary =
-        StrCat(label, ": FAILED — ", parts_failed, " of ", parts.size(),
-               " commands failed, each shaped below", request.exit_code ? " (exit 0)" : "", "\n");
+    summary = StrCat(label, ": FAILED — ", parts_failed, " of ", counted, noun,
+                     " failed, each shaped below", request.exit_code ? " (exit 0)" : "", "\n");
   } else {
-    summary = StrCat(label, request.exit_code ? ": exit 0" : ": done", " — ", parts.size(),
-                     " commands, each shaped below\n");
+    summary = StrCat(label, request.exit_code ? ": exit 0" : ": done", " — ", counted, noun,
+                     ", each shaped below\n");
   }
   overhead += counter_->Count(summary);
   // The budget shared among the parts, so that each keeps its own header and what its shaper
   // ranks first: a part that fits its share keeps all of it, and what it leaves goes to the
   // parts after it, smallest first; a larger part is cut to its share by priority.
+  std::vector<bool> cut_pieces(parts.size(), false);
   if (budget > 0) {
     std::vector<size_t> order(parts.size());
     for (size_t i = 0; i < order.size(); ++i) order[i] = i;
@@ -280,10 +321,22 @@ std::optional<std::string> ShaperPipeline::ShapeParts(const ShapeRequest& reques
       const size_t i = order[k];
       const uint64_t share = left / (order.size() - k);
       if (costs[i] > share) {
+        // Told its share, the part's shaper spends it by its own priorities first (a list
+        // grouped, not cut); what it returns is cut to the share if still over.
+        ShapeContext context = contexts[i];
+        context.max_tokens = share;
+        if (nested_ids[i].empty()) {
+          absl::StatusOr<ShapeOutput> again = parts[i].shaper->Shape(parts[i].echoed.text, context);
+          if (again.ok() && again->render_mode == RenderMode::kSummary &&
+              counter_->Count(again->summary) < costs[i]) {
+            pieces[i] = std::move(again->summary);
+          }
+        }
         BudgetCut cut = FitToBudget(pieces[i], share, 0, *counter_);
         if (cut.cut) {
           pieces[i] = std::move(cut.summary);
           *lines_left_out += cut.lines_left_out;
+          cut_pieces[i] = true;
         }
         left -= std::min(left, share);
       } else {
@@ -291,13 +344,17 @@ std::optional<std::string> ShaperPipeline::ShapeParts(const ShapeRequest& reques
       }
     }
   }
+  // A part's tallies by code name what its cut left out; a part not cut needs none.
+  for (size_t i = 0; i < pieces.size(); ++i) {
+    if (!cut_pieces[i]) pieces[i] = WithoutTallies(pieces[i]);
+  }
   for (size_t i = 0; i < parts.size(); ++i) {
     StrAppend(&summary, parts[i].echoed.echo);
     if (!summary.empty() && summary.back() != '\n') summary += '\n';
     StrAppend(&summary, pieces[i]);
     if (!summary.empty() && summary.back() != '\n') summary += '\n';
     if (i > 0) *ids += '+';
-    StrAppend(ids, parts[i].shaper->meta().id);
+    StrAppend(ids, nested_ids[i].empty() ? parts[i].shaper->meta().id : nested_ids[i]);
   }
   return summary;
 }
@@ -346,6 +403,26 @@ absl::StatusOr<ShapeResult> ShaperPipeline::Run(const ShapeRequest& request,
   if (StripCarrierPrefixes(request.output, &unprefixed, &prefix_what)) {
     output = as_shown(unprefixed, &unprefixed_normalized, &unprefixed_masked);
   }
+  // A workspace task runner's: its lines split by the task that printed them, read before a
+  // carriage return's redraw inside a task's line can take its prefix away, each then seen as
+  // a terminal showed it (a prefix in colours is read once they are gone).
+  TaskOutput tasks;
+  bool from_tasks = false;
+  if (SplitTaskOutput(request.output, &tasks)) {
+    auto shown = [&](std::string* text) {
+      std::string plain, unsecret;
+      *text = std::string(as_shown(*text, &plain, &unsecret));
+    };
+    shown(&tasks.before);
+    shown(&tasks.after);
+    for (TaskPart& task : tasks.tasks) {
+      shown(&task.header);
+      shown(&task.text);
+    }
+    from_tasks = true;
+  } else {
+    from_tasks = SplitTaskOutput(output, &tasks);
+  }
   const std::string prefix_note =
       prefix_what.empty() ? std::string()
                           : StrCat("(each line's prefix, ", prefix_what, ", is left out above)");
@@ -390,7 +467,8 @@ absl::StatusOr<ShapeResult> ShaperPipeline::Run(const ShapeRequest& request,
     // The budget its parts share: what the rules below leave to a summary.
     const uint64_t parts_budget =
         budget == 0 || !raw.store_error.empty() ? 0 : budget - std::min(budget, reserve);
-    parts = ShapeParts(request, output, raw.path, parts_budget, &part_ids, &part_lines_cut);
+    parts = ShapeParts(request, output, from_tasks ? &tasks : nullptr, raw.path, parts_budget,
+                       &part_ids, &part_lines_cut);
     if (parts) {
       trace->shape_ms = absl::ToDoubleMilliseconds(absl::Now() - start);
       trace->tokens_shaper_summary = counter_->Count(*parts);
@@ -483,7 +561,8 @@ absl::StatusOr<ShapeResult> ShaperPipeline::Run(const ShapeRequest& request,
       if (cut.cut) {
         result.summary = std::move(cut.summary);
         result.budget_lines_left_out = cut.lines_left_out;
-      } else {
+      } else if (!parts) {
+        // (Each part's tallies were kept or dropped with its own cut.)
         result.summary = WithoutTallies(result.summary);
       }
       result.budget_lines_left_out += part_lines_cut;

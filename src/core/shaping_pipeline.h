@@ -18,6 +18,8 @@
 
 namespace plugline::core {
 
+struct TaskOutput;
+
 // The part of an output that match() sees: all of it when it is at most
 // kSnippetHeadBytes + kSnippetTailBytes, otherwise the first kSnippetHeadBytes and the last
 // kSnippetTailBytes joined by one "\n", each cut at a line boundary when one is near.
@@ -83,10 +85,13 @@ class ShaperPipeline {
   // The summary of an output that echoes the commands it ran (core/command_echo.h) as its
   // parts' summaries, each by the shaper of the command it echoes, under one header, sharing
   // `budget` tokens (0: none); nullopt when fewer than two parts are recognized as a tool's
-  // output. `ids` gets their shapers, `lines_left_out` what their shares of the budget cut.
+  // output. A task runner's output (`tasks` not null, core/task_output.h) is its tasks, each
+  // a part, and its own lines before and after them. `ids` gets their shapers,
+  // `lines_left_out` what their shares of the budget cut.
   std::optional<std::string> ShapeParts(const ShapeRequest& request, std::string_view output,
-                                        std::string_view raw_path, uint64_t budget,
-                                        std::string* ids, uint64_t* lines_left_out);
+                                        const TaskOutput* tasks, std::string_view raw_path,
+                                        uint64_t budget, std::string* ids,
+                                        uint64_t* lines_left_out);
 
   std::vector<std::shared_ptr<Shaper>> shapers_;
   const TokenCounter* counter_;

@@ -15,14 +15,15 @@
 #include <string>
 #include <unordered_set>
 
-#include "core/command_echo.h"
-#include "core/config.h"
-#include "core/json.h"
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_split.h"
+#include "core/command_echo.h"
+#include "core/config.h"
+#include "core/json.h"
 #include "core/strings.h"
 #include "core/summary_budget.h"
+#include "core/task_output.h"
 #include "core/text.h"
 #include "plugline/host.h"
 #include "test_util.h"
@@ -183,6 +184,12 @@ void CheckFamily(const std::string& family) {
       std::unordered_set<std::string_view> source;
       for (std::string_view line : core::SplitLines(text)) source.insert(line);
       bool json_output = !text.empty() && (text[0] == '[' || text[0] == '{');
+      // A workspace runner's tasks: the lines naming them (core/task_output.h).
+      std::unordered_set<std::string_view> task_headers;
+      core::TaskOutput tasks;
+      if (core::SplitTaskOutput(text, &tasks)) {
+        for (const core::TaskPart& task : tasks.tasks) task_headers.insert(task.header);
+      }
       auto lines = core::SplitLines(result->summary);
       for (size_t i = 1; i < lines.size() && !json_output; ++i) {
         std::string_view line = lines[i];
@@ -255,10 +262,12 @@ void CheckFamily(const std::string& family) {
                            [&](std::string_view s) { return s.size() > rest.size() && s.ends_with(rest); });
         }
         if (!ok && family == "scripts" && source.count(lines[i - 1]) != 0) {
-          // A part's header: the line under the echo of the command it shaped.
+          // A part's header: the line under the echo of the command it shaped, or under the
+          // line that names a runner's task.
           int taken = 0;
           ok = !core::EchoedCommand(lines[i - 1], "", &taken).empty() ||
-               (i >= 2 && !core::EchoedCommand(lines[i - 2], lines[i - 1], &taken).empty());
+               (i >= 2 && !core::EchoedCommand(lines[i - 2], lines[i - 1], &taken).empty()) ||
+               task_headers.contains(lines[i - 1]);
         }
         CHECK_MESSAGE(ok, "line " << i << " is not from the output: [" << std::string(line) << "]");
         // A list of locations names only locations the output has, and names that are in it.
@@ -359,7 +368,10 @@ void CheckFamily(const std::string& family) {
 struct Carrier {
   std::string label;
   std::function<std::string(const std::string& command)> command;
-  std::function<std::string(const std::string& output)> output;
+  // The output as the carrier shows it, given the fixture's command and output.
+  std::function<std::string(const std::string& command, const std::string& output)> output;
+  // Whether a fixture's output is one the carrier carries (none: every one).
+  std::function<bool(const std::string& output)> carries;
 };
 
 // A timestamp as a machine writes one, with `digits` digits of fractions of a second.
@@ -383,10 +395,11 @@ void CheckFamilyCarried(const std::string& family, const std::vector<Carrier>& c
     }
     const std::string own = Str(f.meta, "command");
     for (const Carrier& carrier : carriers) {
+      if (carrier.carries && !carrier.carries(f.output)) continue;
       const std::string command = carrier.command(own);
       INFO("fixture ", f.name, " ", carrier.label);
       auto result =
-          (*host)->Shape(ShapeRequest{command, carrier.output(f.output), exit_code, "", 0});
+          (*host)->Shape(ShapeRequest{command, carrier.output(own, f.output), exit_code, "", 0});
       REQUIRE_MESSAGE(result.ok(), result.status().ToString());
       INFO("summary:\n", result->summary);
       CheckKept(f.meta, result->summary);
@@ -418,9 +431,9 @@ TEST_CASE("fixtures: scripts that echo the commands they run") { CheckFamily("sc
 TEST_CASE("fixtures: run by a script, a make target or an npm script") {
   std::vector<Carrier> carriers;
   for (const char* wrapper : {"./ci.sh", "make check", "npm run check"}) {
-    carriers.push_back(Carrier{StrCat("run by ", wrapper),
-                               [wrapper](const std::string&) { return std::string(wrapper); },
-                               [](const std::string& output) { return output; }});
+    carriers.push_back(Carrier{
+        StrCat("run by ", wrapper), [wrapper](const std::string&) { return std::string(wrapper); },
+        [](const std::string&, const std::string& output) { return output; }, nullptr});
   }
   for (const char* family : kFamilies) CheckFamilyCarried(family, carriers);
 }
@@ -430,22 +443,71 @@ TEST_CASE("fixtures: read from a CI log or a container's log, each line prefixed
   const std::vector<Carrier> carriers = {
       // gh run view --log: JOB<tab>STEP<tab> and the raw log's line, a BOM before its first.
       {"in gh run view --log", [](const std::string&) { return "gh run view 42 --log"; },
-       [](const std::string& output) {
+       [](const std::string&, const std::string& output) {
          return PrefixLines(output, [](int i) {
            return StrCat("test (ubuntu-latest)\t", i < 3 ? "Set up job" : "Run tests", "\t",
                          i == 0 ? "\xEF\xBB\xBF" : "", MachineTimestamp(i, 7));
          });
-       }},
+       },
+       nullptr},
       // docker compose logs -t, in a terminal: a coloured name and bar, docker's timestamp.
       {"in docker compose logs -t", own,
-       [](const std::string& output) {
+       [](const std::string&, const std::string& output) {
          return PrefixLines(output, [](int i) {
            return StrCat("\x1b[36mapp-1  |\x1b[0m ", MachineTimestamp(i, 9));
          });
-       }},
-      {"in kubectl logs --prefix", own, [](const std::string& output) {
+       },
+       nullptr},
+      {"in kubectl logs --prefix", own,
+       [](const std::string&, const std::string& output) {
          return PrefixLines(output, [](int) { return "[pod/app-7d9c8b5f4-x2k9q/app] "; });
-       }}};
+       },
+       nullptr}};
+  for (const char* family : kFamilies) CheckFamilyCarried(family, carriers);
+}
+
+// A workspace task runner's output: the fixture's command run as one package's script, its
+// lines prefixed with the package and the task and interleaved with another package's passing
+// task, the runner's own lines around them (the forms of pnpm 12 and turbo 2).
+std::string Interleaved(const std::string& output, const std::string& prefix,
+                        const std::string& other_prefix) {
+  std::string out;
+  int n = 0;
+  for (std::string_view line : core::SplitLines(output)) {
+    StrAppend(&out, prefix, line, "\n");
+    if (++n % 4 == 0) StrAppend(&out, other_prefix, "ok ", n / 4, " - parses a row\n");
+  }
+  return out;
+}
+
+TEST_CASE("fixtures: run by a workspace task runner, each line prefixed with its task") {
+  // A runner's output is not one package's script's (a runner inside a runner's task).
+  auto not_a_runners = [](const std::string& output) {
+    core::TaskOutput tasks;
+    return !core::SplitTaskOutput(output, &tasks);
+  };
+  const std::vector<Carrier> carriers = {
+      {"in pnpm -r test", [](const std::string&) { return "pnpm -r --no-bail test"; },
+       [](const std::string& command, const std::string& output) {
+         return StrCat("Scope: 2 of 3 workspace projects\npackages/app test$ ", command,
+                       "\npackages/lib test$ node --test\n",
+                       Interleaved(output, "packages/app test: ", "packages/lib test: "),
+                       "packages/lib test: Done\npackages/app test: Failed\n"
+                       "[ELIFECYCLE] Test failed. See above for more details.\n"
+                       "Error: ERR_PNPM_RECURSIVE_FAIL\n");
+       },
+       not_a_runners},
+      {"in turbo run test", [](const std::string&) { return "turbo run test --continue"; },
+       [](const std::string& command, const std::string& output) {
+         return StrCat("   • Packages in scope: app, lib\n   • Running test in 2 packages\n\n",
+                       "app:test: cache miss, executing 5c4d1e2f3a4b5c6d\n",
+                       "lib:test: cache miss, executing 0a1b2c3d4e5f6a7b\n",
+                       "app:test: \napp:test: > app@1.0.0 test\napp:test: > ", command,
+                       "\napp:test: \n", Interleaved(output, "app:test: ", "lib:test: "),
+                       "app#test:  ERROR  command (/w/app) /usr/bin/npm run test exited (1)\n\n"
+                       " Tasks:    1 successful, 2 total\nFailed:    app#test\n");
+       },
+       not_a_runners}};
   for (const char* family : kFamilies) CheckFamilyCarried(family, carriers);
 }
 
@@ -644,6 +706,30 @@ TEST_CASE("fixtures: a script's commands share the budget, each keeping its echo
   CHECK(result->budget_lines_left_out > 0);
   REQUIRE(pytest.meta.Find("must_keep") != nullptr);
   CheckKept(pytest.meta, result->summary);
+}
+
+TEST_CASE("fixtures: a runner's task cut to its share keeps its tally of the codes it left out") {
+  // rubocop's 1,034 offenses as one package's lint task under pnpm: at the default budget the
+  // task's summary is cut, and its tally by code names the cops whose offenses did not fit.
+  const Fixture rubocop = FindFixture("lint/rubocop-default-many");
+  std::string output = "packages/gem lint$ rubocop\n";
+  for (std::string_view line : core::SplitLines(rubocop.output)) {
+    StrAppend(&output, "packages/gem lint: ", line, "\n");
+  }
+  StrAppend(&output, "packages/gem lint: Failed\n[ELIFECYCLE] Command failed with exit code 1.\n");
+  TempDir home;
+  auto host = Host::Create(HostOptions{home.path(), "", true, nullptr});
+  REQUIRE(host.ok());
+  auto result = (*host)->Shape(ShapeRequest{"pnpm -r lint", output, 1, ""});
+  REQUIRE(result.ok());
+  INFO(result->summary);
+  CHECK(result->tokens_summary <= core::kDefaultSummaryTokens);
+  CHECK(
+      result->summary.starts_with("pnpm: FAILED (exit 1) — 1 task, each shaped below\n"
+                                  "packages/gem lint$ rubocop\nrubocop: "));
+  CHECK(absl::StrContains(result->summary, "\n… 1,034 problems by code: "));
+  CHECK(result->budget_lines_left_out > 0);
+  CheckKept(rubocop.meta, result->summary);
 }
 
 TEST_CASE("fixtures: a script that exits 0 after a failing command is headed FAILED by that part") {

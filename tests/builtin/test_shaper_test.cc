@@ -715,6 +715,15 @@ TEST_CASE("test shaper: jest --json and vitest's json reporter are read as the t
   // Without the command (saved to a file, a script): known by the report's leading counts.
   CHECK(Shape("cat report.json", 1, testing::ReadFixture("test", "jest_json_failing"))
             .starts_with("jest: FAILED — 7 failed"));
+  // Run by npm (`npm test -- --json`), its error lines after the report, a console line before
+  // it: the report is its line.
+  const std::string by_npm = Shape(
+      "npm test -- --json", 1,
+      StrCat("console.log: seeded 3 users\n", testing::ReadFixture("test", "jest_json_failing"),
+             "npm error Lifecycle script `test` failed with error:\nnpm error code 1\n"));
+  INFO(by_npm);
+  CHECK(by_npm.starts_with("jest: FAILED — 7 failed, 17 passed, 1 skipped (exit 1)\n"));
+  CHECK(Contains(by_npm, "    Received: \"hello-world-\"\n"));
 }
 
 TEST_CASE("test shaper: Ruby's test-unit: a block per failure, named by test and class, the gem's frames counted") {
