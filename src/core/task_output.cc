@@ -22,6 +22,7 @@ enum class Kind { kOther, kTask, kHeader, kRunner };
 struct Parsed {
   Kind kind = Kind::kOther;
   std::string_view name;     // the task's package and name
+  std::string_view label;    // the prefix as printed, without the space after it
   size_t cut = 0;            // where the line's own text starts
   std::string_view command;  // a pnpm header's
 };
@@ -65,7 +66,39 @@ Parsed ParseTurbo(std::string_view line) {
   Parsed parsed;
   parsed.kind = inner[sep] == '#' ? Kind::kRunner : Kind::kTask;
   parsed.name = inner;
+  parsed.label = token;
   parsed.cut = end == std::string_view::npos ? line.size() : end + 1;
+  return parsed;
+}
+
+// A log's level in brackets, "[info]: ", is no package's.
+bool IsLogLevel(std::string_view word) {
+  for (std::string_view level :
+       {"info", "warn", "warning", "error", "err", "debug", "trace", "fatal", "notice", "verbose",
+        "silly", "critical", "crit", "alert", "emerg", "log"}) {
+    if (word == level) return true;
+  }
+  return false;
+}
+
+// yarn (`yarn workspaces foreach --parallel --verbose`): "[PACKAGE]: text", a package's name
+// (lower case, as npm's are).
+Parsed ParseYarn(std::string_view line) {
+  if (!line.starts_with('[')) return {};
+  const size_t close = line.find("]:");
+  if (close == std::string_view::npos || close < 2) return {};
+  const std::string_view name = line.substr(1, close - 1);
+  if (!All(name, NameChar) || IsLogLevel(name)) return {};
+  for (char c : name) {
+    if (absl::ascii_isupper(static_cast<unsigned char>(c))) return {};
+  }
+  const size_t after = close + 2;
+  if (after < line.size() && line[after] != ' ') return {};
+  Parsed parsed;
+  parsed.kind = Kind::kTask;
+  parsed.name = name;
+  parsed.label = line.substr(0, after);
+  parsed.cut = std::min(line.size(), after + 1);
   return parsed;
 }
 
@@ -92,12 +125,14 @@ Parsed ParsePnpm(std::string_view line) {
   if (j < line.size() && line[j] != ' ') return {};
   parsed.kind = Kind::kTask;
   parsed.name = line.substr(0, j - 1);
+  parsed.label = line.substr(0, j);
   parsed.cut = std::min(line.size(), j + 1);
   return parsed;
 }
 
 Parsed Parse(std::string_view line) {
   if (Parsed turbo = ParseTurbo(line); turbo.kind != Kind::kOther) return turbo;
+  if (Parsed yarn = ParseYarn(line); yarn.kind != Kind::kOther) return yarn;
   return ParsePnpm(line);
 }
 
@@ -172,7 +207,7 @@ bool SplitTaskOutput(std::string_view output, TaskOutput* out) {
       if (split.tasks.size() == kMaxTasks) return false;
       TaskPart task;
       task.name = std::string(p.name);
-      task.header = StrCat(p.name, ":");
+      task.header = std::string(p.label);
       split.tasks.push_back(std::move(task));
     }
     TaskPart& task = split.tasks[it->second];
@@ -208,7 +243,7 @@ bool SplitTaskOutput(std::string_view output, TaskOutput* out) {
     size_t end = 0;
     task.command = NpmCommand(task.text, &end);
     if (task.command.empty()) continue;
-    task.header = StrCat(task.name, ": > ", task.command);
+    task.header = StrCat(task.header, " > ", task.command);
     task.text.erase(0, end);
   }
   *out = std::move(split);

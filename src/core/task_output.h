@@ -1,17 +1,19 @@
 // A workspace task runner's output, split into the output of each package's task.
 //
-// `pnpm -r test` and `turbo run test` run a script in every package of a monorepo, several at
-// once, and put before each line of a task's output the package and the task it came from:
-// pnpm "packages/csv test: ok 1 - parses" (after a header naming the command, "packages/csv
-// test$ node --test"), turbo "csv-lite:test: ok 1 - parses". The lines of several tasks are
-// interleaved as they were printed. Shaped as they are, no shaper recognizes a test run or a
-// compiler's output under those prefixes. Split, each task's lines together and without the
-// prefix, each is shaped as the output of the command it ran (core/shaping_pipeline.cc), under
-// a line that names its package and task.
+// `pnpm -r test`, `turbo run test` and `yarn workspaces foreach -pv run test` run a script in
+// every package of a monorepo, several at once, and put before each line of a task's output the
+// package (and the task) it came from: pnpm "packages/csv test: ok 1 - parses" (after a header
+// naming the command, "packages/csv test$ node --test"), turbo "csv-lite:test: ok 1 - parses",
+// yarn "[csv-lite]: ok 1 - parses". The lines of several tasks are interleaved as they were
+// printed. Shaped as they are, no shaper recognizes a test run or a compiler's output under
+// those prefixes. Split, each task's lines together and without the prefix, each is shaped as
+// the output of the command it ran (core/shaping_pipeline.cc), under a line that names its
+// package and task.
 //
 // The runner's own lines, those without a task's prefix (its banner, pnpm's "[ELIFECYCLE] Test
-// failed", turbo's "csv-lite#test:  ERROR  command … exited (1)" and its totals) are kept in
-// order: those printed before any task's line come first, the others after the tasks.
+// failed", turbo's "csv-lite#test:  ERROR  command … exited (1)" and its totals), and pnpm's
+// last word on each task ("packages/csv test: Failed", "… Done"), are kept in order: those
+// printed before any task's line come first, the others after the tasks.
 //
 // A line is a task's when
 // - pnpm: "NAME SCRIPT: " or "NAME SCRIPT:" at the line's end, where NAME (a folder or a
@@ -19,9 +21,11 @@
 //   for that task (prose, "Build failed: x", has none);
 // - turbo: "PACKAGE:TASK: " (or ':' at the line's end), one word, a task's name starting with
 //   a letter (a compiler's "a.c:12:5: " is not one); "PACKAGE#TASK: " is turbo's own line
-//   about a task.
+//   about a task;
+// - yarn (`yarn workspaces foreach --parallel --verbose`): "[PACKAGE]: ", a package's name in
+//   lower case, as npm's are, and not a log's level ("[info]: ").
 // The output is taken for a runner's when the lines of tasks are half or more of its lines
-// that are not blank, three or more, from at most kMaxTasks tasks.
+// that are not blank, two or more, from at most kMaxTasks tasks.
 #ifndef PLUGLINE_CORE_TASK_OUTPUT_H_
 #define PLUGLINE_CORE_TASK_OUTPUT_H_
 
@@ -36,7 +40,8 @@ struct TaskPart {
   std::string name;     // the package and the task, as the runner writes them: "packages/csv
                         // test", "csv-lite:test"
   std::string header;   // the line naming it in a summary: pnpm's "packages/csv test$ node
-                        // --test", else "csv-lite:test:"
+                        // --test", else its prefix ("csv-lite:test:", "[csv-lite]:") and the
+                        // command npm's header named ("csv-lite:test: > node --test")
   std::string command;  // the command the task ran when the runner or npm printed it, else empty
   std::string text;     // its lines, in the order printed, without the prefix
 };

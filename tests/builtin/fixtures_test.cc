@@ -477,6 +477,7 @@ std::string Interleaved(const std::string& output, const std::string& prefix,
     StrAppend(&out, prefix, line, "\n");
     if (++n % 4 == 0) StrAppend(&out, other_prefix, "ok ", n / 4, " - parses a row\n");
   }
+  StrAppend(&out, other_prefix, "# pass ", n / 4 + 1, "\n");
   return out;
 }
 
@@ -506,6 +507,15 @@ TEST_CASE("fixtures: run by a workspace task runner, each line prefixed with its
                        "\napp:test: \n", Interleaved(output, "app:test: ", "lib:test: "),
                        "app#test:  ERROR  command (/w/app) /usr/bin/npm run test exited (1)\n\n"
                        " Tasks:    1 successful, 2 total\nFailed:    app#test\n");
+       },
+       not_a_runners},
+      // yarn names no task's command: each is known by its lines.
+      {"in yarn workspaces foreach -Apv",
+       [](const std::string&) { return "yarn workspaces foreach -A -p -v run test"; },
+       [](const std::string&, const std::string& output) {
+         return StrCat(Interleaved(output, "[app]: ", "[lib]: "),
+                       "The command failed in workspace app@workspace:packages/app with exit "
+                       "code 1\nFailed with errors in 1s 204ms\n");
        },
        not_a_runners}};
   for (const char* family : kFamilies) CheckFamilyCarried(family, carriers);

@@ -93,6 +93,29 @@ TEST_CASE("turbo's tasks: npm's header names the command, turbo's own lines come
         "Failed:    @ws/shop#test, csv-lite#test\n");
 }
 
+TEST_CASE("yarn's tasks: a package's name in brackets") {
+  // yarn 4's `yarn workspaces foreach -A -p -v run test` (cut from a real run's).
+  constexpr std::string_view kYarn =
+      "[@ws/ledger]: TAP version 13\n"
+      "[@ws/shop]: TAP version 13\n"
+      "[@ws/ledger]: ok 1 - balances a journal\n"
+      "[@ws/shop]: not ok 1 - adds two prices\n"
+      "[@ws/shop]:\n"
+      "The command failed in workspace @ws/shop@workspace:packages/shop with exit code 1\n";
+  TaskOutput out;
+  REQUIRE(SplitTaskOutput(kYarn, &out));
+  REQUIRE(out.tasks.size() == 2);
+  CHECK(out.tasks[0].name == "@ws/ledger");
+  CHECK(out.tasks[0].header == "[@ws/ledger]:");
+  CHECK(out.tasks[0].text == "TAP version 13\nok 1 - balances a journal\n");
+  CHECK(out.tasks[1].text == "TAP version 13\nnot ok 1 - adds two prices\n\n");
+  CHECK(out.after ==
+        "The command failed in workspace @ws/shop@workspace:packages/shop with exit code 1\n");
+  // A log's levels in brackets are not packages.
+  CHECK_FALSE(SplitTaskOutput("[info]: started\n[error]: failed\n[info]: stopped\n", &out));
+  CHECK_FALSE(SplitTaskOutput("[INFO]: started\n[ERROR]: failed\n[INFO]: stopped\n", &out));
+}
+
 TEST_CASE("lines that only look like a task's are not split") {
   TaskOutput out;
   // Prose shaped like pnpm's prefix, with no header pnpm printed for it.
