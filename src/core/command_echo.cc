@@ -120,6 +120,33 @@ std::string EchoedCommand(std::string_view line, std::string_view next, int* lin
   return std::string(command);
 }
 
+size_t PackageManagerTrailer(std::string_view text) {
+  const std::vector<std::string_view> lines = SplitLines(text);
+  size_t cut = text.size();
+  bool any = false;
+  for (size_t i = lines.size(); i-- > 0;) {
+    const std::string_view line = WithoutCr(lines[i]);
+    const bool managers = line.starts_with("npm error ") || line.starts_with("npm ERR! ") ||
+                          line.find("ELIFECYCLE") != std::string_view::npos ||
+                          line.starts_with("error Command failed with exit code ") ||
+                          line.starts_with("info Visit https://yarnpkg.com/");
+    if (!managers && !Blank(line)) break;
+    any = any || managers;
+    cut = static_cast<size_t>(lines[i].data() - text.data());
+  }
+  return any ? cut : text.size();
+}
+
+bool IsPackageScriptHeader(std::string_view echo) {
+  std::vector<std::string_view> lines;
+  for (std::string_view line : SplitLines(echo)) {
+    if (!Blank(line)) lines.push_back(WithoutCr(line));
+  }
+  int taken = 0;
+  return lines.size() == 2 && lines[0].starts_with("> ") &&
+         !EchoedCommand(lines[0], lines[1], &taken).empty() && taken == 2;
+}
+
 std::vector<EchoedPart> SplitAtEchoes(std::string_view output) {
   // Most outputs echo nothing: a look for the echoes' starts first.
   constexpr std::string_view kStarts[] = {"\n+", "\n$ ", "\n> ", "##[group]Run ", ": commands[",
@@ -181,7 +208,9 @@ std::vector<EchoedPart> SplitAtEchoes(std::string_view output) {
                                echoes[k].command, text});
     echo_start = text_end;
   }
-  if (parts.size() < 2 || parts.size() > kMaxEchoedParts) parts.clear();
+  // One part is a split when a package manager's header names its command.
+  const bool one_script = parts.size() == 1 && IsPackageScriptHeader(parts[0].echo);
+  if ((parts.size() < 2 && !one_script) || parts.size() > kMaxEchoedParts) parts.clear();
   return parts;
 }
 

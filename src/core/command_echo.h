@@ -30,13 +30,26 @@ struct EchoedPart {
 // many lines the echo takes.
 std::string EchoedCommand(std::string_view line, std::string_view next, int* lines);
 
+// True when `echo` (an EchoedPart's) is a package manager's script header, two lines: npm's
+// and pnpm's "> app@1.0.0 test" (pnpm adds the folder), then "> jest". Unlike a shell's trace
+// or a prompt, it is not taken for anything else: one is enough to split at.
+bool IsPackageScriptHeader(std::string_view echo);
+
+// Where a package manager's own lines at the end of a script's output start — npm's report of
+// the script's failure ("npm error Lifecycle script `test` failed with error:", "npm error code
+// 1", npm 6's "npm ERR! …"), pnpm's "ELIFECYCLE  Command failed with exit code 1.", yarn's
+// "error Command failed with exit code 1." and "info Visit https://yarnpkg.com/…" — or
+// text.size() when it has none. They are the manager's, not the command's: they would have its
+// output read as an npm failure's.
+size_t PackageManagerTrailer(std::string_view text);
+
 // More parts than this are not taken for a script's commands (a diff's added lines can read
 // like a shell's trace), and each part costs a match of every shaper.
 inline constexpr size_t kMaxEchoedParts = 32;
 
 // `output` split at its echo lines: the lines before the first echo (when there are any that
-// are not blank), then a part per echo. None when there is nothing to split, or more than
-// kMaxEchoedParts parts.
+// are not blank), then a part per echo. None when there is nothing to split (one part, unless a
+// package manager's header names its command), or more than kMaxEchoedParts parts.
 // An echo whose part is blank (`+ cd app`, `+ export CI=1`) joins the part after it, whose
 // command it does not change. Echo lines are at most 1 in 4 of the output's lines, else none is
 // taken for one (a diff's added lines, `+ x`, are not a trace).

@@ -1,6 +1,7 @@
 #include "core/shaping_pipeline.h"
 
 #include <algorithm>
+#include <deque>
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
@@ -197,6 +198,7 @@ std::optional<std::string> ShaperPipeline::ShapeParts(const ShapeRequest& reques
     EchoedPart echoed;
     Shaper* shaper;
     std::string_view command;
+    std::string_view trailer;  // a package manager's lines after its script's, shown as they are
   };
   std::vector<Part> parts;
   size_t recognized = 0;
@@ -204,6 +206,7 @@ std::optional<std::string> ShaperPipeline::ShapeParts(const ShapeRequest& reques
   // else the commands a script echoed (core/command_echo.h).
   const bool from_tasks = tasks != nullptr;
   std::vector<EchoedPart> echoed;
+  std::deque<std::string> trailers;  // package managers' reports, as a summary shows them
   if (from_tasks) {
     auto blank = [](std::string_view text) {
       return text.find_first_not_of(" \t\r\n") == std::string_view::npos;
@@ -217,8 +220,32 @@ std::optional<std::string> ShaperPipeline::ShapeParts(const ShapeRequest& reques
     echoed = SplitAtEchoes(output);
   }
   for (size_t i = 0; i < echoed.size(); ++i) {
-    const EchoedPart& part = echoed[i];
+    EchoedPart& part = echoed[i];
+    // A script a package manager ran (a runner's task, or under its header): its lines, the
+    // manager's report of its failure apart.
+    std::string_view trailer;
     const std::string_view command = part.command.empty() ? request.command : part.command;
+    // (A package manager run as the script, `npm ci`, has its own lines: they are its output.)
+    const std::string tool = ToolName(command);
+    const bool manager = tool == "npm" || tool == "pnpm" || tool == "yarn";
+    if ((from_tasks || IsPackageScriptHeader(part.echo)) && !manager) {
+      const size_t cut = PackageManagerTrailer(part.text);
+      trailer = part.text.substr(cut);
+      part.text = part.text.substr(0, cut);
+      if (!raw_path.empty()) {
+        // Its first line says what failed ("npm error Lifecycle script `test` failed with
+        // error:"); the rest (the code, the folder, the command echoed above) is counted.
+        std::vector<std::string_view> said;
+        for (std::string_view line : SplitLines(trailer)) {
+          if (line.find_first_not_of(" \t\r") != std::string_view::npos) said.push_back(line);
+        }
+        if (said.size() > 2) {
+          trailers.push_back(StrCat(said[0], "\n… ", said.size() - 1,
+                                    " more lines of the package manager's report omitted\n"));
+          trailer = trailers.back();
+        }
+      }
+    }
     // Only the last command's status is known: the run's. A task's is not.
     const std::optional<int> exit_code =
         i + 1 == echoed.size() && !from_tasks ? request.exit_code : std::nullopt;
@@ -226,7 +253,7 @@ std::optional<std::string> ShaperPipeline::ShapeParts(const ShapeRequest& reques
     Shaper* shaper = Choose(command, part.text, exit_code, &confidence, nullptr, nullptr);
     if (shaper == nullptr) return std::nullopt;
     if (from_tasks) {
-      parts.push_back(Part{part, shaper, command});
+      parts.push_back(Part{part, shaper, command, trailer});
       continue;
     }
     if (part.command.empty() && confidence >= kToolBeforeEchoes) return std::nullopt;
@@ -236,12 +263,16 @@ std::optional<std::string> ShaperPipeline::ShapeParts(const ShapeRequest& reques
       std::string_view& text = parts.back().echoed.text;
       text = output.substr(static_cast<size_t>(text.data() - output.data()),
                            static_cast<size_t>(part.text.data() - text.data()) + part.text.size());
+      parts.back().trailer = trailer;  // (the part before's own is among the lines now)
       continue;
     }
     if (!part.command.empty()) ++recognized;
-    parts.push_back(Part{part, shaper, command});
+    parts.push_back(Part{part, shaper, command, trailer});
   }
-  if (!from_tasks && (recognized < 2 || parts.size() < 2)) return std::nullopt;
+  // One script that a package manager ran, its header naming the command (`npm test`: "> app@1.0.0
+  // test", "> jest"): the output is that command's, npm's lines after it included.
+  const bool one_script = parts.size() == 1 && IsPackageScriptHeader(parts[0].echoed.echo);
+  if (!from_tasks && !one_script && (recognized < 2 || parts.size() < 2)) return std::nullopt;
   // Each part's summary: never worse than its lines (a shaper that fails shows them too).
   std::vector<std::string> pieces;
   std::vector<uint64_t> costs;
@@ -267,7 +298,8 @@ std::optional<std::string> ShaperPipeline::ShapeParts(const ShapeRequest& reques
         if (absl::StrContains(nested->substr(0, nested->find('\n')), "FAILED")) ++parts_failed;
         pieces.push_back(*std::move(nested));
         costs.push_back(counter_->Count(pieces.back()));
-        overhead += counter_->Count(part.echoed.echo) + kPartSlackTokens;
+        overhead +=
+            counter_->Count(part.echoed.echo) + counter_->Count(part.trailer) + kPartSlackTokens;
         nested_ids.push_back(std::move(task_ids));
         continue;
       }
@@ -286,7 +318,8 @@ std::optional<std::string> ShaperPipeline::ShapeParts(const ShapeRequest& reques
     }
     pieces.push_back(std::move(piece));
     costs.push_back(cost);
-    overhead += counter_->Count(part.echoed.echo) + kPartSlackTokens;
+    overhead +=
+        counter_->Count(part.echoed.echo) + counter_->Count(part.trailer) + kPartSlackTokens;
   }
   // The run's outcome: its status, or, when that is 0 (a script that goes on after a failing
   // command, an output read through `| head`), the parts that failed.
@@ -295,9 +328,16 @@ std::optional<std::string> ShaperPipeline::ShapeParts(const ShapeRequest& reques
   if (label.empty()) label = "command";
   // A runner's tasks are counted, not the runner's own lines around them.
   const size_t counted = from_tasks ? tasks->tasks.size() : parts.size();
-  const std::string_view noun = !from_tasks ? " commands" : counted == 1 ? " task" : " tasks";
+  const std::string_view noun =
+      from_tasks ? (counted == 1 ? " task" : " tasks") : (counted == 1 ? " command" : " commands");
   std::string summary;
-  if (failing) {
+  if (one_script) {
+    // The script's header names its command; the run's outcome is all the line adds.
+    summary = failing ? StrCat(OutcomeLine(request.command, *request.exit_code), "\n")
+              : parts_failed > 0
+                  ? StrCat(label, ": FAILED", request.exit_code ? " (exit 0)" : "", "\n")
+                  : StrCat(label, request.exit_code ? ": exit 0" : ": done", "\n");
+  } else if (failing) {
     summary = StrCat(OutcomeLine(request.command, *request.exit_code), " — ", counted, noun,
                      ", each shaped below\n");
   } else if (parts_failed > 0) {
@@ -352,6 +392,8 @@ std::optional<std::string> ShaperPipeline::ShapeParts(const ShapeRequest& reques
     StrAppend(&summary, parts[i].echoed.echo);
     if (!summary.empty() && summary.back() != '\n') summary += '\n';
     StrAppend(&summary, pieces[i]);
+    if (!summary.empty() && summary.back() != '\n') summary += '\n';
+    StrAppend(&summary, parts[i].trailer);
     if (!summary.empty() && summary.back() != '\n') summary += '\n';
     if (i > 0) *ids += '+';
     StrAppend(ids, nested_ids[i].empty() ? parts[i].shaper->meta().id : nested_ids[i]);

@@ -438,6 +438,25 @@ TEST_CASE("fixtures: run by a script, a make target or an npm script") {
   for (const char* family : kFamilies) CheckFamilyCarried(family, carriers);
 }
 
+TEST_CASE("fixtures: run as a package's script, npm's header before and its report after") {
+  // `npm test` running the fixture's command: npm's two-line header naming it, then npm's
+  // report of a failure, whose "npm error" lines read like an npm failure's (after a passing
+  // run's output too, which npm would not print: it must not matter).
+  const std::vector<Carrier> carriers = {
+      {"as npm test", [](const std::string&) { return "npm test"; },
+       [](const std::string& command, const std::string& output) {
+         std::string out = StrCat("\n> app@1.0.0 test\n> ", command, "\n\n", output);
+         if (!out.ends_with('\n')) out += '\n';
+         return StrCat(out, "npm error Lifecycle script `test` failed with error:\n",
+                       "npm error code 1\nnpm error path /w/app\nnpm error command failed\n",
+                       "npm error command sh -c ", command, "\n");
+       },
+       nullptr}};
+  for (const char* family : {"test", "typescript", "eslint", "lint", "build"}) {
+    CheckFamilyCarried(family, carriers);
+  }
+}
+
 TEST_CASE("fixtures: read from a CI log or a container's log, each line prefixed") {
   auto own = [](const std::string& command) { return command; };
   const std::vector<Carrier> carriers = {
@@ -716,6 +735,30 @@ TEST_CASE("fixtures: a script's commands share the budget, each keeping its echo
   CHECK(result->budget_lines_left_out > 0);
   REQUIRE(pytest.meta.Find("must_keep") != nullptr);
   CheckKept(pytest.meta, result->summary);
+}
+
+TEST_CASE(
+    "fixtures: npm test over flake8: flake8's summary under npm's header, npm's report apart") {
+  const Fixture flake8 = FindFixture("lint/flake8-large");
+  const std::string command = Str(flake8.meta, "command");
+  const std::string output =
+      StrCat("\n> app@1.0.0 test\n> ", command, "\n\n", flake8.output,
+             "npm error Lifecycle script `test` failed with error:\nnpm error code 1\n"
+             "npm error path /w/app\nnpm error command failed\nnpm error command sh -c ",
+             command, "\n");
+  TempDir home;
+  auto host = Host::Create(HostOptions{home.path(), "", true, nullptr});
+  REQUIRE(host.ok());
+  auto result = (*host)->Shape(ShapeRequest{"npm test", output, 1, ""});
+  REQUIRE(result.ok());
+  INFO(result->summary);
+  CHECK(result->shaper == "builtin-lint");
+  CHECK(result->summary.starts_with(
+      StrCat("npm test: FAILED (exit 1)\n> app@1.0.0 test\n> ", command, "\nflake8: ")));
+  CHECK(absl::StrContains(result->summary,
+                          "\nnpm error Lifecycle script `test` failed with error:\n"
+                          "… 4 more lines of the package manager's report omitted\n"));
+  CheckKept(flake8.meta, result->summary);
 }
 
 TEST_CASE("fixtures: a runner's task cut to its share keeps its tally of the codes it left out") {

@@ -103,5 +103,35 @@ TEST_CASE("an output is not split at a diff's lines, nor when echoes are most of
   CHECK(SplitAtEchoes("no echoes at all\n").empty());
 }
 
+TEST_CASE("one script a package manager ran is a part; its report of the failure is set apart") {
+  // npm 11's `npm test` over a failing flake8 run.
+  const std::string output =
+      "\n> app@1.0.0 test\n> flake8 src\n\n"
+      "src/a.py:1:80: E501 line too long (85 > 79 characters)\n"
+      "npm error Lifecycle script `test` failed with error:\n"
+      "npm error code 1\n"
+      "npm error path /w/app\n"
+      "npm error command failed\n"
+      "npm error command sh -c flake8 src\n";
+  const std::vector<EchoedPart> parts = SplitAtEchoes(output);
+  REQUIRE(parts.size() == 1);
+  CHECK(IsPackageScriptHeader(parts[0].echo));
+  CHECK(parts[0].command == "flake8 src");
+  const size_t cut = PackageManagerTrailer(parts[0].text);
+  CHECK(parts[0].text.substr(0, cut) ==
+        "\nsrc/a.py:1:80: E501 line too long (85 > 79 characters)\n");
+  CHECK(parts[0].text.substr(cut).starts_with("npm error Lifecycle script"));
+  // pnpm's and yarn's reports; none at all.
+  CHECK(PackageManagerTrailer("x\n ELIFECYCLE  Command failed with exit code 1.\n") == 2);
+  CHECK(PackageManagerTrailer(
+            "x\nerror Command failed with exit code 1.\n"
+            "info Visit https://yarnpkg.com/en/docs/cli/run for documentation.\n") == 2);
+  CHECK(PackageManagerTrailer("x\ny\n\n") == 5);
+  // A trace's or a prompt's one echo is no split: only a package manager's header is.
+  CHECK_FALSE(IsPackageScriptHeader("+ flake8 src\n"));
+  CHECK_FALSE(IsPackageScriptHeader("$ flake8 src\n"));
+  CHECK(SplitAtEchoes("+ flake8 src\nsrc/a.py:1:80: E501\nmore\nlines\n").empty());
+}
+
 }  // namespace
 }  // namespace plugline::core
