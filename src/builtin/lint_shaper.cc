@@ -592,6 +592,12 @@ bool IsTotalsLine(std::string_view line) {
 bool IsFraming(std::string_view line) {
   const std::string_view t = Trim(line);
   if (t.starts_with("************* Module ")) return true;
+  // What make says around the recipe it ran: "make: *** [Makefile:4: lint] Error 1",
+  // "make[1]: Entering directory '/w'".
+  if (t.starts_with("make: ") ||
+      (t.starts_with("make[") && t.find("]: ") != std::string_view::npos)) {
+    return true;
+  }
   return t.size() >= 5 && t.find_first_not_of('-') == std::string_view::npos;
 }
 
@@ -1390,6 +1396,16 @@ class LintShaper final : public core::Shaper {
     const std::string tool = ToolName(command);
     const bool known = IsLinter(tool);
     size_t problems = 0, others = 0, totals = 0, maven_rows = 0;
+    // `make lint`: make prints the recipe's command line before its output. A linter's there,
+    // with problems under it, is as good as the command's naming one.
+    std::string echoed;
+    if (const size_t start = snippet.find_first_not_of(" \t\r\n");
+        !known && start != std::string_view::npos) {
+      const std::string_view first = snippet.substr(start, snippet.find('\n', start) - start);
+      if (first.find(": ") == std::string_view::npos && IsLinter(ToolName(first))) {
+        echoed = ToolName(first);
+      }
+    }
     // Problems of a format that spans lines, whose lines no other tool prints: shellcheck's
     // blocks, bandit's issues, pydocstyle's pairs, PHP_CodeSniffer's report.
     size_t blocks = 0;
@@ -1474,6 +1490,9 @@ class LintShaper final : public core::Shaper {
     }
     if (known && (problems > 0 || totals > 0)) {
       return core::MatchResult{true, 0.95, {StrCat("command: ", ToolName(command))}};
+    }
+    if (!echoed.empty() && problems > 0) {
+      return core::MatchResult{true, 0.9, {StrCat("output: ", echoed, "'s command line, echoed")}};
     }
     if (known) return core::MatchResult{true, 0.5, {StrCat("command: ", ToolName(command))}};
     if (blocks > 0) return core::MatchResult{true, 0.85, {StrCat("output: ", format)}};

@@ -368,8 +368,9 @@ void CheckFamily(const std::string& family) {
 struct Carrier {
   std::string label;
   std::function<std::string(const std::string& command)> command;
-  // The output as the carrier shows it, given the fixture's command and output.
-  std::function<std::string(const std::string& command, const std::string& output)> output;
+  // The output as the carrier shows it, given the fixture's command, output and exit status.
+  std::function<std::string(const std::string& command, const std::string& output, int exit_code)>
+      output;
   // Whether a fixture's output is one the carrier carries (none: every one).
   std::function<bool(const std::string& output)> carries;
 };
@@ -398,8 +399,8 @@ void CheckFamilyCarried(const std::string& family, const std::vector<Carrier>& c
       if (carrier.carries && !carrier.carries(f.output)) continue;
       const std::string command = carrier.command(own);
       INFO("fixture ", f.name, " ", carrier.label);
-      auto result =
-          (*host)->Shape(ShapeRequest{command, carrier.output(own, f.output), exit_code, "", 0});
+      auto result = (*host)->Shape(ShapeRequest{
+          command, carrier.output(own, f.output, exit_code.value_or(0)), exit_code, "", 0});
       REQUIRE_MESSAGE(result.ok(), result.status().ToString());
       INFO("summary:\n", result->summary);
       CheckKept(f.meta, result->summary);
@@ -433,23 +434,42 @@ TEST_CASE("fixtures: run by a script, a make target or an npm script") {
   for (const char* wrapper : {"./ci.sh", "make check", "npm run check"}) {
     carriers.push_back(Carrier{
         StrCat("run by ", wrapper), [wrapper](const std::string&) { return std::string(wrapper); },
-        [](const std::string&, const std::string& output) { return output; }, nullptr});
+        [](const std::string&, const std::string& output, int) { return output; }, nullptr});
   }
   for (const char* family : kFamilies) CheckFamilyCarried(family, carriers);
 }
 
 TEST_CASE("fixtures: run as a package's script, npm's header before and its report after") {
-  // `npm test` running the fixture's command: npm's two-line header naming it, then npm's
-  // report of a failure, whose "npm error" lines read like an npm failure's (after a passing
-  // run's output too, which npm would not print: it must not matter).
+  // `npm test` running the fixture's command: npm's two-line header naming it, then, when it
+  // failed, npm's report of the failure, whose "npm error" lines read like an npm failure's.
   const std::vector<Carrier> carriers = {
       {"as npm test", [](const std::string&) { return "npm test"; },
-       [](const std::string& command, const std::string& output) {
+       [](const std::string& command, const std::string& output, int exit_code) {
          std::string out = StrCat("\n> app@1.0.0 test\n> ", command, "\n\n", output);
          if (!out.ends_with('\n')) out += '\n';
+         if (exit_code == 0) return out;
          return StrCat(out, "npm error Lifecycle script `test` failed with error:\n",
-                       "npm error code 1\nnpm error path /w/app\nnpm error command failed\n",
+                       "npm error code ", exit_code,
+                       "\nnpm error path /w/app\nnpm error command failed\n",
                        "npm error command sh -c ", command, "\n");
+       },
+       nullptr}};
+  for (const char* family : {"test", "typescript", "eslint", "lint", "build"}) {
+    CheckFamilyCarried(family, carriers);
+  }
+}
+
+TEST_CASE("fixtures: run by make, the recipe's command line before and make's error after") {
+  // `make lint` running the fixture's command: make prints the recipe's line as it is, then,
+  // when the recipe failed, "make: *** [Makefile:4: lint] Error 1".
+  const std::vector<Carrier> carriers = {
+      {"as make lint", [](const std::string&) { return "make lint"; },
+       [](const std::string& command, const std::string& output, int exit_code) {
+         std::string out = StrCat(command, "\n", output);
+         if (!out.ends_with('\n')) out += '\n';
+         if (exit_code != 0)
+           StrAppend(&out, "make: *** [Makefile:4: lint] Error ", exit_code, "\n");
+         return out;
        },
        nullptr}};
   for (const char* family : {"test", "typescript", "eslint", "lint", "build"}) {
@@ -462,7 +482,7 @@ TEST_CASE("fixtures: read from a CI log or a container's log, each line prefixed
   const std::vector<Carrier> carriers = {
       // gh run view --log: JOB<tab>STEP<tab> and the raw log's line, a BOM before its first.
       {"in gh run view --log", [](const std::string&) { return "gh run view 42 --log"; },
-       [](const std::string&, const std::string& output) {
+       [](const std::string&, const std::string& output, int) {
          return PrefixLines(output, [](int i) {
            return StrCat("test (ubuntu-latest)\t", i < 3 ? "Set up job" : "Run tests", "\t",
                          i == 0 ? "\xEF\xBB\xBF" : "", MachineTimestamp(i, 7));
@@ -471,14 +491,14 @@ TEST_CASE("fixtures: read from a CI log or a container's log, each line prefixed
        nullptr},
       // docker compose logs -t, in a terminal: a coloured name and bar, docker's timestamp.
       {"in docker compose logs -t", own,
-       [](const std::string&, const std::string& output) {
+       [](const std::string&, const std::string& output, int) {
          return PrefixLines(output, [](int i) {
            return StrCat("\x1b[36mapp-1  |\x1b[0m ", MachineTimestamp(i, 9));
          });
        },
        nullptr},
       {"in kubectl logs --prefix", own,
-       [](const std::string&, const std::string& output) {
+       [](const std::string&, const std::string& output, int) {
          return PrefixLines(output, [](int) { return "[pod/app-7d9c8b5f4-x2k9q/app] "; });
        },
        nullptr}};
@@ -508,7 +528,7 @@ TEST_CASE("fixtures: run by a workspace task runner, each line prefixed with its
   };
   const std::vector<Carrier> carriers = {
       {"in pnpm -r test", [](const std::string&) { return "pnpm -r --no-bail test"; },
-       [](const std::string& command, const std::string& output) {
+       [](const std::string& command, const std::string& output, int exit_code) {
          return StrCat("Scope: 2 of 3 workspace projects\npackages/app test$ ", command,
                        "\npackages/lib test$ node --test\n",
                        Interleaved(output, "packages/app test: ", "packages/lib test: "),
@@ -518,7 +538,7 @@ TEST_CASE("fixtures: run by a workspace task runner, each line prefixed with its
        },
        not_a_runners},
       {"in turbo run test", [](const std::string&) { return "turbo run test --continue"; },
-       [](const std::string& command, const std::string& output) {
+       [](const std::string& command, const std::string& output, int exit_code) {
          return StrCat("   • Packages in scope: app, lib\n   • Running test in 2 packages\n\n",
                        "app:test: cache miss, executing 5c4d1e2f3a4b5c6d\n",
                        "lib:test: cache miss, executing 0a1b2c3d4e5f6a7b\n",
@@ -531,7 +551,7 @@ TEST_CASE("fixtures: run by a workspace task runner, each line prefixed with its
       // yarn names no task's command: each is known by its lines.
       {"in yarn workspaces foreach -Apv",
        [](const std::string&) { return "yarn workspaces foreach -A -p -v run test"; },
-       [](const std::string&, const std::string& output) {
+       [](const std::string&, const std::string& output, int) {
          return StrCat(Interleaved(output, "[app]: ", "[lib]: "),
                        "The command failed in workspace app@workspace:packages/app with exit "
                        "code 1\nFailed with errors in 1s 204ms\n");
