@@ -3847,9 +3847,12 @@ RunnerGuess GuessRunner(std::string_view command, std::string_view output) {
   if (tool == "meson" && first_arg == "test")
     consider(TestRunner::kMeson, 0.95, "command: meson test");
   if (node_test) {
-    // The spec reporter (a TTY's default, or --test-reporter=spec) marks tests with ✔/✖/▶.
-    bool spec = has("ℹ tests ") || has_line_start("✔ ") || has_line_start("✖ ") ||
-                has_line_start("▶ ") || has("\n  ✔ ");
+    // The spec reporter (a TTY's default, or --test-reporter=spec) marks tests with ✔/✖/▶;
+    // TAP's header and totals say it is not (a runner's "✔  nx run app:test" after them).
+    const bool tap =
+        has_line_start("TAP version ") || (has_line_start("# tests ") && has_line_start("# pass "));
+    bool spec = !tap && (has("ℹ tests ") || has_line_start("✔ ") || has_line_start("✖ ") ||
+                         has_line_start("▶ ") || has("\n  ✔ "));
     consider(spec ? TestRunner::kNodeSpec : TestRunner::kTap, 0.95, "command: node --test");
   }
   if (tool == "cargo" && (first_arg == "test" || first_arg == "nextest")) {

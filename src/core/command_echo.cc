@@ -86,7 +86,11 @@ std::string EchoedCommand(std::string_view line, std::string_view next, int* lin
   *lines = 1;
   line = WithoutCr(line);
   std::string_view command;
-  if (line.starts_with("> ")) {
+  if (line.starts_with("> nx run ")) {
+    // Nx's task header, "> nx run app:test" (npm's header for the script, when the target is
+    // one, follows it).
+    command = line.substr(2);
+  } else if (line.starts_with("> ")) {
     // npm's and pnpm's script header: "> app@1.0.0 lint" (pnpm adds the folder), then the
     // script's command on a line of its own.
     const std::string_view name = line.substr(2, line.find(' ', 2) - 2);
@@ -106,8 +110,8 @@ std::string EchoedCommand(std::string_view line, std::string_view next, int* lin
   } else if (const size_t action = ToxAction(line); action != 0) {
     // tox 4: "py311: commands[0]> pytest tests", "py311: install_deps> python -I -m pip …"
     command = line.substr(action);
-  } else if (const size_t at = line.find(" run-test: commands["); at != std::string_view::npos &&
-                                                                 line.find(' ') == at) {
+  } else if (const size_t at = line.find(" run-test: commands[");
+             at != std::string_view::npos && line.find(' ') == at) {
     // tox 3: "py311 run-test: commands[0] | pytest tests"
     const size_t close = line.find("] | ", at);
     if (close == std::string_view::npos) return {};
@@ -120,21 +124,28 @@ std::string EchoedCommand(std::string_view line, std::string_view next, int* lin
   return std::string(command);
 }
 
+bool IsPackageManagerLine(std::string_view line) {
+  line = WithoutCr(line);
+  return line.starts_with("npm error ") || line.starts_with("npm ERR! ") ||
+         line.find("ELIFECYCLE") != std::string_view::npos ||
+         line.starts_with("error Command failed with exit code ") ||
+         line.starts_with("info Visit https://yarnpkg.com/");
+}
+
 size_t PackageManagerTrailer(std::string_view text) {
+  // A runner's few lines may follow the report (Nx's "✔  nx run lib:test" for a task whose
+  // output it does not show, its summary after the last task).
+  constexpr size_t kRunnerLines = 20;
   const std::vector<std::string_view> lines = SplitLines(text);
-  size_t cut = text.size();
-  bool any = false;
-  for (size_t i = lines.size(); i-- > 0;) {
-    const std::string_view line = WithoutCr(lines[i]);
-    const bool managers = line.starts_with("npm error ") || line.starts_with("npm ERR! ") ||
-                          line.find("ELIFECYCLE") != std::string_view::npos ||
-                          line.starts_with("error Command failed with exit code ") ||
-                          line.starts_with("info Visit https://yarnpkg.com/");
-    if (!managers && !Blank(line)) break;
-    any = any || managers;
-    cut = static_cast<size_t>(lines[i].data() - text.data());
+  size_t i = lines.size();
+  for (size_t after = 0; i > 0 && after <= kRunnerLines && !IsPackageManagerLine(lines[i - 1]);
+       ++after) {
+    --i;
   }
-  return any ? cut : text.size();
+  if (i == 0 || !IsPackageManagerLine(lines[i - 1])) return text.size();
+  while (i > 0 && (IsPackageManagerLine(lines[i - 1]) || Blank(lines[i - 1]))) --i;
+  while (i < lines.size() && Blank(lines[i])) ++i;  // the blank lines before it stay
+  return i == lines.size() ? text.size() : static_cast<size_t>(lines[i].data() - text.data());
 }
 
 bool IsPackageScriptHeader(std::string_view echo) {
@@ -142,9 +153,11 @@ bool IsPackageScriptHeader(std::string_view echo) {
   for (std::string_view line : SplitLines(echo)) {
     if (!Blank(line)) lines.push_back(WithoutCr(line));
   }
+  // Its last two lines: a runner's line may come before them (Nx's "> nx run app:test").
   int taken = 0;
-  return lines.size() == 2 && lines[0].starts_with("> ") &&
-         !EchoedCommand(lines[0], lines[1], &taken).empty() && taken == 2;
+  const size_t n = lines.size();
+  return n >= 2 && lines[n - 2].starts_with("> ") &&
+         !EchoedCommand(lines[n - 2], lines[n - 1], &taken).empty() && taken == 2;
 }
 
 std::vector<EchoedPart> SplitAtEchoes(std::string_view output) {

@@ -3,7 +3,8 @@
 //
 // `./ci.sh`, `npm run check`, `tox` run several tools one after another, and most say which
 // before each one's output: a shell's trace (`+ flake8 src`, `set -x`), npm's script header
-// (`> app@1.0.0 lint` then `> eslint .`), a prompt (`$ pytest -q`, yarn's `$ jest`), tox's
+// (`> app@1.0.0 lint` then `> eslint .`), Nx's task header (`> nx run app:test`), a prompt
+// (`$ pytest -q`, yarn's `$ jest`), tox's
 // `py311: commands[0]> pytest` (tox 3: `py311 run-test: commands[0] | pytest`), a CI log's
 // `##[group]Run pytest -q`. Shaped as one output, the tool that wins the match explains its own
 // lines and the others' are lost among "other lines"; split at the echoes, each part is shaped
@@ -30,17 +31,22 @@ struct EchoedPart {
 // many lines the echo takes.
 std::string EchoedCommand(std::string_view line, std::string_view next, int* lines);
 
-// True when `echo` (an EchoedPart's) is a package manager's script header, two lines: npm's
-// and pnpm's "> app@1.0.0 test" (pnpm adds the folder), then "> jest". Unlike a shell's trace
-// or a prompt, it is not taken for anything else: one is enough to split at.
+// True when `echo` (an EchoedPart's) ends with a package manager's script header, two lines:
+// npm's and pnpm's "> app@1.0.0 test" (pnpm adds the folder), then "> jest" (Nx's "> nx run
+// app:test" may come before them). Unlike a shell's trace or a prompt, it is not taken for
+// anything else: one is enough to split at.
 bool IsPackageScriptHeader(std::string_view echo);
 
-// Where a package manager's own lines at the end of a script's output start — npm's report of
-// the script's failure ("npm error Lifecycle script `test` failed with error:", "npm error code
-// 1", npm 6's "npm ERR! …"), pnpm's "ELIFECYCLE  Command failed with exit code 1.", yarn's
-// "error Command failed with exit code 1." and "info Visit https://yarnpkg.com/…" — or
-// text.size() when it has none. They are the manager's, not the command's: they would have its
-// output read as an npm failure's.
+// A package manager's own line about a script it ran: npm's report of the script's failure
+// ("npm error Lifecycle script `test` failed with error:", "npm error code 1", npm 6's "npm
+// ERR! …"), pnpm's "ELIFECYCLE  Command failed with exit code 1.", yarn's "error Command failed
+// with exit code 1." and "info Visit https://yarnpkg.com/…".
+bool IsPackageManagerLine(std::string_view line);
+
+// Where the package manager's lines at the end of a script's output start (and the few lines
+// of a runner after them, up to 20: Nx's "✔  nx run lib:test", its summary), or text.size()
+// when it has none. They are not the command's: they would have its output read as an npm
+// failure's.
 size_t PackageManagerTrailer(std::string_view text);
 
 // More parts than this are not taken for a script's commands (a diff's added lines can read

@@ -233,17 +233,30 @@ std::optional<std::string> ShaperPipeline::ShapeParts(const ShapeRequest& reques
       trailer = part.text.substr(cut);
       part.text = part.text.substr(0, cut);
       if (!raw_path.empty()) {
-        // Its first line says what failed ("npm error Lifecycle script `test` failed with
-        // error:"); the rest (the code, the folder, the command echoed above) is counted.
-        std::vector<std::string_view> said;
+        // The report's first line says what failed ("npm error Lifecycle script `test` failed
+        // with error:"); the rest of it (the code, the folder, the command echoed above) is
+        // counted. A runner's lines after it stay.
+        std::string shown;
+        size_t counted = 0;
+        bool first = true;
         for (std::string_view line : SplitLines(trailer)) {
-          if (line.find_first_not_of(" \t\r") != std::string_view::npos) said.push_back(line);
+          if (IsPackageManagerLine(line) && !first) {
+            ++counted;
+            continue;
+          }
+          if (counted > 0 && !IsPackageManagerLine(line)) {
+            StrAppend(&shown, "… ", counted,
+                      " more lines of the package manager's report omitted\n");
+            counted = 0;
+          }
+          first = first && !IsPackageManagerLine(line);
+          StrAppend(&shown, line, "\n");
         }
-        if (said.size() > 2) {
-          trailers.push_back(StrCat(said[0], "\n… ", said.size() - 1,
-                                    " more lines of the package manager's report omitted\n"));
-          trailer = trailers.back();
+        if (counted > 0) {
+          StrAppend(&shown, "… ", counted, " more lines of the package manager's report omitted\n");
         }
+        trailers.push_back(std::move(shown));
+        trailer = trailers.back();
       }
     }
     // Only the last command's status is known: the run's. A task's is not.

@@ -726,6 +726,20 @@ TEST_CASE("test shaper: jest --json and vitest's json reporter are read as the t
   CHECK(Contains(by_npm, "    Received: \"hello-world-\"\n"));
 }
 
+TEST_CASE("test shaper: node --test's TAP is read as TAP with a runner's ✔ line after it") {
+  // Nx prints "✔  nx run ledger:test" for a task whose output it hides, under the TAP of the
+  // task before: no test of node's spec reporter.
+  const std::string tap =
+      "TAP version 13\n# Subtest: adds two prices\nnot ok 1 - adds two prices\n  ---\n"
+      "  location: '/w/test/money.test.js:7:1'\n  error: 'Expected 0.3'\n  ...\n"
+      "# Subtest: adds whole prices\nok 2 - adds whole prices\n1..2\n# tests 2\n# pass 1\n"
+      "# fail 1\n✔  nx run ledger:test\n";
+  const std::string s = Shape("node --test", 1, tap);
+  INFO(s);
+  CHECK(s.starts_with("node --test: FAILED — 1 failed, 1 passed (exit 1)\n"));
+  CHECK(Contains(s, "not ok 1 - adds two prices\n"));
+}
+
 TEST_CASE("test shaper: Ruby's test-unit: a block per failure, named by test and class, the gem's frames counted") {
   const std::string out = testing::ReadFixture("test", "testunit_failing");
   const std::string s = Shape("ruby test/test_invoice.rb", 1, out);

@@ -127,6 +127,22 @@ TEST_CASE("one script a package manager ran is a part; its report of the failure
             "x\nerror Command failed with exit code 1.\n"
             "info Visit https://yarnpkg.com/en/docs/cli/run for documentation.\n") == 2);
   CHECK(PackageManagerTrailer("x\ny\n\n") == 5);
+  // A runner's few lines after the report are set apart with it (Nx's, below).
+  const std::string nx_tail =
+      "ok 1 - adds\nnpm error code 1\nnpm error command sh -c node --test\n"
+      "✔  nx run ledger:test\n\n NX   Running target test for 2 projects failed\n";
+  CHECK(PackageManagerTrailer(nx_tail) == 12);
+  // Nx's task header before npm's: one echo, npm's command.
+  const std::string nx =
+      "\n> nx run shop:test\n\n\n> shop@1.0.0 test\n> node --test\n\nnot ok 1 - adds\n"
+      "\n> nx run units:test\n\n\n> units@1.0.0 test\n> node --test\n\nok 1 - converts\n"
+      "more\nlines\nhere\nand\nhere\n";
+  const std::vector<EchoedPart> nx_parts = SplitAtEchoes(nx);
+  REQUIRE(nx_parts.size() == 2);
+  CHECK(nx_parts[0].command == "node --test");
+  CHECK(nx_parts[0].echo.starts_with("> nx run shop:test\n"));
+  CHECK(IsPackageScriptHeader(nx_parts[0].echo));
+  CHECK(nx_parts[1].echo.starts_with("> nx run units:test\n"));
   // A trace's or a prompt's one echo is no split: only a package manager's header is.
   CHECK_FALSE(IsPackageScriptHeader("+ flake8 src\n"));
   CHECK_FALSE(IsPackageScriptHeader("$ flake8 src\n"));
