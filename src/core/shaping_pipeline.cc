@@ -463,7 +463,7 @@ absl::StatusOr<ShapeResult> ShaperPipeline::Run(const ShapeRequest& request,
   // a terminal showed it (a prefix in colours is read once they are gone).
   TaskOutput tasks;
   bool from_tasks = false;
-  if (SplitTaskOutput(request.output, &tasks)) {
+  if (SplitTaskOutput(request.command, request.output, &tasks)) {
     auto shown = [&](std::string* text) {
       std::string plain, unsecret;
       *text = std::string(as_shown(*text, &plain, &unsecret));
@@ -476,7 +476,7 @@ absl::StatusOr<ShapeResult> ShaperPipeline::Run(const ShapeRequest& request,
     }
     from_tasks = true;
   } else {
-    from_tasks = SplitTaskOutput(output, &tasks);
+    from_tasks = SplitTaskOutput(request.command, output, &tasks);
   }
   const std::string prefix_note =
       prefix_what.empty() ? std::string()

@@ -6,6 +6,7 @@
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/ascii.h"
 #include "core/command_echo.h"
+#include "core/command_line.h"
 #include "core/strings.h"
 #include "core/text.h"
 
@@ -130,9 +131,13 @@ Parsed ParsePnpm(std::string_view line) {
   return parsed;
 }
 
-Parsed Parse(std::string_view line) {
+// `yarn`: the command is yarn's, whose prefix, a name in brackets, a program's own log may
+// print too ("[main]: started").
+Parsed Parse(std::string_view line, bool yarn) {
   if (Parsed turbo = ParseTurbo(line); turbo.kind != Kind::kOther) return turbo;
-  if (Parsed yarn = ParseYarn(line); yarn.kind != Kind::kOther) return yarn;
+  if (yarn) {
+    if (Parsed bracketed = ParseYarn(line); bracketed.kind != Kind::kOther) return bracketed;
+  }
   return ParsePnpm(line);
 }
 
@@ -157,9 +162,25 @@ std::string NpmCommand(std::string_view text, size_t* end) {
   return {};
 }
 
+// The command is yarn's, or the output ends as `yarn workspaces foreach` ends one: "Done in 1s
+// 2ms", "Failed with errors in 0s 445ms", "The command failed in workspace …".
+bool YarnsRun(std::string_view command, std::string_view output) {
+  if (ToolName(command) == "yarn") return true;
+  const std::string_view tail =
+      output.substr(output.size() - std::min<size_t>(output.size(), 2048));
+  for (std::string_view line : SplitLines(tail)) {
+    if (line.starts_with("The command failed in workspace ") ||
+        line.starts_with("Failed with errors in ") || line.starts_with("Done in ")) {
+      return true;
+    }
+  }
+  return false;
+}
+
 }  // namespace
 
-bool SplitTaskOutput(std::string_view output, TaskOutput* out) {
+bool SplitTaskOutput(std::string_view command, std::string_view output, TaskOutput* out) {
+  const bool yarn = YarnsRun(command, output);
   // Most outputs are no runner's: a look for a line with a task's prefix among the first ones.
   {
     size_t start = 0;
@@ -167,7 +188,7 @@ bool SplitTaskOutput(std::string_view output, TaskOutput* out) {
     for (size_t n = 0; n < kFirstLines && start < output.size() && !seen; ++n) {
       size_t end = output.find('\n', start);
       if (end == std::string_view::npos) end = output.size();
-      const Kind kind = Parse(output.substr(start, end - start)).kind;
+      const Kind kind = Parse(output.substr(start, end - start), yarn).kind;
       seen = kind == Kind::kTask || kind == Kind::kHeader;
       start = end + 1;
     }
@@ -182,7 +203,7 @@ bool SplitTaskOutput(std::string_view output, TaskOutput* out) {
     std::string_view line = lines[i];
     if (line.ends_with('\r')) line.remove_suffix(1);
     if (!Blank(line)) ++nonblank;
-    parsed[i] = Parse(line);
+    parsed[i] = Parse(line, yarn);
     if (parsed[i].kind == Kind::kHeader) headed.insert(parsed[i].name);
   }
   size_t task_lines = 0;

@@ -23,7 +23,9 @@
 //   a letter (a compiler's "a.c:12:5: " is not one); "PACKAGE#TASK: " is turbo's own line
 //   about a task;
 // - yarn (`yarn workspaces foreach --parallel --verbose`): "[PACKAGE]: ", a package's name in
-//   lower case, as npm's are, and not a log's level ("[info]: ").
+//   lower case, as npm's are, and not a log's level ("[info]: "); only when the command is
+//   yarn's or the output ends as yarn's does ("Done in 1s 2ms", "Failed with errors in …",
+//   "The command failed in workspace …"): a program's own log may print "[main]: started".
 // The output is taken for a runner's when the lines of tasks are half or more of its lines
 // that are not blank, two or more, from at most kMaxTasks tasks.
 #ifndef PLUGLINE_CORE_TASK_OUTPUT_H_
@@ -54,9 +56,9 @@ struct TaskOutput {
 
 inline constexpr size_t kMaxTasks = 30;
 
-// True, with `*out` set, when `output` is a task runner's (above); false, `*out` untouched,
-// when it is not.
-bool SplitTaskOutput(std::string_view output, TaskOutput* out);
+// True, with `*out` set, when `output` (of `command`) is a task runner's (above); false, `*out`
+// untouched, when it is not.
+bool SplitTaskOutput(std::string_view command, std::string_view output, TaskOutput* out);
 
 }  // namespace plugline::core
 

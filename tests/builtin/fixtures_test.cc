@@ -187,7 +187,7 @@ void CheckFamily(const std::string& family) {
       // A workspace runner's tasks: the lines naming them (core/task_output.h).
       std::unordered_set<std::string_view> task_headers;
       core::TaskOutput tasks;
-      if (core::SplitTaskOutput(text, &tasks)) {
+      if (core::SplitTaskOutput(Str(f.meta, "command"), text, &tasks)) {
         for (const core::TaskPart& task : tasks.tasks) task_headers.insert(task.header);
       }
       auto lines = core::SplitLines(result->summary);
@@ -371,8 +371,8 @@ struct Carrier {
   // The output as the carrier shows it, given the fixture's command, output and exit status.
   std::function<std::string(const std::string& command, const std::string& output, int exit_code)>
       output;
-  // Whether a fixture's output is one the carrier carries (none: every one).
-  std::function<bool(const std::string& output)> carries;
+  // Whether a fixture's output (of its command) is one the carrier carries (none: every one).
+  std::function<bool(const std::string& command, const std::string& output)> carries;
 };
 
 // A timestamp as a machine writes one, with `digits` digits of fractions of a second.
@@ -396,7 +396,7 @@ void CheckFamilyCarried(const std::string& family, const std::vector<Carrier>& c
     }
     const std::string own = Str(f.meta, "command");
     for (const Carrier& carrier : carriers) {
-      if (carrier.carries && !carrier.carries(f.output)) continue;
+      if (carrier.carries && !carrier.carries(own, f.output)) continue;
       const std::string command = carrier.command(own);
       INFO("fixture ", f.name, " ", carrier.label);
       auto result = (*host)->Shape(ShapeRequest{
@@ -522,9 +522,9 @@ std::string Interleaved(const std::string& output, const std::string& prefix,
 
 TEST_CASE("fixtures: run by a workspace task runner, each line prefixed with its task") {
   // A runner's output is not one package's script's (a runner inside a runner's task).
-  auto not_a_runners = [](const std::string& output) {
+  auto not_a_runners = [](const std::string& command, const std::string& output) {
     core::TaskOutput tasks;
-    return !core::SplitTaskOutput(output, &tasks);
+    return !core::SplitTaskOutput(command, output, &tasks);
   };
   const std::vector<Carrier> carriers = {
       {"in pnpm -r test", [](const std::string&) { return "pnpm -r --no-bail test"; },

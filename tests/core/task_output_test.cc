@@ -30,7 +30,7 @@ constexpr std::string_view kPnpm =
 
 TEST_CASE("pnpm's tasks: each one's lines together, without the prefix, its header kept") {
   TaskOutput out;
-  REQUIRE(SplitTaskOutput(kPnpm, &out));
+  REQUIRE(SplitTaskOutput("", kPnpm, &out));
   CHECK(out.before == "Scope: 2 of 3 workspace projects\n");
   REQUIRE(out.tasks.size() == 2);
   CHECK(out.tasks[0].name == "packages/csv test");
@@ -72,7 +72,7 @@ TEST_CASE("turbo's tasks: npm's header names the command, turbo's own lines come
       " Tasks:    0 successful, 2 total\n"
       "Failed:    @ws/shop#test, csv-lite#test\n";
   TaskOutput out;
-  REQUIRE(SplitTaskOutput(kTurbo, &out));
+  REQUIRE(SplitTaskOutput("", kTurbo, &out));
   CHECK(out.before ==
         "   • Packages in scope: @ws/shop, csv-lite\n   • Running test in 2 packages\n\n");
   REQUIRE(out.tasks.size() == 2);
@@ -103,7 +103,7 @@ TEST_CASE("yarn's tasks: a package's name in brackets") {
       "[@ws/shop]:\n"
       "The command failed in workspace @ws/shop@workspace:packages/shop with exit code 1\n";
   TaskOutput out;
-  REQUIRE(SplitTaskOutput(kYarn, &out));
+  REQUIRE(SplitTaskOutput("yarn workspaces foreach -A -p -v run test", kYarn, &out));
   REQUIRE(out.tasks.size() == 2);
   CHECK(out.tasks[0].name == "@ws/ledger");
   CHECK(out.tasks[0].header == "[@ws/ledger]:");
@@ -112,28 +112,37 @@ TEST_CASE("yarn's tasks: a package's name in brackets") {
   CHECK(out.after ==
         "The command failed in workspace @ws/shop@workspace:packages/shop with exit code 1\n");
   // A log's levels in brackets are not packages.
-  CHECK_FALSE(SplitTaskOutput("[info]: started\n[error]: failed\n[info]: stopped\n", &out));
-  CHECK_FALSE(SplitTaskOutput("[INFO]: started\n[ERROR]: failed\n[INFO]: stopped\n", &out));
+  CHECK_FALSE(
+      SplitTaskOutput("yarn start", "[info]: started\n[error]: failed\n[info]: stopped\n", &out));
+  CHECK_FALSE(SplitTaskOutput("yarn start", "[INFO]: started\n[ERROR]: failed\n[INFO]: x\n", &out));
+  // Nor are a program's threads, its log read otherwise than through yarn.
+  CHECK_FALSE(SplitTaskOutput("cat app.log",
+                              "[main]: started\n[worker-1]: took job 7\n"
+                              "[main]: stopped\n",
+                              &out));
+  // Run by a script: yarn's last lines say whose run it is.
+  CHECK(SplitTaskOutput("./ci.sh", kYarn, &out));
+  CHECK_FALSE(SplitTaskOutput("./ci.sh", "[main]: started\n[main]: loading\n[main]: done\n", &out));
 }
 
 TEST_CASE("lines that only look like a task's are not split") {
   TaskOutput out;
   // Prose shaped like pnpm's prefix, with no header pnpm printed for it.
   CHECK_FALSE(
-      SplitTaskOutput("Build failed: 3 errors\nBuild failed: again\nBuild failed: x\n", &out));
+      SplitTaskOutput("", "Build failed: 3 errors\nBuild failed: again\nBuild failed: x\n", &out));
   // A compiler's locations: "file:line:col: " is no package's task.
-  CHECK_FALSE(
-      SplitTaskOutput("src/a.c:12:5: error: x\nsrc/a.c:13:1: error: y\n"
-                      "src/b.c:2:1: note: z\n",
-                      &out));
-  CHECK_FALSE(SplitTaskOutput("a.c: In function 'main':\nerror: x\nwarning: y\n", &out));
-  CHECK_FALSE(SplitTaskOutput("https://x.org: down\nhttps://y.org: down\n", &out));
+  CHECK_FALSE(SplitTaskOutput("",
+                              "src/a.c:12:5: error: x\nsrc/a.c:13:1: error: y\n"
+                              "src/b.c:2:1: note: z\n",
+                              &out));
+  CHECK_FALSE(SplitTaskOutput("", "a.c: In function 'main':\nerror: x\nwarning: y\n", &out));
+  CHECK_FALSE(SplitTaskOutput("", "https://x.org: down\nhttps://y.org: down\n", &out));
   // A task's lines are half the output or more.
   std::string mostly_other = "app:build: compiled\n";
   for (int i = 0; i < 5; ++i) StrAppend(&mostly_other, "line ", i, "\n");
-  CHECK_FALSE(SplitTaskOutput(mostly_other, &out));
+  CHECK_FALSE(SplitTaskOutput("", mostly_other, &out));
   // One line is not a runner's output.
-  CHECK_FALSE(SplitTaskOutput("app:build: compiled\n", &out));
+  CHECK_FALSE(SplitTaskOutput("", "app:build: compiled\n", &out));
   CHECK(out.tasks.empty());
 }
 
@@ -143,10 +152,10 @@ TEST_CASE("more tasks than a runner's are not split") {
     StrAppend(&many, "pkg", i, ":build: one\n", "pkg", i, ":build: two\n");
   }
   TaskOutput out;
-  CHECK_FALSE(SplitTaskOutput(many, &out));
+  CHECK_FALSE(SplitTaskOutput("", many, &out));
   std::string few;
   for (size_t i = 0; i < kMaxTasks; ++i) StrAppend(&few, "pkg", i, ":build: one\n");
-  REQUIRE(SplitTaskOutput(few, &out));
+  REQUIRE(SplitTaskOutput("", few, &out));
   CHECK(out.tasks.size() == kMaxTasks);
 }
 
@@ -157,7 +166,7 @@ TEST_CASE("a script's name with a colon, and a scoped package, are one task's na
       "@acme/web:test:unit: FAIL src/b.test.ts\n"
       "@acme/web:test:unit: 1 failed\n";
   TaskOutput out;
-  REQUIRE(SplitTaskOutput(kOutput, &out));
+  REQUIRE(SplitTaskOutput("", kOutput, &out));
   REQUIRE(out.tasks.size() == 2);
   CHECK(out.tasks[0].name == "packages/api test:unit");
   CHECK(out.tasks[0].text == "FAIL src/a.test.ts\n");

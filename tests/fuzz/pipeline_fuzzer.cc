@@ -1,7 +1,8 @@
 // The whole shaping pipeline with the built-in shapers on arbitrary bytes — a carrier's prefix
-// removed, an output split at the commands it echoes, each part shaped, the budget — and the
-// two text functions behind the first steps on their own. The first byte is the exit code
-// (255: unknown), the second picks a budget (0: none), then the command line up to the first
+// removed, an output split at the commands it echoes or by a runner's tasks, each part shaped,
+// the budget — and the text functions behind the first steps on their own. The first byte is the
+// exit code (255: unknown), the second picks a budget (0: none), then the command line up to the
+// first
 // '\n', then the output.
 #include <cstddef>
 #include <cstdint>
@@ -14,6 +15,7 @@
 #include "core/command_echo.h"
 #include "core/line_prefix.h"
 #include "core/shaping_pipeline.h"
+#include "core/task_output.h"
 #include "core/tokens.h"
 #include "fuzz_check.h"
 #include "fuzz_input.h"
@@ -39,9 +41,23 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     FUZZ_CHECK(!what.empty());
   }
   // The parts are pieces of the output, in order, none overlapping.
+  // One part only under a package manager's script header.
   const std::vector<plugline::core::EchoedPart> parts = plugline::core::SplitAtEchoes(output);
   FUZZ_CHECK(parts.empty() ||
+             (parts.size() == 1 && plugline::core::IsPackageScriptHeader(parts[0].echo)) ||
              (parts.size() >= 2 && parts.size() <= plugline::core::kMaxEchoedParts));
+  for (const plugline::core::EchoedPart& part : parts) {
+    FUZZ_CHECK(plugline::core::PackageManagerTrailer(part.text) <= part.text.size());
+  }
+  // A runner's tasks: at least one, at most kMaxTasks, their lines no more than the output's.
+  plugline::core::TaskOutput tasks;
+  if (plugline::core::SplitTaskOutput(command, output, &tasks)) {
+    FUZZ_CHECK(!tasks.tasks.empty() && tasks.tasks.size() <= plugline::core::kMaxTasks);
+    size_t bytes = tasks.before.size() + tasks.after.size();
+    for (const plugline::core::TaskPart& task : tasks.tasks) bytes += task.text.size();
+    // (Each line ends with a newline; the last may have had none.)
+    FUZZ_CHECK(bytes <= output.size() + 1);
+  }
   const char* at = output.data();
   for (const plugline::core::EchoedPart& part : parts) {
     for (std::string_view piece : {part.echo, part.text}) {
