@@ -103,7 +103,7 @@ TEST_CASE("an output is not split at a diff's lines, nor when echoes are most of
   CHECK(SplitAtEchoes("no echoes at all\n").empty());
 }
 
-TEST_CASE("one script a package manager ran is a part; its report of the failure is set apart") {
+TEST_CASE("one script a package manager ran is a part, its report of the failure set apart") {
   // npm 11's `npm test` over a failing flake8 run.
   const std::string output =
       "\n> app@1.0.0 test\n> flake8 src\n\n"
