@@ -99,9 +99,14 @@ std::string EchoedCommand(std::string_view line, std::string_view next, int* lin
     *lines = 2;
     command = next.substr(2);
   } else if (line.starts_with('+')) {
-    // A shell's trace (set -x): one '+' for each level of nesting, then the command.
+    // A shell's trace (set -x): one '+' for each level of nesting, one space, then the
+    // command. An added line of a diff with no hunk header (rustfmt's, `cargo fmt --check`)
+    // has its code's indentation there instead: "+    pub fn a() {}".
     const size_t plus = line.find_first_not_of('+');
-    if (plus == std::string_view::npos || plus > 4 || line[plus] != ' ') return {};
+    if (plus == std::string_view::npos || plus > 4 || line[plus] != ' ' ||
+        (plus + 1 < line.size() && line[plus + 1] == ' ')) {
+      return {};
+    }
     command = line.substr(plus + 1);
   } else if (line.starts_with("$ ")) {
     command = line.substr(2);  // a prompt, or yarn's "$ jest"

@@ -87,6 +87,16 @@ TEST_CASE("an output is not split at a diff's lines, nor when echoes are most of
       " all:\n"
       "+ make check\n";
   CHECK(SplitAtEchoes(diff).empty());
+  // rustfmt's diff (`cargo fmt --check`) has no hunk header: its added lines have the code's
+  // indentation after the '+', a trace one space.
+  const std::string rustfmt =
+      "+ cargo fmt --check\nDiff in /w/src/a.rs:4:\n pub enum E {\n-    A,\n+    pub fn a() {}\n"
+      "+        let x = 1;\n }\n\nDiff in /w/src/b.rs:9:\n+    fn c() {}\n }\n"
+      "+ cargo test\nrunning 2 tests\ntest a ... ok\ntest b ... FAILED\n";
+  const std::vector<EchoedPart> fmt_parts = SplitAtEchoes(rustfmt);
+  REQUIRE(fmt_parts.size() == 2);
+  CHECK(fmt_parts[0].command == "cargo fmt --check");
+  CHECK(fmt_parts[1].command == "cargo test");
   // After the hunk, a trace again.
   const std::string after = diff + "+ cargo build\n   Compiling x v0.1.0\nmore\nlines\nhere\n";
   const std::vector<EchoedPart> parts = SplitAtEchoes(after);
