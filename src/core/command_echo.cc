@@ -4,6 +4,7 @@
 #include <cstdint>
 
 #include "absl/strings/ascii.h"
+#include "core/command_line.h"
 #include "core/strings.h"
 #include "core/text.h"
 
@@ -34,10 +35,6 @@ bool LooksLikeCommand(std::string_view command) {
     }
   }
   return true;
-}
-
-bool Blank(std::string_view text) {
-  return text.find_first_not_of(" \t\r\n") == std::string_view::npos;
 }
 
 // Where the command starts in tox 4's line "py311: commands[0]> pytest" (an environment, one
@@ -148,15 +145,44 @@ size_t PackageManagerTrailer(std::string_view text) {
     --i;
   }
   if (i == 0 || !IsPackageManagerLine(lines[i - 1])) return text.size();
-  while (i > 0 && (IsPackageManagerLine(lines[i - 1]) || Blank(lines[i - 1]))) --i;
-  while (i < lines.size() && Blank(lines[i])) ++i;  // the blank lines before it stay
+  while (i > 0 && (IsPackageManagerLine(lines[i - 1]) || IsBlank(lines[i - 1]))) --i;
+  while (i < lines.size() && IsBlank(lines[i])) ++i;  // the blank lines before it stay
   return i == lines.size() ? text.size() : static_cast<size_t>(lines[i].data() - text.data());
+}
+
+std::string ShownPackageManagerReport(std::string_view trailer) {
+  std::string shown;
+  size_t counted = 0;
+  bool first = true;
+  auto say_counted = [&] {
+    if (counted > 0) {
+      StrAppend(&shown, "… ", counted, " more lines of the package manager's report omitted\n");
+    }
+    counted = 0;
+  };
+  for (std::string_view line : SplitLines(trailer)) {
+    const bool managers = IsPackageManagerLine(line);
+    if (managers && !first) {
+      ++counted;
+      continue;
+    }
+    if (!managers) say_counted();
+    first = first && !managers;
+    StrAppend(&shown, line, "\n");
+  }
+  say_counted();
+  return shown;
+}
+
+bool RunsPackageManager(std::string_view command) {
+  const std::string tool = ToolName(command);
+  return tool == "npm" || tool == "pnpm" || tool == "yarn";
 }
 
 bool IsPackageScriptHeader(std::string_view echo) {
   std::vector<std::string_view> lines;
   for (std::string_view line : SplitLines(echo)) {
-    if (!Blank(line)) lines.push_back(WithoutCr(line));
+    if (!IsBlank(line)) lines.push_back(WithoutCr(line));
   }
   // Its last two lines: a runner's line may come before them (Nx's "> nx run app:test").
   int taken = 0;
@@ -214,14 +240,14 @@ std::vector<EchoedPart> SplitAtEchoes(std::string_view output) {
   }
   std::vector<EchoedPart> parts;
   if (echoes.empty() || echoes.size() * 4 > lines.size()) return parts;
-  if (std::string_view before = output.substr(0, echoes[0].start); !Blank(before)) {
+  if (std::string_view before = output.substr(0, echoes[0].start); !IsBlank(before)) {
     parts.push_back(EchoedPart{{}, {}, before});
   }
   size_t echo_start = echoes[0].start;
   for (size_t k = 0; k < echoes.size(); ++k) {
     const size_t text_end = k + 1 < echoes.size() ? echoes[k + 1].start : output.size();
     const std::string_view text = output.substr(echoes[k].end, text_end - echoes[k].end);
-    if (Blank(text) && k + 1 < echoes.size()) continue;  // joins the next part
+    if (IsBlank(text) && k + 1 < echoes.size()) continue;  // joins the next part
     parts.push_back(EchoedPart{output.substr(echo_start, echoes[k].end - echo_start),
                                echoes[k].command, text});
     echo_start = text_end;

@@ -49,6 +49,16 @@ bool IsPackageManagerLine(std::string_view line);
 // failure's.
 size_t PackageManagerTrailer(std::string_view text);
 
+// Those lines as a summary shows them: the report's first line (what failed, "npm error
+// Lifecycle script `test` failed with error:"), the rest of the report counted ("… 6 more lines
+// of the package manager's report omitted": the code, the folder, the command echoed above),
+// a runner's lines after it as they are.
+std::string ShownPackageManagerReport(std::string_view trailer);
+
+// True when `command` runs a package manager itself (`npm ci`, `pnpm install`): its "npm
+// error" lines are its output, not a report on a script.
+bool RunsPackageManager(std::string_view command);
+
 // More parts than this are not taken for a script's commands (a diff's added lines can read
 // like a shell's trace), and each part costs a match of every shaper.
 inline constexpr size_t kMaxEchoedParts = 32;

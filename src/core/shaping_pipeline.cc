@@ -208,14 +208,11 @@ std::optional<std::string> ShaperPipeline::ShapeParts(const ShapeRequest& reques
   std::vector<EchoedPart> echoed;
   std::deque<std::string> trailers;  // package managers' reports, as a summary shows them
   if (from_tasks) {
-    auto blank = [](std::string_view text) {
-      return text.find_first_not_of(" \t\r\n") == std::string_view::npos;
-    };
-    if (!blank(tasks->before)) echoed.push_back(EchoedPart{{}, {}, tasks->before});
+    if (!IsBlank(tasks->before)) echoed.push_back(EchoedPart{{}, {}, tasks->before});
     for (const TaskPart& task : tasks->tasks) {
       echoed.push_back(EchoedPart{task.header, task.command, task.text});
     }
-    if (!blank(tasks->after)) echoed.push_back(EchoedPart{{}, {}, tasks->after});
+    if (!IsBlank(tasks->after)) echoed.push_back(EchoedPart{{}, {}, tasks->after});
   } else {
     echoed = SplitAtEchoes(output);
   }
@@ -225,39 +222,12 @@ std::optional<std::string> ShaperPipeline::ShapeParts(const ShapeRequest& reques
     // manager's report of its failure apart.
     std::string_view trailer;
     const std::string_view command = part.command.empty() ? request.command : part.command;
-    // (A package manager run as the script, `npm ci`, has its own lines: they are its output.)
-    const std::string tool = ToolName(command);
-    const bool manager = tool == "npm" || tool == "pnpm" || tool == "yarn";
-    if ((from_tasks || IsPackageScriptHeader(part.echo)) && !manager) {
+    if ((from_tasks || IsPackageScriptHeader(part.echo)) && !RunsPackageManager(command)) {
       const size_t cut = PackageManagerTrailer(part.text);
       trailer = part.text.substr(cut);
       part.text = part.text.substr(0, cut);
-      if (!raw_path.empty()) {
-        // The report's first line says what failed ("npm error Lifecycle script `test` failed
-        // with error:"); the rest of it (the code, the folder, the command echoed above) is
-        // counted. A runner's lines after it stay.
-        std::string shown;
-        size_t counted = 0;
-        bool first = true;
-        for (std::string_view line : SplitLines(trailer)) {
-          if (IsPackageManagerLine(line) && !first) {
-            ++counted;
-            continue;
-          }
-          if (counted > 0 && !IsPackageManagerLine(line)) {
-            StrAppend(&shown, "… ", counted,
-                      " more lines of the package manager's report omitted\n");
-            counted = 0;
-          }
-          first = first && !IsPackageManagerLine(line);
-          StrAppend(&shown, line, "\n");
-        }
-        if (counted > 0) {
-          StrAppend(&shown, "… ", counted, " more lines of the package manager's report omitted\n");
-        }
-        trailers.push_back(std::move(shown));
-        trailer = trailers.back();
-      }
+      // (Elided only where the raw output is stored.)
+      if (!raw_path.empty()) trailer = trailers.emplace_back(ShownPackageManagerReport(trailer));
     }
     // Only the last command's status is known: the run's. A task's is not.
     const std::optional<int> exit_code =
@@ -301,6 +271,8 @@ std::optional<std::string> ShaperPipeline::ShapeParts(const ShapeRequest& reques
     const ShapeContext context{part.command,     exit_code, text.size(),
                                CountLines(text), raw_path,  budget};
     contexts.push_back(context);
+    overhead +=
+        counter_->Count(part.echoed.echo) + counter_->Count(part.trailer) + kPartSlackTokens;
     if (from_tasks) {
       // A task that runs several commands, each echoed (`npm run lint && npm test`): its own
       // parts, each by its command's shaper.
@@ -311,8 +283,6 @@ std::optional<std::string> ShaperPipeline::ShapeParts(const ShapeRequest& reques
         if (absl::StrContains(nested->substr(0, nested->find('\n')), "FAILED")) ++parts_failed;
         pieces.push_back(*std::move(nested));
         costs.push_back(counter_->Count(pieces.back()));
-        overhead +=
-            counter_->Count(part.echoed.echo) + counter_->Count(part.trailer) + kPartSlackTokens;
         nested_ids.push_back(std::move(task_ids));
         continue;
       }
@@ -331,8 +301,6 @@ std::optional<std::string> ShaperPipeline::ShapeParts(const ShapeRequest& reques
     }
     pieces.push_back(std::move(piece));
     costs.push_back(cost);
-    overhead +=
-        counter_->Count(part.echoed.echo) + counter_->Count(part.trailer) + kPartSlackTokens;
   }
   // The run's outcome: its status, or, when that is 0 (a script that goes on after a failing
   // command, an output read through `| head`), the parts that failed.

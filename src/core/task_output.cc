@@ -141,10 +141,6 @@ Parsed Parse(std::string_view line, bool yarn) {
   return ParsePnpm(line);
 }
 
-bool Blank(std::string_view line) {
-  return line.find_first_not_of(" \t") == std::string_view::npos;
-}
-
 // The command npm's header names among a task's first lines ("> csv-lite@0.5.1 test", then
 // "> node --test"), or empty; `*end` is where the lines after it start.
 std::string NpmCommand(std::string_view text, size_t* end) {
@@ -202,7 +198,7 @@ bool SplitTaskOutput(std::string_view command, std::string_view output, TaskOutp
   for (size_t i = 0; i < lines.size(); ++i) {
     std::string_view line = lines[i];
     if (line.ends_with('\r')) line.remove_suffix(1);
-    if (!Blank(line)) ++nonblank;
+    if (!IsBlank(line)) ++nonblank;
     parsed[i] = Parse(line, yarn);
     if (parsed[i].kind == Kind::kHeader) headed.insert(parsed[i].name);
   }

@@ -67,6 +67,10 @@ std::string SanitizeUtf8(std::string_view text) {
   return out;
 }
 
+bool IsBlank(std::string_view text) {
+  return text.find_first_not_of(" \t\r\n") == std::string_view::npos;
+}
+
 size_t CountLines(std::string_view text) {
   if (text.empty()) return 0;
   size_t lines = 0;

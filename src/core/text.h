@@ -22,6 +22,9 @@ std::string SanitizeUtf8(std::string_view text);
 // 0 when none does there (an invalid or cut-off sequence, a stray continuation byte).
 size_t Utf8SequenceLength(std::string_view text, size_t i);
 
+// True when `text` has nothing but spaces, tabs and line ends ("" too).
+bool IsBlank(std::string_view text);
+
 // Number of lines as a person counts them: "a\nb" and "a\nb\n" are both 2; "" is 0.
 size_t CountLines(std::string_view text);
 
