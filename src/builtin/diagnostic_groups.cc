@@ -260,15 +260,31 @@ void DiagnosticGroups::WriteFollowerLines(const Group& g, uint64_t lines, Summar
                lines);
     return;
   }
+  // The entries; a run of one entry repeated (Free Pascal's "Found declaration: f(…)" at the
+  // same place after each wrong call) once, with its count: "a.pas(17,10) ×6".
+  std::vector<std::string> entries;
+  std::string entry;
+  size_t run = 0;
+  auto flush = [&] {
+    if (run > 1) StrAppend(&entries.back(), " ×", run);
+  };
+  for (size_t i = 1; i < g.members.size(); ++i) {
+    const uint32_t k = g.members[i];
+    const std::string_view where = members_[k].where;
+    entry = StrCat(where.empty() ? std::string_view("(no file)") : where, Names(k));
+    if (run > 0 && entries.back() == entry) {
+      ++run;
+      continue;
+    }
+    flush();
+    entries.push_back(entry);
+    run = 1;
+  }
+  flush();
   WriteLocationList(StrCat(core::FormatCount(g.members.size() - 1), " more ", label,
                            names_differ ? ", names differing," : "", core::kListAt),
-                    StrCat(g.label, core::kListAlsoAt), g.members.size() - 1, lines, out,
-                    [&](size_t i, std::string* text) {
-                      const uint32_t k = g.members[i + 1];
-                      const std::string_view where = members_[k].where;
-                      StrAppend(text, where.empty() ? std::string_view("(no file)") : where,
-                                Names(k));
-                    });
+                    StrCat(g.label, core::kListAlsoAt), entries.size(), lines, out,
+                    [&](size_t i, std::string* text) { text->append(entries[i]); });
 }
 
 void WriteCodeTally(const std::vector<std::string_view>& codes, SummaryWriter& out) {

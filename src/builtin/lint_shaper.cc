@@ -186,11 +186,34 @@ size_t WordyPositionLength(std::string_view s) {
   return s.substr(i).starts_with(", ") ? i : 0;
 }
 
-// "path:12", "path:12:5" (and "path:12:5-9", and JSHint's "path: line 12, col 5"): the length
-// of the location, then of the separator after it (": ", " - " or ", "); 0 when the line does
-// not start with one.
+// "path(12)", "path(12,5)" at the start of a line (the form of Free Pascal, MSVC, nvcc): its
+// length, or 0.
+size_t ParenLocationLength(std::string_view line) {
+  const size_t open = line.find('(');
+  if (open == std::string_view::npos || open == 0 || !IsPathWord(line.substr(0, open))) return 0;
+  size_t i = open + 1;
+  for (int part = 0; part < 2; ++part) {
+    const size_t digits = i;
+    while (i < line.size() && IsDigit(line[i])) ++i;
+    if (i == digits) return 0;
+    if (part == 0 && i < line.size() && line[i] == ',')
+      ++i;
+    else
+      break;
+  }
+  return i < line.size() && line[i] == ')' ? i + 1 : 0;
+}
+
+// "path:12", "path:12:5", "path(12,5)" (and "path:12:5-9", and JSHint's "path: line 12, col
+// 5"): the length of the location, then of the separator after it (": ", " - ", ", " or, after
+// a parenthesis, " "); 0 when the line does not start with one.
 std::pair<size_t, size_t> LocationOf(std::string_view line) {
   if (line.empty() || line[0] == ' ' || line[0] == '\t') return {0, 0};
+  if (const size_t n = ParenLocationLength(line); n > 0) {
+    if (line.substr(n).starts_with(": ")) return {n, 2};
+    // Free Pascal's "bad.pas(6,8) Error: …": a space, then the severity (ParseProblem wants one).
+    if (line.substr(n).starts_with(" ") && n + 1 < line.size() && line[n + 1] != ' ') return {n, 1};
+  }
   for (size_t colon = line.find(':'); colon != std::string_view::npos;
        colon = line.find(':', colon + 1)) {
     if (colon > 0 && line.substr(colon).starts_with(": line ")) {
@@ -898,6 +921,46 @@ std::optional<Problem> DenoCheckProblem(const std::vector<std::string_view>& lin
   return pr;
 }
 
+// A location alone on its line, the message at the margin a few lines under it, after the
+// source line it quotes and a marker line (gfortran's):
+//   stats.f90:9:23:
+//
+//       9 |   total = total + vals2(i)
+//         |                       1
+//   Error: Function 'vals2' at (1) has no IMPLICIT type
+// The lines between are counted, the message kept under its location; nullopt when `lines[i]`
+// does not head one.
+std::optional<Problem> LocationAboveProblem(const std::vector<std::string_view>& lines, size_t i,
+                                            std::vector<uint8_t>* role) {
+  constexpr size_t kMaxBetween = 5;
+  const std::string_view line = lines[i];
+  if (line.size() < 4 || line.back() != ':' || !StartsWithLocation(line) ||
+      LocationPrefix(line).size() + 1 != line.size()) {
+    return std::nullopt;
+  }
+  for (size_t k = i + 1; k < lines.size() && k <= i + kMaxBetween; ++k) {
+    const std::string_view t = lines[k];
+    if (Trim(t).empty() || t[0] == ' ' || t[0] == '\t') continue;  // the source, its marker
+    Problem pr;
+    for (std::string_view severity : {"Error", "Fatal Error", "Warning"}) {
+      if (t.starts_with(severity) && t.substr(severity.size()).starts_with(": ")) {
+        pr.severity = severity == "Fatal Error" ? std::string_view("Error") : severity;
+        pr.message = Trim(t.substr(severity.size() + 2));
+      }
+    }
+    if (pr.message.empty()) return std::nullopt;
+    pr.line = i;
+    pr.end = k + 1;
+    pr.where = LocationPrefix(line);
+    for (size_t j = i + 1; role != nullptr && j < k; ++j) {
+      (*role)[j] = Trim(lines[j]).empty() ? kBlank : kFraming;
+    }
+    if (role != nullptr) (*role)[k] = kDetail;
+    return pr;
+  }
+  return std::nullopt;
+}
+
 // A line of the diff a formatter in check mode prints under a file (deno fmt --check):
 // "  12 | -old line", "  12 | +new line", "     | ..." between its hunks.
 bool IsFormatterDiffLine(std::string_view line) {
@@ -1152,6 +1215,12 @@ Parse ParseLint(const std::vector<std::string_view>& lines, bool known) {
       p.role[i] = kProblem;
       p.problems.push_back(*rustc);
       i = rustc->end - 1;
+      continue;
+    }
+    if (std::optional<Problem> above = LocationAboveProblem(lines, i, &p.role)) {
+      p.role[i] = kProblem;
+      p.problems.push_back(*above);
+      i = above->end - 1;
       continue;
     }
     if (std::optional<Problem> rich = MietteProblem(lines, i, &p.role)) {
@@ -1469,6 +1538,13 @@ class LintShaper final : public core::Shaper {
         ++i;
         continue;
       }
+      if (const std::optional<Problem> above = LocationAboveProblem(lines, i, nullptr)) {
+        ++problems;
+        ++blocks;
+        format = "messages under their locations";
+        i = above->end - 1;
+        continue;
+      }
       if (SpaceEndedLocation(line) > 0 && CodeOnNextLine(lines, i)) {
         ++problems;
         ++blocks;
@@ -1515,12 +1591,15 @@ class LintShaper final : public core::Shaper {
       severities.Add(pr.severity);
     }
     std::string counts;
-    // Errors first, then warnings, then the others, each kind in the order seen.
+    // Errors first, then warnings, then the others (notes among them: the header names what
+    // failed first), each kind in the order seen.
     auto items = severities.items();
+    auto rank = [](std::string_view severity) {
+      return absl::EqualsIgnoreCase(ToAbsl(severity), "note") ? 2 : SeverityTier(severity);
+    };
     // Problems without a severity rank with the errors, named after them.
-    std::stable_sort(items.begin(), items.end(), [](const auto& a, const auto& b) {
-      return std::pair(SeverityTier(a.first), a.first.empty()) <
-             std::pair(SeverityTier(b.first), b.first.empty());
+    std::stable_sort(items.begin(), items.end(), [&rank](const auto& a, const auto& b) {
+      return std::pair(rank(a.first), a.first.empty()) < std::pair(rank(b.first), b.first.empty());
     });
     for (const auto& [severity, n] : items) {
       if (!counts.empty()) counts += ", ";
@@ -1719,11 +1798,16 @@ class LintShaper final : public core::Shaper {
     if (cut_above) {
       StrAppend(&more, " (its totals count ", Plural(errors_counted, "error", "errors"), ")");
     }
-    out.Header(HeaderOf(tool, exit, p.problems, [](const Problem& pr) {
-      // "src/a.py:3:1", shellcheck's "scripts/a.sh line 4".
-      const std::string_view file = pr.where.substr(0, pr.where.find(':'));
-      return file.substr(0, file.rfind(" line "));
-    }, more));
+    out.Header(HeaderOf(
+        tool, exit, p.problems,
+        [](const Problem& pr) {
+          // "src/a.py:3:1", shellcheck's "scripts/a.sh line 4", Free Pascal's "a.pas(3,1)".
+          std::string_view file = pr.where.substr(0, pr.where.find(':'));
+          if (const size_t n = ParenLocationLength(file); n > 0)
+            file = file.substr(0, file.find('('));
+          return file.substr(0, file.rfind(" line "));
+        },
+        more));
     for (size_t i = 0; cut_above && i < p.problems.front().line; ++i) {
       if (p.role[i] == kOther && !lines[i].empty() && lines[i][0] != ' ' && lines[i][0] != '\t') {
         out.Line(lines[i]);
@@ -1959,7 +2043,8 @@ class LintShaper final : public core::Shaper {
     std::deque<std::string> kinds;  // what each problem's group shares, kept for the groups
     std::deque<std::string> labels;  // "errors like it": one per severity without a code
     auto like = [&labels](std::string_view severity) -> std::string_view {
-      const std::string label = StrCat(severity, "s like it");
+      // "Errors like it" (Free Pascal's "Error:") reads as a word inside the sentence.
+      const std::string label = StrCat(absl::AsciiStrToLower(ToAbsl(severity)), "s like it");
       for (const std::string& known : labels) {
         if (known == label) return known;
       }

@@ -239,7 +239,9 @@ std::vector<EchoedPart> SplitAtEchoes(std::string_view output) {
     i += taken - 1;
   }
   std::vector<EchoedPart> parts;
-  if (echoes.empty() || echoes.size() * 4 > lines.size()) return parts;
+  // Echoes that are more than a quarter of the lines are something else's lines, but two may
+  // stand over short outputs (a report on one line, `jest --json`, then a build's four).
+  if (echoes.empty() || (echoes.size() > 2 && echoes.size() * 4 > lines.size())) return parts;
   if (std::string_view before = output.substr(0, echoes[0].start); !IsBlank(before)) {
     parts.push_back(EchoedPart{{}, {}, before});
   }

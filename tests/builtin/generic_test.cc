@@ -148,9 +148,9 @@ TEST_CASE("generic says first that gdb saw the program it ran die of a signal, g
 }
 
 TEST_CASE("generic counts first the lines that read like errors when the status is a filter's 0") {
-  // tests/fixtures/generic/gfortran-errors cut to its last 20 lines: gfortran's locations,
+  // tests/fixtures/lint/gfortran-errors cut to its last 20 lines: gfortran's locations,
   // source lines, markers and `Error: …` lines, no verdict of its own.
-  const std::string output = testing::ReadFixture("generic", "gfortran-errors");
+  const std::string output = testing::ReadFixture("lint", "gfortran-errors");
   const std::vector<std::string_view> lines = core::SplitLines(output);
   std::string cut;
   size_t errors = 0;
@@ -542,7 +542,7 @@ TEST_CASE("generic: an error whose location is a few lines above it keeps that l
 }
 
 TEST_CASE("generic: gaps of a few lines between the lines kept are counted once, after the first") {
-  const std::string output = testing::ReadFixture("generic", "gfortran-errors");
+  const std::string output = testing::ReadFixture("lint", "gfortran-errors");
   core::ShapeContext ctx{"gfortran -c stats.f90", 1, output.size(), core::CountLines(output), "/s/a.log"};
   auto shaped = MakeGenericShaper()->Shape(output, ctx);
   REQUIRE(shaped.ok());

@@ -906,5 +906,59 @@ TEST_CASE("lint: a formatter's diffs name the files it would change, the diffs c
   CHECK(s.ends_with("\nerror: Found 29 not formatted files in 30 files\n"));
 }
 
+TEST_CASE("lint: a compiler's 'file(line,col) Error:' problems are grouped, repeats said once") {
+  // tests/fixtures/lint/fpc-inventory (gen-compilers.sh): Free Pascal's 47 errors of six
+  // kinds, each "inventory.pas(33,21) Error: …", a note, the banner and fpc's fatal lines.
+  const std::string out = Fixture("fpc-inventory");
+  CHECK(Confidence(MakeLintShaper(), "fpc -vewnh inventory.pas", out) >= 0.7);
+  const std::string s = Shape("fpc -vewnh inventory.pas", out, 1).summary;
+  INFO(s);
+  // The errors named first, the note after them.
+  CHECK(s.starts_with("fpc: FAILED — 47 errors, 1 fatal, 1 note in 1 file (exit 1)\n"));
+  size_t located = 0;
+  for (std::string_view line : core::SplitLines(out)) {
+    if (!line.starts_with("inventory.pas(")) continue;
+    ++located;
+    CHECK_MESSAGE(Contains(s, line.substr(0, line.find(')') + 1)), line);
+  }
+  CHECK(located == 49);
+  CHECK(Contains(s,
+                 "\ninventory.pas(34,3) Error: Identifier not found \"Stok\"\n… 9 more errors like "
+                 "it, names differing, at: inventory.pas(40,3) \"ReportAll\"; "));
+  // fpc names the declaration after each call with the wrong arguments, at one place: the
+  // place is listed once, with how many times.
+  CHECK(Contains(s, "\n… 6 more errors like it at: inventory.pas(17,10) ×6\n"));
+  CHECK(
+      Contains(s, "\ninventory.pas(96) Fatal: There were 47 errors compiling module, stopping\n"));
+  // The banner is counted.
+  CHECK_FALSE(Contains(s, "Copyright (c)"));
+}
+
+TEST_CASE(
+    "lint: a location alone on its line with the message under it (gfortran's) is one problem") {
+  // tests/fixtures/lint/gfortran-errors (gen-compilers.sh): 26 errors, each "stats.f90:9:23:",
+  // a blank line, the source line and a marker, then "Error: …".
+  const std::string out = Fixture("gfortran-errors");
+  CHECK(Confidence(MakeLintShaper(), "gfortran -c stats.f90", out) >= 0.85);
+  const std::string s = Shape("gfortran -c stats.f90", out, 1).summary;
+  INFO(s);
+  CHECK(s.starts_with("gfortran: FAILED — 26 errors in 1 file (exit 1)\n"));
+  CHECK(Contains(s,
+                 "\nstats.f90:9:23:\nError: Function ‘vals2’ at (1) has no IMPLICIT type\n"
+                 "… 7 more errors like it, names differing, at: stats.f90:12:23 ‘vals1’; "));
+  size_t located = 0;
+  for (std::string_view line : core::SplitLines(out)) {
+    if (!line.starts_with("stats.f90:")) continue;
+    ++located;
+    CHECK_MESSAGE(Contains(s, line.substr(0, line.size() - 1)), line);
+  }
+  CHECK(located == 26);
+  // The source lines and markers are counted, not shown.
+  CHECK_FALSE(Contains(s, "total = total + vals2(i)"));
+  // A location line without such a message under it is no problem.
+  CHECK(Confidence(MakeLintShaper(), "./report.sh",
+                   "a.f90:3:1:\nsome text\nb.f90:4:1:\nmore text\nc.f90:5:1:\nend\n") == 0);
+}
+
 }  // namespace
 }  // namespace plugline::builtin

@@ -104,6 +104,13 @@ TEST_CASE("an output is not split at a diff's lines, nor when echoes are most of
   CHECK(parts[1].command == "cargo build");
   // A trace with little output between its lines: more than 1 in 4 lines are echoes.
   CHECK(SplitAtEchoes("+ a\nx\n+ b\ny\n+ c\nz\n").empty());
+  // Two may stand over a short output: `jest --json` prints its report on one line.
+  const std::vector<EchoedPart> two = SplitAtEchoes(
+      "+ npx jest --json\n{\"numFailedTests\":1}\n+ cargo build\n   Compiling x v0.1.0\n"
+      "   Compiling y v0.1.0\n    Finished `dev` profile\n");
+  REQUIRE(two.size() == 2);
+  CHECK(two[0].command == "npx jest --json");
+  CHECK(two[1].command == "cargo build");
   // More than kMaxEchoedParts parts.
   std::string many;
   for (size_t i = 0; i <= kMaxEchoedParts; ++i) {
