@@ -714,6 +714,30 @@ constexpr size_t kFoldLineBytes = 400;
 // Words a line of such a run may differ in besides the one at the same place in each.
 constexpr size_t kMaxOtherWords = 2;
 
+// A word that is a measure, not a name: a count, a size, a time, a version, a percentage
+// ("12", "(0.05s)", "3.2MB", "45%", "12:03:04,567", "2026-12-07T10:54:22", "v1.2.3") — a
+// number, with a unit of up to three letters after it. Not a name with a number in it
+// ("feature/f2", "t11", "PROJ-1120", "feat(2):"), which tells lines apart.
+bool IsMeasureWord(std::string_view w) {
+  constexpr std::string_view kBrackets = "()[]{}<>,;:'\"";
+  while (!w.empty() && kBrackets.find(w.front()) != std::string_view::npos) w.remove_prefix(1);
+  while (!w.empty() && kBrackets.find(w.back()) != std::string_view::npos) w.remove_suffix(1);
+  if (w.starts_with('v') || w.starts_with('V')) w.remove_prefix(1);
+  size_t unit = 0;
+  while (unit < w.size() && unit < 4 &&
+         (std::isalpha(static_cast<unsigned char>(w[w.size() - 1 - unit])) != 0 ||
+          w[w.size() - 1 - unit] == '%')) {
+    ++unit;
+  }
+  if (unit > 3) return false;
+  w.remove_suffix(unit);
+  if (w.empty() || std::isdigit(static_cast<unsigned char>(w.front())) == 0) return false;
+  return std::all_of(w.begin(), w.end(), [](char c) {
+    return std::isdigit(static_cast<unsigned char>(c)) != 0 ||
+           std::string_view(".:,/-+T").find(c) != std::string_view::npos;
+  });
+}
+
 }  // namespace
 
 size_t OneWordApartRun(const std::vector<std::string_view>& lines, size_t at, size_t end,
@@ -734,7 +758,8 @@ size_t OneWordApartRun(const std::vector<std::string_view>& lines, size_t at, si
     std::vector<size_t> differ;
     for (size_t w = 0; w < first.size() && differ.size() <= max_words; ++w) {
       if (first[w] != other[w] &&
-          (numbers == NumbersDiffer::kYes || !AlikeButNumbers(first[w], other[w]))) {
+          (numbers == NumbersDiffer::kYes || !AlikeButNumbers(first[w], other[w]) ||
+           !IsMeasureWord(first[w]) || !IsMeasureWord(other[w]))) {
         differ.push_back(w);
       }
     }

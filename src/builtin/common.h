@@ -283,7 +283,9 @@ constexpr size_t kAlikeRun = 4;
 // multiple versions of flask to determine …", kubectl's "deployment.apps/api created". Its end,
 // and in `words` the words of each line after the first that tell it apart ("pluggy
 // (1.0.0+repack)"); `at + 1` when lines[at + 1] is not such a line. `also(k)` says whether line
-// k may be in the run. With NumbersDiffer::kYes, a word that differs only in its numbers
+// k may be in the run. Numbers aside means a measure's (a count, a size, a time, a version:
+// "(2.2.2)", "0.05s"); a name with a number in it ("feature/f2", "PROJ-1120") differs. With
+// NumbersDiffer::kYes, a word that differs only in its numbers
 // differs: lines that read like trouble are folded so, each one's numbers kept (`ls`'s
 // "cannot access 'x': No such file or directory" for 300 names; not "error at line 12" and
 // "error at line 15" as one).

@@ -700,6 +700,29 @@ TEST_CASE(
   for (int i = 1; i <= 10; ++i) {
     CHECK_MESSAGE(Contains(s, StrCat("error: bad byte ", i, " at offset ", i * 16, "\n")), i);
   }
+  // Lines alike but for a commit's hash and names with numbers in them (`git branch -vv`):
+  // the names tell them apart too, and are not numbers to set aside — not folded.
+  std::string branches;
+  for (int i = 1; i <= 12; ++i) {
+    StrAppend(&branches, "  topic/t", i, "   ", testing::Letters(i), "0f1d2 topic(", i,
+              "): refine handler 20 for ticket PROJ-", 1000 + i * 100, "\n");
+  }
+  for (int i = 0; i < 110; ++i) StrAppend(&branches, "done ", testing::Letters(i), "\n");
+  const std::string named = ShapeGeneric("git branch -a -vv", branches);
+  INFO(named);
+  for (int i = 1; i <= 12; ++i) {
+    CHECK_MESSAGE(Contains(named, StrCat("  topic/t", i, "   ")), i);
+    CHECK_MESSAGE(Contains(named, StrCat("PROJ-", 1000 + i * 100)), i);
+  }
+  // A measure's numbers are set aside: a version in parentheses.
+  std::string satisfied;
+  for (int i = 1; i <= 12; ++i) {
+    StrAppend(&satisfied, "Requirement already satisfied: pkg-", testing::Letters(i),
+              " in /usr/lib/python3/dist-packages (", i, ".0.", i * 3, ")\n");
+  }
+  for (int i = 0; i < 110; ++i) StrAppend(&satisfied, "done ", testing::Letters(i), "\n");
+  CHECK(Contains(ShapeGeneric("pip install -r requirements.txt", satisfied),
+                 "… 11 more lines like the one above but for: pkg-c, pkg-d, "));
 }
 
 TEST_CASE(
