@@ -60,6 +60,8 @@ struct TestCounts {
 
 // What go test's package result lines past those kept (test_runners.cc) are, left out.
 inline constexpr std::string_view kMorePackageLines = "more package result lines omitted";
+inline constexpr std::string_view kPassedSubtestLog =
+    "lines logged by subtests that passed omitted";
 
 struct TestReport {
   TestRunner runner = TestRunner::kPytest;

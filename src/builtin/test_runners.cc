@@ -1955,6 +1955,8 @@ void ParseGo(const std::vector<std::string_view>& lines, TestReport& report) {
   // cut off: the lines before any test's are the log of the test whose "--- FAIL" comes first.
   std::vector<std::string_view> cut_log;
   bool any_test = false;
+  // Subtests that passed, by their "--- PASS" lines under a failed parent's.
+  absl::flat_hash_set<std::string_view> passed_subtests;
   for (std::string_view line : lines) {
     std::string_view t = Trim(line);
     const bool top = !line.empty() && line[0] != ' ' && line[0] != '\t';
@@ -2073,6 +2075,7 @@ void ParseGo(const std::vector<std::string_view>& lines, TestReport& report) {
       // every subtest's result is listed under its parent's).
       if (t.starts_with("--- PASS: ")) {
         ++report.passing_lines;
+        passed_subtests.insert(GoTestName(t, "--- PASS: "));
       } else {
         current->detail.push_back(line);
       }
@@ -2090,6 +2093,31 @@ void ParseGo(const std::vector<std::string_view>& lines, TestReport& report) {
     }
   }
   CloseFailure(report, current);
+  // With -v, a failed test's log holds its subtests' too, each under its "=== RUN" line (or
+  // "=== NAME", after a pause): what a subtest that passed logged ("--- PASS" in its parent's
+  // list) is counted, not shown with the failures.
+  if (!passed_subtests.empty()) {
+    uint64_t dropped = 0;
+    for (TestFailure& failure : report.failures) {
+      std::vector<std::string_view> kept;
+      bool passed_log = false;
+      for (std::string_view line : failure.detail) {
+        const std::string_view t = Trim(line);
+        if (t.starts_with("=== ") || t.starts_with("--- ")) {
+          const size_t space = t.find(' ', 4);
+          passed_log = t.starts_with("=== ") && space != std::string_view::npos &&
+                       passed_subtests.contains(Trim(t.substr(space + 1)));
+        }
+        if (passed_log) {
+          ++dropped;
+        } else {
+          kept.push_back(line);
+        }
+      }
+      failure.detail = std::move(kept);
+    }
+    if (dropped > 0) report.elided.emplace_back(dropped, kPassedSubtestLog);
+  }
   // A race report no failing test claimed (a race in a package's init or TestMain).
   report.problems.insert(report.problems.end(), race.begin(), race.end());
   if (package_lines > kPackageLinesKept) {

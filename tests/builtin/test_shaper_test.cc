@@ -811,6 +811,30 @@ TEST_CASE("test shaper: go test -v: alike failed subtests, the first as printed,
   CHECK_FALSE(Contains(s, "--- FAIL: TestRoundTrip/"));
 }
 
+TEST_CASE(
+    "test shaper: go test -v: what the subtests that passed logged is counted, not listed as "
+    "failures") {
+  // tests/fixtures/test/go_subtests_logging: 40 subtests each log the row they import, 2 fail.
+  const std::string out = testing::ReadFixture("test", "go_subtests_logging");
+  const std::string s = Shape("go test -v ./...", 1, out);
+  INFO(s);
+  CHECK(s.starts_with(
+      "go test: FAILED — 1 failed, 1 passed (exit 1)\n--- FAIL: TestParseRow (0.00s)\n"
+      "=== RUN   TestParseRow/row_16\n"
+      "    importer_test.go:18: importing A-016;2;16\n"
+      "    importer_test.go:24: ParseRow(\"A-016;2;16\").Cents = 16, want 1600\n"));
+  CHECK(Contains(
+      s,
+      "\n    --- FAIL: TestParseRow/row_16 (0.00s)\n    --- FAIL: TestParseRow/row_32 (0.00s)\n"));
+  CHECK(Contains(s, "\n… 76 lines logged by subtests that passed omitted\n"));
+  // No subtest that passed is named, nor said to fail like another.
+  CHECK_FALSE(Contains(s, "failing like it"));
+  for (int row = 1; row <= 40; ++row) {
+    if (row == 16 || row == 32) continue;
+    CHECK_MESSAGE(!Contains(s, StrCat("row_", row < 10 ? "0" : "", row)), row);
+  }
+}
+
 TEST_CASE("test shaper: go test: alike failed subtests, the first as printed, the others listed by name once") {
   const std::string out = testing::ReadFixture("test", "go_subtests_failing");
   const std::string s = Shape("go test ./...", 1, out);
