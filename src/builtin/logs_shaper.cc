@@ -1513,10 +1513,22 @@ class LogsShaper final : public core::Shaper {
         if (!last.empty()) StrAppend(&what, " (last at ", last, ")");
         // The requests or paths the repeats name, when they are not all the first's.
         std::vector<std::string_view> paths;
-        const std::string_view first_path = PathOf(lines[e.begin]);
+        std::string_view first_path = PathOf(lines[e.begin]);
         bool differ = false;
+        // A traceback that names no request, after the request it failed (leads_to_error):
+        // the request each repeat followed ("POST /orders/5120/checkout" before the same
+        // traceback), when the entry before it names one. (A one-line error's repeats are
+        // told apart by their own values, below.)
+        const bool after_request =
+            e.cat == Cat::kError && e.end - e.begin > 1 && k > 0 && leads_to_error[k - 1];
+        if (after_request && first_path.empty()) first_path = PathOf(lines[entries[k - 1].begin]);
         for (size_t m : group.members) {
-          paths.push_back(PathOf(lines[entries[m].begin]));
+          std::string_view path = PathOf(lines[entries[m].begin]);
+          if (after_request && path.empty() && m > 0 && entries[m - 1].cat != Cat::kError &&
+              NamesRequest(lines[entries[m - 1].begin])) {
+            path = PathOf(lines[entries[m - 1].begin]);
+          }
+          paths.push_back(path);
           differ = differ || paths.back() != first_path;
         }
         if (differ && paths.size() == repeats) {

@@ -688,6 +688,43 @@ TEST_CASE("logs: the request logged just before an exception is kept with it") {
   CHECK(s[e + 2] == "… 2 lines of library stack frames omitted");
 }
 
+TEST_CASE("logs: an exception repeated after other requests lists the request each followed") {
+  // A Spring application's log: the same exception, its frames and all, after two checkouts;
+  // the first request is kept above the exception shown, the second is listed with the repeat.
+  std::string out;
+  auto info = [&](int i, std::string_view what) {
+    StrAppend(&out, "2024-05-14 10:", i < 10 ? "0" : "", i,
+              ":00.000 INFO  [exec-1] c.e.shop.web.OrderController - ", what, "\n");
+  };
+  auto failure = [&](int i, int order) {
+    info(i, StrCat("POST /orders/", order, "/checkout user=u", order % 97));
+    StrAppend(
+        &out, "2024-05-14 10:", i < 10 ? "0" : "", i,
+        ":00.001 ERROR [exec-1] o.a.c.c.C.[dispatcherServlet] - Servlet.service() threw exception\n"
+        "org.springframework.dao.DataIntegrityViolationException: could not execute statement\n"
+        "\tat com.example.shop.service.OrderService.checkout(OrderService.java:88)\n"
+        "Caused by: org.postgresql.util.PSQLException: ERROR: duplicate key value violates unique "
+        "constraint\n"
+        "  Detail: Key (id)=(",
+        order, ") already exists.\n");
+  };
+  for (int i = 0; i < 20; ++i) info(i, StrCat("GET /orders/", i, " status=200 took=3ms"));
+  failure(20, 4411);
+  for (int i = 21; i < 40; ++i) info(i, StrCat("GET /orders/", i, " status=200 took=3ms"));
+  failure(40, 5120);
+  for (int i = 41; i < 59; ++i) info(i, StrCat("GET /orders/", i, " status=200 took=3ms"));
+  auto s = Shape("cat app.log", out);
+  const std::string joined = absl::StrJoin(s, "\n");
+  INFO(joined);
+  CHECK(testing::Contains(
+      joined,
+      "INFO  [exec-1] c.e.shop.web.OrderController - POST /orders/4411/checkout user=u46\n"
+      "2024-05-14 10:20:00.001 ERROR "));
+  CHECK(testing::Contains(joined,
+                          "… 1 more like the entry above (last at 2024-05-14 10:40:00.001) at: "
+                          "POST /orders/5120/checkout\n"));
+}
+
 TEST_CASE("logs: under docker compose's service prefix a traceback's library frames are counted as without it") {
   // The real Flask log, as `docker compose logs --no-color` prints a service's lines.
   const std::string plain = AsShaped(testing::ReadFixture("logs", "flask-shop"));
