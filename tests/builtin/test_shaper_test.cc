@@ -321,6 +321,17 @@ TEST_CASE("test shaper: pytest's explanation of a value by itself is counted, th
   CHECK_FALSE(Contains(s, "and   Decimal('50.00') = Decimal('50.00')"));
 }
 
+TEST_CASE(
+    "test shaper: prove: a TODO test that fails and a skipped one are skipped, not failures") {
+  const std::string out = testing::ReadFixture("test", "prove_todo_verbose");
+  const std::string s = Shape("prove -v -Ilib t/02-sum.t todo/", 1, out);
+  INFO(s);
+  CHECK(s.starts_with(
+      "prove: FAILED — 2 failed, 3 passed, 2 skipped (exit 1)\nnot ok 3 - float sum\n"));
+  CHECK(Contains(s, "\nnot ok 1 - trim both ends\n#   Failed test 'trim both ends'\n"));
+  CHECK_FALSE(Contains(s, "not ok 3 - trim em spaces"));
+}
+
 TEST_CASE("test shaper: prove pairs Test::More's diagnostics with the TAP lines they explain") {
   // -v: a script's diagnostics (stderr) arrive before its TAP (stdout); a die message and the
   // harness's report follow.
