@@ -664,6 +664,7 @@ class SearchShaper final : public core::Shaper {
     // Which format: count what parses how (errors and separators aside).
     // The format is read from the first kSampleLines candidate lines.
     size_t candidates = 0, sampled = 0, numbered = 0, prefixed = 0, bare_numbered = 0;
+    absl::flat_hash_set<std::string_view> prefixed_paths;
     bool heading_shape = true;
     for (size_t i = 0; i < n; ++i) {
       std::string_view s = lines[i];
@@ -694,6 +695,7 @@ class SearchShaper final : public core::Shaper {
       if (colon != std::string_view::npos && colon > 0 && LooksLikePath(s.substr(0, colon)) &&
           UnderOperand(s.substr(0, colon), cmd.operands)) {
         ++prefixed;
+        prefixed_paths.insert(s.substr(0, colon));
       }
       bool match = false;
       if (StartsWithLineNumber(s, &match)) {
@@ -706,6 +708,23 @@ class SearchShaper final : public core::Shaper {
       // Only errors and notices.
       return WriteGroups(cmd, lines, kind, error, {}, suffix);
     }
+    // Context lines without numbers (`rg -C 2` through a pipe, `grep -r -C 2`): "path-text",
+    // after a path that names matches ("path:text") — counted with those.
+    size_t prefixed_context = 0;
+    if (!prefixed_paths.empty()) {
+      for (size_t i = 0, seen = 0; i < n && seen < sampled; ++i) {
+        if (kind[i] != kLineOther) continue;
+        ++seen;
+        const std::string_view s = lines[i];
+        for (size_t d = s.find('-'); d != std::string_view::npos && d < 4096;
+             d = s.find('-', d + 1)) {
+          if (prefixed_paths.contains(s.substr(0, d))) {
+            ++prefixed_context;
+            break;
+          }
+        }
+      }
+    }
     enum class Format { kNumbered, kPrefixed, kHeading, kBare } format;
     auto most = [&](size_t k) { return k * 10 >= sampled * 8; };
     if (cmd.filenames == false) {
@@ -716,7 +735,8 @@ class SearchShaper final : public core::Shaper {
                 cmd.tool == Tool::kAck) &&
                heading_shape && bare_numbered > 0 && bare_numbered < sampled) {
       format = Format::kHeading;
-    } else if (most(prefixed) && (cmd.filenames == true || !cmd.operands.empty())) {
+    } else if (most(prefixed + prefixed_context) &&
+               (cmd.filenames == true || !cmd.operands.empty())) {
       format = Format::kPrefixed;
     } else if (IsGrepFamily(cmd.tool) && !cmd.filenames.value_or(false)) {
       format = Format::kBare;
@@ -738,6 +758,26 @@ class SearchShaper final : public core::Shaper {
       }
       return WriteBare(cmd, lines, kind, error, suffix);
     }
+    // "path:text" lines name a file each; a context line without a number whose text has a
+    // colon reads the same ("a.py-    x: int"): it starts with the path of a match line and a
+    // dash. The paths before a colon, to tell them apart (a key that starts with another and a
+    // dash is no path).
+    absl::flat_hash_set<std::string_view> keys;
+    if (format == Format::kPrefixed) {
+      for (size_t i = 0; i < n; ++i) {
+        const size_t colon = kind[i] == kLineOther ? lines[i].find(':') : std::string_view::npos;
+        if (colon != std::string_view::npos && colon > 0) keys.insert(lines[i].substr(0, colon));
+      }
+    }
+    // The path a context line "path-text" starts with, when a match line names it; else empty.
+    auto context_path = [&keys](std::string_view s) {
+      const size_t colon = std::min(s.find(':'), std::min<size_t>(s.size(), 4096));
+      for (size_t d = s.find('-'); d != std::string_view::npos && d < colon;
+           d = s.find('-', d + 1)) {
+        if (d > 0 && keys.contains(s.substr(0, d))) return s.substr(0, d);
+      }
+      return std::string_view();
+    };
     Group* current = nullptr;
     for (size_t i = 0; i < n; ++i) {
       std::string_view s = lines[i];
@@ -769,6 +809,9 @@ class SearchShaper final : public core::Shaper {
       };
       if (current != nullptr && IsContextOf(s, current->path)) {
         path = current->path;  // "path-12-text": context of the file being read
+        match = false;
+      } else if (const std::string_view of = context_path(s); !of.empty()) {
+        path = of;  // "path-text", the next file's context before its first match
         match = false;
       } else {
         path = match_path(s);

@@ -165,6 +165,24 @@ TEST_CASE("search: grep -rn keeps every file's first matches and counts the rest
   CHECK(Accounted(summary) == 500);
 }
 
+TEST_CASE("search: context lines without numbers are their file's, a colon in their text or not") {
+  // tests/fixtures/search/rg-context-plain: `rg -C2` through a pipe, "path:text" matches and
+  // "path-text" context lines, some of them " * x: y".
+  const std::string output = testing::ReadFixture("search", "rg-context-plain");
+  const std::string summary = Shape("rg -C2 _IOWR /usr/include/linux", output);
+  auto lines = Lines(summary);
+  CHECK(lines[0] == "rg: 455 matches in 97 files");
+  CheckFaithful(output, summary);
+  // Every file with a match is named.
+  for (std::string_view line : core::SplitLines(output)) {
+    const size_t colon = line.find(':');
+    if (colon == std::string_view::npos ||
+        line.substr(0, colon).find('-') != std::string_view::npos)
+      continue;
+    CHECK_MESSAGE(testing::Contains(summary, line.substr(0, colon + 1)), line);
+  }
+}
+
 TEST_CASE("search: small files whole, large ones cut, files past 400 counted") {
   std::string output = Matches(450, 1) + Matches(1, 0);
   output += "src/big.c:1:x\nsrc/big.c:2:y\n";
