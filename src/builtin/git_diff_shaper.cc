@@ -229,12 +229,16 @@ std::string PlusMinus(uint64_t added, uint64_t removed) {
 // ---- The command ------------------------------------------------------------------------------
 
 enum class Sub { kNone, kDiff, kShow, kLog, kStatus, kMerge, kBlame };
+enum class WordDiff { kNo, kPlain, kPorcelain };
 
 struct GitCommand {
   std::string label;  // "git diff", "diff", "" when the command is no diff/log/status tool
   Sub sub = Sub::kNone;
   bool short_status = false;
   bool git = false;
+  // --word-diff: a hunk's lines carry their changes inline, "[-old-]{+new+}" (plain), or a
+  // column of ' ', '-', '+' and '~' (porcelain).
+  WordDiff word_diff = WordDiff::kNo;
 };
 
 GitCommand ParseCommand(std::string_view command) {
@@ -274,6 +278,11 @@ GitCommand ParseCommand(std::string_view command) {
   if (i >= args.size()) return cmd;
   const std::string& sub = args[i];
   cmd.git = true;
+  for (size_t j = i + 1; j < args.size(); ++j) {
+    const std::string& a = args[j];
+    if (a == "--word-diff" || a == "--word-diff=plain") cmd.word_diff = WordDiff::kPlain;
+    if (a == "--word-diff=porcelain") cmd.word_diff = WordDiff::kPorcelain;
+  }
   if (sub == "diff" || sub == "diff-tree" || sub == "diff-index" || sub == "diff-files" ||
       sub == "format-patch") {
     cmd.sub = Sub::kDiff;
@@ -376,7 +385,8 @@ size_t GraphRun(std::string_view s) {
 // one-line commits, "Only in", a patch's signature).
 class PatchParser {
  public:
-  explicit PatchParser(const std::vector<std::string_view>& lines) : lines_(lines), n_(lines.size()) {
+  PatchParser(const std::vector<std::string_view>& lines, WordDiff word_diff)
+      : lines_(lines), n_(lines.size()), word_diff_(word_diff) {
     r_.kind.assign(n_, kOther);
     for (std::string_view l : lines) {
       if (IsBlank(l)) continue;
@@ -399,7 +409,7 @@ class PatchParser {
   }
 
  private:
-  enum class HunkMode { kNone, kUnified, kCombined, kNormal };
+  enum class HunkMode { kNone, kUnified, kCombined, kNormal, kWords };
   enum class Msg { kNone, kHeader, kMessage, kEmailHeader, kEmailBody };
 
   FileInfo* file() { return r_.files.empty() ? nullptr : &r_.files.back(); }
@@ -459,6 +469,7 @@ class PatchParser {
     if (hunk_ == HunkMode::kUnified && UnifiedLine(s)) return true;
     if (hunk_ == HunkMode::kCombined && CombinedLine(s)) return true;
     if (hunk_ == HunkMode::kNormal && NormalLine(s)) return true;
+    if (hunk_ == HunkMode::kWords && WordsLine(s)) return true;
     if (s.starts_with("\\")) {  // "\ No newline at end of file"
       Context();
       return true;
@@ -487,6 +498,38 @@ class PatchParser {
       return true;
     }
     return false;
+  }
+
+  // `git diff --word-diff`: its lines do not match the header's counts (a line changed is one
+  // line, its words marked); the hunk goes on to the next file, hunk or commit. Plain: a line
+  // with "[-…-]" or "{+…+}" is changed; porcelain: a column of ' ', '-', '+' and '~' (the end
+  // of a line).
+  bool WordsLine(std::string_view s) {
+    if (s.starts_with("diff ") || s.starts_with("@@") || IsCommitLine(s)) return false;
+    if (word_diff_ == WordDiff::kPorcelain) {
+      const char c = s.empty() ? ' ' : s[0];
+      if (c == '~') {
+        r_.kind[i_] = kMeta;
+      } else if (c == '+' || c == '-') {
+        Changed(c == '+');
+      } else if (c == ' ') {
+        Context();
+      } else {
+        return false;
+      }
+      return true;
+    }
+    const bool removed =
+        s.find("[-") != std::string_view::npos && s.find("-]") != std::string_view::npos;
+    const bool added =
+        s.find("{+") != std::string_view::npos && s.find("+}") != std::string_view::npos;
+    // A line changed is one line, whatever its words (the header counts such lines).
+    if (added || removed) {
+      Changed(added);
+    } else {
+      Context();
+    }
+    return true;
   }
 
   // `diff --cc`: one column of +/-/space per parent.
@@ -666,7 +709,7 @@ class PatchParser {
     if (s.starts_with("@@")) {
       uint64_t old_count = 0, new_count = 0;
       if (ParseHunkHeader(s, &old_count, &new_count)) {
-        StartHunk(HunkMode::kUnified);
+        StartHunk(word_diff_ == WordDiff::kNo ? HunkMode::kUnified : HunkMode::kWords);
         old_left_ = old_count;
         new_left_ = new_count;
         return true;
@@ -737,6 +780,7 @@ class PatchParser {
   size_t parents_ = 0;                     // a combined hunk's columns
   Msg msg_ = Msg::kNone;
   bool subject_seen_ = false;
+  WordDiff word_diff_ = WordDiff::kNo;
   bool header_open_ = false;  // between a file header and its first hunk
   bool git_file_ = false;
   bool binary_data_ = false;
@@ -744,8 +788,8 @@ class PatchParser {
   size_t graph_width_ = 0;
 };
 
-PatchReport ParsePatch(const std::vector<std::string_view>& lines) {
-  return PatchParser(lines).Run();
+PatchReport ParsePatch(const std::vector<std::string_view>& lines, WordDiff word_diff) {
+  return PatchParser(lines, word_diff).Run();
 }
 
 // About how many tokens the commits' hash lines and subjects take as printed: a 40-digit hash
@@ -781,7 +825,12 @@ std::string PatchHeader(const GitCommand& cmd, const PatchReport& r) {
   if (real_files > 0) {
     std::string files = commits > 1 ? Plural(real_files, "file diff", "file diffs")
                                     : StrCat(Plural(real_files, "file", "files"), " changed");
-    if (r.changed > 0) StrAppend(&files, ", ", PlusMinus(r.added, r.removed));
+    if (r.changed > 0) {
+      StrAppend(&files, ", ",
+                cmd.word_diff == WordDiff::kNo
+                    ? PlusMinus(r.added, r.removed)
+                    : Plural(r.changed, "line with words changed", "lines with words changed"));
+    }
     parts.push_back(files);
   } else if (!r.hunks.empty()) {
     std::string hunks = Plural(r.hunks.size(), "hunk", "hunks");
@@ -953,7 +1002,7 @@ class GitDiffShaper final : public core::Shaper {
       if (shaped) return core::ShapeOutput{std::move(*shaped), RenderMode::kSummary};
       return Fallback(cmd, lines, note);
     }
-    PatchReport report = ParsePatch(lines);
+    PatchReport report = ParsePatch(lines, cmd.word_diff);
     bool structure = !report.files.empty() || !report.commits.empty() ||
                      report.stat_lines > 0 || !report.stat_summaries.empty();
     if (structure && report.files.empty() && !report.full_commits && report.stat_lines == 0 &&

@@ -145,6 +145,24 @@ TEST_CASE("git-diff: a small diff is kept whole under a header counted from the 
   CheckFaithful(output, summary);
 }
 
+TEST_CASE("git-diff: --word-diff's changed lines are its changes, the others its context") {
+  // tests/fixtures/git-diff/diff-words-large: each changed line once, "[-old-]{+new+}".
+  const std::string out = testing::ReadFixture("git-diff", "diff-words-large");
+  const std::string s = Shape("git --no-pager diff --word-diff v1.0 v2.0", out);
+  INFO(s.substr(0, 3000));
+  CHECK(s.starts_with("git diff: 40 files changed, 3,568 lines with words changed\n"));
+  // The first file's changed lines are shown, its context lines are not.
+  CHECK(testing::Contains(
+      s, "\nOBJS = src/main.o src/stock.o src/db.o src/http.o src/util.o {+src/cache.o+}\n"));
+  // Porcelain: a column of ' ', '-', '+', and '~' at each line's end.
+  const std::string porcelain =
+      "diff --git a/x.c b/x.c\nindex 1..2 100644\n--- a/x.c\n+++ b/x.c\n@@ -1,3 +1,3 @@\n"
+      " int a;\n~\n int \n-b\n+c\n;\n~\n int d;\n~\n";
+  const std::string p = Shape("git diff --word-diff=porcelain", porcelain);
+  INFO(p);
+  CHECK(p.starts_with("git diff: 1 file changed, 2 lines with words changed"));
+}
+
 TEST_CASE("git-diff: a large hunk keeps its head and tail, the middle counted exactly") {
   std::string output = NewFile("gen.txt", 600);
   std::string summary = Shape("git diff --cached", output);
