@@ -234,8 +234,14 @@ std::string CommandLabel(std::string_view command) {
 std::string FailureText(std::string_view command, int exit_code) {
   static constexpr std::string_view kAnswerOnOne[] = {"grep", "egrep", "fgrep", "rg", "ag",
                                                       "ack",  "diff",  "cmp",   "test", "["};
-  const bool answer = exit_code == 1 && std::find(std::begin(kAnswerOnOne), std::end(kAnswerOnOne),
-                                                  ToolName(command)) != std::end(kAnswerOnOne);
+  // And subcommands whose exit 1 says what they found: `npm outdated` (packages are out of
+  // date), `git diff --exit-code` or `--quiet` (the trees differ).
+  const std::string key = exit_code == 1 ? CommandKey(command) : std::string();
+  const bool answer = exit_code == 1 &&
+                      (std::find(std::begin(kAnswerOnOne), std::end(kAnswerOnOne),
+                                 ToolName(command)) != std::end(kAnswerOnOne) ||
+                       key == "npm outdated" || key == "pnpm outdated" || key == "yarn outdated" ||
+                       (key == "git diff" && CommandMentions(command, {"--exit-code", "--quiet"})));
   return answer ? ExitText(exit_code) : StrCat("FAILED (", ExitText(exit_code), ")");
 }
 

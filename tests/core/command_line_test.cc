@@ -72,6 +72,14 @@ TEST_CASE("FailureText: a non-zero exit is a failure, but for the tools whose ex
   CHECK(FailureText("sudo diff a.txt b.txt", 1) == "exit 1");  // the files differ
   CHECK(FailureText("grep -r TODO missing/", 2) == "FAILED (exit 2)");  // grep's own error
   CHECK(FailureText("cd src && rg foo", 1) == "exit 1");
+  // Subcommands whose exit 1 says what they found.
+  CHECK(FailureText("npm outdated", 1) == "exit 1");  // packages out of date
+  CHECK(FailureText("pnpm outdated --long", 1) == "exit 1");
+  CHECK(FailureText("npm outdated", 2) == "FAILED (exit 2)");
+  CHECK(FailureText("npm install", 1) == "FAILED (exit 1)");
+  CHECK(FailureText("git diff --exit-code", 1) == "exit 1");  // the trees differ
+  CHECK(FailureText("git diff --quiet HEAD", 1) == "exit 1");
+  CHECK(FailureText("git diff HEAD", 1) == "FAILED (exit 1)");
 }
 
 }  // namespace
