@@ -68,6 +68,7 @@ constexpr size_t kNoteBody = 3;         // body lines of a shown note
 constexpr size_t kContextLines = 8;     // include/instantiation context of a full error
 constexpr size_t kStandaloneNotes = 10;
 constexpr size_t kLongSystemNote = 400;  // characters of a note in a system header, counted past
+constexpr size_t kListLines = 10;        // lines of each of apt's package lists shown
 constexpr size_t kOtherAll = 60;         // unknown lines: all shown up to this many
 constexpr size_t kOtherHead = 20, kOtherTail = 20, kOtherTrouble = 40;
 
@@ -2397,13 +2398,26 @@ class Writer {
         }
         [[fallthrough]];
       case Kind::kAsset:
-      case Kind::kListItem:
         if (Capped(kind, 10, 0)) {
           Emit(i);
         } else {
           Drop(i);
         }
         return i + 1;
+      case Kind::kListItem: {
+        // Each of apt's lists ("The following NEW packages…", "…will be upgraded:") keeps its
+        // first lines, the rest counted in its place: a long list does not take a short one's.
+        size_t end = i;
+        while (end < lines_.size() && p_.kinds[end] == Kind::kListItem) ++end;
+        const size_t shown = std::min(end - i, kListLines);
+        for (size_t k = i; k < i + shown; ++k) Emit(k);
+        if (end - i > shown) {
+          FlushGap();
+          out_.ElidedLines(end - i - shown, "more lines of this list omitted");
+          for (size_t k = i + shown; k < end; ++k) used_[k] = 2;
+        }
+        return end;
+      }
       case Kind::kBuildFail:
         if (Capped(kind, 5, 5)) {
           Anchors(i);
