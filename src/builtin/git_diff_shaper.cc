@@ -361,6 +361,7 @@ struct CommitInfo {
 
 struct PatchReport {
   std::vector<uint8_t> kind;
+  bool word_diff = false;  // its hunks' changes are words marked in lines (--word-diff)
   std::vector<FileInfo> files;
   std::vector<HunkInfo> hunks;
   std::vector<CommitInfo> commits;
@@ -388,6 +389,25 @@ class PatchParser {
   PatchParser(const std::vector<std::string_view>& lines, WordDiff word_diff)
       : lines_(lines), n_(lines.size()), word_diff_(word_diff) {
     r_.kind.assign(n_, kOther);
+    // A word diff whose command is not known (`./ci.sh` ran it): lines with words marked
+    // ("[-old-]", "{+new+}") and few lines that start with a unified diff's "+" or "-" (a
+    // context line may: "- item" of a list).
+    if (word_diff_ == WordDiff::kNo) {
+      size_t marked = 0, prefixed = 0;
+      for (std::string_view l : lines) {
+        if ((l.starts_with("+") && !l.starts_with("+++ ")) ||
+            (l.starts_with("-") && !l.starts_with("--- "))) {
+          ++prefixed;
+        } else if ((l.find("{+") != std::string_view::npos &&
+                    l.find("+}") != std::string_view::npos) ||
+                   (l.find("[-") != std::string_view::npos &&
+                    l.find("-]") != std::string_view::npos)) {
+          ++marked;
+        }
+      }
+      if (marked >= 3 && prefixed * 4 < marked) word_diff_ = WordDiff::kPlain;
+    }
+    r_.word_diff = word_diff_ != WordDiff::kNo;
     for (std::string_view l : lines) {
       if (IsBlank(l)) continue;
       graph_ = l.starts_with("* ") || l == "*";
@@ -827,7 +847,7 @@ std::string PatchHeader(const GitCommand& cmd, const PatchReport& r) {
                                     : StrCat(Plural(real_files, "file", "files"), " changed");
     if (r.changed > 0) {
       StrAppend(&files, ", ",
-                cmd.word_diff == WordDiff::kNo
+                !r.word_diff
                     ? PlusMinus(r.added, r.removed)
                     : Plural(r.changed, "line with words changed", "lines with words changed"));
     }

@@ -443,6 +443,40 @@ bool HasContextNumber(std::string_view s) {
   return NumberedContextDash(s) != std::string_view::npos;
 }
 
+// Matches and context lines without line numbers (`rg -C2` through a pipe): "path:text" and
+// "path-text", the path one that a match line names. How many lines of each; `keys` holds the
+// words before each line's first colon.
+struct PlainContextCount {
+  size_t matches = 0, contexts = 0, others = 0;
+};
+PlainContextCount CountPlainContext(const std::vector<std::string_view>& lines) {
+  absl::flat_hash_set<std::string_view> keys;
+  for (std::string_view l : lines) {
+    const size_t colon = l.find(':');
+    if (colon != std::string_view::npos && colon > 0) keys.insert(l.substr(0, colon));
+  }
+  PlainContextCount count;
+  for (std::string_view l : lines) {
+    if (l.empty() || l == "--") continue;
+    const size_t colon = std::min(l.find(':'), std::min<size_t>(l.size(), 4096));
+    bool context = false;
+    for (size_t d = l.find('-'); d != std::string_view::npos && d < colon && !context;
+         d = l.find('-', d + 1)) {
+      context = d > 0 && keys.contains(l.substr(0, d));
+    }
+    const std::string_view key = l.substr(0, colon);
+    if (context) {
+      ++count.contexts;
+    } else if (colon < l.size() && key.find(' ') == std::string_view::npos &&
+               key.find_first_of("/.") != std::string_view::npos) {
+      ++count.matches;
+    } else {
+      ++count.others;
+    }
+  }
+  return count;
+}
+
 bool LooksLikePath(std::string_view key) {
   return !key.empty() && key.size() < 4096 && key[0] != ' ' && key[0] != '\t' &&
          key.find('\t') == std::string_view::npos;
@@ -570,6 +604,12 @@ class SearchShaper final : public core::Shaper {
     }
     if (numbered >= 3 && numbered * 10 >= (numbered + others) * 9 && diagnostics * 2 < numbered) {
       return core::MatchResult{true, 0.65, {"path:line:text lines"}};
+    }
+    if (const PlainContextCount plain = CountPlainContext(lines);
+        plain.matches >= 3 && plain.contexts >= 3 &&
+        (plain.matches + plain.contexts) * 10 >=
+            (plain.matches + plain.contexts + plain.others) * 9) {
+      return core::MatchResult{true, 0.65, {"path:text lines with path-text context lines"}};
     }
     if (errors >= 2 && others == 0 && numbered == 0) {
       return core::MatchResult{true, 0.6, {"search tool error lines"}};
@@ -736,7 +776,8 @@ class SearchShaper final : public core::Shaper {
                heading_shape && bare_numbered > 0 && bare_numbered < sampled) {
       format = Format::kHeading;
     } else if (most(prefixed + prefixed_context) &&
-               (cmd.filenames == true || !cmd.operands.empty())) {
+               (cmd.filenames == true || !cmd.operands.empty() ||
+                (cmd.tool == Tool::kNone && prefixed_context >= 3))) {
       format = Format::kPrefixed;
     } else if (IsGrepFamily(cmd.tool) && !cmd.filenames.value_or(false)) {
       format = Format::kBare;

@@ -179,6 +179,10 @@ bool RunsPackageManager(std::string_view command) {
   return tool == "npm" || tool == "pnpm" || tool == "yarn";
 }
 
+bool IsOnePartSplit(const EchoedPart& part) {
+  return IsPackageScriptHeader(part.echo) || part.commands >= 2;
+}
+
 bool IsPackageScriptHeader(std::string_view echo) {
   std::vector<std::string_view> lines;
   for (std::string_view line : SplitLines(echo)) {
@@ -246,16 +250,17 @@ std::vector<EchoedPart> SplitAtEchoes(std::string_view output) {
     parts.push_back(EchoedPart{{}, {}, before});
   }
   size_t echo_start = echoes[0].start;
+  size_t first = 0;  // the first echo of the part being read
   for (size_t k = 0; k < echoes.size(); ++k) {
     const size_t text_end = k + 1 < echoes.size() ? echoes[k + 1].start : output.size();
     const std::string_view text = output.substr(echoes[k].end, text_end - echoes[k].end);
     if (IsBlank(text) && k + 1 < echoes.size()) continue;  // joins the next part
     parts.push_back(EchoedPart{output.substr(echo_start, echoes[k].end - echo_start),
-                               echoes[k].command, text});
+                               echoes[k].command, text, k + 1 - first});
     echo_start = text_end;
+    first = k + 1;
   }
-  // One part is a split when a package manager's header names its command.
-  const bool one_script = parts.size() == 1 && IsPackageScriptHeader(parts[0].echo);
+  const bool one_script = parts.size() == 1 && IsOnePartSplit(parts[0]);
   if ((parts.size() < 2 && !one_script) || parts.size() > kMaxEchoedParts) parts.clear();
   return parts;
 }

@@ -24,6 +24,7 @@ struct EchoedPart {
   std::string_view echo;  // the echo line(s), as printed; empty for the lines before the first
   std::string command;    // the command it echoes; empty for the lines before the first echo
   std::string_view text;  // the part's output: the lines after the echo, up to the next one
+  size_t commands = 1;    // how many commands `echo` echoes (those before printed nothing)
 };
 
 // The echoed command of `line`, or empty when it echoes none. `next` is the line after it
@@ -36,6 +37,11 @@ std::string EchoedCommand(std::string_view line, std::string_view next, int* lin
 // app:test" may come before them). Unlike a shell's trace or a prompt, it is not taken for
 // anything else: one is enough to split at.
 bool IsPackageScriptHeader(std::string_view echo);
+
+// Whether a split into this one part is a split: its echo is a package manager's script header
+// (IsPackageScriptHeader), or it echoes more than one command, those before the last having
+// printed nothing (`+ eslint src` passing, then `+ oxlint src` and its problems).
+bool IsOnePartSplit(const EchoedPart& part);
 
 // A package manager's own line about a script it ran: npm's report of the script's failure
 // ("npm error Lifecycle script `test` failed with error:", "npm error code 1", npm 6's "npm

@@ -254,7 +254,7 @@ std::optional<std::string> ShaperPipeline::ShapeParts(const ShapeRequest& reques
   }
   // One script that a package manager ran, its header naming the command (`npm test`: "> app@1.0.0
   // test", "> jest"): the output is that command's, npm's lines after it included.
-  const bool one_script = parts.size() == 1 && IsPackageScriptHeader(parts[0].echoed.echo);
+  const bool one_script = parts.size() == 1 && IsOnePartSplit(parts[0].echoed);
   if (!from_tasks && !one_script && (recognized < 2 || parts.size() < 2)) return std::nullopt;
   // Each part's summary: never worse than its lines (a shaper that fails shows them too).
   std::vector<std::string> pieces;

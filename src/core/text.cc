@@ -140,8 +140,13 @@ namespace {
 // Applies one line's carriage returns and backspaces the way a terminal would: text after a
 // CR overwrites from column 0, a backspace moves one character left. Works on bytes of UTF-8
 // by whole characters.
+// In a line being redrawn (NormalizeTerminalOutput), ESC stands for a cursor move or an
+// erase the escapes asked for: ESC 'G' and the column's digits, then ';' (ESC [ n G: to column
+// n); ESC 'K' (ESC [ K: erase to the end of the line); ESC 'k' (ESC [ 2 K: erase the line).
+constexpr char kMark = '\x1b';
+
 void AppendRedrawnLine(std::string_view line, std::string* out) {
-  if (line.find_first_of("\r\b") == std::string_view::npos) {
+  if (line.find_first_of("\r\b\x1b") == std::string_view::npos) {
     out->append(line);
     return;
   }
@@ -161,6 +166,25 @@ void AppendRedrawnLine(std::string_view line, std::string* out) {
       ++i;
       continue;
     }
+    if (c == kMark && i + 1 < line.size()) {
+      const char what = line[i + 1];
+      i += 2;
+      if (what == 'G') {
+        size_t column = 0;
+        while (i < line.size() && line[i] >= '0' && line[i] <= '9') {
+          column = std::min<size_t>(column * 10 + static_cast<size_t>(line[i] - '0'), 4096);
+          ++i;
+        }
+        if (i < line.size() && line[i] == ';') ++i;
+        cursor = column > 0 ? column - 1 : 0;
+        while (cells.size() < cursor) cells.emplace_back();  // a move past the end: blank
+      } else if (what == 'K') {
+        if (cursor < cells.size()) cells.resize(cursor);
+      } else if (what == 'k') {
+        cells.assign(std::min(cursor, cells.size()), std::string_view());
+      }
+      continue;
+    }
     size_t len = 1;
     unsigned char u = static_cast<unsigned char>(c);
     if (u >= 0xC0) {
@@ -176,7 +200,15 @@ void AppendRedrawnLine(std::string_view line, std::string* out) {
     ++cursor;
     i += len;
   }
-  for (std::string_view cell : cells) out->append(cell);
+  // Blank cells (erased, or skipped by a move) show as spaces before text, none after it.
+  while (!cells.empty() && cells.back().empty()) cells.pop_back();
+  for (std::string_view cell : cells) {
+    if (cell.empty()) {
+      out->push_back(' ');
+    } else {
+      out->append(cell);
+    }
+  }
 }
 
 // Where a control string (OSC, DCS, SOS, PM, APC) whose body starts at text[j] ends: just
@@ -297,6 +329,23 @@ bool NormalizeTerminalOutput(std::string_view text, std::string* out) {
     }
     int up = 0;
     size_t length = EscapeLength(text, next, &up);
+    // A move to a column (ESC [ n G) and an erase in the line (ESC [ K, ESC [ 2 K) are kept
+    // in the line as marks its redraw applies (AppendRedrawnLine).
+    if (length >= 3 && text[next + 1] == '[') {
+      const std::string_view params = text.substr(next + 2, length - 3);
+      const char final = text[next + length - 1];
+      const bool digits = params.find_first_not_of("0123456789") == std::string_view::npos;
+      if (final == 'G' && digits) {
+        line.push_back(kMark);
+        line.push_back('G');
+        line.append(params.empty() ? std::string_view("1") : params.substr(0, 5));
+        line.push_back(';');
+      } else if (final == 'K' && (params.empty() || params == "0")) {
+        line.append({kMark, 'K'});
+      } else if (final == 'K' && params == "2") {
+        line.append({kMark, 'k'});
+      }
+    }
     if (up > 0 && line.find_first_not_of(" \t\r") == std::string::npos) {
       // The lines above are about to be redrawn: drop them (the redraw replaces them).
       size_t drop = std::min<size_t>(static_cast<size_t>(up), line_starts.size());

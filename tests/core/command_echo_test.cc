@@ -111,6 +111,15 @@ TEST_CASE("an output is not split at a diff's lines, nor when echoes are most of
   REQUIRE(two.size() == 2);
   CHECK(two[0].command == "npx jest --json");
   CHECK(two[1].command == "cargo build");
+  // A command that printed nothing, then one that did: one part, under both echoes.
+  const std::vector<EchoedPart> quiet =
+      SplitAtEchoes("+ npx eslint src\n+ npx oxlint src\n  ! eslint(no-debugger): x\n");
+  REQUIRE(quiet.size() == 1);
+  CHECK(quiet[0].command == "npx oxlint src");
+  CHECK(quiet[0].echo == "+ npx eslint src\n+ npx oxlint src\n");
+  CHECK(quiet[0].commands == 2);
+  CHECK(IsOnePartSplit(quiet[0]));
+  CHECK(SplitAtEchoes("+ npx oxlint src\n  ! eslint(no-debugger): x\n").empty());
   // More than kMaxEchoedParts parts.
   std::string many;
   for (size_t i = 0; i <= kMaxEchoedParts; ++i) {

@@ -81,6 +81,19 @@ TEST_CASE("carriage-return redraws keep what the terminal finally showed") {
   CHECK(Normalized("é✓x\r✓\n") == "✓✓x\n");  // by characters, not bytes
 }
 
+TEST_CASE("moves to a column and erases in the line redraw it as a terminal does") {
+  // bats' pretty formatter: the test's name, the count at column 75, then the name again from
+  // column 1 with its mark, the rest of the line erased.
+  CHECK(
+      Normalized("\x1b[1G   addition works\x1b[K\x1b[75G 1/45\x1b[2G\x1b[1G \xE2\x9C\x93 addition "
+                 "works\x1b[K\n") == " \xE2\x9C\x93 addition works\n");
+  CHECK(Normalized("ab\x1b[5Gx\n") == "ab  x\n");        // past the end: blank cells
+  CHECK(Normalized("abcdef\x1b[3G\x1b[K\n") == "ab\n");  // erased from the cursor
+  // A whole line erased, then written from its start: nothing of the old line is left.
+  CHECK(Normalized("Downloading a long name 10%\x1b[2K\rDone 100%\n") == "Done 100%\n");
+  CHECK(Normalized("x\x1b[1Kz\n") == "xz\n");  // erase to the start: not applied, stripped
+}
+
 TEST_CASE("cursor-up redraws replace the lines they redraw") {
   std::string frames;
   for (int i = 0; i < 3; ++i) {

@@ -41,10 +41,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     FUZZ_CHECK(!what.empty());
   }
   // The parts are pieces of the output, in order, none overlapping.
-  // One part only under a package manager's script header.
+  // One part only under a package manager's script header, or after commands that printed
+  // nothing.
   const std::vector<plugline::core::EchoedPart> parts = plugline::core::SplitAtEchoes(output);
-  FUZZ_CHECK(parts.empty() ||
-             (parts.size() == 1 && plugline::core::IsPackageScriptHeader(parts[0].echo)) ||
+  FUZZ_CHECK(parts.empty() || (parts.size() == 1 && plugline::core::IsOnePartSplit(parts[0])) ||
              (parts.size() >= 2 && parts.size() <= plugline::core::kMaxEchoedParts));
   for (const plugline::core::EchoedPart& part : parts) {
     FUZZ_CHECK(plugline::core::PackageManagerTrailer(part.text) <= part.text.size());
