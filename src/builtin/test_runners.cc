@@ -1342,7 +1342,110 @@ bool IsTapTotalsComment(std::string_view rest) {
   });
 }
 
+// bats' pretty formatter (`bats -p`, `--formatter pretty`, its default on a terminal): a line per
+// test, " ✓ name", " ✗ name" with why under it, indented ("   (in test file x.bats, line 5)",
+// "     `[ "$a" = b ]' failed", what the test printed), " - name (skipped: reason)", and its
+// totals, "45 tests, 3 failures, 1 skipped". The counts of such totals, or nothing.
+std::optional<TestCounts> BatsPrettyTotals(std::string_view t) {
+  if (t.empty() || !IsDigit(t[0]) || t.find(" test") == std::string_view::npos ||
+      t.find(" failure") == std::string_view::npos) {
+    return std::nullopt;
+  }
+  TestCounts counts;
+  for (absl::string_view part : absl::StrSplit(absl::string_view(t.data(), t.size()), ", ")) {
+    const std::string_view p(part.data(), part.size());
+    const std::optional<uint64_t> n = LeadingNumber(p);
+    if (!n) return std::nullopt;
+    const std::string_view word = p.substr(p.find(' ') + 1);
+    if (word.starts_with("test")) {
+      counts.total = *n;
+    } else if (word.starts_with("failure")) {
+      counts.failed = *n;
+    } else if (word.starts_with("skipped")) {
+      counts.skipped = *n;
+    } else if (!word.starts_with("not run")) {
+      return std::nullopt;
+    }
+  }
+  if (!counts.total || !counts.failed) return std::nullopt;
+  return counts;
+}
+
+// Whether `lines` are bats' pretty report, not TAP: its totals or its marked test lines, and no
+// TAP test line.
+bool IsBatsPretty(const std::vector<std::string_view>& lines) {
+  bool pretty = false;
+  for (std::string_view line : lines) {
+    const std::string_view t = Trim(line);
+    if (t.starts_with("ok ") || t.starts_with("not ok ")) return false;
+    pretty = pretty || line.starts_with(" ✗ ") || line.starts_with(" ✓ ") ||
+             BatsPrettyTotals(t).has_value();
+  }
+  return pretty;
+}
+
+void ParseBatsPretty(const std::vector<std::string_view>& lines, TestReport& report) {
+  TestFailure* current = nullptr;
+  uint64_t passed = 0, skipped = 0;
+  std::optional<TestCounts> totals;
+  for (std::string_view line : lines) {
+    const std::string_view t = Trim(line);
+    if (line.starts_with(" ✗ ")) {
+      CloseFailure(report, current);
+      report.failures.push_back(TestFailure{Trim(line.substr(5)), {line}});
+      current = &report.failures.back();
+      report.has_results = true;
+      continue;
+    }
+    if (line.starts_with(" ✓ ")) {
+      CloseFailure(report, current);
+      current = nullptr;
+      ++passed;
+      report.has_results = true;
+      continue;
+    }
+    if (line.starts_with(" - ") && t.ends_with(")") &&
+        t.find(" (skipped") != std::string_view::npos) {
+      CloseFailure(report, current);
+      current = nullptr;
+      ++skipped;
+      continue;
+    }
+    if (std::optional<TestCounts> counts = BatsPrettyTotals(t)) {
+      CloseFailure(report, current);
+      current = nullptr;
+      totals = counts;
+      report.totals.push_back(line);
+      report.has_results = true;
+      continue;
+    }
+    if (current != nullptr && line.starts_with("   ") && !t.empty()) {
+      current->detail.push_back(line);  // why it failed, what it printed
+      continue;
+    }
+    CloseFailure(report, current);
+    current = nullptr;  // a file's name above its tests, blank lines: counted
+  }
+  CloseFailure(report, current);
+  report.passing_lines = passed;
+  if (totals) {
+    report.counts.failed = *totals->failed;
+    if (totals->skipped) skipped = *totals->skipped;
+    if (*totals->total >= *totals->failed + skipped) {
+      report.counts.passed = *totals->total - *totals->failed - skipped;
+    }
+  } else {
+    report.counts.failed = report.failures.size();
+    report.counts.passed = passed;
+  }
+  if (skipped > 0) report.counts.skipped = skipped;
+}
+
 void ParseTap(const std::vector<std::string_view>& lines, TestReport& report) {
+  if (IsBatsPretty(lines)) {
+    ParseBatsPretty(lines, report);
+    return;
+  }
   TestFailure* current = nullptr;
   TestCounts counted;
   struct Open {

@@ -321,6 +321,20 @@ TEST_CASE("test shaper: pytest's explanation of a value by itself is counted, th
   CHECK_FALSE(Contains(s, "and   Decimal('50.00') = Decimal('50.00')"));
 }
 
+TEST_CASE("test shaper: bats' pretty formatter: each ✗ test with why, the ✓ ones counted") {
+  std::string out;
+  REQUIRE(core::NormalizeTerminalOutput(testing::ReadFixture("test", "bats_pretty_failing"), &out));
+  const std::string s = Shape("bats --formatter pretty .", 1, out);
+  INFO(s);
+  CHECK(
+      s.starts_with("bats: FAILED — 8 failed, 60 passed, 1 skipped (exit 1)\n"
+                    " ✗ minor 10 is higher than minor 9\n"
+                    "   (in test file ./semver.bats, line 17)\n"));
+  CHECK(Contains(s, "\n… 60 passed tests omitted\n"));
+  CHECK(s.ends_with("\n69 tests, 8 failures, 1 skipped\n"));
+  CHECK_FALSE(Contains(s, " ✓ "));
+}
+
 TEST_CASE(
     "test shaper: prove: a TODO test that fails and a skipped one are skipped, not failures") {
   const std::string out = testing::ReadFixture("test", "prove_todo_verbose");
