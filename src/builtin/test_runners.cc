@@ -1423,6 +1423,11 @@ void ParseBatsPretty(const std::vector<std::string_view>& lines, TestReport& rep
       current->detail.push_back(line);  // why it failed, what it printed
       continue;
     }
+    if (!report.has_results && line.starts_with("   ") && !t.empty()) {
+      // Why a test failed whose line was cut off (`bats -p . | tail -30`): kept as printed.
+      report.problems.push_back(line);
+      continue;
+    }
     CloseFailure(report, current);
     current = nullptr;  // a file's name above its tests, blank lines: counted
   }
@@ -4090,6 +4095,15 @@ RunnerGuess GuessRunner(std::string_view command, std::string_view output) {
   }
   // Or its test lines alone, the plan cut off (`bats . | tail -30`).
   if (tool == "bats" || tool == "tap") consider(TestRunner::kTap, 0.9, "command: " + tool);
+  // bats' pretty report: its totals ("45 tests, 3 failures, 1 skipped") after ✓/✗ test lines.
+  if ((has_line_start(" ✗ ") || has_line_start(" ✓ ")) && has(" tests, ") && has(" failure")) {
+    for (std::string_view line : core::SplitLines(output)) {
+      if (BatsPrettyTotals(Trim(line))) {
+        consider(TestRunner::kTap, 0.85, "output: bats' pretty report");
+        break;
+      }
+    }
+  }
   if (has_line_start("not ok ") && has_line_start("ok ")) {
     consider(TestRunner::kTap, 0.75, "output: TAP test lines");
   }
