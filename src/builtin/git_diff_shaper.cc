@@ -395,6 +395,8 @@ class PatchParser {
     if (word_diff_ == WordDiff::kNo) {
       size_t marked = 0, prefixed = 0;
       for (std::string_view l : lines) {
+        // A unified diff's changed lines come early and often: no need to read it all.
+        if (prefixed > 256 && prefixed * 4 >= marked) break;
         if ((l.starts_with("+") && !l.starts_with("+++ ")) ||
             (l.starts_with("-") && !l.starts_with("--- "))) {
           ++prefixed;

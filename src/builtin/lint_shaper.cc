@@ -191,17 +191,15 @@ size_t WordyPositionLength(std::string_view s) {
 size_t ParenLocationLength(std::string_view line) {
   const size_t open = line.find('(');
   if (open == std::string_view::npos || open == 0 || !IsPathWord(line.substr(0, open))) return 0;
-  size_t i = open + 1;
-  for (int part = 0; part < 2; ++part) {
-    const size_t digits = i;
+  // Digits, then ",digits" at most once.
+  auto digits = [&line](size_t i) {
+    const size_t from = i;
     while (i < line.size() && IsDigit(line[i])) ++i;
-    if (i == digits) return 0;
-    if (part == 0 && i < line.size() && line[i] == ',')
-      ++i;
-    else
-      break;
-  }
-  return i < line.size() && line[i] == ')' ? i + 1 : 0;
+    return i > from ? i : std::string_view::npos;
+  };
+  size_t i = digits(open + 1);
+  if (i != std::string_view::npos && i < line.size() && line[i] == ',') i = digits(i + 1);
+  return i != std::string_view::npos && i < line.size() && line[i] == ')' ? i + 1 : 0;
 }
 
 // "path:12", "path:12:5", "path(12,5)" (and "path:12:5-9", and JSHint's "path: line 12, col
@@ -946,6 +944,7 @@ std::optional<Problem> LocationAboveProblem(const std::vector<std::string_view>&
       if (t.starts_with(severity) && t.substr(severity.size()).starts_with(": ")) {
         pr.severity = severity == "Fatal Error" ? std::string_view("Error") : severity;
         pr.message = Trim(t.substr(severity.size() + 2));
+        break;
       }
     }
     if (pr.message.empty()) return std::nullopt;

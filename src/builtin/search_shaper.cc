@@ -443,9 +443,21 @@ bool HasContextNumber(std::string_view s) {
   return NumberedContextDash(s) != std::string_view::npos;
 }
 
-// Matches and context lines without line numbers (`rg -C2` through a pipe): "path:text" and
-// "path-text", the path one that a match line names. How many lines of each; `keys` holds the
-// words before each line's first colon.
+// A context line without a line number, "path-text" (`rg -C2` through a pipe): the path it
+// starts with, one of `paths` (those match lines name, "path:text") followed by a dash before
+// the line's first colon (its text may have one: "a.h- * x: y"); empty when it is none.
+std::string_view ContextPathOf(std::string_view line,
+                               const absl::flat_hash_set<std::string_view>& paths) {
+  const size_t colon = std::min(line.find(':'), std::min<size_t>(line.size(), 4096));
+  for (size_t d = line.find('-'); d != std::string_view::npos && d < colon;
+       d = line.find('-', d + 1)) {
+    if (d > 0 && paths.contains(line.substr(0, d))) return line.substr(0, d);
+  }
+  return {};
+}
+
+// Matches and context lines without line numbers: "path:text" and "path-text"
+// (ContextPathOf), and the other lines: how many of each.
 struct PlainContextCount {
   size_t matches = 0, contexts = 0, others = 0;
 };
@@ -458,14 +470,9 @@ PlainContextCount CountPlainContext(const std::vector<std::string_view>& lines) 
   PlainContextCount count;
   for (std::string_view l : lines) {
     if (l.empty() || l == "--") continue;
-    const size_t colon = std::min(l.find(':'), std::min<size_t>(l.size(), 4096));
-    bool context = false;
-    for (size_t d = l.find('-'); d != std::string_view::npos && d < colon && !context;
-         d = l.find('-', d + 1)) {
-      context = d > 0 && keys.contains(l.substr(0, d));
-    }
+    const size_t colon = std::min(l.find(':'), l.size());
     const std::string_view key = l.substr(0, colon);
-    if (context) {
+    if (!ContextPathOf(l, keys).empty()) {
       ++count.contexts;
     } else if (colon < l.size() && key.find(' ') == std::string_view::npos &&
                key.find_first_of("/.") != std::string_view::npos) {
@@ -755,14 +762,7 @@ class SearchShaper final : public core::Shaper {
       for (size_t i = 0, seen = 0; i < n && seen < sampled; ++i) {
         if (kind[i] != kLineOther) continue;
         ++seen;
-        const std::string_view s = lines[i];
-        for (size_t d = s.find('-'); d != std::string_view::npos && d < 4096;
-             d = s.find('-', d + 1)) {
-          if (prefixed_paths.contains(s.substr(0, d))) {
-            ++prefixed_context;
-            break;
-          }
-        }
+        prefixed_context += ContextPathOf(lines[i], prefixed_paths).empty() ? 0 : 1;
       }
     }
     enum class Format { kNumbered, kPrefixed, kHeading, kBare } format;
@@ -810,15 +810,6 @@ class SearchShaper final : public core::Shaper {
         if (colon != std::string_view::npos && colon > 0) keys.insert(lines[i].substr(0, colon));
       }
     }
-    // The path a context line "path-text" starts with, when a match line names it; else empty.
-    auto context_path = [&keys](std::string_view s) {
-      const size_t colon = std::min(s.find(':'), std::min<size_t>(s.size(), 4096));
-      for (size_t d = s.find('-'); d != std::string_view::npos && d < colon;
-           d = s.find('-', d + 1)) {
-        if (d > 0 && keys.contains(s.substr(0, d))) return s.substr(0, d);
-      }
-      return std::string_view();
-    };
     Group* current = nullptr;
     for (size_t i = 0; i < n; ++i) {
       std::string_view s = lines[i];
@@ -851,7 +842,7 @@ class SearchShaper final : public core::Shaper {
       if (current != nullptr && IsContextOf(s, current->path)) {
         path = current->path;  // "path-12-text": context of the file being read
         match = false;
-      } else if (const std::string_view of = context_path(s); !of.empty()) {
+      } else if (const std::string_view of = ContextPathOf(s, keys); !of.empty()) {
         path = of;  // "path-text", the next file's context before its first match
         match = false;
       } else {
