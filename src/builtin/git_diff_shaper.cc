@@ -188,6 +188,12 @@ bool IsNumstatOrNameStatus(std::string_view s) {
          first.find_first_not_of("0123456789", 1) == std::string_view::npos;
 }
 
+// How a file line of a commit's list was asked for: "--stat", "--numstat" or "--name-status".
+std::string_view FileListOption(std::string_view s) {
+  if (!IsNumstatOrNameStatus(s)) return "--stat";
+  return IsDigit(s[0]) || s[0] == '-' ? "--numstat" : "--name-status";
+}
+
 // The new path of a "diff --git a/x b/x" line (or the last word of another "diff" line).
 std::string_view DiffLinePath(std::string_view s) {
   if (s.starts_with("diff --git ")) {
@@ -1244,6 +1250,7 @@ class GitDiffShaper final : public core::Shaper {
     // A history's later commits: their Author/Date lines and messages, and the file diffs past
     // their share, counted in one place each.
     uint64_t fields_dropped = 0, messages_dropped = 0, stats_dropped = 0;
+    std::string_view stats_form = "--stat";  // the option that printed the file lists dropped
     // A commit's Author line that is the commit's above it, to the letter, is counted: a
     // history of one author's commits repeats it in every one.
     uint64_t authors_repeated = 0;
@@ -1430,6 +1437,7 @@ class GitDiffShaper final : public core::Shaper {
         case kStat: {
           if (one_line(commit)) {
             ++stats_dropped;
+            stats_form = FileListOption(lines[i]);
             break;
           }
           if (i == 0 || r.kind[i - 1] != kStat) {
@@ -1482,8 +1490,9 @@ class GitDiffShaper final : public core::Shaper {
                              " of their messages after the subject omitted"));
     }
     if (stats_dropped > 0) {
-      out.ElidedLines(stats_dropped, StrCat(stats_dropped == 1 ? "line" : "lines",
-                                            " of their --stat blocks omitted"));
+      out.ElidedLines(stats_dropped,
+                      StrCat(stats_dropped == 1 ? "line" : "lines", " of their ", stats_form,
+                             stats_form == "--stat" ? " blocks omitted" : " lists omitted"));
     }
     if (cutoff < n) {
       size_t more = r.commits.size() - limit;

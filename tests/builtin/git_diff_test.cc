@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <string>
 
+#include "absl/strings/str_replace.h"
 #include "builtin/builtin_shapers.h"
 #include "builtin/common.h"
 #include "core/strings.h"
@@ -327,6 +328,16 @@ TEST_CASE("git-diff: a log too long for the budget: later commits as their hash 
   CHECK(Has(lines, "… 290 lines of their messages after the subject omitted"));
   CHECK(Has(lines, "… 870 lines of their --stat blocks omitted"));
   CHECK(lines.size() < 10 * 9 + 290 + 8);
+
+  // A --name-status log's file lists are called that, not --stat blocks.
+  std::string name_status = StatLog(300);
+  name_status = absl::StrReplaceAll(
+      name_status,
+      {{" src/cart.py   | 2 +-\n tests/test.py | 3 +++\n", "M\tsrc/cart.py\nA\ttests/test.py\n"},
+       {" 2 files changed, 4 insertions(+), 1 deletion(-)\n", ""}});
+  auto listed = Lines(Shape("git log --name-status", name_status, 0, 8000));
+  CHECK(Has(listed, StrCat(StatHash(299, 10), " cart: fix rounding number 299")));
+  CHECK(Has(listed, "… 580 lines of their --name-status lists omitted"));
 
   // With no budget, or commits that fit, every commit is kept as printed.
   for (auto [commits, budget] : {std::pair{300, 0}, std::pair{40, 8000}}) {
