@@ -40,8 +40,9 @@ enum class TestRunner {
   kCucumber,  // cucumber-js (and Cucumber's other ports' "N) Scenario:" failures)
   kJasmine,
   kAva,
-  kBun,   // bun test
-  kDeno,  // deno test
+  kBun,      // bun test
+  kDeno,     // deno test
+  kTcltest,  // Tcl's tcltest (tclsh all.tcl, tclsh x.test)
 };
 
 std::string_view RunnerName(TestRunner runner);

@@ -6,9 +6,12 @@
 #include <string>
 
 #include "absl/container/flat_hash_set.h"
+#include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_split.h"
 #include "builtin/common.h"
 #include "builtin/test_report.h"
+#include "core/strings.h"
 
 namespace plugline::builtin {
 namespace {
@@ -3920,6 +3923,106 @@ void ParseDoctest(const std::vector<std::string_view>& lines, TestReport& report
   close();
 }
 
+// ---- Tcl's tcltest --------------------------------------------------------------------------
+
+// tcltest's totals: "all.tcl:\tTotal\t78\tPassed\t74\tSkipped\t1\tFailed\t3" (its file, then
+// labels and counts, tab-separated).
+std::optional<TestCounts> TcltestTotals(std::string_view line) {
+  const std::vector<absl::string_view> fields = absl::StrSplit(ToAbsl(line), '\t');
+  if (fields.size() != 9 || !absl::EndsWith(fields[0], ":") || fields[1] != "Total" ||
+      fields[3] != "Passed" || fields[5] != "Skipped" || fields[7] != "Failed") {
+    return std::nullopt;
+  }
+  uint64_t v[4];
+  for (size_t k = 0; k < 4; ++k) {
+    if (!absl::SimpleAtoi(fields[2 + 2 * k], &v[k])) return std::nullopt;
+  }
+  return TestCounts{.passed = v[1], .failed = v[3], .errors = {}, .skipped = v[2], .total = v[0]};
+}
+
+// tcltest (`tclsh all.tcl`, `tclsh x.test`): a failed test's block opens "==== math-1.2 add
+// negative FAILED" and closes "==== math-1.2 FAILED", the script, "---- Result was:" and what it
+// should have been between; -verbose adds "++++ math-1.1 PASSED", "++++ x SKIPPED: slow" and
+// "---- x start". runAllTests adds its settings, each file's name, "Test file error: …" with its
+// errorInfo for a file that did not run through, and after the totals "Files with failing tests:
+// a.test b.test" and "Test files exiting with errors:" above those files' names. It exits 0
+// whatever failed.
+void ParseTcltest(const std::vector<std::string_view>& lines, TestReport& report) {
+  TestFailure* current = nullptr;
+  bool file_error = false, exiting_with_errors = false;
+  uint64_t passed = 0, skipped = 0;
+  std::optional<TestCounts> totals;
+  for (std::string_view line : lines) {
+    const std::string_view t = Trim(line);
+    if (line.starts_with("==== ") && line.ends_with(" FAILED")) {
+      std::string_view rest = line.substr(5, line.size() - 5 - 7);
+      if (current != nullptr && rest == current->name) {  // its closing line
+        CloseFailure(report, current);
+        current = nullptr;
+        continue;
+      }
+      CloseFailure(report, current);
+      report.failures.push_back(TestFailure{rest.substr(0, rest.find(' ')), {line}});
+      current = &report.failures.back();
+      report.has_results = true;
+      continue;
+    }
+    if (line.starts_with("++++ ")) {
+      if (line.ends_with(" PASSED")) ++passed;
+      if (line.find(" SKIPPED: ") != std::string_view::npos) ++skipped;
+      report.has_results = true;
+      continue;
+    }
+    if (current != nullptr) {
+      current->detail.push_back(line);
+      continue;
+    }
+    if (std::optional<TestCounts> counts = TcltestTotals(line)) {
+      totals = counts;
+      report.totals.push_back(line);
+      report.has_results = true;
+      file_error = false;
+      continue;
+    }
+    if (line.starts_with("Test file error: ")) {
+      report.problems.push_back(line);
+      report.said_failed = true;
+      file_error = true;  // its errorInfo follows, indented and quoted
+      continue;
+    }
+    if (file_error && !t.empty() && (line.starts_with(" ") || line.starts_with("\""))) {
+      report.problems.push_back(line);
+      continue;
+    }
+    file_error = false;
+    if (line.starts_with("Files with failing tests: ")) {
+      report.problems.push_back(line);
+      continue;
+    }
+    if (line.starts_with("Test files exiting with errors:")) {
+      report.problems.push_back(line);
+      report.said_failed = true;
+      exiting_with_errors = true;
+      continue;
+    }
+    if (exiting_with_errors && line.starts_with("  ") && !t.empty()) {
+      report.problems.push_back(line);  // a file's name
+      continue;
+    }
+    // Settings, file names, "---- x start", the constraints skipped: counted.
+  }
+  CloseFailure(report, current);
+  report.passing_lines = passed;
+  if (totals) {
+    report.counts = *totals;
+    report.counts.total.reset();
+  } else if (report.has_results) {
+    report.counts.failed = report.failures.size();
+    report.counts.passed = passed;
+    if (skipped > 0) report.counts.skipped = skipped;
+  }
+}
+
 }  // namespace
 
 bool IsCoverageTableHeading(std::string_view t) {
@@ -3964,6 +4067,8 @@ std::string_view RunnerName(TestRunner runner) {
     case TestRunner::kExUnit: return "mix test";
     case TestRunner::kBehave: return "behave";
     case TestRunner::kCucumber: return "cucumber";
+    case TestRunner::kTcltest:
+      return "tcltest";
   }
   return "tests";
 }
@@ -4192,6 +4297,14 @@ RunnerGuess GuessRunner(std::string_view command, std::string_view output) {
     // Above pytest's loose signals, which a passing run's "=====" line and " passed" meet too.
     consider(TestRunner::kCatch2, 0.9, "output: Catch2");
   }
+  // tcltest: its totals line, or a failed test's block with what the result was.
+  if (tool == "tclsh" && (has("\tTotal\t") || has_line_start("==== ") || has_line_start("++++ "))) {
+    consider(TestRunner::kTcltest, 0.9, "command: tclsh running tcltest");
+  }
+  if ((has(":\tTotal\t") && has("\tPassed\t") && has("\tFailed\t")) ||
+      (has_line_start("==== ") && has_line_start("==== Contents of test case:"))) {
+    consider(TestRunner::kTcltest, 0.85, "output: tcltest");
+  }
   // ctest --output-on-failure embeds googletest's or Catch2's output; ctest's summary decides.
   if ((best.runner == TestRunner::kGtest || best.runner == TestRunner::kCatch2) &&
       has("tests passed, ") && has(" out of ")) {
@@ -4238,6 +4351,9 @@ TestReport ParseTestOutput(TestRunner runner, const std::vector<std::string_view
     case TestRunner::kExUnit: ParseExUnit(lines, report); break;
     case TestRunner::kBehave: ParseBehave(lines, report); break;
     case TestRunner::kCucumber: ParseCucumber(lines, report); break;
+    case TestRunner::kTcltest:
+      ParseTcltest(lines, report);
+      break;
   }
   return report;
 }

@@ -1,5 +1,6 @@
 #include "core/command_echo.h"
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 
@@ -205,6 +206,7 @@ std::vector<EchoedPart> SplitAtEchoes(std::string_view output) {
   struct Echo {
     size_t start, end;  // the echo's lines, with their newlines
     std::string command;
+    size_t level = 0;  // a shell trace's nesting, its count of '+'; 0 for other echoes
   };
   std::vector<Echo> echoes;
   const std::vector<std::string_view> lines = SplitLines(output);
@@ -239,9 +241,16 @@ std::vector<EchoedPart> SplitAtEchoes(std::string_view output) {
     while (end < output.size() && (output[end] == '\r' || output[end] == '\n')) {
       if (output[end++] == '\n') break;
     }
-    echoes.push_back(Echo{start, end, std::move(command)});
+    const size_t level = line.starts_with('+') ? line.find_first_not_of('+') : 0;
+    echoes.push_back(Echo{start, end, std::move(command), level});
     i += taken - 1;
   }
+  // A trace nested in another ("++ date" in "+ echo $(date)") comes with its outer level's: a
+  // run of "++++ name PASSED" lines with no "+++ " line anywhere is a program's own (tcltest's
+  // verbose results), not a shell's trace.
+  bool levels[5] = {true, false, false, false, false};
+  for (const Echo& e : echoes) levels[std::min<size_t>(e.level, 4)] = true;
+  std::erase_if(echoes, [&](const Echo& e) { return e.level > 1 && !levels[e.level - 1]; });
   std::vector<EchoedPart> parts;
   // Echoes that are more than a quarter of the lines are something else's lines, but two may
   // stand over short outputs (a report on one line, `jest --json`, then a build's four).

@@ -335,6 +335,33 @@ TEST_CASE("test shaper: bats' pretty formatter: each ✗ test with why, the ✓ 
   CHECK_FALSE(Contains(s, " ✓ "));
 }
 
+TEST_CASE("test shaper: tcltest: failed blocks with their results, FAILED though it exits 0") {
+  for (const char* name : {"tcltest_failing", "tcltest_failing_verbose"}) {
+    const std::string out = testing::ReadFixture("test", name);
+    for (const char* command : {"tclsh tests/all.tcl", "make test"}) {  // known by its lines too
+      const std::string s = Shape(command, 0, out);
+      INFO(name, " ", command, "\n", s);
+      CHECK(
+          s.starts_with("tcltest: FAILED — 6 failed, 118 passed, 1 skipped\n"
+                        "==== balance-1.4 thousands separator FAILED\n"));
+      // What each result was and should have been, once per test: its closing line left out.
+      CHECK(Contains(s,
+                     "\n---- Result was:\n105\n---- Result should have been (exact "
+                     "matching):\n150\n"));
+      CHECK(Contains(s, "\n---- errorInfo: not an amount: 1,000.00\n"));
+      CHECK_FALSE(Contains(s, "==== parse-1.4 FAILED"));
+      // The file that stopped with an error, and the lists of files.
+      CHECK(Contains(s, "\nTest file error: couldn't read file "));
+      CHECK(
+          Contains(s, "\n    (file \"/tmp/plugline-fx/test/ledger/tests/report.test\" line 7)\n"));
+      CHECK(Contains(s, "\nFiles with failing tests: balance.test format.test parse.test\n"));
+      CHECK(Contains(s, "\nTest files exiting with errors:  \n  report.test\n"));
+      CHECK(Contains(s, "\nall.tcl:\tTotal\t125\tPassed\t118\tSkipped\t1\tFailed\t6\n"));
+      CHECK_FALSE(Contains(s, "PASSED\n"));
+    }
+  }
+}
+
 TEST_CASE(
     "test shaper: prove: a TODO test that fails and a skipped one are skipped, not failures") {
   const std::string out = testing::ReadFixture("test", "prove_todo_verbose");

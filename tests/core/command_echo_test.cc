@@ -120,6 +120,23 @@ TEST_CASE("an output is not split at a diff's lines, nor when echoes are most of
   CHECK(quiet[0].commands == 2);
   CHECK(IsOnePartSplit(quiet[0]));
   CHECK(SplitAtEchoes("+ npx oxlint src\n  ! eslint(no-debugger): x\n").empty());
+  // A program's own lines that start with "++++ " (tcltest's verbose "++++ add-1.1 PASSED") are
+  // no trace: a shell nests a trace four deep only under one three deep.
+  std::string tcl = "+ tclsh all.tcl -verbose p\n";
+  for (int i = 0; i < 3; ++i)
+    tcl += "++++ add-1." + std::to_string(i) + " PASSED\nline\nline\nline\n";
+  const std::vector<EchoedPart> tcl_parts = SplitAtEchoes(tcl + "+ make\nok\nok\nok\n");
+  REQUIRE(tcl_parts.size() == 2);
+  CHECK(tcl_parts[0].command == "tclsh all.tcl -verbose p");
+  CHECK(tcl_parts[0].text.starts_with("++++ add-1.0 PASSED\n"));
+  CHECK(tcl_parts[1].command == "make");
+  // A nested trace with its outer level's is one: "++ git rev-parse HEAD" (before its "+").
+  const std::vector<EchoedPart> nested = SplitAtEchoes(
+      "+ make\nok\nok\nok\nok\n++ git rev-parse HEAD\n+ deploy "
+      "abc123\nsent\nsent\nsent\nsent\nsent\n");
+  REQUIRE(nested.size() == 2);
+  CHECK(nested[1].command == "deploy abc123");
+  CHECK(nested[1].echo == "++ git rev-parse HEAD\n+ deploy abc123\n");
   // More than kMaxEchoedParts parts.
   std::string many;
   for (size_t i = 0; i <= kMaxEchoedParts; ++i) {
