@@ -145,7 +145,10 @@ bool IsMboxFromLine(std::string_view s) {
 // "1a2b3c4 subject" (--oneline and similar formats).
 bool IsOnelineCommit(std::string_view s) {
   size_t n = HexRun(s);
-  return n >= 7 && n <= 64 && (n == s.size() || s[n] == ' ');
+  // After the hash a space, or a separator of a --format of one's own ("%h|%an|%s", "%h%x09%s").
+  return n >= 7 && n <= 64 &&
+         (n == s.size() || s[n] == ' ' || s[n] == '|' || s[n] == '\t' || s[n] == ',' ||
+          s[n] == ';');
 }
 
 // "Author: …", "Merge: …", "Date:   …": a header line of a commit.

@@ -47,6 +47,9 @@ constexpr uint64_t kMarkerTokens = 12;
 // A gap of this many lines left out or more is marked where it was; smaller ones are counted
 // together after the summary.
 constexpr size_t kMarkedGap = 4;
+// A summary with this many of the shaper's notes or fewer keeps them all where they are, unless
+// identifiers are cut.
+constexpr size_t kFewNotes = 10;
 // The files named in the statement of identifiers left out.
 constexpr size_t kGroupedFiles = 8;
 // Under a small budget, the files it names first (then none).
@@ -110,7 +113,8 @@ bool IsHeaderField(std::string_view line) {
   return i + 1 < line.size() && line[i] == ':' && line[i + 1] == ' ';
 }
 
-// A commit of a history: "commit <hash>" (git log) or "<hash> subject" (--oneline), the hash
+// A commit of a history: "commit <hash>" (git log) or "<hash> subject" (--oneline; "<hash>|…" and
+// the like of a --format of one's own), the hash
 // 7 to 40 hexadecimal digits, after --graph's lines when drawn ("* | 5d9c164 subject").
 // The hex digits a line starts with, after the graph and "commit " when it says so: a commit's
 // hash, when IsCommitLine.
@@ -128,7 +132,10 @@ std::string_view CommitHash(std::string_view line) {
 bool IsCommitLine(std::string_view line) {
   const std::string_view hash = CommitHash(line);
   const std::string_view rest = line.substr(hash.data() + hash.size() - line.data());
-  return hash.size() >= 7 && hash.size() <= 40 && (rest.empty() || rest[0] == ' ');
+  // A separator of a format of one's own (`--format='%h|%an|%s'`, `%h%x09%s`) as well as a space.
+  return hash.size() >= 7 && hash.size() <= 40 &&
+         (rest.empty() || rest[0] == ' ' || rest[0] == '|' || rest[0] == '\t' || rest[0] == ',' ||
+          rest[0] == ';');
 }
 
 // git log's "commit <hash>" (with --graph's lines before it, decorations after), whose
@@ -349,17 +356,27 @@ BudgetCut Assemble(const std::vector<std::string_view>& lines, const std::vector
     first = StrCat(first.substr(0, bytes), " … (", FormatCount(more), " more bytes of this line)");
   }
 
+  size_t notes = 0;
+  for (size_t i = 0; i < n; ++i) notes += is_note(i) ? 1 : 0;
+  // (Identifiers come first: when some are cut, the notes go before another one would.)
+  const bool few_notes = notes <= kFewNotes && !identifiers_cut;
   // A run of left-out lines: `run` in all, `run_notes` of them the shaper's own notes.
   uint64_t run = 0, run_notes = 0, notes_cut = 0, in_small_gaps = 0;
   auto end_run = [&](size_t i) {
-    if (run == 1 && run_notes == 1 && cost[i - 1] <= kMarkerTokens &&
-        spent + cost[i - 1] <= limit) {
-      // A shaper's own short note, alone between lines kept, stays while the budget has room
-      // for it (a run of notes gets no marker of ours: what it costs is spent, not saved).
-      StrAppend(&cut.summary, lines[i - 1], "\n");
-      --cut.lines_left_out;
-      spent += cost[i - 1];
-    } else if (run - run_notes >= kMarkedGap) {
+    const bool short_note = run == 1 && run_notes == 1 && cost[i - 1] <= kMarkerTokens;
+    if ((short_note && spent + cost[i - 1] <= limit) ||
+        (few_notes && run == run_notes && run <= 2)) {
+      // A shaper's own notes between lines kept stay while the budget has room for them (a
+      // run of notes gets no marker of ours: what it costs is spent, not saved); and always
+      // when the summary has few: dropped, the lines around one would read as one stretch of
+      // the output ("… 171 lines omitted" of a head and a tail).
+      for (size_t j = i - run; j < i; ++j) {
+        StrAppend(&cut.summary, lines[j], "\n");
+        --cut.lines_left_out;
+        spent += cost[j];
+      }
+    } else if (run - run_notes >= kMarkedGap || (few_notes && run_notes > 0 && run > run_notes)) {
+      // A gap with a shaper's note in it is larger than the lines it has: marked where it is.
       StrAppend(&cut.summary, LeftOut(run), "\n");
     } else if (run > run_notes) {
       in_small_gaps += run;

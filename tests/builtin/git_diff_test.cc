@@ -286,6 +286,27 @@ TEST_CASE("git-diff: a long one-line log keeps 1,000 commits and counts the rest
   CHECK(lines.size() == 1002);
 }
 
+TEST_CASE("git-diff: a log in a format of one's own is read as its commits") {
+  // `--format='%h|%an|%ad|%s'`, tab-separated `%h%x09%s`, CSV: the hash, then a separator.
+  for (std::string_view sep : {"|", "\t", ","}) {
+    std::string output;
+    for (int i = 0; i < 400; ++i) {
+      StrAppend(&output, StrCat("abc", 1000 + i), sep, "Dev One", sep, "2026-12-0", 1 + i % 9, sep,
+                "cart: fix the rounding of line ", i, " in the totals of an order\n");
+    }
+    const uint64_t budget = 8000;
+    const std::string summary = Shape("git log --format='%h|%an|%ad|%s' -n 400", output, 0, budget);
+    auto lines = Lines(summary);
+    INFO(summary);
+    CHECK(lines[0] == "git log: 400 commits");
+    // Every commit as printed: they fit.
+    for (int i = 0; i < 400; i += 37) {
+      CHECK(Has(lines, StrCat("abc", 1000 + i, sep, "Dev One", sep, "2026-12-0", 1 + i % 9, sep,
+                              "cart: fix the rounding of line ", i, " in the totals of an order")));
+    }
+  }
+}
+
 // A commit's hash in StatLog: 7 digits of its number, then 33 fixed ones.
 std::string StatHash(int i, size_t digits = 40) {
   char head[16];

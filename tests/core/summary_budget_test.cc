@@ -419,6 +419,44 @@ TEST_CASE("a shaper's short notes between the lines kept stay only while the bud
   CHECK(Contains(cut.summary, " notes of what the shaper had left out"));
 }
 
+TEST_CASE("a summary's few notes stay where they are, and a gap with one is marked in place") {
+  // A head and a tail of plain lines around the shaper's note of the middle, too long for the
+  // budget: the note still says where the 171 lines were.
+  std::string summary = "log: 300 lines\n";
+  for (int i = 0; i < 60; ++i)
+    absl::StrAppend(&summary, "head line ", i, " of some plain words here\n");
+  // The lines beside the note are errors, kept before the others.
+  absl::StrAppend(&summary, "src/a.c:12:3: error: expected ';'\n");
+  absl::StrAppend(&summary, "… 171 lines omitted (lines 61–231 of 300)\n");
+  absl::StrAppend(&summary, "src/b.c:9:1: error: unknown type name 'sizet'\n");
+  for (int i = 0; i < 60; ++i)
+    absl::StrAppend(&summary, "tail line ", i, " of some plain words here\n");
+  for (uint64_t budget : {uint64_t{700}, uint64_t{900}, uint64_t{1100}}) {
+    CAPTURE(budget);
+    BudgetCut cut = FitToBudget(summary, budget, 60, Counter());
+    INFO(cut.summary);
+    REQUIRE(cut.cut);
+    CHECK(Counter().Count(cut.summary) + 60 <= budget);
+    const std::vector<std::string_view> lines = SplitLines(cut.summary);
+    // Between the two errors: the note, or a marker of ours that counts it with the lines cut
+    // beside it; never nothing.
+    size_t last_head = 0, first_tail = lines.size();
+    for (size_t i = 0; i < lines.size(); ++i) {
+      if (lines[i].starts_with("src/a.c:12:3: ")) last_head = i;
+      if (lines[i].starts_with("src/b.c:9:1: ")) first_tail = i;
+    }
+    REQUIRE(last_head > 0);
+    REQUIRE(first_tail < lines.size());
+    REQUIRE(first_tail > last_head + 1);
+    bool said = false;
+    for (size_t i = last_head + 1; i < first_tail; ++i) {
+      said = said || lines[i] == "… 171 lines omitted (lines 61–231 of 300)" ||
+             lines[i].ends_with(" lines cut (budget)");
+    }
+    CHECK(said);
+  }
+}
+
 TEST_CASE("a run's words come with the line they stand in for, or not at all") {
   // builtin/common.h WriteOneWordApart: the run's first line, its first line of words (long),
   // then shorter lines of more words.
