@@ -421,10 +421,12 @@ void ParseUnittest(const std::vector<std::string_view>& lines, TestReport& repor
     if (AllOf(line, '=', 20)) {
       CloseFailure(report, current);
       current = nullptr;
+      // A test marked @expectedFailure that passed fails the run: "UNEXPECTED SUCCESS: test_x".
       if (i + 1 < lines.size() &&
-          (lines[i + 1].starts_with("FAIL: ") || lines[i + 1].starts_with("ERROR: "))) {
+          (lines[i + 1].starts_with("FAIL: ") || lines[i + 1].starts_with("ERROR: ") ||
+           lines[i + 1].starts_with("UNEXPECTED SUCCESS: "))) {
         std::string_view heading = lines[i + 1];
-        report.failures.push_back(TestFailure{heading.substr(heading.find(' ') + 1), {heading}});
+        report.failures.push_back(TestFailure{heading.substr(heading.find(": ") + 2), {heading}});
         current = &report.failures.back();
         ++i;
       }
@@ -441,12 +443,18 @@ void ParseUnittest(const std::vector<std::string_view>& lines, TestReport& repor
         std::string_view verdict = Trim(lines[j]);
         if (verdict.starts_with("OK") || verdict.starts_with("FAILED")) {
           report.totals.push_back(lines[j]);
+          // A key whole: "failures=" is not the end of "expected failures=1", which passed.
           auto value = [&](std::string_view key) -> std::optional<uint64_t> {
-            size_t at = verdict.find(key);
-            if (at == std::string_view::npos) return std::nullopt;
-            return LeadingNumber(verdict.substr(at + key.size()));
+            for (std::string_view before : {"(", ", "}) {
+              const size_t at = verdict.find(StrCat(before, key));
+              if (at != std::string_view::npos) {
+                return LeadingNumber(verdict.substr(at + before.size() + key.size()));
+              }
+            }
+            return std::nullopt;
           };
-          report.counts.failed = value("failures=").value_or(0);
+          report.counts.failed =
+              value("failures=").value_or(0) + value("unexpected successes=").value_or(0);
           report.counts.errors = value("errors=").value_or(0);
           report.counts.skipped = value("skipped=");
           // unittest prints no pass count, and errors in setUpClass are not tests run: the
@@ -468,7 +476,8 @@ void ParseUnittest(const std::vector<std::string_view>& lines, TestReport& repor
       current->detail.push_back(line);
       continue;
     }
-    if (line.ends_with(" ... ok") || line.ends_with(" ... ok\r")) {
+    if (line.ends_with(" ... ok") || line.ends_with(" ... ok\r") ||
+        line.ends_with(" ... expected failure")) {
       ++report.passing_lines;
     } else if (line.ends_with("... FAIL") || line.ends_with("... ERROR")) {
       // Listed again with details below.

@@ -335,6 +335,38 @@ TEST_CASE("test shaper: bats' pretty formatter: each ✗ test with why, the ✓ 
   CHECK_FALSE(Contains(s, " ✓ "));
 }
 
+TEST_CASE("test shaper: unittest's expected failures passed, its unexpected successes failed") {
+  // "OK (expected failures=1)": no failure ("failures=" is not the end of its key).
+  const std::string passing =
+      Shape("python3 -m unittest -v -k grams -k aliases tests.test_units", 0,
+            testing::ReadFixture("test", "unittest_expected_failure_passing"));
+  INFO(passing);
+  CHECK(passing.starts_with("unittest: passed — 4 tests run · "));
+  // "UNEXPECTED SUCCESS: test_x (…)" is a failure, counted with the failures.
+  const std::string failing = Shape("python3 -m unittest tests_marked.test_known_issues", 1,
+                                    testing::ReadFixture("test", "unittest_unexpected_success"));
+  INFO(failing);
+  CHECK(failing.starts_with("unittest: FAILED — 1 failed, 1 skipped, 4 tests run (exit 1)\n"));
+  CHECK(Contains(failing,
+                 "\nUNEXPECTED SUCCESS: test_ounces_precision "
+                 "(tests_marked.test_known_issues.KnownIssues.test_ounces_precision)\n"));
+  // Under -v, in a longer run: the block is kept as a failure's, its test named once.
+  std::string verbose = "test_a (t.T.test_a) ... ok\n";
+  for (int i = 0; i < 40; ++i) verbose += StrCat("test_n", i, " (t.T.test_n", i, ") ... ok\n");
+  verbose +=
+      "test_x (t.T.test_x) ... unexpected success\ntest_y (t.T.test_y) ... expected failure\n\n"
+      "======================================================================\n"
+      "UNEXPECTED SUCCESS: test_x (t.T.test_x)\n"
+      "----------------------------------------------------------------------\n"
+      "Ran 43 tests in 0.001s\n\nFAILED (expected failures=1, unexpected successes=1)\n";
+  const std::string v = Shape("python3 -m unittest -v", 1, verbose);
+  INFO(v);
+  CHECK(
+      v.starts_with("unittest: FAILED — 1 failed, 43 tests run (exit 1)\n"
+                    "UNEXPECTED SUCCESS: test_x (t.T.test_x)\n"));
+  CHECK(Contains(v, "\n… 42 passed tests omitted\n"));
+}
+
 TEST_CASE("test shaper: tcltest: failed blocks with their results, FAILED though it exits 0") {
   for (const char* name : {"tcltest_failing", "tcltest_failing_verbose"}) {
     const std::string out = testing::ReadFixture("test", name);
