@@ -120,6 +120,11 @@ RunnerGuess GuessRunner(std::string_view command, std::string_view output);
 bool IsCoverageTableHeading(std::string_view t);
 bool IsTableRule(std::string_view t);
 
+// Where pytest's " - " between a test's id and its message is in a line of its short summary
+// ("FAILED tests/x.py::test_a[x - y] - assert 1 == 2"): the first outside the brackets of a
+// parameter's id, which may hold " - " too. npos when there is none.
+size_t PytestMessageDash(std::string_view line);
+
 // Parses with the given runner's rules.
 TestReport ParseTestOutput(TestRunner runner, const std::vector<std::string_view>& lines);
 

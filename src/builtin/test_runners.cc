@@ -124,7 +124,7 @@ void PairPytestLineTracebacks(const std::vector<std::string_view>& tb_lines, Tes
   if (listed.size() != tb_lines.size()) return;
   for (size_t k = 0; k < listed.size(); ++k) {
     const std::string_view item = report.index[listed[k]];
-    const size_t dash = item.find(" - ");
+    const size_t dash = PytestMessageDash(item);
     const std::string_view location = LocationPrefix(tb_lines[k]);
     if (!tb_lines[k].substr(location.size()).starts_with(": ")) return;
     if (dash == std::string_view::npos) continue;  // no message: the order pairs them
@@ -4033,6 +4033,16 @@ void ParseTcltest(const std::vector<std::string_view>& lines, TestReport& report
 }
 
 }  // namespace
+
+size_t PytestMessageDash(std::string_view line) {
+  int depth = 0;
+  for (size_t i = 0; i < line.size(); ++i) {
+    if (line[i] == '[') ++depth;
+    if (line[i] == ']' && depth > 0) --depth;
+    if (depth == 0 && line.substr(i).starts_with(" - ")) return i;
+  }
+  return std::string_view::npos;
+}
 
 bool IsCoverageTableHeading(std::string_view t) {
   return t.starts_with("File ") && t.find("| % Stmts") != std::string_view::npos;

@@ -1047,7 +1047,7 @@ uint64_t WriteCase(const TestFailure& failure, std::string_view heading, const T
   }
   if (!heading.empty()) {
     head = Trim(heading);
-    head = head.substr(0, head.find(" - "));
+    head = head.substr(0, PytestMessageDash(head));
   } else if (const size_t b = head.find_first_not_of("_ "), e = head.find_last_not_of("_ ");
              b != std::string_view::npos) {
     head = head.substr(b, e - b + 1);
@@ -1788,7 +1788,7 @@ class TestShaper final : public core::Shaper {
         // /app/tests/x.py:35)".
         const std::string_view tb = report.index_locations[k];
         const std::string_view location = LocationPrefix(tb);
-        const size_t dash = line.find(" - ");
+        const size_t dash = PytestMessageDash(line);
         out.Composed(StrCat(dash == std::string_view::npos ? line : line.substr(0, dash), " - ",
                             tb.substr(location.size() + 2), " (at ", location, ")"),
                      {line, tb});
