@@ -495,6 +495,17 @@ BlockLines SelectGeneric(const std::vector<std::string_view>& detail) {
   std::vector<std::string_view> failed;  // "[  FAILED  ] Suite.Name" of the failures shown
   const std::vector<bool> repeats = RepeatedAssertionDetail(detail);
   const std::vector<bool> shadow_map = ShadowMapLines(detail);
+  // A test the binary died in (a crash) has no verdict: its "[ RUN      ] Suite.Name", the last
+  // with none after it, names it (under ctest too, after the binary's other tests).
+  size_t died_in = detail.size();
+  for (size_t i = 0; i < detail.size(); ++i) {
+    const std::string_view t = Trim(detail[i]);
+    if (t.starts_with("[ RUN      ] ")) died_in = i;
+    if (t.starts_with("[  FAILED  ] ") || t.starts_with("[       OK ] ") ||
+        t.starts_with("[  SKIPPED ] ")) {
+      died_in = detail.size();
+    }
+  }
   for (size_t i = 0; i < detail.size(); ++i) {
     std::string_view line = detail[i];
     if (repeats[i]) {
@@ -505,7 +516,7 @@ BlockLines SelectGeneric(const std::vector<std::string_view>& detail) {
       ++out.shadow_map;
       continue;
     }
-    if (IsGtestFraming(line)) {
+    if (IsGtestFraming(line) && i != died_in) {
       ++out.framing;
       // The blank lines around banners go with them.
       while (!out.kept.empty() && IsBlank(out.kept.back())) {

@@ -335,6 +335,46 @@ TEST_CASE("test shaper: bats' pretty formatter: each ✗ test with why, the ✓ 
   CHECK_FALSE(Contains(s, " ✓ "));
 }
 
+TEST_CASE("test shaper: the googletest test a binary died in is named by its RUN line") {
+  // ctest --output-on-failure: a binary that crashed in its first test, its banners around.
+  std::string out =
+      "Test project /src/build\n    Start 1: ok\n"
+      "1/3 Test #1: ok ...............................   Passed    0.00 sec\n"
+      "    Start 2: crash\n"
+      "2/3 Test #2: crash ............................***Exception: SegFault  0.00 sec\n"
+      "Running main() from ./googletest/src/gtest_main.cc\n"
+      "[==========] Running 3 tests from 1 test suite.\n"
+      "[----------] Global test environment set-up.\n"
+      "[----------] 3 tests from Crash\n"
+      "[ RUN      ] Crash.Fine\n[       OK ] Crash.Fine (0 ms)\n"
+      "[ RUN      ] Crash.Segv\n\n"
+      "    Start 3: script_fail\n"
+      "3/3 Test #3: script_fail ......................***Failed    0.00 sec\n"
+      "config invalid: missing key timeout\n\n"
+      "33% tests passed, 2 tests failed out of 3\n\nTotal Test time (real) =   0.04 sec\n\n"
+      "The following tests FAILED:\n\t  2 - crash (SEGFAULT)\n\t  3 - script_fail (Failed)\n"
+      "Errors while running CTest\n";
+  for (int i = 0; i < 30; ++i) out += "\n";  // past the size shown raw
+  const std::string s = Shape("ctest --output-on-failure", 8, out);
+  INFO(s);
+  CHECK(Contains(s,
+                 "\n2/3 Test #2: crash ............................***Exception: SegFault  "
+                 "0.00 sec\n[ RUN      ] Crash.Segv\n"));
+  CHECK_FALSE(Contains(s, "[ RUN      ] Crash.Fine"));
+  // A googletest binary run alone, that died in its second test.
+  std::string alone =
+      "Running main() from ./googletest/src/gtest_main.cc\n"
+      "[==========] Running 2 tests from 1 test suite.\n[----------] 2 tests from Crash\n";
+  for (int i = 0; i < 30; ++i) {
+    alone += StrCat("[ RUN      ] Crash.Fine", i, "\n[       OK ] Crash.Fine", i, " (0 ms)\n");
+  }
+  alone += "[ RUN      ] Crash.Segv\n";
+  const std::string a = Shape("./crash_test", 139, alone);
+  INFO(a);
+  CHECK(a.starts_with("googletest: FAILED"));
+  CHECK(Contains(a, "\n[ RUN      ] Crash.Segv\n"));
+}
+
 TEST_CASE("test shaper: unittest's expected failures passed, its unexpected successes failed") {
   // "OK (expected failures=1)": no failure ("failures=" is not the end of its key).
   const std::string passing =
