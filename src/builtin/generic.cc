@@ -202,6 +202,19 @@ std::string_view SignalStopLine(const std::vector<std::string_view>& lines) {
   return {};
 }
 
+// git bisect's answer: "98e987652e2bd1e41c04ff0d70a17514bb885bfa is the first bad commit" (a
+// bisect that ran to its end: `git bisect run`, the last `git bisect bad`). Its index, or npos.
+size_t FirstBadCommitLine(const std::vector<std::string_view>& lines) {
+  for (size_t i = 0; i < lines.size(); ++i) {
+    const std::string_view t = Trim(lines[i]);
+    const size_t hex = t.find_first_not_of("0123456789abcdef");
+    if (hex >= 7 && hex != std::string_view::npos && t.substr(hex) == " is the first bad commit") {
+      return i;
+    }
+  }
+  return std::string_view::npos;
+}
+
 // Whether the output ends the way a program that died of an uncaught exception ends: Python's
 // traceback with its exception the last line ("ValueError: …"); Node's stack and its closing
 // "Node.js v20.11.0"; a JVM's `Exception in thread "main"` with its frames last; a Go panic
@@ -427,10 +440,14 @@ class GenericShaper final : public core::Shaper {
     if (std::optional<std::string> json = ShapeJson(output, lines, tool, note, total_lines, out)) {
       return core::ShapeOutput{std::move(*json), RenderMode::kSummary};
     }
+    // A bisect's answer heads it, with the commit's header and subject under it kept.
+    const size_t first_bad = FirstBadCommitLine(lines);
+    const std::string answer =
+        first_bad == std::string_view::npos ? "" : StrCat(Trim(lines[first_bad]), ", ");
     out.Header(died ? StrCat(died_header, ", ", core::FormatCount(total_lines), " lines")
                : error_lines > 0
                    ? StrCat(errors_header, ", ", core::FormatCount(total_lines), " lines")
-                   : StrCat(tool.empty() ? "output" : tool, ": ",
+                   : StrCat(tool.empty() ? "output" : tool, ": ", answer,
                             note.empty() ? "" : StrCat(note, ", "), core::FormatCount(total_lines),
                             " lines"));
     // A shell's trace (a third or more of the lines "+ cmd"): what the script itself printed
@@ -464,6 +481,12 @@ class GenericShaper final : public core::Shaper {
           LeadingSpace(lines[i + 1]) > LeadingSpace(line) &&
           !Trim(lines[i + 1]).starts_with("File \"")) {
         frames.insert(lines[i + 1].data());
+      }
+    }
+    if (first_bad != std::string_view::npos) {
+      // "commit …", "Author: …", "Date: …", a blank line and the subject.
+      for (size_t i = first_bad; i < lines.size() && i <= first_bad + 5; ++i) {
+        frames.insert(lines[i].data());
       }
     }
     const bool traced = trace * 3 >= lines.size();

@@ -1156,5 +1156,35 @@ TEST_CASE("generic: a tree entry named like a problem is no problem, a mark afte
   CHECK_FALSE(Contains(s, "invalid-input.txt"));
 }
 
+TEST_CASE("generic: git bisect's answer heads its summary, with the commit it names") {
+  // `git bisect run ./t.sh`: its steps, then the answer and the commit's header and diffstat.
+  std::string output = "running  './t.sh'\n";
+  const char* hashes[] = {
+      "55cbfa88e7668f89194811979ebfbc6e0ef1508b", "3c57d265609c819d0e15f9c5746bd153af45e12e",
+      "69af61328a39876a30b51e3f5ff95da90eb365f1", "691109c4584514d1d52953c0d97fb9ca522b5ba3"};
+  for (int step = 0; step < 4; ++step) {
+    StrAppend(&output, "checking ", std::string(hashes[step]).substr(0, 7), "\nFAIL: found\n",
+              "Bisecting: ", 50 >> step, " revisions left to test after this (roughly ", 6 - step,
+              " steps)\n[", hashes[step], "] a change number ", step, "\nrunning  './t.sh'\n");
+  }
+  StrAppend(&output,
+            "98e987652e2bd1e41c04ff0d70a17514bb885bfa is the first bad commit\n"
+            "commit 98e987652e2bd1e41c04ff0d70a17514bb885bfa\n"
+            "Author: Dev One <dev@example.org>\nDate:   Fri Dec 4 11:34:47 2026 +0000\n\n"
+            "    builtin-test: RSpec and PHPUnit parsed as test runners\n\n");
+  for (int i = 0; i < 60; ++i) StrAppend(&output, " tests/fixtures/t", i, ".out | 8 +\n");
+  StrAppend(&output, " 60 files changed, 480 insertions(+)\nbisect found first bad commit\n");
+  const std::string s = ShapeGeneric("git bisect run ./t.sh", output);
+  INFO(s);
+  CHECK(
+      s.starts_with("git bisect: 98e987652e2bd1e41c04ff0d70a17514bb885bfa is the first bad "
+                    "commit, exit 0, "));
+  CHECK(Contains(s,
+                 "\n98e987652e2bd1e41c04ff0d70a17514bb885bfa is the first bad commit\n"
+                 "commit 98e987652e2bd1e41c04ff0d70a17514bb885bfa\n"
+                 "Author: Dev One <dev@example.org>\n"));
+  CHECK(Contains(s, "\n    builtin-test: RSpec and PHPUnit parsed as test runners\n"));
+}
+
 }  // namespace
 }  // namespace plugline::builtin
