@@ -740,6 +740,24 @@ bool IsMeasureWord(std::string_view w) {
 
 }  // namespace
 
+bool EndsWithLineLocation(std::string_view line) {
+  std::string_view t = Trim(line);
+  if (!t.ends_with('.')) return false;
+  t.remove_suffix(1);
+  if (const size_t input = t.rfind(", <"); input != std::string_view::npos) t = t.substr(0, input);
+  const size_t at_line = t.rfind(" line ");
+  if (at_line == std::string_view::npos) return false;
+  const std::string_view number = t.substr(at_line + 6);
+  if (number.empty() || number.find_first_not_of("0123456789") != std::string_view::npos) {
+    return false;
+  }
+  const size_t at = t.rfind(" at ", at_line);
+  if (at == std::string_view::npos) return false;
+  const std::string_view path = t.substr(at + 4, at_line - at - 4);
+  return !path.empty() && path.find(' ') == std::string_view::npos &&
+         path.find_first_of("./") != std::string_view::npos;
+}
+
 size_t OneWordApartRun(const std::vector<std::string_view>& lines, size_t at, size_t end,
                        const std::function<bool(size_t)>& also, std::vector<std::string>* words,
                        NumbersDiffer numbers) {
@@ -757,6 +775,13 @@ size_t OneWordApartRun(const std::vector<std::string_view>& lines, size_t at, si
     // "+repack").
     std::vector<size_t> differ;
     for (size_t w = 0; w < first.size() && differ.size() <= max_words; ++w) {
+      // A number after "line" is where, not how much: "at big.pl line 5." (Perl's, Ruby's,
+      // Python's "File "x.py", line 5,"). Lines at different places are not alike.
+      const bool where = w > 0 && (first[w - 1] == "line" || first[w - 1] == "Line");
+      if (first[w] != other[w] && where) {
+        differ.assign(max_words + 1, w);
+        break;
+      }
       if (first[w] != other[w] &&
           (numbers == NumbersDiffer::kYes || !AlikeButNumbers(first[w], other[w]) ||
            !IsMeasureWord(first[w]) || !IsMeasureWord(other[w]))) {
@@ -852,8 +877,10 @@ void WriteHeadTail(const std::vector<std::string_view>& lines, size_t head, size
     // its first and last lines, the ones between counted. Not lines that read like trouble:
     // each of those is kept, or counted, as such.
     size_t alike = end;
+    // Nor lines that say where they are ("… at big.pl line 5."): their numbers are where.
     while (end == at + 1 && alike < n && AlikeButNumbers(lines[alike], lines[at]) &&
-           !LooksLikeErrorLine(lines[alike]) && (library == nullptr || !(*library)[alike])) {
+           !LooksLikeErrorLine(lines[alike]) && !EndsWithLineLocation(lines[alike]) &&
+           (library == nullptr || !(*library)[alike])) {
       ++alike;
     }
     if (alike > end && alike - at >= kAlikeRun && !LooksLikeErrorLine(lines[at])) {

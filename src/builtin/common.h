@@ -217,6 +217,9 @@ std::vector<bool> ShadowMapLines(const std::vector<std::string_view>& lines);
 // A line that starts with a location, "stats.f90:13:6:" or "src/a.c:12: …": a path (a dot or a
 // slash in it, no spaces) at the left margin, a colon, a line number.
 bool StartsWithLocation(std::string_view line);
+// A message that ends where it is, as Perl says it: "… at big.pl line 5." (a compile error, a
+// warning, a die), ", <STDIN> line 2." after it or not.
+bool EndsWithLineLocation(std::string_view line);
 // The location a line starts with (StartsWithLocation): "stats.f90:13:6", "src/a.c:12".
 std::string_view LocationPrefix(std::string_view line);
 

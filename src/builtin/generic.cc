@@ -493,6 +493,7 @@ class GenericShaper final : public core::Shaper {
     const bool few_warnings = warnings <= kMaxWarningLines;
     auto keep = [&headings, &frames, traced, few_warnings](std::string_view line) {
       if (LooksLikeErrorLine(line) || core::IsWindowGapLine(line)) return true;
+      if (EndsWithLineLocation(line)) return true;  // a diagnostic, where it is said last
       if (few_warnings && IsWarningLine(line)) return true;
       if (frames.contains(line.data())) return true;
       if (traced && !IsTraceLine(line) && !Trim(line).empty()) return true;

@@ -1186,5 +1186,28 @@ TEST_CASE("generic: git bisect's answer heads its summary, with the commit it na
   CHECK(Contains(s, "\n    builtin-test: RSpec and PHPUnit parsed as test runners\n"));
 }
 
+TEST_CASE("generic: every message that ends where it is (Perl's 'at x.pl line 5.') is kept") {
+  // perl -wc: one line per undeclared variable, alike but for the name and the line number.
+  std::string output;
+  for (int i = 0; i < 70; ++i) {
+    StrAppend(&output, "Global symbol \"$total", i, "\" requires explicit package name (did you ",
+              "forget to declare \"my $total", i, "\"?) at lib/report.pl line ", 3 + 2 * i, ".\n");
+  }
+  StrAppend(&output, "lib/report.pl had compilation errors.\n");
+  const std::string s = ShapeGeneric("perl -wc lib/report.pl", output);
+  INFO(s);
+  for (int i = 0; i < 70; ++i)
+    CHECK(Contains(s, StrCat(" at lib/report.pl line ", 3 + 2 * i, ".\n")));
+  // A number after "line" tells lines apart: no fold of such lines drops where each one is.
+  std::string words;
+  for (int i = 0; i < 40; ++i) {
+    StrAppend(&words, "Use of uninitialized value in concatenation at lib/a.pm line ", 10 + i,
+              ".\n");
+  }
+  const std::string w = ShapeGeneric("perl t.pl", words);
+  INFO(w);
+  for (int i = 0; i < 40; ++i) CHECK(Contains(w, StrCat(" at lib/a.pm line ", 10 + i, ".\n")));
+}
+
 }  // namespace
 }  // namespace plugline::builtin
