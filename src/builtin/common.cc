@@ -951,9 +951,17 @@ void WriteHeadTail(const std::vector<std::string_view>& lines, size_t head, size
     if (from < i && !HasLetterOrDigit(lines[from])) from = i;
     // Or, when it is a message whose location came a few lines before it (and is not shown
     // yet), that location instead: where it happened, not the source line or marker above it.
-    if (!StartsWithLocation(lines[i])) {
+    // Python's location of a syntax error is such a line too: "  File "pkg/a.py", line 3"
+    // (compileall's "***   File …").
+    auto is_location = [](std::string_view line) {
+      if (StartsWithLocation(line)) return true;
+      const size_t text = line.find_first_not_of("* ");
+      const std::string_view t = text == std::string_view::npos ? "" : line.substr(text);
+      return t.starts_with("File \"") && t.find("\", line ") != std::string_view::npos;
+    };
+    if (!is_location(lines[i])) {
       for (size_t j = i; j-- > std::max(next, i - std::min(i, kLocationLookback));) {
-        if (!StartsWithLocation(lines[j])) continue;
+        if (!is_location(lines[j])) continue;
         if (j + 1 < i) {  // not the line before, which is shown anyway
           gap(j - next);
           out.Line(lines[j]);

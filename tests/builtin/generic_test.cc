@@ -1209,5 +1209,24 @@ TEST_CASE("generic: every message that ends where it is (Perl's 'at x.pl line 5.
   for (int i = 0; i < 40; ++i) CHECK(Contains(w, StrCat(" at lib/a.pm line ", 10 + i, ".\n")));
 }
 
+TEST_CASE("generic: a Python syntax error kept from the middle comes with its File line") {
+  // python3 -m compileall: a line per module, and for a broken one its location, the source
+  // line, a caret and the error, a few lines below.
+  std::string output = "Listing 'pkg'...\n";
+  for (int i = 0; i < 120; ++i) {
+    StrAppend(&output, "Compiling 'pkg/mod", 100 + i, ".py'...\n");
+    if (i % 15 == 7) {
+      StrAppend(&output, "***   File \"pkg/mod", 100 + i, ".py\", line ", 3 + i % 4, "\n",
+                "    x = 'unterminated\n        ^\n",
+                "SyntaxError: unterminated string literal (detected at line ", 3 + i % 4, ")\n\n");
+    }
+  }
+  const std::string s = ShapeGeneric("python3 -m compileall -f pkg", output);
+  INFO(s);
+  for (int i = 7; i < 120; i += 15) {
+    CHECK(Contains(s, StrCat("***   File \"pkg/mod", 100 + i, ".py\", line ", 3 + i % 4, "\n")));
+  }
+}
+
 }  // namespace
 }  // namespace plugline::builtin
