@@ -2409,13 +2409,35 @@ class Writer {
         // first lines, the rest counted in its place: a long list does not take a short one's.
         size_t end = i;
         while (end < lines_.size() && p_.kinds[end] == Kind::kListItem) ++end;
+        // A line past them that names a package the command asked for stays too.
         const size_t shown = std::min(end - i, kListLines);
         for (size_t k = i; k < i + shown; ++k) Emit(k);
-        if (end - i > shown) {
-          FlushGap();
-          out_.ElidedLines(end - i - shown, "more lines of this list omitted");
-          for (size_t k = i + shown; k < end; ++k) used_[k] = 2;
+        uint64_t left_out = 0;
+        auto say_left_out = [&](size_t next) {
+          if (left_out == 1) {
+            used_[next - 1] = 0;
+            Emit(next - 1);  // a marker would be no shorter than the line
+          } else if (left_out > 1) {
+            FlushGap();
+            out_.ElidedLines(left_out, "more lines of this list omitted");
+          }
+          left_out = 0;
+        };
+        for (size_t k = i + shown; k < end; ++k) {
+          bool asked = false;
+          for (absl::string_view name : absl::StrSplit(ToAbsl(lines_[k]), ' ', absl::SkipEmpty())) {
+            asked = asked || std::find(requested_.begin(), requested_.end(),
+                                       string_view(name.data(), name.size())) != requested_.end();
+          }
+          if (asked) {
+            say_left_out(k);
+            Emit(k);
+          } else {
+            ++left_out;
+            used_[k] = 2;
+          }
         }
+        say_left_out(end);
         return end;
       }
       case Kind::kBuildFail:

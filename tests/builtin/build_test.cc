@@ -1214,6 +1214,22 @@ TEST_CASE("build: apt run by a script keeps the version of what it was asked for
   CHECK(Has(s, "Setting up erlang-nox (1:25.2.3+dfsg-1+deb12u4) ..."));
 }
 
+TEST_CASE("build: apt's long list keeps its lines that name a package asked for") {
+  // The NEW list's first 10 lines, then its line naming sane-utils, asked for with cups: the
+  // others counted in their places (a line alone as it is: a marker would be no shorter).
+  const std::string out = testing::ReadFixture("build", "apt-install-simulate-upgrades");
+  const std::string s = Shape("apt-get install -s cups sane-utils", out, 0);
+  INFO(s);
+  CHECK(Contains(s,
+                 "\n  libpaper-utils libpaper1 libpci3 libpoppler-cpp0v5 libpoppler-glib8\n"
+                 "… 2 more lines of this list omitted\n"
+                 "  poppler-utils sane-airscan sane-utils udev update-inetd usb.ids\n"
+                 "  xfonts-encodings xfonts-utils\n"));
+  CHECK_FALSE(Has(s, "  libusb-1.0-0 libwrap0 lynx lynx-common mailcap pci.ids poppler-data"));
+  // Asked for cups alone: the first 10 lines and the others counted.
+  CHECK(Has(Shape("apt-get install -s cups", out, 0), "… 4 more lines of this list omitted"));
+}
+
 TEST_CASE("build: apt-get install of many packages: their list, and the version of the one asked for") {
   const std::string out = testing::ReadFixture("build", "apt-install-many");
   const std::string s = Shape("apt-get install -y erlang-nox", out, 0);
