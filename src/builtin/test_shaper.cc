@@ -385,6 +385,16 @@ BlockLines SelectPytest(const std::vector<std::string_view>& detail) {
     if (end < detail.size()) ++out.context;  // the separator
     start = end + 1;
   }
+  // A block of pytest's own words, no code, error or location in it (a strict xfail that
+  // passed: "[XPASS(strict)] should fail but passes"): those words are why it failed.
+  if (out.kept.size() == 1) {
+    constexpr size_t kOwnWords = 5;
+    for (size_t i = 1; i < detail.size() && out.kept.size() <= kOwnWords; ++i) {
+      if (IsBlank(detail[i])) continue;
+      out.kept.push_back(detail[i]);
+      if (out.context > 0) --out.context;
+    }
+  }
   TrimDiffContext(out);
   return out;
 }

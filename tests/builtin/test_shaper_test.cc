@@ -335,6 +335,25 @@ TEST_CASE("test shaper: bats' pretty formatter: each ✗ test with why, the ✓ 
   CHECK_FALSE(Contains(s, " ✓ "));
 }
 
+TEST_CASE("test shaper: pytest's strict xfail that passed says why it failed") {
+  const std::string out =
+      "============================= test session starts ==============================\n"
+      "collected 8 items\n\ntests/test_math.py .....X..                                    "
+      "           [100%]\n\n"
+      "=================================== FAILURES ===================================\n"
+      "______________________________ test_xpass_strict _______________________________\n"
+      "[XPASS(strict)] should fail but passes\n"
+      "=========================== short test summary info ============================\n"
+      "FAILED tests/test_math.py::test_xpass_strict\n"
+      "========================= 1 failed, 7 passed in 0.07s ==========================\n";
+  const std::string s = Shape("pytest tests", 1, out);
+  INFO(s);
+  CHECK(
+      s.starts_with("pytest: FAILED — 1 failed, 7 passed (exit 1)\n"
+                    "FAILED tests/test_math.py::test_xpass_strict\n"
+                    "[XPASS(strict)] should fail but passes\n"));
+}
+
 TEST_CASE("test shaper: the googletest test a binary died in is named by its RUN line") {
   // ctest --output-on-failure: a binary that crashed in its first test, its banners around.
   std::string out =
