@@ -125,7 +125,8 @@ TEST_CASE("an output is not split at a diff's lines, nor when echoes are most of
   std::string tcl = "+ tclsh all.tcl -verbose p\n";
   for (int i = 0; i < 3; ++i)
     tcl += "++++ add-1." + std::to_string(i) + " PASSED\nline\nline\nline\n";
-  const std::vector<EchoedPart> tcl_parts = SplitAtEchoes(tcl + "+ make\nok\nok\nok\n");
+  tcl += "+ make\nok\nok\nok\n";  // the views point into `tcl`: no temporary
+  const std::vector<EchoedPart> tcl_parts = SplitAtEchoes(tcl);
   REQUIRE(tcl_parts.size() == 2);
   CHECK(tcl_parts[0].command == "tclsh all.tcl -verbose p");
   CHECK(tcl_parts[0].text.starts_with("++++ add-1.0 PASSED\n"));
