@@ -2303,11 +2303,47 @@ void ParseCtest(const std::vector<std::string_view>& lines, TestReport& report) 
     }
     trouble = trouble || LooksLikeErrorLine(lines[first]);
   }
+  // ctest -V prints each test's output before its result, each line after the test's number
+  // ("1: [  FAILED  ] Suite.Name"), from "1: Test command: …" on: a failed test's lines, that
+  // prefix taken off, are its block under its result line.
+  auto verbose_number = [](std::string_view line, size_t* text) -> std::optional<uint64_t> {
+    size_t digits = 0;
+    while (digits < line.size() && IsDigit(line[digits])) ++digits;
+    if (digits == 0 || digits > 6 || !line.substr(digits).starts_with(": ")) return std::nullopt;
+    *text = digits + 2;
+    return LeadingNumber(line);
+  };
+  std::map<uint64_t, std::vector<std::string_view>> verbose;
+  for (std::string_view line : lines) {
+    size_t text = 0;
+    if (std::optional<uint64_t> n = verbose_number(line, &text);
+        n && (verbose.contains(*n) || line.substr(text).starts_with("Test command: "))) {
+      const std::string_view said = line.substr(text);
+      std::vector<std::string_view>& of_test = verbose[*n];
+      // Where it ran and its timeout say nothing of why it failed.
+      if (said.starts_with("Working Directory: ") ||
+          said.starts_with("Test timeout computed to be: ")) {
+        continue;
+      }
+      of_test.push_back(said);
+    }
+  }
   for (std::string_view line :
        std::span(lines).subspan(KeepCutStart(lines, first, trouble, report))) {
     std::string_view t = Trim(line);
     std::string_view name;
     bool passed = false;
+    if (!verbose.empty()) {
+      size_t text = 0;
+      const std::optional<uint64_t> n = verbose_number(line, &text);
+      if (n && verbose.contains(*n)) continue;  // under its result, when it failed
+      if (t.starts_with("test ") &&
+          t.substr(5).find_first_not_of("0123456789") == std::string_view::npos) {
+        CloseFailure(report, current);  // -V's "test 2" before "Start 2: …"
+        current = nullptr;
+        continue;
+      }
+    }
     if (t.starts_with("Start ") && t.find(':') != std::string_view::npos) {
       CloseFailure(report, current);
       current = nullptr;
@@ -2326,6 +2362,12 @@ void ParseCtest(const std::vector<std::string_view>& lines, TestReport& report) 
       } else {
         report.failures.push_back(TestFailure{name, {line}});
         current = &report.failures.back();
+        if (const size_t hash = t.find(" Test #"); hash != std::string_view::npos) {
+          if (auto it = verbose.find(LeadingNumber(t.substr(hash + 7)).value_or(0));
+              it != verbose.end()) {
+            current->detail.insert(current->detail.end(), it->second.begin(), it->second.end());
+          }
+        }
       }
       continue;
     }

@@ -335,6 +335,50 @@ TEST_CASE("test shaper: bats' pretty formatter: each ✗ test with why, the ✓ 
   CHECK_FALSE(Contains(s, " ✓ "));
 }
 
+TEST_CASE("test shaper: ctest -V: a failed test's numbered lines are its block") {
+  std::string out =
+      "UpdateCTestConfiguration  from :/src/build/DartConfiguration.tcl\n"
+      "Test project /src/build\nConstructing a list of tests\nDone constructing a list of tests\n"
+      "test 1\n    Start 1: math\n\n"
+      "1: Test command: /src/build/math_test\n1: Working Directory: /src/build\n"
+      "1: Test timeout computed to be: 10000000\n"
+      "1: Running main() from ./googletest/src/gtest_main.cc\n"
+      "1: [==========] Running 2 tests from 1 test suite.\n";
+  for (int i = 0; i < 20; ++i) {
+    out += StrCat("1: [ RUN      ] MathBasic.Add", i, "\n1: [       OK ] MathBasic.Add", i,
+                  " (0 ms)\n");
+  }
+  out +=
+      "1: [ RUN      ] MathBasic.Vector\n"
+      "1: /src/math_test.cpp:28: Failure\n1: Expected equality of these values:\n"
+      "1:   v.size()\n1:     Which is: 3\n1:   4u\n1:     Which is: 4\n"
+      "1: [  FAILED  ] MathBasic.Vector (0 ms)\n"
+      "1/3 Test #1: math .............................***Failed    0.00 sec\n"
+      "test 2\n    Start 2: ok\n\n2: Test command: /bin/true\n"
+      "2/3 Test #2: ok ...............................   Passed    0.00 sec\n"
+      "test 3\n    Start 3: script_fail\n\n3: Test command: /usr/bin/sh \"-c\" \"exit 3\"\n"
+      "3: config invalid: missing key timeout\n"
+      "3/3 Test #3: script_fail ......................***Failed    0.00 sec\n\n"
+      "33% tests passed, 2 tests failed out of 3\n\nTotal Test time (real) =   0.04 sec\n\n"
+      "The following tests FAILED:\n\t  1 - math (Failed)\n\t  3 - script_fail (Failed)\n"
+      "Errors while running CTest\n";
+  const std::string s = Shape("ctest -V", 8, out);
+  INFO(s);
+  CHECK(
+      s.starts_with("ctest: FAILED — 2 failed, 1 passed (exit 8)\n"
+                    "1/3 Test #1: math .............................***Failed    0.00 sec\n"
+                    "Test command: /src/build/math_test\n"
+                    "/src/math_test.cpp:28: Failure\n"));
+  CHECK(Contains(s, "\n    Which is: 3\n"));
+  CHECK(Contains(s, "\n[  FAILED  ] MathBasic.Vector (0 ms)\n"));
+  CHECK(Contains(s,
+                 "\n3/3 Test #3: script_fail ......................***Failed    0.00 sec\n"
+                 "Test command: /usr/bin/sh \"-c\" \"exit 3\"\n"
+                 "config invalid: missing key timeout\n"));
+  CHECK_FALSE(Contains(s, "\ntest 2\n"));
+  CHECK_FALSE(Contains(s, "Working Directory"));
+}
+
 TEST_CASE("test shaper: pytest's strict xfail that passed says why it failed") {
   const std::string out =
       "============================= test session starts ==============================\n"
