@@ -1228,5 +1228,24 @@ TEST_CASE("generic: a Python syntax error kept from the middle comes with its Fi
   }
 }
 
+TEST_CASE("generic: a failed response kept from the middle comes with its request's line") {
+  // A Rails log: each request's "Started …" line, a few lines above its "Completed …".
+  std::string output;
+  for (int i = 0; i < 200; ++i) {
+    const bool fails = i == 120;
+    StrAppend(&output, "Started ", fails ? "POST \"/orders\"" : "GET \"/products\"", " for 10.1.0.",
+              i, " at 2026-12-07 12:04:10 +0000\n",
+              "Processing by ProductsController#index as HTML\n", "  Parameters: {\"page\"=>\"", i,
+              "\"}\n",
+              fails ? "Completed 500 Internal Server Error in 31ms\n\nNoMethodError (undefined "
+                      "method `price' for nil:NilClass):\n\n"
+                    : "Completed 200 OK in 46ms\n\n");
+  }
+  const std::string s = ShapeGeneric("tail -n 3000 log/production.log", output);
+  INFO(s);
+  CHECK(Contains(s, "\nStarted POST \"/orders\" for 10.1.0.120 at 2026-12-07 12:04:10 +0000\n"));
+  CHECK(Contains(s, "\nCompleted 500 Internal Server Error in 31ms\n"));
+}
+
 }  // namespace
 }  // namespace plugline::builtin
