@@ -962,14 +962,7 @@ void WriteHeadTail(const std::vector<std::string_view>& lines, size_t head, size
     // A request's line names what failed, as a location does: Rails' "Started POST "/orders"
     // for …" a few lines above its "Completed 500 Internal Server Error".
     auto is_request = [](std::string_view line) {
-      for (std::string_view method : {"GET ", "POST ", "PUT ", "PATCH ", "DELETE "}) {
-        const size_t at = line.find(method);
-        if (at == std::string_view::npos || (at > 0 && line[at - 1] != ' ' && line[at - 1] != '"'))
-          continue;
-        const std::string_view rest = line.substr(at + method.size());
-        if (rest.starts_with("/") || rest.starts_with("\"/")) return true;
-      }
-      return false;
+      return core::FindRequest(line) != std::string_view::npos;
     };
     if (!is_location(lines[i]) && !is_request(lines[i])) {
       for (size_t j = i; j-- > std::max(next, i - std::min(i, kLocationLookback));) {

@@ -2319,13 +2319,12 @@ void ParseCtest(const std::vector<std::string_view>& lines, TestReport& report) 
     if (std::optional<uint64_t> n = verbose_number(line, &text);
         n && (verbose.contains(*n) || line.substr(text).starts_with("Test command: "))) {
       const std::string_view said = line.substr(text);
-      std::vector<std::string_view>& of_test = verbose[*n];
+      std::vector<std::string_view>& of_test = verbose[*n];  // the test's, kept or not
       // Where it ran and its timeout say nothing of why it failed.
-      if (said.starts_with("Working Directory: ") ||
-          said.starts_with("Test timeout computed to be: ")) {
-        continue;
+      if (!said.starts_with("Working Directory: ") &&
+          !said.starts_with("Test timeout computed to be: ")) {
+        of_test.push_back(said);
       }
-      of_test.push_back(said);
     }
   }
   for (std::string_view line :
@@ -3988,7 +3987,8 @@ std::optional<TestCounts> TcltestTotals(std::string_view line) {
   for (size_t k = 0; k < 4; ++k) {
     if (!absl::SimpleAtoi(fields[2 + 2 * k], &v[k])) return std::nullopt;
   }
-  return TestCounts{.passed = v[1], .failed = v[3], .errors = {}, .skipped = v[2], .total = v[0]};
+  // Its Total counts the skipped tests too: passed, failed and skipped say it all.
+  return TestCounts{.passed = v[1], .failed = v[3], .errors = {}, .skipped = v[2], .total = {}};
 }
 
 // tcltest (`tclsh all.tcl`, `tclsh x.test`): a failed test's block opens "==== math-1.2 add
@@ -4066,7 +4066,6 @@ void ParseTcltest(const std::vector<std::string_view>& lines, TestReport& report
   report.passing_lines = passed;
   if (totals) {
     report.counts = *totals;
-    report.counts.total.reset();
   } else if (report.has_results) {
     report.counts.failed = report.failures.size();
     report.counts.passed = passed;

@@ -528,6 +528,7 @@ size_t FindRequest(std::string_view line, size_t from, size_t* path_end) {
       const char before = at == 0 ? ' ' : line[at - 1];
       if (before != ' ' && before != '\t' && before != '"' && before != '\'') continue;
       size_t i = at + method.size();
+      if (i + 1 < line.size() && line[i] == '"' && line[i + 1] == '/') ++i;  // Rails' "/orders"
       if (i >= line.size() || line[i] != '/') continue;
       while (i < line.size() && line[i] != ' ' && line[i] != '"') ++i;
       best = at;

@@ -85,8 +85,8 @@ class KeywordMatcher {
 bool LooksLikeErrorLine(std::string_view line);
 // The first request named in `line` at or after `from`: an HTTP method (GET, POST, PUT, PATCH,
 // DELETE, HEAD, OPTIONS) at the start of the line or after a space, tab or quote, one space,
-// then a path starting with '/'. Returns where the method starts and sets `*path_end` (may be
-// null) to where the path ends; npos when there is none.
+// then a path starting with '/' (or quoted: Rails' `Started POST "/orders"`). Returns where the
+// method starts and sets `*path_end` (may be null) to where the path ends; npos when there is none.
 size_t FindRequest(std::string_view line, size_t from = 0, size_t* path_end = nullptr);
 
 // The HTTP status of the request a server's log line records, or 0: after the quoted request
