@@ -36,8 +36,9 @@
 #include <array>
 #include <cstring>
 #include <unordered_map>
-#include "absl/container/flat_hash_set.h"
 
+#include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
 #include "builtin/builtin_shapers.h"
 #include "builtin/common.h"
 #include "builtin/diagnostic_groups.h"
@@ -1535,11 +1536,22 @@ class LogsShaper final : public core::Shaper {
           std::string like = StrCat(core::FormatCount(repeats), " more like the ",
                                     single ? "line" : "entry", " above");
           if (!last.empty()) StrAppend(&like, " (last at ", last, ")");
+          // Each path once, in the order first seen, with how many of them name it
+          // ("GET /api/orders?page=3 ×57"): a client retrying a few pages is no list of hundreds.
+          std::vector<std::pair<std::string_view, uint64_t>> distinct;
+          absl::flat_hash_map<std::string_view, size_t> index;
+          for (std::string_view path : paths) {
+            auto [it, inserted] = index.try_emplace(path, distinct.size());
+            if (inserted) distinct.emplace_back(path, 0);
+            ++distinct[it->second].second;
+          }
           WriteLocationList(StrCat(like, core::kListAt),
                             StrCat(single ? "lines" : "entries", " like it", core::kListAlsoAt),
-                            paths.size(), group.repeat_lines, out,
+                            distinct.size(), group.repeat_lines, out,
                             [&](size_t i, std::string* text) {
-                              text->append(paths[i].empty() ? std::string_view("(no path)") : paths[i]);
+                              const auto& [path, times] = distinct[i];
+                              text->append(path.empty() ? std::string_view("(no path)") : path);
+                              if (times > 1) StrAppend(text, " ×", core::FormatCount(times));
                             });
         } else if (single && e.cat != Cat::kClient && paths.size() == repeats &&
                    WriteValuesDiffering(lines, info, entries, e.begin, group, out)) {

@@ -702,9 +702,54 @@ bool ReportsAbsence(std::string_view line) {
 
 }  // namespace
 
+bool ReportsFailedExit(std::string_view line) {
+  if (line.size() > kErrorLineScanBytes) line = line.substr(0, kErrorLineScanBytes);
+  for (size_t at = line.find("exit"); at != std::string_view::npos;
+       at = line.find("exit", at + 4)) {
+    // "exit" where a word starts: not "nexit" or a path's "/exit_code".
+    if (at > 0 && (std::isalnum(static_cast<unsigned char>(line[at - 1])) != 0 ||
+                   line[at - 1] == '_' || line[at - 1] == '/' || line[at - 1] == '.')) {
+      continue;
+    }
+    std::string_view rest = line.substr(at + 4);
+    // "exited with code 1", "exited with status 2", "exited with exit code 3"; "exit code 1",
+    // "exit code: 1", "exit status 1", "exit status: 1".
+    if (rest.starts_with("ed with ")) {
+      rest.remove_prefix(8);
+      if (rest.starts_with("exit ")) rest.remove_prefix(5);
+    } else if (rest.starts_with(" ")) {
+      rest.remove_prefix(1);
+    } else {
+      continue;
+    }
+    if (rest.starts_with("code")) {
+      rest.remove_prefix(4);
+    } else if (rest.starts_with("status")) {
+      rest.remove_prefix(6);
+    } else {
+      continue;
+    }
+    if (rest.starts_with(":")) rest.remove_prefix(1);
+    if (!rest.starts_with(" ")) continue;
+    rest.remove_prefix(1);
+    if (rest.starts_with("-")) rest.remove_prefix(1);
+    size_t digits = 0;
+    while (IsDigitAt(rest, digits)) ++digits;
+    if (digits == 0) continue;
+    // The number whole ("code 1", "status 137."), and not 0.
+    if (digits < rest.size() &&
+        (std::isalnum(static_cast<unsigned char>(rest[digits])) != 0 || rest[digits] == '_')) {
+      continue;
+    }
+    if (rest.substr(0, digits).find_first_not_of('0') != std::string_view::npos) return true;
+  }
+  return false;
+}
+
 bool LooksLikeErrorLine(std::string_view line) {
   if (line.size() > kErrorLineScanBytes) line = line.substr(0, kErrorLineScanBytes);
-  return (TroubleOutsidePaths(line) && !ReportsAbsence(line)) || IsFailedRequestLine(line);
+  return (TroubleOutsidePaths(line) && !ReportsAbsence(line)) || IsFailedRequestLine(line) ||
+         ReportsFailedExit(line);
 }
 
 size_t FindErrorLine(std::string_view text) {
@@ -724,8 +769,21 @@ size_t FindErrorLine(std::string_view text) {
     }
     from = end + 1;
   }
+  // A line of a process that exited with a non-zero code before it.
+  size_t limit = keyword == std::string_view::npos ? text.size() : keyword;
+  for (size_t at = text.find("exit"); at != std::string_view::npos && at < limit;) {
+    const size_t nl_before = text.rfind('\n', at);
+    const size_t start = nl_before == std::string_view::npos ? 0 : nl_before + 1;
+    size_t end = text.find('\n', at);
+    end = end == std::string_view::npos ? text.size() : end;
+    if (ReportsFailedExit(text.substr(start, end - start))) {
+      limit = start;
+      break;
+    }
+    at = end >= text.size() ? std::string_view::npos : text.find("exit", end);
+  }
+  if (limit < text.size()) keyword = limit;
   // A failed request line before it: every such line has a " 5" (its status).
-  const size_t limit = keyword == std::string_view::npos ? text.size() : keyword;
   for (size_t at = text.find(" 5"); at != std::string_view::npos && at < limit;) {
     const size_t nl_before = text.rfind('\n', at);
     const size_t start = nl_before == std::string_view::npos ? 0 : nl_before + 1;

@@ -81,8 +81,13 @@ class KeywordMatcher {
 // line of a request that failed with a 5xx status. Not a word in a path
 // ("absl/random/seed_gen_exception.h" of a listing, "cc -c src/errors.c", "cannot access
 // 'src/errors.c': …"): a file's name says nothing of how the command went. The generic shaper keeps
-// them from the middle of an output, and so does the shaping window (output_window.h).
+// them from the middle of an output, and so does the shaping window (output_window.h). And a
+// line that reports a process's non-zero exit (ReportsFailedExit).
 bool LooksLikeErrorLine(std::string_view line);
+// Whether `line` reports that a process exited with a non-zero code: "api-1 exited with code 1"
+// (docker compose), "Process exited with status 137", "exit status 2" (go run), "exit code: 1".
+// Part of LooksLikeErrorLine.
+bool ReportsFailedExit(std::string_view line);
 // The first request named in `line` at or after `from`: an HTTP method (GET, POST, PUT, PATCH,
 // DELETE, HEAD, OPTIONS) at the start of the line or after a space, tab or quote, one space,
 // then a path starting with '/' (or quoted: Rails' `Started POST "/orders"`). Returns where the

@@ -233,6 +233,29 @@ TEST_CASE("logs: a JSON log's failed requests alike but for their paths list the
   CHECK(f[2].find("at: /api/report/1; /api/report/2;") != std::string::npos);
 }
 
+TEST_CASE("logs: repeats of a failed request name each path once, with how many times") {
+  std::string out;
+  int sec = 0;
+  auto line = [&](std::string_view path, int status) {
+    StrAppend(&out, "203.0.113.9 - - [29/Nov/2026:20:", 10 + sec / 60, ":",
+              sec % 60 < 10 ? "0" : "", sec % 60, " +0000] \"GET ", path, " HTTP/1.1\" ", status,
+              " 512 \"-\" \"curl/8.0\"\n");
+    ++sec;
+  };
+  for (int i = 0; i < 30; ++i) line("/index.html", 200);
+  for (int i = 0; i < 90; ++i) line(absl::StrCat("/api/orders?page=", i % 3), 502);
+  line("/api/orders?page=7", 502);
+  for (int i = 0; i < 30; ++i) line("/index.html", 200);
+  auto s = Shape("tail -n 200 /var/log/nginx/access.log", out);
+  CheckVerbatim(s, out);
+  INFO(absl::StrJoin(s, "\n"));
+  size_t e = IndexOf(s,
+                     "… 90 more like the line above (last at 29/Nov/2026:20:12:00 +0000) at: "
+                     "GET /api/orders?page=1 ×30; GET /api/orders?page=2 ×30; "
+                     "GET /api/orders?page=0 ×29; GET /api/orders?page=7");
+  CHECK(s[e - 1].find("\"GET /api/orders?page=0 HTTP/1.1\" 502") != std::string::npos);
+}
+
 TEST_CASE("logs: nginx access log grouped by status: 5xx kept, 4xx few shown, 2xx counted") {
   std::string out;
   auto line = [&](int sec, std::string_view request, int status) {

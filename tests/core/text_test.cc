@@ -2,6 +2,8 @@
 
 #include <doctest/doctest.h>
 
+#include <string>
+
 namespace plugline::core {
 namespace {
 
@@ -189,6 +191,21 @@ TEST_CASE("text: trouble words count where a word starts, CamelCase parts includ
         "changing ownership of 'absl/random/seed_gen_exception.h': done"}) {
     CAPTURE(line);
     CHECK_FALSE(LooksLikeErrorLine(line));
+  }
+  // A process that exited with a non-zero code; not one that exited with 0.
+  for (std::string_view line :
+       {"api-1 exited with code 1", "Process exited with status 137", "exit status 2",
+        "worker exited with exit code -9", "  exit code: 1", "child exit status: 255."}) {
+    CAPTURE(line);
+    CHECK(ReportsFailedExit(line));
+    CHECK(LooksLikeErrorLine(line));
+    CHECK(FindErrorLine("started\n" + std::string(line) + "\n") == 8);
+  }
+  for (std::string_view line :
+       {"api-1 exited with code 0", "exit status 0", "exit code 10s ago", "nexit code 1",
+        "src/exit code 3", "the exit codes 1 and 2", "exit 1", "exited with code"}) {
+    CAPTURE(line);
+    CHECK_FALSE(ReportsFailedExit(line));
   }
   // A count that ends in 0 is no absence of trouble.
   CHECK(LooksLikeErrorLine("attempt 10 failed: connection refused"));
