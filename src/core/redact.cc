@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <span>
 #include <tuple>
+#include <utility>
+#include <vector>
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
@@ -42,25 +44,13 @@ struct Prefix {
   std::string_view text;
   bool exact_upper;  // AWS ids: exactly 16 upper-case letters or digits after the prefix
 };
-constexpr std::array<Prefix, 18> kPrefixes = {{
-    {"sk-", false},
-    {"ghp_", false},
-    {"gho_", false},
-    {"ghu_", false},
-    {"ghs_", false},
-    {"ghr_", false},
-    {"github_pat_", false},
-    {"glpat-", false},
-    {"xoxa-", false},
-    {"xoxb-", false},
-    {"xoxp-", false},
-    {"xoxr-", false},
-    {"xoxs-", false},
-    {"AIza", false},
-    {"npm_", false},
-    {"AKIA", true},
-    {"ASIA", true},
-    {"sk_live_", false},
+constexpr std::array<Prefix, 22> kPrefixes = {{
+    {"sk-", false},   {"ghp_", false},     {"gho_", false},        {"ghu_", false},
+    {"ghs_", false},  {"ghr_", false},     {"github_pat_", false}, {"glpat-", false},
+    {"xoxa-", false}, {"xoxb-", false},    {"xoxp-", false},       {"xoxr-", false},
+    {"xoxs-", false}, {"AIza", false},     {"npm_", false},        {"AKIA", true},
+    {"ASIA", true},   {"sk_live_", false}, {"rk_live_", false},    {"whsec_", false},
+    {"hf_", false},   {"pypi-", false},
 }};
 constexpr size_t kMinTokenRest = 16;
 
@@ -73,6 +63,8 @@ constexpr std::string_view kEndingsInY[] = {
     "private_key", "private-key", "secret_key", "secretkey", "secret-key"};
 constexpr std::string_view kEndingsInE[] = {"passphrase"};
 constexpr std::string_view kEndingsInS[] = {"credentials"};
+// A kubeconfig's client-key-data: a private key, base64-encoded.
+constexpr std::string_view kEndingsInA[] = {"key-data", "key_data"};
 
 // Length of the run of token characters at text[pos...].
 size_t TokenRun(std::string_view text, size_t pos) {
@@ -91,6 +83,10 @@ std::pair<size_t, size_t> TokenAt(std::string_view text, size_t pos) {
     case 'x':
     case 'A':
     case 'n':
+    case 'r':
+    case 'w':
+    case 'h':
+    case 'p':
       break;
     default:
       return {0, 0};
@@ -139,6 +135,9 @@ bool EndsWithSecretKey(std::string_view key) {
     case 'y': endings = kEndingsInY; break;
     case 's': endings = kEndingsInS; break;
     case 'e': endings = kEndingsInE; break;
+    case 'a':
+      endings = kEndingsInA;
+      break;
     default: return false;
   }
   for (std::string_view ending : endings) {
@@ -150,6 +149,32 @@ bool EndsWithSecretKey(std::string_view key) {
     }
   }
   return false;
+}
+
+// Keys that hold a secret as often as not, and a flag as often (`pass: SmtpPass77` and
+// `bypass: true`, docker's `"auth": "cm9i…"` and `"auth": "required"`): their value is masked
+// only when it reads as a secret (IsWeakKeySecret), however it is written. The key is one of
+// these, or ends in one after `_`, `-` or `.` ("smtp_pass", "db-pwd").
+bool IsWeakSecretKey(std::string_view key) {
+  for (std::string_view weak : {"pass", "pwd", "auth"}) {
+    if (key.size() < weak.size()) continue;
+    const std::string_view tail = key.substr(key.size() - weak.size());
+    if (!std::equal(tail.begin(), tail.end(), weak.begin(),
+                    [](char a, char b) { return absl::ascii_tolower(a) == b; })) {
+      continue;
+    }
+    const size_t before = key.size() - weak.size();
+    return before == 0 || std::string_view("_-.").find(key[before - 1]) != std::string_view::npos;
+  }
+  return false;
+}
+
+// The value of a weak key that reads as a secret: of 8 characters or more, with letters and a
+// digit or a password's symbols — not a word (`"required"`, `always`).
+bool IsSecretLiteral(std::string_view value);
+bool IsWeakKeySecret(std::string_view value) {
+  return value.size() >= 8 && IsSecretLiteral(value) &&
+         (HasLetterAndDigit(value) || value.find_first_of("!@$%^&*+=?~") != std::string_view::npos);
 }
 
 // A value that names a secret rather than holding one, or one already masked.
@@ -216,6 +241,17 @@ std::string_view QuoteBefore(std::string_view text, size_t pos) {
   return "";
 }
 
+// `at` less the diff marker that starts its line right before it, when there is one: a
+// changed line of a diff, `+DB_PASSWORD=…`, `-  password: …` (git diff, diff -u), `> …`,
+// `< …` (diff's normal format), is read as the line it changes.
+size_t AfterDiffMarker(std::string_view text, size_t at) {
+  if (at > 0 && std::string_view("+-<>").find(text[at - 1]) != std::string_view::npos &&
+      (at == 1 || text[at - 2] == '\n')) {
+    return at - 1;
+  }
+  return at;
+}
+
 // True when the key text[pos, key_end) starts a shell or .env assignment: nothing before it on
 // its line but spaces and "export " or "declare -x ", or — for an upper-case KEY, as env,
 // .env files and `docker inspect` print them — a quote or "- " (a YAML list). A lower-case
@@ -240,6 +276,7 @@ bool StartsAssignment(std::string_view text, size_t pos, size_t key_end) {
     if (at >= 2 && text.substr(at - 2, 2) == "- ") at -= 2;
   }
   while (at > 0 && (text[at - 1] == ' ' || text[at - 1] == '\t')) --at;
+  at = AfterDiffMarker(text, at);
   return at == 0 || text[at - 1] == '\n';
 }
 
@@ -273,12 +310,14 @@ bool IsUnquotedSecret(std::string_view value) {
 }
 
 // How far the key at text[key_start] is indented, when nothing but spaces, tabs and a YAML
-// list's "- " come before it on its line; npos otherwise.
+// list's "- " come before it on its line (after a diff's marker: AfterDiffMarker); npos
+// otherwise.
 size_t LineIndent(std::string_view text, size_t key_start) {
   size_t at = key_start;
   if (at >= 2 && text.substr(at - 2, 2) == "- ") at -= 2;
   while (at > 0 && (text[at - 1] == ' ' || text[at - 1] == '\t')) --at;
-  if (at > 0 && text[at - 1] != '\n') return std::string_view::npos;
+  const size_t line_start = AfterDiffMarker(text, at);
+  if (line_start > 0 && text[line_start - 1] != '\n') return std::string_view::npos;
   return key_start - at;
 }
 
@@ -389,6 +428,99 @@ std::pair<size_t, size_t> SecretValue(std::string_view text, size_t key_start, s
   return {start, end};
 }
 
+// Whether the line that starts at text[line_start] is a .netrc entry: it starts, after a diff's
+// marker and spaces, with one of the file's words (`machine api.example.com login bob
+// password …`, `  password …` on a line of its own).
+bool IsNetrcLine(std::string_view text, size_t line_start) {
+  std::string_view line = text.substr(line_start, LineEnd(text, line_start) - line_start);
+  // A diff's changed line is read as the line it changes (AfterDiffMarker).
+  if (!line.empty() && std::string_view("+-<>").find(line[0]) != std::string_view::npos) {
+    line.remove_prefix(1);
+  }
+  line.remove_prefix(std::min(line.size(), line.find_first_not_of(" \t")));
+  for (std::string_view word : {"machine ", "default", "login ", "password ", "account "}) {
+    if (line.starts_with(word)) return true;
+  }
+  return false;
+}
+
+// Where the line holding text[pos] starts.
+size_t LineStart(std::string_view text, size_t pos) {
+  const size_t nl = pos == 0 ? std::string_view::npos : text.rfind('\n', pos - 1);
+  return nl == std::string_view::npos ? 0 : nl + 1;
+}
+
+// The credentials an HTTP header line starting at text[at] carries, as [start, end) ranges in
+// order: a `Cookie:` header's every value of 8 characters or more (`sid=[redacted]; lang=en`),
+// a `Set-Cookie:` header's cookie value (not its attributes), an `Authorization:` or
+// `Proxy-Authorization:` header's credentials after their scheme (`Basic [redacted]`). The
+// header may follow curl -v's `> ` or `< `.
+std::vector<std::pair<size_t, size_t>> HeaderCredentials(std::string_view text, size_t at) {
+  std::vector<std::pair<size_t, size_t>> ranges;
+  if (text.substr(at, 2) == "> " || text.substr(at, 2) == "< ") at += 2;
+  const size_t line_end = LineEnd(text, at);
+  const std::string_view line = text.substr(at, line_end - at);
+  auto header = [&](std::string_view name) {
+    return line.size() > name.size() && absl::StartsWithIgnoreCase(ToAbsl(line), ToAbsl(name));
+  };
+  auto trim_end = [&](size_t end) {
+    while (end > at && (text[end - 1] == '\r' || text[end - 1] == ' ')) --end;
+    return end;
+  };
+  if (header("authorization:") || header("proxy-authorization:")) {
+    size_t start = at + line.find(':') + 1;
+    while (start < line_end && text[start] == ' ') ++start;
+    const size_t scheme_end = text.find(' ', start);
+    if (scheme_end == std::string_view::npos || scheme_end >= line_end) return ranges;
+    start = scheme_end + 1;
+    while (start < line_end && text[start] == ' ') ++start;
+    const size_t end = trim_end(line_end);
+    if (end > start && !IsPlaceholder(text.substr(start, end - start)))
+      ranges.emplace_back(start, end);
+    return ranges;
+  }
+  const bool set = header("set-cookie:");
+  if (!set && !header("cookie:")) return ranges;
+  size_t pos = at + line.find(':') + 1;
+  while (pos < line_end) {
+    const size_t eq = text.find('=', pos);
+    if (eq == std::string_view::npos || eq >= line_end) break;
+    size_t end = text.find(';', eq);
+    end = trim_end(end == std::string_view::npos || end > line_end ? line_end : end);
+    if (end >= eq + 1 + 8 && !IsPlaceholder(text.substr(eq + 1, end - eq - 1))) {
+      ranges.emplace_back(eq + 1, end);
+    }
+    if (set) break;
+    pos = end + 1;
+  }
+  return ranges;
+}
+
+// The secret in a webhook's URL at text[pos] (Slack's
+// `hooks.slack.com/services/T…/B…/<secret>`, Discord's `/api/webhooks/<id>/<secret>`) as
+// [start, end); start is npos when there is none.
+std::pair<size_t, size_t> WebhookSecret(std::string_view text, size_t pos) {
+  constexpr std::pair<size_t, size_t> kNone = {std::string::npos, 0};
+  size_t at = pos, segments = 0;
+  if (text.substr(pos, 25) == "hooks.slack.com/services/") {
+    at += 25;
+    segments = 2;
+  } else if (text.substr(pos, 14) == "/api/webhooks/") {
+    at += 14;
+    segments = 1;
+  } else {
+    return kNone;
+  }
+  for (size_t k = 0; k < segments; ++k) {
+    const size_t run = TokenRun(text, at);
+    if (run == 0 || at + run >= text.size() || text[at + run] != '/') return kNone;
+    at += run + 1;
+  }
+  const size_t run = TokenRun(text, at);
+  if (run < 16) return kNone;
+  return {at, at + run};
+}
+
 // One pass over `text`, appending it masked to `out`. `in_private_key` carries a private
 // key's body from one piece of an output to the next (SecretMasker); true on return when the
 // text ended inside one. Returns whether anything was masked.
@@ -424,6 +556,22 @@ bool MaskInto(std::string_view text, Scope scope, bool* in_private_key, std::str
   }
   while (i < text.size()) {
     const char c = text[i];
+    // A header line's credentials (Cookie, Set-Cookie, Authorization), in command output.
+    if (scope == Scope::kOutput && (i == 0 || text[i - 1] == '\n') && i >= copied) {
+      if (const auto ranges = HeaderCredentials(text, i); !ranges.empty()) {
+        for (const auto& [from, to] : ranges) mask(from, to, kMask);
+        i = copied;
+        continue;
+      }
+    }
+    // A webhook's secret in its URL.
+    if ((c == 'h' || c == '/') && i + 14 <= text.size()) {
+      if (auto [from, to] = WebhookSecret(text, i); from != std::string::npos) {
+        mask(from, to, kMask);
+        i = to;
+        continue;
+      }
+    }
     const bool after_mask = i == 0 || i == mask_end;
     const bool word_start = after_mask || !IsTokenChar(text[i - 1]);
     // PEM private keys: the body, up to the END line (or the end of the text, the END line
@@ -485,13 +633,22 @@ bool MaskInto(std::string_view text, Scope scope, bool* in_private_key, std::str
         continue;
       }
     }
-    // A URL's password: scheme://user:password@host.
+    // A URL's password: scheme://user:password@host, scheme://:password@host (Redis). A user
+    // name without a password that is a key (Sentry's DSN, https://<32 hex>@o1.ingest…): the
+    // name.
     if (c == ':' && i + 2 < text.size() && text[i + 1] == '/' && text[i + 2] == '/') {
       constexpr std::string_view kUserEnd = ":/@ \t\r\n?#\"'<>";
       constexpr std::string_view kPasswordEnd = "@/ \t\r\n?#\"'<>";
       size_t colon = i + 3;
       while (colon < text.size() && kUserEnd.find(text[colon]) == std::string_view::npos) ++colon;
-      if (colon > i + 3 && colon < text.size() && text[colon] == ':') {
+      if (colon < text.size() && text[colon] == '@' && colon >= i + 3 + 20 &&
+          TokenRun(text, i + 3) == colon - i - 3 &&
+          HasLetterAndDigit(text.substr(i + 3, colon - i - 3))) {
+        mask_value(i + 3, colon);
+        i = colon;
+        continue;
+      }
+      if (colon < text.size() && text[colon] == ':') {
         size_t at = colon + 1;
         while (at < text.size() && kPasswordEnd.find(text[at]) == std::string_view::npos) ++at;
         if (at < text.size() && text[at] == '@' &&
@@ -510,16 +667,33 @@ bool MaskInto(std::string_view text, Scope scope, bool* in_private_key, std::str
         inner |= text[key_end] == '.' ||
                  (key_end > i && text[key_end] == '-' && text[key_end - 1] == '-');
       }
-      if (!EndsWithSecretKey(text.substr(i, key_end - i))) {
+      const std::string_view key = text.substr(i, key_end - i);
+      const bool weak = IsWeakSecretKey(key);
+      if (!weak && !EndsWithSecretKey(key)) {
         i = inner ? i + 1 : key_end;  // nothing else starts inside a plain key
         continue;
       }
       // A value that is a PEM block is masked as one, its body (`SECRET_KEY =-----BEGIN …`).
       if (auto [from, to] = SecretValue(text, i, key_end, scope);
-          from != std::string::npos && !text.substr(from).starts_with("-----BEGIN ")) {
+          from != std::string::npos && !text.substr(from).starts_with("-----BEGIN ") &&
+          (!weak || IsWeakKeySecret(text.substr(from, to - from)))) {
         mask_value(from, to);
         i = to;
         continue;
+      }
+      // A .netrc's `password <value>`.
+      if (scope == Scope::kOutput && key == "password" && key_end < text.size() &&
+          text[key_end] == ' ' && IsNetrcLine(text, LineStart(text, i))) {
+        const size_t from = key_end + 1;
+        const size_t to = std::min(text.find_first_of(" \t\r\n", from), text.size());
+        const std::string_view value = text.substr(from, to - from);
+        if (IsSecretLiteral(value) &&
+            std::string_view("=:\"'").find(value[0]) == std::string_view::npos &&
+            !IsPlaceholder(value)) {
+          mask_value(from, to);
+          i = to;
+          continue;
+        }
       }
     }
     ++i;

@@ -27,16 +27,21 @@ namespace plugline::core {
 //   among them at least one letter and one digit (`npm_config_user_agent` is a name, not a
 //   token): sk- (OpenAI, Anthropic), sk_live_ (Stripe), ghp_ gho_ ghu_ ghs_ ghr_ github_pat_
 //   (GitHub), glpat- (GitLab), xoxa- xoxb- xoxp- xoxr- xoxs- (Slack), AIza (Google), npm_
-//   (npm); AKIA/ASIA + exactly 16 upper-case letters or digits (AWS key ids). The prefix
-//   stays: "sk-[redacted]".
+//   (npm), rk_live_ whsec_ (Stripe), hf_ (Hugging Face), pypi- (PyPI); AKIA/ASIA + exactly 16
+//   upper-case letters or digits (AWS key ids). The prefix stays: "sk-[redacted]".
 // - JSON web tokens: "eyJ" then two dot-separated parts of 10 or more characters: "eyJ[redacted]".
 // - "Bearer <8+ characters>" (any case): "Bearer [redacted]".
 // - PEM private key blocks ("-----BEGIN ... PRIVATE KEY-----" to its END line): the body; a
 //   key on one line with its breaks escaped (a string in JSON or source code) to its END, or
 //   the quote or line end that ends it.
-// - the password of a URL's user part: "https://user:[redacted]@host".
+// - the password of a URL's user part: "https://user:[redacted]@host", "redis://:[redacted]@h";
+//   a user part without a password that is a key (20+ token characters, letters and digits: a
+//   Sentry DSN's): "https://[redacted]@o1.ingest.sentry.io/2"; a webhook's secret, the last
+//   part of hooks.slack.com/services/T…/B…/<secret> and of /api/webhooks/<id>/<secret>.
 // - values of keys whose name ends in password, passwd, passphrase, secret, token, api_key,
-//   apikey, access_key, private_key, secret_key or credentials (any case, `_` or `-`) — in
+//   apikey, access_key, private_key, secret_key, key-data or credentials (any case, `_` or `-`),
+//   or that is pass, pwd or auth (or ends in one after `_`, `-`, `.`) with a value of 8+
+//   characters with letters and a digit or a password's symbols (IsWeakKeySecret) — in
 //   messages written `key=value`, `key: value` or JSON `"key":"value"` (also inside
 //   JSON-encoded strings, `\"key\":\"v\"`); in command output where both key and value are
 //   quoted (`"token": "…"`, `'password': '…'`), in an assignment starting a line
@@ -52,7 +57,11 @@ namespace plugline::core {
 //   password's symbols; not a capitalized key, a type name, a header or a path):
 //   "token=[redacted]". A value that is a reference or a placeholder (`$VAR`, `<token>`,
 //   `***`) is left alone, and so is a quoted one that is a package's version
-//   (`"jsonwebtoken": "^9.0.2"`).
+//   (`"jsonwebtoken": "^9.0.2"`). In command output, a diff's changed line (`+`, `-`, `<`, `>`
+//   first) is read as the line it changes.
+// - In command output only: a .netrc line's `password <value>`; an HTTP header's credentials
+//   (`Cookie:` values of 8+ characters, `Set-Cookie:`'s value, `Authorization:` after its
+//   scheme), after curl's `> `/`< ` too.
 std::string RedactSecrets(std::string_view text);
 
 // The command-output scope over a whole text: true, with the masked text in `*out`, when

@@ -130,6 +130,40 @@ constexpr std::pair<const char*, const char*> kOutputSecrets[] = {
      "+ docker run -e DB_PASSWORD=[redacted] -p 5432:5432 postgres\n"},
     {"GET /api/items?access_token=h480djs93hd8&page=2 HTTP/1.1\n",
      "GET /api/items?access_token=[redacted]&page=2 HTTP/1.1\n"},
+    // A diff's changed lines are read as the lines they change.
+    {"-DB_PASSWORD=old-Pa55word\n+DB_PASSWORD=new-Pa55word\n",
+     "-DB_PASSWORD=[redacted]\n+DB_PASSWORD=[redacted]\n"},
+    {"@@ -1,3 +1,3 @@\n db:\n-  password: Pr0beDbPassw0rd\n+  secret: Rotated9876zyx\n",
+     "@@ -1,3 +1,3 @@\n db:\n-  password: [redacted]\n+  secret: [redacted]\n"},
+    {"< API_SECRET=abcDEF123secret\n> API_SECRET=xyzDEF999secret\n",
+     "< API_SECRET=[redacted]\n> API_SECRET=[redacted]\n"},
+    // Credential files: .netrc, a kubeconfig's client key, docker's auths, other tokens.
+    {"machine api.example.com\n  login bob\n  password NetrcPr0be-s3cr3t\n",
+     "machine api.example.com\n  login bob\n  password [redacted]\n"},
+    {"machine ftp.example.org login alice password An0therPass\n",
+     "machine ftp.example.org login alice password [redacted]\n"},
+    {"    client-key-data: LS0tLS1CRUdJTiBQUklWQVRFIEtFWS0tLS0t\n",
+     "    client-key-data: [redacted]\n"},
+    {"{\"auths\":{\"r.example.com\":{\"auth\":\"cm9ib3Q6RG9ja2VyUHIwYmVGUGFzcw==\"}}}\n",
+     "{\"auths\":{\"r.example.com\":{\"auth\":\"[redacted]\"}}}\n"},
+    {"  pass: SmtpPr0bePass77\n", "  pass: [redacted]\n"},
+    {"{\"hf\":\"hf_AbCdEfGhIjKlMnOpQr12345\"}\n", "{\"hf\":\"hf_[redacted]\"}\n"},
+    {"password = pypi-AgEIcHlwaS5vcmcAbCdEfGh0123\n", "password = [redacted]\n"},
+    // URLs: Redis' password without a user, a DSN's key, a webhook's secret.
+    {"  url: redis://:RedisPr0beSecret@cache:6379/0\n",
+     "  url: redis://:[redacted]@cache:6379/0\n"},
+    {"dsn: https://0123456789abcdef0123456789abcdef@o12345.ingest.sentry.io/67890\n",
+     "dsn: https://[redacted]@o12345.ingest.sentry.io/67890\n"},
+    {"SLACK_HOOK_URL=https://hooks.slack.com/services/T0PROBE01/B0PROBE02/"
+     "Xq7Zr9Lm2Np4Kt6Vw8Yb0Cd1\n",
+     "SLACK_HOOK_URL=https://hooks.slack.com/services/T0PROBE01/B0PROBE02/[redacted]\n"},
+    {"https://discord.com/api/webhooks/123456789012/AbCdEfGhIjKlMnOpQrStUv-0123\n",
+     "https://discord.com/api/webhooks/123456789012/[redacted]\n"},
+    // HTTP headers that carry credentials, as curl -v and -i print them.
+    {"> Cookie: sid=CookiePr0beValue987; lang=en\r\n", "> Cookie: sid=[redacted]; lang=en\r\n"},
+    {"Set-Cookie: session=s%3AProbeSession123.abc; Path=/; HttpOnly\n",
+     "Set-Cookie: session=[redacted]; Path=/; HttpOnly\n"},
+    {"> Authorization: Basic cm9ib3Q6cGFzc3dvcmQ=\n", "> Authorization: Basic [redacted]\n"},
     {"-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAA\nAAAABG5vbmU=\n"
      "-----END OPENSSH PRIVATE KEY-----\n",
      "-----BEGIN OPENSSH PRIVATE KEY-----\n[redacted]\n-----END OPENSSH PRIVATE KEY-----\n"},
@@ -165,6 +199,12 @@ constexpr const char* kOutputCode[] = {
     "    return connect(host, password=pw2, token=self.token)\n",
     "    parser.add_argument(\"--token\", default=None)  # --token=TOKEN\n",
     "  run: deploy --api-key=${{ secrets.API_KEY }} --token=$TOKEN\n",
+    // Keys that are flags as often: their value must read as a secret.
+    "  bypass: true\n",
+    "{\"auth\": \"required\", \"pass\": \"always\"}\n",
+    "+  password: str\n",
+    "Set-Cookie: theme=dark; Path=/\n",
+    "ssh://git@github.com/org/repo.git\n",
 };
 
 TEST_CASE("redact: command output loses its secrets, and source code keeps its names") {
