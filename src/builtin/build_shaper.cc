@@ -2452,10 +2452,9 @@ class Writer {
         if (Capped(kind, 20, 10)) {
           Anchors(i);
           Emit(i);
-        } else {
-          Drop(i);
+          return i + 1;
         }
-        return i + 1;
+        return WriteLinkerGap(i);
       case Kind::kErrorLine:
         if (Capped(kind, 40, 20)) {
           Anchors(i);
@@ -2474,6 +2473,71 @@ class Writer {
       default:
         return WriteOther(i);
     }
+  }
+
+  // The run of linker lines from `i` past the cap, up to the last ones shown: the symbols of
+  // their undefined references named in place, by the file that refers to them, in lines of
+  // kSymbolsPerLine ("… 96 more undefined references in main.c: ext_fn_17, ext_fn_18, …", an
+  // agent's list of what to define or link); their other lines ("in function `main':")
+  // counted at the end.
+  static constexpr size_t kSymbolsPerLine = 25;
+  size_t WriteLinkerGap(size_t i) {
+    const size_t k = static_cast<size_t>(Kind::kLinker);
+    size_t end = i + 1;
+    while (end < lines_.size() && p_.kinds[end] == Kind::kLinker && rank_[k] + 10 < totals_[k]) {
+      ++rank_[k];
+      ++end;
+    }
+    std::vector<std::pair<string_view, std::vector<string_view>>> by_file;
+    for (size_t j = i; j < end; ++j) {
+      const string_view line = lines_[j];
+      // GNU ld's "main.c:(.text+0x22): undefined reference to `f'", lld's "ld.lld: error:
+      // undefined symbol: f" (its ">>> referenced by" lines are counted).
+      size_t ref = line.find("undefined reference to ");
+      size_t skip = 23;
+      if (ref == string_view::npos) {
+        ref = line.find("undefined symbol: ");
+        skip = 18;
+      }
+      if (ref == string_view::npos) {
+        Drop(j);
+        continue;
+      }
+      string_view symbol = line.substr(ref + skip);
+      while (!symbol.empty() && std::string_view("'\"`").find(symbol.back()) != string_view::npos)
+        symbol.remove_suffix(1);
+      while (!symbol.empty() && std::string_view("'\"`").find(symbol.front()) != string_view::npos)
+        symbol.remove_prefix(1);
+      // The file is the word before its ":(.text+0x…)".
+      string_view file;
+      if (const size_t at = line.rfind(":(", ref); at != string_view::npos) {
+        const size_t space = line.rfind(' ', at);
+        const size_t from = space == string_view::npos ? 0 : space + 1;
+        file = line.substr(from, at - from);
+      }
+      auto it = std::find_if(by_file.begin(), by_file.end(),
+                             [&](const auto& f) { return f.first == file; });
+      if (it == by_file.end()) {
+        by_file.emplace_back(file, std::vector<string_view>{});
+        it = by_file.end() - 1;
+      }
+      it->second.push_back(symbol);
+      used_[j] = 1;
+    }
+    for (const auto& [file, symbols] : by_file) {
+      const std::string where = file.empty() ? std::string() : StrCat(" in ", file);
+      for (size_t from = 0; from < symbols.size(); from += kSymbolsPerLine) {
+        const size_t to = std::min(symbols.size(), from + kSymbolsPerLine);
+        std::string text =
+            from == 0 ? StrCat(core::FormatCount(symbols.size()), " more undefined ",
+                               symbols.size() == 1 ? "reference" : "references", where, ": ")
+                      : StrCat("more undefined references", where, ": ");
+        for (size_t s = from; s < to; ++s) StrAppend(&text, s == from ? "" : ", ", symbols[s]);
+        FlushGap();
+        out_.Marker(text, to - from);
+      }
+    }
+    return end;
   }
 
   // Output the shaper does not know: all of it when short; else its head, its tail and the

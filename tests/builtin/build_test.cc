@@ -365,6 +365,33 @@ TEST_CASE("build: clang's unindented source lines, notes and totals") {
   CheckAccounting(out, s);
 }
 
+TEST_CASE("build: a linker's many undefined references: every symbol named, the middle's by file") {
+  std::string out = "/usr/bin/ld: /tmp/ccnHiLhR.o: in function `main':\n";
+  for (int i = 0; i < 120; ++i) {
+    StrAppend(&out, i == 0 ? "" : "/usr/bin/ld: ", "main.c:(.text+0x", absl::Hex(0x15 + 13 * i),
+              "): undefined reference to `ext_fn_", i, "'\n");
+  }
+  out +=
+      "/usr/bin/ld: /tmp/ccEwYmZV.o: in function `use':\n"
+      "other.c:(.text+0x6): undefined reference to `shared_table'\n"
+      "collect2: error: ld returned 1 exit status\n";
+  std::string s = Shape("gcc -o app main.c other.c", out, 1);
+  INFO(s);
+  CHECK(Header(s) == "gcc: FAILED — 1 error, 121 undefined references (exit 1)");
+  for (int i = 0; i < 120; ++i) {
+    CAPTURE(i);
+    const std::string symbol = StrCat("ext_fn_", i);
+    CHECK((s.find(StrCat("undefined reference to `", symbol, "'\n")) != std::string::npos ||
+           s.find(StrCat(" ", symbol, ",")) != std::string::npos ||
+           s.find(StrCat(" ", symbol, "\n")) != std::string::npos));
+  }
+  CHECK(s.find("… 93 more undefined references in main.c: ext_fn_19, ext_fn_20, ") !=
+        std::string::npos);
+  CHECK(s.find("… more undefined references in main.c: ext_fn_44, ") != std::string::npos);
+  CHECK(Has(s, "other.c:(.text+0x6): undefined reference to `shared_table'"));
+  CheckAccounting(out, s);
+}
+
 TEST_CASE("build: many errors: the first ones in full, the rest by their heading, warnings counted by flag") {
   std::string out;
   for (int i = 0; i < 40; ++i) {
