@@ -225,17 +225,35 @@ std::pair<size_t, size_t> LocationOf(std::string_view line) {
     if (path.find(' ') != std::string_view::npos || path.find('\t') != std::string_view::npos) {
       return {0, 0};
     }
-    if (path.find('.') == std::string_view::npos && path.find('/') == std::string_view::npos) {
+    // A name without either (a script in bin/, a Makefile, a Dockerfile: "xdg-settings:454:12:
+    // warning: …") counts with a line and a column, then a severity.
+    const bool bare =
+        path.find('.') == std::string_view::npos && path.find('/') == std::string_view::npos;
+    if (bare && !std::all_of(path.begin(), path.end(), [](char c) {
+          return absl::ascii_isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' ||
+                 c == '+' || c == '@';
+        })) {
       return {0, 0};
     }
     size_t i = colon + 1;
+    bool column = false;
     for (int part = 0; part < 2; ++part) {
       while (i < line.size() && IsDigit(line[i])) ++i;
       if (part == 0 && i + 1 < line.size() && line[i] == ':' && IsDigit(line[i + 1])) {
         ++i;
+        column = true;
         continue;
       }
       break;
+    }
+    if (bare) {
+      const std::string_view after = line.substr(i);
+      bool severity = false;
+      for (std::string_view word :
+           {": error: ", ": warning: ", ": note: ", ": info: ", ": style: ", ": fatal error: "}) {
+        severity = severity || after.starts_with(word);
+      }
+      if (!column || !severity) return {0, 0};
     }
     if (i < line.size() && line[i] == '-' && i + 1 < line.size() && IsDigit(line[i + 1])) {
       ++i;

@@ -67,6 +67,23 @@ TEST_CASE("lint: known linters by the command, problem lines by the output, not 
         Confidence(lint, "cat out.txt", unix_format));
 }
 
+TEST_CASE(
+    "lint: the gcc format on files without an extension: every problem counted, every location "
+    "kept") {
+  const std::string output = Fixture("shellcheck-gcc-large");
+  const core::ShapeOutput shaped =
+      Shape("shellcheck -f gcc zgrep gzexe zdiff znew zmore", output, 1);
+  const std::string& s = shaped.summary;
+  INFO(s);
+  CHECK(core::SplitLines(s).front() ==
+        "shellcheck: FAILED — 1 error, 13 warnings, 55 notes in 5 files (exit 1)");
+  CHECK(testing::LostLocations(output, s, ": warning: ") == std::vector<std::string>{});
+  CHECK(Contains(s, "zdiff:138:31: error: Shells disambiguate (( differently"));
+  // A bare name needs a line, a column and a severity: not a time or a count.
+  CHECK(Confidence(MakeLintShaper(), "cat notes.txt",
+                   "at 12:30:45: note: lunch\nstep 3:4: done\n") == 0);
+}
+
 TEST_CASE("lint: many problems are grouped by message, every location kept, the totals last") {
   const std::string output = Fixture("mypy-large");
   const core::ShapeOutput shaped = Shape("mypy --strict pygments/formatters", output, 1);
