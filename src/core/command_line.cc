@@ -59,11 +59,14 @@ std::string BaseName(std::string_view path) {
   return std::string(slash == std::string_view::npos ? path : path.substr(slash + 1));
 }
 
-// Builtins that change only the shell's state: what follows them in a list prints the output.
+// Builtins that change only the shell's state, and commands that prepare for the next one and
+// print little or nothing (a label, `rm -rf build;`, `mkdir -p out &&`): what follows them in a
+// list prints the output, and its status is the one reported.
 bool IsSetup(std::string_view base) {
-  static constexpr std::string_view kSetup[] = {"cd",    "pushd",  "popd",  "export", "source",
-                                                ".",     "set",    "unset", "alias",  "umask",
-                                                "ulimit", "shopt", "trap"};
+  static constexpr std::string_view kSetup[] = {
+      "cd",    "pushd",  "popd",  "export", "source", ".",     "set",   "unset", "alias",
+      "umask", "ulimit", "shopt", "trap",   "rm",     "rmdir", "mkdir", "touch", "cp",
+      "mv",    "ln",     "chmod", "true",   "clear",  "sleep", "echo",  "printf"};
   return std::find(std::begin(kSetup), std::end(kSetup), base) != std::end(kSetup);
 }
 

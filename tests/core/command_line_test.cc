@@ -26,6 +26,12 @@ TEST_CASE("ToolName sees past commands that only set up the next: the one that p
   CHECK(ToolName(". venv/bin/activate && cd src; make -j2") == "make");
   CHECK(ToolName("export CI=1 && cargo test") == "cargo");
   CHECK(ToolName("set -e; cd build&& ctest") == "ctest");
+  // Commands that prepare quietly, or print a label: the next one's status is reported.
+  CHECK(ToolName("rm -rf builddir; meson setup builddir") == "meson");
+  CHECK(ToolName("mkdir -p build && cd build && cmake ..") == "cmake");
+  CHECK(ToolName("echo '== tests'; pytest -q") == "pytest");
+  CHECK(ToolName("rm -f out.txt") == "rm");
+  CHECK(ToolName("echo x | grep y") == "echo");
   CHECK(ToolArgs("cd app && go test ./...") == std::vector<std::string>{"test", "./..."});
   CHECK(CommandKey("cd app && git status") == "git status");
   // The script a shell is given: "bash -lc '…'" is how some agents run every command.
