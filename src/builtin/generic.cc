@@ -6,14 +6,15 @@
 // numbers (a download's progress), are folded; everything else is
 // counted. A long listing (`ls -l`) keeps every entry, the columns most entries share said once.
 #include <algorithm>
-#include <limits>
 #include <cctype>
+#include <limits>
 #include <optional>
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
 #include "builtin/builtin_shapers.h"
 #include "builtin/common.h"
+#include "builtin/leak_report.h"
 #include "core/json.h"
 #include "core/output_window.h"
 #include "core/strings.h"
@@ -439,6 +440,9 @@ class GenericShaper final : public core::Shaper {
     }
     if (std::optional<std::string> json = ShapeJson(output, lines, tool, note, total_lines, out)) {
       return core::ShapeOutput{std::move(*json), RenderMode::kSummary};
+    }
+    if (std::optional<std::string> leaks = ShapeLeakReport(lines, tool, note, total_lines, out)) {
+      return core::ShapeOutput{std::move(*leaks), RenderMode::kSummary};
     }
     // A bisect's answer heads it, with the commit's header and subject under it kept.
     const size_t first_bad = FirstBadCommitLine(lines);

@@ -902,6 +902,46 @@ TEST_CASE("generic: a sanitizer's report keeps its frames in the program, not th
   CHECK(Contains(s, "==19194==ABORTING\n"));
 }
 
+TEST_CASE(
+    "generic: a leak report: the first leaks in full, the others listed by where they were "
+    "allocated, a helper's with its caller") {
+  // tests/fixtures/generic/lsan-leaks: LeakSanitizer on config-leaks.c, 9 leaks.
+  const std::string lsan = testing::ReadFixture("generic", "lsan-leaks");
+  core::ShapeContext ctx{"./config-leaks-asan", 1, lsan.size(), core::CountLines(lsan), "/s/a.log"};
+  auto shaped = MakeGenericShaper()->Shape(lsan, ctx);
+  REQUIRE(shaped.ok());
+  std::string s = shaped->summary;
+  INFO(s);
+  CHECK(s.starts_with(
+      "config-leaks-asan: FAILED (exit 1), 9 leaks (8 direct, 1 indirect), 65 lines\n"));
+  CHECK(Contains(
+      s,
+      "Direct leak of 256 byte(s) in 1 object(s) allocated from:\n"
+      "    #1 0x55d293598255 in parse_path /tmp/plugline-fixtures/leaks/config-leaks.c:32:56\n"
+      "    #2 0x55d293598034 in main /tmp/plugline-fixtures/leaks/config-leaks.c:55:43\n"
+      "… 2 frames of the allocator or system libraries omitted\n"));
+  CHECK(
+      Contains(s,
+               "\n… 3 more direct leaks at: /tmp/plugline-fixtures/leaks/config-leaks.c:15:13 copy "
+               "/tmp/plugline-fixtures/leaks/config-leaks.c:33:56 parse_user (4 byte(s)); "));
+  CHECK(Contains(
+      s, "copy /tmp/plugline-fixtures/leaks/config-leaks.c:30:55 parse_retries (2 byte(s))\n"));
+  CHECK(Contains(s, "\nIndirect leak of 6 byte(s) in 1 object(s) allocated from:\n"));
+  CHECK(Contains(s, "\nSUMMARY: AddressSanitizer: 384 byte(s) leaked in 9 allocation(s).\n"));
+  CHECK_FALSE(Contains(s, "__interceptor_malloc"));
+  // valgrind's: its blocks definitely lost, smallest first, the others listed.
+  const std::string vg = testing::ReadFixture("generic", "valgrind-leaks-many");
+  s = ShapeGeneric("valgrind --leak-check=full ./config-leaks", vg);
+  CHECK(s.starts_with("valgrind: exit 0, 9 leaks (9 definitely lost), 71 lines\n"));
+  CHECK(Contains(s,
+                 "\n… 4 more leaks definitely lost at: config-leaks.c:34 parse_level (32 bytes); "
+                 "config-leaks.c:36 parse_tags (70 (64 direct, 6 indirect) bytes); "
+                 "config-leaks.c:21 make_setting (106 (24 direct, 82 indirect) bytes); "
+                 "config-leaks.c:32 parse_path (256 bytes)\n"));
+  CHECK(Contains(s, "definitely lost: 402 bytes in 9 blocks\n"));
+  CHECK_FALSE(Contains(s, "vgpreload_memcheck"));
+}
+
 TEST_CASE("IsLibraryFrame: a native frame in the C library or a system library, not the "
           "program's") {
   CHECK(IsLibraryFrame("    #2 0x7f49 in __libc_start_call_main "
