@@ -2193,7 +2193,10 @@ class Writer {
         if (sep == kNone || arrow == kNone) continue;
         member_[k] = groups_.size();
         member_diag_.push_back(k);
-        groups_.Add(heading.substr(0, sep), like, heading.substr(sep + 2), Strip(lines[arrow]));
+        // The location without its arrow ("src/main.rs:6:39"): a list names hundreds.
+        string_view where = Strip(lines[arrow]);
+        if (where.starts_with("--> ")) where.remove_prefix(4);
+        groups_.Add(heading.substr(0, sep), like, heading.substr(sep + 2), where);
         continue;
       }
       if (diag.style != Style::kCompiler) continue;
@@ -2738,7 +2741,9 @@ class Writer {
         // go with it too: its group's list gives only the followers' that differ from them.
         // So does clang's note naming the user's line an instantiation chain starts from
         // ("src/a.cpp:24:28: note: in instantiation of … requested here").
-        if (i == arrow ||
+        // And rustc's note that names the lint, under its first warning ("= note:
+        // `#[warn(clippy::needless_range_loop)]` on by default"): the lint its group is of.
+        if (i == arrow || (d.style == Style::kRust && IsLintLevelNote(lines_[i])) ||
             (d.style == Style::kCompiler && LabelledDetailAt(lines_, i, d.end).has_value()) ||
             (p_.kinds[i] == Kind::kNoteHead && !IsSystemHeaderLocation(lines_[i]) &&
              Contains(lines_[i], " requested here"))) {

@@ -805,8 +805,9 @@ TEST_CASE("build: many rustc errors keep every location: the later ones listed b
   CHECK(Has(s, "   |             ^^ not found in this scope"));
   CHECK(Has(s, "error[E0425]: cannot find value `v15` in this scope"));
   CHECK(Has(s, "  --> src/m15.rs:18:9"));
-  CHECK(Has(s, "… 4 more errors like it, names differing, at: --> src/m16.rs:19:9 `v16`; "
-               "--> src/m17.rs:20:9 `v17`; --> src/m18.rs:21:9 `v18`; --> src/m19.rs:22:9 `v19`"));
+  CHECK(Has(s,
+            "… 4 more errors like it, names differing, at: src/m16.rs:19:9 `v16`; "
+            "src/m17.rs:20:9 `v17`; src/m18.rs:21:9 `v18`; src/m19.rs:22:9 `v19`"));
   CHECK(Has(s, "error: could not compile `rs` (bin \"rs\") due to 20 previous errors"));
 }
 
@@ -1747,6 +1748,13 @@ TEST_CASE("build: clippy's warnings without their suggested diffs and documentat
   CHECK(Contains(s, "warning: unneeded `return` statement\n --> src/report.rs:9:5\n"
                     "  = note: `#[warn(clippy::needless_return)]` on by default\n"
                     "help: remove `return`\n"));
+  // So does it under a warning past those shown in full, shown by its heading: the lint of
+  // its group. Its group's list gives the locations without rustc's arrow.
+  CHECK(Contains(s,
+                 "warning: length comparison to zero\n  --> src/report.rs:31:14\n"
+                 "   = note: `#[warn(clippy::len_zero)]` on by default\n"));
+  CHECK(Contains(s, "   = note: `#[warn(clippy::new_without_default)]` on by default\n"));
+  CHECK(Contains(s, "… 8 more warnings like it at: src/store.rs:9:9; src/store.rs:21:9; "));
   // The tool's last lines close the summary; nothing of the warnings is shown after them.
   CHECK(lines[lines.size() - 2] ==
         "    Finished `dev` profile [unoptimized + debuginfo] target(s) in 0.58s");
