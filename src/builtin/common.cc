@@ -254,6 +254,11 @@ LastPipeline SplitLastPipeline(std::string_view command) {
 bool StatusIsAFilters(const LastPipeline& last, std::string_view command) {
   if (!last.reporter.empty()) return true;
   const std::vector<std::string_view>& stages = last.stages;
+  // xargs's status is the commands' it ran (123: one of them failed): no filter's.
+  if (stages.size() > 1) {
+    const std::vector<std::string> words = core::CommandWords(stages.back());
+    if (!words.empty() && (words[0] == "xargs" || words[0].ends_with("/xargs"))) return false;
+  }
   return stages.size() > 1 && command.find("pipefail") == std::string_view::npos &&
          ToolName(stages.back()) != ToolName(stages.front());
 }

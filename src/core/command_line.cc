@@ -118,7 +118,30 @@ size_t ToolIndex(const std::vector<std::string>& words) {
     bool wrapper = false;
     for (std::string_view k : kWrappers) wrapper = wrapper || base == k;
     if (base == "timeout" && i + 1 < words.size()) {
-      i += 2;  // timeout DURATION cmd
+      // timeout [-s SIGNAL] [-k DURATION] [--preserve-status …] DURATION cmd
+      ++i;
+      while (i < words.size() && words[i].size() > 1 && words[i][0] == '-') {
+        const std::string& flag = words[i++];
+        if ((flag == "-s" || flag == "-k" || flag == "--signal" || flag == "--kill-after") &&
+            i < words.size()) {
+          ++i;
+        }
+      }
+      ++i;  // the duration
+      continue;
+    }
+    if (base == "xargs") {
+      // xargs [-0] [-n N] [-P N] [-I {}] … cmd: the command it runs.
+      ++i;
+      while (i < words.size() && words[i].size() > 1 && words[i][0] == '-') {
+        const std::string& flag = words[i++];
+        if (flag.size() == 2 &&
+            std::string_view("nPLIdEsa").find(flag[1]) != std::string_view::npos &&
+            i < words.size()) {
+          ++i;
+        }
+      }
+      if (i >= words.size()) return i - 1;  // xargs alone runs echo
       continue;
     }
     if ((base == "uv" || base == "poetry" || base == "pipenv" || base == "hatch") &&
@@ -159,6 +182,17 @@ struct ToolWords {
 ToolWords Resolve(std::string_view command) {
   ToolWords r{CommandWords(command), 0};
   r.tool = ToolIndex(r.words);
+  // A pipeline that ends in xargs ("find . -name '*.py' | xargs -0 python3 -m py_compile"):
+  // the command xargs runs prints the output, and its status is the one reported.
+  for (size_t bar = r.words.size(); bar-- > r.tool + 1;) {
+    if (r.words[bar] != "|") continue;
+    if (bar + 1 < r.words.size() && Lower(BaseName(r.words[bar + 1])) == "xargs") {
+      const std::vector<std::string> rest(r.words.begin() + static_cast<std::ptrdiff_t>(bar) + 1,
+                                          r.words.end());
+      r.tool = bar + 1 + ToolIndex(rest);
+    }
+    break;
+  }
   for (int depth = 0; depth < 3 && r.tool + 2 < r.words.size(); ++depth) {
     const std::string base = Lower(BaseName(r.words[r.tool]));
     const std::string& flags = r.words[r.tool + 1];
@@ -187,6 +221,8 @@ std::string ToolName(std::string_view command) {
   const auto [words, i] = Resolve(command);
   if (i >= words.size()) return "";
   std::string name = Lower(BaseName(words[i]));
+  // A word glued to the list's separator ("./segv; exit $?").
+  while (name.size() > 1 && (name.back() == ';' || name.back() == '&')) name.pop_back();
   // "pytest-3", "python3.11" keep their family name.
   if (name.rfind("python", 0) == 0) return "python";
   if (name.rfind("pytest", 0) == 0) return "pytest";
@@ -245,6 +281,13 @@ std::string FailureText(std::string_view command, int exit_code) {
                                  ToolName(command)) != std::end(kAnswerOnOne) ||
                        key == "npm outdated" || key == "pnpm outdated" || key == "yarn outdated" ||
                        (key == "git diff" && CommandMentions(command, {"--exit-code", "--quiet"})));
+  // timeout's own status, when it stopped the command: said so.
+  if (exit_code == 124) {
+    const auto [words, tool] = Resolve(command);
+    for (size_t i = 0; i < tool && i < words.size(); ++i) {
+      if (Lower(BaseName(words[i])) == "timeout") return "FAILED (exit 124: timed out)";
+    }
+  }
   return answer ? ExitText(exit_code) : StrCat("FAILED (", ExitText(exit_code), ")");
 }
 

@@ -15,7 +15,8 @@ std::vector<std::string> CommandWords(std::string_view command);
 
 // The tool a command runs, seen through wrappers: "python3 -m pytest -q" -> "pytest",
 // "npx jest" -> "jest", "FOO=1 sudo /usr/bin/make -j8" -> "make", "go test ./..." -> "go",
-// "npm run test" -> "npm". Lower case, no directory.
+// "npm run test" -> "npm", "timeout -s KILL 5 python3 x.py" -> "python", "find . | xargs -0 -n 1
+// gzip" -> "gzip" (the command a pipeline's last stage, xargs, runs). Lower case, no directory.
 std::string ToolName(std::string_view command);
 
 // The words after the tool: "go test ./..." -> {"test", "./..."}.
@@ -36,7 +37,8 @@ std::string CommandLabel(std::string_view command);
 // "FAILED (exit 139: SIGSEGV)"; "exit 1" alone for a tool whose exit 1 is an answer, not a
 // failure (grep, rg, ag, ack: nothing found; diff, cmp: the files differ; test, [: false;
 // npm, pnpm and yarn outdated: packages are out of date; git diff --exit-code, --quiet: the
-// trees differ).
+// trees differ). A command run under `timeout` that exited 124 timed out: "FAILED (exit 124:
+// timed out)".
 std::string FailureText(std::string_view command, int exit_code);
 
 // Whether any word from the tool on is one of `names` (by base name, lower case).

@@ -481,6 +481,8 @@ TEST_CASE("PipelineStages: the last pipeline of a command line") {
   CHECK(PipelineStages("python3 -c 'print(1) | 2'").size() == 1);  // no shell
   CHECK(StatusIsAFilters("bash -lc 'pytest | tail -20'"));
   CHECK_FALSE(StatusIsAFilters("bash -lc 'set -o pipefail; pytest | tail -20'"));
+  // xargs's status is the commands' it ran.
+  CHECK_FALSE(StatusIsAFilters("find . -print0 | xargs -0 -n1 python3 -m py_compile"));
   // A command that reports after the pipeline (`; echo "exit=$?"`): the output is the
   // pipeline's and a line, the status the reporter's.
   auto reported = PipelineStages("make 2>&1 | tail -20; echo \"EXIT CODE: $?\"");

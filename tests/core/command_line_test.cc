@@ -17,6 +17,16 @@ TEST_CASE("ToolName sees through wrappers and interpreters") {
   CHECK(ToolName("php build.php") == "php");
   CHECK(ToolName("php -r 'echo 1;'") == "php");
   CHECK(ToolName("") == "");
+  // timeout's options and duration; xargs's options, at the end of a pipeline too.
+  CHECK(ToolName("timeout -s KILL 2 python3 slow.py") == "python");
+  CHECK(ToolName("timeout --preserve-status -k 5 30 make test") == "make");
+  CHECK(ToolName("timeout 3 python3 slow.py") == "python");
+  CHECK(ToolName("find . -name '*.py' -print0 | xargs -0 -n 1 python3 -m py_compile") ==
+        "py_compile");
+  CHECK(ToolName("ls | xargs -I {} gzip {}") == "gzip");
+  CHECK(ToolName("ls | grep x") == "ls");
+  // A word glued to the list's separator.
+  CHECK(ToolName("./segv; exit $?") == "segv");
 }
 
 TEST_CASE("ToolName sees past commands that only set up the next: the one that prints") {
@@ -86,6 +96,9 @@ TEST_CASE("FailureText: a non-zero exit is a failure, but for the tools whose ex
   CHECK(FailureText("git diff --exit-code", 1) == "exit 1");  // the trees differ
   CHECK(FailureText("git diff --quiet HEAD", 1) == "exit 1");
   CHECK(FailureText("git diff HEAD", 1) == "FAILED (exit 1)");
+  // timeout's own status: the command timed out.
+  CHECK(FailureText("timeout 3 python3 slow.py", 124) == "FAILED (exit 124: timed out)");
+  CHECK(FailureText("python3 slow.py", 124) == "FAILED (exit 124)");
 }
 
 }  // namespace
