@@ -39,6 +39,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
+#include "absl/strings/str_split.h"
 #include "builtin/builtin_shapers.h"
 #include "builtin/common.h"
 #include "builtin/diagnostic_groups.h"
@@ -61,6 +62,7 @@ constexpr size_t kFullErrorGroups = 30;  // later ones show their first line onl
 constexpr size_t kMaxProblemGroups = 50;
 constexpr size_t kMaxWarningGroups = 20;
 constexpr size_t kMaxValueLists = 20;  // failures alike but for their numbers listed by them
+constexpr size_t kMaxDifferingWords = 3;  // an entry's repeats listed by the words that differ
 constexpr size_t kValueContext = 24;   // characters of a listed value's word either side
 constexpr size_t kMaxClientGroups = 20;
 constexpr size_t kMaxEntryLines = 40;
@@ -1563,6 +1565,9 @@ class LogsShaper final : public core::Shaper {
             if (!last.empty()) StrAppend(&what, " (last at ", last, ")");
           }
           out.ElidedLines(repeats, what);
+        } else if (!single && paths.size() == repeats &&
+                   WriteLastLinesDiffering(lines, info, entries, group, out)) {
+          // Written: where each one's last line (its exception) differs.
         } else {
           out.Elided(repeats, what);
           accounted_elsewhere += group.repeat_lines;
@@ -1709,6 +1714,76 @@ class LogsShaper final : public core::Shaper {
                         if (timed) StrAppend(text, info[at].ts, " ");
                         AppendValuesInContext(AfterTimestamp(lines[at], info[at].ts),
                                               shapes[i].fillers, varies, text);
+                      });
+    return true;
+  }
+
+  // The repeats of an entry of many lines shown above, `group`, whose last lines (the exception,
+  // "RuntimeError: handler crashed hard on /crash/job153") differ from the first's in a few
+  // words (kMaxDifferingWords; a timestamp's aside): a list of each one's words where they
+  // differ, "… 10 more like the entry above, its last line differing, at: /crash/job153;
+  // /crash/job253; …" — so no failure's identifiers are lost to a count of repeats. False
+  // (nothing written) when they do not differ there, or when they are more than kMaxValueLists.
+  static bool WriteLastLinesDiffering(const std::vector<std::string_view>& lines,
+                                      const std::vector<LineInfo>& info,
+                                      const std::vector<Entry>& entries, const Group& group,
+                                      SummaryWriter& out) {
+    if (group.members.empty() || group.members.size() > kMaxValueLists) return false;
+    // Its exception's line (Python's http.server closes the report with a line of dashes), or
+    // its last line.
+    auto last_line = [&](size_t entry) {
+      for (size_t at = entries[entry].end; at-- > entries[entry].begin + 1;) {
+        if (IsExceptionLine(lines[at].substr(ComposePrefix(lines[at])))) return at;
+      }
+      size_t at = entries[entry].end;
+      while (at > entries[entry].begin + 1 && Trim(lines[at - 1]).empty()) --at;
+      return at - 1;
+    };
+    auto body = [&](size_t at) {
+      return AfterTimestamp(lines[at].substr(ComposePrefix(lines[at])), info[at].ts);
+    };
+    // A value inside the line's timestamp is no difference: when it was is in the marker's
+    // "last at".
+    auto in_timestamp = [&](size_t at, std::string_view filler) {
+      const std::string_view ts = info[at].ts;
+      return !ts.empty() && filler.data() >= ts.data() &&
+             filler.data() + filler.size() <= ts.data() + ts.size();
+    };
+    // Word by word: the words where any of them differs from the first's.
+    auto words_of = [&](size_t at) {
+      std::vector<std::string_view> words;
+      for (absl::string_view w : absl::StrSplit(ToAbsl(body(at)), ' ', absl::SkipEmpty())) {
+        words.emplace_back(w.data(), w.size());
+      }
+      return words;
+    };
+    const size_t first_at = last_line(group.first);
+    const std::vector<std::string_view> first = words_of(first_at);
+    std::vector<std::vector<std::string_view>> words;
+    std::vector<bool> varies(first.size(), false);
+    for (size_t m : group.members) {
+      const size_t at = last_line(m);
+      words.push_back(words_of(at));
+      if (words.back().size() != first.size()) return false;
+      for (size_t w = 0; w < first.size(); ++w) {
+        if (words.back()[w] != first[w] && !in_timestamp(at, words.back()[w])) varies[w] = true;
+      }
+    }
+    const size_t differing = static_cast<size_t>(std::count(varies.begin(), varies.end(), true));
+    if (differing == 0 || differing > kMaxDifferingWords) return false;
+    const size_t count = group.members.size();
+    WriteLocationList(StrCat(core::FormatCount(count),
+                             " more like the entry above, its last line "
+                             "differing,",
+                             core::kListAt),
+                      StrCat("entries like it", core::kListAlsoAt), count, group.repeat_lines, out,
+                      [&](size_t i, std::string* text) {
+                        bool any = false;
+                        for (size_t w = 0; w < varies.size(); ++w) {
+                          if (!varies[w]) continue;
+                          StrAppend(text, any ? " " : "", words[i][w]);
+                          any = true;
+                        }
                       });
     return true;
   }

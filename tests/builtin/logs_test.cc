@@ -233,6 +233,45 @@ TEST_CASE("logs: a JSON log's failed requests alike but for their paths list the
   CHECK(f[2].find("at: /api/report/1; /api/report/2;") != std::string::npos);
 }
 
+TEST_CASE(
+    "logs: a traceback repeated for other paths lists each one's exception where it differs") {
+  // Python's http.server: a handler that raises is reported between lines of dashes, with no
+  // request line of its own; the path is in the exception's message only.
+  std::string out;
+  int n = 0;
+  auto ok = [&] {
+    StrAppend(&out, "127.0.0.1 - - [07/Dec/2026 16:54:", 10 + n / 10, "] \"GET /api/users/", n,
+              " HTTP/1.1\" 200 -\n");
+    ++n;
+  };
+  for (int job = 53; job < 600; job += 100) {
+    for (int i = 0; i < 12; ++i) ok();
+    StrAppend(
+        &out,
+        "----------------------------------------\n"
+        "Exception occurred during processing of request from ('127.0.0.1', ",
+        36000 + job,
+        ")\n"
+        "Traceback (most recent call last):\n"
+        "  File \"/usr/lib/python3.11/socketserver.py\", line 691, in process_request_thread\n"
+        "    self.finish_request(request, client_address)\n"
+        "  File \"/srv/app.py\", line 30, in do_GET\n"
+        "    raise RuntimeError(\"handler crashed hard on \" + self.path)\n"
+        "RuntimeError: handler crashed hard on /crash/job",
+        job,
+        "\n"
+        "----------------------------------------\n");
+  }
+  for (int i = 0; i < 12; ++i) ok();
+  auto s = Shape("cat access.log", out);
+  INFO(absl::StrJoin(s, "\n"));
+  CheckVerbatim(s, out);
+  IndexOf(s, "RuntimeError: handler crashed hard on /crash/job53");
+  IndexOf(s,
+          "… 5 more like the entry above, its last line differing, at: /crash/job153; "
+          "/crash/job253; /crash/job353; /crash/job453; /crash/job553");
+}
+
 TEST_CASE("logs: repeats of a failed request name each path once, with how many times") {
   std::string out;
   int sec = 0;
