@@ -913,7 +913,15 @@ void WriteHeadTail(const std::vector<std::string_view>& lines, size_t head, size
     return end;
   };
   size_t next = 0;  // the first line not yet written or counted
-  while (next < head) next = write_run(next);
+  // The head is its first `head` lines, and more while runs folded in it leave it shorter than
+  // that in the summary, when they folded `head` lines or more (a listing of 400 branches alike
+  // but for their names is one line and a list of names: the lines after them are as much its
+  // head).
+  const size_t head_start = out.lines();
+  auto folded = [&] { return next - std::min(next, out.lines() - head_start); };
+  while (next < head || (next + tail < n && folded() >= head && out.lines() - head_start < head)) {
+    next = write_run(next);
+  }
   // The head ends at a location said in words ("  on main.tf line 15, in locals:"): the source
   // line it quotes under it ("  15:     owner = var.owner") goes with it.
   if (const std::string_view number = next > 0 && next < n ? LocationInWords(lines[next - 1]) : "";

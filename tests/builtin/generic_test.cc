@@ -942,6 +942,30 @@ TEST_CASE(
   CHECK_FALSE(Contains(s, "vgpreload_memcheck"));
 }
 
+TEST_CASE(
+    "generic: a head folded to a few lines goes on past its raw lines: the lines after the "
+    "fold are shown") {
+  // git branch -vv: 400 branches alike but for their names, then the current one among a few
+  // others, then 400 more.
+  std::string out;
+  for (int i = 0; i < 400; ++i) StrAppend(&out, "  bulk-", i, " ab9ad83 Main: header edits\n");
+  out +=
+      "  feature   d296563 Local feature commit\n"
+      "* main      d285453 Local main commit\n"
+      "  rebase-me b187cf2 Remove http.server on feature\n";
+  for (int i = 0; i < 400; ++i)
+    StrAppend(&out, "  remotes/origin/bulk-", i, " ab9ad83 Main: header edits\n");
+  const std::string s = ShapeGeneric("git branch -a -vv", out);
+  INFO(s);
+  CHECK(
+      Contains(s,
+               "\n  feature   d296563 Local feature commit\n* main      d285453 Local main commit\n"
+               "  rebase-me b187cf2 Remove http.server on feature\n"));
+  CHECK(Contains(s,
+                 "  bulk-0 ab9ad83 Main: header edits\n"
+                 "… 398 lines like the ones around, but for their numbers, omitted\n"));
+}
+
 TEST_CASE("IsLibraryFrame: a native frame in the C library or a system library, not the "
           "program's") {
   CHECK(IsLibraryFrame("    #2 0x7f49 in __libc_start_call_main "
