@@ -23,6 +23,7 @@
 #include "absl/container/flat_hash_set.h"
 #include "builtin/builtin_shapers.h"
 #include "builtin/common.h"
+#include "builtin/diagnostic_groups.h"
 #include "core/strings.h"
 #include "core/text.h"
 
@@ -1456,10 +1457,34 @@ class GitDiffShaper final : public core::Shaper {
             show(i);
             ++stat_shown_total;
           } else if (stat_shown_block == stat_limit) {
+            // The rest of the block: each file by its path and its count of changed lines
+            // ("src/xml/dom/minidom.py 2013"), a list of locations, so no file is left unnamed.
             uint64_t rest = r.stat_blocks[block] - stat_limit;
             flush();
-            out.ElidedLines(rest, StrCat(rest == 1 ? "more stat line" : "more stat lines",
-                                         " omitted"));
+            std::vector<std::pair<std::string_view, std::string_view>> files;
+            for (size_t j = i; j < cutoff && r.kind[j] == kStat && files.size() < rest; ++j) {
+              const std::string_view line = lines[j];
+              const size_t bar = line.rfind(" | ");
+              if (bar == std::string_view::npos) {
+                files.clear();
+                break;
+              }
+              std::string_view count = Trim(line.substr(bar + 3));
+              count = count.substr(0, count.find(' '));
+              files.emplace_back(Trim(line.substr(0, bar)), count);
+            }
+            if (files.size() == rest) {
+              WriteLocationList(
+                  StrCat(core::FormatCount(rest),
+                         rest == 1 ? " more file changed" : " more files changed", core::kListAt),
+                  StrCat("files changed", core::kListAlsoAt), files.size(), rest, out,
+                  [&](size_t k, std::string* text) {
+                    StrAppend(text, files[k].first, " ", files[k].second);
+                  });
+            } else {
+              out.ElidedLines(rest,
+                              StrCat(rest == 1 ? "more stat line" : "more stat lines", " omitted"));
+            }
           }
           ++stat_shown_block;
           break;

@@ -393,6 +393,23 @@ TEST_CASE("git-diff: --stat output keeps its lines and reads the totals line") {
   CHECK(lines[3] == " 2 files changed, 8 insertions(+), 2 deletions(-)");
 }
 
+TEST_CASE("git-diff: a long --stat block names every file, the rest of it as a list") {
+  std::string output;
+  for (int i = 0; i < 130; ++i) {
+    StrAppend(&output, " src/pkg", i / 40, "/mod_", i, ".py", i < 10 ? " " : "", i < 100 ? " " : "",
+              " | ", 10 + i, " ++++----\n");
+  }
+  output += " 130 files changed, 1000 insertions(+), 1000 deletions(-)\n";
+  const std::string s = Shape("git diff --stat main feature", output);
+  INFO(s);
+  auto lines = Lines(s);
+  CHECK(lines[0] == "git diff: 130 files changed, +1,000 −1,000");
+  CHECK(Contains(s,
+                 "\n src/pkg1/mod_79.py  | 89 ++++----\n"
+                 "… 50 more files changed at: src/pkg2/mod_80.py 90; src/pkg2/mod_81.py 91; "));
+  CHECK(Contains(s, "; src/pkg3/mod_129.py 139\n 130 files changed, "));
+}
+
 TEST_CASE("git-diff: status (long) keeps branch lines, headings and paths, drops hints") {
   std::string output =
       "On branch main\n"
