@@ -884,6 +884,7 @@ std::string UntrackedGroups(const std::vector<std::string_view>& paths) {
   std::vector<std::pair<std::string_view, uint64_t>> groups;
   absl::flat_hash_map<std::string_view, size_t> index;
   for (std::string_view p : paths) {
+    if (p.starts_with('"')) p.remove_prefix(1);  // a quoted path ("src/with space.py")
     size_t slash = p.find('/');
     std::string_view key = slash == std::string_view::npos || slash + 1 == p.size()
                                ? std::string_view()
@@ -907,6 +908,23 @@ std::string UntrackedGroups(const std::vector<std::string_view>& paths) {
   }
   if (rest > 0) StrAppend(&text, ", ", core::FormatCount(rest), " elsewhere");
   return text + ")";
+}
+
+// Untracked paths past the cap, `paths`: listed as printed when kListedUntracked or fewer
+// ("… 13 more untracked paths at: notes_35.txt; \"src/with space.py\""), else counted where
+// they are (UntrackedGroups).
+constexpr size_t kListedUntracked = 100;
+void WriteUntrackedOmitted(const std::vector<std::string_view>& paths, SummaryWriter& out) {
+  if (paths.empty()) return;
+  if (paths.size() <= kListedUntracked) {
+    WriteLocationList(
+        StrCat(core::FormatCount(paths.size()),
+               paths.size() == 1 ? " more untracked path" : " more untracked paths", core::kListAt),
+        StrCat("untracked paths", core::kListAlsoAt), paths.size(), paths.size(), out,
+        [&](size_t i, std::string* text) { text->append(paths[i]); });
+    return;
+  }
+  out.ElidedLines(paths.size(), StrCat("more untracked paths omitted", UntrackedGroups(paths)));
 }
 
 void WriteStatusHeaderCounts(std::string* header, uint64_t unmerged, uint64_t staged,
@@ -1601,10 +1619,11 @@ class GitDiffShaper final : public core::Shaper {
     uint8_t current = 0;
     std::vector<std::string_view> dropped_paths;
     auto close = [&]() {
-      if (dropped > 0) {
-        out.ElidedLines(dropped, StrCat("more ", current == 5 ? "untracked" : "changed",
-                                        dropped == 1 ? " path omitted" : " paths omitted",
-                                        current == 5 ? UntrackedGroups(dropped_paths) : ""));
+      if (dropped > 0 && current == 5) {
+        WriteUntrackedOmitted(dropped_paths, out);
+      } else if (dropped > 0) {
+        out.ElidedLines(dropped,
+                        dropped == 1 ? "more changed path omitted" : "more changed paths omitted");
       }
       dropped = 0;
       dropped_paths.clear();
@@ -1711,9 +1730,7 @@ class GitDiffShaper final : public core::Shaper {
     }
     out.ElidedLines(dropped[1], dropped[1] == 1 ? "more changed path omitted"
                                                 : "more changed paths omitted");
-    out.ElidedLines(dropped[2], StrCat(dropped[2] == 1 ? "more untracked path omitted"
-                                                       : "more untracked paths omitted",
-                                       UntrackedGroups(dropped_paths)));
+    WriteUntrackedOmitted(dropped_paths, out);
     uint64_t rest = out.UnaccountedLines();
     out.ElidedLines(rest, rest == 1 ? "blank line omitted" : "blank lines omitted");
     return out.Take();

@@ -410,6 +410,14 @@ TEST_CASE("git-diff: a long --stat block names every file, the rest of it as a l
   CHECK(Contains(s, "; src/pkg3/mod_129.py 139\n 130 files changed, "));
 }
 
+TEST_CASE("git-diff: status --short: many untracked paths past the cap are counted by folder") {
+  std::string output = " M src/a.py\n";
+  for (int i = 0; i < 140; ++i) StrAppend(&output, "?? build/out", i, ".o\n");
+  output += "?? \"src/with space.py\"\n";
+  auto lines = Lines(Shape("git status --short", output));
+  CHECK(Has(lines, "… 111 more untracked paths omitted (110 under build/, 1 under src/)"));
+}
+
 TEST_CASE("git-diff: status (long) keeps branch lines, headings and paths, drops hints") {
   std::string output =
       "On branch main\n"
@@ -436,7 +444,12 @@ TEST_CASE("git-diff: status (long) keeps branch lines, headings and paths, drops
   CHECK(Has(lines, "Untracked files:"));
   CHECK(Has(lines, "\tbuild/out29.o"));
   CHECK_FALSE(Has(lines, "\tbuild/out30.o"));
-  CHECK(Has(lines, "… 15 more untracked paths omitted (10 under build/, 5 in ./)"));
+  // The rest listed, as printed: they are few.
+  CHECK(Has(lines,
+            "… 15 more untracked paths at: build/out30.o; build/out31.o; build/out32.o; "
+            "build/out33.o; build/out34.o; build/out35.o; build/out36.o; build/out37.o; "
+            "build/out38.o; build/out39.o; note0.txt; note1.txt"));
+  CHECK(Has(lines, "… untracked paths also at: note2.txt; note3.txt; note4.txt"));
   CHECK(lines.back() == "… 8 hint and blank lines omitted");
   CheckFaithful(output, summary);
 }
