@@ -1290,9 +1290,15 @@ Parse ParseLint(const std::vector<std::string_view>& lines, bool known) {
       p.role[i] = kTotals;
     } else if (IsFraming(line)) {
       p.role[i] = kFraming;
+    } else if (!p.problems.empty() && p.problems.back().end == i && line.starts_with("==") &&
+               line.find(":[") != std::string_view::npos && Trim(line).ends_with("]")) {
+      // pylint's duplicate-code (R0801): the copies it found, "==pkg.mod:[61:85]", one a line
+      // (the code they share, after them, is counted with the other lines).
+      p.role[i] = kDetail;
+      p.problems.back().end = i + 1;
     } else if (!p.problems.empty() && p.problems.back().end == i &&
                (line[0] == ' ' || line[0] == '\t' || line[0] == '|' || IsDigit(line[0])) &&
-               !IsFilesProgress(line)) {
+               !IsFilesProgress(line) && !lines[i - 1].starts_with("==")) {
       // Under a problem, indented or a code frame's gutter: its detail — but for an echo of
       // the source with a caret line under it (mypy --pretty: "    return a + b", "    ^~~~"),
       // which the location points at: counted.
@@ -2078,6 +2084,15 @@ class LintShaper final : public core::Shaper {
         // so does a name in parentheses after its message.
         LabelledDetails(lines, pr.line + 1, pr.end, &details);
         if (!pr.name.empty()) details.insert(details.begin(), LabelledDetail{"(name)", pr.name});
+        // pylint's duplicate-code (R0801) names the copies under it, "==pkg.mod:[61:85]": what
+        // each such problem is about (they all point at one file's first line).
+        for (size_t k = pr.line + 1; k < pr.end; ++k) {
+          const std::string_view t = lines[k];
+          if (t.size() > 6 && t.starts_with("==") && t.find(":[") != std::string_view::npos &&
+              Trim(t).ends_with("]")) {
+            details.push_back(LabelledDetail{"(copy)", Trim(t).substr(2)});
+          }
+        }
         groups.Add(kind, label, pr.message, pr.where, details);
       }
     }

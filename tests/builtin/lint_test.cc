@@ -84,6 +84,31 @@ TEST_CASE(
                    "at 12:30:45: note: lunch\nstep 3:4: done\n") == 0);
 }
 
+TEST_CASE("lint: pylint's duplicate-code problems keep the copies each names") {
+  std::string output = "************* Module yamllint.rules.key_duplicates\n";
+  for (int i = 1; i <= 11; ++i) {
+    StrAppend(&output, "yamllint/rules/common.py:", i * 10,
+              ":0: C0116: Missing function or method docstring (missing-function-docstring)\n");
+  }
+  auto similar = [&](std::string_view a, std::string_view b) {
+    StrAppend(&output,
+              "yamllint/rules/key_duplicates.py:1:0: R0801: Similar lines in 2 files\n==", a,
+              "\n==", b, "\nTYPE = 'token'\n\nMAP, SEQ = range(2) (duplicate-code)\n");
+  };
+  similar("yamllint.rules.key_duplicates:[61:85]", "yamllint.rules.key_ordering:[90:114]");
+  similar("yamllint.rules.braces:[141:156]", "yamllint.rules.brackets:[142:157]");
+  similar("yamllint.rules.braces:[170:177]", "yamllint.rules.brackets:[171:178]");
+  output += "\n-----------------------------------\nYour code has been rated at 7.73/10\n";
+  const std::string s = Shape("pylint yamllint", output, 28).summary;
+  INFO(s);
+  CHECK(Contains(
+      s,
+      "yamllint/rules/key_duplicates.py:1:0: R0801: Similar lines in 2 files\n"
+      "==yamllint.rules.key_duplicates:[61:85]\n==yamllint.rules.key_ordering:[90:114]\n"));
+  CHECK(Contains(s, "(yamllint.rules.braces:[141:156], yamllint.rules.brackets:[142:157])"));
+  CHECK(Contains(s, "(yamllint.rules.braces:[170:177], yamllint.rules.brackets:[171:178])"));
+}
+
 TEST_CASE("lint: many problems are grouped by message, every location kept, the totals last") {
   const std::string output = Fixture("mypy-large");
   const core::ShapeOutput shaped = Shape("mypy --strict pygments/formatters", output, 1);
