@@ -195,10 +195,12 @@ int IdentifierRank(std::string_view line) {
       return kIdentifier;
     }
   }
-  // A diff's file header names what changed; in a history, after each commit's subject.
+  // A diff's file header names what changed; in a history, after each commit's subject. So
+  // does `diff -r`'s line of a file only one side has ("Only in py311/asyncio: timeouts.py").
   if (line.starts_with("diff --git ") || line.starts_with("diff -") ||
       line.starts_with("Index: ") || line.starts_with("rename from ") ||
-      line.starts_with("rename to ") || line.starts_with("Binary files ")) {
+      line.starts_with("rename to ") || line.starts_with("Binary files ") ||
+      line.starts_with("Only in ")) {
     return kFileHeader;
   }
   if (IsBanner(line) || IsCommitLine(line)) return kIdentifier;

@@ -13,8 +13,8 @@
 //      fields such as "Author: …" do not count), the first line after every identifier before
 //      the second after any; other error lines (core/text.h LooksLikeErrorLine); locations that
 //      report no error (warnings, notes, frames), in rounds: every file's first, then every
-//      file's second…; a diff's file headers ("diff --git", renames, binary files) after the
-//      first evidence;
+//      file's second…; a diff's file headers ("diff --git", renames, binary files, `diff -r`'s
+//      "Only in a/x: y") after the first evidence;
 //   4. the rest, context.
 // A shaper's list of locations (below) ranks as identifiers (its first line; as a location when
 // the problem it follows reports no error) and locations (its continuations from both ends

@@ -58,6 +58,23 @@ TEST_CASE("over budget: outcome, identifiers, then evidence, then context, never
                                            " of 122 summary lines left out")));
 }
 
+TEST_CASE("diff -r's lines of a file only one side has rank as a diff's file headers") {
+  std::string summary = "diff: 40 files changed, +400 −400 (exit 1)\n";
+  for (int i = 0; i < 40; ++i) {
+    absl::StrAppend(&summary, "diff -r a/m", i, ".py b/m", i, ".py\n");
+    for (int k = 0; k < 6; ++k)
+      absl::StrAppend(&summary, "> changed line ", k, " of the file ", i, "\n");
+    // Among the files, where diff -r names it: not last (the last two lines rank first).
+    if (i == 20) summary += "Only in b/asyncio: taskgroups.py\nOnly in b/asyncio: timeouts.py\n";
+  }
+  BudgetCut cut = FitToBudget(summary, 1000, 60, Counter());
+  INFO(cut.summary);
+  REQUIRE(cut.cut);
+  CHECK(Contains(cut.summary, "\nOnly in b/asyncio: taskgroups.py\n"));
+  CHECK(Contains(cut.summary, "\nOnly in b/asyncio: timeouts.py\n"));
+  CHECK_FALSE(Contains(cut.summary, "> changed line 3 of the file 20"));
+}
+
 TEST_CASE("lines cut one at a time between lines kept are counted once, not each marked") {
   // A trace whose error lines alternate with other lines (strace: every `ENOENT` line after a
   // `newfstatat` one): the errors are kept, the lines between them cut.
