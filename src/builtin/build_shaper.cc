@@ -129,6 +129,7 @@ struct Parsed {
   uint64_t undefined_refs = 0, linker_errors = 0, build_fails = 0, error_lines = 0;
   absl::flat_hash_set<string_view> files, error_files;
   bool failure_signal = false;         // the tool said it failed
+  bool error_limit = false;            // the compiler stopped at its limit of errors
   bool seen_esbuild = false;
   bool seen_gradle = false;
   string_view success;                 // the verdict the tool's own success line gives
@@ -948,6 +949,13 @@ class Parser {
         break;
     }
     if (ClassifyTools(i, line)) return;
+    // The compiler stopped at its limit of errors: clang's "fatal error: too many errors
+    // emitted, stopping now", gcc's "compilation terminated due to -fmax-errors=20.".
+    if (Starts(line, "fatal error: too many errors emitted") ||
+        Starts(line, "compilation terminated due to -fmax-errors") ||
+        Starts(line, "compilation terminated due to -Wfatal-errors")) {
+      p_.error_limit = true;
+    }
     // Diagnostics, make's and the linker's lines all have a ": " (searched for once).
     const size_t sep = line.find(": ");
     if (sep == kNone) {
@@ -3529,6 +3537,7 @@ class BuildShaper final : public core::Shaper {
     if (!facts.empty() && !p.files.empty()) {
       facts.back() += StrCat(" in ", Plural(p.files.size(), "file", "files"));
     }
+    if (p.error_limit && p.errors > 0) facts.front() += " before it stopped at its error limit";
     if (p.undefined_refs > 0) {
       facts.push_back(Plural(p.undefined_refs, "undefined reference", "undefined references"));
     }

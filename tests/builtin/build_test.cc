@@ -365,6 +365,32 @@ TEST_CASE("build: clang's unindented source lines, notes and totals") {
   CheckAccounting(out, s);
 }
 
+TEST_CASE("build: a compiler that stopped at its error limit says so in the header") {
+  std::string out;
+  for (int i = 0; i < 19; ++i) {
+    StrAppend(&out, "many.c:", i + 1, ":23: error: use of undeclared identifier 'undeclared_", i,
+              "'\nint f", i, "(void) { return undeclared_", i, " + ", i,
+              "; }\n"
+              "                       ^\n");
+  }
+  out +=
+      "fatal error: too many errors emitted, stopping now [-ferror-limit=]\n20 errors generated.\n";
+  std::string s = Shape("clang -c many.c", out, 1);
+  INFO(s);
+  CHECK(Header(s) ==
+        "clang: FAILED — 19 errors in 1 file before it stopped at its error limit (exit 1)");
+  CHECK(Has(s, "fatal error: too many errors emitted, stopping now [-ferror-limit=]"));
+  // gcc's -fmax-errors.
+  std::string gcc;
+  for (int i = 0; i < 3; ++i) {
+    StrAppend(&gcc, "a.c:", i + 1, ":5: error: 'x", i,
+              "' undeclared (first use in this function)\n");
+  }
+  gcc += "compilation terminated due to -fmax-errors=3.\n";
+  CHECK(Header(Shape("gcc -fmax-errors=3 -c a.c", gcc, 1)) ==
+        "gcc: FAILED — 3 errors in 1 file before it stopped at its error limit (exit 1)");
+}
+
 TEST_CASE("build: a linker's many undefined references: every symbol named, the middle's by file") {
   std::string out = "/usr/bin/ld: /tmp/ccnHiLhR.o: in function `main':\n";
   for (int i = 0; i < 120; ++i) {
