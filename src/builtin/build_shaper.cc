@@ -2124,6 +2124,34 @@ std::optional<std::string> WithoutTemplateBindings(string_view line) {
   return out;
 }
 
+// The part of a line of gcc -fanalyzer's path after its gutters ("    |      |   (1) opened
+// here" -> "(1) opened here"): leading spaces and '|'s.
+string_view AfterAnalyzerGutters(string_view line) {
+  const size_t at = line.find_first_not_of(" |");
+  return at == kNone ? string_view() : line.substr(at);
+}
+
+// An event of gcc -fanalyzer's path: "(1) opened here", "(7) ‘f’ leaks here; was opened at
+// (1)", under its gutters.
+bool IsAnalyzerEvent(string_view line) {
+  if (!Starts(Strip(line), "|")) return false;
+  const string_view t = AfterAnalyzerGutters(line);
+  size_t k = 1;
+  while (k < t.size() && t[k] >= '0' && t[k] <= '9') ++k;
+  return t.size() > 4 && t[0] == '(' && k > 1 && k + 1 < t.size() && t[k] == ')' && t[k + 1] == ' ';
+}
+
+// A source line of gcc -fanalyzer's path: "    |   13 |   FILE *f = fopen(path, \"r\");".
+bool AnalyzerSourceLine(string_view line) {
+  const string_view t = Strip(line);
+  if (!Starts(t, "|")) return false;
+  const string_view rest = Strip(t.substr(1));
+  size_t k = 0;
+  while (k < rest.size() && rest[k] >= '0' && rest[k] <= '9') ++k;
+  return k > 0 && rest.substr(k).find_first_not_of(' ') != kNone &&
+         rest[rest.find_first_not_of(' ', k)] == '|';
+}
+
 // rustc's note that a lint warns by default ("   = note: `#[warn(unused_mut)]` (part of
 // `#[warn(unused)]`) on by default"), under the first warning of each lint: it names the lint.
 bool IsLintLevelNote(string_view line) {
@@ -2788,8 +2816,25 @@ class Writer {
     bool past_paragraph = false;  // a blank line came after the first of the body
     bool in_std = false;          // under a location in the Rust standard library's source
     size_t where_indent = kNone;  // under javac's "  where K,V are type-variables:"
+    // gcc -fanalyzer's path: its numbered events ("    |      |   (1) opened here"), each with
+    // the source line above it that gives its line number ("    |   13 |   FILE *f = …").
+    std::vector<bool> path_event(body_end - i, false);
+    for (size_t k = i, source = kNone; k < body_end; ++k) {
+      if (AnalyzerSourceLine(lines_[k])) {
+        source = k;
+      } else if (IsAnalyzerEvent(lines_[k])) {
+        path_event[k - i] = true;
+        if (source != kNone) path_event[source - i] = true;
+        source = kNone;
+      }
+    }
+    const size_t body_begin = i;
     for (; i < d.end && p_.kinds[i] == Kind::kDiagBody; ++i) {
       string_view line = lines_[i];
+      if (i < body_end && path_event[i - body_begin]) {
+        Emit(i);
+        continue;
+      }
       if (IsBlank(line) && i > d.head + 1) past_paragraph = true;
       // javac's key to the type variables its message names ("  where K,V are
       // type-variables:", then "    K extends Object declared in interface Map" for each): the

@@ -365,6 +365,24 @@ TEST_CASE("build: clang's unindented source lines, notes and totals") {
   CheckAccounting(out, s);
 }
 
+TEST_CASE("build: gcc's analyzer keeps each warning's path of events, with their source lines") {
+  const std::string output = testing::ReadFixture("build", "gcc-analyzer");
+  const std::string s = Shape("gcc -fanalyzer -c src/reader.c", output, 0);
+  INFO(s);
+  CHECK(Header(s) == "gcc: exit 0 — 5 warnings in 1 file");
+  CHECK(Contains(s,
+                 "  ‘read_header’: events 1-7\n"
+                 "    |   24 |   FILE *f = fopen(path, \"rb\");\n"
+                 "    |      |             (1) opened here\n"));
+  CHECK(Contains(s,
+                 "    |   33 |     return 0;\n"
+                 "    |      |            (7) ‘f’ leaks here; was opened at (1)\n"));
+  CHECK(Contains(s, "(15) use after ‘free’ of ‘b’; freed at (13)"));
+  CHECK(Contains(s, "(3) second ‘free’ here; first ‘free’ was at (2)"));
+  // The connectors and underlines between them are counted.
+  CHECK_FALSE(Contains(s, "^~~~"));
+}
+
 TEST_CASE("build: a compiler that stopped at its error limit says so in the header") {
   std::string out;
   for (int i = 0; i < 19; ++i) {
