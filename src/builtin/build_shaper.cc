@@ -33,12 +33,14 @@
 #include <array>
 #include <cstdint>
 #include <cstring>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_split.h"
 #include "builtin/builtin_shapers.h"
 #include "builtin/common.h"
@@ -2437,11 +2439,17 @@ class Writer {
         }
         [[fallthrough]];
       case Kind::kAsset:
-        if (Capped(kind, 10, 0)) {
+        // The first 10, and the largest few wherever they are (an app's entry bundle after its
+        // 250 lazy chunks).
+        // The others counted where they were.
+        if (Capped(kind, 10, 0) || LargestAssets().contains(i)) {
+          FlushAssetGap();
           Emit(i);
-        } else {
-          Drop(i);
+        } else if (used_[i] == 0) {
+          used_[i] = 1;
+          ++asset_gap_;
         }
+        if (i + 1 >= lines_.size() || p_.kinds[i + 1] != Kind::kAsset) FlushAssetGap();
         return i + 1;
       case Kind::kListItem: {
         // Each of apt's lists ("The following NEW packages…", "…will be upgraded:") keeps its
@@ -2577,6 +2585,55 @@ class Writer {
       }
     }
     return end;
+  }
+
+  void FlushAssetGap() {
+    if (asset_gap_ == 0) return;
+    FlushGap();
+    out_.ElidedLines(asset_gap_, asset_gap_ == 1 ? "more asset omitted" : "more assets omitted");
+    asset_gap_ = 0;
+  }
+
+  // The lines of the kLargestAssets largest assets, when there are more than 10 (by the size
+  // each line gives: vite's "15.38 kB", webpack's "1.2 MiB").
+  static constexpr size_t kLargestAssets = 5;
+  const absl::flat_hash_set<size_t>& LargestAssets() {
+    if (largest_assets_) return *largest_assets_;
+    largest_assets_.emplace();
+    std::vector<std::pair<double, size_t>> sized;
+    for (size_t k = 0; k < lines_.size(); ++k) {
+      if (p_.kinds[k] != Kind::kAsset) continue;
+      if (const std::optional<double> bytes = AssetBytes(lines_[k])) sized.emplace_back(*bytes, k);
+    }
+    if (sized.size() <= 10) return *largest_assets_;
+    std::stable_sort(sized.begin(), sized.end(),
+                     [](const auto& a, const auto& b) { return a.first > b.first; });
+    for (size_t k = 0; k < kLargestAssets && k < sized.size(); ++k)
+      largest_assets_->insert(sized[k].second);
+    return *largest_assets_;
+  }
+
+  // The size an asset's line gives, in bytes: the first number followed by a unit.
+  static std::optional<double> AssetBytes(string_view line) {
+    static constexpr std::pair<string_view, double> kUnits[] = {
+        {" bytes", 1}, {" B", 1},         {" kB", 1e3}, {" KB", 1e3},        {" KiB", 1024},
+        {" MB", 1e6},  {" MiB", 1048576}, {" GB", 1e9}, {" GiB", 1073741824}};
+    for (size_t at = 0; at < line.size(); ++at) {
+      if (!IsDigit(line[at]) || (at > 0 && (IsDigit(line[at - 1]) || line[at - 1] == '.')))
+        continue;
+      size_t end = at;
+      while (end < line.size() && (IsDigit(line[end]) || line[end] == '.')) ++end;
+      for (const auto& [unit, scale] : kUnits) {
+        const string_view after = line.substr(end);
+        if (after.starts_with(unit) && (after.size() == unit.size() || after[unit.size()] == ' ' ||
+                                        after[unit.size()] == '\t')) {
+          double value = 0;
+          if (!absl::SimpleAtod(ToAbsl(line.substr(at, end - at)), &value)) return std::nullopt;
+          return value * scale;
+        }
+      }
+    }
+    return std::nullopt;
   }
 
   // Output the shaper does not know: all of it when short; else its head, its tail and the
@@ -3088,6 +3145,8 @@ class Writer {
   }
   SummaryWriter& out_;
   std::vector<uint8_t> used_;  // 1: shown or in an inline marker; 2: in the final marker
+  std::optional<absl::flat_hash_set<size_t>> largest_assets_;  // LargestAssets, once asked
+  uint64_t asset_gap_ = 0;  // assets left out since the last one shown
   std::array<uint64_t, kKinds> totals_{};
   std::array<uint64_t, kKinds> rank_{};
   std::array<uint64_t, kKinds> dropped_{};
