@@ -769,30 +769,24 @@ size_t FindErrorLine(std::string_view text) {
     }
     from = end + 1;
   }
-  // A line of a process that exited with a non-zero code before it.
-  size_t limit = keyword == std::string_view::npos ? text.size() : keyword;
-  for (size_t at = text.find("exit"); at != std::string_view::npos && at < limit;) {
-    const size_t nl_before = text.rfind('\n', at);
-    const size_t start = nl_before == std::string_view::npos ? 0 : nl_before + 1;
-    size_t end = text.find('\n', at);
-    end = end == std::string_view::npos ? text.size() : end;
-    if (ReportsFailedExit(text.substr(start, end - start))) {
-      limit = start;
-      break;
+  // Before it, the first line that has `needle` and for which `is` is true: where it starts,
+  // or npos. Every such line has the needle (its "exit", its status's " 5").
+  auto first_before = [&text](size_t limit, std::string_view needle, bool (*is)(std::string_view)) {
+    for (size_t at = text.find(needle); at != std::string_view::npos && at < limit;) {
+      const size_t nl_before = text.rfind('\n', at);
+      const size_t start = nl_before == std::string_view::npos ? 0 : nl_before + 1;
+      size_t end = text.find('\n', at);
+      end = end == std::string_view::npos ? text.size() : end;
+      if (start < limit && is(text.substr(start, end - start))) return start;
+      at = end >= text.size() ? std::string_view::npos : text.find(needle, end);
     }
-    at = end >= text.size() ? std::string_view::npos : text.find("exit", end);
-  }
-  if (limit < text.size()) keyword = limit;
-  // A failed request line before it: every such line has a " 5" (its status).
-  for (size_t at = text.find(" 5"); at != std::string_view::npos && at < limit;) {
-    const size_t nl_before = text.rfind('\n', at);
-    const size_t start = nl_before == std::string_view::npos ? 0 : nl_before + 1;
-    size_t end = text.find('\n', at);
-    end = end == std::string_view::npos ? text.size() : end;
-    if (start < limit && IsFailedRequestLine(text.substr(start, end - start))) return start;
-    at = end >= text.size() ? std::string_view::npos : text.find(" 5", end);
-  }
-  return keyword;
+    return std::string_view::npos;
+  };
+  // A line of a process that exited with a non-zero code, or a failed request's line.
+  const size_t limit = keyword == std::string_view::npos ? text.size() : keyword;
+  const size_t exited = first_before(limit, "exit", ReportsFailedExit);
+  const size_t request = first_before(std::min(limit, exited), " 5", IsFailedRequestLine);
+  return std::min({keyword, exited, request});
 }
 
 }  // namespace plugline::core
