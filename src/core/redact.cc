@@ -135,9 +135,7 @@ bool EndsWithSecretKey(std::string_view key) {
     case 'y': endings = kEndingsInY; break;
     case 's': endings = kEndingsInS; break;
     case 'e': endings = kEndingsInE; break;
-    case 'a':
-      endings = kEndingsInA;
-      break;
+    case 'a': endings = kEndingsInA; break;
     default: return false;
   }
   for (std::string_view ending : endings) {
