@@ -93,7 +93,11 @@ size_t ToolIndex(const std::vector<std::string>& words) {
     if (IsSetup(base)) {
       size_t next = i;
       while (next < words.size() && !EndsSegment(words[next])) ++next;
-      if (next + 1 < words.size()) {
+      // Unless what follows only sets the status ("echo short; exit 3"): then this one
+      // printed the output.
+      const bool status_only =
+          next + 1 < words.size() && (words[next + 1] == "exit" || words[next + 1] == "return");
+      if (next + 1 < words.size() && !status_only) {
         i = next + 1;
         continue;
       }

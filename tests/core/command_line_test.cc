@@ -42,6 +42,7 @@ TEST_CASE("ToolName sees past commands that only set up the next: the one that p
   CHECK(ToolName("echo '== tests'; pytest -q") == "pytest");
   CHECK(ToolName("rm -f out.txt") == "rm");
   CHECK(ToolName("echo x | grep y") == "echo");
+  CHECK(ToolName("echo short; exit 3") == "echo");  // what follows only sets the status
   CHECK(ToolArgs("cd app && go test ./...") == std::vector<std::string>{"test", "./..."});
   CHECK(CommandKey("cd app && git status") == "git status");
   // The script a shell is given: "bash -lc '…'" is how some agents run every command.
