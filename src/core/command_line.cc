@@ -136,7 +136,7 @@ size_t ToolIndex(const std::vector<std::string>& words) {
     }
     if (base == "xargs") {
       // xargs [-0] [-n N] [-P N] [-I {}] … cmd: the command it runs.
-      ++i;
+      const size_t xargs = i++;
       while (i < words.size() && words[i].size() > 1 && words[i][0] == '-') {
         const std::string& flag = words[i++];
         if (flag.size() == 2 &&
@@ -145,7 +145,7 @@ size_t ToolIndex(const std::vector<std::string>& words) {
           ++i;
         }
       }
-      if (i >= words.size()) return i - 1;  // xargs alone runs echo
+      if (i >= words.size()) return xargs;  // xargs alone runs echo: the tool is xargs
       continue;
     }
     if ((base == "uv" || base == "poetry" || base == "pipenv" || base == "hatch") &&

@@ -456,6 +456,10 @@ size_t LineStart(std::string_view text, size_t pos) {
 std::vector<std::pair<size_t, size_t>> HeaderCredentials(std::string_view text, size_t at) {
   std::vector<std::pair<size_t, size_t>> ranges;
   if (text.substr(at, 2) == "> " || text.substr(at, 2) == "< ") at += 2;
+  // Most lines are rejected by their first letter, before their end is looked for.
+  if (at >= text.size() || std::string_view("cCsSaApP").find(text[at]) == std::string_view::npos) {
+    return ranges;
+  }
   const size_t line_end = LineEnd(text, at);
   const std::string_view line = text.substr(at, line_end - at);
   auto header = [&](std::string_view name) {

@@ -25,6 +25,7 @@ TEST_CASE("ToolName sees through wrappers and interpreters") {
         "py_compile");
   CHECK(ToolName("ls | xargs -I {} gzip {}") == "gzip");
   CHECK(ToolName("ls | grep x") == "ls");
+  CHECK(ToolName("ls | xargs -0") == "xargs");  // xargs alone runs echo
   // A word glued to the list's separator.
   CHECK(ToolName("./segv; exit $?") == "segv");
 }
