@@ -579,6 +579,41 @@ std::vector<bool> ShadowMapLines(const std::vector<std::string_view>& lines) {
   return map;
 }
 
+namespace {
+
+// How many bytes in hex, colon-separated, `line` is made of: 0 when it is anything else.
+size_t HexBytes(std::string_view line) {
+  std::string_view t = Trim(line);
+  if (t.ends_with(':')) t.remove_suffix(1);  // the run goes on on the next line
+  size_t bytes = 0;
+  for (absl::string_view w : absl::StrSplit(ToAbsl(t), ':')) {
+    if (!IsHexByte(w)) return 0;
+    ++bytes;
+  }
+  return bytes;
+}
+
+}  // namespace
+
+bool IsHexBytesLine(std::string_view line) { return HexBytes(line) > 0; }
+
+std::vector<bool> HexBytesLines(const std::vector<std::string_view>& lines) {
+  constexpr size_t kMinHexBytes = 4;
+  constexpr size_t kMinHexBytesRun = 3;
+  std::vector<bool> hex(lines.size(), false);
+  for (size_t i = 0; i < lines.size();) {
+    size_t end = i;
+    while (end < lines.size() && HexBytes(lines[end]) >= kMinHexBytes) ++end;
+    if (end - i >= kMinHexBytesRun) {
+      // Its last line may be shorter: "                    8f:63".
+      if (end < lines.size() && HexBytes(lines[end]) > 0) ++end;
+      std::fill(hex.begin() + i, hex.begin() + end, true);
+    }
+    i = std::max(end, i + 1);
+  }
+  return hex;
+}
+
 bool IsLibraryFrame(std::string_view line) {
   const std::string_view t = Trim(line);
   if (IsNativeFrame(t)) return IsSystemNativeFrame(t);
@@ -872,8 +907,16 @@ void WriteHeadTail(const std::vector<std::string_view>& lines, size_t head, size
                         "lines of the sanitizer's shadow memory map and its legend omitted");
         return end;
       }
-      out.ElidedLines(end - at, end - at == 1 ? "line of a library's stack frame omitted"
-                                              : "lines of library stack frames omitted");
+      if (IsHexBytesLine(lines[at])) {
+        out.ElidedLines(end - at, "lines of hex bytes omitted");
+        return end;
+      }
+      constexpr std::string_view kOne = "line of a library's stack frame omitted";
+      if (end - at == 1 && Trim(lines[at]).size() <= kOne.size()) {
+        out.Line(lines[at]);  // "    at JSON.parse (<anonymous>)" costs what its count would
+        return end;
+      }
+      out.ElidedLines(end - at, end - at == 1 ? kOne : "lines of library stack frames omitted");
       return end;
     }
     size_t end = at + 1;

@@ -214,6 +214,14 @@ bool IsShadowMapLine(std::string_view line);
 // Which of `lines` are such a map or legend: a heading and the rows under it.
 std::vector<bool> ShadowMapLines(const std::vector<std::string_view>& lines);
 
+// A line of bytes in hex, colon-separated, as OpenSSL prints a key's modulus or a signature
+// ("        46:e4:72:d6:a9:51:ee:fa:74:d2:1d:40:57:36:92:4d:c8:6b:"), and nothing else.
+bool IsHexBytesLine(std::string_view line);
+// Which of `lines` are runs of such lines, three or more of four bytes or more each (and the
+// shorter line that ends the run): the value is in the field named above the run (its
+// algorithm, its size), not in its bytes, which are counted.
+std::vector<bool> HexBytesLines(const std::vector<std::string_view>& lines);
+
 // A line that starts with a location, "stats.f90:13:6:" or "src/a.c:12: …": a path (a dot or a
 // slash in it, no spaces) at the left margin, a colon, a line number.
 bool StartsWithLocation(std::string_view line);

@@ -406,20 +406,27 @@ class GenericShaper final : public core::Shaper {
         tool.empty() ? "output" : tool, ": ", core::FormatCount(error_lines),
         error_lines == 1 ? " line reads like an error (" : " lines read like errors (", note, ")");
     std::vector<bool> library = LibraryFrameLines(lines);
-    const std::vector<bool> shadow_map = ShadowMapLines(lines);  // counted like those frames
-    for (size_t i = 0; i < lines.size(); ++i) library[i] = library[i] || shadow_map[i];
-    if ((lines.size() < 2 * edge + kMinHiddenLines || IsSmallTable(lines, output.size())) &&
-        !huge_lines) {
+    // Counted like those frames: a sanitizer's shadow map, runs of hex bytes.
+    const std::vector<bool> shadow_map = ShadowMapLines(lines);
+    const std::vector<bool> hex_bytes = HexBytesLines(lines);
+    size_t shown = 0;  // the lines a short output shows: one for each run counted
+    for (size_t i = 0; i < lines.size(); ++i) {
+      library[i] = library[i] || shadow_map[i] || hex_bytes[i];
+      shown += !library[i] || i == 0 || !library[i - 1] ? 1 : 0;
+    }
+    const bool short_output =
+        (shown < 2 * edge + kMinHiddenLines || IsSmallTable(lines, output.size())) && !huge_lines;
+    if (short_output) {
       // A short output is shown as it is, but for runs of a library's stack frames under an
-      // error (node:internal's, site-packages', the JDK's): those are counted. A frame alone
-      // is shown: its line costs what a count would.
+      // error (node:internal's, site-packages', the JDK's): those are counted, when they are
+      // worth it. A frame alone is not: its line costs what a count would.
+      size_t in_runs = 0;
       for (size_t i = 0; i < library.size(); ++i) {
-        const bool alone = library[i] && (i == 0 || !library[i - 1]) &&
-                           (i + 1 == library.size() || !library[i + 1]);
-        if (alone) library[i] = false;
+        const bool alone =
+            (i == 0 || !library[i - 1]) && (i + 1 == library.size() || !library[i + 1]);
+        in_runs += library[i] && !alone ? 1 : 0;
       }
-      if (static_cast<size_t>(std::count(library.begin(), library.end(), true)) <
-          kMinLibraryFrameLines) {
+      if (in_runs < kMinLibraryFrameLines) {
         if (error_lines > 0) return core::ShapeOutput{errors_header, RenderMode::kRaw, true};
         return core::ShapeOutput{died ? died_header : "", RenderMode::kRaw, died};
       }
@@ -515,7 +522,8 @@ class GenericShaper final : public core::Shaper {
     // brings under it (the code Python prints, its carets; the line naming a Rust or Go
     // frame's function, above its location).
     const bool any_library = std::find(library.begin(), library.end(), true) != library.end();
-    WriteHeadTail(lines, edge, std::min(edge, kTailLines), keep, cap, out,
+    WriteHeadTail(lines, short_output ? lines.size() : edge,
+                  short_output ? 0 : std::min(edge, kTailLines), keep, cap, out,
                   any_library ? &library : nullptr);
     return core::ShapeOutput{out.Take(), RenderMode::kSummary, died || error_lines > 0};
   }

@@ -454,6 +454,28 @@ TEST_CASE("generic shows short outputs and unstored outputs raw") {
   CHECK(generic->Shape(output, unstored)->render_mode == RenderMode::kRaw);
 }
 
+TEST_CASE(
+    "generic: a certificate printed as text keeps its fields and counts its runs of hex "
+    "bytes") {
+  // tests/fixtures/generic/openssl-x509-text: 58 lines, 32 of them the modulus' and the
+  // signature's bytes ("46:e4:72:…:"), the runs ending in a shorter line ("8f:63").
+  const std::string out = testing::ReadFixture("generic", "openssl-x509-text");
+  const std::string s = ShapeGeneric("openssl x509 -in srv.pem -text -noout", out);
+  INFO(s);
+  CHECK(Contains(s, "        Subject: CN = api.fixture.local\n"));
+  CHECK(Contains(s,
+                 "                Modulus:\n… 18 lines of hex bytes omitted\n"
+                 "                Exponent: 65537 (0x10001)\n"));
+  CHECK(Contains(s, "DNS:api.fixture.local, DNS:www.fixture.local, IP Address:127.0.0.1\n"));
+  CHECK(Contains(s, "    Signature Value:\n… 15 lines of hex bytes omitted\n"));
+  // A serial number or a key identifier is one line of hex bytes: shown.
+  const std::vector<std::string_view> lines = core::SplitLines(out);
+  CHECK(Contains(s, StrCat("Serial Number:\n", lines[4], "\n")));
+  CHECK(IsHexBytesLine(lines[4]));
+  CHECK_FALSE(IsHexBytesLine("        Issuer: CN = Fixture Root CA"));
+  CHECK_FALSE(IsHexBytesLine("deadbeef"));
+}
+
 }  // namespace
 }  // namespace plugline::builtin
 
@@ -1312,6 +1334,28 @@ TEST_CASE("generic: a failed response kept from the middle comes with its reques
   INFO(s);
   CHECK(Contains(s, "\nStarted POST \"/orders\" for 10.1.0.120 at 2026-12-07 12:04:10 +0000\n"));
   CHECK(Contains(s, "\nCompleted 500 Internal Server Error in 31ms\n"));
+}
+
+TEST_CASE(
+    "generic: a certificate printed as text keeps its fields and counts its runs of hex "
+    "bytes") {
+  // tests/fixtures/generic/openssl-x509-text: 58 lines, 32 of them the modulus' and the
+  // signature's bytes ("46:e4:72:…:"), the runs ending in a shorter line ("8f:63").
+  const std::string out = testing::ReadFixture("generic", "openssl-x509-text");
+  const std::string s = ShapeGeneric("openssl x509 -in srv.pem -text -noout", out);
+  INFO(s);
+  CHECK(Contains(s, "        Subject: CN = api.fixture.local\n"));
+  CHECK(Contains(s,
+                 "                Modulus:\n… 18 lines of hex bytes omitted\n"
+                 "                Exponent: 65537 (0x10001)\n"));
+  CHECK(Contains(s, "DNS:api.fixture.local, DNS:www.fixture.local, IP Address:127.0.0.1\n"));
+  CHECK(Contains(s, "    Signature Value:\n… 15 lines of hex bytes omitted\n"));
+  // A serial number or a key identifier is one line of hex bytes: shown.
+  const std::vector<std::string_view> lines = core::SplitLines(out);
+  CHECK(Contains(s, StrCat("Serial Number:\n", lines[4], "\n")));
+  CHECK(IsHexBytesLine(lines[4]));
+  CHECK_FALSE(IsHexBytesLine("        Issuer: CN = Fixture Root CA"));
+  CHECK_FALSE(IsHexBytesLine("deadbeef"));
 }
 
 }  // namespace
