@@ -307,6 +307,18 @@ bool IsUnquotedSecret(std::string_view value) {
          IsSecretLiteral(value);
 }
 
+// The value of a `key=value` word (a command line's `--password=…`, a URL's `?token=…`, a
+// log's `password=…`): a secret when it reads as one unquoted, and when it is letters alone,
+// kMinSecretWord or more, in both cases: a passphrase ("CorrectHorseBatteryStaple"). Code does
+// not write a name so (its `f(password=pw)` ends in punctuation), and a usage's placeholder is
+// capitals alone (`--password=PASSWORD`).
+bool IsWordSecret(std::string_view value) {
+  if (IsUnquotedSecret(value)) return true;
+  return value.size() >= kMinSecretWord &&
+         std::all_of(value.begin(), value.end(), absl::ascii_isalpha) &&
+         std::any_of(value.begin(), value.end(), absl::ascii_islower);
+}
+
 // How far the key at text[key_start] is indented, when nothing but spaces, tabs and a YAML
 // list's "- " come before it on its line (after a diff's marker: AfterDiffMarker); npos
 // otherwise.
@@ -349,7 +361,7 @@ std::pair<size_t, size_t> AssignedValue(std::string_view text, size_t key_start,
     // `f(a, token=tok1)` has punctuation in its value.
     const size_t start = key_end + 1;
     const size_t end = std::min(text.find_first_of(" \t\r\n&#\"'", start), text.size());
-    if (!IsUnquotedSecret(text.substr(start, end - start))) return kNone;
+    if (!IsWordSecret(text.substr(start, end - start))) return kNone;
     return {start, end};
   }
   const auto [start, quote] = ValueStart(text, key_end);
@@ -408,6 +420,15 @@ std::pair<size_t, size_t> SecretValue(std::string_view text, size_t key_start, s
     } else if (!key_quote.empty()) {
       end = std::min(text.find(key_quote, start), LineEnd(text, start));
     }
+  } else if (!key_quote.empty() && key_end + 1 < text.size() && text[key_end] == '=' &&
+             !IsQuote(text[key_end + 1])) {
+    // A `key=value` word that starts a quoted string: `print("password=…")`, `echo "token=…"`,
+    // read as the word (AssignedValue); the value ends at the quote.
+    start = key_end + 1;
+    end = std::min(
+        {text.find_first_of(" \t\r\n&#", start), text.find(key_quote, start), text.size()});
+    if (!IsWordSecret(text.substr(start, end - start))) return kNone;
+    return {start, end};
   } else if (key_quote.empty()) {
     return AssignedValue(text, key_start, key_end);
   }

@@ -167,6 +167,13 @@ constexpr std::pair<const char*, const char*> kOutputSecrets[] = {
     {"-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAA\nAAAABG5vbmU=\n"
      "-----END OPENSSH PRIVATE KEY-----\n",
      "-----BEGIN OPENSSH PRIVATE KEY-----\n[redacted]\n-----END OPENSSH PRIVATE KEY-----\n"},
+    // A `key=value` word: a passphrase of letters alone, and such a word quoted (what a test
+    // printed, and the code pytest quotes above it).
+    {"password=CorrectHorseBatteryStaple\n", "password=[redacted]\n"},
+    {"db connect --secret=CorrectHorseBatteryStaple -v\n", "db connect --secret=[redacted] -v\n"},
+    {"        print(\"password=CorrectHorseBatteryStaple\")\n",
+     "        print(\"password=[redacted]\")\n"},
+    {"echo \"db_password=hunter2hunter2 ok\"\n", "echo \"db_password=[redacted] ok\"\n"},
 };
 
 // What an agent reads in source code and must be able to edit: never changed.
@@ -205,6 +212,10 @@ constexpr const char* kOutputCode[] = {
     "+  password: str\n",
     "Set-Cookie: theme=dark; Path=/\n",
     "ssh://git@github.com/org/repo.git\n",
+    // A usage's placeholder; a quoted word that goes on into code.
+    "usage: db connect --password=PASSWORD [--verbose]\n",
+    "    msg = \"password=\" + password\n",
+    "    log(\"token=%s\", token)\n",
 };
 
 TEST_CASE("redact: command output loses its secrets, and source code keeps its names") {
