@@ -97,6 +97,41 @@ std::string_view LocationPath(std::string_view line) {
   return {};
 }
 
+// The path a failure's line names after its first word, a verdict's or a runner's: pytest's
+// "FAILED tests/a.py::test_x - …", RSpec's "rspec ./spec/a_spec.rb:14 # …"; else LocationPath.
+std::string_view NamedPath(std::string_view line) {
+  if (std::string_view path = LocationPath(line); !path.empty()) return path;
+  const size_t start = line.find_first_not_of(" \t");
+  if (start == std::string_view::npos) return {};
+  const size_t space = line.find(' ', start);
+  if (space == std::string_view::npos) return {};
+  const std::string_view word = line.substr(start, space - start);
+  if (word.find_first_of("./:") != std::string_view::npos) return {};
+  return LocationPath(line.substr(space + 1));
+}
+
+// A command that reruns one test, as the runner lists it under its failures: its program, the
+// test's location, and after " # " its name ("rspec ./spec/a_spec.rb:14 # Cart adds up",
+// "cucumber features/cart.feature:13 # Scenario: Coupon applied").
+bool IsRerunLine(std::string_view line) {
+  const std::string_view path = NamedPath(line);
+  if (path.empty() || LocationPath(line) == path) return false;
+  const size_t after = static_cast<size_t>(path.data() + path.size() - line.data());
+  const size_t comment = line.find(" # ", after);
+  return after < line.size() && line[after] == ':' && comment != std::string_view::npos &&
+         line.find(' ', after) == comment;
+}
+
+// A failure's heading as runners number them: "  1) Cart adds up" (mocha, Jasmine, PHPUnit,
+// RSpec, Minitest's "  1) Failure:").
+bool IsNumberedHeading(std::string_view line) {
+  size_t i = line.find_first_not_of(' ');
+  if (i == std::string_view::npos || !std::isdigit(static_cast<unsigned char>(line[i])))
+    return false;
+  while (i < line.size() && std::isdigit(static_cast<unsigned char>(line[i]))) ++i;
+  return line.substr(i).starts_with(") ") && i + 2 < line.size() && line[i + 2] != ' ';
+}
+
 bool StartsWithWord(std::string_view line, std::string_view word) {
   size_t i = 0;
   while (i < line.size() && (line[i] == ' ' || line[i] == '\t')) ++i;
@@ -185,6 +220,9 @@ int IdentifierRank(std::string_view line) {
                                 "--- FAIL", "panicked at", "error[", "error:", "Error:"}) {
     if (StartsWithWord(line, word)) return kIdentifier;
   }
+  // jest's "  ● suite › test" (not its "● Console" section); a numbered failure; a rerun command.
+  if (StartsWithWord(line, "● ") && !StartsWithWord(line, "● Console")) return kIdentifier;
+  if (IsNumberedHeading(line) || IsRerunLine(line)) return kIdentifier;
   // "tests/a.py::test_x FAILED [ 10%]", "test_x ... FAIL", "a_test.go: ERROR"; a code and its
   // severity in brackets, "TS2339 [ERROR]: …" (deno check).
   if (line.find(" [ERROR]: ") != std::string_view::npos) return kIdentifier;
@@ -335,7 +373,7 @@ BudgetCut Assemble(const std::vector<std::string_view>& lines, const std::vector
       continue;
     }
     std::vector<std::string_view> listed = ListedLocations(lines[i]);
-    if (listed.empty()) listed.push_back(LocationPath(lines[i]));
+    if (listed.empty()) listed.push_back(NamedPath(lines[i]));
     for (std::string_view path : listed) {
       ++identifiers_left_out;
       if (path.empty()) {

@@ -239,6 +239,41 @@ TEST_CASE("identifiers that do not fit are counted by file") {
   CHECK(Contains(cut.summary, "src/file2.ts "));
 }
 
+TEST_CASE("a test's id that does not fit is counted by its file, after the verdict before it") {
+  std::string summary = "pytest: FAILED — 400 failed (exit 1)\n";
+  for (int i = 0; i < 400; ++i) {
+    absl::StrAppend(&summary, "FAILED tests/test_h", i / 100, ".py::test_record[", i,
+                    "] - AssertionError: assert {'id': ", i, "} == {'id': ", i + 1, "}\n");
+  }
+  BudgetCut cut = FitToBudget(summary, 2000, 60, Counter());
+  INFO(cut.summary);
+  CHECK(Contains(cut.summary, "FAILED tests/test_h0.py::test_record[0] - "));
+  CHECK(Contains(cut.summary, " did not fit: tests/test_h1.py 100, tests/test_h2.py 100, "));
+  CHECK_FALSE(Contains(cut.summary, "naming no file"));
+}
+
+TEST_CASE("a failure's heading outranks its evidence: jest's, a numbered one, a rerun command") {
+  // 150 failures, each a heading and evidence that reads like an error: the evidence must not
+  // take the place of the headings, which name the tests.
+  using Heading = std::string (*)(int);
+  const Heading headings[] = {
+      [](int i) { return absl::StrCat("  ● billing ", i, " › invoice totals"); },
+      [](int i) { return absl::StrCat("  ", i + 1, ") Cart adds up item ", i); },
+      [](int i) { return absl::StrCat("rspec ./spec/w", i, "_spec.rb:2 # Widget renders ", i); },
+  };
+  for (Heading heading : headings) {
+    std::string summary = "runner: FAILED — 150 failed (exit 1)\n";
+    for (int i = 0; i < 150; ++i) {
+      absl::StrAppend(&summary, heading(i), "\n", "     Failure/Error: expect(total(", i,
+                      ")).to eq(", i + 1, ")\n", "       expected: ", i + 1, " got: ", i,
+                      " in the invoice's lines\n");
+    }
+    BudgetCut cut = FitToBudget(summary, 3000, 60, Counter());
+    INFO(cut.summary);
+    for (int i = 0; i < 150; ++i) CHECK(Contains(cut.summary, absl::StrCat(heading(i), "\n")));
+  }
+}
+
 TEST_CASE("a small budget keeps the first line whole and holds, the files it names cut first") {
   // Errors in 300 files of long paths: the count of what did not fit, naming 8 files, alone
   // was over a budget of 300. Before, the limit was lowered until it was 0, the first line cut
