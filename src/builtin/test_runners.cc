@@ -1609,6 +1609,11 @@ void ParseTap(const std::vector<std::string_view>& lines, TestReport& report) {
   }
   CloseFailure(report, current);
   if (report.totals.empty()) report.counts = counted;
+  // Totals that count no skipped tests ("# pass 7", "# fail 4": mocha's) leave them to the test
+  // lines' directives.
+  if (!report.counts.skipped && counted.skipped.value_or(0) > 0) {
+    report.counts.skipped = counted.skipped;
+  }
   // A parent reported "not ok" only because a subtest failed adds nothing but its name: node
   // --test marks it so; other producers' parents report no error of their own (node-tap's
   // tests give where they were declared). Its line is kept as a problem; a parent with an
@@ -4209,6 +4214,16 @@ RunnerGuess GuessRunner(std::string_view command, std::string_view output) {
     // Without its totals the output is a compilation's: the build shaper reads it better.
     consider(TestRunner::kExUnit, has(" failure") || has(" test, ") || has(" tests, ") ? 0.95 : 0.5,
              "command: mix test");
+  }
+
+  // A TAP stream, whatever runner printed it (`ava --tap`, `mocha --reporter tap`, `vitest
+  // --reporter=tap-flat`): the runner's own format is not there to read. Not a harness's
+  // (prove shows the TAP it runs), nor node --test's, which chose above.
+  const bool tap_stream =
+      has_line_start("TAP version ") ||
+      (has_line_start("1..") && (has_line_start("ok 1") || has_line_start("not ok 1")));
+  if (tap_stream && best.runner != TestRunner::kProve && !node_test) {
+    consider(TestRunner::kTap, 0.96, "output: a TAP stream");
   }
 
   // From the output, for wrappers (npm test, make check, a script) and saved output.

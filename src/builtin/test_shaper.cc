@@ -1500,6 +1500,50 @@ std::optional<std::string> JestJsonText(std::string_view output) {
   return text;
 }
 
+// mocha's json reporter (`mocha --reporter json`): the text its spec reporter prints — the
+// totals ("  77 passing (1031ms)", "  1 pending", "  12 failing"), then each failure numbered
+// under them, "  1) Suite test:" (its `fullTitle`), with its error's stack (or message)
+// indented. Nullopt when the output is no such report.
+std::optional<std::string> MochaJsonText(std::string_view output) {
+  const size_t first = output.find_first_not_of(" \t\r\n");
+  if (first == std::string_view::npos || output[first] != '{' ||
+      output.find("\"failures\"") == std::string_view::npos) {
+    return std::nullopt;
+  }
+  absl::StatusOr<core::Value> report =
+      core::ParseJson(output.substr(first), "mocha --reporter json");
+  if (!report.ok() || !report->is_object()) return std::nullopt;
+  const core::Value* stats = report->Find("stats");
+  const core::Value* failures = report->Find("failures");
+  if (stats == nullptr || !stats->is_object() || failures == nullptr || !failures->is_array()) {
+    return std::nullopt;
+  }
+  auto number = [&](std::string_view key) -> int64_t {
+    const core::Value* v = stats->Find(key);
+    return v != nullptr && v->is_number() ? v->as_integer().value_or(0) : 0;
+  };
+  auto text_of = [](const core::Value& object, std::string_view key) -> std::string {
+    const core::Value* v = object.Find(key);
+    return v != nullptr && v->is_string() ? v->as_string() : std::string();
+  };
+  std::string text;
+  StrAppend(&text, "  ", number("passes"), " passing (", number("duration"), "ms)\n");
+  if (number("pending") > 0) StrAppend(&text, "  ", number("pending"), " pending\n");
+  if (number("failures") > 0) StrAppend(&text, "  ", number("failures"), " failing\n");
+  int index = 0;
+  for (const core::Value& failure : failures->as_array()) {
+    if (!failure.is_object()) continue;
+    StrAppend(&text, "\n  ", ++index, ") ", text_of(failure, "fullTitle"), ":\n");
+    const core::Value* err = failure.Find("err");
+    std::string said = err != nullptr && err->is_object() ? text_of(*err, "stack") : "";
+    if (said.empty() && err != nullptr && err->is_object()) said = text_of(*err, "message");
+    for (std::string_view line : core::SplitLines(said)) {
+      StrAppend(&text, line.empty() ? "" : "     ", line, "\n");
+    }
+  }
+  return text;
+}
+
 class TestShaper final : public core::Shaper {
  public:
   TestShaper() {
@@ -1541,6 +1585,11 @@ class TestShaper final : public core::Shaper {
         const bool vitest =
             guess.runner == TestRunner::kVitest || ToolName(context.command) == "vitest";
         return ShapeText(*text, context, as_jest, vitest ? "vitest" : "");
+      }
+    }
+    if (guess.runner == TestRunner::kMocha) {
+      if (const std::optional<std::string> text = MochaJsonText(output)) {
+        return ShapeText(*text, context, guess);
       }
     }
     return ShapeText(output, context, guess);

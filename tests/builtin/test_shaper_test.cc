@@ -1836,6 +1836,32 @@ TEST_CASE("test shaper: a diff's legend is shown once, and mocha's diff of value
   CHECK(Contains(alone, "      + expected - actual\n\n       [\n         1\n      +  2\n       ]\n"));
 }
 
+TEST_CASE(
+    "test shaper: a runner's other reporters: mocha's JSON report read as its spec text, "
+    "its TAP as TAP") {
+  // tests/fixtures/test/mocha_json_failing, mocha_tap_failing: the run of mocha_failing, 4
+  // failures (one a "before all" hook's), 7 passed, 2 pending.
+  const std::string json =
+      Shape("npx mocha --reporter json", 4, testing::ReadFixture("test", "mocha_json_failing"));
+  INFO(json);
+  CHECK(json.starts_with("mocha: FAILED — 4 failed, 7 passed, 2 skipped (exit 4)\n"));
+  CHECK(Contains(
+      json,
+      "  1) LRUCache evicts the least recently used entry:\n"
+      "     AssertionError [ERR_ASSERTION]: Expected values to be strictly deep-equal:\n"));
+  CHECK(Contains(json, ") LRUCache persistence \"before all\" hook for \"restores entries\":\n"));
+  CHECK(Contains(json, "at Context.<anonymous> (test/memoize.test.js:21:12)\n"));
+  CHECK_FALSE(Contains(json, "\"fullTitle\""));
+  const std::string tap =
+      Shape("npx mocha --reporter tap", 4, testing::ReadFixture("test", "mocha_tap_failing"));
+  INFO(tap);
+  CHECK(tap.starts_with("mocha: FAILED — 4 failed, 7 passed, 2 skipped (exit 4)\n"));
+  for (std::string_view line :
+       core::SplitLines(testing::ReadFixture("test", "mocha_tap_failing"))) {
+    if (line.starts_with("not ok ")) CHECK_MESSAGE(Contains(tap, StrCat(line, "\n")), line);
+  }
+}
+
 TEST_CASE("test shaper: pytest --tb=short: the failing line under its location kept, the cases of one assertion a line each") {
   const std::string s =
       Shape("python3 -m pytest -q --tb=short tests_large", 1, testing::ReadFixture("test", "pytest_large_tbshort"));
