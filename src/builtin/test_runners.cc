@@ -1489,12 +1489,18 @@ void ParseTap(const std::vector<std::string_view>& lines, TestReport& report) {
     ++start;
   }
   bool ends_block = false, says_more = false;
+  // Or a failure's diagnostics indented under its cut "not ok" line, not in a YAML block
+  // (mocha's TAP: the error and its stack), when they read like trouble.
+  bool indented = start > 0, trouble = false;
   for (size_t i = 0; i < start; ++i) {
     const std::string_view t = Trim(lines[i]);
     ends_block = ends_block || t == "...";
     says_more = says_more || !(t.empty() || t == "---" || t == "..." ||
                                t.starts_with("duration_ms:") || t.starts_with("type:"));
+    indented = indented && (t.empty() || lines[i].starts_with(' '));
+    trouble = trouble || LooksLikeErrorLine(lines[i]);
   }
+  if (indented && trouble) ends_block = true;
   // Or a failed test's diagnostics, its "not ok" line cut off: comments at the margin ("# (in
   // test file ./table.bats, line 53)", "#   `[ "$output" = "-1" ]' failed"), none a total or a
   // subtest, up to the first test line.
@@ -4216,13 +4222,14 @@ RunnerGuess GuessRunner(std::string_view command, std::string_view output) {
              "command: mix test");
   }
 
-  // A TAP stream, whatever runner printed it (`ava --tap`, `mocha --reporter tap`, `vitest
-  // --reporter=tap-flat`): the runner's own format is not there to read. Not a harness's
-  // (prove shows the TAP it runs), nor node --test's, which chose above.
+  // A TAP stream from the runner the command names (`ava --tap`, `mocha --reporter tap`,
+  // `vitest --reporter=tap-flat`): the runner's own format is not there to read. Not a
+  // harness's (prove shows the TAP it runs), nor node --test's, which chose above. (Of a
+  // wrapper, the output's own signals below choose.)
   const bool tap_stream =
       has_line_start("TAP version ") ||
       (has_line_start("1..") && (has_line_start("ok 1") || has_line_start("not ok 1")));
-  if (tap_stream && best.runner != TestRunner::kProve && !node_test) {
+  if (tap_stream && best.confidence > 0 && best.runner != TestRunner::kProve && !node_test) {
     consider(TestRunner::kTap, 0.96, "output: a TAP stream");
   }
 
@@ -4241,6 +4248,10 @@ RunnerGuess GuessRunner(std::string_view command, std::string_view output) {
   }
   if (has(" Test Files ") && has(" Tests ")) consider(TestRunner::kVitest, 0.85, "output: vitest summary");
   if (has(" passing (")) consider(TestRunner::kMocha, 0.85, "output: mocha summary");
+  // mocha's json reporter: its tests' members, each on a line of its own.
+  if (has("\"fullTitle\": ") && (has("\"currentRetry\": ") || has("\"stats\": {"))) {
+    consider(TestRunner::kMocha, 0.85, "output: mocha --reporter json");
+  }
   if (tool == "jasmine") consider(TestRunner::kJasmine, 0.95, "command: jasmine");
   if (has_line_start("Failures:\n1) ") || (has(" specs, ") && has(" failure") &&
                                             has_line_start("Finished in "))) {

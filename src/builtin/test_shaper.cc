@@ -1503,40 +1503,78 @@ std::optional<std::string> JestJsonText(std::string_view output) {
 // mocha's json reporter (`mocha --reporter json`): the text its spec reporter prints — the
 // totals ("  77 passing (1031ms)", "  1 pending", "  12 failing"), then each failure numbered
 // under them, "  1) Suite test:" (its `fullTitle`), with its error's stack (or message)
-// indented. Nullopt when the output is no such report.
+// indented. A report that does not parse whole (cut at its start, `| tail -200`, or after a
+// wrapper's lines) is read a member at a time: mocha writes each on a line of its own, a test's
+// "fullTitle" before its "err", whose "stack" or "message" says it failed (a test that passed
+// has an empty one); no totals then. Nullopt when the output is no such report.
 std::optional<std::string> MochaJsonText(std::string_view output) {
-  const size_t first = output.find_first_not_of(" \t\r\n");
-  if (first == std::string_view::npos || output[first] != '{' ||
-      output.find("\"failures\"") == std::string_view::npos) {
-    return std::nullopt;
-  }
-  absl::StatusOr<core::Value> report =
-      core::ParseJson(output.substr(first), "mocha --reporter json");
-  if (!report.ok() || !report->is_object()) return std::nullopt;
-  const core::Value* stats = report->Find("stats");
-  const core::Value* failures = report->Find("failures");
-  if (stats == nullptr || !stats->is_object() || failures == nullptr || !failures->is_array()) {
-    return std::nullopt;
-  }
-  auto number = [&](std::string_view key) -> int64_t {
-    const core::Value* v = stats->Find(key);
-    return v != nullptr && v->is_number() ? v->as_integer().value_or(0) : 0;
-  };
+  if (output.find("\"fullTitle\": ") == std::string_view::npos) return std::nullopt;
   auto text_of = [](const core::Value& object, std::string_view key) -> std::string {
     const core::Value* v = object.Find(key);
     return v != nullptr && v->is_string() ? v->as_string() : std::string();
   };
-  std::string text;
-  StrAppend(&text, "  ", number("passes"), " passing (", number("duration"), "ms)\n");
-  if (number("pending") > 0) StrAppend(&text, "  ", number("pending"), " pending\n");
-  if (number("failures") > 0) StrAppend(&text, "  ", number("failures"), " failing\n");
+  // The failures, in order: full title and what its error said.
+  std::vector<std::pair<std::string, std::string>> failures;
+  std::string totals;
+  const size_t first = output.find_first_not_of(" \t\r\n");
+  absl::StatusOr<core::Value> report = absl::NotFoundError("not whole");
+  if (first != std::string_view::npos && output[first] == '{') {
+    report = core::ParseJson(output.substr(first), "mocha --reporter json");
+  }
+  const core::Value* stats = report.ok() && report->is_object() ? report->Find("stats") : nullptr;
+  const core::Value* listed =
+      report.ok() && report->is_object() ? report->Find("failures") : nullptr;
+  if (stats != nullptr && stats->is_object() && listed != nullptr && listed->is_array()) {
+    auto number = [&](std::string_view key) -> int64_t {
+      const core::Value* v = stats->Find(key);
+      return v != nullptr && v->is_number() ? v->as_integer().value_or(0) : 0;
+    };
+    StrAppend(&totals, "  ", number("passes"), " passing (", number("duration"), "ms)\n");
+    if (number("pending") > 0) StrAppend(&totals, "  ", number("pending"), " pending\n");
+    if (number("failures") > 0) StrAppend(&totals, "  ", number("failures"), " failing\n");
+    for (const core::Value& failure : listed->as_array()) {
+      if (!failure.is_object()) continue;
+      const core::Value* err = failure.Find("err");
+      std::string said = err != nullptr && err->is_object() ? text_of(*err, "stack") : "";
+      if (said.empty() && err != nullptr && err->is_object()) said = text_of(*err, "message");
+      failures.emplace_back(text_of(failure, "fullTitle"), std::move(said));
+    }
+  } else {
+    absl::flat_hash_set<std::string> seen;
+    std::string title, said;
+    auto close = [&] {
+      if (!title.empty() && !said.empty() && seen.insert(title).second) {
+        failures.emplace_back(title, said);
+      }
+      said.clear();
+    };
+    for (std::string_view line : core::SplitLines(output)) {
+      std::string_view member = Trim(line);
+      if (!member.starts_with("\"fullTitle\": ") && !member.starts_with("\"stack\": ") &&
+          !member.starts_with("\"message\": ")) {
+        continue;
+      }
+      if (member.ends_with(',')) member.remove_suffix(1);
+      absl::StatusOr<core::Value> one =
+          core::ParseJson(StrCat("{", member, "}"), "mocha --reporter json");
+      if (!one.ok() || !one->is_object()) continue;
+      if (std::string t = text_of(*one, "fullTitle"); !t.empty()) {
+        close();
+        title = std::move(t);
+      } else if (std::string stack = text_of(*one, "stack"); !stack.empty()) {
+        said = std::move(stack);
+      } else if (said.empty()) {
+        said = text_of(*one, "message");
+      }
+    }
+    close();
+    if (failures.empty()) return std::nullopt;
+    StrAppend(&totals, "  ", failures.size(), " failing\n");
+  }
+  std::string text = totals;
   int index = 0;
-  for (const core::Value& failure : failures->as_array()) {
-    if (!failure.is_object()) continue;
-    StrAppend(&text, "\n  ", ++index, ") ", text_of(failure, "fullTitle"), ":\n");
-    const core::Value* err = failure.Find("err");
-    std::string said = err != nullptr && err->is_object() ? text_of(*err, "stack") : "";
-    if (said.empty() && err != nullptr && err->is_object()) said = text_of(*err, "message");
+  for (const auto& [title, said] : failures) {
+    StrAppend(&text, "\n  ", ++index, ") ", title, ":\n");
     for (std::string_view line : core::SplitLines(said)) {
       StrAppend(&text, line.empty() ? "" : "     ", line, "\n");
     }
