@@ -128,16 +128,16 @@ bool IsLinter(std::string_view tool) {
 }
 
 // Severity words, as linters print them before their messages.
-constexpr std::string_view kSeverities[] = {"error",       "warning",    "note",     "info",
-                                            "information", "hint",       "style",    "performance",
-                                            "portability", "convention", "refactor", "fatal"};
+constexpr std::string_view kSeverities[] = {
+    "error",       "warning",     "note",       "info",     "information", "hint",    "style",
+    "performance", "portability", "convention", "refactor", "fatal",       "critical"};
 
 // Errors (and fatal ones) 0, warnings 1, the others 2: the order a summary names them in. A
 // note (mypy's, under the error it explains) stays with the errors, and so does a problem
 // without a severity, which fails the run as an error does (standard's, beside its warnings).
 int SeverityTier(std::string_view severity) {
   auto is = [&](std::string_view word) { return absl::EqualsIgnoreCase(ToAbsl(severity), ToAbsl(word)); };
-  if (severity.empty() || is("error") || is("fatal") || is("note")) return 0;
+  if (severity.empty() || is("error") || is("fatal") || is("critical") || is("note")) return 0;
   if (is("warning") || is("warn")) return 1;
   return 2;
 }
@@ -162,8 +162,8 @@ struct Problem {
 // flake8's, whose every problem fails the run); warnings alone are not.
 bool AnyError(const std::vector<Problem>& problems) {
   return std::any_of(problems.begin(), problems.end(), [](const Problem& pr) {
-    return pr.severity.empty() || absl::EqualsIgnoreCase(ToAbsl(pr.severity), "error") ||
-           absl::EqualsIgnoreCase(ToAbsl(pr.severity), "fatal");
+    return pr.severity.empty() ||
+           (SeverityTier(pr.severity) == 0 && !absl::EqualsIgnoreCase(ToAbsl(pr.severity), "note"));
   });
 }
 
@@ -561,6 +561,20 @@ std::optional<Problem> ParseUnformatted(std::string_view line, bool known) {
       return p;
     }
   }
+  // A file's own problem, no line in it: sphinx-build's "/w/docs/topic1.rst: WARNING: document
+  // isn't included in any toctree".
+  if (const size_t colon = line.find(": ");
+      colon != std::string_view::npos && colon > 0 && IsPathWord(line.substr(0, colon))) {
+    const std::string_view rest = line.substr(colon + 2);
+    for (std::string_view severity : {"ERROR: ", "WARNING: ", "CRITICAL: "}) {
+      if (rest.starts_with(severity) && rest.size() > severity.size()) {
+        p.where = line.substr(0, colon);
+        p.severity = rest.substr(0, severity.size() - 2);
+        p.message = rest.substr(severity.size());
+        return p;
+      }
+    }
+  }
   if (known && line.starts_with("[warn] ") && IsPathWord(line.substr(7))) {
     p.where = line.substr(7);
     p.severity = line.substr(1, 4);
@@ -591,6 +605,10 @@ bool IsTotalsLine(std::string_view line) {
   if (level > 0 &&
       (t == "BUILD FAILURE" || t == "BUILD SUCCESS" || t.starts_with("Failed to execute goal "))) {
     return true;  // Maven's verdict, and why
+  }
+  // A build's verdict in words: sphinx-build's "build succeeded, 139 warnings.", "Build failed."
+  for (std::string_view verdict : {"build succeeded", "build failed", "build finished"}) {
+    if (absl::StartsWithIgnoreCase(ToAbsl(t), ToAbsl(verdict))) return true;
   }
   return (t.starts_with("Found ") && (t.find(" error") != std::string_view::npos ||
                                       t.find(" problem") != std::string_view::npos ||
@@ -1598,6 +1616,10 @@ class LintShaper final : public core::Shaper {
     // From the output alone: problem lines, little else.
     if (problems >= 3 && others * 5 <= problems) {
       return core::MatchResult{true, 0.7, {"output: one problem per line, located"}};
+    }
+    // Many, among a tool's own lines (a documentation build's progress: sphinx-build, doxygen).
+    if (problems >= 10 && others <= problems) {
+      return core::MatchResult{true, 0.65, {"output: many problems, one per line, located"}};
     }
     return core::MatchResult{false, 0, {}};
   }

@@ -1002,5 +1002,31 @@ TEST_CASE(
                    "a.f90:3:1:\nsome text\nb.f90:4:1:\nmore text\nc.f90:5:1:\nend\n") == 0);
 }
 
+TEST_CASE(
+    "lint: a documentation build's problems among its progress lines: every location kept, "
+    "a page's own problem without a line too") {
+  // tests/fixtures/lint/sphinx-build-warnings (gen-sphinx.sh): sphinx-build, exit 0, 136
+  // problems as "path:line: WARNING: …" (ERROR, CRITICAL), 40 of them a page's own without a
+  // line, between the lines that say how the build goes.
+  const std::string out = Fixture("sphinx-build-warnings");
+  const std::string command = "sphinx-build -n -j2 -b html source build/html";
+  CHECK(Confidence(MakeLintShaper(), command, out) >= 0.6);
+  const std::string s = Shape(command, out, 0).summary;
+  INFO(s);
+  CHECK(s.starts_with("sphinx-build: 5 errors, 1 critical, 130 warnings in 44 files"));
+  CHECK(Contains(
+      s, "/source/guide/install.rst:15: CRITICAL: Problems with \"include\" directive path:\n"));
+  size_t located = 0;
+  for (std::string_view line : core::SplitLines(out)) {
+    const size_t at = line.find(".rst");
+    if (!line.starts_with("/tmp/") || at == std::string_view::npos) continue;
+    ++located;
+    // Each page named: its own problems listed by it, the others by their line.
+    const std::string_view where = line.substr(0, line.find(": "));
+    CHECK_MESSAGE(Contains(s, where), line);
+  }
+  CHECK(located > 130);
+}
+
 }  // namespace
 }  // namespace plugline::builtin
