@@ -505,6 +505,9 @@ class GenericShaper final : public core::Shaper {
     auto keep = [&headings, &frames, traced, few_warnings](std::string_view line) {
       if (LooksLikeErrorLine(line) || core::IsWindowGapLine(line)) return true;
       if (EndsWithLineLocation(line)) return true;  // a diagnostic, where it is said last
+      // Or first, in words no error word is among: TeX's "./thesis.tex:27: Undefined control
+      // sequence."
+      if (StartsWithLocation(line)) return true;
       if (few_warnings && IsWarningLine(line)) return true;
       if (frames.contains(line.data())) return true;
       if (traced && !IsTraceLine(line) && !Trim(line).empty()) return true;

@@ -476,6 +476,18 @@ TEST_CASE(
   CHECK_FALSE(IsHexBytesLine("deadbeef"));
 }
 
+TEST_CASE("generic: a message that starts with its location is kept, no error word in it") {
+  // tests/fixtures/generic/pdflatex-file-line-error: TeX's "./report.tex:12: Undefined control
+  // sequence." between the files it loads.
+  const std::string out = testing::ReadFixture("generic", "pdflatex-file-line-error");
+  const std::string s =
+      ShapeGeneric("pdflatex -interaction=nonstopmode -file-line-error report.tex", out);
+  INFO(s);
+  CHECK(Contains(s, "\n./report.tex:9: Extra alignment tab has been changed to \\cr.\n"));
+  CHECK(Contains(s, "\n./report.tex:12: Undefined control sequence.\n"));
+  CHECK(Contains(s, "\n!  ==> Fatal error occurred, no output PDF file produced!\n"));
+}
+
 }  // namespace
 }  // namespace plugline::builtin
 
@@ -1356,6 +1368,18 @@ TEST_CASE(
   CHECK(IsHexBytesLine(lines[4]));
   CHECK_FALSE(IsHexBytesLine("        Issuer: CN = Fixture Root CA"));
   CHECK_FALSE(IsHexBytesLine("deadbeef"));
+}
+
+TEST_CASE("generic: a message that starts with its location is kept, no error word in it") {
+  // tests/fixtures/generic/pdflatex-file-line-error: TeX's "./report.tex:12: Undefined control
+  // sequence." between the files it loads.
+  const std::string out = testing::ReadFixture("generic", "pdflatex-file-line-error");
+  const std::string s =
+      ShapeGeneric("pdflatex -interaction=nonstopmode -file-line-error report.tex", out);
+  INFO(s);
+  CHECK(Contains(s, "\n./report.tex:9: Extra alignment tab has been changed to \\cr.\n"));
+  CHECK(Contains(s, "\n./report.tex:12: Undefined control sequence.\n"));
+  CHECK(Contains(s, "\n!  ==> Fatal error occurred, no output PDF file produced!\n"));
 }
 
 }  // namespace
