@@ -506,8 +506,9 @@ class GenericShaper final : public core::Shaper {
       if (LooksLikeErrorLine(line) || core::IsWindowGapLine(line)) return true;
       if (EndsWithLineLocation(line)) return true;  // a diagnostic, where it is said last
       // Or first, in words no error word is among: TeX's "./thesis.tex:27: Undefined control
-      // sequence."
-      if (StartsWithLocation(line)) return true;
+      // sequence." (Not a location alone, gfortran's "stats.f90:13:6:": its message, lines
+      // below, brings it.)
+      if (StartsWithLocation(line) && !Trim(line).ends_with(':')) return true;
       if (few_warnings && IsWarningLine(line)) return true;
       if (frames.contains(line.data())) return true;
       if (traced && !IsTraceLine(line) && !Trim(line).empty()) return true;
