@@ -491,8 +491,17 @@ bool IsLocationUnderFunction(std::string_view line) {
          StartsWithLocation(t);
 }
 
+size_t FrameIndent(std::string_view line) {
+  size_t at = line.find_first_not_of(" \t");
+  while (at != std::string_view::npos && line[at] == '|' &&
+         (at + 1 == line.size() || line[at + 1] == ' ')) {
+    at = line.find_first_not_of(" \t", at + 1);
+  }
+  return at == std::string_view::npos ? line.size() : at;
+}
+
 bool IsUserFrame(std::string_view line) {
-  const std::string_view t = Trim(line);
+  const std::string_view t = Trim(line.substr(FrameIndent(line)));
   if (IsLocationUnderFunction(line)) return !InLibraryPath(t);
   if (t.starts_with("File \"")) {
     return t.find("\", line ") != std::string_view::npos && !InLibraryPath(t);
@@ -615,7 +624,7 @@ std::vector<bool> HexBytesLines(const std::vector<std::string_view>& lines) {
 }
 
 bool IsLibraryFrame(std::string_view line) {
-  const std::string_view t = Trim(line);
+  const std::string_view t = Trim(line.substr(FrameIndent(line)));
   if (IsNativeFrame(t)) return IsSystemNativeFrame(t);
   if (IsLocationUnderFunction(line)) return !IsUserFrame(line);
   if (t.starts_with("File \"")) {
@@ -625,19 +634,16 @@ bool IsLibraryFrame(std::string_view line) {
 }
 
 std::vector<bool> LibraryFrameLines(const std::vector<std::string_view>& lines) {
-  auto indent = [](std::string_view line) {
-    const size_t n = line.find_first_not_of(" \t");
-    return n == std::string_view::npos ? line.size() : n;
-  };
+  auto text = [](std::string_view line) { return Trim(line.substr(FrameIndent(line))); };
   std::vector<bool> library(lines.size(), false);
   for (size_t i = 0; i < lines.size(); ++i) {
     if (!IsLibraryFrame(lines[i])) continue;
     library[i] = true;
     if (i > 0 && IsLocationUnderFunction(lines[i])) library[i - 1] = true;
-    if (!Trim(lines[i]).starts_with("File \"")) continue;
-    for (size_t k = i + 1; k < lines.size() && k <= i + 2 && !Trim(lines[k]).empty() &&
-                           indent(lines[k]) > indent(lines[i]) &&
-                           !Trim(lines[k]).starts_with("File \"");
+    if (!text(lines[i]).starts_with("File \"")) continue;
+    for (size_t k = i + 1;
+         k < lines.size() && k <= i + 2 && !text(lines[k]).empty() &&
+         FrameIndent(lines[k]) > FrameIndent(lines[i]) && !text(lines[k]).starts_with("File \"");
          ++k) {
       library[k] = true;  // the code under it, and its carets
     }

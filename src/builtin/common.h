@@ -193,6 +193,12 @@ bool IsUserFrame(std::string_view line);
 // Go frame's location under the standard library or the module cache.
 bool IsLibraryFrame(std::string_view line);
 
+// Where a stack frame's text starts on its line: past its indentation and the margin Python
+// draws down an exception group's tracebacks ("  |   File \"eg.py\", line 7, in validate",
+// "    | Traceback (most recent call last):"). The code Python prints under a frame is indented
+// deeper from there.
+size_t FrameIndent(std::string_view line);
+
 // Which of `lines` are a library's stack frames (IsLibraryFrame) or what such a frame brings
 // with it: the code Python prints under it and its carets, the line naming a Rust or Go
 // frame's function above its location.

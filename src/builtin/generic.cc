@@ -113,11 +113,6 @@ bool IsWarningLine(std::string_view line) {
   return false;
 }
 
-size_t LeadingSpace(std::string_view line) {
-  const size_t n = line.find_first_not_of(" \t");
-  return n == std::string_view::npos ? line.size() : n;
-}
-
 // A line of a shell's execution trace (`set -x`, `bash -x`): "+ cmd", "++ cmd" (PS4's "+").
 bool IsTraceLine(std::string_view line) {
   size_t i = 0;
@@ -488,9 +483,10 @@ class GenericShaper final : public core::Shaper {
       frames.insert(line.data());
       // Rust's "   4: rp::parse" and Go's "main.parse(...)" above their location.
       if (i > 0 && IsLocationUnderFunction(line)) frames.insert(lines[i - 1].data());
-      if (Trim(line).starts_with("File \"") && i + 1 < lines.size() &&
-          LeadingSpace(lines[i + 1]) > LeadingSpace(line) &&
-          !Trim(lines[i + 1]).starts_with("File \"")) {
+      const std::string_view next =
+          i + 1 < lines.size() ? Trim(lines[i + 1].substr(FrameIndent(lines[i + 1]))) : "";
+      if (Trim(line.substr(FrameIndent(line))).starts_with("File \"") && !next.empty() &&
+          FrameIndent(lines[i + 1]) > FrameIndent(line) && !next.starts_with("File \"")) {
         frames.insert(lines[i + 1].data());
       }
     }

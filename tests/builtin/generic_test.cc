@@ -488,6 +488,24 @@ TEST_CASE("generic: a message that starts with its location is kept, no error wo
   CHECK(Contains(s, "\n!  ==> Fatal error occurred, no output PDF file produced!\n"));
 }
 
+TEST_CASE(
+    "generic: an exception group's tracebacks behind Python's margin keep the script's "
+    "frames and count the library's") {
+  // tests/fixtures/generic/python-exception-group: "  |   File \"…/batch.py\", line 7, in
+  // validate" and asyncio's frames, nested two groups deep.
+  const std::string out = testing::ReadFixture("generic", "python-exception-group");
+  const std::string s = ShapeGeneric("python3 batch.py", out);
+  INFO(s);
+  for (std::string_view line : core::SplitLines(out)) {
+    if (line.find("batch.py\", line ") == std::string_view::npos) continue;
+    CHECK_MESSAGE(Contains(s, StrCat(line, "\n")), line);
+  }
+  CHECK(Contains(
+      s, "      |     raise ValidationError(f\"record {rec['id']}: missing field 'email'\")\n"));
+  CHECK(Contains(s, "lines of library stack frames omitted\n"));
+  CHECK_FALSE(Contains(s, "asyncio/runners.py"));
+}
+
 }  // namespace
 }  // namespace plugline::builtin
 
@@ -1380,6 +1398,24 @@ TEST_CASE("generic: a message that starts with its location is kept, no error wo
   CHECK(Contains(s, "\n./report.tex:9: Extra alignment tab has been changed to \\cr.\n"));
   CHECK(Contains(s, "\n./report.tex:12: Undefined control sequence.\n"));
   CHECK(Contains(s, "\n!  ==> Fatal error occurred, no output PDF file produced!\n"));
+}
+
+TEST_CASE(
+    "generic: an exception group's tracebacks behind Python's margin keep the script's "
+    "frames and count the library's") {
+  // tests/fixtures/generic/python-exception-group: "  |   File \"…/batch.py\", line 7, in
+  // validate" and asyncio's frames, nested two groups deep.
+  const std::string out = testing::ReadFixture("generic", "python-exception-group");
+  const std::string s = ShapeGeneric("python3 batch.py", out);
+  INFO(s);
+  for (std::string_view line : core::SplitLines(out)) {
+    if (line.find("batch.py\", line ") == std::string_view::npos) continue;
+    CHECK_MESSAGE(Contains(s, StrCat(line, "\n")), line);
+  }
+  CHECK(Contains(
+      s, "      |     raise ValidationError(f\"record {rec['id']}: missing field 'email'\")\n"));
+  CHECK(Contains(s, "lines of library stack frames omitted\n"));
+  CHECK_FALSE(Contains(s, "asyncio/runners.py"));
 }
 
 }  // namespace
