@@ -876,6 +876,10 @@ void WriteOneWordApart(std::string_view first, const std::vector<std::string>& w
   out.Marker(text, lines);
 }
 
+// A cycle of up to this many lines, repeated this many times or more, is written once.
+constexpr size_t kMaxCycleLines = 12;
+constexpr size_t kMinCycles = 3;
+
 void WriteHeadTail(const std::vector<std::string_view>& lines, size_t head, size_t tail,
                    const std::function<bool(std::string_view)>& keep, size_t max_kept,
                    SummaryWriter& out, const std::vector<bool>* library) {
@@ -924,6 +928,26 @@ void WriteHeadTail(const std::vector<std::string_view>& lines, size_t head, size
       }
       out.ElidedLines(end - at, end - at == 1 ? kOne : "lines of library stack frames omitted");
       return end;
+    }
+    // A cycle of lines written again and again (a recursion through two or more functions:
+    // Python's RecursionError prints each frame of the cycle each time round): its lines once,
+    // the repeats counted.
+    // (A run of one line is folded below.)
+    const bool same_next = at + 1 < n && lines[at + 1] == lines[at];
+    for (size_t period = 2; !same_next && period <= kMaxCycleLines && at + 2 * period <= n;
+         ++period) {
+      if (lines[at + period] != lines[at]) continue;
+      size_t times = 1;
+      while (at + (times + 1) * period <= n &&
+             std::equal(lines.begin() + at, lines.begin() + at + period,
+                        lines.begin() + at + times * period)) {
+        ++times;
+      }
+      if (times < kMinCycles) continue;
+      for (size_t k = at; k < at + period; ++k) out.Line(lines[k]);
+      out.ElidedLines((times - 1) * period, StrCat("lines omitted: the ", period, " lines above, ",
+                                                   core::FormatCount(times - 1), " more times"));
+      return at + times * period;
     }
     size_t end = at + 1;
     while (end < n && lines[end] == lines[at]) ++end;

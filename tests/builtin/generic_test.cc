@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "absl/strings/str_join.h"
 #include "builtin/builtin_shapers.h"
 #include "builtin/common.h"
 #include "core/strings.h"
@@ -504,6 +505,25 @@ TEST_CASE(
       s, "      |     raise ValidationError(f\"record {rec['id']}: missing field 'email'\")\n"));
   CHECK(Contains(s, "lines of library stack frames omitted\n"));
   CHECK_FALSE(Contains(s, "asyncio/runners.py"));
+}
+
+TEST_CASE("generic: a cycle of lines repeated again and again is written once and counted") {
+  // tests/fixtures/generic/python-recursion-cycle: a RecursionError through to_dict and a list
+  // comprehension, the same 9 lines 332 times. Runs of one line are repeats, as before.
+  const std::string out = testing::ReadFixture("generic", "python-recursion-cycle");
+  const std::string s = ShapeGeneric("python3 tree.py", out);
+  INFO(s);
+  CHECK(Contains(s, "\n… 2,979 lines omitted: the 9 lines above, 331 more times\n"));
+  CHECK(Contains(s, "tree.py\", line 4, in <listcomp>\n"));
+  CHECK(s.ends_with("RecursionError: maximum recursion depth exceeded\n"));
+  CHECK(core::SplitLines(s).size() < 40);
+  const std::string repeats = ShapeGeneric(
+      "java Deep",
+      StrCat("Exception in thread \"main\" java.lang.StackOverflowError\n",
+             absl::StrJoin(std::vector<std::string>(200, "\tat Deep.walk(Deep.java:3)"), "\n"),
+             "\n"));
+  INFO(repeats);
+  CHECK(Contains(repeats, "\tat Deep.walk(Deep.java:3)\n… 199 repeats of the line above\n"));
 }
 
 }  // namespace
@@ -1364,58 +1384,6 @@ TEST_CASE("generic: a failed response kept from the middle comes with its reques
   INFO(s);
   CHECK(Contains(s, "\nStarted POST \"/orders\" for 10.1.0.120 at 2026-12-07 12:04:10 +0000\n"));
   CHECK(Contains(s, "\nCompleted 500 Internal Server Error in 31ms\n"));
-}
-
-TEST_CASE(
-    "generic: a certificate printed as text keeps its fields and counts its runs of hex "
-    "bytes") {
-  // tests/fixtures/generic/openssl-x509-text: 58 lines, 32 of them the modulus' and the
-  // signature's bytes ("46:e4:72:…:"), the runs ending in a shorter line ("8f:63").
-  const std::string out = testing::ReadFixture("generic", "openssl-x509-text");
-  const std::string s = ShapeGeneric("openssl x509 -in srv.pem -text -noout", out);
-  INFO(s);
-  CHECK(Contains(s, "        Subject: CN = api.fixture.local\n"));
-  CHECK(Contains(s,
-                 "                Modulus:\n… 18 lines of hex bytes omitted\n"
-                 "                Exponent: 65537 (0x10001)\n"));
-  CHECK(Contains(s, "DNS:api.fixture.local, DNS:www.fixture.local, IP Address:127.0.0.1\n"));
-  CHECK(Contains(s, "    Signature Value:\n… 15 lines of hex bytes omitted\n"));
-  // A serial number or a key identifier is one line of hex bytes: shown.
-  const std::vector<std::string_view> lines = core::SplitLines(out);
-  CHECK(Contains(s, StrCat("Serial Number:\n", lines[4], "\n")));
-  CHECK(IsHexBytesLine(lines[4]));
-  CHECK_FALSE(IsHexBytesLine("        Issuer: CN = Fixture Root CA"));
-  CHECK_FALSE(IsHexBytesLine("deadbeef"));
-}
-
-TEST_CASE("generic: a message that starts with its location is kept, no error word in it") {
-  // tests/fixtures/generic/pdflatex-file-line-error: TeX's "./report.tex:12: Undefined control
-  // sequence." between the files it loads.
-  const std::string out = testing::ReadFixture("generic", "pdflatex-file-line-error");
-  const std::string s =
-      ShapeGeneric("pdflatex -interaction=nonstopmode -file-line-error report.tex", out);
-  INFO(s);
-  CHECK(Contains(s, "\n./report.tex:9: Extra alignment tab has been changed to \\cr.\n"));
-  CHECK(Contains(s, "\n./report.tex:12: Undefined control sequence.\n"));
-  CHECK(Contains(s, "\n!  ==> Fatal error occurred, no output PDF file produced!\n"));
-}
-
-TEST_CASE(
-    "generic: an exception group's tracebacks behind Python's margin keep the script's "
-    "frames and count the library's") {
-  // tests/fixtures/generic/python-exception-group: "  |   File \"…/batch.py\", line 7, in
-  // validate" and asyncio's frames, nested two groups deep.
-  const std::string out = testing::ReadFixture("generic", "python-exception-group");
-  const std::string s = ShapeGeneric("python3 batch.py", out);
-  INFO(s);
-  for (std::string_view line : core::SplitLines(out)) {
-    if (line.find("batch.py\", line ") == std::string_view::npos) continue;
-    CHECK_MESSAGE(Contains(s, StrCat(line, "\n")), line);
-  }
-  CHECK(Contains(
-      s, "      |     raise ValidationError(f\"record {rec['id']}: missing field 'email'\")\n"));
-  CHECK(Contains(s, "lines of library stack frames omitted\n"));
-  CHECK_FALSE(Contains(s, "asyncio/runners.py"));
 }
 
 }  // namespace
