@@ -1856,8 +1856,8 @@ TEST_CASE(
       Shape("npx mocha --reporter tap", 4, testing::ReadFixture("test", "mocha_tap_failing"));
   INFO(tap);
   CHECK(tap.starts_with("mocha: FAILED — 4 failed, 7 passed, 2 skipped (exit 4)\n"));
-  for (std::string_view line :
-       core::SplitLines(testing::ReadFixture("test", "mocha_tap_failing"))) {
+  const std::string tap_out = testing::ReadFixture("test", "mocha_tap_failing");
+  for (std::string_view line : core::SplitLines(tap_out)) {
     if (line.starts_with("not ok ")) CHECK_MESSAGE(Contains(tap, StrCat(line, "\n")), line);
   }
 }
