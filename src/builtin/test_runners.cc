@@ -4222,17 +4222,6 @@ RunnerGuess GuessRunner(std::string_view command, std::string_view output) {
              "command: mix test");
   }
 
-  // A TAP stream from the runner the command names (`ava --tap`, `mocha --reporter tap`,
-  // `vitest --reporter=tap-flat`): the runner's own format is not there to read. Not a
-  // harness's (prove shows the TAP it runs), nor node --test's, which chose above. (Of a
-  // wrapper, the output's own signals below choose.)
-  const bool tap_stream =
-      has_line_start("TAP version ") ||
-      (has_line_start("1..") && (has_line_start("ok 1") || has_line_start("not ok 1")));
-  if (tap_stream && best.confidence > 0 && best.runner != TestRunner::kProve && !node_test) {
-    consider(TestRunner::kTap, 0.96, "output: a TAP stream");
-  }
-
   // From the output, for wrappers (npm test, make check, a script) and saved output.
   if (has("test session starts") || HasPytestRuledLine(output)) {
     consider(TestRunner::kPytest, 0.85, "output: pytest session");
@@ -4390,6 +4379,17 @@ RunnerGuess GuessRunner(std::string_view command, std::string_view output) {
   if ((has(":\tTotal\t") && has("\tPassed\t") && has("\tFailed\t")) ||
       (has_line_start("==== ") && has_line_start("==== Contents of test case:"))) {
     consider(TestRunner::kTcltest, 0.85, "output: tcltest");
+  }
+  // A TAP stream from the runner the command names (`ava --tap`, `mocha --reporter tap`,
+  // `vitest --reporter=tap-flat`): the runner's own format is not there to read. Not a
+  // harness's (prove shows the TAP it runs), nor node --test's, which chose above. (Of a
+  // wrapper, the output's own signals above chose.)
+  const bool tap_stream =
+      has_line_start("TAP version ") || (has_line_start("# tests ") && has_line_start("# pass ")) ||
+      (has_line_start("1..") && (has_line_start("ok 1") || has_line_start("not ok 1")));
+  if (tap_stream && best.confidence >= 0.95 && best.runner != TestRunner::kProve &&
+      best.runner != TestRunner::kTap && !node_test) {
+    consider(TestRunner::kTap, 0.96, "output: a TAP stream");
   }
   // ctest --output-on-failure embeds googletest's or Catch2's output; ctest's summary decides.
   if ((best.runner == TestRunner::kGtest || best.runner == TestRunner::kCatch2) &&

@@ -1860,6 +1860,12 @@ TEST_CASE(
   for (std::string_view line : core::SplitLines(tap_out)) {
     if (line.starts_with("not ok ")) CHECK_MESSAGE(Contains(tap, StrCat(line, "\n")), line);
   }
+  // tests/fixtures/test/ava_tap_failing: AVA's TAP reporter (AVA is named by the command after
+  // the others are).
+  const std::string ava =
+      Shape("npx ava --tap", 1, testing::ReadFixture("test", "ava_tap_failing"));
+  INFO(ava);
+  CHECK(ava.starts_with("ava: FAILED — 4 failed, 4 passed (exit 1)\n"));
 }
 
 TEST_CASE("test shaper: pytest --tb=short: the failing line under its location kept, the cases of one assertion a line each") {
