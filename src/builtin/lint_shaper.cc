@@ -561,18 +561,23 @@ std::optional<Problem> ParseUnformatted(std::string_view line, bool known) {
       return p;
     }
   }
-  // A file's own problem, no line in it: sphinx-build's "/w/docs/topic1.rst: WARNING: document
-  // isn't included in any toctree".
+  // A file's own problem, no line in it, its severity in capitals: sphinx-build's
+  // "/w/docs/topic1.rst: WARNING: document isn't included in any toctree".
   if (const size_t colon = line.find(": ");
       colon != std::string_view::npos && colon > 0 && IsPathWord(line.substr(0, colon))) {
     const std::string_view rest = line.substr(colon + 2);
-    for (std::string_view severity : {"ERROR: ", "WARNING: ", "CRITICAL: "}) {
-      if (rest.starts_with(severity) && rest.size() > severity.size()) {
-        p.where = line.substr(0, colon);
-        p.severity = rest.substr(0, severity.size() - 2);
-        p.message = rest.substr(severity.size());
-        return p;
-      }
+    const size_t end = rest.find(": ");
+    const std::string_view word = rest.substr(0, end);
+    const bool capitals = !word.empty() && std::all_of(word.begin(), word.end(),
+                                                       [](char c) { return c >= 'A' && c <= 'Z'; });
+    if (end != std::string_view::npos && end + 2 < rest.size() && capitals &&
+        std::any_of(std::begin(kSeverities), std::end(kSeverities), [&](std::string_view s) {
+          return absl::EqualsIgnoreCase(ToAbsl(word), ToAbsl(s));
+        })) {
+      p.where = line.substr(0, colon);
+      p.severity = word;
+      p.message = rest.substr(end + 2);
+      return p;
     }
   }
   if (known && line.starts_with("[warn] ") && IsPathWord(line.substr(7))) {

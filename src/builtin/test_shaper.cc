@@ -1428,20 +1428,12 @@ std::optional<std::string> JestJsonText(std::string_view output) {
   if (!report.ok() || !report->is_object()) return std::nullopt;
   const core::Value* results = report->Find("testResults");
   if (results == nullptr || !results->is_array()) return std::nullopt;
-  auto number = [&](std::string_view key) -> int64_t {
-    const core::Value* v = report->Find(key);
-    return v != nullptr && v->is_number() ? v->as_integer().value_or(0) : 0;
-  };
-  auto text_of = [](const core::Value& object, std::string_view key) -> std::string {
-    const core::Value* v = object.Find(key);
-    return v != nullptr && v->is_string() ? v->as_string() : std::string();
-  };
   std::string text;
   for (const core::Value& file : results->as_array()) {
     if (!file.is_object()) continue;
-    const bool failed = text_of(file, "status") == "failed";
-    StrAppend(&text, failed ? "FAIL " : "PASS ", text_of(file, "name"), "\n");
-    std::string message = text_of(file, "message");
+    const bool failed = file.StringMember("status") == "failed";
+    StrAppend(&text, failed ? "FAIL " : "PASS ", file.StringMember("name"), "\n");
+    std::string message = file.StringMember("message");
     if (!message.empty() && Trim(message).find("● ") != 0) {
       // vitest's message of a file that did not run (a module not found): as jest says it.
       std::string said = "  ● Test suite failed to run\n\n";
@@ -1453,14 +1445,14 @@ std::optional<std::string> JestJsonText(std::string_view output) {
     const core::Value* tests = file.Find("assertionResults");
     if (message.empty() && tests != nullptr && tests->is_array()) {
       for (const core::Value& test : tests->as_array()) {
-        if (!test.is_object() || text_of(test, "status") != "failed") continue;
+        if (!test.is_object() || test.StringMember("status") != "failed") continue;
         std::string heading;
         if (const core::Value* titles = test.Find("ancestorTitles"); titles && titles->is_array()) {
           for (const core::Value& title : titles->as_array()) {
             if (title.is_string()) StrAppend(&heading, title.as_string(), " › ");
           }
         }
-        StrAppend(&message, "  ● ", heading, text_of(test, "title"), "\n\n");
+        StrAppend(&message, "  ● ", heading, test.StringMember("title"), "\n\n");
         if (const core::Value* messages = test.Find("failureMessages");
             messages != nullptr && messages->is_array()) {
           for (const core::Value& m : messages->as_array()) {
@@ -1485,17 +1477,17 @@ std::optional<std::string> JestJsonText(std::string_view output) {
     return line;
   };
   StrAppend(&text, "Test Suites: ",
-            counts({{number("numFailedTestSuites"), "failed"},
-                    {number("numPendingTestSuites"), "skipped"},
-                    {number("numPassedTestSuites"), "passed"}},
-                   number("numTotalTestSuites")),
+            counts({{report->IntegerMember("numFailedTestSuites"), "failed"},
+                    {report->IntegerMember("numPendingTestSuites"), "skipped"},
+                    {report->IntegerMember("numPassedTestSuites"), "passed"}},
+                   report->IntegerMember("numTotalTestSuites")),
             "\n");
   StrAppend(&text, "Tests:       ",
-            counts({{number("numFailedTests"), "failed"},
-                    {number("numPendingTests"), "skipped"},
-                    {number("numTodoTests"), "todo"},
-                    {number("numPassedTests"), "passed"}},
-                   number("numTotalTests")),
+            counts({{report->IntegerMember("numFailedTests"), "failed"},
+                    {report->IntegerMember("numPendingTests"), "skipped"},
+                    {report->IntegerMember("numTodoTests"), "todo"},
+                    {report->IntegerMember("numPassedTests"), "passed"}},
+                   report->IntegerMember("numTotalTests")),
             "\n");
   return text;
 }
@@ -1509,10 +1501,6 @@ std::optional<std::string> JestJsonText(std::string_view output) {
 // has an empty one); no totals then. Nullopt when the output is no such report.
 std::optional<std::string> MochaJsonText(std::string_view output) {
   if (output.find("\"fullTitle\": ") == std::string_view::npos) return std::nullopt;
-  auto text_of = [](const core::Value& object, std::string_view key) -> std::string {
-    const core::Value* v = object.Find(key);
-    return v != nullptr && v->is_string() ? v->as_string() : std::string();
-  };
   // The failures, in order: full title and what its error said.
   std::vector<std::pair<std::string, std::string>> failures;
   std::string totals;
@@ -1525,19 +1513,18 @@ std::optional<std::string> MochaJsonText(std::string_view output) {
   const core::Value* listed =
       report.ok() && report->is_object() ? report->Find("failures") : nullptr;
   if (stats != nullptr && stats->is_object() && listed != nullptr && listed->is_array()) {
-    auto number = [&](std::string_view key) -> int64_t {
-      const core::Value* v = stats->Find(key);
-      return v != nullptr && v->is_number() ? v->as_integer().value_or(0) : 0;
-    };
-    StrAppend(&totals, "  ", number("passes"), " passing (", number("duration"), "ms)\n");
-    if (number("pending") > 0) StrAppend(&totals, "  ", number("pending"), " pending\n");
-    if (number("failures") > 0) StrAppend(&totals, "  ", number("failures"), " failing\n");
+    StrAppend(&totals, "  ", stats->IntegerMember("passes"), " passing (",
+              stats->IntegerMember("duration"), "ms)\n");
+    const int64_t pending = stats->IntegerMember("pending");
+    const int64_t failing = stats->IntegerMember("failures");
+    if (pending > 0) StrAppend(&totals, "  ", pending, " pending\n");
+    if (failing > 0) StrAppend(&totals, "  ", failing, " failing\n");
     for (const core::Value& failure : listed->as_array()) {
       if (!failure.is_object()) continue;
       const core::Value* err = failure.Find("err");
-      std::string said = err != nullptr && err->is_object() ? text_of(*err, "stack") : "";
-      if (said.empty() && err != nullptr && err->is_object()) said = text_of(*err, "message");
-      failures.emplace_back(text_of(failure, "fullTitle"), std::move(said));
+      std::string said = err != nullptr ? err->StringMember("stack") : "";
+      if (said.empty() && err != nullptr) said = err->StringMember("message");
+      failures.emplace_back(failure.StringMember("fullTitle"), std::move(said));
     }
   } else {
     absl::flat_hash_set<std::string> seen;
@@ -1558,13 +1545,13 @@ std::optional<std::string> MochaJsonText(std::string_view output) {
       absl::StatusOr<core::Value> one =
           core::ParseJson(StrCat("{", member, "}"), "mocha --reporter json");
       if (!one.ok() || !one->is_object()) continue;
-      if (std::string t = text_of(*one, "fullTitle"); !t.empty()) {
+      if (std::string t = one->StringMember("fullTitle"); !t.empty()) {
         close();
         title = std::move(t);
-      } else if (std::string stack = text_of(*one, "stack"); !stack.empty()) {
+      } else if (std::string stack = one->StringMember("stack"); !stack.empty()) {
         said = std::move(stack);
       } else if (said.empty()) {
-        said = text_of(*one, "message");
+        said = one->StringMember("message");
       }
     }
     close();

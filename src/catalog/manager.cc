@@ -30,11 +30,6 @@ std::string Rfc3339(absl::Time t) {
   return absl::FormatTime("%Y-%m-%dT%H:%M:%SZ", t, absl::UTCTimeZone());
 }
 
-std::string Member(const core::Value& v, std::string_view key) {
-  const core::Value* f = v.Find(key);
-  return f != nullptr && f->is_string() ? f->as_string() : std::string();
-}
-
 // An exclusive flock(2) held while it lives.
 class FileLock {
  public:
@@ -101,13 +96,13 @@ SyncReport CatalogManager::SyncOne(const core::CatalogSource& source,
   if (absl::StatusOr<std::string> text = core::ReadFile(CopyPath(source.url), limits_.max_index_bytes * 2 + (1 << 20));
       text.ok()) {
     absl::StatusOr<core::Value> doc = core::ParseJson(*text, CopyPath(source.url));
-    if (doc.ok() && Member(*doc, "url") == source.url) previous = *std::move(doc);
+    if (doc.ok() && doc->StringMember("url") == source.url) previous = *std::move(doc);
   }
   DownloadOptions options;
   options.max_bytes = limits_.max_index_bytes;
   options.timeout = limits_.timeout;
-  options.if_none_match = Member(previous, "etag");
-  options.if_modified_since = Member(previous, "last_modified");
+  options.if_none_match = previous.StringMember("etag");
+  options.if_modified_since = previous.StringMember("last_modified");
   if (progress) {
     options.progress = [&](uint64_t received, uint64_t total) { progress(source.url, received, total); };
   }
@@ -120,8 +115,8 @@ SyncReport CatalogManager::SyncOne(const core::CatalogSource& source,
   std::string index_text, signature_text;
   if (fetched->not_modified && previous.is_object()) {
     report.not_modified = true;
-    index_text = Member(previous, "index");
-    signature_text = Member(previous, "signature");
+    index_text = previous.StringMember("index");
+    signature_text = previous.StringMember("signature");
   } else {
     index_text = std::move(fetched->content);
     if (!source.public_key.empty()) {
@@ -159,9 +154,10 @@ SyncReport CatalogManager::SyncOne(const core::CatalogSource& source,
   w.BeginObject();
   w.Key("version").Int(kCopyFormat);
   w.Key("url").String(source.url);
-  w.Key("etag").String(report.not_modified ? Member(previous, "etag") : fetched->etag);
+  w.Key("etag").String(report.not_modified ? previous.StringMember("etag") : fetched->etag);
   w.Key("last_modified")
-      .String(report.not_modified ? Member(previous, "last_modified") : fetched->last_modified);
+      .String(report.not_modified ? previous.StringMember("last_modified")
+                                  : fetched->last_modified);
   w.Key("fetched_at").String(Rfc3339(absl::Now()));
   w.Key("index").String(index_text);
   w.Key("signature").String(signature_text);
@@ -188,17 +184,18 @@ absl::StatusOr<CatalogCopy> CatalogManager::ReadCopy(const core::CatalogSource& 
     return text.status();
   }
   absl::StatusOr<core::Value> doc = core::ParseJson(*text, path);
-  if (!doc.ok() || !doc->is_object() || Member(*doc, "url") != source.url) {
+  if (!doc.ok() || !doc->is_object() || doc->StringMember("url") != source.url) {
     return absl::DataLossError(StrCat(Named(source), ": its copy ", path,
                                       " is damaged; run `plugline plugins --sync` to fetch it again"));
   }
   CatalogCopy copy;
   copy.source = source;
-  const std::string index_text = Member(*doc, "index");
+  const std::string index_text = doc->StringMember("index");
   if (!source.public_key.empty()) {
     // Checked on every read: a copy synced before the key was configured, or changed on disk,
     // is not trusted.
-    if (absl::Status verified = Verify(index_text, Member(*doc, "signature"), source.public_key);
+    if (absl::Status verified =
+            Verify(index_text, doc->StringMember("signature"), source.public_key);
         !verified.ok()) {
       return absl::FailedPreconditionError(
           StrCat(Named(source), ": the synced copy is refused (", verified.message(),
@@ -209,7 +206,7 @@ absl::StatusOr<CatalogCopy> CatalogManager::ReadCopy(const core::CatalogSource& 
   absl::StatusOr<CatalogIndex> index = ParseIndex(index_text, source.url, source.url);
   if (!index.ok()) return index.status();
   copy.index = *std::move(index);
-  copy.fetched_at = Member(*doc, "fetched_at");
+  copy.fetched_at = doc->StringMember("fetched_at");
   std::string error;
   if (!absl::ParseTime("%Y-%m-%dT%H:%M:%SZ", copy.fetched_at, absl::UTCTimeZone(), &copy.fetched,
                        &error)) {

@@ -302,29 +302,26 @@ int Build(const std::vector<std::string>& args) {
   const auto& items = plugins->as_array();
   for (size_t i = 0; i < items.size(); ++i) {
     const core::Value& item = items[i];
-    auto text_of = [&item](std::string_view key) {
-      const core::Value* v = item.is_object() ? item.Find(key) : nullptr;
-      return v != nullptr && v->is_string() ? v->as_string() : std::string();
-    };
     const std::string where = StrCat(manifest_path, ": plugins[", i, "]");
     CatalogEntry e;
-    e.id = text_of("id");
-    e.name = text_of("name").empty() ? e.id : text_of("name");
-    e.version = text_of("version");
-    e.tier = text_of("tier").empty() ? "community" : text_of("tier");
-    e.kind = text_of("kind");
-    e.description = text_of("description");
-    e.author = text_of("author");
-    e.homepage = text_of("homepage");
-    e.isolation = text_of("isolation");
-    const std::string file = text_of("file");
+    e.id = item.StringMember("id");
+    e.name = item.StringMember("name").empty() ? e.id : item.StringMember("name");
+    e.version = item.StringMember("version");
+    e.tier = item.StringMember("tier").empty() ? "community" : item.StringMember("tier");
+    e.kind = item.StringMember("kind");
+    e.description = item.StringMember("description");
+    e.author = item.StringMember("author");
+    e.homepage = item.StringMember("homepage");
+    e.isolation = item.StringMember("isolation");
+    const std::string file = item.StringMember("file");
     absl::StatusOr<std::string> relative = ResolveUrl(base_url, file);
     if (file.empty() || file.starts_with("/") || !relative.ok()) {
       Err(StrCat(where, ": `file` must name a file inside ", dir));
       status = 1;
       continue;
     }
-    e.format = text_of("format").empty() ? FormatOfUrl(file) : text_of("format");
+    e.format =
+        item.StringMember("format").empty() ? FormatOfUrl(file) : item.StringMember("format");
     absl::StatusOr<std::string> content = core::ReadFile(core::JoinPath(dir, file), uint64_t{64} << 20);
     if (!content.ok()) {
       Err(StrCat(where, ": ", content.status().message()));

@@ -73,11 +73,6 @@ double Number(const core::Value& value, std::string_view key) {
   return v != nullptr && v->is_number() ? v->as_number() : 0;
 }
 
-std::string Text(const core::Value& value, std::string_view key) {
-  const core::Value* v = value.Find(key);
-  return v != nullptr && v->is_string() ? v->as_string() : "";
-}
-
 bool ParseIdleTimeout(const std::vector<std::string>& args, size_t from,
                       std::optional<absl::Duration>* idle) {
   for (size_t i = from; i < args.size(); ++i) {
@@ -177,15 +172,14 @@ int Status(const std::string& home, bool json) {
   const auto uptime_s = static_cast<int64_t>(Number(*status, "uptime_ms") / 1000);
   std::string out =
       StrCat("server for ", home, ": pid ", static_cast<int64_t>(Number(*status, "pid")),
-             ", plugline ", Text(*status, "version"), ", up ", uptime_s, "s, ",
-             core::FormatCount(static_cast<uint64_t>(Number(*status, "requests"))),
-             " requests, ", core::FormatBytes(static_cast<uint64_t>(Number(*status, "rss_bytes"))),
-             " resident\n");
+             ", plugline ", status->StringMember("version"), ", up ", uptime_s, "s, ",
+             core::FormatCount(static_cast<uint64_t>(Number(*status, "requests"))), " requests, ",
+             core::FormatBytes(static_cast<uint64_t>(Number(*status, "rss_bytes"))), " resident\n");
   // One line per host: its project directory, its plugins, what it served.
   if (const core::Value* hosts = status->Find("hosts"); hosts != nullptr && hosts->is_array()) {
     for (const core::Value& host : hosts->as_array()) {
       const auto plugins = static_cast<uint64_t>(Number(host, "plugins"));
-      StrAppend(&out, "  ", core::EscapeControl(Text(host, "project_dir")), ": ", plugins,
+      StrAppend(&out, "  ", core::EscapeControl(host.StringMember("project_dir")), ": ", plugins,
                 plugins == 1 ? " plugin, " : " plugins, ",
                 core::FormatCount(static_cast<uint64_t>(Number(host, "requests"))),
                 " requests, idle ", static_cast<int64_t>(Number(host, "idle_ms") / 1000), "s\n");

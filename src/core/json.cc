@@ -17,6 +17,16 @@ const Value* Value::Find(std::string_view key) const {
   return nullptr;
 }
 
+std::string Value::StringMember(std::string_view key) const {
+  const Value* v = Find(key);
+  return v != nullptr && v->is_string() ? v->as_string() : std::string();
+}
+
+int64_t Value::IntegerMember(std::string_view key) const {
+  const Value* v = Find(key);
+  return v != nullptr && v->is_number() ? v->as_integer().value_or(0) : 0;
+}
+
 void Value::Set(std::string_view key, Value value) {
   if (is_null()) data_ = ValueObject{};
   for (auto& [k, v] : as_object()) {

@@ -59,6 +59,10 @@ class Value {
 
   // The member `key` of an object, or nullptr (also when this is not an object).
   const Value* Find(std::string_view key) const;
+  // The string member `key` of an object; empty when there is none or it is something else.
+  std::string StringMember(std::string_view key) const;
+  // The integer member `key` of an object; 0 when there is none or it is no integer.
+  int64_t IntegerMember(std::string_view key) const;
   // Sets or replaces member `key`; this must be an object (a null Value becomes one).
   void Set(std::string_view key, Value value);
 

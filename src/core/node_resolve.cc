@@ -96,11 +96,6 @@ absl::StatusOr<Package> ReadPackage(const std::string& root) {
   return package;
 }
 
-std::string StringMember(const Value& object, std::string_view key) {
-  const Value* value = object.Find(key);
-  return value != nullptr && value->is_string() ? value->as_string() : std::string();
-}
-
 // The package.json nearest above `file` (for "type" and "#imports").
 std::optional<Package> EnclosingPackage(const std::string& file) {
   for (std::string dir = ParentDir(file);; dir = ParentDir(dir)) {
@@ -296,7 +291,7 @@ absl::StatusOr<Target> ResolveLegacy(const Package& package, std::string_view su
   }
   if (!package.json.is_null()) {
     for (const char* field : {"module", "main"}) {
-      std::string value = StringMember(package.json, field);
+      std::string value = package.json.StringMember(field);
       if (value.empty()) continue;
       std::string file = ProbeFile(JoinPath(package.root, value));
       if (file.empty()) {
@@ -438,7 +433,7 @@ absl::StatusOr<NodePackage> FindNodePackage(std::string_view name,
       found.not_esm = std::string(esm.message());
     }
     found.name = std::string(name);
-    found.version = package->json.is_null() ? "" : StringMember(package->json, "version");
+    found.version = package->json.is_null() ? "" : package->json.StringMember("version");
     found.root = package->root;
     found.entry = entry->path;
     return found;

@@ -7,14 +7,9 @@
 namespace plugline::core {
 namespace {
 
-std::string StringOr(const Value& object, std::string_view key) {
-  const Value* v = object.Find(key);
-  return v != nullptr && v->is_string() ? v->as_string() : std::string();
-}
-
 // {type, properties}: what OpenCode's bus would have published for the event.
 Value OpenCodeEvent(std::string_view event, const Value& payload) {
-  const std::string session = StringOr(payload, "session_id");
+  const std::string session = payload.StringMember("session_id");
   Value body;
   Value properties;
   if (event == "session_start" || event == "session_end") {
@@ -54,11 +49,11 @@ OpenCodeHookCall ToOpenCodeHook(std::string_view event, const Value& payload) {
     call.output_json = "{}";
     return call;
   }
-  const std::string session = StringOr(payload, "session_id");
-  std::string tool = StringOr(payload, "tool");
+  const std::string session = payload.StringMember("session_id");
+  std::string tool = payload.StringMember("tool");
   if (tool == "terminal") tool = "bash";
   // The arguments stay JSON text; anything but a JSON object counts as {}.
-  std::string args = StringOr(payload, "arguments");
+  std::string args = payload.StringMember("arguments");
   {
     size_t first = args.find_first_not_of(" \t\r\n");
     if (first == std::string::npos || args[first] != '{') args = "{}";
@@ -67,15 +62,15 @@ OpenCodeHookCall ToOpenCodeHook(std::string_view event, const Value& payload) {
   in.BeginObject();
   if (call.hook == "tool.execute.before" || call.hook == "tool.execute.after") {
     in.Key("tool").String(tool).Key("sessionID").String(session);
-    in.Key("callID").String(StringOr(payload, "call_id"));
+    in.Key("callID").String(payload.StringMember("call_id"));
     if (call.hook == "tool.execute.before") {
       call.output_json = StrCat(R"({"args":)", args, "}");
       call.arguments_json = args;
     } else {
       in.Key("args").Raw(args);
       JsonWriter out;
-      out.BeginObject().Key("title").String(StringOr(payload, "title"));
-      out.Key("output").String(StringOr(payload, "result"));
+      out.BeginObject().Key("title").String(payload.StringMember("title"));
+      out.Key("output").String(payload.StringMember("result"));
       out.Key("metadata").BeginObject().EndObject().EndObject();
       call.output_json = out.Take();
     }
@@ -88,7 +83,7 @@ OpenCodeHookCall ToOpenCodeHook(std::string_view event, const Value& payload) {
     out.BeginObject().Key("message").BeginObject().Key("role").String("user");
     out.Key("sessionID").String(session).EndObject();
     out.Key("parts").BeginArray().BeginObject().Key("type").String("text");
-    out.Key("text").String(StringOr(payload, "prompt")).EndObject().EndArray().EndObject();
+    out.Key("text").String(payload.StringMember("prompt")).EndObject().EndArray().EndObject();
     call.output_json = out.Take();
   } else {
     // tool_definition, shell_env, pre_compact: the host's payload is the input; the output
@@ -122,8 +117,8 @@ absl::StatusOr<HookAnswer> FromOpenCodeHook(const OpenCodeHookCall& call, const 
       if (!old_args.ok() || ToJson(*old_args) != text) result.arguments = std::move(text);
     }
   } else {
-    std::string text = StringOr(*after, "output");
-    if (text != StringOr(payload, "result")) result.result = std::move(text);
+    std::string text = after->StringMember("output");
+    if (text != payload.StringMember("result")) result.result = std::move(text);
   }
   return result;
 }

@@ -58,24 +58,20 @@ absl::Status ValidateState(const Value& doc) {
 
 InstallRecord RecordFrom(const Value& v) {
   InstallRecord r;
-  auto text = [&v](std::string_view key) {
-    const Value* f = v.Find(key);
-    return f != nullptr && f->is_string() ? f->as_string() : std::string();
-  };
-  r.version = text("version");
-  r.catalog = text("catalog");
-  r.url = text("url");
-  r.sha256 = text("sha256");
-  r.kind = text("kind");
-  r.tier = text("tier");
-  r.format = text("format");
-  r.path = text("path");
-  r.installed_at = text("installed_at");
-  r.name = text("name");
-  r.author = text("author");
-  r.description = text("description");
-  r.homepage = text("homepage");
-  r.isolation = text("isolation");
+  r.version = v.StringMember("version");
+  r.catalog = v.StringMember("catalog");
+  r.url = v.StringMember("url");
+  r.sha256 = v.StringMember("sha256");
+  r.kind = v.StringMember("kind");
+  r.tier = v.StringMember("tier");
+  r.format = v.StringMember("format");
+  r.path = v.StringMember("path");
+  r.installed_at = v.StringMember("installed_at");
+  r.name = v.StringMember("name");
+  r.author = v.StringMember("author");
+  r.description = v.StringMember("description");
+  r.homepage = v.StringMember("homepage");
+  r.isolation = v.StringMember("isolation");
   if (const Value* size = v.Find("size"); size != nullptr) {
     r.size = static_cast<uint64_t>(size->as_integer().value_or(0));
   }

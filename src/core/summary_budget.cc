@@ -98,9 +98,8 @@ std::string_view LocationPath(std::string_view line) {
 }
 
 // The path a failure's line names after its first word, a verdict's or a runner's: pytest's
-// "FAILED tests/a.py::test_x - …", RSpec's "rspec ./spec/a_spec.rb:14 # …"; else LocationPath.
-std::string_view NamedPath(std::string_view line) {
-  if (std::string_view path = LocationPath(line); !path.empty()) return path;
+// "FAILED tests/a.py::test_x - …", RSpec's "rspec ./spec/a_spec.rb:14 # …".
+std::string_view PathAfterFirstWord(std::string_view line) {
   const size_t start = line.find_first_not_of(" \t");
   if (start == std::string_view::npos) return {};
   const size_t space = line.find(' ', start);
@@ -110,12 +109,19 @@ std::string_view NamedPath(std::string_view line) {
   return LocationPath(line.substr(space + 1));
 }
 
+// The path a line starts with (LocationPath), else the one after its first word.
+std::string_view NamedPath(std::string_view line) {
+  const std::string_view path = LocationPath(line);
+  return path.empty() ? PathAfterFirstWord(line) : path;
+}
+
 // A command that reruns one test, as the runner lists it under its failures: its program, the
 // test's location, and after " # " its name ("rspec ./spec/a_spec.rb:14 # Cart adds up",
 // "cucumber features/cart.feature:13 # Scenario: Coupon applied").
 bool IsRerunLine(std::string_view line) {
-  const std::string_view path = NamedPath(line);
-  if (path.empty() || LocationPath(line) == path) return false;
+  if (!LocationPath(line).empty()) return false;
+  const std::string_view path = PathAfterFirstWord(line);
+  if (path.empty()) return false;
   const size_t after = static_cast<size_t>(path.data() + path.size() - line.data());
   const size_t comment = line.find(" # ", after);
   return after < line.size() && line[after] == ':' && comment != std::string_view::npos &&

@@ -113,8 +113,7 @@ absl::StatusOr<std::string> ForwardHostCall(std::string_view request) {
   }
   const Value* ok = reply->Find("ok");
   if (ok != nullptr && ok->is_bool() && ok->as_bool()) {
-    const Value* answer = reply->Find("answer");
-    return answer != nullptr && answer->is_string() ? answer->as_string() : std::string();
+    return reply->StringMember("answer");
   }
   const Value* code = reply->Find("code");
   const Value* text = reply->Find("message");
