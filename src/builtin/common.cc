@@ -112,146 +112,7 @@ uint64_t SummaryWriter::UnaccountedLines() const {
 
 namespace {
 
-bool IsSourceExtension(std::string_view path) {
-  const size_t slash = path.rfind('/');
-  const std::string_view name = slash == std::string_view::npos ? path : path.substr(slash + 1);
-  const size_t dot = name.rfind('.');
-  if (dot == std::string_view::npos || dot == 0) return false;
-  static constexpr std::string_view kSource[] = {
-      "c",    "cc",   "cpp",  "cxx",   "h",     "hh",   "hpp",    "hxx",    "py",    "pyi",
-      "js",   "mjs",  "cjs",  "ts",    "mts",   "cts",  "tsx",    "jsx",    "go",    "rs",
-      "java", "kt",   "kts",  "scala", "rb",    "php",  "cs",     "fs",     "swift", "m",
-      "mm",   "sh",   "bash", "zsh",   "lua",   "pl",   "pm",     "r",      "jl",    "ex",
-      "exs",  "erl",  "hs",   "ml",    "clj",   "dart", "vue",    "svelte", "sql",   "md",
-      "rst",  "html", "htm",  "css",   "scss",  "less", "xml",    "json",   "jsonc", "yaml",
-      "yml",  "toml", "ini",  "cfg",   "cmake", "mk",   "gradle", "proto",  "tf",    "nix"};
-  const std::string_view ext = name.substr(dot + 1);
-  return std::find(std::begin(kSource), std::end(kSource), ext) != std::end(kSource) ||
-         name == "Makefile" || name == "CMakeLists.txt" || name == "Dockerfile";
-}
-
-}  // namespace
-
-bool PrintsSourceFile(std::string_view command) {
-  const std::vector<std::string_view> stages = PipelineStages(command);
-  if (stages.empty()) return false;
-  const std::string_view first = stages.front();
-  const std::string tool = ToolName(first);
-  const std::vector<std::string> args = ToolArgs(first);
-  std::vector<std::string_view> operands;
-  for (const std::string& a : args) {
-    if (!a.empty() && a[0] != '-') operands.push_back(a);
-  }
-  if (tool == "git") {
-    if (operands.empty()) return false;
-    if (operands[0] == "blame" || operands[0] == "annotate") return true;
-    if (operands[0] == "show") {
-      for (size_t i = 1; i < operands.size(); ++i) {
-        const size_t colon = operands[i].find(':');
-        if (colon != std::string_view::npos && IsSourceExtension(operands[i].substr(colon + 1))) {
-          return true;
-        }
-      }
-    }
-    return false;
-  }
-  static constexpr std::string_view kViewers[] = {"cat", "head",   "tail", "less", "more",
-                                                  "bat", "batcat", "nl",   "sed"};
-  if (std::find(std::begin(kViewers), std::end(kViewers), tool) == std::end(kViewers)) {
-    return false;
-  }
-  if (tool == "tail" && std::find(args.begin(), args.end(), "-f") != args.end()) return false;
-  if (tool == "sed" && std::find(args.begin(), args.end(), "-n") == args.end()) return false;
-  return !operands.empty() && IsSourceExtension(operands.back());
-}
-
-namespace {
-
-// The command's last pipeline, and the command that reports after it when there is one: `echo`,
-// `printf`, `true` or `:` after `;`, a newline or `||` ("make 2>&1 | tail -20; echo "exit=$?"":
-// the output is make's pipeline's and a line, the status echo's). After `&&` the reporter runs
-// only when the pipeline succeeded: its status is the pipeline's too.
-struct LastPipeline {
-  std::vector<std::string_view> stages;
-  std::string reporter;  // its tool, or empty
-};
-
-bool IsReporter(std::string_view stage) {
-  const std::vector<std::string> words = CommandWords(stage);
-  return !words.empty() &&
-         (words[0] == "echo" || words[0] == "printf" || words[0] == "true" || words[0] == ":");
-}
-
-LastPipeline SplitLastPipeline(std::string_view command) {
-  LastPipeline last;
-  std::vector<std::string_view>& stages = last.stages;
-  std::vector<std::string_view> previous;  // the pipeline before the last separator
-  bool previous_and = false;               // that separator was `&&`
-  size_t start = 0;
-  char quote = 0;
-  auto push = [&](size_t end) {
-    std::string_view stage = Trim(command.substr(start, end - start));
-    if (!stage.empty()) stages.push_back(stage);
-  };
-  auto next_command = [&](size_t end, bool and_then) {
-    push(end);
-    previous = std::move(stages);
-    stages.clear();
-    previous_and = and_then;
-  };
-  for (size_t i = 0; i < command.size(); ++i) {
-    char c = command[i];
-    if (quote != 0) {
-      if (c == quote)
-        quote = 0;
-      else if (c == '\\' && quote == '"')
-        ++i;
-      continue;
-    }
-    if (c == '\\') {
-      ++i;
-    } else if (c == '\'' || c == '"') {
-      quote = c;
-    } else if (c == '|' && i + 1 < command.size() && command[i + 1] == '|') {
-      next_command(i, false);  // a || b: the last command's pipeline
-      start = i + 2;
-      ++i;
-    } else if (c == '|') {
-      push(i);
-      if (i + 1 < command.size() && command[i + 1] == '&') ++i;  // |&
-      start = i + 1;
-    } else if (c == '&' && i > 0 && (command[i - 1] == '>' || command[i - 1] == '<')) {
-      // a redirection: 2>&1, >&2
-    } else if (c == ';' || c == '\n' || c == '&') {
-      const bool and_then = c == '&' && i + 1 < command.size() && command[i + 1] == '&';
-      next_command(i, and_then);
-      if (and_then) ++i;
-      start = i + 1;
-    }
-  }
-  push(command.size());
-  if (stages.size() == 1 && !previous.empty() && IsReporter(stages[0])) {
-    if (!previous_and) last.reporter = CommandWords(stages[0])[0];
-    stages = std::move(previous);
-  }
-  // A shell given a script (`bash -lc 'pytest 2>&1 | tail -20'`, as agents run commands): the
-  // script's last pipeline, when the script is in the command as written (quoted, unescaped).
-  if (stages.size() == 1) {
-    const std::vector<std::string> words = CommandWords(stages[0]);
-    if (words.size() == 3 && words[1].size() >= 2 && words[1][0] == '-' && words[1][1] != '-' &&
-        words[1].find('c') != std::string::npos && !words[2].empty()) {
-      const std::string shell = words[0].substr(words[0].rfind('/') + 1);
-      const size_t at = stages[0].find(words[2]);
-      if ((shell == "sh" || shell == "bash" || shell == "zsh" || shell == "dash") &&
-          at != std::string_view::npos) {
-        return SplitLastPipeline(stages[0].substr(at, words[2].size()));
-      }
-    }
-  }
-  return last;
-}
-
-bool StatusIsAFilters(const LastPipeline& last, std::string_view command) {
+bool StatusIsAFilters(const core::LastPipeline& last, std::string_view command) {
   if (!last.reporter.empty()) return true;
   const std::vector<std::string_view>& stages = last.stages;
   // xargs's status is the commands' it ran (123: one of them failed): no filter's.
@@ -266,18 +127,14 @@ bool StatusIsAFilters(const LastPipeline& last, std::string_view command) {
 }  // namespace
 
 bool StatusIsAFilters(std::string_view command) {
-  return StatusIsAFilters(SplitLastPipeline(command), command);
+  return StatusIsAFilters(core::SplitLastPipeline(command), command);
 }
 
 std::string ExitZeroNote(std::string_view command) {
-  const LastPipeline last = SplitLastPipeline(command);
+  const core::LastPipeline last = core::SplitLastPipeline(command);
   if (!StatusIsAFilters(last, command)) return "exit 0";
   return StrCat("exit 0 is ", last.reporter.empty() ? ToolName(last.stages.back()) : last.reporter,
                 "'s");
-}
-
-std::vector<std::string_view> PipelineStages(std::string_view command) {
-  return SplitLastPipeline(command).stages;
 }
 
 bool CutByHead(std::string_view command) {
@@ -662,6 +519,30 @@ bool StartsWithLocation(std::string_view line) {
          path.find_first_of("./") != std::string_view::npos;
 }
 
+bool NamesFileLocation(std::string_view line) {
+  for (size_t at = line.find_first_of(":("); at != std::string_view::npos;
+       at = line.find_first_of(":(", at + 1)) {
+    if (at + 1 >= line.size() || !std::isdigit(static_cast<unsigned char>(line[at + 1]))) continue;
+    // The word before: name.ext, the extension 1 to 5 letters or digits, a letter first.
+    size_t start = at;
+    while (start > 0 && line[start - 1] != ' ' && line[start - 1] != '\t' &&
+           line[start - 1] != '"' && line[start - 1] != '\'' && line[start - 1] != '(') {
+      --start;
+    }
+    const std::string_view word = line.substr(start, at - start);
+    const size_t dot = word.rfind('.');
+    if (dot == std::string_view::npos || dot == 0 || word.size() - dot - 1 > 5 ||
+        word.size() - dot - 1 < 1 || !std::isalpha(static_cast<unsigned char>(word[dot + 1]))) {
+      continue;
+    }
+    if (std::all_of(word.begin() + static_cast<std::ptrdiff_t>(dot) + 1, word.end(),
+                    [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; })) {
+      return true;
+    }
+  }
+  return false;
+}
+
 namespace {
 
 // How far a line's text is indented, after a memory checker's "==1234== " prefix.
@@ -955,10 +836,11 @@ void WriteHeadTail(const std::vector<std::string_view>& lines, size_t head, size
     // its first and last lines, the ones between counted. Not lines that read like trouble:
     // each of those is kept, or counted, as such.
     size_t alike = end;
-    // Nor lines that say where they are ("… at big.pl line 5."): their numbers are where.
+    // Nor lines that say where they are ("… at big.pl line 5.", "dep.nim(4, 6) Warning: …"):
+    // their numbers are where.
     while (end == at + 1 && alike < n && AlikeButNumbers(lines[alike], lines[at]) &&
            !LooksLikeErrorLine(lines[alike]) && !EndsWithLineLocation(lines[alike]) &&
-           (library == nullptr || !(*library)[alike])) {
+           !NamesFileLocation(lines[alike]) && (library == nullptr || !(*library)[alike])) {
       ++alike;
     }
     if (alike > end && alike - at >= kAlikeRun && !LooksLikeErrorLine(lines[at])) {

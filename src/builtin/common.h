@@ -80,11 +80,9 @@ using core::CommandWords;
 using core::ToolArgs;
 using core::ToolName;
 
-// The stages of the command's last pipeline, split at unquoted `|`: the output a shaper sees
-// is that pipeline's. Earlier commands joined by `&&`, `||`, `;`, `&` or newlines are dropped:
-// "cd src && grep -rn x . | head -50" -> {"grep -rn x .", "head -50"}. Stages are trimmed.
-// A shell given a script, "bash -lc 'pytest | tail -20'", is read as the script.
-std::vector<std::string_view> PipelineStages(std::string_view command);
+// The command's last pipeline and what prints a file (core/command_line.h).
+using core::PipelineStages;
+using core::PrintsSourceFile;
 
 // Whether the command's exit status is a filter's, not the tool's: its last pipeline's last
 // stage is another program ("make 2>&1 | tail -30" exits with tail's 0), and the shell was
@@ -103,12 +101,6 @@ bool ChosenByGrep(std::string_view command);
 // A header's words for a status of 0: "exit 0", or whose it is when it is a filter's, "exit 0
 // is tail's" (`python app.py 2>&1 | tail -40`: nothing said of the tool's).
 std::string ExitZeroNote(std::string_view command);
-
-// Whether the command prints a file's source rather than a tool's report: git blame/annotate,
-// `git show REV:path`, or cat/head/tail/less/bat/nl/`sed -n` of a file whose extension is a
-// programming language's, markup's or config's (not .log, .out, .txt: saved output). Quoted
-// compiler messages or test names in such text are not the tool's own.
-bool PrintsSourceFile(std::string_view command);
 
 // True when any word of the command (after wrappers) equals one of `names`.
 using core::CommandMentions;
@@ -234,6 +226,10 @@ bool StartsWithLocation(std::string_view line);
 // A message that ends where it is, as Perl says it: "… at big.pl line 5." (a compile error, a
 // warning, a die), ", <STDIN> line 2." after it or not.
 bool EndsWithLineLocation(std::string_view line);
+// Whether a line names a place in a file anywhere in it: a path with an extension, then a line
+// number after ':' or '(' ("dep.nim(4, 6) Warning: …", ";;; /w/a.scm:39:14: warning: …",
+// "  --> src/a.rs:3:5"). Its numbers are where, not a measure.
+bool NamesFileLocation(std::string_view line);
 // The location a line starts with (StartsWithLocation): "stats.f90:13:6", "src/a.c:12".
 std::string_view LocationPrefix(std::string_view line);
 

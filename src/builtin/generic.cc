@@ -345,9 +345,13 @@ class GenericShaper final : public core::Shaper {
     // Few lines show as they are — unless they are huge (a minified bundle, binary data, one
     // 50 MB line): then the long lines are cut.
     const bool huge_lines = output.size() > kHugeOutputBytes;
-    // A file's source printed (`cat src/a.py`, `sed -n 40,90p a.go`): what was asked for is the
-    // file, shown as it is (the pipeline's token budget still holds).
-    if (PrintsSourceFile(context.command) && !huge_lines) {
+    // A file's source printed (`cat src/a.py`, `sed -n 40,90p a.go`), or the data a command was
+    // run for (`sqlite3 app.db 'select …'`, `jq … a.json`, `printenv`): what was asked for is
+    // the text, shown as it is, up to the pipeline's token budget, which keeps its first lines
+    // (core/summary_budget.h FitHeadToBudget) — unless its lines are huge (a minified bundle).
+    if ((core::PrintsSourceFile(context.command) || core::FetchesData(context.command)) &&
+        std::none_of(lines.begin(), lines.end(),
+                     [](std::string_view line) { return line.size() > kMaxLineBytes; })) {
       return core::ShapeOutput{"", RenderMode::kRaw};
     }
     if (!context.raw_path.empty() && !huge_lines) {

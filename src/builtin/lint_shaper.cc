@@ -186,8 +186,8 @@ size_t WordyPositionLength(std::string_view s) {
   return s.substr(i).starts_with(", ") ? i : 0;
 }
 
-// "path(12)", "path(12,5)" at the start of a line (the form of Free Pascal, MSVC, nvcc): its
-// length, or 0.
+// "path(12)", "path(12,5)" at the start of a line (the form of Free Pascal, MSVC, nvcc; Nim's
+// "path(12, 5)"): its length, or 0.
 size_t ParenLocationLength(std::string_view line) {
   const size_t open = line.find('(');
   if (open == std::string_view::npos || open == 0 || !IsPathWord(line.substr(0, open))) return 0;
@@ -198,7 +198,9 @@ size_t ParenLocationLength(std::string_view line) {
     return i > from ? i : std::string_view::npos;
   };
   size_t i = digits(open + 1);
-  if (i != std::string_view::npos && i < line.size() && line[i] == ',') i = digits(i + 1);
+  if (i != std::string_view::npos && i < line.size() && line[i] == ',') {
+    i = digits(i + 1 < line.size() && line[i + 1] == ' ' ? i + 2 : i + 1);
+  }
   return i != std::string_view::npos && i < line.size() && line[i] == ')' ? i + 1 : 0;
 }
 

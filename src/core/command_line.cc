@@ -1,12 +1,14 @@
 #include "core/command_line.h"
 
 #include <algorithm>
-
-#include "core/strings.h"
-#include "core/text.h"
-
 #include <cctype>
 #include <cstddef>
+#include <utility>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
+#include "core/strings.h"
+#include "core/text.h"
 
 namespace plugline::core {
 
@@ -76,6 +78,34 @@ bool EndsSegment(std::string_view word) {
 }
 
 // Index of the word that names the tool, past env assignments, wrappers and set-up commands.
+// Whether a wrapper's flag takes the next word as its value ("npx --prefix web eslint",
+// "sudo -u app make", "nice -n 5 make", "env -u HOME make", "time -f %e make").
+bool WrapperFlagTakesValue(std::string_view wrapper, std::string_view flag) {
+  // Each wrapper's such flags, a space before and after each.
+  static constexpr std::pair<std::string_view, std::string_view> kValued[] = {
+      {"sudo", " -u -g -C -D -h -p -U -r -t --user --group "},
+      {"npx", " -p --package --prefix -w --workspace --cache --userconfig "},
+      {"pnpx", " -p --package "},
+      {"bunx", " -p --package "},
+      {"env", " -u --unset -C --chdir "},
+      {"nice", " -n --adjustment "},
+      {"time", " -f --format -o --output "},
+      {"stdbuf", " -i -o -e "}};
+  for (const auto& [name, flags] : kValued) {
+    if (name == wrapper) return absl::StrContains(ToAbsl(flags), ToAbsl(StrCat(" ", flag, " ")));
+  }
+  return false;
+}
+
+// A shell variable's assignment: a name (letters, digits, '_'; not a digit first), '=', a value.
+bool IsAssignment(std::string_view word) {
+  const size_t eq = word.find('=');
+  if (eq == 0 || eq == std::string_view::npos || (word[0] >= '0' && word[0] <= '9')) return false;
+  return std::all_of(word.begin(), word.begin() + static_cast<std::ptrdiff_t>(eq), [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+  });
+}
+
 size_t ToolIndex(const std::vector<std::string>& words) {
   static constexpr std::string_view kWrappers[] = {
       "sudo", "env", "time", "nice", "nohup", "npx", "pnpx", "bunx", "exec", "command",
@@ -83,8 +113,8 @@ size_t ToolIndex(const std::vector<std::string>& words) {
   size_t i = 0;
   while (i < words.size()) {
     const std::string& w = words[i];
-    if (w.find('=') != std::string::npos && w[0] != '-' && w.find('/') == std::string::npos) {
-      ++i;  // VAR=value
+    if (IsAssignment(w)) {
+      ++i;  // VAR=value, the value a path or not ("XDG_CACHE_HOME=/tmp/c guile …")
       continue;
     }
     std::string base = Lower(BaseName(w));
@@ -164,7 +194,10 @@ size_t ToolIndex(const std::vector<std::string>& words) {
     }
     if (wrapper) {
       ++i;
-      while (i < words.size() && words[i].size() > 1 && words[i][0] == '-') ++i;  // its flags
+      while (i < words.size() && words[i].size() > 1 && words[i][0] == '-') {  // its flags
+        const bool valued = WrapperFlagTakesValue(base, words[i]);
+        i += valued && i + 1 < words.size() ? 2 : 1;
+      }
       continue;
     }
     // python -m tool, node --test is the tool "node".
@@ -302,6 +335,182 @@ bool CommandMentions(std::string_view command, std::initializer_list<std::string
     for (std::string_view name : names) {
       if (base == name) return true;
     }
+  }
+  return false;
+}
+
+namespace {
+
+bool IsReporter(std::string_view stage) {
+  const std::vector<std::string> words = CommandWords(stage);
+  return !words.empty() &&
+         (words[0] == "echo" || words[0] == "printf" || words[0] == "true" || words[0] == ":");
+}
+
+}  // namespace
+
+LastPipeline SplitLastPipeline(std::string_view command) {
+  LastPipeline last;
+  std::vector<std::string_view>& stages = last.stages;
+  std::vector<std::string_view> previous;  // the pipeline before the last separator
+  bool previous_and = false;               // that separator was `&&`
+  size_t start = 0;
+  char quote = 0;
+  auto push = [&](size_t end) {
+    std::string_view stage =
+        ToStd(absl::StripAsciiWhitespace(ToAbsl(command.substr(start, end - start))));
+    if (!stage.empty()) stages.push_back(stage);
+  };
+  auto next_command = [&](size_t end, bool and_then) {
+    push(end);
+    previous = std::move(stages);
+    stages.clear();
+    previous_and = and_then;
+  };
+  for (size_t i = 0; i < command.size(); ++i) {
+    char c = command[i];
+    if (quote != 0) {
+      if (c == quote)
+        quote = 0;
+      else if (c == '\\' && quote == '"')
+        ++i;
+      continue;
+    }
+    if (c == '\\') {
+      ++i;
+    } else if (c == '\'' || c == '"') {
+      quote = c;
+    } else if (c == '|' && i + 1 < command.size() && command[i + 1] == '|') {
+      next_command(i, false);  // a || b: the last command's pipeline
+      start = i + 2;
+      ++i;
+    } else if (c == '|') {
+      push(i);
+      if (i + 1 < command.size() && command[i + 1] == '&') ++i;  // |&
+      start = i + 1;
+    } else if (c == '&' && i > 0 && (command[i - 1] == '>' || command[i - 1] == '<')) {
+      // a redirection: 2>&1, >&2
+    } else if (c == ';' || c == '\n' || c == '&') {
+      const bool and_then = c == '&' && i + 1 < command.size() && command[i + 1] == '&';
+      next_command(i, and_then);
+      if (and_then) ++i;
+      start = i + 1;
+    }
+  }
+  push(command.size());
+  if (stages.size() == 1 && !previous.empty() && IsReporter(stages[0])) {
+    if (!previous_and) last.reporter = CommandWords(stages[0])[0];
+    stages = std::move(previous);
+  }
+  // A shell given a script (`bash -lc 'pytest 2>&1 | tail -20'`, as agents run commands): the
+  // script's last pipeline, when the script is in the command as written (quoted, unescaped).
+  if (stages.size() == 1) {
+    const std::vector<std::string> words = CommandWords(stages[0]);
+    if (words.size() == 3 && words[1].size() >= 2 && words[1][0] == '-' && words[1][1] != '-' &&
+        words[1].find('c') != std::string::npos && !words[2].empty()) {
+      const std::string shell = words[0].substr(words[0].rfind('/') + 1);
+      const size_t at = stages[0].find(words[2]);
+      if ((shell == "sh" || shell == "bash" || shell == "zsh" || shell == "dash") &&
+          at != std::string_view::npos) {
+        return SplitLastPipeline(stages[0].substr(at, words[2].size()));
+      }
+    }
+  }
+  return last;
+}
+
+std::vector<std::string_view> PipelineStages(std::string_view command) {
+  return SplitLastPipeline(command).stages;
+}
+
+namespace {
+
+bool IsSourceExtension(std::string_view path) {
+  const size_t slash = path.rfind('/');
+  const std::string_view name = slash == std::string_view::npos ? path : path.substr(slash + 1);
+  const size_t dot = name.rfind('.');
+  if (dot == std::string_view::npos || dot == 0) return false;
+  static constexpr std::string_view kSource[] = {
+      "c",    "cc",   "cpp",  "cxx",   "h",     "hh",   "hpp",    "hxx",    "py",    "pyi",
+      "js",   "mjs",  "cjs",  "ts",    "mts",   "cts",  "tsx",    "jsx",    "go",    "rs",
+      "java", "kt",   "kts",  "scala", "rb",    "php",  "cs",     "fs",     "swift", "m",
+      "mm",   "sh",   "bash", "zsh",   "lua",   "pl",   "pm",     "r",      "jl",    "ex",
+      "exs",  "erl",  "hs",   "ml",    "clj",   "dart", "vue",    "svelte", "sql",   "md",
+      "rst",  "html", "htm",  "css",   "scss",  "less", "xml",    "json",   "jsonc", "yaml",
+      "yml",  "toml", "ini",  "cfg",   "cmake", "mk",   "gradle", "proto",  "tf",    "nix"};
+  const std::string_view ext = name.substr(dot + 1);
+  return std::find(std::begin(kSource), std::end(kSource), ext) != std::end(kSource) ||
+         name == "Makefile" || name == "CMakeLists.txt" || name == "Dockerfile";
+}
+
+}  // namespace
+
+bool PrintsSourceFile(std::string_view command) {
+  const std::vector<std::string_view> stages = PipelineStages(command);
+  if (stages.empty()) return false;
+  const std::string_view first = stages.front();
+  const std::string tool = ToolName(first);
+  const std::vector<std::string> args = ToolArgs(first);
+  std::vector<std::string_view> operands;
+  for (const std::string& a : args) {
+    if (!a.empty() && a[0] != '-') operands.push_back(a);
+  }
+  if (tool == "git") {
+    if (operands.empty()) return false;
+    if (operands[0] == "blame" || operands[0] == "annotate") return true;
+    if (operands[0] == "show") {
+      for (size_t i = 1; i < operands.size(); ++i) {
+        const size_t colon = operands[i].find(':');
+        if (colon != std::string_view::npos && IsSourceExtension(operands[i].substr(colon + 1))) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+  static constexpr std::string_view kViewers[] = {"cat", "head",   "tail", "less", "more",
+                                                  "bat", "batcat", "nl",   "sed"};
+  if (std::find(std::begin(kViewers), std::end(kViewers), tool) == std::end(kViewers)) {
+    return false;
+  }
+  if (tool == "tail" && std::find(args.begin(), args.end(), "-f") != args.end()) return false;
+  if (tool == "sed" && std::find(args.begin(), args.end(), "-n") == args.end()) return false;
+  return !operands.empty() && IsSourceExtension(operands.back());
+}
+
+bool FetchesData(std::string_view command) {
+  const std::vector<std::string_view> stages = PipelineStages(command);
+  if (stages.empty()) return false;
+  const std::vector<std::string> words = CommandWords(stages.front());
+  if (!words.empty() && words[0] == "env" && (words.size() == 1 || words[1] == "-0")) return true;
+  const std::string tool = ToolName(stages.front());
+  const std::vector<std::string> args = ToolArgs(stages.front());
+  auto has = [&](std::initializer_list<std::string_view> flags) {
+    return std::any_of(args.begin(), args.end(), [&](const std::string& a) {
+      return std::find(flags.begin(), flags.end(), a) != flags.end();
+    });
+  };
+  static constexpr std::string_view kQueries[] = {"sqlite3", "psql", "mysql", "mariadb", "duckdb",
+                                                  "jq",      "gojq", "yq",    "printenv"};
+  if (std::find(std::begin(kQueries), std::end(kQueries), tool) != std::end(kQueries)) {
+    return true;
+  }
+  if (tool == "python") return has({"-c"}) && !has({"-m"});
+  if (tool == "node" || tool == "deno" || tool == "bun")
+    return has({"-e", "-p", "--eval", "--print"});
+  if (tool == "ruby" || tool == "perl") return has({"-e", "-E"});
+  if (tool == "php") return has({"-r"});
+  static constexpr std::string_view kViewers[] = {"cat", "head",   "tail", "less",  "more",
+                                                  "bat", "batcat", "nl",   "column"};
+  if (std::find(std::begin(kViewers), std::end(kViewers), tool) == std::end(kViewers) ||
+      (tool == "tail" && has({"-f", "-F", "--follow"}))) {
+    return false;
+  }
+  for (auto it = args.rbegin(); it != args.rend(); ++it) {
+    if (it->empty() || (*it)[0] == '-') continue;
+    const std::string ext =
+        Lower(it->substr(it->rfind('.') == std::string::npos ? it->size() : it->rfind('.') + 1));
+    return ext == "csv" || ext == "tsv" || ext == "jsonl" || ext == "ndjson" || ext == "psv";
   }
   return false;
 }

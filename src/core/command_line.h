@@ -44,6 +44,37 @@ std::string FailureText(std::string_view command, int exit_code);
 // Whether any word from the tool on is one of `names` (by base name, lower case).
 bool CommandMentions(std::string_view command, std::initializer_list<std::string_view> names);
 
+// The command's last pipeline, and the command that reports after it when there is one: `echo`,
+// `printf`, `true` or `:` after `;`, a newline or `||` ("make 2>&1 | tail -20; echo "exit=$?"":
+// the output is make's pipeline's and a line, the status echo's). After `&&` the reporter runs
+// only when the pipeline succeeded: its status is the pipeline's too.
+struct LastPipeline {
+  std::vector<std::string_view> stages;  // views into the command
+  std::string reporter;                  // the reporter's tool, or empty
+};
+LastPipeline SplitLastPipeline(std::string_view command);
+
+// The stages of the command's last pipeline, split at unquoted `|`: the output a shaper sees
+// is that pipeline's. Earlier commands joined by `&&`, `||`, `;`, `&` or newlines are dropped:
+// "cd src && grep -rn x . | head -50" -> {"grep -rn x .", "head -50"}. Stages are trimmed.
+// A shell given a script, "bash -lc 'pytest | tail -20'", is read as the script.
+std::vector<std::string_view> PipelineStages(std::string_view command);
+
+// Whether the command prints a file's source rather than a tool's report: git blame/annotate,
+// `git show REV:path`, or cat/head/tail/less/bat/nl/`sed -n` of a file whose extension is a
+// programming language's, markup's or config's (not .log, .out, .txt: saved output). Quoted
+// compiler messages, test names or a document's example commands in such text are not the
+// tool's own.
+bool PrintsSourceFile(std::string_view command);
+
+// Whether the command is run for the data it prints, which is its answer: a query (sqlite3,
+// psql, mysql, duckdb, jq, yq), the environment (printenv, env alone), an interpreter's
+// one-liner (`python3 -c '…'`, `node -e|-p '…'`, `ruby -e`, `perl -e`, `php -r`), or a data
+// file viewed (cat/head/tail/… of .csv, .tsv, .jsonl, .ndjson). Its rows, numbers and values
+// are what was asked for: none is more telling than another. (A URL's body is a document the
+// shapers read by its structure: not so.)
+bool FetchesData(std::string_view command);
+
 }  // namespace plugline::core
 
 #endif  // PLUGLINE_CORE_COMMAND_LINE_H_

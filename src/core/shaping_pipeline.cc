@@ -480,12 +480,14 @@ absl::StatusOr<ShapeResult> ShaperPipeline::Run(const ShapeRequest& request,
   } else {
     winner = Choose(request.command, output, request.exit_code, &result.confidence, &result, trace);
   }
-  // An output that echoes the commands it ran: each part by its own command's shaper.
+  // An output that echoes the commands it ran: each part by its own command's shaper. Not a
+  // file's text (`cat README.md`): the commands a document shows are not a session's.
   std::string part_ids;
   uint64_t part_lines_cut = 0;
   std::optional<std::string> parts;
   if (winner != nullptr && request.shaper.empty() &&
-      !ReadsStoredOutput(request.command, raw.path)) {
+      !ReadsStoredOutput(request.command, raw.path) && !PrintsSourceFile(request.command) &&
+      !FetchesData(request.command)) {
     const absl::Time start = absl::Now();
     // The budget its parts share: what the rules below leave to a summary.
     const uint64_t parts_budget =
@@ -590,9 +592,12 @@ absl::StatusOr<ShapeResult> ShaperPipeline::Run(const ShapeRequest& request,
       }
       result.budget_lines_left_out += part_lines_cut;
     } else if (result.tokens_raw + reserve > budget) {
-      BudgetCut cut = FitToBudget(
-          outcome_first.empty() ? result.summary : StrCat(outcome_first, "\n", result.summary),
-          budget, reserve, *counter_);
+      // A file's text, or the data the command was run for: its first lines, in order.
+      const bool in_order = PrintsSourceFile(request.command) || FetchesData(request.command);
+      const std::string shown =
+          outcome_first.empty() ? result.summary : StrCat(outcome_first, "\n", result.summary);
+      BudgetCut cut = in_order ? FitHeadToBudget(shown, budget, reserve, *counter_)
+                               : FitToBudget(shown, budget, reserve, *counter_);
       if (cut.cut) {
         result.summary = std::move(cut.summary);
         result.budget_lines_left_out = cut.lines_left_out;

@@ -494,6 +494,46 @@ BudgetCut Assemble(const std::vector<std::string_view>& lines, const std::vector
 
 }  // namespace
 
+BudgetCut FitHeadToBudget(std::string_view text, uint64_t max_tokens, uint64_t reserve,
+                          const TokenCounter& counter) {
+  const std::vector<std::string_view> lines = SplitLines(text);
+  const size_t n = lines.size();
+  if (max_tokens == 0 || counter.Count(text) + reserve <= max_tokens) {
+    BudgetCut whole;
+    whole.summary.assign(text);
+    whole.lines_in = n;
+    return whole;
+  }
+  const uint64_t room =
+      max_tokens > reserve + kMarkerTokens ? max_tokens - reserve - kMarkerTokens : 0;
+  // Lines counted one by one add up to a little more than counted together: a line too many is
+  // taken back below.
+  size_t kept = 0;
+  for (uint64_t spent = 0; kept < n; ++kept) {
+    const uint64_t cost = counter.Count(lines[kept]) + 1;
+    if (spent + cost > room) break;
+    spent += cost;
+  }
+  auto marker = [&](size_t from) {
+    return StrCat("… lines ", FormatCount(from + 1), "–", FormatCount(n), " of ", FormatCount(n),
+                  " cut to the ", FormatCount(max_tokens), "-token budget");
+  };
+  std::string summary;
+  for (;; --kept) {
+    summary.clear();
+    for (size_t i = 0; i < kept; ++i) StrAppend(&summary, lines[i], "\n");
+    summary += marker(kept);
+    if (kept == 0 || counter.Count(summary) + reserve <= max_tokens) break;
+  }
+  if (kept == 0) return FitToBudget(text, max_tokens, reserve, counter);
+  BudgetCut cut;
+  cut.summary = std::move(summary);
+  cut.lines_in = n;
+  cut.lines_left_out = n - kept;
+  cut.cut = true;
+  return cut;
+}
+
 std::string WithoutTallies(std::string_view summary) {
   std::string out;
   out.reserve(summary.size());

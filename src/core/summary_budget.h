@@ -83,6 +83,14 @@ std::string WithoutTallies(std::string_view summary);
 BudgetCut FitToBudget(std::string_view summary, uint64_t max_tokens, uint64_t reserve,
                       const TokenCounter& counter);
 
+// `text` (a file's, or data a command was run for: core/command_line.h PrintsSourceFile,
+// FetchesData) cut to its first lines that fit `max_tokens` (`reserve` kept free), then a line
+// saying which lines follow: "… lines 812–3,904 of 3,904 cut to the 8,000-token budget". Its
+// lines are alike in worth, and what an agent reads on from is where it stopped: none is picked
+// from the middle. A first line over the budget alone leaves it to FitToBudget.
+BudgetCut FitHeadToBudget(std::string_view text, uint64_t max_tokens, uint64_t reserve,
+                          const TokenCounter& counter);
+
 }  // namespace plugline::core
 
 #endif  // PLUGLINE_CORE_SUMMARY_BUDGET_H_

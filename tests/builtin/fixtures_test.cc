@@ -763,6 +763,26 @@ TEST_CASE("fixtures: a script's commands share the budget, each keeping its echo
   CheckKept(pytest.meta, result->summary);
 }
 
+TEST_CASE("fixtures: a document's example commands are the document's, not a session's") {
+  // A README whose console blocks show two commands and their output: `cat README.md` prints
+  // the document, shown as it is; the same text in a saved session log is read by commands.
+  const Fixture pytest = FindFixture("test/pytest_failing");
+  const Fixture flake8 = FindFixture("lint/flake8-failing");
+  const std::string text =
+      StrCat("# Checking\n\n```console\n$ python3 -m pytest\n", pytest.output,
+             "```\n\nThen the style:\n\n```console\n$ flake8 src\n", flake8.output, "```\n");
+  TempDir home;
+  auto host = Host::Create(HostOptions{home.path(), "", true, nullptr});
+  REQUIRE(host.ok());
+  auto document = (*host)->Shape(ShapeRequest{"cat docs/README.md", text, 0, ""});
+  REQUIRE(document.ok());
+  INFO(document->summary);
+  CHECK(document->summary == text);
+  auto session = (*host)->Shape(ShapeRequest{"cat session.log", text, 0, ""});
+  REQUIRE(session.ok());
+  CHECK(absl::StrContains(session->summary, "each shaped below"));
+}
+
 TEST_CASE(
     "fixtures: npm test over flake8: flake8's summary under npm's header, npm's report apart") {
   const Fixture flake8 = FindFixture("lint/flake8-large");

@@ -24,6 +24,21 @@ std::string ShapeGeneric(const std::string& command, const std::string& text) {
   return shaped->summary;
 }
 
+TEST_CASE("generic: the data a command was run for is shown as it is, its rows not folded") {
+  // 40 rows of a query, alike but for their numbers: the numbers are the answer.
+  std::string rows = "id|email|total\n";
+  for (int i = 1; i <= 40; ++i) StrAppend(&rows, i * 3, "|u", i * 17, "@ex.com|", 100 + i, ".25\n");
+  for (const char* command : {"sqlite3 -header app.db 'select * from orders limit 40'",
+                              "python3 -c 'import db; db.dump()'", "cat totals.csv"}) {
+    core::ShapeContext ctx{command, 0, rows.size(), 41, "/s/a.log"};
+    auto shaped = MakeGenericShaper()->Shape(rows, ctx);
+    REQUIRE(shaped.ok());
+    CHECK(shaped->render_mode == RenderMode::kRaw);
+  }
+  // The same rows from a command run for something else are folded.
+  CHECK(Contains(ShapeGeneric("./export.sh", rows), "but for their numbers"));
+}
+
 TEST_CASE("generic keeps 30 head and 30 tail lines and counts the rest") {
   auto generic = MakeGenericShaper();
   CHECK(generic->meta().id == "builtin-generic");
@@ -719,6 +734,24 @@ TEST_CASE("generic: a run of lines alike but for their numbers is folded to its 
                "attempt 1 failed: connection refused\n"
                "… 11 more lines like the one above but for: 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12\n"));
   CHECK(!Contains(refused, "but for their numbers"));
+  // Lines that name a place in a file are not folded: their numbers are where ("dep.nim(4, 6)
+  // Warning: …", a compiler's format plugline has no parser for).
+  std::string placed;
+  for (int i = 3; i <= 40; ++i) {
+    StrAppend(&placed, "/w/nim/dep.nim(", i, ", 6) Note: use fresh; old is deprecated\n");
+  }
+  const std::string nim = ShapeGeneric("nimble build", placed);
+  INFO(nim);
+  CHECK(!Contains(nim, "but for their numbers"));
+  for (int i = 3; i <= 40; ++i) {
+    CHECK_MESSAGE((Contains(nim, StrCat("/w/nim/dep.nim(", i, ",")) ||
+                   Contains(nim, StrCat("/w/nim/dep.nim(", i, "\n"))),
+                  i);
+  }
+  CHECK(NamesFileLocation(";;; /w/warn.scm:39:14: warning: wrong number of arguments"));
+  CHECK(NamesFileLocation("  --> src/main.rs:3:5"));
+  CHECK_FALSE(NamesFileLocation("req 3: 200 0.008499s 45203 bytes"));
+  CHECK_FALSE(NamesFileLocation("Downloading numpy-1.26.4.tar.gz (15.8 MB)"));
   // An output short enough to show whole is shown whole, a table of measurements as printed.
   std::string table;
   for (int i = 1; i <= 25; ++i) StrAppend(&table, "run ", i, ": ", 100 + i * 3, " ms\n");

@@ -976,6 +976,25 @@ TEST_CASE("lint: a compiler's 'file(line,col) Error:' problems are grouped, repe
   CHECK_FALSE(Contains(s, "Copyright (c)"));
 }
 
+TEST_CASE("lint: Nim's 'file(line, col) Hint:' problems, a space after the comma, are grouped") {
+  // tests/fixtures/lint/nim-check-hints (gen-compilers.sh): 49 hints and 4 warnings, each
+  // "warn.nim(3, 7) Hint: 'unused0' is declared but not used [XDeclaredButNotUsed]".
+  const std::string out = Fixture("nim-check-hints");
+  const std::string s = Shape("nim check --hints:on warn.nim", out, 0).summary;
+  INFO(s);
+  CHECK(s.starts_with("nim: 4 warnings, 49 hints in 1 file\n"));
+  size_t located = 0;
+  for (std::string_view line : core::SplitLines(out)) {
+    const size_t at = line.find("warn.nim(");
+    if (at == std::string_view::npos || line.find(") ") == std::string_view::npos) continue;
+    ++located;
+    const std::string_view where = line.substr(at, line.find(')') + 1 - at);
+    CHECK_MESSAGE(Contains(s, where), line);
+  }
+  CHECK(located == 53);
+  CHECK_FALSE(Contains(s, "used config file"));
+}
+
 TEST_CASE(
     "lint: a location alone on its line with the message under it (gfortran's) is one problem") {
   // tests/fixtures/lint/gfortran-errors (gen-compilers.sh): 26 errors, each "stats.f90:9:23:",

@@ -9,6 +9,15 @@ namespace {
 TEST_CASE("ToolName sees through wrappers and interpreters") {
   CHECK(ToolName("python3 -m pytest -q") == "pytest");
   CHECK(ToolName("FOO=1 sudo /usr/bin/make -j8") == "make");
+  // An assignment's value may be a path; a path with '=' in it is no assignment.
+  CHECK(ToolName("XDG_CACHE_HOME=/tmp/c/cache guile -s warn.scm") == "guile");
+  CHECK(ToolName("A_1=x B=/a=b make") == "make");
+  CHECK(ToolName("./out/a=b/run.sh") == "run.sh");
+  // A wrapper's flag that takes a value: the value is not the tool.
+  CHECK(ToolName("npx --prefix web eslint src") == "eslint");
+  CHECK(ToolName("sudo -u app make test") == "make");
+  CHECK(ToolName("nice -n 10 make") == "make");
+  CHECK(ToolName("env -u HOME -i pytest") == "pytest");
   CHECK(ToolName("npx jest") == "jest");
   CHECK(ToolName("bundle exec rspec spec") == "rspec");
   CHECK(ToolName("bundle install") == "bundle");
@@ -101,6 +110,22 @@ TEST_CASE("FailureText: a non-zero exit is a failure, but for the tools whose ex
   // timeout's own status: the command timed out.
   CHECK(FailureText("timeout 3 python3 slow.py", 124) == "FAILED (exit 124: timed out)");
   CHECK(FailureText("python3 slow.py", 124) == "FAILED (exit 124)");
+}
+
+TEST_CASE("FetchesData: queries, the environment, one-liners, data files") {
+  for (const char* command :
+       {"sqlite3 -header app.db 'select * from orders'", "psql -c 'select 1' app",
+        "jq '.packages | keys' package-lock.json", "printenv | sort", "env", "env -0",
+        "python3 -c 'print(list(range(9)))'", "node -e 'console.log(1)'", "node -p 1+1",
+        "ruby -e 'p 1'", "cat sales.csv", "head -50 data/events.jsonl", "cd app && cat a.tsv"}) {
+    CHECK_MESSAGE(FetchesData(command), command);
+  }
+  for (const char* command :
+       {"pytest", "cat build.log", "cat a.py", "env CI=1 make", "curl -s http://x/api",
+        "python3 -m pytest -c setup.cfg", "python3 app.py", "node --test", "tail -f events.csv",
+        "make test | tee out.csv"}) {
+    CHECK_FALSE_MESSAGE(FetchesData(command), command);
+  }
 }
 
 }  // namespace

@@ -58,6 +58,33 @@ TEST_CASE("over budget: outcome, identifiers, then evidence, then context, never
                                            " of 122 summary lines left out")));
 }
 
+TEST_CASE("a file's text over its budget keeps its first lines, in order, and says which follow") {
+  // A query's 2,000 rows, a quarter of them with "failed" in them: none is picked from the
+  // middle for a word in it; the rows from the top that fit, then the numbers of the rest.
+  std::string text;
+  for (int i = 1; i <= 2000; ++i) {
+    absl::StrAppend(&text, i, "|", i * 7 % 500, "|", i % 4 == 0 ? "failed" : "paid", "\n");
+  }
+  const BudgetCut cut = FitHeadToBudget(text, 1000, 60, Counter());
+  INFO(cut.summary);
+  REQUIRE(cut.cut);
+  CHECK(Counter().Count(cut.summary) + 60 <= 1000);
+  const std::vector<std::string_view> lines = SplitLines(cut.summary);
+  const size_t kept = lines.size() - 1;
+  CHECK(kept > 100);
+  for (size_t i = 0; i < kept; ++i) {
+    CHECK(lines[i] ==
+          absl::StrCat(i + 1, "|", (i + 1) * 7 % 500, "|", (i + 1) % 4 == 0 ? "failed" : "paid"));
+  }
+  CHECK(lines.back() == absl::StrCat("… lines ", FormatCount(kept + 1),
+                                     "–2,000 of 2,000 cut to "
+                                     "the 1,000-token budget"));
+  CHECK(cut.lines_left_out == 2000 - kept);
+  // Within the budget: as it is.
+  CHECK(FitHeadToBudget("a\nb\n", 1000, 60, Counter()).summary == "a\nb\n");
+  CHECK_FALSE(FitHeadToBudget("a\nb\n", 1000, 60, Counter()).cut);
+}
+
 TEST_CASE("diff -r's lines of a file only one side has rank as a diff's file headers") {
   std::string summary = "diff: 40 files changed, +400 −400 (exit 1)\n";
   for (int i = 0; i < 40; ++i) {
