@@ -44,15 +44,18 @@ struct Prefix {
   std::string_view text;
   bool exact_upper;  // AWS ids: exactly 16 upper-case letters or digits after the prefix
 };
-constexpr std::array<Prefix, 22> kPrefixes = {{
+constexpr std::array<Prefix, 24> kPrefixes = {{
     {"sk-", false},   {"ghp_", false},     {"gho_", false},        {"ghu_", false},
     {"ghs_", false},  {"ghr_", false},     {"github_pat_", false}, {"glpat-", false},
     {"xoxa-", false}, {"xoxb-", false},    {"xoxp-", false},       {"xoxr-", false},
     {"xoxs-", false}, {"AIza", false},     {"npm_", false},        {"AKIA", true},
     {"ASIA", true},   {"sk_live_", false}, {"rk_live_", false},    {"whsec_", false},
-    {"hf_", false},   {"pypi-", false},
+    {"hf_", false},   {"pypi-", false},    {"sk_test_", false},    {"rk_test_", false},
 }};
 constexpr size_t kMinTokenRest = 16;
+// A value of a key named like an API key or a token, of fewer letters than this and letters
+// only, is an example's.
+constexpr size_t kMinKeyValue = 8;
 
 // The endings of secret-sounding keys, by their last letter.
 constexpr std::string_view kEndingsInD[] = {"password", "passwd"};
@@ -444,7 +447,36 @@ std::pair<size_t, size_t> SecretValue(std::string_view text, size_t key_start, s
   }
   const std::string_view value = text.substr(start, end - start);
   if (IsPlaceholder(value) || (!quote.empty() && IsDependencySpec(value))) return kNone;
+  // A key or token of a few letters is an example's (`'X-API-Key': 'tobi'` in a library's
+  // documentation), no credential: those are long. A password may be short: masked.
+  const std::string_view key = text.substr(key_start, key_end - key_start);
+  if (value.size() < kMinKeyValue &&
+      std::all_of(value.begin(), value.end(), [](char c) { return absl::ascii_isalpha(c); }) &&
+      (absl::EndsWithIgnoreCase(ToAbsl(key), "key") ||
+       absl::EndsWithIgnoreCase(ToAbsl(key), "token"))) {
+    return kNone;
+  }
   return {start, end};
+}
+
+size_t LineStart(std::string_view text, size_t pos);
+
+// `-p<password>` glued, as MySQL's and MariaDB's clients take it (`mysql -u root -pS3cret app`,
+// `mysqldump -pS3cret db`), on a line that runs one: the password's end, 0 when there is none.
+size_t GluedPasswordEnd(std::string_view text, size_t pos) {
+  if (pos + 2 >= text.size() || text[pos] != '-' || text[pos + 1] != 'p' ||
+      std::string_view(" \t\r\n'\"").find(text[pos + 2]) != std::string_view::npos) {
+    return 0;
+  }
+  const std::string_view line = text.substr(LineStart(text, pos), pos - LineStart(text, pos));
+  bool client = false;
+  for (std::string_view name : {"mysql", "mariadb"}) {
+    for (size_t at = line.find(name); at != std::string_view::npos; at = line.find(name, at + 1)) {
+      client |= at == 0 || line[at - 1] == ' ' || line[at - 1] == '/' || line[at - 1] == '$';
+    }
+  }
+  if (!client) return 0;
+  return std::min(text.find_first_of(" \t\r\n'\"", pos + 2), text.size());
 }
 
 // Whether the line that starts at text[line_start] is a .netrc entry: it starts, after a diff's
@@ -653,6 +685,11 @@ bool MaskInto(std::string_view text, Scope scope, bool* in_private_key, std::str
       if (const size_t length = c == 'e' ? JwtAt(text, i) : 0; length != 0) {
         mask(i + 3, i + length, kMask);
         i += length;
+        continue;
+      }
+      if (const size_t end = c == '-' ? GluedPasswordEnd(text, i) : 0; end != 0) {
+        mask(i + 2, end, kMask);
+        i = end;
         continue;
       }
     }

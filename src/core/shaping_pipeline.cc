@@ -5,6 +5,7 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "absl/time/clock.h"
 #include "core/command_echo.h"
@@ -41,6 +42,8 @@ std::string_view FirstChars(std::string_view text, size_t chars) {
 // Tokens kept aside, when a summary is cut to its budget, for what the rules add after it:
 // the raw file's line and the notes about a window.
 constexpr uint64_t kBudgetReserveTokens = 60;
+// Binary output this long or longer is said, not shown (core/text.h LooksBinary).
+constexpr size_t kMinBinaryBytes = 256;
 
 // How confident a shaper must be of an echoed command's output for it to be a part of its own
 // (the fallback is 0.1). An output whose lines before the first echo are a tool's, this sure,
@@ -485,7 +488,11 @@ absl::StatusOr<ShapeResult> ShaperPipeline::Run(const ShapeRequest& request,
   std::string part_ids;
   uint64_t part_lines_cut = 0;
   std::optional<std::string> parts;
-  if (winner != nullptr && request.shaper.empty() &&
+  // Binary data (an executable, an image `cat` printed): no text to shape or to show. (A few
+  // bytes are shown, shaped as any output.)
+  const bool binary = request.shaper.empty() && request.output.size() >= kMinBinaryBytes &&
+                      LooksBinary(request.output);
+  if (winner != nullptr && request.shaper.empty() && !binary &&
       !ReadsStoredOutput(request.command, raw.path) && !PrintsSourceFile(request.command) &&
       !FetchesData(request.command)) {
     const absl::Time start = absl::Now();
@@ -506,7 +513,21 @@ absl::StatusOr<ShapeResult> ShaperPipeline::Run(const ShapeRequest& request,
     result.render_mode = RenderMode::kRaw;
     if (why) result.fallback = std::move(why);
   };
-  if (winner == nullptr) {
+  if (binary && !raw.path.empty()) {
+    // Said, with its size and first bytes; the bytes are in the stored file.
+    std::string first;
+    for (unsigned char c : request.output.substr(0, 16)) {
+      first += absl::StrFormat("%s%02x", first.empty() ? "" : " ", c);
+    }
+    const std::string label = CommandLabel(request.command);
+    result.summary = StrCat(label.empty() ? "command" : label, ": ",
+                            request.exit_code && *request.exit_code != 0
+                                ? StrCat(FailureText(request.command, *request.exit_code), ", ")
+                                : "",
+                            "binary output, ", FormatCount(result.raw_bytes),
+                            " bytes, not shown (it starts ", first, ")\n");
+    result.fallback = "binary output: not shown";
+  } else if (winner == nullptr) {
     show_raw("no shaper matched");
   } else if (parts) {
     result.shaper = part_ids;

@@ -278,6 +278,29 @@ size_t C1Length(std::string_view text, size_t i) {
 
 }  // namespace
 
+bool LooksBinary(std::string_view text) {
+  constexpr size_t kLooked = 8 * 1024;
+  const std::string_view head = text.substr(0, kLooked);
+  size_t odd = 0;
+  for (size_t i = 0; i < head.size();) {
+    const auto c = static_cast<unsigned char>(head[i]);
+    if (c >= 0x80) {
+      const size_t n = Utf8SequenceLength(head, i);
+      // A sequence the look's end cut is text.
+      if (n == 0 && head.size() - i >= 4) ++odd;
+      i += n == 0 ? 1 : n;
+      continue;
+    }
+    if (c < 0x20 && c != '\t' && c != '\n' && c != '\r' && c != 0x1b && c != '\b' && c != '\f') {
+      ++odd;
+    } else if (c == 0x7f) {
+      ++odd;
+    }
+    ++i;
+  }
+  return odd * 10 > head.size();
+}
+
 size_t Utf8SequenceLength(std::string_view text, size_t i) {
   const auto [len, lo, hi] = Utf8LeadOf(static_cast<unsigned char>(text[i]));
   if (len == 0 || i + len > text.size()) return 0;

@@ -18,6 +18,12 @@ bool IsValidUtf8(std::string_view text);
 // subpart, as the Unicode standard recommends). Valid input comes back unchanged.
 std::string SanitizeUtf8(std::string_view text);
 
+// Whether `text` is binary data, no text: more than one byte in ten of its first 8 KiB neither
+// printable, whitespace, an escape nor part of valid UTF-8 — a NUL, another control byte, an
+// invalid sequence (an executable, an image, a compressed stream `cat` printed; not names
+// separated by NULs, `find -print0`, `git ls-files -z`).
+bool LooksBinary(std::string_view text);
+
 // The length (2-4) of the well-formed UTF-8 sequence that starts at text[i], a byte >= 0x80, or
 // 0 when none does there (an invalid or cut-off sequence, a stray continuation byte).
 size_t Utf8SequenceLength(std::string_view text, size_t i);

@@ -17,6 +17,17 @@ TEST_CASE("redact: well-known tokens keep their prefix and lose the rest") {
   CHECK(RedactSecrets("id=AKIAABCDEFGHIJKLMNOP.") == "id=AKIA[redacted].");
   CHECK(RedactSecrets("AKIAABCDEFGHIJKLMNOP") == "AKIA[redacted]");
   CHECK(RedactSecrets("xoxb-123456789012-abcdefghijkl") == "xoxb-[redacted]");
+  // Stripe's test-mode secret keys are credentials too.
+  CHECK(RedactSecrets("STRIPE_KEY=sk_test_4eC39HqLyjWDarjtT1zdp7dc") ==
+        "STRIPE_KEY=sk_test_[redacted]");
+  CHECK(RedactSecrets("rk_test_51Hq8ZyKx3mP9wQvT2rN7bLcQ") == "rk_test_[redacted]");
+  // A password glued to -p on a line that runs MySQL's or MariaDB's client.
+  CHECK(RedactSecrets("mysql -u root -pS3cretPass123 app") == "mysql -u root -p[redacted] app");
+  CHECK(RedactSecrets("$ /usr/bin/mysqldump -pS3cret shop > a.sql") ==
+        "$ /usr/bin/mysqldump -p[redacted] shop > a.sql");
+  CHECK(RedactSecrets("mariadb -phunter2") == "mariadb -p[redacted]");
+  CHECK(RedactSecrets("rsync -pavz src/ dst/") == "rsync -pavz src/ dst/");
+  CHECK(RedactSecrets("mysql -p app") == "mysql -p app");  // it asks for the password
   // Too short, or inside a word: not a token.
   CHECK(RedactSecrets("sk-learn is a library") == "sk-learn is a library");
   CHECK(RedactSecrets("task-abcdefghijklmnopqrstuvw") == "task-abcdefghijklmnopqrstuvw");
@@ -90,6 +101,11 @@ TEST_CASE("redact: names that only look like tokens are left alone") {
   CHECK(RedactSecrets(R"({"jsonwebtoken": "^9.0.2"})") == R"({"jsonwebtoken": "^9.0.2"})");
   CHECK(RedactSecrets("token=$GITHUB_TOKEN password=<yours>") ==
         "token=$GITHUB_TOKEN password=<yours>");
+  // An API key or a token of a few letters is a documentation's example, not a credential.
+  CHECK(RedactSecrets(" *    res.set({ Accept: 'text/plain', 'X-API-Key': 'tobi' });") ==
+        " *    res.set({ Accept: 'text/plain', 'X-API-Key': 'tobi' });");
+  CHECK(RedactSecrets("api_key = \"abcdefgh\"") == "api_key = \"[redacted]\"");
+  CHECK(RedactSecrets("API_TOKEN=abc123") == "API_TOKEN=[redacted]");
 }
 
 // Every kind of secret command output shows, each with what it must become.

@@ -106,6 +106,36 @@ TEST_CASE("the summary's last line names the raw output, counts are filled in") 
   CHECK_FALSE(result->fallback.has_value());
 }
 
+TEST_CASE("binary data is said with its size and first bytes, not shown or shaped") {
+  Fixture f;
+  auto shaper = std::make_shared<FakeShaper>("s", 0.9);
+  f.pipeline.Add(shaper);
+  // An ELF header and what follows it: NULs, control bytes, bytes no UTF-8 sequence has.
+  std::string binary(
+      "\x7f"
+      "ELF\x02\x01\x01\x00",
+      8);
+  for (int i = 0; i < 3000; ++i) binary += static_cast<char>((i * 37 + 11) % 256);
+  auto result = f.pipeline.Run(ShapeRequest{"cat ./build/app", binary, 0, ""}, f.raw);
+  REQUIRE(result.ok());
+  CHECK(result->summary ==
+        "cat: binary output, 3,008 bytes, not shown (it starts 7f 45 4c 46 02 01 01 00 0b 30 55 "
+        "7a 9f c4 e9 0e)\nfull output: /state/outputs/x.log");
+  CHECK(shaper->last_output.empty());  // no shaper saw it
+  CHECK(result->fallback == "binary output: not shown");
+  // Failing: the status said first.
+  result = f.pipeline.Run(ShapeRequest{"./dump", binary, 2, ""}, f.raw);
+  REQUIRE(result.ok());
+  CHECK(result->summary.starts_with("dump: FAILED (exit 2), binary output, 3,008 bytes"));
+  // Names separated by NULs (`find -print0`), and text in another script, are text.
+  std::string names;
+  for (int i = 0; i < 200; ++i)
+    absl::StrAppend(&names, "./src/module_", i, ".py", std::string(1, '\0'));
+  CHECK_FALSE(LooksBinary(names));
+  CHECK_FALSE(LooksBinary("Прывітанне, свет — 你好，世界 — مرحبا بالعالم\n"));
+  CHECK(LooksBinary(binary));
+}
+
 TEST_CASE("no shaper sees a secret the command printed, and the result says one was masked") {
   Fixture f;
   auto shaper = std::make_shared<FakeShaper>("s", 0.9);
