@@ -142,6 +142,18 @@ bool CutByHead(std::string_view command) {
   return stages.size() > 1 && ToolName(stages.back()) == "head";
 }
 
+bool CutByCommand(std::string_view command) {
+  const std::vector<std::string_view> stages = PipelineStages(command);
+  if (stages.size() < 2) return false;
+  const std::string tool = ToolName(stages.back());
+  const std::vector<std::string> args = ToolArgs(stages.back());
+  auto has = [&](std::string_view flag) {
+    return std::find(args.begin(), args.end(), flag) != args.end();
+  };
+  return tool == "head" || (tool == "tail" && !has("-f") && !has("-F") && !has("--follow")) ||
+         (tool == "sed" && has("-n"));
+}
+
 bool ChosenByGrep(std::string_view command) {
   const std::vector<std::string_view> stages = PipelineStages(command);
   if (stages.size() < 2) return false;

@@ -94,6 +94,11 @@ bool StatusIsAFilters(std::string_view command);
 // status is head's: no claim that the run went well.
 bool CutByHead(std::string_view command);
 
+// Whether the output is a part of the tool's that the command chose by its place: the last
+// pipeline stage is head, tail (not following) or `sed -n` ("du -sh * | sort -h | tail -30",
+// "ls -R | head -400", "xxd a.bin | head -40"). The agent set its size: shown whole when it fits.
+bool CutByCommand(std::string_view command);
+
 // Whether the output is the lines a search chose: the command's last pipeline stage is grep (or
 // egrep, fgrep, rg), "pytest 2>&1 | grep -E 'FAILED|Error'": what the agent asked to see.
 bool ChosenByGrep(std::string_view command);

@@ -450,6 +450,15 @@ class GenericShaper final : public core::Shaper {
     if (std::optional<std::string> leaks = ShapeLeakReport(lines, tool, note, total_lines, out)) {
       return core::ShapeOutput{std::move(*leaks), RenderMode::kSummary};
     }
+    // A part of a tool's output the command chose by its place (`du -sh * | sort -h | tail
+    // -30`, `xxd a.bin | head -40`), read as none of the above: its size is the agent's, shown
+    // whole (the budget holding) — unless its lines read like trouble, which a summary names
+    // first.
+    if (CutByCommand(context.command) && !huge_lines && !died &&
+        std::none_of(lines.begin(), lines.end(),
+                     [](std::string_view line) { return LooksLikeErrorLine(line); })) {
+      return core::ShapeOutput{"", RenderMode::kRaw};
+    }
     // A bisect's answer heads it, with the commit's header and subject under it kept.
     const size_t first_bad = FirstBadCommitLine(lines);
     const std::string answer =

@@ -317,6 +317,7 @@ std::string FailureText(std::string_view command, int exit_code) {
                       (std::find(std::begin(kAnswerOnOne), std::end(kAnswerOnOne),
                                  ToolName(command)) != std::end(kAnswerOnOne) ||
                        key == "npm outdated" || key == "pnpm outdated" || key == "yarn outdated" ||
+                       key == "git grep" ||
                        (key == "git diff" && CommandMentions(command, {"--exit-code", "--quiet"})));
   // timeout's own status, when it stopped the command: said so.
   if (exit_code == 124) {

@@ -35,7 +35,7 @@ std::string CommandLabel(std::string_view command);
 
 // What a summary says of the command's exit with `exit_code` (not 0): "FAILED (exit 2)",
 // "FAILED (exit 139: SIGSEGV)"; "exit 1" alone for a tool whose exit 1 is an answer, not a
-// failure (grep, rg, ag, ack: nothing found; diff, cmp: the files differ; test, [: false;
+// failure (grep, rg, ag, ack, git grep: nothing found; diff, cmp: the files differ; test, [: false;
 // npm, pnpm and yarn outdated: packages are out of date; git diff --exit-code, --quiet: the
 // trees differ). A command run under `timeout` that exited 124 timed out: "FAILED (exit 124:
 // timed out)".

@@ -659,6 +659,7 @@ size_t PathEndAround(std::string_view line, size_t at) {
   size_t end = line.find_first_of(" \t\r", at);
   if (end == std::string_view::npos) end = line.size();
   std::string_view token = line.substr(begin, end - begin);
+  const size_t keyword = at - begin;  // where the keyword is in the token, before trimming
   // Quoted or in parentheses: "'src/errors.o'", "(src/errors.c)".
   while (!token.empty() &&
          std::string_view("'\"`(<").find(token.front()) != std::string_view::npos) {
@@ -680,12 +681,22 @@ size_t PathEndAround(std::string_view line, size_t at) {
       (colon != scheme || token.find(':', colon + 1) != std::string_view::npos)) {
     return std::string_view::npos;
   }
-  // A path from a root ("/api/errors", "./logs/crash.log", "~/x"), a URL, or a file's name with
-  // its extension ("src/errors.c"): not words joined by a slash ("[Error/no-undef]",
-  // "errors/warnings").
+  // A path from a root ("/api/errors", "./logs/crash.log", "~/x"), a URL, a file's name with
+  // its extension ("src/errors.c"), or a folder's (`du`'s "node_modules/es-errors",
+  // "src/error_pages": the keyword after the first slash, that name or the first joined by '-'
+  // or '_'): not words joined by a slash ("[Error/no-undef]", "errors/warnings",
+  // "passed/failed").
   const bool rooted = token.starts_with("/") || token.starts_with("./") ||
                       token.starts_with("../") || token.starts_with("~/") ||
                       scheme != std::string_view::npos;
+  const std::string_view whole = line.substr(begin, end - begin);
+  const size_t first_slash = whole.find('/');
+  const size_t name_start = whole.rfind('/', keyword) + 1;
+  const std::string_view keyword_name =
+      whole.substr(name_start, whole.find('/', keyword) - name_start);
+  const bool folder = first_slash != std::string_view::npos && keyword > first_slash &&
+                      (whole.substr(0, first_slash).find_first_of("-_") != std::string_view::npos ||
+                       keyword_name.find_first_of("-_") != std::string_view::npos);
   const std::string_view name = token.substr(token.rfind('/') + 1);
   const size_t dot = name.rfind('.');
   const bool extension = dot != std::string_view::npos && dot > 0 && name.size() - dot >= 2 &&
@@ -693,7 +704,7 @@ size_t PathEndAround(std::string_view line, size_t at) {
                          std::all_of(name.begin() + dot + 1, name.end(), [](char c) {
                            return std::isalnum(static_cast<unsigned char>(c)) != 0;
                          });
-  return rooted || extension ? end : std::string_view::npos;
+  return rooted || extension || folder ? end : std::string_view::npos;
 }
 
 // Whether a trouble keyword is in `line` outside the paths it names.

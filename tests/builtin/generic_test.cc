@@ -39,6 +39,31 @@ TEST_CASE("generic: the data a command was run for is shown as it is, its rows n
   CHECK(Contains(ShapeGeneric("./export.sh", rows), "but for their numbers"));
 }
 
+TEST_CASE("generic: a part of an output the command chose by its place is shown whole") {
+  // `du -sh node_modules/* | sort -h | tail -40`: the agent set its size; a folder's name with
+  // a keyword in it is no trouble.
+  std::string sizes;
+  for (int i = 1; i <= 40; ++i)
+    StrAppend(&sizes, i * 4, "K\tnode_modules/pkg-", testing::Letters(i), "\n");
+  sizes += "100K\tnode_modules/es-errors\n";
+  for (const char* command : {"du -sh node_modules/* | sort -h | tail -41", "du -sh * | head -50",
+                              "ls -la | sed -n 1,60p"}) {
+    core::ShapeContext ctx{command, 0, sizes.size(), 41, "/s/a.log"};
+    auto shaped = MakeGenericShaper()->Shape(sizes, ctx);
+    REQUIRE(shaped.ok());
+    CHECK_MESSAGE(shaped->render_mode == RenderMode::kRaw, command);
+  }
+  // Not when it reads like trouble: a summary names that first.
+  const std::string trouble = sizes + "du: cannot read directory 'x': Permission denied\n";
+  core::ShapeContext ctx{"du -sh * | tail -42", 0, trouble.size(), 42, "/s/a.log"};
+  CHECK(MakeGenericShaper()->Shape(trouble, ctx)->render_mode == RenderMode::kSummary);
+  // Nor the whole output, nor what a following tail prints.
+  for (const char* command : {"du -sh node_modules/*", "tail -f app.log | cat"}) {
+    core::ShapeContext whole{command, 0, sizes.size(), 41, "/s/a.log"};
+    CHECK(MakeGenericShaper()->Shape(sizes, whole)->render_mode == RenderMode::kSummary);
+  }
+}
+
 TEST_CASE("generic keeps 30 head and 30 tail lines and counts the rest") {
   auto generic = MakeGenericShaper();
   CHECK(generic->meta().id == "builtin-generic");
@@ -78,10 +103,13 @@ TEST_CASE("generic names a command as its outcome line does: with its subcommand
 TEST_CASE("generic says whose exit 0 it is when the command's status is a filter's") {
   std::string text;
   for (int i = 1; i <= 100; ++i) StrAppend(&text, "listening on :", 8000 + i, "\n");
-  CHECK(core::SplitLines(ShapeGeneric("python3 app.py 2>&1 | tail -100", text))[0] ==
-        "python: exit 0 is tail's, 100 lines");
-  CHECK(core::SplitLines(ShapeGeneric("set -o pipefail; python3 app.py | tail -100", text))[0] ==
+  CHECK(core::SplitLines(ShapeGeneric("python3 app.py 2>&1 | tee run.log", text))[0] ==
+        "python: exit 0 is tee's, 100 lines");
+  CHECK(core::SplitLines(ShapeGeneric("set -o pipefail; python3 app.py | tee run.log", text))[0] ==
         "python: exit 0, 100 lines");
+  // Through tail, which set its size, it is shown whole (its status still tail's: said when
+  // its lines read like trouble).
+  CHECK(ShapeGeneric("python3 app.py 2>&1 | tail -100", text).empty());  // shown raw
 }
 
 TEST_CASE("generic says first that a program died of an uncaught exception, its status unseen") {

@@ -96,6 +96,8 @@ TEST_CASE("FailureText: a non-zero exit is a failure, but for the tools whose ex
   CHECK(FailureText("python3 app.py", 1) == "FAILED (exit 1)");
   CHECK(FailureText("./server", 139) == "FAILED (exit 139: SIGSEGV)");
   CHECK(FailureText("grep -r TODO src", 1) == "exit 1");  // nothing found
+  CHECK(FailureText("git grep -n doesNotExist", 1) == "exit 1");  // nothing found
+  CHECK(FailureText("git status --short", 1) == "FAILED (exit 1)");
   CHECK(FailureText("sudo diff a.txt b.txt", 1) == "exit 1");  // the files differ
   CHECK(FailureText("grep -r TODO missing/", 2) == "FAILED (exit 2)");  // grep's own error
   CHECK(FailureText("cd src && rg foo", 1) == "exit 1");

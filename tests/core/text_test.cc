@@ -221,6 +221,18 @@ TEST_CASE("text: trouble words count where a word starts, CamelCase parts includ
     CAPTURE(line);
     CHECK(LooksLikeErrorLine(line));
   }
+  // A folder's name, a keyword in it after the first slash, joined by '-' or '_' (`du`'s
+  // listing); words joined by a slash are not one.
+  for (std::string_view line :
+       {"100K\tnode_modules/es-errors", "4.0K  src/error_pages", "site-packages/failed_jobs/x"}) {
+    CAPTURE(line);
+    CHECK_FALSE(LooksLikeErrorLine(line));
+  }
+  for (std::string_view line :
+       {"tests: passed/failed 3/4", "[Error/no-undef]", "fatal/panic-prone", "errors/warnings"}) {
+    CAPTURE(line);
+    CHECK(LooksLikeErrorLine(line));
+  }
   const std::string text = "gcc -Werror -c a.c\nliberror\na.c:3: error: x\n";
   CHECK(FindErrorLine(text) == text.find("a.c:3:"));
 }
