@@ -2175,6 +2175,23 @@ size_t RustArrow(const std::vector<string_view>& lines, const Diag& d) {
   return kNone;
 }
 
+// esbuild's location under its heading, after a blank line: "    src/m0.ts:1:45:".
+size_t EsbuildLocation(const std::vector<string_view>& lines, const Diag& d) {
+  const string_view head = lines[d.head];
+  if (!Starts(head, "\xE2\x9C\x98 [ERROR] ") && !Starts(head, "\xE2\x96\xB2 [WARNING] ")) {
+    return kNone;
+  }
+  for (size_t i = d.head + 1; i < d.end && i < d.head + 4; ++i) {
+    const string_view t = Strip(lines[i]);
+    const size_t colon = t.find(':');
+    if (t.ends_with(":") && colon != kNone && colon > 0 && colon + 2 < t.size() &&
+        IsLineColumn(t.substr(colon + 1, t.size() - colon - 2))) {
+      return i;
+    }
+  }
+  return kNone;
+}
+
 class Writer {
  public:
   // `full`: keep where problems happened (progress anchors, targets); `failed`: also keep the
@@ -2822,12 +2839,13 @@ class Writer {
     }
     Emit(d.head);
     if (show != Show::kFull) {
-      // rustc gives the location on the line after the heading, webpack the message ("ERROR
-      // in ./src/a.js 3:0-14", then "Module not found: Error: Can't resolve 'x' in …"): it
-      // goes with it.
-      const size_t arrow = d.style == Style::kRust      ? RustArrow(lines_, d)
+      // rustc gives the location on the line after the heading, esbuild a line further
+      // ("    src/m0.ts:1:45:"), webpack the message ("ERROR in ./src/a.js 3:0-14", then
+      // "Module not found: Error: Can't resolve 'x' in …"): it goes with it.
+      const size_t arrow = d.style == Style::kRust                            ? RustArrow(lines_, d)
                            : d.style == Style::kWebpack && d.head + 1 < d.end ? d.head + 1
-                                                                             : kNone;
+                           : d.style == Style::kVite ? EsbuildLocation(lines_, d)
+                                                     : kNone;
       if (arrow != kNone) Emit(arrow);
       for (size_t i = d.head + 1; i < d.end; ++i) {
         // The labelled lines that say what it is about (javac's "  symbol:   variable total")

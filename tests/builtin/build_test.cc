@@ -958,6 +958,34 @@ TEST_CASE("build: esbuild's messages are diagnostics with their location and cod
   }
 }
 
+TEST_CASE("build: esbuild's messages past those shown in full keep their location line") {
+  // 30 entry points, each a missing import and a warning, as esbuild prints them: the location
+  // a line under the heading, after a blank one.
+  std::string out;
+  for (int i = 0; i < 30; ++i) {
+    out += "\xE2\x9C\x98 [ERROR] Could not resolve \"./missing" + std::to_string(i) +
+           "\"\n\n    src/m" + std::to_string(i) +
+           ".ts:1:23:\n      1 \xE2\x94\x82 import { gone } from './missing" + std::to_string(i) +
+           "';\n        \xE2\x95\xB5                        ~~~~~~~~~~~~\n\n";
+    out +=
+        "\xE2\x96\xB2 [WARNING] The \"typeof\" operator will never evaluate to \"nmber\" "
+        "[impossible-typeof]\n\n    src/m" +
+        std::to_string(i) +
+        ".ts:2:65:\n      2 \xE2\x94\x82 "
+        "typeof a == 'nmber';\n        \xE2\x95\xB5 ~~~~~~~\n\n";
+  }
+  out += "30 warnings and 30 errors\n";
+  const std::string s = Shape("npx esbuild src/*.ts --bundle --outdir=dist", out, 1);
+  INFO(s);
+  CHECK(Header(s) == "esbuild: FAILED — 30 errors, 30 warnings in 30 files (exit 1)");
+  for (int i = 0; i < 30; ++i) {
+    for (const std::string& where :
+         {"src/m" + std::to_string(i) + ".ts:1:23:", "src/m" + std::to_string(i) + ".ts:2:65:"}) {
+      CHECK_MESSAGE(s.find(where) != std::string::npos, where);
+    }
+  }
+}
+
 TEST_CASE("build: a make that compiled and linked is not 'up to date' for one directory's 'Nothing to be done'") {
   // automake's silent rules: "  CC       libcsv_a-parse.o", "  CCLD     csvtool", "  AR       libcsv.a".
   const std::string out = testing::ReadFixture("build", "automake-make-passing");
