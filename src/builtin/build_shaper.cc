@@ -3654,7 +3654,15 @@ class BuildShaper final : public core::Shaper {
     // apt-get -s printed what it would do ("Inst …", "Conf …"): nothing was changed.
     if (p.apt_simulated && verdict == "ok") verdict = "simulated, nothing changed";
     std::vector<std::string> facts;
-    if (p.errors > 0) facts.push_back(Plural(p.errors, "error", "errors"));
+    // A bundler that says how many errors it had, more than it shows in a form read here
+    // (vite's "Build failed with 39 errors:" over 5 of them and "..."): its count.
+    uint64_t errors = p.errors;
+    for (string_view line : lines) {
+      if (Starts(line, "Build failed with ") && line.ends_with(" errors:")) {
+        errors = std::max<uint64_t>(errors, ParseNumber(line.substr(18)));
+      }
+    }
+    if (errors > 0) facts.push_back(Plural(errors, "error", "errors"));
     if (p.warnings > 0) facts.push_back(Plural(p.warnings, "warning", "warnings"));
     if (!facts.empty() && !p.files.empty()) {
       facts.back() += StrCat(" in ", Plural(p.files.size(), "file", "files"));

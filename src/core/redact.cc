@@ -155,7 +155,8 @@ bool EndsWithSecretKey(std::string_view key) {
 // Keys that hold a secret as often as not, and a flag as often (`pass: SmtpPass77` and
 // `bypass: true`, docker's `"auth": "cm9i…"` and `"auth": "required"`): their value is masked
 // only when it reads as a secret (IsWeakKeySecret), however it is written. The key is one of
-// these, or ends in one after `_`, `-` or `.` ("smtp_pass", "db-pwd").
+// these, or ends in one after `_`, `-` or `.` ("smtp_pass", "db-pwd"), or in camel case
+// ("dbPass", "smtpPwd": a capital after a small letter).
 bool IsWeakSecretKey(std::string_view key) {
   for (std::string_view weak : {"pass", "pwd", "auth"}) {
     if (key.size() < weak.size()) continue;
@@ -165,7 +166,8 @@ bool IsWeakSecretKey(std::string_view key) {
       continue;
     }
     const size_t before = key.size() - weak.size();
-    return before == 0 || std::string_view("_-.").find(key[before - 1]) != std::string_view::npos;
+    return before == 0 || std::string_view("_-.").find(key[before - 1]) != std::string_view::npos ||
+           (absl::ascii_isupper(key[before]) && absl::ascii_islower(key[before - 1]));
   }
   return false;
 }

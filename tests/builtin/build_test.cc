@@ -986,6 +986,23 @@ TEST_CASE("build: esbuild's messages past those shown in full keep their locatio
   }
 }
 
+TEST_CASE("build: a bundler's own count of its errors, more than it shows, is the count") {
+  // vite 8: "Build failed with 39 errors:", the first five in boxes, then "...".
+  std::string out =
+      "vite v8.4.1 building client environment for production...\n\xE2\x9C\x93 45 modules "
+      "transformed.\n\xE2\x9C\x97 Build failed in 72ms\nerror during build:\nBuild failed with 39 "
+      "errors:\n\n";
+  for (int i = 1; i <= 5; ++i) {
+    out += "[MISSING_EXPORT] \"helper" + std::to_string(i) +
+           "\" is not exported by \"src/helpers.js\".\n   \xE2\x95\xAD\xE2\x94\x80[ src/m" +
+           std::to_string(i) + ".js:1:10 ]\n\n";
+  }
+  out += "...\n";
+  const std::string s = Shape("npx vite build", out, 1);
+  INFO(s);
+  CHECK(Header(s) == "vite build: FAILED — 39 errors (exit 1)");
+}
+
 TEST_CASE("build: a make that compiled and linked is not 'up to date' for one directory's 'Nothing to be done'") {
   // automake's silent rules: "  CC       libcsv_a-parse.o", "  CCLD     csvtool", "  AR       libcsv.a".
   const std::string out = testing::ReadFixture("build", "automake-make-passing");

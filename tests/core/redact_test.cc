@@ -190,6 +190,9 @@ constexpr std::pair<const char*, const char*> kOutputSecrets[] = {
     {"        print(\"password=CorrectHorseBatteryStaple\")\n",
      "        print(\"password=[redacted]\")\n"},
     {"echo \"db_password=hunter2hunter2 ok\"\n", "echo \"db_password=[redacted] ok\"\n"},
+    // A weak key in camel case, its value reading as a secret.
+    {"    let dbPass = \"Sup3rS3cretDbPass\"\n", "    let dbPass = \"[redacted]\"\n"},
+    {"smtpPwd: Hx82kdPq!\n", "smtpPwd: [redacted]\n"},
 };
 
 // What an agent reads in source code and must be able to edit: never changed.
@@ -224,6 +227,7 @@ constexpr const char* kOutputCode[] = {
     "  run: deploy --api-key=${{ secrets.API_KEY }} --token=$TOKEN\n",
     // Keys that are flags as often: their value must read as a secret.
     "  bypass: true\n",
+    "const compass = \"north-by-northwest1\"\n",  // no capital: a word that ends so
     "{\"auth\": \"required\", \"pass\": \"always\"}\n",
     "+  password: str\n",
     "Set-Cookie: theme=dark; Path=/\n",
