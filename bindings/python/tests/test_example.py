@@ -21,8 +21,11 @@ def run_example(home: Path, *command: str) -> subprocess.CompletedProcess[str]:
                           env=environment, capture_output=True, text=True, timeout=60)
 
 
-def test_long_output_is_summarized(home: Path) -> None:
-    result = run_example(home, sys.executable, "-c", "for i in range(500): print('row', i)")
+def test_long_output_is_summarized(home: Path, tmp_path: Path) -> None:
+    # A script's output (a one-liner's, `python3 -c`, is the data it was run for: shown whole).
+    script = tmp_path / "rows.py"
+    script.write_text("for i in range(500): print('row', i)\n")
+    result = run_example(home, sys.executable, str(script))
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
     assert lines[0] == "python: exit 0, 500 lines"
