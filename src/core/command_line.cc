@@ -446,6 +446,27 @@ bool IsSourceExtension(std::string_view path) {
 
 }  // namespace
 
+namespace {
+
+// The file a viewer prints (cat, head, tail — not following —, less, more, bat, nl, column,
+// `sed -n`): its last operand; empty when the tool is no viewer or names none.
+std::string_view ViewedFile(std::string_view tool, const std::vector<std::string>& args) {
+  static constexpr std::string_view kViewers[] = {"cat", "head",   "tail", "less",   "more",
+                                                  "bat", "batcat", "nl",   "column", "sed"};
+  if (std::find(std::begin(kViewers), std::end(kViewers), tool) == std::end(kViewers)) return {};
+  auto has = [&args](std::string_view flag) {
+    return std::find(args.begin(), args.end(), flag) != args.end();
+  };
+  if (tool == "tail" && (has("-f") || has("-F") || has("--follow"))) return {};
+  if (tool == "sed" && !has("-n")) return {};
+  for (auto it = args.rbegin(); it != args.rend(); ++it) {
+    if (!it->empty() && (*it)[0] != '-') return *it;
+  }
+  return {};
+}
+
+}  // namespace
+
 bool PrintsSourceFile(std::string_view command) {
   const std::vector<std::string_view> stages = PipelineStages(command);
   if (stages.empty()) return false;
@@ -469,14 +490,8 @@ bool PrintsSourceFile(std::string_view command) {
     }
     return false;
   }
-  static constexpr std::string_view kViewers[] = {"cat", "head",   "tail", "less", "more",
-                                                  "bat", "batcat", "nl",   "sed"};
-  if (std::find(std::begin(kViewers), std::end(kViewers), tool) == std::end(kViewers)) {
-    return false;
-  }
-  if (tool == "tail" && std::find(args.begin(), args.end(), "-f") != args.end()) return false;
-  if (tool == "sed" && std::find(args.begin(), args.end(), "-n") == args.end()) return false;
-  return !operands.empty() && IsSourceExtension(operands.back());
+  const std::string_view file = ViewedFile(tool, args);
+  return !file.empty() && IsSourceExtension(file);
 }
 
 bool FetchesData(std::string_view command) {
@@ -501,19 +516,10 @@ bool FetchesData(std::string_view command) {
     return has({"-e", "-p", "--eval", "--print"});
   if (tool == "ruby" || tool == "perl") return has({"-e", "-E"});
   if (tool == "php") return has({"-r"});
-  static constexpr std::string_view kViewers[] = {"cat", "head",   "tail", "less",  "more",
-                                                  "bat", "batcat", "nl",   "column"};
-  if (std::find(std::begin(kViewers), std::end(kViewers), tool) == std::end(kViewers) ||
-      (tool == "tail" && has({"-f", "-F", "--follow"}))) {
-    return false;
-  }
-  for (auto it = args.rbegin(); it != args.rend(); ++it) {
-    if (it->empty() || (*it)[0] == '-') continue;
-    const std::string ext =
-        Lower(it->substr(it->rfind('.') == std::string::npos ? it->size() : it->rfind('.') + 1));
-    return ext == "csv" || ext == "tsv" || ext == "jsonl" || ext == "ndjson" || ext == "psv";
-  }
-  return false;
+  const std::string_view file = ViewedFile(tool, args);
+  const size_t dot = file.rfind('.');
+  const std::string ext = dot == std::string_view::npos ? "" : Lower(file.substr(dot + 1));
+  return ext == "csv" || ext == "tsv" || ext == "jsonl" || ext == "ndjson" || ext == "psv";
 }
 
 }  // namespace plugline::core

@@ -492,9 +492,10 @@ absl::StatusOr<ShapeResult> ShaperPipeline::Run(const ShapeRequest& request,
   // bytes are shown, shaped as any output.)
   const bool binary = request.shaper.empty() && request.output.size() >= kMinBinaryBytes &&
                       LooksBinary(request.output);
+  // A file's text, or the data the command was run for: shown whole, cut to the budget in order.
+  const bool file_or_data = PrintsSourceFile(request.command) || FetchesData(request.command);
   if (winner != nullptr && request.shaper.empty() && !binary &&
-      !ReadsStoredOutput(request.command, raw.path) && !PrintsSourceFile(request.command) &&
-      !FetchesData(request.command)) {
+      !ReadsStoredOutput(request.command, raw.path) && !file_or_data) {
     const absl::Time start = absl::Now();
     // The budget its parts share: what the rules below leave to a summary.
     const uint64_t parts_budget =
@@ -613,12 +614,10 @@ absl::StatusOr<ShapeResult> ShaperPipeline::Run(const ShapeRequest& request,
       }
       result.budget_lines_left_out += part_lines_cut;
     } else if (result.tokens_raw + reserve > budget) {
-      // A file's text, or the data the command was run for: its first lines, in order.
-      const bool in_order = PrintsSourceFile(request.command) || FetchesData(request.command);
       const std::string shown =
           outcome_first.empty() ? result.summary : StrCat(outcome_first, "\n", result.summary);
-      BudgetCut cut = in_order ? FitHeadToBudget(shown, budget, reserve, *counter_)
-                               : FitToBudget(shown, budget, reserve, *counter_);
+      BudgetCut cut = file_or_data ? FitHeadToBudget(shown, budget, reserve, *counter_)
+                                   : FitToBudget(shown, budget, reserve, *counter_);
       if (cut.cut) {
         result.summary = std::move(cut.summary);
         result.budget_lines_left_out = cut.lines_left_out;

@@ -291,9 +291,8 @@ bool LooksBinary(std::string_view text) {
       i += n == 0 ? 1 : n;
       continue;
     }
-    if (c < 0x20 && c != '\t' && c != '\n' && c != '\r' && c != 0x1b && c != '\b' && c != '\f') {
-      ++odd;
-    } else if (c == 0x7f) {
+    if ((c < 0x20 && c != '\t' && c != '\n' && c != '\r' && c != 0x1b && c != '\b' && c != '\f') ||
+        c == 0x7f) {
       ++odd;
     }
     ++i;
